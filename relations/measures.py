@@ -1,0 +1,238 @@
+"""The four quantities of a mechanism (SPEC section 2), exactly and fast.
+
+For neighbours ``x ~ x'`` (both orders) and outputs ``y``:
+
+* ``eps_d     = max ln( Q[x][y] / Q[x'][y] )`` — the smallest ``eps`` for
+  which the mechanism is ``eps``-differentially private (paper, Def. 4/5,
+  eq. (19)/(20));
+* ``eps_i     = max ln( p(x)Q[x][y] / (p(x')Q[x'][y]) )`` — the smallest
+  identifiability budget: ``p(x|y) / p(x'|y)`` with ``p(y)`` cancelled
+  (Def. 2/3, eq. (17)/(18));
+* ``sigma_min = min ln( p(x) / p(x') )`` — the prior constant (Def. 8/9);
+* ``eps_m     = I(X;Y)`` — mutual information in nats (Def. 6/7, eq. (7)/(8)).
+
+Conventions: ``0/0`` is skipped, ``a/0 = +inf``, ``0/b`` gives ``-inf``.  All
+three ratio measures are one primitive, :func:`max_log_ratio`: the largest
+``A[x][y] / A[x'][y]`` over neighbours, for ``A = Q``, ``A = p(x)Q[x][y]``
+and ``A = p`` (one column; ``sigma_min = -max ln(p(x)/p(x'))`` because the
+relation is symmetric).  If no neighbour pair contributes (a single input, an
+empty edge list, or only ``0/0`` ratios) every budget holds, and the measure
+is reported as ``0`` with no witness.
+
+**Exactness.**  The float64 copy is scanned with numpy per-clique max/min
+reductions (:mod:`relations.neighbours`), and every clique-output whose float
+ratio is within a relative ``1e-9`` of the float maximum is re-evaluated in
+exact rationals; the exact maximum among them is the answer.  This is exact:
+each float entry is within ``2**-52`` (relative) of its rational, so the float
+ratio of any clique is within ``~5 * 2**-53`` of its true ratio; a clique
+outside the window therefore has a smaller true ratio than the float
+maximiser.  When the float copy cannot guarantee that (underflow to zero or
+subnormals), every clique is evaluated exactly.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Callable
+
+import numpy as np
+
+from .enclosure import DEFAULT_BITS, Enclosure, mutual_information
+from .exact import LogRatio
+from .mechanism import Channel, Mechanism, Prior
+
+#: Relative window of float ratios re-checked exactly (far above float rounding).
+WINDOW = 1e-9
+
+
+@dataclass(frozen=True)
+class Witness:
+    """Where a budget is attained: inputs ``x``, ``x_prime`` and output ``y``.
+
+    For a dense mechanism each is a row/column index; for a product form, a
+    tuple of per-record indices.  ``y`` is ``None`` for ``sigma_min``.
+    """
+
+    x: int | tuple[int, ...]
+    x_prime: int | tuple[int, ...]
+    y: int | tuple[int, ...] | None = None
+
+
+@dataclass(frozen=True)
+class Budget:
+    """A ratio measure (``eps_d``, ``eps_i`` or ``sigma_min``).
+
+    ``exact`` is ``ln(q)`` with ``q`` rational (``None`` in float mode);
+    ``value`` is its float value (``+-inf`` allowed); ``witness`` attains it.
+    """
+
+    name: str
+    value: float
+    exact: LogRatio | None
+    witness: Witness | None
+
+
+@dataclass(frozen=True)
+class MutualInformation:
+    """``eps_m = I(X;Y)`` in nats: a float value and, in exact mode, a certified enclosure."""
+
+    value: float
+    enclosure: Enclosure | None
+    bits: int | None = None
+
+
+@dataclass(frozen=True)
+class Measures:
+    """The four quantities of one mechanism; ``exact`` is False in float mode."""
+
+    eps_i: Budget
+    eps_d: Budget
+    eps_m: MutualInformation
+    sigma_min: Budget
+    exact: bool
+
+    def __iter__(self):
+        return iter((self.eps_i, self.eps_d, self.eps_m, self.sigma_min))
+
+
+# --------------------------------------------------------------------------- ratios
+
+Entry = Callable[[int, int], Fraction]
+
+
+def max_log_ratio(a: np.ndarray, space, entry: Entry | None = None, reliable: bool = True):
+    """Largest ``A[x][y] / A[x'][y]`` over neighbours ``x ~ x'`` (per ``space``) and columns ``y``.
+
+    ``a`` is the float64 matrix; ``entry(x, y)`` returns the exact rational
+    entry (``None``: float mode).  Returns ``(ratio, witness)`` where ``ratio``
+    is a :class:`LogRatio` (exact mode) or a float ``ln`` value (float mode),
+    or ``(None, None)`` when no pair contributes.
+    """
+    families = []
+    best, best_at = 0.0, None
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for family, mx, mn in space.extrema(a):
+            ratio = np.where(mx > 0, mx / mn, 0.0)
+            if not ratio.size:
+                continue
+            flat = int(np.argmax(ratio))
+            top = float(ratio.flat[flat])
+            if top > best:
+                best, best_at = top, (family, *np.unravel_index(flat, ratio.shape))
+            if entry is not None:
+                families.append((family, ratio))
+    if entry is None:
+        if best_at is None:
+            return None, None
+        family, clique, y = best_at
+        return math.log(best), _float_witness(a, space, family, int(clique), int(y))
+    if reliable and best_at is None:
+        return None, None
+    threshold = math.inf if best == math.inf else best * (1 - WINDOW)
+    found, witness = None, None
+    for family, ratio in families:
+        hits = np.argwhere(ratio >= threshold) if reliable else np.argwhere(np.ones_like(ratio, dtype=bool))
+        for clique, y in hits:
+            rows = space.members(family, int(clique))
+            values = [entry(x, int(y)) for x in rows]
+            top = max(values)
+            if top == 0:
+                continue
+            low = min(values)
+            exact = LogRatio.inf() if low == 0 else LogRatio.of(top / low)
+            if found is None or exact > found:
+                found = exact
+                i, j = (values.index(top), values.index(low)) if top != low else (0, 1)
+                witness = Witness(rows[i], rows[j], int(y))
+            if reliable and best == math.inf:
+                return found, witness
+    return found, witness
+
+
+def _float_witness(a, space, family, clique, y) -> Witness:
+    rows = list(space.members(family, clique))
+    column = a[rows, y]
+    i, j = int(np.argmax(column)), int(np.argmin(column))
+    if i == j:
+        i, j = 0, 1
+    return Witness(rows[i], rows[j], y)
+
+
+def _budget(name: str, result, negate: bool = False) -> Budget:
+    ratio, witness = result
+    if ratio is None:
+        return Budget(name, 0.0, LogRatio.of(Fraction(1)), None)
+    if isinstance(ratio, LogRatio):
+        exact = -ratio if negate else ratio
+        value = exact.value
+    else:
+        exact, value = None, (-ratio if negate else ratio)
+    if negate and witness is not None:
+        witness = Witness(witness.x_prime, witness.x, None)
+    return Budget(name, value, exact, witness)
+
+
+# --------------------------------------------------------------------------- dense
+
+
+def joint(prior: Prior, channel: Channel) -> np.ndarray:
+    """Float ``p(x) Q[x][y]``."""
+    return prior.array[:, None] * channel.array
+
+
+def eps_d(mech: Mechanism) -> Budget:
+    """``eps_d = max ln(Q[x][y] / Q[x'][y])`` over neighbours and outputs."""
+    q = mech.channel
+    entry = (lambda x, y: q.exact[x][y]) if q.exact is not None else None
+    return _budget("eps_d", max_log_ratio(q.array, mech.inputs, entry, q.reliable))
+
+
+def eps_i(mech: Mechanism) -> Budget:
+    """``eps_i = max ln(p(x)Q[x][y] / (p(x')Q[x'][y]))`` over neighbours and outputs with ``p(y) > 0``."""
+    p, q = mech.prior, mech.channel
+    j = joint(p, q)
+    if q.exact is None:
+        return _budget("eps_i", max_log_ratio(j, mech.inputs))
+    tiny = np.finfo(np.float64).tiny
+    product_nonzero = (p.array[:, None] != 0) & (q.array != 0)
+    reliable = p.reliable and q.reliable and not np.any(product_nonzero & (j < tiny))
+    return _budget("eps_i", max_log_ratio(j, mech.inputs, lambda x, y: p.exact[x] * q.exact[x][y], reliable))
+
+
+def sigma_min(mech: Mechanism) -> Budget:
+    """``sigma_min = min ln(p(x)/p(x'))`` over neighbours; always ``<= 0``."""
+    p = mech.prior
+    entry = (lambda x, y: p.exact[x]) if p.exact is not None else None
+    return _budget("sigma_min", max_log_ratio(p.array[:, None], mech.inputs, entry, p.reliable), negate=True)
+
+
+def mutual_information_float(prior: np.ndarray, q: np.ndarray) -> float:
+    """``I(X;Y)`` in float64, one pass over ``Q``: ``sum_x p(x) sum_y Q ln Q - sum_y p(y) ln p(y)``."""
+    logs = np.zeros_like(q)
+    np.log(q, out=logs, where=q > 0)
+    logs *= q
+    conditional = float(prior @ logs.sum(axis=1))
+    py = prior @ q
+    lpy = np.zeros_like(py)
+    np.log(py, out=lpy, where=py > 0)
+    return max(conditional - float(py @ lpy), 0.0)
+
+
+def eps_m(mech: Mechanism, bits: int = DEFAULT_BITS) -> MutualInformation:
+    """``eps_m = I(X;Y)``: certified enclosure of width ``<= 2**-bits`` in exact mode."""
+    p, q = mech.prior, mech.channel
+    if q.exact is None or p.exact is None:
+        return MutualInformation(mutual_information_float(p.array, q.array), None)
+    enclosure = mutual_information(p.exact, q.exact, bits)
+    return MutualInformation(enclosure.midpoint, enclosure, bits)
+
+
+def measure(mech: Mechanism, bits: int = DEFAULT_BITS) -> Measures:
+    """All four quantities of ``mech`` (product forms are reduced to local computations)."""
+    if mech.is_product:
+        from .product import measure_product
+
+        return measure_product(mech, bits)
+    return Measures(eps_i(mech), eps_d(mech), eps_m(mech, bits), sigma_min(mech), mech.exact)

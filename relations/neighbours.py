@@ -1,0 +1,154 @@
+"""Input spaces and their neighbour relations.
+
+A neighbour relation ``x ~ x'`` on the rows of a channel is stored as a union
+of *cliques*: sets of inputs any two of which are neighbours.  Every relation
+the tool knows has that shape, and it is what makes the budgets cheap:
+
+* **local** — all of ``D`` is one clique (every two distinct values are
+  neighbours);
+* **central** ``D^r`` — two datasets are neighbours iff they differ in exactly
+  one record (Hamming distance 1), so for each record ``j`` and each choice of
+  the other ``r-1`` records the ``k`` datasets obtained by varying record ``j``
+  form a clique (a *fibre* along axis ``j`` of the array reshaped to
+  ``(k,)*r + (m,)``); there are ``r * k**(r-1)`` of them;
+* **central, explicit** — an undirected edge list; every edge is a clique of
+  two.
+
+For a non-negative matrix ``A`` (the channel ``Q``, the joint ``p(x)Q[x][y]``,
+or the prior as one column) the largest ratio ``A[x][y] / A[x'][y]`` over
+neighbours in one clique is ``max / min`` of that clique's column, so the
+maximum over all neighbour pairs is found by per-clique ``max``/``min``
+reductions: ``O(n m)`` for local, ``O(n m r)`` for ``D^r`` (numpy reductions
+along each record axis, never enumerating pairs), ``O(|E| m)`` for edges.
+
+Rows of ``D^r`` are in lexicographic order of the domain's listed order: row
+``i`` is the dataset whose records are the base-``k`` digits of ``i``, the
+first record most significant (``numpy.unravel_index`` in C order).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterator, Sequence
+
+import numpy as np
+
+
+def _default_labels(n: int) -> tuple[str, ...]:
+    return tuple(str(i) for i in range(n))
+
+
+@dataclass(frozen=True)
+class LocalInputs:
+    """The local setting: ``n`` single values, every two distinct ones neighbours."""
+
+    labels: tuple[str, ...]
+
+    @property
+    def size(self) -> int:
+        return len(self.labels)
+
+    def label(self, i: int) -> str:
+        return self.labels[i]
+
+    def extrema(self, a: np.ndarray) -> Iterator[tuple[object, np.ndarray, np.ndarray]]:
+        """Yield ``(family, max, min)``: one family with one clique (all rows)."""
+        if self.size >= 2:
+            yield 0, a.max(axis=0)[None, :], a.min(axis=0)[None, :]
+
+    def members(self, family: object, clique: int) -> Sequence[int]:
+        return range(self.size)
+
+    def pairs(self) -> Iterator[tuple[int, int]]:
+        """All unordered neighbour pairs (for brute-force cross-checks)."""
+        n = self.size
+        return ((i, j) for i in range(n) for j in range(i + 1, n))
+
+
+@dataclass(frozen=True)
+class HammingInputs:
+    """Central ``D^r``: datasets of ``r`` records over ``k = len(domain)`` values.
+
+    Neighbours differ in exactly one record.  Row ``i`` is the dataset
+    ``numpy.unravel_index(i, (k,)*r)``.
+    """
+
+    domain: tuple[str, ...]
+    records: int
+
+    @property
+    def k(self) -> int:
+        return len(self.domain)
+
+    @property
+    def size(self) -> int:
+        return self.k ** self.records
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return (self.k,) * self.records
+
+    def record_indices(self, i: int) -> tuple[int, ...]:
+        return tuple(int(v) for v in np.unravel_index(i, self.shape))
+
+    def label(self, i: int) -> str:
+        return "(" + ",".join(self.domain[v] for v in self.record_indices(i)) + ")"
+
+    def extrema(self, a: np.ndarray) -> Iterator[tuple[object, np.ndarray, np.ndarray]]:
+        """Yield ``(j, max, min)`` for each record axis ``j``: reductions of the
+        ``(k,)*r + (m,)`` view along axis ``j``, flattened to ``(k**(r-1), m)``."""
+        if self.k < 2:
+            return
+        m = a.shape[1]
+        view = a.reshape(self.shape + (m,))
+        for j in range(self.records):
+            yield j, view.max(axis=j).reshape(-1, m), view.min(axis=j).reshape(-1, m)
+
+    def members(self, family: object, clique: int) -> Sequence[int]:
+        j = int(family)
+        rest = np.unravel_index(clique, (self.k,) * (self.records - 1)) if self.records > 1 else ()
+        rows = []
+        for v in range(self.k):
+            coords = list(int(c) for c in rest)
+            coords.insert(j, v)
+            rows.append(int(np.ravel_multi_index(coords, self.shape)))
+        return rows
+
+    def pairs(self) -> Iterator[tuple[int, int]]:
+        for i in range(self.size):
+            a = self.record_indices(i)
+            for j in range(i + 1, self.size):
+                b = self.record_indices(j)
+                if sum(u != v for u, v in zip(a, b)) == 1:
+                    yield i, j
+
+
+@dataclass(frozen=True)
+class GraphInputs:
+    """Central inputs with an explicit, undirected neighbour edge list over row indices."""
+
+    labels: tuple[str, ...]
+    edges: tuple[tuple[int, int], ...]
+
+    @property
+    def size(self) -> int:
+        return len(self.labels)
+
+    def label(self, i: int) -> str:
+        return self.labels[i]
+
+    def extrema(self, a: np.ndarray) -> Iterator[tuple[object, np.ndarray, np.ndarray]]:
+        """One family: each edge ``{i, j}`` is a clique of two rows."""
+        if self.edges:
+            e = np.asarray(self.edges, dtype=np.intp)
+            first, second = a[e[:, 0]], a[e[:, 1]]
+            yield 0, np.maximum(first, second), np.minimum(first, second)
+
+    def members(self, family: object, clique: int) -> Sequence[int]:
+        return self.edges[clique]
+
+    def pairs(self) -> Iterator[tuple[int, int]]:
+        return iter(self.edges)
+
+
+InputSpace = LocalInputs | HammingInputs | GraphInputs
