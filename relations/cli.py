@@ -25,6 +25,14 @@ def _root() -> None:
     """Exact privacy budgets of finite mechanisms and the relations between them."""
 
 
+def _console():
+    """A rich console; 140 columns when writing to a file or pipe (tables stay readable)."""
+    from rich.console import Console
+
+    console = Console()
+    return console if console.is_terminal else Console(width=140)
+
+
 def fail(message: str) -> None:
     """Print one error line on stderr and exit with status 2."""
     sys.stderr.write(f"relations: error: {message}\n")
@@ -51,9 +59,51 @@ def measure(
     if json_out:
         sys.stdout.write(json.dumps(measures_json(mech, result), indent=2) + "\n")
     else:
-        from rich.console import Console
+        _console().print(measures_table(mech, result))
 
-        Console().print(measures_table(mech, result))
+
+@app.command()
+def check(
+    file: str = typer.Argument(..., help="Mechanism file: JSON (exact) or .npz (float mode)."),
+    claim: list[str] = typer.Option([], "--claim", help="A claimed budget NAME OP BOUND, e.g. 'eps_d<=ln(13/7)'. Repeatable."),
+    json_out: bool = typer.Option(False, "--json", help="Print the SPEC JSON object."),
+) -> None:
+    """Every catalogued relation on this mechanism, and the user's claimed budgets.
+
+    Exit status: 0 every --claim holds, 1 some --claim fails or is undecided, 2 bad input."""
+    from .checker import check as run_check, parse_claim
+    from .loader import load
+    from .report import check_json, check_tables
+
+    try:
+        claims = [parse_claim(c) for c in claim]
+        mech = load(file)
+    except InputError as exc:
+        fail(str(exc))
+        return
+    report = run_check(mech, claims)
+    if json_out:
+        sys.stdout.write(json.dumps(check_json(report), indent=2) + "\n")
+    else:
+        from .report import measures_table
+
+        console = _console()
+        console.print(measures_table(mech, report.values.measures))
+        for table in check_tables(report):
+            console.print(table)
+    if any(c.holds is not True for c in report.claims):
+        raise typer.Exit(1)
+
+
+@app.command()
+def catalogue(json_out: bool = typer.Option(False, "--json", help="Print the catalogue as JSON.")) -> None:
+    """The relation catalogue: id, setting, statement in words and symbols, source."""
+    from .report import catalogue_json, catalogue_table
+
+    if json_out:
+        sys.stdout.write(json.dumps(catalogue_json(), indent=2) + "\n")
+    else:
+        _console().print(catalogue_table())
 
 
 def main(argv: Optional[list[str]] = None) -> None:

@@ -54,7 +54,8 @@ class Enclosure:
         """``(lower, upper)`` as decimal strings rounded outward to ``digits`` places."""
         if digits is None:
             w = self.width
-            digits = 6 if w == 0 else max(6, min(400, 3 - math.floor(math.log10(w)))) if w < 1 else 6
+            # log10 of numerator and denominator apart: float(w) underflows to 0 below 1e-308 (--bits > 1020)
+            digits = 6 if w == 0 else max(6, min(400, 3 - math.floor(math.log10(w.numerator) - math.log10(w.denominator)))) if w < 1 else 6
         scale = 10 ** digits
         lo = math.floor(self.lower * scale)
         hi = math.ceil(self.upper * scale)
@@ -80,6 +81,8 @@ def mutual_information(prior: Sequence[Fraction], rows: Sequence[Sequence[Fracti
     from flint import arb, ctx, fmpq  # imported here: only exact measurement needs it
 
     m = len(rows[0]) if rows else 0
+    if independent(prior, rows):
+        return Enclosure(Fraction(0), Fraction(0))
     # p(y) exactly, and the distinct positive values whose logarithms are needed.
     py = [Fraction(0)] * m
     for px, row in zip(prior, rows):
@@ -127,3 +130,43 @@ def sum_enclosures(parts: Iterable[tuple[Enclosure, int]]) -> Enclosure:
     for e, count in parts:
         total = total + e.scaled(count)
     return total
+
+
+def independent(prior: Sequence[Fraction], rows: Sequence[Sequence[Fraction]]) -> bool:
+    """True iff ``I(X;Y) = 0`` exactly: all rows with positive prior are equal."""
+    support = [row for px, row in zip(prior, rows) if px]
+    return all(tuple(row) == tuple(support[0]) for row in support[1:])
+
+
+#: Limits of the exact algebraic tie-breaker (lcm of joint denominators, entries, bits).
+MAX_TIE_DENOMINATOR = 10**4
+MAX_TIE_BITS = 2 * 10**7
+
+
+def compare_with_log(prior: Sequence[Fraction], rows: Sequence[Sequence[Fraction]], r: Fraction) -> int | None:
+    """``sign(I(X;Y) - ln r)`` exactly, or None when too large to decide this way.
+
+    ``I(X;Y) = ln A`` with ``A = prod_{x,y} (Q[x][y] / p(y))^(p(x)Q[x][y])``.
+    With ``D`` the lcm of the denominators of the exponents, ``A^D`` is a
+    rational number, and ``I <= ln r`` iff ``A^D <= r^D``: integer arithmetic.
+    """
+    m = len(rows[0])
+    py = [sum((px * row[y] for px, row in zip(prior, rows)), Fraction(0)) for y in range(m)]
+    terms = [(px * q, q / py[y]) for px, row in zip(prior, rows) for y, q in enumerate(row) if px and q]
+    d = 1
+    for e, _ in terms:
+        d = d * e.denominator // math.gcd(d, e.denominator)
+        if d > MAX_TIE_DENOMINATOR:
+            return None
+    bits = sum(int(e * d) * (b.numerator.bit_length() + b.denominator.bit_length()) for e, b in terms)
+    bits += d * (r.numerator.bit_length() + r.denominator.bit_length())
+    if bits > MAX_TIE_BITS:
+        return None
+    num = den = 1
+    for e, b in terms:
+        k = int(e * d)
+        num *= b.numerator**k
+        den *= b.denominator**k
+    left = num * r.denominator**d
+    right = den * r.numerator**d
+    return (left > right) - (left < right)

@@ -21,6 +21,8 @@ _DECIMAL = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE]([+-]?\d+))?")
 _FRACTION = re.compile(r"[+-]?\d+/\d+")
 #: Largest decimal exponent accepted in input text (guards against "1e-999999999").
 MAX_EXPONENT = 4000
+#: Most digits accepted in one run of digits (Python refuses int(text) beyond 4300 digits).
+MAX_DIGITS = 4000
 
 
 def parse_rational(value: object, where: str) -> Fraction:
@@ -46,6 +48,8 @@ def parse_rational(value: object, where: str) -> Fraction:
     if not isinstance(value, str):
         raise InputError(f"{where}: {json_repr(value)} is not a number")
     text = value.strip()
+    if any(len(run) > MAX_DIGITS for run in re.findall(r"\d+", text)):
+        raise InputError(f"{where}: {json_repr(value)} has more than {MAX_DIGITS} digits")
     match = _DECIMAL.fullmatch(text)
     if match:
         exponent = match.group(1)
@@ -58,6 +62,38 @@ def parse_rational(value: object, where: str) -> Fraction:
             raise InputError(f"{where}: {value!r} divides by zero")
         return Fraction(int(num), int(den))
     raise InputError(f"{where}: {value!r} is not a number (use decimal or fraction text such as 0.65 or 13/20)")
+
+
+def fraction_text(q: Fraction) -> str:
+    """``str(q)`` exactly, also for rationals beyond Python's int-to-text digit limit."""
+    if q.denominator == 1:
+        return _int_text(q.numerator)
+    return f"{_int_text(q.numerator)}/{_int_text(q.denominator)}"
+
+
+def short_text(q: Fraction, limit: int = 60) -> str:
+    """``q`` as text for a message: exact when short, else an approximation."""
+    text = fraction_text(q)
+    if len(text) <= limit:
+        return text
+    try:
+        return f"about {float(q):.17g}"
+    except OverflowError:
+        return "about 10^" + str(len(_int_text(q.numerator)) - len(_int_text(q.denominator)))
+
+
+def _int_text(n: int) -> str:
+    """Decimal text of ``n`` in chunks of 500 digits (below any allowed int_max_str_digits)."""
+    if n < 0:
+        return "-" + _int_text(-n)
+    base = 10**500
+    if n < base:
+        return str(n)
+    chunks = []
+    while n:
+        n, rest = divmod(n, base)
+        chunks.append(rest)
+    return str(chunks[-1]) + "".join(str(c).zfill(500) for c in reversed(chunks[:-1]))
 
 
 def json_repr(value: object) -> str:
@@ -149,4 +185,4 @@ class LogRatio:
             return "inf" if self.sign > 0 else "-inf"
         if self.ratio == 1:
             return "0"
-        return f"ln({self.ratio})"
+        return f"ln({fraction_text(self.ratio)})"

@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from .errors import InputError
-from .exact import json_repr, parse_rational
+from .exact import json_repr, parse_rational, short_text
 from .mechanism import Channel, Mechanism, Prior, ProductChannel, ProductPrior
 from .neighbours import GraphInputs, HammingInputs, LocalInputs
 
@@ -93,7 +93,7 @@ def _labels(value: Any, key: str, count: int | None) -> tuple[str, ...]:
         raise InputError(f"key '{key}': expected a list of labels, got {json_repr(value)}")
     labels = []
     for i, v in enumerate(value):
-        if isinstance(v, (str, _Number)):
+        if isinstance(v, str) or (isinstance(v, int) and not isinstance(v, bool)):
             labels.append(str(v))
         else:
             raise InputError(f"{key}[{i}]: label {json_repr(v)} is not a string or number")
@@ -115,7 +115,7 @@ def _vector(value: Any, key: str) -> list[Fraction]:
         out.append(q)
     total = sum(out, Fraction(0))
     if total != 1:
-        raise InputError(f"{key}: entries sum to {total}, not 1")
+        raise InputError(f"{key}: entries sum to {short_text(total)}, not 1")
     return out
 
 
@@ -135,10 +135,21 @@ def _matrix(value: Any, key: str) -> list[list[Fraction]]:
     return rows
 
 
+def _whole(v: Any) -> int | None:
+    """A whole number >= 0 given as a JSON integer literal (text kept by :func:`loads`) or a
+    Python ``int`` (a dict built in code, or parsed by the standard ``json`` module), else None."""
+    if isinstance(v, _Number):
+        return int(v) if v.isdigit() else None
+    if isinstance(v, int) and not isinstance(v, bool):
+        return v if v >= 0 else None
+    return None
+
+
 def _records(data: dict) -> int:
     r = data.get("records")
-    if isinstance(r, _Number) and r.isdigit() and 1 <= int(r) <= 100_000:
-        return int(r)
+    n = _whole(r)
+    if n is not None and 1 <= n <= 100_000:
+        return n
     raise InputError(f"key 'records': expected a whole number from 1 to 100000, got {json_repr(r)}")
 
 
@@ -267,7 +278,7 @@ def _edges(value: Any, n: int) -> tuple[tuple[int, int], ...]:
     seen = set()
     edges = []
     for e, pair in enumerate(value):
-        if not (isinstance(pair, list) and len(pair) == 2 and all(isinstance(v, _Number) and v.isdigit() for v in pair)):
+        if not (isinstance(pair, list) and len(pair) == 2 and all(_whole(v) is not None for v in pair)):
             raise InputError(f"neighbours[{e}]: expected a pair of row indices [i, j], got {json_repr(pair)}")
         i, j = int(pair[0]), int(pair[1])
         if i >= n or j >= n:

@@ -42,6 +42,7 @@ import numpy as np
 from .enclosure import DEFAULT_BITS, Enclosure, mutual_information
 from .exact import LogRatio
 from .mechanism import Channel, Mechanism, Prior
+from .neighbours import LocalInputs
 
 #: Relative window of float ratios re-checked exactly (far above float rounding).
 WINDOW = 1e-9
@@ -102,41 +103,53 @@ class Measures:
 Entry = Callable[[int, int], Fraction]
 
 
-def max_log_ratio(a: np.ndarray, space, entry: Entry | None = None, reliable: bool = True):
+def max_log_ratio(a, space, entry: Entry | None = None, reliable: bool = True):
     """Largest ``A[x][y] / A[x'][y]`` over neighbours ``x ~ x'`` (per ``space``) and columns ``y``.
 
-    ``a`` is the float64 matrix; ``entry(x, y)`` returns the exact rational
-    entry (``None``: float mode).  Returns ``(ratio, witness)`` where ``ratio``
-    is a :class:`LogRatio` (exact mode) or a float ``ln`` value (float mode),
-    or ``(None, None)`` when no pair contributes.
+    ``a`` is the float64 matrix, or a function ``a(c0, c1)`` returning its
+    columns ``c0:c1`` (so that ``p(x)Q[x][y]`` need never be built whole);
+    ``entry(x, y)`` returns the exact rational entry (``None``: float mode).
+    Returns ``(ratio, witness)`` where ``ratio`` is a :class:`LogRatio` (exact
+    mode) or a float ``ln`` value (float mode), or ``(None, None)`` when no
+    pair contributes.
+
+    The columns are processed in blocks of about 2 MiB so that the ``r``
+    reductions of ``D^r`` run in cache; within a block each clique family
+    gives ``max/min`` per clique and column (``0/0`` is NaN and ignored).
     """
+    block = a if callable(a) else (lambda c0, c1: a[:, c0:c1])
+    n, m = space.size, _columns(a)
+    width = max(1, min(m, (1 << 21) // (8 * max(n, 1))))
     families = []
     best, best_at = 0.0, None
     with np.errstate(divide="ignore", invalid="ignore"):
-        for family, mx, mn in space.extrema(a):
-            ratio = np.where(mx > 0, mx / mn, 0.0)
-            if not ratio.size:
-                continue
-            flat = int(np.argmax(ratio))
-            top = float(ratio.flat[flat])
-            if top > best:
-                best, best_at = top, (family, *np.unravel_index(flat, ratio.shape))
-            if entry is not None:
-                families.append((family, ratio))
+        for c0 in range(0, m, width):
+            chunk = np.ascontiguousarray(block(c0, min(m, c0 + width)))
+            for family, mx, mn in space.extrema(chunk):
+                ratio = np.divide(mx, mn, out=mx)  # extrema() hands out fresh arrays
+                if not ratio.size:
+                    continue
+                top = float(np.fmax.reduce(ratio, axis=None))
+                if top > best:
+                    best, best_at = top, (family, c0, ratio)
+                if entry is not None:
+                    families.append((family, c0, ratio))
     if entry is None:
         if best_at is None:
             return None, None
-        family, clique, y = best_at
-        return math.log(best), _float_witness(a, space, family, int(clique), int(y))
+        family, c0, ratio = best_at
+        clique, y = np.unravel_index(int(np.nanargmax(ratio)), ratio.shape)
+        return math.log(best), _float_witness(block, space, family, int(clique), c0 + int(y))
     if reliable and best_at is None:
         return None, None
     threshold = math.inf if best == math.inf else best * (1 - WINDOW)
     found, witness = None, None
-    for family, ratio in families:
-        hits = np.argwhere(ratio >= threshold) if reliable else np.argwhere(np.ones_like(ratio, dtype=bool))
+    for family, c0, ratio in families:
+        hits = np.argwhere(ratio >= threshold) if reliable else np.argwhere(np.ones(ratio.shape, dtype=bool))
         for clique, y in hits:
+            y = c0 + int(y)
             rows = space.members(family, int(clique))
-            values = [entry(x, int(y)) for x in rows]
+            values = [entry(x, y) for x in rows]
             top = max(values)
             if top == 0:
                 continue
@@ -145,15 +158,19 @@ def max_log_ratio(a: np.ndarray, space, entry: Entry | None = None, reliable: bo
             if found is None or exact > found:
                 found = exact
                 i, j = (values.index(top), values.index(low)) if top != low else (0, 1)
-                witness = Witness(rows[i], rows[j], int(y))
+                witness = Witness(rows[i], rows[j], y)
             if reliable and best == math.inf:
                 return found, witness
     return found, witness
 
 
-def _float_witness(a, space, family, clique, y) -> Witness:
+def _columns(a) -> int:
+    return a.m if callable(a) else a.shape[1]
+
+
+def _float_witness(block, space, family, clique, y) -> Witness:
     rows = list(space.members(family, clique))
-    column = a[rows, y]
+    column = block(y, y + 1)[rows, 0]
     i, j = int(np.argmax(column)), int(np.argmin(column))
     if i == j:
         i, j = 0, 1
@@ -177,9 +194,14 @@ def _budget(name: str, result, negate: bool = False) -> Budget:
 # --------------------------------------------------------------------------- dense
 
 
-def joint(prior: Prior, channel: Channel) -> np.ndarray:
-    """Float ``p(x) Q[x][y]``."""
-    return prior.array[:, None] * channel.array
+class Joint:
+    """The float joint ``p(x) Q[x][y]``, handed out by column blocks (never built whole)."""
+
+    def __init__(self, prior: Prior, channel: Channel):
+        self.p, self.q, self.m = prior.array[:, None], channel.array, channel.array.shape[1]
+
+    def __call__(self, c0: int, c1: int) -> np.ndarray:
+        return self.p * self.q[:, c0:c1]
 
 
 def eps_d(mech: Mechanism) -> Budget:
@@ -192,12 +214,12 @@ def eps_d(mech: Mechanism) -> Budget:
 def eps_i(mech: Mechanism) -> Budget:
     """``eps_i = max ln(p(x)Q[x][y] / (p(x')Q[x'][y]))`` over neighbours and outputs with ``p(y) > 0``."""
     p, q = mech.prior, mech.channel
-    j = joint(p, q)
-    if q.exact is None:
-        return _budget("eps_i", max_log_ratio(j, mech.inputs))
-    tiny = np.finfo(np.float64).tiny
+    joint = Joint(p, q)
+    if q.exact is None or p.exact is None:
+        return _budget("eps_i", max_log_ratio(joint, mech.inputs))
+    j = joint(0, joint.m)
     product_nonzero = (p.array[:, None] != 0) & (q.array != 0)
-    reliable = p.reliable and q.reliable and not np.any(product_nonzero & (j < tiny))
+    reliable = p.reliable and q.reliable and not np.any(product_nonzero & (j < np.finfo(np.float64).tiny))
     return _budget("eps_i", max_log_ratio(j, mech.inputs, lambda x, y: p.exact[x] * q.exact[x][y], reliable))
 
 
@@ -227,6 +249,20 @@ def eps_m(mech: Mechanism, bits: int = DEFAULT_BITS) -> MutualInformation:
         return MutualInformation(mutual_information_float(p.array, q.array), None)
     enclosure = mutual_information(p.exact, q.exact, bits)
     return MutualInformation(enclosure.midpoint, enclosure, bits)
+
+
+def eps_all(mech: Mechanism) -> Budget:
+    """DP budget over *every* pair of distinct inputs (not only neighbours): the
+    channel measured as if local.  For a product channel it is ``r`` times the
+    local ``eps_d`` (the per-record maximal ratios multiply)."""
+    if mech.is_product:
+        from .product import eps_all_product
+
+        return eps_all_product(mech)
+    every = LocalInputs(tuple(map(str, range(mech.channel.shape[0]))))
+    q = mech.channel
+    entry = (lambda x, y: q.exact[x][y]) if q.exact is not None else None
+    return _budget("eps_all", max_log_ratio(q.array, every, entry, q.reliable))
 
 
 def measure(mech: Mechanism, bits: int = DEFAULT_BITS) -> Measures:

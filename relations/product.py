@@ -109,3 +109,20 @@ def _greater(a: Budget, b: Budget) -> bool:
     if a.exact is not None and b.exact is not None:
         return a.exact > b.exact
     return a.value > b.value
+
+
+def eps_all_product(mech: Mechanism) -> Budget:
+    """All-pairs DP budget of a product channel: ``r * eps_d^l(W)``, attained by
+    repeating the local witness ``(d, d', e)`` in every record."""
+    channel = mech.channel
+    assert isinstance(channel, ProductChannel)
+    prior = mech.prior.factors[0] if isinstance(mech.prior, ProductPrior) else None
+    local = eps_d(_local(mech, prior or Prior.uniform(channel.local.shape[0])))
+    r = channel.records
+    if local.witness is None:
+        return Budget("eps_all", 0.0, local.exact, None)
+    w = local.witness
+    exact = None if local.exact is None else (
+        local.exact if not local.exact.is_finite else LogRatio.of(local.exact.ratio**r))
+    value = exact.value if exact is not None else local.value * r
+    return Budget("eps_all", value, exact, Witness((int(w.x),) * r, (int(w.x_prime),) * r, (int(w.y),) * r))

@@ -22,6 +22,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from .exact import fraction_text
 from .mechanism import HammingInputs, Mechanism, ProductChannel
 from .measures import Budget, Measures, MutualInformation
 
@@ -52,7 +53,7 @@ def budget_json(mech: Mechanism, budget: Budget) -> dict[str, Any]:
     return {
         "value": number(budget.value),
         "exact": None if exact is None else str(exact),
-        "ratio": None if exact is None or not exact.is_finite else str(exact.ratio),
+        "ratio": None if exact is None or not exact.is_finite else fraction_text(exact.ratio),
         "witness": _witness(mech, budget),
     }
 
@@ -137,3 +138,144 @@ def _wit(mech: Mechanism, b: Budget) -> str:
     if w.y is not None:
         text += f", y={_short(mech.output_label(w.y))}"
     return text
+
+
+# --------------------------------------------------------------------------- relations and claims
+
+
+def real_json(x) -> dict[str, Any] | None:
+    """An exact real for JSON: ``value`` (number or "inf"), ``exact`` text, and an enclosure for I(X;Y)."""
+    from .reals import ArbExpr, Log
+
+    if x is None:
+        return None
+    out: dict[str, Any] = {"value": number(float(x))}
+    if isinstance(x, Log):
+        out["exact"] = str(x.log)
+    elif isinstance(x, ArbExpr):
+        lo, hi = x.enclose(100)
+        out["exact"] = x.text
+        from .enclosure import Enclosure
+
+        out["enclosure"] = list(Enclosure(lo, hi).decimal())
+    else:
+        out["exact"] = str(x)
+    return out
+
+
+def outcome_json(mech: Mechanism, o) -> dict[str, Any]:
+    r = o.relation
+    witness = None
+    if o.witness is not None:
+        witness = _witness(mech, Budget("", 0.0, None, o.witness))
+    return {
+        "id": r.id, "title": r.title, "setting": r.setting, "kind": r.kind, "statement": r.statement,
+        "symbols": r.symbols, "source": r.source, "corrects": r.corrects,
+        "status": o.status, "holds": o.holds,
+        "premise": None if o.premise is None else {"name": r.premise, **real_json(o.premise)},
+        "bound": real_json(o.bound),
+        "conclusion": None if o.conclusion is None else {"name": r.conclusion, **real_json(o.conclusion)},
+        "slack": None if o.slack is None else {"value": number(o.slack), "exact": o.slack_exact},
+        "witness": witness, "note": o.note, "approximate": o.approximate,
+    }
+
+
+def check_json(report) -> dict[str, Any]:
+    mech = report.values.mechanism
+    return {
+        "measures": measures_json(mech, report.values.measures),
+        "relations": [outcome_json(mech, o) for o in report.outcomes],
+        "claims": [{"claim": c.claim.text, "holds": c.holds, "value": real_json(c.value), "note": c.note}
+                   for c in report.claims],
+        "mode": "exact" if not report.values.approximate else "float",
+    }
+
+
+_STYLE = {"holds": "green", "fails": "bold red", "undecided": "yellow", "not applicable": "dim",
+          "witness": "cyan", "not a witness": "dim"}
+
+
+def _num(x, digits: int = 6) -> str:
+    if x is None:
+        return "—"
+    from .reals import Log
+
+    v = float(x) if not isinstance(x, float) else x
+    text = ("inf" if v > 0 else "-inf") if math.isinf(v) else f"{v:.{digits}g}"
+    if isinstance(x, Log) and x.log.is_finite and x.log.ratio != 1:
+        exact = str(x.log)
+        if len(exact) <= 20:
+            text += f" = {exact}"
+    return text
+
+
+def check_tables(report):
+    """Rich tables: applicable relations grouped by setting (failing ones with the
+    numbers that break them and their witness), a line for the rest, then claims."""
+    from rich.table import Table
+    from rich.text import Text
+
+    mech = report.values.mechanism
+    tables = []
+    skipped = []
+    for setting in ("local", "central", "both"):
+        rows = [o for o in report.outcomes if o.relation.setting == setting]
+        skipped += [o.relation.id for o in rows if o.status == "not applicable"]
+        rows = [o for o in rows if o.status != "not applicable"]
+        if not rows:
+            continue
+        title = "relations for both settings" if setting == "both" else f"relations for the {setting} setting"
+        t = Table(title=title, title_justify="left")
+        for col in ("id", "claim", "status", "conclusion vs bound", "slack", "witness / note"):
+            t.add_column(col, overflow="fold")
+        for o in rows:
+            style = _STYLE.get(o.status, "")
+            note = o.note
+            if o.witness is not None:
+                w = o.witness
+                note = f"x={_short(mech.input_label(w.x))}, x'={_short(mech.input_label(w.x_prime))}"
+                if w.y is not None:
+                    note += f", y={_short(mech.output_label(w.y))}"
+            r = o.relation
+            if o.bound is not None:
+                op = {"holds": "<=", "fails": ">", "undecided": "?"}.get(o.status, "vs")
+                numbers = f"{r.conclusion} {_num(o.conclusion)}\n{op} {_num(o.bound)}"
+            else:
+                numbers = f"{r.premise} {_num(o.premise)}\n{r.conclusion} {_num(o.conclusion)}"
+            slack = "—" if o.slack is None else _num(o.slack)
+            t.add_row(r.id, r.symbols, Text(o.status, style=style), numbers, slack, note)
+        tables.append(t)
+    if skipped:
+        tables.append(Text(f"not applicable to this {mech.setting} mechanism: {', '.join(skipped)}", style="dim"))
+    if report.claims:
+        t = Table(title="claims", title_justify="left")
+        for col in ("claim", "value", "holds", "note"):
+            t.add_column(col)
+        for c in report.claims:
+            holds = {True: Text("holds", "green"), False: Text("fails", "bold red"),
+                     None: Text("undecided", "yellow")}[c.holds]
+            t.add_row(c.claim.text, _num(c.value, 12), holds, c.note)
+        tables.append(t)
+    return tables
+
+
+def catalogue_json() -> list[dict[str, Any]]:
+    from .catalogue import CATALOGUE
+
+    return [{"id": r.id, "title": r.title, "statement": r.statement, "symbols": r.symbols, "setting": r.setting,
+             "kind": r.kind, "premise": r.premise, "conclusion": r.conclusion, "source": r.source,
+             "min_records": r.min_records, "corrects": r.corrects, "reason": r.reason} for r in CATALOGUE]
+
+
+def catalogue_table():
+    from rich.table import Table
+
+    from .catalogue import CATALOGUE
+
+    t = Table(title="relation catalogue", title_justify="left", show_lines=True)
+    for col in ("id", "setting", "claim", "statement", "source"):
+        t.add_column(col, overflow="fold")
+    for r in CATALOGUE:
+        statement = r.statement + (f"\n[dim]corrects {r.corrects}: {r.reason}[/]" if r.corrects else "")
+        t.add_row(r.id, r.setting, r.symbols, statement, r.source)
+    return t

@@ -1,0 +1,153 @@
+"""Benchmark of ``relations measure`` against plain numpy baselines (ratios, one process).
+
+Run: ``python benchmarks/bench_measure.py`` (add ``--quick`` for small sizes).
+
+It prints, for each case, the time of the tool and of its baseline measured
+side by side in this process, and their ratio:
+
+1. float path, dense local 4096 x 4096 (all four measures) vs a numpy one-pass
+   ``I(X;Y)`` over the same arrays;
+2. float path, dense central ``D^r`` with ``k = 2, r = 12`` (4096 rows) vs the same baseline;
+3. exact path, 256 x 256 rational channel, certified ``eps_m`` (target < 2 s);
+4. product form, ``r = 1000`` records (uniform and 1000 distinct local priors; target < 1 s);
+5. whole processes: ``relations measure F.npz --json`` vs ``python -c`` that loads
+   the same file with numpy and computes ``I(X;Y)`` once (target ratio <= 2.0).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from fractions import Fraction
+
+import numpy as np
+
+from relations.mechanism import Channel, Mechanism, Prior, ProductChannel, ProductPrior
+from relations.measures import measure
+from relations.neighbours import HammingInputs, LocalInputs
+
+BASELINE = """
+import sys, numpy as np
+from scipy.special import xlogy
+d = np.load(sys.argv[1])
+p, q = d["prior"], d["channel"]
+py = p @ q
+print(p @ xlogy(q, q).sum(1) - xlogy(py, py).sum())
+"""
+
+
+def numpy_mi(p: np.ndarray, q: np.ndarray) -> float:
+    from scipy.special import xlogy
+
+    py = p @ q
+    return float(p @ xlogy(q, q).sum(1) - xlogy(py, py).sum())
+
+
+def best_of(fn, repeat: int = 3) -> float:
+    times = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return min(times)
+
+
+def random_channel(rng, n: int, m: int) -> tuple[np.ndarray, np.ndarray]:
+    q = rng.random((n, m))
+    q[rng.random((n, m)) < 0.01] = 0.0
+    q /= q.sum(axis=1, keepdims=True)
+    p = rng.random(n)
+    p /= p.sum()
+    return p, q
+
+
+def float_mechanism(p, q, inputs, setting) -> Mechanism:
+    return Mechanism(setting, Prior(p), Channel(q), inputs, tuple(map(str, range(q.shape[1]))), exact=False)
+
+
+def row(name: str, tool: float, base: float | None, note: str = "") -> None:
+    ratio = f"{tool / base:6.2f}x" if base else "     - "
+    base_s = f"{base * 1e3:9.1f} ms" if base else "        -   "
+    print(f"{name:<46} {tool * 1e3:9.1f} ms  {base_s}  {ratio}  {note}")
+
+
+def main(quick: bool = False) -> dict:
+    rng = np.random.default_rng(2026)
+    n = 512 if quick else 4096
+    r = 9 if quick else 12
+    results = {}
+    print(f"{'case':<46} {'tool':>12}  {'baseline':>12}  {'ratio':>7}")
+
+    p, q = random_channel(rng, n, n)
+    local = float_mechanism(p, q, LocalInputs(tuple(map(str, range(n)))), "local")
+    t_tool = best_of(lambda: measure(local))
+    t_base = best_of(lambda: numpy_mi(p, q))
+    row(f"float local {n}x{n}: 4 measures vs numpy MI", t_tool, t_base)
+    results["float_local_ratio"] = t_tool / t_base
+
+    central = float_mechanism(p, q, HammingInputs(("0", "1"), r), "central")
+    t_tool = best_of(lambda: measure(central))
+    row(f"float central k=2 r={r}: 4 measures vs numpy MI", t_tool, t_base)
+    results["float_central_ratio"] = t_tool / t_base
+
+    size = 64 if quick else 256
+    weights = rng.integers(0, 1000, size=(size, size))
+    weights[:, 0] += 1
+    rows = [[Fraction(int(w), int(ws.sum())) for w in ws] for ws in weights]
+    pw = rng.integers(1, 1000, size=size)
+    prior = [Fraction(int(w), int(pw.sum())) for w in pw]
+
+    def exact_run():
+        mech = Mechanism("local", Prior.from_exact(prior), Channel.from_exact(rows),
+                         LocalInputs(tuple(map(str, range(size)))), tuple(map(str, range(size))))
+        return measure(mech)
+
+    t_exact = best_of(exact_run, 1)
+    width = float(exact_run().eps_m.enclosure.width)
+    row(f"exact {size}x{size} incl. building, certified eps_m", t_exact, None, f"target < 2 s; width {width:.1e}")
+    results["exact_256_seconds"] = t_exact
+
+    w = [[Fraction(3, 4), Fraction(1, 8), Fraction(1, 8)], [Fraction(1, 8), Fraction(3, 4), Fraction(1, 8)],
+         [Fraction(1, 8), Fraction(1, 8), Fraction(3, 4)]]
+    records = 1000
+    wch = Channel.from_exact(w)
+    uniform = ProductPrior((Prior.uniform(3),) * records)
+    priors = []
+    for _ in range(records):
+        a, b = (int(v) for v in rng.integers(1, 50, size=2))
+        tot = a + b + 7
+        priors.append(Prior.from_exact([Fraction(a, tot), Fraction(b, tot), Fraction(7, tot)]))
+    for label, pp in (("uniform", uniform), ("1000 distinct priors", ProductPrior(tuple(priors)))):
+        mech = Mechanism("central", pp, ProductChannel(wch, records), HammingInputs(("a", "b", "c"), records),
+                         ("a", "b", "c"))
+        t = best_of(lambda: measure(mech), 1)
+        row(f"product r={records}, {label}", t, None, "target < 1 s")
+        results[f"product_{label.split()[0]}_seconds"] = t
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "big.npz")
+        np.savez(path, prior=p, channel=q)
+        env = dict(os.environ)
+
+        def tool_proc():
+            subprocess.run([sys.executable, "-m", "relations.cli", "measure", path, "--json"], check=True,
+                           capture_output=True, env=env)
+
+        def base_proc():
+            subprocess.run([sys.executable, "-c", BASELINE, path], check=True, capture_output=True, env=env)
+
+        tool_proc(); base_proc()  # warm the page cache
+        t_tool = best_of(tool_proc)
+        t_base = best_of(base_proc)
+        row(f"process: measure {n}x{n} .npz vs numpy MI process", t_tool, t_base, "target <= 2.0x")
+        results["process_ratio"] = t_tool / t_base
+    return results
+
+
+if __name__ == "__main__":
+    out = main(quick="--quick" in sys.argv)
+    print(json.dumps({k: round(v, 3) for k, v in out.items()}))
