@@ -106,6 +106,84 @@ def catalogue(json_out: bool = typer.Option(False, "--json", help="Print the cat
         _console().print(catalogue_table())
 
 
+@app.command()
+def verify(
+    json_out: bool = typer.Option(False, "--json", help="Print the verdicts as JSON."),
+    quick: bool = typer.Option(False, "--quick", help="A smaller search (CI)."),
+    out: str = typer.Option("proofs", "--out", help="Directory for witness files, SMT queries and verdicts.json."),
+    only: list[str] = typer.Option([], "--only", help="Verify only these relation ids (repeatable)."),
+    seed: int = typer.Option(2025, "--seed", help="Seed of the searches (the output is deterministic)."),
+) -> None:
+    """The main job: a verdict with re-checkable evidence for every catalogued relation."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from .catalogue import BY_ID, CATALOGUE
+    from .report import verdicts_table
+    from .verify import Effort, verdict_json, verify_relation, write_evidence
+
+    unknown = [i for i in only if i not in BY_ID]
+    if unknown:
+        fail(f"--only: unknown relation id {unknown[0]!r} (see 'relations catalogue')")
+        return
+    relations = [BY_ID[i] for i in only] if only else list(CATALOGUE)
+    effort = Effort.of(quick)
+    verdicts = []
+    interrupted = False
+    console = _console()
+    try:
+        with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                      console=__import__("rich.console").console.Console(stderr=True), transient=True,
+                      disable=json_out and not sys.stderr.isatty()) as progress:
+            task = progress.add_task("verifying", total=len(relations))
+            for rel in relations:
+                progress.update(task, description=f"verifying {rel.id}")
+                verdicts.append(verify_relation(rel, effort, seed))
+                progress.advance(task)
+    except KeyboardInterrupt:
+        interrupted = True
+    write_evidence(verdicts, out)
+    if json_out:
+        sys.stdout.write(json.dumps({"relations": [verdict_json(v) for v in verdicts], "complete": not interrupted,
+                                     "seed": seed, "quick": quick}, indent=1) + "\n")
+    else:
+        console.print(verdicts_table(verdicts))
+        console.print(f"evidence written to {out}/ (witnesses/, lemmas/, verdicts.json)")
+        if interrupted:
+            console.print(f"[yellow]interrupted: {len(verdicts)} of {len(relations)} relations verified[/]")
+    if interrupted:
+        raise typer.Exit(130)
+
+
+@app.command()
+def witness(
+    relation: str = typer.Argument(..., help="A non-implication id, e.g. zheng2025.thm12."),
+    eps_m: str = typer.Option("1/10", "--eps-m", help="Largest I(X;Y) allowed (decimal or fraction)."),
+    full_support: Optional[str] = typer.Option(None, "--full-support", help="Instead of infinite budgets: full "
+                                               "support with e^eps_d at least this ratio."),
+) -> None:
+    """Print a witness mechanism file for a non-implication: I(X;Y) <= eps_m, infinite (or huge) eps_d / eps_i."""
+    from .catalogue import BY_ID
+    from .exact import parse_rational
+    from .witnesses import mi_witness
+    from .writer import dumps
+
+    rel = BY_ID.get(relation)
+    if rel is None or rel.kind != "non-implication":
+        fail(f"{relation!r} is not a non-implication in the catalogue")
+        return
+    try:
+        bound = parse_rational(eps_m, "--eps-m")
+        big = parse_rational(full_support, "--full-support") if full_support is not None else None
+    except InputError as exc:
+        fail(str(exc))
+        return
+    if bound <= 0 or (big is not None and big <= 1):
+        fail("--eps-m must be positive and --full-support above 1")
+        return
+    mech = mi_witness(rel.setting, bound, big)
+    sys.stdout.write(dumps(mech, f"witness for {rel.id}: I(X;Y) <= {bound}"))
+
+
 def main(argv: Optional[list[str]] = None) -> None:
     """Entry point; usage errors exit 2 as click does."""
     app(args=argv)

@@ -103,7 +103,18 @@ def json_repr(value: object) -> str:
 
 
 def log_of(q: Fraction) -> float:
-    """``ln(q)`` as a float for a positive rational, without overflow for huge terms."""
+    """``ln(q)`` as a float for a positive rational, within a few ulp, without overflow for huge terms.
+
+    ``log(numerator) - log(denominator)`` alone loses all relative accuracy when
+    ``q`` is close to 1 with large terms (``ln(1 + 1e-20)`` came out as ``0.0``),
+    so ``q`` near 1 goes through ``log1p`` of the exact ``q - 1``, and ``q`` in
+    the normal float range through the correctly rounded ``float(q)``.
+    """
+    if Fraction(1, 2) < q < 2:
+        return math.log1p(float(q - 1))
+    f = float(q) if Fraction(1, 2**1000) < q < 2**1000 else 0.0
+    if f:
+        return math.log(f)
     return math.log(q.numerator) - math.log(q.denominator)
 
 

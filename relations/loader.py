@@ -46,7 +46,9 @@ class _Number(str):
 
 
 def _reject_constant(name: str):
-    raise InputError(f"{name} is not a number")
+    """``NaN``, ``Infinity``, ``-Infinity`` literals: kept as their text, so that the place they
+    appear in is named when they are rejected (as numbers they never parse)."""
+    return _Number(name)
 
 
 def load(path: str | os.PathLike) -> Mechanism:
@@ -375,7 +377,7 @@ def _check_float(a: np.ndarray, key: str) -> None:
     if off.any():
         i = int(np.argmax(off))
         where = key if key == "prior" else f"{key}[{i}]"
-        raise InputError(f"{where}: entries sum to {sums[i]!r}, not 1 within {FLOAT_TOLERANCE}")
+        raise InputError(f"{where}: entries sum to {float(sums[i])!r}, not 1 within {FLOAT_TOLERANCE}")
 
 
 def _where(key: str, i: int, j: int) -> str:

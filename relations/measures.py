@@ -122,7 +122,7 @@ def max_log_ratio(a, space, entry: Entry | None = None, reliable: bool = True):
     width = max(1, min(m, (1 << 21) // (8 * max(n, 1))))
     families = []
     best, best_at = 0.0, None
-    with np.errstate(divide="ignore", invalid="ignore"):
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         for c0 in range(0, m, width):
             chunk = np.ascontiguousarray(block(c0, min(m, c0 + width)))
             for family, mx, mn in space.extrema(chunk):

@@ -135,6 +135,8 @@ def compare(a: Real, b: Real) -> int | None:
             return -1
         if alo > bhi:
             return 1
+        if alo == ahi == blo == bhi:
+            return 0  # both enclosures are the same single point: each contains its number, so a = b
     for x, y, s in ((a, b, 1), (b, a, -1)):
         if isinstance(x, ArbExpr) and x.tie is not None:
             t = x.tie(y)

@@ -243,7 +243,7 @@ def check_tables(report):
             else:
                 numbers = f"{r.premise} {_num(o.premise)}\n{r.conclusion} {_num(o.conclusion)}"
             slack = "—" if o.slack is None else _num(o.slack)
-            t.add_row(r.id, r.symbols, Text(o.status, style=style), numbers, slack, note)
+            t.add_row(r.id, r.symbols, Text(o.status, style=style), numbers, slack, Text(note))
         tables.append(t)
     if skipped:
         tables.append(Text(f"not applicable to this {mech.setting} mechanism: {', '.join(skipped)}", style="dim"))
@@ -278,4 +278,30 @@ def catalogue_table():
     for r in CATALOGUE:
         statement = r.statement + (f"\n[dim]corrects {r.corrects}: {r.reason}[/]" if r.corrects else "")
         t.add_row(r.id, r.setting, r.symbols, statement, r.source)
+    return t
+
+
+_VERDICT_STYLE = {"proved": "bold green", "holds-bounded": "green", "unrefuted": "yellow", "refuted": "bold red"}
+
+
+def verdicts_table(verdicts):
+    """One table: id, statement, verdict, evidence, tightness."""
+    from rich.table import Table
+    from rich.text import Text
+
+    t = Table(title="relations verify", title_justify="left")
+    for col in ("id", "statement", "verdict", "evidence", "tightness"):
+        t.add_column(col, overflow="fold")
+    for v in verdicts:
+        evidence = v.evidence
+        if v.witness_file:
+            evidence += f"\nwitness: {v.witness_file}"
+        if v.proof_file and v.verdict == "proved":
+            evidence += f"\nlemma: {v.proof_file}"
+        if v.verdict == "unrefuted" and v.searched:
+            evidence += f"\nsearched: {len(v.searched)} searches (see --json)"
+        tight = "—" if v.tightness is None else f"{v.tightness:.4g}" + (f"\n({v.tightness_family})"
+                                                                        if v.tightness_family else "")
+        t.add_row(v.relation.id, v.relation.symbols, Text(v.verdict, style=_VERDICT_STYLE.get(v.verdict, "")),
+                  Text(evidence), tight)
     return t

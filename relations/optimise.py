@@ -1,0 +1,310 @@
+"""Optimising search: maximise a relation's violation over parametrised channels.
+
+Float values drive the search (numpy float path of :mod:`relations.measures`);
+every candidate that looks violating is turned into an exact rational
+mechanism and re-checked by the exact checker before anything is reported.
+
+Families:
+
+* **dense** — ``n x m`` channels and priors over a small local domain or a
+  small ``D^r``, parametrised by softmax logits, optimised by Nelder-Mead from
+  many seeded starts;
+* **k-ary randomized response** (``W[d][e] = t/(t+k-1)`` if ``d = e`` else
+  ``1/(t+k-1)``, Warner 1965 for ``k = 2``) over ``r`` records, as a product
+  form, with a uniform or skewed per-record prior: central claims whose
+  counterexamples need many records or a large domain are found without a
+  ``k^r`` matrix.  For product forms the central values follow from the local
+  ones (:mod:`relations.product`): ``eps_d, eps_i, sigma_min`` as locally,
+  ``I = r I_local``, ``eps_all = r eps_d``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Iterator
+
+import numpy as np
+
+from .catalogue import KLBound, Linear, Relation
+from .loader import from_dict
+from .mechanism import Channel, Mechanism, Prior
+from .measures import eps_all, measure
+from .neighbours import HammingInputs, LocalInputs, diameter
+
+
+def float_values(mech: Mechanism) -> dict[str, float]:
+    """The notions of a (float or exact) mechanism as floats."""
+    m = measure(mech)
+    return {"eps_i": m.eps_i.value, "eps_d": m.eps_d.value, "sigma_min": m.sigma_min.value,
+            "neg_sigma": -m.sigma_min.value, "eps_m": m.eps_m.value, "eps_all": eps_all(mech).value}
+
+
+def float_bound(rel: Relation, v: dict[str, float], diam: int | None) -> float:
+    a = v[rel.premise]
+    if isinstance(rel.bound, KLBound):
+        return a * math.expm1(a) if a < 700 else math.inf
+    b = rel.bound
+    assert isinstance(b, Linear)
+    with np.errstate(all="ignore"):
+        base = b.ca * a + (b.cs * v["sigma_min"] if b.cs else 0.0)
+    if b.times_diameter:
+        return math.inf if diam is None else diam * base
+    return base
+
+
+def violation(rel: Relation, v: dict[str, float], diam: int | None) -> float:
+    """``conclusion - bound`` in floats (``-inf`` when the premise is infinite: vacuous)."""
+    if math.isinf(v[rel.premise]):
+        return -math.inf
+    bound = float_bound(rel, v, diam)
+    c = v[rel.conclusion]
+    if math.isinf(bound) and bound > 0:
+        return -math.inf
+    if math.isinf(c):
+        return math.inf if c > 0 else -math.inf
+    return c - bound
+
+
+def ratio(rel: Relation, v: dict[str, float], diam: int | None) -> float | None:
+    """``conclusion / bound`` when both are finite and the bound positive (tightness)."""
+    if math.isinf(v[rel.premise]):
+        return None
+    bound = float_bound(rel, v, diam)
+    c = v[rel.conclusion]
+    if not (0 < bound < math.inf) or math.isinf(c):
+        return None
+    return c / bound
+
+
+# --------------------------------------------------------------------------- families
+
+
+def _softmax(z: np.ndarray) -> np.ndarray:
+    z = z - z.max(axis=-1, keepdims=True)
+    e = np.exp(z)
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+@dataclass(frozen=True)
+class DenseFamily:
+    """Dense ``n x m`` channels over a local domain (``records == 0``) or ``D^r`` (``k^r = n``)."""
+
+    n: int
+    m: int
+    k: int = 0
+    records: int = 0
+
+    @property
+    def dim(self) -> int:
+        return self.n * self.m + self.n
+
+    def inputs(self):
+        if self.records:
+            return HammingInputs(tuple(map(str, range(self.k))), self.records)
+        return LocalInputs(tuple(map(str, range(self.n))))
+
+    def float_mechanism(self, theta: np.ndarray) -> Mechanism:
+        q = _softmax(theta[: self.n * self.m].reshape(self.n, self.m))
+        p = _softmax(theta[self.n * self.m:])
+        setting = "central" if self.records else "local"
+        return Mechanism(setting, Prior(p), Channel(q), self.inputs(), tuple(map(str, range(self.m))), exact=False)
+
+    def exact_mechanisms(self, theta: np.ndarray) -> Iterator[Mechanism]:
+        """Rational roundings of the candidate, simplest denominators first."""
+        f = self.float_mechanism(theta)
+        for den in (2, 3, 4, 5, 6, 8, 10, 12, 16, 20, 25, 50, 100, 1000, 10**4, 10**6):
+            prior = _round_simplex(f.prior.array, den)
+            rows = [_round_simplex(row, den) for row in f.channel.array]
+            if prior is None or any(r is None for r in rows):
+                continue
+            spec = {"setting": f.setting, "prior": [str(v) for v in prior],
+                    "channel": [[str(v) for v in row] for row in rows]}
+            if self.records:
+                spec |= {"domain": list(map(str, range(self.k))), "records": self.records}
+            yield from_dict(spec)
+
+    def describe(self) -> str:
+        return f"dense {'D^%d (k=%d)' % (self.records, self.k) if self.records else 'local'} {self.n}x{self.m}"
+
+
+def _round_simplex(v: np.ndarray, den: int) -> list[Fraction] | None:
+    """Round a probability vector to multiples of ``1/den`` summing to 1 (largest remainder)."""
+    scaled = np.asarray(v, dtype=float) * den
+    base = np.floor(scaled).astype(int)
+    short = den - int(base.sum())
+    order = np.argsort(-(scaled - base))
+    base[order[:short]] += 1
+    return [Fraction(int(b), den) for b in base]
+
+
+@dataclass(frozen=True)
+class RRFamily:
+    """k-ary randomized response with ratio ``t`` on each of ``r`` records (``r = 1``: local);
+    per-record prior uniform (``skew = 0``) or ``(1 - skew, skew/(k-1), ...)``."""
+
+    k: int
+    records: int
+    skew: Fraction = Fraction(0)
+
+    def channel(self, t: Fraction) -> list[list[Fraction]]:
+        d = t + self.k - 1
+        return [[t / d if i == j else 1 / d for j in range(self.k)] for i in range(self.k)]
+
+    def prior(self) -> list[Fraction] | str:
+        if not self.skew:
+            return "uniform"
+        rest = self.skew / (self.k - 1)
+        return [1 - self.skew] + [rest] * (self.k - 1)
+
+    def mechanism(self, t: Fraction) -> Mechanism:
+        w = [[str(v) for v in row] for row in self.channel(t)]
+        prior = self.prior()
+        if self.records == 1:
+            p = [str(Fraction(1, self.k))] * self.k if prior == "uniform" else [str(v) for v in prior]
+            return from_dict({"setting": "local", "prior": p, "channel": w})
+        spec = {"setting": "central", "domain": list(map(str, range(self.k))), "records": self.records,
+                "channel": {"product": w},
+                "prior": "uniform" if prior == "uniform" else {"product": [[str(v) for v in prior]] * self.records}}
+        return from_dict(spec)
+
+    def describe(self) -> str:
+        where = "local" if self.records == 1 else f"product over r={self.records}"
+        return f"{self.k}-RR {where}" + (f", skew {self.skew}" if self.skew else ", uniform prior")
+
+
+def local_rr_values(k: int, t: float, skew: float) -> dict[str, float]:
+    """Float values of local k-RR with ratio ``t`` (computed by the float path on the k x k matrix)."""
+    d = t + k - 1
+    w = np.full((k, k), 1 / d)
+    np.fill_diagonal(w, t / d)
+    p = np.full(k, 1 / k) if not skew else np.array([1 - skew] + [skew / (k - 1)] * (k - 1))
+    mech = Mechanism("local", Prior(p), Channel(w), LocalInputs(tuple(map(str, range(k)))),
+                     tuple(map(str, range(k))), exact=False)
+    return float_values(mech)
+
+
+def product_values(local: dict[str, float], r: int) -> dict[str, float]:
+    """Central values of the ``r``-fold product from the local ones (identical records)."""
+    out = dict(local)
+    out["eps_m"] = r * local["eps_m"]
+    out["eps_all"] = r * local["eps_d"]
+    return out
+
+
+# --------------------------------------------------------------------------- searches
+
+
+@dataclass
+class Found:
+    """Best candidates of a search: a violating one (if any) and the tightest holding ratio."""
+
+    candidates: list  # exact mechanisms to re-check, most promising first
+    best_violation: float = -math.inf
+    best_ratio: float | None = None
+    ratio_family: str = ""
+    searched: list | None = None
+
+
+def search_dense(rel: Relation, family: DenseFamily, starts: int, rng: np.random.Generator,
+                 maxiter: int = 400) -> Found:
+    """Nelder-Mead from ``starts`` random logit vectors, maximising violation and (separately) the ratio."""
+    from scipy.optimize import minimize
+
+    diam = diameter(family.inputs())
+    found = Found([], searched=[])
+
+    def values(theta):
+        return float_values(family.float_mechanism(theta))
+
+    def neg_violation(theta):
+        v = violation(rel, values(theta), diam)
+        return -v if math.isfinite(v) else (-1e6 if v > 0 else 1e6)
+
+    def neg_ratio(theta):
+        q = ratio(rel, values(theta), diam)
+        return -q if q is not None else 1e6
+
+    for _ in range(starts):
+        theta0 = rng.normal(scale=2.0, size=family.dim)
+        res = minimize(neg_violation, theta0, method="Nelder-Mead",
+                       options={"maxiter": maxiter, "xatol": 1e-6, "fatol": 1e-9})
+        v = -res.fun
+        if v > found.best_violation:
+            found.best_violation = v
+        if v > 0:
+            found.candidates.extend(family.exact_mechanisms(res.x))
+            break
+        res = minimize(neg_ratio, theta0, method="Nelder-Mead", options={"maxiter": maxiter})
+        q = -res.fun
+        if q < 1e5 and (found.best_ratio is None or q > found.best_ratio):
+            found.best_ratio, found.ratio_family = q, family.describe()
+    found.searched.append(f"{family.describe()}: {starts} Nelder-Mead starts")
+    return found
+
+
+RR_DOMAINS = (2, 3, 4, 6, 8, 16, 32, 64)
+RR_RECORDS = tuple(range(2, 41))
+
+
+def search_rr(rel: Relation, central: bool, quick: bool = False) -> Found:
+    """Grid over ``k``, ``ln t`` (and ``r`` for central), refined by bounded scalar search."""
+    from scipy.optimize import minimize_scalar
+
+    found = Found([], searched=[])
+    domains = RR_DOMAINS[:5] if quick else RR_DOMAINS
+    records = RR_RECORDS if central else (1,)
+    skews = (0.0, 0.9)
+    grid = np.linspace(0.05, 10.0, 40 if quick else 80)
+    hits: list[tuple[int, int, int, float, float]] = []  # (r, k, skew idx, log t, violation)
+    near: list[tuple[float, int, int, int, int]] = []  # best non-violating grid points, refined below
+    for k in domains:
+        for si, skew in enumerate(skews):
+            local = [local_rr_values(k, math.exp(x), skew) for x in grid]
+            for r in records:
+                vals = [product_values(v, r) if central else v for v in local]
+                diam = r if central else 1
+                viol = np.array([violation(rel, v, diam) for v in vals])
+                i = int(np.argmax(viol))
+                found.best_violation = max(found.best_violation, float(viol[i]))
+                if viol[i] > 0:
+                    hits.append((r, k, si, float(grid[i]), float(viol[i])))
+                else:
+                    near.append((float(viol[i]), r, k, si, i))
+                for v in vals:
+                    q = ratio(rel, v, diam)
+                    if q is not None and (found.best_ratio is None or q > found.best_ratio):
+                        found.best_ratio = q
+                        found.ratio_family = f"{k}-RR" + (f" over r={r}" if central else "")
+    if not hits:  # refine the three most nearly violating grid points with a bounded scalar search
+        for _, r, k, si, i in sorted(near, reverse=True)[:3]:
+            skew, diam = skews[si], (r if central else 1)
+
+            def neg(x, k=k, r=r, skew=skew, diam=diam):
+                v = local_rr_values(k, math.exp(x), skew)
+                return -violation(rel, product_values(v, r) if central else v, diam)
+
+            res = minimize_scalar(neg, bounds=(grid[max(i - 1, 0)], grid[min(i + 1, len(grid) - 1)]),
+                                  method="bounded", options={"xatol": 1e-6})
+            found.best_violation = max(found.best_violation, -float(res.fun))
+            if -res.fun > 0:
+                hits.append((r, k, si, float(res.x), -float(res.fun)))
+    found.searched.append(f"k-RR {'products' if central else 'local'}: k in {domains}, "
+                          f"{'r in 2..40, ' if central else ''}skew in {skews}, {len(grid)} ratios + refinement")
+    # Smallest witnesses first: fewest records, then smallest domain.
+    for r, k, si, x, _ in sorted(hits)[:6]:
+        fam = RRFamily(k, r, Fraction(skews[si]).limit_denominator(10))
+        for t in _simple_ratios(math.exp(x)):
+            found.candidates.append(fam.mechanism(t))
+    return found
+
+
+def _simple_ratios(t: float) -> Iterator[Fraction]:
+    """Rational ratios near ``t``: integers first, then finer fractions."""
+    seen = set()
+    for den in (1, 2, 4, 10, 100, 10**4):
+        q = Fraction(t).limit_denominator(den)
+        if q > 1 and q not in seen:
+            seen.add(q)
+            yield q
