@@ -72,6 +72,8 @@ def _mi_real(mech: Mechanism, measures: Measures) -> Real:
         def tie(other):
             if _is_zero(other):
                 return 0 if all(independent(p, local_rows) for p in counts) else 1
+            if isinstance(other, Log) and other.log.is_finite:
+                return compare_with_log((), (), other.log.ratio, [(p, local_rows, c) for p, c in counts.items()])
             return None
     else:
         p, rows = mech.prior.exact, mech.channel.exact

@@ -143,16 +143,24 @@ MAX_TIE_DENOMINATOR = 10**4
 MAX_TIE_BITS = 2 * 10**7
 
 
-def compare_with_log(prior: Sequence[Fraction], rows: Sequence[Sequence[Fraction]], r: Fraction) -> int | None:
+def compare_with_log(prior: Sequence[Fraction], rows: Sequence[Sequence[Fraction]], r: Fraction,
+                     parts: Sequence[tuple[Sequence[Fraction], Sequence[Sequence[Fraction]], int]] | None = None,
+                     ) -> int | None:
     """``sign(I(X;Y) - ln r)`` exactly, or None when too large to decide this way.
 
     ``I(X;Y) = ln A`` with ``A = prod_{x,y} (Q[x][y] / p(y))^(p(x)Q[x][y])``.
     With ``D`` the lcm of the denominators of the exponents, ``A^D`` is a
     rational number, and ``I <= ln r`` iff ``A^D <= r^D``: integer arithmetic.
+    ``parts`` (``(prior, rows, count)`` triples) gives a sum of such
+    informations instead, ``sum count * I_j`` (a product-form mechanism).
     """
-    m = len(rows[0])
-    py = [sum((px * row[y] for px, row in zip(prior, rows)), Fraction(0)) for y in range(m)]
-    terms = [(px * q, q / py[y]) for px, row in zip(prior, rows) for y, q in enumerate(row) if px and q]
+    if parts is None:
+        parts = [(prior, rows, 1)]
+    terms = []
+    for pr, rw, count in parts:
+        m = len(rw[0])
+        py = [sum((px * row[y] for px, row in zip(pr, rw)), Fraction(0)) for y in range(m)]
+        terms += [(px * q * count, q / py[y]) for px, row in zip(pr, rw) for y, q in enumerate(row) if px and q]
     d = 1
     for e, _ in terms:
         d = d * e.denominator // math.gcd(d, e.denominator)

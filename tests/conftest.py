@@ -1,0 +1,34 @@
+"""Shared test setup: a hypothesis profile and a runner for the command line as a subprocess."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+sys.path.insert(0, os.path.dirname(__file__))  # tests/bruteforce.py, tests/strategies.py
+
+settings.register_profile("relations", deadline=None, max_examples=40, derandomize=False,
+                          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "relations"))
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples"
+
+
+def cli_command(*args: str) -> list[str]:
+    return [sys.executable, "-m", "relations.cli", *args]
+
+
+def run_cli(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
+    """Run ``python -m relations.cli ARGS`` and capture its output as text."""
+    return subprocess.run(cli_command(*args), capture_output=True, text=True, timeout=timeout, cwd=ROOT)
+
+
+@pytest.fixture
+def cli():
+    return run_cli
