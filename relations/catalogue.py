@@ -46,16 +46,22 @@ CUFF_YU = "Cuff, Yu. Differential privacy as a mutual information constraint. CC
 
 @dataclass(frozen=True)
 class Linear:
-    """``f(a, s) = g * (ca * a + cs * s)`` with integer ``ca``, ``cs``; ``g = 1``,
+    """``f(a, s) = g * (ca * a + cs * s)`` with rational ``ca``, ``cs``; ``g = 1``,
     or ``g = diam``, the diameter of the neighbour graph (``+inf`` if disconnected).
 
-    With ``a = ln(q_a)`` and ``s = ln(q_s)`` the value is ``ln(q_a^(g ca) q_s^(g cs))``:
-    the logarithm of a rational, so comparisons with ratio budgets are exact.
+    With integer coefficients, ``a = ln(q_a)`` and ``s = ln(q_s)`` the value is
+    ``ln(q_a^(g ca) q_s^(g cs))``: the logarithm of a rational, so comparisons
+    with ratio budgets are exact.  Fractional coefficients give a linear
+    combination of logarithms, compared through enclosures.
     """
 
-    ca: int
-    cs: int = 0
+    ca: int | Fraction
+    cs: int | Fraction = 0
     times_diameter: bool = False
+
+    @property
+    def integral(self) -> bool:
+        return Fraction(self.ca).denominator == 1 and Fraction(self.cs).denominator == 1
 
     def text(self, premise: str) -> str:
         parts = []
@@ -73,7 +79,9 @@ class Linear:
         return inner
 
     def evaluate(self, a: LogRatio, s: LogRatio, diameter: int | None) -> LogRatio:
-        """The exact bound for premise ``a`` and prior constant ``s``."""
+        """The exact bound for premise ``a`` and prior constant ``s`` (integer coefficients)."""
+        if not self.integral:
+            raise ValueError("fractional coefficients: use relations.reals.log_combination")
         total = _scale(a, self.ca) + _scale(s, self.cs) if self.cs else _scale(a, self.ca)
         if not self.times_diameter:
             return total

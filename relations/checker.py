@@ -31,7 +31,7 @@ from .exact import LogRatio, parse_rational
 from .mechanism import HammingInputs, Mechanism, Prior, ProductChannel, ProductPrior
 from .measures import Budget, Measures, Witness, eps_all, measure
 from .neighbours import diameter
-from .reals import ArbExpr, Log, Rational, Real, compare, kl_bound
+from .reals import ArbExpr, Log, Rational, Real, compare, inf, kl_bound, log_combination
 
 
 # --------------------------------------------------------------------------- values of one mechanism
@@ -179,7 +179,16 @@ def bound_value(relation: cat.Relation, premise: Real, sigma: Real, diam: int | 
         return Rational(Fraction(v * (2.718281828459045**v - 1)))
     assert isinstance(b, cat.Linear)
     if isinstance(premise, Log) and isinstance(sigma, Log):
-        return Log(b.evaluate(premise.log, sigma.log, diam))
+        if b.integral:
+            return Log(b.evaluate(premise.log, sigma.log, diam))
+        if b.times_diameter and diam is None:
+            return inf()
+        g = diam if b.times_diameter else 1
+        terms = [(Fraction(b.ca) * g, premise.log)] + ([(Fraction(b.cs) * g, sigma.log)] if b.cs else [])
+        if any(not t.is_finite for c, t in terms if c):
+            total = sum((c * t.sign for c, t in terms if c and not t.is_finite), Fraction(0))
+            return inf(1 if total > 0 else -1)
+        return log_combination([(c, t.ratio) for c, t in terms if c], b.text(relation.premise))
     g = (float("inf") if diam is None else diam) if b.times_diameter else 1
     v = g * (b.ca * float(premise) + b.cs * float(sigma))
     if v in (float("inf"), float("-inf")):

@@ -106,8 +106,11 @@ class DenseFamily:
         return LocalInputs(tuple(map(str, range(self.n))))
 
     def float_mechanism(self, theta: np.ndarray) -> Mechanism:
-        q = _softmax(theta[: self.n * self.m].reshape(self.n, self.m))
-        p = _softmax(theta[self.n * self.m:])
+        """Softmax of logits squashed into ``[-6, 6]``: entries stay above ``e^-12`` relative, so the
+        search stays among full-support channels where both budgets are finite."""
+        z = 6.0 * np.tanh(np.asarray(theta) / 6.0)
+        q = _softmax(z[: self.n * self.m].reshape(self.n, self.m))
+        p = _softmax(z[self.n * self.m:])
         setting = "central" if self.records else "local"
         return Mechanism(setting, Prior(p), Channel(q), self.inputs(), tuple(map(str, range(self.m))), exact=False)
 
@@ -207,6 +210,10 @@ class Found:
     searched: list | None = None
 
 
+#: A float violation must exceed this to be worth an exact re-check (float noise is ~1e-15).
+VIOLATION_MARGIN = 1e-9
+
+
 def search_dense(rel: Relation, family: DenseFamily, starts: int, rng: np.random.Generator,
                  maxiter: int = 400) -> Found:
     """Nelder-Mead from ``starts`` random logit vectors, maximising violation and (separately) the ratio."""
@@ -219,21 +226,25 @@ def search_dense(rel: Relation, family: DenseFamily, starts: int, rng: np.random
         return float_values(family.float_mechanism(theta))
 
     def neg_violation(theta):
-        v = violation(rel, values(theta), diam)
-        return -v if math.isfinite(v) else (-1e6 if v > 0 else 1e6)
+        vals = values(theta)
+        v = violation(rel, vals, diam)
+        if not math.isfinite(v):
+            return -1e6 if v > 0 else 1e6
+        scale = 1.0 + abs(vals[rel.conclusion]) + abs(float_bound(rel, vals, diam))
+        return -v / scale  # scale-free: the search does not run off to infinite budgets
 
     def neg_ratio(theta):
         q = ratio(rel, values(theta), diam)
         return -q if q is not None else 1e6
 
     for _ in range(starts):
-        theta0 = rng.normal(scale=2.0, size=family.dim)
+        theta0 = rng.normal(scale=1.5, size=family.dim)
         res = minimize(neg_violation, theta0, method="Nelder-Mead",
-                       options={"maxiter": maxiter, "xatol": 1e-6, "fatol": 1e-9})
-        v = -res.fun
+                       options={"maxiter": maxiter, "xatol": 1e-6, "fatol": 1e-12})
+        v = violation(rel, values(res.x), diam)
         if v > found.best_violation:
             found.best_violation = v
-        if v > 0:
+        if v > VIOLATION_MARGIN:
             found.candidates.extend(family.exact_mechanisms(res.x))
             break
         res = minimize(neg_ratio, theta0, method="Nelder-Mead", options={"maxiter": maxiter})
@@ -268,7 +279,7 @@ def search_rr(rel: Relation, central: bool, quick: bool = False) -> Found:
                 viol = np.array([violation(rel, v, diam) for v in vals])
                 i = int(np.argmax(viol))
                 found.best_violation = max(found.best_violation, float(viol[i]))
-                if viol[i] > 0:
+                if viol[i] > VIOLATION_MARGIN:
                     hits.append((r, k, si, float(grid[i]), float(viol[i])))
                 else:
                     near.append((float(viol[i]), r, k, si, i))
@@ -288,7 +299,7 @@ def search_rr(rel: Relation, central: bool, quick: bool = False) -> Found:
             res = minimize_scalar(neg, bounds=(grid[max(i - 1, 0)], grid[min(i + 1, len(grid) - 1)]),
                                   method="bounded", options={"xatol": 1e-6})
             found.best_violation = max(found.best_violation, -float(res.fun))
-            if -res.fun > 0:
+            if -res.fun > VIOLATION_MARGIN:
                 hits.append((r, k, si, float(res.x), -float(res.fun)))
     found.searched.append(f"k-RR {'products' if central else 'local'}: k in {domains}, "
                           f"{'r in 2..40, ' if central else ''}skew in {skews}, {len(grid)} ratios + refinement")

@@ -189,3 +189,29 @@ def log_times(q: Fraction, factor: Fraction, text: str) -> ArbExpr:
 def kl_bound(q: Fraction, text: str) -> ArbExpr:
     """The real ``ln(q) * (q - 1)``: with ``q = e^eps``, ``eps (e^eps - 1)``."""
     return log_times(q, q - 1, text)
+
+
+def log_combination(terms: list[tuple[Fraction, Fraction]], text: str) -> Real:
+    """``sum_i c_i ln(q_i)`` for rationals ``c_i`` and ``q_i > 0``; a :class:`Log` when all ``c_i`` are integers."""
+    if all(Fraction(c).denominator == 1 for c, _ in terms):
+        q = Fraction(1)
+        for c, base in terms:
+            q *= Fraction(base) ** int(c)
+        return Log(LogRatio.of(q))
+
+    def enclose(bits: int):
+        from flint import arb, ctx, fmpq
+
+        saved = ctx.prec
+        try:
+            ctx.prec = bits + 32
+            total = arb(0)
+            for c, base in terms:
+                c, base = Fraction(c), Fraction(base)
+                total += arb(fmpq(base.numerator, base.denominator)).log() * fmpq(c.numerator, c.denominator)
+            return _arb_to_interval(total)
+        finally:
+            ctx.prec = saved
+
+    approx = sum(float(c) * (math.log(Fraction(q).numerator) - math.log(Fraction(q).denominator)) for c, q in terms)
+    return ArbExpr(text, approx, enclose)

@@ -50,7 +50,7 @@ RATIO_NOTIONS = ("eps_i", "eps_d", "eps_all", "neg_sigma")
 
 
 def is_ratio_relation(rel: Relation) -> bool:
-    return (rel.kind == "implication" and isinstance(rel.bound, Linear)
+    return (rel.kind == "implication" and isinstance(rel.bound, Linear) and rel.bound.integral
             and rel.premise in RATIO_NOTIONS and rel.conclusion in RATIO_NOTIONS)
 
 
