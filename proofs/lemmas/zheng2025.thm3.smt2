@@ -1,0 +1,40 @@
+; ID->DP per-triple lemma for zheng2025.thm3
+; for all reals p, p' > 0, q, q' >= 0, a >= 1, 0 < s <= 1: p q <= a p' q' and p' q' <= a p q, s p' <= p, s p <= p' imply q/q' <= a^1 s^-1
+; the assertions are the lemma's hypotheses and the negation of its goal: 'unsat' proves the lemma.
+; z3 said: unsat
+; benchmark generated from python API
+(set-info :status unknown)
+(declare-fun p () Real)
+(declare-fun pp () Real)
+(declare-fun q () Real)
+(declare-fun qq () Real)
+(declare-fun a () Real)
+(declare-fun s () Real)
+(assert
+ (> p 0.0))
+(assert
+ (> pp 0.0))
+(assert
+ (>= q 0.0))
+(assert
+ (>= qq 0.0))
+(assert
+ (>= a 1.0))
+(assert
+ (> s 0.0))
+(assert
+ (<= s 1.0))
+(assert
+ (let ((?x208 (* s pp)))
+ (<= ?x208 p)))
+(assert
+ (<= (* s p) pp))
+(assert
+ (let ((?x60 (* p q)))
+ (<= ?x60 (* (* a pp) qq))))
+(assert
+ (<= (* pp qq) (* (* a p) q)))
+(assert
+ (let (($x142 (<= (* q s) (* a qq))))
+(not $x142)))
+(check-sat)
