@@ -102,6 +102,9 @@ def _bound_sides(a, s, ca: int, cs: int):
 
 def lemma_for(rel: Relation) -> Lemma | None:
     """The per-triple lemma that proves ``rel`` for every size, if it has a provable shape."""
+    density = density_lemma(rel)
+    if density is not None:
+        return density
     if not is_ratio_relation(rel):
         return None
     b = rel.bound
@@ -116,6 +119,38 @@ def lemma_for(rel: Relation) -> Lemma | None:
     if pair == ("eps_d", "eps_all") and b.times_diameter and b.ca == 1 and b.cs == 0:
         return _group_lemma(rel)
     return None
+
+
+def density_lemma(rel: Relation) -> Lemma | None:
+    """``I(X;Y) <= eps_all`` (Cuff and Yu): the information density is at most ``eps_all``.
+
+    Two z3-checked steps: (mixture) ``q <= a q_1`` and ``q <= a q_2`` imply
+    ``q <= a (w_1 q_1 + w_2 q_2)`` for weights summing to 1 — merged pairwise,
+    ``Q[x][y] <= a p(y)`` for every mixture ``p(y)``, so ``ln(Q[x][y]/p(y)) <= ln a``
+    (``ln`` is increasing); (average) ``l_1, l_2 <= c`` imply
+    ``J_1 l_1 + J_2 l_2 <= (J_1 + J_2) c`` — merged pairwise over the joint
+    ``J`` (total 1), ``I(X;Y) = sum J ln(Q/p(y)) <= ln a = eps_all``.
+    """
+    b = rel.bound
+    if not (rel.kind == "implication" and isinstance(b, Linear) and b.integral and rel.premise == "eps_all"
+            and rel.conclusion == "eps_m" and b.ca == 1 and b.cs == 0 and not b.times_diameter):
+        return None
+
+    def build():
+        import z3
+
+        q, q1, q2, w1, w2, a = z3.Reals("q q1 q2 w1 w2 a")
+        j1, j2, l1, l2, c = z3.Reals("j1 j2 l1 l2 c")
+        hyps = [q >= 0, q1 >= 0, q2 >= 0, w1 >= 0, w2 >= 0, w1 + w2 == 1, a >= 1, q <= a * q1, q <= a * q2,
+                j1 >= 0, j2 >= 0, l1 <= c, l2 <= c]
+        goal = z3.And(q <= a * (w1 * q1 + w2 * q2), j1 * l1 + j2 * l2 <= (j1 + j2) * c)
+        return [q, q1, q2, w1, w2, a, j1, j2, l1, l2, c], hyps, goal
+
+    return Lemma(f"information-density lemma for {rel.id}",
+                 "for all reals q, q_i, w_i, J_i >= 0 with w_1 + w_2 = 1 and a >= 1: q <= a q_i (i = 1, 2) implies "
+                 "q <= a (w_1 q_1 + w_2 q_2); and l_i <= c implies J_1 l_1 + J_2 l_2 <= (J_1 + J_2) c. Merged "
+                 "pairwise: Q[x][y] <= e^eps_all p(y), so I(X;Y) = sum J ln(Q/p(y)) <= eps_all (ln increasing, "
+                 "sum J = 1)", build)
 
 
 def _triple_lemma(kind: str, rel: Relation, b: Linear) -> Lemma:

@@ -6,7 +6,8 @@ For each relation (SPEC section 4):
   (certified ``I(X;Y) <= 1/10``, conclusion budget ``inf``), re-check it
   exactly: ``proved`` with the witness;
 * **implication** — (1) if it has a provable shape, prove its per-triple lemma
-  with z3 (:mod:`relations.smt`): ``proved``; otherwise (2) search for a
+  with z3 (:mod:`relations.smt`): ``proved``; or (1b) derive it with z3 from
+  the lemma-proved relations (:mod:`relations.derive`): ``proved``; otherwise (2) search for a
   counterexample, cheapest and smallest first: z3 bounded search (ratio-type
   relations), hypothesis (:mod:`relations.strategies`, shrinking to small
   witnesses), Nelder-Mead over dense channels and the k-RR product families
@@ -37,6 +38,7 @@ import numpy as np
 from . import smt
 from .catalogue import CATALOGUE, Relation
 from .checker import Outcome, evaluate, values
+from .derive import derive
 from .mechanism import Mechanism
 from .optimise import DenseFamily, Found, search_dense, search_rr
 from .witnesses import mi_witness, simplify
@@ -166,6 +168,17 @@ def verify_relation(rel: Relation, effort: Effort = Effort(), seed: int = 2025) 
                               f"holds for every local domain and every D^r",
                               lemma=lemma.statement, tightness=tight, tightness_family=fam))
 
+    derivation = derive(rel) if proof is None or proof.status != "proved" else None
+    if derivation is not None:
+        for _ in optimiser_runs(False):
+            pass
+        tight, fam = _tightness(founds)
+        return finish(Verdict(rel, "proved", "z3: follows in real arithmetic from the lemma-proved relations "
+                              + ", ".join(derivation.used) + " (and eps_d <= eps_all, budgets >= 0, sigma_min <= 0); "
+                              "holds for every local domain and every D^r",
+                              lemma="composition of " + ", ".join(derivation.used), tightness=tight,
+                              tightness_family=fam))
+
     def refuted(mech: Mechanism, engine: str) -> Verdict:
         simple = simplify(mech, refutes)
         outcome = evaluate(rel, values(simple))
@@ -234,6 +247,15 @@ def write_evidence(verdicts: list[Verdict], out: str) -> None:
                 fh.write(dumps(v.witness, f"{v.verdict} evidence for {v.relation.id}: {v.relation.symbols}"))
             v.witness_file = path
         lemma = smt.lemma_for(v.relation) if v.relation.kind == "implication" else None
+        derivation = derive(v.relation) if lemma is None and v.verdict == "proved" else None
+        if derivation is not None:
+            path = os.path.join(out, "lemmas", f"{v.relation.id}.smt2")
+            with open(path, "w", encoding="utf-8") as fh:
+                fh.write(f"; {v.relation.id}: {v.relation.symbols}, by composition of the lemma-proved relations "
+                         f"{', '.join(derivation.used)}\n; the named assertions are those relations as facts on the "
+                         f"minimal budgets; the last assertion is the negated claim: 'unsat' proves it.\n")
+                fh.write(derivation.smt2)
+            v.proof_file = path
         if lemma is not None:
             result = smt.prove(lemma)
             path = os.path.join(out, "lemmas", f"{v.relation.id}.smt2")

@@ -232,3 +232,32 @@ def test_log_value_is_accurate(q):
         truth = float(mpmath.log(mpf_of(q)))
     got = relations.LogRatio.of(q).value
     assert got == pytest.approx(truth, rel=4 * 2.0**-52, abs=0.0) or got == truth
+
+
+def test_true_maximum_whose_float_ratio_is_smaller():
+    """Output 0 has the truly larger ratio (by 1.4e-17, relative), yet float64 division ranks output 1
+    strictly higher: an exact answer must not trust the float ranking, only use it as a screen."""
+    c, d, b = Fraction(0.2927325859588406), Fraction(0.12176769265578113), Fraction(0.08417134092378133)
+    a = (c / d) * (1 + Fraction(7, 10**18)) * b  # not a double: it is rounded when converted
+    channel = [[a, c, 1 - a - c], [b, d, 1 - b - d]]
+    assert a / b > c / d and float(a) / float(b) < float(c) / float(d)
+    brute = brute_all([Fraction(1, 2)] * 2, channel, local_pairs(2))
+    assert brute["eps_d"] == (a / b, {(0, 1, 0)})
+    m = measure_local([Fraction(1, 2)] * 2, channel)
+    check_budget(m.eps_d, brute["eps_d"])
+    check_budget(m.eps_i, brute["eps_i"])
+
+
+def test_joint_underflow_does_not_hide_the_maximum():
+    """p(x)Q[x][y] = 1e-200 * 1e-200 is 0.0 in float64, which makes output 0 look infinite; the true
+    maximum is at output 1 (about 5e299), far above output 0's true ratio (about 1e100)."""
+    e = Fraction(1, 10**200)
+    prior = [e, 1 - e]
+    channel = [[e, Fraction(1, 10**100), 1 - e - Fraction(1, 10**100)],
+               [Fraction(1, 10**300), Fraction(1, 2), Fraction(1, 2) - Fraction(1, 10**300)]]
+    assert float(prior[0]) * float(channel[0][0]) == 0.0
+    brute = brute_all(prior, channel, local_pairs(2))
+    assert {w[2] for w in brute["eps_i"][1]} == {1}
+    m = measure_local(prior, channel)
+    for key in ("eps_d", "eps_i", "sigma_min"):
+        check_budget(getattr(m, key), brute[key])

@@ -22,9 +22,8 @@
 (assert
  (<= q1 (* a q2)))
 (assert
- (let ((?x38 (* b q3)))
- (<= q2 ?x38)))
+ (<= q2 (* b q3)))
 (assert
- (let (($x211 (<= q1 (* (* a b) q3))))
-(not $x211)))
+ (let (($x140 (<= q1 (* (* a b) q3))))
+(not $x140)))
 (check-sat)

@@ -25,16 +25,14 @@
 (assert
  (<= s 1.0))
 (assert
- (let ((?x87 (* s pp)))
- (<= ?x87 p)))
+ (<= (* s pp) p))
 (assert
  (<= (* s p) pp))
 (assert
- (let ((?x175 (* a qq)))
- (<= q ?x175)))
+ (<= q (* a qq)))
 (assert
  (<= qq (* a q)))
 (assert
- (let (($x207 (<= (* (* p q) s) (* (* a pp) qq))))
-(not $x207)))
+ (let (($x226 (<= (* (* p q) s) (* (* a pp) qq))))
+(not $x226)))
 (check-sat)

@@ -29,10 +29,11 @@
 (assert
  (<= (* s p) pp))
 (assert
- (<= q (* a qq)))
+ (let ((?x232 (* a qq)))
+ (<= q ?x232)))
 (assert
  (<= qq (* a q)))
 (assert
- (let (($x77 (<= (* (* p q) s) (* (* a pp) qq))))
-(not $x77)))
+ (let (($x195 (<= (* (* p q) s) (* (* a pp) qq))))
+(not $x195)))
 (check-sat)

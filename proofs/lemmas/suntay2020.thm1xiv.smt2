@@ -29,12 +29,13 @@
 (assert
  (<= (* s p) pp))
 (assert
- (let ((?x142 (* p q)))
- (<= ?x142 (* (* a pp) qq))))
+ (<= (* p q) (* (* a pp) qq)))
 (assert
- (<= (* pp qq) (* (* a p) q)))
+ (let ((?x171 (* pp qq)))
+ (<= ?x171 (* (* a p) q))))
 (assert
- (let ((?x52 (* q s)))
-(let (($x58 (<= ?x52 (* a qq))))
-(not $x58))))
+ (let ((?x232 (* a qq)))
+(let ((?x122 (* q s)))
+(let (($x390 (<= ?x122 ?x232)))
+(not $x390)))))
 (check-sat)

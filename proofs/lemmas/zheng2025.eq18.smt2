@@ -39,13 +39,11 @@
 (assert
  (<= (* s p) pp))
 (assert
- (let ((?x115 (* p u1)))
- (<= ?x115 (* (* a pp) v1))))
+ (<= (* p u1) (* (* a pp) v1)))
 (assert
- (let ((?x102 (* p u2)))
- (<= ?x102 (* (* a pp) v2))))
+ (<= (* p u2) (* (* a pp) v2)))
 (assert
- (let ((?x27 (* a pp)))
-(let (($x375 (<= (* p 1.0) ?x27)))
-(not $x375))))
+ (let ((?x185 (* a pp)))
+(let (($x140 (<= (* p 1.0) ?x185)))
+(not $x140))))
 (check-sat)

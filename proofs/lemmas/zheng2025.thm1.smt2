@@ -29,13 +29,13 @@
 (assert
  (<= (* s p) pp))
 (assert
- (let ((?x179 (* p q)))
- (<= ?x179 (* (* a pp) qq))))
+ (let ((?x145 (* p q)))
+ (<= ?x145 (* (* a pp) qq))))
 (assert
- (let ((?x96 (* pp qq)))
- (<= ?x96 (* (* a p) q))))
+ (let ((?x148 (* pp qq)))
+ (<= ?x148 (* (* a p) q))))
 (assert
- (let ((?x384 (* a qq)))
-(let (($x235 (<= (* q s) ?x384)))
-(not $x235))))
+ (let ((?x8 (* q s)))
+(let (($x239 (<= ?x8 (* a qq))))
+(not $x239))))
 (check-sat)

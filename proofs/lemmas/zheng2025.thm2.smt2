@@ -29,12 +29,10 @@
 (assert
  (<= (* s p) pp))
 (assert
- (let ((?x384 (* a qq)))
- (<= q ?x384)))
+ (<= q (* a qq)))
 (assert
- (let ((?x208 (* a q)))
- (<= qq ?x208)))
+ (<= qq (* a q)))
 (assert
- (let (($x228 (<= (* (* p q) 1.0) (* (* (* a s) pp) qq))))
-(not $x228)))
+ (let (($x197 (<= (* (* p q) 1.0) (* (* (* a s) pp) qq))))
+(not $x197)))
 (check-sat)

@@ -25,16 +25,17 @@
 (assert
  (<= s 1.0))
 (assert
- (let ((?x208 (* s pp)))
- (<= ?x208 p)))
+ (<= (* s pp) p))
 (assert
  (<= (* s p) pp))
 (assert
- (let ((?x60 (* p q)))
- (<= ?x60 (* (* a pp) qq))))
+ (let ((?x203 (* p q)))
+ (<= ?x203 (* (* a pp) qq))))
 (assert
- (<= (* pp qq) (* (* a p) q)))
+ (let ((?x122 (* pp qq)))
+ (<= ?x122 (* (* a p) q))))
 (assert
- (let (($x142 (<= (* q s) (* a qq))))
-(not $x142)))
+ (let ((?x178 (* a qq)))
+(let (($x84 (<= (* q s) ?x178)))
+(not $x84))))
 (check-sat)

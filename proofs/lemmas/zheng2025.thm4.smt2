@@ -25,16 +25,16 @@
 (assert
  (<= s 1.0))
 (assert
- (let ((?x208 (* s pp)))
- (<= ?x208 p)))
+ (<= (* s pp) p))
 (assert
  (<= (* s p) pp))
 (assert
- (<= q (* a qq)))
+ (let ((?x178 (* a qq)))
+ (<= q ?x178)))
 (assert
- (let ((?x132 (* a q)))
- (<= qq ?x132)))
+ (let ((?x241 (* a q)))
+ (<= qq ?x241)))
 (assert
- (let (($x68 (<= (* (* p q) 1.0) (* (* (* a s) pp) qq))))
-(not $x68)))
+ (let (($x38 (<= (* (* p q) 1.0) (* (* (* a s) pp) qq))))
+(not $x38)))
 (check-sat)

@@ -1,0 +1,58 @@
+; relations.thm5_corrected: eps_m <= diam * (eps_i - sigma_min), by composition of the lemma-proved relations cuffyu2016.density, dworkroth2014.group, suntay2020.thm1xii, zheng2025.eq17, zheng2025.thm1
+; the named assertions are those relations as facts on the minimal budgets; the last assertion is the negated claim: 'unsat' proves it.
+; setting: central
+; benchmark generated from python API
+(set-info :status unknown)
+(declare-fun eps_d () Real)
+(declare-fun eps_all () Real)
+(declare-fun eps_m () Real)
+(declare-fun sigma () Real)
+(declare-fun diam () Real)
+(declare-fun eps_i () Real)
+(declare-fun zheng2025.thm1 () Bool)
+(declare-fun zheng2025.eq17 () Bool)
+(declare-fun suntay2020.thm1xiv () Bool)
+(declare-fun suntay2020.thm1xii () Bool)
+(declare-fun dworkroth2014.group () Bool)
+(declare-fun cuffyu2016.density () Bool)
+(declare-fun relations.thm2_corrected () Bool)
+(assert
+ (>= eps_d 0.0))
+(assert
+ (>= eps_all eps_d))
+(assert
+ (>= eps_m 0.0))
+(assert
+ (<= sigma 0.0))
+(assert
+ (>= diam 1.0))
+(assert
+ (let ((?x91 (* (- 1.0) sigma)))
+ (let ((?x151 (* 1.0 eps_i)))
+ (let ((?x232 (+ ?x151 ?x91)))
+ (let (($x14 (<= eps_d ?x232)))
+ (=> zheng2025.thm1 $x14))))))
+(assert
+ (let (($x39 (<= (- sigma) (+ (* 1.0 eps_i) 0.0))))
+ (=> zheng2025.eq17 $x39)))
+(assert
+ (let ((?x91 (* (- 1.0) sigma)))
+ (let ((?x151 (* 1.0 eps_i)))
+ (let ((?x232 (+ ?x151 ?x91)))
+ (let (($x14 (<= eps_d ?x232)))
+ (=> suntay2020.thm1xiv $x14))))))
+(assert
+ (let (($x197 (<= eps_i (+ (* 1.0 eps_d) (* (- 1.0) sigma)))))
+ (=> suntay2020.thm1xii $x197)))
+(assert
+ (let (($x171 (<= eps_all (* diam (+ (* 1.0 eps_d) 0.0)))))
+ (=> dworkroth2014.group $x171)))
+(assert
+ (let (($x187 (<= eps_m (+ (* 1.0 eps_all) 0.0))))
+ (=> cuffyu2016.density $x187)))
+(assert
+ (let (($x197 (<= eps_i (+ (* 1.0 eps_d) (* (- 1.0) sigma)))))
+ (=> relations.thm2_corrected $x197)))
+(assert
+ (not (<= eps_m (* diam (+ (* 1.0 eps_i) (* (- 1.0) sigma))))))
+(check-sat)
