@@ -249,25 +249,26 @@ def write_evidence(verdicts: list[Verdict], out: str) -> None:
         lemma = smt.lemma_for(v.relation) if v.relation.kind == "implication" else None
         derivation = derive(v.relation) if lemma is None and v.verdict == "proved" else None
         if derivation is not None:
-            path = os.path.join(out, "lemmas", f"{v.relation.id}.smt2")
-            with open(path, "w", encoding="utf-8") as fh:
-                fh.write(f"; {v.relation.id}: {v.relation.symbols}, by composition of the lemma-proved relations "
-                         f"{', '.join(derivation.used)}\n; the named assertions are those relations as facts on the "
-                         f"minimal budgets; the last assertion is the negated claim: 'unsat' proves it.\n")
-                fh.write(derivation.smt2)
-            v.proof_file = path
+            header = (f"{v.relation.id}: {v.relation.symbols}, by composition of the lemma-proved relations "
+                      f"{', '.join(derivation.used)}\nthe named assertions are those relations as facts on the "
+                      f"minimal budgets; the last assertion is the negated claim: 'unsat' proves it.")
+            v.proof_file = _write_smt2(out, v.relation.id, header, derivation.smt2)
         if lemma is not None:
             result = smt.prove(lemma)
-            path = os.path.join(out, "lemmas", f"{v.relation.id}.smt2")
-            with open(path, "w", encoding="utf-8") as fh:
-                fh.write(f"; {lemma.name}\n; {lemma.statement}\n; the assertions are the lemma's hypotheses and the "
-                         f"negation of its goal: 'unsat' proves the lemma.\n; z3 said: "
-                         f"{'unsat' if result.status == 'proved' else result.status}\n")
-                fh.write(result.smt2)
-            v.proof_file = path
+            header = (f"{lemma.name}\n{lemma.statement}\nthe assertions are the lemma's hypotheses and the negation "
+                      f"of its goal: 'unsat' proves the lemma.\nz3 said: "
+                      f"{'unsat' if result.status == 'proved' else result.status}")
+            v.proof_file = _write_smt2(out, v.relation.id, header, result.smt2)
     with open(os.path.join(out, "verdicts.json"), "w", encoding="utf-8") as fh:
         json.dump([verdict_json(v, with_witness=False) for v in verdicts], fh, indent=1)
         fh.write("\n")
+
+
+def _write_smt2(out: str, relation_id: str, header: str, script: str) -> str:
+    path = os.path.join(out, "lemmas", f"{relation_id}.smt2")
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write("".join(f"; {line}\n" for line in header.splitlines()) + script)
+    return path
 
 
 def verdict_json(v: Verdict, with_witness: bool = True) -> dict:
