@@ -184,6 +184,25 @@ def witness(
     sys.stdout.write(dumps(mech, f"witness for {rel.id}: I(X;Y) <= {bound}"))
 
 
+@app.command()
+def mechanisms(json_out: bool = typer.Option(False, "--json", help="Print the list as JSON.")) -> None:
+    """The named mechanisms a file can use: "channel": {"mechanism": NAME, ...parameters}."""
+    from rich.table import Table
+
+    from .mechanisms import REGISTRY
+
+    if json_out:
+        sys.stdout.write(json.dumps([{"mechanism": e.name, "parameters": list(e.params), "summary": e.summary}
+                                     for e in REGISTRY.values()], indent=1) + "\n")
+        return
+    table = Table(title="named mechanisms", title_justify="left")
+    for col in ("mechanism", "parameters", "summary"):
+        table.add_column(col)
+    for e in REGISTRY.values():
+        table.add_row(e.name, ", ".join(e.params), e.summary)
+    _console().print(table)
+
+
 def main(argv: Optional[list[str]] = None) -> None:
     """Entry point; usage errors exit 2 as click does."""
     app(args=argv)

@@ -179,6 +179,8 @@ def from_dict(data: Any, source: str = "<input>") -> Mechanism:
     if setting not in ("local", "central"):
         raise InputError(f"key 'setting': unknown setting {json_repr(setting)} (expected 'local' or 'central')")
 
+    if isinstance(data["channel"], dict) and "mechanism" in data["channel"]:
+        data = _expand_named(data, setting)
     channel_spec, prior_spec = data["channel"], data["prior"]
     product_channel = isinstance(channel_spec, dict)
     product_prior = isinstance(prior_spec, dict)
@@ -272,6 +274,34 @@ def from_dict(data: Any, source: str = "<input>") -> Mechanism:
         if isinstance(prior, ProductPrior):
             prior = prior.dense()
     return Mechanism(setting, prior, channel, inputs, outputs, True, source)
+
+
+def _expand_named(data: dict, setting: str) -> dict:
+    """Replace ``"channel": {"mechanism": NAME, ...}`` by the registered mechanism's matrix
+    (:mod:`relations.mechanisms`): the matrix itself locally, ``{"product": W}`` on ``D^r``,
+    and the mechanism's own neighbour list for the counting-range mechanisms."""
+    from .mechanisms import named
+
+    mech = named(data["channel"])
+    rows = [[str(v) for v in row] for row in mech.channel.exact]
+    out = dict(data)
+    out.setdefault("outputs", list(mech.outputs))
+    if mech.setting == "local":
+        if setting == "central" and "neighbours" not in data:
+            out["channel"] = {"product": rows}
+            out.setdefault("domain", list(mech.inputs.labels))
+        else:
+            out["channel"] = rows
+            if setting == "local":
+                out.setdefault("inputs", list(mech.inputs.labels))
+        return out
+    if setting != "central":
+        raise InputError(f"mechanism {data['channel']['mechanism']!r} is central (a counting range with its own "
+                         "neighbours): use setting 'central'")
+    out["channel"] = rows
+    out.setdefault("inputs", list(mech.inputs.labels))
+    out.setdefault("neighbours", [list(e) for e in mech.inputs.edges])
+    return out
 
 
 def _edges(value: Any, n: int) -> tuple[tuple[int, int], ...]:
