@@ -32,7 +32,8 @@ Counting ranges ``{0, ..., n-1}`` (central, explicit neighbours ``|x - x'| <= De
   ``alpha^|y-x| / (1+alpha)`` at the two ends; ``eps_d = ln t`` for ``Delta = 1``;
 * :func:`folded_geometric` — the two-sided geometric noise reflected back into
   the range (``-1 -> 0``, ``n -> n-1``, period ``2n``); in closed form
-  ``Q[x][y] = c (S(y-x) + S(-1-y-x))`` with ``S(d) = sum_j alpha^|d + 2nj|``;
+  ``Q[x][y] = c (S(y-x) + S(-1-y-x))`` with ``S(d) = sum_j alpha^|d + 2nj|``; a post-processing
+  of the ``ln t``-DP two-sided geometric noise, so ``eps_d <= ln t``;
 * :func:`staircase` — a discrete, cyclic staircase (Geng and Viswanath 2014):
   ``Q[x][y] ∝ t^-s(d)``, ``d`` the cyclic distance, ``s(d) = 0`` for
   ``d < w`` and ``1 + floor((d - w)/Delta)`` beyond; ``eps_d = ln t`` for
@@ -206,7 +207,7 @@ def truncated_geometric(n: int, ratio, prior=None) -> Mechanism:
 
 
 def folded_geometric(n: int, ratio, prior=None) -> Mechanism:
-    """Two-sided geometric noise reflected into ``{0..n-1}``; neighbours ``|x - x'| = 1``; ``eps_d = ln t``."""
+    """Two-sided geometric noise reflected into ``{0..n-1}``; neighbours ``|x - x'| = 1``; ``eps_d <= ln t``."""
     t = _ratio(ratio)
     a = 1 / t
     c = (1 - a) / (1 + a)

@@ -21,7 +21,6 @@ numpy as ``H(Y) - H(Y|X)``.
 
 from __future__ import annotations
 
-import itertools
 import math
 from fractions import Fraction
 from typing import Iterable, Sequence
@@ -245,5 +244,3 @@ def permute(seq, perm):
     """``out[i] = seq[perm[i]]``."""
     return [seq[i] for i in perm]
 
-
-__all__ = [name for name in dir() if not name.startswith("_")] + ["itertools"]

@@ -3,11 +3,20 @@
 from __future__ import annotations
 
 import math
+import os
 from fractions import Fraction
 
 from hypothesis import strategies as st
 
 from bruteforce import INF, index_of, tool_ratio
+
+#: Multiplier for every property test's example count (e.g. RELATIONS_EXAMPLES=20 for a long hunt).
+SCALE = max(1, int(os.environ.get("RELATIONS_EXAMPLES", "1")))
+
+
+def examples(n: int) -> int:
+    return n * SCALE
+
 
 #: Small integer weights (zeros are common) and occasionally huge ones (large denominators).
 WEIGHT = st.one_of(st.integers(0, 6), st.integers(0, 6), st.integers(0, 10**25))

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 import relations
 from bruteforce import (brute_all, brute_eps_d, brute_eps_i, brute_sigma_min, edges_dict, hamming_dict,
                         hamming_pairs, local_dict, local_pairs)
-from strategies import check_budget, distributions, edge_cases, hamming_cases, local_cases
+from strategies import check_budget, distributions, edge_cases, examples, hamming_cases, local_cases
 
 DELTA = Fraction(1, 10**30)
 THIRD, SIXTH, TWELFTH = Fraction(1, 3), Fraction(1, 6), Fraction(1, 12)
@@ -30,12 +30,12 @@ def float_ratio(a, b):
 @pytest.mark.parametrize("where", [0, 1])
 @pytest.mark.parametrize("sign", [1, -1])
 def test_eps_d_near_tie_between_outputs(where, sign):
-    """Two outputs whose ratios are 2 and 2 +- 6e-30: identical in float64, different exactly."""
-    row0 = [THIRD, SIXTH, Fraction(1, 2)]
-    row0[where] += sign * DELTA
-    row0[2] -= sign * DELTA
-    row1 = [SIXTH, TWELFTH, Fraction(3, 4)] if where == 0 else [SIXTH, TWELFTH, Fraction(3, 4)]
-    if where == 1:  # move the perturbed ratio to output 1: row0[1] / row1[1] = (1/3 +- d) / (1/6)
+    """Two outputs whose ratios are 2 and 2 +- 6e-30: identical in float64, different exactly.
+    ``where`` is the output carrying the perturbation, so the truly larger ratio is at either index."""
+    if where == 0:  # row0[0] / row1[0] = (1/3 +- d) / (1/6), row0[1] / row1[1] = (1/6) / (1/12)
+        row0 = [THIRD + sign * DELTA, SIXTH, Fraction(1, 2) - sign * DELTA]
+        row1 = [SIXTH, TWELFTH, Fraction(3, 4)]
+    else:  # the same with the two outputs swapped
         row0 = [SIXTH, THIRD + sign * DELTA, Fraction(1, 2) - sign * DELTA]
         row1 = [TWELFTH, SIXTH, Fraction(3, 4)]
     channel = [row0, row1]
@@ -141,7 +141,7 @@ def tie_heavy_hamming(draw):
     return k, r, prior, channel
 
 
-@settings(max_examples=40)
+@settings(max_examples=examples(40))
 @given(perturbed(tie_heavy_hamming()) | perturbed(hamming_cases(rmax=2)))
 def test_hamming_near_ties_match_bruteforce(case):
     k, r, prior, channel = case
@@ -152,7 +152,7 @@ def test_hamming_near_ties_match_bruteforce(case):
         check_budget(getattr(m, key), brute[key])
 
 
-@settings(max_examples=30)
+@settings(max_examples=examples(30))
 @given(perturbed(local_cases(nmin=2)) | perturbed(edge_cases()))
 def test_local_and_edge_near_ties_match_bruteforce(case):
     if len(case) == 2:
@@ -214,7 +214,7 @@ def test_exact_comparison_not_float():
     assert a.value == b.value and a > b and not a <= b and a != b
 
 
-@settings(max_examples=60)
+@settings(max_examples=examples(60))
 @given(st.one_of(
     st.fractions(min_value=Fraction(1, 10**6), max_value=10**6),
     st.builds(lambda n, e: 1 + Fraction(n, 10**e), st.integers(-10**6, 10**6).filter(bool), st.integers(8, 60)),

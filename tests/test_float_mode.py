@@ -10,12 +10,11 @@ from fractions import Fraction
 import numpy as np
 import pytest
 from hypothesis import given, settings
-from hypothesis import strategies as st
 
 import relations
 from bruteforce import edges_dict, hamming_dict, local_dict, mi_numpy
 from conftest import run_cli
-from strategies import hamming_cases, local_cases
+from strategies import examples, hamming_cases, local_cases
 
 
 def save_npz(path, prior, channel, **extra):
@@ -57,7 +56,7 @@ def check_float_witness(budget, a):
         assert math.isclose(math.log(num / den), budget.value, rel_tol=1e-12, abs_tol=1e-12)
 
 
-@settings(max_examples=30)
+@settings(max_examples=examples(30))
 @given(local_cases(nmin=2, mmax=5))
 def test_local_npz_agrees_with_exact(tmp_path_factory, case):
     prior, channel = case
@@ -70,7 +69,7 @@ def test_local_npz_agrees_with_exact(tmp_path_factory, case):
     check_float_witness(got.sigma_min, mech.prior.array[:, None])
 
 
-@settings(max_examples=30)
+@settings(max_examples=examples(30))
 @given(hamming_cases())
 def test_central_npz_agrees_with_exact(tmp_path_factory, case):
     k, r, prior, channel = case

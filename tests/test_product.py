@@ -18,7 +18,7 @@ from bruteforce import (assert_contains, assert_contains_float, brute_all, dense
                         dense_product_prior, digits, fraction_of, hamming_dict, hamming_pairs, local_pairs, mi_mpmath,
                         mi_numpy, mpf_of, overlap, text)
 from conftest import run_cli
-from strategies import channels, check_budget, distributions, tuple_index
+from strategies import channels, check_budget, distributions, examples, tuple_index
 
 RATIOS = ("eps_d", "eps_i", "sigma_min")
 
@@ -48,7 +48,7 @@ def dense_of(k, r, w, factors):
     return prior, dense_product_channel(w, r)
 
 
-@settings(max_examples=50)
+@settings(max_examples=examples(50))
 @given(product_cases())
 def test_product_equals_dense_expansion(case):
     k, m, r, w, factors = case
@@ -75,7 +75,7 @@ def test_product_equals_dense_expansion(case):
     assert_contains(got.eps_m.enclosure, mi_mpmath(prior, channel, dps=50))
 
 
-@settings(max_examples=30)
+@settings(max_examples=examples(30))
 @given(product_cases(), st.data())
 def test_mixed_product_and_dense_forms(case, data):
     """A product channel with a dense prior, and a dense channel with a product prior."""
@@ -121,6 +121,19 @@ def test_product_witness_lifts_to_a_real_dataset_pair():
     xi, xpi = (sum(d * 2 ** (2 - j) for j, d in enumerate(v)) for v in (wi.x, wi.x_prime))
     q = dense_product_channel(w, 3)
     assert py[yi] > 0 and prior[xpi] * q[xpi][yi] == 0 < prior[xi] * q[xi][yi]
+
+
+def test_product_witness_fillers_have_positive_prior():
+    """Zeros in two local priors: every record's extreme is -inf / +inf; the witness's other records
+    must sit at values of positive prior (else its ratio would be 0/0, not the reported value)."""
+    w = [[Fraction(1, 2), Fraction(1, 2)], [Fraction(1, 4), Fraction(3, 4)]]
+    factors = [[Fraction(0), Fraction(1)], [Fraction(1), Fraction(0)], [Fraction(1, 5), Fraction(4, 5)]]
+    got = relations.measure(relations.from_dict(product_dict(2, 3, w, factors)))
+    prior, channel = dense_of(2, 3, w, factors)
+    brute = brute_all(prior, channel, hamming_pairs(2, 3))
+    for key in RATIOS:
+        check_budget(getattr(got, key), brute[key], tuple_index(2, 2))
+    assert got.sigma_min.value == -math.inf and got.eps_i.value == math.inf
 
 
 def local_entropy_mi(prior, w, dps=60):
