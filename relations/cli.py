@@ -203,6 +203,116 @@ def mechanisms(json_out: bool = typer.Option(False, "--json", help="Print the li
     _console().print(table)
 
 
+def _rational_list(text: str, what: str) -> list:
+    from .exact import parse_rational
+
+    return [parse_rational(v, f"{what}[{i}]") for i, v in enumerate(text.split(","))]
+
+
+@app.command()
+def utility(
+    file: str = typer.Argument(..., help="Mechanism file (exact)."),
+    loss: str = typer.Option("hamming", "--loss", help="'hamming' or a JSON file with a loss matrix."),
+    json_out: bool = typer.Option(False, "--json", help="Print JSON."),
+) -> None:
+    """Expected distortion, H(X), H(X|Y), I(X;Y) and the Fano lower bound on leakage."""
+    from .loader import load
+    from .measures import measure as compute
+    from .utility import conditional_entropy, entropy, expected_distortion, fano_leakage_bound
+
+    try:
+        mech = load(file)
+        if not mech.exact:
+            raise InputError(f"{file}: utility needs an exact (JSON) mechanism")
+        if mech.is_product:
+            mech = mech.dense()
+        lm = loss if loss == "hamming" else _load_matrix(loss)
+        d = expected_distortion(mech, lm)
+    except InputError as exc:
+        fail(str(exc))
+        return
+    h, hc = entropy(mech.prior.exact), conditional_entropy(mech)
+    mi = compute(mech).eps_m.enclosure
+    out = {"distortion": str(d), "distortion_value": float(d), "H(X)": float(h.midpoint),
+           "H(X|Y)": float(hc.midpoint), "I(X;Y)": float(mi.midpoint)}
+    if loss == "hamming" and len(mech.prior.exact) >= 2:
+        fano = fano_leakage_bound(mech.prior.exact, d)
+        out["fano_lower_bound_on_I"] = float(fano.midpoint)
+    if json_out:
+        sys.stdout.write(json.dumps(out, indent=1) + "\n")
+    else:
+        for k, v in out.items():
+            _console().print(f"{k:>24}  {v}")
+
+
+def _load_matrix(path: str):
+    try:
+        with open(path, encoding="utf-8") as fh:
+            data = json.load(fh, parse_float=str, parse_int=str)
+    except (OSError, ValueError) as exc:
+        raise InputError(f"cannot read loss matrix {path}: {exc}") from None
+    from .exact import parse_rational
+
+    if not isinstance(data, list) or not all(isinstance(r, list) for r in data):
+        raise InputError(f"{path}: expected a JSON list of rows")
+    return [[parse_rational(v, f"{path}[{i}][{j}]") for j, v in enumerate(r)] for i, r in enumerate(data)]
+
+
+@app.command()
+def optimize(
+    prior: str = typer.Option(..., "--prior", help="Comma-separated prior, e.g. '1/2,1/3,1/6'."),
+    notion: str = typer.Option(..., "--notion", help="dp, id or mi."),
+    eps: str = typer.Option(..., "--eps", help="The budget: decimal, fraction or ln(RATIONAL)."),
+    loss: str = typer.Option("hamming", "--loss", help="'hamming' or a JSON file with a loss matrix."),
+    out: Optional[str] = typer.Option(None, "--out", help="Write the optimal mechanism file here (else stdout)."),
+) -> None:
+    """The least-distortion mechanism under an eps budget of one notion (LP via HiGHS, or Blahut-Arimoto)."""
+    from .optimal import optimal_dp, optimal_id, optimal_mi
+    from .writer import dumps
+
+    solver = {"dp": optimal_dp, "id": optimal_id, "mi": optimal_mi}.get(notion)
+    try:
+        if solver is None:
+            raise InputError(f"--notion must be dp, id or mi, got {notion!r}")
+        p = _rational_list(prior, "--prior")
+        if any(v < 0 for v in p) or sum(p) != 1:
+            raise InputError("--prior: entries must be non-negative and sum to 1")
+        lm = loss if loss == "hamming" else _load_matrix(loss)
+        result = solver(p, eps, lm)
+    except InputError as exc:
+        fail(str(exc))
+        return
+    text = dumps(result.mechanism, f"optimal {notion} mechanism, eps = {eps}: solver distortion {result.value:.12g}, "
+                                   f"exact distortion {float(result.distortion):.12g}, mixing {result.mixing}"
+                                   + (f", Blahut gap {result.gap:.3g}" if result.gap is not None else ""))
+    if out:
+        with open(out, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        sys.stderr.write(f"wrote {out}: distortion {float(result.distortion):.12g} (solver {result.value:.12g})\n")
+    else:
+        sys.stdout.write(text)
+
+
+@app.command()
+def symbolic(
+    mechanism: str = typer.Argument(..., help="krr, rr-prior (binary RR with prior (pi, 1-pi)) or paper6/paper8."),
+    k: int = typer.Option(2, "--k", help="Domain size for krr."),
+    piecewise: bool = typer.Option(False, "--piecewise", help="Rewrite Max/Min as Piecewise."),
+) -> None:
+    """Closed forms (sympy) of eps_d, eps_i, sigma_min and I(X;Y) in the symbolic parameter."""
+    from . import symbolic as sym
+
+    builders = {"krr": lambda: sym.krr(k), "rr-prior": sym.binary_rr_with_prior,
+                "paper6": lambda: sym.paper_construction(6), "paper8": lambda: sym.paper_construction(8)}
+    if mechanism not in builders or k < 2:
+        fail(f"unknown symbolic mechanism {mechanism!r} (one of {', '.join(builders)}; --k >= 2)")
+        return
+    forms = builders[mechanism]()
+    for name in ("eps_d", "eps_i", "sigma_min", "eps_m"):
+        expr = getattr(forms, name)
+        sys.stdout.write(f"{name} = {sym.piecewise(expr) if piecewise else expr}\n")
+
+
 def main(argv: Optional[list[str]] = None) -> None:
     """Entry point; usage errors exit 2 as click does."""
     app(args=argv)
