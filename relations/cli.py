@@ -313,6 +313,26 @@ def symbolic(
         sys.stdout.write(f"{name} = {sym.piecewise(expr) if piecewise else expr}\n")
 
 
+@app.command()
+def figures(
+    out: str = typer.Option("figures", "--out", help="Directory for the figures (and their data as JSON)."),
+    fmt: str = typer.Option("png", "--format", help="png, svg or pdf."),
+    only: list[str] = typer.Option([], "--only", help="Only these figures (repeatable)."),
+) -> None:
+    """Regenerate the figures from computed results (the relation diagram uses proofs/verdicts.json)."""
+    from .figures import FIGURES, write_all
+
+    if fmt not in ("png", "svg", "pdf"):
+        fail(f"--format must be png, svg or pdf, got {fmt!r}")
+        return
+    unknown = [o for o in only if o not in FIGURES]
+    if unknown:
+        fail(f"--only: unknown figure {unknown[0]!r} (one of {', '.join(FIGURES)})")
+        return
+    for path in write_all(out, fmt, only):
+        sys.stdout.write(path + "\n")
+
+
 def main(argv: Optional[list[str]] = None) -> None:
     """Entry point; usage errors exit 2 as click does."""
     app(args=argv)
