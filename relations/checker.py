@@ -189,11 +189,35 @@ def bound_value(relation: cat.Relation, premise: Real, sigma: Real, diam: int | 
             total = sum((c * t.sign for c, t in terms if c and not t.is_finite), Fraction(0))
             return inf(1 if total > 0 else -1)
         return log_combination([(c, t.ratio) for c, t in terms if c], b.text(relation.premise))
-    g = (float("inf") if diam is None else diam) if b.times_diameter else 1
-    v = g * (b.ca * float(premise) + b.cs * float(sigma))
+    if b.times_diameter and diam is None:
+        return inf()
+    g = diam if b.times_diameter else 1
+    if b.cs and sigma.infinite:
+        return inf(1 if b.cs * sigma.infinite < 0 else -1)
+    if isinstance(premise, ArbExpr) or (b.cs and isinstance(sigma, ArbExpr)):
+        return _linear_enclosure(premise, sigma if b.cs else None, Fraction(b.ca) * g, Fraction(b.cs) * g,
+                                 b.text(relation.premise))
+    v = g * (float(b.ca) * float(premise) + (float(b.cs) * float(sigma) if b.cs else 0.0))
     if v in (float("inf"), float("-inf")):
         return Log(LogRatio(None, 1 if v > 0 else -1))
     return Rational(Fraction(v))
+
+
+def _scale(lo: Fraction, hi: Fraction, c: Fraction) -> tuple[Fraction, Fraction]:
+    return (c * lo, c * hi) if c >= 0 else (c * hi, c * lo)
+
+
+def _linear_enclosure(premise: Real, sigma: Real | None, ca: Fraction, cs: Fraction, text: str) -> ArbExpr:
+    """``ca * premise + cs * sigma`` for enclosed reals (e.g. a bound on ``I(X;Y)``), by interval arithmetic."""
+    def enclose(bits: int):
+        lo, hi = _scale(*premise.enclose(bits + 2), ca)
+        if sigma is not None:
+            slo, shi = _scale(*sigma.enclose(bits + 2), cs)
+            lo, hi = lo + slo, hi + shi
+        return lo, hi
+
+    approx = float(ca) * float(premise) + (float(cs) * float(sigma) if sigma is not None else 0.0)
+    return ArbExpr(text, approx, enclose)
 
 
 def evaluate(relation: cat.Relation, vals: Values) -> Outcome:

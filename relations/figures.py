@@ -230,12 +230,15 @@ def draw_prior_skew(data: dict):
     ax.plot(data["p1"], data["neg_sigma_min"], "k:", label="-sigma_min (prior skew)")
     for m in data["marked"]:
         ax.plot([m["p1"]], [m["eps_i"]], "ko", ms=6)
-        ax.annotate(f"p(1) = {m['p1']:.2f}: eps_i = {m['eps_i']:.3f}", (m["p1"], m["eps_i"]),
-                    textcoords="offset points", xytext=(-120, 8), fontsize=7)
+        ax.annotate(f"paper: p(1) = {m['p1']:.2f}, eps_i = {m['eps_i_exact']} = {m['eps_i']:.3f}",
+                    (m["p1"], m["eps_i"]), textcoords="axes fraction",
+                    xytext=(0.03, 0.55) if m["p1"] < 0.9 else (0.30, 0.93), fontsize=7,
+                    arrowprops={"arrowstyle": "-", "color": "grey", "lw": 0.6})
     ax.set_xlabel("prior p(1)")
     ax.set_ylabel("budget (nats)")
-    ax.set_title(f"binary channel {data['channel'][0]}/{data['channel'][1]}: the prior moves eps_i, not eps_d")
-    ax.legend(fontsize=8)
+    ax.set_title(f"channel [[{data['channel'][0]}, {data['channel'][1]}], [{data['channel'][1]}, "
+                 f"{data['channel'][0]}]]: the prior moves eps_i, not eps_d", fontsize=9)
+    ax.legend(fontsize=8, loc="lower right")
     return fig
 
 

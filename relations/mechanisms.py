@@ -76,6 +76,15 @@ def _prior(prior, n: int) -> list[str]:
     return [str(_q(v)) for v in prior]
 
 
+def _dense_limit(n: int, m: int, what: str) -> None:
+    """Refuse a channel with more entries than the loader's dense limit before building it
+    (``2^k`` and ``C(k, s)`` outputs grow too fast: OUE with ``k = 30`` never finished)."""
+    from .loader import MAX_DENSE_ENTRIES
+
+    if n * m > MAX_DENSE_ENTRIES:
+        raise InputError(f"{what}: {n} x {m} channel entries exceed the limit of {MAX_DENSE_ENTRIES}")
+
+
 def _local(rows, prior=None, inputs=None, outputs=None, name: str = "") -> Mechanism:
     n = len(rows)
     spec = {"setting": "local", "prior": _prior(prior, n), "channel": [[str(v) for v in r] for r in rows]}
@@ -120,6 +129,7 @@ def unary_encoding(k: int, ratio, optimized: bool = True, prior=None) -> Mechani
     Both have ``eps_d = ln t``.
     """
     t = _ratio(ratio)
+    _dense_limit(k, 2**k, "unary encoding")
     if optimized:
         p, q = Fraction(1, 2), 1 / (1 + t)
     else:
@@ -144,6 +154,7 @@ def subset_selection(k: int, s: int, ratio, prior=None) -> Mechanism:
     if not 1 <= s < k:
         raise InputError("subset selection needs 1 <= s < k")
     t = _ratio(ratio)
+    _dense_limit(k, math.comb(k, s), "subset selection")
     subsets = list(itertools.combinations(range(k), s))
     z = math.comb(k - 1, s - 1) * t + math.comb(k - 1, s)
     rows = [[(t if d in S else Fraction(1)) / z for S in subsets] for d in range(k)]

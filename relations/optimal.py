@@ -226,6 +226,17 @@ def blahut_arimoto(p: np.ndarray, loss: np.ndarray, s: float, iters: int = 2000,
     return channel, d, r, r_lower, r_upper
 
 
+def _rate_zero(p: np.ndarray, loss: np.ndarray):
+    """The rate-0 optimum ``D_max = min_y sum_x p(x) L(x,y)`` as ``(Q, D, R, R_lower, R_upper)``: every
+    input reported as the best constant output.  (Blahut's iteration at slope 0 stays at its uniform
+    start, distortion the average column, e.g. ``1 - 1/k`` for Hamming: not the optimum.)"""
+    cost = p @ loss
+    y = int(np.argmin(cost))
+    channel = np.zeros_like(loss)
+    channel[:, y] = 1.0
+    return channel, float(cost[y]), 0.0, 0.0, 0.0
+
+
 def optimal_mi(prior: Sequence, eps, loss="hamming", tol: float = 1e-9) -> Optimum:
     """Least distortion subject to ``I(X;Y) <= eps``: Blahut-Arimoto with bisection on the slope."""
     prior = [Fraction(v) for v in prior]
@@ -235,13 +246,15 @@ def optimal_mi(prior: Sequence, eps, loss="hamming", tol: float = 1e-9) -> Optim
     lo, hi = 0.0, 1.0
     while blahut_arimoto(p, lm, hi)[2] < e and hi < 1e4:
         hi *= 2
-    best = blahut_arimoto(p, lm, lo)
+    best = _rate_zero(p, lm)
     target = e * (1 - 1e-9)  # a margin for rounding the channel to rationals
     for _ in range(100):
         mid = (lo + hi) / 2
         res = blahut_arimoto(p, lm, mid)
         if res[2] <= target:
-            lo, best = mid, res
+            lo = mid
+            if res[1] <= best[1]:
+                best = res
         else:
             hi = mid
         if hi - lo < tol:
@@ -270,12 +283,12 @@ def privacy_distortion_curves(prior: Sequence, budgets: Sequence[float], loss="h
         lo, hi = 0.0, 1.0
         while blahut_arimoto(p, lm, hi)[2] < e and hi < 1e4:
             hi *= 2
-        d = blahut_arimoto(p, lm, 0.0)[1]
+        d = _rate_zero(p, lm)[1]
         for _ in range(60):
             mid = (lo + hi) / 2
             res = blahut_arimoto(p, lm, mid)
             if res[2] <= e:
-                lo, d = mid, res[1]
+                lo, d = mid, min(d, res[1])
             else:
                 hi = mid
         out["mi"].append(d)

@@ -1,0 +1,117 @@
+"""Figures: the data handed to matplotlib equals values computed independently here; files are written."""
+
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+from fractions import Fraction
+
+import mpmath
+import pytest
+
+from relations import figures
+
+mpmath.mp.dps = 40
+
+
+def mpf(v) -> mpmath.mpf:
+    v = Fraction(v)
+    return mpmath.mpf(v.numerator) / v.denominator
+
+
+def h(p) -> mpmath.mpf:
+    p = mpf(p)
+    return -(p * mpmath.log(p) + (1 - p) * mpmath.log(1 - p))
+
+
+def test_prior_skew_data_matches_hand_computation():
+    data = figures.prior_skew_data(points=10)
+    a, b = Fraction(13, 20), Fraction(7, 20)
+    for p1, ei, ed, ns in zip(data["p1"], data["eps_i"], data["eps_d"], data["neg_sigma_min"]):
+        p = Fraction(p1).limit_denominator(10**6)
+        # two inputs: the max posterior ratio is at output 1 with the larger prior in the numerator
+        assert ei == pytest.approx(float(mpmath.log(mpf(p * a / ((1 - p) * b)))), abs=1e-12)
+        assert ed == pytest.approx(float(mpmath.log(mpf(a / b))), abs=1e-12)
+        assert ns == pytest.approx(float(mpmath.log(mpf(p / (1 - p)))), abs=1e-12)
+    marked = {round(m["p1"], 2): m for m in data["marked"]}
+    assert marked[0.95]["eps_i_exact"] == f"ln({Fraction(19 * 13, 1 * 7)})"
+    assert marked[0.55]["eps_i_exact"] == f"ln({Fraction(11 * 13, 9 * 7)})"
+
+
+def test_krr_information_matches_closed_form():
+    k = 4
+    ratios = [Fraction(3, 2), Fraction(3), Fraction(10)]
+    data = figures.krr_information_data(k, ratios)
+    for t, e, i, two, tight in zip(ratios, data["eps_d"], data["I"], data["two_eps"], data["tightest"]):
+        p = mpf(t) / (mpf(t) + k - 1)
+        closed = mpmath.log(k) + p * mpmath.log(p) + (1 - p) * mpmath.log((1 - p) / (k - 1))
+        assert i == pytest.approx(float(closed), abs=1e-12)
+        assert e == pytest.approx(math.log(t), abs=1e-12)
+        assert two == pytest.approx(2 * math.log(t))
+        assert tight == pytest.approx(min(math.log(t), math.log(t) * (float(t) - 1)))
+        assert i <= tight + 1e-12
+
+
+def test_central_records_crossing_is_the_first_r_with_r_I_above_two_eps():
+    data = figures.central_records_data(Fraction(3), range(1, 25))
+    p = mpf(Fraction(3, 4))
+    i_local = mpmath.log(2) - h(Fraction(3, 4))
+    expected = next(r for r in range(1, 25) if r * i_local > 2 * mpmath.log(3))
+    assert data["first_crossing"] == expected
+    for r, i in zip(data["r"], data["I"]):
+        assert i == pytest.approx(float(r * i_local), rel=1e-12)
+    assert p  # used above
+
+
+def test_symmetric_channel_matches_closed_forms():
+    ds = [Fraction(1, 10), Fraction(1, 2), Fraction(3, 4)]
+    data = figures.symmetric_channel_data(7, ds)
+    for d, e, i, fano in zip(ds, data["eps"], data["I"], data["fano"]):
+        assert e == pytest.approx(float(mpmath.log(6 * (1 - mpf(d)) / mpf(d))), abs=1e-12)
+        closed = mpmath.log(7) - h(d) - mpf(d) * mpmath.log(6)
+        assert i == pytest.approx(float(closed), abs=1e-12)
+        assert fano == pytest.approx(float(closed), abs=1e-12)  # the symmetric channel meets Fano's bound
+
+
+def test_privacy_distortion_curves_are_ordered():
+    data = figures.privacy_distortion_data(budgets=[0.2, 0.8, 1.6, 2.4])
+    for key in ("dp", "mi"):
+        vals = data[key]
+        assert all(a >= b - 1e-9 for a, b in zip(vals, vals[1:]))
+    # local eps-DP implies I <= eps, so the DP-feasible set lies inside the MI-feasible one
+    assert all(m <= d + 1e-9 for m, d in zip(data["mi"], data["dp"]))
+    # a uniform-free prior: distortion 0 needs I = H(X); check the MI curve's value at a small budget
+    assert data["mi"][0] > 0
+
+
+def test_relation_diagram_edges_follow_the_catalogue_and_verdicts(tmp_path):
+    verdicts = [{"id": f"zheng2025.thm{i}", "verdict": "refuted" if i in (2, 4) else "proved"} for i in range(1, 13)]
+    path = tmp_path / "verdicts.json"
+    path.write_text(json.dumps(verdicts))
+    data = figures.relation_diagram_data(str(path))
+    assert len(data["edges"]) == 12 and len(data["nodes"]) == 6
+    by_id = {e["id"]: e for e in data["edges"]}
+    assert by_id["zheng2025.thm2"]["verdict"] == "refuted" and by_id["zheng2025.thm1"]["verdict"] == "proved"
+    assert by_id["zheng2025.thm2"]["corrected"]["id"] == "relations.thm2_corrected"
+    assert by_id["zheng2025.thm12"]["kind"] == "non-implication"
+    assert (by_id["zheng2025.thm9"]["source"], by_id["zheng2025.thm9"]["target"]) == ("eps_d", "eps_m")
+
+
+def test_figures_command_writes_every_figure_deterministically(tmp_path):
+    outs = []
+    for run in ("a", "b"):
+        out = tmp_path / run
+        res = subprocess.run([sys.executable, "-m", "relations.cli", "figures", "--out", str(out)],
+                             capture_output=True, text=True, timeout=240)
+        assert res.returncode == 0, res.stderr
+        outs.append(out)
+    for name in figures.FIGURES:
+        png = outs[0] / f"{name}.png"
+        assert png.stat().st_size > 5000
+        assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+        assert png.read_bytes() == (outs[1] / f"{name}.png").read_bytes()
+    res = subprocess.run([sys.executable, "-m", "relations.cli", "figures", "--format", "gif"],
+                         capture_output=True, text=True)
+    assert res.returncode == 2 and "Traceback" not in res.stderr
