@@ -25,8 +25,15 @@ import relations
 from relations import catalogue as cat
 from relations.checker import check
 
+
+@pytest.fixture(autouse=True)
+def _mp_precision():
+    """This module's mpmath precision, restored afterwards (no leaking into other modules)."""
+    with mpmath.workdps(60):
+        yield
+
+
 INF = math.inf
-mpmath.mp.dps = 60
 
 # --------------------------------------------------------------------------- reference mechanisms
 

@@ -21,7 +21,14 @@ import relations
 from relations.checker import check, parse_claim
 from relations.errors import InputError
 
-mpmath.mp.dps = 60
+
+@pytest.fixture(autouse=True)
+def _mp_precision():
+    """This module's mpmath precision, restored afterwards (no leaking into other modules)."""
+    with mpmath.workdps(60):
+        yield
+
+
 INF = math.inf
 ROOT = Path(__file__).resolve().parent.parent
 PAPER_FILE = ROOT / "examples" / "paper_example.json"

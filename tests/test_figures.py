@@ -13,7 +13,14 @@ import pytest
 
 from relations import figures
 
-mpmath.mp.dps = 40
+
+@pytest.fixture(autouse=True)
+def _mp_precision():
+    """This module's mpmath precision, restored afterwards (no leaking into other modules)."""
+    with mpmath.workdps(40):
+        yield
+
+
 
 
 def mpf(v) -> mpmath.mpf:

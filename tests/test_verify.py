@@ -29,6 +29,14 @@ from relations.optimise import DenseFamily, search_dense, search_rr
 from relations.verify import Effort, verify_relation, write_evidence
 from relations.witnesses import mi_witness
 
+
+@pytest.fixture(autouse=True)
+def _mp_precision():
+    """This module's mpmath precision, restored afterwards (no leaking into other modules)."""
+    with mpmath.workdps(50):
+        yield
+
+
 QUICK = Effort.of(True)
 
 
@@ -80,7 +88,6 @@ def independent_failure(relation: Relation, mech) -> bool:
     d = max_ratio(lambda x, y: q[x][y])
     i = max_ratio(lambda x, y: p[x] * q[x][y])
     s = min(p[x] / p[xp] for x in range(n) for xp in range(n) if x != xp and p[xp] > 0)
-    mpmath.mp.dps = 50
     py = [sum(p[x] * q[x][y] for x in range(n)) for y in range(m)]
     mi = mpmath.fsum(mpf(p[x] * q[x][y]) * mpmath.log(mpf(q[x][y]) / mpf(py[y]))
                      for x in range(n) for y in range(m) if p[x] * q[x][y] > 0)
@@ -134,7 +141,6 @@ def test_structured_family_finds_central_mi_counterexample():
     # Independent check on the product form: I = r * I_local (computed here with mpmath), eps_d = eps_d(W).
     w = mech.channel.local.exact
     k, r = len(w), mech.channel.records
-    mpmath.mp.dps = 40
     i_local = mpmath.fsum(mpf(w[x][y]) / k * mpmath.log(mpf(w[x][y] * k / sum(w[z][y] for z in range(k))))
                           for x in range(k) for y in range(k))
     eps = max(mpmath.log(mpf(w[x][y] / w[xp][y])) for x in range(k) for xp in range(k) for y in range(k))
@@ -213,7 +219,6 @@ def test_mi_witness_for_any_eps_m(setting, eps_m):
     assert m.eps_d.value == math.inf and m.eps_i.value == math.inf
     # The MI of the paper's construction is the binary entropy of beta (computed here independently).
     beta = mech.prior.exact[0]
-    mpmath.mp.dps = 50
     h = -(mpf(beta) * mpmath.log(mpf(beta)) + mpf(1 - beta) * mpmath.log(mpf(1 - beta)))
     assert m.eps_m.enclosure.lower <= Fraction(str(mpmath.nstr(h, 45))) + Fraction(1, 10**40)
     assert m.eps_m.enclosure.upper >= Fraction(str(mpmath.nstr(h, 45))) - Fraction(1, 10**40)
