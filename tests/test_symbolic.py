@@ -1,0 +1,149 @@
+"""Closed forms (relations.symbolic) against the exact numeric path: the sympy expressions for
+``eps_d``, ``eps_i``, ``sigma_min`` and ``I(X;Y)``, evaluated at sampled parameters (``eps = ln t`` with
+``t`` rational, rational priors / ``beta``), agree with ``relations.measure`` on the corresponding
+numeric mechanism; ``eps_m`` falls inside the certified enclosure.  Sympy is slow: forms are built
+once per module."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction as F
+
+import pytest
+
+sympy = pytest.importorskip("sympy")
+
+import relations  # noqa: E402
+from conftest import run_cli  # noqa: E402
+from relations import mechanisms as M  # noqa: E402
+from relations import symbolic as S  # noqa: E402
+
+EPS = sympy.Symbol("eps", positive=True)
+TOL = 1e-12
+
+
+def rat(q: F):
+    return sympy.Rational(q.numerator, q.denominator)
+
+
+def assert_matches_numeric(values: dict, mech) -> None:
+    """The four floats of ClosedForms.at against the exact measures of ``mech``."""
+    m = relations.measure(mech)
+    for name in ("eps_d", "eps_i", "sigma_min"):
+        exact = getattr(m, name).exact
+        got = values[name]
+        if exact.sign:
+            assert got == math.inf * exact.sign, name
+        else:
+            assert abs(got - math.log(exact.ratio)) <= TOL, (name, got, exact)
+    enc = m.eps_m.enclosure
+    assert F(enc.lower) - F(TOL) <= F(values["eps_m"]) <= F(enc.upper) + F(TOL)
+
+
+# --------------------------------------------------------------------------- k-RR
+
+
+@pytest.fixture(scope="module", params=[2, 3, 4])
+def krr_forms(request):
+    return request.param, S.krr(request.param)
+
+
+def test_krr_eps_d_is_eps(krr_forms):
+    k, forms = krr_forms
+    assert sympy.simplify(forms.eps_d - EPS) == 0
+    assert sympy.simplify(forms.eps_i - EPS) == 0  # uniform prior: eps_i = eps_d
+    assert forms.sigma_min == 0
+    assert EPS in forms.symbols
+
+
+@pytest.mark.parametrize("t", [F(2), F(7, 2), F(101, 100)])
+def test_krr_closed_forms_at_sampled_eps(krr_forms, t):
+    k, forms = krr_forms
+    values = forms.at({"eps": sympy.log(rat(t))})
+    assert_matches_numeric(values, M.krr(k, t))
+    # I(X;Y) = ln k - H(row) written out independently
+    a, b = float(t / (t + k - 1)), float(1 / (t + k - 1))
+    mi = math.log(k) + a * math.log(a) + (k - 1) * b * math.log(b)
+    assert abs(values["eps_m"] - mi) < 1e-12
+    # float parameters too (the documented {name: number} form)
+    floats = forms.at({"eps": math.log(float(t))})
+    for name in values:
+        assert abs(floats[name] - values[name]) < 1e-12
+
+
+# --------------------------------------------------------------------------- binary RR with a prior
+
+
+@pytest.fixture(scope="module")
+def rr_prior_forms():
+    return S.binary_rr_with_prior()
+
+
+@pytest.mark.parametrize("t,pi", [(F(3), F(3, 10)), (F(7, 2), F(1, 2)), (F(2), F(9, 10)), (F(5, 4), F(1, 20)),
+                                  (F(13, 7), F(19, 20))])
+def test_binary_rr_with_prior(rr_prior_forms, t, pi):
+    forms = rr_prior_forms
+    values = forms.at({"eps": sympy.log(rat(t)), "pi": rat(pi)})
+    assert_matches_numeric(values, M.randomized_response(t, prior=[pi, 1 - pi]))
+    # written out: eps_i = eps + |ln(pi / (1 - pi))|, sigma_min = -|ln(pi / (1 - pi))|
+    skew = abs(math.log(pi / (1 - pi)))
+    assert abs(values["eps_i"] - (math.log(t) + skew)) < 1e-12
+    assert abs(values["sigma_min"] + skew) < 1e-12
+    assert abs(values["eps_d"] - math.log(t)) < 1e-12
+
+
+def test_piecewise_form_has_the_same_values(rr_prior_forms):
+    pw = S.piecewise(rr_prior_forms.eps_i)
+    for t, pi in [(F(3), F(3, 10)), (F(2), F(9, 10))]:
+        subs = {EPS: sympy.log(rat(t)), sympy.Symbol("pi", positive=True): rat(pi)}
+        assert abs(float(pw.subs(subs)) - float(rr_prior_forms.eps_i.subs(subs))) < 1e-12
+
+
+# --------------------------------------------------------------------------- the paper's constructions
+
+
+@pytest.mark.parametrize("theorem", [6, 8])
+def test_paper_constructions(theorem):
+    forms = S.paper_construction(theorem)
+    assert forms.eps_d == sympy.oo and forms.eps_i == sympy.oo
+    for beta in (F(1, 3), F(9, 10), F(1, 2)):
+        values = forms.at({"beta": rat(beta)})
+        assert values["eps_d"] == math.inf and values["eps_i"] == math.inf
+        assert_matches_numeric(values, M.paper_construction(theorem, beta))
+        # I(X;Y) = H(beta, 1 - beta) for both (the central one merges its last two rows)
+        h = -float(beta) * math.log(beta) - float(1 - beta) * math.log(1 - beta)
+        assert abs(values["eps_m"] - h) < 1e-12
+
+
+def test_closed_forms_of_numeric_channels_follow_the_zero_conventions():
+    # the paper's Section 5 example: exact ratios 13/7 and 247/7
+    R = sympy.Rational
+    forms = S.closed_forms([R(19, 20), R(1, 20)], [[R(13, 20), R(7, 20)], [R(7, 20), R(13, 20)]])
+    assert sympy.simplify(forms.eps_d - sympy.log(sympy.Rational(13, 7))) == 0
+    assert sympy.simplify(forms.eps_i - sympy.log(sympy.Rational(247, 7))) == 0
+    assert_matches_numeric(forms.at({}), M.paper_example())
+    # a zero against a positive entry: +oo; a shared zero column entry (0/0) is skipped
+    zero = S.closed_forms([R(1, 2), R(1, 2)], [[R(1, 2), R(1, 2), 0], [R(1, 4), R(3, 4), 0]])
+    assert sympy.simplify(zero.eps_d - sympy.log(2)) == 0  # (1/2)/(1/4) = 2 beats (3/4)/(1/2); 0/0 skipped
+    assert_matches_numeric(zero.at({}), relations.from_dict(
+        {"setting": "local", "prior": ["1/2", "1/2"], "channel": [["1/2", "1/2", "0"], ["1/4", "3/4", "0"]]}))
+    one_sided = S.closed_forms([R(1, 2), R(1, 2)], [[1, 0], [R(1, 2), R(1, 2)]])
+    assert one_sided.eps_d == sympy.oo
+
+
+# --------------------------------------------------------------------------- command line
+
+
+def test_cli_symbolic_krr():
+    proc = run_cli("symbolic", "krr", "--k", "3")
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert "eps_d = eps" in lines
+    assert {ln.split(" = ")[0] for ln in lines} == {"eps_d", "eps_i", "sigma_min", "eps_m"}
+
+
+def test_cli_symbolic_bad_name_exit_2():
+    proc = run_cli("symbolic", "nope")
+    assert proc.returncode == 2
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("relations: error:") and "Traceback" not in proc.stderr
