@@ -36,8 +36,9 @@ Counting ranges ``{0, ..., n-1}`` (central, explicit neighbours ``|x - x'| <= De
   of the ``ln t``-DP two-sided geometric noise, so ``eps_d <= ln t``;
 * :func:`staircase` — a discrete, cyclic staircase (Geng and Viswanath 2014):
   ``Q[x][y] ∝ t^-s(d)``, ``d`` the cyclic distance, ``s(d) = 0`` for
-  ``d < w`` and ``1 + floor((d - w)/Delta)`` beyond; ``eps_d = ln t`` for
-  neighbours at cyclic distance ``<= Delta``.
+  ``d < w`` and ``1 + floor((d - w)/Delta)`` beyond; ``eps_d <= ln t`` for
+  neighbours at cyclic distance ``<= Delta``, with equality once the range has a step
+  (``floor(n/2) >= w``).
 
 The seed paper (Zheng et al. 2025): :func:`paper_example` (Section 5) and
 :func:`paper_construction` (Thm 6/8/10/12, parameter ``beta``).  Central
