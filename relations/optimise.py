@@ -303,8 +303,8 @@ def search_rr(rel: Relation, central: bool, quick: bool = False) -> Found:
                 hits.append((r, k, si, float(res.x), -float(res.fun)))
     found.searched.append(f"k-RR {'products' if central else 'local'}: k in {domains}, "
                           f"{'r in 2..40, ' if central else ''}skew in {skews}, {len(grid)} ratios + refinement")
-    # Smallest witnesses first: fewest records, then smallest domain.
-    for r, k, si, x, _ in sorted(hits)[:6]:
+    # Smallest witnesses first: fewest datasets k^r (the dense size), then fewer records.
+    for r, k, si, x, _ in sorted(hits, key=lambda h: (h[0] * math.log(h[1]), h[0], h[1]))[:6]:
         fam = RRFamily(k, r, Fraction(skews[si]).limit_denominator(10))
         for t in _simple_ratios(math.exp(x)):
             found.candidates.append(fam.mechanism(t))
