@@ -39,8 +39,8 @@ def _default_labels(n: int) -> tuple[str, ...]:
 
 
 @dataclass(frozen=True)
-class LocalInputs:
-    """The local setting: ``n`` single values, every two distinct ones neighbours."""
+class _Labelled:
+    """Inputs named by a tuple of labels, one per row."""
 
     labels: tuple[str, ...]
 
@@ -50,6 +50,11 @@ class LocalInputs:
 
     def label(self, i: int) -> str:
         return self.labels[i]
+
+
+@dataclass(frozen=True)
+class LocalInputs(_Labelled):
+    """The local setting: ``n`` single values, every two distinct ones neighbours."""
 
     def extrema(self, a: np.ndarray) -> Iterator[tuple[object, np.ndarray, np.ndarray]]:
         """Yield ``(family, max, min)`` (fresh arrays, cliques x columns): one family, one clique (all rows)."""
@@ -129,18 +134,10 @@ class HammingInputs:
 
 
 @dataclass(frozen=True)
-class GraphInputs:
+class GraphInputs(_Labelled):
     """Central inputs with an explicit, undirected neighbour edge list over row indices."""
 
-    labels: tuple[str, ...]
-    edges: tuple[tuple[int, int], ...]
-
-    @property
-    def size(self) -> int:
-        return len(self.labels)
-
-    def label(self, i: int) -> str:
-        return self.labels[i]
+    edges: tuple[tuple[int, int], ...] = ()
 
     def extrema(self, a: np.ndarray) -> Iterator[tuple[object, np.ndarray, np.ndarray]]:
         """One family: each edge ``{i, j}`` is a clique of two rows."""
