@@ -67,14 +67,18 @@ def violation(rel: Relation, v: dict[str, float], diam: int | None) -> float:
     return c - bound
 
 
+#: Bounds below this are too small for a float ratio conclusion / bound to mean anything.
+RATIO_FLOOR = 1e-6
+
+
 def ratio(rel: Relation, v: dict[str, float], diam: int | None) -> float | None:
     """``conclusion / bound`` when both are finite and the bound positive (tightness)."""
     if math.isinf(v[rel.premise]):
         return None
     bound = float_bound(rel, v, diam)
     c = v[rel.conclusion]
-    if not (0 < bound < math.inf) or math.isinf(c):
-        return None
+    if not (RATIO_FLOOR < bound < math.inf) or math.isinf(c):
+        return None  # below the floor both sides are float noise (~1e-16) and the ratio means nothing
     return c / bound
 
 

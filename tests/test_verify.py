@@ -255,6 +255,8 @@ def test_every_verdict_is_backed_by_evidence(relation, tmp_path):
         assert v.bounded and all(smt.bounded_search(relation, _shape(s)).status == "unsat" for s in v.bounded[:1])
     if v.verdict == "unrefuted":
         assert v.searched  # a record of what was searched
+    if v.verdict != "refuted" and v.tightness is not None:
+        assert v.tightness <= 1 + 1e-9  # a standing relation cannot have conclusion > bound anywhere found
     if v.witness is not None:
         write_evidence([v], str(tmp_path))
         out = subprocess.run([sys.executable, "-m", "relations.cli", "check", v.witness_file, "--json"],
