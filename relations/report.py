@@ -143,14 +143,17 @@ def _wit(mech: Mechanism, b: Budget) -> str:
 # --------------------------------------------------------------------------- relations and claims
 
 
-def real_json(x) -> dict[str, Any] | None:
-    """An exact real for JSON: ``value`` (number or "inf"), ``exact`` text, and an enclosure for I(X;Y)."""
+def real_json(x, approximate: bool = False) -> dict[str, Any] | None:
+    """An exact real for JSON: ``value`` (number or "inf"), ``exact`` text, and an enclosure for I(X;Y);
+    in float mode (``approximate``) only the value."""
     from .reals import ArbExpr, Log
 
     if x is None:
         return None
     out: dict[str, Any] = {"value": number(float(x))}
-    if isinstance(x, Log):
+    if approximate:
+        out["exact"] = None
+    elif isinstance(x, Log):
         out["exact"] = str(x.log)
     elif isinstance(x, ArbExpr):
         lo, hi = x.enclose(100)
@@ -172,9 +175,10 @@ def outcome_json(mech: Mechanism, o) -> dict[str, Any]:
         "id": r.id, "title": r.title, "setting": r.setting, "kind": r.kind, "statement": r.statement,
         "symbols": r.symbols, "source": r.source, "corrects": r.corrects,
         "status": o.status, "holds": o.holds,
-        "premise": None if o.premise is None else {"name": r.premise, **real_json(o.premise)},
-        "bound": real_json(o.bound),
-        "conclusion": None if o.conclusion is None else {"name": r.conclusion, **real_json(o.conclusion)},
+        "premise": None if o.premise is None else {"name": r.premise, **real_json(o.premise, o.approximate)},
+        "bound": real_json(o.bound, o.approximate),
+        "conclusion": None if o.conclusion is None else {"name": r.conclusion,
+                                                         **real_json(o.conclusion, o.approximate)},
         "slack": None if o.slack is None else {"value": number(o.slack), "exact": o.slack_exact},
         "witness": witness, "note": o.note, "approximate": o.approximate,
     }
@@ -185,7 +189,8 @@ def check_json(report) -> dict[str, Any]:
     return {
         "measures": measures_json(mech, report.values.measures),
         "relations": [outcome_json(mech, o) for o in report.outcomes],
-        "claims": [{"claim": c.claim.text, "holds": c.holds, "value": real_json(c.value), "note": c.note}
+        "claims": [{"claim": c.claim.text, "holds": c.holds,
+                    "value": real_json(c.value, report.values.approximate), "note": c.note}
                    for c in report.claims],
         "mode": "exact" if not report.values.approximate else "float",
     }
