@@ -117,14 +117,13 @@ def max_log_ratio(a, space, entry: Entry | None = None, reliable: bool = True):
     reductions of ``D^r`` run in cache; within a block each clique family
     gives ``max/min`` per clique and column (``0/0`` is NaN and ignored).
     """
-    block = a if callable(a) else (lambda c0, c1: a[:, c0:c1])
-    n, m = space.size, _columns(a)
-    width = max(1, min(m, (1 << 21) // (8 * max(n, 1))))
+    if entry is None:
+        return scan_float([a], space)[0]
+    block = _blocks(a)
     families = []
     best, best_at = 0.0, None
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        for c0 in range(0, m, width):
-            chunk = np.ascontiguousarray(block(c0, min(m, c0 + width)))
+        for c0, chunk in _chunks(block, space.size, _columns(a)):
             for family, mx, mn in space.extrema(chunk):
                 ratio = np.divide(mx, mn, out=mx)  # extrema() hands out fresh arrays
                 if not ratio.size:
@@ -132,14 +131,7 @@ def max_log_ratio(a, space, entry: Entry | None = None, reliable: bool = True):
                 top = float(np.fmax.reduce(ratio, axis=None))
                 if top > best:
                     best, best_at = top, (family, c0, ratio)
-                if entry is not None:
-                    families.append((family, c0, ratio))
-    if entry is None:
-        if best_at is None:
-            return None, None
-        family, c0, ratio = best_at
-        clique, y = np.unravel_index(int(np.nanargmax(ratio)), ratio.shape)
-        return math.log(best), _float_witness(block, space, family, int(clique), c0 + int(y))
+                families.append((family, c0, ratio))
     if reliable and best_at is None:
         return None, None
     threshold = math.inf if best == math.inf else best * (1 - WINDOW)
@@ -166,6 +158,50 @@ def max_log_ratio(a, space, entry: Entry | None = None, reliable: bool = True):
 
 def _columns(a) -> int:
     return a.m if callable(a) else a.shape[1]
+
+
+def _blocks(a):
+    return a if callable(a) else (lambda c0, c1: a[:, c0:c1])
+
+
+def _width(n: int, m: int) -> int:
+    """Columns per block: ``n * width * 8`` bytes is about 2 MiB, so a block stays in cache."""
+    return max(1, min(m, (1 << 21) // (8 * max(n, 1))))
+
+
+def _chunks(block, n: int, m: int):
+    """``(c0, contiguous copy of columns c0:c0+width)`` over all columns."""
+    width = _width(n, m)
+    for c0 in range(0, m, width):
+        yield c0, np.ascontiguousarray(block(c0, min(m, c0 + width)))
+
+
+def scan_float(mats, space) -> list:
+    """Float mode: ``max ln(A[x][y]/A[x'][y])`` with a witness for each matrix in ``mats`` (arrays or
+    column-block functions of equal shape), in one pass over the column blocks."""
+    blocks = [_blocks(a) for a in mats]
+    m = _columns(mats[0])
+    best = [(0.0, None) for _ in mats]
+    width = _width(space.size, m)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        for c0 in range(0, m, width):
+            for k, block in enumerate(blocks):
+                chunk = np.ascontiguousarray(block(c0, min(m, c0 + width)))
+                for family, mx, mn in space.extrema(chunk):
+                    ratio = np.divide(mx, mn, out=mx)  # extrema() hands out fresh arrays
+                    if ratio.size:
+                        top = float(np.fmax.reduce(ratio, axis=None))
+                        if top > best[k][0]:
+                            best[k] = (top, (family, c0, ratio))
+    out = []
+    for (top, at), block in zip(best, blocks):
+        if at is None:
+            out.append((None, None))
+            continue
+        family, c0, ratio = at
+        clique, y = np.unravel_index(int(np.nanargmax(ratio)), ratio.shape)
+        out.append((math.log(top), _float_witness(block, space, family, int(clique), c0 + int(y))))
+    return out
 
 
 def _float_witness(block, space, family, clique, y) -> Witness:
@@ -234,7 +270,7 @@ def mutual_information_float(prior: np.ndarray, q: np.ndarray) -> float:
     """``I(X;Y)`` in float64, one pass over ``Q`` in cache-sized column blocks:
     ``sum_x p(x) sum_y Q ln Q - sum_y p(y) ln p(y)`` with ``0 ln 0 = 0``."""
     n, m = q.shape
-    width = max(1, min(m, (1 << 21) // (8 * max(n, 1))))
+    width = _width(n, m)
     conditional = 0.0
     py = np.empty(m)
     logs = np.empty((n, width))
@@ -275,9 +311,14 @@ def eps_all(mech: Mechanism) -> Budget:
 
 
 def measure(mech: Mechanism, bits: int = DEFAULT_BITS) -> Measures:
-    """All four quantities of ``mech`` (product forms are reduced to local computations)."""
+    """All four quantities of ``mech`` (product forms are reduced to local computations).
+
+    In float mode ``eps_d`` and ``eps_i`` share one pass over the channel's column blocks."""
     if mech.is_product:
         from .product import measure_product
 
         return measure_product(mech, bits)
+    if not mech.exact:
+        d, i = scan_float([mech.channel.array, Joint(mech.prior, mech.channel)], mech.inputs)
+        return Measures(_budget("eps_i", i), _budget("eps_d", d), eps_m(mech, bits), sigma_min(mech), False)
     return Measures(eps_i(mech), eps_d(mech), eps_m(mech, bits), sigma_min(mech), mech.exact)

@@ -108,8 +108,9 @@ class HammingInputs:
         m, k = a.shape[1], self.k
         for j in range(self.records):
             view = a.reshape(k**j, k, -1)  # axis 1 is record j
-            mx, mn = view[:, 0].copy(), view[:, 0].copy()
-            for v in range(1, k):  # elementwise over whole slices: faster than reducing a middle axis
+            # elementwise over whole slices: faster than reducing a middle axis
+            mx, mn = np.maximum(view[:, 0], view[:, 1]), np.minimum(view[:, 0], view[:, 1])
+            for v in range(2, k):
                 np.maximum(mx, view[:, v], out=mx)
                 np.minimum(mn, view[:, v], out=mn)
             yield j, mx.reshape(-1, m), mn.reshape(-1, m)
