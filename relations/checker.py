@@ -28,7 +28,7 @@ from . import catalogue as cat
 from .enclosure import DEFAULT_BITS, compare_with_log, independent, mutual_information, sum_enclosures
 from .errors import InputError
 from .exact import LogRatio, parse_rational
-from .mechanism import HammingInputs, Mechanism, Prior, ProductChannel, ProductPrior
+from .mechanism import HammingInputs, Mechanism, ProductChannel, ProductPrior
 from .measures import Budget, Measures, Witness, eps_all, measure
 from .neighbours import diameter
 from .reals import ArbExpr, Log, Rational, Real, compare, inf, kl_bound, log_combination

@@ -29,9 +29,7 @@ distinct local problems (identical factors are computed once).
 
 from __future__ import annotations
 
-from fractions import Fraction
-
-from .enclosure import DEFAULT_BITS, Enclosure, sum_enclosures
+from .enclosure import DEFAULT_BITS, sum_enclosures
 from .exact import LogRatio
 from .mechanism import Mechanism, Prior, ProductChannel, ProductPrior
 from .measures import Budget, Measures, MutualInformation, Witness, eps_d, eps_i, eps_m, sigma_min

@@ -26,7 +26,6 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Callable
 
-from .enclosure import mutual_information
 from .loader import from_dict
 from .mechanism import Mechanism, Prior, ProductChannel
 
