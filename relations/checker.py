@@ -20,6 +20,7 @@ outcome says ``approximate``.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from fractions import Fraction
@@ -176,7 +177,7 @@ def bound_value(relation: cat.Relation, premise: Real, sigma: Real, diam: int | 
         if isinstance(premise, Log):
             return kl_bound(premise.log.ratio, f"{premise} (e^{premise} - 1)")
         v = float(premise)
-        return Rational(Fraction(v * (2.718281828459045**v - 1)))
+        return Rational(Fraction(v * math.expm1(v)))
     assert isinstance(b, cat.Linear)
     if isinstance(premise, Log) and isinstance(sigma, Log):
         if b.integral:

@@ -119,19 +119,12 @@ def max_log_ratio(a, space, entry: Entry | None = None, reliable: bool = True):
     """
     if entry is None:
         return scan_float([a], space)[0]
-    block = _blocks(a)
     families = []
     best, best_at = 0.0, None
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        for c0, chunk in _chunks(block, space.size, _columns(a)):
-            for family, mx, mn in space.extrema(chunk):
-                ratio = np.divide(mx, mn, out=mx)  # extrema() hands out fresh arrays
-                if not ratio.size:
-                    continue
-                top = float(np.fmax.reduce(ratio, axis=None))
-                if top > best:
-                    best, best_at = top, (family, c0, ratio)
-                families.append((family, c0, ratio))
+    for family, c0, ratio, top in _ratio_blocks(a, space):
+        if top > best:
+            best, best_at = top, (family, c0, ratio)
+        families.append((family, c0, ratio))
     if reliable and best_at is None:
         return None, None
     threshold = math.inf if best == math.inf else best * (1 - WINDOW)
@@ -169,38 +162,36 @@ def _width(n: int, m: int) -> int:
     return max(1, min(m, (1 << 21) // (8 * max(n, 1))))
 
 
-def _chunks(block, n: int, m: int):
-    """``(c0, contiguous copy of columns c0:c0+width)`` over all columns."""
-    width = _width(n, m)
-    for c0 in range(0, m, width):
-        yield c0, np.ascontiguousarray(block(c0, min(m, c0 + width)))
+def _ratio_blocks(a, space):
+    """Yield ``(family, c0, ratio, top)``: per clique and column, ``max/min`` of ``A`` over the clique
+    (``0/0`` is NaN, ``a/0`` inf) for the contiguous column block starting at ``c0``, and its largest entry."""
+    block = _blocks(a)
+    m = _columns(a)
+    width = _width(space.size, m)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        for c0 in range(0, m, width):
+            chunk = np.ascontiguousarray(block(c0, min(m, c0 + width)))
+            for family, mx, mn in space.extrema(chunk):
+                ratio = np.divide(mx, mn, out=mx)  # extrema() hands out fresh arrays
+                if ratio.size:
+                    yield family, c0, ratio, float(np.fmax.reduce(ratio, axis=None))
 
 
 def scan_float(mats, space) -> list:
     """Float mode: ``max ln(A[x][y]/A[x'][y])`` with a witness for each matrix in ``mats`` (arrays or
-    column-block functions of equal shape), in one pass over the column blocks."""
-    blocks = [_blocks(a) for a in mats]
-    m = _columns(mats[0])
-    best = [(0.0, None) for _ in mats]
-    width = _width(space.size, m)
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        for c0 in range(0, m, width):
-            for k, block in enumerate(blocks):
-                chunk = np.ascontiguousarray(block(c0, min(m, c0 + width)))
-                for family, mx, mn in space.extrema(chunk):
-                    ratio = np.divide(mx, mn, out=mx)  # extrema() hands out fresh arrays
-                    if ratio.size:
-                        top = float(np.fmax.reduce(ratio, axis=None))
-                        if top > best[k][0]:
-                            best[k] = (top, (family, c0, ratio))
+    column-block functions)."""
     out = []
-    for (top, at), block in zip(best, blocks):
-        if at is None:
+    for a in mats:
+        best, best_at = 0.0, None
+        for family, c0, ratio, top in _ratio_blocks(a, space):
+            if top > best:
+                best, best_at = top, (family, c0, ratio)
+        if best_at is None:
             out.append((None, None))
             continue
-        family, c0, ratio = at
+        family, c0, ratio = best_at
         clique, y = np.unravel_index(int(np.nanargmax(ratio)), ratio.shape)
-        out.append((math.log(top), _float_witness(block, space, family, int(clique), c0 + int(y))))
+        out.append((math.log(best), _float_witness(_blocks(a), space, family, int(clique), c0 + int(y))))
     return out
 
 
@@ -313,7 +304,7 @@ def eps_all(mech: Mechanism) -> Budget:
 def measure(mech: Mechanism, bits: int = DEFAULT_BITS) -> Measures:
     """All four quantities of ``mech`` (product forms are reduced to local computations).
 
-    In float mode ``eps_d`` and ``eps_i`` share one pass over the channel's column blocks."""
+    In float mode ``p(x)Q[x][y]`` is formed block by block, never as a whole matrix."""
     if mech.is_product:
         from .product import measure_product
 
