@@ -88,6 +88,7 @@ class Verdict:
     tightness: float | None = None
     tightness_family: str = ""
     seconds: float = 0.0
+    smt: tuple[str, str] | None = None  # (header, SMT-LIB script) of the lemma or derivation, for proofs/lemmas/
 
 
 def _settings(rel: Relation) -> list[str]:
@@ -143,12 +144,19 @@ def verify_relation(rel: Relation, effort: Effort = Effort(), seed: int = 2025) 
     proof = smt.prove(lemma, effort.smt_timeout_ms) if lemma else None
     refutes = _refutes(rel)
 
+    smt_evidence = None
+    if proof is not None:
+        smt_evidence = (f"{lemma.name}\n{lemma.statement}\nthe assertions are the lemma's hypotheses and the "
+                        f"negation of its goal: 'unsat' proves the lemma.\nz3 said: "
+                        f"{'unsat' if proof.status == 'proved' else proof.status}", proof.smt2)
+
     def finish(verdict: Verdict) -> Verdict:
         verdict.searched = searched
         verdict.seconds = time.perf_counter() - t0
+        verdict.smt = verdict.smt or smt_evidence
         return verdict
 
-    def optimiser_runs(stop_on_violation: bool):
+    def optimiser_runs():
         for setting in _settings(rel):
             for fam in DENSE[setting]:
                 f = search_dense(rel, fam, effort.dense_starts, rng, effort.dense_maxiter)
@@ -160,24 +168,24 @@ def verify_relation(rel: Relation, effort: Effort = Effort(), seed: int = 2025) 
             searched.extend(f.searched or [])
             yield f
 
-    if proof is not None and proof.status == "proved":
-        for _ in optimiser_runs(False):
+    def proved(evidence: str, lemma_text: str, smt: tuple[str, str] | None) -> Verdict:
+        for _ in optimiser_runs():  # the searches only measure the tightness here
             pass
         tight, fam = _tightness(founds)
-        return finish(Verdict(rel, "proved", f"z3 proved the {lemma.name} (negation unsat); "
-                              f"holds for every local domain and every D^r",
-                              lemma=lemma.statement, tightness=tight, tightness_family=fam))
+        return finish(Verdict(rel, "proved", evidence + "; holds for every local domain and every D^r",
+                              lemma=lemma_text, tightness=tight, tightness_family=fam, smt=smt))
 
-    derivation = derive(rel) if proof is None or proof.status != "proved" else None
+    if proof is not None and proof.status == "proved":
+        return proved(f"z3 proved the {lemma.name} (negation unsat)", lemma.statement, None)
+
+    derivation = derive(rel)
     if derivation is not None:
-        for _ in optimiser_runs(False):
-            pass
-        tight, fam = _tightness(founds)
-        return finish(Verdict(rel, "proved", "z3: follows in real arithmetic from the lemma-proved relations "
-                              + ", ".join(derivation.used) + " (and eps_d <= eps_all, budgets >= 0, sigma_min <= 0); "
-                              "holds for every local domain and every D^r",
-                              lemma="composition of " + ", ".join(derivation.used), tightness=tight,
-                              tightness_family=fam))
+        used = ", ".join(derivation.used)
+        header = (f"{rel.id}: {rel.symbols}, by composition of the lemma-proved relations {used}\nthe named "
+                  f"assertions are those relations as facts on the minimal budgets; the last assertion is the "
+                  f"negated claim: 'unsat' proves it.")
+        return proved(f"z3: follows in real arithmetic from the lemma-proved relations {used} (and eps_d <= "
+                      f"eps_all, budgets >= 0, sigma_min <= 0)", "composition of " + used, (header, derivation.smt2))
 
     def refuted(mech: Mechanism, engine: str) -> Verdict:
         simple = simplify(mech, refutes)
@@ -209,7 +217,7 @@ def verify_relation(rel: Relation, effort: Effort = Effort(), seed: int = 2025) 
                         f"(dense, sparse, skewed priors{', D^r, graphs, products' if setting == 'central' else ''})")
         if cand is not None:
             return refuted(cand, f"hypothesis ({setting} mechanisms, shrunk)")
-    for f in optimiser_runs(True):
+    for f in optimiser_runs():
         for cand in f.candidates:
             if refutes(cand):
                 return refuted(cand, f"optimiser ({f.searched[-1].split(':')[0]})")
@@ -246,19 +254,8 @@ def write_evidence(verdicts: list[Verdict], out: str) -> None:
             with open(path, "w", encoding="utf-8") as fh:
                 fh.write(dumps(v.witness, f"{v.verdict} evidence for {v.relation.id}: {v.relation.symbols}"))
             v.witness_file = path
-        lemma = smt.lemma_for(v.relation) if v.relation.kind == "implication" else None
-        derivation = derive(v.relation) if lemma is None and v.verdict == "proved" else None
-        if derivation is not None:
-            header = (f"{v.relation.id}: {v.relation.symbols}, by composition of the lemma-proved relations "
-                      f"{', '.join(derivation.used)}\nthe named assertions are those relations as facts on the "
-                      f"minimal budgets; the last assertion is the negated claim: 'unsat' proves it.")
-            v.proof_file = _write_smt2(out, v.relation.id, header, derivation.smt2)
-        if lemma is not None:
-            result = smt.prove(lemma)
-            header = (f"{lemma.name}\n{lemma.statement}\nthe assertions are the lemma's hypotheses and the negation "
-                      f"of its goal: 'unsat' proves the lemma.\nz3 said: "
-                      f"{'unsat' if result.status == 'proved' else result.status}")
-            v.proof_file = _write_smt2(out, v.relation.id, header, result.smt2)
+        if v.smt is not None:
+            v.proof_file = _write_smt2(out, v.relation.id, *v.smt)
     with open(os.path.join(out, "verdicts.json"), "w", encoding="utf-8") as fh:  # no timings: reproducible
         json.dump([{k: x for k, x in verdict_json(v, with_witness=False).items() if k != "seconds"}
                    for v in verdicts], fh, indent=1)

@@ -42,6 +42,6 @@
 (assert
  (<= l2 c))
 (assert
- (let (($x103 (and (<= q (* a (+ (* w1 q1) (* w2 q2)))) (<= (+ (* j1 l1) (* j2 l2)) (* (+ j1 j2) c)))))
-(not $x103)))
+ (let (($x190 (and (<= q (* a (+ (* w1 q1) (* w2 q2)))) (<= (+ (* j1 l1) (* j2 l2)) (* (+ j1 j2) c)))))
+(not $x190)))
 (check-sat)

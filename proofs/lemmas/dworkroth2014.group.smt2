@@ -24,6 +24,6 @@
 (assert
  (<= q2 (* b q3)))
 (assert
- (let (($x140 (<= q1 (* (* a b) q3))))
-(not $x140)))
+ (let (($x86 (<= q1 (* (* a b) q3))))
+(not $x86)))
 (check-sat)

@@ -23,11 +23,11 @@
 (assert
  (= diam 1.0))
 (assert
- (let (($x133 (<= eps_all (* diam (+ (* 1.0 eps_d) 0.0)))))
- (=> dworkroth2014.group $x133)))
+ (let (($x156 (<= eps_all (* diam (+ (* 1.0 eps_d) 0.0)))))
+ (=> dworkroth2014.group $x156)))
 (assert
- (let (($x228 (<= eps_m (+ (* 1.0 eps_all) 0.0))))
- (=> cuffyu2016.density $x228)))
+ (let (($x223 (<= eps_m (+ (* 1.0 eps_all) 0.0))))
+ (=> cuffyu2016.density $x223)))
 (assert
  (not (<= eps_m (+ (* 1.0 eps_d) 0.0))))
 (check-sat)

@@ -25,14 +25,16 @@
 (assert
  (<= s 1.0))
 (assert
- (<= (* s pp) p))
+ (let ((?x181 (* s pp)))
+ (<= ?x181 p)))
 (assert
- (<= (* s p) pp))
+ (let ((?x146 (* s p)))
+ (<= ?x146 pp)))
 (assert
  (<= q (* a qq)))
 (assert
  (<= qq (* a q)))
 (assert
- (let (($x226 (<= (* (* p q) s) (* (* a pp) qq))))
-(not $x226)))
+ (let (($x192 (<= (* (* p q) s) (* (* a pp) qq))))
+(not $x192)))
 (check-sat)

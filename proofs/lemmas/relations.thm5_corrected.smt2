@@ -27,32 +27,32 @@
 (assert
  (>= diam 1.0))
 (assert
- (let ((?x91 (* (- 1.0) sigma)))
- (let ((?x151 (* 1.0 eps_i)))
- (let ((?x232 (+ ?x151 ?x91)))
- (let (($x14 (<= eps_d ?x232)))
- (=> zheng2025.thm1 $x14))))))
+ (let ((?x233 (* (- 1.0) sigma)))
+ (let ((?x275 (* 1.0 eps_i)))
+ (let ((?x184 (+ ?x275 ?x233)))
+ (let (($x6 (<= eps_d ?x184)))
+ (=> zheng2025.thm1 $x6))))))
 (assert
- (let (($x39 (<= (- sigma) (+ (* 1.0 eps_i) 0.0))))
- (=> zheng2025.eq17 $x39)))
+ (let (($x35 (<= (- sigma) (+ (* 1.0 eps_i) 0.0))))
+ (=> zheng2025.eq17 $x35)))
 (assert
- (let ((?x91 (* (- 1.0) sigma)))
- (let ((?x151 (* 1.0 eps_i)))
- (let ((?x232 (+ ?x151 ?x91)))
- (let (($x14 (<= eps_d ?x232)))
- (=> suntay2020.thm1xiv $x14))))))
+ (let ((?x233 (* (- 1.0) sigma)))
+ (let ((?x275 (* 1.0 eps_i)))
+ (let ((?x184 (+ ?x275 ?x233)))
+ (let (($x6 (<= eps_d ?x184)))
+ (=> suntay2020.thm1xiv $x6))))))
 (assert
- (let (($x197 (<= eps_i (+ (* 1.0 eps_d) (* (- 1.0) sigma)))))
- (=> suntay2020.thm1xii $x197)))
+ (let (($x71 (<= eps_i (+ (* 1.0 eps_d) (* (- 1.0) sigma)))))
+ (=> suntay2020.thm1xii $x71)))
 (assert
- (let (($x171 (<= eps_all (* diam (+ (* 1.0 eps_d) 0.0)))))
- (=> dworkroth2014.group $x171)))
+ (let (($x84 (<= eps_all (* diam (+ (* 1.0 eps_d) 0.0)))))
+ (=> dworkroth2014.group $x84)))
 (assert
- (let (($x187 (<= eps_m (+ (* 1.0 eps_all) 0.0))))
- (=> cuffyu2016.density $x187)))
+ (let (($x43 (<= eps_m (+ (* 1.0 eps_all) 0.0))))
+ (=> cuffyu2016.density $x43)))
 (assert
- (let (($x197 (<= eps_i (+ (* 1.0 eps_d) (* (- 1.0) sigma)))))
- (=> relations.thm2_corrected $x197)))
+ (let (($x71 (<= eps_i (+ (* 1.0 eps_d) (* (- 1.0) sigma)))))
+ (=> relations.thm2_corrected $x71)))
 (assert
  (not (<= eps_m (* diam (+ (* 1.0 eps_i) (* (- 1.0) sigma))))))
 (check-sat)

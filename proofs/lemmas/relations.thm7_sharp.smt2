@@ -29,32 +29,32 @@
 (assert
  (= diam 1.0))
 (assert
- (let ((?x58 (* (- 1.0) sigma)))
- (let ((?x182 (* 1.0 eps_i)))
- (let ((?x19 (+ ?x182 ?x58)))
- (let (($x97 (<= eps_d ?x19)))
- (=> zheng2025.thm3 $x97))))))
+ (let ((?x84 (* (- 1.0) sigma)))
+ (let ((?x46 (* 1.0 eps_i)))
+ (let ((?x178 (+ ?x46 ?x84)))
+ (let (($x78 (<= eps_d ?x178)))
+ (=> zheng2025.thm3 $x78))))))
 (assert
- (let (($x390 (<= (- sigma) (+ (* 1.0 eps_i) 0.0))))
- (=> zheng2025.eq18 $x390)))
+ (let (($x43 (<= (- sigma) (+ (* 1.0 eps_i) 0.0))))
+ (=> zheng2025.eq18 $x43)))
 (assert
- (let ((?x58 (* (- 1.0) sigma)))
- (let ((?x182 (* 1.0 eps_i)))
- (let ((?x19 (+ ?x182 ?x58)))
- (let (($x97 (<= eps_d ?x19)))
- (=> suntay2020.thm1xiv $x97))))))
+ (let ((?x84 (* (- 1.0) sigma)))
+ (let ((?x46 (* 1.0 eps_i)))
+ (let ((?x178 (+ ?x46 ?x84)))
+ (let (($x78 (<= eps_d ?x178)))
+ (=> suntay2020.thm1xiv $x78))))))
 (assert
- (let (($x233 (<= eps_i (+ (* 1.0 eps_d) (* (- 1.0) sigma)))))
- (=> suntay2020.thm1xii $x233)))
+ (let (($x39 (<= eps_i (+ (* 1.0 eps_d) (* (- 1.0) sigma)))))
+ (=> suntay2020.thm1xii $x39)))
 (assert
- (let (($x22 (<= eps_all (* diam (+ (* 1.0 eps_d) 0.0)))))
- (=> dworkroth2014.group $x22)))
+ (let (($x190 (<= eps_all (* diam (+ (* 1.0 eps_d) 0.0)))))
+ (=> dworkroth2014.group $x190)))
 (assert
- (let (($x275 (<= eps_m (+ (* 1.0 eps_all) 0.0))))
- (=> cuffyu2016.density $x275)))
+ (let (($x148 (<= eps_m (+ (* 1.0 eps_all) 0.0))))
+ (=> cuffyu2016.density $x148)))
 (assert
- (let (($x233 (<= eps_i (+ (* 1.0 eps_d) (* (- 1.0) sigma)))))
- (=> relations.thm4_corrected $x233)))
+ (let (($x39 (<= eps_i (+ (* 1.0 eps_d) (* (- 1.0) sigma)))))
+ (=> relations.thm4_corrected $x39)))
 (assert
  (not (<= eps_m (+ (* 1.0 eps_i) (* (- 1.0) sigma)))))
 (check-sat)

@@ -21,12 +21,12 @@
 (assert
  (>= diam 1.0))
 (assert
- (let ((?x223 (* diam (+ (* 1.0 eps_d) 0.0))))
- (let (($x181 (<= eps_all ?x223)))
- (=> dworkroth2014.group $x181))))
+ (let ((?x5 (* diam (+ (* 1.0 eps_d) 0.0))))
+ (let (($x65 (<= eps_all ?x5)))
+ (=> dworkroth2014.group $x65))))
 (assert
- (let (($x196 (<= eps_m (+ (* 1.0 eps_all) 0.0))))
- (=> cuffyu2016.density $x196)))
+ (let (($x91 (<= eps_m (+ (* 1.0 eps_all) 0.0))))
+ (=> cuffyu2016.density $x91)))
 (assert
  (not (<= eps_m (* diam (+ (* 1.0 eps_d) 0.0)))))
 (check-sat)

@@ -29,11 +29,10 @@
 (assert
  (<= (* s p) pp))
 (assert
- (let ((?x232 (* a qq)))
- (<= q ?x232)))
+ (<= q (* a qq)))
 (assert
  (<= qq (* a q)))
 (assert
- (let (($x195 (<= (* (* p q) s) (* (* a pp) qq))))
-(not $x195)))
+ (let (($x182 (<= (* (* p q) s) (* (* a pp) qq))))
+(not $x182)))
 (check-sat)

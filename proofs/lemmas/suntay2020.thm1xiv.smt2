@@ -31,11 +31,10 @@
 (assert
  (<= (* p q) (* (* a pp) qq)))
 (assert
- (let ((?x171 (* pp qq)))
- (<= ?x171 (* (* a p) q))))
+ (let ((?x22 (* pp qq)))
+ (<= ?x22 (* (* a p) q))))
 (assert
- (let ((?x232 (* a qq)))
-(let ((?x122 (* q s)))
-(let (($x390 (<= ?x122 ?x232)))
-(not $x390)))))
+ (let ((?x184 (* q s)))
+(let (($x122 (<= ?x184 (* a qq))))
+(not $x122))))
 (check-sat)

@@ -39,11 +39,12 @@
 (assert
  (<= (* s p) pp))
 (assert
- (<= (* p u1) (* (* a pp) v1)))
+ (let ((?x73 (* p u1)))
+ (<= ?x73 (* (* a pp) v1))))
 (assert
  (<= (* p u2) (* (* a pp) v2)))
 (assert
- (let ((?x185 (* a pp)))
-(let (($x140 (<= (* p 1.0) ?x185)))
-(not $x140))))
+ (let ((?x51 (* a pp)))
+(let (($x86 (<= (* p 1.0) ?x51)))
+(not $x86))))
 (check-sat)

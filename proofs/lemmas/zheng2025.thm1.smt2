@@ -29,13 +29,13 @@
 (assert
  (<= (* s p) pp))
 (assert
- (let ((?x145 (* p q)))
- (<= ?x145 (* (* a pp) qq))))
+ (let ((?x24 (* p q)))
+ (<= ?x24 (* (* a pp) qq))))
 (assert
- (let ((?x148 (* pp qq)))
- (<= ?x148 (* (* a p) q))))
+ (let ((?x28 (* pp qq)))
+ (<= ?x28 (* (* a p) q))))
 (assert
- (let ((?x8 (* q s)))
-(let (($x239 (<= ?x8 (* a qq))))
-(not $x239))))
+ (let ((?x32 (* q s)))
+(let (($x34 (<= ?x32 (* a qq))))
+(not $x34))))
 (check-sat)

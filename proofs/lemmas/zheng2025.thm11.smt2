@@ -23,11 +23,11 @@
 (assert
  (= diam 1.0))
 (assert
- (let (($x89 (<= eps_all (* diam (+ (* 1.0 eps_d) 0.0)))))
- (=> dworkroth2014.group $x89)))
+ (let (($x19 (<= eps_all (* diam (+ (* 1.0 eps_d) 0.0)))))
+ (=> dworkroth2014.group $x19)))
 (assert
- (let (($x108 (<= eps_m (+ (* 1.0 eps_all) 0.0))))
- (=> cuffyu2016.density $x108)))
+ (let (($x5 (<= eps_m (+ (* 1.0 eps_all) 0.0))))
+ (=> cuffyu2016.density $x5)))
 (assert
  (not (<= eps_m (+ (* 2.0 eps_d) 0.0))))
 (check-sat)

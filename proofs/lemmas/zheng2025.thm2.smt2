@@ -33,6 +33,6 @@
 (assert
  (<= qq (* a q)))
 (assert
- (let (($x197 (<= (* (* p q) 1.0) (* (* (* a s) pp) qq))))
-(not $x197)))
+ (let (($x57 (<= (* (* p q) 1.0) (* (* (* a s) pp) qq))))
+(not $x57)))
 (check-sat)

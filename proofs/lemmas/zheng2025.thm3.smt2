@@ -25,17 +25,18 @@
 (assert
  (<= s 1.0))
 (assert
- (<= (* s pp) p))
+ (let ((?x82 (* s pp)))
+ (<= ?x82 p)))
 (assert
- (<= (* s p) pp))
+ (let ((?x224 (* s p)))
+ (<= ?x224 pp)))
 (assert
- (let ((?x203 (* p q)))
- (<= ?x203 (* (* a pp) qq))))
+ (let ((?x227 (* p q)))
+ (<= ?x227 (* (* a pp) qq))))
 (assert
- (let ((?x122 (* pp qq)))
- (<= ?x122 (* (* a p) q))))
+ (<= (* pp qq) (* (* a p) q)))
 (assert
- (let ((?x178 (* a qq)))
-(let (($x84 (<= (* q s) ?x178)))
-(not $x84))))
+ (let ((?x180 (* a qq)))
+(let (($x181 (<= (* q s) ?x180)))
+(not $x181))))
 (check-sat)

@@ -25,16 +25,18 @@
 (assert
  (<= s 1.0))
 (assert
- (<= (* s pp) p))
+ (let ((?x82 (* s pp)))
+ (<= ?x82 p)))
 (assert
- (<= (* s p) pp))
+ (let ((?x224 (* s p)))
+ (<= ?x224 pp)))
 (assert
- (let ((?x178 (* a qq)))
- (<= q ?x178)))
+ (let ((?x180 (* a qq)))
+ (<= q ?x180)))
 (assert
- (let ((?x241 (* a q)))
- (<= qq ?x241)))
+ (let ((?x170 (* a q)))
+ (<= qq ?x170)))
 (assert
- (let (($x38 (<= (* (* p q) 1.0) (* (* (* a s) pp) qq))))
-(not $x38)))
+ (let (($x173 (<= (* (* p q) 1.0) (* (* (* a s) pp) qq))))
+(not $x173)))
 (check-sat)

@@ -29,26 +29,26 @@
 (assert
  (= diam 1.0))
 (assert
- (let (($x89 (<= eps_d (+ (* 1.0 eps_i) (* (- 1.0) sigma)))))
- (=> zheng2025.thm3 $x89)))
+ (let (($x188 (<= eps_d (+ (* 1.0 eps_i) (* (- 1.0) sigma)))))
+ (=> zheng2025.thm3 $x188)))
 (assert
- (let (($x12 (<= (- sigma) (+ (* 1.0 eps_i) 0.0))))
- (=> zheng2025.eq18 $x12)))
+ (let (($x171 (<= (- sigma) (+ (* 1.0 eps_i) 0.0))))
+ (=> zheng2025.eq18 $x171)))
 (assert
- (let (($x89 (<= eps_d (+ (* 1.0 eps_i) (* (- 1.0) sigma)))))
- (=> suntay2020.thm1xiv $x89)))
+ (let (($x188 (<= eps_d (+ (* 1.0 eps_i) (* (- 1.0) sigma)))))
+ (=> suntay2020.thm1xiv $x188)))
 (assert
- (let (($x239 (<= eps_i (+ (* 1.0 eps_d) (* (- 1.0) sigma)))))
- (=> suntay2020.thm1xii $x239)))
+ (let (($x14 (<= eps_i (+ (* 1.0 eps_d) (* (- 1.0) sigma)))))
+ (=> suntay2020.thm1xii $x14)))
 (assert
- (let (($x237 (<= eps_all (* diam (+ (* 1.0 eps_d) 0.0)))))
- (=> dworkroth2014.group $x237)))
+ (let (($x207 (<= eps_all (* diam (+ (* 1.0 eps_d) 0.0)))))
+ (=> dworkroth2014.group $x207)))
 (assert
- (let (($x381 (<= eps_m (+ (* 1.0 eps_all) 0.0))))
- (=> cuffyu2016.density $x381)))
+ (let (($x176 (<= eps_m (+ (* 1.0 eps_all) 0.0))))
+ (=> cuffyu2016.density $x176)))
 (assert
- (let (($x239 (<= eps_i (+ (* 1.0 eps_d) (* (- 1.0) sigma)))))
- (=> relations.thm4_corrected $x239)))
+ (let (($x14 (<= eps_i (+ (* 1.0 eps_d) (* (- 1.0) sigma)))))
+ (=> relations.thm4_corrected $x14)))
 (assert
  (not (<= eps_m (+ (* 2.0 eps_i) (* (- 2.0) sigma)))))
 (check-sat)
