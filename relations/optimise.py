@@ -124,8 +124,6 @@ class DenseFamily:
         for den in (2, 3, 4, 5, 6, 8, 10, 12, 16, 20, 25, 50, 100, 1000, 10**4, 10**6):
             prior = _round_simplex(f.prior.array, den)
             rows = [_round_simplex(row, den) for row in f.channel.array]
-            if prior is None or any(r is None for r in rows):
-                continue
             spec = {"setting": f.setting, "prior": [str(v) for v in prior],
                     "channel": [[str(v) for v in row] for row in rows]}
             if self.records:
@@ -136,8 +134,9 @@ class DenseFamily:
         return f"dense {'D^%d (k=%d)' % (self.records, self.k) if self.records else 'local'} {self.n}x{self.m}"
 
 
-def _round_simplex(v: np.ndarray, den: int) -> list[Fraction] | None:
-    """Round a probability vector to multiples of ``1/den`` summing to 1 (largest remainder)."""
+def _round_simplex(v: np.ndarray, den: int) -> list[Fraction]:
+    """Round a float probability vector to multiples of ``1/den`` summing to 1 (largest remainder; small
+    entries may become 0, unlike :func:`relations.witnesses._round`, which keeps the support of an exact one)."""
     scaled = np.asarray(v, dtype=float) * den
     base = np.floor(scaled).astype(int)
     short = den - int(base.sum())
