@@ -283,7 +283,7 @@ def check(mech: Mechanism, claims=(), relations=None) -> Report:
 # --------------------------------------------------------------------------- claims
 
 CLAIM_NAMES = ("eps_i", "eps_d", "eps_m", "sigma_min", "eps_all", "neg_sigma")
-_CLAIM = re.compile(r"^\s*([a-z_]+)\s*(<=|>=|<|>)\s*(.+?)\s*$")
+_CLAIM = re.compile(r"^\s*([a-z_]+)\s*(<=|>=|<|>)\s*([^<>=\s].*?)\s*$")
 _LN = re.compile(r"^ln\((.+)\)$")
 
 

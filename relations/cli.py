@@ -50,11 +50,7 @@ def measure(
     from .measures import measure as compute
     from .report import measures_json, measures_table
 
-    try:
-        mech = load(file)
-    except InputError as exc:
-        fail(str(exc))
-        return
+    mech = load(file)
     result = compute(mech, bits)
     if json_out:
         sys.stdout.write(json.dumps(measures_json(mech, result), indent=2) + "\n")
@@ -75,12 +71,8 @@ def check(
     from .loader import load
     from .report import check_json, check_tables
 
-    try:
-        claims = [parse_claim(c) for c in claim]
-        mech = load(file)
-    except InputError as exc:
-        fail(str(exc))
-        return
+    claims = [parse_claim(c) for c in claim]
+    mech = load(file)
     report = run_check(mech, claims)
     if json_out:
         sys.stdout.write(json.dumps(check_json(report), indent=2) + "\n")
@@ -171,12 +163,8 @@ def witness(
     if rel is None or rel.kind != "non-implication":
         fail(f"{relation!r} is not a non-implication in the catalogue")
         return
-    try:
-        bound = parse_rational(eps_m, "--eps-m")
-        big = parse_rational(full_support, "--full-support") if full_support is not None else None
-    except InputError as exc:
-        fail(str(exc))
-        return
+    bound = parse_rational(eps_m, "--eps-m")
+    big = parse_rational(full_support, "--full-support") if full_support is not None else None
     if bound <= 0 or (big is not None and big <= 1):
         fail("--eps-m must be positive and --full-support above 1")
         return
@@ -220,17 +208,13 @@ def utility(
     from .measures import measure as compute
     from .utility import conditional_entropy, entropy, expected_distortion, fano_leakage_bound
 
-    try:
-        mech = load(file)
-        if not mech.exact:
-            raise InputError(f"{file}: utility needs an exact (JSON) mechanism")
-        if mech.is_product:
-            mech = mech.dense()
-        lm = loss if loss == "hamming" else _load_matrix(loss)
-        d = expected_distortion(mech, lm)
-    except InputError as exc:
-        fail(str(exc))
-        return
+    mech = load(file)
+    if not mech.exact:
+        raise InputError(f"{file}: utility needs an exact (JSON) mechanism")
+    if mech.is_product:
+        mech = mech.dense()
+    lm = loss if loss == "hamming" else _load_matrix(loss)
+    d = expected_distortion(mech, lm)
     h, hc = entropy(mech.prior.exact), conditional_entropy(mech)
     mi = compute(mech).eps_m.enclosure
     out = {"distortion": str(d), "distortion_value": float(d), "H(X)": float(h.midpoint),
@@ -271,17 +255,13 @@ def optimize(
     from .writer import dumps
 
     solver = {"dp": optimal_dp, "id": optimal_id, "mi": optimal_mi}.get(notion)
-    try:
-        if solver is None:
-            raise InputError(f"--notion must be dp, id or mi, got {notion!r}")
-        p = _rational_list(prior, "--prior")
-        if any(v < 0 for v in p) or sum(p) != 1:
-            raise InputError("--prior: entries must be non-negative and sum to 1")
-        lm = loss if loss == "hamming" else _load_matrix(loss)
-        result = solver(p, eps, lm)
-    except InputError as exc:
-        fail(str(exc))
-        return
+    if solver is None:
+        raise InputError(f"--notion must be dp, id or mi, got {notion!r}")
+    p = _rational_list(prior, "--prior")
+    if any(v < 0 for v in p) or sum(p) != 1:
+        raise InputError("--prior: entries must be non-negative and sum to 1")
+    lm = loss if loss == "hamming" else _load_matrix(loss)
+    result = solver(p, eps, lm)
     text = dumps(result.mechanism, f"optimal {notion} mechanism, eps = {eps}: solver distortion {result.value:.12g}, "
                                    f"exact distortion {float(result.distortion):.12g}, mixing {result.mixing}"
                                    + (f", Blahut gap {result.gap:.3g}" if result.gap is not None else ""))
@@ -334,8 +314,13 @@ def figures(
 
 
 def main(argv: Optional[list[str]] = None) -> None:
-    """Entry point; usage errors exit 2 as click does."""
-    app(args=argv)
+    """Entry point.  Usage errors exit 2 as click does; bad input anywhere in a command (an
+    :class:`InputError`) is one line on stderr and exit status 2, handled here once for every command."""
+    try:
+        app(args=argv)
+    except InputError as exc:
+        sys.stderr.write(f"relations: error: {exc}\n")
+        sys.exit(2)
 
 
 if __name__ == "__main__":  # pragma: no cover
