@@ -32,6 +32,7 @@ from .exact import LogRatio, parse_rational
 from .mechanism import HammingInputs, Mechanism, ProductChannel, ProductPrior
 from .measures import Budget, Measures, Witness, eps_all, measure
 from .neighbours import diameter
+from .product import factor_groups
 from .reals import ArbExpr, Log, Rational, Real, compare, inf, kl_bound, log_combination
 
 
@@ -62,9 +63,7 @@ def _mi_real(mech: Mechanism, measures: Measures) -> Real:
         prior = mech.prior
         assert isinstance(prior, ProductPrior)
         local_rows = mech.channel.local.exact
-        counts: dict = {}
-        for f in prior.factors:
-            counts[f.exact] = counts.get(f.exact, 0) + 1
+        counts = {key: len(members) for key, members in factor_groups(prior).items()}
         extra = mech.channel.records.bit_length() + 1
 
         def compute(bits):

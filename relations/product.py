@@ -64,6 +64,16 @@ def _lift(local: Budget, j: int, fillers: list[tuple[int, int]]) -> Budget:
     return Budget(local.name, local.value, local.exact, Witness(tuple(x), tuple(xp), y))
 
 
+def factor_groups(prior: ProductPrior) -> dict[object, list[int]]:
+    """Records grouped by identical local prior (the uniform prior is one group): each distinct local
+    problem is computed once and counted with its multiplicity."""
+    groups: dict[object, list[int]] = {}
+    for j, f in enumerate(prior.factors):
+        key = f.exact if f.exact is not None else f.array.tobytes()
+        groups.setdefault(key, []).append(j)
+    return groups
+
+
 def measure_product(mech: Mechanism, bits: int = DEFAULT_BITS) -> Measures:
     """The four quantities of a product-form mechanism via its local factors."""
     channel = mech.channel
@@ -71,11 +81,7 @@ def measure_product(mech: Mechanism, bits: int = DEFAULT_BITS) -> Measures:
     prior = mech.prior
     assert isinstance(prior, ProductPrior), "a product channel needs a product or uniform prior"
     r = channel.records
-    # Group identical factors (the uniform prior has one).
-    groups: dict[object, list[int]] = {}
-    for j, f in enumerate(prior.factors):
-        key = f.exact if f.exact is not None else f.array.tobytes()
-        groups.setdefault(key, []).append(j)
+    groups = factor_groups(prior)
     fillers = [_filler(f, channel.local) for f in prior.factors]
 
     first_local = _local(mech, prior.factors[0])
