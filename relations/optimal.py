@@ -237,18 +237,14 @@ def _rate_zero(p: np.ndarray, loss: np.ndarray):
     return channel, float(cost[y]), 0.0, 0.0, 0.0
 
 
-def optimal_mi(prior: Sequence, eps, loss="hamming", tol: float = 1e-9) -> Optimum:
-    """Least distortion subject to ``I(X;Y) <= eps``: Blahut-Arimoto with bisection on the slope."""
-    prior = [Fraction(v) for v in prior]
-    text, e = _eps_value(eps)
-    p = np.array([float(v) for v in prior])
-    lm = _loss(loss, len(prior))
+def _distortion_rate(p: np.ndarray, lm: np.ndarray, target: float, iterations: int, tol: float = 0.0):
+    """The least-distortion iterate with rate ``<= target``: bisection on Blahut's slope ``s`` (the rate
+    grows with ``s``), starting from the rate-0 optimum; returns ``(Q, D, R, R_lower, R_upper)``."""
     lo, hi = 0.0, 1.0
-    while blahut_arimoto(p, lm, hi)[2] < e and hi < 1e4:
+    while blahut_arimoto(p, lm, hi)[2] < target and hi < 1e4:
         hi *= 2
     best = _rate_zero(p, lm)
-    target = e * (1 - 1e-9)  # a margin for rounding the channel to rationals
-    for _ in range(100):
+    for _ in range(iterations):
         mid = (lo + hi) / 2
         res = blahut_arimoto(p, lm, mid)
         if res[2] <= target:
@@ -259,7 +255,17 @@ def optimal_mi(prior: Sequence, eps, loss="hamming", tol: float = 1e-9) -> Optim
             hi = mid
         if hi - lo < tol:
             break
-    channel, d, r, r_lower, r_upper = best
+    return best
+
+
+def optimal_mi(prior: Sequence, eps, loss="hamming", tol: float = 1e-9) -> Optimum:
+    """Least distortion subject to ``I(X;Y) <= eps``: Blahut-Arimoto with bisection on the slope."""
+    prior = [Fraction(v) for v in prior]
+    text, e = _eps_value(eps)
+    p = np.array([float(v) for v in prior])
+    lm = _loss(loss, len(prior))
+    # a margin below eps for rounding the channel to rationals
+    channel, d, r, r_lower, r_upper = _distortion_rate(p, lm, e * (1 - 1e-9), 100, tol)
     mech, lam = _exact_within(prior, channel, _budget_ok("mi", text))
     from .utility import expected_distortion
 
@@ -280,16 +286,5 @@ def privacy_distortion_curves(prior: Sequence, budgets: Sequence[float], loss="h
             out["id"].append(_lp(p, lm, math.exp(e), True)[1])
         except InputError:
             out["id"].append(None)
-        lo, hi = 0.0, 1.0
-        while blahut_arimoto(p, lm, hi)[2] < e and hi < 1e4:
-            hi *= 2
-        d = _rate_zero(p, lm)[1]
-        for _ in range(60):
-            mid = (lo + hi) / 2
-            res = blahut_arimoto(p, lm, mid)
-            if res[2] <= e:
-                lo, d = mid, min(d, res[1])
-            else:
-                hi = mid
-        out["mi"].append(d)
+        out["mi"].append(_distortion_rate(p, lm, e, 60)[1])
     return out
