@@ -34,8 +34,7 @@ def number(value: float) -> float | str:
     return value
 
 
-def _witness(mech: Mechanism, budget: Budget) -> dict[str, Any] | None:
-    w = budget.witness
+def _witness(mech: Mechanism, w) -> dict[str, Any] | None:
     if w is None:
         return None
     out: dict[str, Any] = {"x": mech.input_label(w.x), "x_prime": mech.input_label(w.x_prime)}
@@ -54,7 +53,7 @@ def budget_json(mech: Mechanism, budget: Budget) -> dict[str, Any]:
         "value": number(budget.value),
         "exact": None if exact is None else str(exact),
         "ratio": None if exact is None or not exact.is_finite else fraction_text(exact.ratio),
-        "witness": _witness(mech, budget),
+        "witness": _witness(mech, budget.witness),
     }
 
 
@@ -168,9 +167,7 @@ def real_json(x, approximate: bool = False) -> dict[str, Any] | None:
 
 def outcome_json(mech: Mechanism, o) -> dict[str, Any]:
     r = o.relation
-    witness = None
-    if o.witness is not None:
-        witness = _witness(mech, Budget("", 0.0, None, o.witness))
+    witness = _witness(mech, o.witness)
     return {
         "id": r.id, "title": r.title, "setting": r.setting, "kind": r.kind, "statement": r.statement,
         "symbols": r.symbols, "source": r.source, "corrects": r.corrects,
