@@ -26,9 +26,9 @@ from fractions import Fraction
 
 import numpy as np
 
-from relations.mechanism import Channel, Mechanism, Prior, ProductChannel, ProductPrior
+from relations.model import Channel, Mechanism, Prior, ProductChannel, ProductPrior
 from relations.measures import measure
-from relations.neighbours import HammingInputs, LocalInputs
+from relations.model import HammingInputs, LocalInputs
 
 BASELINE = """
 import sys, numpy as np

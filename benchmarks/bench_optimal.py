@@ -13,7 +13,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from relations.optimal import _lp, blahut_arimoto, optimal_dp, optimal_id, optimal_mi
+from relations.tradeoffs.optimal import _lp, blahut_arimoto, optimal_dp, optimal_id, optimal_mi
 
 
 def timed(fn):

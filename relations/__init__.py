@@ -1,30 +1,55 @@
 """relations: exact privacy budgets of finite mechanisms and the relations between them.
 
-Load a mechanism (:func:`load`, :func:`loads`, :func:`from_dict`), then
-:func:`measure` it: ``eps_i`` (identifiability), ``eps_d`` (differential
-privacy), ``eps_m`` (mutual information, certified enclosure) and the prior
-constant ``sigma_min``, each with its exact form and witness.  Definitions
-follow Zheng et al., "Relations Between Several Classical Privacy Notions"
-(2025), Defs. 2-9; see ``SPEC.md`` for the conventions on zeros and infinities.
+Build a mechanism (:class:`Mechanism` constructors, :mod:`relations.mechanisms`) or
+load one (:func:`load`, :func:`loads`, :func:`from_dict`), then :func:`measure` it:
+``eps_i`` (identifiability), ``eps_d`` (differential privacy), ``eps_m`` (mutual
+information, certified enclosure) and the prior constant ``sigma_min``, each with its
+exact form and witness.  Definitions follow Zheng et al., "Relations Between Several
+Classical Privacy Notions" (2025), Defs. 2-9; ``docs/semantics.md`` states the
+conventions on zeros and infinities.
 
-Then :func:`check` it against the relation :data:`CATALOGUE` and claimed budgets
-(:mod:`relations.checker`), or decide a relation for all mechanisms with
-:func:`relations.verify.verify_relation`.  Topics: :mod:`relations.mechanisms`
-(named mechanisms), :mod:`relations.symbolic` (closed forms),
-:mod:`relations.utility` and :mod:`relations.optimal` (privacy-utility),
-:mod:`relations.figures`, :mod:`relations.strategies` (hypothesis strategies).
+Then :func:`check` it against the relation :data:`CATALOGUE` and claimed budgets, or
+decide a relation for all mechanisms with :func:`verify_relation`.
+
+The package is layered; each layer imports only from the layers above it in this list:
+
+* :mod:`relations.numbers` -- exact rationals, logarithms, certified enclosures;
+* :mod:`relations.model` -- priors, channels, neighbour structures, mechanisms;
+* :mod:`relations.measures`, :mod:`relations.mechanisms` -- budgets; named mechanisms;
+* :mod:`relations.catalogue` -- relations between budgets, as data;
+* :mod:`relations.checking` -- relations and claims decided on one mechanism;
+* :mod:`relations.search`, :mod:`relations.tradeoffs` -- verdicts over all mechanisms;
+  privacy against utility;
+* :mod:`relations.io` -- files and reports; then :mod:`relations.figures` and
+  :mod:`relations.cli`.
 """
 
-from .catalogue import CATALOGUE, Relation
-from .checker import check
-from .errors import InputError
-from .exact import LogRatio, parse_rational
-from .loader import from_dict, load, loads
-from .measures import Budget, Measures, MutualInformation, Witness, measure
-from .mechanism import Channel, Mechanism, Prior, ProductChannel, ProductPrior
+from __future__ import annotations
+
+from relations.catalogue import CATALOGUE, Relation
+from relations.checking import check, parse_claim
+from relations.errors import InputError, RelationsError, SolverError
+from relations.io.reading import from_dict, load, loads
+from relations.measures import Budget, Measures, MutualInformation, Witness, eps_all, measure
+from relations.model import Channel, Mechanism, Prior, ProductChannel, ProductPrior
+from relations.numbers import Enclosure, LogRatio, parse_rational
+from relations.search.verify import verify_relation
 
 __all__ = [
-    "CATALOGUE", "Relation", "check", "Budget", "Channel", "InputError", "LogRatio", "Measures", "Mechanism", "MutualInformation", "Prior",
-    "ProductChannel", "ProductPrior", "Witness", "from_dict", "load", "loads", "measure", "parse_rational",
+    "CATALOGUE", "Budget", "Channel", "Enclosure", "InputError", "LogRatio", "Measures", "Mechanism",
+    "MutualInformation", "Prior", "ProductChannel", "ProductPrior", "Relation", "RelationsError", "SolverError",
+    "Witness", "check", "eps_all", "from_dict", "load", "loads", "measure", "parse_claim", "parse_rational",
+    "verify_relation", "__version__",
 ]
-__version__ = "0.1.0"
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("privacy-relations")
+    except PackageNotFoundError:  # a source tree that was not installed
+        return "0.0.0+unknown"
+
+
+__version__ = _version()

@@ -14,7 +14,7 @@ from typing import Optional
 
 import typer
 
-from .errors import InputError
+from relations.errors import InputError
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="Exact privacy budgets of finite mechanisms and the relations between them.")
@@ -46,9 +46,10 @@ def measure(
     bits: int = typer.Option(100, "--bits", help="Width of the eps_m enclosure at most 2**-bits.", min=1, max=100000),
 ) -> None:
     """The four quantities eps_i, eps_d, eps_m, sigma_min with exact forms and witnesses."""
-    from .loader import load
-    from .measures import measure as compute
-    from .report import measures_json, measures_table
+    from relations.io.reading import load
+    from relations.io.reports import measures_json
+    from relations.io.tables import measures_table
+    from relations.measures.api import measure as compute
 
     mech = load(file)
     result = compute(mech, bits)
@@ -67,9 +68,11 @@ def check(
     """Every catalogued relation on this mechanism, and the user's claimed budgets.
 
     Exit status: 0 every --claim holds, 1 some --claim fails or is undecided, 2 bad input."""
-    from .checker import check as run_check, parse_claim
-    from .loader import load
-    from .report import check_json, check_tables
+    from relations.checking.checker import check as run_check
+    from relations.checking.claims import parse_claim
+    from relations.io.reading import load
+    from relations.io.reports import check_json
+    from relations.io.tables import check_tables
 
     claims = [parse_claim(c) for c in claim]
     mech = load(file)
@@ -77,7 +80,7 @@ def check(
     if json_out:
         sys.stdout.write(json.dumps(check_json(report), indent=2) + "\n")
     else:
-        from .report import measures_table
+        from relations.io.tables import measures_table
 
         console = _console()
         console.print(measures_table(mech, report.values.measures))
@@ -90,7 +93,8 @@ def check(
 @app.command()
 def catalogue(json_out: bool = typer.Option(False, "--json", help="Print the catalogue as JSON.")) -> None:
     """The relation catalogue: id, setting, statement in words and symbols, source."""
-    from .report import catalogue_json, catalogue_table
+    from relations.io.reports import catalogue_json
+    from relations.io.tables import catalogue_table
 
     if json_out:
         sys.stdout.write(json.dumps(catalogue_json(), indent=2) + "\n")
@@ -107,11 +111,22 @@ def verify(
     seed: int = typer.Option(2025, "--seed", help="Seed of the searches (the output is deterministic)."),
 ) -> None:
     """The main job: a verdict with re-checkable evidence for every catalogued relation."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+    )
 
-    from .catalogue import BY_ID, CATALOGUE
-    from .report import verdicts_table
-    from .verify import Effort, verdict_json, verify_relation, write_evidence
+    from relations.catalogue.entries import BY_ID, CATALOGUE
+    from relations.io.tables import verdicts_table
+    from relations.search.verify import (
+        Effort,
+        verdict_json,
+        verify_relation,
+        write_evidence,
+    )
 
     unknown = [i for i in only if i not in BY_ID]
     if unknown:
@@ -154,10 +169,10 @@ def witness(
                                                "support with e^eps_d at least this ratio."),
 ) -> None:
     """Print a witness mechanism file for a non-implication: I(X;Y) <= eps_m, infinite (or huge) eps_d / eps_i."""
-    from .catalogue import BY_ID
-    from .exact import parse_rational
-    from .witnesses import mi_witness
-    from .writer import dumps
+    from relations.catalogue.entries import BY_ID
+    from relations.io.writing import dumps
+    from relations.numbers.text import parse_rational
+    from relations.search.witnesses import mi_witness
 
     rel = BY_ID.get(relation)
     if rel is None or rel.kind != "non-implication":
@@ -177,7 +192,7 @@ def mechanisms(json_out: bool = typer.Option(False, "--json", help="Print the li
     """The named mechanisms a file can use: "channel": {"mechanism": NAME, ...parameters}."""
     from rich.table import Table
 
-    from .mechanisms import REGISTRY
+    from relations.mechanisms.registry import REGISTRY
 
     if json_out:
         sys.stdout.write(json.dumps([{"mechanism": e.name, "parameters": list(e.params), "summary": e.summary}
@@ -192,7 +207,7 @@ def mechanisms(json_out: bool = typer.Option(False, "--json", help="Print the li
 
 
 def _rational_list(text: str, what: str) -> list:
-    from .exact import parse_rational
+    from relations.numbers.text import parse_rational
 
     return [parse_rational(v, f"{what}[{i}]") for i, v in enumerate(text.split(","))]
 
@@ -204,9 +219,14 @@ def utility(
     json_out: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """Expected distortion, H(X), H(X|Y), I(X;Y) and the Fano lower bound on leakage."""
-    from .loader import load
-    from .measures import measure as compute
-    from .utility import conditional_entropy, entropy, expected_distortion, fano_leakage_bound
+    from relations.io.reading import load
+    from relations.measures.api import measure as compute
+    from relations.tradeoffs.utility import (
+        conditional_entropy,
+        entropy,
+        expected_distortion,
+        fano_leakage_bound,
+    )
 
     mech = load(file)
     if not mech.exact:
@@ -235,7 +255,7 @@ def _load_matrix(path: str):
             data = json.load(fh, parse_float=str, parse_int=str)
     except (OSError, ValueError) as exc:
         raise InputError(f"cannot read loss matrix {path}: {exc}") from None
-    from .exact import parse_rational
+    from relations.numbers.text import parse_rational
 
     if not isinstance(data, list) or not all(isinstance(r, list) for r in data):
         raise InputError(f"{path}: expected a JSON list of rows")
@@ -251,8 +271,8 @@ def optimize(
     out: Optional[str] = typer.Option(None, "--out", help="Write the optimal mechanism file here (else stdout)."),
 ) -> None:
     """The least-distortion mechanism under an eps budget of one notion (LP via HiGHS, or Blahut-Arimoto)."""
-    from .optimal import optimal_dp, optimal_id, optimal_mi
-    from .writer import dumps
+    from relations.io.writing import dumps
+    from relations.tradeoffs.optimal import optimal_dp, optimal_id, optimal_mi
 
     solver = {"dp": optimal_dp, "id": optimal_id, "mi": optimal_mi}.get(notion)
     if solver is None:
@@ -280,7 +300,7 @@ def symbolic(
     piecewise: bool = typer.Option(False, "--piecewise", help="Rewrite Max/Min as Piecewise."),
 ) -> None:
     """Closed forms (sympy) of eps_d, eps_i, sigma_min and I(X;Y) in the symbolic parameter."""
-    from . import symbolic as sym
+    import relations.mechanisms.symbolic as sym
 
     builders = {"krr": lambda: sym.krr(k), "rr-prior": sym.binary_rr_with_prior,
                 "paper6": lambda: sym.paper_construction(6), "paper8": lambda: sym.paper_construction(8)}
@@ -300,7 +320,7 @@ def figures(
     only: list[str] = typer.Option([], "--only", help="Only these figures (repeatable)."),
 ) -> None:
     """Regenerate the figures from computed results (the relation diagram uses proofs/verdicts.json)."""
-    from .figures import FIGURES, write_all
+    from relations.figures import FIGURES, write_all
 
     if fmt not in ("png", "svg", "pdf"):
         fail(f"--format must be png, svg or pdf, got {fmt!r}")

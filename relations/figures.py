@@ -40,7 +40,7 @@ NOTION_NODES = {"eps_i": "identifiability", "eps_d": "differential privacy", "ep
 
 
 def _measure(mech):
-    from .measures import measure
+    from relations.measures.api import measure
 
     return measure(mech)
 
@@ -50,7 +50,7 @@ def _measure(mech):
 
 def relation_diagram_data(verdicts_path: str | None = "proofs/verdicts.json") -> dict:
     """Nodes (notion, setting) and one edge per catalogued implication between the three notions."""
-    from .catalogue import CATALOGUE
+    from relations.catalogue.entries import CATALOGUE
 
     verdicts = {}
     if verdicts_path and os.path.exists(verdicts_path):
@@ -59,7 +59,7 @@ def relation_diagram_data(verdicts_path: str | None = "proofs/verdicts.json") ->
     paper = [r for r in CATALOGUE if r.id.startswith("zheng2025.thm")]
     missing = [r for r in paper if r.id not in verdicts]
     if missing:
-        from .verify import Effort, verify_relation
+        from relations.search.verify import Effort, verify_relation
 
         for r in missing:
             verdicts[r.id] = verify_relation(r, Effort.of(True)).verdict
@@ -78,7 +78,7 @@ def relation_diagram_data(verdicts_path: str | None = "proofs/verdicts.json") ->
 
 def prior_skew_data(points: int = 46, channel=("13/20", "7/20")) -> dict:
     """``eps_i``, ``eps_d``, ``-sigma_min`` of the paper's channel as ``p(1)`` goes from 1/2 to 19/20."""
-    from .mechanisms import paper_example
+    from relations.mechanisms.paper import paper_example
 
     a, b = (Fraction(v) for v in channel)
     xs = [Fraction(1, 2) + (Fraction(19, 20) - Fraction(1, 2)) * i / (points - 1) for i in range(points)]
@@ -99,7 +99,7 @@ def prior_skew_data(points: int = 46, channel=("13/20", "7/20")) -> dict:
 
 def krr_information_data(k: int = 4, ratios: Sequence[Fraction] | None = None) -> dict:
     """``I(X;Y)`` of k-RR (uniform prior) and the catalogued bounds, against ``eps_d``."""
-    from .mechanisms import krr
+    from relations.mechanisms.local import krr
 
     ratios = ratios or [Fraction(100 + 25 * i, 100) for i in range(0, 57)]
     out = {"k": k, "eps_d": [], "I": [], "two_eps": [], "eps": [], "tightest": []}
@@ -116,7 +116,7 @@ def krr_information_data(k: int = 4, ratios: Sequence[Fraction] | None = None) -
 
 def central_records_data(ratio: Fraction = Fraction(3), records: Sequence[int] = tuple(range(1, 31))) -> dict:
     """``I(X;Y)`` of binary RR on each of ``r`` records (uniform prior, product form) against ``r``."""
-    from .mechanisms import product, randomized_response
+    from relations.mechanisms.local import product, randomized_response
 
     local = randomized_response(ratio)
     out = {"ratio": str(ratio), "r": [], "I": [], "two_eps": [], "r_eps": [], "first_crossing": None}
@@ -134,8 +134,8 @@ def central_records_data(ratio: Fraction = Fraction(3), records: Sequence[int] =
 
 def symmetric_channel_data(symbols: int = 7, distortions: Sequence[Fraction] | None = None) -> dict:
     """The ``symbols``-ary symmetric channel (correct ``1 - D``, each error ``D/(symbols-1)``), uniform source."""
-    from .loader import from_dict
-    from .utility import fano_leakage_bound
+    from relations.io.reading import from_dict
+    from relations.tradeoffs.utility import fano_leakage_bound
 
     distortions = distortions or [Fraction(i, 100) for i in range(1, 86)]
     out = {"symbols": symbols, "D": [], "eps": [], "I": [], "fano": [], "H": math.log(symbols)}
@@ -154,7 +154,7 @@ def symmetric_channel_data(symbols: int = 7, distortions: Sequence[Fraction] | N
 
 def privacy_distortion_data(prior: Sequence = ("1/2", "1/4", "1/8", "1/8"),
                             budgets: Sequence[float] | None = None) -> dict:
-    from .optimal import privacy_distortion_curves
+    from relations.tradeoffs.optimal import privacy_distortion_curves
 
     budgets = budgets or [0.1 * i for i in range(1, 31)]
     data = privacy_distortion_curves([Fraction(v) for v in prior], budgets)

@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 import relations
 from relations import catalogue as cat
-from relations.checker import check
+from relations.checking import check
 
 
 @pytest.fixture(autouse=True)

@@ -18,7 +18,7 @@ import mpmath
 import pytest
 
 import relations
-from relations.checker import check, parse_claim
+from relations.checking import check, parse_claim
 from relations.errors import InputError
 
 

@@ -14,8 +14,8 @@ import sys
 import pytest
 
 from relations.catalogue import CATALOGUE
-from relations.checker import evaluate, values
-from relations.verify import Effort, verify_all
+from relations.checking import evaluate, values
+from relations.search.verify import Effort, verify_all
 
 ROOT = pathlib.Path(__file__).parent.parent
 

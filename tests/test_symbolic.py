@@ -1,4 +1,4 @@
-"""Closed forms (relations.symbolic) against the exact numeric path: the sympy expressions for
+"""Closed forms (relations.mechanisms.symbolic) against the exact numeric path: the sympy expressions for
 ``eps_d``, ``eps_i``, ``sigma_min`` and ``I(X;Y)``, evaluated at sampled parameters (``eps = ln t`` with
 ``t`` rational, rational priors / ``beta``), agree with ``relations.measure`` on the corresponding
 numeric mechanism; ``eps_m`` falls inside the certified enclosure.  Sympy is slow: forms are built
@@ -16,7 +16,7 @@ sympy = pytest.importorskip("sympy")
 import relations  # noqa: E402
 from conftest import run_cli  # noqa: E402
 from relations import mechanisms as M  # noqa: E402
-from relations import symbolic as S  # noqa: E402
+from relations.mechanisms import symbolic as S  # noqa: E402
 
 EPS = sympy.Symbol("eps", positive=True)
 TOL = 1e-12

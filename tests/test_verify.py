@@ -21,13 +21,13 @@ import numpy as np
 import pytest
 
 import relations
-from relations import smt
+from relations.search import smt
 from relations.catalogue import CATALOGUE, Linear, Relation, get
-from relations.checker import evaluate, values
-from relations.derive import derive, lemma_facts
-from relations.optimise import DenseFamily, search_dense, search_rr
-from relations.verify import Effort, verify_relation, write_evidence
-from relations.witnesses import mi_witness
+from relations.checking import evaluate, values
+from relations.search.derive import derive, lemma_facts
+from relations.search import DenseFamily, search_dense, search_rr
+from relations.search.verify import Effort, verify_relation, write_evidence
+from relations.search.witnesses import mi_witness
 
 
 @pytest.fixture(autouse=True)
@@ -117,7 +117,7 @@ def test_smt_bounded_search_finds_ratio_counterexample(false_claim):
 
 @pytest.mark.parametrize("false_claim", [WRONG_SIGN, NO_PRIOR, MI_TENTH])
 def test_hypothesis_engine_finds_counterexample(false_claim):
-    from relations.verify import _hypothesis_search
+    from relations.search.verify import _hypothesis_search
 
     mech = _hypothesis_search(false_claim, "local", Effort(hypothesis_examples=300))
     assert mech is not None
@@ -164,7 +164,7 @@ def test_true_ratio_claim_has_no_bounded_counterexample(shape):
 
 
 def test_true_claims_survive_search():
-    from relations.verify import _hypothesis_search
+    from relations.search.verify import _hypothesis_search
 
     for true_claim in (TRUE_RATIO, TRUE_MI):
         assert _hypothesis_search(true_claim, "local", QUICK) is None

@@ -1,0 +1,220 @@
+"""Evaluating catalogued relations and user claims on one mechanism, exactly.
+
+:func:`check` measures a mechanism once (:mod:`relations.measures`), turns each
+quantity into an exact real (:mod:`relations.reals`) and evaluates every
+relation of :data:`relations.catalogue.CATALOGUE`:
+
+* ratio relations are decided by rational comparison (``ln a <= ln b`` iff
+  ``a <= b``; the bound ``g (ca a + cs s)`` is ``ln(q_a^(g ca) q_s^(g cs))``);
+* anything with ``eps_m`` compares certified enclosures at rising precision,
+  with an exact algebraic tie-breaker, and is ``undecided`` rather than guessed;
+* an infinite premise makes an implication hold vacuously; an infinite
+  conclusion with a finite bound makes it fail (SPEC section 4);
+* a non-implication is not decided by one mechanism; the outcome says whether
+  this mechanism is a witness for it (finite premise, infinite conclusion).
+
+User claims ``NAME OP BOUND`` (:func:`parse_claim`) are decided the same way.
+Float-mode (``.npz``) mechanisms are compared on their float values and every
+outcome says ``approximate``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+
+import relations.catalogue as cat
+from relations.checking.claims import Claim, parse_claim
+from relations.checking.quantities import Values, values
+from relations.measures.results import Witness
+from relations.model.mechanism import Mechanism
+from relations.model.neighbours import HammingInputs
+from relations.numbers.logs import LogRatio
+from relations.numbers.reals import (
+    ArbExpr,
+    Log,
+    Rational,
+    Real,
+    compare,
+    inf,
+    kl_bound,
+    log_combination,
+)
+
+__all__ = ["Outcome", "applicable", "bound_value", "evaluate", "Report", "check", "ClaimOutcome", "decide"]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """A relation evaluated on one mechanism.
+
+    ``status`` is ``holds``, ``fails``, ``undecided`` or ``not applicable`` for
+    implications, ``witness`` / ``not a witness`` for non-implications;
+    ``holds`` is True, False or None (undecided, not applicable, or a
+    non-implication).  ``slack = bound - conclusion`` (negative when failing),
+    as a float and, when both sides are logarithms of rationals, exactly.
+    """
+
+    relation: cat.Relation
+    status: str
+    holds: bool | None
+    premise: Real | None = None
+    bound: Real | None = None
+    conclusion: Real | None = None
+    slack: float | None = None
+    slack_exact: str | None = None
+    witness: Witness | None = None
+    note: str = ""
+    approximate: bool = False
+
+
+
+def applicable(relation: cat.Relation, mech: Mechanism) -> str | None:
+    """``None`` if the relation applies to ``mech``, else the reason it does not."""
+    if not relation.applies_to_setting(mech.setting):
+        return f"stated for the {relation.setting} setting"
+    if isinstance(mech.inputs, HammingInputs) and mech.inputs.records < relation.min_records:
+        return f"stated for D^r with r >= {relation.min_records}"
+    return None
+
+
+
+def bound_value(relation: cat.Relation, premise: Real, sigma: Real, diam: int | None) -> Real:
+    """``f(premise, sigma_min)`` as an exact real (premise finite)."""
+    b = relation.bound
+    if isinstance(b, cat.KLBound):
+        if isinstance(premise, Log):
+            return kl_bound(premise.log.ratio, f"{premise} (e^{premise} - 1)")
+        v = float(premise)
+        return Rational(Fraction(v * math.expm1(v)))
+    assert isinstance(b, cat.Linear)
+    if isinstance(premise, Log) and isinstance(sigma, Log):
+        if b.integral:
+            return Log(b.evaluate(premise.log, sigma.log, diam))
+        if b.times_diameter and diam is None:
+            return inf()
+        g = diam if b.times_diameter else 1
+        terms = [(Fraction(b.ca) * g, premise.log)] + ([(Fraction(b.cs) * g, sigma.log)] if b.cs else [])
+        if any(not t.is_finite for c, t in terms if c):
+            total = sum((c * t.sign for c, t in terms if c and not t.is_finite), Fraction(0))
+            return inf(1 if total > 0 else -1)
+        return log_combination([(c, t.ratio) for c, t in terms if c], b.text(relation.premise))
+    if b.times_diameter and diam is None:
+        return inf()
+    g = diam if b.times_diameter else 1
+    if b.cs and sigma.infinite:
+        return inf(1 if b.cs * sigma.infinite < 0 else -1)
+    if isinstance(premise, ArbExpr) or (b.cs and isinstance(sigma, ArbExpr)):
+        return _linear_enclosure(premise, sigma if b.cs else None, Fraction(b.ca) * g, Fraction(b.cs) * g,
+                                 b.text(relation.premise))
+    v = g * (float(b.ca) * float(premise) + (float(b.cs) * float(sigma) if b.cs else 0.0))
+    if v in (float("inf"), float("-inf")):
+        return Log(LogRatio(None, 1 if v > 0 else -1))
+    return Rational(Fraction(v))
+
+
+
+def _scale(lo: Fraction, hi: Fraction, c: Fraction) -> tuple[Fraction, Fraction]:
+    return (c * lo, c * hi) if c >= 0 else (c * hi, c * lo)
+
+
+
+def _linear_enclosure(premise: Real, sigma: Real | None, ca: Fraction, cs: Fraction, text: str) -> ArbExpr:
+    """``ca * premise + cs * sigma`` for enclosed reals (e.g. a bound on ``I(X;Y)``), by interval arithmetic."""
+    def enclose(bits: int):
+        lo, hi = _scale(*premise.enclose(bits + 2), ca)
+        if sigma is not None:
+            slo, shi = _scale(*sigma.enclose(bits + 2), cs)
+            lo, hi = lo + slo, hi + shi
+        return lo, hi
+
+    approx = float(ca) * float(premise) + (float(cs) * float(sigma) if sigma is not None else 0.0)
+    return ArbExpr(text, approx, enclose)
+
+
+
+def evaluate(relation: cat.Relation, vals: Values) -> Outcome:
+    """Decide one relation on one mechanism."""
+    why = applicable(relation, vals.mechanism)
+    if why:
+        return Outcome(relation, "not applicable", None, note=why)
+    premise = vals.reals[relation.premise]
+    conclusion = vals.reals[relation.conclusion]
+    approx = vals.approximate
+    if relation.kind == "non-implication":
+        is_witness = premise.infinite == 0 and conclusion.infinite > 0
+        note = (f"this mechanism is a witness: {relation.premise} finite, {relation.conclusion} = inf" if is_witness
+                else f"not a witness: needs {relation.premise} finite and {relation.conclusion} infinite")
+        return Outcome(relation, "witness" if is_witness else "not a witness", None, premise, None, conclusion,
+                       witness=vals.witnesses[relation.conclusion] if is_witness else None, note=note,
+                       approximate=approx)
+    if premise.infinite > 0:
+        return Outcome(relation, "holds", True, premise, None, conclusion,
+                       note=f"{relation.premise} = inf: holds vacuously", approximate=approx)
+    bound = bound_value(relation, premise, vals.reals["sigma_min"], vals.diameter)
+    if bound.infinite > 0:
+        return Outcome(relation, "holds", True, premise, bound, conclusion, note="bound = inf", approximate=approx)
+    s = compare(conclusion, bound)
+    slack, slack_exact = _slack(bound, conclusion)
+    if s is None:
+        return Outcome(relation, "undecided", None, premise, bound, conclusion, slack, slack_exact,
+                       note="enclosures did not separate", approximate=approx)
+    holds = s <= 0
+    return Outcome(relation, "holds" if holds else "fails", holds, premise, bound, conclusion, slack, slack_exact,
+                   witness=None if holds else vals.witnesses[relation.conclusion], approximate=approx)
+
+
+
+def _slack(bound: Real, conclusion: Real) -> tuple[float | None, str | None]:
+    if isinstance(bound, Log) and isinstance(conclusion, Log):
+        b, c = bound.log, conclusion.log
+        if b.is_finite and c.is_finite:
+            d = LogRatio.of(b.ratio / c.ratio)
+            return d.value, str(d)
+        if c.sign > 0:
+            return float("-inf"), "-inf"
+    return float(bound) - float(conclusion), None
+
+
+
+@dataclass(frozen=True)
+class Report:
+    """All relation outcomes and claim decisions for one mechanism."""
+
+    values: Values
+    outcomes: tuple[Outcome, ...]
+    claims: tuple["ClaimOutcome", ...]
+
+
+
+def check(mech: Mechanism, claims=(), relations=None) -> Report:
+    """Evaluate every catalogued relation (or ``relations``) and the given claims on ``mech``."""
+    vals = values(mech)
+    rels = cat.CATALOGUE if relations is None else relations
+    parsed = [c if isinstance(c, Claim) else parse_claim(c) for c in claims]
+    return Report(vals, tuple(evaluate(r, vals) for r in rels), tuple(decide(c, vals) for c in parsed))
+
+
+
+@dataclass(frozen=True)
+class ClaimOutcome:
+    claim: Claim
+    holds: bool | None
+    value: Real
+    note: str = ""
+
+
+
+def decide(claim: Claim, vals: Values) -> ClaimOutcome:
+    """Decide a claim exactly on the measured values (``None``: undecided)."""
+    value = vals.reals[claim.name]
+    if value.infinite:
+        s = value.infinite
+    else:
+        s = compare(value, claim.bound)
+    if s is None:
+        return ClaimOutcome(claim, None, value, "undecided: enclosures did not separate")
+    holds = {"<=": s <= 0, "<": s < 0, ">=": s >= 0, ">": s > 0}[claim.op]
+    return ClaimOutcome(claim, holds, value, "approximate (float mode)" if vals.approximate else "")
+

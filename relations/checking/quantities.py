@@ -1,0 +1,145 @@
+"""Evaluating catalogued relations and user claims on one mechanism, exactly.
+
+:func:`check` measures a mechanism once (:mod:`relations.measures`), turns each
+quantity into an exact real (:mod:`relations.reals`) and evaluates every
+relation of :data:`relations.catalogue.CATALOGUE`:
+
+* ratio relations are decided by rational comparison (``ln a <= ln b`` iff
+  ``a <= b``; the bound ``g (ca a + cs s)`` is ``ln(q_a^(g ca) q_s^(g cs))``);
+* anything with ``eps_m`` compares certified enclosures at rising precision,
+  with an exact algebraic tie-breaker, and is ``undecided`` rather than guessed;
+* an infinite premise makes an implication hold vacuously; an infinite
+  conclusion with a finite bound makes it fail (SPEC section 4);
+* a non-implication is not decided by one mechanism; the outcome says whether
+  this mechanism is a witness for it (finite premise, infinite conclusion).
+
+User claims ``NAME OP BOUND`` (:func:`parse_claim`) are decided the same way.
+Float-mode (``.npz``) mechanisms are compared on their float values and every
+outcome says ``approximate``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from relations.measures.api import eps_all, measure
+from relations.measures.information import (
+    compare_with_log,
+    independent,
+    mutual_information,
+)
+from relations.measures.product import factor_groups
+from relations.measures.results import Budget, Measures, Witness
+from relations.model.distributions import ProductChannel, ProductPrior
+from relations.model.mechanism import Mechanism
+from relations.model.neighbours import diameter
+from relations.numbers.enclosure import DEFAULT_BITS, sum_enclosures
+from relations.numbers.logs import LogRatio
+from relations.numbers.reals import (
+    ArbExpr,
+    Log,
+    Rational,
+    Real,
+)
+
+__all__ = ["Values", "values"]
+
+
+@dataclass(frozen=True, eq=False)
+class Values:
+    """Everything the relations need from one mechanism, as exact reals."""
+
+    mechanism: Mechanism
+    measures: Measures
+    eps_all: Budget
+    diameter: int | None
+    reals: dict
+    witnesses: dict
+    approximate: bool
+
+
+
+def _mi_real(mech: Mechanism, measures: Measures) -> Real:
+    mi = measures.eps_m
+    if mi.enclosure is None:
+        return Rational(Fraction(mi.value))
+    first = mi.enclosure
+    cache = {DEFAULT_BITS: first}
+
+    if isinstance(mech.channel, ProductChannel):
+        prior = mech.prior
+        assert isinstance(prior, ProductPrior)
+        local_rows = mech.channel.local.exact
+        counts = {key: len(members) for key, members in factor_groups(prior).items()}
+        extra = mech.channel.records.bit_length() + 1
+
+        def compute(bits):
+            return sum_enclosures((mutual_information(p, local_rows, bits + extra), c) for p, c in counts.items())
+
+        def tie(other):
+            if _is_zero(other):
+                return 0 if all(independent(p, local_rows) for p in counts) else 1
+            if isinstance(other, Log) and other.log.is_finite:
+                return compare_with_log((), (), other.log.ratio, [(p, local_rows, c) for p, c in counts.items()])
+            return None
+    else:
+        p, rows = mech.prior.exact, mech.channel.exact
+
+        def compute(bits):
+            return mutual_information(p, rows, bits)
+
+        def tie(other):
+            if _is_zero(other):
+                return 0 if independent(p, rows) else 1
+            if isinstance(other, Log) and other.log.is_finite:
+                return compare_with_log(p, rows, other.log.ratio)
+            return None
+
+    def enclose(bits):
+        bits = max(bits, DEFAULT_BITS)
+        if bits not in cache:
+            cache[bits] = compute(bits)
+        e = cache[bits]
+        return e.lower, e.upper
+
+    return ArbExpr("I(X;Y)", mi.value, enclose, tie)
+
+
+
+def _is_zero(x) -> bool:
+    return (isinstance(x, Rational) and x.value == 0) or (isinstance(x, Log) and x.log.is_finite and x.log.ratio == 1)
+
+
+
+def _real(budget: Budget, approximate: bool) -> Real:
+    if approximate or budget.exact is None:
+        v = budget.value
+        if v in (float("inf"), float("-inf")):
+            return Log(LogRatio(None, 1 if v > 0 else -1))
+        return Rational(Fraction(v))
+    return Log(budget.exact)
+
+
+
+def values(mech: Mechanism, measures: Measures | None = None) -> Values:
+    """Measure ``mech`` (unless ``measures`` is given) and collect its exact reals."""
+    measures = measures or measure(mech)
+    approx = not measures.exact
+    all_pairs = eps_all(mech)
+    neg = measures.sigma_min
+    neg_sigma = Budget("neg_sigma", -neg.value, None if neg.exact is None else -neg.exact,
+                       None if neg.witness is None else Witness(neg.witness.x_prime, neg.witness.x, None))
+    reals = {
+        "eps_i": _real(measures.eps_i, approx),
+        "eps_d": _real(measures.eps_d, approx),
+        "sigma_min": _real(measures.sigma_min, approx),
+        "neg_sigma": _real(neg_sigma, approx),
+        "eps_all": _real(all_pairs, approx),
+        "eps_m": _mi_real(mech, measures),
+    }
+    witnesses = {"eps_i": measures.eps_i.witness, "eps_d": measures.eps_d.witness,
+                 "sigma_min": measures.sigma_min.witness, "neg_sigma": neg_sigma.witness,
+                 "eps_all": all_pairs.witness, "eps_m": None}
+    return Values(mech, measures, all_pairs, diameter(mech.inputs), reals, witnesses, approx)
+

@@ -1,0 +1,199 @@
+"""Presenting measures: the SPEC JSON object and a rich table.
+
+JSON (``relations measure --json``): one object with keys ``eps_i``, ``eps_d``,
+``eps_m``, ``sigma_min``, each an object with
+
+* ``value`` — a number, or the strings ``"inf"`` / ``"-inf"``;
+* ratio measures: ``exact`` (``"ln(247/7)"``, ``"inf"``, ``"0"``; ``null`` in
+  float mode), ``ratio`` (the rational ``q`` of ``ln(q)`` as text, ``null``
+  for an infinity) and ``witness`` (``{"x", "x_prime", "y"}`` labels and
+  ``{"x_index", ...}`` indices, or ``null``);
+* ``eps_m``: ``enclosure`` ``[lower, upper]`` as decimal strings rounded
+  outward (``null`` in float mode) and ``bits`` (the width is at most
+  ``2**-bits``);
+
+plus ``mode`` (``"exact"`` or ``"float"``; float mode is approximate),
+``setting``, ``inputs`` and ``outputs`` (counts, as decimal text: ``k^r`` may
+be huge) and ``form`` (``"dense"`` or ``"product"``).
+"""
+
+from __future__ import annotations
+
+import math
+
+from relations.io.reports import sizes
+from relations.measures.results import Budget, Measures
+from relations.model.mechanism import Mechanism
+from relations.model.neighbours import HammingInputs
+
+__all__ = ["measures_table", "check_tables", "catalogue_table", "verdicts_table"]
+
+
+def _short(label: str, limit: int = 48) -> str:
+    return label if len(label) <= limit else label[: limit - 5] + "…" + label[-4:]
+
+
+
+def measures_table(mech: Mechanism, measures: Measures):
+    """A rich table: quantity, value, exact form, witness."""
+    from rich.table import Table
+
+    n, m = sizes(mech)
+    structure = "all pairs" if mech.setting == "local" else (
+        f"D^{mech.inputs.records}, |D|={mech.inputs.k}" if isinstance(mech.inputs, HammingInputs)
+        else f"{len(mech.inputs.edges)} neighbour pairs")  # type: ignore[union-attr]
+    mode = "exact" if measures.exact else "float mode (approximate)"
+    title = f"{mech.source or 'mechanism'} — {mech.setting}, {n} inputs x {m} outputs, {structure}; {mode}"
+    table = Table(title=title, title_justify="left")
+    table.add_column("quantity")
+    table.add_column("value (nats)", justify="right")
+    table.add_column("exact form")
+    table.add_column("witness")
+    for budget in (measures.eps_i, measures.eps_d):
+        table.add_row(budget.name, _fmt(budget.value), _exact(budget), _wit(mech, budget))
+    mi = measures.eps_m
+    if mi.enclosure is not None:
+        lo, hi = mi.enclosure.decimal(24)
+        form = f"[{lo}, {hi}]"
+    else:
+        form = "float, not certified"
+    table.add_row("eps_m", _fmt(mi.value), form, "I(X;Y)")
+    s = measures.sigma_min
+    table.add_row(s.name, _fmt(s.value), _exact(s), _wit(mech, s))
+    return table
+
+
+
+def _fmt(v: float) -> str:
+    return ("inf" if v > 0 else "-inf") if math.isinf(v) else f"{v:.12g}"
+
+
+
+def _exact(b: Budget) -> str:
+    return "—" if b.exact is None else str(b.exact)
+
+
+
+def _wit(mech: Mechanism, b: Budget) -> str:
+    w = b.witness
+    if w is None:
+        return "no contributing pair"
+    text = f"x={_short(mech.input_label(w.x))}, x'={_short(mech.input_label(w.x_prime))}"
+    if w.y is not None:
+        text += f", y={_short(mech.output_label(w.y))}"
+    return text
+
+
+
+_STYLE = {"holds": "green", "fails": "bold red", "undecided": "yellow", "not applicable": "dim",
+          "witness": "cyan", "not a witness": "dim"}
+
+
+
+def _num(x, digits: int = 6) -> str:
+    if x is None:
+        return "—"
+    from relations.numbers.reals import Log
+
+    v = float(x) if not isinstance(x, float) else x
+    text = ("inf" if v > 0 else "-inf") if math.isinf(v) else f"{v:.{digits}g}"
+    if isinstance(x, Log) and x.log.is_finite and x.log.ratio != 1:
+        exact = str(x.log)
+        if len(exact) <= 20:
+            text += f" = {exact}"
+    return text
+
+
+
+def check_tables(report):
+    """Rich tables: applicable relations grouped by setting (failing ones with the
+    numbers that break them and their witness), a line for the rest, then claims."""
+    from rich.table import Table
+    from rich.text import Text
+
+    mech = report.values.mechanism
+    tables = []
+    skipped = []
+    for setting in ("local", "central", "both"):
+        rows = [o for o in report.outcomes if o.relation.setting == setting]
+        skipped += [o.relation.id for o in rows if o.status == "not applicable"]
+        rows = [o for o in rows if o.status != "not applicable"]
+        if not rows:
+            continue
+        title = "relations for both settings" if setting == "both" else f"relations for the {setting} setting"
+        t = Table(title=title, title_justify="left")
+        for col in ("id", "claim", "status", "conclusion vs bound", "slack", "witness / note"):
+            t.add_column(col, overflow="fold")
+        for o in rows:
+            style = _STYLE.get(o.status, "")
+            note = o.note
+            if o.witness is not None:
+                w = o.witness
+                note = f"x={_short(mech.input_label(w.x))}, x'={_short(mech.input_label(w.x_prime))}"
+                if w.y is not None:
+                    note += f", y={_short(mech.output_label(w.y))}"
+            r = o.relation
+            if o.bound is not None:
+                op = {"holds": "<=", "fails": ">", "undecided": "?"}.get(o.status, "vs")
+                numbers = f"{r.conclusion} {_num(o.conclusion)}\n{op} {_num(o.bound)}"
+            else:
+                numbers = f"{r.premise} {_num(o.premise)}\n{r.conclusion} {_num(o.conclusion)}"
+            slack = "—" if o.slack is None else _num(o.slack)
+            t.add_row(r.id, r.symbols, Text(o.status, style=style), numbers, slack, Text(note))
+        tables.append(t)
+    if skipped:
+        tables.append(Text(f"not applicable to this {mech.setting} mechanism: {', '.join(skipped)}", style="dim"))
+    if report.claims:
+        t = Table(title="claims", title_justify="left")
+        for col in ("claim", "value", "holds", "note"):
+            t.add_column(col)
+        for c in report.claims:
+            holds = {True: Text("holds", "green"), False: Text("fails", "bold red"),
+                     None: Text("undecided", "yellow")}[c.holds]
+            t.add_row(c.claim.text, _num(c.value, 12), holds, c.note)
+        tables.append(t)
+    return tables
+
+
+
+def catalogue_table():
+    from rich.table import Table
+
+    from relations.catalogue.entries import CATALOGUE
+
+    t = Table(title="relation catalogue", title_justify="left", show_lines=True)
+    for col in ("id", "setting", "claim", "statement", "source"):
+        t.add_column(col, overflow="fold")
+    for r in CATALOGUE:
+        statement = r.statement + (f"\n[dim]corrects {r.corrects}: {r.reason}[/]" if r.corrects else "")
+        t.add_row(r.id, r.setting, r.symbols, statement, r.source)
+    return t
+
+
+
+_VERDICT_STYLE = {"proved": "bold green", "holds-bounded": "green", "unrefuted": "yellow", "refuted": "bold red"}
+
+
+
+def verdicts_table(verdicts):
+    """One table: id, statement, verdict, evidence, tightness."""
+    from rich.table import Table
+    from rich.text import Text
+
+    t = Table(title="relations verify", title_justify="left")
+    for col in ("id", "statement", "verdict", "evidence", "tightness"):
+        t.add_column(col, overflow="fold")
+    for v in verdicts:
+        evidence = v.evidence
+        if v.witness_file:
+            evidence += f"\nwitness: {v.witness_file}"
+        if v.proof_file and v.verdict == "proved":
+            evidence += f"\nlemma: {v.proof_file}"
+        if v.verdict == "unrefuted" and v.searched:
+            evidence += f"\nsearched: {len(v.searched)} searches (see --json)"
+        tight = "—" if v.tightness is None else f"{v.tightness:.4g}" + (f"\n({v.tightness_family})"
+                                                                        if v.tightness_family else "")
+        t.add_row(v.relation.id, v.relation.symbols, Text(v.verdict, style=_VERDICT_STYLE.get(v.verdict, "")),
+                  Text(evidence), tight)
+    return t
+

@@ -1,0 +1,175 @@
+"""The four quantities of a mechanism (SPEC section 2), exactly and fast.
+
+For neighbours ``x ~ x'`` (both orders) and outputs ``y``:
+
+* ``eps_d     = max ln( Q[x][y] / Q[x'][y] )`` — the smallest ``eps`` for
+  which the mechanism is ``eps``-differentially private (paper, Def. 4/5,
+  eq. (19)/(20));
+* ``eps_i     = max ln( p(x)Q[x][y] / (p(x')Q[x'][y]) )`` — the smallest
+  identifiability budget: ``p(x|y) / p(x'|y)`` with ``p(y)`` cancelled
+  (Def. 2/3, eq. (17)/(18));
+* ``sigma_min = min ln( p(x) / p(x') )`` — the prior constant (Def. 8/9);
+* ``eps_m     = I(X;Y)`` — mutual information in nats (Def. 6/7, eq. (7)/(8)).
+
+Conventions: ``0/0`` is skipped, ``a/0 = +inf``, ``0/b`` gives ``-inf``.  All
+three ratio measures are one primitive, :func:`max_log_ratio`: the largest
+``A[x][y] / A[x'][y]`` over neighbours, for ``A = Q``, ``A = p(x)Q[x][y]``
+and ``A = p`` (one column; ``sigma_min = -max ln(p(x)/p(x'))`` because the
+relation is symmetric).  If no neighbour pair contributes (a single input, an
+empty edge list, or only ``0/0`` ratios) every budget holds, and the measure
+is reported as ``0`` with no witness.
+
+**Exactness.**  The float64 copy is scanned with numpy per-clique max/min
+reductions (:mod:`relations.neighbours`), and every clique-output whose float
+ratio is within a relative ``1e-9`` of the float maximum is re-evaluated in
+exact rationals; the exact maximum among them is the answer.  This is exact:
+each float entry is within ``2**-52`` (relative) of its rational, so the float
+ratio of any clique is within ``~5 * 2**-53`` of its true ratio; a clique
+outside the window therefore has a smaller true ratio than the float
+maximiser.  When the float copy cannot guarantee that (underflow to zero or
+subnormals), every clique is evaluated exactly.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import Callable
+
+import numpy as np
+
+from relations.measures.results import Budget, Witness
+from relations.numbers.logs import LogRatio
+
+__all__ = ["WINDOW", "Entry", "max_log_ratio", "scan_float"]
+
+#: Relative window of float ratios re-checked exactly (far above float rounding).
+WINDOW = 1e-9
+
+
+
+Entry = Callable[[int, int], Fraction]
+
+
+
+def max_log_ratio(a, space, entry: Entry | None = None, reliable: bool = True):
+    """Largest ``A[x][y] / A[x'][y]`` over neighbours ``x ~ x'`` (per ``space``) and columns ``y``.
+
+    ``a`` is the float64 matrix, or a function ``a(c0, c1)`` returning its
+    columns ``c0:c1`` (so that ``p(x)Q[x][y]`` need never be built whole);
+    ``entry(x, y)`` returns the exact rational entry (``None``: float mode).
+    Returns ``(ratio, witness)`` where ``ratio`` is a :class:`LogRatio` (exact
+    mode) or a float ``ln`` value (float mode), or ``(None, None)`` when no
+    pair contributes.
+
+    The columns are processed in blocks of about 2 MiB so that the ``r``
+    reductions of ``D^r`` run in cache; within a block each clique family
+    gives ``max/min`` per clique and column (``0/0`` is NaN and ignored).
+    """
+    if entry is None:
+        return scan_float([a], space)[0]
+    families = []
+    best, best_at = 0.0, None
+    for family, c0, ratio, top in _ratio_blocks(a, space):
+        if top > best:
+            best, best_at = top, (family, c0, ratio)
+        families.append((family, c0, ratio))
+    if reliable and best_at is None:
+        return None, None
+    threshold = math.inf if best == math.inf else best * (1 - WINDOW)
+    found, witness = None, None
+    for family, c0, ratio in families:
+        hits = np.argwhere(ratio >= threshold) if reliable else np.argwhere(np.ones(ratio.shape, dtype=bool))
+        for clique, y in hits:
+            y = c0 + int(y)
+            rows = space.members(family, int(clique))
+            values = [entry(x, y) for x in rows]
+            top = max(values)
+            if top == 0:
+                continue
+            low = min(values)
+            exact = LogRatio.inf() if low == 0 else LogRatio.of(top / low)
+            if found is None or exact > found:
+                found = exact
+                i, j = (values.index(top), values.index(low)) if top != low else (0, 1)
+                witness = Witness(rows[i], rows[j], y)
+            if reliable and best == math.inf:
+                return found, witness
+    return found, witness
+
+
+
+def _columns(a) -> int:
+    return a.m if callable(a) else a.shape[1]
+
+
+
+def _blocks(a):
+    return a if callable(a) else (lambda c0, c1: a[:, c0:c1])
+
+
+
+def _width(n: int, m: int) -> int:
+    """Columns per block: ``n * width * 8`` bytes is about 2 MiB, so a block stays in cache."""
+    return max(1, min(m, (1 << 21) // (8 * max(n, 1))))
+
+
+
+def _ratio_blocks(a, space):
+    """Yield ``(family, c0, ratio, top)``: per clique and column, ``max/min`` of ``A`` over the clique
+    (``0/0`` is NaN, ``a/0`` inf) for the contiguous column block starting at ``c0``, and its largest entry."""
+    block = _blocks(a)
+    m = _columns(a)
+    width = _width(space.size, m)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        for c0 in range(0, m, width):
+            chunk = np.ascontiguousarray(block(c0, min(m, c0 + width)))
+            for family, mx, mn in space.extrema(chunk):
+                ratio = np.divide(mx, mn, out=mx)  # extrema() hands out fresh arrays
+                if ratio.size:
+                    yield family, c0, ratio, float(np.fmax.reduce(ratio, axis=None))
+
+
+
+def scan_float(mats, space) -> list:
+    """Float mode: ``max ln(A[x][y]/A[x'][y])`` with a witness for each matrix in ``mats`` (arrays or
+    column-block functions)."""
+    out = []
+    for a in mats:
+        best, best_at = 0.0, None
+        for family, c0, ratio, top in _ratio_blocks(a, space):
+            if top > best:
+                best, best_at = top, (family, c0, ratio)
+        if best_at is None:
+            out.append((None, None))
+            continue
+        family, c0, ratio = best_at
+        clique, y = np.unravel_index(int(np.nanargmax(ratio)), ratio.shape)
+        out.append((math.log(best), _float_witness(_blocks(a), space, family, int(clique), c0 + int(y))))
+    return out
+
+
+
+def _float_witness(block, space, family, clique, y) -> Witness:
+    rows = list(space.members(family, clique))
+    column = block(y, y + 1)[rows, 0]
+    i, j = int(np.argmax(column)), int(np.argmin(column))
+    if i == j:
+        i, j = 0, 1
+    return Witness(rows[i], rows[j], y)
+
+
+
+def _budget(name: str, result, negate: bool = False) -> Budget:
+    ratio, witness = result
+    if ratio is None:
+        return Budget(name, 0.0, LogRatio.of(Fraction(1)), None)
+    if isinstance(ratio, LogRatio):
+        exact = -ratio if negate else ratio
+        value = exact.value
+    else:
+        exact, value = None, (-ratio if negate else ratio)
+    if negate and witness is not None:
+        witness = Witness(witness.x_prime, witness.x, None)
+    return Budget(name, value, exact, witness)
+

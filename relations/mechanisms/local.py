@@ -1,0 +1,223 @@
+"""A library of named mechanisms with exact rational entries.
+
+Each constructor returns a :class:`~relations.mechanism.Mechanism` whose
+channel entries are exact rationals.  The privacy parameter is the rational
+ratio ``t = e^eps`` (``ratio``), so ``eps = ln t`` exactly; a uniform prior is
+used unless one is given.  Every docstring states the channel and the
+documented privacy level, which the tests check against the exact ``eps_d``.
+
+Local (every two values neighbours):
+
+* :func:`randomized_response` — Warner (1965): ``Q[d][d] = t/(1+t)``;
+* :func:`krr` — k-ary randomized response / direct encoding (Kairouz et al. 2014):
+  ``Q[d][e] = t/(t+k-1)`` if ``e = d`` else ``1/(t+k-1)``; ``eps_d = ln t``;
+* :func:`unary_encoding` — symmetric (SUE, RAPPOR: per-bit ``p = s/(1+s)``,
+  ``q = 1/(1+s)``, ``s = sqrt(t)``) and optimised (OUE, Wang et al. 2017:
+  ``p = 1/2``, ``q = 1/(1+t)``); outputs are bit vectors; ``eps_d = ln t``;
+* :func:`subset_selection` — Wang et al. 2016 / Ye and Barg 2018: outputs are
+  ``s``-subsets, ``Q[d][S] = t/Z`` if ``d in S`` else ``1/Z``,
+  ``Z = C(k-1, s-1) t + C(k-1, s)``; ``eps_d = ln t``;
+* :func:`hadamard_response` — Acharya, Sun, Zhang 2019: ``K`` the smallest
+  power of two above ``k``, ``C_d`` the positions of ``+1`` in row ``d+1`` of
+  the Sylvester-Hadamard matrix, ``Q[d][y] = 2t/(K(1+t))`` on ``C_d`` else
+  ``2/(K(1+t))``; ``eps_d = ln t``;
+* :func:`exponential` — McSherry and Talwar 2007: ``Q[x][y] ∝ b^u(x,y)`` for
+  an integer utility ``u`` and rational base ``b = e^(eps/(2 Delta u))``;
+  ``eps_d <= 2 Delta_u ln b``.
+
+Counting ranges ``{0, ..., n-1}`` (central, explicit neighbours ``|x - x'| <= Delta``):
+
+* :func:`truncated_geometric` — Ghosh, Roughgarden, Sundararajan 2009:
+  ``alpha = 1/t``, ``Q[x][y] = (1-alpha)/(1+alpha) alpha^|y-x|`` inside,
+  ``alpha^|y-x| / (1+alpha)`` at the two ends; ``eps_d = ln t`` for ``Delta = 1``;
+* :func:`folded_geometric` — the two-sided geometric noise reflected back into
+  the range (``-1 -> 0``, ``n -> n-1``, period ``2n``); in closed form
+  ``Q[x][y] = c (S(y-x) + S(-1-y-x))`` with ``S(d) = sum_j alpha^|d + 2nj|``; a post-processing
+  of the ``ln t``-DP two-sided geometric noise, so ``eps_d <= ln t``;
+* :func:`staircase` — a discrete, cyclic staircase (Geng and Viswanath 2014):
+  ``Q[x][y] ∝ t^-s(d)``, ``d`` the cyclic distance, ``s(d) = 0`` for
+  ``d < w`` and ``1 + floor((d - w)/Delta)`` beyond; ``eps_d <= ln t`` for
+  neighbours at cyclic distance ``<= Delta``, with equality once the range has a step
+  (``floor(n/2) >= w``).
+
+The seed paper (Zheng et al. 2025): :func:`paper_example` (Section 5) and
+:func:`paper_construction` (Thm 6/8/10/12, parameter ``beta``).  Central
+versions of the local ones: :func:`product` (``r`` records, product form).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from fractions import Fraction
+from typing import Sequence
+
+from relations.errors import InputError
+from relations.io.reading import from_dict
+from relations.model.mechanism import Mechanism
+
+__all__ = ["krr_rows", "randomized_response", "krr", "unary_encoding", "subset_selection", "hadamard_response", "exponential", "utility_sensitivity", "product"]
+
+
+def _q(v) -> Fraction:
+    return v if isinstance(v, Fraction) else Fraction(v)
+
+
+
+def _ratio(t) -> Fraction:
+    t = _q(t)
+    if t < 1:
+        raise InputError(f"ratio e^eps must be at least 1, got {t}")
+    return t
+
+
+
+def _prior(prior, n: int) -> list[str]:
+    if prior is None or prior == "uniform":
+        return [str(Fraction(1, n))] * n
+    if len(prior) != n:
+        raise InputError(f"prior has {len(prior)} entries, the mechanism {n} inputs")
+    return [str(_q(v)) for v in prior]
+
+
+
+def _dense_limit(n: int, m: int, what: str) -> None:
+    """Refuse a channel with more entries than the loader's dense limit before building it
+    (``2^k`` and ``C(k, s)`` outputs grow too fast: OUE with ``k = 30`` never finished)."""
+    from relations.io.reading import MAX_DENSE_ENTRIES
+
+    if n * m > MAX_DENSE_ENTRIES:
+        raise InputError(f"{what}: {n} x {m} channel entries exceed the limit of {MAX_DENSE_ENTRIES}")
+
+
+
+def _local(rows, prior=None, inputs=None, outputs=None, name: str = "") -> Mechanism:
+    n = len(rows)
+    spec = {"setting": "local", "prior": _prior(prior, n), "channel": [[str(v) for v in r] for r in rows]}
+    if inputs is not None:
+        spec["inputs"] = list(inputs)
+    if outputs is not None:
+        spec["outputs"] = list(outputs)
+    if name:
+        spec["name"] = name
+    return from_dict(spec)
+
+
+
+def krr_rows(k: int, t: Fraction) -> list[list[Fraction]]:
+    d = t + k - 1
+    return [[t / d if i == j else 1 / d for j in range(k)] for i in range(k)]
+
+
+
+def randomized_response(ratio, prior=None) -> Mechanism:
+    """Warner's binary randomized response: truth with probability ``t/(1+t)``; ``eps_d = ln t``."""
+    return _local(krr_rows(2, _ratio(ratio)), prior, name=f"randomized response, ratio {ratio}")
+
+
+
+def krr(k: int, ratio, prior=None) -> Mechanism:
+    """k-ary randomized response (direct encoding); ``eps_d = ln t``."""
+    if k < 2:
+        raise InputError("k-RR needs k >= 2")
+    return _local(krr_rows(k, _ratio(ratio)), prior, name=f"{k}-RR, ratio {ratio}")
+
+
+
+def _exact_sqrt(t: Fraction) -> Fraction:
+    n, d = math.isqrt(t.numerator), math.isqrt(t.denominator)
+    if n * n != t.numerator or d * d != t.denominator:
+        raise InputError(f"SUE needs e^(eps/2) rational: ratio {t} is not the square of a rational")
+    return Fraction(n, d)
+
+
+
+def unary_encoding(k: int, ratio, optimized: bool = True, prior=None) -> Mechanism:
+    """Unary encoding: the one-hot vector of ``d``, each bit reported independently (``2^k`` outputs).
+
+    OUE: the true bit stays 1 with ``p = 1/2``, every other bit is 1 with ``q = 1/(1+t)``.
+    SUE: ``p = s/(1+s)``, ``q = 1/(1+s)`` with ``s = sqrt(t)`` (must be rational).
+    Both have ``eps_d = ln t``.
+    """
+    t = _ratio(ratio)
+    _dense_limit(k, 2**k, "unary encoding")
+    if optimized:
+        p, q = Fraction(1, 2), 1 / (1 + t)
+    else:
+        s = _exact_sqrt(t)
+        p, q = s / (1 + s), 1 / (1 + s)
+    outputs = ["".join(bits) for bits in itertools.product("01", repeat=k)]
+    rows = []
+    for d in range(k):
+        row = []
+        for bits in outputs:
+            v = Fraction(1)
+            for i, b in enumerate(bits):
+                one = p if i == d else q
+                v *= one if b == "1" else 1 - one
+            row.append(v)
+        rows.append(row)
+    return _local(rows, prior, outputs=outputs, name=f"{'OUE' if optimized else 'SUE'} k={k}, ratio {ratio}")
+
+
+
+def subset_selection(k: int, s: int, ratio, prior=None) -> Mechanism:
+    """Report an ``s``-subset: ``t/Z`` for subsets containing ``d``, ``1/Z`` otherwise; ``eps_d = ln t``."""
+    if not 1 <= s < k:
+        raise InputError("subset selection needs 1 <= s < k")
+    t = _ratio(ratio)
+    _dense_limit(k, math.comb(k, s), "subset selection")
+    subsets = list(itertools.combinations(range(k), s))
+    z = math.comb(k - 1, s - 1) * t + math.comb(k - 1, s)
+    rows = [[(t if d in S else Fraction(1)) / z for S in subsets] for d in range(k)]
+    outputs = ["{" + ",".join(map(str, S)) + "}" for S in subsets]
+    return _local(rows, prior, outputs=outputs, name=f"{s}-subset selection k={k}, ratio {ratio}")
+
+
+
+def hadamard_response(k: int, ratio, prior=None) -> Mechanism:
+    """Hadamard response over ``K = 2^ceil(log2(k+1))`` outputs; ``eps_d = ln t``."""
+    t = _ratio(ratio)
+    big = 1
+    while big <= k:
+        big *= 2
+
+    def h(i: int, j: int) -> int:  # Sylvester-Hadamard entry: (-1)^popcount(i & j)
+        return -1 if bin(i & j).count("1") % 2 else 1
+
+    rows = [[(2 * t if h(d + 1, y) == 1 else Fraction(2)) / (big * (1 + t)) for y in range(big)] for d in range(k)]
+    return _local(rows, prior, name=f"Hadamard response k={k}, ratio {ratio}")
+
+
+
+def exponential(utility: Sequence[Sequence[int]], base, prior=None) -> Mechanism:
+    """Exponential mechanism ``Q[x][y] ∝ b^u(x,y)`` (integer utilities); ``eps_d <= 2 Delta_u ln b``."""
+    b = _ratio(base)
+    rows = []
+    for urow in utility:
+        weights = [b ** int(u) for u in urow]
+        total = sum(weights)
+        rows.append([w / total for w in weights])
+    return _local(rows, prior, name=f"exponential mechanism, base {base}")
+
+
+
+def utility_sensitivity(utility: Sequence[Sequence[int]]) -> int:
+    """``Delta_u = max over neighbours x, x' and y of |u(x,y) - u(x',y)|`` (local: all pairs)."""
+    return max(abs(a[y] - b[y]) for a in utility for b in utility for y in range(len(a)))
+
+
+
+def product(local: Mechanism, records: int, prior=None) -> Mechanism:
+    """The central version: ``records`` records, each through the local channel (product form);
+    product prior of the local prior (or ``prior``: ``"uniform"`` or a list of local priors)."""
+    if local.setting != "local":
+        raise InputError("product() takes a local mechanism")
+    w = [[str(v) for v in row] for row in local.channel.exact]
+    if prior is None:
+        prior = {"product": [[str(v) for v in local.prior.exact]] * records}
+    elif prior != "uniform":
+        prior = {"product": [[str(_q(v)) for v in p] for p in prior]}
+    return from_dict({"setting": "central", "domain": list(local.inputs.labels), "records": records,
+                      "outputs": list(local.outputs), "prior": prior, "channel": {"product": w}})
+

@@ -1,0 +1,152 @@
+"""Closed forms (sympy) of the four quantities for mechanisms with symbolic parameters.
+
+For a prior and a channel whose entries are sympy expressions in positive
+symbols (``eps`` for ``e^eps`` mechanisms, the paper's ``beta``):
+
+* ``eps_d = Max ln(Q[x][y] / Q[x'][y])``, ``eps_i = Max ln(p(x)Q[x][y] / (p(x')Q[x'][y]))``
+  and ``sigma_min = Min ln(p(x)/p(x'))`` over neighbours and outputs, with the
+  candidates simplified and de-duplicated; where the maximising pair depends on
+  the parameters the result is a ``Max``/``Min``, and :func:`piecewise` rewrites
+  it as a ``Piecewise`` expression;
+* ``I(X;Y) = sum p(x)Q[x][y] ln(Q[x][y] / p(y))`` simplified.
+
+Zero entries follow SPEC section 2: ``0/0`` skipped, ``a/0 = oo``.  Sympy is
+imported only here, so the measuring commands do not pay for it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+__all__ = ["ClosedForms", "closed_forms", "piecewise", "krr", "binary_rr_with_prior", "paper_construction"]
+
+
+@dataclass(frozen=True)
+class ClosedForms:
+    """Sympy expressions for ``eps_d``, ``eps_i``, ``sigma_min`` and ``eps_m`` (``I(X;Y)``)."""
+
+    eps_d: object
+    eps_i: object
+    sigma_min: object
+    eps_m: object
+    symbols: tuple
+
+    def at(self, values: dict) -> dict:
+        """Floats of the four forms at ``values`` (``{symbol or name: number}``)."""
+        import sympy
+
+        subs = {(sympy.Symbol(k, positive=True) if isinstance(k, str) else k): v for k, v in values.items()}
+        return {name: float(sympy.N(getattr(self, name).subs(subs), 30))
+                for name in ("eps_d", "eps_i", "sigma_min", "eps_m")}
+
+
+def _ratio_logs(num, den, pairs, outputs):
+    import sympy
+
+    out = []
+    for x, xp in pairs:
+        for y in outputs:
+            a, b = num(x, y), den(xp, y)
+            if a == 0 and b == 0:
+                continue
+            if b == 0:
+                return [sympy.oo]
+            if a == 0:
+                continue  # -oo never attains a max
+            out.append(_log(a / b))
+    return out
+
+
+def _log(ratio):
+    """``ln(ratio)`` with exponential factors pulled out (``ln(e^eps c) = eps + ln c``) and no
+    branch-cut rewriting of the rest (``ln(pi/(1 - pi))`` stays as it is)."""
+    import sympy
+
+    ratio = sympy.factor(sympy.simplify(ratio))
+    exponent, rest = sympy.Integer(0), sympy.Integer(1)
+    for f in sympy.Mul.make_args(ratio):
+        base, power = f.as_base_exp()
+        if isinstance(base, sympy.exp):
+            exponent += base.args[0] * power
+        elif base == sympy.E:
+            exponent += power
+        else:
+            rest *= f
+    return exponent + (sympy.log(rest) if rest != 1 else 0)
+
+
+def _dedupe(exprs):
+    import sympy
+
+    kept = []
+    for e in exprs:
+        e = sympy.simplify(e)
+        if not any(sympy.simplify(e - k) == 0 for k in kept):
+            kept.append(e)
+    return kept
+
+
+def closed_forms(prior: Sequence, channel: Sequence[Sequence], pairs: Sequence[tuple[int, int]] | None = None
+                 ) -> ClosedForms:
+    """Closed forms for a symbolic mechanism (local by default: ``pairs`` = all ordered pairs)."""
+    import sympy
+
+    p = [sympy.sympify(v) for v in prior]
+    q = [[sympy.sympify(v) for v in row] for row in channel]
+    n, m = len(q), len(q[0])
+    pairs = list(pairs) if pairs is not None else [(i, j) for i in range(n) for j in range(n) if i != j]
+    pairs = pairs + [(j, i) for i, j in pairs if (j, i) not in pairs]
+    outputs = range(m)
+    d = _dedupe(_ratio_logs(lambda x, y: q[x][y], lambda x, y: q[x][y], pairs, outputs))
+    i = _dedupe(_ratio_logs(lambda x, y: p[x] * q[x][y], lambda x, y: p[x] * q[x][y], pairs, outputs))
+    s = _dedupe(_ratio_logs(lambda x, y: p[x], lambda x, y: p[x], pairs, [0]))
+    py = [sympy.simplify(sum(p[x] * q[x][y] for x in range(n))) for y in outputs]
+    mi = sympy.simplify(sum(p[x] * q[x][y] * sympy.log(q[x][y] / py[y])
+                            for x in range(n) for y in outputs if q[x][y] != 0 and p[x] != 0))
+    sigma = sympy.Min(*s) if s else sympy.Integer(0)
+    if s and any(e == sympy.oo for e in s):
+        sigma = -sympy.oo
+    syms = tuple(sorted(set().union(*(e.free_symbols for e in p + [v for r in q for v in r])), key=str))
+    return ClosedForms(sympy.Max(*d) if d else sympy.Integer(0), sympy.Max(*i) if i else sympy.Integer(0),
+                       sympy.Min(*[-e for e in s]) if s and sigma != -sympy.oo else sigma, mi, syms)
+
+
+def piecewise(expr):
+    """``Max``/``Min`` rewritten as ``Piecewise`` (which pair attains the budget, by condition)."""
+    import sympy
+
+    return expr.rewrite(sympy.Piecewise)
+
+
+def krr(k: int, prior: Sequence | None = None) -> ClosedForms:
+    """k-ary randomized response with symbolic ``eps`` (``Q[d][d] = e^eps / (e^eps + k - 1)``)."""
+    import sympy
+
+    eps = sympy.Symbol("eps", positive=True)
+    t = sympy.exp(eps)
+    q = [[t / (t + k - 1) if i == j else 1 / (t + k - 1) for j in range(k)] for i in range(k)]
+    prior = prior if prior is not None else [sympy.Rational(1, k)] * k
+    return closed_forms(prior, q)
+
+
+def binary_rr_with_prior() -> ClosedForms:
+    """Binary randomized response with symbolic ``eps`` and prior ``(pi, 1 - pi)``."""
+    import sympy
+
+    pi = sympy.Symbol("pi", positive=True)
+    return krr(2, [pi, 1 - pi])
+
+
+def paper_construction(theorem: int) -> ClosedForms:
+    """Zheng et al. 2025's Thm 8/12 (local) and Thm 6/10 (central) joint distributions, symbolic ``beta``."""
+    import sympy
+
+    beta = sympy.Symbol("beta", positive=True)
+    if theorem in (8, 12):
+        return closed_forms([beta, 1 - beta], [[1, 0], [0, 1]])
+    if theorem in (6, 10):
+        half = sympy.Rational(1, 2)
+        return closed_forms([beta, (1 - beta) / 2, (1 - beta) / 2], [[1, 0, 0], [0, half, half], [0, half, half]],
+                            pairs=[(0, 1), (1, 2)])
+    raise ValueError("theorems 6, 8, 10, 12")

@@ -1,0 +1,192 @@
+"""Input spaces and their neighbour relations.
+
+A neighbour relation ``x ~ x'`` on the rows of a channel is stored as a union
+of *cliques*: sets of inputs any two of which are neighbours.  Every relation
+the tool knows has that shape, and it is what makes the budgets cheap:
+
+* **local** — all of ``D`` is one clique (every two distinct values are
+  neighbours);
+* **central** ``D^r`` — two datasets are neighbours iff they differ in exactly
+  one record (Hamming distance 1), so for each record ``j`` and each choice of
+  the other ``r-1`` records the ``k`` datasets obtained by varying record ``j``
+  form a clique (a *fibre* along axis ``j`` of the array reshaped to
+  ``(k,)*r + (m,)``); there are ``r * k**(r-1)`` of them;
+* **central, explicit** — an undirected edge list; every edge is a clique of
+  two.
+
+For a non-negative matrix ``A`` (the channel ``Q``, the joint ``p(x)Q[x][y]``,
+or the prior as one column) the largest ratio ``A[x][y] / A[x'][y]`` over
+neighbours in one clique is ``max / min`` of that clique's column, so the
+maximum over all neighbour pairs is found by per-clique ``max``/``min``
+reductions: ``O(n m)`` for local, ``O(n m r)`` for ``D^r`` (numpy reductions
+along each record axis, never enumerating pairs), ``O(|E| m)`` for edges.
+
+Rows of ``D^r`` are in lexicographic order of the domain's listed order: row
+``i`` is the dataset whose records are the base-``k`` digits of ``i``, the
+first record most significant (``numpy.unravel_index`` in C order).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterator, Sequence
+
+import numpy as np
+
+__all__ = ["LocalInputs", "HammingInputs", "GraphInputs", "InputSpace", "diameter"]
+
+
+def _default_labels(n: int) -> tuple[str, ...]:
+    return tuple(str(i) for i in range(n))
+
+
+@dataclass(frozen=True)
+class _Labelled:
+    """Inputs named by a tuple of labels, one per row."""
+
+    labels: tuple[str, ...]
+
+    @property
+    def size(self) -> int:
+        return len(self.labels)
+
+    def label(self, i: int) -> str:
+        return self.labels[i]
+
+
+@dataclass(frozen=True)
+class LocalInputs(_Labelled):
+    """The local setting: ``n`` single values, every two distinct ones neighbours."""
+
+    def extrema(self, a: np.ndarray) -> Iterator[tuple[object, np.ndarray, np.ndarray]]:
+        """Yield ``(family, max, min)`` (fresh arrays, cliques x columns): one family, one clique (all rows)."""
+        if self.size >= 2:
+            yield 0, a.max(axis=0)[None, :], a.min(axis=0)[None, :]
+
+    def members(self, family: object, clique: int) -> Sequence[int]:
+        return range(self.size)
+
+    def pairs(self) -> Iterator[tuple[int, int]]:
+        """All unordered neighbour pairs (for brute-force cross-checks)."""
+        n = self.size
+        return ((i, j) for i in range(n) for j in range(i + 1, n))
+
+
+@dataclass(frozen=True)
+class HammingInputs:
+    """Central ``D^r``: datasets of ``r`` records over ``k = len(domain)`` values.
+
+    Neighbours differ in exactly one record.  Row ``i`` is the dataset
+    ``numpy.unravel_index(i, (k,)*r)``.
+    """
+
+    domain: tuple[str, ...]
+    records: int
+
+    @property
+    def k(self) -> int:
+        return len(self.domain)
+
+    @property
+    def size(self) -> int:
+        return self.k ** self.records
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return (self.k,) * self.records
+
+    def record_indices(self, i: int) -> tuple[int, ...]:
+        return tuple(int(v) for v in np.unravel_index(i, self.shape))
+
+    def label(self, i: int) -> str:
+        return "(" + ",".join(self.domain[v] for v in self.record_indices(i)) + ")"
+
+    def extrema(self, a: np.ndarray) -> Iterator[tuple[object, np.ndarray, np.ndarray]]:
+        """Yield ``(j, max, min)`` for each record axis ``j``: reductions of the
+        ``(k,)*r + (m,)`` view along axis ``j``, flattened to ``(k**(r-1), m)``
+        (clique ``c`` is the other records' indices raveled in C order)."""
+        if self.k < 2:
+            return
+        m, k = a.shape[1], self.k
+        for j in range(self.records):
+            view = a.reshape(k**j, k, -1)  # axis 1 is record j
+            # elementwise over whole slices: faster than reducing a middle axis
+            mx, mn = np.maximum(view[:, 0], view[:, 1]), np.minimum(view[:, 0], view[:, 1])
+            for v in range(2, k):
+                np.maximum(mx, view[:, v], out=mx)
+                np.minimum(mn, view[:, v], out=mn)
+            yield j, mx.reshape(-1, m), mn.reshape(-1, m)
+
+    def members(self, family: object, clique: int) -> Sequence[int]:
+        j = int(family)
+        rest = np.unravel_index(clique, (self.k,) * (self.records - 1)) if self.records > 1 else ()
+        rows = []
+        for v in range(self.k):
+            coords = list(int(c) for c in rest)
+            coords.insert(j, v)
+            rows.append(int(np.ravel_multi_index(coords, self.shape)))
+        return rows
+
+    def pairs(self) -> Iterator[tuple[int, int]]:
+        for i in range(self.size):
+            a = self.record_indices(i)
+            for j in range(i + 1, self.size):
+                b = self.record_indices(j)
+                if sum(u != v for u, v in zip(a, b)) == 1:
+                    yield i, j
+
+
+@dataclass(frozen=True)
+class GraphInputs(_Labelled):
+    """Central inputs with an explicit, undirected neighbour edge list over row indices."""
+
+    edges: tuple[tuple[int, int], ...] = ()
+
+    def extrema(self, a: np.ndarray) -> Iterator[tuple[object, np.ndarray, np.ndarray]]:
+        """One family: each edge ``{i, j}`` is a clique of two rows."""
+        if self.edges:
+            e = np.asarray(self.edges, dtype=np.intp)
+            first, second = a[e[:, 0]], a[e[:, 1]]
+            yield 0, np.maximum(first, second), np.minimum(first, second)
+
+    def members(self, family: object, clique: int) -> Sequence[int]:
+        return self.edges[clique]
+
+    def pairs(self) -> Iterator[tuple[int, int]]:
+        return iter(self.edges)
+
+
+InputSpace = LocalInputs | HammingInputs | GraphInputs
+
+
+def diameter(space: InputSpace) -> int | None:
+    """The neighbour graph's diameter (longest shortest path); ``None`` if disconnected.
+
+    Local: 1 (0 for a single input).  ``D^r``: ``r`` (0 when ``k = 1``).
+    Explicit edges: breadth-first search from every row.
+    """
+    if isinstance(space, LocalInputs):
+        return 1 if space.size >= 2 else 0
+    if isinstance(space, HammingInputs):
+        return space.records if space.k >= 2 else 0
+    n = space.size
+    adjacency: list[list[int]] = [[] for _ in range(n)]
+    for i, j in space.edges:
+        adjacency[i].append(j)
+        adjacency[j].append(i)
+    longest = 0
+    for start in range(n):
+        dist = {start: 0}
+        frontier = [start]
+        while frontier:
+            nxt = []
+            for u in frontier:
+                for v in adjacency[u]:
+                    if v not in dist:
+                        dist[v] = dist[u] + 1
+                        nxt.append(v)
+            frontier = nxt
+        if len(dist) < n:
+            return None
+        longest = max(longest, max(dist.values()))
+    return longest

@@ -1,0 +1,118 @@
+"""Exact arithmetic: rational probabilities and logarithms of rationals.
+
+Probabilities are :class:`fractions.Fraction` values parsed from text without
+ever evaluating it (SPEC section 3): ``"0.65"`` is exactly ``13/20``,
+``"1e-3"`` is ``1/1000``.  The budgets ``eps_d``, ``eps_i`` and ``sigma_min``
+are logarithms of such rationals, represented by :class:`LogRatio`, which
+keeps the rational ``q`` of ``ln(q)`` (or an infinity) so that comparisons are
+exact rational comparisons, never float comparisons with a tolerance.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+
+from relations.numbers.text import fraction_text
+
+__all__ = ["log_of", "LogRatio"]
+
+
+def log_of(q: Fraction) -> float:
+    """``ln(q)`` as a float for a positive rational, within a few ulp, without overflow for huge terms.
+
+    ``log(numerator) - log(denominator)`` alone loses all relative accuracy when
+    ``q`` is close to 1 with large terms (``ln(1 + 1e-20)`` came out as ``0.0``),
+    so ``q`` near 1 goes through ``log1p`` of the exact ``q - 1``, and ``q`` in
+    the normal float range through the correctly rounded ``float(q)``.
+    """
+    if Fraction(1, 2) < q < 2:
+        return math.log1p(float(q - 1))
+    f = float(q) if Fraction(1, 2**1000) < q < 2**1000 else 0.0
+    if f:
+        return math.log(f)
+    return math.log(q.numerator) - math.log(q.denominator)
+
+
+
+@dataclass(frozen=True, order=False)
+class LogRatio:
+    """The exact number ``ln(q)`` for a rational ``q >= 0``, or ``+inf``.
+
+    ``ratio`` is ``q`` (a :class:`Fraction`), or ``None`` for an infinity;
+    ``sign`` is ``+1`` for ``+inf``, ``-1`` for ``-inf`` (``q = 0``) and
+    ``0`` for a finite value.  Two values compare exactly: ``ln`` is
+    increasing, so ``ln(a) <= ln(b)`` iff ``a <= b``.
+    """
+
+    ratio: Fraction | None
+    sign: int = 0
+
+    @staticmethod
+    def of(q: Fraction) -> "LogRatio":
+        """``ln(q)``; ``q == 0`` gives ``-inf``."""
+        if q < 0:
+            raise ValueError("logarithm of a negative number")
+        return LogRatio(None, -1) if q == 0 else LogRatio(Fraction(q), 0)
+
+    @staticmethod
+    def inf() -> "LogRatio":
+        return LogRatio(None, 1)
+
+    @staticmethod
+    def neg_inf() -> "LogRatio":
+        return LogRatio(None, -1)
+
+    @property
+    def is_finite(self) -> bool:
+        return self.sign == 0
+
+    def _key(self):
+        return (self.sign, self.ratio if self.sign == 0 else Fraction(0))
+
+    def __lt__(self, other: "LogRatio") -> bool:
+        return self._key() < other._key()
+
+    def __le__(self, other: "LogRatio") -> bool:
+        return self._key() <= other._key()
+
+    def __gt__(self, other: "LogRatio") -> bool:
+        return self._key() > other._key()
+
+    def __ge__(self, other: "LogRatio") -> bool:
+        return self._key() >= other._key()
+
+    def __neg__(self) -> "LogRatio":
+        if self.sign:
+            return LogRatio(None, -self.sign)
+        return LogRatio(1 / self.ratio, 0)
+
+    def __add__(self, other: "LogRatio") -> "LogRatio":
+        """``ln(a) + ln(b) = ln(ab)``; ``+inf + -inf`` is undefined."""
+        if self.sign and other.sign and self.sign != other.sign:
+            raise ValueError("inf - inf is undefined")
+        if self.sign or other.sign:
+            return LogRatio(None, self.sign or other.sign)
+        return LogRatio(self.ratio * other.ratio, 0)
+
+    def __sub__(self, other: "LogRatio") -> "LogRatio":
+        return self + (-other)
+
+    def __float__(self) -> float:
+        if self.sign:
+            return math.inf * self.sign
+        return log_of(self.ratio)
+
+    @property
+    def value(self) -> float:
+        """The float nearest (to a few ulp) to the exact value."""
+        return float(self)
+
+    def __str__(self) -> str:
+        if self.sign:
+            return "inf" if self.sign > 0 else "-inf"
+        if self.ratio == 1:
+            return "0"
+        return f"ln({fraction_text(self.ratio)})"
+

@@ -1,0 +1,219 @@
+"""Exact comparison of the real numbers the tool meets.
+
+A budget or bound is one of:
+
+* :class:`Rational` — a rational number ``d`` (a claim's decimal bound);
+* :class:`Log` — ``ln(q)`` for rational ``q`` (or ``+-inf``), wrapping
+  :class:`~relations.exact.LogRatio`;
+* :class:`ArbExpr` — a real given by a function that encloses it in ball
+  arithmetic at a requested precision (``ln(q)(q - 1)``, ``I(X;Y)``, ...).
+
+:func:`compare` decides ``sign(a - b)`` exactly: rational comparison when both
+sides are rational or logarithms of rationals; otherwise enclosures at rising
+precision until they separate.  Separation is guaranteed when the two numbers
+differ, which the tool establishes from transcendence where it can
+(``ln(q)`` for rational ``q != 1`` is transcendental (Hermite-Lindemann), so it
+never equals a rational ``d``); a genuine tie is resolved by an exact
+tie-breaker when one is supplied (e.g. ``I(X;Y) = ln(r)`` decided as an
+identity between algebraic numbers), and otherwise the answer is ``None``:
+undecided, never a guess.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Callable, Optional
+
+from relations.numbers.logs import LogRatio
+
+__all__ = ["LADDER", "Rational", "Log", "ArbExpr", "Real", "inf", "compare", "log_times", "kl_bound", "log_combination"]
+
+#: Precisions (bits of enclosure width) tried in turn before "undecided".
+LADDER = (64, 128, 256, 512, 1024, 2048, 4096)
+
+
+def _arb_to_interval(ball) -> tuple[Fraction, Fraction]:
+    from relations.numbers.enclosure import _to_fraction
+
+    return _to_fraction(ball.lower()), _to_fraction(ball.upper())
+
+
+@dataclass(frozen=True)
+class Rational:
+    """The rational number ``value``."""
+
+    value: Fraction
+
+    infinite = 0
+
+    def enclose(self, bits: int) -> tuple[Fraction, Fraction]:
+        return self.value, self.value
+
+    def __float__(self) -> float:
+        return float(self.value)
+
+    def __str__(self) -> str:
+        return str(self.value)
+
+
+@dataclass(frozen=True)
+class Log:
+    """``ln(q)`` exactly (``q`` rational), or an infinity."""
+
+    log: LogRatio
+
+    @property
+    def infinite(self) -> int:
+        return self.log.sign
+
+    def enclose(self, bits: int) -> tuple[Fraction, Fraction]:
+        from flint import arb, ctx, fmpq
+
+        q = self.log.ratio
+        saved = ctx.prec
+        try:
+            ctx.prec = bits + 16
+            return _arb_to_interval(arb(fmpq(q.numerator, q.denominator)).log())
+        finally:
+            ctx.prec = saved
+
+    def __float__(self) -> float:
+        return float(self.log)
+
+    def __str__(self) -> str:
+        return str(self.log)
+
+
+@dataclass(frozen=True, eq=False)
+class ArbExpr:
+    """A real number known through enclosures: ``enclose_fn(bits) -> (lower, upper)``.
+
+    ``text`` describes it; ``approx`` is its float value; ``tie`` optionally
+    decides ``sign(self - other)`` exactly when enclosures cannot separate them.
+    """
+
+    text: str
+    approx: float
+    enclose_fn: Callable[[int], tuple[Fraction, Fraction]]
+    tie: Optional[Callable[[object], Optional[int]]] = None
+    infinite: int = 0
+    _cache: dict = field(default_factory=dict, repr=False)
+
+    def enclose(self, bits: int) -> tuple[Fraction, Fraction]:
+        if bits not in self._cache:
+            self._cache[bits] = self.enclose_fn(bits)
+        return self._cache[bits]
+
+    def __float__(self) -> float:
+        return self.approx
+
+    def __str__(self) -> str:
+        return self.text
+
+
+Real = Rational | Log | ArbExpr
+
+
+def inf(sign: int = 1) -> Log:
+    return Log(LogRatio(None, sign))
+
+
+def compare(a: Real, b: Real) -> int | None:
+    """``sign(a - b)`` decided exactly, or ``None`` when it cannot be decided."""
+    ia, ib = a.infinite, b.infinite
+    if ia or ib:
+        if ia == ib:
+            return None  # inf - inf: not a number; callers handle infinities first
+        return (ia > ib) - (ia < ib)
+    exact = _exact(a, b)
+    if exact is not None:
+        return exact
+    for bits in LADDER:
+        alo, ahi = a.enclose(bits)
+        blo, bhi = b.enclose(bits)
+        if ahi < blo:
+            return -1
+        if alo > bhi:
+            return 1
+        if alo == ahi == blo == bhi:
+            return 0  # both enclosures are the same single point: each contains its number, so a = b
+    for x, y, s in ((a, b, 1), (b, a, -1)):
+        if isinstance(x, ArbExpr) and x.tie is not None:
+            t = x.tie(y)
+            if t is not None:
+                return s * t
+    return None
+
+
+def _exact(a: Real, b: Real) -> int | None:
+    """Rational decisions: both rational, both logs, or a log equal to 0."""
+    def key(x):
+        if isinstance(x, Rational):
+            return ("q", x.value)
+        if isinstance(x, Log):
+            return ("l", x.log.ratio)
+        return None
+
+    ka, kb = key(a), key(b)
+    if ka is None or kb is None:
+        return None
+    if ka[0] == kb[0] == "q":
+        return (ka[1] > kb[1]) - (ka[1] < kb[1])
+    if ka[0] == kb[0] == "l":
+        return (ka[1] > kb[1]) - (ka[1] < kb[1])
+    # ln(q) against a rational d: equal only when q = 1 and d = 0 (Hermite-Lindemann).
+    log, rat, s = (ka[1], kb[1], 1) if ka[0] == "l" else (kb[1], ka[1], -1)
+    if log == 1:
+        return s * ((0 > rat) - (0 < rat))
+    if rat == 0:
+        return s * ((log > 1) - (log < 1))
+    return None  # differ for sure: the enclosure ladder separates them
+
+
+def log_times(q: Fraction, factor: Fraction, text: str) -> ArbExpr:
+    """The real ``factor * ln(q)`` (``q > 0`` rational)."""
+    def enclose(bits: int):
+        from flint import arb, ctx, fmpq
+
+        saved = ctx.prec
+        try:
+            ctx.prec = bits + 32
+            v = arb(fmpq(q.numerator, q.denominator)).log() * fmpq(factor.numerator, factor.denominator)
+            return _arb_to_interval(v)
+        finally:
+            ctx.prec = saved
+
+    return ArbExpr(text, float(factor) * (math.log(q.numerator) - math.log(q.denominator)), enclose)
+
+
+def kl_bound(q: Fraction, text: str) -> ArbExpr:
+    """The real ``ln(q) * (q - 1)``: with ``q = e^eps``, ``eps (e^eps - 1)``."""
+    return log_times(q, q - 1, text)
+
+
+def log_combination(terms: list[tuple[Fraction, Fraction]], text: str) -> Real:
+    """``sum_i c_i ln(q_i)`` for rationals ``c_i`` and ``q_i > 0``; a :class:`Log` when all ``c_i`` are integers."""
+    if all(Fraction(c).denominator == 1 for c, _ in terms):
+        q = Fraction(1)
+        for c, base in terms:
+            q *= Fraction(base) ** int(c)
+        return Log(LogRatio.of(q))
+
+    def enclose(bits: int):
+        from flint import arb, ctx, fmpq
+
+        saved = ctx.prec
+        try:
+            ctx.prec = bits + 32
+            total = arb(0)
+            for c, base in terms:
+                c, base = Fraction(c), Fraction(base)
+                total += arb(fmpq(base.numerator, base.denominator)).log() * fmpq(c.numerator, c.denominator)
+            return _arb_to_interval(total)
+        finally:
+            ctx.prec = saved
+
+    approx = sum(float(c) * (math.log(Fraction(q).numerator) - math.log(Fraction(q).denominator)) for c, q in terms)
+    return ArbExpr(text, approx, enclose)

@@ -1,0 +1,118 @@
+"""Exact arithmetic: rational probabilities and logarithms of rationals.
+
+Probabilities are :class:`fractions.Fraction` values parsed from text without
+ever evaluating it (SPEC section 3): ``"0.65"`` is exactly ``13/20``,
+``"1e-3"`` is ``1/1000``.  The budgets ``eps_d``, ``eps_i`` and ``sigma_min``
+are logarithms of such rationals, represented by :class:`LogRatio`, which
+keeps the rational ``q`` of ``ln(q)`` (or an infinity) so that comparisons are
+exact rational comparisons, never float comparisons with a tolerance.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from fractions import Fraction
+
+from relations.errors import InputError
+
+__all__ = ["MAX_EXPONENT", "MAX_DIGITS", "parse_rational", "fraction_text", "short_text", "json_repr"]
+
+_DECIMAL = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE]([+-]?\d+))?")
+
+
+
+_FRACTION = re.compile(r"[+-]?\d+/\d+")
+
+
+
+#: Largest decimal exponent accepted in input text (guards against "1e-999999999").
+MAX_EXPONENT = 4000
+
+
+
+#: Most digits accepted in one run of digits (Python refuses int(text) beyond 4300 digits).
+MAX_DIGITS = 4000
+
+
+
+def parse_rational(value: object, where: str) -> Fraction:
+    """Parse one number given as text or a JSON literal into an exact rational.
+
+    Accepted: decimal text (``"0.65"``, ``"1e-3"``), fraction text
+    (``"13/20"``), Python ``int`` and :class:`~fractions.Fraction` (what the
+    JSON loader hands over for number literals).  Floats are taken at their
+    exact binary value only when they come from numeric (``.npz``) input; they
+    never reach this function from a JSON file.  Anything else — booleans,
+    ``nan``, ``inf``, expressions — is an :class:`InputError` naming ``where``.
+    """
+    if isinstance(value, bool) or value is None:
+        raise InputError(f"{where}: {json_repr(value)} is not a number")
+    if isinstance(value, Fraction):
+        return value
+    if isinstance(value, int):
+        return Fraction(value)
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise InputError(f"{where}: {value!r} is not a finite number")
+        return Fraction(value)
+    if not isinstance(value, str):
+        raise InputError(f"{where}: {json_repr(value)} is not a number")
+    text = value.strip()
+    if any(len(run) > MAX_DIGITS for run in re.findall(r"\d+", text)):
+        raise InputError(f"{where}: {json_repr(value)} has more than {MAX_DIGITS} digits")
+    match = _DECIMAL.fullmatch(text)
+    if match:
+        exponent = match.group(1)
+        if exponent is not None and abs(int(exponent)) > MAX_EXPONENT:
+            raise InputError(f"{where}: exponent of {value!r} is out of range (|e| <= {MAX_EXPONENT})")
+        return Fraction(text)
+    if _FRACTION.fullmatch(text):
+        num, den = text.split("/")
+        if int(den) == 0:
+            raise InputError(f"{where}: {value!r} divides by zero")
+        return Fraction(int(num), int(den))
+    raise InputError(f"{where}: {value!r} is not a number (use decimal or fraction text such as 0.65 or 13/20)")
+
+
+
+def fraction_text(q: Fraction) -> str:
+    """``str(q)`` exactly, also for rationals beyond Python's int-to-text digit limit."""
+    if q.denominator == 1:
+        return _int_text(q.numerator)
+    return f"{_int_text(q.numerator)}/{_int_text(q.denominator)}"
+
+
+
+def short_text(q: Fraction, limit: int = 60) -> str:
+    """``q`` as text for a message: exact when short, else an approximation."""
+    text = fraction_text(q)
+    if len(text) <= limit:
+        return text
+    try:
+        return f"about {float(q):.17g}"
+    except OverflowError:
+        return "about 10^" + str(len(_int_text(q.numerator)) - len(_int_text(q.denominator)))
+
+
+
+def _int_text(n: int) -> str:
+    """Decimal text of ``n`` in chunks of 500 digits (below any allowed int_max_str_digits)."""
+    if n < 0:
+        return "-" + _int_text(-n)
+    base = 10**500
+    if n < base:
+        return str(n)
+    chunks = []
+    while n:
+        n, rest = divmod(n, base)
+        chunks.append(rest)
+    return str(chunks[-1]) + "".join(str(c).zfill(500) for c in reversed(chunks[:-1]))
+
+
+
+def json_repr(value: object) -> str:
+    """Short representation of a JSON value for error messages."""
+    text = "null" if value is None else ("true" if value is True else "false" if value is False else repr(value))
+    return text if len(text) <= 40 else text[:37] + "..."
+

@@ -1,0 +1,102 @@
+"""Proofs by composition: a relation implied by relations already proved.
+
+The lemma-proved relations (:mod:`relations.smt`) are facts about the minimal
+budgets of every mechanism in a setting, e.g. ``eps_d <= eps_i - sigma_min``,
+``eps_all <= diam * eps_d``, ``eps_m <= eps_all``.  Together with the basic
+facts ``eps_d >= 0``, ``eps_d <= eps_all`` (neighbours are pairs),
+``eps_m >= 0``, ``sigma_min <= 0`` and ``diam >= 1`` (``diam = 1`` locally),
+z3 decides whether ``conclusion <= f(premise, sigma_min)`` follows in real
+arithmetic; the unsat core names the facts used.
+
+Infinite budgets: the facts are only combined over quantities that are finite
+whenever the premise is (in a connected neighbour graph: ``eps_i`` finite
+forces a full-support prior, so ``sigma_min``, ``eps_d``, ``eps_all`` are
+finite; ``eps_d`` finite forces ``eps_all`` finite; ``eps_m <= ln n`` is always
+finite), so real arithmetic is sound for them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from relations.catalogue.bounds import KLBound, Linear
+from relations.catalogue.entries import CATALOGUE, Relation
+from relations.search.smt import lemma_for, prove
+
+__all__ = ["FINITE", "Derivation", "lemma_facts", "derive"]
+
+#: Quantities known finite when the premise is finite (connected neighbour graphs).
+FINITE = {
+    "eps_i": {"eps_i", "eps_d", "eps_all", "eps_m", "sigma"},
+    "eps_d": {"eps_d", "eps_all", "eps_m"},
+    "eps_all": {"eps_all", "eps_m"},
+}
+
+
+@dataclass(frozen=True)
+class Derivation:
+    relation: Relation
+    settings: tuple[str, ...]
+    used: tuple[str, ...]
+    smt2: str = ""
+
+
+@lru_cache(maxsize=1)
+def lemma_facts() -> tuple[Relation, ...]:
+    """The catalogue relations whose own lemma z3 proves."""
+    out = []
+    for rel in CATALOGUE:
+        lemma = lemma_for(rel)
+        if lemma is not None and prove(lemma).status == "proved":
+            out.append(rel)
+    return tuple(out)
+
+
+def _notions(rel: Relation) -> set[str]:
+    names = {rel.premise, rel.conclusion}
+    if isinstance(rel.bound, Linear) and rel.bound.cs:
+        names.add("sigma")
+    return {"sigma" if n == "neg_sigma" else n for n in names}
+
+
+def _inequality(rel: Relation, v: dict, diam):
+    b = rel.bound
+    assert isinstance(b, Linear)
+    conclusion = -v["sigma"] if rel.conclusion == "neg_sigma" else v[rel.conclusion]
+    bound = b.ca * v[rel.premise] + (b.cs * v["sigma"] if b.cs else 0)
+    return conclusion <= (diam * bound if b.times_diameter else bound)
+
+
+def derive(rel: Relation, facts: tuple[Relation, ...] | None = None, timeout_ms: int = 10000) -> Derivation | None:
+    """A proof of ``rel`` from ``facts`` (default: the lemma-proved catalogue), in each of its settings."""
+    import z3
+
+    if rel.kind != "implication" or not isinstance(rel.bound, Linear) or rel.premise not in FINITE:
+        return None
+    facts = lemma_facts() if facts is None else facts
+    allowed = FINITE[rel.premise]
+    if not _notions(rel) <= allowed:
+        return None
+    settings = ("local", "central") if rel.setting == "both" else (rel.setting,)
+    used: set[str] = set()
+    scripts = []
+    for setting in settings:
+        v = {n: z3.Real(n) for n in ("eps_i", "eps_d", "eps_all", "eps_m", "sigma")}
+        diam = z3.Real("diam")
+        solver = z3.Solver()
+        solver.set("timeout", timeout_ms)
+        solver.add(v["eps_d"] >= 0, v["eps_all"] >= v["eps_d"], v["eps_m"] >= 0, v["sigma"] <= 0, diam >= 1)
+        if setting == "local":
+            solver.add(diam == 1)
+        for fact in facts:
+            if fact.id == rel.id or not fact.applies_to_setting(setting) or isinstance(fact.bound, KLBound):
+                continue
+            if _notions(fact) <= allowed:
+                solver.assert_and_track(_inequality(fact, v, diam), fact.id)
+        solver.add(z3.Not(_inequality(rel, v, diam)))
+        scripts.append(f"; setting: {setting}\n" + solver.to_smt2())
+        if solver.check() != z3.unsat:
+            return None
+        used |= {str(c) for c in solver.unsat_core()}
+    return Derivation(rel, settings, tuple(sorted(used)), "\n".join(scripts))

@@ -1,0 +1,132 @@
+"""Hypothesis strategies for mechanisms (public: property-test your own mechanisms).
+
+Every strategy draws *exact* mechanisms (rational entries) in the SPEC model:
+
+* :func:`distributions` — a probability vector of ``Fraction`` s from integer
+  weights, optionally with zeros and optionally skewed (one heavy weight);
+* :func:`channels` — ``n x m`` row-stochastic rational matrices (zeros allowed);
+* :func:`local_mechanisms`, :func:`central_dense_mechanisms` (``D^r``),
+  :func:`graph_mechanisms` (an explicit, connected neighbour list),
+  :func:`product_mechanisms` (``{"product": W}`` with product or uniform prior),
+  and :func:`mechanisms` (any of them).
+
+Weights are small integers, so hypothesis shrinks towards small matrices with
+simple rationals (``1/2``, ``1/3``), which makes witnesses readable.
+
+Example::
+
+    from hypothesis import given
+    from relations.strategies import local_mechanisms
+    from relations import measure
+
+    @given(local_mechanisms())
+    def test_sigma_min_nonpositive(mech):
+        assert measure(mech).sigma_min.value <= 0
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from hypothesis import strategies as st
+
+from relations.io.reading import from_dict
+from relations.model.mechanism import Mechanism
+
+__all__ = ["MAX_WEIGHT", "distributions", "channels", "local_mechanisms", "central_dense_mechanisms", "graph_mechanisms", "product_mechanisms", "mechanisms"]
+
+MAX_WEIGHT = 12
+
+
+@st.composite
+def distributions(draw, size: int, zeros: bool = True, skew: bool = True) -> list[Fraction]:
+    """A probability vector of length ``size`` with rational entries."""
+    low = 0 if zeros else 1
+    weights = draw(st.lists(st.integers(low, MAX_WEIGHT), min_size=size, max_size=size))
+    if skew and size > 1 and draw(st.booleans()):
+        i = draw(st.integers(0, size - 1))
+        weights[i] += draw(st.integers(0, 200))
+    if sum(weights) == 0:
+        weights[draw(st.integers(0, size - 1))] = 1
+    total = sum(weights)
+    return [Fraction(w, total) for w in weights]
+
+
+@st.composite
+def channels(draw, n: int, m: int, zeros: bool = True) -> list[list[Fraction]]:
+    """An ``n x m`` row-stochastic rational matrix."""
+    return [draw(distributions(m, zeros=zeros, skew=False)) for _ in range(n)]
+
+
+def _text(v: Fraction) -> str:
+    return str(v)
+
+
+@st.composite
+def local_mechanisms(draw, max_inputs: int = 4, max_outputs: int = 4, zeros: bool = True) -> Mechanism:
+    """Local setting: ``n`` values, every two distinct ones neighbours."""
+    n = draw(st.integers(2, max_inputs))
+    m = draw(st.integers(2, max_outputs))
+    prior = draw(distributions(n, zeros=zeros))
+    channel = draw(channels(n, m, zeros=zeros))
+    return from_dict({"setting": "local", "prior": [_text(v) for v in prior],
+                      "channel": [[_text(v) for v in row] for row in channel]})
+
+
+@st.composite
+def central_dense_mechanisms(draw, max_domain: int = 3, max_records: int = 3, max_outputs: int = 3,
+                             zeros: bool = True, max_rows: int = 27) -> Mechanism:
+    """Central ``D^r`` with a dense prior and channel (``k^r <= max_rows``)."""
+    k = draw(st.integers(2, max_domain))
+    r = draw(st.integers(2, max_records))
+    while k**r > max_rows:
+        r -= 1
+    n = k**r
+    m = draw(st.integers(2, max_outputs))
+    prior = draw(distributions(n, zeros=zeros))
+    channel = draw(channels(n, m, zeros=zeros))
+    return from_dict({"setting": "central", "domain": [str(i) for i in range(k)], "records": r,
+                      "prior": [_text(v) for v in prior], "channel": [[_text(v) for v in row] for row in channel]})
+
+
+@st.composite
+def graph_mechanisms(draw, max_inputs: int = 5, max_outputs: int = 3, zeros: bool = True) -> Mechanism:
+    """Central, explicit neighbours: a random *connected* graph (a spanning path plus extra edges)."""
+    n = draw(st.integers(2, max_inputs))
+    order = draw(st.permutations(range(n)))
+    edges = {tuple(sorted((order[i], order[i + 1]))) for i in range(n - 1)}
+    extra = draw(st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)), max_size=n))
+    edges |= {tuple(sorted(e)) for e in extra if e[0] != e[1]}
+    m = draw(st.integers(2, max_outputs))
+    prior = draw(distributions(n, zeros=zeros))
+    channel = draw(channels(n, m, zeros=zeros))
+    return from_dict({"setting": "central", "neighbours": [list(e) for e in sorted(edges)],
+                      "prior": [_text(v) for v in prior], "channel": [[_text(v) for v in row] for row in channel]})
+
+
+@st.composite
+def product_mechanisms(draw, max_domain: int = 3, max_records: int = 6, max_outputs: int = 3,
+                       zeros: bool = True) -> Mechanism:
+    """Central product forms: each record through the same local channel, product or uniform prior."""
+    k = draw(st.integers(2, max_domain))
+    r = draw(st.integers(2, max_records))
+    m = draw(st.integers(2, max_outputs))
+    w = draw(channels(k, m, zeros=zeros))
+    if draw(st.booleans()):
+        prior: object = "uniform"
+    else:
+        prior = {"product": [[_text(v) for v in draw(distributions(k, zeros=zeros))] for _ in range(r)]}
+    return from_dict({"setting": "central", "domain": [str(i) for i in range(k)], "records": r,
+                      "prior": prior, "channel": {"product": [[_text(v) for v in row] for row in w]}})
+
+
+def mechanisms(setting: str | None = None, zeros: bool = True):
+    """Any mechanism (of one setting, if given)."""
+    local = local_mechanisms(zeros=zeros)
+    central = st.one_of(central_dense_mechanisms(zeros=zeros), graph_mechanisms(zeros=zeros),
+                        product_mechanisms(zeros=zeros))
+    if setting == "local":
+        return local
+    if setting == "central":
+        return central
+    return st.one_of(local, central)

@@ -1,0 +1,87 @@
+"""Utility of a mechanism and the information quantities of Wu, Peng, Mou (2019).
+
+* :func:`expected_distortion` — ``E[L(X, Y)] = sum_x p(x) sum_y Q[x][y] L(x, y)``,
+  exact (a rational) for a rational loss; ``"hamming"`` is ``L(x, y) = [x != y]``
+  with outputs identified with inputs (a square channel);
+* :func:`entropy`, :func:`conditional_entropy` — ``H(X)``, ``H(X|Y) = H(X) - I(X;Y)``
+  in nats as certified enclosures;
+* :func:`fano_leakage_bound` — Fano's inequality for a mechanism whose output
+  guesses the input with error probability ``D`` (expected Hamming distortion):
+  ``H(X|Y) <= h(D) + D ln(k - 1)``, so the leakage is at least
+  ``I(X;Y) >= H(X) - h(D) - D ln(k - 1)`` (seed 002, the lower bound on leakage
+  for a given distortion).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Sequence
+
+from relations.errors import InputError
+from relations.measures.information import mutual_information
+from relations.model.mechanism import Mechanism
+from relations.numbers.enclosure import Enclosure
+
+__all__ = ["loss_matrix", "expected_distortion", "entropy", "conditional_entropy", "binary_entropy", "fano_leakage_bound"]
+
+
+def loss_matrix(mech: Mechanism, loss) -> list[list[Fraction]]:
+    """The loss as an exact ``n x m`` matrix (``"hamming"`` needs ``n == m``)."""
+    n, m = mech.channel.shape
+    if isinstance(loss, str):
+        if loss != "hamming":
+            raise InputError(f"unknown loss {loss!r} (use 'hamming' or a matrix)")
+        if n != m:
+            raise InputError("Hamming loss needs as many outputs as inputs")
+        return [[Fraction(int(x != y)) for y in range(m)] for x in range(n)]
+    rows = [[Fraction(v) for v in row] for row in loss]
+    if len(rows) != n or any(len(r) != m for r in rows):
+        raise InputError(f"loss matrix must be {n} x {m}")
+    return rows
+
+
+def expected_distortion(mech: Mechanism, loss="hamming") -> Fraction:
+    """``sum_x p(x) sum_y Q[x][y] L(x, y)`` exactly."""
+    if mech.is_product:
+        mech = mech.dense()
+    lm = loss_matrix(mech, loss)
+    return sum((px * q * l for px, row, lrow in zip(mech.prior.exact, mech.channel.exact, lm)
+                for q, l in zip(row, lrow) if px and q), Fraction(0))
+
+
+def entropy(p: Sequence[Fraction], bits: int = 100) -> Enclosure:
+    """``H = -sum p ln p`` as a certified enclosure (the information of the identity channel)."""
+    n = len(p)
+    identity = [[Fraction(int(i == j)) for j in range(n)] for i in range(n)]
+    return mutual_information(list(p), identity, bits)
+
+
+def conditional_entropy(mech: Mechanism, bits: int = 100) -> Enclosure:
+    """``H(X|Y) = H(X) - I(X;Y)`` (enclosure)."""
+    h = entropy(mech.prior.exact, bits)
+    i = mutual_information(mech.prior.exact, mech.channel.exact, bits)
+    return Enclosure(max(h.lower - i.upper, Fraction(0)), h.upper - i.lower)
+
+
+def binary_entropy(d: Fraction, bits: int = 100) -> Enclosure:
+    return entropy([d, 1 - d], bits) if 0 < d < 1 else Enclosure(Fraction(0), Fraction(0))
+
+
+def fano_leakage_bound(prior: Sequence[Fraction], distortion: Fraction, bits: int = 100) -> Enclosure:
+    """``H(X) - h(D) - D ln(k - 1)``: no mechanism with Hamming distortion ``D`` leaks less (Fano)."""
+    from flint import arb, ctx, fmpq
+
+    k = len(prior)
+    h = entropy(prior, bits)
+    hd = binary_entropy(Fraction(distortion), bits)
+    saved = ctx.prec
+    try:
+        ctx.prec = bits + 32
+        d = Fraction(distortion)
+        term = arb(k - 1).log() * fmpq(d.numerator, d.denominator) if k > 2 and d else arb(0)
+        from relations.numbers.enclosure import _to_fraction
+
+        lo_t, hi_t = _to_fraction(term.lower()), _to_fraction(term.upper())
+    finally:
+        ctx.prec = saved
+    return Enclosure(h.lower - hd.upper - hi_t, h.upper - hd.lower - lo_t)
