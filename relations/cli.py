@@ -21,8 +21,19 @@ app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_
 
 
 @app.callback()
-def _root() -> None:
+def _root(
+    version: bool = typer.Option(False, "--version", help="Print the version and exit.", is_eager=True,
+                                 callback=lambda value: _print_version(value)),
+) -> None:
     """Exact privacy budgets of finite mechanisms and the relations between them."""
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        from relations import __version__
+
+        sys.stdout.write(f"relations {__version__}\n")
+        raise typer.Exit(0)
 
 
 def _console():
@@ -121,12 +132,9 @@ def verify(
 
     from relations.catalogue.entries import BY_ID, CATALOGUE
     from relations.io.tables import verdicts_table
-    from relations.search.verify import (
-        Effort,
-        verdict_json,
-        verify_relation,
-        write_evidence,
-    )
+    from relations.io.reports import verdict_json
+    from relations.io.evidence import write_evidence
+    from relations.search.verify import Effort, verify_relation
 
     unknown = [i for i in only if i not in BY_ID]
     if unknown:
@@ -148,7 +156,8 @@ def verify(
                 progress.advance(task)
     except KeyboardInterrupt:
         interrupted = True
-    write_evidence(verdicts, out)
+    if verdicts:  # an interrupt before the first verdict leaves earlier evidence as it was
+        write_evidence(verdicts, out)
     if json_out:
         sys.stdout.write(json.dumps({"relations": [verdict_json(v) for v in verdicts], "complete": not interrupted,
                                      "seed": seed, "quick": quick}, indent=1) + "\n")
@@ -195,21 +204,16 @@ def mechanisms(json_out: bool = typer.Option(False, "--json", help="Print the li
     from relations.mechanisms.registry import REGISTRY
 
     if json_out:
-        sys.stdout.write(json.dumps([{"mechanism": e.name, "parameters": list(e.params), "summary": e.summary}
+        sys.stdout.write(json.dumps([{"mechanism": e.name, "parameters": list(e.params), "summary": e.summary,
+                                      "function": f"relations.mechanisms.{e.function.__name__}"}
                                      for e in REGISTRY.values()], indent=1) + "\n")
         return
     table = Table(title="named mechanisms", title_justify="left")
-    for col in ("mechanism", "parameters", "summary"):
+    for col in ("mechanism", "parameters", "summary", "Python"):
         table.add_column(col)
     for e in REGISTRY.values():
-        table.add_row(e.name, ", ".join(e.params), e.summary)
+        table.add_row(e.name, ", ".join(e.params), e.summary, f"{e.function.__name__}()")
     _console().print(table)
-
-
-def _rational_list(text: str, what: str) -> list:
-    from relations.numbers.text import parse_rational
-
-    return [parse_rational(v, f"{what}[{i}]") for i, v in enumerate(text.split(","))]
 
 
 @app.command()
@@ -219,47 +223,18 @@ def utility(
     json_out: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """Expected distortion, H(X), H(X|Y), I(X;Y) and the Fano lower bound on leakage."""
-    from relations.io.reading import load
-    from relations.measures.api import measure as compute
-    from relations.tradeoffs.utility import (
-        conditional_entropy,
-        entropy,
-        expected_distortion,
-        fano_leakage_bound,
-    )
+    from relations.io.reading import load, load_loss_matrix
+    from relations.tradeoffs.utility import utility_summary
 
     mech = load(file)
     if not mech.exact:
         raise InputError(f"{file}: utility needs an exact (JSON) mechanism")
-    if mech.is_product:
-        mech = mech.dense()
-    lm = loss if loss == "hamming" else _load_matrix(loss)
-    d = expected_distortion(mech, lm)
-    h, hc = entropy(mech.prior.exact), conditional_entropy(mech)
-    mi = compute(mech).eps_m.enclosure
-    out = {"distortion": str(d), "distortion_value": float(d), "H(X)": float(h.midpoint),
-           "H(X|Y)": float(hc.midpoint), "I(X;Y)": float(mi.midpoint)}
-    if loss == "hamming" and len(mech.prior.exact) >= 2:
-        fano = fano_leakage_bound(mech.prior.exact, d)
-        out["fano_lower_bound_on_I"] = float(fano.midpoint)
+    out = utility_summary(mech, loss if loss == "hamming" else load_loss_matrix(loss))
     if json_out:
         sys.stdout.write(json.dumps(out, indent=1) + "\n")
     else:
         for k, v in out.items():
             _console().print(f"{k:>24}  {v}")
-
-
-def _load_matrix(path: str):
-    try:
-        with open(path, encoding="utf-8") as fh:
-            data = json.load(fh, parse_float=str, parse_int=str)
-    except (OSError, ValueError) as exc:
-        raise InputError(f"cannot read loss matrix {path}: {exc}") from None
-    from relations.numbers.text import parse_rational
-
-    if not isinstance(data, list) or not all(isinstance(r, list) for r in data):
-        raise InputError(f"{path}: expected a JSON list of rows")
-    return [[parse_rational(v, f"{path}[{i}][{j}]") for j, v in enumerate(r)] for i, r in enumerate(data)]
 
 
 @app.command()
@@ -277,17 +252,22 @@ def optimize(
     solver = {"dp": optimal_dp, "id": optimal_id, "mi": optimal_mi}.get(notion)
     if solver is None:
         raise InputError(f"--notion must be dp, id or mi, got {notion!r}")
-    p = _rational_list(prior, "--prior")
+    from relations.numbers.text import parse_rational_list
+
+    p = parse_rational_list(prior, "--prior")
     if any(v < 0 for v in p) or sum(p) != 1:
         raise InputError("--prior: entries must be non-negative and sum to 1")
-    lm = loss if loss == "hamming" else _load_matrix(loss)
+    from relations.io.reading import load_loss_matrix
+
+    lm = loss if loss == "hamming" else load_loss_matrix(loss)
     result = solver(p, eps, lm)
     text = dumps(result.mechanism, f"optimal {notion} mechanism, eps = {eps}: solver distortion {result.value:.12g}, "
                                    f"exact distortion {float(result.distortion):.12g}, mixing {result.mixing}"
                                    + (f", Blahut gap {result.gap:.3g}" if result.gap is not None else ""))
     if out:
-        with open(out, "w", encoding="utf-8") as fh:
-            fh.write(text)
+        from relations.io.writing import write_text_atomic
+
+        write_text_atomic(out, text)
         sys.stderr.write(f"wrote {out}: distortion {float(result.distortion):.12g} (solver {result.value:.12g})\n")
     else:
         sys.stdout.write(text)
@@ -334,13 +314,16 @@ def figures(
 
 
 def main(argv: Optional[list[str]] = None) -> None:
-    """Entry point.  Usage errors exit 2 as click does; bad input anywhere in a command (an
-    :class:`InputError`) is one line on stderr and exit status 2, handled here once for every command."""
+    """Entry point.  Usage errors exit 2 as click does; a :class:`~relations.errors.RelationsError` anywhere
+    in a command is one line on stderr and the exit status of :func:`relations.errors.exit_status`, handled
+    here once for every command."""
+    from relations.errors import RelationsError, exit_status
+
     try:
         app(args=argv)
-    except InputError as exc:
+    except RelationsError as exc:
         sys.stderr.write(f"relations: error: {exc}\n")
-        sys.exit(2)
+        sys.exit(exit_status(exc))
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -36,6 +36,9 @@ import os
 from fractions import Fraction
 from typing import Sequence
 
+__all__ = ["FIGURES", "write_all", "relation_diagram_data", "prior_skew_data", "krr_information_data",
+           "central_records_data", "symmetric_channel_data", "privacy_distortion_data"]
+
 NOTION_NODES = {"eps_i": "identifiability", "eps_d": "differential privacy", "eps_m": "MI privacy"}
 
 
@@ -134,7 +137,7 @@ def central_records_data(ratio: Fraction = Fraction(3), records: Sequence[int] =
 
 def symmetric_channel_data(symbols: int = 7, distortions: Sequence[Fraction] | None = None) -> dict:
     """The ``symbols``-ary symmetric channel (correct ``1 - D``, each error ``D/(symbols-1)``), uniform source."""
-    from relations.io.reading import from_dict
+    from relations.model import Mechanism
     from relations.tradeoffs.utility import fano_leakage_bound
 
     distortions = distortions or [Fraction(i, 100) for i in range(1, 86)]
@@ -142,8 +145,7 @@ def symmetric_channel_data(symbols: int = 7, distortions: Sequence[Fraction] | N
     prior = [Fraction(1, symbols)] * symbols
     for d in distortions:
         rows = [[1 - d if i == j else d / (symbols - 1) for j in range(symbols)] for i in range(symbols)]
-        mech = from_dict({"setting": "local", "prior": [str(v) for v in prior],
-                          "channel": [[str(v) for v in r] for r in rows]})
+        mech = Mechanism.local(rows, prior=prior)
         m = _measure(mech)
         out["D"].append(float(d))
         out["eps"].append(m.eps_d.value)

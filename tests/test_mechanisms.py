@@ -370,6 +370,7 @@ VALID = {
     "staircase": {"n": 6, "ratio": "3", "delta": 2, "width": 1},
     "paper_example": {},
     "paper_construction": {"theorem": 8, "beta": "1/3"},
+    "exponential": {"utility": [[2, 0, 1], [0, 2, 1]], "base": "3/2"},
 }
 DIRECT = {
     "rr": lambda: M.randomized_response(3),
@@ -383,6 +384,7 @@ DIRECT = {
     "staircase": lambda: M.staircase(6, 3, 2, 1),
     "paper_example": lambda: M.paper_example(),
     "paper_construction": lambda: M.paper_construction(8, F(1, 3)),
+    "exponential": lambda: M.exponential([[2, 0, 1], [0, 2, 1]], F(3, 2)),
 }
 CENTRAL_NAMES = {"truncated_geometric", "folded_geometric", "staircase"}
 

@@ -26,7 +26,8 @@ from relations.catalogue import CATALOGUE, Linear, Relation, get
 from relations.checking import evaluate, values
 from relations.search.derive import derive, lemma_facts
 from relations.search import DenseFamily, search_dense, search_rr
-from relations.search.verify import Effort, verify_relation, write_evidence
+from relations.io.evidence import write_evidence
+from relations.search.verify import Effort, verify_relation
 from relations.search.witnesses import mi_witness
 
 

@@ -1,35 +1,42 @@
-"""The relation catalogue: published and corrected relations between privacy budgets.
+"""Bounds ``f(premise, sigma_min)`` of catalogued relations, each with every form the tool needs.
 
-Each :class:`Relation` is data: a stable id, the statement in words and in
-symbols, the setting, the premise and conclusion notions, the bound
-``f(a, sigma_min)`` as a small exact expression (:class:`Linear` or
-:class:`KLBound`), and its source.  A relation says: every mechanism (in its
-setting) whose premise budget is ``a`` satisfies the conclusion at budget
-``f(a, sigma_min)``; since every ``f`` here is non-decreasing in ``a``, on one
-mechanism it holds iff ``conclusion <= f(premise)`` with both at their minimal
-values (SPEC section 4).  A *non-implication* ("MI privacy does not imply
-DP") has no bound; it is established by a witness.
+A relation says ``conclusion <= f(premise, sigma_min)``.  Every place that needs the
+bound asks the bound object for its own form, so one definition serves all of them:
 
-Notions (all in nats): ``eps_i``, ``eps_d``, ``eps_m``, ``sigma_min``;
-``neg_sigma`` is ``-sigma_min = max_{x~x'} ln(p(x)/p(x'))`` (Sun and Tay's
-``delta_x``, Wang et al.'s ``eps_X``); ``eps_all`` is the DP budget over *every*
-pair of inputs, not only neighbours (what group privacy bounds).
+* :meth:`Linear.exact` / :meth:`KLBound.exact` -- an exact real
+  (:mod:`relations.numbers.reals`) for the checker;
+* :meth:`~Linear.float` -- a float for the optimising search;
+* :meth:`Linear.z3_linear` -- an additive z3 term over budget variables (derivations);
+* :meth:`Linear.z3_product` -- the multiplicative form over ``a = e^premise``,
+  ``s = e^sigma_min`` (per-triple lemmas and bounded search);
+* :meth:`~Linear.sympy` -- a sympy expression (closed forms, user conjectures);
+* :meth:`~Linear.text` -- the statement in symbols.
 
-The twelve theorems of Zheng et al. (2025), sections 5.1-5.3, are kept exactly
-as the paper states them (ids ``zheng2025.thm1`` ... ``zheng2025.thm12``),
-including where they look wrong; corrected or sharpened forms are separate
-relations (ids ``relations.*``) whose ``corrects`` and ``reason`` fields say
-which statement they replace and why.
+Examples
+--------
+>>> from fractions import Fraction
+>>> from relations.numbers import LogRatio
+>>> b = Linear(1, -1)
+>>> b.text("eps_i")
+'eps_i - sigma_min'
+>>> str(b.evaluate(LogRatio.of(Fraction(3)), LogRatio.of(Fraction(1, 2)), None))
+'ln(6)'
+>>> b.float(1.0, -0.5, None)
+1.5
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 
-from relations.numbers.logs import LogRatio
+import numpy as np
 
-__all__ = ["Linear", "KLBound"]
+from relations.numbers.logs import LogRatio
+from relations.numbers.reals import ArbExpr, Log, Rational, Real, affine_enclosure, inf, kl_bound, log_combination
+
+__all__ = ["Linear", "KLBound", "Bound"]
 
 
 @dataclass(frozen=True)
@@ -79,12 +86,103 @@ class Linear:
 
 
 
+    def factor(self, diameter: int | None) -> int | None:
+        """The factor ``g``: 1, or the diameter (``None`` when the graph is disconnected: bound ``+inf``)."""
+        return diameter if self.times_diameter else 1
+
+    def exact(self, premise: Real, sigma: Real, diameter: int | None, label: str = "") -> Real:
+        """The bound as an exact real, for a finite premise.
+
+        Logarithms of rationals with integer coefficients give a :class:`~relations.numbers.Log`
+        (exact rational comparisons); fractional coefficients a linear combination of
+        logarithms; enclosed premises (``I(X;Y)``) an interval-arithmetic enclosure; float
+        values (float mode) a rational of the float.
+        """
+        g = self.factor(diameter)
+        if isinstance(premise, Log) and isinstance(sigma, Log):
+            if self.integral:
+                return Log(self.evaluate(premise.log, sigma.log, diameter))
+            if g is None:
+                return inf()
+            terms = [(Fraction(self.ca) * g, premise.log)] + ([(Fraction(self.cs) * g, sigma.log)] if self.cs else [])
+            if any(not t.is_finite for c, t in terms if c):
+                total = sum((c * t.sign for c, t in terms if c and not t.is_finite), Fraction(0))
+                return inf(1 if total > 0 else -1)
+            return log_combination([(c, t.ratio) for c, t in terms if c], self.text(label))
+        if g is None:
+            return inf()
+        if self.cs and sigma.infinite:
+            return inf(1 if self.cs * sigma.infinite < 0 else -1)
+        if isinstance(premise, ArbExpr) or (self.cs and isinstance(sigma, ArbExpr)):
+            return affine_enclosure(premise, sigma if self.cs else None, Fraction(self.ca) * g, Fraction(self.cs) * g,
+                                    self.text(label))
+        v = g * (float(self.ca) * float(premise) + (float(self.cs) * float(sigma) if self.cs else 0.0))
+        if v in (float("inf"), float("-inf")):
+            return Log(LogRatio(None, 1 if v > 0 else -1))
+        return Rational(Fraction(v))
+
+    def float(self, premise: float, sigma: float, diameter: int | None) -> float:
+        """The bound in floats (``inf`` for a disconnected graph with a diameter factor)."""
+        with np.errstate(all="ignore"):
+            base = self.ca * premise + (self.cs * sigma if self.cs else 0.0)
+        if self.times_diameter:
+            return math.inf if diameter is None else diameter * base
+        return base
+
+    def z3_linear(self, premise, sigma, diameter):
+        """``g (ca premise + cs sigma)`` over z3 real terms (``diameter`` a z3 term or number)."""
+        bound = self.ca * premise + (self.cs * sigma if self.cs else 0)
+        return diameter * bound if self.times_diameter else bound
+
+    def z3_product(self, a, s, g: int = 1):
+        """``(left, right)`` such that ``ratio <= a^(g ca) s^(g cs)`` reads ``num * left <= right * den``.
+
+        ``a = e^premise`` and ``s = e^sigma_min`` are z3 terms; negative powers move to the left, so
+        the inequality is polynomial (integer coefficients only).
+        """
+        ca, cs = g * int(self.ca), g * int(self.cs)
+        left = _times(_power(s, -cs) if cs < 0 else None)
+        right = _times(_power(a, ca) if ca > 0 else None, _power(s, cs) if cs > 0 else None)
+        if ca < 0:
+            left = _times(left, _power(a, -ca))
+        return left, right
+
+    def sympy(self, premise, sigma, diameter=1):
+        """The bound as a sympy expression in the given symbols."""
+        import sympy
+
+        base = sympy.nsimplify(self.ca) * premise + sympy.nsimplify(self.cs) * sigma
+        return diameter * base if self.times_diameter else base
+
+
 @dataclass(frozen=True)
 class KLBound:
     """``f(a) = a (e^a - 1)``; with ``a = ln(q)`` it is ``ln(q) (q - 1)`` (not a log of a rational)."""
 
     def text(self, premise: str) -> str:
+        """The bound in symbols."""
         return f"{premise} (e^{premise} - 1)"
+
+    def exact(self, premise: Real, sigma: Real, diameter: int | None, label: str = "") -> Real:
+        """``ln(q)(q - 1)`` as an enclosed real for ``premise = ln(q)``; float mode: a rational of the float."""
+        if isinstance(premise, Log):
+            return kl_bound(premise.log.ratio, f"{premise} (e^{premise} - 1)")
+        v = float(premise)
+        return Rational(Fraction(v * math.expm1(v)))
+
+    def float(self, premise: float, sigma: float, diameter: int | None) -> float:
+        """``a (e^a - 1)`` in floats (``inf`` beyond the float range)."""
+        return premise * math.expm1(premise) if premise < 700 else math.inf
+
+    def sympy(self, premise, sigma=None, diameter=1):
+        """``a (e^a - 1)`` in sympy."""
+        import sympy
+
+        return premise * (sympy.exp(premise) - 1)
+
+
+#: Every bound type of the catalogue.
+Bound = Linear | KLBound
 
 
 
@@ -96,3 +194,18 @@ def _scale(v: LogRatio, c: int) -> LogRatio:
         return LogRatio(None, v.sign if c > 0 else -v.sign)
     return LogRatio.of(v.ratio**c)
 
+
+def _power(x, n: int):
+    out = None
+    for _ in range(n):
+        out = x if out is None else out * x
+    return out
+
+
+def _times(*factors):
+    out = None
+    for f in factors:
+        if f is None:
+            continue
+        out = f if out is None else out * f
+    return 1 if out is None else out

@@ -6,18 +6,4 @@ from relations.checking.checker import Outcome, applicable, bound_value, evaluat
 from relations.checking.claims import CLAIM_NAMES, Claim, parse_claim
 from relations.checking.quantities import Values, values
 
-__all__ = [
-    "Outcome",
-    "applicable",
-    "bound_value",
-    "evaluate",
-    "Report",
-    "check",
-    "ClaimOutcome",
-    "decide",
-    "CLAIM_NAMES",
-    "Claim",
-    "parse_claim",
-    "Values",
-    "values",
-]
+__all__ = ["Outcome", "applicable", "bound_value", "evaluate", "Report", "check", "ClaimOutcome", "decide", "CLAIM_NAMES", "Claim", "parse_claim", "Values", "values"]

@@ -20,9 +20,7 @@ outcome says ``approximate``.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
-from fractions import Fraction
 
 import relations.catalogue as cat
 from relations.checking.claims import Claim, parse_claim
@@ -32,14 +30,9 @@ from relations.model.mechanism import Mechanism
 from relations.model.neighbours import HammingInputs
 from relations.numbers.logs import LogRatio
 from relations.numbers.reals import (
-    ArbExpr,
     Log,
-    Rational,
     Real,
     compare,
-    inf,
-    kl_bound,
-    log_combination,
 )
 
 __all__ = ["Outcome", "applicable", "bound_value", "evaluate", "Report", "check", "ClaimOutcome", "decide"]
@@ -81,57 +74,8 @@ def applicable(relation: cat.Relation, mech: Mechanism) -> str | None:
 
 
 def bound_value(relation: cat.Relation, premise: Real, sigma: Real, diam: int | None) -> Real:
-    """``f(premise, sigma_min)`` as an exact real (premise finite)."""
-    b = relation.bound
-    if isinstance(b, cat.KLBound):
-        if isinstance(premise, Log):
-            return kl_bound(premise.log.ratio, f"{premise} (e^{premise} - 1)")
-        v = float(premise)
-        return Rational(Fraction(v * math.expm1(v)))
-    assert isinstance(b, cat.Linear)
-    if isinstance(premise, Log) and isinstance(sigma, Log):
-        if b.integral:
-            return Log(b.evaluate(premise.log, sigma.log, diam))
-        if b.times_diameter and diam is None:
-            return inf()
-        g = diam if b.times_diameter else 1
-        terms = [(Fraction(b.ca) * g, premise.log)] + ([(Fraction(b.cs) * g, sigma.log)] if b.cs else [])
-        if any(not t.is_finite for c, t in terms if c):
-            total = sum((c * t.sign for c, t in terms if c and not t.is_finite), Fraction(0))
-            return inf(1 if total > 0 else -1)
-        return log_combination([(c, t.ratio) for c, t in terms if c], b.text(relation.premise))
-    if b.times_diameter and diam is None:
-        return inf()
-    g = diam if b.times_diameter else 1
-    if b.cs and sigma.infinite:
-        return inf(1 if b.cs * sigma.infinite < 0 else -1)
-    if isinstance(premise, ArbExpr) or (b.cs and isinstance(sigma, ArbExpr)):
-        return _linear_enclosure(premise, sigma if b.cs else None, Fraction(b.ca) * g, Fraction(b.cs) * g,
-                                 b.text(relation.premise))
-    v = g * (float(b.ca) * float(premise) + (float(b.cs) * float(sigma) if b.cs else 0.0))
-    if v in (float("inf"), float("-inf")):
-        return Log(LogRatio(None, 1 if v > 0 else -1))
-    return Rational(Fraction(v))
-
-
-
-def _scale(lo: Fraction, hi: Fraction, c: Fraction) -> tuple[Fraction, Fraction]:
-    return (c * lo, c * hi) if c >= 0 else (c * hi, c * lo)
-
-
-
-def _linear_enclosure(premise: Real, sigma: Real | None, ca: Fraction, cs: Fraction, text: str) -> ArbExpr:
-    """``ca * premise + cs * sigma`` for enclosed reals (e.g. a bound on ``I(X;Y)``), by interval arithmetic."""
-    def enclose(bits: int):
-        lo, hi = _scale(*premise.enclose(bits + 2), ca)
-        if sigma is not None:
-            slo, shi = _scale(*sigma.enclose(bits + 2), cs)
-            lo, hi = lo + slo, hi + shi
-        return lo, hi
-
-    approx = float(ca) * float(premise) + (float(cs) * float(sigma) if sigma is not None else 0.0)
-    return ArbExpr(text, approx, enclose)
-
+    """``f(premise, sigma_min)`` as an exact real (premise finite): the bound's own exact form."""
+    return relation.bound.exact(premise, sigma, diam, relation.premise)
 
 
 def evaluate(relation: cat.Relation, vals: Values) -> Outcome:

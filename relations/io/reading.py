@@ -1,9 +1,9 @@
 """Reading mechanisms from files: JSON (exact) and NumPy ``.npz`` (float mode).
 
-The JSON format is SPEC section 5; every rule of sections 3 and 6 is checked
-here and a violation is an :class:`~relations.errors.InputError` whose one
+The JSON format is ``docs/mechanism-files.md``; every rule is checked
+here (mostly by the :class:`~relations.model.Mechanism` constructors) and a violation is an :class:`~relations.errors.InputError` whose one
 line names the key, row and column.  Numbers are parsed by
-:func:`relations.exact.parse_rational`; nothing is evaluated as code.
+:func:`relations.numbers.parse_rational`; nothing is evaluated as code.
 
 Keys (``setting``, ``prior`` and ``channel`` are required):
 
@@ -20,7 +20,6 @@ Keys (``setting``, ``prior`` and ``channel`` are required):
 from __future__ import annotations
 
 import json
-import math
 import os
 import zipfile
 from fractions import Fraction
@@ -29,19 +28,19 @@ from typing import Any
 import numpy as np
 
 from relations.errors import InputError
-from relations.model.distributions import Channel, Prior, ProductChannel, ProductPrior
+from relations.mechanisms.registry import named
+from relations.model.distributions import Channel, Prior, float_rows
 from relations.model.mechanism import Mechanism
-from relations.model.neighbours import GraphInputs, HammingInputs, LocalInputs
-from relations.numbers.text import json_repr, parse_rational, short_text
+from relations.model.validate import MAX_RECORDS, dataset_count, labels_of
+from relations.model.validate import product_prior as product_prior_of
+from relations.model.neighbours import HammingInputs, LocalInputs
+from relations.numbers.text import json_repr, parse_rational
 
-__all__ = ["KNOWN_KEYS", "MAX_DENSE_ENTRIES", "FLOAT_TOLERANCE", "load", "loads", "from_dict", "load_npz"]
+__all__ = ["KNOWN_KEYS", "load", "loads", "from_dict", "load_npz", "load_loss_matrix"]
 
+#: The keys a mechanism file may have.
 KNOWN_KEYS = {"setting", "inputs", "outputs", "prior", "channel", "domain", "records", "neighbours",
               "name", "description", "comment"}
-#: Largest dense expansion (entries) allowed when a product form meets a dense one.
-MAX_DENSE_ENTRIES = 1 << 22
-#: Tolerance on row and prior sums accepted in float mode (.npz).
-FLOAT_TOLERANCE = 1e-9
 
 
 class _Number(str):
@@ -93,53 +92,6 @@ def loads(text: str, source: str = "<input>") -> Mechanism:
 # --------------------------------------------------------------------------- JSON
 
 
-def _labels(value: Any, key: str, count: int | None) -> tuple[str, ...]:
-    if not isinstance(value, list):
-        raise InputError(f"key '{key}': expected a list of labels, got {json_repr(value)}")
-    labels = []
-    for i, v in enumerate(value):
-        if isinstance(v, str) or (isinstance(v, int) and not isinstance(v, bool)):
-            labels.append(str(v))
-        else:
-            raise InputError(f"{key}[{i}]: label {json_repr(v)} is not a string or number")
-    if count is not None and len(labels) != count:
-        raise InputError(f"key '{key}': {len(labels)} labels but {count} expected")
-    if len(set(labels)) != len(labels):
-        raise InputError(f"key '{key}': labels are not distinct")
-    return tuple(labels)
-
-
-def _vector(value: Any, key: str) -> list[Fraction]:
-    if not isinstance(value, list) or not value:
-        raise InputError(f"{key}: expected a non-empty list of probabilities, got {json_repr(value)}")
-    out = []
-    for i, v in enumerate(value):
-        q = parse_rational(v, f"{key}[{i}]")
-        if q < 0:
-            raise InputError(f"{key}[{i}]: {json_repr(str(v))} is negative")
-        out.append(q)
-    total = sum(out, Fraction(0))
-    if total != 1:
-        raise InputError(f"{key}: entries sum to {short_text(total)}, not 1")
-    return out
-
-
-def _matrix(value: Any, key: str) -> list[list[Fraction]]:
-    if not isinstance(value, list) or not value:
-        raise InputError(f"{key}: expected a non-empty list of rows, got {json_repr(value)}")
-    rows = []
-    width = None
-    for i, row in enumerate(value):
-        if not isinstance(row, list):
-            raise InputError(f"{key}[{i}]: expected a row (a list), got {json_repr(row)}")
-        if width is None:
-            width = len(row)
-        elif len(row) != width:
-            raise InputError(f"{key}[{i}]: row has {len(row)} entries, row 0 has {width}")
-        rows.append(_vector(row, f"{key}[{i}]"))
-    return rows
-
-
 def _whole(v: Any) -> int | None:
     """A whole number >= 0 given as a JSON integer literal (text kept by :func:`loads`) or a
     Python ``int`` (a dict built in code, or parsed by the standard ``json`` module), else None."""
@@ -150,25 +102,53 @@ def _whole(v: Any) -> int | None:
     return None
 
 
+def _json_ints(value: Any) -> Any:
+    """JSON integer literals (kept as text by :func:`loads`) inside a list of pairs, as ints."""
+    if not isinstance(value, list):
+        return value
+    return [[_whole(v) if _whole(v) is not None and isinstance(v, _Number) else v for v in pair]
+            if isinstance(pair, list) else pair for pair in value]
+
+
 def _records(data: dict) -> int:
     r = data.get("records")
     n = _whole(r)
-    if n is not None and 1 <= n <= 100_000:
+    if n is not None and 1 <= n <= MAX_RECORDS:
         return n
-    raise InputError(f"key 'records': expected a whole number from 1 to 100000, got {json_repr(r)}")
-
-
-def _power(k: int, r: int) -> int | None:
-    """``k**r``, or None when it exceeds 2**62."""
-    if k <= 1:
-        return k
-    if r * math.log2(k) > 62:
-        return None
-    return k**r
+    raise InputError(f"key 'records': expected a whole number from 1 to {MAX_RECORDS}, got {json_repr(r)}")
 
 
 def from_dict(data: Any, source: str = "<input>") -> Mechanism:
-    """Build and validate a mechanism from parsed JSON."""
+    """Build and validate a mechanism from parsed JSON (the mechanism-file format).
+
+    Parameters
+    ----------
+    data : dict
+        The parsed file: numbers as text, ints, Fractions or floats (exact binary values).
+    source : str, optional
+        Where it came from, kept on the mechanism for reports.
+
+    Returns
+    -------
+    Mechanism
+
+    Raises
+    ------
+    InputError
+        One line naming the key, row and column of the first problem.
+
+    Examples
+    --------
+    >>> m = from_dict({"setting": "local", "prior": ["19/20", "1/20"],
+    ...                "channel": [["0.65", "0.35"], ["0.35", "0.65"]]})
+    >>> m.channel.exact[0]
+    (Fraction(13, 20), Fraction(7, 20))
+    >>> from_dict({"setting": "local", "neighbors": [], "prior": [], "channel": []})
+    Traceback (most recent call last):
+    ...
+    relations.errors.InputError: unknown key 'neighbors' (did you mean 'neighbours'?); known keys: channel, \
+comment, description, domain, inputs, name, neighbours, outputs, prior, records, setting
+    """
     if not isinstance(data, dict):
         raise InputError(f"expected a JSON object at top level, got {json_repr(data)}")
     unknown = sorted(set(data) - KNOWN_KEYS)
@@ -193,138 +173,65 @@ def from_dict(data: Any, source: str = "<input>") -> Mechanism:
                 raise InputError(f"key '{key}' belongs to the central setting, but setting is 'local'")
         if product_channel or product_prior:
             raise InputError("product forms need setting 'central' with 'domain' and 'records'")
-
-    # ---- channel
     if product_channel:
         if set(channel_spec) != {"product"}:
-            raise InputError(f"key 'channel': expected a list of rows or {{\"product\": [...]}}, got keys {sorted(channel_spec)}")
-        local = Channel.from_exact(_matrix(channel_spec["product"], "channel.product"))
+            raise InputError(f"key 'channel': expected a list of rows or {{\"product\": [...]}}, got keys "
+                             f"{sorted(channel_spec)}")
         if "neighbours" in data:
             raise InputError("a product channel uses the D^r neighbour structure; drop 'neighbours'")
-    else:
-        dense = Channel.from_exact(_matrix(channel_spec, "channel"))
+    if product_prior and (set(prior_spec) != {"product"} or not isinstance(prior_spec["product"], list)):
+        raise InputError("key 'prior': expected a list, \"uniform\" or {\"product\": [p_1, ..., p_r]}")
+    prior: Any = prior_spec if prior_spec == "uniform" or product_prior else Prior.of(prior_spec)
+    inputs, outputs = data.get("inputs"), data.get("outputs")
 
-    # ---- input space
     if setting == "local":
-        n = dense.shape[0]
-        inputs = LocalInputs(_labels(data["inputs"], "inputs", n) if "inputs" in data else tuple(map(str, range(n))))
-    elif "neighbours" in data:
-        n = dense.shape[0]
-        labels = _labels(data["inputs"], "inputs", n) if "inputs" in data else tuple(map(str, range(n)))
-        inputs = GraphInputs(labels, _edges(data["neighbours"], n))
-    else:
-        if "domain" not in data or "records" not in data:
-            raise InputError("central setting needs 'domain' and 'records' (or an explicit 'neighbours' list)")
-        domain = _labels(data["domain"], "domain", None)
-        if not domain:
-            raise InputError("key 'domain': needs at least one value")
-        r = _records(data)
-        inputs = HammingInputs(domain, r)
-        if "inputs" in data:
-            raise InputError("key 'inputs': central D^r inputs are named by 'domain'; drop 'inputs'")
-        if product_channel:
-            if local.shape[0] != len(domain):
-                raise InputError(f"channel.product: {local.shape[0]} rows but the domain has {len(domain)} values")
-        else:
-            expected = _power(len(domain), r)
-            if expected != dense.shape[0]:
-                raise InputError(f"channel: {dense.shape[0]} rows but domain^records = {len(domain)}^{r}"
-                                 f"{'' if expected is None else ' = ' + str(expected)}")
-
-    m = local.shape[1] if product_channel else dense.shape[1]
-    outputs = _labels(data["outputs"], "outputs", m) if "outputs" in data else tuple(map(str, range(m)))
-
-    # ---- prior
-    if prior_spec == "uniform":
-        if product_channel:
-            k = local.shape[0]
-            prior: Prior | ProductPrior = ProductPrior((Prior.uniform(k),) * inputs.records)  # type: ignore[union-attr]
-        else:
-            prior = Prior.uniform(dense.shape[0])
-    elif product_prior:
-        if set(prior_spec) != {"product"} or not isinstance(prior_spec["product"], list):
-            raise InputError("key 'prior': expected a list, \"uniform\" or {\"product\": [p_1, ..., p_r]}")
-        if not isinstance(inputs, HammingInputs):
+        return Mechanism.local(channel_spec, prior=prior, inputs=inputs, outputs=outputs, source=source)
+    if "neighbours" in data:
+        if product_prior:
             raise InputError("a product prior needs the D^r structure ('domain' and 'records')")
-        factors = prior_spec["product"]
-        if len(factors) != inputs.records:
-            raise InputError(f"prior.product: {len(factors)} local priors but records = {inputs.records}")
-        parsed = []
-        for j, f in enumerate(factors):
-            vec = _vector(f, f"prior.product[{j}]")
-            if len(vec) != inputs.k:
-                raise InputError(f"prior.product[{j}]: {len(vec)} entries but the domain has {inputs.k} values")
-            parsed.append(Prior.from_exact(vec))
-        prior = ProductPrior(tuple(parsed))
-    else:
-        vec = _vector(prior_spec, "prior")
-        rows = _power(inputs.k, inputs.records) if isinstance(inputs, HammingInputs) else inputs.size
-        if len(vec) != rows:
-            raise InputError(f"prior: {len(vec)} entries but the channel has {rows} rows")
-        prior = Prior.from_exact(vec)
-
-    # ---- mixed product / dense forms
+        return Mechanism.graph(channel_spec, _json_ints(data["neighbours"]), prior=prior, inputs=inputs, outputs=outputs,
+                               source=source)
+    if "domain" not in data or "records" not in data:
+        raise InputError("central setting needs 'domain' and 'records' (or an explicit 'neighbours' list)")
+    domain = labels_of(data["domain"], "domain", None)
+    if not domain:
+        raise InputError("key 'domain': needs at least one value")
+    r = _records(data)
+    if inputs is not None:
+        raise InputError("key 'inputs': central D^r inputs are named by 'domain'; drop 'inputs'")
+    if product_prior:
+        prior = prior_spec["product"]
     if product_channel:
-        channel: Channel | ProductChannel = ProductChannel(local, inputs.records)  # type: ignore[union-attr]
-        if isinstance(prior, Prior):
-            size = _power(local.shape[0] * local.shape[1], inputs.records)  # type: ignore[union-attr]
-            if size is None or size > MAX_DENSE_ENTRIES:
-                raise InputError("a dense prior with a product channel needs the dense channel, which is too large; "
-                                 "use \"uniform\" or {\"product\": [...]} for the prior")
-            return Mechanism(setting, prior, channel, inputs, outputs, True, source).dense()
-    else:
-        channel = dense
-        if isinstance(prior, ProductPrior):
-            prior = prior.dense()
-    return Mechanism(setting, prior, channel, inputs, outputs, True, source)
+        return Mechanism.product(channel_spec["product"], records=r, prior=prior, domain=domain, outputs=outputs,
+                                 source=source)
+    if product_prior:
+        prior = product_prior_of(prior, r, len(domain))
+    return Mechanism.central(channel_spec, records=r, domain=domain, prior=prior, outputs=outputs, source=source)
 
 
 def _expand_named(data: dict, setting: str) -> dict:
-    """Replace ``"channel": {"mechanism": NAME, ...}`` by the registered mechanism's matrix
-    (:mod:`relations.mechanisms`): the matrix itself locally, ``{"product": W}`` on ``D^r``,
+    """Replace ``"channel": {"mechanism": NAME, ...}`` by the registered mechanism's channel
+    (:mod:`relations.mechanisms`): the channel itself locally, ``{"product": W}`` on ``D^r``,
     and the mechanism's own neighbour list for the counting-range mechanisms."""
-    from relations.mechanisms.registry import named
-
     mech = named(data["channel"])
-    rows = [[str(v) for v in row] for row in mech.channel.exact]
     out = dict(data)
     out.setdefault("outputs", list(mech.outputs))
     if mech.setting == "local":
         if setting == "central" and "neighbours" not in data:
-            out["channel"] = {"product": rows}
+            out["channel"] = {"product": mech.channel}
             out.setdefault("domain", list(mech.inputs.labels))
         else:
-            out["channel"] = rows
+            out["channel"] = mech.channel
             if setting == "local":
                 out.setdefault("inputs", list(mech.inputs.labels))
         return out
     if setting != "central":
         raise InputError(f"mechanism {data['channel']['mechanism']!r} is central (a counting range with its own "
                          "neighbours): use setting 'central'")
-    out["channel"] = rows
+    out["channel"] = mech.channel
     out.setdefault("inputs", list(mech.inputs.labels))
     out.setdefault("neighbours", [list(e) for e in mech.inputs.edges])
     return out
-
-
-def _edges(value: Any, n: int) -> tuple[tuple[int, int], ...]:
-    if not isinstance(value, list):
-        raise InputError(f"key 'neighbours': expected a list of [i, j] pairs, got {json_repr(value)}")
-    seen = set()
-    edges = []
-    for e, pair in enumerate(value):
-        if not (isinstance(pair, list) and len(pair) == 2 and all(_whole(v) is not None for v in pair)):
-            raise InputError(f"neighbours[{e}]: expected a pair of row indices [i, j], got {json_repr(pair)}")
-        i, j = int(pair[0]), int(pair[1])
-        if i >= n or j >= n:
-            raise InputError(f"neighbours[{e}]: row index {max(i, j)} out of range (the channel has {n} rows)")
-        if i == j:
-            raise InputError(f"neighbours[{e}]: a row cannot neighbour itself ({i})")
-        key = (min(i, j), max(i, j))
-        if key not in seen:
-            seen.add(key)
-            edges.append(key)
-    return tuple(edges)
 
 
 # --------------------------------------------------------------------------- npz
@@ -365,10 +272,8 @@ def _from_arrays(arrays: dict) -> Mechanism:
         raise InputError(f"array 'channel': expected float64 entries, got {q.dtype}")
     if not (np.issubdtype(p.dtype, np.floating) or np.issubdtype(p.dtype, np.integer)):
         raise InputError(f"array 'prior': expected float64 entries, got {p.dtype}")
-    q = np.asarray(q, dtype=np.float64)
-    p = np.asarray(p, dtype=np.float64)
-    _check_float(p[None, :], "prior")
-    _check_float(q, "channel")
+    p = float_rows(p[None, :], "prior")[0]
+    q = float_rows(q, "channel")
     setting = str(_scalar(arrays, "setting")) if "setting" in arrays else "local"
     if setting not in ("local", "central"):
         raise InputError(f"array 'setting': unknown setting {setting!r} (expected 'local' or 'central')")
@@ -382,36 +287,27 @@ def _from_arrays(arrays: dict) -> Mechanism:
         r, k = _scalar(arrays, "records"), _scalar(arrays, "domain_size")
         if not (isinstance(r, int) and isinstance(k, int) and r >= 1 and k >= 1):
             raise InputError(f"'records' and 'domain_size' must be positive integers, got {r!r}, {k!r}")
-        if _power(k, r) != n:
+        if dataset_count(k, r) != n:
             raise InputError(f"array 'channel': {n} rows but domain_size^records = {k}^{r}")
         inputs = HammingInputs(tuple(map(str, range(k))), r)
-    prior = Prior(_freeze(p))
-    channel = Channel(_freeze(q))
+    prior = Prior(p)
+    channel = Channel(q)
     return Mechanism(setting, prior, channel, inputs, tuple(map(str, range(q.shape[1]))), False)
 
 
-def _freeze(a: np.ndarray) -> np.ndarray:
-    a = np.ascontiguousarray(a)
-    a.setflags(write=False)
-    return a
+def load_loss_matrix(path: str) -> list[list[Fraction]]:
+    """Read a loss matrix: a JSON list of rows of exact numbers (``relations utility/optimize --loss``).
 
-
-def _check_float(a: np.ndarray, key: str) -> None:
-    bad = ~np.isfinite(a)
-    if bad.any():
-        i, j = np.argwhere(bad)[0]
-        raise InputError(f"{_where(key, i, j)}: {a[i, j]} is not a finite number")
-    neg = a < 0
-    if neg.any():
-        i, j = np.argwhere(neg)[0]
-        raise InputError(f"{_where(key, i, j)}: {a[i, j]} is negative")
-    sums = a.sum(axis=1)
-    off = np.abs(sums - 1) > FLOAT_TOLERANCE
-    if off.any():
-        i = int(np.argmax(off))
-        where = key if key == "prior" else f"{key}[{i}]"
-        raise InputError(f"{where}: entries sum to {float(sums[i])!r}, not 1 within {FLOAT_TOLERANCE}")
-
-
-def _where(key: str, i: int, j: int) -> str:
-    return f"{key}[{j}]" if key == "prior" else f"{key}[{i}][{j}]"
+    Raises
+    ------
+    InputError
+        If the file cannot be read or is not a list of rows of numbers.
+    """
+    try:
+        with open(path, encoding="utf-8") as fh:
+            data = json.load(fh, parse_float=str, parse_int=str)
+    except (OSError, ValueError) as exc:
+        raise InputError(f"cannot read loss matrix {path}: {exc}") from None
+    if not isinstance(data, list) or not all(isinstance(r, list) for r in data):
+        raise InputError(f"{path}: expected a JSON list of rows")
+    return [[parse_rational(v, f"{path}[{i}][{j}]") for j, v in enumerate(r)] for i, r in enumerate(data)]

@@ -25,9 +25,10 @@ from typing import Any
 from relations.measures.results import Budget, Measures, MutualInformation
 from relations.model.distributions import ProductChannel
 from relations.model.mechanism import Mechanism
+from relations.io.writing import to_dict
 from relations.numbers.text import fraction_text
 
-__all__ = ["number", "budget_json", "mi_json", "sizes", "measures_json", "real_json", "outcome_json", "check_json", "catalogue_json"]
+__all__ = ["number", "budget_json", "mi_json", "sizes", "measures_json", "real_json", "outcome_json", "check_json", "catalogue_json", "verdict_json"]
 
 
 def number(value: float) -> float | str:
@@ -158,3 +159,18 @@ def catalogue_json() -> list[dict[str, Any]]:
              "kind": r.kind, "premise": r.premise, "conclusion": r.conclusion, "source": r.source,
              "min_records": r.min_records, "corrects": r.corrects, "reason": r.reason} for r in CATALOGUE]
 
+
+def verdict_json(v, with_witness: bool = True) -> dict[str, Any]:
+    """A :class:`~relations.search.verify.Verdict` as JSON (``relations verify --json``, ``verdicts.json``)."""
+    out = {"id": v.relation.id, "statement": v.relation.symbols, "setting": v.relation.setting,
+           "verdict": v.verdict, "evidence": v.evidence, "lemma": v.lemma, "proof_file": v.proof_file,
+           "witness_file": v.witness_file, "bounded": v.bounded, "searched": v.searched,
+           "tightness": v.tightness, "tightness_family": v.tightness_family or None,
+           "seconds": round(v.seconds, 3)}
+    if with_witness:
+        out["witness"] = None if v.witness is None else to_dict(v.witness)
+    if v.recheck is not None:
+        o = v.recheck
+        out["recheck"] = {"status": o.status, "conclusion": None if o.conclusion is None else float(o.conclusion),
+                          "bound": None if o.bound is None else float(o.bound)}
+    return out

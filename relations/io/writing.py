@@ -1,6 +1,6 @@
 """Writing mechanisms in the SPEC file format (section 5).
 
-:func:`to_dict` is the inverse of :func:`relations.loader.from_dict` for exact
+:func:`to_dict` is the inverse of :func:`relations.io.reading.from_dict` for exact
 mechanisms: probabilities become fraction text (``"13/20"``), product forms stay
 product forms (never expanded), so a witness file is small and
 ``relations check FILE`` re-checks it.
@@ -9,6 +9,8 @@ product forms (never expanded), so a witness file is small and
 from __future__ import annotations
 
 import json
+import os
+import tempfile
 from fractions import Fraction
 from typing import Any
 
@@ -16,7 +18,7 @@ from relations.model.distributions import Prior, ProductChannel, ProductPrior
 from relations.model.mechanism import Mechanism
 from relations.model.neighbours import GraphInputs, HammingInputs, LocalInputs
 
-__all__ = ["to_dict", "dumps"]
+__all__ = ["to_dict", "dumps", "write_text_atomic"]
 
 
 def _vec(values) -> list[str]:
@@ -73,3 +75,26 @@ def _compact(value: Any) -> str:
     if isinstance(value, list) and value and isinstance(value[0], list):
         return "[\n    " + ",\n    ".join(json.dumps(row) for row in value) + "\n  ]"
     return json.dumps(value)
+
+
+def write_text_atomic(path: str, text: str) -> str:
+    """Write ``text`` to ``path`` atomically: a temporary file in the same directory, then a rename.
+
+    A reader (or an interrupted run) sees the old file or the new one, never a truncated one.
+
+    Returns
+    -------
+    str
+        ``path``.
+    """
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".relations-", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+    return path

@@ -53,8 +53,7 @@ from fractions import Fraction
 from typing import Sequence
 
 from relations.errors import InputError
-from relations.io.reading import from_dict
-from relations.model.mechanism import Mechanism
+from relations.model.mechanism import MAX_DENSE_ENTRIES, Mechanism
 
 __all__ = ["krr_rows", "randomized_response", "krr", "unary_encoding", "subset_selection", "hadamard_response", "exponential", "utility_sensitivity", "product"]
 
@@ -72,39 +71,38 @@ def _ratio(t) -> Fraction:
 
 
 
-def _prior(prior, n: int) -> list[str]:
-    if prior is None or prior == "uniform":
-        return [str(Fraction(1, n))] * n
+def _prior(prior, n: int):
+    """The prior handed to a constructor: ``"uniform"`` by default, else validated there."""
+    if prior is None or (isinstance(prior, str) and prior == "uniform"):
+        return "uniform"
     if len(prior) != n:
         raise InputError(f"prior has {len(prior)} entries, the mechanism {n} inputs")
-    return [str(_q(v)) for v in prior]
-
+    return [_q(v) for v in prior]
 
 
 def _dense_limit(n: int, m: int, what: str) -> None:
-    """Refuse a channel with more entries than the loader's dense limit before building it
+    """Refuse a channel with more entries than the dense limit before building it
     (``2^k`` and ``C(k, s)`` outputs grow too fast: OUE with ``k = 30`` never finished)."""
-    from relations.io.reading import MAX_DENSE_ENTRIES
-
     if n * m > MAX_DENSE_ENTRIES:
         raise InputError(f"{what}: {n} x {m} channel entries exceed the limit of {MAX_DENSE_ENTRIES}")
 
 
-
 def _local(rows, prior=None, inputs=None, outputs=None, name: str = "") -> Mechanism:
-    n = len(rows)
-    spec = {"setting": "local", "prior": _prior(prior, n), "channel": [[str(v) for v in r] for r in rows]}
-    if inputs is not None:
-        spec["inputs"] = list(inputs)
-    if outputs is not None:
-        spec["outputs"] = list(outputs)
-    if name:
-        spec["name"] = name
-    return from_dict(spec)
+    return Mechanism.local(rows, prior=_prior(prior, len(rows)), inputs=inputs, outputs=outputs)
 
 
+def krr_rows(k: int, t):
+    """The k-RR matrix ``t/(t+k-1)`` on the diagonal, ``1/(t+k-1)`` elsewhere, in ``t``'s own arithmetic.
 
-def krr_rows(k: int, t: Fraction) -> list[list[Fraction]]:
+    ``t`` may be a Fraction (exact), a float (float mode) or a sympy expression (closed forms):
+    the one definition serves all three.
+
+    Examples
+    --------
+    >>> krr_rows(3, Fraction(2))
+    [[Fraction(1, 2), Fraction(1, 4), Fraction(1, 4)], [Fraction(1, 4), Fraction(1, 2), Fraction(1, 4)], \
+[Fraction(1, 4), Fraction(1, 4), Fraction(1, 2)]]
+    """
     d = t + k - 1
     return [[t / d if i == j else 1 / d for j in range(k)] for i in range(k)]
 
@@ -213,11 +211,9 @@ def product(local: Mechanism, records: int, prior=None) -> Mechanism:
     product prior of the local prior (or ``prior``: ``"uniform"`` or a list of local priors)."""
     if local.setting != "local":
         raise InputError("product() takes a local mechanism")
-    w = [[str(v) for v in row] for row in local.channel.exact]
     if prior is None:
-        prior = {"product": [[str(v) for v in local.prior.exact]] * records}
+        prior = [local.prior] * records
     elif prior != "uniform":
-        prior = {"product": [[str(_q(v)) for v in p] for p in prior]}
-    return from_dict({"setting": "central", "domain": list(local.inputs.labels), "records": records,
-                      "outputs": list(local.outputs), "prior": prior, "channel": {"product": w}})
-
+        prior = [[_q(v) for v in p] for p in prior]
+    return Mechanism.product(local.channel, records=records, prior=prior, domain=local.inputs.labels,
+                             outputs=local.outputs)

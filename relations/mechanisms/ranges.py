@@ -50,7 +50,6 @@ from __future__ import annotations
 from fractions import Fraction
 
 from relations.errors import InputError
-from relations.io.reading import from_dict
 from relations.mechanisms.local import _prior, _ratio
 from relations.model.mechanism import Mechanism
 
@@ -59,12 +58,13 @@ __all__ = ["truncated_geometric", "folded_geometric", "staircase"]
 
 def _range_mechanism(rows, delta: int, prior, name: str, cyclic: bool = False) -> Mechanism:
     n = len(rows)
-    edges = [[i, j] for i in range(n) for j in range(i + 1, n)
+    edges = [(i, j) for i in range(n) for j in range(i + 1, n)
              if (min(j - i, n - (j - i)) if cyclic else j - i) <= delta]
-    return from_dict({"setting": "central", "name": name, "inputs": [str(i) for i in range(n)],
-                      "outputs": [str(i) for i in range(n)], "neighbours": edges, "prior": _prior(prior, n),
-                      "channel": [[str(v) for v in r] for r in rows]})
+    return Mechanism.graph(rows, edges, prior=_prior(prior, n), inputs=_labels(n), outputs=_labels(n))
 
+
+def _labels(n: int) -> tuple[str, ...]:
+    return tuple(str(i) for i in range(n))
 
 
 def truncated_geometric(n: int, ratio, prior=None) -> Mechanism:

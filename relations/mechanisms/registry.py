@@ -1,48 +1,17 @@
-"""A library of named mechanisms with exact rational entries.
+"""The registry of named mechanisms: what a mechanism file may name and ``relations mechanisms`` lists.
 
-Each constructor returns a :class:`~relations.mechanism.Mechanism` whose
-channel entries are exact rationals.  The privacy parameter is the rational
-ratio ``t = e^eps`` (``ratio``), so ``eps = ln t`` exactly; a uniform prior is
-used unless one is given.  Every docstring states the channel and the
-documented privacy level, which the tests check against the exact ``eps_d``.
+A file says ``"channel": {"mechanism": NAME, PARAMETER: VALUE, ...}``; :func:`named` builds
+it with the constructor the entry names (:mod:`relations.mechanisms.local`,
+:mod:`relations.mechanisms.ranges`, :mod:`relations.mechanisms.paper`).  Parameters are
+parsed exactly (``ratio`` is ``e^eps`` as rational text); whole-number parameters lie in
+``1..4096``.  Every public constructor of those modules has an entry.
 
-Local (every two values neighbours):
-
-* :func:`randomized_response` — Warner (1965): ``Q[d][d] = t/(1+t)``;
-* :func:`krr` — k-ary randomized response / direct encoding (Kairouz et al. 2014):
-  ``Q[d][e] = t/(t+k-1)`` if ``e = d`` else ``1/(t+k-1)``; ``eps_d = ln t``;
-* :func:`unary_encoding` — symmetric (SUE, RAPPOR: per-bit ``p = s/(1+s)``,
-  ``q = 1/(1+s)``, ``s = sqrt(t)``) and optimised (OUE, Wang et al. 2017:
-  ``p = 1/2``, ``q = 1/(1+t)``); outputs are bit vectors; ``eps_d = ln t``;
-* :func:`subset_selection` — Wang et al. 2016 / Ye and Barg 2018: outputs are
-  ``s``-subsets, ``Q[d][S] = t/Z`` if ``d in S`` else ``1/Z``,
-  ``Z = C(k-1, s-1) t + C(k-1, s)``; ``eps_d = ln t``;
-* :func:`hadamard_response` — Acharya, Sun, Zhang 2019: ``K`` the smallest
-  power of two above ``k``, ``C_d`` the positions of ``+1`` in row ``d+1`` of
-  the Sylvester-Hadamard matrix, ``Q[d][y] = 2t/(K(1+t))`` on ``C_d`` else
-  ``2/(K(1+t))``; ``eps_d = ln t``;
-* :func:`exponential` — McSherry and Talwar 2007: ``Q[x][y] ∝ b^u(x,y)`` for
-  an integer utility ``u`` and rational base ``b = e^(eps/(2 Delta u))``;
-  ``eps_d <= 2 Delta_u ln b``.
-
-Counting ranges ``{0, ..., n-1}`` (central, explicit neighbours ``|x - x'| <= Delta``):
-
-* :func:`truncated_geometric` — Ghosh, Roughgarden, Sundararajan 2009:
-  ``alpha = 1/t``, ``Q[x][y] = (1-alpha)/(1+alpha) alpha^|y-x|`` inside,
-  ``alpha^|y-x| / (1+alpha)`` at the two ends; ``eps_d = ln t`` for ``Delta = 1``;
-* :func:`folded_geometric` — the two-sided geometric noise reflected back into
-  the range (``-1 -> 0``, ``n -> n-1``, period ``2n``); in closed form
-  ``Q[x][y] = c (S(y-x) + S(-1-y-x))`` with ``S(d) = sum_j alpha^|d + 2nj|``; a post-processing
-  of the ``ln t``-DP two-sided geometric noise, so ``eps_d <= ln t``;
-* :func:`staircase` — a discrete, cyclic staircase (Geng and Viswanath 2014):
-  ``Q[x][y] ∝ t^-s(d)``, ``d`` the cyclic distance, ``s(d) = 0`` for
-  ``d < w`` and ``1 + floor((d - w)/Delta)`` beyond; ``eps_d <= ln t`` for
-  neighbours at cyclic distance ``<= Delta``, with equality once the range has a step
-  (``floor(n/2) >= w``).
-
-The seed paper (Zheng et al. 2025): :func:`paper_example` (Section 5) and
-:func:`paper_construction` (Thm 6/8/10/12, parameter ``beta``).  Central
-versions of the local ones: :func:`product` (``r`` records, product form).
+Examples
+--------
+>>> sorted(REGISTRY)[:4]
+['exponential', 'folded_geometric', 'hadamard', 'krr']
+>>> named({"mechanism": "krr", "k": 3, "ratio": "2"}).channel.shape
+(3, 3)
 """
 
 from __future__ import annotations
@@ -53,6 +22,7 @@ from typing import Callable
 
 from relations.errors import InputError
 from relations.mechanisms.local import (
+    exponential,
     hadamard_response,
     krr,
     randomized_response,
@@ -62,16 +32,20 @@ from relations.mechanisms.local import (
 from relations.mechanisms.paper import paper_construction, paper_example
 from relations.mechanisms.ranges import folded_geometric, staircase, truncated_geometric
 from relations.model.mechanism import Mechanism
+from relations.numbers.text import json_repr, parse_rational
 
 __all__ = ["Entry", "REGISTRY", "named"]
 
 
 @dataclass(frozen=True)
 class Entry:
+    """One named mechanism: its file name, the constructor it calls, its parameters and a summary."""
+
     name: str
-    build: Callable[..., Mechanism]
+    build: Callable[[dict], Mechanism]
     params: tuple[str, ...]
     summary: str
+    function: Callable[..., Mechanism]
 
 
 
@@ -88,8 +62,6 @@ def _int(spec: dict, key: str) -> int:
 
 
 def _rat(spec: dict, key: str) -> Fraction:
-    from relations.numbers.text import parse_rational
-
     if key not in spec:
         raise InputError(f"mechanism parameter '{key}' is missing")
     text = str(spec[key]).strip()
@@ -99,33 +71,60 @@ def _rat(spec: dict, key: str) -> Fraction:
 
 
 
+def _utility(spec: dict, key: str) -> list[list[int]]:
+    """An integer utility matrix ``u(x, y)`` (a list of equal-length rows of whole numbers)."""
+    u = spec.get(key)
+    if not isinstance(u, list) or not u or not all(isinstance(r, list) and r and len(r) == len(u[0]) for r in u):
+        raise InputError(f"mechanism parameter '{key}': expected a matrix (a list of equal rows), got {json_repr(u)}")
+    if len(u) * len(u[0]) > 4096 * 4096:
+        raise InputError(f"mechanism parameter '{key}': more than {4096 * 4096} entries")
+    out = []
+    for i, row in enumerate(u):
+        parsed = []
+        for j, v in enumerate(row):
+            q = parse_rational(v, f"mechanism parameter '{key}'[{i}][{j}]")
+            if q.denominator != 1 or abs(q) > 4096:
+                raise InputError(f"mechanism parameter '{key}'[{i}][{j}]: expected a whole number in -4096..4096")
+            parsed.append(int(q))
+        out.append(parsed)
+    return out
+
+
 REGISTRY: dict[str, Entry] = {e.name: e for e in (
-    Entry("rr", lambda s: randomized_response(_rat(s, "ratio")), ("ratio",), "Warner's binary randomized response"),
-    Entry("krr", lambda s: krr(_int(s, "k"), _rat(s, "ratio")), ("k", "ratio"), "k-ary randomized response"),
+    Entry("rr", lambda s: randomized_response(_rat(s, "ratio")), ("ratio",), "Warner's binary randomized response",
+          randomized_response),
+    Entry("krr", lambda s: krr(_int(s, "k"), _rat(s, "ratio")), ("k", "ratio"), "k-ary randomized response", krr),
     Entry("oue", lambda s: unary_encoding(_int(s, "k"), _rat(s, "ratio"), True), ("k", "ratio"),
-          "optimised unary encoding (bit-vector outputs)"),
+          "optimised unary encoding (bit-vector outputs)", unary_encoding),
     Entry("sue", lambda s: unary_encoding(_int(s, "k"), _rat(s, "ratio"), False), ("k", "ratio"),
-          "symmetric unary encoding (ratio must be a square)"),
+          "symmetric unary encoding (ratio must be a square)", unary_encoding),
     Entry("subset", lambda s: subset_selection(_int(s, "k"), _int(s, "s"), _rat(s, "ratio")), ("k", "s", "ratio"),
-          "s-subset selection"),
+          "s-subset selection", subset_selection),
     Entry("hadamard", lambda s: hadamard_response(_int(s, "k"), _rat(s, "ratio")), ("k", "ratio"),
-          "Hadamard response"),
+          "Hadamard response", hadamard_response),
+    Entry("exponential", lambda s: exponential(_utility(s, "utility"), _rat(s, "base")), ("utility", "base"),
+          "exponential mechanism Q[x][y] ∝ base^u(x,y) for an integer utility matrix", exponential),
     Entry("truncated_geometric", lambda s: truncated_geometric(_int(s, "n"), _rat(s, "ratio")), ("n", "ratio"),
-          "truncated geometric on {0..n-1} (path neighbours)"),
+          "truncated geometric on {0..n-1} (path neighbours)", truncated_geometric),
     Entry("folded_geometric", lambda s: folded_geometric(_int(s, "n"), _rat(s, "ratio")), ("n", "ratio"),
-          "reflected geometric on {0..n-1} (path neighbours)"),
+          "reflected geometric on {0..n-1} (path neighbours)", folded_geometric),
     Entry("staircase", lambda s: staircase(_int(s, "n"), _rat(s, "ratio"), _int(s, "delta") if "delta" in s else 1,
                                            _int(s, "width") if "width" in s else 1), ("n", "ratio", "delta", "width"),
-          "cyclic discrete staircase"),
-    Entry("paper_example", lambda s: paper_example(), (), "Zheng et al. 2025 Section 5 channel"),
+          "cyclic discrete staircase", staircase),
+    Entry("paper_example", lambda s: paper_example(), (), "Zheng et al. 2025 Section 5 channel", paper_example),
     Entry("paper_construction", lambda s: paper_construction(_int(s, "theorem"), _rat(s, "beta")),
-          ("theorem", "beta"), "Zheng et al. 2025 Thm 6/8/10/12 construction"),
+          ("theorem", "beta"), "Zheng et al. 2025 Thm 6/8/10/12 construction", paper_construction),
 )}
 
 
-
 def named(spec: dict) -> Mechanism:
-    """Build a registered mechanism from ``{"mechanism": NAME, ...parameters}``."""
+    """Build a registered mechanism from ``{"mechanism": NAME, ...parameters}``.
+
+    Raises
+    ------
+    InputError
+        For an unknown name, an unknown or missing parameter, or a bad value.
+    """
     name = spec.get("mechanism")
     entry = REGISTRY.get(name) if isinstance(name, str) else None
     if entry is None:

@@ -19,6 +19,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
+from relations.mechanisms.local import krr_rows
+
 __all__ = ["ClosedForms", "closed_forms", "piecewise", "krr", "binary_rr_with_prior", "paper_construction"]
 
 
@@ -125,7 +127,7 @@ def krr(k: int, prior: Sequence | None = None) -> ClosedForms:
 
     eps = sympy.Symbol("eps", positive=True)
     t = sympy.exp(eps)
-    q = [[t / (t + k - 1) if i == j else 1 / (t + k - 1) for j in range(k)] for i in range(k)]
+    q = krr_rows(k, t)
     prior = prior if prior is not None else [sympy.Rational(1, k)] * k
     return closed_forms(prior, q)
 

@@ -4,20 +4,9 @@ and the :class:`Mechanism` that ties them together (immutable, validated on cons
 
 from __future__ import annotations
 
-from relations.model.distributions import Prior, Channel, ProductPrior, ProductChannel
-from relations.model.mechanism import Mechanism, local_inputs
-from relations.model.neighbours import LocalInputs, HammingInputs, GraphInputs, InputSpace, diameter
+from relations.model.distributions import FLOAT_TOLERANCE, probability_vector, stochastic_rows, float_rows, Prior, Channel, ProductPrior, ProductChannel
+from relations.model.mechanism import MAX_DENSE_ENTRIES, Mechanism
+from relations.model.neighbours import LocalInputs, HammingInputs, GraphInputs, InputSpace, diameter, edge_list
+from relations.model.validate import MAX_RECORDS, labels_of, records_of, dataset_count, product_prior
 
-__all__ = [
-    "Prior",
-    "Channel",
-    "ProductPrior",
-    "ProductChannel",
-    "Mechanism",
-    "local_inputs",
-    "LocalInputs",
-    "HammingInputs",
-    "GraphInputs",
-    "InputSpace",
-    "diameter",
-]
+__all__ = ["FLOAT_TOLERANCE", "probability_vector", "stochastic_rows", "float_rows", "Prior", "Channel", "ProductPrior", "ProductChannel", "MAX_DENSE_ENTRIES", "Mechanism", "LocalInputs", "HammingInputs", "GraphInputs", "InputSpace", "diameter", "edge_list", "MAX_RECORDS", "labels_of", "records_of", "dataset_count", "product_prior"]

@@ -1,38 +1,44 @@
-"""The mechanism: a prior over inputs and a channel ``Q[x][y] = p(y | x)``.
+"""Priors and channels: immutable probability vectors and row-stochastic matrices.
 
-Value objects, immutable once built (arrays are marked read-only):
+* :class:`Prior` -- a dense prior ``p(x)`` over ``n`` inputs;
+* :class:`Channel` -- a dense row-stochastic matrix ``Q[x][y] = p(y | x)`` (``n x m``);
+* :class:`ProductPrior` -- independent records, ``p(d_1, ..., d_r) = prod_j p_j(d_j)``;
+* :class:`ProductChannel` -- every record perturbed independently by the same local
+  channel ``W``: ``Q[x][y] = prod_j W[d_j][e_j]`` over ``D^r x E^r``, never expanded
+  to its ``k^r x m^r`` matrix.
 
-* :class:`Prior` — a dense prior ``p(x)``;
-* :class:`Channel` — a dense row-stochastic matrix ``Q`` (``n x m``);
-* :class:`ProductPrior` — independent records, ``p(x) = prod_j p_j(d_j)``;
-* :class:`ProductChannel` — every record perturbed independently by the same
-  local channel ``W``: ``Q[x][y] = prod_j W[d_j][e_j]`` over ``D^r x E^r``,
-  never expanded to its ``k^r x m^r`` matrix;
-* :class:`Mechanism` — prior, channel, input space with its neighbour relation
-  (:mod:`relations.neighbours`), output labels, and whether it is exact.
+An *exact* object carries its entries as :class:`~fractions.Fraction` (and a float64
+copy, marked read-only, for the fast candidate search); a *float-mode* object carries
+only the float array, and every result derived from it says it is approximate.
 
-An *exact* object carries its entries as :class:`~fractions.Fraction` (and a
-float64 copy for the fast candidate search); a *float-mode* object (``.npz``
-input) carries only the float array and every result derived from it says it
-is approximate.
+:meth:`Prior.of` and :meth:`Channel.of` validate what a user hands in: Fractions,
+ints, rational text (``"13/20"``, ``"0.65"``, never evaluated as code), Python
+floats (their exact binary value) or numpy arrays.  Exact input must be
+non-negative and sum to exactly 1 per row; a float numpy array is float mode and
+must sum to 1 within :data:`FLOAT_TOLERANCE`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Sequence
+from typing import Any, Sequence
 
 import numpy as np
 
-__all__ = ["Prior", "Channel", "ProductPrior", "ProductChannel"]
+from relations.errors import InputError
+from relations.numbers.text import json_repr, parse_rational, short_text
+
+__all__ = ["FLOAT_TOLERANCE", "probability_vector", "stochastic_rows", "float_rows", "Prior", "Channel", "ProductPrior", "ProductChannel"]
+
+#: Tolerance on row and prior sums accepted for float-mode arrays.
+FLOAT_TOLERANCE = 1e-9
 
 
 def _frozen(array: np.ndarray) -> np.ndarray:
     array = np.ascontiguousarray(array, dtype=np.float64)
     array.setflags(write=False)
     return array
-
 
 
 def _reliable(exact_nonzero: np.ndarray, approx: np.ndarray) -> bool:
@@ -42,10 +48,139 @@ def _reliable(exact_nonzero: np.ndarray, approx: np.ndarray) -> bool:
     return bool(np.array_equal(exact_nonzero, approx != 0) and not np.any((approx != 0) & (approx < tiny)))
 
 
+def _is_float_array(value: Any) -> bool:
+    return isinstance(value, np.ndarray) and np.issubdtype(value.dtype, np.floating)
+
+
+def probability_vector(values: Any, where: str) -> list[Fraction]:
+    """Parse a probability vector exactly: non-negative rationals summing to exactly 1.
+
+    Parameters
+    ----------
+    values : sequence
+        Entries as Fractions, ints, floats (exact binary value) or rational text.
+    where : str
+        How the user named it (``"prior"``, ``"channel[2]"``), for error messages.
+
+    Returns
+    -------
+    list of Fraction
+
+    Raises
+    ------
+    InputError
+        If it is empty, an entry is not a number or is negative, or the sum is not 1.
+
+    Examples
+    --------
+    >>> probability_vector(["1/4", "0.75"], "prior")
+    [Fraction(1, 4), Fraction(3, 4)]
+    >>> probability_vector(["1/2", "1/3"], "prior")
+    Traceback (most recent call last):
+    ...
+    relations.errors.InputError: prior: entries sum to 5/6, not 1
+    """
+    if isinstance(values, np.ndarray):
+        values = values.tolist()
+    if not isinstance(values, (list, tuple)) or not values:
+        raise InputError(f"{where}: expected a non-empty list of probabilities, got {json_repr(values)}")
+    out = []
+    for i, v in enumerate(values):
+        q = parse_rational(v, f"{where}[{i}]")
+        if q < 0:
+            raise InputError(f"{where}[{i}]: {json_repr(str(v))} is negative")
+        out.append(q)
+    total = sum(out, Fraction(0))
+    if total != 1:
+        raise InputError(f"{where}: entries sum to {short_text(total)}, not 1")
+    return out
+
+
+def stochastic_rows(rows: Any, where: str) -> list[list[Fraction]]:
+    """Parse a row-stochastic matrix exactly (every row a :func:`probability_vector`, equal widths).
+
+    Parameters
+    ----------
+    rows : sequence of sequences
+        The rows ``Q[x]``.
+    where : str
+        How the user named it (``"channel"``), for error messages.
+
+    Returns
+    -------
+    list of list of Fraction
+
+    Raises
+    ------
+    InputError
+        If it is empty, a row is not a list, rows differ in length, or a row is not a distribution.
+
+    Examples
+    --------
+    >>> stochastic_rows([["1", "0"], ["1/2", "1/2"]], "channel")[1]
+    [Fraction(1, 2), Fraction(1, 2)]
+    """
+    if isinstance(rows, np.ndarray):
+        rows = rows.tolist()
+    if not isinstance(rows, (list, tuple)) or not rows:
+        raise InputError(f"{where}: expected a non-empty list of rows, got {json_repr(rows)}")
+    out = []
+    width = None
+    for i, row in enumerate(rows):
+        if isinstance(row, np.ndarray):
+            row = row.tolist()
+        if not isinstance(row, (list, tuple)):
+            raise InputError(f"{where}[{i}]: expected a row (a list), got {json_repr(row)}")
+        if width is None:
+            width = len(row)
+        elif len(row) != width:
+            raise InputError(f"{where}[{i}]: row has {len(row)} entries, row 0 has {width}")
+        out.append(probability_vector(row, f"{where}[{i}]"))
+    return out
+
+
+def float_rows(a: np.ndarray, key: str) -> np.ndarray:
+    """Validate a float-mode array (2-d, rows summing to 1 within :data:`FLOAT_TOLERANCE`); read-only copy.
+
+    ``key`` is ``"prior"`` (``a`` has one row) or the channel's name, for error messages.
+    """
+    a = np.asarray(a, dtype=np.float64)
+    bad = ~np.isfinite(a)
+    if bad.any():
+        i, j = np.argwhere(bad)[0]
+        raise InputError(f"{_where(key, i, j)}: {a[i, j]} is not a finite number")
+    neg = a < 0
+    if neg.any():
+        i, j = np.argwhere(neg)[0]
+        raise InputError(f"{_where(key, i, j)}: {a[i, j]} is negative")
+    sums = a.sum(axis=1)
+    off = np.abs(sums - 1) > FLOAT_TOLERANCE
+    if off.any():
+        i = int(np.argmax(off))
+        where = key if key == "prior" else f"{key}[{i}]"
+        raise InputError(f"{where}: entries sum to {float(sums[i])!r}, not 1 within {FLOAT_TOLERANCE}")
+    a = np.ascontiguousarray(a)
+    a.setflags(write=False)
+    return a
+
+
+def _where(key: str, i: int, j: int) -> str:
+    return f"{key}[{j}]" if key == "prior" else f"{key}[{i}][{j}]"
+
 
 @dataclass(frozen=True, eq=False)
 class Prior:
-    """A dense prior ``p(x)`` over ``n`` inputs (``sum_x p(x) = 1``)."""
+    """A dense prior ``p(x)`` over ``n`` inputs (``sum_x p(x) = 1``).
+
+    Attributes
+    ----------
+    array : numpy.ndarray
+        Read-only float64 copy (the values themselves in float mode).
+    exact : tuple of Fraction or None
+        The exact entries; ``None`` in float mode.
+    reliable : bool
+        The float copy has the exact zero pattern and no subnormal entry.
+    """
 
     array: np.ndarray
     exact: tuple[Fraction, ...] | None = None
@@ -53,23 +188,78 @@ class Prior:
 
     @staticmethod
     def from_exact(values: Sequence[Fraction]) -> "Prior":
+        """A prior from exact entries that are already validated."""
         values = tuple(values)
         approx = np.array([float(v) for v in values], dtype=np.float64)
         return Prior(_frozen(approx), values, _reliable(np.array([v != 0 for v in values]), approx))
 
     @staticmethod
     def uniform(n: int) -> "Prior":
+        """The uniform prior ``1/n`` on ``n`` inputs.
+
+        Examples
+        --------
+        >>> Prior.uniform(4).exact
+        (Fraction(1, 4), Fraction(1, 4), Fraction(1, 4), Fraction(1, 4))
+        """
         return Prior.from_exact([Fraction(1, n)] * n)
+
+    @classmethod
+    def of(cls, values: Any, *, where: str = "prior") -> "Prior":
+        """Validate and build a prior from anything a user hands in.
+
+        Parameters
+        ----------
+        values : Prior, sequence or numpy.ndarray
+            A :class:`Prior` (returned as is), exact entries (Fractions, ints, floats,
+            rational text) or a float numpy array (float mode).
+        where : str, optional
+            The name used in error messages.
+
+        Returns
+        -------
+        Prior
+
+        Raises
+        ------
+        InputError
+            If the entries are not a probability vector.
+
+        Examples
+        --------
+        >>> Prior.of(["0.95", "0.05"]).exact
+        (Fraction(19, 20), Fraction(1, 20))
+        >>> import numpy as np
+        >>> Prior.of(np.array([0.9, 0.1])).exact is None  # float mode
+        True
+        """
+        if isinstance(values, Prior):
+            return values
+        if _is_float_array(values):
+            if values.ndim != 1 or values.shape[0] == 0:
+                raise InputError(f"{where}: expected a non-empty 1-d array, got shape {values.shape}")
+            return Prior(float_rows(values[None, :], "prior")[0])
+        return cls.from_exact(probability_vector(values, where))
 
     @property
     def size(self) -> int:
+        """The number of inputs ``n``."""
         return self.array.shape[0]
-
 
 
 @dataclass(frozen=True, eq=False)
 class Channel:
-    """A dense channel: ``Q[x][y] = p(y | x)``, each row summing to 1."""
+    """A dense channel: ``Q[x][y] = p(y | x)``, each row summing to 1.
+
+    Attributes
+    ----------
+    array : numpy.ndarray
+        Read-only float64 copy (the values themselves in float mode).
+    exact : tuple of tuple of Fraction or None
+        The exact rows; ``None`` in float mode.
+    reliable : bool
+        The float copy has the exact zero pattern and no subnormal entry.
+    """
 
     array: np.ndarray
     exact: tuple[tuple[Fraction, ...], ...] | None = None
@@ -77,15 +267,50 @@ class Channel:
 
     @staticmethod
     def from_exact(rows: Sequence[Sequence[Fraction]]) -> "Channel":
+        """A channel from exact rows that are already validated."""
         rows = tuple(tuple(r) for r in rows)
         approx = np.array([[float(v) for v in r] for r in rows], dtype=np.float64).reshape(len(rows), -1)
         nonzero = np.array([[v != 0 for v in r] for r in rows], dtype=bool).reshape(approx.shape)
         return Channel(_frozen(approx), rows, _reliable(nonzero, approx))
 
+    @classmethod
+    def of(cls, rows: Any, *, where: str = "channel") -> "Channel":
+        """Validate and build a channel from anything a user hands in.
+
+        Parameters
+        ----------
+        rows : Channel, sequence of sequences or numpy.ndarray
+            A :class:`Channel` (returned as is), exact rows (Fractions, ints, floats,
+            rational text) or a float numpy array (float mode).
+        where : str, optional
+            The name used in error messages.
+
+        Returns
+        -------
+        Channel
+
+        Raises
+        ------
+        InputError
+            If a row is not a probability vector or the rows differ in length.
+
+        Examples
+        --------
+        >>> Channel.of([["13/20", "7/20"], ["7/20", "13/20"]]).shape
+        (2, 2)
+        """
+        if isinstance(rows, Channel):
+            return rows
+        if _is_float_array(rows):
+            if rows.ndim != 2 or 0 in rows.shape:
+                raise InputError(f"{where}: expected a non-empty 2-d array, got shape {rows.shape}")
+            return Channel(float_rows(rows, where))
+        return cls.from_exact(stochastic_rows(rows, where))
+
     @property
     def shape(self) -> tuple[int, int]:
+        """``(n, m)``: inputs and outputs."""
         return self.array.shape  # type: ignore[return-value]
-
 
 
 @dataclass(frozen=True, eq=False)
@@ -96,6 +321,7 @@ class ProductPrior:
 
     @property
     def records(self) -> int:
+        """The number of records ``r``."""
         return len(self.factors)
 
     def dense(self) -> Prior:
@@ -106,7 +332,6 @@ class ProductPrior:
             local = f.exact if exact else f.array.tolist()
             values = [a * b for a in values for b in local]
         return Prior.from_exact(values) if exact else Prior(_frozen(np.array(values)))
-
 
 
 @dataclass(frozen=True, eq=False)
@@ -128,4 +353,3 @@ class ProductChannel:
         for _ in range(self.records):
             rows = [[a * b for a in row for b in wrow] for row in rows for wrow in w.exact]
         return Channel.from_exact(rows)
-

@@ -1,33 +1,69 @@
-"""The mechanism: a prior over inputs and a channel ``Q[x][y] = p(y | x)``.
+"""The mechanism: a prior and a channel over an input space with a neighbour relation.
 
-Value objects, immutable once built (arrays are marked read-only):
+:class:`Mechanism` is an immutable value object, validated when it is built.  Build
+one with the constructor that says which neighbour structure it has:
 
-* :class:`Prior` — a dense prior ``p(x)``;
-* :class:`Channel` — a dense row-stochastic matrix ``Q`` (``n x m``);
-* :class:`ProductPrior` — independent records, ``p(x) = prod_j p_j(d_j)``;
-* :class:`ProductChannel` — every record perturbed independently by the same
-  local channel ``W``: ``Q[x][y] = prod_j W[d_j][e_j]`` over ``D^r x E^r``,
-  never expanded to its ``k^r x m^r`` matrix;
-* :class:`Mechanism` — prior, channel, input space with its neighbour relation
-  (:mod:`relations.neighbours`), output labels, and whether it is exact.
+* :meth:`Mechanism.local` -- single values, every two distinct ones neighbours;
+* :meth:`Mechanism.central` -- datasets ``D^r`` of ``r`` records (a dense ``k^r``-row
+  channel), neighbours differing in one record;
+* :meth:`Mechanism.graph` -- central, with an explicit neighbour edge list;
+* :meth:`Mechanism.product` -- ``D^r`` with every record perturbed independently by
+  one local channel (never expanded).
 
-An *exact* object carries its entries as :class:`~fractions.Fraction` (and a
-float64 copy for the fast candidate search); a *float-mode* object (``.npz``
-input) carries only the float array and every result derived from it says it
-is approximate.
+Each accepts Fractions, ints, rational text, Python floats (exact binary values) and
+numpy arrays (a float array is *float mode*: approximate results), and raises
+:class:`~relations.errors.InputError` with one line naming the offending input.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import Any, Sequence
 
 import numpy as np
 
+from relations.errors import InputError
+from relations.kinds import Setting
 from relations.model.distributions import Channel, Prior, ProductChannel, ProductPrior
-from relations.model.neighbours import HammingInputs, InputSpace, LocalInputs
+from relations.model.neighbours import (
+    GraphInputs,
+    HammingInputs,
+    InputSpace,
+    LocalInputs,
+    edge_list,
+)
+from relations.model.validate import (
+    _flat,
+    dataset_count,
+    labels_of,
+    product_prior,
+    records_of,
+)
 
-__all__ = ["Mechanism", "local_inputs"]
+__all__ = ["MAX_DENSE_ENTRIES", "Mechanism"]
+
+#: Largest dense expansion (entries) allowed when a product form meets a dense one.
+MAX_DENSE_ENTRIES = 1 << 22
+
+
+def _default(n: int) -> tuple[str, ...]:
+    return tuple(map(str, range(n)))
+
+
+def _dense_prior(prior: Any, n: int, channel: Channel) -> Prior:
+    if prior is None or (isinstance(prior, str) and prior == "uniform"):
+        return Prior.uniform(n) if channel.exact is not None else Prior(np.full(n, 1.0 / n))
+    p = Prior.of(prior)
+    if p.size != n:
+        raise InputError(f"prior: {p.size} entries but the channel has {n} rows")
+    return p
+
+
+def _exactness(prior: Prior, channel: Channel) -> bool:
+    exact = prior.exact is not None and channel.exact is not None
+    if not exact and (prior.exact is not None) != (channel.exact is not None):
+        raise InputError("prior and channel must both be exact or both float arrays")
+    return exact
 
 
 @dataclass(frozen=True, eq=False)
@@ -49,6 +85,235 @@ class Mechanism:
     outputs: tuple[str, ...]
     exact: bool = True
     source: str = field(default="", compare=False)
+
+    # ------------------------------------------------------------------ constructors
+
+    @classmethod
+    def local(cls, channel: Any, *, prior: Any = "uniform", inputs: Sequence | None = None,
+              outputs: Sequence | None = None, source: str = "") -> "Mechanism":
+        """A local mechanism: ``n`` single values, every two distinct ones neighbours.
+
+        Parameters
+        ----------
+        channel : Channel, sequence of rows or numpy.ndarray
+            ``Q[x][y] = p(y | x)``; rows sum to 1.
+        prior : "uniform", Prior, sequence or numpy.ndarray, optional
+            ``p(x)``; uniform by default.
+        inputs, outputs : sequence of str or int, optional
+            Labels of the rows and columns (default ``"0"``, ``"1"``, ...).
+        source : str, optional
+            Where it came from (a file name), shown in reports.
+
+        Returns
+        -------
+        Mechanism
+
+        Raises
+        ------
+        InputError
+            If the channel or the prior is not a distribution, or a size disagrees.
+
+        Examples
+        --------
+        >>> m = Mechanism.local([["13/20", "7/20"], ["7/20", "13/20"]], prior=["19/20", "1/20"])
+        >>> m.setting, m.channel.shape, m.prior.exact[1]
+        ('local', (2, 2), Fraction(1, 20))
+        """
+        q = Channel.of(channel)
+        n, m = q.shape
+        p = _dense_prior(prior, n, q)
+        space = LocalInputs(labels_of(inputs, "inputs", n) if inputs is not None else _default(n))
+        outs = labels_of(outputs, "outputs", m) if outputs is not None else _default(m)
+        return cls(Setting.LOCAL, p, q, space, outs, _exactness(p, q), source)
+
+    @classmethod
+    def central(cls, channel: Any, *, records: int, domain: Sequence | int | None = None, prior: Any = "uniform",
+                outputs: Sequence | None = None, source: str = "") -> "Mechanism":
+        """A central mechanism on ``D^r`` with a dense channel of ``k^r`` rows.
+
+        Row ``i`` is the dataset whose records are the base-``k`` digits of ``i``, the first
+        record most significant; neighbours differ in exactly one record.
+
+        Parameters
+        ----------
+        channel : Channel, sequence of rows or numpy.ndarray
+            ``k^r`` rows.
+        records : int
+            ``r``, from 1 to :data:`MAX_RECORDS`.
+        domain : sequence of labels or int, optional
+            The ``k`` record values (or ``k`` itself); by default ``k`` is the ``r``-th root
+            of the number of rows.
+        prior : "uniform", Prior, sequence, numpy.ndarray or ProductPrior, optional
+            A dense prior over the ``k^r`` datasets, or a :class:`ProductPrior` (expanded).
+        outputs : sequence of labels, optional
+        source : str, optional
+
+        Returns
+        -------
+        Mechanism
+
+        Raises
+        ------
+        InputError
+            If the row count is not ``k^r`` or an entry is invalid.
+
+        Examples
+        --------
+        >>> m = Mechanism.central([["1/2", "1/2"]] * 4, records=2)
+        >>> m.inputs.k, m.inputs.records, m.input_label(3)
+        (2, 2, '(1,1)')
+        """
+        r = records_of(records)
+        q = Channel.of(channel)
+        n, m = q.shape
+        if domain is None:
+            k = round(n ** (1 / r))
+            k = next((c for c in (k - 1, k, k + 1) if c >= 1 and dataset_count(c, r) == n), None)
+            if k is None:
+                raise InputError(f"channel: {n} rows is not k^{r} for a whole number k")
+            domain = _default(k)
+        elif isinstance(domain, int) and not isinstance(domain, bool):
+            domain = _default(domain)
+        dom = labels_of(domain, "domain", None)
+        if not dom:
+            raise InputError("key 'domain': needs at least one value")
+        expected = dataset_count(len(dom), r)
+        if expected != n:
+            raise InputError(f"channel: {n} rows but domain^records = {len(dom)}^{r}"
+                             f"{'' if expected is None else ' = ' + str(expected)}")
+        if isinstance(prior, ProductPrior):
+            prior = prior.dense()
+        p = _dense_prior(prior, n, q)
+        outs = labels_of(outputs, "outputs", m) if outputs is not None else _default(m)
+        return cls(Setting.CENTRAL, p, q, HammingInputs(dom, r), outs, _exactness(p, q), source)
+
+    @classmethod
+    def graph(cls, channel: Any, edges: Any, *, prior: Any = "uniform", inputs: Sequence | None = None,
+              outputs: Sequence | None = None, source: str = "") -> "Mechanism":
+        """A central mechanism whose neighbours are an explicit, undirected edge list over row indices.
+
+        Parameters
+        ----------
+        channel : Channel, sequence of rows or numpy.ndarray
+        edges : sequence of pairs of int
+            ``[[i, j], ...]``; duplicates and both orders are merged.
+        prior, inputs, outputs, source
+            As for :meth:`local`.
+
+        Returns
+        -------
+        Mechanism
+
+        Raises
+        ------
+        InputError
+            If an edge is not a pair of distinct row indices in range.
+
+        Examples
+        --------
+        >>> m = Mechanism.graph([["1", "0"], ["1/2", "1/2"], ["0", "1"]], [[0, 1], [2, 1]])
+        >>> m.inputs.edges
+        ((0, 1), (1, 2))
+        """
+        q = Channel.of(channel)
+        n, m = q.shape
+        p = _dense_prior(prior, n, q)
+        labels = labels_of(inputs, "inputs", n) if inputs is not None else _default(n)
+        outs = labels_of(outputs, "outputs", m) if outputs is not None else _default(m)
+        return cls(Setting.CENTRAL, p, q, GraphInputs(labels, edge_list(edges, n)), outs, _exactness(p, q), source)
+
+    @classmethod
+    def product(cls, channel: Any, *, records: int, prior: Any = "uniform", domain: Sequence | None = None,
+                outputs: Sequence | None = None, source: str = "") -> "Mechanism":
+        """A central product form: each of ``r`` records through the same local channel ``W``.
+
+        Nothing of size ``k^r`` is built: the measures reduce to the local channel
+        (:mod:`relations.measures.product`).
+
+        Parameters
+        ----------
+        channel : Channel, sequence of rows or numpy.ndarray
+            The local channel ``W`` (``k x m``).
+        records : int
+            ``r``, from 1 to :data:`MAX_RECORDS`.
+        prior : "uniform", ProductPrior, or a sequence of ``r`` local priors, optional
+            Independent records.  A dense prior over the ``k^r`` datasets is accepted when
+            the dense channel has at most :data:`MAX_DENSE_ENTRIES` entries, and gives the
+            expanded (dense) mechanism.
+        domain, outputs : sequence of labels, optional
+            Labels of the record values (rows of ``W``) and of ``W``'s outputs.
+        source : str, optional
+
+        Returns
+        -------
+        Mechanism
+
+        Raises
+        ------
+        InputError
+            If ``W``, a local prior or a size is invalid.
+
+        Examples
+        --------
+        >>> m = Mechanism.product([["3/4", "1/4"], ["1/4", "3/4"]], records=1000)
+        >>> m.is_product, m.inputs.records, m.channel.local.shape
+        (True, 1000, (2, 2))
+        """
+        r = records_of(records)
+        w = Channel.of(channel, where="channel.product")
+        k, m = w.shape
+        dom = labels_of(domain, "domain", None) if domain is not None else _default(k)
+        if not dom:
+            raise InputError("key 'domain': needs at least one value")
+        if k != len(dom):
+            raise InputError(f"channel.product: {k} rows but the domain has {len(dom)} values")
+        outs = labels_of(outputs, "outputs", m) if outputs is not None else _default(m)
+        space = HammingInputs(dom, r)
+        exact = w.exact is not None
+        if prior is None or (isinstance(prior, str) and prior == "uniform"):
+            factor = Prior.uniform(k) if exact else Prior(np.full(k, 1.0 / k))
+            pp: Prior | ProductPrior = ProductPrior((factor,) * r)
+        elif isinstance(prior, ProductPrior):
+            pp = prior
+        elif isinstance(prior, Prior) or _flat(prior):
+            dense = Prior.of(prior)
+            rows = dataset_count(k, r)
+            if dense.size != rows:
+                raise InputError(f"prior: {dense.size} entries but the channel has {rows} rows")
+            size = dataset_count(k * m, r)
+            if size is None or size > MAX_DENSE_ENTRIES:
+                raise InputError("a dense prior with a product channel needs the dense channel, which is too "
+                                 "large; use \"uniform\" or {\"product\": [...]} for the prior")
+            return cls(Setting.CENTRAL, dense, ProductChannel(w, r), space, outs, exact, source).dense()
+        else:
+            pp = product_prior(prior, r, k)
+        if pp.records != r:
+            raise InputError(f"prior.product: {pp.records} local priors but records = {r}")
+        return cls(Setting.CENTRAL, pp, ProductChannel(w, r), space, outs, exact, source)
+
+    # ------------------------------------------------------------------ views
+
+    def with_entries(self, *, prior: Any = None, channel: Any = None) -> "Mechanism":
+        """The same input space and labels with another dense prior and/or channel of the same shape.
+
+        Raises
+        ------
+        InputError
+            If a new prior or channel is not a distribution or has another shape.
+
+        Examples
+        --------
+        >>> m = Mechanism.local([["1", "0"], ["0", "1"]])
+        >>> m.with_entries(prior=["1/3", "2/3"]).prior.exact
+        (Fraction(1, 3), Fraction(2, 3))
+        """
+        if self.is_product or not isinstance(self.prior, Prior):
+            raise InputError("with_entries() needs a dense mechanism")
+        p = self.prior if prior is None else Prior.of(prior)
+        q = self.channel if channel is None else Channel.of(channel)
+        if q.shape != self.channel.shape or p.size != self.prior.size:
+            raise InputError("with_entries(): the new prior and channel must keep the shape")
+        return Mechanism(self.setting, p, q, self.inputs, self.outputs, _exactness(p, q), self.source)
 
     @property
     def is_product(self) -> bool:
@@ -78,12 +343,7 @@ class Mechanism:
         return self.outputs[y]
 
 
-
 def _tuple_label(parts: tuple[str, ...]) -> str:
     return "(" + ",".join(parts) + ")"
 
-
-
-def local_inputs(n: int, labels: Sequence[str] | None = None) -> LocalInputs:
-    return LocalInputs(tuple(labels) if labels is not None else tuple(str(i) for i in range(n)))
 

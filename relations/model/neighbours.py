@@ -33,7 +33,10 @@ from typing import Iterator, Sequence
 
 import numpy as np
 
-__all__ = ["LocalInputs", "HammingInputs", "GraphInputs", "InputSpace", "diameter"]
+from relations.errors import InputError
+from relations.numbers.text import json_repr
+
+__all__ = ["LocalInputs", "HammingInputs", "GraphInputs", "InputSpace", "diameter", "edge_list"]
 
 
 def _default_labels(n: int) -> tuple[str, ...]:
@@ -190,3 +193,46 @@ def diameter(space: InputSpace) -> int | None:
             return None
         longest = max(longest, max(dist.values()))
     return longest
+
+
+def edge_list(value: object, n: int) -> tuple[tuple[int, int], ...]:
+    """Validate an undirected edge list over ``n`` rows: pairs ``[i, j]`` of distinct indices in range.
+
+    Each edge is stored once as ``(min, max)``, in order of first appearance.
+
+    Raises
+    ------
+    InputError
+        If ``value`` is not a list of pairs of whole numbers, an index is out of range, or ``i == j``.
+
+    Examples
+    --------
+    >>> edge_list([[0, 1], [1, 0], [2, 1]], 3)
+    ((0, 1), (1, 2))
+    """
+    if isinstance(value, np.ndarray):
+        value = value.tolist()
+    if not isinstance(value, (list, tuple)):
+        raise InputError(f"key 'neighbours': expected a list of [i, j] pairs, got {json_repr(value)}")
+    seen = set()
+    edges = []
+    for e, pair in enumerate(value):
+        if not (isinstance(pair, (list, tuple)) and len(pair) == 2 and all(_index(v) is not None for v in pair)):
+            raise InputError(f"neighbours[{e}]: expected a pair of row indices [i, j], got {json_repr(pair)}")
+        i, j = _index(pair[0]), _index(pair[1])
+        if i >= n or j >= n:
+            raise InputError(f"neighbours[{e}]: row index {max(i, j)} out of range (the channel has {n} rows)")
+        if i == j:
+            raise InputError(f"neighbours[{e}]: a row cannot neighbour itself ({i})")
+        key = (min(i, j), max(i, j))
+        if key not in seen:
+            seen.add(key)
+            edges.append(key)
+    return tuple(edges)
+
+
+def _index(v: object) -> int | None:
+    """A row index: a whole number >= 0 (an int, not a bool)."""
+    if isinstance(v, int) and not isinstance(v, bool):
+        return v if v >= 0 else None
+    return None

@@ -28,7 +28,7 @@ from typing import Callable, Optional
 
 from relations.numbers.logs import LogRatio
 
-__all__ = ["LADDER", "Rational", "Log", "ArbExpr", "Real", "inf", "compare", "log_times", "kl_bound", "log_combination"]
+__all__ = ["LADDER", "Rational", "Log", "ArbExpr", "Real", "inf", "compare", "log_times", "kl_bound", "log_combination", "affine_enclosure"]
 
 #: Precisions (bits of enclosure width) tried in turn before "undecided".
 LADDER = (64, 128, 256, 512, 1024, 2048, 4096)
@@ -216,4 +216,20 @@ def log_combination(terms: list[tuple[Fraction, Fraction]], text: str) -> Real:
             ctx.prec = saved
 
     approx = sum(float(c) * (math.log(Fraction(q).numerator) - math.log(Fraction(q).denominator)) for c, q in terms)
+    return ArbExpr(text, approx, enclose)
+
+
+def affine_enclosure(premise: Real, sigma: Real | None, ca: Fraction, cs: Fraction, text: str) -> ArbExpr:
+    """``ca * premise + cs * sigma`` for enclosed reals (e.g. a bound on ``I(X;Y)``), by interval arithmetic."""
+    def scale(lo: Fraction, hi: Fraction, c: Fraction) -> tuple[Fraction, Fraction]:
+        return (c * lo, c * hi) if c >= 0 else (c * hi, c * lo)
+
+    def enclose(bits: int):
+        lo, hi = scale(*premise.enclose(bits + 2), ca)
+        if sigma is not None:
+            slo, shi = scale(*sigma.enclose(bits + 2), cs)
+            lo, hi = lo + slo, hi + shi
+        return lo, hi
+
+    approx = float(ca) * float(premise) + (float(cs) * float(sigma) if sigma is not None else 0.0)
     return ArbExpr(text, approx, enclose)

@@ -16,7 +16,7 @@ from fractions import Fraction
 
 from relations.errors import InputError
 
-__all__ = ["MAX_EXPONENT", "MAX_DIGITS", "parse_rational", "fraction_text", "short_text", "json_repr"]
+__all__ = ["MAX_EXPONENT", "MAX_DIGITS", "parse_rational", "parse_rational_list", "fraction_text", "short_text", "json_repr"]
 
 _DECIMAL = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE]([+-]?\d+))?")
 
@@ -74,6 +74,17 @@ def parse_rational(value: object, where: str) -> Fraction:
         return Fraction(int(num), int(den))
     raise InputError(f"{where}: {value!r} is not a number (use decimal or fraction text such as 0.65 or 13/20)")
 
+
+
+def parse_rational_list(text: str, where: str) -> list[Fraction]:
+    """Parse comma-separated rationals (a command-line option such as ``--prior 1/2,1/4,1/4``).
+
+    Examples
+    --------
+    >>> parse_rational_list("1/2, 0.25,1/4", "--prior")
+    [Fraction(1, 2), Fraction(1, 4), Fraction(1, 4)]
+    """
+    return [parse_rational(v, f"{where}[{i}]") for i, v in enumerate(text.split(","))]
 
 
 def fraction_text(q: Fraction) -> str:

@@ -61,11 +61,9 @@ def _notions(rel: Relation) -> set[str]:
 
 
 def _inequality(rel: Relation, v: dict, diam):
-    b = rel.bound
-    assert isinstance(b, Linear)
+    assert isinstance(rel.bound, Linear)
     conclusion = -v["sigma"] if rel.conclusion == "neg_sigma" else v[rel.conclusion]
-    bound = b.ca * v[rel.premise] + (b.cs * v["sigma"] if b.cs else 0)
-    return conclusion <= (diam * bound if b.times_diameter else bound)
+    return conclusion <= rel.bound.z3_linear(v[rel.premise], v["sigma"], diam)
 
 
 def derive(rel: Relation, facts: tuple[Relation, ...] | None = None, timeout_ms: int = 10000) -> Derivation | None:

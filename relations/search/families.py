@@ -26,7 +26,8 @@ from typing import Iterator
 
 import numpy as np
 
-from relations.io.reading import from_dict
+from relations.mechanisms.local import krr_rows
+from relations.numbers.rounding import largest_remainder
 from relations.measures.api import eps_all, measure
 from relations.model.distributions import Channel, Prior
 from relations.model.mechanism import Mechanism
@@ -77,31 +78,18 @@ class DenseFamily:
         return Mechanism(setting, Prior(p), Channel(q), self.inputs(), tuple(map(str, range(self.m))), exact=False)
 
     def exact_mechanisms(self, theta: np.ndarray) -> Iterator[Mechanism]:
-        """Rational roundings of the candidate, simplest denominators first."""
+        """Rational roundings of the candidate, simplest denominators first (small entries may become 0)."""
         f = self.float_mechanism(theta)
         for den in (2, 3, 4, 5, 6, 8, 10, 12, 16, 20, 25, 50, 100, 1000, 10**4, 10**6):
-            prior = _round_simplex(f.prior.array, den)
-            rows = [_round_simplex(row, den) for row in f.channel.array]
-            spec = {"setting": f.setting, "prior": [str(v) for v in prior],
-                    "channel": [[str(v) for v in row] for row in rows]}
+            prior = largest_remainder(f.prior.array.tolist(), den)
+            rows = [largest_remainder(row, den) for row in f.channel.array.tolist()]
             if self.records:
-                spec |= {"domain": list(map(str, range(self.k))), "records": self.records}
-            yield from_dict(spec)
+                yield Mechanism.central(rows, records=self.records, domain=self.k, prior=prior)
+            else:
+                yield Mechanism.local(rows, prior=prior)
 
     def describe(self) -> str:
         return f"dense {'D^%d (k=%d)' % (self.records, self.k) if self.records else 'local'} {self.n}x{self.m}"
-
-
-
-def _round_simplex(v: np.ndarray, den: int) -> list[Fraction]:
-    """Round a float probability vector to multiples of ``1/den`` summing to 1 (largest remainder; small
-    entries may become 0, unlike :func:`relations.witnesses._round`, which keeps the support of an exact one)."""
-    scaled = np.asarray(v, dtype=float) * den
-    base = np.floor(scaled).astype(int)
-    short = den - int(base.sum())
-    order = np.argsort(-(scaled - base))
-    base[order[:short]] += 1
-    return [Fraction(int(b), den) for b in base]
 
 
 
@@ -115,8 +103,8 @@ class RRFamily:
     skew: Fraction = Fraction(0)
 
     def channel(self, t: Fraction) -> list[list[Fraction]]:
-        d = t + self.k - 1
-        return [[t / d if i == j else 1 / d for j in range(self.k)] for i in range(self.k)]
+        """The local k-RR channel with ratio ``t``."""
+        return krr_rows(self.k, t)
 
     def prior(self) -> list[Fraction] | str:
         if not self.skew:
@@ -125,15 +113,12 @@ class RRFamily:
         return [1 - self.skew] + [rest] * (self.k - 1)
 
     def mechanism(self, t: Fraction) -> Mechanism:
-        w = [[str(v) for v in row] for row in self.channel(t)]
+        """The exact mechanism with ratio ``t``: local for one record, else a product form."""
         prior = self.prior()
         if self.records == 1:
-            p = [str(Fraction(1, self.k))] * self.k if prior == "uniform" else [str(v) for v in prior]
-            return from_dict({"setting": "local", "prior": p, "channel": w})
-        spec = {"setting": "central", "domain": list(map(str, range(self.k))), "records": self.records,
-                "channel": {"product": w},
-                "prior": "uniform" if prior == "uniform" else {"product": [[str(v) for v in prior]] * self.records}}
-        return from_dict(spec)
+            return Mechanism.local(self.channel(t), prior=prior)
+        return Mechanism.product(self.channel(t), records=self.records,
+                                 prior=prior if prior == "uniform" else [prior] * self.records)
 
     def describe(self) -> str:
         where = "local" if self.records == 1 else f"product over r={self.records}"
@@ -143,9 +128,7 @@ class RRFamily:
 
 def local_rr_values(k: int, t: float, skew: float) -> dict[str, float]:
     """Float values of local k-RR with ratio ``t`` (computed by the float path on the k x k matrix)."""
-    d = t + k - 1
-    w = np.full((k, k), 1 / d)
-    np.fill_diagonal(w, t / d)
+    w = np.array(krr_rows(k, t), dtype=np.float64)
     p = np.full(k, 1 / k) if not skew else np.array([1 - skew] + [skew / (k - 1)] * (k - 1))
     mech = Mechanism("local", Prior(p), Channel(w), LocalInputs(tuple(map(str, range(k)))),
                      tuple(map(str, range(k))), exact=False)

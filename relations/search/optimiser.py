@@ -27,7 +27,6 @@ from typing import Iterator
 
 import numpy as np
 
-from relations.catalogue.bounds import KLBound, Linear
 from relations.catalogue.entries import Relation
 from relations.model.neighbours import diameter
 from relations.search.families import (
@@ -42,17 +41,8 @@ __all__ = ["float_bound", "violation", "RATIO_FLOOR", "ratio", "Found", "VIOLATI
 
 
 def float_bound(rel: Relation, v: dict[str, float], diam: int | None) -> float:
-    a = v[rel.premise]
-    if isinstance(rel.bound, KLBound):
-        return a * math.expm1(a) if a < 700 else math.inf
-    b = rel.bound
-    assert isinstance(b, Linear)
-    with np.errstate(all="ignore"):
-        base = b.ca * a + (b.cs * v["sigma_min"] if b.cs else 0.0)
-    if b.times_diameter:
-        return math.inf if diam is None else diam * base
-    return base
-
+    """The relation's bound at the float values ``v``."""
+    return rel.bound.float(v[rel.premise], v["sigma_min"], diam)
 
 
 def violation(rel: Relation, v: dict[str, float], diam: int | None) -> float:

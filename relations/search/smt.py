@@ -57,22 +57,6 @@ def is_ratio_relation(rel: Relation) -> bool:
             and rel.premise in RATIO_NOTIONS and rel.conclusion in RATIO_NOTIONS)
 
 
-def _power(x, n: int):
-    out = None
-    for _ in range(n):
-        out = x if out is None else out * x
-    return out
-
-
-def _times(*factors):
-    out = None
-    for f in factors:
-        if f is None:
-            continue
-        out = f if out is None else out * f
-    return 1 if out is None else out
-
-
 @dataclass(frozen=True)
 class Lemma:
     """A lemma for all non-negative reals: ``hypotheses -> goal`` (z3 terms built by ``build``)."""
@@ -91,16 +75,6 @@ class ProofResult:
     seconds: float
     smt2: str
     model: str | None = None
-
-
-def _bound_sides(a, s, ca: int, cs: int):
-    """``(left factor, right factor)`` with ``ratio <= a^ca s^cs`` written as
-    ``num * left <= right * den``: negative powers move to the left."""
-    left = _times(_power(s, -cs) if cs < 0 else None)
-    right = _times(_power(a, ca) if ca > 0 else None, _power(s, cs) if cs > 0 else None)
-    if ca < 0:
-        left = _times(left, _power(a, -ca))
-    return left, right
 
 
 def lemma_for(rel: Relation) -> Lemma | None:
@@ -162,7 +136,7 @@ def _triple_lemma(kind: str, rel: Relation, b: Linear) -> Lemma:
 
         p, pp, q, qq, a, s = z3.Reals("p pp q qq a s")
         hyps = [p > 0, pp > 0, q >= 0, qq >= 0, a >= 1, s > 0, s <= 1, s * pp <= p, s * p <= pp]
-        left, right = _bound_sides(a, s, b.ca, b.cs)
+        left, right = b.z3_product(a, s)
         if kind == "ID->DP":
             hyps += [p * q <= a * pp * qq, pp * qq <= a * p * q]
             goal = q * left <= right * qq
@@ -185,7 +159,7 @@ def _prior_lemma(rel: Relation, b: Linear) -> Lemma:
         p, pp, u1, u2, v1, v2, a, s = z3.Reals("p pp u1 u2 v1 v2 a s")
         hyps = [p > 0, pp > 0, u1 >= 0, u2 >= 0, v1 >= 0, v2 >= 0, u1 + u2 == 1, v1 + v2 == 1, a >= 1,
                 s > 0, s <= 1, s * pp <= p, s * p <= pp, p * u1 <= a * pp * v1, p * u2 <= a * pp * v2]
-        left, right = _bound_sides(a, s, b.ca, b.cs)
+        left, right = b.z3_product(a, s)
         return [p, pp, u1, u2, v1, v2, a, s], hyps, p * left <= right * pp
 
     return Lemma(f"prior-bound (mediant) lemma for {rel.id}",
@@ -313,7 +287,7 @@ def bounded_search(rel: Relation, shape: Shape, timeout_ms: int = 10000) -> Sear
         if b.cs > 0:  # the bound grows with s: pin s to the minimum itself
             solver.add(z3.Or(*[z3.And(s * p[j] == p[i], p[j] > 0) for i, j in neighbours]))
     g = _diameter(shape) if b.times_diameter else 1
-    left, right = _bound_sides(a, s, g * b.ca, g * b.cs)
+    left, right = b.z3_product(a, s, g)
     # Symmetry: the neighbour graphs here are transitive on ordered neighbour pairs and outputs are
     # exchangeable, so a violating neighbour triple may be taken to be (row 0, its first neighbour, y = 0).
     if rel.conclusion in ("eps_d", "eps_i", "neg_sigma"):

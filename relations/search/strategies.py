@@ -30,7 +30,6 @@ from fractions import Fraction
 
 from hypothesis import strategies as st
 
-from relations.io.reading import from_dict
 from relations.model.mechanism import Mechanism
 
 __all__ = ["MAX_WEIGHT", "distributions", "channels", "local_mechanisms", "central_dense_mechanisms", "graph_mechanisms", "product_mechanisms", "mechanisms"]
@@ -58,10 +57,6 @@ def channels(draw, n: int, m: int, zeros: bool = True) -> list[list[Fraction]]:
     return [draw(distributions(m, zeros=zeros, skew=False)) for _ in range(n)]
 
 
-def _text(v: Fraction) -> str:
-    return str(v)
-
-
 @st.composite
 def local_mechanisms(draw, max_inputs: int = 4, max_outputs: int = 4, zeros: bool = True) -> Mechanism:
     """Local setting: ``n`` values, every two distinct ones neighbours."""
@@ -69,8 +64,7 @@ def local_mechanisms(draw, max_inputs: int = 4, max_outputs: int = 4, zeros: boo
     m = draw(st.integers(2, max_outputs))
     prior = draw(distributions(n, zeros=zeros))
     channel = draw(channels(n, m, zeros=zeros))
-    return from_dict({"setting": "local", "prior": [_text(v) for v in prior],
-                      "channel": [[_text(v) for v in row] for row in channel]})
+    return Mechanism.local(channel, prior=prior)
 
 
 @st.composite
@@ -85,8 +79,7 @@ def central_dense_mechanisms(draw, max_domain: int = 3, max_records: int = 3, ma
     m = draw(st.integers(2, max_outputs))
     prior = draw(distributions(n, zeros=zeros))
     channel = draw(channels(n, m, zeros=zeros))
-    return from_dict({"setting": "central", "domain": [str(i) for i in range(k)], "records": r,
-                      "prior": [_text(v) for v in prior], "channel": [[_text(v) for v in row] for row in channel]})
+    return Mechanism.central(channel, records=r, domain=k, prior=prior)
 
 
 @st.composite
@@ -100,8 +93,7 @@ def graph_mechanisms(draw, max_inputs: int = 5, max_outputs: int = 3, zeros: boo
     m = draw(st.integers(2, max_outputs))
     prior = draw(distributions(n, zeros=zeros))
     channel = draw(channels(n, m, zeros=zeros))
-    return from_dict({"setting": "central", "neighbours": [list(e) for e in sorted(edges)],
-                      "prior": [_text(v) for v in prior], "channel": [[_text(v) for v in row] for row in channel]})
+    return Mechanism.graph(channel, sorted(edges), prior=prior)
 
 
 @st.composite
@@ -115,9 +107,8 @@ def product_mechanisms(draw, max_domain: int = 3, max_records: int = 6, max_outp
     if draw(st.booleans()):
         prior: object = "uniform"
     else:
-        prior = {"product": [[_text(v) for v in draw(distributions(k, zeros=zeros))] for _ in range(r)]}
-    return from_dict({"setting": "central", "domain": [str(i) for i in range(k)], "records": r,
-                      "prior": prior, "channel": {"product": [[_text(v) for v in row] for row in w]}})
+        prior = [draw(distributions(k, zeros=zeros)) for _ in range(r)]
+    return Mechanism.product(w, records=r, prior=prior)
 
 
 def mechanisms(setting: str | None = None, zeros: bool = True):

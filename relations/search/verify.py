@@ -25,13 +25,11 @@ queries go to ``proofs/`` (or ``out``) so that a reviewer can re-run each.
 
 from __future__ import annotations
 
-import json
 import math
-import os
 import time
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Iterator
 
 import numpy as np
 
@@ -39,14 +37,15 @@ import relations.search.smt as smt
 from relations.catalogue.entries import CATALOGUE, Relation
 from relations.checking.checker import Outcome, evaluate
 from relations.checking.quantities import values
-from relations.io.writing import dumps
+from relations.kinds import RelationKind, Status
+from relations.kinds import Verdict as V
 from relations.model.mechanism import Mechanism
 from relations.search.derive import derive
 from relations.search.families import DenseFamily
 from relations.search.optimiser import Found, search_dense, search_rr
 from relations.search.witnesses import mi_witness, simplify
 
-__all__ = ["WITNESS_EPS_M", "Effort", "SMT_SHAPES", "DENSE", "Verdict", "verify_relation", "write_evidence", "verdict_json", "verify_all"]
+__all__ = ["WITNESS_EPS_M", "Effort", "SMT_SHAPES", "DENSE", "Verdict", "verify_relation", "verify_all"]
 
 #: eps_m requested of the non-implication witnesses written by ``verify``.
 WITNESS_EPS_M = Fraction(1, 10)
@@ -64,6 +63,13 @@ class Effort:
 
     @staticmethod
     def of(quick: bool) -> "Effort":
+        """The quick (``quick=True``) or the full effort.
+
+        Examples
+        --------
+        >>> Effort.of(True).hypothesis_examples, Effort.of(False).hypothesis_examples
+        (60, 300)
+        """
         return Effort(60, 2, 150, 5000, True) if quick else Effort()
 
 
@@ -77,10 +83,16 @@ DENSE = {"local": (DenseFamily(2, 2), DenseFamily(3, 3)), "central": (DenseFamil
 
 @dataclass
 class Verdict:
-    """A relation's verdict and its evidence (see SPEC section 4)."""
+    """A relation's verdict and its evidence.
+
+    ``verdict`` is a :class:`~relations.kinds.Verdict`: ``proved`` (SMT lemma, derivation or
+    re-checked witness), ``refuted`` (a counterexample ``witness`` re-checked exactly),
+    ``holds-bounded`` (no counterexample among all mechanisms of the sizes in ``bounded``),
+    ``unrefuted`` (no counterexample in the searches listed in ``searched``).
+    """
 
     relation: Relation
-    verdict: str
+    verdict: V
     evidence: str
     witness: Mechanism | None = None
     witness_file: str | None = None
@@ -101,11 +113,12 @@ def _settings(rel: Relation) -> list[str]:
 
 def _refutes(rel: Relation) -> Callable[[Mechanism], bool]:
     def check(mech: Mechanism) -> bool:
-        return evaluate(rel, values(mech)).status == "fails"
+        return evaluate(rel, values(mech)).status == Status.FAILS
     return check
 
 
 def _hypothesis_search(rel: Relation, setting: str, effort: Effort) -> Mechanism | None:
+    """The first (shrunk) random mechanism of ``setting`` that refutes ``rel``, or ``None``."""
     from hypothesis import HealthCheck, Phase, find, settings
     from hypothesis.errors import NoSuchExample
 
@@ -119,175 +132,182 @@ def _hypothesis_search(rel: Relation, setting: str, effort: Effort) -> Mechanism
         return None
 
 
-def _tightness(found: Iterable[Found]) -> tuple[float | None, str]:
-    best, family = None, ""
-    for f in found:
-        if f.best_ratio is not None and (best is None or f.best_ratio > best):
-            best, family = f.best_ratio, f.ratio_family
-    return best, family
-
-
 def verify_relation(rel: Relation, effort: Effort = Effort(), seed: int = 2025) -> Verdict:
-    """Decide one relation with evidence (no files written; see :func:`write_evidence`)."""
+    """Decide one relation over all mechanisms, with evidence (no files written).
+
+    Parameters
+    ----------
+    rel : Relation
+        A catalogued (or user) relation.
+    effort : Effort, optional
+        How hard to search (:meth:`Effort.of`).
+    seed : int, optional
+        Seed of every random choice: the same seed gives the same verdict and witness.
+
+    Returns
+    -------
+    Verdict
+
+    Examples
+    --------
+    >>> from relations.catalogue import get
+    >>> v = verify_relation(get("zheng2025.thm4"), Effort.of(True))
+    >>> str(v.verdict), v.witness.setting
+    ('refuted', 'local')
+    """
     t0 = time.perf_counter()
-    rng = np.random.default_rng(seed)
-    if rel.kind == "non-implication":
-        w = mi_witness(rel.setting, WITNESS_EPS_M)
-        o = evaluate(rel, values(w))
-        if o.status == "witness":
-            v = Verdict(rel, "proved", f"witness with certified I(X;Y) <= {WITNESS_EPS_M} and {rel.conclusion} = inf",
-                        witness=w, recheck=o)
-        else:  # pragma: no cover - the construction is a witness by design
-            v = Verdict(rel, "unrefuted", "the construction did not re-check as a witness", witness=w, recheck=o)
-        v.seconds = time.perf_counter() - t0
-        return v
+    verdict = _non_implication(rel) if rel.kind == RelationKind.NON_IMPLICATION else _Search(rel, effort, seed).run()
+    verdict.seconds = time.perf_counter() - t0
+    return verdict
 
-    searched: list[str] = []
-    founds: list[Found] = []
-    lemma = smt.lemma_for(rel)
-    proof = smt.prove(lemma, effort.smt_timeout_ms) if lemma else None
-    refutes = _refutes(rel)
 
-    smt_evidence = None
-    if proof is not None:
-        smt_evidence = (f"{lemma.name}\n{lemma.statement}\nthe assertions are the lemma's hypotheses and the "
-                        f"negation of its goal: 'unsat' proves the lemma.\nz3 said: "
-                        f"{'unsat' if proof.status == 'proved' else proof.status}", proof.smt2)
+def _non_implication(rel: Relation) -> Verdict:
+    """The witness construction of :mod:`relations.search.witnesses`, re-checked exactly."""
+    w = mi_witness(rel.setting, WITNESS_EPS_M)
+    o = evaluate(rel, values(w))
+    if o.status == Status.WITNESS:
+        return Verdict(rel, V.PROVED, f"witness with certified I(X;Y) <= {WITNESS_EPS_M} and {rel.conclusion} = inf",
+                       witness=w, recheck=o)
+    return Verdict(rel, V.UNREFUTED, "the construction did not re-check as a witness",  # pragma: no cover
+                   witness=w, recheck=o)
 
-    def finish(verdict: Verdict) -> Verdict:
-        verdict.searched = searched
-        verdict.seconds = time.perf_counter() - t0
-        verdict.smt = verdict.smt or smt_evidence
-        return verdict
 
-    def optimiser_runs():
-        for setting in _settings(rel):
-            for fam in DENSE[setting]:
-                f = search_dense(rel, fam, effort.dense_starts, rng, effort.dense_maxiter)
-                founds.append(f)
-                searched.extend(f.searched or [])
-                yield f
-            f = search_rr(rel, central=setting == "central", quick=effort.quick)
-            founds.append(f)
-            searched.extend(f.searched or [])
-            yield f
+class _Search:
+    """One implication's decision: proof first, then counterexample searches, cheapest first.
 
-    def proved(evidence: str, lemma_text: str, smt: tuple[str, str] | None) -> Verdict:
-        for _ in optimiser_runs():  # the searches only measure the tightness here
-            pass
-        tight, fam = _tightness(founds)
-        return finish(Verdict(rel, "proved", evidence + "; holds for every local domain and every D^r",
-                              lemma=lemma_text, tightness=tight, tightness_family=fam, smt=smt))
+    Order: z3 per-triple lemma; z3 derivation from lemma-proved relations; z3 bounded search
+    (ratio-type relations); hypothesis; Nelder-Mead and k-RR families.  The optimisers also
+    measure the tightness of a relation that stands.  Every candidate is re-checked exactly.
+    """
 
-    if proof is not None and proof.status == "proved":
-        return proved(f"z3 proved the {lemma.name} (negation unsat)", lemma.statement, None)
+    def __init__(self, rel: Relation, effort: Effort, seed: int):
+        self.rel, self.effort = rel, effort
+        self.rng = np.random.default_rng(seed)
+        self.refutes = _refutes(rel)
+        self.searched: list[str] = []
+        self.founds: list[Found] = []
+        self.lemma = smt.lemma_for(rel)
+        self.proof = smt.prove(self.lemma, effort.smt_timeout_ms) if self.lemma else None
+        self.smt_evidence = None
+        if self.proof is not None:
+            said = "unsat" if self.proof.status == "proved" else self.proof.status
+            self.smt_evidence = (f"{self.lemma.name}\n{self.lemma.statement}\nthe assertions are the lemma's "
+                                 f"hypotheses and the negation of its goal: 'unsat' proves the lemma.\nz3 said: {said}",
+                                 self.proof.smt2)
 
-    derivation = derive(rel)
-    if derivation is not None:
-        used = ", ".join(derivation.used)
-        header = (f"{rel.id}: {rel.symbols}, by composition of the lemma-proved relations {used}\nthe named "
-                  f"assertions are those relations as facts on the minimal budgets; the last assertion is the "
-                  f"negated claim: 'unsat' proves it.")
-        return proved(f"z3: follows in real arithmetic from the lemma-proved relations {used} (and eps_d <= "
-                      f"eps_all, budgets >= 0, sigma_min <= 0)", "composition of " + used, (header, derivation.smt2))
+    def run(self) -> Verdict:
+        rel = self.rel
+        if self.proof is not None and self.proof.status == "proved":
+            return self._proved(f"z3 proved the {self.lemma.name} (negation unsat)", self.lemma.statement, None)
+        derivation = derive(rel)
+        if derivation is not None:
+            used = ", ".join(derivation.used)
+            header = (f"{rel.id}: {rel.symbols}, by composition of the lemma-proved relations {used}\nthe named "
+                      f"assertions are those relations as facts on the minimal budgets; the last assertion is the "
+                      f"negated claim: 'unsat' proves it.")
+            return self._proved(f"z3: follows in real arithmetic from the lemma-proved relations {used} (and eps_d <= "
+                                f"eps_all, budgets >= 0, sigma_min <= 0)", "composition of " + used,
+                                (header, derivation.smt2))
+        bounded_ok, bounded_all, found = self._bounded_search()
+        found = found or self._hypothesis() or self._optimise_for_counterexample()
+        if found is not None:
+            return found
+        tight, fam = self._tightness()
+        if smt.is_ratio_relation(rel) and bounded_all and bounded_ok:
+            return self._finish(Verdict(rel, V.HOLDS_BOUNDED, "z3: no counterexample among all mechanisms of sizes "
+                                        + ", ".join(bounded_ok), bounded=bounded_ok, tightness=tight,
+                                        tightness_family=fam))
+        best = max((f.best_violation for f in self.founds), default=-math.inf)
+        return self._finish(Verdict(rel, V.UNREFUTED, f"no counterexample found (largest float violation {best:.3g})",
+                                    bounded=bounded_ok, tightness=tight, tightness_family=fam))
 
-    def refuted(mech: Mechanism, engine: str) -> Verdict:
-        simple = simplify(mech, refutes)
-        outcome = evaluate(rel, values(simple))
-        assert outcome.status == "fails"
-        tight, fam = _tightness(founds)
-        note = f"; z3 lemma refuted: {proof.model}" if proof is not None and proof.status == "refuted" else ""
-        return finish(Verdict(rel, "refuted", f"counterexample found by {engine}, re-checked exactly{note}",
-                              witness=simple, recheck=outcome, lemma=lemma.statement if lemma else None))
+    # ---------------------------------------------------------------- steps
 
-    bounded_ok: list[str] = []
-    bounded_all = True
-    if smt.is_ratio_relation(rel):
-        for setting in _settings(rel):
+    def _bounded_search(self) -> tuple[list[str], bool, Verdict | None]:
+        """z3 over every mechanism of the small sizes: (sizes covered, all covered, refutation or None)."""
+        ok: list[str] = []
+        every = True
+        if not smt.is_ratio_relation(self.rel):
+            return ok, every, None
+        for setting in _settings(self.rel):
             for shape in SMT_SHAPES[setting]:
-                res = smt.bounded_search(rel, shape, effort.smt_timeout_ms)
-                searched.append(f"z3 bounded {shape}: {res.status}")
+                res = smt.bounded_search(self.rel, shape, self.effort.smt_timeout_ms)
+                self.searched.append(f"z3 bounded {shape}: {res.status}")
                 if res.status == "sat":
                     cand = _from_model(res)
-                    if refutes(cand):
-                        return refuted(cand, f"z3 bounded search ({shape})")
+                    if self.refutes(cand):
+                        return ok, every, self._refuted(cand, f"z3 bounded search ({shape})")
                 if res.status == "unsat":
-                    bounded_ok.append(str(shape))
+                    ok.append(str(shape))
                 else:
-                    bounded_all = False
-    for setting in _settings(rel):
-        cand = _hypothesis_search(rel, setting, effort)
-        searched.append(f"hypothesis: {effort.hypothesis_examples} random {setting} mechanisms "
-                        f"(dense, sparse, skewed priors{', D^r, graphs, products' if setting == 'central' else ''})")
-        if cand is not None:
-            return refuted(cand, f"hypothesis ({setting} mechanisms, shrunk)")
-    for f in optimiser_runs():
-        for cand in f.candidates:
-            if refutes(cand):
-                return refuted(cand, f"optimiser ({f.searched[-1].split(':')[0]})")
-    tight, fam = _tightness(founds)
-    if smt.is_ratio_relation(rel) and bounded_all and bounded_ok:
-        return finish(Verdict(rel, "holds-bounded", "z3: no counterexample among all mechanisms of sizes "
-                              + ", ".join(bounded_ok), bounded=bounded_ok, tightness=tight, tightness_family=fam))
-    best = max((f.best_violation for f in founds), default=-math.inf)
-    return finish(Verdict(rel, "unrefuted", f"no counterexample found (largest float violation {best:.3g})",
-                          bounded=bounded_ok, tightness=tight, tightness_family=fam))
+                    every = False
+        return ok, every, None
+
+    def _hypothesis(self) -> Verdict | None:
+        for setting in _settings(self.rel):
+            cand = _hypothesis_search(self.rel, setting, self.effort)
+            self.searched.append(f"hypothesis: {self.effort.hypothesis_examples} random {setting} mechanisms "
+                                 f"(dense, sparse, skewed priors{', D^r, graphs, products' if setting == 'central' else ''})")
+            if cand is not None:
+                return self._refuted(cand, f"hypothesis ({setting} mechanisms, shrunk)")
+        return None
+
+    def _optimise_for_counterexample(self) -> Verdict | None:
+        for f in self._optimiser_runs():
+            for cand in f.candidates:
+                if self.refutes(cand):
+                    return self._refuted(cand, f"optimiser ({f.searched[-1].split(':')[0]})")
+        return None
+
+    def _optimiser_runs(self) -> Iterator[Found]:
+        for setting in _settings(self.rel):
+            for fam in DENSE[setting]:
+                yield self._record(search_dense(self.rel, fam, self.effort.dense_starts, self.rng,
+                                                self.effort.dense_maxiter))
+            yield self._record(search_rr(self.rel, central=setting == "central", quick=self.effort.quick))
+
+    def _record(self, found: Found) -> Found:
+        self.founds.append(found)
+        self.searched.extend(found.searched or [])
+        return found
+
+    def _tightness(self) -> tuple[float | None, str]:
+        best, family = None, ""
+        for f in self.founds:
+            if f.best_ratio is not None and (best is None or f.best_ratio > best):
+                best, family = f.best_ratio, f.ratio_family
+        return best, family
+
+    # ---------------------------------------------------------------- verdicts
+
+    def _finish(self, verdict: Verdict) -> Verdict:
+        verdict.searched = self.searched
+        verdict.smt = verdict.smt or self.smt_evidence
+        return verdict
+
+    def _proved(self, evidence: str, lemma_text: str, script: tuple[str, str] | None) -> Verdict:
+        for _ in self._optimiser_runs():  # the searches only measure the tightness here
+            pass
+        tight, fam = self._tightness()
+        return self._finish(Verdict(self.rel, V.PROVED, evidence + "; holds for every local domain and every D^r",
+                                    lemma=lemma_text, tightness=tight, tightness_family=fam, smt=script))
+
+    def _refuted(self, mech: Mechanism, engine: str) -> Verdict:
+        simple = simplify(mech, self.refutes)
+        outcome = evaluate(self.rel, values(simple))
+        assert outcome.status == Status.FAILS
+        note = (f"; z3 lemma refuted: {self.proof.model}"
+                if self.proof is not None and self.proof.status == "refuted" else "")
+        return self._finish(Verdict(self.rel, V.REFUTED, f"counterexample found by {engine}, re-checked exactly{note}",
+                                    witness=simple, recheck=outcome,
+                                    lemma=self.lemma.statement if self.lemma else None))
 
 
 def _from_model(res: smt.SearchResult) -> Mechanism:
-    from relations.io.reading import from_dict
-
     shape = res.shape
-    spec = {"setting": shape.setting, "prior": [str(v) for v in res.prior],
-            "channel": [[str(v) for v in row] for row in res.channel]}
     if shape.setting == "central":
-        spec |= {"domain": [str(i) for i in range(shape.k)], "records": shape.r}
-    return from_dict(spec)
-
-
-# --------------------------------------------------------------------------- evidence files
-
-
-def write_evidence(verdicts: list[Verdict], out: str) -> None:
-    """Write witness files, SMT queries and ``verdicts.json`` under ``out``."""
-    os.makedirs(os.path.join(out, "witnesses"), exist_ok=True)
-    os.makedirs(os.path.join(out, "lemmas"), exist_ok=True)
-    for v in verdicts:
-        if v.witness is not None:
-            path = os.path.join(out, "witnesses", f"{v.relation.id}.json")
-            with open(path, "w", encoding="utf-8") as fh:
-                fh.write(dumps(v.witness, f"{v.verdict} evidence for {v.relation.id}: {v.relation.symbols}"))
-            v.witness_file = path
-        if v.smt is not None:
-            v.proof_file = _write_smt2(out, v.relation.id, *v.smt)
-    with open(os.path.join(out, "verdicts.json"), "w", encoding="utf-8") as fh:  # no timings: reproducible
-        json.dump([{k: x for k, x in verdict_json(v, with_witness=False).items() if k != "seconds"}
-                   for v in verdicts], fh, indent=1)
-        fh.write("\n")
-
-
-def _write_smt2(out: str, relation_id: str, header: str, script: str) -> str:
-    path = os.path.join(out, "lemmas", f"{relation_id}.smt2")
-    with open(path, "w", encoding="utf-8") as fh:
-        fh.write("".join(f"; {line}\n" for line in header.splitlines()) + script)
-    return path
-
-
-def verdict_json(v: Verdict, with_witness: bool = True) -> dict:
-    from relations.io.writing import to_dict
-
-    out = {"id": v.relation.id, "statement": v.relation.symbols, "setting": v.relation.setting,
-           "verdict": v.verdict, "evidence": v.evidence, "lemma": v.lemma, "proof_file": v.proof_file,
-           "witness_file": v.witness_file, "bounded": v.bounded, "searched": v.searched,
-           "tightness": v.tightness, "tightness_family": v.tightness_family or None,
-           "seconds": round(v.seconds, 3)}
-    if with_witness:
-        out["witness"] = None if v.witness is None else to_dict(v.witness)
-    if v.recheck is not None:
-        o = v.recheck
-        out["recheck"] = {"status": o.status, "conclusion": None if o.conclusion is None else float(o.conclusion),
-                          "bound": None if o.bound is None else float(o.bound)}
-    return out
+        return Mechanism.central(res.channel, records=shape.r, domain=shape.k, prior=res.prior)
+    return Mechanism.local(res.channel, prior=res.prior)
 
 
 def verify_all(relations: Iterable[Relation] = CATALOGUE, effort: Effort = Effort(), seed: int = 2025,

@@ -26,35 +26,19 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Callable
 
-from relations.io.reading import from_dict
+from relations.numbers.rounding import largest_remainder
+from relations.mechanisms.paper import paper_central, paper_local
 from relations.model.distributions import Prior, ProductChannel
 from relations.model.mechanism import Mechanism
 
 __all__ = ["certified_mi_upper", "mi_witness", "simplify"]
 
 
-def _paper_local(beta: Fraction) -> Mechanism:
-    return from_dict({"name": f"Zheng et al. 2025 eq. (63), beta = {beta}", "setting": "local",
-                      "inputs": ["1", "2"], "outputs": ["1", "2"], "prior": [str(beta), str(1 - beta)],
-                      "channel": [["1", "0"], ["0", "1"]]})
-
-
-def _paper_central(beta: Fraction) -> Mechanism:
-    half = "1/2"
-    return from_dict({"name": f"Zheng et al. 2025 eq. (57), beta = {beta}", "setting": "central",
-                      "inputs": ["(1,1)", "(1,2)", "(2,2)"], "outputs": ["(1,1)", "(1,2)", "(2,2)"],
-                      "neighbours": [[0, 1], [1, 2]],
-                      "prior": [str(beta), str((1 - beta) / 2), str((1 - beta) / 2)],
-                      "channel": [["1", "0", "0"], ["0", half, half], ["0", half, half]]})
-
-
 def _full_support(setting: str, beta: Fraction, delta: Fraction) -> Mechanism:
-    w = [[str(1 - delta), str(delta)], [str(delta), str(1 - delta)]]
+    w = [[1 - delta, delta], [delta, 1 - delta]]
     if setting == "local":
-        return from_dict({"setting": "local", "prior": [str(1 - beta), str(beta)], "channel": w})
-    return from_dict({"setting": "central", "domain": ["0", "1"], "records": 2,
-                      "prior": {"product": [[str(1 - beta), str(beta)]] * 2},
-                      "channel": {"product": w}})
+        return Mechanism.local(w, prior=[1 - beta, beta])
+    return Mechanism.product(w, records=2, prior=[[1 - beta, beta]] * 2)
 
 
 def certified_mi_upper(mech: Mechanism) -> Fraction:
@@ -74,7 +58,7 @@ def mi_witness(setting: str, eps_m: Fraction, full_support: Fraction | None = No
     for j in range(1, 4000):
         beta = Fraction(1, 2**j)
         if full_support is None:
-            mech = _paper_local(beta) if setting == "local" else _paper_central(beta)
+            mech = paper_local(beta) if setting == "local" else paper_central(beta)
         else:
             delta = Fraction(1, 2 * int(full_support.__ceil__()) + 2)
             mech = _full_support(setting, beta, delta)
@@ -84,36 +68,26 @@ def mi_witness(setting: str, eps_m: Fraction, full_support: Fraction | None = No
 
 
 def simplify(mech: Mechanism, still: Callable[[Mechanism], bool]) -> Mechanism:
-    """The simplest rational rounding of a dense witness that still satisfies ``still``."""
-    from relations.io.writing import to_dict
+    """The simplest rational rounding of a dense witness that still satisfies ``still``.
 
+    Prior and rows are rounded to multiples of ``1/den`` for growing ``den``, keeping
+    their support (:func:`~relations.numbers.rounding.largest_remainder`); the first
+    rounding that satisfies ``still`` is returned, else ``mech`` itself.
+    """
     if isinstance(mech.channel, ProductChannel) or not isinstance(mech.prior, Prior):
         return mech
-    spec = to_dict(mech)
     for den in (2, 3, 4, 5, 6, 8, 10, 12, 16, 20, 24, 32, 50, 64, 100, 1000):
         prior = _round(mech.prior.exact, den)
         rows = [_round(r, den) for r in mech.channel.exact]
         if prior == list(mech.prior.exact) and rows == [list(r) for r in mech.channel.exact]:
             return mech
-        candidate = from_dict(spec | {"prior": [str(v) for v in prior],
-                                      "channel": [[str(v) for v in r] for r in rows]})
+        candidate = mech.with_entries(prior=prior, channel=rows)
         if still(candidate):
             return candidate
     return mech
 
 
 def _round(values, den: int) -> list[Fraction]:
-    """Round to multiples of ``1/den`` keeping zeros zero and the sum 1 (largest remainder)."""
-    scaled = [Fraction(v) * den for v in values]
-    base = [int(s) for s in scaled]
-    short = den - sum(base)
-    order = sorted(range(len(values)), key=lambda i: -(scaled[i] - base[i]))
-    for i in order:
-        if short <= 0:
-            break
-        if values[i] != 0:
-            base[i] += 1
-            short -= 1
-    if short != 0 or any(b == 0 and v != 0 for b, v in zip(base, values)):
-        return [Fraction(v) for v in values]
-    return [Fraction(b, den) for b in base]
+    """Round to multiples of ``1/den`` keeping zeros zero (unchanged when impossible)."""
+    rounded = largest_remainder(values, den, keep_support=True)
+    return [Fraction(v) for v in values] if rounded is None else rounded

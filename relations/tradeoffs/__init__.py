@@ -2,34 +2,7 @@
 
 from __future__ import annotations
 
-from relations.tradeoffs.optimal import (
-    Optimum,
-    optimal_dp,
-    optimal_id,
-    blahut_arimoto,
-    optimal_mi,
-    privacy_distortion_curves,
-)
-from relations.tradeoffs.utility import (
-    loss_matrix,
-    expected_distortion,
-    entropy,
-    conditional_entropy,
-    binary_entropy,
-    fano_leakage_bound,
-)
+from relations.tradeoffs.optimal import Optimum, optimal_dp, optimal_id, blahut_arimoto, optimal_mi, privacy_distortion_curves
+from relations.tradeoffs.utility import loss_matrix, expected_distortion, entropy, conditional_entropy, binary_entropy, fano_leakage_bound, utility_summary
 
-__all__ = [
-    "Optimum",
-    "optimal_dp",
-    "optimal_id",
-    "blahut_arimoto",
-    "optimal_mi",
-    "privacy_distortion_curves",
-    "loss_matrix",
-    "expected_distortion",
-    "entropy",
-    "conditional_entropy",
-    "binary_entropy",
-    "fano_leakage_bound",
-]
+__all__ = ["Optimum", "optimal_dp", "optimal_id", "blahut_arimoto", "optimal_mi", "privacy_distortion_curves", "loss_matrix", "expected_distortion", "entropy", "conditional_entropy", "binary_entropy", "fano_leakage_bound", "utility_summary"]

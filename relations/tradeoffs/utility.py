@@ -22,7 +22,7 @@ from relations.measures.information import mutual_information
 from relations.model.mechanism import Mechanism
 from relations.numbers.enclosure import Enclosure
 
-__all__ = ["loss_matrix", "expected_distortion", "entropy", "conditional_entropy", "binary_entropy", "fano_leakage_bound"]
+__all__ = ["loss_matrix", "expected_distortion", "entropy", "conditional_entropy", "binary_entropy", "fano_leakage_bound", "utility_summary"]
 
 
 def loss_matrix(mech: Mechanism, loss) -> list[list[Fraction]]:
@@ -85,3 +85,27 @@ def fano_leakage_bound(prior: Sequence[Fraction], distortion: Fraction, bits: in
     finally:
         ctx.prec = saved
     return Enclosure(h.lower - hd.upper - hi_t, h.upper - hd.lower - lo_t)
+
+
+def utility_summary(mech: Mechanism, loss="hamming") -> dict:
+    """Distortion, ``H(X)``, ``H(X|Y)``, ``I(X;Y)`` and (Hamming loss) Fano's lower bound, as a dict.
+
+    Values are the midpoints of certified enclosures (floats) and the exact distortion as text;
+    this is what ``relations utility`` prints.
+
+    Examples
+    --------
+    >>> from relations.mechanisms import randomized_response
+    >>> utility_summary(randomized_response(3))["distortion"]
+    '1/4'
+    """
+    if mech.is_product:
+        mech = mech.dense()
+    d = expected_distortion(mech, loss)
+    h, hc = entropy(mech.prior.exact), conditional_entropy(mech)
+    mi = mutual_information(mech.prior.exact, mech.channel.exact)
+    out = {"distortion": str(d), "distortion_value": float(d), "H(X)": float(h.midpoint),
+           "H(X|Y)": float(hc.midpoint), "I(X;Y)": float(mi.midpoint)}
+    if isinstance(loss, str) and loss == "hamming" and len(mech.prior.exact) >= 2:
+        out["fano_lower_bound_on_I"] = float(fano_leakage_bound(mech.prior.exact, d).midpoint)
+    return out

@@ -1,0 +1,36 @@
+"""The evidence files of ``relations verify``: witnesses, SMT scripts and ``verdicts.json``.
+
+Every file is written atomically (:func:`~relations.io.writing.write_text_atomic`), so an
+interrupted run leaves each file either as it was or complete.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+from relations.io.reports import verdict_json
+from relations.io.writing import dumps, write_text_atomic
+
+__all__ = ["write_evidence"]
+
+
+def write_evidence(verdicts: list, out: str) -> None:
+    """Write the witness files, SMT scripts and ``verdicts.json`` of ``relations verify`` under ``out``.
+
+    Each :class:`~relations.search.verify.Verdict` gets ``witness_file`` / ``proof_file`` set to the
+    path written.  ``verdicts.json`` has no timings, so two runs give identical files.
+    """
+    os.makedirs(os.path.join(out, "witnesses"), exist_ok=True)
+    os.makedirs(os.path.join(out, "lemmas"), exist_ok=True)
+    for v in verdicts:
+        if v.witness is not None:
+            path = os.path.join(out, "witnesses", f"{v.relation.id}.json")
+            v.witness_file = write_text_atomic(
+                path, dumps(v.witness, f"{v.verdict} evidence for {v.relation.id}: {v.relation.symbols}"))
+        if v.smt is not None:
+            header, script = v.smt
+            path = os.path.join(out, "lemmas", f"{v.relation.id}.smt2")
+            v.proof_file = write_text_atomic(path, "".join(f"; {line}\n" for line in header.splitlines()) + script)
+    rows = [{k: x for k, x in verdict_json(v, with_witness=False).items() if k != "seconds"} for v in verdicts]
+    write_text_atomic(os.path.join(out, "verdicts.json"), json.dumps(rows, indent=1) + "\n")

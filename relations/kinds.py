@@ -1,0 +1,63 @@
+"""The vocabulary: settings, notions, statuses and verdicts as string enumerations.
+
+Each member *is* its string (:class:`enum.StrEnum`), so ``Setting.LOCAL == "local"``
+and JSON output carries the plain text.
+
+Examples
+--------
+>>> from relations.kinds import Notion, Setting
+>>> Setting("local") is Setting.LOCAL, str(Notion.EPS_D)
+(True, 'eps_d')
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+__all__ = ["Setting", "Notion", "RelationKind", "Status", "Verdict"]
+
+
+class Setting(StrEnum):
+    """Where a mechanism runs: on single values (local) or on datasets (central)."""
+
+    LOCAL = "local"
+    CENTRAL = "central"
+    BOTH = "both"  #: a relation stated for either setting
+
+
+class Notion(StrEnum):
+    """The quantities relations and claims speak about (all in nats)."""
+
+    EPS_I = "eps_i"  #: identifiability budget
+    EPS_D = "eps_d"  #: differential-privacy budget (neighbours)
+    EPS_M = "eps_m"  #: mutual information I(X;Y)
+    SIGMA_MIN = "sigma_min"  #: the prior constant min ln p(x)/p(x') over neighbours
+    NEG_SIGMA = "neg_sigma"  #: -sigma_min
+    EPS_ALL = "eps_all"  #: DP budget over every pair of inputs
+
+
+class RelationKind(StrEnum):
+    """An implication ``conclusion <= bound(premise)`` or a non-implication."""
+
+    IMPLICATION = "implication"
+    NON_IMPLICATION = "non-implication"
+
+
+class Status(StrEnum):
+    """A relation evaluated on one mechanism."""
+
+    HOLDS = "holds"
+    FAILS = "fails"
+    UNDECIDED = "undecided"
+    NOT_APPLICABLE = "not applicable"
+    WITNESS = "witness"
+    NOT_A_WITNESS = "not a witness"
+
+
+class Verdict(StrEnum):
+    """A relation decided over all mechanisms (``relations verify``)."""
+
+    PROVED = "proved"
+    REFUTED = "refuted"
+    HOLDS_BOUNDED = "holds-bounded"
+    UNREFUTED = "unrefuted"

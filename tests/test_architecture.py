@@ -1,0 +1,120 @@
+"""The package's shape: layers import only downwards, no import cycles, modules of readable size,
+``__all__`` everywhere, and every named mechanism listed."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parent.parent / "relations"
+
+#: Rank of each layer; a module may import from its own subpackage and from lower ranks only.
+LAYERS = {
+    "errors": 0, "kinds": 0,
+    "numbers": 1,
+    "model": 2,
+    "measures": 3, "mechanisms": 3,
+    "catalogue": 4,
+    "checking": 5,
+    "search": 6, "tradeoffs": 6,
+    "io": 7,
+    "figures": 8, "cli": 9,
+}
+MAX_LINES = 420
+
+
+def modules():
+    for path in sorted(PACKAGE.rglob("*.py")):
+        parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+        name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        yield name, path
+
+
+def imports(path: Path, name: str) -> set[str]:
+    """Every ``relations.*`` module imported anywhere in the file (function-level imports included)."""
+    out = set()
+    package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            out |= {a.name for a in node.names if a.name.startswith("relations")}
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
+                target = f"{base}.{node.module}" if node.module else base
+            else:
+                target = node.module or ""
+            if target.startswith("relations"):
+                out.add(target)
+                out |= {f"{target}.{a.name}" for a in node.names
+                        if (PACKAGE.parent / f"{target}.{a.name}".replace(".", "/")).with_suffix(".py").exists()}
+    return out
+
+
+def layer(module: str) -> str | None:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else None
+
+
+GRAPH = {name: imports(path, name) for name, path in modules()}
+
+
+@pytest.mark.parametrize("name", sorted(n for n in GRAPH if layer(n)))
+def test_layers_import_only_downwards(name):
+    own = layer(name)
+    assert own in LAYERS, f"{name}: its layer {own!r} has no rank in LAYERS"
+    for target in GRAPH[name]:
+        other = layer(target)
+        if other is None or other == own:
+            continue
+        assert LAYERS[other] < LAYERS[own], f"{name} (layer {own}) imports {target} (layer {other})"
+
+
+def test_no_import_cycles():
+    known = set(GRAPH)
+    edges = {n: {t for t in ts if t in known and t != n} for n, ts in GRAPH.items() if n != "relations"}
+    state: dict[str, int] = {}
+
+    def visit(n, path):
+        state[n] = 1
+        for t in edges.get(n, ()):
+            if t == "relations":
+                continue
+            if state.get(t) == 1:
+                raise AssertionError("import cycle: " + " -> ".join(path + [t]))
+            if t not in state:
+                visit(t, path + [t])
+        state[n] = 2
+
+    for n in edges:
+        if n not in state:
+            visit(n, [n])
+
+
+@pytest.mark.parametrize("name,path", list(modules()), ids=[n for n, _ in modules()])
+def test_module_size_and_all(name, path):
+    text = path.read_text(encoding="utf-8")
+    assert len(text.splitlines()) <= MAX_LINES, f"{name} has {len(text.splitlines())} lines"
+    tree = ast.parse(text)
+    assert ast.get_docstring(tree), f"{name} has no module docstring"
+    if name not in ("relations.cli",):
+        assert any(isinstance(n, ast.Assign) and any(getattr(t, "id", "") == "__all__" for t in n.targets)
+                   for n in tree.body), f"{name} has no __all__"
+
+
+def test_every_constructor_is_registered_and_listed():
+    import relations.mechanisms.local as local
+    import relations.mechanisms.paper as paper
+    import relations.mechanisms.ranges as ranges
+    from relations.mechanisms.registry import REGISTRY
+
+    from conftest import run_cli
+
+    registered = {e.function.__name__ for e in REGISTRY.values()}
+    combinators = {"product", "krr_rows", "utility_sensitivity", "paper_local", "paper_central"}
+    constructors = {n for m in (local, paper, ranges) for n in m.__all__} - combinators
+    assert constructors <= registered, constructors - registered
+    listing = run_cli("mechanisms", "--json").stdout
+    for name in REGISTRY:
+        assert f'"mechanism": "{name}"' in listing
