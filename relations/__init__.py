@@ -30,7 +30,14 @@ from relations.catalogue import CATALOGUE, Relation
 from relations.checking import check, parse_claim
 from relations.errors import InputError, RelationsError, SolverError
 from relations.io.reading import from_dict, load, loads
-from relations.measures import Budget, Measures, MutualInformation, Witness, eps_all, measure
+from relations.measures import (
+    Budget,
+    Measures,
+    MutualInformation,
+    Witness,
+    eps_all,
+    measure,
+)
 from relations.model import Channel, Mechanism, Prior, ProductChannel, ProductPrior
 from relations.numbers import Enclosure, LogRatio, parse_rational
 from relations.search.verify import verify_relation

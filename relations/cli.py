@@ -131,9 +131,9 @@ def verify(
     )
 
     from relations.catalogue.entries import BY_ID, CATALOGUE
-    from relations.io.tables import verdicts_table
-    from relations.io.reports import verdict_json
     from relations.io.evidence import write_evidence
+    from relations.io.reports import verdict_json
+    from relations.io.tables import verdicts_table
     from relations.search.verify import Effort, verify_relation
 
     unknown = [i for i in only if i not in BY_ID]

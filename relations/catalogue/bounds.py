@@ -34,7 +34,16 @@ from fractions import Fraction
 import numpy as np
 
 from relations.numbers.logs import LogRatio
-from relations.numbers.reals import ArbExpr, Log, Rational, Real, affine_enclosure, inf, kl_bound, log_combination
+from relations.numbers.reals import (
+    ArbExpr,
+    Log,
+    Rational,
+    Real,
+    affine_enclosure,
+    inf,
+    kl_bound,
+    log_combination,
+)
 
 __all__ = ["Linear", "KLBound", "Bound"]
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from relations.catalogue.bounds import KLBound, Linear
+from relations.kinds import Notion, RelationKind, Setting
 
 __all__ = ["NOTIONS", "PAPER", "SUN", "DWORK_ROTH", "DRV", "CUFF_YU", "Relation", "CATALOGUE", "BY_ID", "get"]
 
@@ -83,6 +84,12 @@ class Relation:
     min_records: int = 1
     corrects: str | None = None
     reason: str | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "setting", Setting(self.setting))
+        object.__setattr__(self, "kind", RelationKind(self.kind))
+        object.__setattr__(self, "premise", Notion(self.premise))
+        object.__setattr__(self, "conclusion", Notion(self.conclusion))
 
     @property
     def symbols(self) -> str:

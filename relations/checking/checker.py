@@ -25,6 +25,7 @@ from dataclasses import dataclass
 import relations.catalogue as cat
 from relations.checking.claims import Claim, parse_claim
 from relations.checking.quantities import Values, values
+from relations.kinds import RelationKind, Status
 from relations.measures.results import Witness
 from relations.model.mechanism import Mechanism
 from relations.model.neighbours import HammingInputs
@@ -82,30 +83,30 @@ def evaluate(relation: cat.Relation, vals: Values) -> Outcome:
     """Decide one relation on one mechanism."""
     why = applicable(relation, vals.mechanism)
     if why:
-        return Outcome(relation, "not applicable", None, note=why)
+        return Outcome(relation, Status.NOT_APPLICABLE, None, note=why)
     premise = vals.reals[relation.premise]
     conclusion = vals.reals[relation.conclusion]
     approx = vals.approximate
-    if relation.kind == "non-implication":
+    if relation.kind == RelationKind.NON_IMPLICATION:
         is_witness = premise.infinite == 0 and conclusion.infinite > 0
         note = (f"this mechanism is a witness: {relation.premise} finite, {relation.conclusion} = inf" if is_witness
                 else f"not a witness: needs {relation.premise} finite and {relation.conclusion} infinite")
-        return Outcome(relation, "witness" if is_witness else "not a witness", None, premise, None, conclusion,
+        return Outcome(relation, Status.WITNESS if is_witness else Status.NOT_A_WITNESS, None, premise, None, conclusion,
                        witness=vals.witnesses[relation.conclusion] if is_witness else None, note=note,
                        approximate=approx)
     if premise.infinite > 0:
-        return Outcome(relation, "holds", True, premise, None, conclusion,
+        return Outcome(relation, Status.HOLDS, True, premise, None, conclusion,
                        note=f"{relation.premise} = inf: holds vacuously", approximate=approx)
     bound = bound_value(relation, premise, vals.reals["sigma_min"], vals.diameter)
     if bound.infinite > 0:
-        return Outcome(relation, "holds", True, premise, bound, conclusion, note="bound = inf", approximate=approx)
+        return Outcome(relation, Status.HOLDS, True, premise, bound, conclusion, note="bound = inf", approximate=approx)
     s = compare(conclusion, bound)
     slack, slack_exact = _slack(bound, conclusion)
     if s is None:
-        return Outcome(relation, "undecided", None, premise, bound, conclusion, slack, slack_exact,
+        return Outcome(relation, Status.UNDECIDED, None, premise, bound, conclusion, slack, slack_exact,
                        note="enclosures did not separate", approximate=approx)
     holds = s <= 0
-    return Outcome(relation, "holds" if holds else "fails", holds, premise, bound, conclusion, slack, slack_exact,
+    return Outcome(relation, Status.HOLDS if holds else Status.FAILS, holds, premise, bound, conclusion, slack, slack_exact,
                    witness=None if holds else vals.witnesses[relation.conclusion], approximate=approx)
 
 

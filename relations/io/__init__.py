@@ -5,9 +5,32 @@ and evidence files.
 from __future__ import annotations
 
 from relations.io.evidence import write_evidence
-from relations.io.reading import KNOWN_KEYS, load, loads, from_dict, load_npz, load_loss_matrix
-from relations.io.reports import number, budget_json, mi_json, sizes, measures_json, real_json, outcome_json, check_json, catalogue_json, verdict_json
-from relations.io.tables import measures_table, check_tables, catalogue_table, verdicts_table
-from relations.io.writing import to_dict, dumps, write_text_atomic
+from relations.io.reading import (
+    KNOWN_KEYS,
+    from_dict,
+    load,
+    load_loss_matrix,
+    load_npz,
+    loads,
+)
+from relations.io.reports import (
+    budget_json,
+    catalogue_json,
+    check_json,
+    measures_json,
+    mi_json,
+    number,
+    outcome_json,
+    real_json,
+    sizes,
+    verdict_json,
+)
+from relations.io.tables import (
+    catalogue_table,
+    check_tables,
+    measures_table,
+    verdicts_table,
+)
+from relations.io.writing import dumps, to_dict, write_text_atomic
 
 __all__ = ["write_evidence", "KNOWN_KEYS", "load", "loads", "from_dict", "load_npz", "load_loss_matrix", "number", "budget_json", "mi_json", "sizes", "measures_json", "real_json", "outcome_json", "check_json", "catalogue_json", "verdict_json", "measures_table", "check_tables", "catalogue_table", "verdicts_table", "to_dict", "dumps", "write_text_atomic"]

@@ -31,9 +31,9 @@ from relations.errors import InputError
 from relations.mechanisms.registry import named
 from relations.model.distributions import Channel, Prior, float_rows
 from relations.model.mechanism import Mechanism
+from relations.model.neighbours import HammingInputs, LocalInputs
 from relations.model.validate import MAX_RECORDS, dataset_count, labels_of
 from relations.model.validate import product_prior as product_prior_of
-from relations.model.neighbours import HammingInputs, LocalInputs
 from relations.numbers.text import json_repr, parse_rational
 
 __all__ = ["KNOWN_KEYS", "load", "loads", "from_dict", "load_npz", "load_loss_matrix"]

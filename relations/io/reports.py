@@ -22,10 +22,10 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from relations.io.writing import to_dict
 from relations.measures.results import Budget, Measures, MutualInformation
 from relations.model.distributions import ProductChannel
 from relations.model.mechanism import Mechanism
-from relations.io.writing import to_dict
 from relations.numbers.text import fraction_text
 
 __all__ = ["number", "budget_json", "mi_json", "sizes", "measures_json", "real_json", "outcome_json", "check_json", "catalogue_json", "verdict_json"]

@@ -23,7 +23,14 @@ from typing import Sequence
 import numpy as np
 
 from relations.measures.ratios import _width
-from relations.numbers.enclosure import DEFAULT_BITS, Enclosure, _to_fraction
+from relations.numbers.enclosure import (
+    DEFAULT_BITS,
+    Enclosure,
+    ball,
+    interval,
+    rational,
+    working_precision,
+)
 
 __all__ = ["mutual_information", "independent", "MAX_TIE_DENOMINATOR", "MAX_TIE_BITS", "compare_with_log", "mutual_information_float"]
 
@@ -31,7 +38,7 @@ __all__ = ["mutual_information", "independent", "MAX_TIE_DENOMINATOR", "MAX_TIE_
 def mutual_information(prior: Sequence[Fraction], rows: Sequence[Sequence[Fraction]],
                        bits: int = DEFAULT_BITS) -> Enclosure:
     """Certified enclosure of ``I(X;Y)`` for an exact prior and channel, width ``<= 2**-bits``."""
-    from flint import arb, ctx, fmpq  # imported here: only exact measurement needs it
+    from flint import arb  # imported here: only exact measurement needs it
 
     m = len(rows[0]) if rows else 0
     if independent(prior, rows):
@@ -46,17 +53,15 @@ def mutual_information(prior: Sequence[Fraction], rows: Sequence[Sequence[Fracti
     size = sum(len(r) for r in rows) + m + 1
     prec = bits + 32 + size.bit_length()
     target = Fraction(1, 2**bits)
-    saved = ctx.prec
-    try:
-        while True:
-            ctx.prec = prec
+    while True:
+        with working_precision(prec):
             logs: dict[Fraction, object] = {}
 
             def xlogx(v: Fraction):
                 lv = logs.get(v)
                 if lv is None:
-                    lv = logs[v] = arb(fmpq(v.numerator, v.denominator)).log()
-                return fmpq(v.numerator, v.denominator) * lv
+                    lv = logs[v] = ball(v).log()
+                return rational(v) * lv
 
             total = arb(0)
             for px, row in zip(prior, rows):
@@ -65,16 +70,15 @@ def mutual_information(prior: Sequence[Fraction], rows: Sequence[Sequence[Fracti
                     for q in row:
                         if q:
                             s += xlogx(q)
-                    total += fmpq(px.numerator, px.denominator) * s
+                    total += rational(px) * s
             for v in py:
                 if v:
                     total -= xlogx(v)
-            lower, upper = _to_fraction(total.lower()), _to_fraction(total.upper())
-            if upper - lower <= target or prec > 1 << 16:
-                return Enclosure(max(lower, Fraction(0)), max(upper, Fraction(0)))
-            prec *= 2
-    finally:
-        ctx.prec = saved
+            lower, upper = interval(total)
+        if upper - lower <= target or prec > 1 << 16:
+            return Enclosure(max(lower, Fraction(0)), max(upper, Fraction(0)))
+        prec *= 2
+
 
 
 

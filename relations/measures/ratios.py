@@ -41,18 +41,18 @@ import numpy as np
 from relations.measures.results import Budget, Witness
 from relations.numbers.logs import LogRatio
 
-__all__ = ["WINDOW", "Entry", "max_log_ratio", "scan_float"]
+__all__ = ["WINDOW", "EntryFn", "max_log_ratio", "scan_float"]
 
 #: Relative window of float ratios re-checked exactly (far above float rounding).
 WINDOW = 1e-9
 
 
 
-Entry = Callable[[int, int], Fraction]
+EntryFn = Callable[[int, int], Fraction]
 
 
 
-def max_log_ratio(a, space, entry: Entry | None = None, reliable: bool = True):
+def max_log_ratio(a, space, entry: EntryFn | None = None, reliable: bool = True):
     """Largest ``A[x][y] / A[x'][y]`` over neighbours ``x ~ x'`` (per ``space``) and columns ``y``.
 
     ``a`` is the float64 matrix, or a function ``a(c0, c1)`` returning its

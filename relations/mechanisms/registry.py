@@ -34,11 +34,11 @@ from relations.mechanisms.ranges import folded_geometric, staircase, truncated_g
 from relations.model.mechanism import Mechanism
 from relations.numbers.text import json_repr, parse_rational
 
-__all__ = ["Entry", "REGISTRY", "named"]
+__all__ = ["NamedMechanism", "REGISTRY", "named"]
 
 
 @dataclass(frozen=True)
-class Entry:
+class NamedMechanism:
     """One named mechanism: its file name, the constructor it calls, its parameters and a summary."""
 
     name: str
@@ -90,29 +90,29 @@ def _utility(spec: dict, key: str) -> list[list[int]]:
     return out
 
 
-REGISTRY: dict[str, Entry] = {e.name: e for e in (
-    Entry("rr", lambda s: randomized_response(_rat(s, "ratio")), ("ratio",), "Warner's binary randomized response",
+REGISTRY: dict[str, NamedMechanism] = {e.name: e for e in (
+    NamedMechanism("rr", lambda s: randomized_response(_rat(s, "ratio")), ("ratio",), "Warner's binary randomized response",
           randomized_response),
-    Entry("krr", lambda s: krr(_int(s, "k"), _rat(s, "ratio")), ("k", "ratio"), "k-ary randomized response", krr),
-    Entry("oue", lambda s: unary_encoding(_int(s, "k"), _rat(s, "ratio"), True), ("k", "ratio"),
+    NamedMechanism("krr", lambda s: krr(_int(s, "k"), _rat(s, "ratio")), ("k", "ratio"), "k-ary randomized response", krr),
+    NamedMechanism("oue", lambda s: unary_encoding(_int(s, "k"), _rat(s, "ratio"), True), ("k", "ratio"),
           "optimised unary encoding (bit-vector outputs)", unary_encoding),
-    Entry("sue", lambda s: unary_encoding(_int(s, "k"), _rat(s, "ratio"), False), ("k", "ratio"),
+    NamedMechanism("sue", lambda s: unary_encoding(_int(s, "k"), _rat(s, "ratio"), False), ("k", "ratio"),
           "symmetric unary encoding (ratio must be a square)", unary_encoding),
-    Entry("subset", lambda s: subset_selection(_int(s, "k"), _int(s, "s"), _rat(s, "ratio")), ("k", "s", "ratio"),
+    NamedMechanism("subset", lambda s: subset_selection(_int(s, "k"), _int(s, "s"), _rat(s, "ratio")), ("k", "s", "ratio"),
           "s-subset selection", subset_selection),
-    Entry("hadamard", lambda s: hadamard_response(_int(s, "k"), _rat(s, "ratio")), ("k", "ratio"),
+    NamedMechanism("hadamard", lambda s: hadamard_response(_int(s, "k"), _rat(s, "ratio")), ("k", "ratio"),
           "Hadamard response", hadamard_response),
-    Entry("exponential", lambda s: exponential(_utility(s, "utility"), _rat(s, "base")), ("utility", "base"),
+    NamedMechanism("exponential", lambda s: exponential(_utility(s, "utility"), _rat(s, "base")), ("utility", "base"),
           "exponential mechanism Q[x][y] ∝ base^u(x,y) for an integer utility matrix", exponential),
-    Entry("truncated_geometric", lambda s: truncated_geometric(_int(s, "n"), _rat(s, "ratio")), ("n", "ratio"),
+    NamedMechanism("truncated_geometric", lambda s: truncated_geometric(_int(s, "n"), _rat(s, "ratio")), ("n", "ratio"),
           "truncated geometric on {0..n-1} (path neighbours)", truncated_geometric),
-    Entry("folded_geometric", lambda s: folded_geometric(_int(s, "n"), _rat(s, "ratio")), ("n", "ratio"),
+    NamedMechanism("folded_geometric", lambda s: folded_geometric(_int(s, "n"), _rat(s, "ratio")), ("n", "ratio"),
           "reflected geometric on {0..n-1} (path neighbours)", folded_geometric),
-    Entry("staircase", lambda s: staircase(_int(s, "n"), _rat(s, "ratio"), _int(s, "delta") if "delta" in s else 1,
+    NamedMechanism("staircase", lambda s: staircase(_int(s, "n"), _rat(s, "ratio"), _int(s, "delta") if "delta" in s else 1,
                                            _int(s, "width") if "width" in s else 1), ("n", "ratio", "delta", "width"),
           "cyclic discrete staircase", staircase),
-    Entry("paper_example", lambda s: paper_example(), (), "Zheng et al. 2025 Section 5 channel", paper_example),
-    Entry("paper_construction", lambda s: paper_construction(_int(s, "theorem"), _rat(s, "beta")),
+    NamedMechanism("paper_example", lambda s: paper_example(), (), "Zheng et al. 2025 Section 5 channel", paper_example),
+    NamedMechanism("paper_construction", lambda s: paper_construction(_int(s, "theorem"), _rat(s, "beta")),
           ("theorem", "beta"), "Zheng et al. 2025 Thm 6/8/10/12 construction", paper_construction),
 )}
 

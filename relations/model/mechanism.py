@@ -116,7 +116,7 @@ class Mechanism:
         Examples
         --------
         >>> m = Mechanism.local([["13/20", "7/20"], ["7/20", "13/20"]], prior=["19/20", "1/20"])
-        >>> m.setting, m.channel.shape, m.prior.exact[1]
+        >>> str(m.setting), m.channel.shape, m.prior.exact[1]
         ('local', (2, 2), Fraction(1, 20))
         """
         q = Channel.of(channel)
@@ -314,6 +314,9 @@ class Mechanism:
         if q.shape != self.channel.shape or p.size != self.prior.size:
             raise InputError("with_entries(): the new prior and channel must keep the shape")
         return Mechanism(self.setting, p, q, self.inputs, self.outputs, _exactness(p, q), self.source)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "setting", Setting(self.setting))
 
     @property
     def is_product(self) -> bool:

@@ -4,10 +4,38 @@ certified enclosures (arb balls) and exact comparison of the reals the tool meet
 
 from __future__ import annotations
 
-from relations.numbers.enclosure import DEFAULT_BITS, Enclosure, sum_enclosures
-from relations.numbers.logs import log_of, LogRatio
-from relations.numbers.reals import LADDER, Rational, Log, ArbExpr, Real, inf, compare, log_times, kl_bound, log_combination, affine_enclosure
+from relations.numbers.enclosure import (
+    DEFAULT_BITS,
+    Enclosure,
+    ball,
+    interval,
+    rational,
+    sum_enclosures,
+    working_precision,
+)
+from relations.numbers.logs import LogRatio, log_of
+from relations.numbers.reals import (
+    LADDER,
+    ArbExpr,
+    Log,
+    Rational,
+    Real,
+    affine_enclosure,
+    compare,
+    inf,
+    kl_bound,
+    log_combination,
+    log_times,
+)
 from relations.numbers.rounding import largest_remainder
-from relations.numbers.text import MAX_EXPONENT, MAX_DIGITS, parse_rational, parse_rational_list, fraction_text, short_text, json_repr
+from relations.numbers.text import (
+    MAX_DIGITS,
+    MAX_EXPONENT,
+    fraction_text,
+    json_repr,
+    parse_rational,
+    parse_rational_list,
+    short_text,
+)
 
-__all__ = ["DEFAULT_BITS", "Enclosure", "sum_enclosures", "log_of", "LogRatio", "LADDER", "Rational", "Log", "ArbExpr", "Real", "inf", "compare", "log_times", "kl_bound", "log_combination", "affine_enclosure", "largest_remainder", "MAX_EXPONENT", "MAX_DIGITS", "parse_rational", "parse_rational_list", "fraction_text", "short_text", "json_repr"]
+__all__ = ["DEFAULT_BITS", "Enclosure", "sum_enclosures", "working_precision", "ball", "rational", "interval", "log_of", "LogRatio", "LADDER", "Rational", "Log", "ArbExpr", "Real", "inf", "compare", "log_times", "kl_bound", "log_combination", "affine_enclosure", "largest_remainder", "MAX_EXPONENT", "MAX_DIGITS", "parse_rational", "parse_rational_list", "fraction_text", "short_text", "json_repr"]

@@ -17,11 +17,12 @@ distinct value, at rising working precision until the ball's width is below
 from __future__ import annotations
 
 import math
+from contextlib import contextmanager
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Iterable
 
-__all__ = ["DEFAULT_BITS", "Enclosure", "sum_enclosures"]
+__all__ = ["DEFAULT_BITS", "Enclosure", "sum_enclosures", "working_precision", "ball", "rational", "interval"]
 
 DEFAULT_BITS = 100  # width below 2**-100 ~ 7.9e-31 < 1e-30
 
@@ -88,3 +89,44 @@ def sum_enclosures(parts: Iterable[tuple[Enclosure, int]]) -> Enclosure:
         total = total + e.scaled(count)
     return total
 
+
+@contextmanager
+def working_precision(bits: int):
+    """Run a block with python-flint's ``arb`` working precision at ``bits``, restored afterwards.
+
+    Examples
+    --------
+    >>> from flint import arb, ctx
+    >>> before = ctx.prec
+    >>> with working_precision(200):
+    ...     lo, hi = interval(arb(2).log())
+    >>> ctx.prec == before, float(hi - lo) < 2.0**-190
+    (True, True)
+    """
+    from flint import ctx
+
+    saved = ctx.prec
+    ctx.prec = bits
+    try:
+        yield
+    finally:
+        ctx.prec = saved
+
+
+def ball(q: Fraction):
+    """The rational ``q`` as an ``arb`` ball at the working precision (it contains ``q``)."""
+    from flint import arb
+
+    return arb(rational(q))
+
+
+def rational(q: Fraction):
+    """The rational ``q`` as python-flint's exact ``fmpq`` (multiplying a ball by it rounds once)."""
+    from flint import fmpq
+
+    return fmpq(q.numerator, q.denominator)
+
+
+def interval(x) -> tuple[Fraction, Fraction]:
+    """The ball ``x`` as an interval ``(lower, upper)`` of exact dyadic rationals."""
+    return _to_fraction(x.lower()), _to_fraction(x.upper())

@@ -26,18 +26,13 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Callable, Optional
 
+from relations.numbers.enclosure import ball, interval, rational, working_precision
 from relations.numbers.logs import LogRatio
 
 __all__ = ["LADDER", "Rational", "Log", "ArbExpr", "Real", "inf", "compare", "log_times", "kl_bound", "log_combination", "affine_enclosure"]
 
 #: Precisions (bits of enclosure width) tried in turn before "undecided".
 LADDER = (64, 128, 256, 512, 1024, 2048, 4096)
-
-
-def _arb_to_interval(ball) -> tuple[Fraction, Fraction]:
-    from relations.numbers.enclosure import _to_fraction
-
-    return _to_fraction(ball.lower()), _to_fraction(ball.upper())
 
 
 @dataclass(frozen=True)
@@ -69,15 +64,8 @@ class Log:
         return self.log.sign
 
     def enclose(self, bits: int) -> tuple[Fraction, Fraction]:
-        from flint import arb, ctx, fmpq
-
-        q = self.log.ratio
-        saved = ctx.prec
-        try:
-            ctx.prec = bits + 16
-            return _arb_to_interval(arb(fmpq(q.numerator, q.denominator)).log())
-        finally:
-            ctx.prec = saved
+        with working_precision(bits + 16):
+            return interval(ball(self.log.ratio).log())
 
     def __float__(self) -> float:
         return float(self.log)
@@ -175,15 +163,8 @@ def _exact(a: Real, b: Real) -> int | None:
 def log_times(q: Fraction, factor: Fraction, text: str) -> ArbExpr:
     """The real ``factor * ln(q)`` (``q > 0`` rational)."""
     def enclose(bits: int):
-        from flint import arb, ctx, fmpq
-
-        saved = ctx.prec
-        try:
-            ctx.prec = bits + 32
-            v = arb(fmpq(q.numerator, q.denominator)).log() * fmpq(factor.numerator, factor.denominator)
-            return _arb_to_interval(v)
-        finally:
-            ctx.prec = saved
+        with working_precision(bits + 32):
+            return interval(ball(q).log() * rational(factor))
 
     return ArbExpr(text, float(factor) * (math.log(q.numerator) - math.log(q.denominator)), enclose)
 
@@ -202,18 +183,11 @@ def log_combination(terms: list[tuple[Fraction, Fraction]], text: str) -> Real:
         return Log(LogRatio.of(q))
 
     def enclose(bits: int):
-        from flint import arb, ctx, fmpq
-
-        saved = ctx.prec
-        try:
-            ctx.prec = bits + 32
-            total = arb(0)
+        with working_precision(bits + 32):
+            total = ball(Fraction(0))
             for c, base in terms:
-                c, base = Fraction(c), Fraction(base)
-                total += arb(fmpq(base.numerator, base.denominator)).log() * fmpq(c.numerator, c.denominator)
-            return _arb_to_interval(total)
-        finally:
-            ctx.prec = saved
+                total += ball(Fraction(base)).log() * rational(Fraction(c))
+            return interval(total)
 
     approx = sum(float(c) * (math.log(Fraction(q).numerator) - math.log(Fraction(q).denominator)) for c, q in terms)
     return ArbExpr(text, approx, enclose)

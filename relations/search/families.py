@@ -26,12 +26,12 @@ from typing import Iterator
 
 import numpy as np
 
-from relations.mechanisms.local import krr_rows
-from relations.numbers.rounding import largest_remainder
 from relations.measures.api import eps_all, measure
+from relations.mechanisms.local import krr_rows
 from relations.model.distributions import Channel, Prior
 from relations.model.mechanism import Mechanism
 from relations.model.neighbours import HammingInputs, LocalInputs
+from relations.numbers.rounding import largest_remainder
 
 __all__ = ["float_values", "DenseFamily", "RRFamily", "local_rr_values", "product_values"]
 

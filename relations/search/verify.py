@@ -152,7 +152,7 @@ def verify_relation(rel: Relation, effort: Effort = Effort(), seed: int = 2025) 
     --------
     >>> from relations.catalogue import get
     >>> v = verify_relation(get("zheng2025.thm4"), Effort.of(True))
-    >>> str(v.verdict), v.witness.setting
+    >>> str(v.verdict), str(v.witness.setting)
     ('refuted', 'local')
     """
     t0 = time.perf_counter()

@@ -26,10 +26,10 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Callable
 
-from relations.numbers.rounding import largest_remainder
 from relations.mechanisms.paper import paper_central, paper_local
 from relations.model.distributions import Prior, ProductChannel
 from relations.model.mechanism import Mechanism
+from relations.numbers.rounding import largest_remainder
 
 __all__ = ["certified_mi_upper", "mi_witness", "simplify"]
 

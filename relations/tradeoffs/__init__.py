@@ -2,7 +2,22 @@
 
 from __future__ import annotations
 
-from relations.tradeoffs.optimal import Optimum, optimal_dp, optimal_id, blahut_arimoto, optimal_mi, privacy_distortion_curves
-from relations.tradeoffs.utility import loss_matrix, expected_distortion, entropy, conditional_entropy, binary_entropy, fano_leakage_bound, utility_summary
+from relations.tradeoffs.optimal import (
+    Optimum,
+    blahut_arimoto,
+    optimal_dp,
+    optimal_id,
+    optimal_mi,
+    privacy_distortion_curves,
+)
+from relations.tradeoffs.utility import (
+    binary_entropy,
+    conditional_entropy,
+    entropy,
+    expected_distortion,
+    fano_leakage_bound,
+    loss_matrix,
+    utility_summary,
+)
 
 __all__ = ["Optimum", "optimal_dp", "optimal_id", "blahut_arimoto", "optimal_mi", "privacy_distortion_curves", "loss_matrix", "expected_distortion", "entropy", "conditional_entropy", "binary_entropy", "fano_leakage_bound", "utility_summary"]

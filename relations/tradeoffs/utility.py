@@ -20,7 +20,13 @@ from typing import Sequence
 from relations.errors import InputError
 from relations.measures.information import mutual_information
 from relations.model.mechanism import Mechanism
-from relations.numbers.enclosure import Enclosure
+from relations.numbers.enclosure import (
+    Enclosure,
+    ball,
+    interval,
+    rational,
+    working_precision,
+)
 
 __all__ = ["loss_matrix", "expected_distortion", "entropy", "conditional_entropy", "binary_entropy", "fano_leakage_bound", "utility_summary"]
 
@@ -69,21 +75,13 @@ def binary_entropy(d: Fraction, bits: int = 100) -> Enclosure:
 
 def fano_leakage_bound(prior: Sequence[Fraction], distortion: Fraction, bits: int = 100) -> Enclosure:
     """``H(X) - h(D) - D ln(k - 1)``: no mechanism with Hamming distortion ``D`` leaks less (Fano)."""
-    from flint import arb, ctx, fmpq
-
     k = len(prior)
     h = entropy(prior, bits)
     hd = binary_entropy(Fraction(distortion), bits)
-    saved = ctx.prec
-    try:
-        ctx.prec = bits + 32
-        d = Fraction(distortion)
-        term = arb(k - 1).log() * fmpq(d.numerator, d.denominator) if k > 2 and d else arb(0)
-        from relations.numbers.enclosure import _to_fraction
-
-        lo_t, hi_t = _to_fraction(term.lower()), _to_fraction(term.upper())
-    finally:
-        ctx.prec = saved
+    d = Fraction(distortion)
+    with working_precision(bits + 32):
+        term = ball(Fraction(k - 1)).log() * rational(d) if k > 2 and d else ball(Fraction(0))
+        lo_t, hi_t = interval(term)
     return Enclosure(h.lower - hd.upper - hi_t, h.upper - hd.lower - lo_t)
 
 
