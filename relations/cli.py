@@ -1,4 +1,4 @@
-"""The ``relations`` command line (SPEC section 5).
+"""The ``relations`` command line: thin commands that parse options, call the library and print.
 
 Bad input — an unreadable file, malformed JSON, wrong shapes, non-stochastic
 rows, bad numbers, an unknown setting — is one line on stderr and exit status
@@ -53,7 +53,7 @@ def fail(message: str) -> None:
 @app.command()
 def measure(
     file: str = typer.Argument(..., help="Mechanism file: JSON (exact) or .npz (float mode)."),
-    json_out: bool = typer.Option(False, "--json", help="Print the SPEC JSON object."),
+    json_out: bool = typer.Option(False, "--json", help="Print the result as JSON (docs/claims-and-verdicts.md)."),
     bits: int = typer.Option(100, "--bits", help="Width of the eps_m enclosure at most 2**-bits.", min=1, max=100000),
 ) -> None:
     """The four quantities eps_i, eps_d, eps_m, sigma_min with exact forms and witnesses."""
@@ -74,7 +74,7 @@ def measure(
 def check(
     file: str = typer.Argument(..., help="Mechanism file: JSON (exact) or .npz (float mode)."),
     claim: list[str] = typer.Option([], "--claim", help="A claimed budget NAME OP BOUND, e.g. 'eps_d<=ln(13/7)'. Repeatable."),
-    json_out: bool = typer.Option(False, "--json", help="Print the SPEC JSON object."),
+    json_out: bool = typer.Option(False, "--json", help="Print the result as JSON (docs/claims-and-verdicts.md)."),
 ) -> None:
     """Every catalogued relation on this mechanism, and the user's claimed budgets.
 

@@ -25,7 +25,7 @@ greyscale; units are nats.
   the distortion ``D``: ``eps = ln(6(1 - D)/D)``, ``I(X;Y)`` and the Fano bound
   (uniform source: the seed does not give its source distribution);
 * :func:`privacy_distortion_data` — least distortion under DP, identifiability
-  and MI privacy for one prior (:mod:`relations.optimal`).
+  and MI privacy for one prior (:mod:`relations.tradeoffs.optimal`).
 """
 
 from __future__ import annotations

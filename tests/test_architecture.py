@@ -20,13 +20,15 @@ LAYERS = {
     "checking": 5,
     "search": 6, "tradeoffs": 6,
     "io": 7,
-    "figures": 8, "cli": 9,
+    "figures": 8, "cli": 9, "data": 0,
 }
 MAX_LINES = 420
 
 
 def modules():
     for path in sorted(PACKAGE.rglob("*.py")):
+        if path.relative_to(PACKAGE).parts[0] == "data" and path.name != "__init__.py":
+            continue  # links to the top-level docs/ and examples/ (files the wheel carries)
         parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
         name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
         yield name, path

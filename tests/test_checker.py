@@ -47,7 +47,7 @@ class Ref:
     prior: list
     rows: list
     pairs: list  # unordered neighbour pairs (i, j), i < j
-    spec: dict  # the SPEC section 5 dict handed to relations.from_dict
+    spec: dict  # the mechanism-file dict handed to relations.from_dict
     records: int | None = None  # r of D^r (None: local or explicit neighbours)
     k: int | None = None
     m_local: int | None = None  # outputs per record of a product channel

@@ -1,4 +1,4 @@
-"""Float mode (``.npz`` input, SPEC section 5): says it is approximate, and agrees with the exact
+"""Float mode (``.npz`` input, docs/semantics.md): says it is approximate, and agrees with the exact
 path on the same matrix to ~1e-12."""
 
 from __future__ import annotations

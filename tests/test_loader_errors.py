@@ -1,4 +1,4 @@
-"""SPEC section 6: every kind of bad input is one line on stderr naming what and where, exit
+"""Bad input (docs/claims-and-verdicts.md): every kind of bad input is one line on stderr naming what and where, exit
 status 2, no traceback, and the user's file left untouched.
 
 Each case is run through the real command line (``python -m relations.cli measure FILE``) as a
@@ -195,7 +195,7 @@ def _make_cases(root: Path):
 
 
 ALL_NAMES = sorted(list(JSON_CASES) + list(NPZ_CASES) + ["missing_file", "directory"])
-#: At least one case of every class of SPEC section 6, run as a real subprocess (the rest run the
+#: At least one case of every class of bad input, run as a real subprocess (the rest run the
 #: same entry point in-process, which is much faster).
 SUBPROCESS_NAMES = sorted([
     "missing_file", "directory", "truncated_json", "ragged_rows", "prior_too_long", "k_pow_r_mismatch",

@@ -85,7 +85,7 @@ class Linear:
     def evaluate(self, a: LogRatio, s: LogRatio, diameter: int | None) -> LogRatio:
         """The exact bound for premise ``a`` and prior constant ``s`` (integer coefficients)."""
         if not self.integral:
-            raise ValueError("fractional coefficients: use relations.reals.log_combination")
+            raise ValueError("fractional coefficients: use Linear.exact")
         total = _scale(a, self.ca) + _scale(s, self.cs) if self.cs else _scale(a, self.ca)
         if not self.times_diameter:
             return total

@@ -7,7 +7,7 @@ symbols, the setting, the premise and conclusion notions, the bound
 setting) whose premise budget is ``a`` satisfies the conclusion at budget
 ``f(a, sigma_min)``; since every ``f`` here is non-decreasing in ``a``, on one
 mechanism it holds iff ``conclusion <= f(premise)`` with both at their minimal
-values (SPEC section 4).  A *non-implication* ("MI privacy does not imply
+values (``docs/semantics.md``).  A *non-implication* ("MI privacy does not imply
 DP") has no bound; it is established by a witness.
 
 Notions (all in nats): ``eps_i``, ``eps_d``, ``eps_m``, ``sigma_min``;

@@ -1,21 +1,21 @@
 """Evaluating catalogued relations and user claims on one mechanism, exactly.
 
-:func:`check` measures a mechanism once (:mod:`relations.measures`), turns each
-quantity into an exact real (:mod:`relations.reals`) and evaluates every
-relation of :data:`relations.catalogue.CATALOGUE`:
+:func:`check` measures a mechanism once, turns each quantity into an exact real
+(:mod:`relations.checking.quantities`) and evaluates every relation of
+:data:`relations.catalogue.CATALOGUE`:
 
 * ratio relations are decided by rational comparison (``ln a <= ln b`` iff
   ``a <= b``; the bound ``g (ca a + cs s)`` is ``ln(q_a^(g ca) q_s^(g cs))``);
 * anything with ``eps_m`` compares certified enclosures at rising precision,
   with an exact algebraic tie-breaker, and is ``undecided`` rather than guessed;
 * an infinite premise makes an implication hold vacuously; an infinite
-  conclusion with a finite bound makes it fail (SPEC section 4);
+  conclusion with a finite bound makes it fail (``docs/semantics.md``);
 * a non-implication is not decided by one mechanism; the outcome says whether
   this mechanism is a witness for it (finite premise, infinite conclusion).
 
-User claims ``NAME OP BOUND`` (:func:`parse_claim`) are decided the same way.
-Float-mode (``.npz``) mechanisms are compared on their float values and every
-outcome says ``approximate``.
+User claims (:mod:`relations.checking.claims`) are decided the same way.
+Float-mode mechanisms are compared on their float values and every outcome says
+``approximate``.
 """
 
 from __future__ import annotations

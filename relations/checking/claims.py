@@ -1,21 +1,8 @@
-"""Evaluating catalogued relations and user claims on one mechanism, exactly.
+"""Claimed budgets ``NAME OP BOUND`` (``eps_d <= ln(13/7)``), parsed without evaluating anything.
 
-:func:`check` measures a mechanism once (:mod:`relations.measures`), turns each
-quantity into an exact real (:mod:`relations.reals`) and evaluates every
-relation of :data:`relations.catalogue.CATALOGUE`:
-
-* ratio relations are decided by rational comparison (``ln a <= ln b`` iff
-  ``a <= b``; the bound ``g (ca a + cs s)`` is ``ln(q_a^(g ca) q_s^(g cs))``);
-* anything with ``eps_m`` compares certified enclosures at rising precision,
-  with an exact algebraic tie-breaker, and is ``undecided`` rather than guessed;
-* an infinite premise makes an implication hold vacuously; an infinite
-  conclusion with a finite bound makes it fail (SPEC section 4);
-* a non-implication is not decided by one mechanism; the outcome says whether
-  this mechanism is a witness for it (finite premise, infinite conclusion).
-
-User claims ``NAME OP BOUND`` (:func:`parse_claim`) are decided the same way.
-Float-mode (``.npz``) mechanisms are compared on their float values and every
-outcome says ``approximate``.
+``NAME`` is one of :data:`CLAIM_NAMES`, ``OP`` one of ``<=``, ``<``, ``>=``, ``>``, and
+``BOUND`` a decimal, a fraction or ``ln(RATIONAL)``; the bound becomes an exact real
+(:mod:`relations.numbers.reals`).  The grammar is in ``docs/claims-and-verdicts.md``.
 """
 
 from __future__ import annotations
@@ -58,7 +45,7 @@ class Claim:
 
 
 def parse_claim(text: str) -> Claim:
-    """Parse ``NAME OP BOUND`` (SPEC section 5); a malformed claim is an :class:`InputError`."""
+    """Parse ``NAME OP BOUND`` (``docs/claims-and-verdicts.md``); a malformed claim is an :class:`InputError`."""
     m = _CLAIM.match(text)
     if not m:
         raise InputError(f"claim {text!r}: expected NAME OP BOUND, e.g. 'eps_d<=ln(13/7)'")

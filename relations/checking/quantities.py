@@ -1,21 +1,10 @@
-"""Evaluating catalogued relations and user claims on one mechanism, exactly.
+"""The quantities relations speak about, for one mechanism, as exact reals.
 
-:func:`check` measures a mechanism once (:mod:`relations.measures`), turns each
-quantity into an exact real (:mod:`relations.reals`) and evaluates every
-relation of :data:`relations.catalogue.CATALOGUE`:
-
-* ratio relations are decided by rational comparison (``ln a <= ln b`` iff
-  ``a <= b``; the bound ``g (ca a + cs s)`` is ``ln(q_a^(g ca) q_s^(g cs))``);
-* anything with ``eps_m`` compares certified enclosures at rising precision,
-  with an exact algebraic tie-breaker, and is ``undecided`` rather than guessed;
-* an infinite premise makes an implication hold vacuously; an infinite
-  conclusion with a finite bound makes it fail (SPEC section 4);
-* a non-implication is not decided by one mechanism; the outcome says whether
-  this mechanism is a witness for it (finite premise, infinite conclusion).
-
-User claims ``NAME OP BOUND`` (:func:`parse_claim`) are decided the same way.
-Float-mode (``.npz``) mechanisms are compared on their float values and every
-outcome says ``approximate``.
+:func:`values` measures a mechanism and turns ``eps_i``, ``eps_d``, ``sigma_min``,
+``neg_sigma`` and ``eps_all`` into logarithms of rationals and ``eps_m`` into an
+enclosed real whose precision rises on demand, with exact tie-breakers
+(``I = 0`` by independence, ``I`` against ``ln r`` by an integer identity).  It
+also records the neighbour graph's diameter and the witnesses.
 """
 
 from __future__ import annotations

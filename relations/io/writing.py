@@ -1,9 +1,10 @@
-"""Writing mechanisms in the SPEC file format (section 5).
+"""Writing mechanisms in the mechanism-file format, and atomic writes.
 
 :func:`to_dict` is the inverse of :func:`relations.io.reading.from_dict` for exact
 mechanisms: probabilities become fraction text (``"13/20"``), product forms stay
 product forms (never expanded), so a witness file is small and
-``relations check FILE`` re-checks it.
+``relations check FILE`` re-checks it.  :func:`write_text_atomic` is how every
+file is written.
 """
 
 from __future__ import annotations

@@ -1,33 +1,19 @@
-"""The four quantities of a mechanism (SPEC section 2), exactly and fast.
+"""The largest ratio ``A[x][y] / A[x'][y]`` over neighbours, exactly and at float speed.
 
-For neighbours ``x ~ x'`` (both orders) and outputs ``y``:
-
-* ``eps_d     = max ln( Q[x][y] / Q[x'][y] )`` — the smallest ``eps`` for
-  which the mechanism is ``eps``-differentially private (paper, Def. 4/5,
-  eq. (19)/(20));
-* ``eps_i     = max ln( p(x)Q[x][y] / (p(x')Q[x'][y]) )`` — the smallest
-  identifiability budget: ``p(x|y) / p(x'|y)`` with ``p(y)`` cancelled
-  (Def. 2/3, eq. (17)/(18));
-* ``sigma_min = min ln( p(x) / p(x') )`` — the prior constant (Def. 8/9);
-* ``eps_m     = I(X;Y)`` — mutual information in nats (Def. 6/7, eq. (7)/(8)).
-
-Conventions: ``0/0`` is skipped, ``a/0 = +inf``, ``0/b`` gives ``-inf``.  All
-three ratio measures are one primitive, :func:`max_log_ratio`: the largest
-``A[x][y] / A[x'][y]`` over neighbours, for ``A = Q``, ``A = p(x)Q[x][y]``
-and ``A = p`` (one column; ``sigma_min = -max ln(p(x)/p(x'))`` because the
-relation is symmetric).  If no neighbour pair contributes (a single input, an
-empty edge list, or only ``0/0`` ratios) every budget holds, and the measure
-is reported as ``0`` with no witness.
+Conventions: ``0/0`` is skipped, ``a/0 = +inf``, ``0/b`` gives ``-inf``.  If no
+neighbour pair contributes (a single input, an empty edge list, or only ``0/0``
+ratios) every budget holds, and the measure is reported as ``0`` with no witness.
 
 **Exactness.**  The float64 copy is scanned with numpy per-clique max/min
-reductions (:mod:`relations.neighbours`), and every clique-output whose float
-ratio is within a relative ``1e-9`` of the float maximum is re-evaluated in
-exact rationals; the exact maximum among them is the answer.  This is exact:
-each float entry is within ``2**-52`` (relative) of its rational, so the float
-ratio of any clique is within ``~5 * 2**-53`` of its true ratio; a clique
-outside the window therefore has a smaller true ratio than the float
-maximiser.  When the float copy cannot guarantee that (underflow to zero or
-subnormals), every clique is evaluated exactly.
+reductions (:mod:`relations.model.neighbours`), and every clique-output whose float
+ratio is within a relative ``1e-9`` of the float maximum is re-evaluated in exact
+rationals; the exact maximum among them is the answer.  This is exact: each float
+entry is within ``2**-52`` (relative) of its rational, so the float ratio of any
+clique is within ``~5 * 2**-53`` of its true ratio; a clique outside the window
+therefore has a smaller true ratio than the float maximiser.  When the float copy
+cannot guarantee that (underflow to zero or subnormals), every clique is evaluated
+exactly.  Columns are processed in blocks of about 2 MiB so that the ``r``
+reductions of ``D^r`` run in cache.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ symbols (``eps`` for ``e^eps`` mechanisms, the paper's ``beta``):
   it as a ``Piecewise`` expression;
 * ``I(X;Y) = sum p(x)Q[x][y] ln(Q[x][y] / p(y))`` simplified.
 
-Zero entries follow SPEC section 2: ``0/0`` skipped, ``a/0 = oo``.  Sympy is
+Zero entries follow ``docs/semantics.md``: ``0/0`` skipped, ``a/0 = oo``.  Sympy is
 imported only here, so the measuring commands do not pay for it.
 """
 

@@ -71,9 +71,9 @@ class Mechanism:
     """A prior and a channel over an input space with a neighbour relation.
 
     ``setting`` is ``"local"`` or ``"central"``; ``inputs`` is the input space
-    (:class:`~relations.neighbours.LocalInputs`,
-    :class:`~relations.neighbours.HammingInputs` or
-    :class:`~relations.neighbours.GraphInputs`); ``outputs`` labels the
+    (:class:`~relations.model.neighbours.LocalInputs`,
+    :class:`~relations.model.neighbours.HammingInputs` or
+    :class:`~relations.model.neighbours.GraphInputs`); ``outputs`` labels the
     channel's columns (the local outputs of a product channel); ``exact`` is
     False for float-mode input.
     """

@@ -1,17 +1,9 @@
-"""Certified enclosures of the mutual information ``I(X;Y)``.
+"""Certified enclosures: intervals of exact rationals, and the arb working precision.
 
-``I(X;Y) = sum_{x,y} p(x)Q[x][y] ln( Q[x][y] / p(y) )`` is a sum of
-logarithms of rationals, irrational in general, so it is reported as an
-interval ``[lower, upper]`` of exact dyadic rationals guaranteed to contain
-the true value.  The computation uses ball arithmetic (``python-flint``'s
-``arb``: every operation returns a ball containing the exact result) on the
-exact rational inputs, in the form
-
-    ``I(X;Y) = sum_x p(x) sum_y Q[x][y] ln Q[x][y]  -  sum_y p(y) ln p(y)``
-
-with ``0 ln 0 = 0`` (zero entries are skipped), ``ln`` computed once per
-distinct value, at rising working precision until the ball's width is below
-``2**-bits``.  Float-mode (``.npz``) mechanisms get no enclosure.
+An :class:`Enclosure` ``[lower, upper]`` of exact dyadic rationals is guaranteed to
+contain a real number (``I(X;Y)``, ``H(X)``, ...).  Ball arithmetic comes from
+python-flint's ``arb``; :func:`working_precision` is the one place that sets its
+precision, :func:`ball`, :func:`rational` and :func:`interval` convert to and from it.
 """
 
 from __future__ import annotations

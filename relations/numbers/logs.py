@@ -1,11 +1,9 @@
-"""Exact arithmetic: rational probabilities and logarithms of rationals.
+"""Logarithms of rationals, exactly: :class:`LogRatio` keeps ``q`` of ``ln(q)``.
 
-Probabilities are :class:`fractions.Fraction` values parsed from text without
-ever evaluating it (SPEC section 3): ``"0.65"`` is exactly ``13/20``,
-``"1e-3"`` is ``1/1000``.  The budgets ``eps_d``, ``eps_i`` and ``sigma_min``
-are logarithms of such rationals, represented by :class:`LogRatio`, which
-keeps the rational ``q`` of ``ln(q)`` (or an infinity) so that comparisons are
-exact rational comparisons, never float comparisons with a tolerance.
+The budgets ``eps_d``, ``eps_i`` and ``sigma_min`` are logarithms of rationals (or
+infinities).  Keeping the rational makes every comparison an exact rational
+comparison (``ln a <= ln b`` iff ``a <= b``), never a float comparison with a
+tolerance; :func:`log_of` gives the float value to a few ulp without overflow.
 """
 
 from __future__ import annotations

@@ -1,11 +1,8 @@
-"""Exact arithmetic: rational probabilities and logarithms of rationals.
+"""Rational numbers from text, and rationals as text, without ever evaluating anything.
 
-Probabilities are :class:`fractions.Fraction` values parsed from text without
-ever evaluating it (SPEC section 3): ``"0.65"`` is exactly ``13/20``,
-``"1e-3"`` is ``1/1000``.  The budgets ``eps_d``, ``eps_i`` and ``sigma_min``
-are logarithms of such rationals, represented by :class:`LogRatio`, which
-keeps the rational ``q`` of ``ln(q)`` (or an infinity) so that comparisons are
-exact rational comparisons, never float comparisons with a tolerance.
+``"0.65"`` is exactly ``13/20``, ``"1e-3"`` is ``1/1000``, ``"13/20"`` is ``13/20``;
+exponents and digit runs have documented limits (:data:`MAX_EXPONENT`,
+:data:`MAX_DIGITS`).  Python floats are taken at their exact binary value.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Proofs by composition: a relation implied by relations already proved.
 
-The lemma-proved relations (:mod:`relations.smt`) are facts about the minimal
+The lemma-proved relations (:mod:`relations.search.smt`) are facts about the minimal
 budgets of every mechanism in a setting, e.g. ``eps_d <= eps_i - sigma_min``,
 ``eps_all <= diam * eps_d``, ``eps_m <= eps_all``.  Together with the basic
 facts ``eps_d >= 0``, ``eps_d <= eps_all`` (neighbours are pairs),

@@ -1,21 +1,16 @@
-"""Optimising search: maximise a relation's violation over parametrised channels.
+"""Parametrised families of mechanisms the optimising search moves through.
 
-Float values drive the search (numpy float path of :mod:`relations.measures`);
-every candidate that looks violating is turned into an exact rational
-mechanism and re-checked by the exact checker before anything is reported.
+* **dense** (:class:`DenseFamily`) -- ``n x m`` channels and priors over a small
+  local domain or a small ``D^r``, parametrised by softmax logits; candidates are
+  rounded to exact rationals (:func:`~relations.numbers.rounding.largest_remainder`);
+* **k-ary randomized response** (:class:`RRFamily`, Warner 1965 for ``k = 2``) over
+  ``r`` records, as a product form, with a uniform or skewed per-record prior, so
+  that central claims whose counterexamples need many records are searched without
+  a ``k^r`` matrix.  For product forms the central values follow from the local
+  ones (:mod:`relations.measures.product`): ``I = r I_local``, ``eps_all = r eps_d``.
 
-Families:
-
-* **dense** — ``n x m`` channels and priors over a small local domain or a
-  small ``D^r``, parametrised by softmax logits, optimised by Nelder-Mead from
-  many seeded starts;
-* **k-ary randomized response** (``W[d][e] = t/(t+k-1)`` if ``d = e`` else
-  ``1/(t+k-1)``, Warner 1965 for ``k = 2``) over ``r`` records, as a product
-  form, with a uniform or skewed per-record prior: central claims whose
-  counterexamples need many records or a large domain are found without a
-  ``k^r`` matrix.  For product forms the central values follow from the local
-  ones (:mod:`relations.product`): ``eps_d, eps_i, sigma_min`` as locally,
-  ``I = r I_local``, ``eps_all = r eps_d``.
+:func:`float_values` gives every notion of a mechanism as floats (the search's
+objective); exact re-checks happen in :mod:`relations.search.verify`.
 """
 
 from __future__ import annotations

@@ -1,21 +1,11 @@
-"""Optimising search: maximise a relation's violation over parametrised channels.
+"""Optimising search: maximise a relation's violation (or its tightness) over the families.
 
-Float values drive the search (numpy float path of :mod:`relations.measures`);
-every candidate that looks violating is turned into an exact rational
-mechanism and re-checked by the exact checker before anything is reported.
-
-Families:
-
-* **dense** — ``n x m`` channels and priors over a small local domain or a
-  small ``D^r``, parametrised by softmax logits, optimised by Nelder-Mead from
-  many seeded starts;
-* **k-ary randomized response** (``W[d][e] = t/(t+k-1)`` if ``d = e`` else
-  ``1/(t+k-1)``, Warner 1965 for ``k = 2``) over ``r`` records, as a product
-  form, with a uniform or skewed per-record prior: central claims whose
-  counterexamples need many records or a large domain are found without a
-  ``k^r`` matrix.  For product forms the central values follow from the local
-  ones (:mod:`relations.product`): ``eps_d, eps_i, sigma_min`` as locally,
-  ``I = r I_local``, ``eps_all = r eps_d``.
+Float values drive the search (:func:`~relations.search.families.float_values`);
+every candidate that looks violating is turned into an exact rational mechanism
+and re-checked by the exact checker before anything is reported.
+:func:`search_dense` runs Nelder-Mead from seeded starts over
+:class:`~relations.search.families.DenseFamily`; :func:`search_rr` scans a grid of
+k-RR products and refines the most nearly violating points.
 """
 
 from __future__ import annotations

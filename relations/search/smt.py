@@ -4,8 +4,8 @@ A *ratio-type* relation has premise and conclusion among ``eps_i``, ``eps_d``,
 ``eps_all``, ``neg_sigma`` and a :class:`~relations.catalogue.Linear` bound.
 With ``a = e^premise`` and ``s = e^sigma_min``, "conclusion <= f(premise)"
 becomes a polynomial inequality between probabilities, so z3's nonlinear real
-arithmetic decides it exactly (NOTES.md: encode ratios without division, guard
-strict inequalities against ``0/0``).
+arithmetic decides it exactly (ratios are encoded without division, and strict
+inequalities are guarded against ``0/0``).
 
 **Proofs** (:func:`lemma_for`, :func:`prove`).  Each provable shape reduces to
 a lemma about one neighbour pair and one output, stated for all non-negative

@@ -1,6 +1,6 @@
 """Hypothesis strategies for mechanisms (public: property-test your own mechanisms).
 
-Every strategy draws *exact* mechanisms (rational entries) in the SPEC model:
+Every strategy draws *exact* mechanisms (rational entries) (``docs/semantics.md``):
 
 * :func:`distributions` — a probability vector of ``Fraction`` s from integer
   weights, optionally with zeros and optionally skewed (one heavy weight);

@@ -1,17 +1,17 @@
 """The main job: a verdict with re-checkable evidence for every catalogued relation.
 
-For each relation (SPEC section 4):
+For each relation (verdicts in ``docs/claims-and-verdicts.md``):
 
-* **non-implication** — build the witness of :mod:`relations.witnesses`
+* **non-implication** — build the witness of :mod:`relations.search.witnesses`
   (certified ``I(X;Y) <= 1/10``, conclusion budget ``inf``), re-check it
   exactly: ``proved`` with the witness;
 * **implication** — (1) if it has a provable shape, prove its per-triple lemma
-  with z3 (:mod:`relations.smt`): ``proved``; or (1b) derive it with z3 from
-  the lemma-proved relations (:mod:`relations.derive`): ``proved``; otherwise (2) search for a
+  with z3 (:mod:`relations.search.smt`): ``proved``; or (1b) derive it with z3 from
+  the lemma-proved relations (:mod:`relations.search.derive`): ``proved``; otherwise (2) search for a
   counterexample, cheapest and smallest first: z3 bounded search (ratio-type
-  relations), hypothesis (:mod:`relations.strategies`, shrinking to small
+  relations), hypothesis (:mod:`relations.search.strategies`, shrinking to small
   witnesses), Nelder-Mead over dense channels and the k-RR product families
-  (:mod:`relations.optimise`).  Every candidate is re-checked by the exact
+  (:mod:`relations.search.optimiser`).  Every candidate is re-checked by the exact
   checker; the first that fails is simplified, re-checked again and reported
   ``refuted``.  (3) Without one: ``holds-bounded`` when z3 covered the bounded
   sizes (ratio-type), else ``unrefuted`` with the record of what was searched.
