@@ -63,7 +63,7 @@ def measure(
     from relations.measures.api import measure as compute
 
     mech = load(file)
-    result = compute(mech, bits)
+    result = compute(mech, bits=bits)
     if json_out:
         sys.stdout.write(json.dumps(measures_json(mech, result), indent=2) + "\n")
     else:

@@ -134,7 +134,43 @@ class Report:
 
 
 def check(mech: Mechanism, claims=(), relations=None) -> Report:
-    """Evaluate every catalogued relation (or ``relations``) and the given claims on ``mech``."""
+    """Evaluate every catalogued relation (or ``relations``) and the given claims on ``mech``.
+
+    Parameters
+    ----------
+    mech : Mechanism
+    claims : iterable of str or Claim, optional
+        Claimed budgets such as ``"eps_d <= ln(13/7)"`` (:func:`~relations.checking.parse_claim`).
+    relations : iterable of Relation, optional
+        Defaults to the whole :data:`~relations.catalogue.CATALOGUE`.
+
+    Returns
+    -------
+    Report
+        ``outcomes`` (one :class:`Outcome` per relation) and ``claims`` (one
+        :class:`ClaimOutcome` per claim, ``holds`` True, False or None when undecided).
+
+    Raises
+    ------
+    InputError
+        If a claim does not parse.
+
+    References
+    ----------
+    .. [1] Zheng, Huang, Wang, Li, Xu, Li. Relations Between Several Classical Privacy Notions. Acta Electronica Sinica 53(10), 2025.
+
+    Examples
+    --------
+    The paper's Theorem 4 fails on its own Section 5 example; the corrected form holds:
+
+    >>> from relations.mechanisms import paper_example
+    >>> report = check(paper_example(["19/20", "1/20"]), ["eps_d<=ln(13/7)", "eps_d<=0.6190392084062234"])
+    >>> [c.holds for c in report.claims]
+    [True, False]
+    >>> status = {o.relation.id: str(o.status) for o in report.outcomes}
+    >>> status["zheng2025.thm4"], status["relations.thm4_corrected"]
+    ('fails', 'holds')
+    """
     vals = values(mech)
     rels = cat.CATALOGUE if relations is None else relations
     parsed = [c if isinstance(c, Claim) else parse_claim(c) for c in claims]

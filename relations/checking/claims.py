@@ -45,7 +45,31 @@ class Claim:
 
 
 def parse_claim(text: str) -> Claim:
-    """Parse ``NAME OP BOUND`` (``docs/claims-and-verdicts.md``); a malformed claim is an :class:`InputError`."""
+    """Parse a claimed budget ``NAME OP BOUND`` into an exact :class:`Claim`.
+
+    Parameters
+    ----------
+    text : str
+        ``NAME`` one of :data:`CLAIM_NAMES`, ``OP`` one of ``<=``, ``<``, ``>=``, ``>``,
+        ``BOUND`` a decimal, a fraction or ``ln(RATIONAL)``.  Never evaluated as code.
+
+    Returns
+    -------
+    Claim
+
+    Raises
+    ------
+    InputError
+        One line naming the claim and what is wrong with it.
+
+    Examples
+    --------
+    >>> c = parse_claim("eps_m <= 1/10")
+    >>> c.name, c.op, str(c.bound)
+    ('eps_m', '<=', '1/10')
+    >>> str(parse_claim("eps_d<ln(13/7)").bound)
+    'ln(13/7)'
+    """
     m = _CLAIM.match(text)
     if not m:
         raise InputError(f"claim {text!r}: expected NAME OP BOUND, e.g. 'eps_d<=ln(13/7)'")

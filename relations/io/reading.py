@@ -54,7 +54,30 @@ def _reject_constant(name: str):
 
 
 def load(path: str | os.PathLike) -> Mechanism:
-    """Load a mechanism file: ``.npz`` (float mode) or JSON (exact)."""
+    """Load a mechanism file: ``.npz`` (float mode) or JSON (exact).
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file; a ``.npz`` name or a zip header selects the NumPy reader.
+
+    Returns
+    -------
+    Mechanism
+        Its ``source`` is ``path``.
+
+    Raises
+    ------
+    InputError
+        If the file cannot be read or breaks any rule of ``docs/mechanism-files.md``.
+
+    Examples
+    --------
+    >>> from importlib.resources import files
+    >>> m = load(files("relations.data") / "examples" / "paper_example.json")
+    >>> str(m.setting), m.channel.exact[0]
+    ('local', (Fraction(13, 20), Fraction(7, 20)))
+    """
     path = os.fspath(path)
     try:
         with open(path, "rb") as fh:
@@ -74,7 +97,30 @@ def load(path: str | os.PathLike) -> Mechanism:
 
 
 def loads(text: str, source: str = "<input>") -> Mechanism:
-    """Parse a mechanism from JSON text."""
+    """Parse a mechanism from JSON text.
+
+    Parameters
+    ----------
+    text : str
+        A mechanism file's content (``docs/mechanism-files.md``).
+    source : str, optional
+        A name for messages and reports.
+
+    Returns
+    -------
+    Mechanism
+
+    Raises
+    ------
+    InputError
+        For malformed JSON or any invalid entry, prefixed with ``source``.
+
+    Examples
+    --------
+    >>> m = loads('{"setting": "local", "prior": "uniform", "channel": {"mechanism": "krr", "k": 3, "ratio": "2"}}')
+    >>> m.channel.exact[0]
+    (Fraction(1, 2), Fraction(1, 4), Fraction(1, 4))
+    """
     try:
         data = json.loads(text, parse_float=_Number, parse_int=_Number, parse_constant=_reject_constant)
     except json.JSONDecodeError as exc:

@@ -27,7 +27,30 @@ def _vec(values) -> list[str]:
 
 
 def to_dict(mech: Mechanism, name: str | None = None) -> dict[str, Any]:
-    """The mechanism as a JSON-ready dict (exact mechanisms only)."""
+    """The mechanism as a JSON-ready dict in the mechanism-file format (exact mechanisms only).
+
+    Parameters
+    ----------
+    mech : Mechanism
+    name : str, optional
+        Written as the ``"name"`` key.
+
+    Returns
+    -------
+    dict
+
+    Raises
+    ------
+    ValueError
+        For a float-mode mechanism.
+
+    Examples
+    --------
+    >>> from relations.mechanisms import randomized_response
+    >>> d = to_dict(randomized_response(3))
+    >>> d["prior"], d["channel"]
+    (['1/2', '1/2'], [['3/4', '1/4'], ['1/4', '3/4']])
+    """
     if not mech.exact:
         raise ValueError("only exact mechanisms can be written in the JSON format")
     out: dict[str, Any] = {}

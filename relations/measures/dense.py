@@ -44,7 +44,25 @@ class Joint:
 
 
 def eps_d(mech: Mechanism) -> Budget:
-    """``eps_d = max ln(Q[x][y] / Q[x'][y])`` over neighbours and outputs."""
+    """``eps_d = max ln(Q[x][y] / Q[x'][y])`` over neighbours and outputs, exactly, with a witness.
+
+    Parameters
+    ----------
+    mech : Mechanism
+        A dense mechanism (local, ``D^r`` or graph).
+
+    Returns
+    -------
+    Budget
+        The smallest ``eps`` for which ``mech`` is ``eps``-differentially private.
+
+    Examples
+    --------
+    >>> from relations.mechanisms import krr
+    >>> b = eps_d(krr(4, 3))
+    >>> str(b.exact), b.witness
+    ('ln(3)', Witness(x=0, x_prime=1, y=0))
+    """
     q = mech.channel
     entry = (lambda x, y: q.exact[x][y]) if q.exact is not None else None
     return _budget("eps_d", max_log_ratio(q.array, mech.inputs, entry, q.reliable))
@@ -52,7 +70,25 @@ def eps_d(mech: Mechanism) -> Budget:
 
 
 def eps_i(mech: Mechanism) -> Budget:
-    """``eps_i = max ln(p(x)Q[x][y] / (p(x')Q[x'][y]))`` over neighbours and outputs with ``p(y) > 0``."""
+    """``eps_i = max ln(p(x)Q[x][y] / (p(x')Q[x'][y]))`` over neighbours and outputs with ``p(y) > 0``.
+
+    This is ``max ln(p(x|y) / p(x'|y))``: the identifiability budget (``p(y)`` cancels).
+
+    Parameters
+    ----------
+    mech : Mechanism
+        A dense mechanism.
+
+    Returns
+    -------
+    Budget
+
+    Examples
+    --------
+    >>> from relations.mechanisms import paper_example
+    >>> str(eps_i(paper_example(["19/20", "1/20"])).exact)
+    'ln(247/7)'
+    """
     p, q = mech.prior, mech.channel
     joint = Joint(p, q)
     if q.exact is None or p.exact is None:
@@ -65,15 +101,53 @@ def eps_i(mech: Mechanism) -> Budget:
 
 
 def sigma_min(mech: Mechanism) -> Budget:
-    """``sigma_min = min ln(p(x)/p(x'))`` over neighbours; always ``<= 0``."""
+    """``sigma_min = min ln(p(x) / p(x'))`` over neighbours: the prior constant, always ``<= 0``.
+
+    Parameters
+    ----------
+    mech : Mechanism
+        A dense mechanism.
+
+    Returns
+    -------
+    Budget
+
+    Examples
+    --------
+    >>> from relations.mechanisms import paper_example
+    >>> str(sigma_min(paper_example(["19/20", "1/20"])).exact)
+    'ln(1/19)'
+    """
     p = mech.prior
     entry = (lambda x, y: p.exact[x]) if p.exact is not None else None
     return _budget("sigma_min", max_log_ratio(p.array[:, None], mech.inputs, entry, p.reliable), negate=True)
 
 
 
-def eps_m(mech: Mechanism, bits: int = DEFAULT_BITS) -> MutualInformation:
-    """``eps_m = I(X;Y)``: certified enclosure of width ``<= 2**-bits`` in exact mode."""
+def eps_m(mech: Mechanism, *, bits: int = DEFAULT_BITS) -> MutualInformation:
+    """``eps_m = I(X;Y)`` in nats: a certified enclosure of width ``<= 2**-bits`` (exact mode).
+
+    Parameters
+    ----------
+    mech : Mechanism
+        A dense mechanism.
+    bits : int, optional
+        Width of the enclosure at most ``2**-bits`` (default 100).
+
+    Returns
+    -------
+    MutualInformation
+        In float mode the float value only (``enclosure`` is None).
+
+    Examples
+    --------
+    A noiseless bit under a uniform prior carries ``ln 2`` nats:
+
+    >>> from relations import Mechanism
+    >>> mi = eps_m(Mechanism.local([[1, 0], [0, 1]]))
+    >>> mi.enclosure.decimal(6)
+    ('0.693147', '0.693148')
+    """
     p, q = mech.prior, mech.channel
     if q.exact is None or p.exact is None:
         return MutualInformation(mutual_information_float(p.array, q.array), None)
@@ -95,5 +169,5 @@ def measure_dense(mech: Mechanism, bits: int = DEFAULT_BITS) -> Measures:
     In float mode ``p(x)Q[x][y]`` is formed block by block, never as a whole matrix."""
     if not mech.exact:
         d, i = scan_float([mech.channel.array, Joint(mech.prior, mech.channel)], mech.inputs)
-        return Measures(_budget("eps_i", i), _budget("eps_d", d), eps_m(mech, bits), sigma_min(mech), False)
-    return Measures(eps_i(mech), eps_d(mech), eps_m(mech, bits), sigma_min(mech), mech.exact)
+        return Measures(_budget("eps_i", i), _budget("eps_d", d), eps_m(mech, bits=bits), sigma_min(mech), False)
+    return Measures(eps_i(mech), eps_d(mech), eps_m(mech, bits=bits), sigma_min(mech), mech.exact)

@@ -103,7 +103,7 @@ def measure_product(mech: Mechanism, bits: int = DEFAULT_BITS) -> Measures:
             best_i = _lift(bi, j, fillers)
         if best_s is None or _greater(best_s, bs):
             best_s = _lift(bs, j, fillers)
-        parts.append((eps_m(local, bits + extra), len(members)))
+        parts.append((eps_m(local, bits=bits + extra), len(members)))
     assert best_i is not None and best_s is not None
     if mech.exact:
         enclosure = sum_enclosures((p.enclosure, c) for p, c in parts)  # type: ignore[misc]

@@ -37,7 +37,32 @@ def _labels(n: int) -> tuple[str, ...]:
 
 
 def truncated_geometric(n: int, ratio, prior=None) -> Mechanism:
-    """Truncated geometric on ``{0..n-1}`` with neighbours ``|x - x'| = 1``; ``eps_d = ln t``."""
+    """The truncated geometric mechanism on ``{0..n-1}`` with neighbours ``|x - x'| = 1``.
+
+    Parameters
+    ----------
+    n : int
+        Range size.
+    ratio : Fraction, int or str
+        ``t = e^eps``; ``alpha = 1/t``.
+    prior : sequence, optional
+
+    Returns
+    -------
+    Mechanism
+        Central, explicit path neighbours, ``eps_d = ln t``.
+
+    References
+    ----------
+    .. [1] Ghosh, Roughgarden, Sundararajan. Universally utility-maximizing privacy
+       mechanisms. STOC 2009. doi:10.1145/1536414.1536464
+
+    Examples
+    --------
+    >>> from relations import measure
+    >>> str(measure(truncated_geometric(5, 2)).eps_d.exact)
+    'ln(2)'
+    """
     t = _ratio(ratio)
     a = 1 / t
     rows = []

@@ -36,12 +36,28 @@ def log_of(q: Fraction) -> float:
 
 @dataclass(frozen=True, order=False)
 class LogRatio:
-    """The exact number ``ln(q)`` for a rational ``q >= 0``, or ``+inf``.
+    """The exact number ``ln(q)`` for a rational ``q >= 0``, or an infinity.
 
-    ``ratio`` is ``q`` (a :class:`Fraction`), or ``None`` for an infinity;
-    ``sign`` is ``+1`` for ``+inf``, ``-1`` for ``-inf`` (``q = 0``) and
-    ``0`` for a finite value.  Two values compare exactly: ``ln`` is
-    increasing, so ``ln(a) <= ln(b)`` iff ``a <= b``.
+    Attributes
+    ----------
+    ratio : Fraction or None
+        ``q``; ``None`` for an infinity.
+    sign : int
+        ``+1`` for ``+inf``, ``-1`` for ``-inf`` (``q = 0``), ``0`` for a finite value.
+
+    Notes
+    -----
+    Comparisons are exact: ``ln`` is increasing, so ``ln(a) <= ln(b)`` iff ``a <= b``.
+    Sums are ``ln(a) + ln(b) = ln(ab)``; ``+inf + -inf`` raises ``ValueError``.
+
+    Examples
+    --------
+    >>> from fractions import Fraction
+    >>> a = LogRatio.of(Fraction(3))
+    >>> str(a + LogRatio.of(Fraction(1, 2))), str(-a), a > LogRatio.of(Fraction(2))
+    ('ln(3/2)', 'ln(1/3)', True)
+    >>> round(float(a), 12), str(LogRatio.of(Fraction(0)))
+    (1.098612288668, '-inf')
     """
 
     ratio: Fraction | None

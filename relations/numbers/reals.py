@@ -109,7 +109,32 @@ def inf(sign: int = 1) -> Log:
 
 
 def compare(a: Real, b: Real) -> int | None:
-    """``sign(a - b)`` decided exactly, or ``None`` when it cannot be decided."""
+    """``sign(a - b)`` decided exactly, or ``None`` when it cannot be decided.
+
+    Rational decisions first (both rational, both logarithms of rationals, or
+    ``ln q`` against a rational, which differ unless ``q = 1``, by Hermite-Lindemann);
+    otherwise enclosures at the precisions of :data:`LADDER` until they separate, then
+    an exact tie-breaker if one of them carries it.
+
+    Parameters
+    ----------
+    a, b : Real
+        :class:`Rational`, :class:`Log` or :class:`ArbExpr`.
+
+    Returns
+    -------
+    int or None
+        ``-1``, ``0``, ``1``; ``None``: undecided (never a guess).
+
+    Examples
+    --------
+    ``ln(13/7)`` is just above the decimal ``0.6190392084062234``:
+
+    >>> from fractions import Fraction
+    >>> from relations.numbers import LogRatio
+    >>> compare(Log(LogRatio.of(Fraction(13, 7))), Rational(Fraction("0.6190392084062234")))
+    1
+    """
     ia, ib = a.infinite, b.infinite
     if ia or ib:
         if ia == ib:

@@ -36,12 +36,32 @@ MAX_DIGITS = 4000
 def parse_rational(value: object, where: str) -> Fraction:
     """Parse one number given as text or a JSON literal into an exact rational.
 
-    Accepted: decimal text (``"0.65"``, ``"1e-3"``), fraction text
-    (``"13/20"``), Python ``int`` and :class:`~fractions.Fraction` (what the
-    JSON loader hands over for number literals).  Floats are taken at their
-    exact binary value only when they come from numeric (``.npz``) input; they
-    never reach this function from a JSON file.  Anything else — booleans,
-    ``nan``, ``inf``, expressions — is an :class:`InputError` naming ``where``.
+    Parameters
+    ----------
+    value : str, int, Fraction or float
+        Decimal text (``"0.65"``, ``"1e-3"``), fraction text (``"13/20"``), an ``int``,
+        a :class:`~fractions.Fraction`, or a finite ``float`` (its exact binary value).
+    where : str
+        How the user named the value, for the error message.
+
+    Returns
+    -------
+    Fraction
+
+    Raises
+    ------
+    InputError
+        For booleans, ``nan``, ``inf``, expressions, too many digits or too large an
+        exponent; the message names ``where``.
+
+    Examples
+    --------
+    >>> parse_rational("0.65", "prior[0]"), parse_rational("1e-3", "x"), parse_rational(0.5, "x")
+    (Fraction(13, 20), Fraction(1, 1000), Fraction(1, 2))
+    >>> parse_rational("2**10", "prior[0]")
+    Traceback (most recent call last):
+    ...
+    relations.errors.InputError: prior[0]: '2**10' is not a number (use decimal or fraction text such as 0.65 or 13/20)
     """
     if isinstance(value, bool) or value is None:
         raise InputError(f"{where}: {json_repr(value)} is not a number")

@@ -67,7 +67,27 @@ def _inequality(rel: Relation, v: dict, diam):
 
 
 def derive(rel: Relation, facts: tuple[Relation, ...] | None = None, timeout_ms: int = 10000) -> Derivation | None:
-    """A proof of ``rel`` from ``facts`` (default: the lemma-proved catalogue), in each of its settings."""
+    """A proof of ``rel`` from ``facts`` (default: the lemma-proved catalogue), in each of its settings.
+
+    Parameters
+    ----------
+    rel : Relation
+    facts : tuple of Relation, optional
+    timeout_ms : int, optional
+
+    Returns
+    -------
+    Derivation or None
+        The facts used (z3's unsat core) and the SMT-LIB script; ``None`` if it does not follow.
+
+    Examples
+    --------
+    The local ``I(X;Y) <= eps_d`` follows from group privacy and the information density:
+
+    >>> from relations.catalogue import get
+    >>> derive(get("relations.thm11_sharp")).used
+    ('cuffyu2016.density', 'dworkroth2014.group')
+    """
     import z3
 
     if rel.kind != "implication" or not isinstance(rel.bound, Linear) or rel.premise not in FINITE:

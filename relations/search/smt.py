@@ -183,7 +183,26 @@ def _group_lemma(rel: Relation) -> Lemma:
 
 
 def prove(lemma: Lemma, timeout_ms: int = 20000) -> ProofResult:
-    """Prove ``lemma`` by showing its negation unsatisfiable."""
+    """Prove ``lemma`` by showing its negation unsatisfiable with z3.
+
+    Parameters
+    ----------
+    lemma : Lemma
+    timeout_ms : int, optional
+        z3's time limit.
+
+    Returns
+    -------
+    ProofResult
+        ``status`` ``"proved"`` (unsat), ``"refuted"`` (with z3's model) or ``"unknown"``,
+        and the SMT-LIB script.
+
+    Examples
+    --------
+    >>> from relations.catalogue import get
+    >>> prove(lemma_for(get("zheng2025.thm1"))).status
+    'proved'
+    """
     import z3
 
     _, hyps, goal = lemma.build()

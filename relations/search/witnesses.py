@@ -51,8 +51,43 @@ def certified_mi_upper(mech: Mechanism) -> Fraction:
 
 
 def mi_witness(setting: str, eps_m: Fraction, full_support: Fraction | None = None) -> Mechanism:
-    """A mechanism with certified ``I(X;Y) <= eps_m`` and infinite ``eps_d``, ``eps_i``
-    (or, with ``full_support = L``, full support and ``eps_d >= ln L``)."""
+    """A mechanism with certified ``I(X;Y) <= eps_m`` and infinite ``eps_d`` and ``eps_i``.
+
+    The paper's constructions with ``beta = 2^-j`` for the smallest ``j`` whose certified
+    ``I`` is at most ``eps_m``; with ``full_support = L``, a full-support channel with
+    ``eps_d >= ln L`` instead (arbitrarily large but finite budgets).
+
+    Parameters
+    ----------
+    setting : str
+        ``"local"`` or ``"central"``.
+    eps_m : Fraction
+        The largest mutual information allowed, positive.
+    full_support : Fraction, optional
+        The ratio ``L`` for a full-support witness.
+
+    Returns
+    -------
+    Mechanism
+
+    Raises
+    ------
+    ValueError
+        If ``eps_m <= 0``.
+
+    References
+    ----------
+    .. [1] Zheng, Huang, Wang, Li, Xu, Li. Relations Between Several Classical Privacy Notions. Acta Electronica Sinica 53(10), 2025. Theorems 6, 8, 10, 12.
+
+    Examples
+    --------
+    >>> from fractions import Fraction
+    >>> from relations import measure
+    >>> w = mi_witness("local", Fraction(1, 100))
+    >>> res = measure(w)
+    >>> w.prior.exact[0], res.eps_m.enclosure.upper <= Fraction(1, 100), str(res.eps_d.exact)
+    (Fraction(1, 1024), True, 'inf')
+    """
     if eps_m <= 0:
         raise ValueError("eps_m must be positive")
     for j in range(1, 4000):

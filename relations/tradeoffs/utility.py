@@ -47,7 +47,32 @@ def loss_matrix(mech: Mechanism, loss) -> list[list[Fraction]]:
 
 
 def expected_distortion(mech: Mechanism, loss="hamming") -> Fraction:
-    """``sum_x p(x) sum_y Q[x][y] L(x, y)`` exactly."""
+    """``E[L(X, Y)] = sum_x p(x) sum_y Q[x][y] L(x, y)``, exactly.
+
+    Parameters
+    ----------
+    mech : Mechanism
+        Product forms are expanded (small sizes only).
+    loss : "hamming" or matrix, optional
+        ``"hamming"`` is ``[x != y]`` (a square channel); else an ``n x m`` matrix of rationals.
+
+    Returns
+    -------
+    Fraction
+
+    Raises
+    ------
+    InputError
+        For an unknown loss or a loss matrix of the wrong shape.
+
+    Examples
+    --------
+    4-RR with ratio 3 reports the truth with probability 1/2:
+
+    >>> from relations.mechanisms import krr
+    >>> expected_distortion(krr(4, 3))
+    Fraction(1, 2)
+    """
     if mech.is_product:
         mech = mech.dense()
     lm = loss_matrix(mech, loss)
