@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 
-sys.path.insert(0, os.path.dirname(__file__))  # tests/bruteforce.py, tests/strategies.py
+sys.path.insert(0, os.path.dirname(__file__))  # tests/bruteforce.py, tests/reference_strategies.py
 
 settings.register_profile("relations", deadline=None, max_examples=40, derandomize=False,
                           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

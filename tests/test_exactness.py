@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 import relations
 from bruteforce import (brute_all, brute_eps_d, brute_eps_i, brute_sigma_min, edges_dict, hamming_dict,
                         hamming_pairs, local_dict, local_pairs)
-from strategies import check_budget, distributions, edge_cases, examples, hamming_cases, local_cases
+from reference_strategies import check_budget, distributions, edge_cases, examples, hamming_cases, local_cases
 
 DELTA = Fraction(1, 10**30)
 THIRD, SIXTH, TWELFTH = Fraction(1, 3), Fraction(1, 6), Fraction(1, 12)

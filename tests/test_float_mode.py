@@ -14,7 +14,7 @@ from hypothesis import given, settings
 import relations
 from bruteforce import edges_dict, hamming_dict, local_dict, mi_numpy
 from conftest import run_cli
-from strategies import examples, hamming_cases, local_cases
+from reference_strategies import examples, hamming_cases, local_cases
 
 
 def save_npz(path, prior, channel, **extra):

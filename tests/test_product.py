@@ -18,7 +18,7 @@ from bruteforce import (assert_contains, assert_contains_float, brute_all, dense
                         dense_product_prior, digits, fraction_of, hamming_dict, hamming_pairs, local_pairs, mi_mpmath,
                         mi_numpy, mpf_of, overlap, text)
 from conftest import run_cli
-from strategies import channels, check_budget, distributions, examples, tuple_index
+from reference_strategies import channels, check_budget, distributions, examples, tuple_index
 
 RATIOS = ("eps_d", "eps_i", "sigma_min")
 

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 import relations
 from bruteforce import (assert_contains, assert_contains_float, brute_all, edges_dict, hamming_dict,
                         hamming_pairs, local_dict, local_pairs, mi_mpmath, mi_numpy, overlap, permute)
-from strategies import channels, check_budget, distributions, edge_cases, examples, hamming_cases, local_cases
+from reference_strategies import channels, check_budget, distributions, edge_cases, examples, hamming_cases, local_cases
 
 RATIOS = ("eps_d", "eps_i", "sigma_min")
 
