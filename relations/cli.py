@@ -260,7 +260,7 @@ def optimize(
     from relations.io.reading import load_loss_matrix
 
     lm = loss if loss == "hamming" else load_loss_matrix(loss)
-    result = solver(p, eps, lm)
+    result = solver(p, eps, loss=lm)
     text = dumps(result.mechanism, f"optimal {notion} mechanism, eps = {eps}: solver distortion {result.value:.12g}, "
                                    f"exact distortion {float(result.distortion):.12g}, mixing {result.mixing}"
                                    + (f", Blahut gap {result.gap:.3g}" if result.gap is not None else ""))

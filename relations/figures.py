@@ -124,7 +124,7 @@ def central_records_data(ratio: Fraction = Fraction(3), records: Sequence[int] =
     local = randomized_response(ratio)
     out = {"ratio": str(ratio), "r": [], "I": [], "two_eps": [], "r_eps": [], "first_crossing": None}
     for r in records:
-        mech = local if r == 1 else product(local, r, "uniform")
+        mech = local if r == 1 else product(local, r, prior="uniform")
         m = _measure(mech)
         out["r"].append(r)
         out["I"].append(m.eps_m.value)

@@ -272,7 +272,7 @@ def cyclic(d, n):
 @pytest.mark.parametrize("t", [F(3), F(3, 2)])
 @pytest.mark.parametrize("n,delta,width", [(2, 1, 1), (5, 1, 1), (6, 2, 1), (6, 2, 2), (7, 3, 2), (8, 2, 1), (9, 3, 3)])
 def test_staircase(n, delta, width, t):
-    mech = M.staircase(n, t, delta, width)
+    mech = M.staircase(n, t, delta=delta, width=width)
     assert_stochastic(mech)
     edges = {(i, j) for i in range(n) for j in range(i + 1, n) if cyclic(j - i, n) <= delta}
     assert edge_set(mech) == edges
@@ -381,7 +381,7 @@ DIRECT = {
     "hadamard": lambda: M.hadamard_response(3, 4),
     "truncated_geometric": lambda: M.truncated_geometric(4, 2),
     "folded_geometric": lambda: M.folded_geometric(4, 2),
-    "staircase": lambda: M.staircase(6, 3, 2, 1),
+    "staircase": lambda: M.staircase(6, 3, delta=2, width=1),
     "paper_example": lambda: M.paper_example(),
     "paper_construction": lambda: M.paper_construction(8, F(1, 3)),
     "exponential": lambda: M.exponential([[2, 0, 1], [0, 2, 1]], F(3, 2)),

@@ -203,7 +203,7 @@ def test_identifiability_lp_skewed_prior(eps, t):
 
 def test_custom_loss():
     sq = [[(x - y) ** 2 for y in range(3)] for x in range(3)]
-    opt = optimal_dp(SKEWED, "ln(3)", sq)
+    opt = optimal_dp(SKEWED, "ln(3)", loss=sq)
     assert abs(opt.value - naive_lp(SKEWED, 3.0, False, sq)) < 1e-9
     assert opt.distortion == expected_distortion(opt.mechanism, sq)
     assert abs(float(opt.distortion) - opt.value) < 1e-6
@@ -220,9 +220,9 @@ def test_bad_budgets_and_losses():
     with pytest.raises(InputError):
         optimal_dp(SKEWED, "ln(x)")
     with pytest.raises(InputError):
-        optimal_dp(SKEWED, "1", "squared")
+        optimal_dp(SKEWED, "1", loss="squared")
     with pytest.raises(InputError):
-        optimal_dp(SKEWED, "1", [[0, 1], [1, 0]])
+        optimal_dp(SKEWED, "1", loss=[[0, 1], [1, 0]])
 
 
 # --------------------------------------------------------------------------- Blahut-Arimoto

@@ -30,12 +30,16 @@ from __future__ import annotations
 import itertools
 import math
 from fractions import Fraction
-from typing import Sequence
+from typing import Any, Sequence
 
 from relations.errors import InputError
 from relations.model.mechanism import MAX_DENSE_ENTRIES, Mechanism
+from relations.numbers.text import RationalLike
 
-__all__ = ["krr_rows", "randomized_response", "krr", "unary_encoding", "subset_selection", "hadamard_response", "exponential", "utility_sensitivity", "product"]
+#: A prior handed to a named mechanism: ``None`` or ``"uniform"`` (uniform), or one probability per input.
+PriorLike = str | Sequence[RationalLike] | None
+
+__all__ = ["PriorLike", "krr_rows", "randomized_response", "krr", "unary_encoding", "subset_selection", "hadamard_response", "exponential", "utility_sensitivity", "product"]
 
 
 def _q(v) -> Fraction:
@@ -71,7 +75,7 @@ def _local(rows, prior=None, inputs=None, outputs=None, name: str = "") -> Mecha
     return Mechanism.local(rows, prior=_prior(prior, len(rows)), inputs=inputs, outputs=outputs)
 
 
-def krr_rows(k: int, t):
+def krr_rows(k: int, t: Any) -> list[list[Any]]:
     """The k-RR matrix ``t/(t+k-1)`` on the diagonal, ``1/(t+k-1)`` elsewhere, in ``t``'s own arithmetic.
 
     ``t`` may be a Fraction (exact), a float (float mode) or a sympy expression (closed forms):
@@ -88,7 +92,7 @@ def krr_rows(k: int, t):
 
 
 
-def randomized_response(ratio, prior=None) -> Mechanism:
+def randomized_response(ratio: RationalLike, *, prior: PriorLike = None) -> Mechanism:
     """Warner's binary randomized response: the truth with probability ``t/(1+t)``.
 
     Parameters
@@ -124,7 +128,7 @@ def randomized_response(ratio, prior=None) -> Mechanism:
 
 
 
-def krr(k: int, ratio, prior=None) -> Mechanism:
+def krr(k: int, ratio: RationalLike, *, prior: PriorLike = None) -> Mechanism:
     """k-ary randomized response (direct encoding): ``t/(t+k-1)`` on the diagonal, ``1/(t+k-1)`` elsewhere.
 
     Parameters
@@ -171,7 +175,7 @@ def _exact_sqrt(t: Fraction) -> Fraction:
 
 
 
-def unary_encoding(k: int, ratio, optimized: bool = True, prior=None) -> Mechanism:
+def unary_encoding(k: int, ratio: RationalLike, *, optimized: bool = True, prior: PriorLike = None) -> Mechanism:
     """Unary encoding: the one-hot vector of ``d``, each bit reported independently (``2^k`` outputs).
 
     OUE: the true bit stays 1 with ``p = 1/2``, every other bit is 1 with ``q = 1/(1+t)``.
@@ -231,7 +235,7 @@ def unary_encoding(k: int, ratio, optimized: bool = True, prior=None) -> Mechani
 
 
 
-def subset_selection(k: int, s: int, ratio, prior=None) -> Mechanism:
+def subset_selection(k: int, s: int, ratio: RationalLike, *, prior: PriorLike = None) -> Mechanism:
     """``s``-subset selection: ``t/Z`` for subsets containing ``d``, ``1/Z`` otherwise.
 
     Parameters
@@ -279,7 +283,7 @@ def subset_selection(k: int, s: int, ratio, prior=None) -> Mechanism:
 
 
 
-def hadamard_response(k: int, ratio, prior=None) -> Mechanism:
+def hadamard_response(k: int, ratio: RationalLike, *, prior: PriorLike = None) -> Mechanism:
     """Hadamard response over ``K = 2^ceil(log2(k+1))`` outputs; ``eps_d = ln t``."""
     t = _ratio(ratio)
     big = 1
@@ -294,7 +298,7 @@ def hadamard_response(k: int, ratio, prior=None) -> Mechanism:
 
 
 
-def exponential(utility: Sequence[Sequence[int]], base, prior=None) -> Mechanism:
+def exponential(utility: Sequence[Sequence[int]], base: RationalLike, *, prior: PriorLike = None) -> Mechanism:
     """Exponential mechanism ``Q[x][y] ∝ b^u(x,y)`` (integer utilities); ``eps_d <= 2 Delta_u ln b``."""
     b = _ratio(base)
     rows = []
@@ -312,7 +316,7 @@ def utility_sensitivity(utility: Sequence[Sequence[int]]) -> int:
 
 
 
-def product(local: Mechanism, records: int, prior=None) -> Mechanism:
+def product(local: Mechanism, records: int, *, prior: str | Sequence[Sequence[RationalLike]] | None = None) -> Mechanism:
     """The central version: ``records`` records, each through the local channel (product form);
     product prior of the local prior (or ``prior``: ``"uniform"`` or a list of local priors)."""
     if local.setting != "local":

@@ -15,6 +15,7 @@ from fractions import Fraction
 from relations.errors import InputError
 from relations.mechanisms.local import _local, _q
 from relations.model.mechanism import Mechanism
+from relations.numbers.text import RationalLike
 
 __all__ = ["paper_example", "paper_construction", "paper_local", "paper_central"]
 
@@ -26,7 +27,7 @@ def paper_example(prior=("19/20", "1/20")) -> Mechanism:
 
 
 
-def paper_construction(theorem: int, beta) -> Mechanism:
+def paper_construction(theorem: int, beta: RationalLike) -> Mechanism:
     """The joint distributions of Zheng et al. 2025, Thm 6/10 (eq. 57/85) and Thm 8/12 (eq. 63/91)."""
     beta = _q(beta)
     if not 0 < beta < 1:
@@ -38,7 +39,7 @@ def paper_construction(theorem: int, beta) -> Mechanism:
     raise InputError("the paper's constructions are for theorems 6, 8, 10, 12")
 
 
-def paper_local(beta) -> Mechanism:
+def paper_local(beta: RationalLike) -> Mechanism:
     """Zheng et al. 2025, eq. (63)/(91): ``D = {1, 2}``, the identity channel, prior ``(beta, 1 - beta)``.
 
     ``I(D;E) = h(beta)`` (binary entropy, nats) while ``eps_d = eps_i = inf``.
@@ -54,7 +55,7 @@ def paper_local(beta) -> Mechanism:
     return Mechanism.local([[1, 0], [0, 1]], prior=[beta, 1 - beta], inputs=["1", "2"], outputs=["1", "2"])
 
 
-def paper_central(beta) -> Mechanism:
+def paper_central(beta: RationalLike) -> Mechanism:
     """Zheng et al. 2025, eq. (57)/(85): datasets ``(1,1) ~ (1,2) ~ (2,2)``, ``I(X;Y) = h(beta)``, ``eps_d = inf``."""
     beta = _q(beta)
     labels = ["(1,1)", "(1,2)", "(2,2)"]

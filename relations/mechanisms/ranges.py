@@ -19,8 +19,9 @@ from __future__ import annotations
 from fractions import Fraction
 
 from relations.errors import InputError
-from relations.mechanisms.local import _prior, _ratio
+from relations.mechanisms.local import PriorLike, _prior, _ratio
 from relations.model.mechanism import Mechanism
+from relations.numbers.text import RationalLike
 
 __all__ = ["truncated_geometric", "folded_geometric", "staircase"]
 
@@ -36,7 +37,7 @@ def _labels(n: int) -> tuple[str, ...]:
     return tuple(str(i) for i in range(n))
 
 
-def truncated_geometric(n: int, ratio, prior=None) -> Mechanism:
+def truncated_geometric(n: int, ratio: RationalLike, *, prior: PriorLike = None) -> Mechanism:
     """The truncated geometric mechanism on ``{0..n-1}`` with neighbours ``|x - x'| = 1``.
 
     Parameters
@@ -78,7 +79,7 @@ def truncated_geometric(n: int, ratio, prior=None) -> Mechanism:
 
 
 
-def folded_geometric(n: int, ratio, prior=None) -> Mechanism:
+def folded_geometric(n: int, ratio: RationalLike, *, prior: PriorLike = None) -> Mechanism:
     """Two-sided geometric noise reflected into ``{0..n-1}``; neighbours ``|x - x'| = 1``; ``eps_d <= ln t``."""
     t = _ratio(ratio)
     a = 1 / t
@@ -94,7 +95,7 @@ def folded_geometric(n: int, ratio, prior=None) -> Mechanism:
 
 
 
-def staircase(n: int, ratio, delta: int = 1, width: int = 1, prior=None) -> Mechanism:
+def staircase(n: int, ratio: RationalLike, *, delta: int = 1, width: int = 1, prior: PriorLike = None) -> Mechanism:
     """Cyclic discrete staircase on ``{0..n-1}``: ``Q[x][y] ∝ t^-s(d)``; neighbours at cyclic distance ``<= delta``."""
     t = _ratio(ratio)
     if not (1 <= width <= delta):

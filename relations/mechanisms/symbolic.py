@@ -17,7 +17,7 @@ imported only here, so the measuring commands do not pay for it.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Any, Sequence
 
 from relations.mechanisms.local import krr_rows
 
@@ -114,14 +114,14 @@ def closed_forms(prior: Sequence, channel: Sequence[Sequence], pairs: Sequence[t
                        sympy.Min(*[-e for e in s]) if s and sigma != -sympy.oo else sigma, mi, syms)
 
 
-def piecewise(expr):
+def piecewise(expr: Any) -> Any:
     """``Max``/``Min`` rewritten as ``Piecewise`` (which pair attains the budget, by condition)."""
     import sympy
 
     return expr.rewrite(sympy.Piecewise)
 
 
-def krr(k: int, prior: Sequence | None = None) -> ClosedForms:
+def krr(k: int, *, prior: Sequence | None = None) -> ClosedForms:
     """k-ary randomized response with symbolic ``eps`` (``Q[d][d] = e^eps / (e^eps + k - 1)``)."""
     import sympy
 
@@ -137,7 +137,7 @@ def binary_rr_with_prior() -> ClosedForms:
     import sympy
 
     pi = sympy.Symbol("pi", positive=True)
-    return krr(2, [pi, 1 - pi])
+    return krr(2, prior=[pi, 1 - pi])
 
 
 def paper_construction(theorem: int) -> ClosedForms:

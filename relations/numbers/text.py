@@ -13,7 +13,7 @@ from fractions import Fraction
 
 from relations.errors import InputError
 
-__all__ = ["MAX_EXPONENT", "MAX_DIGITS", "parse_rational", "parse_rational_list", "fraction_text", "short_text", "json_repr"]
+__all__ = ["RationalLike", "MAX_EXPONENT", "MAX_DIGITS", "parse_rational", "parse_rational_list", "fraction_text", "short_text", "json_repr"]
 
 _DECIMAL = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE]([+-]?\d+))?")
 
@@ -31,6 +31,10 @@ MAX_EXPONENT = 4000
 #: Most digits accepted in one run of digits (Python refuses int(text) beyond 4300 digits).
 MAX_DIGITS = 4000
 
+
+
+#: What a user may write for an exact number: a Fraction, an int, a float (its exact binary value) or text.
+RationalLike = Fraction | int | float | str
 
 
 def parse_rational(value: object, where: str) -> Fraction:

@@ -37,6 +37,8 @@ from relations.errors import InputError
 from relations.model.distributions import Channel, Prior
 from relations.model.mechanism import Mechanism
 from relations.model.neighbours import LocalInputs
+from relations.numbers.text import RationalLike
+from relations.tradeoffs.utility import Loss
 
 __all__ = ["Optimum", "optimal_dp", "optimal_id", "blahut_arimoto", "optimal_mi", "privacy_distortion_curves"]
 
@@ -165,12 +167,12 @@ def _eps_value(eps) -> tuple[str, float]:
     return text, float(bound)
 
 
-def optimal_dp(prior: Sequence, eps, loss="hamming") -> Optimum:
+def optimal_dp(prior: Sequence[RationalLike], eps: RationalLike, *, loss: Loss = "hamming") -> Optimum:
     """The least-distortion ``eps``-DP (local) mechanism."""
     return _optimal_lp(prior, eps, loss, "dp")
 
 
-def optimal_id(prior: Sequence, eps, loss="hamming") -> Optimum:
+def optimal_id(prior: Sequence[RationalLike], eps: RationalLike, *, loss: Loss = "hamming") -> Optimum:
     """The least-distortion ``eps``-identifiable (local) mechanism."""
     return _optimal_lp(prior, eps, loss, "id")
 
@@ -261,7 +263,7 @@ def _distortion_rate(p: np.ndarray, lm: np.ndarray, target: float, iterations: i
     return best
 
 
-def optimal_mi(prior: Sequence, eps, loss="hamming", tol: float = 1e-9) -> Optimum:
+def optimal_mi(prior: Sequence[RationalLike], eps: RationalLike, *, loss: Loss = "hamming", tol: float = 1e-9) -> Optimum:
     """Least distortion subject to ``I(X;Y) <= eps``: Blahut-Arimoto with bisection on the slope."""
     prior = [Fraction(v) for v in prior]
     text, e = _eps_value(eps)
@@ -276,7 +278,7 @@ def optimal_mi(prior: Sequence, eps, loss="hamming", tol: float = 1e-9) -> Optim
                    gap=r_upper - r_lower)
 
 
-def privacy_distortion_curves(prior: Sequence, budgets: Sequence[float], loss="hamming") -> dict:
+def privacy_distortion_curves(prior: Sequence[RationalLike], budgets: Sequence[float], *, loss: Loss = "hamming") -> dict:
     """Least distortion under each notion at each budget (floats, for figures):
     ``{"eps": [...], "dp": [...], "id": [...], "mi": [...]}`` (``None`` where infeasible)."""
     pr = [Fraction(v) for v in prior]

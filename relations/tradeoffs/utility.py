@@ -27,11 +27,15 @@ from relations.numbers.enclosure import (
     rational,
     working_precision,
 )
+from relations.numbers.text import RationalLike
 
-__all__ = ["loss_matrix", "expected_distortion", "entropy", "conditional_entropy", "binary_entropy", "fano_leakage_bound", "utility_summary"]
+#: A loss: ``"hamming"`` (``[x != y]``) or an ``n x m`` matrix of exact numbers.
+Loss = str | Sequence[Sequence[RationalLike]]
+
+__all__ = ["Loss", "loss_matrix", "expected_distortion", "entropy", "conditional_entropy", "binary_entropy", "fano_leakage_bound", "utility_summary"]
 
 
-def loss_matrix(mech: Mechanism, loss) -> list[list[Fraction]]:
+def loss_matrix(mech: Mechanism, loss: Loss) -> list[list[Fraction]]:
     """The loss as an exact ``n x m`` matrix (``"hamming"`` needs ``n == m``)."""
     n, m = mech.channel.shape
     if isinstance(loss, str):
@@ -46,7 +50,7 @@ def loss_matrix(mech: Mechanism, loss) -> list[list[Fraction]]:
     return rows
 
 
-def expected_distortion(mech: Mechanism, loss="hamming") -> Fraction:
+def expected_distortion(mech: Mechanism, loss: Loss = "hamming") -> Fraction:
     """``E[L(X, Y)] = sum_x p(x) sum_y Q[x][y] L(x, y)``, exactly.
 
     Parameters
@@ -110,7 +114,7 @@ def fano_leakage_bound(prior: Sequence[Fraction], distortion: Fraction, bits: in
     return Enclosure(h.lower - hd.upper - hi_t, h.upper - hd.lower - lo_t)
 
 
-def utility_summary(mech: Mechanism, loss="hamming") -> dict:
+def utility_summary(mech: Mechanism, loss: Loss = "hamming") -> dict:
     """Distortion, ``H(X)``, ``H(X|Y)``, ``I(X;Y)`` and (Hamming loss) Fano's lower bound, as a dict.
 
     Values are the midpoints of certified enclosures (floats) and the exact distortion as text;
