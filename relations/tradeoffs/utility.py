@@ -8,7 +8,7 @@
 * :func:`fano_leakage_bound` — Fano's inequality for a mechanism whose output
   guesses the input with error probability ``D`` (expected Hamming distortion):
   ``H(X|Y) <= h(D) + D ln(k - 1)``, so the leakage is at least
-  ``I(X;Y) >= H(X) - h(D) - D ln(k - 1)`` (seed 002, the lower bound on leakage
+  ``I(X;Y) >= H(X) - h(D) - D ln(k - 1)`` (Wu, Peng, Mou 2019: the lower bound on leakage
   for a given distortion).
 """
 
