@@ -309,3 +309,13 @@ def test_from_dict_rejects_bad_python_values(change):
     with pytest.raises(relations.InputError) as info:
         relations.from_dict(data)
     assert "\n" not in str(info.value)
+
+
+def test_records_with_explicit_neighbours_are_still_validated(tmp_path):
+    """``records`` is optional with ``neighbours``, but a bad value is an error, not ignored."""
+    import relations
+
+    spec = {"setting": "central", "neighbours": [[0, 1]], "records": -5, "prior": "uniform",
+            "channel": [["1/2", "1/2"], ["1", "0"]]}
+    with pytest.raises(relations.InputError, match="records"):
+        relations.from_dict(spec)

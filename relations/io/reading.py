@@ -233,6 +233,10 @@ comment, description, domain, inputs, name, neighbours, outputs, prior, records,
     if setting == "local":
         return Mechanism.local(channel_spec, prior=prior, inputs=inputs, outputs=outputs, source=source)
     if "neighbours" in data:
+        if "records" in data:  # optional with explicit neighbours, but never silently wrong
+            _records(data)
+        if "domain" in data:
+            labels_of(data["domain"], "domain", None)
         if product_prior:
             raise InputError("a product prior needs the D^r structure ('domain' and 'records')")
         return Mechanism.graph(channel_spec, _json_ints(data["neighbours"]), prior=prior, inputs=inputs, outputs=outputs,
