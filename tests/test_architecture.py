@@ -18,7 +18,7 @@ LAYERS = {
     "measures": 3, "mechanisms": 3,
     "catalogue": 4,
     "checking": 5,
-    "search": 6, "tradeoffs": 6,
+    "search": 6, "tradeoffs": 6, "audit": 6,
     "io": 7,
     "figures": 8, "cli": 9, "data": 0,
 }

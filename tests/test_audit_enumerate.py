@@ -1,0 +1,131 @@
+"""White-box audit: the exact channel of randomizers written in code, checked against channels
+derived by hand in this file (not by the package's mechanism library)."""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction as F
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from relations import measure
+from relations.audit import NotEnumerable, exact_channel, exact_mechanism
+
+
+def _rows_by_output(fn, domain, **kw):
+    keys, rows, runs = exact_channel(fn, domain, **kw)
+    return {x: dict(zip(keys, r)) for x, r in zip(domain, rows)}, runs
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(2, 6), st.integers(1, 9))
+def test_krr_written_with_integers_and_a_threshold(k, num):
+    keep = F(num, 10)  # the code keeps the truth when u < keep, else reports a uniform other value
+
+    def krr(x, rng):
+        if rng.random() < float(keep):
+            return x
+        other = int(rng.integers(0, k - 1))
+        return other if other < x else other + 1
+
+    table, _ = _rows_by_output(krr, list(range(k)))
+    exact_keep = F(float(keep))  # the float threshold at its exact binary value
+    for x in range(k):
+        for y in range(k):
+            want = exact_keep if x == y else (1 - exact_keep) / (k - 1)
+            assert table[x].get(y, F(0)) == want
+
+
+def test_oue_per_bit_code_matches_the_hand_channel():
+    k, p, q = 3, F(1, 2), F(1, 4)
+
+    def oue(x, rng):
+        return tuple(int(rng.random() < (0.5 if i == x else 0.25)) for i in range(k))
+
+    table, runs = _rows_by_output(oue, list(range(k)))
+    assert runs == k * 2**k
+    for x in range(k):
+        for bits in itertools.product((0, 1), repeat=k):
+            want = F(1)
+            for i, b in enumerate(bits):
+                one = p if i == x else q
+                want *= one if b else 1 - one
+            assert table[x][("seq", bits)] == want
+    assert str(measure(exact_mechanism(oue, list(range(k)))).eps_d.exact) == "ln(3)"
+
+
+@pytest.mark.parametrize("t", [F(3), F(7, 3)])
+def test_pure_ldp_unary_encoding_bug_has_the_derived_budget(t):
+    """The user's own bit drawn like the others, then set to 1 with probability p: that bit is 1 with
+    p' = p + (1 - p) q, and eps_d = ln(p'(1 - q) / (q (1 - p'))) (= ln(t + 2) for OUE)."""
+    p, q = F(1, 2), 1 / (1 + t)
+    pq = float(q)
+
+    def buggy(x, rng):
+        bits = [int(rng.random() < pq) for _ in range(3)]
+        if rng.random() < 0.5:
+            bits[x] = 1
+        return tuple(bits)
+
+    qf = F(pq)  # the threshold the code actually compares with
+    p1 = p + (1 - p) * qf
+    derived = p1 * (1 - qf) / (qf * (1 - p1))
+    got = measure(exact_mechanism(buggy, [0, 1, 2])).eps_d.exact
+    assert got.ratio == derived
+    if t == 3:
+        assert derived == 5  # ln(e^eps + 2) at eps = ln 3
+
+
+def test_a_bug_that_fires_rarely_is_found_with_certainty():
+    def leaky(x, rng):
+        if rng.random() < 1e-9:  # a threshold comparison: two paths, however small the probability
+            return ("debug", x)
+        if rng.integers(0, 10**4) == 0:
+            return ("debug", x)
+        return "nothing"
+
+    mech = exact_mechanism(leaky, [0, 1])
+    table = dict(zip(mech.outputs, zip(*mech.channel.exact)))
+    rest = (1 - F(1e-9)) * (1 - F(1, 10**4))
+    assert table["nothing"] == (rest, rest)
+    assert str(measure(mech).eps_d.exact) == "inf"
+
+
+def test_choice_permutation_and_binomial_are_exact():
+    def fn(x, rng):
+        a = rng.choice(["a", "b", "c"], p=[0.5, 0.25, 0.25])
+        perm = tuple(int(v) for v in rng.permutation(3))
+        return (a, perm[0], int(rng.binomial(2, 0.5)) + x)
+
+    keys, rows, runs = exact_channel(fn, [0])
+    assert sum(rows[0]) == 1 and runs == 3 * 6 * 3
+    table = dict(zip(keys, rows[0]))
+    assert table[("seq", ("a", 0, 1))] == F(1, 2) * F(1, 3) * F(1, 2)
+
+
+def test_comparisons_narrow_one_draw_consistently():
+    def fn(x, rng):
+        u = rng.random()
+        if u < 0.5:
+            return "low" if u < 0.25 else "mid"
+        return "high" if u >= 0.75 else "mid"
+
+    keys, rows, _ = exact_channel(fn, [0])
+    assert dict(zip(keys, rows[0])) == {"low": F(1, 4), "mid": F(1, 2), "high": F(1, 4)}
+
+
+def test_what_cannot_be_enumerated_is_refused():
+    with pytest.raises(NotEnumerable, match="arithmetic"):
+        exact_channel(lambda x, rng: rng.random() * 2, [0])
+    with pytest.raises(NotEnumerable, match="normal"):
+        exact_channel(lambda x, rng: rng.normal(), [0])
+    with pytest.raises(NotEnumerable, match="paths"):
+        exact_channel(lambda x, rng: int(rng.integers(0, 100)), [0, 1], max_paths=50)
+
+
+def test_outputs_are_compared_as_the_code_returns_them():
+    keys, rows, _ = exact_channel(lambda x, rng: np.array([x, 1 - x]), [0, 1])
+    assert keys == [("seq", (0, 1)), ("seq", (1, 0))] and rows == [[1, 0], [0, 1]]
