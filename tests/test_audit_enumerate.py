@@ -129,3 +129,50 @@ def test_what_cannot_be_enumerated_is_refused():
 def test_outputs_are_compared_as_the_code_returns_them():
     keys, rows, _ = exact_channel(lambda x, rng: np.array([x, 1 - x]), [0, 1])
     assert keys == [("seq", (0, 1)), ("seq", (1, 0))] and rows == [[1, 0], [0, 1]]
+
+
+def test_global_random_sources_are_intercepted_and_restored():
+    import random
+
+    before = (random.random, np.random.random, np.random.randint)
+
+    def legacy(x):  # pure-ldp style: global generators, no rng argument
+        if random.random() < 0.75:
+            return x
+        return int(np.random.randint(0, 2))
+
+    keys, rows, _ = exact_channel(legacy, [0, 1], pass_rng=False)
+    table = {x: dict(zip(keys, r)) for x, r in zip([0, 1], rows)}
+    assert table[0] == {0: F(3, 4) + F(1, 8), 1: F(1, 8)}
+    assert (random.random, np.random.random, np.random.randint) == before
+
+
+def test_audit_command_end_to_end(tmp_path):
+    from conftest import run_cli
+
+    code = tmp_path / "randomizers.py"
+    code.write_text("import random\n\n"
+                    "def good(x):\n    return x if random.random() < 0.75 else 1 - x\n\n"
+                    "def bad(x, rng):\n    if rng.random() < 0.75:\n        return x\n    return rng.random() < 0.75\n")
+    ok = run_cli("audit", f"{code}:good", "--domain", "0,1", "--eps", "ln(3)", "--json",
+                 "--out", str(tmp_path / "good.json"))
+    assert ok.returncode == 0, ok.stderr
+    import json
+
+    data = json.loads(ok.stdout)
+    assert (data["verdict"], data["route"], data["eps_d"]["exact"]) == ("consistent", "white-box", "ln(3)")
+    assert run_cli("check", str(tmp_path / "good.json"), "--claim", "eps_d<=ln(3)").returncode == 0
+    bad = run_cli("audit", f"{code}:bad", "--domain", "True,False", "--eps", "ln(3)")
+    assert bad.returncode == 1 and "ln(13)" in bad.stdout  # 13/16 against 1/16
+    missing = run_cli("audit", f"{code}:nope", "--domain", "0,1")
+    assert missing.returncode == 2 and missing.stderr.count("\n") == 1 and "Traceback" not in missing.stderr
+
+
+def test_assert_private_fails_with_the_witness():
+    from relations.audit import assert_private
+
+    def rr(x, rng):
+        return x if rng.random() < 0.75 else 1 - x  # ln 3, not ln 2
+
+    with pytest.raises(AssertionError, match=r"eps_d = ln\(3\) \(x=0, x'=1, y=0\)"):
+        assert_private(rr, domain=[0, 1], eps="ln(2)")

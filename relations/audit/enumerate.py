@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Callable, Hashable, Sequence
 
+from relations.audit.intercept import intercepted_globals
 from relations.model.mechanism import Mechanism
 
 __all__ = ["MAX_PATHS", "MAX_OUTCOMES", "NotEnumerable", "EnumeratingGenerator", "UniformDraw", "exact_channel",
@@ -277,7 +278,9 @@ def exact_channel(fn: Callable[..., Any], domain: Sequence[Any], *, pass_rng: bo
     domain : sequence
         The inputs, in row order.
     pass_rng : bool, optional
-        Hand the enumerating generator to ``fn`` as the keyword ``rng``.
+        Hand the enumerating generator to ``fn`` as the keyword ``rng``.  Draws from Python's
+        ``random`` module and numpy's global generator (``np.random.random`` ...) are
+        intercepted either way.
     max_paths, max_outcomes : int, optional
         Limits on runs and on the outcomes of one draw.
 
@@ -308,21 +311,22 @@ def exact_channel(fn: Callable[..., Any], domain: Sequence[Any], *, pass_rng: bo
     outputs: dict[Hashable, int] = {}
     raw_rows: list[dict[int, Fraction]] = []
     runs = 0
-    for x in domain:
-        row: dict[int, Fraction] = {}
-        replay = _Replay(max_outcomes)
-        while True:
-            runs += 1
-            if runs > max_paths:
-                raise NotEnumerable(f"more than {max_paths} paths through the randomizer")
-            gen = EnumeratingGenerator(replay)
-            value = fn(x, rng=gen) if pass_rng else fn(x)
-            key = output_key(value)
-            j = outputs.setdefault(key, len(outputs))
-            row[j] = row.get(j, Fraction(0)) + replay.probability()
-            if not replay.advance():
-                break
-        raw_rows.append(row)
+    with intercepted_globals() as current:
+        for x in domain:
+            row: dict[int, Fraction] = {}
+            replay = _Replay(max_outcomes)
+            while True:
+                runs += 1
+                if runs > max_paths:
+                    raise NotEnumerable(f"more than {max_paths} paths through the randomizer")
+                gen = current.generator = EnumeratingGenerator(replay)
+                value = fn(x, rng=gen) if pass_rng else fn(x)
+                key = output_key(value)
+                j = outputs.setdefault(key, len(outputs))
+                row[j] = row.get(j, Fraction(0)) + replay.probability()
+                if not replay.advance():
+                    break
+            raw_rows.append(row)
     keys = list(outputs)
     rows = [[r.get(j, Fraction(0)) for j in range(len(keys))] for r in raw_rows]
     for x, r in zip(domain, rows):
