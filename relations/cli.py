@@ -323,20 +323,37 @@ def audit(
     out: Optional[str] = typer.Option(None, "--out", help="Write the implemented channel as a mechanism file here."),
     max_paths: int = typer.Option(1_000_000, "--max-paths", help="Most runs of the randomizer.", min=1,
                                   max=100_000_000),
+    samples: Optional[int] = typer.Option(None, "--samples", help="Black-box budget: samples per input, used when "
+                                          "the randomness cannot be enumerated.", min=1, max=100_000_000),
+    seed: int = typer.Option(0, "--seed", help="Seed of every random choice of a black-box audit.", min=0),
     json_out: bool = typer.Option(False, "--json", help="Print the report as JSON."),
 ) -> None:
     """Audit a randomizer as code: its exact channel (every random choice enumerated) against its claimed budget.
 
     Exit status: 0 consistent, 1 violated, 2 bad input (or randomness that cannot be enumerated)."""
-    from relations.audit import NotEnumerable, audit as run_audit, load_target, parse_domain
+    from relations.audit import NotEnumerable, load_target, parse_domain
+    from relations.audit import audit as run_audit
     from relations.io.writing import dumps, write_text_atomic
 
     values_ = parse_domain(domain)
     fn = load_target(target)
     try:
-        report = run_audit(fn, domain=values_, eps=eps, claims=claim, max_paths=max_paths, target=target)
+        report = run_audit(fn, domain=values_, eps=eps, claims=claim, max_paths=max_paths, target=target,
+                           samples=samples, seed=seed)
     except NotEnumerable as exc:
-        fail(f"{target}: its randomness cannot be enumerated exactly ({exc})")
+        fail(f"{target}: its randomness cannot be enumerated exactly ({exc}); give --samples N to sample it")
+        return
+    if report.sampled is not None:
+        sa = report.sampled
+        if json_out:
+            sys.stdout.write(json.dumps({"target": target, "route": report.route, "verdict": report.verdict,
+                                         "eps_d_lower": sa.eps_d_lower, "samples": sa.samples, "confidence": 1 - sa.alpha,
+                                         "witness": None if sa.witness is None else [str(v) for v in sa.witness],
+                                         "undetectable_below": sa.undetectable}, indent=1) + "\n")
+        else:
+            sys.stdout.write(report.summary() + "\n")
+        if report.verdict == "violated":
+            raise typer.Exit(1)
         return
     if out:
         if os.path.exists(out):

@@ -176,3 +176,26 @@ def test_assert_private_fails_with_the_witness():
 
     with pytest.raises(AssertionError, match=r"eps_d = ln\(3\) \(x=0, x'=1, y=0\)"):
         assert_private(rr, domain=[0, 1], eps="ln(2)")
+
+
+def test_black_box_certifies_a_large_violation_with_few_samples():
+    """Gaussian noise cannot be enumerated; the lie-coin bug (true eps ln 13) is caught from 2000 samples."""
+    from relations.audit import audit, sample_audit
+
+    def noisy_bug(x, rng):
+        if rng.normal() < 0.6744897501960817:  # about 3/4
+            return x
+        return bool(rng.normal() < 0.6744897501960817)
+
+    report = audit(noisy_bug, domain=[True, False], eps="ln(3)", samples=2000, seed=3)
+    assert report.route == "black-box" and report.verdict == "violated"
+    assert report.sampled.eps_d_lower > np.log(3)
+    # a correct randomizer is never called violated, and the bound is below its true budget
+    def rr(x, rng):
+        return x if rng.normal() < 0.6744897501960817 else not x
+
+    for seed in range(3):
+        ok = audit(rr, domain=[True, False], eps="ln(3.01)", samples=2000, seed=seed)
+        assert ok.verdict == "consistent" and ok.sampled.eps_d_lower < np.log(3.01)
+    assert sample_audit(rr, domain=[True, False], samples=500, seed=1).counts == \
+        sample_audit(rr, domain=[True, False], samples=500, seed=1).counts

@@ -8,6 +8,7 @@ Python by enumerating every random choice it makes (the white-box route);
 
 from __future__ import annotations
 
+from relations.audit.blackbox import SampleAudit, clopper_pearson, sample_audit
 from relations.audit.enumerate import (
     EnumeratingGenerator,
     NotEnumerable,
@@ -23,4 +24,4 @@ from relations.audit.report import (
     parse_domain,
 )
 
-__all__ = ["AuditReport", "assert_private", "audit", "load_target", "parse_domain", "EnumeratingGenerator", "NotEnumerable", "exact_channel", "exact_mechanism", "output_key"]
+__all__ = ["SampleAudit", "clopper_pearson", "sample_audit", "AuditReport", "assert_private", "audit", "load_target", "parse_domain", "EnumeratingGenerator", "NotEnumerable", "exact_channel", "exact_mechanism", "output_key"]

@@ -12,12 +12,14 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import inspect
+import math
 import os
 import sys
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
-from relations.audit.enumerate import MAX_PATHS, exact_channel
+from relations.audit.blackbox import SampleAudit, sample_audit
+from relations.audit.enumerate import MAX_PATHS, NotEnumerable, exact_channel
 from relations.checking.checker import ClaimOutcome, decide
 from relations.checking.claims import parse_claim
 from relations.checking.quantities import values
@@ -46,19 +48,28 @@ class AuditReport:
         Its budgets.
     claims : tuple of ClaimOutcome
     runs : int
-        Paths through the randomizer that were run.
+        Paths through the randomizer that were run (white-box).
+    sampled : SampleAudit or None
+        The black-box evidence: certified ``eps_d_lower``, samples, what sampling cannot see.
     """
 
     target: str
     route: str
     verdict: str
-    mechanism: Mechanism
-    measures: Measures
+    mechanism: Mechanism | None
+    measures: Measures | None
     claims: tuple[ClaimOutcome, ...]
     runs: int
+    sampled: SampleAudit | None = None
 
     def summary(self) -> str:
-        """One paragraph for a person: verdict, exact ``eps_d`` and its witness."""
+        """One paragraph for a person: verdict, exact ``eps_d`` (or its certified lower bound) and its witness."""
+        if self.sampled is not None:
+            sa = self.sampled
+            where = "" if sa.witness is None else f" (x={sa.witness[0]}, x'={sa.witness[1]}, y={sa.witness[2]})"
+            return (f"{self.verdict}: {self.target}: eps_d >= {sa.eps_d_lower:.6g} nats{where} with confidence "
+                    f"{1 - sa.alpha:g} (black-box, {sa.samples} samples per input; outputs rarer than about "
+                    f"{sa.undetectable:.2g} cannot be excluded)")
         m, mech = self.measures, self.mechanism
         w = m.eps_d.witness
         where = "" if w is None else (f" (x={mech.input_label(w.x)}, x'={mech.input_label(w.x_prime)}, "
@@ -70,7 +81,8 @@ class AuditReport:
 
 
 def audit(fn: Callable[..., Any], *, domain: Sequence[Any], eps: Any = None, claims: Sequence[str] = (),
-          prior: Any = "uniform", max_paths: int = MAX_PATHS, target: str | None = None) -> AuditReport:
+          prior: Any = "uniform", max_paths: int = MAX_PATHS, target: str | None = None,
+          samples: int | None = None, seed: int = 0, alpha: float = 0.05) -> AuditReport:
     """Audit the randomizer ``fn`` on ``domain``: its exact channel, budgets and the claims decided exactly.
 
     Parameters
@@ -89,6 +101,10 @@ def audit(fn: Callable[..., Any], *, domain: Sequence[Any], eps: Any = None, cla
     max_paths : int, optional
     target : str, optional
         A name for the report (default: the function's qualified name).
+    samples, seed, alpha : optional
+        The black-box route, taken when the randomness cannot be enumerated and ``samples``
+        is given (:func:`~relations.audit.blackbox.sample_audit`): ``violated`` when the
+        certified lower bound on ``eps_d`` exceeds ``eps``.
 
     Returns
     -------
@@ -118,7 +134,16 @@ def audit(fn: Callable[..., Any], *, domain: Sequence[Any], eps: Any = None, cla
     if eps is not None:
         parsed.insert(0, parse_claim(f"eps_d <= {eps}"))
     pass_rng = "rng" in inspect.signature(fn).parameters
-    keys, rows, runs = exact_channel(fn, domain, pass_rng=pass_rng, max_paths=max_paths)
+    name = target or getattr(fn, "__qualname__", repr(fn))
+    try:
+        keys, rows, runs = exact_channel(fn, domain, pass_rng=pass_rng, max_paths=max_paths)
+    except NotEnumerable:
+        if samples is None:
+            raise
+        sampled = sample_audit(fn, domain=domain, samples=samples, seed=seed, alpha=alpha)
+        bound = parse_claim(f"eps_d <= {eps}").bound if eps is not None else None
+        violated = bound is not None and sampled.eps_d_lower > float(bound) and not math.isinf(float(bound))
+        return AuditReport(name, "black-box", "violated" if violated else "consistent", None, None, (), 0, sampled)
     from relations.audit.enumerate import _label
 
     outs = [_label(k) for k in keys]
@@ -128,7 +153,7 @@ def audit(fn: Callable[..., Any], *, domain: Sequence[Any], eps: Any = None, cla
     if len(set(labels)) != len(labels):
         raise InputError("--domain: the input values must be distinct")
     mech = Mechanism.local(rows, prior=prior, inputs=labels, outputs=outs,
-                           source=target or getattr(fn, "__qualname__", repr(fn)))
+                           source=name)
     vals = values(mech)
     decided = tuple(decide(c, vals) for c in parsed)
     verdict = "violated" if any(c.holds is False for c in decided) else "consistent"
