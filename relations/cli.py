@@ -332,6 +332,7 @@ def audit(
 
     Exit status: 0 consistent, 1 violated, 2 bad input (or randomness that cannot be enumerated)."""
     from relations.audit import NotEnumerable, load_target, parse_domain
+    from relations.audit.enumerate import output_label
     from relations.audit import audit as run_audit
     from relations.io.writing import dumps, write_text_atomic
 
@@ -348,7 +349,8 @@ def audit(
         if json_out:
             sys.stdout.write(json.dumps({"target": target, "route": report.route, "verdict": report.verdict,
                                          "eps_d_lower": sa.eps_d_lower, "samples": sa.samples, "confidence": 1 - sa.alpha,
-                                         "witness": None if sa.witness is None else [str(v) for v in sa.witness],
+                                         "witness": None if sa.witness is None else [str(sa.witness[0]), str(sa.witness[1]),
+                                                                                      output_label(sa.witness[2])],
                                          "undetectable_below": sa.undetectable}, indent=1) + "\n")
         else:
             sys.stdout.write(report.summary() + "\n")

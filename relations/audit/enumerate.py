@@ -34,7 +34,7 @@ from relations.audit.intercept import intercepted_globals
 from relations.model.mechanism import Mechanism
 
 __all__ = ["MAX_PATHS", "MAX_OUTCOMES", "NotEnumerable", "EnumeratingGenerator", "UniformDraw", "exact_channel",
-           "output_key", "exact_mechanism"]
+           "output_key", "output_label", "exact_mechanism"]
 
 #: Most runs of the randomizer one enumeration may make.
 MAX_PATHS = 1_000_000
@@ -335,9 +335,10 @@ def exact_channel(fn: Callable[..., Any], domain: Sequence[Any], *, pass_rng: bo
     return keys, rows, runs
 
 
-def _label(key: Hashable) -> str:
+def output_label(key: Hashable) -> str:
+    """Text for an output key (:func:`output_key`): ``(0,1)``, ``{1,2}``, ``True``, ``3``."""
     if isinstance(key, tuple) and len(key) == 2 and key[0] in ("seq", "set"):
-        inner = ",".join(_label(k) for k in key[1])
+        inner = ",".join(output_label(k) for k in key[1])
         return f"({inner})" if key[0] == "seq" else "{" + inner + "}"
     if isinstance(key, tuple) and len(key) == 2 and key[0] in ("bool", "float"):
         return repr(key[1])
@@ -382,7 +383,7 @@ def exact_mechanism(fn: Callable[..., Any], domain: Sequence[Any], *, prior: Any
     """
     keys, rows, _ = exact_channel(fn, domain, pass_rng=pass_rng, max_paths=max_paths)
     labels = [str(x) for x in domain]
-    outs = [_label(k) for k in keys]
+    outs = [output_label(k) for k in keys]
     if len(set(outs)) != len(outs):
         outs = [f"{i}:{o}" for i, o in enumerate(outs)]
     return Mechanism.local(rows, prior=prior, inputs=labels, outputs=outs)

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
 from relations.audit.blackbox import SampleAudit, sample_audit
-from relations.audit.enumerate import MAX_PATHS, NotEnumerable, exact_channel
+from relations.audit.enumerate import MAX_PATHS, NotEnumerable, exact_channel, output_label
 from relations.checking.checker import ClaimOutcome, decide
 from relations.checking.claims import parse_claim
 from relations.checking.quantities import values
@@ -66,7 +66,8 @@ class AuditReport:
         """One paragraph for a person: verdict, exact ``eps_d`` (or its certified lower bound) and its witness."""
         if self.sampled is not None:
             sa = self.sampled
-            where = "" if sa.witness is None else f" (x={sa.witness[0]}, x'={sa.witness[1]}, y={sa.witness[2]})"
+            where = "" if sa.witness is None else (f" (x={sa.witness[0]}, x'={sa.witness[1]}, "
+                                                   f"y={output_label(sa.witness[2])})")
             return (f"{self.verdict}: {self.target}: eps_d >= {sa.eps_d_lower:.6g} nats{where} with confidence "
                     f"{1 - sa.alpha:g} (black-box, {sa.samples} samples per input; outputs rarer than about "
                     f"{sa.undetectable:.2g} cannot be excluded)")
@@ -144,9 +145,7 @@ def audit(fn: Callable[..., Any], *, domain: Sequence[Any], eps: Any = None, cla
         bound = parse_claim(f"eps_d <= {eps}").bound if eps is not None else None
         violated = bound is not None and sampled.eps_d_lower > float(bound) and not math.isinf(float(bound))
         return AuditReport(name, "black-box", "violated" if violated else "consistent", None, None, (), 0, sampled)
-    from relations.audit.enumerate import _label
-
-    outs = [_label(k) for k in keys]
+    outs = [output_label(k) for k in keys]
     if len(set(outs)) != len(outs):
         outs = [f"{i}:{o}" for i, o in enumerate(outs)]
     labels = [str(x) for x in domain]
