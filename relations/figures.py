@@ -1,31 +1,10 @@
 """Figures from computed results (never typed-in numbers): data functions and matplotlib drawings.
 
-Every ``*_data`` function returns the exact series a figure plots, computed by
-the library (the tests compare these with independent computations); every
-``draw_*`` function takes that data and returns a matplotlib figure.  Lines are
-told apart by style and marker as well as colour, so the figures read in
-greyscale; units are nats.
-
-* :func:`relation_diagram_data` — Zheng et al. 2025, Fig. 3 redrawn from the
-  catalogue: identifiability, DP and MI privacy, central and local; each arrow is
-  a catalogued implication coloured by its ``relations verify`` verdict
-  (from ``proofs/verdicts.json`` when present, else verified now, quick effort),
-  labelled with its bound and, where the project has one, the corrected bound;
-* :func:`prior_skew_data` — ``eps_i``, ``eps_d`` and ``-sigma_min`` of the
-  paper's binary channel (``0.65/0.35``) as the prior goes from uniform to
-  ``0.95/0.05``, with the paper's two Section 5 priors marked;
-* :func:`krr_information_data` — ``I(X;Y)`` of k-RR (uniform prior) against
-  ``eps_d`` with the lines ``2 eps_d`` (Thm 11), ``eps_d`` and the tightest
-  catalogued bound ``min(eps, eps (e^eps - 1))``;
-* :func:`central_records_data` — ``I(X;Y)`` of binary RR on each of ``r``
-  records against ``r``, with ``2 eps_d`` (Thm 9) and ``r eps_d``; the first
-  ``r`` that crosses ``2 eps_d`` is marked;
-* :func:`symmetric_channel_data` — Wu, Peng, Mou (2019) Fig. 2 and 3: the
-  7-symbol symmetric channel (``1 - D`` correct, ``D/6`` each error) against
-  the distortion ``D``: ``eps = ln(6(1 - D)/D)``, ``I(X;Y)`` and the Fano bound
-  (uniform source: the seed does not give its source distribution);
-* :func:`privacy_distortion_data` — least distortion under DP, identifiability
-  and MI privacy for one prior (:mod:`relations.tradeoffs.optimal`).
+Every ``*_data`` function returns the exact series a figure plots, computed by the library
+(the tests compare these with independent computations); every ``draw_*`` function takes that
+data and returns a matplotlib figure.  Lines differ in style and marker as well as colour, so the
+figures read in greyscale; units are nats.  :data:`FIGURES` pairs them by name and
+:func:`write_all` saves them (``relations figures``).
 """
 
 from __future__ import annotations
@@ -34,7 +13,10 @@ import json
 import math
 import os
 from fractions import Fraction
-from typing import Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 __all__ = ["FIGURES", "write_all", "relation_diagram_data", "prior_skew_data", "krr_information_data",
            "central_records_data", "symmetric_channel_data", "privacy_distortion_data"]
@@ -51,8 +33,20 @@ def _measure(mech):
 # --------------------------------------------------------------------------- data
 
 
-def relation_diagram_data(verdicts_path: str | None = "proofs/verdicts.json") -> dict:
-    """Nodes (notion, setting) and one edge per catalogued implication between the three notions."""
+def relation_diagram_data(verdicts_path: str | None = "proofs/verdicts.json") -> dict[str, Any]:
+    """Zheng et al. 2025, Fig. 3 redrawn from the catalogue: the paper's theorems between three notions.
+
+    Parameters
+    ----------
+    verdicts_path : str or None, optional
+        A ``verdicts.json`` to take verdicts from; theorems it lacks are verified now (quick effort).
+
+    Returns
+    -------
+    dict
+        ``nodes``: identifiability, DP and MI privacy, central and local; ``edges``: one per theorem
+        with its ``relations verify`` verdict and, where the project has one, the corrected bound.
+    """
     from relations.catalogue.entries import CATALOGUE
 
     verdicts = {}
@@ -79,8 +73,22 @@ def relation_diagram_data(verdicts_path: str | None = "proofs/verdicts.json") ->
     return {"nodes": nodes, "edges": edges}
 
 
-def prior_skew_data(points: int = 46, channel=("13/20", "7/20")) -> dict:
-    """``eps_i``, ``eps_d``, ``-sigma_min`` of the paper's channel as ``p(1)`` goes from 1/2 to 19/20."""
+def prior_skew_data(*, points: int = 46, channel: Sequence[str] = ("13/20", "7/20")) -> dict[str, Any]:
+    """``eps_i``, ``eps_d``, ``-sigma_min`` of the paper's channel as ``p(1)`` goes from 1/2 to 19/20.
+
+    Parameters
+    ----------
+    points : int, optional
+        The number of evenly spaced priors, at least 2.
+    channel : pair of str, optional
+        Labels the figure only: the series are those of ``paper_example``'s channel.
+
+    Returns
+    -------
+    dict
+        Lists ``p1``, ``eps_i``, ``eps_d``, ``neg_sigma_min``; ``marked``: the paper's Section 5
+        priors ``p(1) = 11/20`` and ``19/20`` with exact ``eps_i``.
+    """
     from relations.mechanisms.paper import paper_example
 
     a, b = (Fraction(v) for v in channel)
@@ -100,8 +108,21 @@ def prior_skew_data(points: int = 46, channel=("13/20", "7/20")) -> dict:
     return out
 
 
-def krr_information_data(k: int = 4, ratios: Sequence[Fraction] | None = None) -> dict:
-    """``I(X;Y)`` of k-RR (uniform prior) and the catalogued bounds, against ``eps_d``."""
+def krr_information_data(k: int = 4, ratios: Sequence[Fraction] | None = None) -> dict[str, Any]:
+    """``I(X;Y)`` of k-RR (uniform prior) against ``eps_d``, with the catalogued bounds.
+
+    Parameters
+    ----------
+    k : int, optional
+    ratios : sequence of Fraction, optional
+        The ratios ``e^eps``; by default ``1, 1.25, ..., 15``.
+
+    Returns
+    -------
+    dict
+        ``k`` and lists: ``eps_d``, ``I``, ``two_eps`` (Zheng et al. 2025, Thm 11), ``eps`` and
+        ``tightest``, the tightest catalogued bound ``min(eps, eps (e^eps - 1))``.
+    """
     from relations.mechanisms.local import krr
 
     ratios = ratios or [Fraction(100 + 25 * i, 100) for i in range(0, 57)]
@@ -117,8 +138,21 @@ def krr_information_data(k: int = 4, ratios: Sequence[Fraction] | None = None) -
     return out
 
 
-def central_records_data(ratio: Fraction = Fraction(3), records: Sequence[int] = tuple(range(1, 31))) -> dict:
-    """``I(X;Y)`` of binary RR on each of ``r`` records (uniform prior, product form) against ``r``."""
+def central_records_data(ratio: Fraction = Fraction(3), records: Sequence[int] = tuple(range(1, 31))) -> dict[str, Any]:
+    """``I(X;Y)`` of binary RR on each of ``r`` records (uniform prior, product form) against ``r``.
+
+    Parameters
+    ----------
+    ratio : Fraction, optional
+        ``e^eps`` of the randomized response.
+    records : sequence of int, optional
+
+    Returns
+    -------
+    dict
+        Lists ``r``, ``I``, ``two_eps`` (Zheng et al. 2025, Thm 9), ``r_eps``; ``first_crossing``,
+        the first ``r`` whose certified ``I(X;Y)`` exceeds ``2 eps_d`` (or None).
+    """
     from relations.mechanisms.local import product, randomized_response
 
     local = randomized_response(ratio)
@@ -135,8 +169,27 @@ def central_records_data(ratio: Fraction = Fraction(3), records: Sequence[int] =
     return out
 
 
-def symmetric_channel_data(symbols: int = 7, distortions: Sequence[Fraction] | None = None) -> dict:
-    """The ``symbols``-ary symmetric channel (correct ``1 - D``, each error ``D/(symbols-1)``), uniform source."""
+def symmetric_channel_data(symbols: int = 7, distortions: Sequence[Fraction] | None = None) -> dict[str, Any]:
+    """Wu, Peng, Mou (2019), Fig. 2 and 3: the ``symbols``-ary symmetric channel against its distortion.
+
+    Parameters
+    ----------
+    symbols : int, optional
+    distortions : sequence of Fraction, optional
+        ``D``: the channel keeps the input with ``1 - D``, each error has ``D/(symbols-1)``.
+
+    Returns
+    -------
+    dict
+        ``symbols``, ``H`` and lists ``D``, ``eps = ln((symbols-1)(1 - D)/D)``, ``I`` and the Fano
+        bound ``fano``, for a uniform source (the paper does not give its source).
+
+    Examples
+    --------
+    >>> data = symmetric_channel_data(7, [Fraction(1, 2), Fraction(6, 7)])  # ln 6; then no leak
+    >>> [round(v, 4) for v in data["eps"]], [round(v, 4) for v in data["I"]]
+    ([1.7918, 0.0], [0.3569, 0.0])
+    """
     from relations.model import Mechanism
     from relations.tradeoffs.utility import fano_leakage_bound
 
@@ -154,8 +207,22 @@ def symmetric_channel_data(symbols: int = 7, distortions: Sequence[Fraction] | N
     return out
 
 
-def privacy_distortion_data(prior: Sequence = ("1/2", "1/4", "1/8", "1/8"),
-                            budgets: Sequence[float] | None = None) -> dict:
+def privacy_distortion_data(*, prior: Sequence[str | Fraction] = ("1/2", "1/4", "1/8", "1/8"),
+                            budgets: Sequence[float] | None = None) -> dict[str, Any]:
+    """Least expected Hamming distortion under DP, identifiability and MI privacy for one prior.
+
+    Parameters
+    ----------
+    prior : sequence of str or Fraction, optional
+    budgets : sequence of float, optional
+        The budgets ``eps``; by default ``0.1, 0.2, ..., 3.0``.
+
+    Returns
+    -------
+    dict
+        ``prior`` and lists ``eps``, ``dp``, ``id``, ``mi`` (None where infeasible) from
+        :func:`relations.tradeoffs.optimal.privacy_distortion_curves` (Blahut-Arimoto for ``mi``).
+    """
     from relations.tradeoffs.optimal import privacy_distortion_curves
 
     budgets = budgets or [0.1 * i for i in range(1, 31)]
@@ -182,7 +249,7 @@ _VERDICT_STYLE = {"proved": ("#1b7837", "-"), "holds-bounded": ("#5aae61", "-"),
                   "refuted": ("#b2182b", ":")}
 
 
-def draw_relation_diagram(data: dict):
+def draw_relation_diagram(data: dict[str, Any]) -> Figure:
     """Two triangles (central, local): identifiability, DP, MI privacy; an arrow per paper theorem."""
     plt = _plt()
     fig, axes = plt.subplots(1, 2, figsize=(12, 6.2))
@@ -224,7 +291,7 @@ def draw_relation_diagram(data: dict):
     return fig
 
 
-def draw_prior_skew(data: dict):
+def draw_prior_skew(data: dict[str, Any]) -> Figure:
     plt = _plt()
     fig, ax = plt.subplots(figsize=(6, 4))
     ax.plot(data["p1"], data["eps_i"], "k-", label="eps_i (identifiability)")
@@ -244,7 +311,7 @@ def draw_prior_skew(data: dict):
     return fig
 
 
-def draw_krr_information(data: dict):
+def draw_krr_information(data: dict[str, Any]) -> Figure:
     plt = _plt()
     fig, ax = plt.subplots(figsize=(6, 4))
     ax.plot(data["eps_d"], data["I"], "k-", lw=2, label=f"I(X;Y), {data['k']}-RR, uniform prior")
@@ -259,7 +326,7 @@ def draw_krr_information(data: dict):
     return fig
 
 
-def draw_central_records(data: dict):
+def draw_central_records(data: dict[str, Any]) -> Figure:
     plt = _plt()
     fig, ax = plt.subplots(figsize=(6, 4))
     ax.plot(data["r"], data["I"], "ko-", ms=3, label="I(X;Y), binary RR on each record")
@@ -278,7 +345,7 @@ def draw_central_records(data: dict):
     return fig
 
 
-def draw_symmetric_channel(data: dict):
+def draw_symmetric_channel(data: dict[str, Any]) -> Figure:
     plt = _plt()
     fig, (a1, a2) = plt.subplots(1, 2, figsize=(9, 3.8))
     a1.plot(data["D"], data["eps"], "k-")
@@ -296,7 +363,7 @@ def draw_symmetric_channel(data: dict):
     return fig
 
 
-def draw_privacy_distortion(data: dict):
+def draw_privacy_distortion(data: dict[str, Any]) -> Figure:
     plt = _plt()
     fig, ax = plt.subplots(figsize=(6, 4))
     for key, style, label in (("dp", "k-", "eps-DP (LP)"), ("id", "k--", "eps-identifiability (LP)"),
@@ -311,7 +378,8 @@ def draw_privacy_distortion(data: dict):
     return fig
 
 
-FIGURES = {
+#: Each figure's name: its data function and its drawing function.
+FIGURES: dict[str, tuple[Callable[[], dict[str, Any]], Callable[[dict[str, Any]], Figure]]] = {
     "relation_diagram": (relation_diagram_data, draw_relation_diagram),
     "prior_skew": (prior_skew_data, draw_prior_skew),
     "krr_information": (krr_information_data, draw_krr_information),
@@ -322,7 +390,17 @@ FIGURES = {
 
 
 def write_all(out: str = "figures", fmt: str = "png", only: Sequence[str] = ()) -> list[str]:
-    """Compute, draw and save every figure (and its data as JSON); returns the written paths."""
+    """Compute, draw and save every figure (and its data as JSON); returns the written paths.
+
+    Parameters
+    ----------
+    out : str, optional
+        The folder, created if missing: ``NAME.FMT`` and ``NAME.json`` for each figure.
+    fmt : str, optional
+        ``png``, ``pdf`` or ``svg``; no timestamps or versions are embedded.
+    only : sequence of str, optional
+        Names of :data:`FIGURES`; all by default.
+    """
     plt = _plt()
     os.makedirs(out, exist_ok=True)
     paths = []

@@ -1,4 +1,10 @@
-"""The relation catalogue: bounds between budgets as data, with their sources."""
+"""The relation catalogue: bounds between budgets as data, with their sources.
+
+:data:`CATALOGUE` holds every :class:`Relation` (:mod:`~relations.catalogue.entries`) and
+:func:`get` finds one by id; each implication's bound is a :class:`Linear` or
+:class:`KLBound` (:mod:`~relations.catalogue.bounds`), which gives its exact, float,
+z3 and sympy forms.  How relations are decided is in ``docs/claims-and-verdicts.md``.
+"""
 
 from __future__ import annotations
 

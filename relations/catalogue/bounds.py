@@ -9,20 +9,16 @@ bound asks the bound object for its own form, so one definition serves all of th
 * :meth:`Linear.z3_linear` -- an additive z3 term over budget variables (derivations);
 * :meth:`Linear.z3_product` -- the multiplicative form over ``a = e^premise``,
   ``s = e^sigma_min`` (per-triple lemmas and bounded search);
-* :meth:`~Linear.sympy` -- a sympy expression (closed forms, user conjectures);
+* :meth:`~Linear.sympy` -- a sympy expression in given symbols;
 * :meth:`~Linear.text` -- the statement in symbols.
 
 Examples
 --------
 >>> from fractions import Fraction
 >>> from relations.numbers import LogRatio
->>> b = Linear(1, -1)
->>> b.text("eps_i")
-'eps_i - sigma_min'
->>> str(b.evaluate(LogRatio.of(Fraction(3)), LogRatio.of(Fraction(1, 2)), None))
-'ln(6)'
->>> b.float(1.0, -0.5, None)
-1.5
+>>> b = Linear(1, -1)  # eps_i - sigma_min, exactly and in floats:
+>>> str(b.evaluate(LogRatio.of(Fraction(3)), LogRatio.of(Fraction(1, 2)), None)), b.float(1.0, -0.5, None)
+('ln(6)', 1.5)
 """
 
 from __future__ import annotations
@@ -30,6 +26,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -45,18 +42,31 @@ from relations.numbers.reals import (
     log_combination,
 )
 
+if TYPE_CHECKING:  # only for annotations: both are imported where a method needs them
+    import sympy
+    import z3
+
 __all__ = ["Linear", "KLBound", "Bound"]
 
 
 @dataclass(frozen=True)
 class Linear:
-    """``f(a, s) = g * (ca * a + cs * s)`` with rational ``ca``, ``cs``; ``g = 1``,
-    or ``g = diam``, the diameter of the neighbour graph (``+inf`` if disconnected).
+    """The bound ``f(a, s) = g * (ca * a + cs * s)`` of a premise ``a`` and ``s = sigma_min``.
 
-    With integer coefficients, ``a = ln(q_a)`` and ``s = ln(q_s)`` the value is
-    ``ln(q_a^(g ca) q_s^(g cs))``: the logarithm of a rational, so comparisons
-    with ratio budgets are exact.  Fractional coefficients give a linear
-    combination of logarithms, compared through enclosures.
+    ``g = 1``, or ``g = diam``, the diameter of the neighbour graph (``+inf`` if
+    disconnected).  With integer coefficients, ``a = ln(q_a)`` and ``s = ln(q_s)``
+    the value is ``ln(q_a^(g ca) q_s^(g cs))``: the logarithm of a rational, so
+    comparisons with ratio budgets are exact.  Fractional coefficients give a
+    linear combination of logarithms, compared through enclosures.
+
+    Parameters
+    ----------
+    ca : int or Fraction
+        Coefficient of the premise.
+    cs : int or Fraction, optional
+        Coefficient of ``sigma_min`` (default 0).
+    times_diameter : bool, optional
+        Multiply by the diameter of the neighbour graph (group privacy).
     """
 
     ca: int | Fraction
@@ -65,9 +75,22 @@ class Linear:
 
     @property
     def integral(self) -> bool:
+        """True iff both coefficients are integers (then the bound is a logarithm of a rational)."""
         return Fraction(self.ca).denominator == 1 and Fraction(self.cs).denominator == 1
 
     def text(self, premise: str) -> str:
+        """The bound in symbols, e.g. ``2(eps_i - sigma_min)`` or ``diam * eps_d``.
+
+        Parameters
+        ----------
+        premise : str
+            The name of the premise, e.g. ``"eps_i"``.
+
+        Examples
+        --------
+        >>> Linear(2, -2).text("eps_i"), Linear(1, 0, True).text("eps_d")
+        ('2(eps_i - sigma_min)', 'diam * eps_d')
+        """
         parts = []
         if self.ca:
             parts.append(premise if self.ca == 1 else f"{self.ca} {premise}")
@@ -83,7 +106,37 @@ class Linear:
         return inner
 
     def evaluate(self, a: LogRatio, s: LogRatio, diameter: int | None) -> LogRatio:
-        """The exact bound for premise ``a`` and prior constant ``s`` (integer coefficients)."""
+        """The exact bound ``ln(q_a^(g ca) q_s^(g cs))`` for integer coefficients.
+
+        Parameters
+        ----------
+        a : LogRatio
+            The premise ``ln(q_a)``.
+        s : LogRatio
+            The prior constant ``sigma_min = ln(q_s)``.
+        diameter : int or None
+            The diameter of the neighbour graph (``None``: disconnected); used only
+            when ``times_diameter``.
+
+        Returns
+        -------
+        LogRatio
+            ``+inf`` for a disconnected graph with a diameter factor.
+
+        Raises
+        ------
+        ValueError
+            If a coefficient is fractional (use :meth:`exact`).
+
+        Examples
+        --------
+        Group privacy on ``D^3``: ``eps_all <= 3 ln 2 = ln 8``.
+
+        >>> from fractions import Fraction
+        >>> from relations.numbers import LogRatio
+        >>> str(Linear(1, 0, True).evaluate(LogRatio.of(Fraction(2)), LogRatio.of(Fraction(1)), 3))
+        'ln(8)'
+        """
         if not self.integral:
             raise ValueError("fractional coefficients: use Linear.exact")
         total = _scale(a, self.ca) + _scale(s, self.cs) if self.cs else _scale(a, self.ca)
@@ -93,19 +146,49 @@ class Linear:
             return LogRatio.inf()
         return _scale(total, diameter)
 
-
-
     def factor(self, diameter: int | None) -> int | None:
-        """The factor ``g``: 1, or the diameter (``None`` when the graph is disconnected: bound ``+inf``)."""
+        """The factor ``g``: 1, or ``diameter`` (``None`` when the graph is disconnected: bound ``+inf``).
+
+        Parameters
+        ----------
+        diameter : int or None
+            The diameter of the neighbour graph, ``None`` if disconnected.
+        """
         return diameter if self.times_diameter else 1
 
-    def exact(self, premise: Real, sigma: Real, diameter: int | None, label: str = "") -> Real:
+    def exact(self, premise: Real, sigma: Real, diameter: int | None, *, label: str = "") -> Real:
         """The bound as an exact real, for a finite premise.
 
         Logarithms of rationals with integer coefficients give a :class:`~relations.numbers.Log`
         (exact rational comparisons); fractional coefficients a linear combination of
         logarithms; enclosed premises (``I(X;Y)``) an interval-arithmetic enclosure; float
         values (float mode) a rational of the float.
+
+        Parameters
+        ----------
+        premise, sigma : Real
+            The premise's value, finite, and ``sigma_min`` (:mod:`relations.numbers.reals`).
+        diameter : int or None
+            The diameter of the neighbour graph, ``None`` if disconnected.
+        label : str, optional
+            The premise's name, for the text of enclosed results.
+
+        Returns
+        -------
+        Real
+            :class:`~relations.numbers.Log`, :class:`~relations.numbers.Rational` or
+            :class:`~relations.numbers.ArbExpr`; an infinity when the bound is infinite.
+
+        Examples
+        --------
+        >>> from fractions import Fraction
+        >>> from relations.numbers import Log, LogRatio
+        >>> three, half = Log(LogRatio.of(Fraction(3))), Log(LogRatio.of(Fraction(1, 2)))
+        >>> str(Linear(2, -2).exact(three, half, 1))  # 2 ln 3 - 2 ln(1/2) = ln 36
+        'ln(36)'
+        >>> x = Linear(Fraction(1, 2)).exact(Log(LogRatio.of(Fraction(4))), half, 1, label="eps_d")
+        >>> str(x), round(float(x), 6)  # (1/2) ln 4 = ln 2, through enclosures
+        ('1/2 eps_d', 0.693147)
         """
         g = self.factor(diameter)
         if isinstance(premise, Log) and isinstance(sigma, Log):
@@ -131,23 +214,66 @@ class Linear:
         return Rational(Fraction(v))
 
     def float(self, premise: float, sigma: float, diameter: int | None) -> float:
-        """The bound in floats (``inf`` for a disconnected graph with a diameter factor)."""
+        """The bound in floats (``inf`` for a disconnected graph with a diameter factor).
+
+        Parameters
+        ----------
+        premise, sigma : float
+            The premise and ``sigma_min`` in nats.
+        diameter : int or None
+            The diameter of the neighbour graph, ``None`` if disconnected.
+
+        Examples
+        --------
+        >>> Linear(1, 0, True).float(1.5, 0.0, 2), Linear(1, 0, True).float(1.5, 0.0, None)
+        (3.0, inf)
+        """
         with np.errstate(all="ignore"):
             base = self.ca * premise + (self.cs * sigma if self.cs else 0.0)
         if self.times_diameter:
             return math.inf if diameter is None else diameter * base
         return base
 
-    def z3_linear(self, premise, sigma, diameter):
-        """``g (ca premise + cs sigma)`` over z3 real terms (``diameter`` a z3 term or number)."""
+    def z3_linear(self, premise: z3.ArithRef, sigma: z3.ArithRef, diameter: z3.ArithRef | int) -> z3.ArithRef:
+        """``g (ca premise + cs sigma)`` over z3 real terms, for derivations by linear arithmetic.
+
+        Parameters
+        ----------
+        premise, sigma : z3.ArithRef
+            The premise and ``sigma_min`` as z3 real terms.
+        diameter : z3.ArithRef or int
+            The diameter; used only when ``times_diameter``.
+        """
         bound = self.ca * premise + (self.cs * sigma if self.cs else 0)
         return diameter * bound if self.times_diameter else bound
 
-    def z3_product(self, a, s, g: int = 1):
+    def z3_product(self, a: z3.ArithRef, s: z3.ArithRef, g: int = 1,
+                   ) -> tuple[z3.ArithRef | int, z3.ArithRef | int]:
         """``(left, right)`` such that ``ratio <= a^(g ca) s^(g cs)`` reads ``num * left <= right * den``.
 
         ``a = e^premise`` and ``s = e^sigma_min`` are z3 terms; negative powers move to the left, so
         the inequality is polynomial (integer coefficients only).
+
+        Parameters
+        ----------
+        a, s : z3.ArithRef
+            ``e^premise`` and ``e^sigma_min`` as z3 real terms.
+        g : int, optional
+            The diameter factor, for a bound with ``times_diameter`` (default 1).
+
+        Returns
+        -------
+        tuple
+            ``(left, right)``: products of powers of ``a`` and ``s``, or ``1``.
+
+        Examples
+        --------
+        ``ratio <= a / s`` becomes ``num * s <= a * den``:
+
+        >>> import z3
+        >>> a, s = z3.Reals("a s")
+        >>> Linear(1, -1).z3_product(a, s), Linear(1).z3_product(a, s, 3)
+        ((s, a), (1, a*a*a))
         """
         ca, cs = g * int(self.ca), g * int(self.cs)
         left = _times(_power(s, -cs) if cs < 0 else None)
@@ -156,8 +282,22 @@ class Linear:
             left = _times(left, _power(a, -ca))
         return left, right
 
-    def sympy(self, premise, sigma, diameter=1):
-        """The bound as a sympy expression in the given symbols."""
+    def sympy(self, premise: sympy.Expr, sigma: sympy.Expr, *, diameter: sympy.Expr | int = 1) -> sympy.Expr:
+        """The bound as a sympy expression in the given symbols.
+
+        Parameters
+        ----------
+        premise, sigma : sympy.Expr
+            The premise and ``sigma_min``.
+        diameter : sympy.Expr or int, optional
+            The diameter factor, used only when ``times_diameter`` (default 1).
+
+        Returns
+        -------
+        sympy.Expr
+            E.g. ``eps_d - sigma_min`` for ``Linear(1, -1)``, ``diam*eps_d`` for
+            ``Linear(1, 0, True)`` with ``diameter=diam``.
+        """
         import sympy
 
         base = sympy.nsimplify(self.ca) * premise + sympy.nsimplify(self.cs) * sigma
@@ -166,25 +306,80 @@ class Linear:
 
 @dataclass(frozen=True)
 class KLBound:
-    """``f(a) = a (e^a - 1)``; with ``a = ln(q)`` it is ``ln(q) (q - 1)`` (not a log of a rational)."""
+    """The bound ``f(a) = a (e^a - 1)`` of the KL divergence between ``a``-indistinguishable distributions.
+
+    With ``a = ln(q)`` it is ``ln(q) (q - 1)``, not a logarithm of a rational, so it
+    is compared through enclosures.  ``sigma_min`` and the diameter play no part.
+
+    References
+    ----------
+    .. [1] Dwork, Rothblum, Vadhan. Boosting and Differential Privacy. FOCS 2010,
+       Lemma III.2. doi:10.1109/FOCS.2010.12
+    """
 
     def text(self, premise: str) -> str:
-        """The bound in symbols."""
+        """The bound in symbols, e.g. ``eps_all (e^eps_all - 1)``.
+
+        Parameters
+        ----------
+        premise : str
+            The name of the premise.
+        """
         return f"{premise} (e^{premise} - 1)"
 
-    def exact(self, premise: Real, sigma: Real, diameter: int | None, label: str = "") -> Real:
-        """``ln(q)(q - 1)`` as an enclosed real for ``premise = ln(q)``; float mode: a rational of the float."""
+    def exact(self, premise: Real, sigma: Real, diameter: int | None, *, label: str = "") -> Real:
+        """``ln(q)(q - 1)`` as an enclosed real for ``premise = ln(q)``; float mode: a rational of the float.
+
+        Parameters
+        ----------
+        premise : Real
+            The premise, finite.
+        sigma, diameter, label
+            Ignored (the signature is that of :meth:`Linear.exact`); the text of
+            the result is built from the premise's value.
+
+        Returns
+        -------
+        Real
+            An :class:`~relations.numbers.ArbExpr` for a logarithm of a rational,
+            otherwise a :class:`~relations.numbers.Rational`.
+
+        Examples
+        --------
+        >>> from fractions import Fraction
+        >>> from relations.numbers import Log, LogRatio
+        >>> x = KLBound().exact(Log(LogRatio.of(Fraction(3))), Log(LogRatio.of(Fraction(1))), 1)
+        >>> str(x), round(float(x), 6)  # 2 ln 3
+        ('ln(3) (e^ln(3) - 1)', 2.197225)
+        """
         if isinstance(premise, Log):
             return kl_bound(premise.log.ratio, f"{premise} (e^{premise} - 1)")
         v = float(premise)
         return Rational(Fraction(v * math.expm1(v)))
 
     def float(self, premise: float, sigma: float, diameter: int | None) -> float:
-        """``a (e^a - 1)`` in floats (``inf`` beyond the float range)."""
+        """``a (e^a - 1)`` in floats (``inf`` beyond the float range).
+
+        Parameters
+        ----------
+        premise : float
+            The premise ``a`` in nats.
+        sigma, diameter
+            Ignored (the signature is that of :meth:`Linear.float`).
+        """
         return premise * math.expm1(premise) if premise < 700 else math.inf
 
-    def sympy(self, premise, sigma=None, diameter=1):
-        """``a (e^a - 1)`` in sympy."""
+    def sympy(self, premise: sympy.Expr, sigma: sympy.Expr | None = None, *,
+              diameter: sympy.Expr | int = 1) -> sympy.Expr:
+        """``a (e^a - 1)`` in sympy.
+
+        Parameters
+        ----------
+        premise : sympy.Expr
+            The premise ``a``.
+        sigma, diameter
+            Ignored (the signature is that of :meth:`Linear.sympy`).
+        """
         import sympy
 
         return premise * (sympy.exp(premise) - 1)
@@ -192,7 +387,6 @@ class KLBound:
 
 #: Every bound type of the catalogue.
 Bound = Linear | KLBound
-
 
 
 def _scale(v: LogRatio, c: int) -> LogRatio:

@@ -31,6 +31,7 @@ from relations.kinds import Notion, RelationKind, Setting
 
 __all__ = ["NOTIONS", "PAPER", "SUN", "DWORK_ROTH", "DRV", "CUFF_YU", "Relation", "CATALOGUE", "BY_ID", "get"]
 
+#: The notions relations speak about, with their definitions in words.
 NOTIONS = {
     "eps_i": "identifiability budget: max ln p(x|y)/p(x'|y) over neighbours x~x' and outputs y",
     "eps_d": "differential-privacy budget: max ln Q[x][y]/Q[x'][y] over neighbours x~x' and outputs y",
@@ -41,35 +42,72 @@ NOTIONS = {
 
 
 
+#: Source of the ``zheng2025.*`` relations.
 PAPER = "Zheng, Huang, Wang, Li, Xu, Li. Relations Between Several Classical Privacy Notions. Acta Electronica Sinica 53(10), 2025"
 
 
 
+#: Source of the ``suntay2020.*`` relations.
 SUN = "Sun, Tay. On the relationship between inference and data privacy in decentralized IoT networks. IEEE TIFS 15, 2020 (as cited in Zheng et al. 2025, section 2)"
 
 
 
+#: Source of the group-privacy relation (doi:10.1561/0400000042).
 DWORK_ROTH = "Dwork, Roth. The Algorithmic Foundations of Differential Privacy, 2014, Theorem 2.2 (group privacy)"
 
 
 
+#: Source of the KL-divergence relation (doi:10.1109/FOCS.2010.12).
 DRV = "Dwork, Rothblum, Vadhan. Boosting and differential privacy. FOCS 2010, Lemma III.2 (KL divergence of eps-DP distributions)"
 
 
 
+#: Source of the information-density relations (doi:10.1145/2976749.2978308).
 CUFF_YU = "Cuff, Yu. Differential privacy as a mutual information constraint. CCS 2016 (eps-DP bounds the information density)"
 
 
 
 @dataclass(frozen=True)
 class Relation:
-    """One catalogued claim.
+    """One catalogued relation between two budgets.
 
-    ``kind`` is ``"implication"`` (``conclusion <= bound(premise, sigma_min)``)
-    or ``"non-implication"`` (no finite premise budget forces any finite
-    conclusion budget).  ``setting`` is ``"local"``, ``"central"`` or
-    ``"both"``.  ``min_records`` is the paper's condition ``r > 1`` on ``D^r``
-    (explicit neighbour lists are always admitted).
+    ``setting``, ``premise``, ``conclusion`` and ``kind`` may be given as plain
+    strings; they are stored as the enumerations of :mod:`relations.kinds` (which
+    compare equal to their strings).
+
+    Parameters
+    ----------
+    id : str
+        Stable identifier, e.g. ``"zheng2025.thm4"``.
+    title : str
+        Short title.
+    statement : str
+        The statement in words.
+    setting : str
+        ``"local"``, ``"central"`` or ``"both"``.
+    premise, conclusion : str
+        Notions of :data:`NOTIONS`.
+    kind : str
+        ``"implication"`` (``conclusion <= bound(premise, sigma_min)``) or
+        ``"non-implication"`` (no finite premise budget forces any finite
+        conclusion budget).
+    source : str
+        Where the relation comes from.
+    bound : Linear or KLBound or None, optional
+        The bound of an implication; ``None`` for a non-implication.
+    min_records : int, optional
+        The least ``r`` for ``D^r`` (the paper's condition ``r > 1`` gives 2);
+        explicit neighbour lists are always admitted.
+    corrects : str or None, optional
+        The id of the relation this one corrects or sharpens.
+    reason : str or None, optional
+        Why the corrected statement is wrong or loose.
+
+    Examples
+    --------
+    >>> r = get("zheng2025.thm4")
+    >>> r.symbols, r.kind == "implication", r.applies_to_setting("central")
+    ('eps_i <= eps_d + sigma_min', True, False)
     """
 
     id: str
@@ -93,12 +131,32 @@ class Relation:
 
     @property
     def symbols(self) -> str:
+        """The relation in symbols: ``conclusion <= bound`` or ``premise < inf  =/=>  conclusion < inf``.
+
+        Examples
+        --------
+        >>> get("relations.thm4_corrected").symbols
+        'eps_i <= eps_d - sigma_min'
+        >>> get("zheng2025.thm12").symbols
+        'eps_m < inf  =/=>  eps_d < inf'
+        """
         if self.kind == "non-implication":
             return f"{self.premise} < inf  =/=>  {self.conclusion} < inf"
         assert self.bound is not None
         return f"{self.conclusion} <= {self.bound.text(self.premise)}"
 
     def applies_to_setting(self, setting: str) -> bool:
+        """True iff the relation is stated for ``setting``, or for both settings.
+
+        Parameters
+        ----------
+        setting : str
+            ``"local"`` or ``"central"`` (a mechanism's ``setting``).
+
+        Returns
+        -------
+        bool
+        """
         return self.setting in ("both", setting)
 
 
@@ -111,6 +169,9 @@ def _paper(n: int, setting: str, premise: str, conclusion: str, bound, words: st
 
 
 
+#: Every catalogued relation: the twelve theorems of Zheng et al. (2025) as published, the
+#: prior bound (17)/(18), relations from the literature they cite, and this project's
+#: corrected and sharpened forms.
 CATALOGUE: tuple[Relation, ...] = (
     # ---- Zheng et al. 2025, section 5.1: identifiability vs DP (as published)
     _paper(1, "central", "eps_i", "eps_d", Linear(1, -1),
@@ -208,11 +269,34 @@ CATALOGUE: tuple[Relation, ...] = (
 
 
 
+#: The catalogue by relation id.
 BY_ID = {r.id: r for r in CATALOGUE}
 
 
 
 def get(relation_id: str) -> Relation:
-    """The catalogued relation with this id (``KeyError`` if none)."""
+    """The catalogued relation with this id.
+
+    Parameters
+    ----------
+    relation_id : str
+        E.g. ``"zheng2025.thm4"`` (the paper's statements) or
+        ``"relations.thm4_corrected"`` (this project's corrections).
+
+    Returns
+    -------
+    Relation
+
+    Raises
+    ------
+    KeyError
+        If no catalogued relation has this id.
+
+    Examples
+    --------
+    >>> r = get("relations.thm9_corrected")
+    >>> r.symbols, r.corrects
+    ('eps_m <= diam * eps_d', 'zheng2025.thm9')
+    """
     return BY_ID[relation_id]
 

@@ -1,4 +1,14 @@
-"""Deciding relations and claimed budgets on one mechanism, exactly."""
+"""Deciding relations and claimed budgets on one mechanism, exactly.
+
+Start with :func:`check`.  The submodules:
+
+* :mod:`~relations.checking.checker` -- :func:`check`, :func:`evaluate` (one relation) and
+  :func:`decide` (one claim), with their outcomes;
+* :mod:`~relations.checking.claims` -- claimed budgets such as ``eps_d <= ln(13/7)``;
+* :mod:`~relations.checking.quantities` -- a mechanism's quantities as exact reals.
+
+Statuses and the claim grammar are in ``docs/claims-and-verdicts.md``.
+"""
 
 from __future__ import annotations
 

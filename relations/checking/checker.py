@@ -21,6 +21,7 @@ Float-mode mechanisms are compared on their float values and every outcome says
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Iterable
 
 import relations.catalogue as cat
 from relations.checking.claims import Claim, parse_claim
@@ -41,13 +42,31 @@ __all__ = ["Outcome", "applicable", "bound_value", "evaluate", "Report", "check"
 
 @dataclass(frozen=True)
 class Outcome:
-    """A relation evaluated on one mechanism.
+    """A relation evaluated on one mechanism (:func:`evaluate`).
 
-    ``status`` is ``holds``, ``fails``, ``undecided`` or ``not applicable`` for
-    implications, ``witness`` / ``not a witness`` for non-implications;
-    ``holds`` is True, False or None (undecided, not applicable, or a
-    non-implication).  ``slack = bound - conclusion`` (negative when failing),
-    as a float and, when both sides are logarithms of rationals, exactly.
+    Attributes
+    ----------
+    relation : Relation
+        The relation evaluated.
+    status : Status
+        ``holds``, ``fails``, ``undecided`` or ``not applicable`` for implications,
+        ``witness`` or ``not a witness`` for non-implications (``docs/claims-and-verdicts.md``).
+    holds : bool or None
+        None when undecided, not applicable, or for a non-implication.
+    premise, bound, conclusion : Real or None
+        The premise's value, the bound ``f(premise, sigma_min)`` and the
+        conclusion's value, as exact reals (``bound`` is None when not computed).
+    slack : float or None
+        ``bound - conclusion`` (negative when failing).
+    slack_exact : str or None
+        The slack exactly, as ``ln(q)``, when both sides are logarithms of rationals.
+    witness : Witness or None
+        Where the conclusion is attained, when the relation fails or the
+        mechanism is a witness of a non-implication.
+    note : str
+        Why, in words, where the status needs it.
+    approximate : bool
+        True for a float-mode mechanism (compared on float values).
     """
 
     relation: cat.Relation
@@ -65,7 +84,29 @@ class Outcome:
 
 
 def applicable(relation: cat.Relation, mech: Mechanism) -> str | None:
-    """``None`` if the relation applies to ``mech``, else the reason it does not."""
+    """``None`` if the relation applies to ``mech``, else the reason it does not.
+
+    A relation applies when it is stated for the mechanism's setting and, on
+    ``D^r``, when ``r`` is at least its ``min_records``.
+
+    Parameters
+    ----------
+    relation : Relation
+        A catalogued (or user-defined) relation.
+    mech : Mechanism
+        The mechanism.
+
+    Returns
+    -------
+    str or None
+
+    Examples
+    --------
+    >>> from relations.catalogue import get
+    >>> from relations.mechanisms import paper_example
+    >>> applicable(get("zheng2025.thm1"), paper_example()), applicable(get("zheng2025.thm3"), paper_example())
+    ('stated for the central setting', None)
+    """
     if not relation.applies_to_setting(mech.setting):
         return f"stated for the {relation.setting} setting"
     if isinstance(mech.inputs, HammingInputs) and mech.inputs.records < relation.min_records:
@@ -75,12 +116,70 @@ def applicable(relation: cat.Relation, mech: Mechanism) -> str | None:
 
 
 def bound_value(relation: cat.Relation, premise: Real, sigma: Real, diam: int | None) -> Real:
-    """``f(premise, sigma_min)`` as an exact real (premise finite): the bound's own exact form."""
-    return relation.bound.exact(premise, sigma, diam, relation.premise)
+    """``f(premise, sigma_min)`` as an exact real (premise finite): the bound's own exact form.
+
+    Parameters
+    ----------
+    relation : Relation
+        An implication (its ``bound`` is not None).
+    premise : Real
+        The premise's value, finite.
+    sigma : Real
+        ``sigma_min``.
+    diam : int or None
+        The diameter of the neighbour graph, ``None`` if disconnected.
+
+    Returns
+    -------
+    Real
+        See :meth:`Linear.exact <relations.catalogue.Linear.exact>`.
+
+    Examples
+    --------
+    The published Theorem 4 on the paper's Section 5 example:
+    ``eps_d + sigma_min = ln(13/7) + ln(1/19)``.
+
+    >>> from relations.catalogue import get
+    >>> from relations.mechanisms import paper_example
+    >>> vals = values(paper_example(["19/20", "1/20"]))
+    >>> str(bound_value(get("zheng2025.thm4"), vals.reals["eps_d"], vals.reals["sigma_min"], vals.diameter))
+    'ln(13/133)'
+    """
+    return relation.bound.exact(premise, sigma, diam, label=relation.premise)
 
 
 def evaluate(relation: cat.Relation, vals: Values) -> Outcome:
-    """Decide one relation on one mechanism."""
+    """Decide one relation on one mechanism, exactly (the rules are in the module docstring).
+
+    Parameters
+    ----------
+    relation : Relation
+        The relation.
+    vals : Values
+        The mechanism's quantities (:func:`~relations.checking.values`).
+
+    Returns
+    -------
+    Outcome
+
+    Examples
+    --------
+    The published Theorem 4 fails on the paper's Section 5 example; the bound
+    misses ``eps_i = ln(247/7)`` by exactly ``2 sigma_min = ln(1/361)``:
+
+    >>> from relations.catalogue import get
+    >>> from relations.mechanisms import paper_example
+    >>> o = evaluate(get("zheng2025.thm4"), values(paper_example(["19/20", "1/20"])))
+    >>> str(o.status), str(o.bound), str(o.conclusion), o.slack_exact, o.witness
+    ('fails', 'ln(13/133)', 'ln(247/7)', 'ln(1/361)', Witness(x=0, x_prime=1, y=0))
+
+    A noiseless bit has finite mutual information and infinite ``eps_d``: a
+    witness that MI privacy does not imply DP.
+
+    >>> from relations import Mechanism
+    >>> str(evaluate(get("zheng2025.thm12"), values(Mechanism.local([[1, 0], [0, 1]]))).status)
+    'witness'
+    """
     why = applicable(relation, vals.mechanism)
     if why:
         return Outcome(relation, Status.NOT_APPLICABLE, None, note=why)
@@ -125,7 +224,17 @@ def _slack(bound: Real, conclusion: Real) -> tuple[float | None, str | None]:
 
 @dataclass(frozen=True)
 class Report:
-    """All relation outcomes and claim decisions for one mechanism."""
+    """All relation outcomes and claim decisions for one mechanism (:func:`check`).
+
+    Attributes
+    ----------
+    values : Values
+        The mechanism's quantities.
+    outcomes : tuple of Outcome
+        One per relation, in catalogue order.
+    claims : tuple of ClaimOutcome
+        One per claim, in the order given.
+    """
 
     values: Values
     outcomes: tuple[Outcome, ...]
@@ -133,12 +242,17 @@ class Report:
 
 
 
-def check(mech: Mechanism, claims=(), relations=None) -> Report:
+def check(mech: Mechanism, claims: Iterable[str | Claim] = (), *,
+          relations: Iterable[cat.Relation] | None = None) -> Report:
     """Evaluate every catalogued relation (or ``relations``) and the given claims on ``mech``.
+
+    The mechanism is measured once (:func:`~relations.checking.values`); each
+    relation is decided by :func:`evaluate` and each claim by :func:`decide`.
 
     Parameters
     ----------
     mech : Mechanism
+        Any mechanism (dense, graph, product; exact or float mode).
     claims : iterable of str or Claim, optional
         Claimed budgets such as ``"eps_d <= ln(13/7)"`` (:func:`~relations.checking.parse_claim`).
     relations : iterable of Relation, optional
@@ -157,7 +271,8 @@ def check(mech: Mechanism, claims=(), relations=None) -> Report:
 
     References
     ----------
-    .. [1] Zheng, Huang, Wang, Li, Xu, Li. Relations Between Several Classical Privacy Notions. Acta Electronica Sinica 53(10), 2025.
+    .. [1] Zheng, Huang, Wang, Li, Xu, Li. Relations Between Several Classical Privacy Notions.
+       Acta Electronica Sinica 53(10), 2025.
 
     Examples
     --------
@@ -180,6 +295,20 @@ def check(mech: Mechanism, claims=(), relations=None) -> Report:
 
 @dataclass(frozen=True)
 class ClaimOutcome:
+    """A claimed budget decided on one mechanism (:func:`decide`).
+
+    Attributes
+    ----------
+    claim : Claim
+        The claim.
+    holds : bool or None
+        None when undecided (enclosures did not separate).
+    value : Real
+        The claimed quantity's value on the mechanism.
+    note : str
+        ``"approximate (float mode)"``, the reason it is undecided, or empty.
+    """
+
     claim: Claim
     holds: bool | None
     value: Real
@@ -188,7 +317,29 @@ class ClaimOutcome:
 
 
 def decide(claim: Claim, vals: Values) -> ClaimOutcome:
-    """Decide a claim exactly on the measured values (``None``: undecided)."""
+    """Decide a claim exactly on the measured values.
+
+    Parameters
+    ----------
+    claim : Claim
+        A parsed claim (:func:`~relations.checking.parse_claim`).
+    vals : Values
+        The mechanism's quantities (:func:`~relations.checking.values`).
+
+    Returns
+    -------
+    ClaimOutcome
+        ``holds`` is None when undecided, never a guess.
+
+    Examples
+    --------
+    ``eps_i = ln(247/7)`` on the paper's example: ``<=`` holds, ``<`` does not.
+
+    >>> from relations.mechanisms import paper_example
+    >>> vals = values(paper_example(["19/20", "1/20"]))
+    >>> [decide(parse_claim(c), vals).holds for c in ("eps_i <= ln(247/7)", "eps_i < ln(247/7)")]
+    [True, False]
+    """
     value = vals.reals[claim.name]
     if value.infinite:
         s = value.infinite

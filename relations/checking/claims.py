@@ -21,6 +21,7 @@ from relations.numbers.text import parse_rational
 
 __all__ = ["CLAIM_NAMES", "Claim", "parse_claim"]
 
+#: The quantities a claim may name (``docs/semantics.md`` defines them).
 CLAIM_NAMES = ("eps_i", "eps_d", "eps_m", "sigma_min", "eps_all", "neg_sigma")
 
 
@@ -35,7 +36,20 @@ _LN = re.compile(r"^ln\((.+)\)$")
 
 @dataclass(frozen=True)
 class Claim:
-    """``name op bound``: e.g. ``eps_d <= ln(13/7)``; ``bound`` is an exact real."""
+    """A claimed budget ``name op bound``, e.g. ``eps_d <= ln(13/7)`` (:func:`parse_claim`).
+
+    Attributes
+    ----------
+    text : str
+        The claim as written (stripped).
+    name : str
+        One of :data:`CLAIM_NAMES`.
+    op : str
+        ``"<="``, ``"<"``, ``">="`` or ``">"``.
+    bound : Real
+        :class:`~relations.numbers.Log` for ``ln(q)``, otherwise
+        :class:`~relations.numbers.Rational`: exact, never a float.
+    """
 
     text: str
     name: str
@@ -64,11 +78,19 @@ def parse_claim(text: str) -> Claim:
 
     Examples
     --------
+    Decimals are exact rationals, not binary floats:
+
+    >>> str(parse_claim("eps_m < 1e-3").bound)
+    '1/1000'
     >>> c = parse_claim("eps_m <= 1/10")
     >>> c.name, c.op, str(c.bound)
     ('eps_m', '<=', '1/10')
     >>> str(parse_claim("eps_d<ln(13/7)").bound)
     'ln(13/7)'
+    >>> parse_claim("eps_d <= ln(0)")
+    Traceback (most recent call last):
+    ...
+    relations.errors.InputError: claim 'eps_d <= ln(0)': ln needs a positive argument
     """
     m = _CLAIM.match(text)
     if not m:

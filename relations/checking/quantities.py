@@ -37,14 +37,35 @@ __all__ = ["Values", "values"]
 
 @dataclass(frozen=True, eq=False)
 class Values:
-    """Everything the relations need from one mechanism, as exact reals."""
+    """Everything the relations need from one mechanism, as exact reals (:func:`values`).
+
+    Attributes
+    ----------
+    mechanism : Mechanism
+        The mechanism.
+    measures : Measures
+        Its four measures.
+    eps_all : Budget
+        The DP budget over every pair of inputs.
+    diameter : int or None
+        The diameter of the neighbour graph, ``None`` if disconnected.
+    reals : dict of str to Real
+        ``eps_i``, ``eps_d``, ``sigma_min``, ``neg_sigma``, ``eps_all`` (each a
+        :class:`~relations.numbers.Log`; :class:`~relations.numbers.Rational` of the
+        float in float mode) and ``eps_m`` (an :class:`~relations.numbers.ArbExpr`
+        refined on demand, with exact tie-breakers).
+    witnesses : dict of str to Witness or None
+        The witness of each quantity (``None`` for ``eps_m``).
+    approximate : bool
+        True in float mode.
+    """
 
     mechanism: Mechanism
     measures: Measures
     eps_all: Budget
     diameter: int | None
-    reals: dict
-    witnesses: dict
+    reals: dict[str, Real]
+    witnesses: dict[str, Witness | None]
     approximate: bool
 
 
@@ -70,7 +91,7 @@ def _mi_real(mech: Mechanism, measures: Measures) -> Real:
             if _is_zero(other):
                 return 0 if all(independent(p, local_rows) for p in counts) else 1
             if isinstance(other, Log) and other.log.is_finite:
-                return compare_with_log((), (), other.log.ratio, [(p, local_rows, c) for p, c in counts.items()])
+                return compare_with_log((), (), other.log.ratio, parts=[(p, local_rows, c) for p, c in counts.items()])
             return None
     else:
         p, rows = mech.prior.exact, mech.channel.exact
@@ -111,8 +132,33 @@ def _real(budget: Budget, approximate: bool) -> Real:
 
 
 
-def values(mech: Mechanism, measures: Measures | None = None) -> Values:
-    """Measure ``mech`` (unless ``measures`` is given) and collect its exact reals."""
+def values(mech: Mechanism, *, measures: Measures | None = None) -> Values:
+    """Measure ``mech`` (unless ``measures`` is given) and collect its exact reals.
+
+    Parameters
+    ----------
+    mech : Mechanism
+        Any mechanism.
+    measures : Measures, optional
+        Its measures, if already computed (:func:`~relations.measures.measure`).
+
+    Returns
+    -------
+    Values
+
+    Examples
+    --------
+    The paper's Section 5 example: ``neg_sigma = -sigma_min = ln(19)``, and locally
+    every two inputs are neighbours, so ``eps_all = eps_d`` and the diameter is 1.
+
+    >>> from relations.mechanisms import paper_example
+    >>> vals = values(paper_example(["19/20", "1/20"]))
+    >>> {k: str(v) for k, v in vals.reals.items()}  # doctest: +NORMALIZE_WHITESPACE
+    {'eps_i': 'ln(247/7)', 'eps_d': 'ln(13/7)', 'sigma_min': 'ln(1/19)', 'neg_sigma': 'ln(19)',
+     'eps_all': 'ln(13/7)', 'eps_m': 'I(X;Y)'}
+    >>> vals.diameter, vals.witnesses["neg_sigma"]
+    (1, Witness(x=0, x_prime=1, y=None))
+    """
     measures = measures or measure(mech)
     approx = not measures.exact
     all_pairs = eps_all(mech)

@@ -1,5 +1,12 @@
-"""Every file format and every write: mechanism files (JSON, ``.npz``), reports (JSON, tables)
-and evidence files.
+"""Every file format and every write: mechanism files, reports and evidence files.
+
+* :mod:`relations.io.reading` -- mechanism files: JSON (exact, ``docs/mechanism-files.md``)
+  and NumPy ``.npz`` (float mode); loss matrices;
+* :mod:`relations.io.writing` -- mechanisms back to the JSON format; atomic writes;
+* :mod:`relations.io.reports` -- measures, relation outcomes, claims, the catalogue and
+  verdicts as JSON (``docs/claims-and-verdicts.md``);
+* :mod:`relations.io.tables` -- the same results as rich tables for a terminal;
+* :mod:`relations.io.evidence` -- the evidence files of ``relations verify``.
 """
 
 from __future__ import annotations

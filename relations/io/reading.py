@@ -96,7 +96,7 @@ def load(path: str | os.PathLike) -> Mechanism:
     return loads(text, source=path)
 
 
-def loads(text: str, source: str = "<input>") -> Mechanism:
+def loads(text: str, *, source: str = "<input>") -> Mechanism:
     """Parse a mechanism from JSON text.
 
     Parameters
@@ -130,7 +130,7 @@ def loads(text: str, source: str = "<input>") -> Mechanism:
     except (ValueError, RecursionError) as exc:
         raise InputError(f"{source}: malformed JSON: {exc}") from None
     try:
-        return from_dict(data, source)
+        return from_dict(data, source=source)
     except InputError as exc:
         raise InputError(f"{source}: {exc}") from None
 
@@ -164,7 +164,7 @@ def _records(data: dict) -> int:
     raise InputError(f"key 'records': expected a whole number from 1 to {MAX_RECORDS}, got {json_repr(r)}")
 
 
-def from_dict(data: Any, source: str = "<input>") -> Mechanism:
+def from_dict(data: Any, *, source: str = "<input>") -> Mechanism:
     """Build and validate a mechanism from parsed JSON (the mechanism-file format).
 
     Parameters
@@ -287,9 +287,37 @@ def _expand_named(data: dict, setting: str) -> dict:
 # --------------------------------------------------------------------------- npz
 
 
-def load_npz(path: str) -> Mechanism:
-    """Load a float-mode mechanism from ``.npz`` arrays ``prior``, ``channel`` (float64)
-    and optional 0-d ``setting``, ``records``, ``domain_size``."""
+def load_npz(path: str | os.PathLike) -> Mechanism:
+    """Load a float-mode mechanism from the ``.npz`` arrays ``prior`` and ``channel`` (float64).
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The archive.  Optional 0-d arrays: ``setting`` (``"local"`` by default, or ``"central"``
+        with ``records`` and ``domain_size``: inputs are then ``D^r`` in row-major order).
+
+    Returns
+    -------
+    Mechanism
+        Float mode (``exact`` is False): budgets are floats without exact forms.
+
+    Raises
+    ------
+    InputError
+        If the archive cannot be read, or an array is missing, misshapen or invalid.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> import numpy as np
+    >>> from relations import measure
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = os.path.join(folder, "rr.npz")
+    ...     np.savez(path, prior=np.array([0.5, 0.5]), channel=np.array([[0.75, 0.25], [0.25, 0.75]]))
+    ...     m = load_npz(path)
+    >>> m.exact, round(measure(m).eps_d.value, 6)  # ln 3
+    (False, 1.098612)
+    """
     try:
         with np.load(path, allow_pickle=False) as npz:
             arrays = {k: npz[k] for k in npz.files}
@@ -345,13 +373,32 @@ def _from_arrays(arrays: dict) -> Mechanism:
     return Mechanism(setting, prior, channel, inputs, tuple(map(str, range(q.shape[1]))), False)
 
 
-def load_loss_matrix(path: str) -> list[list[Fraction]]:
+def load_loss_matrix(path: str | os.PathLike) -> list[list[Fraction]]:
     """Read a loss matrix: a JSON list of rows of exact numbers (``relations utility/optimize --loss``).
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        ``L[x][y]``, the loss of reporting ``y`` for the input ``x``, as numbers or rational text.
+
+    Returns
+    -------
+    list of list of Fraction
 
     Raises
     ------
     InputError
         If the file cannot be read or is not a list of rows of numbers.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = os.path.join(folder, "loss.json")
+    ...     with open(path, "w") as fh:
+    ...         _ = fh.write('[[0, 1], ["1/2", 0.25]]')
+    ...     load_loss_matrix(path)
+    [[Fraction(0, 1), Fraction(1, 1)], [Fraction(1, 2), Fraction(1, 4)]]
     """
     try:
         with open(path, encoding="utf-8") as fh:

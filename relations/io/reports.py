@@ -19,7 +19,7 @@ plus ``mode`` (``"exact"`` or ``"float"``), ``setting``, ``inputs`` and ``output
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from relations.io.writing import to_dict
 from relations.measures.results import Budget, Measures, MutualInformation
@@ -27,11 +27,22 @@ from relations.model.distributions import ProductChannel
 from relations.model.mechanism import Mechanism
 from relations.numbers.text import fraction_text
 
+if TYPE_CHECKING:
+    from relations.checking.checker import Outcome, Report
+    from relations.numbers.reals import Real
+    from relations.search.verify import Verdict
+
 __all__ = ["number", "budget_json", "mi_json", "sizes", "measures_json", "real_json", "outcome_json", "check_json", "catalogue_json", "verdict_json"]
 
 
 def number(value: float) -> float | str:
-    """A JSON-safe number: infinities become ``"inf"`` / ``"-inf"``."""
+    """A JSON-safe number: infinities become ``"inf"`` / ``"-inf"``, other values pass through.
+
+    Examples
+    --------
+    >>> number(float("inf")), number(-float("inf")), number(0.5)
+    ('inf', '-inf', 0.5)
+    """
     if math.isinf(value):
         return "inf" if value > 0 else "-inf"
     return value
@@ -53,6 +64,28 @@ def _witness(mech: Mechanism, w) -> dict[str, Any] | None:
 
 
 def budget_json(mech: Mechanism, budget: Budget) -> dict[str, Any]:
+    """A ratio budget (``eps_i``, ``eps_d`` or ``sigma_min``) as JSON, its witness named by labels.
+
+    Parameters
+    ----------
+    mech : Mechanism
+        The mechanism measured: it names the witness's inputs and output.
+    budget : Budget
+
+    Returns
+    -------
+    dict
+        ``value``, ``exact``, ``ratio`` and ``witness``, as in the module docstring.
+
+    Examples
+    --------
+    >>> from relations import measure
+    >>> from relations.mechanisms import paper_example
+    >>> m = paper_example()
+    >>> out = budget_json(m, measure(m).eps_i)
+    >>> out["exact"], out["ratio"], out["witness"]["x"], out["witness"]["y"]
+    ('ln(247/7)', '247/7', '1', '1')
+    """
     exact = budget.exact
     return {
         "value": number(budget.value),
@@ -64,6 +97,16 @@ def budget_json(mech: Mechanism, budget: Budget) -> dict[str, Any]:
 
 
 def mi_json(mi: MutualInformation) -> dict[str, Any]:
+    """``eps_m`` as JSON: ``value``, the certified ``enclosure`` (outward-rounded decimals) and ``bits``.
+
+    Examples
+    --------
+    >>> from relations import measure
+    >>> from relations.mechanisms import paper_local
+    >>> out = mi_json(measure(paper_local("1/2")).eps_m)  # I(X;Y) = h(1/2) = ln 2
+    >>> out["bits"], [text[:12] for text in out["enclosure"]]
+    (100, ['0.6931471805', '0.6931471805'])
+    """
     out: dict[str, Any] = {"value": mi.value, "enclosure": None, "bits": mi.bits}
     if mi.enclosure is not None:
         out["enclosure"] = list(mi.enclosure.decimal())
@@ -72,6 +115,14 @@ def mi_json(mi: MutualInformation) -> dict[str, Any]:
 
 
 def sizes(mech: Mechanism) -> tuple[str, str]:
+    """The numbers of inputs and outputs as text; ``"k^r"`` for a product form (never expanded).
+
+    Examples
+    --------
+    >>> from relations.mechanisms import krr, product
+    >>> sizes(krr(3, 2)), sizes(product(krr(3, 2), 40))
+    (('3', '3'), ('3^40', '3^40'))
+    """
     if isinstance(mech.channel, ProductChannel):
         r = mech.channel.records
         k, m = mech.channel.local.shape
@@ -82,6 +133,27 @@ def sizes(mech: Mechanism) -> tuple[str, str]:
 
 
 def measures_json(mech: Mechanism, measures: Measures) -> dict[str, Any]:
+    """The object ``relations measure --json`` prints (described in the module docstring).
+
+    Parameters
+    ----------
+    mech : Mechanism
+    measures : Measures
+        ``measure(mech)``.
+
+    Returns
+    -------
+    dict
+
+    Examples
+    --------
+    >>> from relations import measure
+    >>> from relations.mechanisms import paper_example
+    >>> m = paper_example()
+    >>> out = measures_json(m, measure(m))
+    >>> out["eps_d"]["exact"], out["sigma_min"]["exact"], out["mode"], out["inputs"]
+    ('ln(13/7)', 'ln(1/19)', 'exact', '2')
+    """
     n, m = sizes(mech)
     return {
         "eps_i": budget_json(mech, measures.eps_i),
@@ -97,9 +169,21 @@ def measures_json(mech: Mechanism, measures: Measures) -> dict[str, Any]:
 
 
 
-def real_json(x, approximate: bool = False) -> dict[str, Any] | None:
-    """An exact real for JSON: ``value`` (number or "inf"), ``exact`` text, and an enclosure for I(X;Y);
-    in float mode (``approximate``) only the value."""
+def real_json(x: Real | float | None, *, approximate: bool = False) -> dict[str, Any] | None:
+    """An exact real for JSON: ``value`` (number or ``"inf"``), ``exact`` text, and an enclosure for ``I(X;Y)``.
+
+    Parameters
+    ----------
+    x : Real, float or None
+        A quantity of a relation outcome or claim (:mod:`relations.numbers.reals`).
+    approximate : bool, optional
+        Float mode: ``exact`` is None and no enclosure is given.
+
+    Returns
+    -------
+    dict or None
+        None for ``x = None``.
+    """
     from relations.numbers.reals import ArbExpr, Log
 
     if x is None:
@@ -121,30 +205,67 @@ def real_json(x, approximate: bool = False) -> dict[str, Any] | None:
 
 
 
-def outcome_json(mech: Mechanism, o) -> dict[str, Any]:
+def outcome_json(mech: Mechanism, o: Outcome) -> dict[str, Any]:
+    """A relation evaluated on one mechanism, as JSON (``docs/claims-and-verdicts.md``).
+
+    Parameters
+    ----------
+    mech : Mechanism
+        The mechanism checked: it names the witness's inputs and output.
+    o : Outcome
+
+    Returns
+    -------
+    dict
+        The relation's catalogue fields, ``status``, ``holds``, ``premise``, ``bound``,
+        ``conclusion`` and ``slack`` (exact where possible), ``witness``, ``note``, ``approximate``.
+
+    Examples
+    --------
+    Theorem 4 of Zheng et al. 2025 fails on the paper's own example by ``ln 361``:
+
+    >>> from relations import check
+    >>> from relations.mechanisms import paper_example
+    >>> m = paper_example()
+    >>> o = next(o for o in check(m).outcomes if o.relation.id == "zheng2025.thm4")
+    >>> out = outcome_json(m, o)
+    >>> str(out["status"]), out["conclusion"]["exact"], out["bound"]["exact"], out["slack"]["exact"]
+    ('fails', 'ln(247/7)', 'ln(13/133)', 'ln(1/361)')
+    """
     r = o.relation
     witness = _witness(mech, o.witness)
     return {
         "id": r.id, "title": r.title, "setting": r.setting, "kind": r.kind, "statement": r.statement,
         "symbols": r.symbols, "source": r.source, "corrects": r.corrects,
         "status": o.status, "holds": o.holds,
-        "premise": None if o.premise is None else {"name": r.premise, **real_json(o.premise, o.approximate)},
-        "bound": real_json(o.bound, o.approximate),
+        "premise": None if o.premise is None else {"name": r.premise,
+                                                     **real_json(o.premise, approximate=o.approximate)},
+        "bound": real_json(o.bound, approximate=o.approximate),
         "conclusion": None if o.conclusion is None else {"name": r.conclusion,
-                                                         **real_json(o.conclusion, o.approximate)},
+                                                         **real_json(o.conclusion, approximate=o.approximate)},
         "slack": None if o.slack is None else {"value": number(o.slack), "exact": o.slack_exact},
         "witness": witness, "note": o.note, "approximate": o.approximate,
     }
 
 
 
-def check_json(report) -> dict[str, Any]:
+def check_json(report: Report) -> dict[str, Any]:
+    """The object ``relations check --json`` prints: ``measures``, ``relations``, ``claims`` and ``mode``.
+
+    Examples
+    --------
+    >>> from relations import check
+    >>> from relations.mechanisms import paper_example
+    >>> out = check_json(check(paper_example(), ["eps_d <= ln(2)"]))
+    >>> out["claims"][0]["holds"], out["claims"][0]["value"]["exact"], out["mode"]
+    (True, 'ln(13/7)', 'exact')
+    """
     mech = report.values.mechanism
     return {
         "measures": measures_json(mech, report.values.measures),
         "relations": [outcome_json(mech, o) for o in report.outcomes],
         "claims": [{"claim": c.claim.text, "holds": c.holds,
-                    "value": real_json(c.value, report.values.approximate), "note": c.note}
+                    "value": real_json(c.value, approximate=report.values.approximate), "note": c.note}
                    for c in report.claims],
         "mode": "exact" if not report.values.approximate else "float",
     }
@@ -152,6 +273,15 @@ def check_json(report) -> dict[str, Any]:
 
 
 def catalogue_json() -> list[dict[str, Any]]:
+    """The relation catalogue as JSON (``relations catalogue --json``), one object per relation.
+
+    Examples
+    --------
+    >>> from relations import CATALOGUE
+    >>> rows = catalogue_json()
+    >>> len(rows) == len(CATALOGUE), rows[0]["id"], rows[0]["symbols"]
+    (True, 'zheng2025.thm1', 'eps_d <= eps_i - sigma_min')
+    """
     from relations.catalogue.entries import CATALOGUE
 
     return [{"id": r.id, "title": r.title, "statement": r.statement, "symbols": r.symbols, "setting": r.setting,
@@ -159,8 +289,20 @@ def catalogue_json() -> list[dict[str, Any]]:
              "min_records": r.min_records, "corrects": r.corrects, "reason": r.reason} for r in CATALOGUE]
 
 
-def verdict_json(v, with_witness: bool = True) -> dict[str, Any]:
-    """A :class:`~relations.search.verify.Verdict` as JSON (``relations verify --json``, ``verdicts.json``)."""
+def verdict_json(v: Verdict, *, with_witness: bool = True) -> dict[str, Any]:
+    """A :class:`~relations.search.verify.Verdict` as JSON (``relations verify --json``, ``verdicts.json``).
+
+    Parameters
+    ----------
+    v : Verdict
+    with_witness : bool, optional
+        Include the counterexample as a mechanism file's dict (``verdicts.json`` leaves it out:
+        the witness has its own file).
+
+    Returns
+    -------
+    dict
+    """
     out = {"id": v.relation.id, "statement": v.relation.symbols, "setting": v.relation.setting,
            "verdict": v.verdict, "evidence": v.evidence, "lemma": v.lemma, "proof_file": v.proof_file,
            "witness_file": v.witness_file, "bounded": v.bounded, "searched": v.searched,

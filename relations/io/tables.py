@@ -1,14 +1,25 @@
 """Results as rich tables for a terminal: measures, relation outcomes, claims, catalogue, verdicts.
+
+The tables carry the same numbers as the JSON of :mod:`relations.io.reports`, rounded for
+reading; values are in nats.  ``rich`` is imported only when a table is built.
 """
 
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING, Sequence
 
 from relations.io.reports import sizes
 from relations.measures.results import Budget, Measures
 from relations.model.mechanism import Mechanism
 from relations.model.neighbours import HammingInputs
+
+if TYPE_CHECKING:
+    from rich.table import Table
+    from rich.text import Text
+
+    from relations.checking.checker import Report
+    from relations.search.verify import Verdict
 
 __all__ = ["measures_table", "check_tables", "catalogue_table", "verdicts_table"]
 
@@ -18,8 +29,29 @@ def _short(label: str, limit: int = 48) -> str:
 
 
 
-def measures_table(mech: Mechanism, measures: Measures):
-    """A rich table: quantity, value, exact form, witness."""
+def measures_table(mech: Mechanism, measures: Measures) -> Table:
+    """A rich table of the four quantities: quantity, value, exact form (or enclosure), witness.
+
+    Parameters
+    ----------
+    mech : Mechanism
+        Titles the table and names the witnesses.
+    measures : Measures
+        ``measure(mech)``.
+
+    Returns
+    -------
+    rich.table.Table
+
+    Examples
+    --------
+    >>> from relations import measure
+    >>> from relations.mechanisms import krr
+    >>> m = krr(3, 2)
+    >>> table = measures_table(m, measure(m))
+    >>> table.row_count, [column.header for column in table.columns]
+    (4, ['quantity', 'value (nats)', 'exact form', 'witness'])
+    """
     from rich.table import Table
 
     n, m = sizes(mech)
@@ -89,9 +121,27 @@ def _num(x, digits: int = 6) -> str:
 
 
 
-def check_tables(report):
-    """Rich tables: applicable relations grouped by setting (failing ones with the
-    numbers that break them and their witness), a line for the rest, then claims."""
+def check_tables(report: Report) -> list[Table | Text]:
+    """Rich tables of ``relations check``: the applicable relations, a line for the rest, then claims.
+
+    Relations are grouped by setting; a failing one shows the numbers that break it and its witness.
+
+    Parameters
+    ----------
+    report : Report
+        :func:`relations.check`'s result.
+
+    Returns
+    -------
+    list of rich.table.Table or rich.text.Text
+
+    Examples
+    --------
+    >>> from relations import check
+    >>> from relations.mechanisms import paper_example
+    >>> [getattr(part, "title", None) for part in check_tables(check(paper_example()))]
+    ['relations for the local setting', 'relations for both settings', None]
+    """
     from rich.table import Table
     from rich.text import Text
 
@@ -140,7 +190,15 @@ def check_tables(report):
 
 
 
-def catalogue_table():
+def catalogue_table() -> Table:
+    """The relation catalogue as one rich table (``relations catalogue``), one row per relation.
+
+    Examples
+    --------
+    >>> from relations import CATALOGUE
+    >>> catalogue_table().row_count == len(CATALOGUE)
+    True
+    """
     from rich.table import Table
 
     from relations.catalogue.entries import CATALOGUE
@@ -159,8 +217,17 @@ _VERDICT_STYLE = {"proved": "bold green", "holds-bounded": "green", "unrefuted":
 
 
 
-def verdicts_table(verdicts):
-    """One table: id, statement, verdict, evidence, tightness."""
+def verdicts_table(verdicts: Sequence[Verdict]) -> Table:
+    """The table of ``relations verify``: id, statement, verdict, evidence, tightness.
+
+    Parameters
+    ----------
+    verdicts : sequence of Verdict
+
+    Returns
+    -------
+    rich.table.Table
+    """
     from rich.table import Table
     from rich.text import Text
 

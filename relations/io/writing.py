@@ -26,7 +26,7 @@ def _vec(values) -> list[str]:
     return [str(Fraction(v)) for v in values]
 
 
-def to_dict(mech: Mechanism, name: str | None = None) -> dict[str, Any]:
+def to_dict(mech: Mechanism, *, name: str | None = None) -> dict[str, Any]:
     """The mechanism as a JSON-ready dict in the mechanism-file format (exact mechanisms only).
 
     Parameters
@@ -38,6 +38,8 @@ def to_dict(mech: Mechanism, name: str | None = None) -> dict[str, Any]:
     Returns
     -------
     dict
+        Keys as in ``docs/mechanism-files.md``: probabilities as fraction text, a product
+        channel or prior as ``{"product": ...}``, a uniform product prior as ``"uniform"``.
 
     Raises
     ------
@@ -50,6 +52,13 @@ def to_dict(mech: Mechanism, name: str | None = None) -> dict[str, Any]:
     >>> d = to_dict(randomized_response(3))
     >>> d["prior"], d["channel"]
     (['1/2', '1/2'], [['3/4', '1/4'], ['1/4', '3/4']])
+
+    The central version on ``D^2`` stays in product form:
+
+    >>> from relations.mechanisms import product
+    >>> d = to_dict(product(randomized_response(3), 2))
+    >>> d["domain"], d["records"], d["prior"], d["channel"]
+    (['0', '1'], 2, 'uniform', {'product': [['3/4', '1/4'], ['1/4', '3/4']]})
     """
     if not mech.exact:
         raise ValueError("only exact mechanisms can be written in the JSON format")
@@ -86,9 +95,44 @@ def to_dict(mech: Mechanism, name: str | None = None) -> dict[str, Any]:
 
 
 def dumps(mech: Mechanism, name: str | None = None) -> str:
-    """The mechanism file's text: one key per line, one matrix row per line."""
+    """The mechanism file's text: one key per line, one matrix row per line.
+
+    :func:`relations.io.reading.loads` reads it back to the same mechanism.
+
+    Parameters
+    ----------
+    mech : Mechanism
+        An exact mechanism.
+    name : str, optional
+        Written as the ``"name"`` key.
+
+    Returns
+    -------
+    str
+
+    Raises
+    ------
+    ValueError
+        For a float-mode mechanism.
+
+    Examples
+    --------
+    >>> from relations.mechanisms import randomized_response
+    >>> print(dumps(randomized_response(3), "binary RR, ratio 3"), end="")
+    {
+      "name": "binary RR, ratio 3",
+      "setting": "local",
+      "inputs": ["0", "1"],
+      "outputs": ["0", "1"],
+      "prior": ["1/2", "1/2"],
+      "channel": [
+        ["3/4", "1/4"],
+        ["1/4", "3/4"]
+      ]
+    }
+    """
     lines = []
-    for key, value in to_dict(mech, name).items():
+    for key, value in to_dict(mech, name=name).items():
         lines.append(f"  {json.dumps(key)}: {_compact(value)}")
     return "{\n" + ",\n".join(lines) + "\n}\n"
 
@@ -106,10 +150,31 @@ def write_text_atomic(path: str, text: str) -> str:
 
     A reader (or an interrupted run) sees the old file or the new one, never a truncated one.
 
+    Parameters
+    ----------
+    path : str
+        The file to write (UTF-8); its directory must exist.
+    text : str
+
     Returns
     -------
     str
         ``path``.
+
+    Raises
+    ------
+    OSError
+        If the directory cannot be written; the temporary file is removed.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from relations import load, measure
+    >>> from relations.mechanisms import randomized_response
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = write_text_atomic(os.path.join(folder, "rr.json"), dumps(randomized_response(3)))
+    ...     str(measure(load(path)).eps_d.exact), os.listdir(folder)
+    ('ln(3)', ['rr.json'])
     """
     folder = os.path.dirname(os.path.abspath(path))
     fd, tmp = tempfile.mkstemp(dir=folder, prefix=".relations-", suffix=".tmp")

@@ -1,5 +1,17 @@
 """The budgets of a mechanism: ``eps_d``, ``eps_i``, ``sigma_min`` (exact ratios with
 witnesses) and ``eps_m`` (certified mutual information), for dense, graph and product forms.
+
+Start with :func:`measure` (all four at once) and :func:`eps_all` (the DP budget over
+every pair of inputs).  The submodules:
+
+* :mod:`~relations.measures.api` -- :func:`measure` and :func:`eps_all` for any mechanism;
+* :mod:`~relations.measures.dense` -- the definitions on dense mechanisms (local, ``D^r``, graph);
+* :mod:`~relations.measures.product` -- product forms reduced to their local factors;
+* :mod:`~relations.measures.ratios` -- the largest neighbour ratio, exactly at float speed;
+* :mod:`~relations.measures.information` -- certified enclosures of ``I(X;Y)`` and exact tie-breakers;
+* :mod:`~relations.measures.results` -- the result objects.
+
+The definitions and the conventions on zeros and infinities are in ``docs/semantics.md``.
 """
 
 from __future__ import annotations

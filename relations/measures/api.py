@@ -34,7 +34,8 @@ def measure(mech: Mechanism, *, bits: int = DEFAULT_BITS) -> Measures:
 
     References
     ----------
-    .. [1] Zheng, Huang, Wang, Li, Xu, Li. Relations Between Several Classical Privacy Notions. Acta Electronica Sinica 53(10), 2025. Defs. 2-9.
+    .. [1] Zheng, Huang, Wang, Li, Xu, Li. Relations Between Several Classical Privacy Notions.
+       Acta Electronica Sinica 53(10), 2025. Defs. 2-9.
 
     Examples
     --------
@@ -49,8 +50,8 @@ def measure(mech: Mechanism, *, bits: int = DEFAULT_BITS) -> Measures:
     ('0.008794', '0.008795')
     """
     if mech.is_product:
-        return measure_product(mech, bits)
-    return measure_dense(mech, bits)
+        return measure_product(mech, bits=bits)
+    return measure_dense(mech, bits=bits)
 
 
 def eps_all(mech: Mechanism) -> Budget:
@@ -63,6 +64,8 @@ def eps_all(mech: Mechanism) -> Budget:
     Parameters
     ----------
     mech : Mechanism
+        Any mechanism; its neighbour structure is ignored (every two distinct
+        inputs are compared).
 
     Returns
     -------
@@ -71,7 +74,8 @@ def eps_all(mech: Mechanism) -> Budget:
 
     References
     ----------
-    .. [1] Dwork, Roth. The Algorithmic Foundations of Differential Privacy, 2014,
+    .. [1] Dwork, Roth. The Algorithmic Foundations of Differential Privacy.
+       Foundations and Trends in Theoretical Computer Science 9(3-4), 2014,
        Theorem 2.2 (group privacy). doi:10.1561/0400000042
 
     Examples

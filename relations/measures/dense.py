@@ -33,12 +33,44 @@ __all__ = ["Joint", "eps_d", "eps_i", "sigma_min", "eps_m", "eps_all_dense", "me
 
 
 class Joint:
-    """The float joint ``p(x) Q[x][y]``, handed out by column blocks (never built whole)."""
+    """The float joint ``p(x) Q[x][y]``, handed out by column blocks.
 
-    def __init__(self, prior: Prior, channel: Channel):
+    An instance is a column-block function for
+    :func:`~relations.measures.ratios.max_log_ratio` and
+    :func:`~relations.measures.ratios.scan_float`, so that a float-mode scan never
+    holds a second matrix of the channel's size (exact-mode :func:`eps_i` takes
+    all columns at once, to detect entries that underflow).
+
+    Parameters
+    ----------
+    prior : Prior
+        The prior ``p`` (its float copy is used).
+    channel : Channel
+        The channel ``Q`` (its float copy is used).
+
+    Attributes
+    ----------
+    p : numpy.ndarray
+        The prior as a column, shape ``(n, 1)``.
+    q : numpy.ndarray
+        The channel, shape ``(n, m)``.
+    m : int
+        The number of columns (outputs).
+
+    Examples
+    --------
+    >>> from relations.mechanisms import paper_example
+    >>> mech = paper_example(["19/20", "1/20"])
+    >>> joint = Joint(mech.prior, mech.channel)
+    >>> joint.m, joint(0, 2).round(4).tolist()
+    (2, [[0.6175, 0.3325], [0.0175, 0.0325]])
+    """
+
+    def __init__(self, prior: Prior, channel: Channel) -> None:
         self.p, self.q, self.m = prior.array[:, None], channel.array, channel.array.shape[1]
 
     def __call__(self, c0: int, c1: int) -> np.ndarray:
+        """The columns ``c0:c1`` of the joint: a fresh ``(n, c1 - c0)`` float64 array."""
         return self.p * self.q[:, c0:c1]
 
 
@@ -54,7 +86,16 @@ def eps_d(mech: Mechanism) -> Budget:
     Returns
     -------
     Budget
-        The smallest ``eps`` for which ``mech`` is ``eps``-differentially private.
+        The smallest ``eps`` for which ``mech`` is ``eps``-differentially private,
+        named ``"eps_d"``, with its exact form (``None`` in float mode) and witness.
+
+    References
+    ----------
+    .. [1] Dwork, Roth. The Algorithmic Foundations of Differential Privacy.
+       Foundations and Trends in Theoretical Computer Science 9(3-4), 2014, Definition 2.4.
+       doi:10.1561/0400000042
+    .. [2] Zheng, Huang, Wang, Li, Xu, Li. Relations Between Several Classical Privacy Notions.
+       Acta Electronica Sinica 53(10), 2025. Defs. 4-5.
 
     Examples
     --------
@@ -65,7 +106,7 @@ def eps_d(mech: Mechanism) -> Budget:
     """
     q = mech.channel
     entry = (lambda x, y: q.exact[x][y]) if q.exact is not None else None
-    return _budget("eps_d", max_log_ratio(q.array, mech.inputs, entry, q.reliable))
+    return _budget("eps_d", max_log_ratio(q.array, mech.inputs, entry=entry, reliable=q.reliable))
 
 
 
@@ -82,9 +123,18 @@ def eps_i(mech: Mechanism) -> Budget:
     Returns
     -------
     Budget
+        The smallest ``eps`` for which ``mech`` is ``eps``-identifiable, named
+        ``"eps_i"``, with its exact form (``None`` in float mode) and witness.
+
+    References
+    ----------
+    .. [1] Zheng, Huang, Wang, Li, Xu, Li. Relations Between Several Classical Privacy Notions.
+       Acta Electronica Sinica 53(10), 2025. Defs. 2-3.
 
     Examples
     --------
+    The paper's Section 5 example: ``(19/20)(13/20) / ((1/20)(7/20)) = 247/7``.
+
     >>> from relations.mechanisms import paper_example
     >>> str(eps_i(paper_example(["19/20", "1/20"])).exact)
     'ln(247/7)'
@@ -96,7 +146,8 @@ def eps_i(mech: Mechanism) -> Budget:
     j = joint(0, joint.m)
     product_nonzero = (p.array[:, None] != 0) & (q.array != 0)
     reliable = p.reliable and q.reliable and not np.any(product_nonzero & (j < np.finfo(np.float64).tiny))
-    return _budget("eps_i", max_log_ratio(j, mech.inputs, lambda x, y: p.exact[x] * q.exact[x][y], reliable))
+    return _budget("eps_i", max_log_ratio(j, mech.inputs, entry=lambda x, y: p.exact[x] * q.exact[x][y],
+                                             reliable=reliable))
 
 
 
@@ -111,6 +162,9 @@ def sigma_min(mech: Mechanism) -> Budget:
     Returns
     -------
     Budget
+        Named ``"sigma_min"``; its witness ``(x, x', None)`` has ``p(x)/p(x')``
+        minimal.  ``0`` when the prior is equal across every neighbour pair,
+        ``-inf`` when a zero prior entry neighbours a positive one.
 
     Examples
     --------
@@ -120,7 +174,8 @@ def sigma_min(mech: Mechanism) -> Budget:
     """
     p = mech.prior
     entry = (lambda x, y: p.exact[x]) if p.exact is not None else None
-    return _budget("sigma_min", max_log_ratio(p.array[:, None], mech.inputs, entry, p.reliable), negate=True)
+    return _budget("sigma_min", max_log_ratio(p.array[:, None], mech.inputs, entry=entry, reliable=p.reliable),
+                   negate=True)
 
 
 
@@ -139,6 +194,11 @@ def eps_m(mech: Mechanism, *, bits: int = DEFAULT_BITS) -> MutualInformation:
     MutualInformation
         In float mode the float value only (``enclosure`` is None).
 
+    References
+    ----------
+    .. [1] Zheng, Huang, Wang, Li, Xu, Li. Relations Between Several Classical Privacy Notions.
+       Acta Electronica Sinica 53(10), 2025. Defs. 6-7.
+
     Examples
     --------
     A noiseless bit under a uniform prior carries ``ln 2`` nats:
@@ -156,17 +216,68 @@ def eps_m(mech: Mechanism, *, bits: int = DEFAULT_BITS) -> MutualInformation:
 
 
 def eps_all_dense(mech: Mechanism) -> Budget:
-    """DP budget over *every* pair of distinct inputs of a dense mechanism: the channel measured as if local."""
+    """DP budget over every pair of distinct inputs of a dense mechanism: the channel measured as if local.
+
+    Use :func:`~relations.measures.eps_all`, which also handles product forms.
+
+    Parameters
+    ----------
+    mech : Mechanism
+        A dense mechanism; its neighbour structure is ignored.
+
+    Returns
+    -------
+    Budget
+        Named ``"eps_all"``, with exact form and witness.
+
+    Examples
+    --------
+    Two records over ``{a, b}``: changing one record moves the output
+    probability by a factor of at most 2, changing both by 3, within the group
+    privacy bound ``diam * eps_d = 2 ln 2``.
+
+    >>> from relations import Mechanism
+    >>> mech = Mechanism.central([["3/4", "1/4"], ["1/2", "1/2"], ["1/2", "1/2"], ["1/4", "3/4"]],
+    ...                          records=2, domain=["a", "b"])
+    >>> str(eps_d(mech).exact), str(eps_all_dense(mech).exact), eps_all_dense(mech).witness
+    ('ln(2)', 'ln(3)', Witness(x=0, x_prime=3, y=0))
+    """
     every = LocalInputs(tuple(map(str, range(mech.channel.shape[0]))))
     q = mech.channel
     entry = (lambda x, y: q.exact[x][y]) if q.exact is not None else None
-    return _budget("eps_all", max_log_ratio(q.array, every, entry, q.reliable))
+    return _budget("eps_all", max_log_ratio(q.array, every, entry=entry, reliable=q.reliable))
 
 
-def measure_dense(mech: Mechanism, bits: int = DEFAULT_BITS) -> Measures:
+def measure_dense(mech: Mechanism, *, bits: int = DEFAULT_BITS) -> Measures:
     """All four quantities of a dense mechanism.
 
-    In float mode ``p(x)Q[x][y]`` is formed block by block, never as a whole matrix."""
+    Use :func:`~relations.measures.measure`, which also handles product forms.  In
+    float mode ``eps_d`` and ``eps_i`` come from one float scan
+    (:func:`~relations.measures.ratios.scan_float`) in which ``p(x)Q[x][y]`` is
+    formed block by block, never as a whole matrix.
+
+    Parameters
+    ----------
+    mech : Mechanism
+        A dense mechanism (local, ``D^r`` or graph).
+    bits : int, optional
+        The enclosure of ``eps_m`` is at most ``2**-bits`` wide (default 100).
+
+    Returns
+    -------
+    Measures
+        ``exact`` is False in float mode (no exact forms, no enclosure).
+
+    Examples
+    --------
+    A float channel is measured in float mode:
+
+    >>> import numpy as np
+    >>> from relations import Mechanism
+    >>> res = measure_dense(Mechanism.local(np.array([[0.75, 0.25], [0.25, 0.75]])))
+    >>> res.exact, res.eps_d.exact, round(res.eps_d.value, 6), res.eps_m.enclosure
+    (False, None, 1.098612, None)
+    """
     if not mech.exact:
         d, i = scan_float([mech.channel.array, Joint(mech.prior, mech.channel)], mech.inputs)
         return Measures(_budget("eps_i", i), _budget("eps_d", d), eps_m(mech, bits=bits), sigma_min(mech), False)

@@ -11,7 +11,14 @@ exact rational inputs, in the form
 
 with ``0 ln 0 = 0`` (zero entries are skipped), ``ln`` computed once per
 distinct value, at rising working precision until the ball's width is below
-``2**-bits``.  Float-mode (``.npz``) mechanisms get no enclosure.
+``2**-bits`` (:func:`mutual_information`).
+
+Two exact tie-breakers decide what no enclosure can, when ``I(X;Y)`` equals the
+value it is compared with: :func:`independent` (``I = 0`` iff every row with
+positive prior is the same distribution) and :func:`compare_with_log`
+(``I`` against ``ln r`` by an integer identity).  Float-mode (``.npz``)
+mechanisms get no enclosure, only the float value of
+:func:`mutual_information_float`.
 """
 
 from __future__ import annotations
@@ -37,7 +44,39 @@ __all__ = ["mutual_information", "independent", "MAX_TIE_DENOMINATOR", "MAX_TIE_
 
 def mutual_information(prior: Sequence[Fraction], rows: Sequence[Sequence[Fraction]],
                        bits: int = DEFAULT_BITS) -> Enclosure:
-    """Certified enclosure of ``I(X;Y)`` for an exact prior and channel, width ``<= 2**-bits``."""
+    """Certified enclosure of ``I(X;Y)`` in nats for an exact prior and channel.
+
+    The working precision doubles until the ball is at most ``2**-bits`` wide
+    (the module docstring gives the formula); beyond 65536 bits of working
+    precision the enclosure is returned as it is.  Both bounds are clamped at 0.
+
+    Parameters
+    ----------
+    prior : sequence of Fraction
+        ``p(x)``, summing to 1.
+    rows : sequence of sequence of Fraction
+        The channel ``Q[x][y]``, each row summing to 1.
+    bits : int, optional
+        Target width ``2**-bits`` (default 100).
+
+    Returns
+    -------
+    Enclosure
+        Exact dyadic ``lower <= I(X;Y) <= upper``; exactly ``[0, 0]`` when
+        :func:`independent`.
+
+    Examples
+    --------
+    A noiseless bit under a uniform prior carries ``ln 2`` nats:
+
+    >>> from fractions import Fraction
+    >>> half, one, zero = Fraction(1, 2), Fraction(1), Fraction(0)
+    >>> e = mutual_information([half, half], [[one, zero], [zero, one]], bits=30)
+    >>> e.decimal(6), e.width <= Fraction(1, 2**30)
+    (('0.693147', '0.693148'), True)
+    >>> mutual_information([half, half], [[half, half], [half, half]])
+    Enclosure(lower=Fraction(0, 1), upper=Fraction(0, 1))
+    """
     from flint import arb  # imported here: only exact measurement needs it
 
     m = len(rows[0]) if rows else 0
@@ -83,22 +122,46 @@ def mutual_information(prior: Sequence[Fraction], rows: Sequence[Sequence[Fracti
 
 
 def independent(prior: Sequence[Fraction], rows: Sequence[Sequence[Fraction]]) -> bool:
-    """True iff ``I(X;Y) = 0`` exactly: all rows with positive prior are equal."""
+    """True iff ``I(X;Y) = 0`` exactly: all rows with positive prior are equal.
+
+    Parameters
+    ----------
+    prior : sequence of Fraction
+        ``p(x)``.
+    rows : sequence of sequence of Fraction
+        The channel ``Q[x][y]``.
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    A row of zero prior does not count:
+
+    >>> from fractions import Fraction
+    >>> half, one, zero = Fraction(1, 2), Fraction(1), Fraction(0)
+    >>> independent([half, half, zero], [[half, half], [half, half], [one, zero]])
+    True
+    >>> independent([half, half], [[half, half], [one, zero]])
+    False
+    """
     support = [row for px, row in zip(prior, rows) if px]
     return all(tuple(row) == tuple(support[0]) for row in support[1:])
 
 
 
-#: Limits of the exact algebraic tie-breaker (lcm of joint denominators, entries, bits).
+#: Limit of :func:`compare_with_log`: the lcm ``D`` of the denominators of the exponents ``p(x)Q[x][y]``.
 MAX_TIE_DENOMINATOR = 10**4
 
 
 
+#: Limit of :func:`compare_with_log`: the estimated bit size of the integers ``A^D`` and ``r^D``.
 MAX_TIE_BITS = 2 * 10**7
 
 
 
-def compare_with_log(prior: Sequence[Fraction], rows: Sequence[Sequence[Fraction]], r: Fraction,
+def compare_with_log(prior: Sequence[Fraction], rows: Sequence[Sequence[Fraction]], r: Fraction, *,
                      parts: Sequence[tuple[Sequence[Fraction], Sequence[Sequence[Fraction]], int]] | None = None,
                      ) -> int | None:
     """``sign(I(X;Y) - ln r)`` exactly, or None when too large to decide this way.
@@ -106,8 +169,40 @@ def compare_with_log(prior: Sequence[Fraction], rows: Sequence[Sequence[Fraction
     ``I(X;Y) = ln A`` with ``A = prod_{x,y} (Q[x][y] / p(y))^(p(x)Q[x][y])``.
     With ``D`` the lcm of the denominators of the exponents, ``A^D`` is a
     rational number, and ``I <= ln r`` iff ``A^D <= r^D``: integer arithmetic.
-    ``parts`` (``(prior, rows, count)`` triples) gives a sum of such
-    informations instead, ``sum count * I_j`` (a product-form mechanism).
+    This decides the ties that no enclosure can (``I(X;Y) = ln r`` exactly).
+
+    Parameters
+    ----------
+    prior : sequence of Fraction
+        ``p(x)`` (ignored when ``parts`` is given).
+    rows : sequence of sequence of Fraction
+        The channel ``Q[x][y]`` (ignored when ``parts`` is given).
+    r : Fraction
+        The positive rational whose logarithm ``I(X;Y)`` is compared with.
+    parts : sequence of tuple, optional
+        ``(prior, rows, count)`` triples: compare the sum ``sum count * I_j``
+        instead (the information of a product-form mechanism).
+
+    Returns
+    -------
+    int or None
+        ``-1``, ``0`` or ``1``; ``None`` when ``D`` exceeds
+        :data:`MAX_TIE_DENOMINATOR` or the integers would exceed about
+        :data:`MAX_TIE_BITS` bits.
+
+    Examples
+    --------
+    A noiseless ternary channel under a uniform prior carries exactly ``ln 3``;
+    three independent noiseless bits carry exactly ``3 ln 2 = ln 8``:
+
+    >>> from fractions import Fraction
+    >>> third, one, zero = Fraction(1, 3), Fraction(1), Fraction(0)
+    >>> eye = [[one, zero, zero], [zero, one, zero], [zero, zero, one]]
+    >>> compare_with_log([third] * 3, eye, Fraction(3)), compare_with_log([third] * 3, eye, Fraction(2))
+    (0, 1)
+    >>> bit = ([Fraction(1, 2)] * 2, [[one, zero], [zero, one]], 3)
+    >>> compare_with_log((), (), Fraction(8), parts=[bit])
+    0
     """
     if parts is None:
         parts = [(prior, rows, 1)]
@@ -137,8 +232,29 @@ def compare_with_log(prior: Sequence[Fraction], rows: Sequence[Sequence[Fraction
 
 
 def mutual_information_float(prior: np.ndarray, q: np.ndarray) -> float:
-    """``I(X;Y)`` in float64, one pass over ``Q`` in cache-sized column blocks:
-    ``sum_x p(x) sum_y Q ln Q - sum_y p(y) ln p(y)`` with ``0 ln 0 = 0``."""
+    """``I(X;Y)`` in float64, one pass over ``Q`` in cache-sized column blocks.
+
+    Computes ``sum_x p(x) sum_y Q ln Q - sum_y p(y) ln p(y)`` with ``0 ln 0 = 0``,
+    clamped at 0; used for float-mode mechanisms, where no enclosure is certified.
+
+    Parameters
+    ----------
+    prior : numpy.ndarray
+        ``p(x)``, shape ``(n,)``.
+    q : numpy.ndarray
+        The channel, shape ``(n, m)``.
+
+    Returns
+    -------
+    float
+        ``I(X;Y)`` in nats.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> round(mutual_information_float(np.array([0.5, 0.5]), np.eye(2)), 6)  # ln 2
+    0.693147
+    """
     n, m = q.shape
     width = _width(n, m)
     conditional = 0.0

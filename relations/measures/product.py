@@ -29,6 +29,8 @@ distinct local problems (identical factors are computed once).
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 from relations.measures.dense import eps_d, eps_i, eps_m, sigma_min
 from relations.measures.results import Budget, Measures, MutualInformation, Witness
 from relations.model.distributions import Prior, ProductChannel, ProductPrior
@@ -68,9 +70,29 @@ def _lift(local: Budget, j: int, fillers: list[tuple[int, int]]) -> Budget:
     return Budget(local.name, local.value, local.exact, Witness(tuple(x), tuple(xp), y))
 
 
-def factor_groups(prior: ProductPrior) -> dict[object, list[int]]:
-    """Records grouped by identical local prior (the uniform prior is one group): each distinct local
-    problem is computed once and counted with its multiplicity."""
+def factor_groups(prior: ProductPrior) -> dict[tuple[Fraction, ...] | bytes, list[int]]:
+    """Records grouped by identical local prior, so that each distinct local problem is computed once.
+
+    Parameters
+    ----------
+    prior : ProductPrior
+        One local prior per record (``"uniform"`` gives identical factors: one group).
+
+    Returns
+    -------
+    dict
+        Maps each distinct local prior (its exact tuple, or the bytes of its float
+        array in float mode) to the indices of the records that have it, in
+        record order.
+
+    Examples
+    --------
+    >>> from relations import Mechanism
+    >>> mech = Mechanism.product([["3/4", "1/4"], ["1/4", "3/4"]], records=3,
+    ...                          prior=[["1/2", "1/2"], ["3/4", "1/4"], ["3/4", "1/4"]])
+    >>> list(factor_groups(mech.prior).values())
+    [[0], [1, 2]]
+    """
     groups: dict[object, list[int]] = {}
     for j, f in enumerate(prior.factors):
         key = f.exact if f.exact is not None else f.array.tobytes()
@@ -78,8 +100,43 @@ def factor_groups(prior: ProductPrior) -> dict[object, list[int]]:
     return groups
 
 
-def measure_product(mech: Mechanism, bits: int = DEFAULT_BITS) -> Measures:
-    """The four quantities of a product-form mechanism via its local factors."""
+def measure_product(mech: Mechanism, *, bits: int = DEFAULT_BITS) -> Measures:
+    """The four quantities of a product-form mechanism via its local factors.
+
+    Use :func:`~relations.measures.measure`, which dispatches here for product
+    forms.  The reduction and the lifting of witnesses are in the module
+    docstring; each local ``eps_m`` is enclosed ``r.bit_length() + 1`` bits more
+    tightly, so that the sum is still at most ``2**-bits`` wide.
+
+    Parameters
+    ----------
+    mech : Mechanism
+        A product-form mechanism (:meth:`Mechanism.product
+        <relations.model.Mechanism.product>`) with a product or uniform prior.
+    bits : int, optional
+        The enclosure of ``eps_m`` is at most ``2**-bits`` wide (default 100).
+
+    Returns
+    -------
+    Measures
+        Witnesses are tuples of per-record indices.
+
+    Examples
+    --------
+    Binary randomized response with ratio 3 on records with priors
+    ``(1/2, 1/2)``, ``(3/4, 1/4)``, ``(3/4, 1/4)``: ``eps_d = ln 3`` whatever the
+    prior, ``eps_i = ln((3/4)(3/4) / ((1/4)(1/4))) = ln 9`` on a skewed record,
+    and ``sigma_min = ln((1/4) / (3/4))``.
+
+    >>> from relations import Mechanism
+    >>> mech = Mechanism.product([["3/4", "1/4"], ["1/4", "3/4"]], records=3,
+    ...                          prior=[["1/2", "1/2"], ["3/4", "1/4"], ["3/4", "1/4"]])
+    >>> res = measure_product(mech)
+    >>> str(res.eps_d.exact), str(res.eps_i.exact), res.eps_i.witness
+    ('ln(3)', 'ln(9)', Witness(x=(0, 0, 0), x_prime=(0, 1, 0), y=(0, 0, 0)))
+    >>> str(res.sigma_min.exact)
+    'ln(1/3)'
+    """
     channel = mech.channel
     assert isinstance(channel, ProductChannel)
     prior = mech.prior
@@ -120,8 +177,31 @@ def _greater(a: Budget, b: Budget) -> bool:
 
 
 def eps_all_product(mech: Mechanism) -> Budget:
-    """All-pairs DP budget of a product channel: ``r * eps_d^l(W)``, attained by
-    repeating the local witness ``(d, d', e)`` in every record."""
+    """All-pairs DP budget of a product channel: ``r * eps_d^l(W)``.
+
+    Two datasets differ in at most ``r`` records and the per-record ratios
+    multiply, so the bound ``r * eps_d^l(W)`` is attained by repeating the local
+    witness ``(d, d', e)`` in every record.  Use :func:`~relations.measures.eps_all`,
+    which dispatches here for product forms.
+
+    Parameters
+    ----------
+    mech : Mechanism
+        A product-form mechanism.
+
+    Returns
+    -------
+    Budget
+        Named ``"eps_all"``: ``ln(q^r)`` for a local ``eps_d = ln(q)`` (infinite if
+        that is), with per-record witness tuples.
+
+    Examples
+    --------
+    >>> from relations.mechanisms import product, randomized_response
+    >>> b = eps_all_product(product(randomized_response(3), 3))
+    >>> str(b.exact), b.witness
+    ('ln(27)', Witness(x=(0, 0, 0), x_prime=(1, 1, 1), y=(0, 0, 0)))
+    """
     channel = mech.channel
     assert isinstance(channel, ProductChannel)
     prior = mech.prior.factors[0] if isinstance(mech.prior, ProductPrior) else None

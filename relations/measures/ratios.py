@@ -20,11 +20,12 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import Callable
+from typing import Callable, Sequence
 
 import numpy as np
 
 from relations.measures.results import Budget, Witness
+from relations.model.neighbours import InputSpace
 from relations.numbers.logs import LogRatio
 
 __all__ = ["WINDOW", "EntryFn", "max_log_ratio", "scan_float"]
@@ -34,23 +35,68 @@ WINDOW = 1e-9
 
 
 
+#: ``entry(x, y)``: the exact rational entry ``A[x][y]`` of the matrix being scanned.
 EntryFn = Callable[[int, int], Fraction]
 
 
 
-def max_log_ratio(a, space, entry: EntryFn | None = None, reliable: bool = True):
-    """Largest ``A[x][y] / A[x'][y]`` over neighbours ``x ~ x'`` (per ``space``) and columns ``y``.
+def max_log_ratio(a: np.ndarray | Callable[[int, int], np.ndarray], space: InputSpace, *,
+                  entry: EntryFn | None = None, reliable: bool = True,
+                  ) -> tuple[LogRatio | float | None, Witness | None]:
+    """Largest ``ln(A[x][y] / A[x'][y])`` over neighbours ``x ~ x'`` and columns ``y``, with a witness.
 
-    ``a`` is the float64 matrix, or a function ``a(c0, c1)`` returning its
-    columns ``c0:c1`` (so that ``p(x)Q[x][y]`` need never be built whole);
-    ``entry(x, y)`` returns the exact rational entry (``None``: float mode).
-    Returns ``(ratio, witness)`` where ``ratio`` is a :class:`LogRatio` (exact
-    mode) or a float ``ln`` value (float mode), or ``(None, None)`` when no
-    pair contributes.
+    The float scan picks the candidates within the relative :data:`WINDOW` of the
+    float maximum and re-evaluates them in exact rationals (the module docstring
+    says why this is exact).  The columns are processed in blocks of about 2 MiB so
+    that the ``r`` reductions of ``D^r`` run in cache; within a block each clique
+    family gives ``max/min`` per clique and column (``0/0`` is NaN and ignored).
 
-    The columns are processed in blocks of about 2 MiB so that the ``r``
-    reductions of ``D^r`` run in cache; within a block each clique family
-    gives ``max/min`` per clique and column (``0/0`` is NaN and ignored).
+    Parameters
+    ----------
+    a : numpy.ndarray or callable
+        The float64 matrix ``A`` (inputs x outputs), or a function ``a(c0, c1)``
+        returning its columns ``c0:c1`` with the column count as attribute ``m``
+        (like :class:`~relations.measures.dense.Joint`, so that ``p(x)Q[x][y]``
+        need never be built whole).
+    space : LocalInputs, HammingInputs or GraphInputs
+        The neighbour structure of the rows (:mod:`relations.model.neighbours`).
+    entry : callable, optional
+        ``entry(x, y)`` returns the exact rational ``A[x][y]``; ``None`` (the
+        default) is float mode, the same as :func:`scan_float`.
+    reliable : bool, optional
+        False when the float copy may have lost entries (underflow to zero or to
+        subnormals): then every clique and column is evaluated exactly.
+
+    Returns
+    -------
+    tuple
+        ``(ratio, witness)``: ``ratio`` is a :class:`~relations.numbers.LogRatio`
+        (exact mode; ``+inf`` for ``a/0``) or the float ``ln`` value (float mode),
+        and ``witness`` the :class:`~relations.measures.Witness` attaining it;
+        ``(None, None)`` when no neighbour pair contributes.
+
+    Examples
+    --------
+    Binary randomized response with ratio 3: the largest ratio is ``(3/4) / (1/4)``.
+
+    >>> from fractions import Fraction
+    >>> import numpy as np
+    >>> from relations.model.neighbours import LocalInputs
+    >>> rows = [[Fraction(3, 4), Fraction(1, 4)], [Fraction(1, 4), Fraction(3, 4)]]
+    >>> ratio, witness = max_log_ratio(np.array(rows, dtype=float), LocalInputs(("0", "1")),
+    ...                                entry=lambda x, y: rows[x][y])
+    >>> str(ratio), witness
+    ('ln(3)', Witness(x=0, x_prime=1, y=0))
+
+    A zero against a positive entry is an infinite ratio; a single input has no
+    neighbour pair:
+
+    >>> rows = [[Fraction(1), Fraction(0)], [Fraction(1, 2), Fraction(1, 2)]]
+    >>> str(max_log_ratio(np.array(rows, dtype=float), LocalInputs(("0", "1")),
+    ...                   entry=lambda x, y: rows[x][y])[0])
+    'inf'
+    >>> max_log_ratio(np.array([[0.5, 0.5]]), LocalInputs(("0",)), entry=lambda x, y: Fraction(1, 2))
+    (None, None)
     """
     if entry is None:
         return scan_float([a], space)[0]
@@ -117,9 +163,35 @@ def _ratio_blocks(a, space):
 
 
 
-def scan_float(mats, space) -> list:
-    """Float mode: ``max ln(A[x][y]/A[x'][y])`` with a witness for each matrix in ``mats`` (arrays or
-    column-block functions)."""
+def scan_float(mats: Sequence[np.ndarray | Callable[[int, int], np.ndarray]], space: InputSpace,
+               ) -> list[tuple[float | None, Witness | None]]:
+    """Float mode: ``max ln(A[x][y] / A[x'][y])`` with a witness, for each matrix in one pass.
+
+    No exact re-evaluation: the results are as accurate as float64 (the measures
+    of a float-mode mechanism say ``exact = False``).
+
+    Parameters
+    ----------
+    mats : sequence of numpy.ndarray or callable
+        The matrices, each as for :func:`max_log_ratio` (an array, or a column-block
+        function with attribute ``m``).
+    space : LocalInputs, HammingInputs or GraphInputs
+        The neighbour structure of the rows.
+
+    Returns
+    -------
+    list of tuple
+        One ``(ln ratio, witness)`` per matrix, or ``(None, None)`` when no
+        neighbour pair contributes.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from relations.model.neighbours import LocalInputs
+    >>> q = np.array([[0.75, 0.25], [0.25, 0.75]])
+    >>> [(round(v, 6), w) for v, w in scan_float([q, q**2], LocalInputs(("0", "1")))]
+    [(1.098612, Witness(x=0, x_prime=1, y=0)), (2.197225, Witness(x=0, x_prime=1, y=0))]
+    """
     out = []
     for a in mats:
         best, best_at = 0.0, None

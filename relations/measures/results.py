@@ -1,15 +1,17 @@
 """Result objects of the measures: budgets with exact forms and witnesses, mutual information.
 
-A :class:`Budget` is a ratio measure (``eps_d``, ``eps_i``, ``sigma_min``): its float
-value, its exact form ``ln(q)`` (a :class:`~relations.numbers.LogRatio`; ``None`` in
-float mode) and the :class:`Witness` ``(x, x', y)`` attaining it.  A
-:class:`MutualInformation` is ``I(X;Y)`` with its certified enclosure.  :class:`Measures`
-holds all four quantities of one mechanism.
+A :class:`Budget` is a ratio measure (``eps_d``, ``eps_i``, ``sigma_min``, and the
+derived ``eps_all`` and ``neg_sigma``): its float value, its exact form ``ln(q)`` (a
+:class:`~relations.numbers.LogRatio`; ``None`` in float mode) and the :class:`Witness`
+``(x, x', y)`` attaining it.  A :class:`MutualInformation` is ``I(X;Y)`` with its
+certified enclosure.  :class:`Measures` holds all four quantities of one mechanism.
+The conventions on zeros, infinities and witnesses are those of ``docs/semantics.md``.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Iterator
 
 from relations.numbers.enclosure import Enclosure
 from relations.numbers.logs import LogRatio
@@ -21,8 +23,21 @@ __all__ = ["Witness", "Budget", "MutualInformation", "Measures"]
 class Witness:
     """Where a budget is attained: inputs ``x``, ``x_prime`` and output ``y``.
 
-    For a dense mechanism each is a row/column index; for a product form, a
-    tuple of per-record indices.  ``y`` is ``None`` for ``sigma_min``.
+    Attributes
+    ----------
+    x, x_prime : int or tuple of int
+        The neighbouring inputs whose ratio attains the budget: row indices of a
+        dense mechanism, or tuples of per-record value indices for a product form.
+    y : int or tuple of int or None
+        The output column (per-record output indices for a product form); ``None``
+        for ``sigma_min`` and ``neg_sigma``, which involve the prior only.
+
+    Examples
+    --------
+    >>> from relations.measures import eps_d
+    >>> from relations.mechanisms import randomized_response
+    >>> eps_d(randomized_response(3)).witness
+    Witness(x=0, x_prime=1, y=0)
     """
 
     x: int | tuple[int, ...]
@@ -33,10 +48,27 @@ class Witness:
 
 @dataclass(frozen=True)
 class Budget:
-    """A ratio measure (``eps_d``, ``eps_i`` or ``sigma_min``).
+    """A ratio measure (``eps_d``, ``eps_i``, ``sigma_min``, ``eps_all`` or ``neg_sigma``).
 
-    ``exact`` is ``ln(q)`` with ``q`` rational (``None`` in float mode);
-    ``value`` is its float value (``+-inf`` allowed); ``witness`` attains it.
+    Attributes
+    ----------
+    name : str
+        Which measure this is, e.g. ``"eps_d"``.
+    value : float
+        The float value in nats (``+inf`` and ``-inf`` allowed).
+    exact : LogRatio or None
+        ``ln(q)`` with ``q`` rational, or an infinity; ``None`` in float mode.
+    witness : Witness or None
+        The ``(x, x', y)`` attaining the budget; ``None`` when no neighbour pair
+        contributes (the budget is then reported as ``0``).
+
+    Examples
+    --------
+    >>> from relations.measures import sigma_min
+    >>> from relations.mechanisms import paper_example
+    >>> b = sigma_min(paper_example(["19/20", "1/20"]))
+    >>> b.name, str(b.exact), round(b.value, 4), b.witness
+    ('sigma_min', 'ln(1/19)', -2.9444, Witness(x=1, x_prime=0, y=None))
     """
 
     name: str
@@ -48,7 +80,17 @@ class Budget:
 
 @dataclass(frozen=True)
 class MutualInformation:
-    """``eps_m = I(X;Y)`` in nats: a float value and, in exact mode, a certified enclosure."""
+    """``eps_m = I(X;Y)`` in nats: a float value and, in exact mode, a certified enclosure.
+
+    Attributes
+    ----------
+    value : float
+        The float value (the enclosure's midpoint in exact mode).
+    enclosure : Enclosure or None
+        Exact dyadic bounds ``lower <= I(X;Y) <= upper``; ``None`` in float mode.
+    bits : int or None
+        The requested precision: ``upper - lower <= 2**-bits``; ``None`` in float mode.
+    """
 
     value: float
     enclosure: Enclosure | None
@@ -58,7 +100,34 @@ class MutualInformation:
 
 @dataclass(frozen=True)
 class Measures:
-    """The four quantities of one mechanism; ``exact`` is False in float mode."""
+    """The four quantities of one mechanism.
+
+    Iterating yields ``eps_i``, ``eps_d``, ``eps_m``, ``sigma_min`` in that order.
+
+    Attributes
+    ----------
+    eps_i, eps_d, sigma_min : Budget
+        The ratio measures, exact with witnesses.
+    eps_m : MutualInformation
+        ``I(X;Y)``, certified in exact mode.
+    exact : bool
+        False in float mode (a ``.npz`` mechanism, or float arrays).
+
+    Examples
+    --------
+    3-ary randomized response with ratio 2 under the uniform prior (rows
+    ``(1/2, 1/4, 1/4)`` and permutations): ``eps_d = eps_i = ln 2``, ``sigma_min = 0``
+    and ``I(X;Y) = ln 3 - H(1/2, 1/4, 1/4) = ln 3 - (3/2) ln 2``:
+
+    >>> from relations import measure
+    >>> from relations.mechanisms import krr
+    >>> res = measure(krr(3, 2))
+    >>> e_i, e_d, e_m, s_min = res
+    >>> str(e_i.exact), str(e_d.exact), str(s_min.exact), res.exact
+    ('ln(2)', 'ln(2)', '0', True)
+    >>> e_m.enclosure.decimal(4)
+    ('0.0588', '0.0589')
+    """
 
     eps_i: Budget
     eps_d: Budget
@@ -66,6 +135,5 @@ class Measures:
     sigma_min: Budget
     exact: bool
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Budget | MutualInformation]:
         return iter((self.eps_i, self.eps_d, self.eps_m, self.sigma_min))
-

@@ -1,5 +1,21 @@
-"""Named mechanisms as constructors returning :class:`~relations.model.Mechanism`, their
-registry (what mechanism files may name), and symbolic closed forms.
+"""Named mechanisms: constructors returning exact :class:`~relations.model.Mechanism` objects.
+
+* :mod:`relations.mechanisms.local` -- local mechanisms with a rational ratio ``t = e^eps``
+  (randomized response, k-RR, unary encoding, subset selection, Hadamard response, the
+  exponential mechanism) and :func:`~relations.mechanisms.local.product`, their central version;
+* :mod:`relations.mechanisms.ranges` -- central mechanisms on counting ranges ``{0, ..., n-1}``;
+* :mod:`relations.mechanisms.paper` -- the example and constructions of Zheng et al. 2025;
+* :mod:`relations.mechanisms.registry` -- the names a mechanism file may give
+  (``docs/mechanism-files.md``);
+* :mod:`relations.mechanisms.symbolic` -- closed forms (sympy) for symbolic parameters; not
+  imported here, so that importing the package does not import sympy.
+
+Examples
+--------
+>>> from relations import measure
+>>> from relations.mechanisms import krr
+>>> str(measure(krr(3, 2)).eps_d.exact)
+'ln(2)'
 """
 
 from __future__ import annotations

@@ -1,28 +1,18 @@
 """Local mechanisms (every two values neighbours) with exact rational entries.
 
 The privacy parameter is the rational ratio ``t = e^eps`` (``ratio``), so
-``eps = ln t`` exactly; a uniform prior is used unless one is given.  Every
-docstring states the channel and the documented privacy level, which the tests
-check against the exact ``eps_d``.
+``eps = ln t`` exactly; a uniform prior is used unless one is given.  Each
+constructor's docstring states its channel and its privacy level (``eps_d = ln t``;
+``eps_d <= 2 Delta_u ln b`` for the exponential mechanism), which the tests check
+against the exact ``eps_d``:
 
-* :func:`randomized_response` -- Warner (1965): ``Q[d][d] = t/(1+t)``;
-* :func:`krr` -- k-ary randomized response / direct encoding (Kairouz et al. 2014):
-  ``Q[d][e] = t/(t+k-1)`` if ``e = d`` else ``1/(t+k-1)``; ``eps_d = ln t``;
-* :func:`unary_encoding` -- symmetric (SUE, RAPPOR: per-bit ``p = s/(1+s)``,
-  ``q = 1/(1+s)``, ``s = sqrt(t)``) and optimised (OUE, Wang et al. 2017:
-  ``p = 1/2``, ``q = 1/(1+t)``); outputs are bit vectors; ``eps_d = ln t``;
-* :func:`subset_selection` -- Wang et al. 2016 / Ye and Barg 2018: outputs are
-  ``s``-subsets, ``Q[d][S] = t/Z`` if ``d in S`` else ``1/Z``,
-  ``Z = C(k-1, s-1) t + C(k-1, s)``; ``eps_d = ln t``;
-* :func:`hadamard_response` -- Acharya, Sun, Zhang 2019: ``K`` the smallest
-  power of two above ``k``, ``C_d`` the positions of ``+1`` in row ``d+1`` of
-  the Sylvester-Hadamard matrix, ``Q[d][y] = 2t/(K(1+t))`` on ``C_d`` else
-  ``2/(K(1+t))``; ``eps_d = ln t``;
-* :func:`exponential` -- McSherry and Talwar 2007: ``Q[x][y] ∝ b^u(x,y)`` for
-  an integer utility ``u`` and rational base ``b = e^(eps/(2 Delta u))``;
-  ``eps_d <= 2 Delta_u ln b``;
-* :func:`product` -- the central version of a local mechanism: ``r`` records,
-  product form.
+* :func:`randomized_response` (Warner 1965) and :func:`krr`, k-ary randomized
+  response or direct encoding (Kairouz, Oh, Viswanath 2016), both from :func:`krr_rows`;
+* :func:`unary_encoding`: symmetric (SUE, basic RAPPOR) and optimised (OUE, Wang et al. 2017);
+* :func:`subset_selection` (Wang et al. 2016; Ye and Barg 2018);
+* :func:`hadamard_response` (Acharya, Sun, Zhang 2019);
+* :func:`exponential` (McSherry and Talwar 2007) and :func:`utility_sensitivity`;
+* :func:`product`: the central version of a local mechanism, ``r`` records in product form.
 """
 
 from __future__ import annotations
@@ -46,13 +36,11 @@ def _q(v) -> Fraction:
     return v if isinstance(v, Fraction) else Fraction(v)
 
 
-
 def _ratio(t) -> Fraction:
     t = _q(t)
     if t < 1:
         raise InputError(f"ratio e^eps must be at least 1, got {t}")
     return t
-
 
 
 def _prior(prior, n: int):
@@ -78,8 +66,12 @@ def _local(rows, prior=None, inputs=None, outputs=None, name: str = "") -> Mecha
 def krr_rows(k: int, t: Any) -> list[list[Any]]:
     """The k-RR matrix ``t/(t+k-1)`` on the diagonal, ``1/(t+k-1)`` elsewhere, in ``t``'s own arithmetic.
 
-    ``t`` may be a Fraction (exact), a float (float mode) or a sympy expression (closed forms):
-    the one definition serves all three.
+    Parameters
+    ----------
+    k : int
+        Domain size.
+    t : Fraction, float or sympy expression
+        ``e^eps``: exact, float mode or closed forms -- the one definition serves all three.
 
     Examples
     --------
@@ -91,15 +83,14 @@ def krr_rows(k: int, t: Any) -> list[list[Any]]:
     return [[t / d if i == j else 1 / d for j in range(k)] for i in range(k)]
 
 
-
 def randomized_response(ratio: RationalLike, *, prior: PriorLike = None) -> Mechanism:
     """Warner's binary randomized response: the truth with probability ``t/(1+t)``.
 
     Parameters
     ----------
-    ratio : Fraction, int or str
+    ratio : Fraction, int, float or str
         ``t = e^eps >= 1``.
-    prior : sequence, optional
+    prior : "uniform" or sequence, optional
         Uniform by default.
 
     Returns
@@ -127,7 +118,6 @@ def randomized_response(ratio: RationalLike, *, prior: PriorLike = None) -> Mech
     return _local(krr_rows(2, _ratio(ratio)), prior, name=f"randomized response, ratio {ratio}")
 
 
-
 def krr(k: int, ratio: RationalLike, *, prior: PriorLike = None) -> Mechanism:
     """k-ary randomized response (direct encoding): ``t/(t+k-1)`` on the diagonal, ``1/(t+k-1)`` elsewhere.
 
@@ -135,9 +125,9 @@ def krr(k: int, ratio: RationalLike, *, prior: PriorLike = None) -> Mechanism:
     ----------
     k : int
         Domain size, at least 2.
-    ratio : Fraction, int or str
+    ratio : Fraction, int, float or str
         ``t = e^eps >= 1``.
-    prior : sequence, optional
+    prior : "uniform" or sequence, optional
         Uniform by default.
 
     Returns
@@ -166,13 +156,11 @@ def krr(k: int, ratio: RationalLike, *, prior: PriorLike = None) -> Mechanism:
     return _local(krr_rows(k, _ratio(ratio)), prior, name=f"{k}-RR, ratio {ratio}")
 
 
-
 def _exact_sqrt(t: Fraction) -> Fraction:
     n, d = math.isqrt(t.numerator), math.isqrt(t.denominator)
     if n * n != t.numerator or d * d != t.denominator:
         raise InputError(f"SUE needs e^(eps/2) rational: ratio {t} is not the square of a rational")
     return Fraction(n, d)
-
 
 
 def unary_encoding(k: int, ratio: RationalLike, *, optimized: bool = True, prior: PriorLike = None) -> Mechanism:
@@ -185,11 +173,11 @@ def unary_encoding(k: int, ratio: RationalLike, *, optimized: bool = True, prior
     ----------
     k : int
         Domain size.
-    ratio : Fraction, int or str
+    ratio : Fraction, int, float or str
         ``t = e^eps``.
     optimized : bool, optional
         OUE (default) or SUE.
-    prior : sequence, optional
+    prior : "uniform" or sequence, optional
 
     Returns
     -------
@@ -234,9 +222,10 @@ def unary_encoding(k: int, ratio: RationalLike, *, optimized: bool = True, prior
     return _local(rows, prior, outputs=outputs, name=f"{'OUE' if optimized else 'SUE'} k={k}, ratio {ratio}")
 
 
-
 def subset_selection(k: int, s: int, ratio: RationalLike, *, prior: PriorLike = None) -> Mechanism:
     """``s``-subset selection: ``t/Z`` for subsets containing ``d``, ``1/Z`` otherwise.
+
+    ``Z = C(k-1, s-1) t + C(k-1, s)``, so each row sums to one.
 
     Parameters
     ----------
@@ -244,9 +233,9 @@ def subset_selection(k: int, s: int, ratio: RationalLike, *, prior: PriorLike = 
         Domain size.
     s : int
         Subset size, ``1 <= s < k``.
-    ratio : Fraction, int or str
+    ratio : Fraction, int, float or str
         ``t = e^eps``.
-    prior : sequence, optional
+    prior : "uniform" or sequence, optional
 
     Returns
     -------
@@ -282,9 +271,41 @@ def subset_selection(k: int, s: int, ratio: RationalLike, *, prior: PriorLike = 
     return _local(rows, prior, outputs=outputs, name=f"{s}-subset selection k={k}, ratio {ratio}")
 
 
-
 def hadamard_response(k: int, ratio: RationalLike, *, prior: PriorLike = None) -> Mechanism:
-    """Hadamard response over ``K = 2^ceil(log2(k+1))`` outputs; ``eps_d = ln t``."""
+    """Hadamard response: ``2t/(K(1+t))`` on ``C_d``, ``2/(K(1+t))`` on the other outputs.
+
+    ``K = 2^ceil(log2(k+1))``; ``C_d`` is where row ``d+1`` of the Sylvester-Hadamard matrix is ``+1``.
+
+    Parameters
+    ----------
+    k : int
+        Domain size.
+    ratio : Fraction, int, float or str
+        ``t = e^eps >= 1``.
+    prior : "uniform" or sequence, optional
+
+    Returns
+    -------
+    Mechanism
+        Local, ``K`` outputs labelled ``0 .. K-1``, ``eps_d = ln t``.
+
+    Raises
+    ------
+    InputError
+        If ``ratio < 1`` or the prior has the wrong length.
+
+    References
+    ----------
+    .. [1] Acharya, Sun, Zhang. Hadamard response: estimating distributions privately,
+       efficiently, and with little communication. AISTATS 2019. arXiv:1802.04705
+
+    Examples
+    --------
+    >>> from relations import measure
+    >>> m = hadamard_response(3, 3)
+    >>> len(m.outputs), m.channel.exact[0], str(measure(m).eps_d.exact)
+    (4, (Fraction(3, 8), Fraction(1, 8), Fraction(3, 8), Fraction(1, 8)), 'ln(3)')
+    """
     t = _ratio(ratio)
     big = 1
     while big <= k:
@@ -297,9 +318,40 @@ def hadamard_response(k: int, ratio: RationalLike, *, prior: PriorLike = None) -
     return _local(rows, prior, name=f"Hadamard response k={k}, ratio {ratio}")
 
 
-
 def exponential(utility: Sequence[Sequence[int]], base: RationalLike, *, prior: PriorLike = None) -> Mechanism:
-    """Exponential mechanism ``Q[x][y] ∝ b^u(x,y)`` (integer utilities); ``eps_d <= 2 Delta_u ln b``."""
+    """Exponential mechanism ``Q[x][y] ∝ b^u(x,y)`` for an integer utility; ``eps_d <= 2 Delta_u ln b``.
+
+    Parameters
+    ----------
+    utility : sequence of sequences of int
+        ``u(x, y)``, one row per input.
+    base : Fraction, int, float or str
+        ``b = e^(eps/(2 Delta_u)) >= 1``.
+    prior : "uniform" or sequence, optional
+
+    Returns
+    -------
+    Mechanism
+        Local (every two inputs neighbours).
+
+    Raises
+    ------
+    InputError
+        If ``base < 1`` or the rows do not form a channel.
+
+    References
+    ----------
+    .. [1] McSherry, Talwar. Mechanism design via differential privacy. FOCS 2007.
+       doi:10.1109/FOCS.2007.66
+
+    Examples
+    --------
+    >>> from relations import measure
+    >>> u = [[2, 1, 0], [0, 1, 2]]
+    >>> m = exponential(u, 2)  # Delta_u = 2, so eps_d <= 2 * 2 * ln 2 = ln 16
+    >>> m.channel.exact[0], utility_sensitivity(u), str(measure(m).eps_d.exact)
+    ((Fraction(4, 7), Fraction(2, 7), Fraction(1, 7)), 2, 'ln(4)')
+    """
     b = _ratio(base)
     rows = []
     for urow in utility:
@@ -309,16 +361,55 @@ def exponential(utility: Sequence[Sequence[int]], base: RationalLike, *, prior: 
     return _local(rows, prior, name=f"exponential mechanism, base {base}")
 
 
-
 def utility_sensitivity(utility: Sequence[Sequence[int]]) -> int:
-    """``Delta_u = max over neighbours x, x' and y of |u(x,y) - u(x',y)|`` (local: all pairs)."""
+    """The sensitivity ``Delta_u = max |u(x,y) - u(x',y)|`` over all pairs ``x, x'`` (local) and ``y``.
+
+    Parameters
+    ----------
+    utility : sequence of sequences of int
+        ``u(x, y)``, one row per input.
+
+    Returns
+    -------
+    int
+
+    Examples
+    --------
+    >>> utility_sensitivity([[0, 1, 3], [1, 1, 0]])
+    3
+    """
     return max(abs(a[y] - b[y]) for a in utility for b in utility for y in range(len(a)))
 
 
-
 def product(local: Mechanism, records: int, *, prior: str | Sequence[Sequence[RationalLike]] | None = None) -> Mechanism:
-    """The central version: ``records`` records, each through the local channel (product form);
-    product prior of the local prior (or ``prior``: ``"uniform"`` or a list of local priors)."""
+    """The central version of a local mechanism: each of ``records`` records through its channel.
+
+    Parameters
+    ----------
+    local : Mechanism
+        A local mechanism; its inputs are the domain ``D``.
+    records : int
+        ``r >= 1``.
+    prior : "uniform" or sequence of sequences, optional
+        One local prior per record; by default the local prior on every record.
+
+    Returns
+    -------
+    Mechanism
+        Central on ``D^r`` (neighbours differ in one record), in product form (never expanded).
+
+    Raises
+    ------
+    InputError
+        If ``local`` is central or a prior is invalid.
+
+    Examples
+    --------
+    >>> from relations import measure
+    >>> m = product(randomized_response(3), 2)
+    >>> m.inputs, str(measure(m).eps_d.exact)
+    (HammingInputs(domain=('0', '1'), records=2), 'ln(3)')
+    """
     if local.setting != "local":
         raise InputError("product() takes a local mechanism")
     if prior is None:

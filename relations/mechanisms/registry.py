@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Callable
+from typing import Any, Callable
 
 from relations.errors import InputError
 from relations.mechanisms.local import (
@@ -39,10 +39,30 @@ __all__ = ["NamedMechanism", "REGISTRY", "named"]
 
 @dataclass(frozen=True)
 class NamedMechanism:
-    """One named mechanism: its file name, the constructor it calls, its parameters and a summary."""
+    """One named mechanism: its file name, the constructor it calls, its parameters and a summary.
+
+    Attributes
+    ----------
+    name : str
+        The name a mechanism file gives as ``"mechanism"``.
+    build : callable
+        Builds the mechanism from the file's ``channel`` object, parsing each parameter exactly.
+    params : tuple of str
+        The parameters the file may give (``staircase``'s ``delta`` and ``width`` are optional).
+    summary : str
+        One line for ``relations mechanisms``.
+    function : callable
+        The public constructor behind it.
+
+    Examples
+    --------
+    >>> entry = REGISTRY["subset"]
+    >>> entry.params, entry.function.__name__
+    (('k', 's', 'ratio'), 'subset_selection')
+    """
 
     name: str
-    build: Callable[[dict], Mechanism]
+    build: Callable[[dict[str, Any]], Mechanism]
     params: tuple[str, ...]
     summary: str
     function: Callable[..., Mechanism]
@@ -117,13 +137,36 @@ REGISTRY: dict[str, NamedMechanism] = {e.name: e for e in (
 )}
 
 
-def named(spec: dict) -> Mechanism:
+def named(spec: dict[str, Any]) -> Mechanism:
     """Build a registered mechanism from ``{"mechanism": NAME, ...parameters}``.
+
+    Parameters
+    ----------
+    spec : dict
+        A mechanism file's ``channel`` object: ``"mechanism"`` names a :data:`REGISTRY` entry, the
+        other keys are its parameters (numbers, or rational text such as ``"3/2"``).
+
+    Returns
+    -------
+    Mechanism
+        Local for the local constructors, central for the counting-range ones, with the
+        constructor's default prior (a mechanism file's ``prior`` replaces it).
 
     Raises
     ------
     InputError
         For an unknown name, an unknown or missing parameter, or a bad value.
+
+    Examples
+    --------
+    >>> from relations import measure
+    >>> m = named({"mechanism": "staircase", "n": 6, "ratio": "2", "delta": 2})
+    >>> str(m.setting), str(measure(m).eps_d.exact)
+    ('central', 'ln(2)')
+    >>> named({"mechanism": "krr", "k": 3, "eps": 1})
+    Traceback (most recent call last):
+    ...
+    relations.errors.InputError: mechanism 'krr': unknown parameter 'eps' (takes k, ratio)
     """
     name = spec.get("mechanism")
     entry = REGISTRY.get(name) if isinstance(name, str) else None

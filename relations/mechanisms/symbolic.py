@@ -17,7 +17,7 @@ imported only here, so the measuring commands do not pay for it.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 from relations.mechanisms.local import krr_rows
 
@@ -26,16 +26,46 @@ __all__ = ["ClosedForms", "closed_forms", "piecewise", "krr", "binary_rr_with_pr
 
 @dataclass(frozen=True)
 class ClosedForms:
-    """Sympy expressions for ``eps_d``, ``eps_i``, ``sigma_min`` and ``eps_m`` (``I(X;Y)``)."""
+    """Sympy expressions for ``eps_d``, ``eps_i``, ``sigma_min`` and ``eps_m`` (``I(X;Y)``), in nats.
+
+    Attributes
+    ----------
+    eps_d, eps_i : sympy expression
+        A ``Max`` over the candidate log-ratios when the maximising pair depends on the
+        parameters; ``oo`` when some output separates two neighbours.
+    sigma_min : sympy expression
+        ``Min ln(p(x)/p(x'))`` over neighbours (``0`` for a uniform prior).
+    eps_m : sympy expression
+        ``I(X;Y)``, simplified.
+    symbols : tuple of sympy.Symbol
+        The free symbols of the prior and channel, sorted by name.
+    """
 
     eps_d: object
     eps_i: object
     sigma_min: object
     eps_m: object
-    symbols: tuple
+    symbols: tuple[Any, ...]
 
-    def at(self, values: dict) -> dict:
-        """Floats of the four forms at ``values`` (``{symbol or name: number}``)."""
+    def at(self, values: Mapping[Any, Any]) -> dict[str, float]:
+        """Floats of the four forms at ``values``, evaluated with 30 significant digits.
+
+        Parameters
+        ----------
+        values : mapping
+            ``{symbol or symbol name: number}``; a name stands for the positive symbol of that name.
+
+        Returns
+        -------
+        dict
+            ``{"eps_d": ..., "eps_i": ..., "sigma_min": ..., "eps_m": ...}`` as floats (``inf`` allowed).
+
+        Examples
+        --------
+        >>> forms = paper_construction(8)
+        >>> {name: round(v, 6) for name, v in forms.at({"beta": 0.5}).items()}  # I = h(1/2) = ln 2
+        {'eps_d': inf, 'eps_i': inf, 'sigma_min': 0.0, 'eps_m': 0.693147}
+        """
         import sympy
 
         subs = {(sympy.Symbol(k, positive=True) if isinstance(k, str) else k): v for k, v in values.items()}
@@ -89,9 +119,33 @@ def _dedupe(exprs):
     return kept
 
 
-def closed_forms(prior: Sequence, channel: Sequence[Sequence], pairs: Sequence[tuple[int, int]] | None = None
-                 ) -> ClosedForms:
-    """Closed forms for a symbolic mechanism (local by default: ``pairs`` = all ordered pairs)."""
+def closed_forms(prior: Sequence[Any], channel: Sequence[Sequence[Any]], *,
+                 pairs: Sequence[tuple[int, int]] | None = None) -> ClosedForms:
+    """Closed forms of the four quantities for a mechanism whose entries are sympy expressions.
+
+    Parameters
+    ----------
+    prior : sequence
+        ``p(x)``: numbers or sympy expressions (in positive symbols).
+    channel : sequence of sequences
+        ``Q[x][y]``, one row per input.
+    pairs : sequence of (int, int), optional
+        The neighbour pairs (either orientation; both are used).  By default every pair of
+        distinct inputs: the local setting.
+
+    Returns
+    -------
+    ClosedForms
+
+    Examples
+    --------
+    The paper's Section 5 mechanism, with the exact values :func:`relations.measure` gives:
+
+    >>> from sympy import Rational as R
+    >>> forms = closed_forms([R(19, 20), R(1, 20)], [[R(13, 20), R(7, 20)], [R(7, 20), R(13, 20)]])
+    >>> forms.eps_d, forms.eps_i, forms.sigma_min
+    (log(13/7), log(247/7), -log(19))
+    """
     import sympy
 
     p = [sympy.sympify(v) for v in prior]
@@ -115,14 +169,55 @@ def closed_forms(prior: Sequence, channel: Sequence[Sequence], pairs: Sequence[t
 
 
 def piecewise(expr: Any) -> Any:
-    """``Max``/``Min`` rewritten as ``Piecewise`` (which pair attains the budget, by condition)."""
+    """``Max``/``Min`` rewritten as ``Piecewise``: which candidate attains the budget, by condition.
+
+    Parameters
+    ----------
+    expr : sympy expression
+        Typically :attr:`ClosedForms.eps_d`, ``eps_i`` or ``sigma_min``.
+
+    Returns
+    -------
+    sympy expression
+
+    Examples
+    --------
+    >>> import sympy
+    >>> x = sympy.Symbol("x", positive=True)
+    >>> piecewise(sympy.Max(x, 1))
+    Piecewise((1, x <= 1), (x, True))
+    """
     import sympy
 
     return expr.rewrite(sympy.Piecewise)
 
 
-def krr(k: int, *, prior: Sequence | None = None) -> ClosedForms:
-    """k-ary randomized response with symbolic ``eps`` (``Q[d][d] = e^eps / (e^eps + k - 1)``)."""
+def krr(k: int, *, prior: Sequence[Any] | None = None) -> ClosedForms:
+    """k-ary randomized response with symbolic ``eps`` (``Q[d][d] = e^eps / (e^eps + k - 1)``).
+
+    Parameters
+    ----------
+    k : int
+        Domain size.
+    prior : sequence, optional
+        Numbers or sympy expressions; uniform by default.
+
+    Returns
+    -------
+    ClosedForms
+        ``eps_d = eps``; with the uniform prior also ``eps_i = eps`` and ``sigma_min = 0``.
+
+    References
+    ----------
+    .. [1] Kairouz, Oh, Viswanath. Extremal mechanisms for local differential privacy.
+       JMLR 17, 2016.
+
+    Examples
+    --------
+    >>> forms = krr(2)
+    >>> forms.eps_d, forms.eps_i, forms.sigma_min, forms.symbols
+    (eps, eps, 0, (eps,))
+    """
     import sympy
 
     eps = sympy.Symbol("eps", positive=True)
@@ -133,7 +228,19 @@ def krr(k: int, *, prior: Sequence | None = None) -> ClosedForms:
 
 
 def binary_rr_with_prior() -> ClosedForms:
-    """Binary randomized response with symbolic ``eps`` and prior ``(pi, 1 - pi)``."""
+    """Binary randomized response with symbolic ``eps`` and prior ``(pi, 1 - pi)``.
+
+    Returns
+    -------
+    ClosedForms
+        ``eps_d = eps``; ``eps_i`` and ``sigma_min`` are a ``Max`` and a ``Min`` over the
+        candidates, which :func:`piecewise` splits by the value of ``pi``.
+
+    References
+    ----------
+    .. [1] Warner. Randomized response: a survey technique for eliminating evasive answer
+       bias. JASA 60(309), 1965. doi:10.1080/01621459.1965.10480775
+    """
     import sympy
 
     pi = sympy.Symbol("pi", positive=True)
@@ -141,7 +248,37 @@ def binary_rr_with_prior() -> ClosedForms:
 
 
 def paper_construction(theorem: int) -> ClosedForms:
-    """Zheng et al. 2025's Thm 8/12 (local) and Thm 6/10 (central) joint distributions, symbolic ``beta``."""
+    """Zheng et al. 2025's Thm 8/12 (local) and Thm 6/10 (central) joint distributions, symbolic ``beta``.
+
+    The symbolic counterparts of :func:`relations.mechanisms.paper.paper_local` and
+    :func:`relations.mechanisms.paper.paper_central`.
+
+    Parameters
+    ----------
+    theorem : int
+        6, 8, 10 or 12.
+
+    Returns
+    -------
+    ClosedForms
+        ``eps_d = eps_i = oo`` and ``eps_m = h(beta)``, the binary entropy in nats.
+
+    Raises
+    ------
+    ValueError
+        For another theorem.
+
+    References
+    ----------
+    .. [1] Zheng, Huang, Wang, Li, Xu, Li. Relations between several classical privacy
+       notions. Acta Electronica Sinica 53(10), 2025.
+
+    Examples
+    --------
+    >>> forms = paper_construction(12)
+    >>> forms.eps_d, forms.eps_m
+    (oo, -beta*log(beta) - (beta - 1)*log(-1/(beta - 1)))
+    """
     import sympy
 
     beta = sympy.Symbol("beta", positive=True)
