@@ -48,6 +48,7 @@ class Status(StrEnum):
 
     HOLDS = "holds"
     FAILS = "fails"
+    HOLDS_WITHIN_ROUNDING = "holds within rounding"  #: fails exactly, but the boundary is inside the inputs' rounding
     UNDECIDED = "undecided"
     NOT_APPLICABLE = "not applicable"
     WITNESS = "witness"

@@ -20,7 +20,7 @@ LAYERS = {
     "checking": 5,
     "search": 6, "tradeoffs": 6, "audit": 6,
     "io": 7,
-    "figures": 8, "cli": 9, "data": 0,
+    "figures": 8, "cli": 9, "__main__": 10, "data": 0,
 }
 MAX_LINES = 420
 

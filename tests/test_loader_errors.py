@@ -73,9 +73,10 @@ JSON_CASES: dict[str, tuple[str | bytes, tuple[str, ...]]] = {
     "row_sums_below_one": (variant(BASE, channel=[["0.5", "0.4"], ["1/4", "3/4"]]), ("channel[0]",)),
     "row_sums_above_one": (variant(BASE, channel=[["1/2", "1/2"], ["1/4", "0.76"]]), ("channel[1]",)),
     "prior_not_one": (variant(BASE, prior=["0.5", "0.6"]), ("prior",)),
-    "near_one_not_exact": (variant(BASE, prior=["0.3333333333333333", "0.6666666666666666"]), ("prior",)),
-    "float_literals_not_exact": ('{"setting": "local", "prior": [0.1, 0.2, 0.7000000000000001], '
-                                 '"channel": [[1], [1], [1]]}', ("prior",)),
+    # fraction text must sum to exactly 1; decimals and floats within FLOAT_TOLERANCE (1e-9) of 1
+    "near_one_not_exact": (variant(BASE, prior=["1/3", "6666666666/10000000000"]), ("prior",)),
+    "float_literals_beyond_tolerance": ('{"setting": "local", "prior": [0.1, 0.2, 0.7000001], '
+                                        '"channel": [[1], [1], [1]]}', ("prior",)),
     # negative entries
     "negative_channel": (variant(BASE, channel=[["-0.5", "1.5"], ["1/4", "3/4"]]), ("channel[0][0]",)),
     "negative_prior": (variant(BASE, prior=["3/2", "-1/2"]), ("prior[1]",)),

@@ -23,6 +23,11 @@ from relations.checking.checker import (
     evaluate,
 )
 from relations.checking.claims import CLAIM_NAMES, Claim, parse_claim
-from relations.checking.quantities import Values, values
+from relations.checking.quantities import (
+    FLOAT_EVALUATION,
+    Values,
+    rounding_margins,
+    values,
+)
 
-__all__ = ["Outcome", "applicable", "bound_value", "evaluate", "Report", "check", "ClaimOutcome", "decide", "CLAIM_NAMES", "Claim", "parse_claim", "Values", "values"]
+__all__ = ["Outcome", "applicable", "bound_value", "evaluate", "Report", "check", "ClaimOutcome", "decide", "CLAIM_NAMES", "Claim", "parse_claim", "FLOAT_EVALUATION", "Values", "values", "rounding_margins"]

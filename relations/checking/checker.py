@@ -302,22 +302,42 @@ class ClaimOutcome:
     claim : Claim
         The claim.
     holds : bool or None
-        None when undecided (enclosures did not separate).
+        None when undecided (enclosures did not separate); True also when it holds
+        only within rounding.
     value : Real
         The claimed quantity's value on the mechanism.
     note : str
-        ``"approximate (float mode)"``, the reason it is undecided, or empty.
+        ``"approximate (float mode)"``, the reason it is undecided or holds within
+        rounding, or empty.
+    status : Status
+        ``holds``, ``fails``, ``undecided`` or ``holds within rounding``.
     """
 
     claim: Claim
     holds: bool | None
     value: Real
     note: str = ""
+    status: Status = Status.HOLDS
+
+
+
+def _within(value: Real, bound: Real, margin: float) -> bool:
+    """Whether ``|value - bound| <= margin`` (plus float evaluation error), both finite."""
+    if margin <= 0 or value.infinite or bound.infinite:
+        return False
+    v, b = float(value), float(bound)
+    return abs(v - b) <= margin + 2.0**-50 * max(1.0, abs(v), abs(b))
 
 
 
 def decide(claim: Claim, vals: Values) -> ClaimOutcome:
     """Decide a claim exactly on the measured values.
+
+    The claim is decided on the mechanism as given (float entries at their exact binary
+    values, rows renormalised exactly).  When it fails there, or is undecided, but its
+    boundary lies within the quantity's rounding margin
+    (:func:`~relations.checking.rounding_margins`), the verdict is ``holds within
+    rounding``: a mechanism within the inputs' rounding satisfies it.
 
     Parameters
     ----------
@@ -339,14 +359,28 @@ def decide(claim: Claim, vals: Values) -> ClaimOutcome:
     >>> vals = values(paper_example(["19/20", "1/20"]))
     >>> [decide(parse_claim(c), vals).holds for c in ("eps_i <= ln(247/7)", "eps_i < ln(247/7)")]
     [True, False]
+
+    k-RR at ``eps = ln 3`` written in floats: its binary entries make ``eps_d`` exceed
+    ``ln 3`` by about ``1e-16``, inside the rounding.
+
+    >>> import math
+    >>> from relations import Mechanism
+    >>> e = math.exp(math.log(3)); p = e / (e + 2); q = 1 / (e + 2)
+    >>> m = Mechanism.local([[p, q, q], [q, p, q], [q, q, p]])
+    >>> str(decide(parse_claim("eps_d <= ln(3)"), values(m)).status)
+    'holds within rounding'
     """
     value = vals.reals[claim.name]
     if value.infinite:
         s = value.infinite
     else:
         s = compare(value, claim.bound)
+    approx = "approximate (float mode)" if vals.approximate else ""
+    holds = None if s is None else {"<=": s <= 0, "<": s < 0, ">=": s >= 0, ">": s > 0}[claim.op]
+    if not holds and _within(value, claim.bound, vals.margins.get(claim.name, 0.0)):
+        note = (f"the boundary is within the inputs' rounding (|{claim.name} - bound| <= "
+                f"{vals.margins[claim.name]:.3g})")
+        return ClaimOutcome(claim, True, value, "; ".join(filter(None, [approx, note])), Status.HOLDS_WITHIN_ROUNDING)
     if s is None:
-        return ClaimOutcome(claim, None, value, "undecided: enclosures did not separate")
-    holds = {"<=": s <= 0, "<": s < 0, ">=": s >= 0, ">": s > 0}[claim.op]
-    return ClaimOutcome(claim, holds, value, "approximate (float mode)" if vals.approximate else "")
-
+        return ClaimOutcome(claim, None, value, "undecided: enclosures did not separate", Status.UNDECIDED)
+    return ClaimOutcome(claim, holds, value, approx, Status.HOLDS if holds else Status.FAILS)

@@ -9,7 +9,8 @@ also records the neighbour graph's diameter and the witnesses.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import math
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 from relations.measures.api import eps_all, measure
@@ -32,7 +33,10 @@ from relations.numbers.reals import (
     Real,
 )
 
-__all__ = ["Values", "values"]
+__all__ = ["FLOAT_EVALUATION", "Values", "values", "rounding_margins"]
+
+#: Relative error allowed for a budget computed in float mode (added to its margin).
+FLOAT_EVALUATION = 2.0**-30
 
 
 @dataclass(frozen=True, eq=False)
@@ -58,6 +62,9 @@ class Values:
         The witness of each quantity (``None`` for ``eps_m``).
     approximate : bool
         True in float mode.
+    margins : dict of str to float
+        How far each quantity can move when the inputs move within their rounding
+        (:func:`rounding_margins`); all 0 for exact input.
     """
 
     mechanism: Mechanism
@@ -67,6 +74,7 @@ class Values:
     reals: dict[str, Real]
     witnesses: dict[str, Witness | None]
     approximate: bool
+    margins: dict[str, float] = field(default_factory=dict)
 
 
 
@@ -176,5 +184,64 @@ def values(mech: Mechanism, *, measures: Measures | None = None) -> Values:
     witnesses = {"eps_i": measures.eps_i.witness, "eps_d": measures.eps_d.witness,
                  "sigma_min": measures.sigma_min.witness, "neg_sigma": neg_sigma.witness,
                  "eps_all": all_pairs.witness, "eps_m": None}
-    return Values(mech, measures, all_pairs, diameter(mech.inputs), reals, witnesses, approx)
+    margins = rounding_margins(mech, mi=measures.eps_m.value)
+    if approx:
+        margins = {k: m + FLOAT_EVALUATION * (1 + abs(float(reals[k]))) if math.isfinite(float(reals[k])) else m
+                   for k, m in margins.items()}
+    return Values(mech, measures, all_pairs, diameter(mech.inputs), reals, witnesses, approx, margins)
+
+
+
+def _radius(factors) -> float:
+    return float(max((f.rounding for f in factors), default=Fraction(0)))
+
+
+def rounding_margins(mech: Mechanism, *, mi: float) -> dict[str, float]:
+    r"""How far each quantity can move when every entry moves within its rounding radius.
+
+    With the channel's entries within a relative :math:`\rho` of the intended ones and
+    the prior's within :math:`\rho_p` (:attr:`Channel.rounding <relations.model.Channel>`;
+    for ``D^r`` products, per record), every likelihood ratio moves by at most
+    :math:`\Delta_d = \ln\frac{1+\rho}{1-\rho}` (the other records' factors cancel), so
+    ``eps_d`` and ``eps_all`` move by at most :math:`\Delta_d`, ``sigma_min`` and
+    ``neg_sigma`` by :math:`\Delta_p = \ln\frac{1+\rho_p}{1-\rho_p}` and ``eps_i`` by
+    :math:`\Delta_d + \Delta_p`.  For ``I = sum p(x,y) l(x,y)``, ``l = ln Q/q``, with
+    :math:`\gamma = (1+\rho_p)(1+\rho) - 1` and :math:`L = -\ln(1-\rho) - \ln(1-\gamma)`:
+    :math:`|I' - I| \le \gamma \sum p|l| + L \le \gamma (I + r) + r L`, using
+    :math:`\sum_{l<0} p|l| \le 1/e` per record.  Margins are rounded up.
+
+    Parameters
+    ----------
+    mech : Mechanism
+        The mechanism (its prior's and channel's ``rounding``).
+    mi : float
+        Its mutual information ``I`` in nats (an upper approximation is fine).
+
+    Returns
+    -------
+    dict of str to float
+        One margin per quantity; all 0 when the input is exact.
+
+    Examples
+    --------
+    >>> from relations import Mechanism
+    >>> rounding_margins(Mechanism.local([["3/4", "1/4"], ["1/4", "3/4"]]), mi=0.13)["eps_d"]
+    0.0
+    >>> m = Mechanism.local([[0.75, 0.25], [0.25, 0.75]])  # floats: rounding 2**-42
+    >>> 4.5e-13 < rounding_margins(m, mi=0.13)["eps_d"] < 4.6e-13
+    True
+    """
+    ch, pr = mech.channel, mech.prior
+    rho = _radius([ch.local if isinstance(ch, ProductChannel) else ch])
+    rho_p = _radius(pr.factors if isinstance(pr, ProductPrior) else [pr])
+    records = ch.records if isinstance(ch, ProductChannel) else 1
+    if rho == 0 and rho_p == 0:
+        return dict.fromkeys(("eps_i", "eps_d", "sigma_min", "neg_sigma", "eps_all", "eps_m"), 0.0)
+    up = 1 + 2.0**-40
+    d = math.log1p(2 * rho / (1 - rho)) * up
+    dp = math.log1p(2 * rho_p / (1 - rho_p)) * up
+    gamma = ((1 + rho_p) * (1 + rho) - 1) * up
+    big_l = (-math.log1p(-rho) - math.log1p(-gamma)) * up
+    dm = (gamma * (abs(mi) + records) + records * big_l) * up
+    return {"eps_i": d + dp, "eps_d": d, "sigma_min": dp, "neg_sigma": dp, "eps_all": d, "eps_m": dm}
 

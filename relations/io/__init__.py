@@ -29,6 +29,7 @@ from relations.io.reports import (
     number,
     outcome_json,
     real_json,
+    rounding_json,
     sizes,
     verdict_json,
 )
@@ -40,4 +41,4 @@ from relations.io.tables import (
 )
 from relations.io.writing import dumps, to_dict, write_text_atomic
 
-__all__ = ["write_evidence", "KNOWN_KEYS", "load", "loads", "from_dict", "load_npz", "load_loss_matrix", "number", "budget_json", "mi_json", "sizes", "measures_json", "real_json", "outcome_json", "check_json", "catalogue_json", "verdict_json", "measures_table", "check_tables", "catalogue_table", "verdicts_table", "to_dict", "dumps", "write_text_atomic"]
+__all__ = ["write_evidence", "KNOWN_KEYS", "load", "loads", "from_dict", "load_npz", "load_loss_matrix", "number", "budget_json", "mi_json", "sizes", "rounding_json", "measures_json", "real_json", "outcome_json", "check_json", "catalogue_json", "verdict_json", "measures_table", "check_tables", "catalogue_table", "verdicts_table", "to_dict", "dumps", "write_text_atomic"]

@@ -21,22 +21,19 @@ from __future__ import annotations
 
 import json
 import os
-import zipfile
 from fractions import Fraction
 from typing import Any
 
-import numpy as np
-
 from relations.errors import InputError
+from relations.io.npz import load_npz
 from relations.mechanisms.registry import named
-from relations.model.distributions import Channel, Prior, float_rows
+from relations.model.distributions import Prior
 from relations.model.mechanism import Mechanism
-from relations.model.neighbours import HammingInputs, LocalInputs
-from relations.model.validate import MAX_RECORDS, dataset_count, labels_of
+from relations.model.validate import MAX_RECORDS, labels_of
 from relations.model.validate import product_prior as product_prior_of
-from relations.numbers.text import json_repr, parse_rational
+from relations.numbers.text import NumberLiteral, json_repr, parse_rational
 
-__all__ = ["KNOWN_KEYS", "load", "loads", "from_dict", "load_npz", "load_loss_matrix"]
+__all__ = ["KNOWN_KEYS", "load", "loads", "from_dict", "load_loss_matrix"]
 
 #: The keys a mechanism file may have.
 KNOWN_KEYS = {"setting", "inputs", "outputs", "prior", "channel", "domain", "records", "neighbours",
@@ -45,6 +42,10 @@ KNOWN_KEYS = {"setting", "inputs", "outputs", "prior", "channel", "domain", "rec
 
 class _Number(str):
     """A JSON number literal kept as its text, parsed exactly later."""
+
+
+class _Float(_Number, NumberLiteral):
+    """A JSON number with a fraction or exponent: exact value, but a rounding (``NumberLiteral``)."""
 
 
 def _reject_constant(name: str):
@@ -122,7 +123,7 @@ def loads(text: str, *, source: str = "<input>") -> Mechanism:
     (Fraction(1, 2), Fraction(1, 4), Fraction(1, 4))
     """
     try:
-        data = json.loads(text, parse_float=_Number, parse_int=_Number, parse_constant=_reject_constant)
+        data = json.loads(text, parse_float=_Float, parse_int=_Number, parse_constant=_reject_constant)
     except json.JSONDecodeError as exc:
         raise InputError(f"{source}: malformed JSON at line {exc.lineno} column {exc.colno}: {exc.msg}") from None
     except InputError as exc:
@@ -285,92 +286,6 @@ def _expand_named(data: dict, setting: str) -> dict:
 
 
 # --------------------------------------------------------------------------- npz
-
-
-def load_npz(path: str | os.PathLike) -> Mechanism:
-    """Load a float-mode mechanism from the ``.npz`` arrays ``prior`` and ``channel`` (float64).
-
-    Parameters
-    ----------
-    path : str or os.PathLike
-        The archive.  Optional 0-d arrays: ``setting`` (``"local"`` by default, or ``"central"``
-        with ``records`` and ``domain_size``: inputs are then ``D^r`` in row-major order).
-
-    Returns
-    -------
-    Mechanism
-        Float mode (``exact`` is False): budgets are floats without exact forms.
-
-    Raises
-    ------
-    InputError
-        If the archive cannot be read, or an array is missing, misshapen or invalid.
-
-    Examples
-    --------
-    >>> import os, tempfile
-    >>> import numpy as np
-    >>> from relations import measure
-    >>> with tempfile.TemporaryDirectory() as folder:
-    ...     path = os.path.join(folder, "rr.npz")
-    ...     np.savez(path, prior=np.array([0.5, 0.5]), channel=np.array([[0.75, 0.25], [0.25, 0.75]]))
-    ...     m = load_npz(path)
-    >>> m.exact, round(measure(m).eps_d.value, 6)  # ln 3
-    (False, 1.098612)
-    """
-    try:
-        with np.load(path, allow_pickle=False) as npz:
-            arrays = {k: npz[k] for k in npz.files}
-    except (OSError, ValueError, zipfile.BadZipFile, EOFError) as exc:
-        raise InputError(f"{path}: not a readable .npz file ({exc})") from None
-    try:
-        return _from_arrays(arrays)
-    except InputError as exc:
-        raise InputError(f"{path}: {exc}") from None
-
-
-def _scalar(arrays: dict, key: str):
-    a = arrays[key]
-    if a.shape != ():
-        raise InputError(f"array '{key}': expected a 0-d array, got shape {a.shape}")
-    return a.item()
-
-
-def _from_arrays(arrays: dict) -> Mechanism:
-    for key in ("prior", "channel"):
-        if key not in arrays:
-            raise InputError(f"array '{key}' is missing")
-    q = arrays["channel"]
-    p = arrays["prior"]
-    if q.ndim != 2 or q.shape[0] == 0 or q.shape[1] == 0:
-        raise InputError(f"array 'channel': expected a non-empty 2-d array, got shape {q.shape}")
-    if p.ndim != 1 or p.shape[0] != q.shape[0]:
-        raise InputError(f"array 'prior': shape {p.shape} does not match the channel's {q.shape[0]} rows")
-    if not (np.issubdtype(q.dtype, np.floating) or np.issubdtype(q.dtype, np.integer)):
-        raise InputError(f"array 'channel': expected float64 entries, got {q.dtype}")
-    if not (np.issubdtype(p.dtype, np.floating) or np.issubdtype(p.dtype, np.integer)):
-        raise InputError(f"array 'prior': expected float64 entries, got {p.dtype}")
-    p = float_rows(p[None, :], "prior")[0]
-    q = float_rows(q, "channel")
-    setting = str(_scalar(arrays, "setting")) if "setting" in arrays else "local"
-    if setting not in ("local", "central"):
-        raise InputError(f"array 'setting': unknown setting {setting!r} (expected 'local' or 'central')")
-    n = q.shape[0]
-    if setting == "local":
-        inputs: LocalInputs | HammingInputs = LocalInputs(tuple(map(str, range(n))))
-    else:
-        for key in ("records", "domain_size"):
-            if key not in arrays:
-                raise InputError(f"central setting needs the 0-d array '{key}'")
-        r, k = _scalar(arrays, "records"), _scalar(arrays, "domain_size")
-        if not (isinstance(r, int) and isinstance(k, int) and r >= 1 and k >= 1):
-            raise InputError(f"'records' and 'domain_size' must be positive integers, got {r!r}, {k!r}")
-        if dataset_count(k, r) != n:
-            raise InputError(f"array 'channel': {n} rows but domain_size^records = {k}^{r}")
-        inputs = HammingInputs(tuple(map(str, range(k))), r)
-    prior = Prior(p)
-    channel = Channel(q)
-    return Mechanism(setting, prior, channel, inputs, tuple(map(str, range(q.shape[1]))), False)
 
 
 def load_loss_matrix(path: str | os.PathLike) -> list[list[Fraction]]:

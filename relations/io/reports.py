@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from relations.numbers.reals import Real
     from relations.search.verify import Verdict
 
-__all__ = ["number", "budget_json", "mi_json", "sizes", "measures_json", "real_json", "outcome_json", "check_json", "catalogue_json", "verdict_json"]
+__all__ = ["number", "budget_json", "mi_json", "sizes", "rounding_json", "measures_json", "real_json", "outcome_json", "check_json", "catalogue_json", "verdict_json"]
 
 
 def number(value: float) -> float | str:
@@ -132,6 +132,28 @@ def sizes(mech: Mechanism) -> tuple[str, str]:
 
 
 
+def rounding_json(mech: Mechanism) -> dict[str, float] | None:
+    """The relative rounding radii of a mechanism given in floats, or None for exact input.
+
+    ``{"channel": rho, "prior": rho_p}``: floats were taken at their exact binary values,
+    rows renormalised exactly, and the intended entries are taken to lie within these
+    relative distances (``docs/semantics.md``, "Floats").
+
+    Examples
+    --------
+    >>> from relations import Mechanism
+    >>> rounding_json(Mechanism.local([["1/2", "1/2"], ["1/4", "3/4"]])) is None
+    True
+    >>> rounding_json(Mechanism.local([[0.5, 0.5], [0.25, 0.75]]))["channel"] == 2**-42
+    True
+    """
+    rho, rho_p = mech.rounding
+    if rho == 0 and rho_p == 0:
+        return None
+    return {"channel": float(rho), "prior": float(rho_p)}
+
+
+
 def measures_json(mech: Mechanism, measures: Measures) -> dict[str, Any]:
     """The object ``relations measure --json`` prints (described in the module docstring).
 
@@ -161,6 +183,7 @@ def measures_json(mech: Mechanism, measures: Measures) -> dict[str, Any]:
         "eps_m": mi_json(measures.eps_m),
         "sigma_min": budget_json(mech, measures.sigma_min),
         "mode": "exact" if measures.exact else "float",
+        "rounding": rounding_json(mech),
         "setting": mech.setting,
         "form": "product" if mech.is_product else "dense",
         "inputs": n,
@@ -264,7 +287,7 @@ def check_json(report: Report) -> dict[str, Any]:
     return {
         "measures": measures_json(mech, report.values.measures),
         "relations": [outcome_json(mech, o) for o in report.outcomes],
-        "claims": [{"claim": c.claim.text, "holds": c.holds,
+        "claims": [{"claim": c.claim.text, "holds": c.holds, "status": str(c.status),
                     "value": real_json(c.value, approximate=report.values.approximate), "note": c.note}
                    for c in report.claims],
         "mode": "exact" if not report.values.approximate else "float",

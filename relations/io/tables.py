@@ -59,6 +59,9 @@ def measures_table(mech: Mechanism, measures: Measures) -> Table:
         f"D^{mech.inputs.records}, |D|={mech.inputs.k}" if isinstance(mech.inputs, HammingInputs)
         else f"{len(mech.inputs.edges)} neighbour pairs")  # type: ignore[union-attr]
     mode = "exact" if measures.exact else "float mode (approximate)"
+    rho, rho_p = mech.rounding
+    if rho or rho_p:
+        mode += f" (floats at their binary values, rows renormalised; rounding {float(max(rho, rho_p)):.2g})"
     title = f"{mech.source or 'mechanism'} — {mech.setting}, {n} inputs x {m} outputs, {structure}; {mode}"
     table = Table(title=title, title_justify="left")
     table.add_column("quantity")
@@ -101,7 +104,7 @@ def _wit(mech: Mechanism, b: Budget) -> str:
 
 
 
-_STYLE = {"holds": "green", "fails": "bold red", "undecided": "yellow", "not applicable": "dim",
+_STYLE = {"holds": "green", "holds within rounding": "green", "fails": "bold red", "undecided": "yellow", "not applicable": "dim",
           "witness": "cyan", "not a witness": "dim"}
 
 
@@ -182,8 +185,7 @@ def check_tables(report: Report) -> list[Table | Text]:
         for col in ("claim", "value", "holds", "note"):
             t.add_column(col)
         for c in report.claims:
-            holds = {True: Text("holds", "green"), False: Text("fails", "bold red"),
-                     None: Text("undecided", "yellow")}[c.holds]
+            holds = Text(str(c.status), _STYLE.get(str(c.status), "green"))
             t.add_row(c.claim.text, _num(c.value, 12), holds, c.note)
         tables.append(t)
     return tables

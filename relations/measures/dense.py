@@ -270,11 +270,13 @@ def measure_dense(mech: Mechanism, *, bits: int = DEFAULT_BITS) -> Measures:
 
     Examples
     --------
-    A float channel is measured in float mode:
+    A float channel in float mode (the default for arrays of more than
+    :data:`~relations.model.MAX_EXACT_FLOAT_ENTRIES` entries):
 
     >>> import numpy as np
     >>> from relations import Mechanism
-    >>> res = measure_dense(Mechanism.local(np.array([[0.75, 0.25], [0.25, 0.75]])))
+    >>> from relations.model import Channel
+    >>> res = measure_dense(Mechanism.local(Channel.of(np.array([[0.75, 0.25], [0.25, 0.75]]), exact=False)))
     >>> res.exact, res.eps_d.exact, round(res.eps_d.value, 6), res.eps_m.enclosure
     (False, None, 1.098612, None)
     """

@@ -5,14 +5,21 @@ and the :class:`Mechanism` that ties them together (immutable, validated on cons
 from __future__ import annotations
 
 from relations.model.distributions import (
-    FLOAT_TOLERANCE,
     Channel,
     Prior,
     ProductChannel,
     ProductPrior,
-    float_rows,
     probability_vector,
     stochastic_rows,
+)
+from relations.model.floats import (
+    FLOAT_ROUNDING,
+    FLOAT_TOLERANCE,
+    MAX_EXACT_FLOAT_ENTRIES,
+    float_rounding,
+    float_rows,
+    rounded_literal,
+    take_exactly,
 )
 from relations.model.mechanism import MAX_DENSE_ENTRIES, Mechanism
 from relations.model.neighbours import (
@@ -31,4 +38,4 @@ from relations.model.validate import (
     records_of,
 )
 
-__all__ = ["FLOAT_TOLERANCE", "probability_vector", "stochastic_rows", "float_rows", "Prior", "Channel", "ProductPrior", "ProductChannel", "MAX_DENSE_ENTRIES", "Mechanism", "LocalInputs", "HammingInputs", "GraphInputs", "InputSpace", "diameter", "edge_list", "MAX_RECORDS", "labels_of", "records_of", "dataset_count", "product_prior"]
+__all__ = ["probability_vector", "stochastic_rows", "Prior", "Channel", "ProductPrior", "ProductChannel", "FLOAT_TOLERANCE", "FLOAT_ROUNDING", "MAX_EXACT_FLOAT_ENTRIES", "rounded_literal", "float_rows", "take_exactly", "float_rounding", "MAX_DENSE_ENTRIES", "Mechanism", "LocalInputs", "HammingInputs", "GraphInputs", "InputSpace", "diameter", "edge_list", "MAX_RECORDS", "labels_of", "records_of", "dataset_count", "product_prior"]

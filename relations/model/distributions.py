@@ -27,13 +27,26 @@ from typing import Any, Sequence
 import numpy as np
 
 from relations.errors import InputError
+from relations.model.floats import (
+    FLOAT_ROUNDING,
+    FLOAT_TOLERANCE,
+    float_rows,
+)
+from relations.model.floats import (
+    float_literal as _float_literal,
+)
+from relations.model.floats import (
+    float_rounding as _float_rounding,
+)
+from relations.model.floats import (
+    rounded_literal as _rounded_literal,
+)
+from relations.model.floats import (
+    take_exactly as _take_exactly,
+)
 from relations.numbers.text import json_repr, parse_rational, short_text
 
-__all__ = ["FLOAT_TOLERANCE", "probability_vector", "stochastic_rows", "float_rows", "Prior", "Channel", "ProductPrior", "ProductChannel"]
-
-#: Tolerance on row and prior sums accepted for float-mode arrays.
-FLOAT_TOLERANCE = 1e-9
-
+__all__ = ["probability_vector", "stochastic_rows", "Prior", "Channel", "ProductPrior", "ProductChannel"]
 
 def _frozen(array: np.ndarray) -> np.ndarray:
     array = np.ascontiguousarray(array, dtype=np.float64)
@@ -52,8 +65,15 @@ def _is_float_array(value: Any) -> bool:
     return isinstance(value, np.ndarray) and np.issubdtype(value.dtype, np.floating)
 
 
-def probability_vector(values: Any, where: str) -> list[Fraction]:
-    """Parse a probability vector exactly: non-negative rationals summing to exactly 1.
+def probability_vector(values: Any, where: str, *, rounding: bool = False) -> Any:
+    """Parse a probability vector exactly: non-negative rationals summing to 1.
+
+    Entries that are integers, Fractions or fraction text must sum to exactly 1.  A
+    vector with a float or a decimal literal is a rounding of the one intended: if its
+    sum is within :data:`FLOAT_TOLERANCE` of 1 it is renormalised exactly (each entry's
+    exact value divided by the exact sum), and its rounding radius is
+    :data:`FLOAT_ROUNDING` (when it has a float or an unquoted number from a data file,
+    :func:`~relations.model.floats.float_literal`) plus twice the deviation of the sum.
 
     Parameters
     ----------
@@ -61,10 +81,12 @@ def probability_vector(values: Any, where: str) -> list[Fraction]:
         Entries as Fractions, ints, floats (exact binary value) or rational text.
     where : str
         How the user named it (``"prior"``, ``"channel[2]"``), for error messages.
+    rounding : bool, optional
+        Also return the rounding radius.
 
     Returns
     -------
-    list of Fraction
+    list of Fraction, or (list of Fraction, Fraction) with ``rounding``
 
     Raises
     ------
@@ -75,6 +97,9 @@ def probability_vector(values: Any, where: str) -> list[Fraction]:
     --------
     >>> probability_vector(["1/4", "0.75"], "prior")
     [Fraction(1, 4), Fraction(3, 4)]
+    >>> v, rho = probability_vector([0.9, 0.1], "prior", rounding=True)  # binary sum 1 + 2**-55
+    >>> sum(v), rho == FLOAT_ROUNDING + 2 * (Fraction(0.9) + Fraction(0.1) - 1)
+    (Fraction(1, 1), True)
     >>> probability_vector(["1/2", "1/3"], "prior")
     Traceback (most recent call last):
     ...
@@ -91,12 +116,19 @@ def probability_vector(values: Any, where: str) -> list[Fraction]:
             raise InputError(f"{where}[{i}]: {json_repr(str(v))} is negative")
         out.append(q)
     total = sum(out, Fraction(0))
+    rho = FLOAT_ROUNDING if any(_float_literal(v) for v in values) else Fraction(0)
     if total != 1:
-        raise InputError(f"{where}: entries sum to {short_text(total)}, not 1")
-    return out
+        if not any(_rounded_literal(v) for v in values):
+            raise InputError(f"{where}: entries sum to {short_text(total)}, not 1")
+        if total == 0 or abs(total - 1) > Fraction(FLOAT_TOLERANCE):
+            raise InputError(f"{where}: entries sum to {short_text(total)}, not 1 (nor within {FLOAT_TOLERANCE}, "
+                             "the tolerance for floats)")
+        out = [q / total for q in out]
+        rho += 2 * abs(total - 1)
+    return (out, rho) if rounding else out
 
 
-def stochastic_rows(rows: Any, where: str) -> list[list[Fraction]]:
+def stochastic_rows(rows: Any, where: str, *, rounding: bool = False) -> Any:
     """Parse a row-stochastic matrix exactly (every row a :func:`probability_vector`, equal widths).
 
     Parameters
@@ -105,10 +137,12 @@ def stochastic_rows(rows: Any, where: str) -> list[list[Fraction]]:
         The rows ``Q[x]``.
     where : str
         How the user named it (``"channel"``), for error messages.
+    rounding : bool, optional
+        Also return the rounding radius (the largest of the rows').
 
     Returns
     -------
-    list of list of Fraction
+    list of list of Fraction, or (list of list of Fraction, Fraction) with ``rounding``
 
     Raises
     ------
@@ -126,6 +160,7 @@ def stochastic_rows(rows: Any, where: str) -> list[list[Fraction]]:
         raise InputError(f"{where}: expected a non-empty list of rows, got {json_repr(rows)}")
     out = []
     width = None
+    rho = Fraction(0)
     for i, row in enumerate(rows):
         if isinstance(row, np.ndarray):
             row = row.tolist()
@@ -135,37 +170,10 @@ def stochastic_rows(rows: Any, where: str) -> list[list[Fraction]]:
             width = len(row)
         elif len(row) != width:
             raise InputError(f"{where}[{i}]: row has {len(row)} entries, row 0 has {width}")
-        out.append(probability_vector(row, f"{where}[{i}]"))
-    return out
-
-
-def float_rows(a: np.ndarray, key: str) -> np.ndarray:
-    """Validate a float-mode array (2-d, rows summing to 1 within :data:`FLOAT_TOLERANCE`); read-only copy.
-
-    ``key`` is ``"prior"`` (``a`` has one row) or the channel's name, for error messages.
-    """
-    a = np.asarray(a, dtype=np.float64)
-    bad = ~np.isfinite(a)
-    if bad.any():
-        i, j = np.argwhere(bad)[0]
-        raise InputError(f"{_where(key, i, j)}: {a[i, j]} is not a finite number")
-    neg = a < 0
-    if neg.any():
-        i, j = np.argwhere(neg)[0]
-        raise InputError(f"{_where(key, i, j)}: {a[i, j]} is negative")
-    sums = a.sum(axis=1)
-    off = np.abs(sums - 1) > FLOAT_TOLERANCE
-    if off.any():
-        i = int(np.argmax(off))
-        where = key if key == "prior" else f"{key}[{i}]"
-        raise InputError(f"{where}: entries sum to {float(sums[i])!r}, not 1 within {FLOAT_TOLERANCE}")
-    a = np.ascontiguousarray(a)
-    a.setflags(write=False)
-    return a
-
-
-def _where(key: str, i: int, j: int) -> str:
-    return f"{key}[{j}]" if key == "prior" else f"{key}[{i}][{j}]"
+        r, e = probability_vector(row, f"{where}[{i}]", rounding=True)
+        out.append(r)
+        rho = max(rho, e)
+    return (out, rho) if rounding else out
 
 
 @dataclass(frozen=True, eq=False)
@@ -180,18 +188,23 @@ class Prior:
         The exact entries; ``None`` in float mode.
     reliable : bool
         The float copy has the exact zero pattern and no subnormal entry.
+    rounding : Fraction
+        Relative rounding radius of the entries: 0 for exact input; for floats, the
+        intended entries are taken to lie within this relative distance
+        (:func:`probability_vector`).
     """
 
     array: np.ndarray
     exact: tuple[Fraction, ...] | None = None
     reliable: bool = True
+    rounding: Fraction = Fraction(0)
 
     @staticmethod
-    def from_exact(values: Sequence[Fraction]) -> "Prior":
+    def from_exact(values: Sequence[Fraction], rounding: Fraction = Fraction(0)) -> "Prior":
         """A prior from exact entries that are already validated."""
         values = tuple(values)
         approx = np.array([float(v) for v in values], dtype=np.float64)
-        return Prior(_frozen(approx), values, _reliable(np.array([v != 0 for v in values]), approx))
+        return Prior(_frozen(approx), values, _reliable(np.array([v != 0 for v in values]), approx), rounding)
 
     @staticmethod
     def uniform(n: int) -> "Prior":
@@ -205,16 +218,19 @@ class Prior:
         return Prior.from_exact([Fraction(1, n)] * n)
 
     @classmethod
-    def of(cls, values: Any, *, where: str = "prior") -> "Prior":
+    def of(cls, values: Any, *, where: str = "prior", exact: bool | None = None) -> "Prior":
         """Validate and build a prior from anything a user hands in.
 
         Parameters
         ----------
         values : Prior, sequence or numpy.ndarray
-            A :class:`Prior` (returned as is), exact entries (Fractions, ints, floats,
-            rational text) or a float numpy array (float mode).
+            A :class:`Prior` (returned as is), entries (Fractions, ints, floats,
+            rational text) or a float numpy array.
         where : str, optional
             The name used in error messages.
+        exact : bool, optional
+            For a float numpy array: take it exactly (True) or in float mode (False);
+            by default exactly when it has at most :data:`MAX_EXACT_FLOAT_ENTRIES` entries.
 
         Returns
         -------
@@ -230,16 +246,20 @@ class Prior:
         >>> Prior.of(["0.95", "0.05"]).exact
         (Fraction(19, 20), Fraction(1, 20))
         >>> import numpy as np
-        >>> Prior.of(np.array([0.9, 0.1])).exact is None  # float mode
-        True
+        >>> p = Prior.of(np.array([0.9, 0.1]))  # floats: renormalised exactly
+        >>> sum(p.exact), p.rounding > 0, Prior.of(np.array([0.9, 0.1]), exact=False).exact
+        (Fraction(1, 1), True, None)
         """
         if isinstance(values, Prior):
             return values
         if _is_float_array(values):
             if values.ndim != 1 or values.shape[0] == 0:
                 raise InputError(f"{where}: expected a non-empty 1-d array, got shape {values.shape}")
-            return Prior(float_rows(values[None, :], "prior")[0])
-        return cls.from_exact(probability_vector(values, where))
+            a = float_rows(values[None, :], "prior")
+            if not _take_exactly(a, exact):
+                return Prior(a[0], rounding=_float_rounding(a))
+            values = a[0].tolist()
+        return cls.from_exact(*probability_vector(values, where, rounding=True))
 
     @property
     def size(self) -> int:
@@ -259,31 +279,36 @@ class Channel:
         The exact rows; ``None`` in float mode.
     reliable : bool
         The float copy has the exact zero pattern and no subnormal entry.
+    rounding : Fraction
+        Relative rounding radius of the entries (see :class:`Prior`).
     """
 
     array: np.ndarray
     exact: tuple[tuple[Fraction, ...], ...] | None = None
     reliable: bool = True
+    rounding: Fraction = Fraction(0)
 
     @staticmethod
-    def from_exact(rows: Sequence[Sequence[Fraction]]) -> "Channel":
+    def from_exact(rows: Sequence[Sequence[Fraction]], rounding: Fraction = Fraction(0)) -> "Channel":
         """A channel from exact rows that are already validated."""
         rows = tuple(tuple(r) for r in rows)
         approx = np.array([[float(v) for v in r] for r in rows], dtype=np.float64).reshape(len(rows), -1)
         nonzero = np.array([[v != 0 for v in r] for r in rows], dtype=bool).reshape(approx.shape)
-        return Channel(_frozen(approx), rows, _reliable(nonzero, approx))
+        return Channel(_frozen(approx), rows, _reliable(nonzero, approx), rounding)
 
     @classmethod
-    def of(cls, rows: Any, *, where: str = "channel") -> "Channel":
+    def of(cls, rows: Any, *, where: str = "channel", exact: bool | None = None) -> "Channel":
         """Validate and build a channel from anything a user hands in.
 
         Parameters
         ----------
         rows : Channel, sequence of sequences or numpy.ndarray
-            A :class:`Channel` (returned as is), exact rows (Fractions, ints, floats,
-            rational text) or a float numpy array (float mode).
+            A :class:`Channel` (returned as is), rows (Fractions, ints, floats,
+            rational text) or a float numpy array.
         where : str, optional
             The name used in error messages.
+        exact : bool, optional
+            As for :meth:`Prior.of`.
 
         Returns
         -------
@@ -304,8 +329,11 @@ class Channel:
         if _is_float_array(rows):
             if rows.ndim != 2 or 0 in rows.shape:
                 raise InputError(f"{where}: expected a non-empty 2-d array, got shape {rows.shape}")
-            return Channel(float_rows(rows, where))
-        return cls.from_exact(stochastic_rows(rows, where))
+            a = float_rows(rows, where)
+            if not _take_exactly(a, exact):
+                return Channel(a, rounding=_float_rounding(a))
+            rows = a.tolist()
+        return cls.from_exact(*stochastic_rows(rows, where, rounding=True))
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -331,7 +359,8 @@ class ProductPrior:
         for f in self.factors:
             local = f.exact if exact else f.array.tolist()
             values = [a * b for a in values for b in local]
-        return Prior.from_exact(values) if exact else Prior(_frozen(np.array(values)))
+        rho = _compound(f.rounding for f in self.factors)
+        return Prior.from_exact(values, rho) if exact else Prior(_frozen(np.array(values)), rounding=rho)
 
 
 @dataclass(frozen=True, eq=False)
@@ -348,8 +377,16 @@ class ProductChannel:
             q = np.ones((1, 1))
             for _ in range(self.records):
                 q = np.kron(q, w.array)
-            return Channel(_frozen(q))
+            return Channel(_frozen(q), rounding=_compound([w.rounding] * self.records))
         rows: list[list[Fraction]] = [[Fraction(1)]]
         for _ in range(self.records):
             rows = [[a * b for a in row for b in wrow] for row in rows for wrow in w.exact]
-        return Channel.from_exact(rows)
+        return Channel.from_exact(rows, _compound([w.rounding] * self.records))
+
+
+def _compound(radii) -> Fraction:
+    """The relative radius of a product of factors with the given radii."""
+    out = Fraction(1)
+    for r in radii:
+        out *= 1 + r
+    return out - 1

@@ -18,6 +18,7 @@ numpy arrays (a float array is *float mode*: approximate results), and raises
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any, Sequence
 
 import numpy as np
@@ -25,6 +26,7 @@ import numpy as np
 from relations.errors import InputError
 from relations.kinds import Setting
 from relations.model.distributions import Channel, Prior, ProductChannel, ProductPrior
+from relations.model.floats import FLOAT_ROUNDING
 from relations.model.neighbours import (
     GraphInputs,
     HammingInputs,
@@ -53,9 +55,11 @@ def _default(n: int) -> tuple[str, ...]:
 def _dense_prior(prior: Any, n: int, channel: Channel) -> Prior:
     if prior is None or (isinstance(prior, str) and prior == "uniform"):
         return Prior.uniform(n) if channel.exact is not None else Prior(np.full(n, 1.0 / n))
-    p = Prior.of(prior)
+    p = Prior.of(prior, exact=None if channel.exact is not None else False)
     if p.size != n:
         raise InputError(f"prior: {p.size} entries but the channel has {n} rows")
+    if channel.exact is None and p.exact is not None:  # a float-mode channel takes its prior in floats
+        p = Prior(p.array, rounding=p.rounding + (FLOAT_ROUNDING if p.rounding == 0 else 0))
     return p
 
 
@@ -321,6 +325,19 @@ class Mechanism:
     @property
     def is_product(self) -> bool:
         return isinstance(self.channel, ProductChannel)
+
+    @property
+    def rounding(self) -> tuple[Fraction, Fraction]:
+        """``(channel, prior)`` relative rounding radii (per record for products): 0 for exact input.
+
+        Examples
+        --------
+        >>> Mechanism.local([[0.75, 0.25], [0.25, 0.75]]).rounding[0] == 2**-42
+        True
+        """
+        ch, pr = self.channel, self.prior
+        factors = pr.factors if isinstance(pr, ProductPrior) else (pr,)
+        return ((ch.local if isinstance(ch, ProductChannel) else ch).rounding, max(f.rounding for f in factors))
 
     def dense(self) -> "Mechanism":
         """The same mechanism with product forms expanded (small sizes only)."""

@@ -13,7 +13,7 @@ from fractions import Fraction
 
 from relations.errors import InputError
 
-__all__ = ["RationalLike", "MAX_EXPONENT", "MAX_DIGITS", "parse_rational", "parse_rational_list", "fraction_text", "short_text", "json_repr"]
+__all__ = ["NumberLiteral", "RationalLike", "MAX_EXPONENT", "MAX_DIGITS", "parse_rational", "parse_rational_list", "fraction_text", "short_text", "json_repr"]
 
 _DECIMAL = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE]([+-]?\d+))?")
 
@@ -35,6 +35,15 @@ MAX_DIGITS = 4000
 
 #: What a user may write for an exact number: a Fraction, an int, a float (its exact binary value) or text.
 RationalLike = Fraction | int | float | str
+
+
+class NumberLiteral(str):
+    """A number written without quotes in a data file (a JSON number such as ``0.7310585786300049``).
+
+    Its value is the decimal it spells, exactly; but such numbers are usually floats
+    printed by a program, so a distribution written with them is treated as a rounding
+    (:mod:`relations.model.floats`).  Quoted text (``"0.65"``, ``"13/20"``) is exact.
+    """
 
 
 def parse_rational(value: object, where: str) -> Fraction:
