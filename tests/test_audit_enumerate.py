@@ -119,7 +119,9 @@ def test_comparisons_narrow_one_draw_consistently():
 
 def test_what_cannot_be_enumerated_is_refused():
     with pytest.raises(NotEnumerable, match="arithmetic"):
-        exact_channel(lambda x, rng: rng.random() * 2, [0])
+        exact_channel(lambda x, rng: rng.random() + 2, [0])
+    with pytest.raises(NotEnumerable, match="arithmetic"):
+        exact_channel(lambda x, rng: rng.random() * 2, [0])  # a scaled draw returned as the output
     with pytest.raises(NotEnumerable, match="normal"):
         exact_channel(lambda x, rng: rng.normal(), [0])
     with pytest.raises(NotEnumerable, match="paths"):

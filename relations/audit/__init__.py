@@ -1,27 +1,30 @@
-"""Auditing mechanisms as their users have them: in code, in a library, or as a float matrix.
-
-:mod:`relations.audit.enumerate` computes the exact channel of a randomizer written in
-Python by enumerating every random choice it makes (the white-box route);
-:mod:`relations.audit.report` decides claimed budgets on it (:func:`audit`,
-:func:`assert_private`).
+"""Auditing a randomizer as its users have it: the exact channel of code written in
+Python by enumerating every random choice it makes (the white-box route); sampling with
+certified bounds when the randomness cannot be enumerated (the black-box route).
 """
 
 from __future__ import annotations
 
-from relations.audit.blackbox import SampleAudit, clopper_pearson, sample_audit
+from relations.audit.blackbox import MAX_SAMPLES, SampleAudit, clopper_pearson, sample_audit
 from relations.audit.enumerate import (
+    MAX_OUTCOMES,
+    MAX_PATHS,
+    THRESHOLD_ROUNDING,
     EnumeratingGenerator,
     NotEnumerable,
-    exact_channel,
-    exact_mechanism,
-    output_key,
+    ScaledDraw,
+    UniformDraw,
 )
-from relations.audit.report import (
-    AuditReport,
-    assert_private,
-    audit,
-    load_target,
-    parse_domain,
-)
+from relations.audit.exact import Enumerated, enumerate_channel, exact_channel, exact_mechanism
+from relations.audit.intercept import intercepted_globals
+from relations.audit.outputs import output_key, output_label
+from relations.audit.libraries import ADAPTERS
+from relations.audit.pool import Pool
+from relations.audit.report import AuditReport, assert_private, audit, load_target, parse_domain
+from relations.audit.runner import audit_target
 
-__all__ = ["SampleAudit", "clopper_pearson", "sample_audit", "AuditReport", "assert_private", "audit", "load_target", "parse_domain", "EnumeratingGenerator", "NotEnumerable", "exact_channel", "exact_mechanism", "output_key"]
+__all__ = ["MAX_SAMPLES", "SampleAudit", "clopper_pearson", "sample_audit", "MAX_OUTCOMES", "MAX_PATHS",
+           "THRESHOLD_ROUNDING", "EnumeratingGenerator", "NotEnumerable", "ScaledDraw", "UniformDraw", "Enumerated",
+           "enumerate_channel", "exact_channel", "exact_mechanism", "intercepted_globals", "output_key",
+           "output_label", "AuditReport", "assert_private", "audit", "load_target", "parse_domain", "ADAPTERS", "Pool",
+           "audit_target"]

@@ -14,6 +14,16 @@ bound is reported; a claim ``eps_d <= eps`` is ``violated`` when it exceeds ``ep
 Sampling cannot see an output whose probability is below about ``3 / samples`` (the
 "rule of three"): the report says so.
 
+Sampling is *sequential*: rounds of 10^4, 4*10^4, 1.6*10^5, ... samples per input, round
+``r`` tested at ``alpha / 2^(r+1)`` (so all rounds together keep ``1 - alpha``), stopping
+as soon as the claim is certified violated, so a large violation costs few samples.  Every
+chunk of :data:`CHUNK` samples is seeded by ``(seed, input, chunk)`` alone: the counts do
+not depend on how many processes or machines drew them.
+
+Where the library documents its channel, a conformance test compares the counts with it
+(Pearson's chi-square, bins with expected counts below 5 pooled, a Bonferroni
+correction over the inputs).
+
 The intervals are those of Clopper and Pearson, "The use of confidence or fiducial
 limits illustrated in the case of the binomial", Biometrika 26(4), 1934
 (doi:10.1093/biomet/26.4.404); LDP-Auditor (Arcolezi and Gambs, PoPETs 2024,
@@ -22,21 +32,20 @@ arXiv:2309.01597) uses them with about 1e6 samples per input.
 
 from __future__ import annotations
 
-import inspect
 import math
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any, Callable, Hashable, Sequence
+from typing import Any, Callable, Sequence
 
-import numpy as np
-
-from relations.audit.enumerate import output_key
 from relations.errors import InputError
 
-__all__ = ["MAX_SAMPLES", "SampleAudit", "clopper_pearson", "sample_audit"]
+__all__ = ["MAX_SAMPLES", "CHUNK", "SampleAudit", "clopper_pearson", "certify", "schedule", "conformance",
+           "sample_audit", "check_sampling", "sequential"]
 
 #: Most samples per input one black-box audit may draw.
 MAX_SAMPLES = 100_000_000
+#: Samples per seeded chunk.
+CHUNK = 10_000
 
 
 def clopper_pearson(k: int, n: int, alpha: float) -> tuple[float, float]:
@@ -64,34 +73,120 @@ class SampleAudit:
     eps_d_lower : float
         ``eps_d`` is at least this, with confidence ``1 - alpha`` (0 when nothing is certified).
     witness : tuple or None
-        ``(x, x', y)`` attaining the bound.
+        ``(x, x', y)`` attaining the bound (``y`` as text).
     samples : int
         Samples drawn per input.
     alpha : float
     counts : dict
-        ``counts[x][y]``.
+        ``counts[x][y]`` (``y`` as the text of its output key).
     undetectable : float
         Outputs rarer than this (``3 / samples``) may have gone unseen.
+    rounds : int
+        Sequential rounds run (fewer than planned when a violation stopped it early).
+    conformance : float or None
+        p-value of the conformance test against the declared channel (None: none declared).
     """
 
     eps_d_lower: float
-    witness: tuple[Any, Any, Hashable] | None
+    witness: tuple[Any, Any, str] | None
     samples: int
     alpha: float
     counts: dict[Any, Counter]
     undetectable: float
+    rounds: int = 1
+    conformance: float | None = None
+
+
+def certify(counts: Sequence[Counter], n: int, alpha: float) -> tuple[float, tuple[int, int, Any] | None]:
+    """The certified lower bound on ``eps_d`` from ``counts[i]`` (``n`` samples each) and its witness.
+
+    Examples
+    --------
+    >>> bound, w = certify([Counter({0: 750, 1: 250}), Counter({0: 250, 1: 750})], 1000, 0.05)
+    >>> 0.8 < bound < math.log(3), w
+    (True, (0, 1, 0))
+    """
+    outputs = sorted({y for c in counts for y in c}, key=repr)
+    tests = len(counts) * (len(counts) - 1) * max(1, len(outputs))
+    a = alpha / tests
+    best, witness = 0.0, None
+    lows = {(i, y): clopper_pearson(c[y], n, a)[0] for i, c in enumerate(counts) for y in outputs if c[y]}
+    highs: dict = {}
+    for (i, y), lo in lows.items():
+        for j in range(len(counts)):
+            if j == i or lo <= 0:
+                continue
+            if (j, y) not in highs:
+                highs[(j, y)] = clopper_pearson(counts[j][y], n, a)[1]
+            bound = math.log(lo / highs[(j, y)])
+            if bound > best:
+                best, witness = bound, (i, j, y)
+    return best, witness
+
+
+def schedule(samples: int) -> list[int]:
+    """Cumulative samples per input after each sequential round (10^4, 4*10^4, ... up to ``samples``).
+
+    Examples
+    --------
+    >>> schedule(100_000)
+    [10000, 40000, 100000]
+    """
+    out, n = [], CHUNK
+    while n < samples:
+        out.append(n)
+        n *= 4
+    return out + [samples]
+
+
+def conformance(counts: Sequence[Counter], n: int, declared: Sequence[dict]) -> float:
+    """p-value that the counts come from the declared rows (chi-square, Bonferroni over inputs).
+
+    An output the declaration gives probability 0 that was seen gives p = 0.
+
+    Examples
+    --------
+    >>> rows = [{0: 0.75, 1: 0.25}, {0: 0.25, 1: 0.75}]
+    >>> conformance([Counter({0: 760, 1: 240}), Counter({0: 260, 1: 740})], 1000, rows) > 0.05
+    True
+    >>> conformance([Counter({0: 500, 1: 500}), Counter({0: 260, 1: 740})], 1000, rows) < 1e-6
+    True
+    """
+    from scipy.stats import chisquare
+
+    worst = 1.0
+    for c, row in zip(counts, declared):
+        if any(c[y] and row.get(y, 0) <= 0 for y in c):
+            return 0.0
+        obs, exp, pool_o, pool_e = [], [], 0, 0.0
+        for y, p in row.items():
+            if n * p >= 5:
+                obs.append(c[y])
+                exp.append(n * p)
+            else:
+                pool_o += c[y]
+                pool_e += n * p
+        if pool_e > 0:
+            obs.append(pool_o)
+            exp.append(pool_e)
+        if len(obs) < 2:
+            continue
+        total = sum(exp)
+        exp = [e * sum(obs) / total for e in exp]
+        worst = min(worst, float(chisquare(obs, exp).pvalue))
+    return min(1.0, worst * len(declared))
 
 
 def sample_audit(fn: Callable[..., Any], *, domain: Sequence[Any], samples: int = 100_000, seed: int = 0,
-                 alpha: float = 0.05) -> SampleAudit:
-    """Sample ``fn`` on every input of ``domain`` and certify a lower bound on its ``eps_d``.
+                 alpha: float = 0.05, stop_above: float | None = None) -> SampleAudit:
+    """Sample ``fn`` on every input of ``domain`` and certify a lower bound on its ``eps_d``, in this process.
 
     Parameters
     ----------
     fn : callable
         ``fn(x)`` or ``fn(x, rng=generator)``; with ``rng`` it gets a ``numpy.random.Generator``
-        seeded from ``seed`` and the input's position, else numpy's and Python's global
-        generators are seeded the same way.
+        seeded from ``(seed, input, chunk)``, and numpy's and Python's global generators are
+        seeded the same way.
     domain : sequence
         At least two inputs.
     samples : int, optional
@@ -99,7 +194,9 @@ def sample_audit(fn: Callable[..., Any], *, domain: Sequence[Any], samples: int 
     seed : int, optional
         The same seed gives the same counts and bound.
     alpha : float, optional
-        Total error probability of the certificate (union bound over pairs and outputs).
+        Total error probability of the certificate (union bound over rounds, pairs and outputs).
+    stop_above : float, optional
+        Stop after the first round whose certified bound exceeds this (a claimed ``eps``).
 
     Returns
     -------
@@ -120,36 +217,55 @@ def sample_audit(fn: Callable[..., Any], *, domain: Sequence[Any], samples: int 
     >>> 0.9 < res.eps_d_lower < math.log(3)
     True
     """
+    import inspect
+
+    from relations.audit.worker import Target, sample_counts
+
+    try:
+        pass_rng = "rng" in inspect.signature(fn).parameters
+    except (TypeError, ValueError):
+        pass_rng = False
+    target = Target(fn, pass_rng=pass_rng)
+
+    def draw(i: int, chunk: int, size: int) -> Counter:
+        c = sample_counts(target, domain[i], index=i, chunk=chunk, size=size, seed=seed)
+        return Counter({repr(k): v for k, v in c.items()})
+    return sequential(draw, domain=domain, samples=samples, alpha=alpha, stop_above=stop_above)
+
+
+def check_sampling(domain: Sequence[Any], samples: int, alpha: float) -> None:
+    """Raise :class:`InputError` for fewer than two inputs, ``samples`` or ``alpha`` out of range."""
     if len(domain) < 2:
         raise InputError("--domain: a black-box audit needs at least two inputs")
     if not 1 <= samples <= MAX_SAMPLES:
         raise InputError(f"--samples: {samples} out of range 1..{MAX_SAMPLES}")
     if not 0 < alpha < 1:
         raise InputError(f"alpha must lie in (0, 1), got {alpha}")
-    pass_rng = "rng" in inspect.signature(fn).parameters
-    counts: dict[Any, Counter] = {}
-    for i, x in enumerate(domain):
-        rng = np.random.default_rng([seed, i])
-        if not pass_rng:
-            import random
 
-            np.random.seed((seed * 1_000_003 + i) % 2**32)
-            random.seed(seed * 1_000_003 + i)
-        c: Counter = Counter()
-        for _ in range(samples):
-            c[output_key(fn(x, rng=rng) if pass_rng else fn(x))] += 1
-        counts[x] = c
-    outputs = sorted({y for c in counts.values() for y in c}, key=repr)
-    tests = len(domain) * (len(domain) - 1) * max(1, len(outputs))
-    a = alpha / tests  # each one-sided bound at a/2: two bounds per test
-    best, witness = 0.0, None
-    for x in domain:
-        for xp in domain:
-            if x is xp or x == xp:
-                continue
-            for y in outputs:
-                lo, _ = clopper_pearson(counts[x][y], samples, a)
-                _, hi = clopper_pearson(counts[xp][y], samples, a)
-                if lo > 0 and math.log(lo / hi) > best:
-                    best, witness = math.log(lo / hi), (x, xp, y)
-    return SampleAudit(best, witness, samples, alpha, counts, 3 / samples)
+
+def sequential(draw: Callable[..., Any], *, domain: Sequence[Any], samples: int, alpha: float,
+               stop_above: float | None = None, draw_round: Callable[[list[tuple[int, int, int]]], list[Counter]]
+               | None = None, declared: Sequence[dict] | None = None) -> SampleAudit:
+    """Sequential rounds of :func:`schedule`; ``draw(i, chunk, size)`` (or ``draw_round(tasks)``
+    for a whole round at once) returns the counts of one seeded chunk."""
+    check_sampling(domain, samples, alpha)
+    counts = [Counter() for _ in domain]
+    done, bound, witness, rounds = 0, 0.0, None, 0
+    plan = schedule(samples)
+    for r, target_n in enumerate(plan):
+        tasks = []
+        while done < target_n:
+            size = min(CHUNK, target_n - done)
+            tasks += [(i, done // CHUNK, size) for i in range(len(domain))]
+            done += size
+        results = draw_round(tasks) if draw_round else [draw(*t) for t in tasks]
+        for (i, _, _), c in zip(tasks, results):
+            counts[i].update(c)
+        rounds = r + 1
+        a = alpha / 2 ** (r + 1) if r < len(plan) - 1 else alpha / 2 ** r
+        bound, w = certify(counts, done, a)
+        witness = None if w is None else (domain[w[0]], domain[w[1]], w[2])
+        if stop_above is not None and bound > stop_above:
+            break
+    conf = conformance(counts, done, declared) if declared else None
+    return SampleAudit(bound, witness, done, alpha, {x: c for x, c in zip(domain, counts)}, 3 / done, rounds, conf)

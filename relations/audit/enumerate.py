@@ -15,7 +15,8 @@ with probabilities ``p``), ``permutation``, ``shuffle``, ``binomial``.  A unifor
 comparison with a number ``t`` (``u < t``, ``u >= t``, ...) splits the path in two with
 weights ``(t - lo) / (hi - lo)`` and ``(hi - t) / (hi - lo)``, so Bernoulli draws
 written as ``rng.random() < p`` are exact for every float ``p`` (taken at its exact
-binary value).  Any other use of such a float (arithmetic, ``float()``) is refused with
+binary value); so are comparisons of a scaled draw ``c * u`` (``rng.random() * C < t``).
+Any other use of such a float (sums, ``float()``, ``log``) is refused with
 :class:`NotEnumerable`: the white-box route does not apply and sampling must be used.
 
 Limits: at most ``max_paths`` runs (default :data:`MAX_PATHS`) and
@@ -26,15 +27,18 @@ they are met.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Callable, Hashable, Sequence
+from typing import Any, Callable, Sequence
 
-from relations.audit.intercept import intercepted_globals
-from relations.model.mechanism import Mechanism
 
-__all__ = ["MAX_PATHS", "MAX_OUTCOMES", "NotEnumerable", "EnumeratingGenerator", "UniformDraw", "exact_channel",
-           "output_key", "output_label", "exact_mechanism"]
+__all__ = ["MAX_PATHS", "MAX_OUTCOMES", "THRESHOLD_ROUNDING", "NotEnumerable", "EnumeratingGenerator", "UniformDraw",
+           "ScaledDraw"]
+
+#: Relative rounding assumed for a float threshold or weight the code uses (``2**-42``, the
+#: same as :data:`relations.model.FLOAT_ROUNDING`; kept here so that this module runs in a
+#: worker interpreter without the rest of the package).
+THRESHOLD_ROUNDING = 2.0**-42
 
 #: Most runs of the randomizer one enumeration may make.
 MAX_PATHS = 1_000_000
@@ -52,10 +56,13 @@ class _Replay:
     def __init__(self, max_outcomes: int):
         self.forced: list[int] = []
         self.trail: list[tuple[int, list[Fraction]]] = []  # (choice taken, weights of all choices)
+        self.radius = 1.0  # product of (1 + relative rounding) of the choices on this path
         self.max_outcomes = max_outcomes
 
-    def decide(self, weights: list[Fraction]) -> int:
-        """Pick a branch among ``weights`` (exact, summing to 1; zero-weight branches skipped)."""
+    def decide(self, weights: list[Fraction], radii: Sequence[float] | None = None) -> int:
+        """Pick a branch among ``weights`` (exact, summing to 1; zero-weight branches skipped).
+
+        ``radii[i]`` is the relative rounding of branch ``i``'s weight (floats in the code)."""
         if len(weights) > self.max_outcomes:
             raise NotEnumerable(f"a draw with {len(weights)} outcomes exceeds the limit of {self.max_outcomes}")
         depth = len(self.trail)
@@ -64,6 +71,8 @@ class _Replay:
         else:
             choice = next(i for i, w in enumerate(weights) if w > 0)
         self.trail.append((choice, weights))
+        if radii is not None:
+            self.radius *= 1 + radii[choice]
         return choice
 
     def probability(self) -> Fraction:
@@ -81,18 +90,26 @@ class _Replay:
             if nxt is not None:
                 self.forced = [c for c, _ in trail[:-1]] + [nxt]
                 self.trail = []
+                self.radius = 1.0
                 return True
             trail.pop()
         return False
 
 
-def _exact(value: Any) -> Fraction:
+def _exact(value: Any) -> tuple[Fraction, float]:
+    """A threshold's exact value and its absolute rounding (0 for ints and Fractions)."""
     if isinstance(value, UniformDraw):
         raise NotEnumerable("a uniform draw compared with another uniform draw")
     try:
-        return Fraction(value)
+        q = Fraction(value)
     except (TypeError, ValueError):
         raise NotEnumerable(f"cannot compare a uniform draw with {value!r}") from None
+    return q, (0.0 if isinstance(value, (int, Fraction)) else THRESHOLD_ROUNDING * abs(float(q)))
+
+
+def _float_radius(values: Sequence[Any]) -> float:
+    """Relative rounding of weights given as numbers: 0 when all are exact."""
+    return 0.0 if all(isinstance(v, (int, Fraction)) for v in values) else 2 * THRESHOLD_ROUNDING
 
 
 @dataclass(eq=False)
@@ -102,19 +119,43 @@ class UniformDraw:
     replay: _Replay
     lo: Fraction = Fraction(0)
     hi: Fraction = Fraction(1)
-    _scale: Fraction = field(default=Fraction(1), repr=False)
+    lo_err: float = 0.0  # absolute rounding of the thresholds lo and hi came from
+    hi_err: float = 0.0
 
     def _below(self, t: Any) -> bool:
         """Branch on ``u < t``: True with probability ``(t - lo)/(hi - lo)`` (clipped)."""
-        t = min(max(_exact(t), self.lo), self.hi)
+        return self.below(*_exact(t))
+
+    def below(self, t: Fraction, err: float) -> bool:
+        """Branch on ``u < t`` for an exact ``t`` with absolute rounding ``err``."""
+        if t <= self.lo:
+            t, err = self.lo, self.lo_err
+        elif t >= self.hi:
+            t, err = self.hi, self.hi_err
         width = self.hi - self.lo
         p_below = (t - self.lo) / width
-        choice = self.replay.decide([p_below, 1 - p_below])
+        radii = None
+        if err or self.lo_err or self.hi_err:
+            whole = (self.lo_err + self.hi_err) / float(width)
+            radii = [(err + self.lo_err) / float(t - self.lo) + whole if t > self.lo else 0.0,
+                     (err + self.hi_err) / float(self.hi - t) + whole if t < self.hi else 0.0]
+        choice = self.replay.decide([p_below, 1 - p_below], radii)
         if choice == 0:
-            self.hi = t
+            self.hi, self.hi_err = t, err
             return True
-        self.lo = t
+        self.lo, self.lo_err = t, err
         return False
+
+    def __mul__(self, c: Any) -> "ScaledDraw":
+        return ScaledDraw(self, *_exact(c))
+
+    __rmul__ = __mul__
+
+    def __truediv__(self, c: Any) -> "ScaledDraw":
+        q, err = _exact(c)
+        if q == 0:
+            raise ZeroDivisionError("division of a uniform draw by zero")
+        return ScaledDraw(self, 1 / q, err / float(q) ** 2)
 
     def __lt__(self, t: Any) -> bool:
         return self._below(t)
@@ -131,11 +172,53 @@ class UniformDraw:
     def _refuse(self, *args: Any) -> Any:
         raise NotEnumerable("arithmetic on a uniform draw (only comparisons with numbers are enumerable)")
 
-    __float__ = __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = __truediv__ = _refuse
+    __float__ = __add__ = __radd__ = __sub__ = __rsub__ = _refuse
     __rtruediv__ = __int__ = __round__ = __floor__ = __ceil__ = __neg__ = __pow__ = __index__ = _refuse
 
     def __bool__(self) -> bool:
         raise NotEnumerable("truth value of a uniform draw")
+
+
+@dataclass(eq=False)
+class ScaledDraw:
+    """``c * u`` for a uniform draw ``u`` and a number ``c`` (diffprivlib's
+    ``rng.random() * (e^eps + 1)``): its comparisons are those of ``u`` with ``t / c``."""
+
+    draw: UniformDraw
+    factor: Fraction
+    factor_err: float
+
+    def _compare(self, t: Any, below: bool) -> bool:
+        q, err = _exact(t)
+        c = self.factor
+        if c == 0:
+            return (0 < q) == below
+        s = q / c  # u < s when c > 0, u > s when c < 0
+        s_err = err / abs(float(c)) + abs(float(s)) * self.factor_err / abs(float(c))
+        result = self.draw.below(s, s_err)
+        return result == below if c > 0 else (not result) == below
+
+    def __lt__(self, t: Any) -> bool:
+        return self._compare(t, True)
+
+    __le__ = __lt__
+
+    def __gt__(self, t: Any) -> bool:
+        return self._compare(t, False)
+
+    __ge__ = __gt__
+
+    def __mul__(self, c: Any) -> "ScaledDraw":
+        q, err = _exact(c)
+        return ScaledDraw(self.draw, self.factor * q, self.factor_err * abs(float(q)) + err * abs(float(self.factor)))
+
+    __rmul__ = __mul__
+
+    def _refuse(self, *args: Any) -> Any:
+        raise NotEnumerable("arithmetic on a uniform draw beyond scaling (only comparisons are enumerable)")
+
+    __float__ = __add__ = __radd__ = __sub__ = __rsub__ = __truediv__ = __rtruediv__ = __bool__ = _refuse
+    __int__ = __round__ = __floor__ = __ceil__ = __neg__ = __pow__ = __index__ = _refuse
 
 
 class EnumeratingGenerator:
@@ -168,6 +251,9 @@ class EnumeratingGenerator:
         if high <= low:
             raise ValueError("high <= low")
         n = high - low
+        if n > self._replay.max_outcomes:
+            raise NotEnumerable(f"a draw of integers in [{low}, {high}) has more than {self._replay.max_outcomes} "
+                                "outcomes")
 
         def one() -> int:
             return low + self._pick([Fraction(1, n)] * n)
@@ -185,24 +271,27 @@ class EnumeratingGenerator:
         items = list(range(a)) if isinstance(a, int) else list(a)
         if not items:
             raise ValueError("choice from an empty population")
+        radii = None
         if p is None:
             weights = [Fraction(1, len(items))] * len(items)
         else:
-            weights = [Fraction(float(w)) for w in p]
+            p = list(p)
+            weights = [Fraction(w) if isinstance(w, (int, Fraction)) else Fraction(float(w)) for w in p]
             total = sum(weights)
             weights = [w / total for w in weights]
+            radii = [_float_radius(p)] * len(weights)
         if size is not None and not replace:
             count = size if isinstance(size, int) else math.prod(size)
             chosen, pool, pw = [], list(range(len(items))), list(weights)
             for _ in range(count):
                 total = sum(pw)
-                k = self._pick([w / total for w in pw])
+                k = self._replay.decide([w / total for w in pw], radii and [2 * r for r in radii[:len(pw)]])
                 chosen.append(items[pool.pop(k)])
                 pw.pop(k)
             import numpy as np
 
             return np.array(chosen, dtype=object)
-        return self._sized(size, lambda: items[self._pick(weights)])
+        return self._sized(size, lambda: items[self._replay.decide(weights, radii)])
 
     def permutation(self, x: Any) -> Any:
         """A uniformly random permutation of ``x`` (an int ``n`` means ``range(n)``)."""
@@ -225,165 +314,11 @@ class EnumeratingGenerator:
         """Binomial ``(n, p)``, exactly (``p`` at its exact binary value)."""
         q = Fraction(p)
         weights = [Fraction(math.comb(n, k)) * q**k * (1 - q) ** (n - k) for k in range(n + 1)]
-        return self._sized(size, lambda: self._pick(weights))
+        radii = None
+        if not isinstance(p, (int, Fraction)) and 0 < q < 1:
+            r = THRESHOLD_ROUNDING * max(1.0, float(q / (1 - q)), float((1 - q) / q))
+            radii = [(1 + r) ** n - 1] * (n + 1)
+        return self._sized(size, lambda: self._replay.decide(weights, radii))
 
     def __getattr__(self, name: str) -> Any:
         raise NotEnumerable(f"the draw '{name}' cannot be enumerated exactly")
-
-
-def output_key(value: Any) -> Hashable:
-    """A hashable, comparable form of what the randomizer returned (arrays, lists and sets included).
-
-    Whatever a published output carries, it leaks: ``(1, 0)`` and ``[1, 0]`` are the same
-    output, but ``1`` and ``1.0`` and ``True`` are kept apart by type.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> output_key(np.array([1, 0])) == output_key([1, 0])
-    True
-    >>> output_key({2, 1})
-    ('set', (1, 2))
-    """
-    try:
-        import numpy as np
-
-        if isinstance(value, np.ndarray):
-            return ("seq", tuple(output_key(v) for v in value.tolist()))
-        if isinstance(value, np.generic):
-            value = value.item()
-    except ImportError:  # pragma: no cover
-        pass
-    if isinstance(value, (list, tuple)):
-        return ("seq", tuple(output_key(v) for v in value))
-    if isinstance(value, (set, frozenset)):
-        return ("set", tuple(sorted((output_key(v) for v in value), key=repr)))
-    if isinstance(value, dict):
-        return ("dict", tuple(sorted(((repr(k), output_key(v)) for k, v in value.items()))))
-    if isinstance(value, (bool, int, float, str, bytes)) or value is None:
-        return (type(value).__name__, value) if isinstance(value, (bool, float)) else value
-    return ("repr", repr(value))
-
-
-def exact_channel(fn: Callable[..., Any], domain: Sequence[Any], *, pass_rng: bool = True,
-                  max_paths: int = MAX_PATHS, max_outcomes: int = MAX_OUTCOMES
-                  ) -> tuple[list[Hashable], list[list[Fraction]], int]:
-    """The exact channel ``Q[x][y]`` that the randomizer ``fn`` implements on ``domain``.
-
-    Parameters
-    ----------
-    fn : callable
-        ``fn(x, rng=generator)`` (or ``fn(x)`` with ``pass_rng=False``, for randomizers that
-        close over a generator they were given).
-    domain : sequence
-        The inputs, in row order.
-    pass_rng : bool, optional
-        Hand the enumerating generator to ``fn`` as the keyword ``rng``.  Draws from Python's
-        ``random`` module and numpy's global generator (``np.random.random`` ...) are
-        intercepted either way.
-    max_paths, max_outcomes : int, optional
-        Limits on runs and on the outcomes of one draw.
-
-    Returns
-    -------
-    outputs : list
-        The distinct outputs (as :func:`output_key`), in order of first appearance.
-    rows : list of list of Fraction
-        ``rows[i][j] = P(fn(domain[i]) = outputs[j])``, each row summing to exactly 1.
-    runs : int
-        How many paths were run.
-
-    Raises
-    ------
-    NotEnumerable
-        If the randomizer's randomness cannot be enumerated, or a limit is exceeded.
-
-    Examples
-    --------
-    Randomized response written as code, with the truth kept when ``u < 3/4``:
-
-    >>> def rr(x, rng):
-    ...     return x if rng.random() < 0.75 else 1 - x
-    >>> outputs, rows, runs = exact_channel(rr, [0, 1])
-    >>> outputs, rows[0], runs
-    ([0, 1], [Fraction(3, 4), Fraction(1, 4)], 4)
-    """
-    outputs: dict[Hashable, int] = {}
-    raw_rows: list[dict[int, Fraction]] = []
-    runs = 0
-    with intercepted_globals() as current:
-        for x in domain:
-            row: dict[int, Fraction] = {}
-            replay = _Replay(max_outcomes)
-            while True:
-                runs += 1
-                if runs > max_paths:
-                    raise NotEnumerable(f"more than {max_paths} paths through the randomizer")
-                gen = current.generator = EnumeratingGenerator(replay)
-                value = fn(x, rng=gen) if pass_rng else fn(x)
-                key = output_key(value)
-                j = outputs.setdefault(key, len(outputs))
-                row[j] = row.get(j, Fraction(0)) + replay.probability()
-                if not replay.advance():
-                    break
-            raw_rows.append(row)
-    keys = list(outputs)
-    rows = [[r.get(j, Fraction(0)) for j in range(len(keys))] for r in raw_rows]
-    for x, r in zip(domain, rows):
-        if sum(r) != 1:  # pragma: no cover - the weights of a decision tree sum to 1
-            raise AssertionError(f"probabilities for input {x!r} sum to {sum(r)}")
-    return keys, rows, runs
-
-
-def output_label(key: Hashable) -> str:
-    """Text for an output key (:func:`output_key`): ``(0,1)``, ``{1,2}``, ``True``, ``3``."""
-    if isinstance(key, tuple) and len(key) == 2 and key[0] in ("seq", "set"):
-        inner = ",".join(output_label(k) for k in key[1])
-        return f"({inner})" if key[0] == "seq" else "{" + inner + "}"
-    if isinstance(key, tuple) and len(key) == 2 and key[0] in ("bool", "float"):
-        return repr(key[1])
-    return str(key)
-
-
-def exact_mechanism(fn: Callable[..., Any], domain: Sequence[Any], *, prior: Any = "uniform", pass_rng: bool = True,
-                    max_paths: int = MAX_PATHS) -> Mechanism:
-    """The local mechanism that the randomizer ``fn`` implements on ``domain``, exactly.
-
-    Parameters
-    ----------
-    fn, domain, pass_rng, max_paths
-        As for :func:`exact_channel`.
-    prior : optional
-        The prior over ``domain`` (uniform by default).
-
-    Returns
-    -------
-    Mechanism
-        Inputs labelled by ``domain``, outputs by what the code returned.
-
-    Raises
-    ------
-    NotEnumerable
-        As for :func:`exact_channel`.
-
-    Examples
-    --------
-    Unary encoding whose user bit is drawn like the others and then set to 1 with
-    probability ``p`` (the pure-ldp 1.1.2 bug): at ``p = 1/2``, ``q = 1/4`` (claimed
-    ``eps = ln 3``) the true budget is ``ln 5``:
-
-    >>> from relations import measure
-    >>> def buggy_oue(x, rng):
-    ...     bits = [1 if rng.random() < 0.25 else 0 for _ in range(2)]
-    ...     if rng.random() < 0.5:
-    ...         bits[x] = 1
-    ...     return tuple(bits)
-    >>> str(measure(exact_mechanism(buggy_oue, [0, 1])).eps_d.exact)
-    'ln(5)'
-    """
-    keys, rows, _ = exact_channel(fn, domain, pass_rng=pass_rng, max_paths=max_paths)
-    labels = [str(x) for x in domain]
-    outs = [output_label(k) for k in keys]
-    if len(set(outs)) != len(outs):
-        outs = [f"{i}:{o}" for i, o in enumerate(outs)]
-    return Mechanism.local(rows, prior=prior, inputs=labels, outputs=outs)

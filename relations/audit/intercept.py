@@ -46,7 +46,8 @@ def _global_patches(current: type[_Current]) -> list[tuple[Any, str, Any]]:
             (npr, "randint", lambda low, high=None, size=None, **kw: g().integers(low, high, size)),
             (npr, "choice", lambda a, size=None, replace=True, p=None: g().choice(a, size, replace, p)),
             (npr, "permutation", lambda x: g().permutation(x)), (npr, "shuffle", lambda x: g().shuffle(x)),
-            (npr, "binomial", lambda n, p, size=None: g().binomial(n, p, size))]
+            (npr, "binomial", lambda n, p, size=None: g().binomial(n, p, size)),
+            (npr, "default_rng", lambda *args, **kw: g())]  # a generator made inside the function
     return py + nump
 
 

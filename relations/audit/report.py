@@ -9,25 +9,28 @@ into a failing assertion, for a library's own test suite.
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import inspect
 import math
-import os
-import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any, Callable, Sequence
 
 from relations.audit.blackbox import SampleAudit, sample_audit
-from relations.audit.enumerate import MAX_PATHS, NotEnumerable, exact_channel, output_label
+from relations.audit.enumerate import MAX_PATHS, NotEnumerable
+from relations.audit.exact import enumerate_channel
+from relations.audit.outputs import output_label
+from relations.audit.worker import TargetError
+from relations.audit.worker import load_target as _load
 from relations.checking.checker import ClaimOutcome, decide
 from relations.checking.claims import parse_claim
 from relations.checking.quantities import values
 from relations.errors import InputError
+from relations.kinds import Status
 from relations.measures.results import Measures
+from relations.model.distributions import Channel
 from relations.model.mechanism import Mechanism
 
-__all__ = ["AuditReport", "audit", "assert_private", "load_target", "parse_domain"]
+__all__ = ["AuditReport", "audit", "assert_private", "load_target", "parse_domain", "decide_channel"]
 
 
 @dataclass(frozen=True)
@@ -51,6 +54,13 @@ class AuditReport:
         Paths through the randomizer that were run (white-box).
     sampled : SampleAudit or None
         The black-box evidence: certified ``eps_d_lower``, samples, what sampling cannot see.
+    claimed : float or None
+        The budget a library mechanism documents (``--eps`` otherwise).
+    version : str
+        The library's version, for library mechanisms.
+    conformance : str
+        How the implemented (or sampled) channel compares with the channel the library
+        documents, when it documents one.
     """
 
     target: str
@@ -61,22 +71,28 @@ class AuditReport:
     claims: tuple[ClaimOutcome, ...]
     runs: int
     sampled: SampleAudit | None = None
+    claimed: float | None = None
+    version: str = ""
+    conformance: str = ""
+    labels: dict = field(default_factory=dict, repr=False)
 
     def summary(self) -> str:
         """One paragraph for a person: verdict, exact ``eps_d`` (or its certified lower bound) and its witness."""
         if self.sampled is not None:
             sa = self.sampled
-            where = "" if sa.witness is None else (f" (x={sa.witness[0]}, x'={sa.witness[1]}, "
-                                                   f"y={output_label(sa.witness[2])})")
+            y = None if sa.witness is None else self.labels.get(sa.witness[2], sa.witness[2])
+            where = "" if sa.witness is None else f" (x={sa.witness[0]}, x'={sa.witness[1]}, y={y})"
             return (f"{self.verdict}: {self.target}: eps_d >= {sa.eps_d_lower:.6g} nats{where} with confidence "
-                    f"{1 - sa.alpha:g} (black-box, {sa.samples} samples per input; outputs rarer than about "
-                    f"{sa.undetectable:.2g} cannot be excluded)")
+                    f"{1 - sa.alpha:g} (black-box, {sa.samples} samples per input in {sa.rounds} round(s); outputs "
+                    f"rarer than about {sa.undetectable:.2g} cannot be excluded)")
         m, mech = self.measures, self.mechanism
         w = m.eps_d.witness
         where = "" if w is None else (f" (x={mech.input_label(w.x)}, x'={mech.input_label(w.x_prime)}, "
                                       f"y={mech.output_label(w.y)})")
         failed = [c.claim.text for c in self.claims if c.holds is False]
-        head = f"{self.verdict}: " + (f"{', '.join(failed)} fails; " if failed else "")
+        within = [c.claim.text for c in self.claims if c.status == Status.HOLDS_WITHIN_ROUNDING]
+        head = f"{self.verdict}: " + (f"{', '.join(failed)} fails; " if failed else "") + (
+            f"{', '.join(within)} holds within the rounding of the code's floats; " if within else "")
         return (f"{head}{self.target} implements a channel with eps_d = {m.eps_d.exact}{where} "
                 f"= {m.eps_d.value:.6g} nats, exactly ({self.route}, {self.runs} paths)")
 
@@ -131,32 +147,61 @@ def audit(fn: Callable[..., Any], *, domain: Sequence[Any], eps: Any = None, cla
     >>> report.verdict, str(report.measures.eps_d.exact)
     ('violated', 'ln(13)')
     """
-    parsed = [parse_claim(c) for c in claims]
-    if eps is not None:
-        parsed.insert(0, parse_claim(f"eps_d <= {eps}"))
+    parsed = _claims(eps, claims)
     pass_rng = "rng" in inspect.signature(fn).parameters
     name = target or getattr(fn, "__qualname__", repr(fn))
     try:
-        keys, rows, runs = exact_channel(fn, domain, pass_rng=pass_rng, max_paths=max_paths)
+        e = enumerate_channel(fn, domain, pass_rng=pass_rng, max_paths=max_paths)
     except NotEnumerable:
         if samples is None:
             raise
-        sampled = sample_audit(fn, domain=domain, samples=samples, seed=seed, alpha=alpha)
-        bound = parse_claim(f"eps_d <= {eps}").bound if eps is not None else None
-        violated = bound is not None and sampled.eps_d_lower > float(bound) and not math.isinf(float(bound))
-        return AuditReport(name, "black-box", "violated" if violated else "consistent", None, None, (), 0, sampled)
-    outs = [output_label(k) for k in keys]
-    if len(set(outs)) != len(outs):
-        outs = [f"{i}:{o}" for i, o in enumerate(outs)]
+        sampled = sample_audit(fn, domain=domain, samples=samples, seed=seed, alpha=alpha, stop_above=_bound(eps))
+        return _sampled_report(name, sampled, eps)
+    labels = [output_label(k) for k in e.outputs]
+    mech = _mechanism(domain, labels, e.rows, e.rounding, prior, name)
+    decided, verdict = decide_channel(mech, parsed)
+    return AuditReport(mech.source, "white-box", verdict, mech, decided[0], decided[1], e.runs)
+
+
+def _claims(eps: Any, claims: Sequence[str]) -> list:
+    parsed = [parse_claim(c) for c in claims]
+    if eps is not None:
+        parsed.insert(0, parse_claim(f"eps_d <= {eps}"))
+    return parsed
+
+
+def _bound(eps: Any) -> float | None:
+    if eps is None:
+        return None
+    b = float(parse_claim(f"eps_d <= {eps}").bound)
+    return None if math.isinf(b) else b
+
+
+def _sampled_report(name: str, sampled: SampleAudit, eps: Any, **extra: Any) -> AuditReport:
+    bound = _bound(eps)
+    violated = bound is not None and sampled.eps_d_lower > bound
+    return AuditReport(name, "black-box", "violated" if violated else "consistent", None, None, (), 0, sampled,
+                       **extra)
+
+
+def _mechanism(domain: Sequence[Any], outputs: list[str], rows: list, rounding: float, prior: Any,
+               name: str) -> Mechanism:
     labels = [str(x) for x in domain]
     if len(set(labels)) != len(labels):
         raise InputError("--domain: the input values must be distinct")
-    mech = Mechanism.local(rows, prior=prior, inputs=labels, outputs=outs,
-                           source=name)
+    if len(set(outputs)) != len(outputs):
+        outputs = [f"{i}:{o}" for i, o in enumerate(outputs)]
+    channel = Channel.from_exact(rows, Fraction(rounding))
+    return Mechanism.local(channel, prior=prior, inputs=labels, outputs=outputs, source=name)
+
+
+def decide_channel(mech: Mechanism, claims: Sequence[Any]) -> tuple[tuple[Measures, tuple[ClaimOutcome, ...]], str]:
+    """Measure an implemented channel and decide the claims: ``violated`` when one fails
+    exactly (``holds within rounding`` of the code's floats is consistent)."""
     vals = values(mech)
-    decided = tuple(decide(c, vals) for c in parsed)
+    decided = tuple(decide(c, vals) for c in claims)
     verdict = "violated" if any(c.holds is False for c in decided) else "consistent"
-    return AuditReport(mech.source, "white-box", verdict, mech, vals.measures, decided, runs)
+    return (vals.measures, decided), verdict
 
 
 def assert_private(fn: Callable[..., Any], *, domain: Sequence[Any], eps: Any, **options: Any) -> AuditReport:
@@ -207,28 +252,7 @@ def load_target(target: str) -> Callable[..., Any]:
     InputError
         If the target cannot be found or is not callable.
     """
-    if ":" not in target:
-        raise InputError(f"target {target!r}: expected MODULE:FUNCTION or FILE.py:FUNCTION")
-    where, name = target.rsplit(":", 1)
     try:
-        if where.endswith(".py"):
-            if not os.path.isfile(where):
-                raise InputError(f"target {target!r}: no file {where}")
-            spec = importlib.util.spec_from_file_location(f"_relations_audit_{abs(hash(where))}", where)
-            module = importlib.util.module_from_spec(spec)
-            sys.modules[spec.name] = module
-            spec.loader.exec_module(module)
-        else:
-            module = importlib.import_module(where)
-    except InputError:
-        raise
-    except Exception as exc:  # the user's module failed to import: one line, not a traceback
-        raise InputError(f"target {target!r}: cannot import {where}: {type(exc).__name__}: {exc}") from None
-    fn = module
-    for part in name.split("."):
-        fn = getattr(fn, part, None)
-        if fn is None:
-            raise InputError(f"target {target!r}: {where} has no {name!r}")
-    if not callable(fn):
-        raise InputError(f"target {target!r}: {name!r} is not callable")
-    return fn
+        return _load(target).fn
+    except TargetError as exc:
+        raise InputError(str(exc)) from None

@@ -1,0 +1,320 @@
+"""Library mechanisms by name: each local randomizer of pure-ldp, multi-freq-ldpy, OpenDP
+and diffprivlib, built at a given ``eps`` and domain size ``k``, with its documented budget
+and input domain (``relations audit --list``).
+
+An adapter imports its library only when built, in whichever interpreter runs the audit
+(``--python``), and hands the randomizer to the audit as the library's users call it:
+
+* pure-ldp draws from Python's ``random`` and numpy's global generator: intercepted
+  (white-box) or seeded (black-box);
+* multi-freq-ldpy's clients are numba-compiled: the white-box route runs their Python
+  source (``py_func``, with every compiled helper in the module swapped for its source),
+  the black-box route runs the compiled code, seeded inside numba;
+* diffprivlib's mechanisms draw from ``mech._rng``: the audit's generator is put there;
+* OpenDP draws from the operating system (no seed): black-box only, and its own privacy
+  map gives the budget it claims.
+
+Kept free of the rest of the package so that a worker interpreter can run it alone.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+__all__ = ["Built", "Adapter", "ADAPTERS", "adapter", "build"]
+
+
+@dataclass
+class Built:
+    """A library randomizer ready to audit.
+
+    Attributes
+    ----------
+    fn : callable
+        ``fn(x, rng=generator)``: one report for input ``x``.
+    domain : list
+        The library's inputs for the domain size.
+    claimed : float
+        The budget the library documents for these parameters.
+    version : str
+        The library's installed version.
+    seed : callable or None
+        Seeds a generator ``fn`` uses besides ``rng`` and the global ones (numba's).
+    white : callable or None
+        The function the white-box route enumerates when it differs from ``fn``.
+    declared : callable or None
+        ``declared(x)``: the channel row the library documents, ``{output: probability}``
+        (outputs as the code returns them), for the conformance test.
+    enumerable : bool
+        False when the randomness comes from where the audit cannot reach (OpenDP's
+        OpenSSL): the white-box route is not tried.
+    """
+
+    fn: Callable[..., Any]
+    domain: list
+    claimed: float
+    version: str
+    seed: Callable[[int], None] | None = None
+    white: Callable[..., Any] | None = None
+    declared: Callable[[Any], dict] | None = None
+    enumerable: bool = True
+
+
+@dataclass(frozen=True)
+class Adapter:
+    """A named library mechanism (:data:`ADAPTERS`)."""
+
+    name: str
+    library: str
+    call: str
+    make: Callable[[float, int, dict], Built] = field(repr=False)
+    params: tuple[str, ...] = ()
+
+
+def _version(dist: str) -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version(dist)
+    except PackageNotFoundError:
+        return "unknown"
+
+
+def _bits(d: int, one: Callable[[int], float]) -> Callable[[Any], dict]:
+    """Declared row of a unary encoding: bit ``i`` is 1 with probability ``one(i)``, independently."""
+    import itertools
+
+    def row(_: Any) -> dict:
+        out = {}
+        for bits in itertools.product((0, 1), repeat=d):
+            p = 1.0
+            for i, b in enumerate(bits):
+                p *= one(i) if b else 1 - one(i)
+            out[bits] = p
+        return out
+    return row
+
+
+# ---------------------------------------------------------------- pure-ldp (1-based inputs)
+
+def _pure_de(eps: float, k: int, _: dict) -> Built:
+    from pure_ldp.frequency_oracles.direct_encoding import DEClient
+
+    c = DEClient(epsilon=eps, d=k)
+    p = math.exp(eps) / (math.exp(eps) + k - 1)
+    return Built(lambda x, rng=None: c.privatise(x), list(range(1, k + 1)), eps, _version("pure-ldp"),
+                 declared=lambda x: {y: p if y == x - 1 else (1 - p) / (k - 1) for y in range(k)})
+
+
+def _pure_ue(oue: bool) -> Callable[[float, int, dict], Built]:
+    def make(eps: float, k: int, _: dict) -> Built:
+        from pure_ldp.frequency_oracles.unary_encoding import UEClient
+
+        c = UEClient(epsilon=eps, d=k, use_oue=oue)
+        if oue:
+            p, q = 0.5, 1 / (math.exp(eps) + 1)
+        else:
+            p = math.exp(eps / 2) / (math.exp(eps / 2) + 1)
+            q = 1 - p
+
+        def declared(x: Any) -> dict:
+            return _bits(k, lambda i: p if i == x - 1 else q)(x)
+        return Built(lambda x, rng=None: tuple(c.privatise(x)), list(range(1, k + 1)), eps, _version("pure-ldp"),
+                     declared=declared if k <= 12 else None)
+    return make
+
+
+def _pure_lh(olh: bool) -> Callable[[float, int, dict], Built]:
+    def make(eps: float, k: int, params: dict) -> Built:
+        from pure_ldp.frequency_oracles.local_hashing import LHClient
+
+        c = LHClient(epsilon=eps, d=k, g=int(params.get("g", 2)), use_olh=olh)
+        return Built(lambda x, rng=None: c.privatise(x), list(range(1, k + 1)), eps, _version("pure-ldp"))
+    return make
+
+
+def _pure_he(eps: float, k: int, params: dict) -> Built:
+    from pure_ldp.frequency_oracles.histogram_encoding import HEClient
+
+    c = HEClient(epsilon=eps, d=k)
+    t = float(params.get("threshold", 0.5))
+    # the report is a vector of reals; thresholding it (as THE does) is post-processing,
+    # so a violation seen on the thresholded bits is a violation of the mechanism
+    return Built(lambda x, rng=None: tuple(bool(v > t) for v in c.privatise(x)), list(range(1, k + 1)), eps,
+                 _version("pure-ldp"))
+
+
+def _pure_hm(eps: float, k: int, params: dict) -> Built:
+    from pure_ldp.frequency_oracles.hadamard_mechanism import HadamardMechClient
+
+    c = HadamardMechClient(epsilon=eps, d=k, t=int(params.get("t", 1)))
+    return Built(lambda x, rng=None: tuple(tuple(o) for o in c.privatise(x)), list(range(1, k + 1)), eps,
+                 _version("pure-ldp"))
+
+
+# ---------------------------------------------------------------- multi-freq-ldpy (0-based inputs)
+
+class _Unjitted:
+    """Within the block, every numba-compiled function of the given modules is its Python source."""
+
+    def __init__(self, *modules: Any):
+        self.modules = modules
+
+    def __enter__(self) -> None:
+        self.saved = []
+        for m in self.modules:
+            for name, value in vars(m).items():
+                if hasattr(value, "py_func"):
+                    self.saved.append((m, name, value))
+                    setattr(m, name, value.py_func)
+
+    def __exit__(self, *exc: Any) -> None:
+        for m, name, value in self.saved:
+            setattr(m, name, value)
+
+
+def _numba_seed() -> Callable[[int], None]:
+    import numba
+    import numpy as np
+
+    @numba.njit
+    def seed(s):  # pragma: no cover - compiled
+        np.random.seed(s)
+    return lambda s: seed(s % 2**32)
+
+
+def _mf(kind: str, **fixed: Any) -> Callable[[float, int, dict], Built]:
+    def make(eps: float, k: int, _: dict) -> Built:
+        import importlib
+
+        mods = {m: importlib.import_module(f"multi_freq_ldpy.pure_frequency_oracles.{m}")
+                for m in ("GRR", "UE", "LH", "SS", "HE", "ADP")}
+        module = mods[kind]
+        client = getattr(module, f"{kind}_Client")
+
+        def report(value: Any) -> Any:
+            out = value
+            if hasattr(out, "tolist"):
+                out = out.tolist()
+            return tuple(out) if isinstance(out, list) else out
+
+        def fn(x: Any, rng: Any = None) -> Any:
+            return report(client(x, k, eps, **fixed))
+
+        def white(x: Any, rng: Any = None) -> Any:
+            with _Unjitted(*mods.values()):
+                f = getattr(module, f"{kind}_Client")
+                return report(f(x, k, eps, **fixed))
+        declared = None
+        if kind == "GRR":
+            p = math.exp(eps) / (math.exp(eps) + k - 1)
+            declared = (lambda x: {y: p if y == x else (1 - p) / (k - 1) for y in range(k)})
+        return Built(fn, list(range(k)), eps, _version("multi-freq-ldpy"), seed=_numba_seed(), white=white,
+                     declared=declared)
+    return make
+
+
+# ---------------------------------------------------------------- OpenDP (black-box: OpenSSL randomness)
+
+def _opendp(boolean: bool) -> Callable[[float, int, dict], Built]:
+    def make(eps: float, k: int, _: dict) -> Built:
+        import opendp.prelude as dp
+
+        dp.enable_features("contrib")
+        if boolean:
+            prob = math.exp(eps) / (math.exp(eps) + 1)
+            meas, domain = dp.m.make_randomized_response_bool(prob=prob), [True, False]
+        else:
+            prob = math.exp(eps) / (math.exp(eps) + k - 1)
+            meas, domain = dp.m.make_randomized_response(categories=list(range(k)), prob=prob), list(range(k))
+        claimed = float(meas.map(1))
+        n = len(domain)
+        return Built(lambda x, rng=None: meas(x), domain, claimed, _version("opendp"), enumerable=False,
+                     declared=lambda x: {y: prob if y == x else (1 - prob) / (n - 1) for y in domain})
+    return make
+
+
+# ---------------------------------------------------------------- diffprivlib (mech._rng)
+
+def _dpl(kind: str) -> Callable[[float, int, dict], Built]:
+    def make(eps: float, k: int, params: dict) -> Built:
+        import diffprivlib.mechanisms as mechs
+
+        if kind == "Binary":
+            mech = mechs.Binary(epsilon=eps, value0="0", value1="1")
+            domain: list = ["0", "1"]
+        elif kind == "ExponentialCategorical":
+            labels = [str(i) for i in range(k)]
+            utility = [[a, b, 0.0 if a == b else 1.0] for a in labels for b in labels]
+            mech = mechs.ExponentialCategorical(epsilon=eps, utility_list=utility)
+            domain = labels
+        elif kind == "Geometric":
+            mech, domain = mechs.Geometric(epsilon=eps, sensitivity=1), list(range(k))
+        else:
+            mech = getattr(mechs, kind)(epsilon=eps, sensitivity=1, lower=0, upper=k - 1)
+            domain = list(range(k))
+        original = mech._rng
+
+        def fn(x: Any, rng: Any = None) -> Any:
+            mech._rng = original if rng is None else rng
+            return mech.randomise(x)
+        # geometric mechanisms are eps-DP for inputs one apart: over all pairs of 0..k-1, eps (k - 1)
+        claimed = eps if kind in ("Binary", "ExponentialCategorical") else eps * (k - 1)
+        return Built(fn, domain, claimed, _version("diffprivlib"))
+    return make
+
+
+ADAPTERS: dict[str, Adapter] = {a.name: a for a in [
+    Adapter("pure-ldp.de", "pure-ldp", "DEClient(epsilon, d).privatise(x), x in 1..d", _pure_de),
+    Adapter("pure-ldp.sue", "pure-ldp", "UEClient(epsilon, d).privatise(x)", _pure_ue(False)),
+    Adapter("pure-ldp.oue", "pure-ldp", "UEClient(epsilon, d, use_oue=True).privatise(x)", _pure_ue(True)),
+    Adapter("pure-ldp.blh", "pure-ldp", "LHClient(epsilon, d, g).privatise(x) -> (y, seed)", _pure_lh(False), ("g",)),
+    Adapter("pure-ldp.olh", "pure-ldp", "LHClient(epsilon, d, use_olh=True).privatise(x) -> (y, seed)", _pure_lh(True)),
+    Adapter("pure-ldp.he", "pure-ldp", "HEClient(epsilon, d).privatise(x) > threshold (post-processed)", _pure_he,
+            ("threshold",)),
+    Adapter("pure-ldp.hm", "pure-ldp", "HadamardMechClient(epsilon, d, t).privatise(x)", _pure_hm, ("t",)),
+    Adapter("multi-freq-ldpy.grr", "multi-freq-ldpy", "GRR_Client(x, k, epsilon), x in 0..k-1", _mf("GRR")),
+    Adapter("multi-freq-ldpy.sue", "multi-freq-ldpy", "UE_Client(x, k, epsilon, optimal=False)", _mf("UE", optimal=False)),
+    Adapter("multi-freq-ldpy.oue", "multi-freq-ldpy", "UE_Client(x, k, epsilon, optimal=True)", _mf("UE", optimal=True)),
+    Adapter("multi-freq-ldpy.blh", "multi-freq-ldpy", "LH_Client(x, k, epsilon, optimal=False)", _mf("LH", optimal=False)),
+    Adapter("multi-freq-ldpy.olh", "multi-freq-ldpy", "LH_Client(x, k, epsilon, optimal=True)", _mf("LH", optimal=True)),
+    Adapter("multi-freq-ldpy.ss", "multi-freq-ldpy", "SS_Client(x, k, epsilon)", _mf("SS")),
+    Adapter("multi-freq-ldpy.he", "multi-freq-ldpy", "HE_Client(x, k, epsilon)", _mf("HE")),
+    Adapter("multi-freq-ldpy.adp", "multi-freq-ldpy", "ADP_Client(x, k, epsilon)", _mf("ADP")),
+    Adapter("opendp.rr", "opendp", "make_randomized_response(categories=range(k), prob)(x)", _opendp(False)),
+    Adapter("opendp.rr_bool", "opendp", "make_randomized_response_bool(prob)(x)", _opendp(True)),
+    Adapter("diffprivlib.binary", "diffprivlib", "Binary(epsilon, value0='0', value1='1').randomise(x)", _dpl("Binary")),
+    Adapter("diffprivlib.exponential_categorical", "diffprivlib",
+            "ExponentialCategorical(epsilon, utility 0/1).randomise(x)", _dpl("ExponentialCategorical")),
+    Adapter("diffprivlib.geometric", "diffprivlib", "Geometric(epsilon, sensitivity=1).randomise(x)", _dpl("Geometric")),
+    Adapter("diffprivlib.geometric_truncated", "diffprivlib",
+            "GeometricTruncated(epsilon, sensitivity=1, lower=0, upper=k-1).randomise(x)", _dpl("GeometricTruncated")),
+    Adapter("diffprivlib.geometric_folded", "diffprivlib",
+            "GeometricFolded(epsilon, sensitivity=1, lower=0, upper=k-1).randomise(x)", _dpl("GeometricFolded")),
+]}
+
+
+def adapter(name: str) -> Adapter:
+    """The adapter named ``name`` (``pure-ldp.oue``); ``KeyError`` with the names if unknown."""
+    if name not in ADAPTERS:
+        raise KeyError(f"unknown library mechanism {name!r}; 'relations audit --list' lists them")
+    return ADAPTERS[name]
+
+
+def build(name: str, *, eps: float, k: int, params: dict | None = None) -> Built:
+    """Build the library mechanism ``name`` at budget ``eps`` on a domain of size ``k``.
+
+    Raises
+    ------
+    KeyError
+        If the name is unknown.
+    ImportError
+        If its library is not installed in this interpreter.
+    """
+    a = adapter(name)
+    unknown = set(params or {}) - set(a.params)
+    if unknown:
+        raise KeyError(f"{name} takes no parameter {sorted(unknown)[0]!r} (it takes: {', '.join(a.params) or 'none'})")
+    return a.make(eps, k, dict(params or {}))

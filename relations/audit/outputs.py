@@ -1,0 +1,59 @@
+"""What a randomizer returns, as a comparable output: whatever a published output carries, it leaks.
+
+Kept free of the rest of the package (stdlib, and numpy when present) so that a worker
+interpreter can run it alone.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Hashable
+
+from relations.audit.enumerate import NotEnumerable, ScaledDraw, UniformDraw
+
+__all__ = ["output_key", "output_label"]
+
+
+def output_key(value: Any) -> Hashable:
+    """A hashable, comparable form of what the randomizer returned (arrays, lists and sets included).
+
+    Whatever a published output carries, it leaks: ``(1, 0)`` and ``[1, 0]`` are the same
+    output, but ``1`` and ``1.0`` and ``True`` are kept apart by type.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> output_key(np.array([1, 0])) == output_key([1, 0])
+    True
+    >>> output_key({2, 1})
+    ('set', (1, 2))
+    """
+    if isinstance(value, (UniformDraw, ScaledDraw)):
+        raise NotEnumerable("the randomizer returned a uniform draw itself (arithmetic on it is not enumerable)")
+    try:
+        import numpy as np
+
+        if isinstance(value, np.ndarray):
+            return ("seq", tuple(output_key(v) for v in value.tolist()))
+        if isinstance(value, np.generic):
+            value = value.item()
+    except ImportError:  # pragma: no cover
+        pass
+    if isinstance(value, (list, tuple)):
+        return ("seq", tuple(output_key(v) for v in value))
+    if isinstance(value, (set, frozenset)):
+        return ("set", tuple(sorted((output_key(v) for v in value), key=repr)))
+    if isinstance(value, dict):
+        return ("dict", tuple(sorted(((repr(k), output_key(v)) for k, v in value.items()))))
+    if isinstance(value, (bool, int, float, str, bytes)) or value is None:
+        return (type(value).__name__, value) if isinstance(value, (bool, float)) else value
+    return ("repr", repr(value))
+
+
+def output_label(key: Hashable) -> str:
+    """Text for an output key (:func:`output_key`): ``(0,1)``, ``{1,2}``, ``True``, ``3``."""
+    if isinstance(key, tuple) and len(key) == 2 and key[0] in ("seq", "set"):
+        inner = ",".join(output_label(k) for k in key[1])
+        return f"({inner})" if key[0] == "seq" else "{" + inner + "}"
+    if isinstance(key, tuple) and len(key) == 2 and key[0] in ("bool", "float"):
+        return repr(key[1])
+    return str(key)

@@ -1,0 +1,207 @@
+"""Auditing a target named on the command line: user code or a library mechanism, run by workers.
+
+:func:`audit_target` is what ``relations audit TARGET`` does: it asks the workers
+(:class:`~relations.audit.pool.Pool`) to describe the target, to enumerate its exact
+channel input by input (white-box) and, when the randomness cannot be enumerated, to
+sample it in seeded chunks, round after round (black-box, :mod:`relations.audit.blackbox`).
+Where the library documents its channel, the implemented one is compared with it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from fractions import Fraction
+from typing import Any, Callable, Sequence
+
+from relations.audit.blackbox import sequential
+from relations.audit.enumerate import MAX_PATHS, NotEnumerable
+from relations.audit.pool import Pool
+from relations.audit.report import AuditReport, _claims, _mechanism, _sampled_report, decide_channel
+from relations.errors import InputError
+
+__all__ = ["audit_target"]
+
+
+def _check(answer: dict) -> dict:
+    if answer.get("ok"):
+        return answer
+    if answer.get("kind") == "not-enumerable":
+        raise NotEnumerable(answer["message"])
+    if answer.get("kind") == "input":
+        raise InputError(answer["message"])
+    raise InputError(f"the randomizer failed: {answer.get('message')}")
+
+
+def _conformance_exact(rows: list[list[Fraction]], outputs: list[str], declared: list[dict]) -> str:
+    """Largest relative difference between the implemented and the declared channel."""
+    worst, where = 0.0, None
+    for i, (row, dec) in enumerate(zip(rows, declared)):
+        for key, p in zip(outputs, row):
+            d = dec.get(key, 0.0)
+            if p == 0 and d == 0:
+                continue
+            gap = math.inf if d == 0 or p == 0 else abs(float(p) / d - 1)
+            if gap > worst:
+                worst, where = gap, (i, key)
+    if worst <= 1e-9:
+        return f"conforms to the declared channel (largest relative difference {worst:.2g})"
+    return f"differs from the declared channel: relative difference {worst:.3g} at input #{where[0]}, output {where[1]}"
+
+
+def audit_target(target: str, *, domain: Sequence[Any] | None = None, eps: Any = None, claims: Sequence[str] = (),
+                 k: int | None = None, params: dict | None = None, prior: Any = "uniform",
+                 samples: int | None = None, seed: int = 0, alpha: float = 0.05, max_paths: int = MAX_PATHS,
+                 python: str | None = None, workers: int = 0, scheduler: Any = None, white_box: bool = True,
+                 progress: Callable[[int, int], None] | None = None) -> AuditReport:
+    """Audit ``target`` (``MODULE:FUNCTION``, ``FILE.py:FUNCTION`` or a library mechanism).
+
+    Parameters
+    ----------
+    target : str
+        What to audit; library mechanisms are listed by ``relations audit --list``.
+    domain : sequence, optional
+        The inputs (library mechanisms default to their own inputs for ``k``).
+    eps : str or number, optional
+        The claimed budget (library mechanisms: the ``eps`` they are built with, and by
+        default the claim).
+    claims : sequence of str, optional
+        More claims, as for ``relations check``.
+    k : int, optional
+        Domain size of a library mechanism.
+    params : dict, optional
+        A library mechanism's own parameters (``g``, ``t``, ``threshold``).
+    prior, samples, seed, alpha, max_paths
+        As for :func:`~relations.audit.audit`.
+    python : str, optional
+        Interpreter for the worker processes.
+    workers : int, optional
+        Worker processes (0: this process).
+    scheduler : str or distributed.Client, optional
+        A Dask scheduler for the sampling.
+    white_box : bool, optional
+        False skips enumeration and samples directly.
+    progress : callable, optional
+        ``progress(done, total)`` as sampling chunks finish.
+
+    Returns
+    -------
+    AuditReport
+
+    Raises
+    ------
+    InputError
+        For a target that cannot be loaded, bad parameters, or randomness that cannot be
+        enumerated when no ``samples`` are given.
+
+    Examples
+    --------
+    >>> import os, tempfile, textwrap
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = os.path.join(folder, "rr.py")
+    ...     with open(path, "w") as fh:
+    ...         _ = fh.write("def rr(x, rng):\\n    return x if rng.random() < 0.75 else 1 - x\\n")
+    ...     report = audit_target(f"{path}:rr", domain=[0, 1], eps="ln(3)")
+    >>> report.verdict, str(report.measures.eps_d.exact)
+    ('consistent', 'ln(3)')
+    """
+    library = ":" not in target
+    job = {"target": target, "params": None}
+    if library:
+        if eps is None or k is None:
+            raise InputError(f"{target}: a library mechanism needs --eps and --k")
+        job["params"] = {"eps": float(parse_eps(eps)), "k": int(k), **(params or {})}
+    with Pool(python=python, workers=workers, scheduler=None) as pool:
+        info = _check(pool.map([dict(job, task="describe")])[0])
+        if domain is None:
+            if info["domain"] is None:
+                raise InputError("--domain is required for MODULE:FUNCTION and FILE.py:FUNCTION targets")
+            domain = info["domain"]
+        domain = list(domain)
+        job["domain"] = domain
+        parsed = _claims(eps, claims)
+        extra = {"claimed": info.get("claimed"), "version": info.get("version", "")}
+        declared = None
+        if info.get("declared"):
+            answer = _check(pool.map([dict(job, task="declared", inputs=list(range(len(domain))))])[0])
+            declared = [{key: float(p) for key, _, p in answer["rows"][str(i)]} for i in range(len(domain))]
+        if white_box and info.get("enumerable", True):
+            jobs = [dict(job, task="enumerate", inputs=[i], max_paths=max_paths) for i in range(len(domain))]
+            answers = pool.map(jobs)
+            try:
+                answers = [_check(a) for a in answers]
+                return _white(target, domain, answers, parsed, prior, declared, extra)
+            except NotEnumerable:
+                if samples is None:
+                    raise
+        if samples is None:
+            raise InputError(f"{target}: its randomness cannot be enumerated (white-box); give --samples N for "
+                             "the black-box route")
+        labels: dict = {}
+        total = [0, 0]
+
+        def draw_round(tasks: list[tuple[int, int, int]]) -> list[Counter]:
+            jobs = [dict(job, task="sample", input=i, chunk=c, size=n, seed=seed) for i, c, n in tasks]
+            total[1] += len(jobs)
+
+            def tick(n: int) -> None:
+                total[0] += n
+                if progress:
+                    progress(total[0], total[1])
+            runner = Pool(scheduler=scheduler) if scheduler is not None else pool
+            out = []
+            for a in runner.map(jobs, progress=tick):
+                a = _check(a)
+                labels.update({key: label for key, label, _ in a["counts"]})
+                out.append(Counter({key: n for key, _, n in a["counts"]}))
+            return out
+        sampled = sequential(None, domain=domain, samples=samples, alpha=alpha, stop_above=_stop(eps),
+                             draw_round=draw_round, declared=declared)
+        report = _sampled_report(target, sampled, eps, labels=labels, **extra)
+        if sampled.conformance is not None:
+            report = _with(report, conformance=(
+                f"conformance with the declared channel: p = {sampled.conformance:.3g} (chi-square, Bonferroni "
+                f"over inputs){'; does not conform' if sampled.conformance < 1e-3 else ''}"))
+        return report
+
+
+def _with(report: AuditReport, **changes: Any) -> AuditReport:
+    from dataclasses import replace
+
+    return replace(report, **changes)
+
+
+def parse_eps(eps: Any) -> float:
+    """``--eps`` as a float for a library (``ln(3)`` is accepted)."""
+    from relations.checking.claims import parse_claim
+
+    return float(parse_claim(f"eps_d <= {eps}").bound)
+
+
+def _stop(eps: Any) -> float | None:
+    if eps is None:
+        return None
+    b = parse_eps(eps)
+    return None if math.isinf(b) else b
+
+
+def _white(target: str, domain: list, answers: list[dict], parsed: list, prior: Any, declared: list | None,
+           extra: dict) -> AuditReport:
+    order: dict[str, int] = {}
+    labels: list[str] = []
+    cells = []
+    for a, i in zip(answers, range(len(domain))):
+        row = {}
+        for key, label, p in a["rows"][str(i)]:
+            if key not in order:
+                order[key] = len(order)
+                labels.append(label)
+            row[order[key]] = Fraction(p)
+        cells.append(row)
+    rows = [[r.get(j, Fraction(0)) for j in range(len(order))] for r in cells]
+    rounding = max(a["rounding"] for a in answers)
+    runs = sum(a["runs"] for a in answers)
+    mech = _mechanism(domain, labels, rows, rounding, prior, target)
+    (measures, decided), verdict = decide_channel(mech, parsed)
+    conformance = _conformance_exact(rows, list(order), declared) if declared else ""
+    return AuditReport(target, "white-box", verdict, mech, measures, decided, runs, conformance=conformance, **extra)

@@ -1,0 +1,80 @@
+"""Audit reports as JSON and text, and the list of library mechanisms (``relations audit``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from relations.audit.libraries import ADAPTERS
+from relations.audit.report import AuditReport
+from relations.io.reports import budget_json, mi_json
+
+__all__ = ["audit_json", "library_list", "progress_bar_on_stderr"]
+
+
+def audit_json(report: AuditReport, *, channel_file: str | None = None) -> dict[str, Any]:
+    """The object ``relations audit --json`` prints.
+
+    Always: ``target``, ``route`` (``white-box`` or ``black-box``), ``verdict``
+    (``violated`` or ``consistent``), ``samples`` (per input; 0 white-box), ``claims``.
+    White-box: ``eps_d``, ``eps_i``, ``eps_m`` exactly, ``paths``, ``rounding``.
+    Black-box: ``eps_d_lower``, ``confidence``, ``witness``, ``rounds``,
+    ``undetectable_below``.  Library mechanisms: ``claimed``, ``version``, ``conformance``.
+
+    Examples
+    --------
+    >>> from relations.audit import audit
+    >>> def rr(x, rng):
+    ...     return x if rng.random() < 0.75 else 1 - x
+    >>> out = audit_json(audit(rr, domain=[0, 1], eps="ln(3)"))
+    >>> out["verdict"], out["route"], out["eps_d"]["exact"], out["samples"]
+    ('consistent', 'white-box', 'ln(3)', 0)
+    """
+    data: dict[str, Any] = {"target": report.target, "route": report.route, "verdict": report.verdict}
+    if report.sampled is not None:
+        sa = report.sampled
+        data.update({"eps_d_lower": sa.eps_d_lower, "samples": sa.samples, "confidence": 1 - sa.alpha,
+                     "rounds": sa.rounds, "undetectable_below": sa.undetectable,
+                     "witness": None if sa.witness is None else
+                     [str(sa.witness[0]), str(sa.witness[1]), report.labels.get(sa.witness[2], sa.witness[2])]})
+    else:
+        m, mech = report.measures, report.mechanism
+        data.update({"eps_d": budget_json(mech, m.eps_d), "eps_i": budget_json(mech, m.eps_i),
+                     "eps_m": mi_json(m.eps_m), "samples": 0, "paths": report.runs,
+                     "rounding": float(mech.rounding[0])})
+    data["claims"] = [{"claim": c.claim.text, "holds": c.holds, "status": str(c.status), "note": c.note}
+                      for c in report.claims]
+    if report.claimed is not None:
+        data.update({"claimed": report.claimed, "version": report.version})
+    if report.conformance:
+        data["conformance"] = report.conformance
+    if channel_file:
+        data["channel_file"] = channel_file
+    return data
+
+
+def library_list() -> list[dict[str, str]]:
+    """The library mechanisms ``relations audit`` knows, with the call each one audits.
+
+    Examples
+    --------
+    >>> [m["name"] for m in library_list()][:3]
+    ['pure-ldp.de', 'pure-ldp.sue', 'pure-ldp.oue']
+    """
+    return [{"name": a.name, "library": a.library, "call": a.call, "params": ", ".join(a.params)}
+            for a in ADAPTERS.values()]
+
+
+def progress_bar_on_stderr() -> Any:
+    """A rich progress bar on stderr: ``update(done, total)``."""
+    from rich.console import Console
+    from rich.progress import Progress
+
+    bar = Progress(console=Console(stderr=True), transient=True)
+    task = bar.add_task("sampling", total=None)
+    bar.start()
+
+    def update(done: int, total: int) -> None:
+        bar.update(task, completed=done, total=total)
+        if done >= total:
+            bar.refresh()
+    return update
