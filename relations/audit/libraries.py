@@ -23,7 +23,11 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-__all__ = ["Built", "Adapter", "ADAPTERS", "adapter", "build"]
+__all__ = ["SEEDS", "Built", "Adapter", "ADAPTERS", "adapter", "build"]
+
+
+#: Hash seeds for which local-hashing clients are enumerated (the seed is part of the report).
+SEEDS = [(2654435761 * (i + 1)) % 2**63 for i in range(16)]
 
 
 @dataclass
@@ -131,7 +135,13 @@ def _pure_lh(olh: bool) -> Callable[[float, int, dict], Built]:
         from pure_ldp.frequency_oracles.local_hashing import LHClient
 
         c = LHClient(epsilon=eps, d=k, g=int(params.get("g", 2)), use_olh=olh)
-        return Built(lambda x, rng=None: c.privatise(x), list(range(1, k + 1)), eps, _version("pure-ldp"))
+
+        def white(x: Any, rng: Any) -> Any:
+            # the hash seed is published with the report and independent of x, so eps_d is the
+            # largest eps_d of the channels given one seed: enumerate them for SEEDS fixed seeds
+            seed = SEEDS[int(rng.integers(0, len(SEEDS)))]
+            return c._perturb(x, seed), seed
+        return Built(lambda x, rng=None: c.privatise(x), list(range(1, k + 1)), eps, _version("pure-ldp"), white=white)
     return make
 
 
@@ -198,6 +208,8 @@ def _mf(kind: str, **fixed: Any) -> Callable[[float, int, dict], Built]:
             out = value
             if hasattr(out, "tolist"):
                 out = out.tolist()
+            if kind == "HE":  # real-valued: thresholded (post-processing), as for pure-ldp.he
+                return tuple(bool(v > 0.5) for v in out)
             return tuple(out) if isinstance(out, list) else out
 
         def fn(x: Any, rng: Any = None) -> Any:
@@ -270,8 +282,10 @@ ADAPTERS: dict[str, Adapter] = {a.name: a for a in [
     Adapter("pure-ldp.de", "pure-ldp", "DEClient(epsilon, d).privatise(x), x in 1..d", _pure_de),
     Adapter("pure-ldp.sue", "pure-ldp", "UEClient(epsilon, d).privatise(x)", _pure_ue(False)),
     Adapter("pure-ldp.oue", "pure-ldp", "UEClient(epsilon, d, use_oue=True).privatise(x)", _pure_ue(True)),
-    Adapter("pure-ldp.blh", "pure-ldp", "LHClient(epsilon, d, g).privatise(x) -> (y, seed)", _pure_lh(False), ("g",)),
-    Adapter("pure-ldp.olh", "pure-ldp", "LHClient(epsilon, d, use_olh=True).privatise(x) -> (y, seed)", _pure_lh(True)),
+    Adapter("pure-ldp.blh", "pure-ldp", "LHClient(epsilon, d, g).privatise(x) -> (y, seed); white-box over 16 seeds",
+            _pure_lh(False), ("g",)),
+    Adapter("pure-ldp.olh", "pure-ldp", "LHClient(epsilon, d, use_olh=True).privatise(x) -> (y, seed); white-box over "
+            "16 seeds", _pure_lh(True)),
     Adapter("pure-ldp.he", "pure-ldp", "HEClient(epsilon, d).privatise(x) > threshold (post-processed)", _pure_he,
             ("threshold",)),
     Adapter("pure-ldp.hm", "pure-ldp", "HadamardMechClient(epsilon, d, t).privatise(x)", _pure_hm, ("t",)),
@@ -281,7 +295,7 @@ ADAPTERS: dict[str, Adapter] = {a.name: a for a in [
     Adapter("multi-freq-ldpy.blh", "multi-freq-ldpy", "LH_Client(x, k, epsilon, optimal=False)", _mf("LH", optimal=False)),
     Adapter("multi-freq-ldpy.olh", "multi-freq-ldpy", "LH_Client(x, k, epsilon, optimal=True)", _mf("LH", optimal=True)),
     Adapter("multi-freq-ldpy.ss", "multi-freq-ldpy", "SS_Client(x, k, epsilon)", _mf("SS")),
-    Adapter("multi-freq-ldpy.he", "multi-freq-ldpy", "HE_Client(x, k, epsilon)", _mf("HE")),
+    Adapter("multi-freq-ldpy.he", "multi-freq-ldpy", "HE_Client(x, k, epsilon) > 0.5 (post-processed)", _mf("HE")),
     Adapter("multi-freq-ldpy.adp", "multi-freq-ldpy", "ADP_Client(x, k, epsilon)", _mf("ADP")),
     Adapter("opendp.rr", "opendp", "make_randomized_response(categories=range(k), prob)(x)", _opendp(False)),
     Adapter("opendp.rr_bool", "opendp", "make_randomized_response_bool(prob)(x)", _opendp(True)),

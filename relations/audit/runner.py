@@ -119,8 +119,11 @@ def audit_target(target: str, *, domain: Sequence[Any] | None = None, eps: Any =
             domain = info["domain"]
         domain = list(domain)
         job["domain"] = domain
+        claimed = info.get("claimed")
+        if library and claimed is not None:  # the budget the library documents for these parameters
+            eps = repr(float(claimed))
         parsed = _claims(eps, claims)
-        extra = {"claimed": info.get("claimed"), "version": info.get("version", "")}
+        extra = {"claimed": claimed, "version": info.get("version", "")}
         declared = None
         if info.get("declared"):
             answer = _check(pool.map([dict(job, task="declared", inputs=list(range(len(domain))))])[0])

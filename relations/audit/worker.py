@@ -39,6 +39,7 @@ import importlib.util
 import inspect
 import json
 import os
+import threading
 from collections import Counter
 from typing import Any, Callable
 
@@ -136,8 +137,16 @@ def _seeds(seed: int, index: int, chunk: int) -> tuple[Any, int]:
     ss = np.random.SeedSequence([int(seed), int(index), int(chunk)])
     return np.random.default_rng(ss), int(ss.generate_state(1, dtype=np.uint64)[0])
 
+_GLOBALS = threading.Lock()  # the global generators are seeded per chunk: one chunk at a time per process
+
+
 def sample_counts(target: Target, x: Any, *, index: int, chunk: int, size: int, seed: int) -> Counter:
     """Counts of ``output_key``s over ``size`` runs on ``x``, seeded from ``(seed, index, chunk)`` alone."""
+    with _GLOBALS:
+        return _sample_counts(target, x, index=index, chunk=chunk, size=size, seed=seed)
+
+
+def _sample_counts(target: Target, x: Any, *, index: int, chunk: int, size: int, seed: int) -> Counter:
     import random
 
     import numpy as np

@@ -1,0 +1,96 @@
+"""Library mechanisms audited as their users call them (``pip install 'privacy-relations[audit]'``).
+
+Expected budgets are derived by hand: a correct mechanism has ``eps_d = eps``; pure-ldp before
+1.2.0 draws the user's own unary-encoding bit like the others and then sets it with
+probability ``p`` (its issue 11), so that bit is 1 with ``p' = p + (1 - p) q`` and
+``eps_d = ln(p'(1 - q) / (q (1 - p')))``: ``ln(e^eps + 2)`` for OUE and
+``ln(e^eps + e^(eps/2) + 1)`` for SUE.  Set ``RELATIONS_TEST_PYTHON`` to an interpreter with
+other library versions to audit those through ``--python``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import subprocess
+import sys
+from importlib.metadata import version
+
+import pytest
+
+from relations.audit import audit_target
+from relations.audit.libraries import ADAPTERS
+
+OTHER_PYTHON = os.environ.get("RELATIONS_TEST_PYTHON")
+
+
+def _release(dist: str) -> tuple[int, ...]:
+    return tuple(int(p) for p in version(dist).split(".")[:3] if p.isdigit())
+
+
+def _ue_truth(eps: float, oue: bool, buggy: bool) -> float:
+    if oue:
+        p, q = 0.5, 1 / (math.exp(eps) + 1)
+    else:
+        p = math.exp(eps / 2) / (math.exp(eps / 2) + 1)
+        q = 1 - p
+    if buggy:
+        p = p + (1 - p) * q
+    return math.log(p * (1 - q) / (q * (1 - p)))
+
+
+@pytest.mark.parametrize("eps", [0.5, 1.0, 2.0])
+@pytest.mark.parametrize("name", ["pure-ldp.oue", "pure-ldp.sue"])
+def test_pure_ldp_unary_encoding(name, eps):
+    pytest.importorskip("pure_ldp")
+    buggy = _release("pure-ldp") < (1, 2, 0)
+    report = audit_target(name, eps=eps, k=3)
+    truth = _ue_truth(eps, name.endswith("oue"), buggy)
+    assert report.measures.eps_d.value == pytest.approx(truth, rel=1e-12)
+    assert report.verdict == ("violated" if buggy else "consistent")
+    assert ("differs" in report.conformance) == buggy
+
+
+@pytest.mark.parametrize("name", ["pure-ldp.de", "pure-ldp.olh", "pure-ldp.blh", "pure-ldp.hm",
+                                  "multi-freq-ldpy.grr", "multi-freq-ldpy.oue", "multi-freq-ldpy.sue",
+                                  "multi-freq-ldpy.ss", "multi-freq-ldpy.adp",
+                                  "diffprivlib.binary", "diffprivlib.exponential_categorical"])
+def test_correct_library_mechanisms_are_consistent_white_box(name):
+    pytest.importorskip(ADAPTERS[name].library.replace("-", "_"))
+    eps = 1.0
+    report = audit_target(name, eps=eps, k=4)
+    assert report.route == "white-box"
+    assert report.verdict == "consistent", report.summary()
+    assert report.measures.eps_d.value == pytest.approx(eps, rel=1e-12)
+    assert "differs" not in report.conformance
+
+
+@pytest.mark.parametrize("name", ["opendp.rr", "opendp.rr_bool", "diffprivlib.geometric_truncated"])
+def test_black_box_libraries(name):
+    pytest.importorskip(ADAPTERS[name].library)
+    report = audit_target(name, eps=1.0, k=3, samples=20_000, seed=1)
+    assert report.route == "black-box" and report.verdict == "consistent", report.summary()
+    assert 0 < report.sampled.eps_d_lower <= report.claimed + 1e-9
+    if report.sampled.conformance is not None:
+        assert report.sampled.conformance > 1e-3
+
+
+def test_list_names_every_adapter():
+    out = subprocess.run([sys.executable, "-m", "relations", "audit", "--list", "--json"], capture_output=True,
+                         text=True, timeout=60)
+    assert out.returncode == 0
+    assert {m["name"] for m in json.loads(out.stdout)} == set(ADAPTERS)
+
+
+@pytest.mark.skipif(not OTHER_PYTHON, reason="RELATIONS_TEST_PYTHON is not set")
+def test_other_interpreter():
+    probe = subprocess.run([OTHER_PYTHON, "-c", "from importlib.metadata import version; print(version('pure-ldp'))"],
+                           capture_output=True, text=True)
+    if probe.returncode:
+        pytest.skip("no pure-ldp under RELATIONS_TEST_PYTHON")
+    release = tuple(int(p) for p in probe.stdout.strip().split(".")[:3])
+    report = audit_target("pure-ldp.oue", eps=1.0, k=3, python=OTHER_PYTHON, workers=2)
+    buggy = release < (1, 2, 0)
+    assert report.measures.eps_d.value == pytest.approx(_ue_truth(1.0, True, buggy), rel=1e-12)
+    assert report.verdict == ("violated" if buggy else "consistent")
