@@ -20,6 +20,7 @@ from reference_strategies import examples, hamming_cases, local_cases
 def save_npz(path, prior, channel, **extra):
     arrays = {"prior": np.array([float(v) for v in prior], dtype=np.float64),
               "channel": np.array([[float(v) for v in row] for row in channel], dtype=np.float64)}
+    arrays["mode"] = np.array("float")  # small arrays are taken exactly unless float mode is asked for
     arrays.update(extra)
     np.savez(path, **arrays)
     return path
@@ -130,9 +131,14 @@ def test_float_tolerance_on_row_sums(tmp_path):
     """Rows summing to 1 within 1e-9 are accepted in float mode; 1e-6 off is rejected."""
     row = [0.1] * 10
     assert sum(row) != 1.0
-    np.savez(tmp_path / "ok.npz", prior=np.array([0.5, 0.5]), channel=np.array([row, row[::-1]]))
+    np.savez(tmp_path / "ok.npz", prior=np.array([0.5, 0.5]), channel=np.array([row, row[::-1]]),
+             mode=np.array("float"))
     m = relations.measure(relations.load(tmp_path / "ok.npz"))
     assert m.eps_d.value == pytest.approx(0.0, abs=1e-12) and not m.exact
+    # by default the same file is taken exactly: both rows renormalised to exactly 1/10 each
+    np.savez(tmp_path / "exact.npz", prior=np.array([0.5, 0.5]), channel=np.array([row, row[::-1]]))
+    m = relations.measure(relations.load(tmp_path / "exact.npz"))
+    assert m.exact and m.eps_d.exact.ratio == 1
     np.savez(tmp_path / "bad.npz", prior=np.array([0.5, 0.5]),
              channel=np.array([[0.5, 0.5 + 1e-6], [0.5, 0.5]]))
     with pytest.raises(relations.InputError):

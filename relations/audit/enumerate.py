@@ -98,8 +98,10 @@ class _Replay:
 
 def _exact(value: Any) -> tuple[Fraction, float]:
     """A threshold's exact value and its absolute rounding (0 for ints and Fractions)."""
-    if isinstance(value, UniformDraw):
-        raise NotEnumerable("a uniform draw compared with another uniform draw")
+    if isinstance(value, (UniformDraw, ScaledDraw)):
+        raise NotEnumerable("a uniform draw compared with or combined with another uniform draw")
+    if isinstance(value, _Rounded):
+        return value.value, value.err
     try:
         q = Fraction(value)
     except (TypeError, ValueError):
@@ -146,16 +148,30 @@ class UniformDraw:
         self.lo, self.lo_err = t, err
         return False
 
+    def _affine(self) -> "ScaledDraw":
+        return ScaledDraw(self, Fraction(1), 0.0)
+
     def __mul__(self, c: Any) -> "ScaledDraw":
-        return ScaledDraw(self, *_exact(c))
+        return self._affine() * c
 
     __rmul__ = __mul__
 
     def __truediv__(self, c: Any) -> "ScaledDraw":
-        q, err = _exact(c)
-        if q == 0:
-            raise ZeroDivisionError("division of a uniform draw by zero")
-        return ScaledDraw(self, 1 / q, err / float(q) ** 2)
+        return self._affine() / c
+
+    def __add__(self, c: Any) -> "ScaledDraw":
+        return self._affine() + c
+
+    __radd__ = __add__
+
+    def __sub__(self, c: Any) -> "ScaledDraw":
+        return self._affine() - c
+
+    def __rsub__(self, c: Any) -> "ScaledDraw":
+        return self._affine().__rsub__(c)
+
+    def __neg__(self) -> "ScaledDraw":
+        return self._affine() * -1
 
     def __lt__(self, t: Any) -> bool:
         return self._below(t)
@@ -172,8 +188,7 @@ class UniformDraw:
     def _refuse(self, *args: Any) -> Any:
         raise NotEnumerable("arithmetic on a uniform draw (only comparisons with numbers are enumerable)")
 
-    __float__ = __add__ = __radd__ = __sub__ = __rsub__ = _refuse
-    __rtruediv__ = __int__ = __round__ = __floor__ = __ceil__ = __neg__ = __pow__ = __index__ = _refuse
+    __float__ = __rtruediv__ = __int__ = __round__ = __floor__ = __ceil__ = __pow__ = __index__ = _refuse
 
     def __bool__(self) -> bool:
         raise NotEnumerable("truth value of a uniform draw")
@@ -181,15 +196,19 @@ class UniformDraw:
 
 @dataclass(eq=False)
 class ScaledDraw:
-    """``c * u`` for a uniform draw ``u`` and a number ``c`` (diffprivlib's
-    ``rng.random() * (e^eps + 1)``): its comparisons are those of ``u`` with ``t / c``."""
+    """``c * u + o`` for a uniform draw ``u`` and numbers ``c``, ``o`` (diffprivlib's
+    ``rng.random() * (e^eps + 1)``, ``uniform(a, b)``): its comparisons with ``t`` are
+    those of ``u`` with ``(t - o) / c``."""
 
     draw: UniformDraw
     factor: Fraction
     factor_err: float
+    offset: Fraction = Fraction(0)
+    offset_err: float = 0.0
 
     def _compare(self, t: Any, below: bool) -> bool:
         q, err = _exact(t)
+        q, err = q - self.offset, err + self.offset_err
         c = self.factor
         if c == 0:
             return (0 < q) == below
@@ -210,15 +229,46 @@ class ScaledDraw:
 
     def __mul__(self, c: Any) -> "ScaledDraw":
         q, err = _exact(c)
-        return ScaledDraw(self.draw, self.factor * q, self.factor_err * abs(float(q)) + err * abs(float(self.factor)))
+        af, ao = abs(float(q)), abs(float(self.factor))
+        return ScaledDraw(self.draw, self.factor * q, self.factor_err * af + err * ao, self.offset * q,
+                          self.offset_err * af + err * abs(float(self.offset)))
 
     __rmul__ = __mul__
 
-    def _refuse(self, *args: Any) -> Any:
-        raise NotEnumerable("arithmetic on a uniform draw beyond scaling (only comparisons are enumerable)")
+    def __truediv__(self, c: Any) -> "ScaledDraw":
+        q, err = _exact(c)
+        if q == 0:
+            raise ZeroDivisionError("division of a uniform draw by zero")
+        return self * _Rounded(1 / q, err / float(q) ** 2)
 
-    __float__ = __add__ = __radd__ = __sub__ = __rsub__ = __truediv__ = __rtruediv__ = __bool__ = _refuse
-    __int__ = __round__ = __floor__ = __ceil__ = __neg__ = __pow__ = __index__ = _refuse
+    def __add__(self, c: Any) -> "ScaledDraw":
+        q, err = _exact(c)
+        return ScaledDraw(self.draw, self.factor, self.factor_err, self.offset + q, self.offset_err + err)
+
+    __radd__ = __add__
+
+    def __sub__(self, c: Any) -> "ScaledDraw":
+        q, err = _exact(c)
+        return ScaledDraw(self.draw, self.factor, self.factor_err, self.offset - q, self.offset_err + err)
+
+    def __rsub__(self, c: Any) -> "ScaledDraw":
+        return (self * -1) + c
+
+    def __neg__(self) -> "ScaledDraw":
+        return self * -1
+
+    def _refuse(self, *args: Any) -> Any:
+        raise NotEnumerable("arithmetic on a uniform draw beyond c * u + o (only comparisons are enumerable)")
+
+    __float__ = __rtruediv__ = __bool__ = __int__ = __round__ = __floor__ = __ceil__ = __pow__ = __index__ = _refuse
+
+
+@dataclass(frozen=True)
+class _Rounded:
+    """An exact number with an absolute rounding, as :func:`_exact` returns it."""
+
+    value: Fraction
+    err: float
 
 
 class EnumeratingGenerator:
@@ -264,6 +314,15 @@ class EnumeratingGenerator:
         if size is not None:
             raise NotEnumerable("random(size=...) arrays of uniform floats")
         return UniformDraw(self._replay)
+
+    def uniform(self, low: Any = 0.0, high: Any = 1.0, size: Any = None) -> Any:
+        """A symbolic uniform float on ``[low, high)``: ``low + (high - low) u``."""
+        if size is not None:
+            raise NotEnumerable("uniform(size=...) arrays of uniform floats")
+        lo, lo_err = _exact(low)
+        hi, hi_err = _exact(high)
+        u = UniformDraw(self._replay)
+        return ScaledDraw(u, hi - lo, lo_err + hi_err, lo, lo_err)
 
     def choice(self, a: Any, size: Any = None, replace: bool = True, p: Sequence[float] | None = None,
                **_: Any) -> Any:

@@ -36,10 +36,17 @@ def _global_patches(current: type[_Current]) -> list[tuple[Any, str, Any]]:
     def sample(population: Sequence[Any], k: int, **_: Any) -> list[Any]:
         return list(g().choice(list(population), size=k, replace=False))
 
+    def choices(population: Sequence[Any], weights: Sequence[Any] | None = None, *, cum_weights: Any = None,
+                k: int = 1) -> list[Any]:
+        if cum_weights is not None:
+            weights = [c - (cum_weights[i - 1] if i else 0) for i, c in enumerate(cum_weights)]
+        return [g().choice(list(population), p=weights) for _ in range(k)]
+
     py = [(random, "random", lambda: g().random()), (random, "randint", lambda a, b: int(g().integers(a, b + 1))),
           (random, "randrange", randrange), (random, "choice", lambda seq: g().choice(list(seq))),
           (random, "shuffle", lambda x: g().shuffle(x)), (random, "sample", sample),
-          (random, "getrandbits", lambda k: int(g().integers(0, 2**k)))]
+          (random, "getrandbits", lambda k: int(g().integers(0, 2**k))),
+          (random, "uniform", lambda a, b: g().uniform(a, b)), (random, "choices", choices)]
     npr = np.random
     nump = [(npr, "random", lambda size=None: g().random(size)), (npr, "random_sample", lambda size=None: g().random(size)),
             (npr, "rand", lambda *shape: g().random(shape or None)),
@@ -47,6 +54,7 @@ def _global_patches(current: type[_Current]) -> list[tuple[Any, str, Any]]:
             (npr, "choice", lambda a, size=None, replace=True, p=None: g().choice(a, size, replace, p)),
             (npr, "permutation", lambda x: g().permutation(x)), (npr, "shuffle", lambda x: g().shuffle(x)),
             (npr, "binomial", lambda n, p, size=None: g().binomial(n, p, size)),
+            (npr, "uniform", lambda low=0.0, high=1.0, size=None: g().uniform(low, high, size)),
             (npr, "default_rng", lambda *args, **kw: g())]  # a generator made inside the function
     return py + nump
 

@@ -34,7 +34,9 @@ def load_npz(path: str | os.PathLike) -> Mechanism:
     ----------
     path : str or os.PathLike
         The archive.  Optional 0-d arrays: ``setting`` (``"local"`` by default, or ``"central"``
-        with ``records`` and ``domain_size``: inputs are then ``D^r`` in row-major order).
+        with ``records`` and ``domain_size``: inputs are then ``D^r`` in row-major order) and
+        ``mode`` (``"exact"`` or ``"float"``; by default exact up to
+        :data:`~relations.model.MAX_EXACT_FLOAT_ENTRIES` entries).
 
     Returns
     -------
@@ -109,8 +111,12 @@ def _from_arrays(arrays: dict) -> Mechanism:
         if dataset_count(k, r) != n:
             raise InputError(f"array 'channel': {n} rows but domain_size^records = {k}^{r}")
         inputs = HammingInputs(tuple(map(str, range(k))), r)
-    channel = Channel.of(np.asarray(q, dtype=np.float64), where="channel")
-    prior = Prior.of(np.asarray(p, dtype=np.float64), exact=None if channel.exact is not None else False)
+    mode = str(_scalar(arrays, "mode")) if "mode" in arrays else None
+    if mode not in (None, "exact", "float"):
+        raise InputError(f"array 'mode': expected 'exact' or 'float', got {mode!r}")
+    exact = None if mode is None else mode == "exact"
+    channel = Channel.of(np.asarray(q, dtype=np.float64), where="channel", exact=exact)
+    prior = Prior.of(np.asarray(p, dtype=np.float64), exact=exact if channel.exact is not None else False)
     if (prior.exact is None) != (channel.exact is None):  # a large prior with a small channel: both in floats
         channel = Channel.of(np.asarray(q, dtype=np.float64), where="channel", exact=False)
         prior = Prior.of(np.asarray(p, dtype=np.float64), exact=False)
