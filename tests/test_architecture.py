@@ -121,3 +121,23 @@ def test_every_constructor_is_registered_and_listed():
     listing = run_cli("mechanisms", "--json").stdout
     for name in REGISTRY:
         assert f'"mechanism": "{name}"' in listing
+
+
+WORKER_SAFE = {"relations.audit.enumerate", "relations.audit.exact", "relations.audit.outputs",
+               "relations.audit.intercept", "relations.audit.libraries", "relations.audit.worker"}
+
+
+@pytest.mark.parametrize("name", sorted(WORKER_SAFE))
+def test_worker_modules_stand_alone(name):
+    """A worker interpreter (--python) loads these modules without the rest of the package:
+    at module level they import only each other (the package's other layers only inside functions)."""
+    path = PACKAGE.parent / (name.replace(".", "/") + ".py")
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    for node in tree.body:
+        targets = []
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("relations"):
+            targets = [node.module]
+        elif isinstance(node, ast.Import):
+            targets = [a.name for a in node.names if a.name.startswith("relations")]
+        for t in targets:
+            assert t in WORKER_SAFE, f"{name} imports {t} at module level"

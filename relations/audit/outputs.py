@@ -10,6 +10,11 @@ from typing import Any, Hashable
 
 from relations.audit.enumerate import NotEnumerable, ScaledDraw, UniformDraw
 
+try:
+    import numpy as _np
+except ImportError:  # pragma: no cover - a worker interpreter without numpy
+    _np = None
+
 __all__ = ["output_key", "output_label"]
 
 
@@ -27,17 +32,16 @@ def output_key(value: Any) -> Hashable:
     >>> output_key({2, 1})
     ('set', (1, 2))
     """
+    kind = type(value)
+    if kind is int or kind is str:  # the common case, first
+        return value
     if isinstance(value, (UniformDraw, ScaledDraw)):
         raise NotEnumerable("the randomizer returned a uniform draw itself (arithmetic on it is not enumerable)")
-    try:
-        import numpy as np
-
-        if isinstance(value, np.ndarray):
+    if _np is not None:
+        if isinstance(value, _np.ndarray):
             return ("seq", tuple(output_key(v) for v in value.tolist()))
-        if isinstance(value, np.generic):
+        if isinstance(value, _np.generic):
             value = value.item()
-    except ImportError:  # pragma: no cover
-        pass
     if isinstance(value, (list, tuple)):
         return ("seq", tuple(output_key(v) for v in value))
     if isinstance(value, (set, frozenset)):

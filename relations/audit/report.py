@@ -75,6 +75,7 @@ class AuditReport:
     version: str = ""
     conformance: str = ""
     labels: dict = field(default_factory=dict, repr=False)
+    claim: str = ""
 
     def summary(self) -> str:
         """One paragraph for a person: verdict, exact ``eps_d`` (or its certified lower bound) and its witness."""
@@ -181,7 +182,7 @@ def _sampled_report(name: str, sampled: SampleAudit, eps: Any, **extra: Any) -> 
     bound = _bound(eps)
     violated = bound is not None and sampled.eps_d_lower > bound
     return AuditReport(name, "black-box", "violated" if violated else "consistent", None, None, (), 0, sampled,
-                       **extra)
+                       claim="" if eps is None else f"eps_d <= {eps}", **extra)
 
 
 def _mechanism(domain: Sequence[Any], outputs: list[str], rows: list, rounding: float, prior: Any,

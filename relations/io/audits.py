@@ -43,6 +43,9 @@ def audit_json(report: AuditReport, *, channel_file: str | None = None) -> dict[
                      "rounding": float(mech.rounding[0])})
     data["claims"] = [{"claim": c.claim.text, "holds": c.holds, "status": str(c.status), "note": c.note}
                       for c in report.claims]
+    if report.sampled is not None and report.claim:  # sampling can refute a claim, never prove it
+        data["claims"] = [{"claim": report.claim, "holds": False if report.verdict == "violated" else None,
+                           "status": "fails" if report.verdict == "violated" else "not refuted by sampling"}]
     if report.claimed is not None:
         data.update({"claimed": report.claimed, "version": report.version})
     if report.conformance:
