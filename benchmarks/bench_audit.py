@@ -18,6 +18,7 @@ speed-up the cores give.  No claim is made, so no round stops early.
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 import tempfile
@@ -71,6 +72,8 @@ def main() -> None:
     print(f"black-box audit of k-RR, k = {k}, {samples} samples per input ({k * samples:.3g} calls)")
     for name, seconds in rows:
         print(f"  {name:32s} {seconds:8.2f} s   ratio {seconds / base:5.2f}")
+    print(json.dumps({"k": k, "samples": samples, "seconds": {name: round(sec, 3) for name, sec in rows},
+                      "ratios": {name: round(sec / base, 3) for name, sec in rows}}))
 
 
 if __name__ == "__main__":

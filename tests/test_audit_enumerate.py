@@ -201,3 +201,40 @@ def test_black_box_certifies_a_large_violation_with_few_samples():
         assert ok.verdict == "consistent" and ok.sampled.eps_d_lower < np.log(3.01)
     assert sample_audit(rr, domain=[True, False], samples=500, seed=1).counts == \
         sample_audit(rr, domain=[True, False], samples=500, seed=1).counts
+
+
+def test_affine_draws_and_more_sources_are_exact():
+    """uniform(a, b), c*u + o, random.uniform/choices and a random.Random() of the code's own,
+    each with a hand-derived channel."""
+    import random
+
+    def affine(x, rng):
+        return x if 1 - 2 * rng.random() < -0.5 else 1 - x  # u > 3/4
+
+    def uniform(x, rng):
+        return x if rng.uniform(-1, 3) >= 0 else 1 - x  # 3/4
+
+    def py_uniform(x):
+        return x if random.uniform(0, 4) < 3 else 1 - x  # 3/4
+
+    def py_choices(x):
+        return random.choices([x, 1 - x], weights=[3, 1])[0]  # 3/4
+
+    own = random.Random(5)
+
+    def own_generator(x):
+        return x if own.randint(0, 3) else 1 - x  # 3/4
+
+    expected = {affine: F(1, 4), uniform: F(3, 4), py_uniform: F(3, 4), py_choices: F(3, 4),
+                own_generator: F(3, 4)}
+    for fn, keep in expected.items():
+        keys, rows, _ = exact_channel(fn, [0, 1], pass_rng="rng" in fn.__code__.co_varnames)
+        assert dict(zip(keys, rows[0]))[0] == keep, fn.__name__
+    assert random.Random(1).random() == 0.13436424411240122  # restored afterwards
+
+
+def test_hidden_randomness_is_refused():
+    import secrets
+
+    with pytest.raises(NotEnumerable, match="cannot see"):
+        exact_channel(lambda x: x if secrets.randbelow(2) else 1 - x, [0, 1], pass_rng=False)

@@ -189,6 +189,7 @@ class UniformDraw:
         raise NotEnumerable("arithmetic on a uniform draw (only comparisons with numbers are enumerable)")
 
     __float__ = __rtruediv__ = __int__ = __round__ = __floor__ = __ceil__ = __pow__ = __index__ = _refuse
+    __array_ufunc__ = __array_function__ = _refuse  # np.log(u), np.floor(u) ...
 
     def __bool__(self) -> bool:
         raise NotEnumerable("truth value of a uniform draw")
@@ -261,6 +262,7 @@ class ScaledDraw:
         raise NotEnumerable("arithmetic on a uniform draw beyond c * u + o (only comparisons are enumerable)")
 
     __float__ = __rtruediv__ = __bool__ = __int__ = __round__ = __floor__ = __ceil__ = __pow__ = __index__ = _refuse
+    __array_ufunc__ = __array_function__ = _refuse  # np.log(u), np.floor(u) ...
 
 
 @dataclass(frozen=True)

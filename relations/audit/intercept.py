@@ -1,7 +1,10 @@
 """Intercepting the global random sources a randomizer may use: Python's ``random`` and numpy's ``np.random``.
 
 Library randomizers often draw from the global generators instead of taking one
-(pure-ldp, for instance).  Within :class:`intercepted_globals` those draws go to the
+(pure-ldp, for instance); some make their own ``random.Random()``, whose methods are
+intercepted too (``random.SystemRandom``, ``secrets`` and numpy generators other than the
+global one and ``default_rng()`` are not: randomness drawn from them is detected by replays
+and sends the audit to sampling).  Within :class:`intercepted_globals` those draws go to the
 current :class:`~relations.audit.enumerate.EnumeratingGenerator`, so the white-box
 route sees every random choice; everything patched is restored on exit.
 """
@@ -47,6 +50,10 @@ def _global_patches(current: type[_Current]) -> list[tuple[Any, str, Any]]:
           (random, "shuffle", lambda x: g().shuffle(x)), (random, "sample", sample),
           (random, "getrandbits", lambda k: int(g().integers(0, 2**k))),
           (random, "uniform", lambda a, b: g().uniform(a, b)), (random, "choices", choices)]
+    # instances of random.Random made by the code (random.Random(), a module's own generator)
+    methods = [(random.Random, name, (lambda f: lambda self, *a, **kw: f(*a, **kw))(f))
+               for _, name, f in py if name != "getrandbits"]
+    py += methods
     npr = np.random
     nump = [(npr, "random", lambda size=None: g().random(size)), (npr, "random_sample", lambda size=None: g().random(size)),
             (npr, "rand", lambda *shape: g().random(shape or None)),

@@ -132,6 +132,9 @@ def audit_target(target: str, *, domain: Sequence[Any] | None = None, eps: Any =
             jobs = [dict(job, task="enumerate", inputs=[i], max_paths=max_paths) for i in range(len(domain))]
             answers = pool.map(jobs)
             try:
+                for a in answers:  # an exception under enumeration: symbolic draws used beyond comparisons
+                    if a.get("kind") == "error":
+                        raise NotEnumerable(f"the randomizer failed under enumeration ({a['message']})")
                 answers = [_check(a) for a in answers]
                 return _white(target, domain, answers, parsed, prior, declared, extra)
             except NotEnumerable:
