@@ -4,6 +4,7 @@
 ; z3 said: unsat
 ; benchmark generated from python API
 (set-info :status unknown)
+(set-logic ALL)
 (declare-fun q () Real)
 (declare-fun q1 () Real)
 (declare-fun q2 () Real)
@@ -30,7 +31,8 @@
 (assert
  (>= a 1.0))
 (assert
- (<= q (* a q1)))
+ (let ((?x19 (* a q1)))
+ (<= q ?x19)))
 (assert
  (<= q (* a q2)))
 (assert
@@ -42,6 +44,6 @@
 (assert
  (<= l2 c))
 (assert
- (let (($x190 (and (<= q (* a (+ (* w1 q1) (* w2 q2)))) (<= (+ (* j1 l1) (* j2 l2)) (* (+ j1 j2) c)))))
-(not $x190)))
+ (let (($x125 (and (<= q (* a (+ (* w1 q1) (* w2 q2)))) (<= (+ (* j1 l1) (* j2 l2)) (* (+ j1 j2) c)))))
+(not $x125)))
 (check-sat)

@@ -4,6 +4,7 @@
 ; z3 said: unsat
 ; benchmark generated from python API
 (set-info :status unknown)
+(set-logic ALL)
 (declare-fun q1 () Real)
 (declare-fun q2 () Real)
 (declare-fun q3 () Real)
@@ -22,8 +23,9 @@
 (assert
  (<= q1 (* a q2)))
 (assert
- (<= q2 (* b q3)))
+ (let ((?x178 (* b q3)))
+ (<= q2 ?x178)))
 (assert
- (let (($x86 (<= q1 (* (* a b) q3))))
-(not $x86)))
+ (let (($x217 (<= q1 (* (* a b) q3))))
+(not $x217)))
 (check-sat)

@@ -4,6 +4,7 @@
 ; z3 said: unsat
 ; benchmark generated from python API
 (set-info :status unknown)
+(set-logic ALL)
 (declare-fun p () Real)
 (declare-fun pp () Real)
 (declare-fun q () Real)
@@ -25,16 +26,17 @@
 (assert
  (<= s 1.0))
 (assert
- (let ((?x181 (* s pp)))
- (<= ?x181 p)))
+ (let ((?x146 (* s pp)))
+ (<= ?x146 p)))
 (assert
- (let ((?x146 (* s p)))
- (<= ?x146 pp)))
+ (let ((?x51 (* s p)))
+ (<= ?x51 pp)))
 (assert
  (<= q (* a qq)))
 (assert
- (<= qq (* a q)))
+ (let ((?x182 (* a q)))
+ (<= qq ?x182)))
 (assert
- (let (($x192 (<= (* (* p q) s) (* (* a pp) qq))))
-(not $x192)))
+ (let (($x167 (<= (* (* p q) s) (* (* a pp) qq))))
+(not $x167)))
 (check-sat)

@@ -4,6 +4,7 @@
 ; z3 said: unsat
 ; benchmark generated from python API
 (set-info :status unknown)
+(set-logic ALL)
 (declare-fun p () Real)
 (declare-fun pp () Real)
 (declare-fun q () Real)
@@ -25,7 +26,8 @@
 (assert
  (<= s 1.0))
 (assert
- (<= (* s pp) p))
+ (let ((?x385 (* s pp)))
+ (<= ?x385 p)))
 (assert
  (<= (* s p) pp))
 (assert
@@ -33,6 +35,6 @@
 (assert
  (<= qq (* a q)))
 (assert
- (let (($x182 (<= (* (* p q) s) (* (* a pp) qq))))
-(not $x182)))
+ (let (($x140 (<= (* (* p q) s) (* (* a pp) qq))))
+(not $x140)))
 (check-sat)

@@ -4,6 +4,7 @@
 ; z3 said: unsat
 ; benchmark generated from python API
 (set-info :status unknown)
+(set-logic ALL)
 (declare-fun p () Real)
 (declare-fun pp () Real)
 (declare-fun q () Real)
@@ -25,16 +26,16 @@
 (assert
  (<= s 1.0))
 (assert
- (<= (* s pp) p))
+ (let ((?x385 (* s pp)))
+ (<= ?x385 p)))
 (assert
  (<= (* s p) pp))
 (assert
  (<= (* p q) (* (* a pp) qq)))
 (assert
- (let ((?x22 (* pp qq)))
- (<= ?x22 (* (* a p) q))))
+ (<= (* pp qq) (* (* a p) q)))
 (assert
- (let ((?x184 (* q s)))
-(let (($x122 (<= ?x184 (* a qq))))
-(not $x122))))
+ (let ((?x86 (* q s)))
+(let (($x65 (<= ?x86 (* a qq))))
+(not $x65))))
 (check-sat)

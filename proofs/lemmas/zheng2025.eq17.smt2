@@ -4,6 +4,7 @@
 ; z3 said: unsat
 ; benchmark generated from python API
 (set-info :status unknown)
+(set-logic ALL)
 (declare-fun p () Real)
 (declare-fun pp () Real)
 (declare-fun u1 () Real)
@@ -35,16 +36,16 @@
 (assert
  (<= s 1.0))
 (assert
- (<= (* s pp) p))
+ (let ((?x385 (* s pp)))
+ (<= ?x385 p)))
 (assert
  (<= (* s p) pp))
 (assert
- (let ((?x73 (* p u1)))
- (<= ?x73 (* (* a pp) v1))))
+ (<= (* p u1) (* (* a pp) v1)))
 (assert
  (<= (* p u2) (* (* a pp) v2)))
 (assert
- (let ((?x51 (* a pp)))
-(let (($x86 (<= (* p 1.0) ?x51)))
-(not $x86))))
+ (let ((?x64 (* a pp)))
+(let (($x120 (<= (* p 1.0) ?x64)))
+(not $x120))))
 (check-sat)

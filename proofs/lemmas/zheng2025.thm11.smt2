@@ -1,15 +1,15 @@
 ; zheng2025.thm11: eps_m <= 2 eps_d, by composition of the lemma-proved relations cuffyu2016.density, dworkroth2014.group
 ; the named assertions are those relations as facts on the minimal budgets; the last assertion is the negated claim: 'unsat' proves it.
 ; setting: local
+; facts asserted, in order after the ranges: cuffyu2016.density: eps_m <= eps_all; dworkroth2014.group: eps_all <= diam * eps_d
 ; benchmark generated from python API
 (set-info :status unknown)
+(set-logic ALL)
 (declare-fun eps_d () Real)
 (declare-fun eps_all () Real)
 (declare-fun eps_m () Real)
 (declare-fun sigma () Real)
 (declare-fun diam () Real)
-(declare-fun dworkroth2014.group () Bool)
-(declare-fun cuffyu2016.density () Bool)
 (assert
  (>= eps_d 0.0))
 (assert
@@ -23,11 +23,9 @@
 (assert
  (= diam 1.0))
 (assert
- (let (($x19 (<= eps_all (* diam (+ (* 1.0 eps_d) 0.0)))))
- (=> dworkroth2014.group $x19)))
+ (<= eps_m (+ (* 1.0 eps_all) 0.0)))
 (assert
- (let (($x5 (<= eps_m (+ (* 1.0 eps_all) 0.0))))
- (=> cuffyu2016.density $x5)))
+ (<= eps_all (* diam (+ (* 1.0 eps_d) 0.0))))
 (assert
  (not (<= eps_m (+ (* 2.0 eps_d) 0.0))))
 (check-sat)

@@ -4,6 +4,7 @@
 ; z3 said: refuted
 ; benchmark generated from python API
 (set-info :status unknown)
+(set-logic ALL)
 (declare-fun p () Real)
 (declare-fun pp () Real)
 (declare-fun q () Real)

@@ -1,21 +1,16 @@
 ; zheng2025.thm7: eps_m <= 2(eps_i - sigma_min), by composition of the lemma-proved relations cuffyu2016.density, dworkroth2014.group, zheng2025.thm3
 ; the named assertions are those relations as facts on the minimal budgets; the last assertion is the negated claim: 'unsat' proves it.
 ; setting: local
+; facts asserted, in order after the ranges: cuffyu2016.density: eps_m <= eps_all; dworkroth2014.group: eps_all <= diam * eps_d; zheng2025.thm3: eps_d <= eps_i - sigma_min
 ; benchmark generated from python API
 (set-info :status unknown)
+(set-logic ALL)
 (declare-fun eps_d () Real)
 (declare-fun eps_all () Real)
 (declare-fun eps_m () Real)
 (declare-fun sigma () Real)
 (declare-fun diam () Real)
 (declare-fun eps_i () Real)
-(declare-fun zheng2025.thm3 () Bool)
-(declare-fun zheng2025.eq18 () Bool)
-(declare-fun suntay2020.thm1xiv () Bool)
-(declare-fun suntay2020.thm1xii () Bool)
-(declare-fun dworkroth2014.group () Bool)
-(declare-fun cuffyu2016.density () Bool)
-(declare-fun relations.thm4_corrected () Bool)
 (assert
  (>= eps_d 0.0))
 (assert
@@ -29,26 +24,11 @@
 (assert
  (= diam 1.0))
 (assert
- (let (($x188 (<= eps_d (+ (* 1.0 eps_i) (* (- 1.0) sigma)))))
- (=> zheng2025.thm3 $x188)))
+ (<= eps_m (+ (* 1.0 eps_all) 0.0)))
 (assert
- (let (($x171 (<= (- sigma) (+ (* 1.0 eps_i) 0.0))))
- (=> zheng2025.eq18 $x171)))
+ (<= eps_all (* diam (+ (* 1.0 eps_d) 0.0))))
 (assert
- (let (($x188 (<= eps_d (+ (* 1.0 eps_i) (* (- 1.0) sigma)))))
- (=> suntay2020.thm1xiv $x188)))
-(assert
- (let (($x14 (<= eps_i (+ (* 1.0 eps_d) (* (- 1.0) sigma)))))
- (=> suntay2020.thm1xii $x14)))
-(assert
- (let (($x207 (<= eps_all (* diam (+ (* 1.0 eps_d) 0.0)))))
- (=> dworkroth2014.group $x207)))
-(assert
- (let (($x176 (<= eps_m (+ (* 1.0 eps_all) 0.0))))
- (=> cuffyu2016.density $x176)))
-(assert
- (let (($x14 (<= eps_i (+ (* 1.0 eps_d) (* (- 1.0) sigma)))))
- (=> relations.thm4_corrected $x14)))
+ (<= eps_d (+ (* 1.0 eps_i) (* (- 1.0) sigma))))
 (assert
  (not (<= eps_m (+ (* 2.0 eps_i) (* (- 2.0) sigma)))))
 (check-sat)

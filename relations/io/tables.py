@@ -7,12 +7,14 @@ reading; values are in nats.  ``rich`` is imported only when a table is built.
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 from typing import TYPE_CHECKING, Sequence
 
 from relations.io.reports import sizes
 from relations.measures.results import Budget, Measures
 from relations.model.mechanism import Mechanism
 from relations.model.neighbours import HammingInputs
+from relations.numbers.enclosure import certified_text
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -76,7 +78,8 @@ def measures_table(mech: Mechanism, measures: Measures) -> Table:
         form = f"[{lo}, {hi}]"
     else:
         form = "float, not certified"
-    table.add_row("eps_m", _fmt(mi.value), form, "I(X;Y)")
+    shown = _fmt(mi.value) if mi.enclosure is None else certified_text(mi.enclosure.lower, mi.enclosure.upper)
+    table.add_row("eps_m", shown, form, "I(X;Y)")
     s = measures.sigma_min
     table.add_row(s.name, _fmt(s.value), _exact(s), _wit(mech, s))
     return table
@@ -112,10 +115,14 @@ _STYLE = {"holds": "green", "holds within rounding": "green", "fails": "bold red
 def _num(x, digits: int = 6) -> str:
     if x is None:
         return "—"
-    from relations.numbers.reals import Log
+    from relations.numbers.reals import ArbExpr, Log
 
     v = float(x) if not isinstance(x, float) else x
     text = ("inf" if v > 0 else "-inf") if math.isinf(v) else f"{v:.{digits}g}"
+    if isinstance(x, ArbExpr):  # a certified real: only the digits its enclosure certifies
+        lo, hi = x.enclose(100)
+        if lo >= 0:
+            text = certified_text(Fraction(lo), Fraction(hi), digits=max(digits, 6))
     if isinstance(x, Log) and x.log.is_finite and x.log.ratio != 1:
         exact = str(x.log)
         if len(exact) <= 20:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Iterable
 
-__all__ = ["DEFAULT_BITS", "Enclosure", "sum_enclosures", "working_precision", "ball", "rational", "interval"]
+__all__ = ["certified_text", "DEFAULT_BITS", "Enclosure", "sum_enclosures", "working_precision", "ball", "rational", "interval"]
 
 DEFAULT_BITS = 100  # width below 2**-100 ~ 7.9e-31 < 1e-30
 
@@ -57,6 +57,54 @@ class Enclosure:
         hi = math.ceil(self.upper * scale)
         return _fixed(lo, digits), _fixed(hi, digits)
 
+
+
+def certified_text(lower: Fraction, upper: Fraction, *, digits: int = 12) -> str:
+    """The digits of a number in ``[lower, upper]`` that the enclosure certifies, then ``…``.
+
+    Both ends are truncated to the same significant digits (at most ``digits``); the
+    longest common truncation is printed, so every digit shown is correct.  A point
+    enclosure is printed in full (up to ``digits``).  Nonnegative enclosures only.
+
+    Examples
+    --------
+    >>> certified_text(Fraction(1308120359411369, 10**16), Fraction(1308120359411371, 10**16))
+    '0.130812035941…'
+    >>> certified_text(Fraction(12345, 10**34), Fraction(12346, 10**34), digits=12)
+    '1.234…e-30'
+    >>> certified_text(Fraction(1, 2), Fraction(1, 2))
+    '0.5'
+    >>> certified_text(Fraction(0), Fraction(1, 10**40))
+    '[0, 1e-40]'
+    """
+    if lower == upper:
+        return f"{float(lower):.{digits}g}"
+    if lower <= 0:
+        return f"[0, {float(upper):.3g}]"
+    exponent = math.floor(math.log10(lower.numerator) - math.log10(lower.denominator))
+    while Fraction(10) ** exponent > lower:
+        exponent -= 1
+    while Fraction(10) ** (exponent + 1) <= lower:
+        exponent += 1
+    best = None
+    for d in range(1, digits + 1):
+        scale = Fraction(10) ** (d - 1 - exponent)
+        a, b = math.floor(lower * scale), math.floor(upper * scale)
+        if a != b:
+            break
+        best = (a, d)
+    if best is None:
+        return f"[{float(lower):.3g}, {float(upper):.3g}]"
+    mantissa, d = best
+    text = str(mantissa)
+    if -5 <= exponent < 0:
+        body = "0." + "0" * (-exponent - 1) + text
+    elif 0 <= exponent < d:
+        body = text[:exponent + 1] + ("." + text[exponent + 1:] if d > exponent + 1 else "")
+    else:
+        body = text[0] + ("." + text[1:] if d > 1 else "")
+        return f"{body}…e{exponent:+03d}".replace("e+0", "e+").replace("e-0", "e-")
+    return body + "…"
 
 
 def _fixed(n: int, digits: int) -> str:

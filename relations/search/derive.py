@@ -22,6 +22,7 @@ from functools import lru_cache
 
 from relations.catalogue.bounds import KLBound, Linear
 from relations.catalogue.entries import CATALOGUE, Relation
+from relations.catalogue.entries import get as get_relation
 from relations.search.smt import lemma_for, prove
 
 __all__ = ["FINITE", "Derivation", "lemma_facts", "derive"]
@@ -90,6 +91,8 @@ def derive(rel: Relation, facts: tuple[Relation, ...] | None = None, timeout_ms:
     """
     import z3
 
+    from relations.search.solvers import standalone as with_logic
+
     if rel.kind != "implication" or not isinstance(rel.bound, Linear) or rel.premise not in FINITE:
         return None
     facts = lemma_facts() if facts is None else facts
@@ -107,14 +110,27 @@ def derive(rel: Relation, facts: tuple[Relation, ...] | None = None, timeout_ms:
         solver.add(v["eps_d"] >= 0, v["eps_all"] >= v["eps_d"], v["eps_m"] >= 0, v["sigma"] <= 0, diam >= 1)
         if setting == "local":
             solver.add(diam == 1)
+        base = list(solver.assertions())
+        tracked = {}
         for fact in facts:
             if fact.id == rel.id or not fact.applies_to_setting(setting) or isinstance(fact.bound, KLBound):
                 continue
             if _notions(fact) <= allowed:
-                solver.assert_and_track(_inequality(fact, v, diam), fact.id)
-        solver.add(z3.Not(_inequality(rel, v, diam)))
-        scripts.append(f"; setting: {setting}\n" + solver.to_smt2())
+                tracked[fact.id] = _inequality(fact, v, diam)
+                solver.assert_and_track(tracked[fact.id], fact.id)
+        negated = z3.Not(_inequality(rel, v, diam))
+        solver.add(negated)
         if solver.check() != z3.unsat:
             return None
-        used |= {str(c) for c in solver.unsat_core()}
-    return Derivation(rel, settings, tuple(sorted(used)), "\n".join(scripts))
+        core = sorted(str(c) for c in solver.unsat_core())
+        used |= set(core)
+        # the file states everything it relies on: the budgets' ranges, the facts used (each
+        # asserted, not tracked), and the negated relation; a solver answers 'unsat' for it alone
+        standalone = z3.Solver()
+        standalone.add(*base)
+        standalone.add(*[tracked[c] for c in core])
+        standalone.add(negated)
+        facts_text = "; ".join(f"{c}: {get_relation(c).symbols}" for c in core)
+        scripts.append(f"; setting: {setting}\n; facts asserted, in order after the ranges: {facts_text}\n"
+                       + with_logic(standalone.to_smt2()))
+    return Derivation(rel, settings, tuple(sorted(used)), "\n(reset)\n".join(scripts))

@@ -213,7 +213,9 @@ def prove(lemma: Lemma, timeout_ms: int = 20000) -> ProofResult:
     t = time.perf_counter()
     result = solver.check()
     seconds = time.perf_counter() - t
-    smt2 = solver.to_smt2()
+    from relations.search.solvers import standalone
+
+    smt2 = standalone(solver.to_smt2())
     if result == z3.unsat:
         return ProofResult(lemma, "proved", seconds, smt2)
     if result == z3.sat:

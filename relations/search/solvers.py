@@ -1,0 +1,105 @@
+"""Running SMT-LIB files through two independent solvers: z3 and cvc5.
+
+The evidence files under ``proofs/lemmas/`` are complete scripts: every hypothesis, every
+fact used and the negated goal are asserted in the file, so that any SMT-LIB 2.6 solver
+answers them alone (``unsat`` proves the lemma or the derivation; ``sat`` refutes it).
+:func:`solve` runs a script through z3 [1]_ (its Python API, as the ``z3`` command does) and
+through cvc5 [2]_ (its Python API's SMT-LIB parser), and :func:`main` is
+``python -m relations.search.solvers FILE ...``, printing both answers for each file.
+
+References
+----------
+.. [1] de Moura, Bjorner. Z3: An Efficient SMT Solver. TACAS 2008, doi:10.1007/978-3-540-78800-3_24.
+.. [2] Barbosa et al. cvc5: A Versatile and Industrial-Strength SMT Solver. TACAS 2022,
+   doi:10.1007/978-3-030-99524-9_24.
+"""
+
+from __future__ import annotations
+
+import sys
+
+__all__ = ["standalone", "run_z3", "run_cvc5", "solve", "main"]
+
+
+def standalone(script: str) -> str:
+    """``script`` (z3's ``to_smt2()`` output) with ``(set-logic ALL)`` before its first declaration.
+
+    Examples
+    --------
+    >>> print(standalone("(set-info :status unknown)\\n(declare-fun x () Real)\\n(check-sat)\\n"))
+    (set-info :status unknown)
+    (set-logic ALL)
+    (declare-fun x () Real)
+    (check-sat)
+    """
+    lines = script.splitlines(keepends=True)
+    for i, line in enumerate(lines):
+        if line.startswith("(set-logic"):
+            return script
+        if line.startswith("(declare") or line.startswith("(assert") or line.startswith("(check-sat"):
+            return "".join(lines[:i]) + "(set-logic ALL)\n" + "".join(lines[i:])
+    return script
+
+
+def run_z3(script: str) -> list[str]:
+    """z3's answers (``sat``, ``unsat``, ``unknown``) to the script's ``check-sat`` commands.
+
+    Examples
+    --------
+    >>> run_z3("(declare-fun x () Real)(assert (> x 1))(assert (< x 0))(check-sat)")
+    ['unsat']
+    """
+    import z3
+
+    ctx = z3.Context()
+    out = z3.Z3_eval_smtlib2_string(ctx.ref(), script)
+    return [line.strip() for line in out.splitlines() if line.strip() in ("sat", "unsat", "unknown")]
+
+
+def run_cvc5(script: str, *, name: str = "<script>") -> list[str]:
+    """cvc5's answers to the script's ``check-sat`` commands.
+
+    Examples
+    --------
+    >>> run_cvc5("(set-logic ALL)(declare-fun x () Real)(assert (> (* x x) 2))(check-sat)")
+    ['sat']
+    """
+    import cvc5
+
+    tm = cvc5.TermManager()
+    solver = cvc5.Solver(tm)
+    solver.setOption("produce-models", "true")
+    symbols = cvc5.SymbolManager(tm)
+    parser = cvc5.InputParser(solver, symbols)
+    parser.setStringInput(cvc5.InputLanguage.SMT_LIB_2_6, script, name)
+    answers = []
+    while True:
+        command = parser.nextCommand()
+        if command.isNull():
+            break
+        out = command.invoke(solver, symbols).strip()
+        if out in ("sat", "unsat", "unknown"):
+            answers.append(out)
+    return answers
+
+
+def solve(script: str, *, name: str = "<script>") -> dict[str, list[str]]:
+    """Both solvers' answers: ``{"z3": [...], "cvc5": [...]}``."""
+    return {"z3": run_z3(script), "cvc5": run_cvc5(script, name=name)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Print ``FILE: z3 ANSWERS; cvc5 ANSWERS`` per file; exit 1 if the two solvers disagree."""
+    status = 0
+    for path in sys.argv[1:] if argv is None else argv:
+        with open(path, encoding="utf-8") as fh:
+            answers = solve(fh.read(), name=path)
+        agree = answers["z3"] == answers["cvc5"]
+        status |= not agree
+        print(f"{path}: z3 {' '.join(answers['z3'])}; cvc5 {' '.join(answers['cvc5'])}"
+              + ("" if agree else "  (the solvers disagree)"))
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
