@@ -164,7 +164,7 @@ def verify(
                                      "seed": seed, "quick": quick}, indent=1) + "\n")
     else:
         console.print(verdicts_table(verdicts))
-        console.print(f"evidence written to {out}/ (witnesses/, lemmas/, verdicts.json)")
+        console.print(f"evidence written to {out}/ (witnesses/, lemmas/, families/, verdicts.json)")
         if interrupted:
             console.print(f"[yellow]interrupted: {len(verdicts)} of {len(relations)} relations verified[/]")
     if interrupted:

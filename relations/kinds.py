@@ -51,6 +51,7 @@ class Status(StrEnum):
     HOLDS_WITHIN_ROUNDING = "holds within rounding"  #: fails exactly, but the boundary is inside the inputs' rounding
     UNDECIDED = "undecided"
     NOT_APPLICABLE = "not applicable"
+    OUTSIDE_SCOPE = "outside the proved scope"  #: stated for the mechanism, but its proof does not cover it
     WITNESS = "witness"
     NOT_A_WITNESS = "not a witness"
 

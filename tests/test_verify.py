@@ -288,9 +288,11 @@ def test_verify_cli_is_deterministic_and_writes_evidence(tmp_path):
             item.pop("seconds")
             item.pop("witness_file")
             item.pop("proof_file")
+            item.pop("family_file")
         runs.append(data)
     assert runs[0] == runs[1]
     assert (tmp_path / "run0" / "verdicts.json").exists()
+    assert (tmp_path / "run0" / "families" / "zheng2025.thm12.py").exists()
     assert {r["id"] for r in runs[0]["relations"]} == {"zheng2025.thm4", "zheng2025.thm12"}
 
 

@@ -3,7 +3,8 @@
 :data:`CATALOGUE` holds every :class:`Relation` (:mod:`~relations.catalogue.entries`) and
 :func:`get` finds one by id; each implication's bound is a :class:`Linear` or
 :class:`KLBound` (:mod:`~relations.catalogue.bounds`), which gives its exact, float,
-z3 and sympy forms.  How relations are decided is in ``docs/claims-and-verdicts.md``.
+z3 and sympy forms; each relation's :class:`Scope` (:mod:`~relations.catalogue.scopes`) says
+which mechanisms its proof covers.  How relations are decided is in ``docs/claims-and-verdicts.md``.
 """
 
 from __future__ import annotations
@@ -21,5 +22,6 @@ from relations.catalogue.entries import (
     Relation,
     get,
 )
+from relations.catalogue.scopes import EVERY, PRIOR_ON_COMPONENTS, Scope, zero_prior_components
 
-__all__ = ["Linear", "KLBound", "Bound", "NOTIONS", "PAPER", "SUN", "DWORK_ROTH", "DRV", "CUFF_YU", "Relation", "CATALOGUE", "BY_ID", "get"]
+__all__ = ["Linear", "KLBound", "Bound", "NOTIONS", "PAPER", "SUN", "DWORK_ROTH", "DRV", "CUFF_YU", "Relation", "CATALOGUE", "BY_ID", "get", "Scope", "EVERY", "PRIOR_ON_COMPONENTS", "zero_prior_components"]

@@ -27,6 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from relations.catalogue.bounds import KLBound, Linear
+from relations.catalogue.scopes import EVERY, PRIOR_ON_COMPONENTS, Scope
 from relations.kinds import Notion, RelationKind, Setting
 
 __all__ = ["NOTIONS", "PAPER", "SUN", "DWORK_ROTH", "DRV", "CUFF_YU", "Relation", "CATALOGUE", "BY_ID", "get"]
@@ -102,6 +103,9 @@ class Relation:
         The id of the relation this one corrects or sharpens.
     reason : str or None, optional
         Why the corrected statement is wrong or loose.
+    scope : Scope, optional
+        The mechanisms its proof covers (:mod:`relations.catalogue.scopes`); ``check``
+        reports ``outside the proved scope`` for the others.  Default: every mechanism.
 
     Examples
     --------
@@ -122,6 +126,7 @@ class Relation:
     min_records: int = 1
     corrects: str | None = None
     reason: str | None = None
+    scope: Scope = EVERY
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "setting", Setting(self.setting))
@@ -165,7 +170,13 @@ def _paper(n: int, setting: str, premise: str, conclusion: str, bound, words: st
     return Relation(
         id=f"zheng2025.thm{n}", title=f"Zheng et al. 2025, Theorem {n}", statement=words, setting=setting,
         premise=premise, conclusion=conclusion, kind="implication" if bound is not None else "non-implication",
-        source=f"{PAPER}, Theorem {n}", bound=bound, min_records=2 if setting == "central" else 1)
+        source=f"{PAPER}, Theorem {n}", bound=bound, min_records=2 if setting == "central" else 1,
+        scope=_scope(premise, conclusion))
+
+
+def _scope(premise: str, conclusion: str) -> Scope:
+    """Identifiability -> DP needs prior on every component with a pair (:mod:`relations.catalogue.scopes`)."""
+    return PRIOR_ON_COMPONENTS if (premise, conclusion) == ("eps_i", "eps_d") else EVERY
 
 
 
@@ -214,7 +225,7 @@ CATALOGUE: tuple[Relation, ...] = (
     # ---- literature the paper cites
     Relation("suntay2020.thm1xiv", "Sun and Tay 2020, Theorem 1-xiv",
              "eps-identifiability implies (eps + delta_x)-DP, delta_x = max ln p(x)/p(x') over neighbours = -sigma_min.",
-             "both", "eps_i", "eps_d", "implication", SUN, Linear(1, -1)),
+             "both", "eps_i", "eps_d", "implication", SUN, Linear(1, -1), scope=PRIOR_ON_COMPONENTS),
     Relation("suntay2020.thm1xii", "Sun and Tay 2020, Theorem 1-xii",
              "eps-DP implies (eps + delta_x)-identifiability, delta_x = -sigma_min.",
              "both", "eps_d", "eps_i", "implication", SUN, Linear(1, -1)),

@@ -20,7 +20,7 @@ Float-mode mechanisms are compared on their float values and every outcome says
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Iterable
 
 import relations.catalogue as cat
@@ -49,10 +49,12 @@ class Outcome:
     relation : Relation
         The relation evaluated.
     status : Status
-        ``holds``, ``fails``, ``undecided`` or ``not applicable`` for implications,
+        ``holds``, ``fails``, ``undecided``, ``not applicable`` or ``outside the proved
+        scope`` (the relation's :class:`~relations.catalogue.Scope` excludes the mechanism;
+        ``note`` then says what the relation does on it) for implications,
         ``witness`` or ``not a witness`` for non-implications (``docs/claims-and-verdicts.md``).
     holds : bool or None
-        None when undecided, not applicable, or for a non-implication.
+        None when undecided, not applicable, outside the proved scope, or for a non-implication.
     premise, bound, conclusion : Real or None
         The premise's value, the bound ``f(premise, sigma_min)`` and the
         conclusion's value, as exact reals (``bound`` is None when not computed).
@@ -183,6 +185,16 @@ def evaluate(relation: cat.Relation, vals: Values) -> Outcome:
     why = applicable(relation, vals.mechanism)
     if why:
         return Outcome(relation, Status.NOT_APPLICABLE, None, note=why)
+    outcome = _evaluate(relation, vals)
+    outside = relation.scope.outside(vals.mechanism) if relation.kind == RelationKind.IMPLICATION else None
+    if outside is None:
+        return outcome
+    here = {True: "the relation holds here", False: "the relation fails here"}.get(outcome.holds, "undecided here")
+    return replace(outcome, status=Status.OUTSIDE_SCOPE, holds=None,
+                   note=f"{outside}; {here}, which its proof does not cover (proved for {relation.scope.describe(relation.setting)})")
+
+
+def _evaluate(relation: cat.Relation, vals: Values) -> Outcome:
     premise = vals.reals[relation.premise]
     conclusion = vals.reals[relation.conclusion]
     approx = vals.approximate

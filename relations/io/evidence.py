@@ -22,7 +22,7 @@ __all__ = ["write_evidence"]
 def write_evidence(verdicts: Sequence[Verdict], out: str) -> None:
     """Write the witness files, SMT scripts and ``verdicts.json`` of ``relations verify`` under ``out``.
 
-    Each :class:`~relations.search.verify.Verdict` gets ``witness_file`` / ``proof_file`` set to the
+    Each :class:`~relations.search.verify.Verdict` gets ``witness_file`` / ``proof_file`` / ``family_file`` set to the
     path written.  ``verdicts.json`` has no timings, so two runs give identical files.
 
     Parameters
@@ -31,7 +31,8 @@ def write_evidence(verdicts: Sequence[Verdict], out: str) -> None:
         Updated in place.
     out : str
         The folder: ``witnesses/ID.json`` (a mechanism file), ``lemmas/ID.smt2`` (the SMT-LIB
-        script, its header as comments) and ``verdicts.json``; created if missing.
+        script, its header as comments), ``families/ID.py`` (a non-implication's family, a
+        stand-alone sympy script) and ``verdicts.json``; created if missing.
 
     Examples
     --------
@@ -59,5 +60,10 @@ def write_evidence(verdicts: Sequence[Verdict], out: str) -> None:
             header, script = v.smt
             path = os.path.join(out, "lemmas", f"{v.relation.id}.smt2")
             v.proof_file = write_text_atomic(path, "".join(f"; {line}\n" for line in header.splitlines()) + script)
+        if v.family is not None:
+            header, script = v.family
+            os.makedirs(os.path.join(out, "families"), exist_ok=True)
+            path = os.path.join(out, "families", f"{v.relation.id}.py")
+            v.family_file = write_text_atomic(path, "".join(f"# {line}\n" for line in header.splitlines()) + script)
     rows = [{k: x for k, x in verdict_json(v, with_witness=False).items() if k != "seconds"} for v in verdicts]
     write_text_atomic(os.path.join(out, "verdicts.json"), json.dumps(rows, indent=1) + "\n")

@@ -240,7 +240,7 @@ def outcome_json(mech: Mechanism, o: Outcome) -> dict[str, Any]:
     Returns
     -------
     dict
-        The relation's catalogue fields, ``status``, ``holds``, ``premise``, ``bound``,
+        The relation's catalogue fields (with its proved ``scope``), ``status``, ``holds``, ``premise``, ``bound``,
         ``conclusion`` and ``slack`` (exact where possible), ``witness``, ``note``, ``approximate``.
 
     Examples
@@ -260,6 +260,7 @@ def outcome_json(mech: Mechanism, o: Outcome) -> dict[str, Any]:
     return {
         "id": r.id, "title": r.title, "setting": r.setting, "kind": r.kind, "statement": r.statement,
         "symbols": r.symbols, "source": r.source, "corrects": r.corrects,
+        "scope": {"name": r.scope.name, "text": r.scope.describe(r.setting)},
         "status": o.status, "holds": o.holds,
         "premise": None if o.premise is None else {"name": r.premise,
                                                      **real_json(o.premise, approximate=o.approximate)},
@@ -309,7 +310,8 @@ def catalogue_json() -> list[dict[str, Any]]:
 
     return [{"id": r.id, "title": r.title, "statement": r.statement, "symbols": r.symbols, "setting": r.setting,
              "kind": r.kind, "premise": r.premise, "conclusion": r.conclusion, "source": r.source,
-             "min_records": r.min_records, "corrects": r.corrects, "reason": r.reason} for r in CATALOGUE]
+             "min_records": r.min_records, "corrects": r.corrects, "reason": r.reason,
+             "scope": {"name": r.scope.name, "text": r.scope.describe(r.setting)}} for r in CATALOGUE]
 
 
 def verdict_json(v: Verdict, *, with_witness: bool = True) -> dict[str, Any]:
@@ -327,8 +329,8 @@ def verdict_json(v: Verdict, *, with_witness: bool = True) -> dict[str, Any]:
     dict
     """
     out = {"id": v.relation.id, "statement": v.relation.symbols, "setting": v.relation.setting,
-           "verdict": v.verdict, "evidence": v.evidence, "lemma": v.lemma, "proof_file": v.proof_file,
-           "witness_file": v.witness_file, "bounded": v.bounded, "searched": v.searched,
+           "verdict": v.verdict, "scope": v.scope, "evidence": v.evidence, "lemma": v.lemma,
+           "proof_file": v.proof_file, "witness_file": v.witness_file, "family_file": v.family_file, "bounded": v.bounded, "searched": v.searched,
            "tightness": v.tightness, "tightness_family": v.tightness_family or None,
            "seconds": round(v.seconds, 3)}
     if with_witness:

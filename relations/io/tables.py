@@ -108,6 +108,7 @@ def _wit(mech: Mechanism, b: Budget) -> str:
 
 
 _STYLE = {"holds": "green", "holds within rounding": "green", "fails": "bold red", "undecided": "yellow", "not applicable": "dim",
+          "outside the proved scope": "magenta",
           "witness": "cyan", "not a witness": "dim"}
 
 
@@ -173,9 +174,10 @@ def check_tables(report: Report) -> list[Table | Text]:
             note = o.note
             if o.witness is not None:
                 w = o.witness
-                note = f"x={_short(mech.input_label(w.x))}, x'={_short(mech.input_label(w.x_prime))}"
+                where = f"x={_short(mech.input_label(w.x))}, x'={_short(mech.input_label(w.x_prime))}"
                 if w.y is not None:
-                    note += f", y={_short(mech.output_label(w.y))}"
+                    where += f", y={_short(mech.output_label(w.y))}"
+                note = f"{note}; attained at {where}" if o.status == "outside the proved scope" else where
             r = o.relation
             if o.bound is not None:
                 op = {"holds": "<=", "fails": ">", "undecided": "?"}.get(o.status, "vs")

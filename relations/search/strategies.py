@@ -6,7 +6,7 @@ Every strategy draws *exact* mechanisms (rational entries) (``docs/semantics.md`
   weights, optionally with zeros and optionally skewed (one heavy weight);
 * :func:`channels` — ``n x m`` row-stochastic rational matrices (zeros allowed);
 * :func:`local_mechanisms`, :func:`central_dense_mechanisms` (``D^r``),
-  :func:`graph_mechanisms` (an explicit, connected neighbour list),
+  :func:`graph_mechanisms` (an explicit neighbour list, connected unless asked),
   :func:`product_mechanisms` (``{"product": W}`` with product or uniform prior),
   and :func:`mechanisms` (any of them).
 
@@ -83,15 +83,33 @@ def central_dense_mechanisms(draw, max_domain: int = 3, max_records: int = 3, ma
 
 
 @st.composite
-def graph_mechanisms(draw, max_inputs: int = 5, max_outputs: int = 3, zeros: bool = True) -> Mechanism:
-    """Central, explicit neighbours: a random *connected* graph (a spanning path plus extra edges)."""
+def graph_mechanisms(draw, max_inputs: int = 5, max_outputs: int = 3, zeros: bool = True,
+                     connected: bool = True) -> Mechanism:
+    """Central, explicit neighbours: a random *connected* graph (a spanning path plus extra edges).
+
+    With ``connected=False`` the inputs are split into up to three groups, each joined by a
+    path, and (half the time, when ``zeros``) one group gets zero prior everywhere: the
+    mechanisms at the edge of the identifiability-to-DP relations' proved scope
+    (:mod:`relations.catalogue.scopes`).
+    """
     n = draw(st.integers(2, max_inputs))
     order = draw(st.permutations(range(n)))
-    edges = {tuple(sorted((order[i], order[i + 1]))) for i in range(n - 1)}
+    groups = [list(order)]
+    if not connected and n >= 2:
+        cuts = sorted(set(draw(st.lists(st.integers(1, n - 1), max_size=2))))
+        groups = [list(order[a:b]) for a, b in zip([0, *cuts], [*cuts, n])]
+    edges = {tuple(sorted((g[i], g[i + 1]))) for g in groups for i in range(len(g) - 1)}
     extra = draw(st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)), max_size=n))
-    edges |= {tuple(sorted(e)) for e in extra if e[0] != e[1]}
+    group_of = {x: i for i, g in enumerate(groups) for x in g}
+    edges |= {tuple(sorted(e)) for e in extra if e[0] != e[1] and (connected or group_of[e[0]] == group_of[e[1]])}
     m = draw(st.integers(2, max_outputs))
     prior = draw(distributions(n, zeros=zeros))
+    if zeros and len(groups) > 1 and draw(st.booleans()):
+        dead = draw(st.integers(0, len(groups) - 1))
+        kept = [0 if group_of[x] == dead else w for x, w in enumerate(prior)]
+        if sum(kept) == 0:
+            kept[groups[(dead + 1) % len(groups)][0]] = 1
+        prior = [w / sum(kept) for w in kept]
     channel = draw(channels(n, m, zeros=zeros))
     return Mechanism.graph(channel, sorted(edges), prior=prior)
 

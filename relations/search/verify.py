@@ -2,9 +2,9 @@
 
 For each relation (verdicts in ``docs/claims-and-verdicts.md``):
 
-* **non-implication** — build the witness of :mod:`relations.search.witnesses`
-  (certified ``I(X;Y) <= 1/10``, conclusion budget ``inf``), re-check it
-  exactly: ``proved`` with the witness;
+* **non-implication** — the erasure family of :mod:`relations.search.erasure`, a
+  witness for every ``eps_m > 0`` checked symbolically (sympy); its member at
+  ``eps_m = 1/10`` is re-checked exactly: ``proved`` with the family and the member;
 * **implication** — (1) if it has a provable shape, prove its per-triple lemma
   with z3 (:mod:`relations.search.smt`): ``proved``; or (1b) derive it with z3 from
   the lemma-proved relations (:mod:`relations.search.derive`): ``proved``; otherwise (2) search for a
@@ -43,9 +43,10 @@ from relations.model.mechanism import Mechanism
 from relations.search.derive import derive
 from relations.search.families import DenseFamily
 from relations.search.optimiser import Found, search_dense, search_rr
-from relations.search.witnesses import mi_witness, simplify
+import relations.search.erasure as erasure
+from relations.search.witnesses import simplify
 
-__all__ = ["WITNESS_EPS_M", "Effort", "SMT_SHAPES", "DENSE", "Verdict", "verify_relation", "verify_all"]
+__all__ = ["WITNESS_EPS_M", "erasure_member", "Effort", "SMT_SHAPES", "DENSE", "Verdict", "verify_relation", "verify_all"]
 
 #: eps_m requested of the non-implication witnesses written by ``verify``.
 WITNESS_EPS_M = Fraction(1, 10)
@@ -104,6 +105,9 @@ class Verdict:
     tightness: float | None = None
     tightness_family: str = ""
     seconds: float = 0.0
+    scope: str | None = None  # the mechanisms a ``proved`` verdict covers
+    family: tuple[str, str] | None = None  # (header, sympy script) of a non-implication's family, for proofs/families/
+    family_file: str | None = None
     smt: tuple[str, str] | None = None  # (header, SMT-LIB script) of the lemma or derivation, for proofs/lemmas/
 
 
@@ -161,15 +165,45 @@ def verify_relation(rel: Relation, effort: Effort = Effort(), seed: int = 2025) 
     return verdict
 
 
+def erasure_member(setting: str, eps_m: Fraction) -> Mechanism:
+    """The erasure family's member for ``eps_m`` (:mod:`relations.search.erasure`) as a mechanism.
+
+    Locally: two inputs, uniform prior, ``W_t`` with ``t = min(1, eps_m)``; centrally:
+    ``D^2`` over ``{0, 1}``, both records through ``W_t``, ``t = min(1, eps_m / 2)``.
+
+    Examples
+    --------
+    >>> from relations import measure
+    >>> m = erasure_member("central", Fraction(1, 10))
+    >>> res = measure(m)
+    >>> str(res.eps_d.exact), res.eps_m.enclosure.upper <= Fraction(1, 10)
+    ('inf', True)
+    """
+    r = 1 if setting == "local" else 2
+    t = erasure.parameter(eps_m, r)
+    w = [[t, 1 - t, Fraction(0)], [Fraction(0), 1 - t, t]]
+    if r == 1:
+        return Mechanism.local(w, inputs=["0", "1"], outputs=["0", "erased", "1"])
+    return Mechanism.central(erasure.rows(t, r)[2], records=r, domain=["0", "1"])
+
+
 def _non_implication(rel: Relation) -> Verdict:
-    """The witness construction of :mod:`relations.search.witnesses`, re-checked exactly."""
-    w = mi_witness(rel.setting, WITNESS_EPS_M)
+    """The erasure family, checked symbolically for every ``eps_m > 0``; its member at
+    :data:`WITNESS_EPS_M` re-checked exactly by the checker."""
+    setting = str(rel.setting)
+    r = 1 if setting == "local" else 2
+    sym = erasure.check_family(r)
+    w = erasure_member(setting, WITNESS_EPS_M)
     o = evaluate(rel, values(w))
-    if o.status == Status.WITNESS:
-        return Verdict(rel, V.PROVED, f"witness with certified I(X;Y) <= {WITNESS_EPS_M} and {rel.conclusion} = inf",
-                       witness=w, recheck=o)
-    return Verdict(rel, V.UNREFUTED, "the construction did not re-check as a witness",  # pragma: no cover
-                   witness=w, recheck=o)
+    family = (f"erasure family: {'two inputs' if r == 1 else 'D^2 over {0, 1}, each record'} through "
+              f"W_t = [[t, 1-t, 0], [0, 1-t, t]], uniform prior, {sym['parameter']}")
+    script = (f"{rel.id}: {rel.symbols}, for every eps_m > 0, by the {family}\nrun with python (sympy): prints the "
+              f"symbolic check and exits 0 when it passes", erasure.script(r))
+    if sym["passed"] and o.status == Status.WITNESS:
+        return Verdict(rel, V.PROVED, f"{family}: sympy: I(X;Y) = {sym['mi']}, so I <= eps_m, and {rel.conclusion} = inf "
+                       f"for every t in (0, 1]; the member at eps_m = {WITNESS_EPS_M} re-checked exactly",
+                       witness=w, recheck=o, scope=f"every eps_m > 0 ({family})", family=script)
+    return Verdict(rel, V.UNREFUTED, "the family did not check", witness=w, recheck=o)  # pragma: no cover
 
 
 class _Search:
@@ -289,8 +323,9 @@ class _Search:
         for _ in self._optimiser_runs():  # the searches only measure the tightness here
             pass
         tight, fam = self._tightness()
-        return self._finish(Verdict(self.rel, V.PROVED, evidence + "; holds for every local domain and every D^r",
-                                    lemma=lemma_text, tightness=tight, tightness_family=fam, smt=script))
+        return self._finish(Verdict(self.rel, V.PROVED, f"{evidence}; proved for {self.rel.scope.describe(self.rel.setting)}",
+                                    lemma=lemma_text, tightness=tight, tightness_family=fam, smt=script,
+                                    scope=self.rel.scope.describe(self.rel.setting)))
 
     def _refuted(self, mech: Mechanism, engine: str) -> Verdict:
         simple = simplify(mech, self.refutes)

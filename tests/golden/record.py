@@ -164,7 +164,7 @@ def record_verify(tmp: Path) -> object:
     code, data = run("verify", "--quick", "--json", "--out", str(tmp))
     for rel in data["relations"]:
         rel.pop("seconds", None)
-        for key in ("witness_file", "proof_file"):
+        for key in ("witness_file", "proof_file", "family_file"):
             if rel.get(key):
                 rel[key] = Path(rel[key]).name
     return code, data
