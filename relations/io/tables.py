@@ -229,7 +229,7 @@ _VERDICT_STYLE = {"proved": "bold green", "holds-bounded": "green", "unrefuted":
 
 
 def verdicts_table(verdicts: Sequence[Verdict]) -> Table:
-    """The table of ``relations verify``: id, statement, verdict, evidence, tightness.
+    """The table of ``relations verify``: id, statement, verdict, evidence, tightness (best found, and the frontier where known).
 
     Parameters
     ----------
@@ -253,8 +253,14 @@ def verdicts_table(verdicts: Sequence[Verdict]) -> Table:
             evidence += f"\nlemma: {v.proof_file}"
         if v.verdict == "unrefuted" and v.searched:
             evidence += f"\nsearched: {len(v.searched)} searches (see --json)"
-        tight = "—" if v.tightness is None else f"{v.tightness:.4g}" + (f"\n({v.tightness_family})"
-                                                                        if v.tightness_family else "")
+        if v.family_file:
+            evidence += f"\nfamily: {v.family_file}"
+        tight = "—" if v.tightness is None else f"best found {v.tightness:.4g}" + (
+            f" ({v.tightness_family})" if v.tightness_family else "")
+        if v.frontier is not None:
+            tight += "\n" + v.frontier.summary()
+        elif v.tightness is not None:
+            tight += "\nfrontier not known"
         t.add_row(v.relation.id, v.relation.symbols, Text(v.verdict, style=_VERDICT_STYLE.get(v.verdict, "")),
                   Text(evidence), tight)
     return t

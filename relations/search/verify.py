@@ -16,7 +16,10 @@ For each relation (verdicts in ``docs/claims-and-verdicts.md``):
   ``refuted``.  (3) Without one: ``holds-bounded`` when z3 covered the bounded
   sizes (ratio-type), else ``unrefuted`` with the record of what was searched.
 * **tightness** — for a relation that stands, the largest float ratio
-  ``conclusion / bound`` the optimiser found.
+  ``conclusion / bound`` the optimiser found ("best found"), and, where it is known,
+  the frontier (:mod:`relations.search.frontiers`): the supremum of that ratio over all
+  mechanisms, and the certified sup of ``I`` under ``eps``-LDP at reference points
+  against the best mechanism of the search seeded at the maximiser.
 
 Everything is seeded (numpy ``default_rng(seed)``, hypothesis ``derandomize``),
 so two runs give the same verdicts and witnesses.  Witness files and the SMT
@@ -42,6 +45,7 @@ from relations.kinds import Verdict as V
 from relations.model.mechanism import Mechanism
 from relations.search.derive import derive
 from relations.search.families import DenseFamily
+from relations.search.frontiers import Frontier, frontier_for
 from relations.search.optimiser import Found, search_dense, search_rr
 import relations.search.erasure as erasure
 from relations.search.witnesses import simplify
@@ -104,6 +108,7 @@ class Verdict:
     searched: list[str] = field(default_factory=list)
     tightness: float | None = None
     tightness_family: str = ""
+    frontier: Frontier | None = None  # the known supremum of conclusion / bound, where one is known
     seconds: float = 0.0
     scope: str | None = None  # the mechanisms a ``proved`` verdict covers
     family: tuple[str, str] | None = None  # (header, sympy script) of a non-implication's family, for proofs/families/
@@ -316,6 +321,8 @@ class _Search:
 
     def _finish(self, verdict: Verdict) -> Verdict:
         verdict.searched = self.searched
+        if verdict.verdict != V.REFUTED:
+            verdict.frontier = frontier_for(self.rel, quick=self.effort.quick)
         verdict.smt = verdict.smt or self.smt_evidence
         return verdict
 
