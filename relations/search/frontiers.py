@@ -175,7 +175,8 @@ class Frontier:
         head = f"frontier {self.sup_ratio:.4g}" + (" (attained)" if self.attained else "")
         if self.points:
             p = max(self.points, key=lambda p: p.ratio)
-            head += f"; at eps={p.json()['eps']}: sup I {float(p.frontier[1]):.5g}, found {p.best / float(p.frontier[1]):.2%}"
+            j = p.json()
+            head += f"; at eps={j['eps']}: sup I {j['frontier']}, best found {j['share_of_frontier']:.2%} of it"
         return head
 
 
