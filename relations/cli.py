@@ -45,6 +45,14 @@ def _console():
     return console if console.is_terminal else Console(width=140)
 
 
+def did_you_mean(value: str, choices) -> str:
+    """`` (did you mean 'X'?)`` for the closest of ``choices`` to a misspelt ``value``, else ``""``."""
+    import difflib
+
+    close = difflib.get_close_matches(value, [str(c) for c in choices], n=1, cutoff=0.6)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
 def fail(message: str) -> None:
     """Print one error line on stderr and exit with status 2."""
     sys.stderr.write(f"relations: error: {message}\n")
@@ -118,57 +126,25 @@ def catalogue(json_out: bool = typer.Option(False, "--json", help="Print the cat
 def verify(
     json_out: bool = typer.Option(False, "--json", help="Print the verdicts as JSON."),
     quick: bool = typer.Option(False, "--quick", help="A smaller search (CI)."),
-    out: str = typer.Option("proofs", "--out", help="Directory for witness files, SMT queries and verdicts.json."),
+    out: str = typer.Option("proofs", "--out", help="Folder for witness files, SMT queries and verdicts.json "
+                            "(it replaces only files it wrote there)."),
     only: list[str] = typer.Option([], "--only", help="Verify only these relation ids (repeatable)."),
-    seed: int = typer.Option(2025, "--seed", help="Seed of the searches (the output is deterministic)."),
+    seed: int = typer.Option(2025, "--seed", help="Seed of the searches (the output is deterministic).", min=0,
+                             max=2**32 - 1),
+    force: bool = typer.Option(False, "--force", help="Replace files in --out that relations did not write."),
 ) -> None:
     """The main job: a verdict with re-checkable evidence for every catalogued relation."""
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-    )
-
-    from relations.catalogue.entries import BY_ID, CATALOGUE
-    from relations.io.evidence import write_evidence
-    from relations.io.reports import verdict_json
-    from relations.io.tables import verdicts_table
-    from relations.search.verify import Effort, verify_relation
+    from relations.catalogue.entries import BY_ID
+    from relations.io.evidence import run_verify
 
     unknown = [i for i in only if i not in BY_ID]
     if unknown:
-        fail(f"--only: unknown relation id {unknown[0]!r} (see 'relations catalogue')")
+        fail(f"--only: unknown relation id {unknown[0]!r}{did_you_mean(unknown[0], BY_ID)} (see 'relations catalogue')")
         return
-    relations = [BY_ID[i] for i in only] if only else list(CATALOGUE)
-    effort = Effort.of(quick)
-    verdicts = []
-    interrupted = False
-    console = _console()
-    try:
-        with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                      console=__import__("rich.console").console.Console(stderr=True), transient=True,
-                      disable=json_out and not sys.stderr.isatty()) as progress:
-            task = progress.add_task("verifying", total=len(relations))
-            for rel in relations:
-                progress.update(task, description=f"verifying {rel.id}")
-                verdicts.append(verify_relation(rel, effort, seed))
-                progress.advance(task)
-    except KeyboardInterrupt:
-        interrupted = True
-    if verdicts:  # an interrupt before the first verdict leaves earlier evidence as it was
-        write_evidence(verdicts, out)
-    if json_out:
-        sys.stdout.write(json.dumps({"relations": [verdict_json(v) for v in verdicts], "complete": not interrupted,
-                                     "seed": seed, "quick": quick}, indent=1) + "\n")
-    else:
-        console.print(verdicts_table(verdicts))
-        console.print(f"evidence written to {out}/ (witnesses/, lemmas/, families/, verdicts.json)")
-        if interrupted:
-            console.print(f"[yellow]interrupted: {len(verdicts)} of {len(relations)} relations verified[/]")
-    if interrupted:
-        raise typer.Exit(130)
+    status = run_verify([BY_ID[i] for i in only], out=out, quick=quick, seed=seed, force=force, json_out=json_out,
+                        console=_console())
+    if status:
+        raise typer.Exit(status)
 
 
 @app.command()
@@ -186,7 +162,9 @@ def witness(
 
     rel = BY_ID.get(relation)
     if rel is None or rel.kind != "non-implication":
-        fail(f"{relation!r} is not a non-implication in the catalogue")
+        choices = [i for i, r in BY_ID.items() if r.kind == "non-implication"]
+        fail(f"{relation!r} is not a non-implication in the catalogue{did_you_mean(relation, choices)} (one of "
+             f"{', '.join(choices)})")
         return
     bound = parse_rational(eps_m, "--eps-m")
     big = parse_rational(full_support, "--full-support") if full_support is not None else None
@@ -244,15 +222,21 @@ def optimize(
     notion: str = typer.Option(..., "--notion", help="dp, id or mi."),
     eps: str = typer.Option(..., "--eps", help="The budget: decimal, fraction or ln(RATIONAL)."),
     loss: str = typer.Option("hamming", "--loss", help="'hamming' or a JSON file with a loss matrix."),
-    out: Optional[str] = typer.Option(None, "--out", help="Write the optimal mechanism file here (else stdout)."),
+    out: Optional[str] = typer.Option(None, "--out", help="Write the optimal mechanism file here (else stdout); "
+                                      "an existing file only with --force."),
+    force: bool = typer.Option(False, "--force", help="Replace an existing --out file."),
 ) -> None:
     """The least-distortion mechanism under an eps budget of one notion (LP via HiGHS, or Blahut-Arimoto)."""
+    from relations.io.outputs import check_output_file
+
+    if out is not None:
+        check_output_file(out, force=force)
     from relations.io.writing import dumps
     from relations.tradeoffs.optimal import optimal_dp, optimal_id, optimal_mi
 
     solver = {"dp": optimal_dp, "id": optimal_id, "mi": optimal_mi}.get(notion)
     if solver is None:
-        raise InputError(f"--notion must be dp, id or mi, got {notion!r}")
+        raise InputError(f"--notion must be dp, id or mi, got {notion!r}{did_you_mean(notion, ('dp', 'id', 'mi'))}")
     from relations.numbers.text import parse_rational_list
 
     p = parse_rational_list(prior, "--prior")
@@ -286,7 +270,8 @@ def symbolic(
     builders = {"krr": lambda: sym.krr(k), "rr-prior": sym.binary_rr_with_prior,
                 "paper6": lambda: sym.paper_construction(6), "paper8": lambda: sym.paper_construction(8)}
     if mechanism not in builders or k < 2:
-        fail(f"unknown symbolic mechanism {mechanism!r} (one of {', '.join(builders)}; --k >= 2)")
+        fail(f"unknown symbolic mechanism {mechanism!r}{did_you_mean(mechanism, builders)} (one of "
+             f"{', '.join(builders)}; --k >= 2)")
         return
     forms = builders[mechanism]()
     for name in ("eps_d", "eps_i", "sigma_min", "eps_m"):
@@ -296,21 +281,25 @@ def symbolic(
 
 @app.command()
 def figures(
-    out: str = typer.Option("figures", "--out", help="Directory for the figures (and their data as JSON)."),
+    out: str = typer.Option("figures", "--out", help="Folder for the figures and their data as JSON (it replaces "
+                            "only files it wrote there)."),
     fmt: str = typer.Option("png", "--format", help="png, svg or pdf."),
     only: list[str] = typer.Option([], "--only", help="Only these figures (repeatable)."),
+    verdicts: str = typer.Option("proofs/verdicts.json", "--verdicts", help="The verdicts.json of 'relations verify' "
+                                 "for the relation diagram (verified now, quickly, if missing)."),
+    force: bool = typer.Option(False, "--force", help="Replace files in --out that relations did not write."),
 ) -> None:
     """Regenerate the figures from computed results (the relation diagram uses proofs/verdicts.json)."""
     from relations.figures import FIGURES, write_all
 
     if fmt not in ("png", "svg", "pdf"):
-        fail(f"--format must be png, svg or pdf, got {fmt!r}")
+        fail(f"--format must be png, svg or pdf, got {fmt!r}{did_you_mean(fmt, ('png', 'svg', 'pdf'))}")
         return
     unknown = [o for o in only if o not in FIGURES]
     if unknown:
-        fail(f"--only: unknown figure {unknown[0]!r} (one of {', '.join(FIGURES)})")
+        fail(f"--only: unknown figure {unknown[0]!r}{did_you_mean(unknown[0], FIGURES)} (one of {', '.join(FIGURES)})")
         return
-    for path in write_all(out, fmt, only):
+    for path in write_all(out, fmt, only, force=force, verdicts=verdicts):
         sys.stdout.write(path + "\n")
 
 
@@ -339,6 +328,7 @@ def audit(
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address for the sampling."),
     list_: bool = typer.Option(False, "--list", help="List the library mechanisms and exit."),
     json_out: bool = typer.Option(False, "--json", help="Print the report as JSON."),
+    force: bool = typer.Option(False, "--force", help="Replace an existing --out file."),
 ) -> None:
     """Audit a randomizer as code: its exact channel (every random choice enumerated), or certified
     bounds from samples, against its claimed budget.
@@ -346,31 +336,20 @@ def audit(
     Exit status: 0 consistent, 1 violated, 2 bad input (or randomness that cannot be enumerated)."""
     from relations.audit import NotEnumerable, parse_domain
     from relations.audit.runner import audit_target
-    from relations.io.audits import audit_json, library_list, progress_bar_on_stderr
+    from relations.io.audits import audit_json, library_list_text, parse_params, progress_bar_on_stderr
     from relations.io.writing import dumps, write_text_atomic
 
     if list_:
-        rows = library_list()
-        if json_out:
-            sys.stdout.write(json.dumps(rows, indent=1) + "\n")
-        else:
-            for r in rows:
-                extra = f" [--param {r['params']}]" if r["params"] else ""
-                sys.stdout.write(f"{r['name']:<38} {r['call']}{extra}\n")
+        sys.stdout.write(library_list_text(json_out=json_out))
         return
     if target is None:
         fail("audit: give a TARGET (MODULE:FUNCTION, FILE.py:FUNCTION or a name from --list)")
         return
-    if out and os.path.exists(out):
-        fail(f"--out {out}: exists; choose another name")
-        return
-    params = {}
-    for p in param:
-        name, sep, value = p.partition("=")
-        if not sep or not name:
-            fail(f"--param {p!r}: expected NAME=VALUE")
-            return
-        params[name.strip()] = value.strip()
+    if out is not None:
+        from relations.io.outputs import check_output_file
+
+        check_output_file(out, force=force)
+    params = parse_params(param)
     progress_bar = progress_bar_on_stderr() if (samples and not json_out and sys.stderr.isatty()) else None
     try:
         report = audit_target(target, domain=None if domain is None else parse_domain(domain), eps=eps, claims=claim,
@@ -394,16 +373,45 @@ def audit(
 
 
 def main(argv: Optional[list[str]] = None) -> None:
-    """Entry point.  Usage errors exit 2 as click does; a :class:`~relations.errors.RelationsError` anywhere
-    in a command is one line on stderr and the exit status of :func:`relations.errors.exit_status`, handled
-    here once for every command."""
-    from relations.errors import RelationsError, exit_status
+    """Entry point.  Every error is one line on stderr: a usage error (a misspelt command or option, with
+    click's suggestion, or a bad option value) exits 2; a :class:`~relations.errors.RelationsError`
+    anywhere in a command exits with the status of :func:`relations.errors.exit_status`, handled here once
+    for every command; Ctrl-C exits 130."""
+    try:  # recent typer vendors click as typer._click
+        from typer._click.exceptions import ClickException, NoArgsIsHelpError, UsageError
+    except ImportError:  # pragma: no cover
+        from click.exceptions import ClickException, NoArgsIsHelpError, UsageError
+
+    from relations.errors import EXIT_BAD_INPUT, EXIT_INTERRUPTED, RelationsError, exit_status
 
     try:
-        app(args=argv)
+        code = app(args=argv, standalone_mode=False)  # click returns typer.Exit's code instead of exiting
+        sys.exit(code if isinstance(code, int) else 0)
+    except typer.Exit as exc:
+        sys.exit(exc.exit_code)
+    except NoArgsIsHelpError as exc:
+        exc.show()
+        sys.exit(EXIT_BAD_INPUT)
+    except UsageError as exc:
+        path = exc.ctx.command_path if exc.ctx is not None else "relations"
+        sys.stderr.write(f"relations: error: {' '.join(exc.format_message().split())} (see '{path} --help')\n")
+        sys.exit(EXIT_BAD_INPUT)
+    except ClickException as exc:
+        sys.stderr.write(f"relations: error: {' '.join(exc.format_message().split())}\n")
+        sys.exit(EXIT_BAD_INPUT)
+    except (typer.Abort, KeyboardInterrupt):
+        sys.stderr.write("relations: interrupted\n")
+        sys.exit(EXIT_INTERRUPTED)
     except RelationsError as exc:
         sys.stderr.write(f"relations: error: {exc}\n")
         sys.exit(exit_status(exc))
+    except BrokenPipeError:  # stdout closed early (e.g. '| head'): nothing more to say
+        sys.stderr.close()
+        sys.exit(0)
+    except OSError as exc:  # e.g. stdout is /dev/full, or a disk fills up while writing
+        name = f" {exc.filename}" if getattr(exc, "filename", None) else ""
+        sys.stderr.write(f"relations: error:{name} {exc.strerror or exc}\n")
+        sys.exit(EXIT_BAD_INPUT)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -8,7 +8,7 @@ from relations.audit.libraries import ADAPTERS
 from relations.audit.report import AuditReport
 from relations.io.reports import budget_json, mi_json
 
-__all__ = ["audit_json", "library_list", "progress_bar_on_stderr"]
+__all__ = ["library_list_text", "parse_params", "audit_json", "library_list", "progress_bar_on_stderr"]
 
 
 def audit_json(report: AuditReport, *, channel_file: str | None = None) -> dict[str, Any]:
@@ -81,3 +81,44 @@ def progress_bar_on_stderr() -> Any:
         if done >= total:
             bar.refresh()
     return update
+
+
+def library_list_text(*, json_out: bool = False) -> str:
+    """``relations audit --list``: one line per library mechanism (or the JSON list).
+
+    Examples
+    --------
+    >>> library_list_text().splitlines()[0].split()[0]
+    'pure-ldp.de'
+    """
+    import json
+
+    rows = library_list()
+    if json_out:
+        return json.dumps(rows, indent=1) + "\n"
+    return "".join(f"{r['name']:<38} {r['call']}" + (f" [--param {r['params']}]" if r["params"] else "") + "\n"
+                   for r in rows)
+
+
+def parse_params(items) -> dict[str, str]:
+    """``--param NAME=VALUE`` options as a dict.
+
+    Raises
+    ------
+    InputError
+        An item without ``=`` or without a name.
+
+    Examples
+    --------
+    >>> parse_params(["alpha = 1/2"])
+    {'alpha': '1/2'}
+    """
+    from relations.errors import InputError
+
+    params = {}
+    for p in items:
+        name, sep, value = p.partition("=")
+        if not sep or not name.strip():
+            raise InputError(f"--param {p!r}: expected NAME=VALUE")
+        params[name.strip()] = value.strip()
+    return params

@@ -1,7 +1,8 @@
-"""The evidence files of ``relations verify``: witnesses, SMT scripts and ``verdicts.json``.
+"""The evidence files of ``relations verify``: witnesses, SMT scripts, families and ``verdicts.json``.
 
-Every file is written atomically (:func:`~relations.io.writing.write_text_atomic`), so an
-interrupted run leaves each file either as it was or complete.
+Written under the write policy of :mod:`relations.io.outputs`: everything is prepared first,
+every file is written atomically, ``verdicts.json`` last, and a file the tool did not write is
+never replaced without ``--force``.
 """
 
 from __future__ import annotations
@@ -11,15 +12,15 @@ import os
 from typing import TYPE_CHECKING, Sequence
 
 from relations.io.reports import verdict_json
-from relations.io.writing import dumps, write_text_atomic
+from relations.io.writing import dumps
 
 if TYPE_CHECKING:
     from relations.search.verify import Verdict
 
-__all__ = ["write_evidence"]
+__all__ = ["write_evidence", "run_verify"]
 
 
-def write_evidence(verdicts: Sequence[Verdict], out: str) -> None:
+def write_evidence(verdicts: Sequence[Verdict], out) -> None:
     """Write the witness files, SMT scripts and ``verdicts.json`` of ``relations verify`` under ``out``.
 
     Each :class:`~relations.search.verify.Verdict` gets ``witness_file`` / ``proof_file`` / ``family_file`` set to the
@@ -29,8 +30,9 @@ def write_evidence(verdicts: Sequence[Verdict], out: str) -> None:
     ----------
     verdicts : sequence of Verdict
         Updated in place.
-    out : str
-        The folder: ``witnesses/ID.json`` (a mechanism file), ``lemmas/ID.smt2`` (the SMT-LIB
+    out : str or OutputDir
+        The folder (:class:`~relations.io.outputs.OutputDir`: files the tool did not write are
+        refused, before anything is written, unless it was made with ``force``): ``witnesses/ID.json`` (a mechanism file), ``lemmas/ID.smt2`` (the SMT-LIB
         script, its header as comments), ``families/ID.py`` (a non-implication's family, a
         stand-alone sympy script) and ``verdicts.json``; created if missing.
 
@@ -47,23 +49,101 @@ def write_evidence(verdicts: Sequence[Verdict], out: str) -> None:
     >>> with tempfile.TemporaryDirectory() as out:
     ...     write_evidence([v], out)
     ...     sorted(os.listdir(out)), os.listdir(os.path.dirname(v.witness_file))
-    (['lemmas', 'verdicts.json', 'witnesses'], ['zheng2025.thm8.json'])
+    (['.relations-output.json', 'verdicts.json', 'witnesses'], ['zheng2025.thm8.json'])
     """
-    os.makedirs(os.path.join(out, "witnesses"), exist_ok=True)
-    os.makedirs(os.path.join(out, "lemmas"), exist_ok=True)
+    from relations.io.outputs import OutputDir
+
+    folder = out if isinstance(out, OutputDir) else OutputDir(out)
+    files: list[tuple[str, str, object, str]] = []  # (relative path, text, verdict, attribute to set)
     for v in verdicts:
         if v.witness is not None:
-            path = os.path.join(out, "witnesses", f"{v.relation.id}.json")
-            v.witness_file = write_text_atomic(
-                path, dumps(v.witness, f"{v.verdict} evidence for {v.relation.id}: {v.relation.symbols}"))
+            files.append((f"witnesses/{v.relation.id}.json",
+                          dumps(v.witness, f"{v.verdict} evidence for {v.relation.id}: {v.relation.symbols}"),
+                          v, "witness_file"))
         if v.smt is not None:
             header, script = v.smt
-            path = os.path.join(out, "lemmas", f"{v.relation.id}.smt2")
-            v.proof_file = write_text_atomic(path, "".join(f"; {line}\n" for line in header.splitlines()) + script)
+            files.append((f"lemmas/{v.relation.id}.smt2",
+                          "".join(f"; {line}\n" for line in header.splitlines()) + script, v, "proof_file"))
         if v.family is not None:
             header, script = v.family
-            os.makedirs(os.path.join(out, "families"), exist_ok=True)
-            path = os.path.join(out, "families", f"{v.relation.id}.py")
-            v.family_file = write_text_atomic(path, "".join(f"# {line}\n" for line in header.splitlines()) + script)
+            files.append((f"families/{v.relation.id}.py",
+                          "".join(f"# {line}\n" for line in header.splitlines()) + script, v, "family_file"))
+    folder.plan([name for name, *_ in files] + ["verdicts.json"])  # refuse before writing anything
+    for name, text, v, attribute in files:
+        setattr(v, attribute, os.path.join(folder.path, *name.split("/")))
     rows = [{k: x for k, x in verdict_json(v, with_witness=False).items() if k != "seconds"} for v in verdicts]
-    write_text_atomic(os.path.join(out, "verdicts.json"), json.dumps(rows, indent=1) + "\n")
+    for name, text, _, _ in files:
+        folder.write_text(os.path.join(*name.split("/")), text)
+    folder.write_text("verdicts.json", json.dumps(rows, indent=1) + "\n")  # last: a killed run keeps the old one
+    folder.commit()
+
+
+def run_verify(relations, *, out: str = "proofs", quick: bool = False, seed: int = 2025, force: bool = False,
+               json_out: bool = False, console=None) -> int:
+    """``relations verify``: verify ``relations`` (all when empty), print, and write the evidence.
+
+    The output folder is checked before the (long) run (:class:`~relations.io.outputs.OutputDir`);
+    caches go to the user cache folder; an interrupted run (Ctrl-C) writes nothing, so the previous
+    evidence stays as it was, and returns 130.
+
+    Parameters
+    ----------
+    relations : sequence of Relation
+        The relations to verify; empty for the whole catalogue.
+    out, quick, seed, force, json_out
+        As the command's options.
+    console : rich.console.Console, optional
+        Where the table goes.
+
+    Returns
+    -------
+    int
+        The exit status: 0, or 130 when interrupted.
+    """
+    import sys
+
+    from hypothesis.configuration import set_hypothesis_home_dir
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from relations.catalogue.entries import CATALOGUE
+    from relations.io.outputs import OutputDir, cache_dir
+    from relations.io.tables import verdicts_table
+    from relations.search.verify import Effort, verify_relation
+
+    relations = list(relations) or list(CATALOGUE)
+    folder = OutputDir(out, force=force)
+    folder.plan(["verdicts.json"] + [f"{d}/{r.id}.{x}" for r in relations
+                                     for d, x in (("witnesses", "json"), ("lemmas", "smt2"), ("families", "py"))])
+    set_hypothesis_home_dir(os.path.join(cache_dir(), "hypothesis"))  # never .hypothesis/ in the cwd
+    import z3
+
+    z3.set_param("ctrl_c", False)  # z3 would take Ctrl-C to cancel one query and go on; here it stops the run
+    effort = Effort.of(quick)
+    verdicts = []
+    interrupted = False
+    console = console or Console()
+    try:
+        with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                      console=Console(stderr=True), transient=True,
+                      disable=json_out and not sys.stderr.isatty()) as progress:
+            task = progress.add_task("verifying", total=len(relations))
+            for rel in relations:
+                progress.update(task, description=f"verifying {rel.id}")
+                verdicts.append(verify_relation(rel, effort, seed))
+                progress.advance(task)
+    except KeyboardInterrupt:
+        interrupted = True
+    if not interrupted:  # an interrupted run writes nothing: the previous evidence stays as it was
+        write_evidence(verdicts, folder)
+    if json_out:
+        sys.stdout.write(json.dumps({"relations": [verdict_json(v) for v in verdicts], "complete": not interrupted,
+                                     "seed": seed, "quick": quick}, indent=1) + "\n")
+    else:
+        console.print(verdicts_table(verdicts))
+        if interrupted:
+            console.print(f"[yellow]interrupted: {len(verdicts)} of {len(relations)} relations verified; nothing "
+                          f"written, the evidence in {out}/ is as it was[/]")
+        else:
+            console.print(f"evidence written to {out}/ (witnesses/, lemmas/, families/, verdicts.json)")
+    return 130 if interrupted else 0

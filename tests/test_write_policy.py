@@ -1,0 +1,131 @@
+"""The write policy (relations.io.outputs) and one-line errors, run as a user runs the CLI.
+
+* a user's own files in an output folder are never replaced without --force;
+* files the tool wrote (listed in the folder's manifest, unchanged) are replaced;
+* SIGINT and SIGKILL during ``verify`` leave the previous evidence byte for byte;
+* no ``.hypothesis/`` (or anything else) appears in the working directory;
+* usage errors and bad option values are one line on stderr with exit status 2.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+CLI = [sys.executable, "-m", "relations.cli"]
+FAST = ["--quick", "--only", "zheng2025.thm4", "--only", "drv2010.kl"]
+
+
+def run(*args, cwd=None, timeout=300):
+    return subprocess.run(CLI + [str(a) for a in args], capture_output=True, text=True, cwd=cwd, timeout=timeout)
+
+
+def snapshot(folder: Path) -> dict[str, str]:
+    return {str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def one_line_error(res, code=2):
+    assert res.returncode == code, (res.returncode, res.stderr)
+    assert res.stderr.count("\n") == 1 and res.stderr.startswith("relations: error:"), res.stderr
+    assert "Traceback" not in res.stderr
+
+
+def test_verify_refuses_a_users_file_and_replaces_its_own(tmp_path):
+    out = tmp_path / "proofs"
+    out.mkdir()
+    mine = out / "verdicts.json"
+    mine.write_text('{"my": "notes"}')
+    res = run("verify", *FAST, "--out", out, cwd=tmp_path)
+    one_line_error(res)
+    assert "verdicts.json" in res.stderr and "--force" in res.stderr
+    assert mine.read_text() == '{"my": "notes"}' and sorted(os.listdir(out)) == ["verdicts.json"]
+    assert run("verify", *FAST, "--out", out, "--force", cwd=tmp_path).returncode == 0
+    assert (out / ".relations-output.json").exists()
+    first = snapshot(out)
+    assert run("verify", *FAST, "--out", out, cwd=tmp_path).returncode == 0  # its own files: replaced
+    assert snapshot(out) == first  # deterministic
+    (out / "witnesses" / "zheng2025.thm4.json").write_text("edited by hand")
+    res = run("verify", *FAST, "--out", out, cwd=tmp_path)
+    one_line_error(res)
+    assert "zheng2025.thm4.json" in res.stderr
+    assert (out / "witnesses" / "zheng2025.thm4.json").read_text() == "edited by hand"
+    assert sorted(os.listdir(tmp_path)) == ["proofs"]  # nothing else in the working directory
+
+
+def test_verify_writes_nothing_into_cwd_but_its_folder(tmp_path):
+    res = run("verify", "--quick", "--only", "drv2010.kl", "--out", "ev", cwd=tmp_path)  # uses hypothesis
+    assert res.returncode == 0, res.stderr
+    assert sorted(os.listdir(tmp_path)) == ["ev"]
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGKILL])
+def test_an_interrupted_or_killed_verify_loses_nothing(tmp_path, sig):
+    out = tmp_path / "ev"
+    assert run("verify", *FAST, "--out", out).returncode == 0
+    before = snapshot(out)
+    # a shell's background job ignores SIGINT, and the child inherits that: restore the default
+    proc = subprocess.Popen(CLI + ["verify", "--quick", "--out", str(out)], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    time.sleep(4)  # imports done, mid-way through the catalogue
+    proc.send_signal(sig)
+    _, err = proc.communicate(timeout=120)
+    if sig == signal.SIGINT:
+        assert proc.returncode == 130, err
+    assert snapshot(out) == before
+
+
+def test_figures_refuse_users_files_and_bad_verdicts(tmp_path):
+    (tmp_path / "figures").mkdir()
+    (tmp_path / "figures" / "krr_information.json").write_text("mine")
+    res = run("figures", "--only", "krr_information", cwd=tmp_path)
+    one_line_error(res)
+    assert (tmp_path / "figures" / "krr_information.json").read_text() == "mine"
+    (tmp_path / "v.json").write_text('{"not": "a list"}')
+    res = run("figures", "--only", "relation_diagram", "--out", "f2", "--verdicts", "v.json", cwd=tmp_path)
+    one_line_error(res)
+    assert not (tmp_path / "f2").exists()
+
+
+@pytest.mark.parametrize("args", [
+    ("optimize", "--prior", "1/2,1/2", "--notion", "dp", "--eps", "1", "--out", "EXISTING"),
+    ("optimize", "--prior", "1/2,1/2", "--notion", "dp", "--eps", "1", "--out", ""),
+    ("optimize", "--prior", "1/2,1/2", "--notion", "dp", "--eps", "1", "--out", "."),
+    ("verify", "--quick", "--only", "zheng2025.thm4", "--out", ""),
+    ("verify", "--quick", "--only", "zheng2025.thm4", "--out", "EXISTING"),
+    ("verify", "--seed", "-1"),
+    ("verfy",),
+    ("verify", "--sed", "3"),
+    ("measure",),
+    ("optimize", "--prior", "1/2,1/2", "--notion", "dpp", "--eps", "1"),
+])
+def test_bad_outputs_and_usage_are_one_line(tmp_path, args):
+    (tmp_path / "EXISTING").write_text("keep")
+    res = run(*args, cwd=tmp_path)
+    one_line_error(res)
+    assert (tmp_path / "EXISTING").read_text() == "keep"
+    if args[0] in ("verfy",) or "--sed" in args or "dpp" in args:
+        assert "did you mean" in res.stderr.lower() or "possible options" in res.stderr.lower()
+
+
+def test_optimize_replaces_with_force(tmp_path):
+    target = tmp_path / "m.json"
+    target.write_text("old")
+    res = run("optimize", "--prior", "1/2,1/2", "--notion", "dp", "--eps", "1", "--out", target, "--force")
+    assert res.returncode == 0, res.stderr
+    assert target.read_text().startswith("{")
+
+
+def test_stdout_to_dev_full_is_one_line(tmp_path):
+    example = Path(__file__).resolve().parents[1] / "relations" / "data" / "examples" / "paper_example.json"
+    with open("/dev/full", "w") as full:
+        res = subprocess.run(CLI + ["measure", str(example)], stdout=full, stderr=subprocess.PIPE, text=True)
+    one_line_error(res)
