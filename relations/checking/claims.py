@@ -7,8 +7,8 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from relations.errors import InputError
 from relations.numbers.logs import LogRatio
@@ -19,18 +19,40 @@ from relations.numbers.reals import (
 )
 from relations.numbers.text import parse_rational
 
-__all__ = ["CLAIM_NAMES", "Claim", "parse_claim"]
+__all__ = ["CLAIM_NAMES", "MAX_CLAIM_LENGTH", "GRAMMAR", "Claim", "parse_claim"]
 
 #: The quantities a claim may name (``docs/semantics.md`` defines them).
 CLAIM_NAMES = ("eps_i", "eps_d", "eps_m", "sigma_min", "eps_all", "neg_sigma")
 
 
 
-_CLAIM = re.compile(r"^\s*([a-z_]+)\s*(<=|>=|<|>)\s*([^<>=\s].*?)\s*$")
+#: Longest claim accepted (characters): longer text is refused before it is parsed.
+MAX_CLAIM_LENGTH = 10_000
+
+#: The claim grammar (lark, LALR: linear time, no backtracking); numbers are checked by
+#: :func:`~relations.numbers.text.parse_rational`.
+GRAMMAR = r"""
+    claim: NAME OP bound
+    ?bound: number | "ln" "(" number ")" -> ln
+    number: NUMBER
+    NAME: /[A-Za-z_][A-Za-z_0-9]*/
+    OP: "<=" | ">=" | "<" | ">"
+    NUMBER: /[0-9.+\-\/eE]+/
+    %import common.WS
+    %ignore WS
+"""
 
 
+def _shown(text: str) -> str:
+    """The claim as an error message shows it: at most 80 characters."""
+    return text if len(text) <= 80 else text[:60] + "..." + text[-17:]
 
-_LN = re.compile(r"^ln\((.+)\)$")
+
+@lru_cache(maxsize=1)
+def _parser():
+    from lark import Lark
+
+    return Lark(GRAMMAR, start="claim", parser="lalr")
 
 
 
@@ -92,19 +114,27 @@ def parse_claim(text: str) -> Claim:
     ...
     relations.errors.InputError: claim 'eps_d <= ln(0)': ln needs a positive argument
     """
-    m = _CLAIM.match(text)
-    if not m:
-        raise InputError(f"claim {text!r}: expected NAME OP BOUND, e.g. 'eps_d<=ln(13/7)'")
-    name, op, bound_text = m.groups()
+    from lark.exceptions import UnexpectedInput
+
+    if len(text) > MAX_CLAIM_LENGTH:
+        raise InputError(f"claim of {len(text)} characters: longer than {MAX_CLAIM_LENGTH}")
+    try:
+        tree = _parser().parse(text)
+    except UnexpectedInput as exc:
+        column = getattr(exc, "column", None)
+        at = f" at column {column}" if isinstance(column, int) and column > 0 else ""
+        raise InputError(f"claim {_shown(text)!r}: expected NAME OP BOUND, e.g. 'eps_d<=ln(13/7)' "
+                         f"(unexpected input{at})") from None
+    name, op, bound_tree = str(tree.children[0]), str(tree.children[1]), tree.children[2]
     if name not in CLAIM_NAMES:
-        raise InputError(f"claim {text!r}: unknown quantity {name!r} (one of {', '.join(CLAIM_NAMES)})")
-    ln = _LN.match(bound_text.replace(" ", ""))
-    if ln:
-        q = parse_rational(ln.group(1), f"claim {text!r}")
+        raise InputError(f"claim {_shown(text)!r}: unknown quantity {name!r} (one of {', '.join(CLAIM_NAMES)})")
+    number = bound_tree if bound_tree.data == "number" else bound_tree.children[0]
+    q = parse_rational(str(number.children[0]), f"claim {_shown(text)!r}")
+    if bound_tree.data == "ln":
         if q <= 0:
-            raise InputError(f"claim {text!r}: ln needs a positive argument")
+            raise InputError(f"claim {_shown(text)!r}: ln needs a positive argument")
         bound: Real = Log(LogRatio.of(q))
     else:
-        bound = Rational(parse_rational(bound_text, f"claim {text!r}"))
+        bound = Rational(q)
     return Claim(text.strip(), name, op, bound)
 

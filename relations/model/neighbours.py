@@ -36,7 +36,7 @@ import numpy as np
 from relations.errors import InputError
 from relations.numbers.text import json_repr
 
-__all__ = ["LocalInputs", "HammingInputs", "GraphInputs", "InputSpace", "diameter", "edge_list"]
+__all__ = ["LocalInputs", "HammingInputs", "GraphInputs", "InputSpace", "diameter", "edge_list", "MAX_EDGES", "MAX_DIAMETER_WORK"]
 
 
 def _default_labels(n: int) -> tuple[str, ...]:
@@ -166,33 +166,47 @@ def diameter(space: InputSpace) -> int | None:
     """The neighbour graph's diameter (longest shortest path); ``None`` if disconnected.
 
     Local: 1 (0 for a single input).  ``D^r``: ``r`` (0 when ``k = 1``).
-    Explicit edges: breadth-first search from every row.
+    Explicit edges: connectivity in ``O(V + E)`` (scipy); a tree's diameter by two
+    breadth-first sweeps; otherwise networkx's bounding-diameters algorithm (Takes and
+    Kosters 2011, exact, usually a few sweeps instead of one per row), refused above
+    :data:`MAX_DIAMETER_WORK`.
     """
     if isinstance(space, LocalInputs):
         return 1 if space.size >= 2 else 0
     if isinstance(space, HammingInputs):
         return space.records if space.k >= 2 else 0
     n = space.size
-    adjacency: list[list[int]] = [[] for _ in range(n)]
-    for i, j in space.edges:
-        adjacency[i].append(j)
-        adjacency[j].append(i)
-    longest = 0
-    for start in range(n):
-        dist = {start: 0}
-        frontier = [start]
-        while frontier:
-            nxt = []
-            for u in frontier:
-                for v in adjacency[u]:
-                    if v not in dist:
-                        dist[v] = dist[u] + 1
-                        nxt.append(v)
-            frontier = nxt
-        if len(dist) < n:
-            return None
-        longest = max(longest, max(dist.values()))
-    return longest
+    if n <= 1:
+        return 0
+    if not space.edges:
+        return None
+    from scipy.sparse import coo_matrix
+    from scipy.sparse.csgraph import connected_components, shortest_path
+
+    e = np.asarray(space.edges, dtype=np.intp)
+    graph = coo_matrix((np.ones(len(e), dtype=np.int8), (e[:, 0], e[:, 1])), shape=(n, n)).tocsr()
+    if connected_components(graph, directed=False, return_labels=False) > 1:
+        return None  # O(V + E)
+    if len({(min(i, j), max(i, j)) for i, j in space.edges}) == n - 1:  # a tree: two sweeps are exact
+        far = int(np.argmax(shortest_path(graph, directed=False, unweighted=True, indices=0)))
+        return int(np.max(shortest_path(graph, directed=False, unweighted=True, indices=far)))
+    if n * (n + len(e)) > MAX_DIAMETER_WORK:
+        raise InputError(f"key 'neighbours': the diameter of a {n}-row graph with {len(e)} pairs that is not a tree "
+                         f"may need a search from every row (rows x (rows + pairs) above {MAX_DIAMETER_WORK:.0e})")
+    import networkx as nx
+
+    g = nx.Graph()
+    g.add_nodes_from(range(n))
+    g.add_edges_from(space.edges)
+    return int(nx.diameter(g, usebounds=True))  # Takes and Kosters' bounding diameters: exact, few sweeps
+
+
+#: Largest ``rows x (rows + pairs)`` for the diameter of a neighbour graph that is not a tree (its worst
+#: case, e.g. a cycle, is one breadth-first search per row).
+MAX_DIAMETER_WORK = 50_000_000
+
+#: Most neighbour pairs an explicit graph may list (each costs a Python tuple and a hash entry).
+MAX_EDGES = 1_000_000
 
 
 def edge_list(value: object, n: int) -> tuple[tuple[int, int], ...]:
@@ -203,7 +217,8 @@ def edge_list(value: object, n: int) -> tuple[tuple[int, int], ...]:
     Raises
     ------
     InputError
-        If ``value`` is not a list of pairs of whole numbers, an index is out of range, or ``i == j``.
+        If ``value`` is not a list of pairs of whole numbers, an index is out of range, ``i == j``,
+        or there are more than :data:`MAX_EDGES` pairs.
 
     Examples
     --------
@@ -214,6 +229,8 @@ def edge_list(value: object, n: int) -> tuple[tuple[int, int], ...]:
         value = value.tolist()
     if not isinstance(value, (list, tuple)):
         raise InputError(f"key 'neighbours': expected a list of [i, j] pairs, got {json_repr(value)}")
+    if len(value) > MAX_EDGES:
+        raise InputError(f"key 'neighbours': {len(value)} pairs, more than the limit of {MAX_EDGES}")
     seen = set()
     edges = []
     for e, pair in enumerate(value):
