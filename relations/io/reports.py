@@ -330,7 +330,8 @@ def verdict_json(v: Verdict, *, with_witness: bool = True) -> dict[str, Any]:
     """
     out = {"id": v.relation.id, "statement": v.relation.symbols, "setting": v.relation.setting,
            "verdict": v.verdict, "scope": v.scope, "evidence": v.evidence, "lemma": v.lemma,
-           "proof_file": v.proof_file, "witness_file": v.witness_file, "family_file": v.family_file, "bounded": v.bounded, "searched": v.searched,
+           "proof_file": v.proof_file, "witness_file": v.witness_file, "family_file": v.family_file,
+           "coq": v.coq, "bounded": v.bounded, "searched": v.searched,
            "tightness": v.tightness, "tightness_family": v.tightness_family or None,
            "frontier": None if v.frontier is None else v.frontier.json(),
            "seconds": round(v.seconds, 3)}

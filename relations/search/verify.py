@@ -50,7 +50,15 @@ from relations.search.optimiser import Found, search_dense, search_rr
 import relations.search.erasure as erasure
 from relations.search.witnesses import simplify
 
-__all__ = ["WITNESS_EPS_M", "erasure_member", "Effort", "SMT_SHAPES", "DENSE", "Verdict", "verify_relation", "verify_all"]
+__all__ = ["COQ_PROOFS", "WITNESS_EPS_M", "erasure_member", "Effort", "SMT_SHAPES", "DENSE", "Verdict", "verify_relation", "verify_all"]
+
+#: Relations with a machine-checked Coq proof in the repository's ``proofs/coq/`` (file, theorem);
+#: ``tests/test_coq_proofs.py`` compiles them and checks their statements and axioms.
+COQ_PROOFS = {
+    "relations.thm11_sharp": ("proofs/coq/LocalMISharp.v", "local_mi_le_eps"),
+    "relations.thm4_corrected": ("proofs/coq/LocalIdentifiability.v", "local_identifiability_corrected"),
+    "zheng2025.thm11": ("proofs/coq/LocalMISharp.v", "local_mi_le_eps"),
+}
 
 #: eps_m requested of the non-implication witnesses written by ``verify``.
 WITNESS_EPS_M = Fraction(1, 10)
@@ -113,6 +121,7 @@ class Verdict:
     scope: str | None = None  # the mechanisms a ``proved`` verdict covers
     family: tuple[str, str] | None = None  # (header, sympy script) of a non-implication's family, for proofs/families/
     family_file: str | None = None
+    coq: str | None = None  # "FILE: THEOREM" of a Coq proof of the relation (or of a stronger one)
     smt: tuple[str, str] | None = None  # (header, SMT-LIB script) of the lemma or derivation, for proofs/lemmas/
 
 
@@ -321,6 +330,8 @@ class _Search:
 
     def _finish(self, verdict: Verdict) -> Verdict:
         verdict.searched = self.searched
+        if verdict.verdict == V.PROVED and self.rel.id in COQ_PROOFS:
+            verdict.coq = ": ".join(COQ_PROOFS[self.rel.id])
         if verdict.verdict != V.REFUTED:
             verdict.frontier = frontier_for(self.rel, quick=self.effort.quick)
         verdict.smt = verdict.smt or self.smt_evidence

@@ -1,0 +1,161 @@
+"""The Coq proofs under ``proofs/coq`` compile, admit nothing, and rest only on the standard library's axioms.
+
+Every ``.v`` file is compiled with ``coqc -R . Relations`` in ``_CoqProject`` order, in a temporary copy of
+the folder (nothing is built inside the repository); the folder also builds with ``coq_makefile`` and
+``make``.  ``Print Assumptions`` of each main theorem must list only axioms that the standard library's real
+numbers themselves use (the set printed for stdlib results such as ``Rpower.exp_ln``), and each main theorem
+must still have the statement written below (so a weakened statement fails the test).
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+COQ_DIR = ROOT / "proofs" / "coq"
+TIMEOUT = 600
+MISSING = "Coq is not installed: apt-get install -y coq (see README)"
+BUILD_PRODUCTS = ("*.vo", "*.vok", "*.vos", "*.glob", "*.aux", ".*.aux", ".lia.cache", ".nra.cache",
+                  ".Makefile.d", "Makefile", "Makefile.conf")
+FORBIDDEN = re.compile(r"\b(Admitted|admit|Axiom|Axioms|Parameter|Parameters|Conjecture|Hypothesis|Hypotheses)\b")
+
+# The stdlib results whose assumptions define "the axioms the standard library's reals rely on".
+STDLIB_REFERENCES = ("Rpower.exp_ln", "MVT.MVT")
+
+# Main theorems: (module, name, statement it must still have).
+MAIN_THEOREMS = (
+    ("LocalMISharp", "local_mi_le_eps",
+     "forall (n m : nat) (eps : R) (p : nat -> R) (Q : nat -> nat -> R), 0 <= eps -> is_prior n p -> "
+     "is_channel n m Q -> ldp n m eps Q -> mutual_info n m p Q <= eps"),
+    ("LocalMITanh", "local_mi_le_eps_tanh",
+     "forall (n m : nat) (eps : R) (p : nat -> R) (Q : nat -> nat -> R), 0 <= eps -> is_prior n p -> "
+     "is_channel n m Q -> ldp n m eps Q -> mutual_info n m p Q <= eps * ((exp eps - 1) / (exp eps + 1))"),
+    ("LocalIdentifiability", "local_identifiability_corrected",
+     "forall (n m : nat) (eps_d sigma : R) (p : nat -> R) (Q : nat -> nat -> R), "
+     "(forall x, (x < n)%nat -> 0 < p x) -> is_channel n m Q -> ldp n m eps_d Q -> "
+     "(forall x x', (x < n)%nat -> (x' < n)%nat -> ln (p x / p x') <= - sigma) -> "
+     "forall x x' y, (x < n)%nat -> (x' < n)%nat -> (y < m)%nat -> 0 < Q x y -> 0 < Q x' y -> "
+     "ln (posterior n p Q x y / posterior n p Q x' y) <= eps_d - sigma"),
+    ("LocalIdentifiability", "paper_thm4_form_invalid",
+     "~ (forall (n m : nat) (eps_d sigma : R) (p : nat -> R) (Q : nat -> nat -> R), "
+     "(forall x, (x < n)%nat -> 0 < p x) -> is_prior n p -> is_channel n m Q -> ldp n m eps_d Q -> "
+     "(forall x x', (x < n)%nat -> (x' < n)%nat -> ln (p x / p x') <= - sigma) -> "
+     "(exists x x', (x < n)%nat /\\ (x' < n)%nat /\\ ln (p x / p x') = sigma) -> "
+     "forall x x' y, (x < n)%nat -> (x' < n)%nat -> (y < m)%nat -> 0 < Q x y -> 0 < Q x' y -> "
+     "ln (posterior n p Q x y / posterior n p Q x' y) <= eps_d + sigma)"),
+)
+
+
+def _tool(name: str) -> str:
+    path = shutil.which(name)
+    if path is None:
+        pytest.fail(MISSING if name.startswith("coq") else f"{name} is not installed", pytrace=False)
+    return path
+
+
+def _project_files(folder: Path) -> list[str]:
+    """The ``.v`` files listed in ``_CoqProject``, in order."""
+    lines = (folder / "_CoqProject").read_text(encoding="utf-8").splitlines()
+    return [line.strip() for line in lines if line.strip().endswith(".v")]
+
+
+def _copy(dest: Path) -> Path:
+    shutil.copytree(COQ_DIR, dest, ignore=shutil.ignore_patterns(*BUILD_PRODUCTS))
+    return dest
+
+
+def _coqc(folder: Path, filename: str) -> subprocess.CompletedProcess:
+    return subprocess.run([_tool("coqc"), "-R", ".", "Relations", filename], cwd=folder, capture_output=True,
+                          text=True, timeout=TIMEOUT)
+
+
+def _axioms(output: str) -> set[str]:
+    """Axiom names in the output of one ``Print Assumptions`` (names start a line, at column 0)."""
+    if "Closed under the global context" in output:
+        return set()
+    assert "Axioms:" in output, output
+    body = output.split("Axioms:", 1)[1]
+    return {line.split()[0] for line in body.splitlines() if line and not line[0].isspace()}
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> Path | None:
+    """A temporary copy of ``proofs/coq`` with every file compiled in ``_CoqProject`` order.
+
+    ``None`` when coqc is missing: each test then fails (not errors, not skips) in its own body."""
+    if shutil.which("coqc") is None:
+        return None
+    folder = _copy(tmp_path_factory.mktemp("coq") / "coq")
+    for filename in _project_files(folder):
+        run = _coqc(folder, filename)
+        assert run.returncode == 0, f"coqc {filename} failed:\n{run.stdout}\n{run.stderr}"
+    return folder
+
+
+def test_coqproject_lists_every_file_once():
+    listed = _project_files(COQ_DIR)
+    assert len(listed) == len(set(listed))
+    assert set(listed) == {p.name for p in COQ_DIR.glob("*.v")}
+    assert "-R . Relations" in (COQ_DIR / "_CoqProject").read_text(encoding="utf-8")
+
+
+def test_every_file_compiles_in_order(built):
+    _tool("coqc")
+    for filename in _project_files(built):
+        assert (built / filename).with_suffix(".vo").is_file(), filename
+
+
+def test_nothing_is_admitted_or_assumed():
+    for path in sorted(COQ_DIR.glob("*.v")):
+        found = FORBIDDEN.findall(path.read_text(encoding="utf-8"))
+        assert not found, f"{path.name} contains {sorted(set(found))}"
+
+
+def _print_assumptions(folder: Path, stem: str, requires: str, name: str, check: str = "") -> set[str]:
+    script = folder / f"{stem}.v"
+    script.write_text(f"{requires}\n{check}\nPrint Assumptions {name}.\n", encoding="utf-8")
+    run = _coqc(folder, script.name)
+    assert run.returncode == 0, f"{script.name} failed:\n{run.stdout}\n{run.stderr}"
+    return _axioms(run.stdout)
+
+
+def test_main_theorems_use_only_stdlib_reals_axioms(built):
+    _tool("coqc")
+    allowed: set[str] = set()
+    for i, ref in enumerate(STDLIB_REFERENCES):
+        allowed |= _print_assumptions(built, f"StdlibAssumptions{i}", "From Coq Require Import Reals Rpower MVT.",
+                                      ref)
+    assert allowed, "the standard library's reals should rest on some axioms"
+    for i, (module, name, statement) in enumerate(MAIN_THEOREMS):
+        requires = f"From Coq Require Import Reals.\nFrom Relations Require Import Sums Mechanism {module}.\n" \
+                   "Open Scope R_scope."
+        check = f"Check ({name} : {statement})."
+        used = _print_assumptions(built, f"MainAssumptions{i}", requires, f"{module}.{name}", check)
+        assert used <= allowed, f"{name} uses axioms beyond the standard library's reals: {sorted(used - allowed)}"
+
+
+def test_coq_makefile_builds_the_folder(tmp_path):
+    _tool("coqc")
+    folder = _copy(tmp_path / "coq")
+    made = subprocess.run([_tool("coq_makefile"), "-f", "_CoqProject", "-o", "Makefile"], cwd=folder,
+                          capture_output=True, text=True, timeout=TIMEOUT)
+    assert made.returncode == 0, made.stdout + made.stderr
+    run = subprocess.run([_tool("make")], cwd=folder, capture_output=True, text=True, timeout=TIMEOUT)
+    assert run.returncode == 0, run.stdout + run.stderr
+    for filename in _project_files(folder):
+        assert (folder / filename).with_suffix(".vo").is_file(), filename
+
+
+def test_verify_names_existing_coq_theorems():
+    """Every Coq proof a verdict cites exists, with the theorem it names."""
+    from relations.search.verify import COQ_PROOFS
+
+    root = Path(__file__).resolve().parents[1]
+    for relation_id, (path, theorem) in COQ_PROOFS.items():
+        text = (root / path).read_text(encoding="utf-8")
+        assert re.search(rf"\bTheorem\s+{theorem}\b", text), (relation_id, path, theorem)
