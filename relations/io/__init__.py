@@ -1,7 +1,9 @@
 """Every file format and every write: mechanism files, reports and evidence files.
 
+* :mod:`relations.io.inputs` -- the one input path: every file read once, bounded, from a
+  path, ``-`` (standard input) or a pipe;
 * :mod:`relations.io.reading` -- mechanism files: JSON (exact, ``docs/mechanism-files.md``)
-  and NumPy ``.npz`` (float mode); loss matrices;
+  and NumPy ``.npz`` (float mode, :mod:`relations.io.npz`); loss matrices;
 * :mod:`relations.io.writing` -- mechanisms back to the JSON format; atomic writes;
 * :mod:`relations.io.reports` -- measures, relation outcomes, claims, the catalogue and
   verdicts as JSON (``docs/claims-and-verdicts.md``);
@@ -12,6 +14,7 @@
 from __future__ import annotations
 
 from relations.io.evidence import write_evidence
+from relations.io.inputs import MAX_JSON_BYTES, MAX_NPZ_BYTES, read_input
 from relations.io.reading import (
     KNOWN_KEYS,
     from_dict,
@@ -41,4 +44,4 @@ from relations.io.tables import (
 )
 from relations.io.writing import dumps, to_dict, write_text_atomic
 
-__all__ = ["write_evidence", "KNOWN_KEYS", "load", "loads", "from_dict", "load_npz", "load_loss_matrix", "number", "budget_json", "mi_json", "sizes", "rounding_json", "measures_json", "real_json", "outcome_json", "check_json", "catalogue_json", "verdict_json", "measures_table", "check_tables", "catalogue_table", "verdicts_table", "to_dict", "dumps", "write_text_atomic"]
+__all__ = ["write_evidence", "read_input", "MAX_JSON_BYTES", "MAX_NPZ_BYTES", "KNOWN_KEYS", "load", "loads", "from_dict", "load_npz", "load_loss_matrix", "number", "budget_json", "mi_json", "sizes", "rounding_json", "measures_json", "real_json", "outcome_json", "check_json", "catalogue_json", "verdict_json", "measures_table", "check_tables", "catalogue_table", "verdicts_table", "to_dict", "dumps", "write_text_atomic"]

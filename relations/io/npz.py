@@ -2,24 +2,40 @@
 
 Small arrays are taken exactly (each float its binary value, rows renormalised exactly,
 with a rounding radius); large ones are in float mode (``docs/semantics.md``, "Floats").
-Archives are opened with ``allow_pickle=False``: nothing in them is run.
+The archive is read once (:func:`relations.io.inputs.read_input`) and then member by member:
+each ``.npy`` header is parsed and its size checked against the limit before anything is
+allocated, only the arrays of :data:`NPZ_ARRAYS` are accepted, and an array of Python
+objects is refused: nothing in an archive is unpickled or run.
 """
 
 from __future__ import annotations
 
+import io
+import math
 import os
 import zipfile
+import zlib
 
 import numpy as np
+from numpy.lib import format as npy
 
 from relations.errors import InputError
+from relations.io.inputs import LIMIT_VARIABLE, Input, input_limit, read_input, size_text
 from relations.model.distributions import Channel, Prior
 from relations.model.floats import float_rows
 from relations.model.mechanism import Mechanism
 from relations.model.neighbours import HammingInputs, LocalInputs
-from relations.model.validate import dataset_count
+from relations.model.validate import MAX_RECORDS, dataset_count
 
-__all__ = ["load_npz"]
+__all__ = ["NPZ_ARRAYS", "load_npz", "npz_from_bytes", "npz_arrays"]
+
+#: The arrays an ``.npz`` mechanism file may hold (members ``NAME.npy``); any other member is an error.
+NPZ_ARRAYS = ("prior", "channel", "setting", "records", "domain_size", "mode")
+#: Element kinds accepted in a ``.npy`` header: booleans, integers, floats, complex, text.
+_KINDS = "biufcUS"
+_CHUNK = 1 << 20
+_BAD_ARCHIVE = (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError, ValueError, NotImplementedError,
+                RuntimeError, zlib.error)
 
 
 def load_npz(path: str | os.PathLike) -> Mechanism:
@@ -33,9 +49,10 @@ def load_npz(path: str | os.PathLike) -> Mechanism:
     Parameters
     ----------
     path : str or os.PathLike
-        The archive.  Optional 0-d arrays: ``setting`` (``"local"`` by default, or ``"central"``
-        with ``records`` and ``domain_size``: inputs are then ``D^r`` in row-major order) and
-        ``mode`` (``"exact"`` or ``"float"``; by default exact up to
+        The archive (``-`` for standard input; a pipe is fine: it is read once).  Optional
+        0-d arrays: ``setting`` (``"local"`` by default, or ``"central"`` with ``records``
+        and ``domain_size``: inputs are then ``D^r`` in row-major order) and ``mode``
+        (``"exact"`` or ``"float"``; by default exact up to
         :data:`~relations.model.MAX_EXACT_FLOAT_ENTRIES` entries).
 
     Returns
@@ -47,7 +64,9 @@ def load_npz(path: str | os.PathLike) -> Mechanism:
     Raises
     ------
     InputError
-        If the archive cannot be read, or an array is missing, misshapen or invalid.
+        If the archive cannot be read, is larger than its limit
+        (:data:`~relations.io.inputs.MAX_NPZ_BYTES`), or an array is missing, unknown,
+        misshapen or invalid.
 
     Examples
     --------
@@ -61,25 +80,158 @@ def load_npz(path: str | os.PathLike) -> Mechanism:
     >>> m.exact, str(measure(m).eps_d.exact), m.rounding[0] == 2**-42  # 0.75 and 0.25 are binary
     (True, 'ln(3)', True)
     """
+    got = read_input(path)
+    return npz_from_bytes(got.data, source=got.name)
+
+
+def npz_from_bytes(data: bytes, *, source: str = "<input>") -> Mechanism:
+    """Build a mechanism from the bytes of an ``.npz`` archive (see :func:`load_npz`).
+
+    Parameters
+    ----------
+    data : bytes
+        The whole archive.
+    source : str, optional
+        Its name, for messages and reports.
+
+    Returns
+    -------
+    Mechanism
+
+    Raises
+    ------
+    InputError
+        If ``data`` is not a zip archive (say, JSON text), or any rule of :func:`load_npz` is broken.
+
+    Examples
+    --------
+    >>> npz_from_bytes(b'{"setting": "local"}', source="m.npz")
+    Traceback (most recent call last):
+    ...
+    relations.errors.InputError: m.npz: not an .npz archive (it looks like JSON)
+    """
+    got = Input(source, data)
+    if not got.is_zip:
+        hint = "it looks like JSON" if got.looks_like_json else "a zip archive starts with PK\\x03\\x04"
+        raise InputError(f"{source}: not an .npz archive ({hint})")
     try:
-        with np.load(path, allow_pickle=False) as npz:
-            arrays = {k: npz[k] for k in npz.files}
-    except (OSError, ValueError, zipfile.BadZipFile, EOFError) as exc:
-        raise InputError(f"{path}: not a readable .npz file ({exc})") from None
-    try:
-        return _from_arrays(arrays)
+        return _from_arrays(npz_arrays(data), source)
     except InputError as exc:
-        raise InputError(f"{path}: {exc}") from None
+        raise InputError(f"{source}: {exc}") from None
+
+
+def npz_arrays(data: bytes, limit: int | None = None) -> dict[str, np.ndarray]:
+    """The arrays of an ``.npz`` archive, read member by member within a size limit.
+
+    Parameters
+    ----------
+    data : bytes
+        The archive.
+    limit : int, optional
+        The most bytes its arrays may hold uncompressed, each entry counted as at least 8
+        bytes (its float64 size); by default :func:`~relations.io.inputs.input_limit`.
+
+    Returns
+    -------
+    dict of str to numpy.ndarray
+        One entry per member ``NAME.npy`` (``NAME`` one of :data:`NPZ_ARRAYS`).
+
+    Raises
+    ------
+    InputError
+        For a damaged archive, an unknown or repeated member, an unsupported compression
+        or ``.npy`` version, an array of objects, or arrays beyond ``limit``.
+    """
+    limit = input_limit(True) if limit is None else limit
+    arrays: dict[str, np.ndarray] = {}
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            infos = archive.infolist()
+            for info in infos:
+                key = info.filename[:-4] if info.filename.endswith(".npy") else None
+                if key not in NPZ_ARRAYS:
+                    raise InputError(f"unknown member {info.filename[:60]!r}; an .npz mechanism file holds only "
+                                     f"the arrays {', '.join(NPZ_ARRAYS)}")
+                if sum(i.filename == info.filename for i in infos) > 1:
+                    raise InputError(f"array '{key}' appears more than once")
+                if info.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
+                    raise InputError(f"array '{key}': compression method {info.compress_type} is not supported "
+                                     "(np.savez and np.savez_compressed store or deflate)")
+            declared = sum(i.file_size for i in infos)
+            if declared > limit + 4096 * len(infos):  # the members' own sizes, .npy headers included
+                raise InputError(f"its arrays declare {declared} bytes uncompressed, more than the limit of "
+                                 f"{size_text(limit)}; {_RAISE}")
+            for info in infos:
+                key = info.filename[:-4]
+                arrays[key] = _member(archive, info, key, limit, sum(_cost(a) for a in arrays.values()))
+    except InputError:
+        raise
+    except _BAD_ARCHIVE as exc:
+        raise InputError(f"not a readable .npz file ({' '.join(str(exc).split())[:200]})") from None
+    return arrays
+
+
+_RAISE = f"set the environment variable {LIMIT_VARIABLE} to raise it"
+
+
+def _cost(a: np.ndarray) -> int:
+    return a.size * max(a.dtype.itemsize, 8)
+
+
+def _member(archive: zipfile.ZipFile, info: zipfile.ZipInfo, key: str, limit: int, used: int) -> np.ndarray:
+    """One ``.npy`` member: its header checked (kind, size) before its data is read, in bounded chunks;
+    the arrays read before it hold ``used`` of the ``limit`` bytes."""
+    with archive.open(info) as fh:
+        try:
+            version = npy.read_magic(fh)
+            if version not in ((1, 0), (2, 0)):
+                raise InputError(f"array '{key}': .npy format version {version} is not supported")
+            read_header = npy.read_array_header_1_0 if version == (1, 0) else npy.read_array_header_2_0
+            shape, fortran, dtype = read_header(fh)
+        except ValueError as exc:
+            if isinstance(exc, InputError):
+                raise
+            raise InputError(f"array '{key}': not a readable .npy array ({' '.join(str(exc).split())[:200]})") \
+                from None
+        if dtype.hasobject:
+            raise InputError(f"array '{key}': holds Python objects (dtype {dtype}); pickled data is never loaded")
+        if dtype.kind not in _KINDS or dtype.fields is not None or dtype.subdtype is not None or not dtype.itemsize:
+            raise InputError(f"array '{key}': dtype {dtype} is not supported (expected numbers, or text for a 0-d "
+                             "array)")
+        if any(d < 0 for d in shape):
+            raise InputError(f"array '{key}': negative shape {shape}")
+        count = math.prod(shape)
+        nbytes = count * dtype.itemsize
+        if used + count * max(dtype.itemsize, 8) > limit:
+            raise InputError(f"array '{key}': shape {shape} ({count} entries of {dtype}) is beyond the limit of "
+                             f"{size_text(limit)} for the arrays of an .npz file (8 bytes an entry); {_RAISE}")
+        if nbytes > info.file_size - fh.tell():
+            raise InputError(f"array '{key}': shape {shape} needs {nbytes} bytes, but the member holds "
+                             f"{info.file_size - fh.tell()}")
+        chunks, got = [], 0
+        while got < nbytes:
+            chunk = fh.read(min(_CHUNK, nbytes - got))
+            if not chunk:
+                raise InputError(f"array '{key}': truncated ({got} of {nbytes} bytes)")
+            chunks.append(chunk)
+            got += len(chunk)
+        if fh.read(1):  # also checks the member's CRC
+            raise InputError(f"array '{key}': extra bytes after the {shape} array")
+    if count == 0:
+        return np.empty(shape, dtype=dtype)
+    flat = np.frombuffer(b"".join(chunks), dtype=dtype, count=count)
+    return flat.reshape(shape, order="F" if fortran else "C").copy()
 
 
 def _scalar(arrays: dict, key: str):
     a = arrays[key]
     if a.shape != ():
         raise InputError(f"array '{key}': expected a 0-d array, got shape {a.shape}")
-    return a.item()
+    value = a.item()
+    return value.decode("ascii", "replace") if isinstance(value, bytes) else value
 
 
-def _from_arrays(arrays: dict) -> Mechanism:
+def _from_arrays(arrays: dict, source: str = "") -> Mechanism:
     for key in ("prior", "channel"):
         if key not in arrays:
             raise InputError(f"array '{key}' is missing")
@@ -106,8 +258,10 @@ def _from_arrays(arrays: dict) -> Mechanism:
             if key not in arrays:
                 raise InputError(f"central setting needs the 0-d array '{key}'")
         r, k = _scalar(arrays, "records"), _scalar(arrays, "domain_size")
-        if not (isinstance(r, int) and isinstance(k, int) and r >= 1 and k >= 1):
-            raise InputError(f"'records' and 'domain_size' must be positive integers, got {r!r}, {k!r}")
+        if not all(isinstance(v, int) and not isinstance(v, bool) for v in (r, k)) or not (
+                1 <= r <= MAX_RECORDS and k >= 1):
+            raise InputError(f"'records' (at most {MAX_RECORDS}) and 'domain_size' must be positive integers, "
+                             f"got {r!r}, {k!r}")
         if dataset_count(k, r) != n:
             raise InputError(f"array 'channel': {n} rows but domain_size^records = {k}^{r}")
         inputs = HammingInputs(tuple(map(str, range(k))), r)
@@ -120,4 +274,5 @@ def _from_arrays(arrays: dict) -> Mechanism:
     if (prior.exact is None) != (channel.exact is None):  # a large prior with a small channel: both in floats
         channel = Channel.of(np.asarray(q, dtype=np.float64), where="channel", exact=False)
         prior = Prior.of(np.asarray(p, dtype=np.float64), exact=False)
-    return Mechanism(setting, prior, channel, inputs, tuple(map(str, range(q.shape[1]))), channel.exact is not None)
+    return Mechanism(setting, prior, channel, inputs, tuple(map(str, range(q.shape[1]))), channel.exact is not None,
+                     source)

@@ -15,6 +15,11 @@ Keys (``setting``, ``prior`` and ``channel`` are required):
   default ``D^r`` structure, or ``neighbours`` (an edge list over row indices,
   any number of rows; ``domain``/``records`` then optional);
 * ``name``, ``description``, ``comment`` — free text, ignored.
+
+Every file is read once (:func:`relations.io.inputs.read_input`: a path, ``-``, a pipe),
+within a size limit; its first bytes decide the format (a zip archive is ``.npz``).  A
+JSON file may hold at most :data:`MAX_JSON_VALUES` values, no key twice in an object,
+and at most :data:`~relations.model.MAX_DENSE_ENTRIES` entries in its prior or channel.
 """
 
 from __future__ import annotations
@@ -25,19 +30,24 @@ from fractions import Fraction
 from typing import Any
 
 from relations.errors import InputError
-from relations.io.npz import load_npz
+from relations.io.inputs import read_input
+from relations.io.npz import load_npz, npz_from_bytes
 from relations.mechanisms.registry import named
 from relations.model.distributions import Prior
-from relations.model.mechanism import Mechanism
+from relations.model.mechanism import MAX_DENSE_ENTRIES, Mechanism
 from relations.model.validate import MAX_RECORDS, labels_of
 from relations.model.validate import product_prior as product_prior_of
 from relations.numbers.text import NumberLiteral, json_repr, parse_rational
 
-__all__ = ["KNOWN_KEYS", "load", "loads", "from_dict", "load_loss_matrix"]
+__all__ = ["KNOWN_KEYS", "MAX_JSON_VALUES", "load", "loads", "from_dict", "load_loss_matrix"]
 
 #: The keys a mechanism file may have.
 KNOWN_KEYS = {"setting", "inputs", "outputs", "prior", "channel", "domain", "records", "neighbours",
               "name", "description", "comment"}
+#: Most values (array elements and object members, counted by the commas between them
+#: before the text is parsed) a JSON file may hold: ``2**23``, twice the entries a dense
+#: prior or channel may have (:data:`~relations.model.MAX_DENSE_ENTRIES`).
+MAX_JSON_VALUES = 2 * MAX_DENSE_ENTRIES
 
 
 class _Number(str):
@@ -60,17 +70,21 @@ def load(path: str | os.PathLike) -> Mechanism:
     Parameters
     ----------
     path : str or os.PathLike
-        The file; a ``.npz`` name or a zip header selects the NumPy reader.
+        The file, ``-`` for standard input, or a pipe (``/dev/stdin``, a FIFO, ``/dev/fd/N``):
+        it is read once, within :data:`~relations.io.inputs.MAX_JSON_BYTES` (JSON) or
+        :data:`~relations.io.inputs.MAX_NPZ_BYTES` (``.npz``).  Content that starts with a zip
+        signature is read as ``.npz``; anything else as JSON, whatever the name (a JSON
+        file named ``x.npz`` is read as JSON).
 
     Returns
     -------
     Mechanism
-        Its ``source`` is ``path``.
+        Its ``source`` is ``path`` (``<stdin>`` for ``-``).
 
     Raises
     ------
     InputError
-        If the file cannot be read or breaks any rule of ``docs/mechanism-files.md``.
+        If the file cannot be read, is too large, or breaks any rule of ``docs/mechanism-files.md``.
 
     Examples
     --------
@@ -79,22 +93,19 @@ def load(path: str | os.PathLike) -> Mechanism:
     >>> str(m.setting), m.channel.exact[0]
     ('local', (Fraction(13, 20), Fraction(7, 20)))
     """
-    path = os.fspath(path)
+    got = read_input(path)
+    if got.is_zip:
+        return npz_from_bytes(got.data, source=got.name)
+    if got.name.endswith(".npz") and not got.looks_like_json:
+        raise InputError(f"{got.name}: not an .npz archive (a zip archive starts with PK\\x03\\x04) nor JSON")
+    return loads(_text(got.data, got.name), source=got.name)
+
+
+def _text(data: bytes, name: str) -> str:
     try:
-        with open(path, "rb") as fh:
-            head = fh.read(4)
-    except OSError as exc:
-        raise InputError(f"cannot read {path}: {exc.strerror or exc}") from None
-    if path.endswith(".npz") or head.startswith(b"PK"):
-        return load_npz(path)
-    try:
-        with open(path, encoding="utf-8") as fh:
-            text = fh.read()
+        return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise InputError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
-    except OSError as exc:
-        raise InputError(f"cannot read {path}: {exc.strerror or exc}") from None
-    return loads(text, source=path)
+        raise InputError(f"{name}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
 
 
 def loads(text: str, *, source: str = "<input>") -> Mechanism:
@@ -114,7 +125,8 @@ def loads(text: str, *, source: str = "<input>") -> Mechanism:
     Raises
     ------
     InputError
-        For malformed JSON or any invalid entry, prefixed with ``source``.
+        For malformed JSON, a key repeated in an object, more than :data:`MAX_JSON_VALUES`
+        values, or any invalid entry, prefixed with ``source``.
 
     Examples
     --------
@@ -122,14 +134,23 @@ def loads(text: str, *, source: str = "<input>") -> Mechanism:
     >>> m.channel.exact[0]
     (Fraction(1, 2), Fraction(1, 4), Fraction(1, 4))
     """
+    commas = text.count(",")
+    if commas >= MAX_JSON_VALUES:
+        raise InputError(f"{source}: more than {MAX_JSON_VALUES} JSON values ({commas} commas), the limit for a "
+                         f"mechanism file (at most {MAX_DENSE_ENTRIES} prior or channel entries)")
+    repeated: list[tuple[dict, str]] = []
     try:
-        data = json.loads(text, parse_float=_Float, parse_int=_Number, parse_constant=_reject_constant)
+        data = json.loads(text, parse_float=_Float, parse_int=_Number, parse_constant=_reject_constant,
+                          object_pairs_hook=lambda pairs: _object(pairs, repeated))
     except json.JSONDecodeError as exc:
         raise InputError(f"{source}: malformed JSON at line {exc.lineno} column {exc.colno}: {exc.msg}") from None
     except InputError as exc:
         raise InputError(f"{source}: {exc}") from None
     except (ValueError, RecursionError) as exc:
         raise InputError(f"{source}: malformed JSON: {exc}") from None
+    if repeated:
+        obj, key = repeated[0]
+        raise InputError(f"{source}: key {json_repr(key)} appears twice in {_place(data, obj)}")
     try:
         return from_dict(data, source=source)
     except InputError as exc:
@@ -139,11 +160,55 @@ def loads(text: str, *, source: str = "<input>") -> Mechanism:
 # --------------------------------------------------------------------------- JSON
 
 
+def _object(pairs: list, repeated: list) -> dict:
+    """A JSON object; one with a key twice is noted in ``repeated`` (with that key)."""
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen: set = set()
+        repeated.append((obj, next(k for k, _ in pairs if k in seen or seen.add(k))))
+    return obj
+
+
+def _place(data: Any, target: dict) -> str:
+    """Where the object ``target`` lies in ``data``: ``the top-level object`` or ``'channel.product'``."""
+    stack: list[tuple[Any, str]] = [(data, "")]
+    while stack:
+        value, where = stack.pop()
+        if value is target:
+            return f"'{where}'" if where else "the top-level object"
+        if isinstance(value, dict):
+            stack.extend((v, f"{where}.{k}" if where else str(k)) for k, v in value.items())
+        elif isinstance(value, list):
+            stack.extend((v, f"{where}[{i}]") for i, v in enumerate(value) if isinstance(v, (dict, list)))
+    return "an object"  # pragma: no cover - every parsed object is in the tree
+
+
+def _entries(value: Any) -> int:
+    """How many numbers a prior or channel spec holds (rows of lists counted entry by entry)."""
+    if isinstance(value, dict):
+        return sum(_entries(v) for v in value.values() if isinstance(v, (list, tuple)))
+    if hasattr(value, "size") and not isinstance(value, (list, tuple, str)):
+        return int(value.size)
+    if not isinstance(value, (list, tuple)):
+        return 0
+    return sum(len(v) if isinstance(v, (list, tuple)) else 1 for v in value)
+
+
+def _check_entries(data: dict) -> None:
+    """At most :data:`~relations.model.MAX_DENSE_ENTRIES` entries in the prior and in the channel,
+    checked before any number is parsed."""
+    for key in ("prior", "channel"):
+        n = _entries(data[key])
+        if n > MAX_DENSE_ENTRIES:
+            raise InputError(f"key '{key}': {n} entries, more than the limit of {MAX_DENSE_ENTRIES} for a "
+                             "mechanism file")
+
+
 def _whole(v: Any) -> int | None:
     """A whole number >= 0 given as a JSON integer literal (text kept by :func:`loads`) or a
     Python ``int`` (a dict built in code, or parsed by the standard ``json`` module), else None."""
     if isinstance(v, _Number):
-        return int(v) if v.isdigit() else None
+        return int(v) if v.isascii() and v.isdigit() else None
     if isinstance(v, int) and not isinstance(v, bool):
         return v if v >= 0 else None
     return None
@@ -211,6 +276,7 @@ comment, description, domain, inputs, name, neighbours, outputs, prior, records,
 
     if isinstance(data["channel"], dict) and "mechanism" in data["channel"]:
         data = _expand_named(data, setting)
+    _check_entries(data)
     channel_spec, prior_spec = data["channel"], data["prior"]
     product_channel = isinstance(channel_spec, dict)
     product_prior = isinstance(prior_spec, dict)
@@ -294,7 +360,8 @@ def load_loss_matrix(path: str | os.PathLike) -> list[list[Fraction]]:
     Parameters
     ----------
     path : str or os.PathLike
-        ``L[x][y]``, the loss of reporting ``y`` for the input ``x``, as numbers or rational text.
+        ``L[x][y]``, the loss of reporting ``y`` for the input ``x``, as numbers or rational text
+        (``-`` for standard input; read once, like a mechanism file).
 
     Returns
     -------
@@ -315,11 +382,16 @@ def load_loss_matrix(path: str | os.PathLike) -> list[list[Fraction]]:
     ...     load_loss_matrix(path)
     [[Fraction(0, 1), Fraction(1, 1)], [Fraction(1, 2), Fraction(1, 4)]]
     """
+    got = read_input(path, what="loss matrix")
+    text = _text(got.data, got.name)
+    if text.count(",") >= MAX_JSON_VALUES:
+        raise InputError(f"{got.name}: more than {MAX_JSON_VALUES} JSON values, the limit for a loss matrix")
     try:
-        with open(path, encoding="utf-8") as fh:
-            data = json.load(fh, parse_float=str, parse_int=str)
-    except (OSError, ValueError) as exc:
-        raise InputError(f"cannot read loss matrix {path}: {exc}") from None
+        data = json.loads(text, parse_float=str, parse_int=str)
+    except (ValueError, RecursionError) as exc:
+        raise InputError(f"cannot read loss matrix {got.name}: {exc}") from None
     if not isinstance(data, list) or not all(isinstance(r, list) for r in data):
-        raise InputError(f"{path}: expected a JSON list of rows")
-    return [[parse_rational(v, f"{path}[{i}][{j}]") for j, v in enumerate(r)] for i, r in enumerate(data)]
+        raise InputError(f"{got.name}: expected a JSON list of rows")
+    if sum(map(len, data)) > MAX_DENSE_ENTRIES:
+        raise InputError(f"{got.name}: more than {MAX_DENSE_ENTRIES} entries, the limit for a loss matrix")
+    return [[parse_rational(v, f"{got.name}[{i}][{j}]") for j, v in enumerate(r)] for i, r in enumerate(data)]

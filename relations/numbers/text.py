@@ -2,7 +2,9 @@
 
 ``"0.65"`` is exactly ``13/20``, ``"1e-3"`` is ``1/1000``, ``"13/20"`` is ``13/20``;
 exponents and digit runs have documented limits (:data:`MAX_EXPONENT`,
-:data:`MAX_DIGITS`).  Python floats are taken at their exact binary value.
+:data:`MAX_DIGITS`).  Only ASCII is accepted: other digits (``"٠.٥"``, fullwidth
+``"０.５"``), which Python's ``int`` and ``Fraction`` would read, are an error.  Python
+floats are taken at their exact binary value.
 """
 
 from __future__ import annotations
@@ -15,11 +17,11 @@ from relations.errors import InputError
 
 __all__ = ["NumberLiteral", "RationalLike", "MAX_EXPONENT", "MAX_DIGITS", "parse_rational", "parse_rational_list", "fraction_text", "short_text", "json_repr"]
 
-_DECIMAL = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE]([+-]?\d+))?")
+_DECIMAL = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE]([+-]?[0-9]+))?")
 
 
 
-_FRACTION = re.compile(r"[+-]?\d+/\d+")
+_FRACTION = re.compile(r"[+-]?[0-9]+/[0-9]+")
 
 
 
@@ -64,8 +66,8 @@ def parse_rational(value: object, where: str) -> Fraction:
     Raises
     ------
     InputError
-        For booleans, ``nan``, ``inf``, expressions, too many digits or too large an
-        exponent; the message names ``where``.
+        For booleans, ``nan``, ``inf``, expressions, non-ASCII characters (digits of other
+        scripts), too many digits or too large an exponent; the message names ``where``.
 
     Examples
     --------
@@ -88,8 +90,11 @@ def parse_rational(value: object, where: str) -> Fraction:
         return Fraction(value)
     if not isinstance(value, str):
         raise InputError(f"{where}: {json_repr(value)} is not a number")
+    if not value.isascii():
+        raise InputError(f"{where}: {json_repr(value)} is not a number (it has non-ASCII characters; write "
+                         "digits as 0-9)")
     text = value.strip()
-    if any(len(run) > MAX_DIGITS for run in re.findall(r"\d+", text)):
+    if any(len(run) > MAX_DIGITS for run in re.findall(r"[0-9]+", text)):
         raise InputError(f"{where}: {json_repr(value)} has more than {MAX_DIGITS} digits")
     match = _DECIMAL.fullmatch(text)
     if match:
