@@ -61,7 +61,7 @@ def fail(message: str) -> None:
 
 @app.command()
 def measure(
-    file: str = typer.Argument(..., help="Mechanism file: JSON (exact) or .npz (float mode)."),
+    file: str = typer.Argument(..., help="Mechanism file: JSON (exact) or .npz (float mode); - for standard input."),
     json_out: bool = typer.Option(False, "--json", help="Print the result as JSON (docs/claims-and-verdicts.md)."),
     bits: int = typer.Option(100, "--bits", help="Width of the eps_m enclosure at most 2**-bits.", min=1, max=100000),
 ) -> None:
@@ -81,7 +81,7 @@ def measure(
 
 @app.command()
 def check(
-    file: str = typer.Argument(..., help="Mechanism file: JSON (exact) or .npz (float mode)."),
+    file: str = typer.Argument(..., help="Mechanism file: JSON (exact) or .npz (float mode); - for standard input."),
     claim: list[str] = typer.Option([], "--claim", help="A claimed budget NAME OP BOUND, e.g. 'eps_d<=ln(13/7)'. Repeatable."),
     json_out: bool = typer.Option(False, "--json", help="Print the result as JSON (docs/claims-and-verdicts.md)."),
 ) -> None:
@@ -197,7 +197,7 @@ def mechanisms(json_out: bool = typer.Option(False, "--json", help="Print the li
 
 @app.command()
 def utility(
-    file: str = typer.Argument(..., help="Mechanism file (exact)."),
+    file: str = typer.Argument(..., help="Mechanism file (exact); - for standard input."),
     loss: str = typer.Option("hamming", "--loss", help="'hamming' or a JSON file with a loss matrix."),
     json_out: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
@@ -205,6 +205,8 @@ def utility(
     from relations.io.reading import load, load_loss_matrix
     from relations.tradeoffs.utility import utility_summary
 
+    if file == "-" and loss == "-":
+        raise InputError("the mechanism file and --loss cannot both be read from standard input ('-')")
     mech = load(file)
     if not mech.exact:
         raise InputError(f"{file}: utility needs an exact (JSON) mechanism")

@@ -242,7 +242,7 @@ def parse_domain(text: str) -> list[Any]:
     if not text.strip() or any(not t for t in items):
         raise InputError(f"--domain: expected comma-separated values, got {text!r}")
     named = {"True": True, "False": False}
-    return [int(t) if t.lstrip("-").isdigit() else named.get(t, t) for t in items]
+    return [int(t) if t.lstrip("-").isascii() and t.lstrip("-").isdigit() else named.get(t, t) for t in items]
 
 
 def load_target(target: str) -> Callable[..., Any]:
