@@ -354,8 +354,8 @@ class KLBound:
         """
         if isinstance(premise, Log):
             return kl_bound(premise.log.ratio, f"{premise} (e^{premise} - 1)")
-        v = float(premise)
-        return Rational(Fraction(v * math.expm1(v)))
+        v = self.float(float(premise), 0.0, diameter)
+        return Rational(Fraction(v)) if math.isfinite(v) else inf()
 
     def float(self, premise: float, sigma: float, diameter: int | None) -> float:
         """``a (e^a - 1)`` in floats (``inf`` beyond the float range).
@@ -367,7 +367,9 @@ class KLBound:
         sigma, diameter
             Ignored (the signature is that of :meth:`Linear.float`).
         """
-        return premise * math.expm1(premise) if premise < 700 else math.inf
+        if premise >= 700:  # math.expm1 raises OverflowError beyond about 709.78
+            return math.inf
+        return premise * math.expm1(premise)
 
     def sympy(self, premise: sympy.Expr, sigma: sympy.Expr | None = None, *,
               diameter: sympy.Expr | int = 1) -> sympy.Expr:

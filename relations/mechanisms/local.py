@@ -13,6 +13,9 @@ against the exact ``eps_d``:
 * :func:`hadamard_response` (Acharya, Sun, Zhang 2019);
 * :func:`exponential` (McSherry and Talwar 2007) and :func:`utility_sensitivity`;
 * :func:`product`: the central version of a local mechanism, ``r`` records in product form.
+
+Each constructor checks its parameters and the size of the exact channel before building
+it (:mod:`relations.mechanisms.limits`).
 """
 
 from __future__ import annotations
@@ -23,7 +26,9 @@ from fractions import Fraction
 from typing import Any, Sequence
 
 from relations.errors import InputError
-from relations.model.mechanism import MAX_DENSE_ENTRIES, Mechanism
+from relations.mechanisms.limits import bits, check_size, power_bits, square_root, whole
+from relations.mechanisms.limits import ratio as _ratio
+from relations.model.mechanism import Mechanism
 from relations.numbers.text import RationalLike
 
 #: A prior handed to a named mechanism: ``None`` or ``"uniform"`` (uniform), or one probability per input.
@@ -36,13 +41,6 @@ def _q(v) -> Fraction:
     return v if isinstance(v, Fraction) else Fraction(v)
 
 
-def _ratio(t) -> Fraction:
-    t = _q(t)
-    if t < 1:
-        raise InputError(f"ratio e^eps must be at least 1, got {t}")
-    return t
-
-
 def _prior(prior, n: int):
     """The prior handed to a constructor: ``"uniform"`` by default, else validated there."""
     if prior is None or (isinstance(prior, str) and prior == "uniform"):
@@ -52,14 +50,7 @@ def _prior(prior, n: int):
     return [_q(v) for v in prior]
 
 
-def _dense_limit(n: int, m: int, what: str) -> None:
-    """Refuse a channel with more entries than the dense limit before building it
-    (``2^k`` and ``C(k, s)`` outputs grow too fast: OUE with ``k = 30`` never finished)."""
-    if n * m > MAX_DENSE_ENTRIES:
-        raise InputError(f"{what}: {n} x {m} channel entries exceed the limit of {MAX_DENSE_ENTRIES}")
-
-
-def _local(rows, prior=None, inputs=None, outputs=None, name: str = "") -> Mechanism:
+def _local(rows, prior=None, inputs=None, outputs=None) -> Mechanism:
     return Mechanism.local(rows, prior=_prior(prior, len(rows)), inputs=inputs, outputs=outputs)
 
 
@@ -80,7 +71,8 @@ def krr_rows(k: int, t: Any) -> list[list[Any]]:
 [Fraction(1, 4), Fraction(1, 4), Fraction(1, 2)]]
     """
     d = t + k - 1
-    return [[t / d if i == j else 1 / d for j in range(k)] for i in range(k)]
+    on, off = t / d, 1 / d  # two values, shared by every row
+    return [[on if i == j else off for j in range(k)] for i in range(k)]
 
 
 def randomized_response(ratio: RationalLike, *, prior: PriorLike = None) -> Mechanism:
@@ -115,7 +107,7 @@ def randomized_response(ratio: RationalLike, *, prior: PriorLike = None) -> Mech
     >>> m.channel.exact[0], str(measure(m).eps_d.exact)
     ((Fraction(3, 4), Fraction(1, 4)), 'ln(3)')
     """
-    return _local(krr_rows(2, _ratio(ratio)), prior, name=f"randomized response, ratio {ratio}")
+    return _local(krr_rows(2, _ratio(ratio)), prior)
 
 
 def krr(k: int, ratio: RationalLike, *, prior: PriorLike = None) -> Mechanism:
@@ -151,16 +143,10 @@ def krr(k: int, ratio: RationalLike, *, prior: PriorLike = None) -> Mechanism:
     >>> str(measure(krr(4, 3)).eps_d.exact), krr(4, 3).channel.exact[0][0]
     ('ln(3)', Fraction(1, 2))
     """
-    if k < 2:
-        raise InputError("k-RR needs k >= 2")
-    return _local(krr_rows(k, _ratio(ratio)), prior, name=f"{k}-RR, ratio {ratio}")
-
-
-def _exact_sqrt(t: Fraction) -> Fraction:
-    n, d = math.isqrt(t.numerator), math.isqrt(t.denominator)
-    if n * n != t.numerator or d * d != t.denominator:
-        raise InputError(f"SUE needs e^(eps/2) rational: ratio {t} is not the square of a rational")
-    return Fraction(n, d)
+    k = whole(k, "k", 2)
+    t = _ratio(ratio)
+    check_size("krr", f"k = {k}", k * k, 2 * bits(t) + k.bit_length(), k * k * (2 * bits(t) + k.bit_length()))
+    return _local(krr_rows(k, t), prior)
 
 
 def unary_encoding(k: int, ratio: RationalLike, *, optimized: bool = True, prior: PriorLike = None) -> Mechanism:
@@ -201,25 +187,23 @@ def unary_encoding(k: int, ratio: RationalLike, *, optimized: bool = True, prior
     >>> len(m.outputs), str(measure(m).eps_d.exact)
     (8, 'ln(3)')
     """
+    k = whole(k, "k", 1)
     t = _ratio(ratio)
-    _dense_limit(k, 2**k, "unary encoding")
+    entry_bits = 2 * (k * (bits(t) + 1) + 1)
+    entries = k * 2 ** min(k, 64)  # (a k beyond 64 is refused whatever its exact count)
+    check_size("oue" if optimized else "sue", f"k = {k}", entries, entry_bits, entries * entry_bits)
     if optimized:
         p, q = Fraction(1, 2), 1 / (1 + t)
     else:
-        s = _exact_sqrt(t)
+        s = square_root(t)
         p, q = s / (1 + s), 1 / (1 + s)
-    outputs = ["".join(bits) for bits in itertools.product("01", repeat=k)]
-    rows = []
-    for d in range(k):
-        row = []
-        for bits in outputs:
-            v = Fraction(1)
-            for i, b in enumerate(bits):
-                one = p if i == d else q
-                v *= one if b == "1" else 1 - one
-            row.append(v)
-        rows.append(row)
-    return _local(rows, prior, outputs=outputs, name=f"{'OUE' if optimized else 'SUE'} k={k}, ratio {ratio}")
+    # an entry is (p or 1-p for the true bit) * q^c (1-q)^(k-1-c), c the other ones: a table lookup
+    others = [q**c * (1 - q) ** (k - 1 - c) for c in range(k)]
+    outputs = ["".join(b) for b in itertools.product("01", repeat=k)]
+    ones = [out.count("1") for out in outputs]
+    rows = [[(p if out[d] == "1" else 1 - p) * others[n - (out[d] == "1")] for out, n in zip(outputs, ones)]
+            for d in range(k)]
+    return _local(rows, prior, outputs=outputs)
 
 
 def subset_selection(k: int, s: int, ratio: RationalLike, *, prior: PriorLike = None) -> Mechanism:
@@ -260,15 +244,19 @@ def subset_selection(k: int, s: int, ratio: RationalLike, *, prior: PriorLike = 
     >>> len(m.outputs), str(measure(m).eps_d.exact)
     (10, 'ln(5/2)')
     """
-    if not 1 <= s < k:
-        raise InputError("subset selection needs 1 <= s < k")
+    k = whole(k, "k", 2)
+    s = whole(s, "s", 1)
+    if s >= k:
+        raise InputError(f"mechanism parameter 's': subset selection needs 1 <= s < k, got s = {s} with k = {k}")
     t = _ratio(ratio)
-    _dense_limit(k, math.comb(k, s), "subset selection")
+    size = math.comb(k, s)
+    entry_bits = 2 * bits(t) + size.bit_length() + 1
+    check_size("subset", f"k = {k}, s = {s}", k * size, entry_bits, k * size * entry_bits)
     subsets = list(itertools.combinations(range(k), s))
     z = math.comb(k - 1, s - 1) * t + math.comb(k - 1, s)
     rows = [[(t if d in S else Fraction(1)) / z for S in subsets] for d in range(k)]
     outputs = ["{" + ",".join(map(str, S)) + "}" for S in subsets]
-    return _local(rows, prior, outputs=outputs, name=f"{s}-subset selection k={k}, ratio {ratio}")
+    return _local(rows, prior, outputs=outputs)
 
 
 def hadamard_response(k: int, ratio: RationalLike, *, prior: PriorLike = None) -> Mechanism:
@@ -306,16 +294,17 @@ def hadamard_response(k: int, ratio: RationalLike, *, prior: PriorLike = None) -
     >>> len(m.outputs), m.channel.exact[0], str(measure(m).eps_d.exact)
     (4, (Fraction(3, 8), Fraction(1, 8), Fraction(3, 8), Fraction(1, 8)), 'ln(3)')
     """
+    k = whole(k, "k", 1)
     t = _ratio(ratio)
-    big = 1
-    while big <= k:
-        big *= 2
+    big = 1 << k.bit_length()  # the least power of two above k
+    entry_bits = 2 * bits(t) + big.bit_length() + 2
+    check_size("hadamard", f"k = {k}", k * big, entry_bits, k * big * entry_bits)
 
     def h(i: int, j: int) -> int:  # Sylvester-Hadamard entry: (-1)^popcount(i & j)
         return -1 if bin(i & j).count("1") % 2 else 1
 
     rows = [[(2 * t if h(d + 1, y) == 1 else Fraction(2)) / (big * (1 + t)) for y in range(big)] for d in range(k)]
-    return _local(rows, prior, name=f"Hadamard response k={k}, ratio {ratio}")
+    return _local(rows, prior)
 
 
 def exponential(utility: Sequence[Sequence[int]], base: RationalLike, *, prior: PriorLike = None) -> Mechanism:
@@ -352,13 +341,21 @@ def exponential(utility: Sequence[Sequence[int]], base: RationalLike, *, prior: 
     >>> m.channel.exact[0], utility_sensitivity(u), str(measure(m).eps_d.exact)
     ((Fraction(4, 7), Fraction(2, 7), Fraction(1, 7)), 2, 'ln(4)')
     """
-    b = _ratio(base)
+    b = _ratio(base, "base")
+    if not utility or any(len(row) != len(utility[0]) or not row for row in utility):
+        raise InputError("mechanism parameter 'utility': expected a matrix (a list of equal, non-empty rows)")
+    spans = [max(row) - min(row) for row in utility]
+    m = len(utility[0])
+    w, extra = power_bits(b), 2 * bits(b) + m.bit_length()
+    check_size("exponential", "this utility and base", len(utility) * m, 2 * max(spans) * w + extra,
+               sum(m * (2 * span * w + extra) for span in spans))
     rows = []
     for urow in utility:
-        weights = [b ** int(u) for u in urow]
+        low = min(urow)
+        weights = [b ** (int(u) - low) for u in urow]  # relative to the row's least: the same row, smaller numbers
         total = sum(weights)
         rows.append([w / total for w in weights])
-    return _local(rows, prior, name=f"exponential mechanism, base {base}")
+    return _local(rows, prior)
 
 
 def utility_sensitivity(utility: Sequence[Sequence[int]]) -> int:

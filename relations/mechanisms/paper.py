@@ -15,6 +15,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from relations.errors import InputError
+from relations.mechanisms.limits import exact
 from relations.mechanisms.local import PriorLike, _local, _q
 from relations.model.mechanism import Mechanism
 from relations.numbers.text import RationalLike
@@ -50,7 +51,7 @@ def paper_example(prior: PriorLike = ("19/20", "1/20")) -> Mechanism:
     ('ln(13/7)', 'ln(247/7)', 'ln(1/19)')
     """
     return _local([[Fraction(13, 20), Fraction(7, 20)], [Fraction(7, 20), Fraction(13, 20)]], prior,
-                  inputs=["1", "2"], outputs=["1", "2"], name="Zheng et al. 2025, Section 5 example")
+                  inputs=["1", "2"], outputs=["1", "2"])
 
 
 
@@ -87,14 +88,13 @@ def paper_construction(theorem: int, beta: RationalLike) -> Mechanism:
     >>> str(m.eps_d.exact), str(m.eps_i.exact), m.eps_m.enclosure.contains(0)
     ('inf', 'inf', False)
     """
-    beta = _q(beta)
+    if isinstance(theorem, bool) or theorem not in (6, 8, 10, 12):
+        raise InputError(f"mechanism parameter 'theorem': the paper's constructions are for theorems 6, 8, 10, 12, "
+                         f"got {theorem!r}")
+    beta = exact(beta, "beta")
     if not 0 < beta < 1:
-        raise InputError("beta must lie strictly between 0 and 1")
-    if theorem in (6, 10):
-        return paper_central(beta)
-    if theorem in (8, 12):
-        return paper_local(beta)
-    raise InputError("the paper's constructions are for theorems 6, 8, 10, 12")
+        raise InputError("mechanism parameter 'beta': must lie strictly between 0 and 1")
+    return paper_central(beta) if theorem in (6, 10) else paper_local(beta)
 
 
 def paper_local(beta: RationalLike) -> Mechanism:

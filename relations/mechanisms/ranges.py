@@ -12,6 +12,9 @@
   ``d < w`` and ``1 + floor((d - w)/Delta)`` beyond; ``eps_d <= ln t`` for
   neighbours at cyclic distance ``<= Delta``, with equality once the range has a
   step (``floor(n/2) >= w``).
+
+Each constructor checks its parameters and the size of the exact channel (its entries
+have up to ``n`` times the bits of ``t``) before building it (:mod:`relations.mechanisms.limits`).
 """
 
 from __future__ import annotations
@@ -19,14 +22,21 @@ from __future__ import annotations
 from fractions import Fraction
 
 from relations.errors import InputError
-from relations.mechanisms.local import PriorLike, _prior, _ratio
+from relations.mechanisms.limits import bits, check_pairs, check_size, power_bits, whole
+from relations.mechanisms.limits import ratio as ratio_of
+from relations.mechanisms.local import PriorLike, _prior
 from relations.model.mechanism import Mechanism
 from relations.numbers.text import RationalLike
 
 __all__ = ["truncated_geometric", "folded_geometric", "staircase"]
 
 
-def _range_mechanism(rows, delta: int, prior, name: str, cyclic: bool = False) -> Mechanism:
+def _check(what: str, n: int, t: Fraction, entry_bits: float, total_bits: float) -> None:
+    check_size(what, f"n = {n} and ratio {t}" if bits(t) <= 64 else f"n = {n} and this ratio", n * n, entry_bits,
+               total_bits)
+
+
+def _range_mechanism(rows, delta: int, prior, cyclic: bool = False) -> Mechanism:
     n = len(rows)
     edges = [(i, j) for i in range(n) for j in range(i + 1, n)
              if (min(j - i, n - (j - i)) if cyclic else j - i) <= delta]
@@ -69,18 +79,17 @@ def truncated_geometric(n: int, ratio: RationalLike, *, prior: PriorLike = None)
     >>> str(measure(truncated_geometric(5, 2)).eps_d.exact)
     'ln(2)'
     """
-    t = _ratio(ratio)
+    n = whole(n, "n", 1)
+    t = ratio_of(ratio)
+    w, b = power_bits(t), 2 * bits(t) + 4  # an entry t^-d c has about d w + b bits
+    _check("truncated_geometric", n, t, n * w + b, w * (n**3 - n) / 3 + n * n * b)
     a = 1 / t
-    rows = []
-    for x in range(n):
-        row = []
-        for y in range(n):
-            edge = y in (0, n - 1)
-            row.append(a ** abs(y - x) / (1 + a) if edge and n > 1 else (1 - a) / (1 + a) * a ** abs(y - x))
-        rows.append(row)
+    edge = [a**d / (1 + a) for d in range(n)]  # each distinct entry once
+    inside = [(1 - a) / (1 + a) * a**d for d in range(n)]
+    rows = [[(edge if y in (0, n - 1) else inside)[abs(y - x)] for y in range(n)] for x in range(n)]
     if n == 1:
         rows = [[Fraction(1)]]
-    return _range_mechanism(rows, 1, prior, f"truncated geometric n={n}, ratio {ratio}")
+    return _range_mechanism(rows, 1, prior)
 
 
 
@@ -109,6 +118,11 @@ def folded_geometric(n: int, ratio: RationalLike, *, prior: PriorLike = None) ->
     InputError
         If ``ratio < 1`` or the prior has the wrong length.
 
+    Notes
+    -----
+    At ``ratio = 1`` (``eps = 0``) the noise has no scale; the channel is then its limit as
+    ``t -> 1``, every row uniform (``eps_d = 0``).
+
     Examples
     --------
     >>> from relations import measure
@@ -116,17 +130,19 @@ def folded_geometric(n: int, ratio: RationalLike, *, prior: PriorLike = None) ->
     >>> m.channel.exact[0], str(measure(m).eps_d.exact)
     ((Fraction(11, 21), Fraction(2, 7), Fraction(4, 21)), 'ln(11/6)')
     """
-    t = _ratio(ratio)
+    n = whole(n, "n", 1)
+    t = ratio_of(ratio)
+    top = 4 * n * power_bits(t) + 2 * bits(t) + 8  # the denominator 1 - t^-2n, twice
+    _check("folded_geometric", n, t, top, n * n * top)
+    if t == 1:  # the limit t -> 1: the noise spreads evenly over the range
+        return _range_mechanism([[Fraction(1, n)] * n for _ in range(n)], 1, prior)
     a = 1 / t
     c = (1 - a) / (1 + a)
     period = 2 * n
-
-    def s(d: int) -> Fraction:  # sum over j of a^|d + 2nj|
-        d0 = d % period
-        return (a ** d0 + a ** (period - d0)) / (1 - a ** period)
-
-    rows = [[c * (s(y - x) + s(-1 - y - x)) for y in range(n)] for x in range(n)]
-    return _range_mechanism(rows, 1, prior, f"folded geometric n={n}, ratio {ratio}")
+    whole_period = 1 - a**period
+    s = [(a**d0 + a ** (period - d0)) / whole_period for d0 in range(period)]  # sum over j of a^|d0 + 2nj|
+    rows = [[c * (s[(y - x) % period] + s[(-1 - y - x) % period]) for y in range(n)] for x in range(n)]
+    return _range_mechanism(rows, 1, prior)
 
 
 
@@ -170,15 +186,24 @@ def staircase(n: int, ratio: RationalLike, *, delta: int = 1, width: int = 1, pr
     ((Fraction(9, 40), Fraction(9, 40), Fraction(3, 40), Fraction(3, 40), Fraction(1, 40), Fraction(3, 40), \
 Fraction(3, 40), Fraction(9, 40)), 'ln(3)')
     """
-    t = _ratio(ratio)
-    if not (1 <= width <= delta):
-        raise InputError("staircase needs 1 <= width <= delta")
+    n = whole(n, "n", 1)
+    delta = whole(delta, "delta", 1)
+    width = whole(width, "width", 1)
+    t = ratio_of(ratio)
+    if width > delta:
+        raise InputError(f"mechanism parameter 'width': staircase needs 1 <= width <= delta, got width = {width} "
+                         f"with delta = {delta}")
 
     def steps(d: int) -> int:
         return 0 if d < width else 1 + (d - width) // delta
 
+    pairs = sum(n // 2 if 2 * d == n else n for d in range(1, min(delta, n // 2) + 1))
+    check_pairs("staircase", f"n = {n}, delta = {delta}", pairs, n)
+    top = 2 * steps(n // 2) * power_bits(t) + 2 * bits(t) + n.bit_length()
+    _check("staircase", n, t, top, n * n * top)
     weights = [t ** -steps(min(d, n - d)) for d in range(n)]
     total = sum(weights)
-    rows = [[weights[(y - x) % n] / total for y in range(n)] for x in range(n)]
-    return _range_mechanism(rows, delta, prior, f"staircase n={n}, ratio {ratio}, delta {delta}", cyclic=True)
+    entries = [w / total for w in weights]  # each distinct entry once
+    rows = [[entries[(y - x) % n] for y in range(n)] for x in range(n)]
+    return _range_mechanism(rows, delta, prior, cyclic=True)
 

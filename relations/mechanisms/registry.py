@@ -3,8 +3,12 @@
 A file says ``"channel": {"mechanism": NAME, PARAMETER: VALUE, ...}``; :func:`named` builds
 it with the constructor the entry names (:mod:`relations.mechanisms.local`,
 :mod:`relations.mechanisms.ranges`, :mod:`relations.mechanisms.paper`).  Parameters are
-parsed exactly (``ratio`` is ``e^eps`` as rational text); whole-number parameters lie in
-``1..4096``.  Every public constructor of those modules has an entry.
+parsed exactly (``ratio`` is ``e^eps`` as rational text, at most
+:data:`~relations.mechanisms.limits.MAX_PARAMETER_DIGITS` digits in its numerator and
+denominator); whole-number parameters are JSON integers (or digit text) in ``1..4096``; every
+constructor then checks its own parameters and the size of its exact channel
+(:mod:`relations.mechanisms.limits`) before building anything.  Every public constructor
+of those modules has an entry.
 
 Examples
 --------
@@ -16,11 +20,13 @@ Examples
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Callable
 
 from relations.errors import InputError
+from relations.mechanisms.limits import MAX_ENTRIES, exact
 from relations.mechanisms.local import (
     exponential,
     hadamard_response,
@@ -69,14 +75,22 @@ class NamedMechanism:
 
 
 
+#: Whole-number parameters lie in ``1..MAX_WHOLE`` (each constructor may allow less: ``docs/mechanism-files.md``).
+MAX_WHOLE = 4096
+
+
 def _int(spec: dict, key: str) -> int:
-    v = spec.get(key)
-    try:
-        n = int(str(v))
-    except ValueError:
-        raise InputError(f"mechanism parameter '{key}': expected a whole number, got {v!r}") from None
-    if n < 1 or n > 4096:
-        raise InputError(f"mechanism parameter '{key}': {n} out of range 1..4096")
+    if key not in spec:
+        raise InputError(f"mechanism parameter '{key}' is missing")
+    v = spec[key]
+    if isinstance(v, int) and not isinstance(v, bool):
+        n = v
+    elif isinstance(v, str) and re.fullmatch(r"[0-9]{1,9}", v.strip()):  # ASCII digits only: not "٣", "3_0"
+        n = int(v.strip())
+    else:
+        raise InputError(f"mechanism parameter '{key}': expected a whole number, got {json_repr(v)}")
+    if n < 1 or n > MAX_WHOLE:
+        raise InputError(f"mechanism parameter '{key}': {n} out of range 1..{MAX_WHOLE}")
     return n
 
 
@@ -84,20 +98,22 @@ def _int(spec: dict, key: str) -> int:
 def _rat(spec: dict, key: str) -> Fraction:
     if key not in spec:
         raise InputError(f"mechanism parameter '{key}' is missing")
-    text = str(spec[key]).strip()
-    if text.startswith("ln(") and text.endswith(")"):
+    value = spec[key]
+    if isinstance(value, str) and value.strip().startswith("ln(") and value.strip().endswith(")"):
         raise InputError(f"mechanism parameter '{key}': give the ratio e^eps itself (e.g. \"3\"), not a logarithm")
-    return parse_rational(text, f"mechanism parameter '{key}'")
+    return exact(value, key)
 
 
 
 def _utility(spec: dict, key: str) -> list[list[int]]:
     """An integer utility matrix ``u(x, y)`` (a list of equal-length rows of whole numbers)."""
-    u = spec.get(key)
+    if key not in spec:
+        raise InputError(f"mechanism parameter '{key}' is missing")
+    u = spec[key]
     if not isinstance(u, list) or not u or not all(isinstance(r, list) and r and len(r) == len(u[0]) for r in u):
         raise InputError(f"mechanism parameter '{key}': expected a matrix (a list of equal rows), got {json_repr(u)}")
-    if len(u) * len(u[0]) > 4096 * 4096:
-        raise InputError(f"mechanism parameter '{key}': more than {4096 * 4096} entries")
+    if len(u) * len(u[0]) > MAX_ENTRIES:
+        raise InputError(f"mechanism parameter '{key}': more than {MAX_ENTRIES} entries")
     out = []
     for i, row in enumerate(u):
         parsed = []

@@ -14,9 +14,39 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Iterable
 
-__all__ = ["certified_text", "DEFAULT_BITS", "Enclosure", "sum_enclosures", "working_precision", "ball", "rational", "interval"]
+__all__ = ["display_float", "certified_text", "DEFAULT_BITS", "Enclosure", "sum_enclosures", "working_precision", "ball", "rational", "interval"]
 
 DEFAULT_BITS = 100  # width below 2**-100 ~ 7.9e-31 < 1e-30
+
+#: Ends of an enclosure at least this large are written in scientific notation by :meth:`Enclosure.decimal`.
+SCIENTIFIC_FROM = 10**40
+
+
+def display_float(q: Fraction) -> float:
+    """The float nearest ``q``, or ``+-inf`` beyond the float range (for display only, never raises).
+
+    ``float(Fraction)`` raises ``OverflowError`` above about ``1.8e308``; budgets and bounds of a
+    product mechanism with many records (``e^1000``, ``1000 (e^1000 - 1)``) are that large, so every
+    float *shown* of an exact number goes through here, while comparisons stay exact.
+
+    Parameters
+    ----------
+    q : Fraction
+        Any rational.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> display_float(Fraction(3, 4)), display_float(Fraction(3) ** 1000), display_float(-Fraction(10) ** 400)
+    (0.75, inf, -inf)
+    """
+    try:
+        return float(q)
+    except OverflowError:
+        return math.inf if q > 0 else -math.inf
 
 
 
@@ -33,7 +63,7 @@ class Enclosure:
 
     @property
     def midpoint(self) -> float:
-        return float((self.lower + self.upper) / 2)
+        return display_float((self.lower + self.upper) / 2)
 
     def contains(self, value: Fraction | float) -> bool:
         v = Fraction(value)
@@ -47,15 +77,42 @@ class Enclosure:
         return Enclosure(self.lower * factor, self.upper * factor)
 
     def decimal(self, digits: int | None = None) -> tuple[str, str]:
-        """``(lower, upper)`` as decimal strings rounded outward to ``digits`` places."""
+        """``(lower, upper)`` as decimal strings rounded outward to ``digits`` places.
+
+        An end of magnitude at least ``10^40`` (a bound such as ``eps (e^eps - 1)`` at ``eps = 1000``)
+        is written in scientific notation with 20 significant digits, still rounded outward.
+
+        Examples
+        --------
+        >>> Enclosure(Fraction(1, 3), Fraction(2, 3)).decimal(3)
+        ('0.333', '0.667')
+        >>> Enclosure(Fraction(10) ** 500 / 3, Fraction(10) ** 500 / 3).decimal()
+        ('3.3333333333333333333e+499', '3.3333333333333333334e+499')
+        """
         if digits is None:
             w = self.width
             # log10 of numerator and denominator apart: float(w) underflows to 0 below 1e-308 (--bits > 1020)
             digits = 6 if w == 0 else max(6, min(400, 3 - math.floor(math.log10(w.numerator) - math.log10(w.denominator)))) if w < 1 else 6
         scale = 10 ** digits
-        lo = math.floor(self.lower * scale)
-        hi = math.ceil(self.upper * scale)
-        return _fixed(lo, digits), _fixed(hi, digits)
+        lo = _scientific(self.lower, math.floor) if abs(self.lower) >= SCIENTIFIC_FROM else None
+        hi = _scientific(self.upper, math.ceil) if abs(self.upper) >= SCIENTIFIC_FROM else None
+        lo = lo or _fixed(math.floor(self.lower * scale), digits)
+        return lo, hi or _fixed(math.ceil(self.upper * scale), digits)
+
+
+def _scientific(x: Fraction, rounding, significant: int = 20) -> str:
+    """``x`` (``|x| >= 1``) in scientific notation, ``significant`` digits, rounded by ``rounding`` (floor/ceil)."""
+    a = abs(x)
+    e = math.floor(math.log10(a.numerator) - math.log10(a.denominator))
+    while Fraction(10) ** e > a:
+        e -= 1
+    while Fraction(10) ** (e + 1) <= a:
+        e += 1
+    shift = e - significant + 1
+    m = rounding(x / Fraction(10) ** shift)
+    text = str(abs(m))
+    exponent = shift + len(text) - 1
+    return f"{'-' if m < 0 else ''}{text[0]}.{text[1:]}e{exponent:+d}"
 
 
 
@@ -78,9 +135,9 @@ def certified_text(lower: Fraction, upper: Fraction, *, digits: int = 12) -> str
     '[0, 1e-40]'
     """
     if lower == upper:
-        return f"{float(lower):.{digits}g}"
+        return f"{display_float(lower):.{digits}g}"
     if lower <= 0:
-        return f"[0, {float(upper):.3g}]"
+        return f"[0, {display_float(upper):.3g}]"
     exponent = math.floor(math.log10(lower.numerator) - math.log10(lower.denominator))
     while Fraction(10) ** exponent > lower:
         exponent -= 1
@@ -94,7 +151,7 @@ def certified_text(lower: Fraction, upper: Fraction, *, digits: int = 12) -> str
             break
         best = (a, d)
     if best is None:
-        return f"[{float(lower):.3g}, {float(upper):.3g}]"
+        return f"[{display_float(lower):.3g}, {display_float(upper):.3g}]"
     mantissa, d = best
     text = str(mantissa)
     if -5 <= exponent < 0:

@@ -26,10 +26,11 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Callable, Optional
 
-from relations.numbers.enclosure import ball, interval, rational, working_precision
+from relations.numbers.enclosure import ball, display_float, interval, rational, working_precision
 from relations.numbers.logs import LogRatio
 
-__all__ = ["LADDER", "Rational", "Log", "ArbExpr", "Real", "inf", "compare", "log_times", "kl_bound", "log_combination", "affine_enclosure"]
+__all__ = ["LADDER", "Rational", "Log", "ArbExpr", "Real", "inf", "display_float", "compare", "log_times", "kl_bound",
+           "log_combination", "affine_enclosure"]
 
 #: Precisions (bits of enclosure width) tried in turn before "undecided".
 LADDER = (64, 128, 256, 512, 1024, 2048, 4096)
@@ -47,7 +48,7 @@ class Rational:
         return self.value, self.value
 
     def __float__(self) -> float:
-        return float(self.value)
+        return display_float(self.value)
 
     def __str__(self) -> str:
         return str(self.value)
@@ -191,7 +192,7 @@ def log_times(q: Fraction, factor: Fraction, text: str) -> ArbExpr:
         with working_precision(bits + 32):
             return interval(ball(q).log() * rational(factor))
 
-    return ArbExpr(text, float(factor) * (math.log(q.numerator) - math.log(q.denominator)), enclose)
+    return ArbExpr(text, display_float(factor) * (math.log(q.numerator) - math.log(q.denominator)), enclose)
 
 
 def kl_bound(q: Fraction, text: str) -> ArbExpr:
@@ -214,7 +215,8 @@ def log_combination(terms: list[tuple[Fraction, Fraction]], text: str) -> Real:
                 total += ball(Fraction(base)).log() * rational(Fraction(c))
             return interval(total)
 
-    approx = sum(float(c) * (math.log(Fraction(q).numerator) - math.log(Fraction(q).denominator)) for c, q in terms)
+    approx = sum(display_float(Fraction(c)) * (math.log(Fraction(q).numerator) - math.log(Fraction(q).denominator))
+                 for c, q in terms)
     return ArbExpr(text, approx, enclose)
 
 

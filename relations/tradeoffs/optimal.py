@@ -22,6 +22,10 @@ and the exact distortion of the written mechanism.
 
 Wang, Ying and Zhang (IEEE TIT 2016) compare these three privacy-distortion
 functions; :func:`privacy_distortion_curves` tabulates them for one prior.
+
+The inputs are checked before anything is solved (:mod:`relations.tradeoffs.inputs`):
+a problem is one :class:`~relations.errors.InputError` naming ``--prior``, ``--eps`` or
+``--loss``; a solver failure on a well-formed problem is a :class:`~relations.errors.SolverError`.
 """
 
 from __future__ import annotations
@@ -33,14 +37,25 @@ from typing import Sequence
 
 import numpy as np
 
-from relations.errors import InputError
+from relations.errors import InputError, SolverError
 from relations.model.distributions import Channel, Prior
 from relations.model.mechanism import Mechanism
 from relations.model.neighbours import LocalInputs
+from relations.numbers.reals import Log, Real, compare
 from relations.numbers.text import RationalLike
+from relations.tradeoffs.inputs import (
+    MAX_LOSS,
+    MAX_LP_EPS,
+    MAX_LP_PRIOR,
+    MAX_MI_PRIOR,
+    budget_of,
+    exact_loss,
+    loss_array,
+    prior_of,
+)
 from relations.tradeoffs.utility import Loss
 
-__all__ = ["Optimum", "optimal_dp", "optimal_id", "blahut_arimoto", "optimal_mi", "privacy_distortion_curves"]
+__all__ = ["MAX_LP_PRIOR", "MAX_MI_PRIOR", "MAX_LP_EPS", "MAX_LOSS", "Optimum", "optimal_dp", "optimal_id", "blahut_arimoto", "optimal_mi", "privacy_distortion_curves"]
 
 
 @dataclass(frozen=True)
@@ -55,17 +70,6 @@ class Optimum:
     distortion: Fraction
     mixing: Fraction
     gap: float | None = None
-
-
-def _loss(loss, k: int) -> np.ndarray:
-    if isinstance(loss, str):
-        if loss != "hamming":
-            raise InputError(f"unknown loss {loss!r}")
-        return 1.0 - np.eye(k)
-    arr = np.array([[float(Fraction(v)) for v in row] for row in loss])
-    if arr.shape != (k, k):
-        raise InputError(f"loss must be {k} x {k}")
-    return arr
 
 
 def _lp(prior: np.ndarray, loss: np.ndarray, t: float, identifiability: bool) -> tuple[np.ndarray, float]:
@@ -100,8 +104,10 @@ def _lp(prior: np.ndarray, loss: np.ndarray, t: float, identifiability: bool) ->
     a_eq = coo_matrix((np.ones(nq), (np.repeat(np.arange(k), m), idx.ravel())), shape=(k, nvar)).tocsr()
     c = np.concatenate([(prior[:, None] * loss).ravel(), np.zeros(2 * m)])
     res = linprog(c, A_ub=a_ub, b_ub=np.zeros(r), A_eq=a_eq, b_eq=np.ones(k), bounds=(0, None), method="highs")
+    if res.status == 2:
+        raise InputError("the linear program is infeasible: no mechanism meets this budget for this prior")
     if res.status != 0:
-        raise InputError(f"the linear program failed: {res.message}")
+        raise SolverError(f"the linear program (HiGHS) failed on this prior and budget: {res.message}")
     return res.x[:nq].reshape(k, m), float(res.fun)
 
 
@@ -139,13 +145,10 @@ def _exact_within(prior: Sequence[Fraction], q: np.ndarray, ok) -> tuple[Mechani
     return build(lam), lam
 
 
-def _budget_ok(notion: str, eps):
+def _budget_ok(notion: str, bound: Real):
     """Exact test of the one budget that matters (not the whole check)."""
-    from relations.checking.claims import parse_claim
     from relations.measures.dense import eps_d, eps_i, eps_m
-    from relations.numbers.reals import ArbExpr, Log, compare
-
-    bound = parse_claim(f"eps_d<={eps}").bound
+    from relations.numbers.reals import ArbExpr
 
     def ok(mech: Mechanism) -> bool:
         if notion == "mi":
@@ -158,39 +161,72 @@ def _budget_ok(notion: str, eps):
     return ok
 
 
-def _eps_value(eps) -> tuple[str, float]:
-    """``eps`` as claim text (``ln(3)``, ``0.5``) and float."""
-    from relations.checking.claims import parse_claim
-
-    text = str(eps).strip()
-    bound = parse_claim(f"eps_d<={text}").bound
-    return text, float(bound)
-
-
 def optimal_dp(prior: Sequence[RationalLike], eps: RationalLike, *, loss: Loss = "hamming") -> Optimum:
-    """The least-distortion ``eps``-DP (local) mechanism."""
+    """The least-distortion ``eps``-DP (local) mechanism.
+
+    Parameters
+    ----------
+    prior : sequence of Fraction, int, float or str
+        A distribution of 1 to :data:`MAX_LP_PRIOR` entries.
+    eps : Fraction, int, float or str
+        The budget: a number, decimal or fraction text, or ``"ln(RATIONAL)"``; ``0 <= eps <=`` :data:`MAX_LP_EPS`.
+    loss : "hamming" or matrix, optional
+        A ``k x k`` loss with entries in ``[-MAX_LOSS, MAX_LOSS]``.
+
+    Returns
+    -------
+    Optimum
+
+    Raises
+    ------
+    InputError
+        For a prior, budget or loss outside these limits (the message names ``--prior``, ``--eps``, ``--loss``).
+
+    Examples
+    --------
+    Binary randomized response with ratio 3 is optimal: distortion ``1/(1 + 3)``.
+
+    >>> o = optimal_dp(["1/2", "1/2"], "ln(3)")
+    >>> round(o.value, 9), abs(float(o.distortion) - 0.25) < 1e-9
+    (0.25, True)
+    """
     return _optimal_lp(prior, eps, loss, "dp")
 
 
 def optimal_id(prior: Sequence[RationalLike], eps: RationalLike, *, loss: Loss = "hamming") -> Optimum:
-    """The least-distortion ``eps``-identifiable (local) mechanism."""
+    """The least-distortion ``eps``-identifiable (local) mechanism.
+
+    Parameters
+    ----------
+    prior : sequence of Fraction, int, float or str
+        A distribution of 1 to :data:`MAX_LP_PRIOR` positive entries.
+    eps : Fraction, int, float or str
+        As for :func:`optimal_dp`, and at least ``ln(max p / min p)`` (no mechanism exists below).
+    loss : "hamming" or matrix, optional
+        As for :func:`optimal_dp`.
+
+    Returns
+    -------
+    Optimum
+
+    Raises
+    ------
+    InputError
+        For a prior, budget or loss outside these limits.
+    """
     return _optimal_lp(prior, eps, loss, "id")
 
 
 def _optimal_lp(prior, eps, loss, notion: str) -> Optimum:
-    prior = [Fraction(v) for v in prior]
-    text, e = _eps_value(eps)
+    prior = prior_of(prior, notion)
+    bound, e = budget_of(eps, notion, prior)
     p = np.array([float(v) for v in prior])
-    lm = _loss(loss, len(prior))
+    lm = loss_array(loss, len(prior))
     q, value = _lp(p, lm, math.exp(e), notion == "id")
-    mech, lam = _exact_within(prior, q, _budget_ok(notion, text))
+    mech, lam = _exact_within(prior, q, _budget_ok(notion, bound))
     from relations.tradeoffs.utility import expected_distortion
 
-    return Optimum(notion, e, value, mech, expected_distortion(mech, _exact_loss(loss, len(prior))), lam)
-
-
-def _exact_loss(loss, k: int):
-    return loss if isinstance(loss, str) else [[Fraction(v) for v in row] for row in loss]
+    return Optimum(notion, e, value, mech, expected_distortion(mech, exact_loss(loss, len(prior))), lam)
 
 
 # --------------------------------------------------------------------------- rate-distortion
@@ -264,17 +300,46 @@ def _distortion_rate(p: np.ndarray, lm: np.ndarray, target: float, iterations: i
 
 
 def optimal_mi(prior: Sequence[RationalLike], eps: RationalLike, *, loss: Loss = "hamming", tol: float = 1e-9) -> Optimum:
-    """Least distortion subject to ``I(X;Y) <= eps``: Blahut-Arimoto with bisection on the slope."""
-    prior = [Fraction(v) for v in prior]
-    text, e = _eps_value(eps)
+    """Least distortion subject to ``I(X;Y) <= eps``: Blahut-Arimoto with bisection on the slope.
+
+    Parameters
+    ----------
+    prior : sequence of Fraction, int, float or str
+        A distribution of 1 to :data:`MAX_MI_PRIOR` entries.
+    eps : Fraction, int, float or str
+        The budget in nats, ``>= 0``, as for :func:`optimal_dp` (no upper limit: from ``ln k`` on, the
+        least-loss output for each input meets it).
+    loss : "hamming" or matrix, optional
+        As for :func:`optimal_dp`.
+    tol : float, optional
+        Stop the bisection on the slope when its bracket is narrower.
+
+    Returns
+    -------
+    Optimum
+        ``gap`` is Blahut's bound gap at the final iterate.
+
+    Raises
+    ------
+    InputError
+        For a prior, budget or loss outside these limits.
+    """
+    prior = prior_of(prior, "mi")
+    bound, e = budget_of(eps, "mi", prior)
     p = np.array([float(v) for v in prior])
-    lm = _loss(loss, len(prior))
-    # a margin below eps for rounding the channel to rationals
-    channel, d, r, r_lower, r_upper = _distortion_rate(p, lm, e * (1 - 1e-9), 100, tol)
-    mech, lam = _exact_within(prior, channel, _budget_ok("mi", text))
+    lm = loss_array(loss, len(prior))
+    shift = lm.min(axis=1, keepdims=True)  # per-row constants change no choice, and keep exp(-s L) from underflowing
+    if e >= math.log(len(prior)):  # I(X;Y) <= H(X) <= ln k: the least-loss output for each input
+        channel = np.zeros_like(lm)
+        channel[np.arange(len(prior)), np.argmin(lm, axis=1)] = 1.0
+        d, r_lower, r_upper = float(np.sum(p[:, None] * channel * lm)), 0.0, 0.0
+    else:  # a margin below eps for rounding the channel to rationals
+        channel, d, _, r_lower, r_upper = _distortion_rate(p, lm - shift, e * (1 - 1e-9), 100, tol)
+        d += float(p @ shift[:, 0])
+    mech, lam = _exact_within(prior, channel, _budget_ok("mi", bound))
     from relations.tradeoffs.utility import expected_distortion
 
-    return Optimum("mi", e, d, mech, expected_distortion(mech, _exact_loss(loss, len(prior))), lam,
+    return Optimum("mi", e, d, mech, expected_distortion(mech, exact_loss(loss, len(prior))), lam,
                    gap=r_upper - r_lower)
 
 
@@ -283,7 +348,7 @@ def privacy_distortion_curves(prior: Sequence[RationalLike], budgets: Sequence[f
     ``{"eps": [...], "dp": [...], "id": [...], "mi": [...]}`` (``None`` where infeasible)."""
     pr = [Fraction(v) for v in prior]
     p = np.array([float(v) for v in pr])
-    lm = _loss(loss, len(pr))
+    lm = loss_array(loss, len(pr))
     out = {"eps": list(map(float, budgets)), "dp": [], "id": [], "mi": []}
     for e in budgets:
         out["dp"].append(_lp(p, lm, math.exp(e), False)[1])

@@ -1,0 +1,329 @@
+"""Robustness of named mechanisms, huge budgets, ``optimize`` and ``symbolic``, run as a user would.
+
+Each reported defect is run through the command line (``python -m relations.cli``): it either works, with
+the correct result, or is one line on stderr with exit status 2 naming the parameter as the user wrote it
+(``ratio``, ``k``, ``--eps``, ``--loss``), never a traceback; the documented limits
+(``docs/mechanism-files.md``, *Limits of named mechanisms*, *Limits of optimize and symbolic*) are checked
+before anything large is built, and the sizes at those limits run in seconds and well under 1 GB.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+import time
+from decimal import Decimal
+from fractions import Fraction as F
+
+import pytest
+
+from conftest import ROOT, cli_command, run_cli
+
+import relations
+import relations.mechanisms
+from relations.errors import InputError
+from relations.numbers.text import fraction_text
+from relations.tradeoffs.utility import expected_distortion
+
+
+def one_error_line(proc, *needles: str) -> str:
+    """Exit 2, exactly one ``relations: error:`` line on stderr containing every needle, no traceback."""
+    assert proc.returncode == 2, (proc.returncode, proc.stderr[-2000:])
+    assert "Traceback" not in proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("relations: error:"), proc.stderr[-2000:]
+    for needle in needles:
+        assert needle in lines[0], (needle, lines[0])
+    return lines[0]
+
+
+def write(tmp_path, data, name="mech.json"):
+    path = tmp_path / name
+    path.write_text(json.dumps(data))
+    return str(path)
+
+
+def named_file(tmp_path, setting, **channel):
+    return write(tmp_path, {"setting": setting, "prior": "uniform", "channel": channel})
+
+
+def run_measured(*args: str, timeout: float = 120) -> tuple[subprocess.CompletedProcess, float, int]:
+    """Run the command line in a child of a small wrapper that reports the child's peak memory (bytes)
+    and the wall time, so the peak is the command's own."""
+    wrapper = ("import resource, subprocess, sys, time, json; t = time.perf_counter(); "
+               "p = subprocess.run(sys.argv[1:], capture_output=True, text=True); "
+               "print(json.dumps([p.returncode, p.stdout, p.stderr[-4000:], time.perf_counter() - t, "
+               "resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss]))")
+    out = subprocess.run([sys.executable, "-c", wrapper, *cli_command(*args)], capture_output=True, text=True,
+                         timeout=timeout, cwd=ROOT)
+    code, stdout, stderr, seconds, kib = json.loads(out.stdout)
+    return subprocess.CompletedProcess(args, code, stdout, stderr), seconds, kib * 1024
+
+
+# --------------------------------------------------------------------------- 1. huge budgets of products
+
+
+PRODUCT = {"setting": "central", "domain": ["0", "1"], "prior": "uniform",
+           "channel": {"product": [["3/4", "1/4"], ["1/4", "3/4"]]}}
+
+
+@pytest.mark.parametrize("records", [1000, 10000])
+def test_check_product_beyond_float_range(tmp_path, records):
+    """eps_all = ln(3^r) is beyond 709 nats, the KL bound eps_all (e^eps_all - 1) beyond 10^477:
+    OverflowError before; now exact and enclosed, shown in scientific notation."""
+    path = write(tmp_path, {**PRODUCT, "records": records})
+    table = run_cli("check", path)
+    assert table.returncode == 0, table.stderr[-2000:]
+    assert table.stderr == ""
+    kl_row = next(line for line in table.stdout.splitlines() if "drv2010.kl" in line)
+    assert "holds" in kl_row
+    assert "e+" in table.stdout.split("drv2010.kl", 1)[1].split("\n", 2)[1]  # the bound, e.g. 1.45244…e+480
+    proc = run_cli("check", path, "--json")
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    out = json.loads(proc.stdout)
+    kl = next(r for r in out["relations"] if r["id"] == "drv2010.kl")
+    assert kl["status"] == "holds"
+    assert kl["premise"]["exact"] == f"ln({fraction_text(F(3) ** records)})"
+    lo, hi = kl["bound"]["enclosure"]
+    # log10 of ln(3^r) (3^r - 1), as mantissa and exponent
+    log10 = records * math.log10(3) + math.log10(records * math.log(3))
+    for end in (lo, hi):
+        mantissa, exponent = end.split("e+")
+        assert int(exponent) == math.floor(log10) and 1 <= float(mantissa) < 10
+        assert abs(float(mantissa) - 10 ** (log10 - math.floor(log10))) < 1e-6
+    assert Decimal(lo) < Decimal(hi)
+    assert kl["bound"]["value"] == "inf"  # a display float beyond the float range
+    group = next(r for r in out["relations"] if r["id"] == "dworkroth2014.group")
+    assert group["status"] == "holds" and group["slack"]["exact"] == "0"
+
+
+def test_kl_bound_float_mode_beyond_float_range():
+    """Float mode (a premise given as a float): a bound beyond the float range is +inf, not OverflowError."""
+    from relations.catalogue.bounds import KLBound
+    from relations.numbers.reals import Rational
+
+    assert KLBound().exact(Rational(F(800)), Rational(F(0)), 1).infinite == 1
+    assert KLBound().float(800.0, 0.0, 1) == float("inf")
+    assert float(Rational(F(10) ** 400)) == float("inf")
+
+
+# --------------------------------------------------------------------------- 2. every parameter checked
+
+
+def test_folded_geometric_ratio_one_is_the_uniform_limit(tmp_path):
+    """ratio 1 raised ZeroDivisionError; it is the limit t -> 1 of the channel: every row uniform, eps_d = 0."""
+    proc = run_cli("measure", named_file(tmp_path, "central", mechanism="folded_geometric", n=3, ratio="1"), "--json")
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    assert out["eps_d"]["exact"] == "0" and out["eps_i"]["exact"] == "0" and out["eps_m"]["value"] == 0
+    mech = relations.mechanisms.folded_geometric(3, 1)
+    assert all(v == F(1, 3) for row in mech.channel.exact for v in row)
+
+
+BAD_PARAMETERS = [
+    ("local", {"mechanism": "rr", "ratio": "1/2"}, "'ratio'"),
+    ("local", {"mechanism": "rr", "ratio": None}, "'ratio'"),
+    ("local", {"mechanism": "rr", "ratio": "ln(3)"}, "'ratio'"),
+    ("local", {"mechanism": "rr"}, "'ratio' is missing"),
+    ("local", {"mechanism": "krr", "k": 1, "ratio": "2"}, "'k'"),
+    ("local", {"mechanism": "krr", "k": True, "ratio": "2"}, "'k'"),
+    ("local", {"mechanism": "krr", "k": "\u0663", "ratio": "2"}, "'k'"),  # Arabic-Indic 3
+    ("local", {"mechanism": "krr", "k": 3.5, "ratio": "2"}, "'k'"),
+    ("local", {"mechanism": "krr", "ratio": "2"}, "'k' is missing"),
+    ("local", {"mechanism": "krr", "k": 5000, "ratio": "2"}, "'k'"),
+    ("local", {"mechanism": "oue", "k": 3, "ratio": "0"}, "'ratio'"),
+    ("local", {"mechanism": "sue", "k": 3, "ratio": "3"}, "'ratio'"),
+    ("local", {"mechanism": "subset", "k": 3, "s": 3, "ratio": "2"}, "'s'"),
+    ("local", {"mechanism": "subset", "k": 3, "s": 0, "ratio": "2"}, "'s'"),
+    ("local", {"mechanism": "hadamard", "k": 3, "ratio": "-1"}, "'ratio'"),
+    ("local", {"mechanism": "exponential", "utility": [[0, 1], [1]], "base": "2"}, "'utility'"),
+    ("local", {"mechanism": "exponential", "utility": [[0, 5000]], "base": "2"}, "'utility'[0][1]"),
+    ("local", {"mechanism": "exponential", "utility": [[0, 1]], "base": "1/3"}, "'base'"),
+    ("local", {"mechanism": "exponential", "base": "2"}, "'utility' is missing"),
+    ("central", {"mechanism": "truncated_geometric", "n": 0, "ratio": "2"}, "'n'"),
+    ("central", {"mechanism": "truncated_geometric", "n": 3, "ratio": "1/2"}, "'ratio'"),
+    ("central", {"mechanism": "folded_geometric", "n": 3, "ratio": "0.5"}, "'ratio'"),
+    ("central", {"mechanism": "staircase", "n": 5, "ratio": "2", "width": 2}, "'width'"),
+    ("central", {"mechanism": "staircase", "n": 5, "ratio": "2", "delta": 0}, "'delta'"),
+    ("central", {"mechanism": "paper_construction", "theorem": 7, "beta": "1/2"}, "'theorem'"),
+    ("central", {"mechanism": "paper_construction", "theorem": 6, "beta": "1"}, "'beta'"),
+    ("central", {"mechanism": "paper_construction", "theorem": 6, "beta": "1e-1000"}, "'beta'"),
+    ("central", {"mechanism": "paper_construction", "theorem": 6}, "'beta' is missing"),
+]
+
+
+@pytest.mark.parametrize("setting,channel,needle", BAD_PARAMETERS, ids=[f"{c['mechanism']}-{n}" for _, c, n in
+                                                                         BAD_PARAMETERS])
+def test_bad_named_parameter_is_one_line_naming_it(tmp_path, setting, channel, needle):
+    path = write(tmp_path, {"setting": setting, "prior": "uniform", "channel": channel})
+    one_error_line(run_cli("measure", path), needle)
+
+
+# --------------------------------------------------------------------------- 3. advertised sizes
+
+
+TOO_LARGE = [
+    ("local", {"mechanism": "krr", "k": 4096, "ratio": "2"}, ("'krr'", "k = 4096", "262144")),
+    ("local", {"mechanism": "hadamard", "k": 4096, "ratio": "2"}, ("'hadamard'", "k = 4096", "262144")),
+    ("local", {"mechanism": "oue", "k": 4096, "ratio": "2"}, ("'oue'", "k = 4096")),
+    ("local", {"mechanism": "sue", "k": 30, "ratio": "4"}, ("'sue'", "k = 30")),
+    ("local", {"mechanism": "subset", "k": 4096, "s": 2048, "ratio": "2"}, ("'subset'", "k = 4096, s = 2048")),
+    ("central", {"mechanism": "truncated_geometric", "n": 4096, "ratio": "2"}, ("n = 4096", "262144")),
+    ("central", {"mechanism": "truncated_geometric", "n": 400, "ratio": "2"}, ("n = 400", "16777216 ")),
+    ("central", {"mechanism": "truncated_geometric", "n": 4096, "ratio": "1e100"}, ("n = 4096",)),
+    ("central", {"mechanism": "truncated_geometric", "n": 100, "ratio": "1e100"}, ("n = 100", "bits")),
+    ("central", {"mechanism": "folded_geometric", "n": 4096, "ratio": "2"}, ("'folded_geometric'", "n = 4096")),
+    ("central", {"mechanism": "staircase", "n": 4096, "ratio": "2"}, ("'staircase'", "n = 4096")),
+    ("central", {"mechanism": "staircase", "n": 512, "ratio": "2", "delta": 256},
+     ("n = 512, delta = 256", "neighbour pairs")),
+    ("local", {"mechanism": "exponential", "utility": [[0, 4096], [4096, 0]], "base": "1e100"},
+     ("'exponential'", "32768")),
+    ("local", {"mechanism": "krr", "k": 3, "ratio": "1e1000"}, ("'ratio'", "1000 digits")),
+    ("local", {"mechanism": "krr", "k": 3, "ratio": "1" + "0" * 1000 + "/3"}, ("'ratio'", "numerator", "1000 digits")),
+    ("local", {"mechanism": "rr", "ratio": "3/1" + "0" * 1000}, ("'ratio'", "denominator")),
+    ("local", {"mechanism": "rr", "ratio": "1e4000"}, ("'ratio'", "1000 digits")),
+]
+
+
+@pytest.mark.parametrize("setting,channel,needles", TOO_LARGE, ids=[
+    f"{c['mechanism']}-{c.get('k', c.get('n', ''))}-{str(c.get('ratio', ''))[:8]}" for _, c, _n in TOO_LARGE])
+def test_beyond_the_limits_is_refused_up_front(tmp_path, setting, channel, needles):
+    """MemoryError (krr k = 4096), SystemError (truncated_geometric n = 4096) and the int-to-text limit
+    (ratio 1e100 on large ranges) before; now one line naming the parameters and the limit, at once."""
+    path = write(tmp_path, {"setting": setting, "prior": "uniform", "channel": channel})
+    start = time.perf_counter()
+    proc = run_cli("check", path, timeout=60)
+    assert time.perf_counter() - start < 30
+    one_error_line(proc, *needles)
+
+
+AT_THE_LIMITS = [
+    ("local", {"mechanism": "krr", "k": 512, "ratio": "2"}, "ln(2)"),
+    ("local", {"mechanism": "krr", "k": 50, "ratio": "1e999"}, None),
+    ("central", {"mechanism": "truncated_geometric", "n": 359, "ratio": "2"}, "ln(2)"),
+    ("central", {"mechanism": "folded_geometric", "n": 34, "ratio": "1e30"}, None),
+    ("central", {"mechanism": "staircase", "n": 128, "ratio": "2", "delta": 16}, "ln(2)"),
+    ("local", {"mechanism": "oue", "k": 13, "ratio": "2"}, "ln(2)"),
+]
+
+
+@pytest.mark.parametrize("setting,channel,eps_d", AT_THE_LIMITS, ids=[
+    f"{c['mechanism']}-{c.get('k', c.get('n'))}-{c['ratio'][:6]}" for _, c, _e in AT_THE_LIMITS])
+def test_the_documented_maxima_work_in_seconds_and_little_memory(tmp_path, setting, channel, eps_d):
+    path = write(tmp_path, {"setting": setting, "prior": "uniform", "channel": channel})
+    proc, seconds, peak = run_measured("check", path, "--json")
+    assert proc.returncode == 0, proc.stderr
+    assert seconds < 30 and peak < 1 << 30, (seconds, peak)
+    out = json.loads(proc.stdout)["measures"]
+    if eps_d is not None:
+        assert out["eps_d"]["exact"] == eps_d
+    assert out["eps_d"]["value"] > 0
+
+
+def test_python_constructors_check_the_limits_too():
+    with pytest.raises(InputError, match="'krr' with k = 4096"):
+        relations.mechanisms.krr(4096, 2)
+    with pytest.raises(InputError, match="n = 4096"):
+        relations.mechanisms.truncated_geometric(4096, 2)
+    with pytest.raises(InputError, match="'k'"):
+        relations.mechanisms.krr(True, 2)
+
+
+# --------------------------------------------------------------------------- 4. optimize
+
+
+@pytest.mark.parametrize("args,needles", [
+    (["--prior", "1/2,1/2", "--notion", "dp", "--eps", "1e4000"], ("--eps", "at most 16")),
+    (["--prior", "1/2,1/2", "--notion", "dp", "--eps", "50"], ("--eps", "at most 16", "HiGHS")),
+    (["--prior", "1/2,1/2", "--notion", "id", "--eps", "ln(1e30)"], ("--eps", "at most 16")),
+    (["--prior", "1/2,1/2", "--notion", "mi", "--eps", "-1"], ("--eps", "at least 0")),
+    (["--prior", "1/2,1/2", "--notion", "dp", "--eps", "-1/2"], ("--eps", "at least 0")),
+    (["--prior", "1/2,1/2", "--notion", "dp", "--eps", "ln(1/2)"], ("--eps", "at least 0")),
+    (["--prior", "1/2,1/2", "--notion", "dp", "--eps", "ln(0)"], ("--eps", "positive")),
+    (["--prior", "1/2,1/2", "--notion", "dp", "--eps", "abc"], ("--eps",)),
+    (["--prior", "9/10,1/10", "--notion", "id", "--eps", "1"], ("--eps", "identifiable", "ln(9)")),
+    (["--prior", "1,0", "--notion", "id", "--eps", "1"], ("--prior", "positive")),
+    ([], ("--prior", "200 entries", "1 to 100")),
+    (["--notion", "mi"], ("--prior", "300 entries", "1 to 256")),
+])
+def test_optimize_bad_input_is_one_line(args, needles):
+    if not args or args == ["--notion", "mi"]:  # a prior too long for the solver: refused before solving
+        k = 300 if args else 200
+        args = ["--prior", ",".join([f"1/{k}"] * k), "--notion", "mi" if args else "dp", "--eps", "1"]
+    start = time.perf_counter()
+    proc = run_cli("optimize", *args, timeout=60)
+    assert time.perf_counter() - start < 30
+    one_error_line(proc, *needles)
+
+
+@pytest.mark.parametrize("loss,needles", [
+    ([[0, 1], [1]], ("--loss", "row 1 has 1 entries, expected 2")),
+    ([[0, 1]], ("--loss", "1 rows, expected 2")),
+    ([[0, 1, 2], [1, 0, 2]], ("--loss", "2 x 2")),
+    ([[0, "1e40"], [1, 0]], ("--loss[0][1]",)),
+    ([[0, 1], "ab"], ("loss",)),
+])
+@pytest.mark.parametrize("notion", ["dp", "mi"])
+def test_optimize_bad_loss_is_one_line(tmp_path, loss, needles, notion):
+    path = write(tmp_path, loss, "loss.json")
+    one_error_line(run_cli("optimize", "--prior", "1/2,1/2", "--notion", notion, "--eps", "1", "--loss", path),
+                   *needles)
+
+
+def test_optimize_at_the_largest_lp_budget_is_within_it(tmp_path):
+    out = tmp_path / "opt.json"
+    proc = run_cli("optimize", "--prior", "1/3,1/3,1/3", "--notion", "dp", "--eps", "16", "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    checked = run_cli("check", str(out), "--claim", "eps_d<=16")
+    assert checked.returncode == 0, checked.stdout[-2000:] + checked.stderr
+    d = expected_distortion(relations.load(str(out)))
+    assert abs(float(d) - 2 / (math.exp(16) + 2)) < 1e-9  # k-RR is optimal: (k-1)/(e^eps + k-1)
+
+
+@pytest.mark.parametrize("eps", ["50", "1e4000", "ln(1e4000)"])
+def test_optimize_mi_beyond_ln_k_is_the_identity(eps):
+    """I(X;Y) <= H(X) <= ln k: any budget from ln k on is met by reporting the input itself."""
+    proc = run_cli("optimize", "--prior", "1/2,1/3,1/6", "--notion", "mi", "--eps", eps)
+    assert proc.returncode == 0, proc.stderr
+    mech = relations.loads(proc.stdout)
+    assert [list(r) for r in mech.channel.exact] == [[1, 0, 0], [0, 1, 0], [0, 0, 1]]
+
+
+def test_optimize_mi_with_a_loss_without_zeros(tmp_path):
+    """Rows of a loss are shifted before Blahut-Arimoto (exp(-s L) no longer underflows at large slopes)."""
+    path = write(tmp_path, [[1, 2], [3, 1]], "loss.json")
+    proc = run_cli("optimize", "--prior", "1/2,1/2", "--notion", "mi", "--eps", "0.1", "--loss", path)
+    assert proc.returncode == 0, proc.stderr
+    mech = relations.loads(proc.stdout)
+    d = expected_distortion(mech, [[1, 2], [3, 1]])
+    assert 1 < d < F(3, 2)  # between the zero-rate 3/2 and the unconstrained 1
+    assert relations.measure(mech).eps_m.enclosure.upper <= F(1, 10)
+
+
+# --------------------------------------------------------------------------- 5. symbolic
+
+
+def test_symbolic_krr_large_k_refused_at_once():
+    start = time.perf_counter()
+    proc = run_cli("symbolic", "krr", "--k", "1000000000", timeout=60)
+    assert time.perf_counter() - start < 30
+    one_error_line(proc, "--k", "2 to 64")
+    one_error_line(run_cli("symbolic", "krr", "--k", "1e9"), "--k")
+
+
+def test_symbolic_krr_at_its_maximum():
+    proc, seconds, _ = run_measured("symbolic", "krr", "--k", "64")
+    assert proc.returncode == 0, proc.stderr
+    assert seconds < 30
+    assert proc.stdout.splitlines()[:3] == ["eps_d = eps", "eps_i = eps", "sigma_min = 0"]
+
+
+def test_symbolic_krr_library_limit():
+    from relations.mechanisms.symbolic import MAX_SYMBOLIC_K, krr
+
+    with pytest.raises(InputError, match="2 to 64"):
+        krr(MAX_SYMBOLIC_K + 1)
+    with pytest.raises(InputError, match="prior"):
+        krr(3, prior=[F(1, 2), F(1, 2)])
