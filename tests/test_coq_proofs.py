@@ -35,6 +35,9 @@ MAIN_THEOREMS = (
     ("LocalMITanh", "local_mi_le_eps_tanh",
      "forall (n m : nat) (eps : R) (p : nat -> R) (Q : nat -> nat -> R), 0 <= eps -> is_prior n p -> "
      "is_channel n m Q -> ldp n m eps Q -> mutual_info n m p Q <= eps * ((exp eps - 1) / (exp eps + 1))"),
+    ("LocalMITanh", "mi_le_kl_bound",
+     "forall (n m : nat) (eps : R) (p : nat -> R) (Q : nat -> nat -> R), 0 <= eps -> is_prior n p -> "
+     "is_channel n m Q -> ldp n m eps Q -> mutual_info n m p Q <= eps * (exp eps - 1)"),
     ("LocalIdentifiability", "local_identifiability_corrected",
      "forall (n m : nat) (eps_d sigma : R) (p : nat -> R) (Q : nat -> nat -> R), "
      "(forall x, (x < n)%nat -> 0 < p x) -> is_channel n m Q -> ldp n m eps_d Q -> "
@@ -153,9 +156,23 @@ def test_coq_makefile_builds_the_folder(tmp_path):
 
 def test_verify_names_existing_coq_theorems():
     """Every Coq proof a verdict cites exists, with the theorem it names."""
-    from relations.search.verify import COQ_PROOFS
+    from relations.search.coq import COQ_PROOFS
 
     root = Path(__file__).resolve().parents[1]
-    for relation_id, (path, theorem) in COQ_PROOFS.items():
-        text = (root / path).read_text(encoding="utf-8")
-        assert re.search(rf"\bTheorem\s+{theorem}\b", text), (relation_id, path, theorem)
+    written = {(module, name): statement for module, name, statement in MAIN_THEOREMS}
+    for relation_id, proof in COQ_PROOFS.items():
+        text = (root / proof.file).read_text(encoding="utf-8")
+        assert re.search(rf"\b(Theorem|Corollary)\s+{proof.theorem}\b", text), (relation_id, proof.file)
+        # the statement verify checks is the one written independently above
+        assert written[(proof.module, proof.theorem)] == proof.statement, relation_id
+
+
+def test_verify_checks_a_coq_only_relation():
+    """drv2010.kl has no z3 proof: check_theorem compiles its Coq proof now, and a wrong statement fails."""
+    from relations.search.coq import COQ_PROOFS, CoqProof, check_theorem
+
+    _tool("coqc")
+    proof = COQ_PROOFS["drv2010.kl"]
+    assert check_theorem(proof).status == "checked"
+    stronger = CoqProof(proof.file, proof.theorem, proof.statement.replace("eps * (exp eps - 1)", "eps / 2"))
+    assert check_theorem(stronger).status == "failed"

@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import signal
 import subprocess
@@ -61,9 +62,17 @@ def test_verify_refuses_a_users_file_and_replaces_its_own(tmp_path):
 
 
 def test_verify_writes_nothing_into_cwd_but_its_folder(tmp_path):
-    res = run("verify", "--quick", "--only", "drv2010.kl", "--out", "ev", cwd=tmp_path)  # uses hypothesis
+    # without coqc on the PATH drv2010.kl is searched for counterexamples with hypothesis (whose cache
+    # must not land in the working directory), and its evidence says why the Coq proof was not used
+    (tmp_path / "bin").mkdir()
+    res = subprocess.run(CLI + ["verify", "--quick", "--only", "drv2010.kl", "--out", "ev", "--json"],
+                         capture_output=True, text=True, cwd=tmp_path, timeout=300,
+                         env={**os.environ, "PATH": str(tmp_path / "bin")})
     assert res.returncode == 0, res.stderr
-    assert sorted(os.listdir(tmp_path)) == ["ev"]
+    assert sorted(os.listdir(tmp_path)) == ["bin", "ev"]
+    (verdict,) = json.loads(res.stdout)["relations"]
+    assert verdict["verdict"] == "unrefuted" and "coqc is not installed" in verdict["evidence"]
+    assert any(s.startswith("hypothesis") for s in verdict["searched"])
 
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGKILL])

@@ -181,3 +181,24 @@ Proof.
   apply Rle_trans with (eps * 1); [|lra].
   apply Rmult_le_compat_l; assumption.
 Qed.
+
+(** Corollary ([drv2010.kl], Dwork, Rothblum and Vadhan 2010, in the form
+    I <= eps (e^eps - 1)): the tanh bound implies it, since
+    (e^eps - 1)/(e^eps + 1) <= e^eps - 1 when e^eps - 1 >= 0 and e^eps + 1 >= 1.
+    [ldp] bounds the ratio over ALL pairs of inputs, so with the inputs being
+    datasets this is the central statement with eps = eps_all as well. *)
+Corollary mi_le_kl_bound (n m : nat) (eps : R) (p : nat -> R) (Q : nat -> nat -> R) :
+  0 <= eps -> is_prior n p -> is_channel n m Q -> ldp n m eps Q ->
+  mutual_info n m p Q <= eps * (exp eps - 1).
+Proof.
+  intros Heps Hp HQ Hldp.
+  eapply Rle_trans; [apply (local_mi_le_eps_tanh n m eps p Q); assumption|].
+  apply Rmult_le_compat_l; [assumption|].
+  assert (H1 : 1 <= exp eps).
+  { destruct Heps as [Hpos|Hzero].
+    - left. rewrite <- exp_0. apply exp_increasing. exact Hpos.
+    - subst eps. rewrite exp_0. lra. }
+  apply (Rmult_le_reg_r (exp eps + 1)); [lra|].
+  unfold Rdiv. rewrite Rmult_assoc, Rinv_l by lra.
+  nra.
+Qed.

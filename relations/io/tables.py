@@ -255,7 +255,7 @@ def verdicts_table(verdicts: Sequence[Verdict]) -> Table:
             evidence += f"\nsearched: {len(v.searched)} searches (see --json)"
         if v.family_file:
             evidence += f"\nfamily: {v.family_file}"
-        if v.coq:
+        if v.coq and v.coq not in evidence:
             evidence += f"\nCoq: {v.coq}"
         tight = "—" if v.tightness is None else f"best found {v.tightness:.4g}" + (
             f" ({v.tightness_family})" if v.tightness_family else "")

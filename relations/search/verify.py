@@ -43,6 +43,7 @@ from relations.checking.quantities import values
 from relations.kinds import RelationKind, Status
 from relations.kinds import Verdict as V
 from relations.model.mechanism import Mechanism
+from relations.search.coq import COQ_ONLY, COQ_PROOFS, check_theorem
 from relations.search.derive import derive
 from relations.search.families import DenseFamily
 from relations.search.frontiers import Frontier, frontier_for
@@ -51,14 +52,6 @@ import relations.search.erasure as erasure
 from relations.search.witnesses import simplify
 
 __all__ = ["COQ_PROOFS", "WITNESS_EPS_M", "erasure_member", "Effort", "SMT_SHAPES", "DENSE", "Verdict", "verify_relation", "verify_all"]
-
-#: Relations with a machine-checked Coq proof in the repository's ``proofs/coq/`` (file, theorem);
-#: ``tests/test_coq_proofs.py`` compiles them and checks their statements and axioms.
-COQ_PROOFS = {
-    "relations.thm11_sharp": ("proofs/coq/LocalMISharp.v", "local_mi_le_eps"),
-    "relations.thm4_corrected": ("proofs/coq/LocalIdentifiability.v", "local_identifiability_corrected"),
-    "zheng2025.thm11": ("proofs/coq/LocalMISharp.v", "local_mi_le_eps"),
-}
 
 #: eps_m requested of the non-implication witnesses written by ``verify``.
 WITNESS_EPS_M = Fraction(1, 10)
@@ -256,6 +249,13 @@ class _Search:
             return self._proved(f"z3: follows in real arithmetic from the lemma-proved relations {used} (and eps_d <= "
                                 f"eps_all, budgets >= 0, sigma_min <= 0)", "composition of " + used,
                                 (header, derivation.smt2))
+        coq_note = ""
+        if rel.id in COQ_ONLY:
+            proof = COQ_PROOFS[rel.id]
+            check = check_theorem(proof)
+            if check.status == "checked":
+                return self._proved(f"Coq: {proof.cite} ({check.detail})", proof.statement, None)
+            coq_note = f"; the Coq proof {proof.cite} was not checked in this run: {check.detail}"
         bounded_ok, bounded_all, found = self._bounded_search()
         found = found or self._hypothesis() or self._optimise_for_counterexample()
         if found is not None:
@@ -266,7 +266,7 @@ class _Search:
                                         + ", ".join(bounded_ok), bounded=bounded_ok, tightness=tight,
                                         tightness_family=fam))
         best = max((f.best_violation for f in self.founds), default=-math.inf)
-        return self._finish(Verdict(rel, V.UNREFUTED, f"no counterexample found (largest float violation {best:.3g})",
+        return self._finish(Verdict(rel, V.UNREFUTED, f"no counterexample found (largest float violation {best:.3g}){coq_note}",
                                     bounded=bounded_ok, tightness=tight, tightness_family=fam))
 
     # ---------------------------------------------------------------- steps
@@ -331,7 +331,7 @@ class _Search:
     def _finish(self, verdict: Verdict) -> Verdict:
         verdict.searched = self.searched
         if verdict.verdict == V.PROVED and self.rel.id in COQ_PROOFS:
-            verdict.coq = ": ".join(COQ_PROOFS[self.rel.id])
+            verdict.coq = COQ_PROOFS[self.rel.id].cite
         if verdict.verdict != V.REFUTED:
             verdict.frontier = frontier_for(self.rel, quick=self.effort.quick)
         verdict.smt = verdict.smt or self.smt_evidence

@@ -1,0 +1,167 @@
+"""Machine-checked Coq proofs of catalogue relations, and re-checking them with ``coqc``.
+
+The repository's ``proofs/coq/`` holds Coq proofs over the standard library's real numbers
+(no axioms of their own).  :data:`COQ_PROOFS` says which relation each main theorem proves
+and with which statement; :func:`check_theorem` compiles the folder in a temporary copy (in
+``_CoqProject`` order), checks that the theorem still has that statement, and that
+``Print Assumptions`` lists only axioms that the standard library's reals rest on (those of
+``Rpower.exp_ln`` and ``MVT.MVT``).  ``relations verify`` calls it for a relation whose only
+proof is in Coq (``drv2010.kl``): the verdict is ``proved`` only when the check passed in
+that run; without ``coqc`` (or without the ``proofs/coq`` folder, in an installed wheel) the
+relation keeps the verdict of its searches and the evidence says why.
+
+Examples
+--------
+>>> COQ_PROOFS["drv2010.kl"].cite
+'proofs/coq/LocalMITanh.v: mi_le_kl_bound'
+>>> sorted(COQ_ONLY)
+['drv2010.kl']
+"""
+
+from __future__ import annotations
+
+import functools
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+__all__ = ["COQ_DIR", "COQ_ONLY", "COQ_PROOFS", "CoqProof", "CoqCheck", "check_theorem", "axioms"]
+
+#: The Coq sources, next to the package in a clone of the repository.
+COQ_DIR = Path(__file__).resolve().parents[2] / "proofs" / "coq"
+
+#: Seconds allowed for compiling the folder (it takes a few seconds).
+TIMEOUT = 300
+
+_STDLIB_REFERENCES = ("Rpower.exp_ln", "MVT.MVT")
+_BUILD = ("*.vo", "*.vok", "*.vos", "*.glob", "*.aux", ".*.aux", ".lia.cache", ".nra.cache", "Makefile*", ".Makefile.d")
+
+
+@dataclass(frozen=True)
+class CoqProof:
+    """A main theorem of ``proofs/coq``: its file, name and the statement it must have."""
+
+    file: str
+    theorem: str
+    statement: str
+
+    @property
+    def module(self) -> str:
+        return Path(self.file).stem
+
+    @property
+    def cite(self) -> str:
+        """``"file: theorem"``, as verdicts cite it."""
+        return f"{self.file}: {self.theorem}"
+
+
+_HEAD = "forall (n m : nat) (eps : R) (p : nat -> R) (Q : nat -> nat -> R), 0 <= eps -> is_prior n p -> " \
+        "is_channel n m Q -> ldp n m eps Q -> "
+_SHARP = CoqProof("proofs/coq/LocalMISharp.v", "local_mi_le_eps", _HEAD + "mutual_info n m p Q <= eps")
+_LOCAL_ID = CoqProof(
+    "proofs/coq/LocalIdentifiability.v", "local_identifiability_corrected",
+    "forall (n m : nat) (eps_d sigma : R) (p : nat -> R) (Q : nat -> nat -> R), "
+    "(forall x, (x < n)%nat -> 0 < p x) -> is_channel n m Q -> ldp n m eps_d Q -> "
+    "(forall x x', (x < n)%nat -> (x' < n)%nat -> ln (p x / p x') <= - sigma) -> "
+    "forall x x' y, (x < n)%nat -> (x' < n)%nat -> (y < m)%nat -> 0 < Q x y -> 0 < Q x' y -> "
+    "ln (posterior n p Q x y / posterior n p Q x' y) <= eps_d - sigma")
+
+#: Relations with a machine-checked Coq proof in ``proofs/coq/``.  ``ldp`` there bounds the ratio
+#: over *all* pairs of inputs, so with datasets as inputs the theorems are about ``eps_all`` in the
+#: central setting too (``drv2010.kl`` is stated for both settings).
+COQ_PROOFS = {
+    "relations.thm11_sharp": _SHARP,
+    "zheng2025.thm11": _SHARP,
+    "relations.thm4_corrected": _LOCAL_ID,
+    "drv2010.kl": CoqProof("proofs/coq/LocalMITanh.v", "mi_le_kl_bound",
+                           _HEAD + "mutual_info n m p Q <= eps * (exp eps - 1)"),
+}
+
+#: Relations whose only proof is the Coq one (z3 cannot reason about ``e^eps``).
+COQ_ONLY = frozenset({"drv2010.kl"})
+
+
+@dataclass(frozen=True)
+class CoqCheck:
+    """The outcome of :func:`check_theorem`: ``status`` is ``"checked"``, ``"unavailable"`` or ``"failed"``."""
+
+    status: str
+    detail: str
+
+
+def axioms(output: str) -> set[str]:
+    """Axiom names in the output of one ``Print Assumptions`` (each name starts a line).
+
+    Examples
+    --------
+    >>> sorted(axioms("Axioms:\\nA.b : Prop\\n  continued\\nC.d : nat"))
+    ['A.b', 'C.d']
+    >>> axioms("Closed under the global context")
+    set()
+    """
+    if "Closed under the global context" in output:
+        return set()
+    body = output.split("Axioms:", 1)[1] if "Axioms:" in output else ""
+    return {line.split()[0] for line in body.splitlines() if line and not line[0].isspace()}
+
+
+def _run(coqc: str, folder: Path, name: str) -> subprocess.CompletedProcess:
+    return subprocess.run([coqc, "-R", ".", "Relations", name], cwd=folder, capture_output=True, text=True,
+                          timeout=TIMEOUT)
+
+
+@functools.lru_cache(maxsize=None)
+def check_theorem(proof: CoqProof, source: Path = COQ_DIR) -> CoqCheck:
+    """Compile ``source`` in a temporary copy and check ``proof``'s statement and axioms.
+
+    Parameters
+    ----------
+    proof : CoqProof
+        The theorem to check.
+    source : Path
+        The folder of ``.v`` files with its ``_CoqProject``.
+
+    Returns
+    -------
+    CoqCheck
+        ``"checked"`` with the coqc version; ``"unavailable"`` without coqc or the folder;
+        ``"failed"`` with coqc's message when a file does not compile, the statement differs or an
+        axiom beyond the standard library's is used.
+    """
+    coqc = shutil.which("coqc")
+    if coqc is None:
+        return CoqCheck("unavailable", "coqc is not installed (apt-get install coq)")
+    if not (source / "_CoqProject").is_file():
+        return CoqCheck("unavailable", f"the Coq sources ({source}) are not here: run from a clone of the repository")
+    files = [s.strip() for s in (source / "_CoqProject").read_text(encoding="utf-8").splitlines()
+             if s.strip().endswith(".v")]
+    with tempfile.TemporaryDirectory(prefix="relations-coq-") as tmp:
+        folder = Path(tmp) / "coq"
+        try:
+            shutil.copytree(source, folder, ignore=shutil.ignore_patterns(*_BUILD))
+            for name in files:
+                run = _run(coqc, folder, name)
+                if run.returncode != 0:
+                    return CoqCheck("failed", f"coqc {name}: {(run.stderr or run.stdout).strip()[:400]}")
+            allowed: set[str] = set()
+            for i, ref in enumerate(_STDLIB_REFERENCES):
+                (folder / f"Std{i}.v").write_text(f"From Coq Require Import Reals Rpower MVT.\nPrint Assumptions {ref}.\n",
+                                                  encoding="utf-8")
+                allowed |= axioms(_run(coqc, folder, f"Std{i}.v").stdout)
+            (folder / "Main.v").write_text(
+                f"From Coq Require Import Reals.\nFrom Relations Require Import Sums Mechanism {proof.module}.\n"
+                f"Open Scope R_scope.\nCheck ({proof.theorem} : {proof.statement}).\n"
+                f"Print Assumptions {proof.module}.{proof.theorem}.\n", encoding="utf-8")
+            run = _run(coqc, folder, "Main.v")
+            version = subprocess.run([coqc, "--version"], capture_output=True, text=True, timeout=60).stdout.split()
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            return CoqCheck("failed", f"coqc could not be run: {exc}")
+    if run.returncode != 0:
+        return CoqCheck("failed", f"{proof.theorem} does not have the statement it proves: {run.stderr.strip()[:400]}")
+    extra = axioms(run.stdout) - allowed
+    if not allowed or extra:
+        return CoqCheck("failed", f"{proof.theorem} uses axioms beyond the standard library's reals: {sorted(extra)}")
+    release = next((w for w in version if w[:1].isdigit()), "?")
+    return CoqCheck("checked", f"compiled by coqc {release} in this run; only the standard library's real-number axioms")
