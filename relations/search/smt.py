@@ -28,8 +28,12 @@ bound.  Zero priors: in a connected neighbour graph (every local domain and
 every ``D^r``) a zero prior next to a positive one makes ``eps_i`` infinite
 (``p(x)Q[x][y] > 0 = p(x')Q[x'][y]`` for some ``y``) and ``sigma_min = -inf``,
 so ID premises hold vacuously and ``- sigma_min`` bounds are infinite; the
-lemmas may therefore assume ``p, p' > 0``.  A ``proved`` verdict says this
-scope: local domains and ``D^r``.
+lemmas may therefore assume ``p, p' > 0``.  For an explicit neighbour graph the
+same argument runs component by component, so it needs every component with a
+neighbour pair to carry prior for the identifiability-to-DP lemma; each relation's
+:class:`~relations.catalogue.scopes.Scope` says where its proof applies, a
+``proved`` verdict states it, and ``relations check`` reports "outside the proved
+scope" beyond it.
 
 **Bounded search** (:func:`bounded_search`): for fixed sizes, all priors and
 channels at once: is there a mechanism with ``conclusion > f(premise)``?  A
