@@ -11,7 +11,11 @@ side by side in this process, and their ratio:
 3. exact path, 256 x 256 rational channel, certified ``eps_m`` (target < 2 s);
 4. product form, ``r = 1000`` records (uniform and 1000 distinct local priors; target < 1 s);
 5. whole processes: ``relations measure F.npz --json`` vs ``python -c`` that loads
-   the same file with numpy and computes ``I(X;Y)`` once (target ratio <= 2.0).
+   the same file with numpy and computes ``I(X;Y)`` once (target ratio <= 2.0);
+6. exact path, long denominators (a different 4000-digit denominator in every row, the
+   number limit of mechanism files): certified ``eps_m`` vs the same enclosure with the
+   output marginal ``p(y)`` summed exactly first (the algorithm before issue 13; its
+   exact ``p(y)`` has the digits of every row's denominator).
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ import numpy as np
 
 from relations.model import Channel, Mechanism, Prior, ProductChannel, ProductPrior
 from relations.measures import measure
+from relations.measures.information import mutual_information
 from relations.model import HammingInputs, LocalInputs
 
 BASELINE = """
@@ -45,6 +50,22 @@ def numpy_mi(p: np.ndarray, q: np.ndarray) -> float:
 
     py = p @ q
     return float(p @ xlogy(q, q).sum(1) - xlogy(py, py).sum())
+
+
+def exact_marginal_mi(prior, rows, bits: int = 100):
+    """The certified ``I(X;Y)`` with ``p(y)`` summed exactly first (the baseline of case 6)."""
+    from flint import arb, fmpq
+
+    from relations.numbers.enclosure import working_precision
+
+    py = [sum((px * row[y] for px, row in zip(prior, rows)), Fraction(0)) for y in range(len(rows[0]))]
+    with working_precision(bits + 64):
+        def xlogx(v):
+            e = fmpq(v.numerator, v.denominator)
+            return e * arb(e).log() if v else arb(0)
+        total = sum((fmpq(px.numerator, px.denominator) * sum((xlogx(q) for q in row), arb(0))
+                     for px, row in zip(prior, rows)), arb(0))
+        return total - sum((xlogx(v) for v in py), arb(0))
 
 
 def best_of(fn, repeat: int = 3) -> float:
@@ -127,6 +148,19 @@ def main(quick: bool = False) -> dict:
         t = best_of(lambda: measure(mech), 1)
         row(f"product r={records}, {label}", t, None, "target < 1 s")
         results[f"product_{label.split()[0]}_seconds"] = t
+
+    n_long = 16 if quick else 40
+    long_rows = []
+    for _ in range(n_long):
+        d = 10**3999 + int(rng.integers(1, 2**62)) * 10**3900 + int(rng.integers(1, 2**62))
+        a = [d // (2 * n_long) + int(rng.integers(1, 2**62)) for _ in range(n_long - 1)]
+        long_rows.append([Fraction(x, d) for x in a] + [Fraction(d - sum(a), d)])
+    long_prior = [Fraction(1, n_long)] * n_long
+    t_tool = best_of(lambda: mutual_information(long_prior, long_rows), 1)
+    t_base = best_of(lambda: exact_marginal_mi(long_prior, long_rows), 1)
+    row(f"exact {n_long}x{n_long}, 4000-digit denominators: eps_m", t_tool, t_base,
+        "baseline: exact p(y) first")
+    results["long_denominators_ratio"] = t_tool / t_base
 
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "big.npz")

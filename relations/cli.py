@@ -158,7 +158,7 @@ def witness(
     from relations.catalogue.entries import BY_ID
     from relations.io.writing import dumps
     from relations.numbers.text import parse_rational
-    from relations.search.witnesses import mi_witness
+    from relations.search.witnesses import MIN_WITNESS_EPS_M, mi_witness
 
     rel = BY_ID.get(relation)
     if rel is None or rel.kind != "non-implication":
@@ -168,8 +168,8 @@ def witness(
         return
     bound = parse_rational(eps_m, "--eps-m")
     big = parse_rational(full_support, "--full-support") if full_support is not None else None
-    if bound <= 0 or (big is not None and big <= 1):
-        fail("--eps-m must be positive and --full-support above 1")
+    if bound < MIN_WITNESS_EPS_M or (big is not None and big <= 1):
+        fail("--eps-m must be at least 1e-1000 and --full-support above 1")
         return
     mech = mi_witness(rel.setting, bound, big)
     sys.stdout.write(dumps(mech, f"witness for {rel.id}: I(X;Y) <= {bound}"))

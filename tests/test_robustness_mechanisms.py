@@ -327,3 +327,43 @@ def test_symbolic_krr_library_limit():
         krr(MAX_SYMBOLIC_K + 1)
     with pytest.raises(InputError, match="prior"):
         krr(3, prior=[F(1, 2), F(1, 2)])
+
+
+
+def _scan(setting, eps_m, full_support):
+    """The witness of the smallest j = 1, 2, ... whose certified I is at most eps_m (a linear scan)."""
+    from relations.mechanisms.paper import paper_central, paper_local
+    from relations.search.witnesses import _full_support, certified_mi_upper
+
+    for j in range(1, 200):
+        beta = F(1, 2**j)
+        if full_support is None:
+            cand = paper_local(beta) if setting == "local" else paper_central(beta)
+        else:
+            cand = _full_support(setting, beta, F(1, 2 * int(full_support.__ceil__()) + 2))
+        if certified_mi_upper(cand, 160) <= eps_m:
+            return cand
+    raise AssertionError("no witness in the scan")
+
+
+@pytest.mark.parametrize("setting,full_support", [("local", None), ("central", None), ("local", F(5))])
+@pytest.mark.parametrize("eps_m", [F(1, 3), F(1, 1000), F(1, 10**9)])
+def test_mi_witness_is_the_smallest_power_found_by_a_linear_scan(setting, full_support, eps_m):
+    """Doubling and bisection find the j that a scan from j = 1 finds (I decreases with beta)."""
+    from relations.search.witnesses import mi_witness
+
+    got, want = mi_witness(setting, eps_m, full_support), _scan(setting, eps_m, full_support)
+    assert got.prior.exact == want.prior.exact and got.channel.exact == want.channel.exact
+
+
+def test_witness_for_a_tiny_eps_m_is_certified_below_it():
+    from relations.io.reading import loads
+    from relations.measures.information import mutual_information
+
+    res = run_cli("witness", "zheng2025.thm12", "--eps-m", "1e-300")
+    assert res.returncode == 0, res.stderr
+    mech = loads(res.stdout)
+    assert mutual_information(mech.prior.exact, mech.channel.exact, 1100).upper <= F(1, 10**300)
+    for bad in ("1e-1001", "0", "-1"):
+        res = run_cli("witness", "zheng2025.thm12", "--eps-m", bad)
+        assert res.returncode == 2 and res.stderr.count("\n") == 1 and "--eps-m" in res.stderr, res.stderr

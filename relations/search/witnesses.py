@@ -30,8 +30,9 @@ from relations.mechanisms.paper import paper_central, paper_local
 from relations.model.distributions import Prior, ProductChannel
 from relations.model.mechanism import Mechanism
 from relations.numbers.rounding import largest_remainder
+from relations.numbers.text import short_text
 
-__all__ = ["certified_mi_upper", "mi_witness", "simplify"]
+__all__ = ["MIN_WITNESS_EPS_M", "certified_mi_upper", "mi_witness", "simplify"]
 
 
 def _full_support(setting: str, beta: Fraction, delta: Fraction) -> Mechanism:
@@ -41,20 +42,26 @@ def _full_support(setting: str, beta: Fraction, delta: Fraction) -> Mechanism:
     return Mechanism.product(w, records=2, prior=[[1 - beta, beta]] * 2)
 
 
-def certified_mi_upper(mech: Mechanism) -> Fraction:
-    """The upper end of the certified enclosure of ``I(X;Y)``."""
+def certified_mi_upper(mech: Mechanism, bits: int | None = None) -> Fraction:
+    """The upper end of a certified enclosure of ``I(X;Y)`` at most ``2**-bits`` wide (default 100)."""
     from relations.measures.api import measure
+    from relations.numbers.enclosure import DEFAULT_BITS
 
-    enc = measure(mech).eps_m.enclosure
+    enc = measure(mech, bits=bits or DEFAULT_BITS).eps_m.enclosure
     assert enc is not None
     return enc.upper
+
+
+#: The smallest ``eps_m`` :func:`mi_witness` accepts (``beta`` then has about 3400 binary digits).
+MIN_WITNESS_EPS_M = Fraction(1, 10**1000)
 
 
 def mi_witness(setting: str, eps_m: Fraction, full_support: Fraction | None = None) -> Mechanism:
     """A mechanism with certified ``I(X;Y) <= eps_m`` and infinite ``eps_d`` and ``eps_i``.
 
     The paper's constructions with ``beta = 2^-j`` for the smallest ``j`` whose certified
-    ``I`` is at most ``eps_m``; with ``full_support = L``, a full-support channel with
+    ``I`` is at most ``eps_m`` (found by doubling ``j`` and bisecting, since ``I`` decreases
+    with ``beta``; the enclosures are made narrower than ``eps_m``); with ``full_support = L``, a full-support channel with
     ``eps_d >= ln L`` instead (arbitrarily large but finite budgets).
 
     Parameters
@@ -73,7 +80,7 @@ def mi_witness(setting: str, eps_m: Fraction, full_support: Fraction | None = No
     Raises
     ------
     ValueError
-        If ``eps_m <= 0``.
+        If ``eps_m <= 0`` or ``eps_m <`` :data:`MIN_WITNESS_EPS_M` (``10^-1000``).
 
     References
     ----------
@@ -90,16 +97,30 @@ def mi_witness(setting: str, eps_m: Fraction, full_support: Fraction | None = No
     """
     if eps_m <= 0:
         raise ValueError("eps_m must be positive")
-    for j in range(1, 4000):
+    if eps_m < MIN_WITNESS_EPS_M:
+        raise ValueError(f"eps_m below 1e-1000 is not supported (got {short_text(eps_m)})")
+    # enclosures narrower than eps_m itself: a tiny eps_m needs more than the default 100 bits
+    bits = max(100, eps_m.denominator.bit_length() - eps_m.numerator.bit_length() + 40)
+
+    def member(j: int) -> Mechanism:
         beta = Fraction(1, 2**j)
         if full_support is None:
-            mech = paper_local(beta) if setting == "local" else paper_central(beta)
-        else:
-            delta = Fraction(1, 2 * int(full_support.__ceil__()) + 2)
-            mech = _full_support(setting, beta, delta)
-        if certified_mi_upper(mech) <= eps_m:
-            return mech
-    raise ValueError("no witness found")  # pragma: no cover (h(2^-j) -> 0)
+            return paper_local(beta) if setting == "local" else paper_central(beta)
+        return _full_support(setting, beta, Fraction(1, 2 * int(full_support.__ceil__()) + 2))
+
+    def fits(j: int) -> bool:
+        return certified_mi_upper(member(j), bits) <= eps_m
+
+    # I(beta) decreases to 0 with beta: double j until it fits, then bisect for the smallest such j
+    low, high = 0, 1
+    while not fits(high):
+        low, high = high, 2 * high
+        if high > 1 << 13:  # pragma: no cover (h(2^-j) -> 0 long before)
+            raise ValueError("no witness found")
+    while high - low > 1:
+        mid = (low + high) // 2
+        low, high = (low, mid) if fits(mid) else (mid, high)
+    return member(high)
 
 
 def simplify(mech: Mechanism, still: Callable[[Mechanism], bool]) -> Mechanism:
