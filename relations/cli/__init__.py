@@ -4,6 +4,11 @@ Bad input — an unreadable file, malformed JSON, wrong shapes, non-stochastic
 rows, bad numbers, an unknown setting — is one line on stderr and exit status
 2, never a traceback.  Heavy optional libraries (sympy, z3) are not imported
 by ``measure``.
+
+The package holds the commands: this module the application, the shared helpers and most
+commands; ``app`` holds the application and the helpers every command uses, and
+``audit_command`` (like any later command module) registers its command on it when this
+module imports it.
 """
 
 from __future__ import annotations
@@ -15,48 +20,8 @@ from typing import Optional
 
 import typer
 
+from relations.cli.app import _console, app, did_you_mean, fail  # noqa: F401  (re-exported)
 from relations.errors import InputError
-
-app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
-                  help="Exact privacy budgets of finite mechanisms and the relations between them.")
-
-
-@app.callback()
-def _root(
-    version: bool = typer.Option(False, "--version", help="Print the version and exit.", is_eager=True,
-                                 callback=lambda value: _print_version(value)),
-) -> None:
-    """Exact privacy budgets of finite mechanisms and the relations between them."""
-
-
-def _print_version(value: bool) -> None:
-    if value:
-        from relations import __version__
-
-        sys.stdout.write(f"relations {__version__}\n")
-        raise typer.Exit(0)
-
-
-def _console():
-    """A rich console; 140 columns when writing to a file or pipe (tables stay readable)."""
-    from rich.console import Console
-
-    console = Console()
-    return console if console.is_terminal else Console(width=140)
-
-
-def did_you_mean(value: str, choices) -> str:
-    """`` (did you mean 'X'?)`` for the closest of ``choices`` to a misspelt ``value``, else ``""``."""
-    import difflib
-
-    close = difflib.get_close_matches(value, [str(c) for c in choices], n=1, cutoff=0.6)
-    return f" (did you mean {close[0]!r}?)" if close else ""
-
-
-def fail(message: str) -> None:
-    """Print one error line on stderr and exit with status 2."""
-    sys.stderr.write(f"relations: error: {message}\n")
-    raise typer.Exit(2)
 
 
 @app.command()
@@ -305,75 +270,6 @@ def figures(
         sys.stdout.write(path + "\n")
 
 
-@app.command()
-def audit(
-    target: Optional[str] = typer.Argument(None, help="MODULE:FUNCTION, FILE.py:FUNCTION (a randomizer fn(x) or "
-                                           "fn(x, rng=...)) or a library mechanism (see --list)."),
-    domain: Optional[str] = typer.Option(None, "--domain", help="Comma-separated inputs, e.g. 0,1,2,3 (integers are "
-                                         "passed as int). Library mechanisms default to their own inputs."),
-    eps: Optional[str] = typer.Option(None, "--eps", help="The documented budget: claim eps_d <= EPS (e.g. 'ln(3)'); "
-                                      "library mechanisms are built with it."),
-    k: Optional[int] = typer.Option(None, "--k", help="Domain size of a library mechanism.", min=2, max=4096),
-    param: list[str] = typer.Option([], "--param", help="A library mechanism's own parameter NAME=VALUE. Repeatable."),
-    claim: list[str] = typer.Option([], "--claim", help="More claims, as for 'relations check'. Repeatable."),
-    out: Optional[str] = typer.Option(None, "--out", help="Write the implemented channel as a mechanism file here."),
-    max_paths: int = typer.Option(1_000_000, "--max-paths", help="Most runs of the randomizer (white-box).", min=1,
-                                  max=100_000_000),
-    samples: Optional[int] = typer.Option(None, "--samples", help="Black-box budget: most samples per input, used "
-                                          "when the randomness cannot be enumerated.", min=1, max=100_000_000),
-    black_box: bool = typer.Option(False, "--black-box", help="Sample even when the randomness could be enumerated."),
-    seed: int = typer.Option(0, "--seed", help="Seed of every random choice of a black-box audit.", min=0),
-    python: Optional[str] = typer.Option(None, "--python", help="Run the randomizer under this interpreter (one "
-                                         "with its libraries)."),
-    workers: Optional[int] = typer.Option(None, "--workers", help="Worker processes (default: one per core; 0: "
-                                          "in this process).", min=0, max=256),
-    scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address for the sampling."),
-    list_: bool = typer.Option(False, "--list", help="List the library mechanisms and exit."),
-    json_out: bool = typer.Option(False, "--json", help="Print the report as JSON."),
-    force: bool = typer.Option(False, "--force", help="Replace an existing --out file."),
-) -> None:
-    """Audit a randomizer as code: its exact channel (every random choice enumerated), or certified
-    bounds from samples, against its claimed budget.
-
-    Exit status: 0 consistent, 1 violated, 2 bad input (or randomness that cannot be enumerated)."""
-    from relations.audit import NotEnumerable, parse_domain
-    from relations.audit.runner import audit_target
-    from relations.io.audits import audit_json, library_list_text, parse_params, progress_bar_on_stderr
-    from relations.io.writing import dumps, write_text_atomic
-
-    if list_:
-        sys.stdout.write(library_list_text(json_out=json_out))
-        return
-    if target is None:
-        fail("audit: give a TARGET (MODULE:FUNCTION, FILE.py:FUNCTION or a name from --list)")
-        return
-    if out is not None:
-        from relations.io.outputs import check_output_file
-
-        check_output_file(out, force=force)
-    params = parse_params(param)
-    progress_bar = progress_bar_on_stderr() if (samples and not json_out and sys.stderr.isatty()) else None
-    try:
-        report = audit_target(target, domain=None if domain is None else parse_domain(domain), eps=eps, claims=claim,
-                              k=k, params=params, samples=samples, seed=seed, max_paths=max_paths, python=python,
-                              workers=os.cpu_count() or 1 if workers is None else workers, scheduler=scheduler,
-                              white_box=not black_box, progress=progress_bar)
-    except NotEnumerable as exc:
-        fail(f"{target}: its randomness cannot be enumerated exactly ({exc}); give --samples N to sample it")
-        return
-    if out and report.mechanism is not None:
-        write_text_atomic(out, dumps(report.mechanism, f"channel implemented by {target}"))
-    if json_out:
-        sys.stdout.write(json.dumps(audit_json(report, channel_file=out if report.mechanism else None), indent=1)
-                         + "\n")
-    else:
-        sys.stdout.write(report.summary() + "\n")
-        if report.conformance:
-            sys.stdout.write(report.conformance + "\n")
-    if report.verdict == "violated":
-        raise typer.Exit(1)
-
-
 def main(argv: Optional[list[str]] = None) -> None:
     """Entry point.  Every error is one line on stderr: a usage error (a misspelt command or option, with
     click's suggestion, or a bad option value) exits 2; a :class:`~relations.errors.RelationsError`
@@ -415,6 +311,9 @@ def main(argv: Optional[list[str]] = None) -> None:
         sys.stderr.write(f"relations: error:{name} {exc.strerror or exc}\n")
         sys.exit(EXIT_BAD_INPUT)
 
+
+# Commands defined in their own modules register themselves on ``app`` when imported.
+from relations.cli import audit_command  # noqa: E402,F401  (registers 'audit')
 
 if __name__ == "__main__":  # pragma: no cover
     main()

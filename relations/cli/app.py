@@ -1,0 +1,54 @@
+"""The ``typer`` application of the command line and the helpers every command uses.
+
+Command modules (``relations.cli``, ``relations.cli.audit_command``, ...) register their
+commands on :data:`app`; :func:`relations.cli.main` runs it.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import typer
+
+__all__ = ["app", "did_you_mean", "fail"]
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
+                  help="Exact privacy budgets of finite mechanisms and the relations between them.")
+
+
+@app.callback()
+def _root(
+    version: bool = typer.Option(False, "--version", help="Print the version and exit.", is_eager=True,
+                                 callback=lambda value: _print_version(value)),
+) -> None:
+    """Exact privacy budgets of finite mechanisms and the relations between them."""
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        from relations import __version__
+
+        sys.stdout.write(f"relations {__version__}\n")
+        raise typer.Exit(0)
+
+
+def _console():
+    """A rich console; 140 columns when writing to a file or pipe (tables stay readable)."""
+    from rich.console import Console
+
+    console = Console()
+    return console if console.is_terminal else Console(width=140)
+
+
+def did_you_mean(value: str, choices) -> str:
+    """`` (did you mean 'X'?)`` for the closest of ``choices`` to a misspelt ``value``, else ``""``."""
+    import difflib
+
+    close = difflib.get_close_matches(value, [str(c) for c in choices], n=1, cutoff=0.6)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def fail(message: str) -> None:
+    """Print one error line on stderr and exit with status 2."""
+    sys.stderr.write(f"relations: error: {message}\n")
+    raise typer.Exit(2)

@@ -1,0 +1,83 @@
+"""``relations audit``: a randomizer as code against its claimed budget (registered on the CLI's ``app``)."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from typing import Optional
+
+import typer
+
+from relations.cli.app import app, fail
+
+__all__ = ["audit"]
+
+
+@app.command()
+def audit(
+    target: Optional[str] = typer.Argument(None, help="MODULE:FUNCTION, FILE.py:FUNCTION (a randomizer fn(x) or "
+                                           "fn(x, rng=...)) or a library mechanism (see --list)."),
+    domain: Optional[str] = typer.Option(None, "--domain", help="Comma-separated inputs, e.g. 0,1,2,3 (integers are "
+                                         "passed as int). Library mechanisms default to their own inputs."),
+    eps: Optional[str] = typer.Option(None, "--eps", help="The documented budget: claim eps_d <= EPS (e.g. 'ln(3)'); "
+                                      "library mechanisms are built with it."),
+    k: Optional[int] = typer.Option(None, "--k", help="Domain size of a library mechanism.", min=2, max=4096),
+    param: list[str] = typer.Option([], "--param", help="A library mechanism's own parameter NAME=VALUE. Repeatable."),
+    claim: list[str] = typer.Option([], "--claim", help="More claims, as for 'relations check'. Repeatable."),
+    out: Optional[str] = typer.Option(None, "--out", help="Write the implemented channel as a mechanism file here."),
+    max_paths: int = typer.Option(1_000_000, "--max-paths", help="Most runs of the randomizer (white-box).", min=1,
+                                  max=100_000_000),
+    samples: Optional[int] = typer.Option(None, "--samples", help="Black-box budget: most samples per input, used "
+                                          "when the randomness cannot be enumerated.", min=1, max=100_000_000),
+    black_box: bool = typer.Option(False, "--black-box", help="Sample even when the randomness could be enumerated."),
+    seed: int = typer.Option(0, "--seed", help="Seed of every random choice of a black-box audit.", min=0),
+    python: Optional[str] = typer.Option(None, "--python", help="Run the randomizer under this interpreter (one "
+                                         "with its libraries)."),
+    workers: Optional[int] = typer.Option(None, "--workers", help="Worker processes (default: one per core; 0: "
+                                          "in this process).", min=0, max=256),
+    scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address for the sampling."),
+    list_: bool = typer.Option(False, "--list", help="List the library mechanisms and exit."),
+    json_out: bool = typer.Option(False, "--json", help="Print the report as JSON."),
+    force: bool = typer.Option(False, "--force", help="Replace an existing --out file."),
+) -> None:
+    """Audit a randomizer as code: its exact channel (every random choice enumerated), or certified
+    bounds from samples, against its claimed budget.
+
+    Exit status: 0 consistent, 1 violated, 2 bad input (or randomness that cannot be enumerated)."""
+    from relations.audit import NotEnumerable, parse_domain
+    from relations.audit.runner import audit_target
+    from relations.io.audits import audit_json, library_list_text, parse_params, progress_bar_on_stderr
+    from relations.io.writing import dumps, write_text_atomic
+
+    if list_:
+        sys.stdout.write(library_list_text(json_out=json_out))
+        return
+    if target is None:
+        fail("audit: give a TARGET (MODULE:FUNCTION, FILE.py:FUNCTION or a name from --list)")
+        return
+    if out is not None:
+        from relations.io.outputs import check_output_file
+
+        check_output_file(out, force=force)
+    params = parse_params(param)
+    progress_bar = progress_bar_on_stderr() if (samples and not json_out and sys.stderr.isatty()) else None
+    try:
+        report = audit_target(target, domain=None if domain is None else parse_domain(domain), eps=eps, claims=claim,
+                              k=k, params=params, samples=samples, seed=seed, max_paths=max_paths, python=python,
+                              workers=os.cpu_count() or 1 if workers is None else workers, scheduler=scheduler,
+                              white_box=not black_box, progress=progress_bar)
+    except NotEnumerable as exc:
+        fail(f"{target}: its randomness cannot be enumerated exactly ({exc}); give --samples N to sample it")
+        return
+    if out and report.mechanism is not None:
+        write_text_atomic(out, dumps(report.mechanism, f"channel implemented by {target}"))
+    if json_out:
+        sys.stdout.write(json.dumps(audit_json(report, channel_file=out if report.mechanism else None), indent=1)
+                         + "\n")
+    else:
+        sys.stdout.write(report.summary() + "\n")
+        if report.conformance:
+            sys.stdout.write(report.conformance + "\n")
+    if report.verdict == "violated":
+        raise typer.Exit(1)
