@@ -129,3 +129,17 @@ def test_console_script():
                           capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert set(SPEC_KEYS) <= set(json.loads(proc.stdout))
+
+
+@pytest.mark.parametrize("command", ["verify", "check", "optimize", "audit", "figures"])
+def test_help_shows_no_type_tags(command):
+    res = run_cli(command, "--help")
+    assert res.returncode == 0, res.stderr
+    assert "<str>" not in res.stdout and "<bool>" not in res.stdout and "<int" not in res.stdout, res.stdout
+
+
+def test_choices_are_case_insensitive(tmp_path):
+    upper = run_cli("optimize", "--prior", "1/2,1/2", "--notion", "DP", "--eps", "1")
+    lower = run_cli("optimize", "--prior", "1/2,1/2", "--notion", "dp", "--eps", "1")
+    assert upper.returncode == lower.returncode == 0, upper.stderr
+    assert upper.stdout == lower.stdout

@@ -20,7 +20,7 @@ from typing import Optional
 
 import typer
 
-from relations.cli.app import _console, app, did_you_mean, fail  # noqa: F401  (re-exported)
+from relations.cli.app import _console, app, did_you_mean, fail, plain_metavars  # noqa: F401  (re-exported)
 from relations.errors import InputError
 
 
@@ -201,6 +201,7 @@ def optimize(
     from relations.io.writing import dumps
     from relations.tradeoffs.optimal import optimal_dp, optimal_id, optimal_mi
 
+    notion = notion.strip().lower()  # choices are case-insensitive: --notion DP
     solver = {"dp": optimal_dp, "id": optimal_id, "mi": optimal_mi}.get(notion)
     if solver is None:
         raise InputError(f"--notion must be dp, id or mi, got {notion!r}{did_you_mean(notion, ('dp', 'id', 'mi'))}")
@@ -259,6 +260,7 @@ def figures(
     """Regenerate the figures from computed results (the relation diagram uses proofs/verdicts.json)."""
     from relations.figures import FIGURES, write_all
 
+    fmt = fmt.strip().lower()
     if fmt not in ("png", "svg", "pdf"):
         fail(f"--format must be png, svg or pdf, got {fmt!r}{did_you_mean(fmt, ('png', 'svg', 'pdf'))}")
         return
@@ -283,7 +285,9 @@ def main(argv: Optional[list[str]] = None) -> None:
     from relations.errors import EXIT_BAD_INPUT, EXIT_INTERRUPTED, RelationsError, exit_status
 
     try:
-        code = app(args=argv, standalone_mode=False)  # click returns typer.Exit's code instead of exiting
+        command = typer.main.get_command(app)
+        plain_metavars(command)
+        code = command.main(args=argv, standalone_mode=False)  # returns typer.Exit's code instead of exiting
         sys.exit(code if isinstance(code, int) else 0)
     except typer.Exit as exc:
         sys.exit(exc.exit_code)

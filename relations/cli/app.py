@@ -10,9 +10,9 @@ import sys
 
 import typer
 
-__all__ = ["app", "did_you_mean", "fail"]
+__all__ = ["app", "did_you_mean", "fail", "plain_metavars"]
 
-app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
+app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False, rich_markup_mode=None,
                   help="Exact privacy budgets of finite mechanisms and the relations between them.")
 
 
@@ -52,3 +52,19 @@ def fail(message: str) -> None:
     """Print one error line on stderr and exit with status 2."""
     sys.stderr.write(f"relations: error: {message}\n")
     raise typer.Exit(2)
+
+
+def plain_metavars(command) -> None:
+    """Show each option's value as its name in capitals (``--out OUT``), not as a type tag (``<str>``).
+
+    Applied to every command and subcommand of the built click command, once, before it runs.
+    """
+    for param in getattr(command, "params", []):
+        if getattr(param, "metavar", None) is None and not getattr(param, "is_flag", False) and \
+                getattr(param, "param_type_name", "") == "option":
+            param.metavar = param.name.upper().replace("_", "-")
+        elif getattr(param, "param_type_name", "") == "argument" and hasattr(param, "display_type_rich"):
+            param.display_type_rich = lambda ctx: None  # the help line names the argument, without '<str>'
+            param.metavar = param.metavar or param.name.upper()
+    for sub in getattr(command, "commands", {}).values():
+        plain_metavars(sub)
