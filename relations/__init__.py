@@ -26,21 +26,36 @@ The package is layered; each layer imports only from the layers above it in this
 
 from __future__ import annotations
 
-from relations.catalogue import CATALOGUE, Relation
-from relations.checking import check, parse_claim
-from relations.errors import InputError, RelationsError, SolverError
-from relations.io.reading import from_dict, load, loads
-from relations.measures import (
-    Budget,
-    Measures,
-    MutualInformation,
-    Witness,
-    eps_all,
-    measure,
-)
-from relations.model import Channel, Mechanism, Prior, ProductChannel, ProductPrior
-from relations.numbers import Enclosure, LogRatio, parse_rational
-from relations.search.verify import verify_relation
+import importlib
+
+#: Where each public name lives: imported on first use (PEP 562), so ``import relations`` and the
+#: command line start without numpy, sympy or z3.
+_EXPORTS = {
+    "CATALOGUE": "relations.catalogue", "Relation": "relations.catalogue",
+    "check": "relations.checking", "parse_claim": "relations.checking",
+    "InputError": "relations.errors", "RelationsError": "relations.errors", "SolverError": "relations.errors",
+    "from_dict": "relations.io.reading", "load": "relations.io.reading", "loads": "relations.io.reading",
+    "Budget": "relations.measures", "Measures": "relations.measures", "MutualInformation": "relations.measures",
+    "Witness": "relations.measures", "eps_all": "relations.measures", "measure": "relations.measures",
+    "Channel": "relations.model", "Mechanism": "relations.model", "Prior": "relations.model",
+    "ProductChannel": "relations.model", "ProductPrior": "relations.model",
+    "Enclosure": "relations.numbers", "LogRatio": "relations.numbers", "parse_rational": "relations.numbers",
+    "verify_relation": "relations.search.verify",
+}
+
+
+def __getattr__(name: str):
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'relations' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_EXPORTS))
+
 
 __all__ = [
     "CATALOGUE", "Budget", "Channel", "Enclosure", "InputError", "LogRatio", "Measures", "Mechanism",
