@@ -1,0 +1,158 @@
+"""A finished sweep's summary: status counts per relation, the verdict over the family, counterexample files.
+
+For each relation of a sweep (:mod:`relations.io.sweeps`), :func:`summarise` counts the statuses over
+every point and states the outcome over the whole family: for a bounded-exhaustive family
+``every 2 x 2 mechanism with denominators <= 3: holds``, or the first counterexample (the point with
+the smallest number where the relation fails), whose mechanism is written to
+``counterexamples/ID.json`` so that ``relations check`` re-checks it exactly; for a non-implication, the
+first witness likewise (:func:`counterexample_text`).  Points the named mechanism refused count as ``error``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections import Counter
+from typing import Any
+
+from relations.search.sweep import STATUS_PREFIX
+from relations.search.sweep_spec import SweepSpec
+
+__all__ = ["family_text", "summarise", "summary_text", "counterexample_text"]
+
+
+def family_text(spec: SweepSpec) -> str:
+    """What the sweep covers, in words.
+
+    Examples
+    --------
+    >>> from relations.search.sweep_spec import parse_spec
+    >>> family_text(parse_spec({"exhaustive": {"inputs": 2, "outputs": 3, "denominator": 4}}))
+    'every 2 x 3 mechanism with denominators <= 4'
+    >>> family_text(parse_spec({"exhaustive": {"inputs": 2, "outputs": 2, "denominator": 4, "prior": "uniform"}}))
+    'every 2 x 2 channel with denominators <= 4 and the uniform prior'
+    >>> family_text(parse_spec({"mechanism": "krr", "k": [2, 3], "ratio": "2"}))
+    "every point of the grid of 'krr' (2 mechanisms)"
+    """
+    if spec.kind == "grid":
+        return f"every point of the grid of {spec.data['mechanism']!r} ({spec.count} mechanisms)"
+    fam = spec.data["exhaustive"]
+    size = f"{fam['inputs']} x {fam['outputs']}"
+    if fam["prior"] == "all":
+        return f"every {size} mechanism with denominators <= {fam['denominator']}"
+    which = "the uniform prior" if fam["prior"] == "uniform" else "every prior with positive entries"
+    return f"every {size} channel with denominators <= {fam['denominator']} and {which}"
+
+
+def counterexample_text(spec: SweepSpec, summary: dict, relation: str, row: dict) -> str:
+    """The mechanism file of a relation's first counterexample (or witness), with a ``name`` saying what it is."""
+    from relations.io.writing import dumps
+
+    mech = spec.build({c: row[c] for c in spec.columns})
+    what = "counterexample to" if "first counterexample" in summary["relations"][relation] else "witness for"
+    return dumps(mech, f"relations sweep: {what} {relation}, point #{row['index']} ({_params(spec, row)})")
+
+
+def _params(spec: SweepSpec, row: dict) -> str:
+    return " ".join(f"{c}={row[c]}" for c in spec.columns)
+
+
+def _verdict(spec: SweepSpec, relation: str, counts: Counter, first: dict[str, dict]) -> tuple[str, dict | None]:
+    """The outcome over the family and the point to write as a mechanism file (if any)."""
+    from relations.catalogue import BY_ID
+    from relations.kinds import RelationKind
+
+    family = family_text(spec)
+    if "fails" in first:
+        row = first["fails"]
+        return f"{family}: fails; first counterexample #{row['index']} {_params(spec, row)}", row
+    if BY_ID[relation].kind == RelationKind.NON_IMPLICATION:
+        if "witness" in first:
+            row = first["witness"]
+            return f"{family}: first witness #{row['index']} {_params(spec, row)}", row
+        return f"{family}: no witness among them", None
+    total = sum(counts.values())
+    if counts["not applicable"] == total:
+        return f"{family}: not applicable to any", None
+    others = {s: n for s, n in counts.items() if s not in ("holds", "not applicable")}
+    if not others:
+        return f"{family}: holds", None
+    rest = ", ".join(f"{s} on {n} (first #{first[s]['index']})" for s, n in sorted(others.items()))
+    return f"{family}: no counterexample; holds on {counts['holds']}, {rest}", None
+
+
+def summarise(spec: SweepSpec, rows: list[dict], *, chunks: int) -> tuple[dict, dict[str, dict]]:
+    """The summary of a finished sweep, and per relation the point to write as a mechanism file.
+
+    Parameters
+    ----------
+    spec : SweepSpec
+    rows : list of dict
+        Every row, in point order (at least the parameter, ``index``, ``error`` and status columns).
+    chunks : int
+        The number of chunks, for the record.
+
+    Returns
+    -------
+    tuple of (dict, dict)
+        ``summary.json``'s content, and ``{relation id: row}`` for the counterexamples and witnesses.
+
+    Examples
+    --------
+    >>> from relations.search.sweep_spec import parse_spec
+    >>> from relations.search.sweep import evaluate_point
+    >>> spec = parse_spec({"exhaustive": {"inputs": 2, "outputs": 2, "denominator": 1},
+    ...                    "relations": ["relations.thm4_corrected", "zheng2025.thm4"]})
+    >>> summary, found = summarise(spec, [evaluate_point(spec, i) for i in range(spec.count)], chunks=1)
+    >>> summary["relations"]["relations.thm4_corrected"]["verdict"]
+    'every 2 x 2 mechanism with denominators <= 1: holds'
+    >>> summary["relations"]["zheng2025.thm4"]["counts"], sorted(found)
+    ({'fails': 4, 'holds': 4}, ['zheng2025.thm4'])
+    """
+    errors = [r for r in rows if r.get("error")]
+    out: dict[str, Any] = {"family": family_text(spec), "points": spec.count, "rows": len(rows), "chunks": chunks,
+                           "errors": len(errors), "relations": {}}
+    if errors:
+        out["first error"] = {"index": errors[0]["index"], "message": errors[0]["error"]}
+    found: dict[str, dict] = {}
+    for rel in spec.relations:
+        counts: Counter = Counter()
+        first: dict[str, dict] = {}
+        for row in rows:
+            status = row[STATUS_PREFIX + rel] or "error"
+            counts[status] += 1
+            first.setdefault(status, row)
+        verdict, row = _verdict(spec, rel, counts, first)
+        entry: dict[str, Any] = {"counts": dict(counts), "verdict": verdict}
+        if row is not None:
+            found[rel] = row
+            entry["first " + ("counterexample" if "fails" in first else "witness")] = {
+                "index": row["index"], "parameters": {c: row[c] for c in spec.columns},
+                "file": f"counterexamples/{rel}.json"}
+        out["relations"][rel] = entry
+    return out, found
+
+
+def summary_text(summary: dict, *, out: str, computed: int, resumed: int) -> str:
+    """The summary as the lines ``relations sweep`` prints.
+
+    Examples
+    --------
+    >>> s = {"family": "every point", "points": 4, "chunks": 2, "errors": 0,
+    ...      "relations": {"r": {"counts": {"holds": 4}, "verdict": "every point: holds"}}}
+    >>> print(summary_text(s, out="DIR", computed=1, resumed=1))
+    sweep: 4 mechanisms in 2 chunks (1 computed now, 1 done before) -> DIR
+    r: holds 4
+      every point: holds
+    """
+    lines = [f"sweep: {summary['points']} mechanisms in {summary['chunks']} chunks ({computed} computed now, "
+             f"{resumed} done before) -> {out}"]
+    if summary["errors"]:
+        first = summary["first error"]
+        lines.append(f"errors: {summary['errors']} points refused by their mechanism (first #{first['index']}: "
+                     f"{first['message']})")
+    for rel, entry in summary["relations"].items():
+        lines.append(f"{rel}: " + ", ".join(f"{s} {n}" for s, n in entry["counts"].items()))
+        extra = entry.get("first counterexample") or entry.get("first witness")
+        lines.append("  " + entry["verdict"] + (f": {os.path.join(out, extra['file'])}" if extra else ""))
+    return "\n".join(lines) + "\n"

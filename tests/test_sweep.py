@@ -1,0 +1,254 @@
+"""relations sweep: grids and bounded-exhaustive families in resumable Parquet chunks, locally and on Dask."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
+from fractions import Fraction
+
+import pytest
+
+pytest.importorskip("pyarrow")
+
+from conftest import ROOT, cli_command  # noqa: E402
+
+from relations import Mechanism, check, load, measure  # noqa: E402
+from relations.catalogue import get  # noqa: E402
+from relations.io.sweeps import read_rows, run_sweep  # noqa: E402
+from relations.mechanisms import krr, product  # noqa: E402
+from relations.search.sweep_spec import MAX_POINTS, parse_spec  # noqa: E402
+
+GRID = {"mechanism": "krr", "k": [2, 3], "ratio": ["2", "10"], "prior": ["uniform", {"skewed": "1/2"}],
+        "records": [1, 3], "relations": ["zheng2025.thm1", "zheng2025.thm5", "zheng2025.thm9"]}
+FAMILY = {"exhaustive": {"inputs": 2, "outputs": 2, "denominator": 3},
+          "relations": ["zheng2025.thm4", "relations.thm4_corrected", "zheng2025.thm12"]}
+
+
+def _key(rows):
+    return [{k: v for k, v in r.items()} for r in rows]
+
+
+def test_grid_matches_measure_on_independently_built_mechanisms(tmp_path):
+    run = run_sweep(GRID, out=str(tmp_path), chunk_size=3, workers=0)
+    rows = read_rows(str(tmp_path))
+    assert run.chunks == 6 and [r["index"] for r in rows] == list(range(16))
+    seen = set()
+    counts = {rel: Counter() for rel in GRID["relations"]}
+    for row in rows:
+        k, ratio, r = row["k"], Fraction(row["ratio"]), row["records"]
+        p = [Fraction(1, k)] * k if row["prior"] == "uniform" else [Fraction(1, 2)] + [Fraction(1, 2 * (k - 1))] * (k - 1)
+        mech = product(krr(k, ratio), r, prior=[p] * r)
+        m = measure(mech)
+        assert row["error"] is None
+        for name in ("eps_i", "eps_d", "sigma_min"):
+            assert row[name] == str(getattr(m, name).exact)
+            assert row[name + "_value"] == getattr(m, name).value
+        lo, hi = Fraction(row["eps_m_lower"]), Fraction(row["eps_m_upper"])
+        assert lo <= hi and lo <= m.eps_m.enclosure.upper and m.eps_m.enclosure.lower <= hi and hi - lo < Fraction(1, 2**100)
+        report = check(mech, relations=[get(rel) for rel in GRID["relations"]])
+        status = {o.relation.id: str(o.status) for o in report.outcomes}
+        for rel in GRID["relations"]:
+            assert row["status:" + rel] == status[rel]
+            counts[rel][status[rel]] += 1
+        seen.add((k, row["ratio"], row["prior"], r))
+    assert len(seen) == 16
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    assert {rel: Counter(e["counts"]) for rel, e in summary["relations"].items()} == counts
+    assert "every point of the grid of 'krr' (16 mechanisms): " in run.text
+
+
+def test_grid_points_a_mechanism_refuses_are_errors(tmp_path):
+    run = run_sweep({"mechanism": "subset", "k": 3, "s": [1, 4], "ratio": "2", "relations": ["zheng2025.thm3"]},
+                    out=str(tmp_path), workers=0)
+    rows = read_rows(str(tmp_path))
+    assert rows[0]["error"] is None and rows[1]["error"] and rows[1]["status:zheng2025.thm3"] is None
+    assert run.summary["errors"] == 1 and run.summary["relations"]["zheng2025.thm3"]["counts"] == {"holds": 1, "error": 1}
+
+
+def _brute_force(n, m, den):
+    values = sorted({Fraction(a, b) for b in range(1, den + 1) for a in range(b + 1)})
+    rows = [r for r in itertools.product(values, repeat=m) if sum(r) == 1]
+    priors = [p for p in itertools.product(values, repeat=n) if sum(p) == 1]
+    return priors, rows
+
+
+@pytest.mark.parametrize("n,m,den", [(2, 2, 3), (2, 3, 2), (3, 2, 4), (3, 3, 3)])
+def test_family_count_is_the_brute_force_count(n, m, den):
+    priors, rows = _brute_force(n, m, den)
+    spec = parse_spec({"exhaustive": {"inputs": n, "outputs": m, "denominator": den}})
+    assert spec.count == len(priors) * len(rows) ** n
+    positive = parse_spec({"exhaustive": {"inputs": n, "outputs": m, "denominator": den, "prior": "positive"}})
+    assert positive.count == sum(all(x > 0 for x in p) for p in priors) * len(rows) ** n
+
+
+def test_bounded_exhaustive_family(tmp_path):
+    run = run_sweep(FAMILY, out=str(tmp_path), chunk_size=20, workers=0)
+    rows = read_rows(str(tmp_path))
+    priors, chans = _brute_force(2, 2, 3)
+    expected = {(p, c) for p in priors for c in itertools.product(chans, repeat=2)}
+    got = {(tuple(map(Fraction, r["prior"].split(","))),
+            tuple(tuple(map(Fraction, row.split(","))) for row in r["channel"].split(";"))) for r in rows}
+    assert len(rows) == 125 == len(expected) and got == expected
+    verdicts = {rel: e["verdict"] for rel, e in run.summary["relations"].items()}
+    assert verdicts["relations.thm4_corrected"] == "every 2 x 2 mechanism with denominators <= 3: holds"
+    assert verdicts["zheng2025.thm4"].startswith("every 2 x 2 mechanism with denominators <= 3: fails; first "
+                                                 "counterexample #")
+    first = min(r["index"] for r in rows if r["status:zheng2025.thm4"] == "fails")
+    assert run.summary["relations"]["zheng2025.thm4"]["first counterexample"]["index"] == first
+    # the counterexample file re-checks exactly, and is the point it names
+    mech = load(str(tmp_path / "counterexamples" / "zheng2025.thm4.json"))
+    assert {o.relation.id: str(o.status) for o in check(mech).outcomes}["zheng2025.thm4"] == "fails"
+    point = rows[first]
+    built = Mechanism.local([r.split(",") for r in point["channel"].split(";")], prior=point["prior"].split(","))
+    assert (mech.channel.exact, mech.prior.exact) == (built.channel.exact, built.prior.exact)
+    assert (tmp_path / "counterexamples" / "zheng2025.thm12.json").exists()  # a witness of the non-implication
+
+
+@pytest.mark.parametrize("processes", [pytest.param(True, marks=pytest.mark.slow), False],
+                         ids=["processes", "threads"])  # worker processes take about 15 s to start here
+def test_dask_local_cluster_gives_the_same_rows(tmp_path, processes):
+    distributed = pytest.importorskip("distributed")
+    run_sweep(FAMILY, out=str(tmp_path / "inline"), chunk_size=25, workers=0)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=processes, dashboard_address=None) \
+            as cluster, \
+            distributed.Client(cluster) as client:
+        run = run_sweep(FAMILY, out=str(tmp_path / "dask"), chunk_size=25, scheduler=client)
+    assert sorted(run.computed) == list(range(5))
+    assert read_rows(str(tmp_path / "dask")) == read_rows(str(tmp_path / "inline"))
+
+
+def test_local_process_pool_gives_the_same_rows(tmp_path):
+    run_sweep(FAMILY, out=str(tmp_path / "inline"), chunk_size=25, workers=0)
+    run = run_sweep(FAMILY, out=str(tmp_path / "pool"), chunk_size=25, workers=2)
+    assert sorted(run.computed) == list(range(5))
+    assert read_rows(str(tmp_path / "pool")) == read_rows(str(tmp_path / "inline"))
+
+
+def _chunk_files(folder):
+    path = os.path.join(folder, "chunks")
+    return sorted(n for n in os.listdir(path) if n.endswith(".parquet") and not n.startswith(".")) \
+        if os.path.isdir(path) else []
+
+
+def test_sigkill_and_resume(tmp_path):
+    spec = {"exhaustive": {"inputs": 2, "outputs": 2, "denominator": 3},
+            "relations": ["zheng2025.thm4", "zheng2025.thm7", "zheng2025.thm11"]}  # 125 points, 25 chunks
+    spec_file = tmp_path / "spec.json"
+    spec_file.write_text(json.dumps(spec))
+    out = tmp_path / "out"
+    args = cli_command("sweep", str(spec_file), "--out", str(out), "--chunk-size", "5", "--workers", "0")
+    proc = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    deadline = time.time() + 60
+    while len(_chunk_files(out)) < 3 and time.time() < deadline and proc.poll() is None:
+        time.sleep(0.01)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    assert proc.returncode == -signal.SIGKILL
+    before = {n: (out / "chunks" / n).read_bytes() for n in _chunk_files(out)}
+    assert 3 <= len(before) < 25, "the sweep was not interrupted in the middle"
+    assert not (out / "summary.json").exists()
+    done = subprocess.run(args, cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert f"25 chunks ({25 - len(before)} computed now, {len(before)} done before)" in done.stdout
+    after = _chunk_files(out)
+    assert after == [f"{c:05d}.parquet" for c in range(25)]
+    assert all((out / "chunks" / n).read_bytes() == data for n, data in before.items())  # none computed twice
+    log = [json.loads(line)["chunk"] for line in (out / "chunks.jsonl").read_text().splitlines()]
+    assert log == list(range(25))
+    rows = read_rows(str(out))
+    run_sweep(spec, out=str(tmp_path / "whole"), chunk_size=5, workers=0)
+    assert rows == read_rows(str(tmp_path / "whole"))
+
+
+def test_chunks_missing_from_the_manifest_are_adopted_not_recomputed(tmp_path):
+    run_sweep(FAMILY, out=str(tmp_path), chunk_size=50, workers=0)
+    (tmp_path / "chunks.jsonl").write_text('{"chunk": 0, "file": "chunks/00000.par')  # killed mid-line
+    (tmp_path / "chunks" / "00002.parquet").unlink()
+    (tmp_path / "chunks" / ".tmp-x-00002.parquet").write_bytes(b"partial")
+    run = run_sweep(FAMILY, out=str(tmp_path), workers=0)
+    assert run.computed == [2] and run.resumed == 2
+    assert not (tmp_path / "chunks" / ".tmp-x-00002.parquet").exists()
+    assert len(read_rows(str(tmp_path))) == 125
+
+
+def test_a_different_spec_into_the_same_folder_is_refused(tmp_path, capsys):
+    from relations.cli import main
+
+    spec = tmp_path / "a.json"
+    spec.write_text(json.dumps(FAMILY))
+    other = tmp_path / "b.json"
+    other.write_text(json.dumps(dict(FAMILY, relations=["zheng2025.thm4"])))
+    out = str(tmp_path / "out")
+    with pytest.raises(SystemExit) as exit_:
+        main(["sweep", str(spec), "--out", out, "--workers", "0", "--chunk-size", "50"])
+    assert exit_.value.code == 0
+    capsys.readouterr()
+    for argv in (["sweep", str(other), "--out", out], ["sweep", str(spec), "--out", out, "--chunk-size", "10"]):
+        with pytest.raises(SystemExit) as exit_:
+            main(argv + ["--workers", "0"])
+        err = capsys.readouterr().err
+        assert exit_.value.code == 2 and err.count("\n") == 1 and "holds a different sweep" in err and "--force" in err
+    with pytest.raises(SystemExit) as exit_:
+        main(["sweep", str(other), "--out", out, "--workers", "0", "--force", "--json"])
+    assert exit_.value.code == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert list(summary["relations"]) == ["zheng2025.thm4"] and summary["computed"] == 2  # 64 points a chunk: the new sweep's default
+    # a folder with chunk files relations did not write is refused too
+    stray = tmp_path / "stray"
+    (stray / "chunks").mkdir(parents=True)
+    (stray / "chunks" / "00000.parquet").write_text("mine")
+    with pytest.raises(SystemExit) as exit_:
+        main(["sweep", str(spec), "--out", str(stray), "--workers", "0"])
+    assert exit_.value.code == 2 and (stray / "chunks" / "00000.parquet").read_text() == "mine"
+
+
+BAD = [
+    ("[1, 2]", "expected a JSON object"),
+    ('{"mechanism": "krr", "k": 2, "k": 3, "ratio": "2"}', "appears twice"),
+    ('{"mechanism": "krr", "k": 2, "ratio": "2", "epsilon": 1}', "unknown key 'epsilon'"),
+    ('{"mechanism": "krr", "ratio": "2"}', "parameter 'k' is missing"),
+    ('{"mechanism": "nope"}', "unknown mechanism"),
+    ('{"mechanism": "krr", "k": [2, 0], "ratio": "2"}', "whole numbers in 1..4096"),
+    ('{"mechanism": "krr", "k": 2, "ratio": "2**3"}', "is not a number"),
+    ('{"mechanism": "krr", "k": 2, "ratio": "2", "prior": [{"skewed": "3/2"}]}', "must lie in [0, 1]"),
+    ('{"mechanism": "krr", "k": 2, "ratio": "2", "relations": ["zheng2025.thm99"]}', "unknown relation id"),
+    ('{"mechanism": "krr", "k": [2, 2], "ratio": "2"}', "a value appears twice"),
+    ('{"mechanism": "krr", "k": 2, "ratio": "2", "records": [0]}', "records"),
+    ('{"mechanism": "krr", "k": %s, "ratio": %s}' % (list(range(2, 1002)), json.dumps([str(i) for i in range(2, 1003)])),
+     "more than the limit of 1000000"),
+    ('{"exhaustive": {"inputs": 3, "outputs": 3, "denominator": 9}}', "more than the limit of 1000000"),
+    ('{"exhaustive": {"inputs": 2, "outputs": 2, "denominator": 17}}', "1..16"),
+    ('{"exhaustive": {"inputs": 2, "outputs": 2}}', "'denominator' is missing"),
+    ('{"exhaustive": {"inputs": 2, "outputs": 2, "denominator": 2, "prior": "some"}}', "prior"),
+    ('{"exhaustive": {"inputs": 2, "outputs": 2, "denominator": 2}, "mechanism": "krr"}', "unknown key 'mechanism'"),
+    ('{"mechanism": "krr", "k": 2, "ratio": NaN}', "NaN is not allowed"),
+    ("{not json", "not JSON"),
+]
+
+
+@pytest.mark.parametrize("text,message", BAD, ids=[m for _, m in BAD])
+def test_bad_specs_are_one_line_exit_2(tmp_path, capsys, text, message):
+    from relations.cli import main
+
+    spec = tmp_path / "spec.json"
+    spec.write_text(text)
+    with pytest.raises(SystemExit) as exit_:
+        main(["sweep", str(spec), "--out", str(tmp_path / "out"), "--workers", "0"])
+    err = capsys.readouterr().err
+    assert exit_.value.code == 2 and err.count("\n") == 1 and message in err, err
+    assert not (tmp_path / "out").exists()  # refused before the folder is touched
+    assert MAX_POINTS == 1_000_000
+
+
+def test_bad_options_exit_2(tmp_path):
+    spec = tmp_path / "spec.json"
+    spec.write_text(json.dumps(FAMILY))
+    run = subprocess.run(cli_command("sweep", str(spec), "--out", str(tmp_path / "o"), "--chunk-size", "0"),
+                         capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert run.returncode == 2 and run.stderr.count("\n") == 1, run.stderr
