@@ -123,6 +123,15 @@ def test_dask_local_cluster_gives_the_same_rows(tmp_path, processes):
     assert read_rows(str(tmp_path / "dask")) == read_rows(str(tmp_path / "inline"))
 
 
+def test_an_unreachable_scheduler_is_one_line():
+    pytest.importorskip("distributed")
+    from relations.errors import InputError
+    from relations.search.sweep import connect
+
+    with pytest.raises(InputError, match=r"^--scheduler tcp://127.0.0.1:1: cannot connect"):
+        connect("tcp://127.0.0.1:1", timeout=1)
+
+
 def test_local_process_pool_gives_the_same_rows(tmp_path):
     run_sweep(FAMILY, out=str(tmp_path / "inline"), chunk_size=25, workers=0)
     run = run_sweep(FAMILY, out=str(tmp_path / "pool"), chunk_size=25, workers=2)

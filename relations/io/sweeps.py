@@ -30,7 +30,15 @@ from typing import Any, Callable
 
 from relations.errors import InputError
 from relations.io.outputs import OutputDir, write_bytes_atomic
-from relations.search.sweep import DEFAULT_CHUNK_SIZE, MEASURE_COLUMNS, STATUS_PREFIX, chunk_bounds, chunk_count, sweep
+from relations.search.sweep import (
+    DEFAULT_CHUNK_SIZE,
+    MEASURE_COLUMNS,
+    STATUS_PREFIX,
+    chunk_bounds,
+    chunk_count,
+    connect,
+    sweep,
+)
 from relations.search.sweep_spec import SweepSpec, parse_spec, parse_spec_text
 
 __all__ = ["SWEEP_FILE", "CHUNK_LOG", "SweepRun", "load_spec", "chunk_name", "arrow_schema", "chunk_bytes",
@@ -332,7 +340,10 @@ def run_sweep(spec: Any, *, out: str, chunk_size: int | None = None, workers: in
     spec = load_spec(spec)
     if chunk_size is not None:
         chunk_count(spec, chunk_size)
+    if workers is not None and not (isinstance(workers, int) and 0 <= workers <= 256):
+        raise InputError(f"--workers: {workers!r} out of range 0..256")
     folder = OutputDir(out, force=force)
+    client = connect(scheduler) if isinstance(scheduler, str) else scheduler  # unreachable: refused before writing
     os.makedirs(out, exist_ok=True)
     lock = _lock(out)
     try:
@@ -351,7 +362,7 @@ def run_sweep(spec: Any, *, out: str, chunk_size: int | None = None, workers: in
             progress(finished, total)
         os.makedirs(os.path.join(out, "chunks"), exist_ok=True)
         with open(os.path.join(out, CHUNK_LOG), "a", encoding="utf-8") as log:
-            for c, rows in sweep(spec, chunk_size=size, workers=workers, scheduler=scheduler, skip=done):
+            for c, rows in sweep(spec, chunk_size=size, workers=workers, scheduler=client, skip=done):
                 name = chunk_name(c)
                 data = chunk_bytes(spec, size, c, rows)
                 write_bytes_atomic(os.path.join(out, name), data)
@@ -369,3 +380,5 @@ def run_sweep(spec: Any, *, out: str, chunk_size: int | None = None, workers: in
     finally:
         if lock is not None:
             lock.close()
+        if client is not None and client is not scheduler:
+            client.close()

@@ -33,7 +33,7 @@ from relations.errors import InputError, RelationsError
 from relations.search.sweep_spec import SweepSpec, parse_spec
 
 __all__ = ["DEFAULT_CHUNK_SIZE", "MAX_CHUNKS", "MEASURE_COLUMNS", "STATUS_PREFIX", "chunk_count", "chunk_bounds",
-           "evaluate_point", "evaluate_chunk", "sweep"]
+           "evaluate_point", "evaluate_chunk", "connect", "sweep"]
 
 #: Points per chunk unless told otherwise.
 DEFAULT_CHUNK_SIZE = 64
@@ -159,19 +159,29 @@ def _local_pool(text: str, chunk_size: int, todo: list[int], workers: int) -> It
         pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _dask(text: str, chunk_size: int, todo: list[int], scheduler: Any) -> Iterator[tuple[int, list]]:
+def connect(scheduler: str, *, timeout: float = 30) -> Any:
+    """A ``distributed.Client`` of the Dask scheduler at ``scheduler`` (``tcp://host:8786``).
+
+    Raises
+    ------
+    InputError
+        When dask.distributed is missing or the scheduler cannot be reached within ``timeout`` seconds.
+    """
     try:
-        from distributed import Client, as_completed
+        from distributed import Client
     except ImportError:
         raise InputError("--scheduler needs dask.distributed (pip install 'privacy-relations[sweep]')") from None
+    try:
+        return Client(scheduler, timeout=timeout)
+    except Exception as exc:
+        raise InputError(f"--scheduler {scheduler}: cannot connect ({exc})") from None
+
+
+def _dask(text: str, chunk_size: int, todo: list[int], scheduler: Any) -> Iterator[tuple[int, list]]:
+    from distributed import as_completed
+
     own = isinstance(scheduler, str)
-    if own:
-        try:
-            client = Client(scheduler, timeout=30)
-        except Exception as exc:
-            raise InputError(f"--scheduler {scheduler}: cannot connect ({exc})") from None
-    else:
-        client = scheduler
+    client = connect(scheduler) if own else scheduler
     futures = {client.submit(evaluate_chunk, text, chunk_size, c, pure=False): c for c in todo}
     try:
         for f in as_completed(list(futures)):
