@@ -9,7 +9,8 @@ Classical Privacy Notions" (2025), Defs. 2-9; ``docs/semantics.md`` states the
 conventions on zeros and infinities.
 
 Then :func:`check` it against the relation :data:`CATALOGUE` and claimed budgets, or
-decide a relation for all mechanisms with :func:`verify_relation`.
+decide a relation for all mechanisms with :func:`verify_relation` (or one you state, with
+:func:`conjecture`).
 
 The package is layered; each layer imports only from the layers above it in this list:
 
@@ -41,6 +42,7 @@ _EXPORTS = {
     "ProductChannel": "relations.model", "ProductPrior": "relations.model",
     "Enclosure": "relations.numbers", "LogRatio": "relations.numbers", "parse_rational": "relations.numbers",
     "verify_relation": "relations.search.verify",
+    "conjecture": "relations.search.conjecture", "ConjectureResult": "relations.search.conjecture",
 }
 
 
@@ -58,9 +60,9 @@ def __dir__() -> list[str]:
 
 
 __all__ = [
-    "CATALOGUE", "Budget", "Channel", "Enclosure", "InputError", "LogRatio", "Measures", "Mechanism",
-    "MutualInformation", "Prior", "ProductChannel", "ProductPrior", "Relation", "RelationsError", "SolverError",
-    "Witness", "check", "eps_all", "from_dict", "load", "loads", "measure", "parse_claim", "parse_rational",
+    "CATALOGUE", "Budget", "Channel", "ConjectureResult", "Enclosure", "InputError", "LogRatio", "Measures",
+    "Mechanism", "MutualInformation", "Prior", "ProductChannel", "ProductPrior", "Relation", "RelationsError", "SolverError",
+    "Witness", "check", "conjecture", "eps_all", "from_dict", "load", "loads", "measure", "parse_claim", "parse_rational",
     "verify_relation", "__version__",
 ]
 

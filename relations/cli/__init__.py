@@ -319,6 +319,7 @@ def main(argv: Optional[list[str]] = None) -> None:
 # Commands defined in their own modules register themselves on ``app`` when imported.
 from relations.cli import audit_command  # noqa: E402,F401  (registers 'audit')
 from relations.cli import sweep_command  # noqa: E402,F401  (registers 'sweep')
+from relations.cli import conjecture_command  # noqa: E402,F401  (registers 'conjecture')
 
 if __name__ == "__main__":  # pragma: no cover
     main()
