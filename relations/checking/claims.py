@@ -1,6 +1,8 @@
-"""Claimed budgets ``NAME OP BOUND`` (``eps_d <= ln(13/7)``), parsed without evaluating anything.
+"""Claimed budgets ``NAME OP BOUND`` (``eps_d <= ln(13/7)``, ``renyi(2) < ln(3)``), parsed without evaluating anything.
 
-``NAME`` is one of :data:`CLAIM_NAMES`, ``OP`` one of ``<=``, ``<``, ``>=``, ``>``, and
+``NAME`` is one of :data:`CLAIM_NAMES`, with ``(ARGUMENT)`` for the notions that take one
+(``delta(1/2)``, ``eps_delta(1/100)``, ``renyi(2)``; :data:`~relations.measures.notions.NOTIONS`),
+``OP`` one of ``<=``, ``<``, ``>=``, ``>``, and
 ``BOUND`` a decimal, a fraction or ``ln(RATIONAL)``; the bound becomes an exact real
 (:mod:`relations.numbers.reals`).  The grammar is in ``docs/claims-and-verdicts.md``.
 """
@@ -11,6 +13,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from relations.errors import InputError
+from relations.measures.notions import NOTIONS, canonical_name, check_argument
 from relations.numbers.logs import LogRatio
 from relations.numbers.reals import (
     Log,
@@ -21,8 +24,10 @@ from relations.numbers.text import parse_rational
 
 __all__ = ["CLAIM_NAMES", "MAX_CLAIM_LENGTH", "GRAMMAR", "Claim", "parse_claim"]
 
-#: The quantities a claim may name (``docs/semantics.md`` defines them).
-CLAIM_NAMES = ("eps_i", "eps_d", "eps_m", "sigma_min", "eps_all", "neg_sigma")
+#: The quantities a claim may name (``docs/semantics.md`` defines them): the budgets, then the
+#: notions of :data:`~relations.measures.notions.NOTIONS` (``delta``, ``eps_delta`` and ``renyi``
+#: with an argument in parentheses).
+CLAIM_NAMES = ("eps_i", "eps_d", "eps_m", "sigma_min", "eps_all", "neg_sigma") + tuple(NOTIONS)
 
 
 
@@ -32,7 +37,9 @@ MAX_CLAIM_LENGTH = 10_000
 #: The claim grammar (lark, LALR: linear time, no backtracking); numbers are checked by
 #: :func:`~relations.numbers.text.parse_rational`.
 GRAMMAR = r"""
-    claim: NAME OP bound
+    claim: quantity OP bound
+    quantity: NAME ("(" argument ")")?
+    ?argument: number | "ln" "(" number ")" -> ln
     ?bound: number | "ln" "(" number ")" -> ln
     number: NUMBER
     NAME: /[A-Za-z_][A-Za-z_0-9]*/
@@ -65,7 +72,8 @@ class Claim:
     text : str
         The claim as written (stripped).
     name : str
-        One of :data:`CLAIM_NAMES`.
+        One of :data:`CLAIM_NAMES`, with its argument in canonical form for a notion that takes
+        one (``"delta(1/2)"``): the key of :attr:`Values.reals <relations.checking.Values>`.
     op : str
         ``"<="``, ``"<"``, ``">="`` or ``">"``.
     bound : Real
@@ -109,6 +117,13 @@ def parse_claim(text: str) -> Claim:
     ('eps_m', '<=', '1/10')
     >>> str(parse_claim("eps_d<ln(13/7)").bound)
     'ln(13/7)'
+    >>> c = parse_claim("delta(0.5) <= 0.2")
+    >>> c.name, str(c.bound)
+    ('delta(1/2)', '1/5')
+    >>> parse_claim("renyi(1) < 2")
+    Traceback (most recent call last):
+    ...
+    relations.errors.InputError: claim 'renyi(1) < 2': renyi(alpha) needs a rational alpha > 1, got 1
     >>> parse_claim("eps_d <= ln(0)")
     Traceback (most recent call last):
     ...
@@ -125,16 +140,28 @@ def parse_claim(text: str) -> Claim:
         at = f" at column {column}" if isinstance(column, int) and column > 0 else ""
         raise InputError(f"claim {_shown(text)!r}: expected NAME OP BOUND, e.g. 'eps_d<=ln(13/7)' "
                          f"(unexpected input{at})") from None
-    name, op, bound_tree = str(tree.children[0]), str(tree.children[1]), tree.children[2]
+    quantity, op, bound_tree = tree.children[0], str(tree.children[1]), tree.children[2]
+    name = str(quantity.children[0])
     if name not in CLAIM_NAMES:
         raise InputError(f"claim {_shown(text)!r}: unknown quantity {name!r} (one of {', '.join(CLAIM_NAMES)})")
-    number = bound_tree if bound_tree.data == "number" else bound_tree.children[0]
+    if name in NOTIONS:
+        arg = _exact(quantity.children[1], text) if len(quantity.children) > 1 else None
+        try:
+            name = canonical_name(name, check_argument(name, arg))
+        except InputError as exc:
+            raise InputError(f"claim {_shown(text)!r}: {exc}") from None
+    elif len(quantity.children) > 1:
+        raise InputError(f"claim {_shown(text)!r}: {name} takes no argument")
+    return Claim(text.strip(), name, op, _exact(bound_tree, text))
+
+
+def _exact(tree, text: str) -> Real:
+    """A number or ``ln(number)`` of the parse tree as an exact real."""
+    number = tree if tree.data == "number" else tree.children[0]
     q = parse_rational(str(number.children[0]), f"claim {_shown(text)!r}")
-    if bound_tree.data == "ln":
+    if tree.data == "ln":
         if q <= 0:
             raise InputError(f"claim {_shown(text)!r}: ln needs a positive argument")
-        bound: Real = Log(LogRatio.of(q))
-    else:
-        bound = Rational(q)
-    return Claim(text.strip(), name, op, bound)
+        return Log(LogRatio.of(q))
+    return Rational(q)
 

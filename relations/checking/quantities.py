@@ -19,6 +19,7 @@ from relations.measures.information import (
     independent,
     mutual_information,
 )
+from relations.measures.notions import canonical_name, notion_result, parse_notion
 from relations.measures.product import factor_groups
 from relations.measures.results import Budget, Measures, Witness
 from relations.model.distributions import ProductChannel, ProductPrior
@@ -33,10 +34,70 @@ from relations.numbers.reals import (
     Real,
 )
 
-__all__ = ["FLOAT_EVALUATION", "Values", "values", "rounding_margins"]
+__all__ = ["FLOAT_EVALUATION", "LazyReals", "LazyWitnesses", "Values", "values", "rounding_margins"]
 
 #: Relative error allowed for a budget computed in float mode (added to its margin).
 FLOAT_EVALUATION = 2.0**-30
+
+
+class LazyReals(dict):
+    """The reals of :class:`Values`: the six budgets at once, the notions of
+    :data:`~relations.measures.notions.NOTIONS` on first use, by name.
+
+    A missing key such as ``"rho"``, ``"renyi(2)"``, ``"delta(1/2)"``, ``"delta(ln(3))"`` or
+    ``"eps_delta(1/1000)"`` is parsed exactly (:func:`~relations.measures.notions.parse_notion`),
+    computed, and cached under the name used and its canonical spelling; its witness goes to
+    :class:`LazyWitnesses`.  An unknown name is a ``KeyError``; a known notion with a bad
+    argument an :class:`~relations.errors.InputError`.
+
+    Examples
+    --------
+    >>> from relations.mechanisms import randomized_response
+    >>> vals = values(randomized_response(3))
+    >>> str(vals.reals["renyi(2)"]), str(vals.reals["delta(0.5)"]), str(vals.reals["eps_delta(1/4)"])
+    ('ln(7/3)', '3/4 - 1/4 e^(1/2)', 'ln(2)')
+    >>> vals.witnesses["eps_delta(1/4)"], "rho" in vals.reals
+    (Witness(x=0, x_prime=1, y=None), False)
+    """
+
+    def __init__(self, mech: Mechanism, base: dict[str, Real]) -> None:
+        super().__init__(base)
+        self.mechanism = mech
+        self.witnesses: dict[str, Witness | None] = {}
+
+    def __missing__(self, key: str) -> Real:
+        if not isinstance(key, str):
+            raise KeyError(key)
+        from relations.measures.notions import NOTIONS
+
+        head = key.split("(", 1)[0].strip()
+        if head not in NOTIONS:
+            raise KeyError(key)
+        name = canonical_name(*parse_notion(key))
+        if name in self and name != key:
+            value = dict.__getitem__(self, name)
+        else:
+            result = notion_result(self.mechanism, name)
+            value = result.value
+            dict.__setitem__(self, name, value)
+            self.witnesses[name] = result.witness
+        dict.__setitem__(self, key, value)
+        self.witnesses[key] = self.witnesses.get(name)
+        return value
+
+
+class LazyWitnesses(dict):
+    """The witnesses of :class:`Values`; a notion's is computed with its value (:class:`LazyReals`)."""
+
+    def __init__(self, base: dict[str, Witness | None], reals: LazyReals) -> None:
+        super().__init__(base)
+        self.reals = reals
+
+    def __missing__(self, key: str) -> Witness | None:
+        self.reals[key]
+        value = self.reals.witnesses[key]
+        dict.__setitem__(self, key, value)
+        return value
 
 
 @dataclass(frozen=True, eq=False)
@@ -57,9 +118,10 @@ class Values:
         ``eps_i``, ``eps_d``, ``sigma_min``, ``neg_sigma``, ``eps_all`` (each a
         :class:`~relations.numbers.Log`; :class:`~relations.numbers.Rational` of the
         float in float mode) and ``eps_m`` (an :class:`~relations.numbers.ArbExpr`
-        refined on demand, with exact tie-breakers).
+        refined on demand, with exact tie-breakers); and, computed on first use, every
+        notion of :data:`~relations.measures.notions.NOTIONS` by name (:class:`LazyReals`).
     witnesses : dict of str to Witness or None
-        The witness of each quantity (``None`` for ``eps_m``).
+        The witness of each quantity (``None`` for ``eps_m``; notions on first use).
     approximate : bool
         True in float mode.
     margins : dict of str to float
@@ -181,9 +243,10 @@ def values(mech: Mechanism, *, measures: Measures | None = None) -> Values:
         "eps_all": _real(all_pairs, approx),
         "eps_m": _mi_real(mech, measures),
     }
-    witnesses = {"eps_i": measures.eps_i.witness, "eps_d": measures.eps_d.witness,
-                 "sigma_min": measures.sigma_min.witness, "neg_sigma": neg_sigma.witness,
-                 "eps_all": all_pairs.witness, "eps_m": None}
+    reals = LazyReals(mech, reals)
+    witnesses = LazyWitnesses({"eps_i": measures.eps_i.witness, "eps_d": measures.eps_d.witness,
+                               "sigma_min": measures.sigma_min.witness, "neg_sigma": neg_sigma.witness,
+                               "eps_all": all_pairs.witness, "eps_m": None}, reals)
     margins = rounding_margins(mech, mi=measures.eps_m.value)
     if approx:
         margins = {k: m + FLOAT_EVALUATION * (1 + abs(float(reals[k]))) if math.isfinite(float(reals[k])) else m
