@@ -38,6 +38,12 @@ MAIN_THEOREMS = (
     ("LocalMITanh", "mi_le_kl_bound",
      "forall (n m : nat) (eps : R) (p : nat -> R) (Q : nat -> nat -> R), 0 <= eps -> is_prior n p -> "
      "is_channel n m Q -> ldp n m eps Q -> mutual_info n m p Q <= eps * (exp eps - 1)"),
+    ("KLPair", "kl_le_eps_tanh",
+     "forall (m : nat) (eps : R) (P S : nat -> R), 0 <= eps -> is_dist m P -> is_dist m S -> indist m eps P S -> "
+     "kl m P S <= eps * ((exp eps - 1) / (exp eps + 1))"),
+    ("KLPair", "kl_le_drv",
+     "forall (m : nat) (eps : R) (P S : nat -> R), 0 <= eps -> is_dist m P -> is_dist m S -> indist m eps P S -> "
+     "kl m P S <= eps * (exp eps - 1)"),
     ("LocalIdentifiability", "local_identifiability_corrected",
      "forall (n m : nat) (eps_d sigma : R) (p : nat -> R) (Q : nat -> nat -> R), "
      "(forall x, (x < n)%nat -> 0 < p x) -> is_channel n m Q -> ldp n m eps_d Q -> "

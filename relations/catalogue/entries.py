@@ -27,6 +27,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from relations.catalogue.bounds import KLBound, Linear
+from relations.catalogue.conversions import CONVERSIONS, EXTRA_NOTIONS, is_notion
+from relations.catalogue.formulas import Formula
 from relations.catalogue.scopes import EVERY, PRIOR_ON_COMPONENTS, Scope
 from relations.kinds import Notion, RelationKind, Setting
 
@@ -39,6 +41,7 @@ NOTIONS = {
     "eps_m": "mutual-information budget: I(X;Y) in nats",
     "neg_sigma": "-sigma_min = max ln p(x)/p(x') over neighbours (the prior's skew)",
     "eps_all": "DP budget over every pair of inputs (neighbours or not): max ln Q[x][y]/Q[x'][y]",
+    **EXTRA_NOTIONS,
 }
 
 
@@ -94,7 +97,7 @@ class Relation:
         conclusion budget).
     source : str
         Where the relation comes from.
-    bound : Linear or KLBound or None, optional
+    bound : Linear or KLBound or Formula or None, optional
         The bound of an implication; ``None`` for a non-implication.
     min_records : int, optional
         The least ``r`` for ``D^r`` (the paper's condition ``r > 1`` gives 2);
@@ -122,7 +125,7 @@ class Relation:
     conclusion: str
     kind: str
     source: str
-    bound: Linear | KLBound | None = None
+    bound: Linear | KLBound | Formula | None = None
     min_records: int = 1
     corrects: str | None = None
     reason: str | None = None
@@ -131,8 +134,8 @@ class Relation:
     def __post_init__(self) -> None:
         object.__setattr__(self, "setting", Setting(self.setting))
         object.__setattr__(self, "kind", RelationKind(self.kind))
-        object.__setattr__(self, "premise", Notion(self.premise))
-        object.__setattr__(self, "conclusion", Notion(self.conclusion))
+        object.__setattr__(self, "premise", _notion(self.premise))
+        object.__setattr__(self, "conclusion", _notion(self.conclusion))
 
     @property
     def symbols(self) -> str:
@@ -164,6 +167,13 @@ class Relation:
         """
         return self.setting in ("both", setting)
 
+
+
+def _notion(name: str) -> str:
+    """A :class:`~relations.kinds.Notion`, or a conversion notion such as ``renyi(2)`` kept as its string."""
+    if name in Notion.__members__.values() or not is_notion(str(name)):
+        return Notion(name)
+    return str(name)
 
 
 def _paper(n: int, setting: str, premise: str, conclusion: str, bound, words: str) -> Relation:
@@ -276,6 +286,8 @@ CATALOGUE: tuple[Relation, ...] = (
              "local", "eps_i", "eps_m", "implication", "this project (Theorem 3 + relations.thm11_sharp)",
              Linear(1, -1), corrects="zheng2025.thm7",
              reason="compose Theorem 3 with the factor-1 bound of relations.thm11_sharp."),
+    # ---- standard conversions between notions (relations.catalogue.conversions)
+    *(Relation(**spec) for spec in CONVERSIONS),
 )
 
 

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
+from relations.figures.conversions import conversion_frontiers_data, draw_conversion_frontiers
 from relations.figures.data import (
     NOTION_NODES,
     central_records_data,
@@ -26,7 +27,7 @@ from relations.figures.data import (
 )
 
 __all__ = ["FIGURES", "write_all", "relation_diagram_data", "prior_skew_data", "krr_information_data",
-           "central_records_data", "symmetric_channel_data", "privacy_distortion_data"]
+           "central_records_data", "symmetric_channel_data", "privacy_distortion_data", "conversion_frontiers_data"]
 
 def _plt():
     import matplotlib
@@ -180,6 +181,7 @@ FIGURES: dict[str, tuple[Callable[[], dict[str, Any]], Callable[[dict[str, Any]]
     "central_records": (central_records_data, draw_central_records),
     "symmetric_channel": (symmetric_channel_data, draw_symmetric_channel),
     "privacy_distortion": (privacy_distortion_data, draw_privacy_distortion),
+    "conversion_frontiers": (conversion_frontiers_data, draw_conversion_frontiers),
 }
 
 

@@ -7,7 +7,7 @@ and with which statement; :func:`check_theorem` compiles the folder in a tempora
 ``Print Assumptions`` lists only axioms that the standard library's reals rest on (those of
 ``Rpower.exp_ln`` and ``MVT.MVT``).  ``relations verify`` calls it for a relation whose only
 proof is in Coq (``drv2010.kl``): the verdict is ``proved`` only when the check passed in
-that run; without ``coqc`` (or without the ``proofs/coq`` folder, in an installed wheel) the
+that run (also ``relations.kl_tanh`` and ``drv2010.kl_dp``, per neighbour pair, ``KLPair.v``); without ``coqc`` (or without the ``proofs/coq`` folder, in an installed wheel) the
 relation keeps the verdict of its searches and the evidence says why.
 
 Examples
@@ -15,7 +15,7 @@ Examples
 >>> COQ_PROOFS["drv2010.kl"].cite
 'proofs/coq/LocalMITanh.v: mi_le_kl_bound'
 >>> sorted(COQ_ONLY)
-['drv2010.kl']
+['drv2010.kl', 'drv2010.kl_dp', 'relations.kl_tanh']
 """
 
 from __future__ import annotations
@@ -68,6 +68,9 @@ _LOCAL_ID = CoqProof(
     "forall x x' y, (x < n)%nat -> (x' < n)%nat -> (y < m)%nat -> 0 < Q x y -> 0 < Q x' y -> "
     "ln (posterior n p Q x y / posterior n p Q x' y) <= eps_d - sigma")
 
+#: Two eps-indistinguishable distributions (``KLPair.v``): the rows of any neighbour pair, in either setting.
+_PAIR = "forall (m : nat) (eps : R) (P S : nat -> R), 0 <= eps -> is_dist m P -> is_dist m S -> indist m eps P S -> "
+
 #: Relations with a machine-checked Coq proof in ``proofs/coq/``.  ``ldp`` there bounds the ratio
 #: over *all* pairs of inputs, so with datasets as inputs the theorems are about ``eps_all`` in the
 #: central setting too (``drv2010.kl`` is stated for both settings).
@@ -77,10 +80,13 @@ COQ_PROOFS = {
     "relations.thm4_corrected": _LOCAL_ID,
     "drv2010.kl": CoqProof("proofs/coq/LocalMITanh.v", "mi_le_kl_bound",
                            _HEAD + "mutual_info n m p Q <= eps * (exp eps - 1)"),
+    "relations.kl_tanh": CoqProof("proofs/coq/KLPair.v", "kl_le_eps_tanh",
+                                  _PAIR + "kl m P S <= eps * ((exp eps - 1) / (exp eps + 1))"),
+    "drv2010.kl_dp": CoqProof("proofs/coq/KLPair.v", "kl_le_drv", _PAIR + "kl m P S <= eps * (exp eps - 1)"),
 }
 
 #: Relations whose only proof is the Coq one (z3 cannot reason about ``e^eps``).
-COQ_ONLY = frozenset({"drv2010.kl"})
+COQ_ONLY = frozenset({"drv2010.kl", "relations.kl_tanh", "drv2010.kl_dp"})
 
 
 @dataclass(frozen=True)

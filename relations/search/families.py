@@ -27,15 +27,17 @@ from relations.model.distributions import Channel, Prior
 from relations.model.mechanism import Mechanism
 from relations.model.neighbours import HammingInputs, LocalInputs
 from relations.numbers.rounding import largest_remainder
+from relations.search.notion_floats import FloatValues
 
 __all__ = ["float_values", "DenseFamily", "RRFamily", "local_rr_values", "product_values"]
 
 
 def float_values(mech: Mechanism) -> dict[str, float]:
-    """The notions of a (float or exact) mechanism as floats."""
+    """The notions of a (float or exact) mechanism as floats (conversion notions on first use:
+    :class:`~relations.search.notion_floats.FloatValues`)."""
     m = measure(mech)
-    return {"eps_i": m.eps_i.value, "eps_d": m.eps_d.value, "sigma_min": m.sigma_min.value,
-            "neg_sigma": -m.sigma_min.value, "eps_m": m.eps_m.value, "eps_all": eps_all(mech).value}
+    return FloatValues(mech, {"eps_i": m.eps_i.value, "eps_d": m.eps_d.value, "sigma_min": m.sigma_min.value,
+            "neg_sigma": -m.sigma_min.value, "eps_m": m.eps_m.value, "eps_all": eps_all(mech).value})
 
 
 def _softmax(z: np.ndarray) -> np.ndarray:
@@ -133,7 +135,9 @@ def local_rr_values(k: int, t: float, skew: float) -> dict[str, float]:
 
 def product_values(local: dict[str, float], r: int) -> dict[str, float]:
     """Central values of the ``r``-fold product from the local ones (identical records)."""
-    out = dict(local)
+    out = FloatValues(local.mech, local, r) if isinstance(local, FloatValues) else dict(local)
+    for name in [n for n in out if n.split("(")[0] in ("maximal_leakage", "min_entropy_leakage")]:
+        out[name] = r * local[name]
     out["eps_m"] = r * local["eps_m"]
     out["eps_all"] = r * local["eps_d"]
     return out

@@ -148,12 +148,14 @@ class Point:
     frontier: tuple[Fraction, Fraction]
     best: float
     family: str
+    notion: str = "I"  #: the quantity whose sup the frontier is (a conversion notion, or I(X;Y))
 
     def json(self) -> dict:
         """The point as JSON: eps, the certified frontier, the best found and its share of the frontier."""
         lo, hi = self.frontier
-        return {"eps": f"ln({self.ratio})", "frontier": certified_text(lo, hi), "best_found": self.best,
-                "share_of_frontier": self.best / float(hi), "best_family": self.family}
+        out = {"eps": f"ln({self.ratio})", "frontier": certified_text(lo, hi), "best_found": self.best,
+               "share_of_frontier": self.best / float(hi), "best_family": self.family}
+        return out if self.notion == "I" else {**out, "notion": self.notion}
 
 
 @dataclass
@@ -176,7 +178,7 @@ class Frontier:
         if self.points:
             p = max(self.points, key=lambda p: p.ratio)
             j = p.json()
-            head += f"; at eps={j['eps']}: sup I {j['frontier']}, best found {j['share_of_frontier']:.2%} of it"
+            head += f"; at eps={j['eps']}: sup {p.notion} {j['frontier']}, best found {j['share_of_frontier']:.2%} of it"
         return head
 
 

@@ -40,12 +40,13 @@ import relations.search.smt as smt
 from relations.catalogue.entries import CATALOGUE, Relation
 from relations.checking.checker import Outcome, evaluate
 from relations.checking.quantities import values
-from relations.kinds import RelationKind, Status
+from relations.kinds import Notion, RelationKind, Status
 from relations.kinds import Verdict as V
 from relations.model.mechanism import Mechanism
 from relations.search.coq import COQ_ONLY, COQ_PROOFS, check_theorem
 from relations.search.derive import derive
 from relations.search.families import DenseFamily
+from relations.search.conversion_frontiers import CONVERSION_IDS, conversion_frontier
 from relations.search.frontiers import Frontier, frontier_for
 from relations.search.optimiser import Found, search_dense, search_rr
 import relations.search.erasure as erasure
@@ -123,9 +124,33 @@ def _settings(rel: Relation) -> list[str]:
 
 
 def _refutes(rel: Relation) -> Callable[[Mechanism], bool]:
+    screen = _float_screen(rel)
+
     def check(mech: Mechanism) -> bool:
+        if screen is not None and not screen(mech):
+            return False
         return evaluate(rel, values(mech)).status == Status.FAILS
     return check
+
+
+def _float_screen(rel: Relation) -> Callable[[Mechanism], bool] | None:
+    """For a relation on a conversion notion (``rho``, ``renyi(a)``, ...; costly to compute exactly): a float
+    test that lets through to the exact check every mechanism not clearly satisfying it (float violation above
+    ``-1e-6`` relative).  A refutation is still reported only after the exact check; the paper's notions are
+    checked exactly every time, as before (``None``)."""
+    if all(n in Notion.__members__.values() for n in (rel.premise, rel.conclusion)):
+        return None
+    from relations.search.families import float_values
+    from relations.search.optimiser import violation
+
+    def screen(mech: Mechanism) -> bool:
+        try:
+            v = float_values(mech)
+            gap = violation(rel, v, 1)
+            return not gap < -1e-6 * (1 + abs(v[rel.conclusion]))
+        except (ArithmeticError, ValueError):  # pragma: no cover - floats failed: check exactly
+            return True
+    return screen
 
 
 def _hypothesis_search(rel: Relation, setting: str, effort: Effort) -> Mechanism | None:
@@ -333,7 +358,8 @@ class _Search:
         if verdict.verdict == V.PROVED and self.rel.id in COQ_PROOFS:
             verdict.coq = COQ_PROOFS[self.rel.id].cite
         if verdict.verdict != V.REFUTED:
-            verdict.frontier = frontier_for(self.rel, quick=self.effort.quick)
+            verdict.frontier = (conversion_frontier(self.rel, quick=self.effort.quick) if self.rel.id in CONVERSION_IDS
+                                else frontier_for(self.rel, quick=self.effort.quick))
         verdict.smt = verdict.smt or self.smt_evidence
         return verdict
 
