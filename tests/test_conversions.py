@@ -334,3 +334,10 @@ def test_figure_data_against_independent_values():
             assert all(b["values"][i] >= f - 1e-9 for b in panel["bounds"] + panel.get("at_rr", [])), key
             if panel["rr"]:
                 assert panel["rr"][i] == pytest.approx(f, rel=1e-5, abs=1e-9), key  # RR's ratio is e^eps rounded
+
+
+def test_zero_frontier_points_are_skipped():
+    """delta(1) under ln(2)-LDP is 0 (e^1 > 2): no reference point there, and the JSON is well defined."""
+    f = conversion_frontier(get("kov2017.dp_profile"))
+    assert [p.json()["eps"] for p in f.points] == ["ln(3)", "ln(10)"]
+    assert all(p["share_of_frontier"] == pytest.approx(1.0) for p in f.json()["points"])

@@ -182,7 +182,8 @@ def _points(conclusion: str, quick: bool) -> list[Point]:
                 enclosure = profile_sup(ratio, Fraction(conclusion[6:-1]))
             else:
                 enclosure = eps_delta_sup(ratio, Fraction(conclusion[10:-1]))
-        out.append(Point(Fraction(ratio), enclosure, notion_float(mech, conclusion), fam, notion=conclusion))
+        if enclosure[1] > 0:  # delta(e') is 0 for e' >= eps: no point to compare
+            out.append(Point(Fraction(ratio), enclosure, notion_float(mech, conclusion), fam, notion=conclusion))
     return out
 
 

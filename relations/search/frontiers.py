@@ -153,8 +153,9 @@ class Point:
     def json(self) -> dict:
         """The point as JSON: eps, the certified frontier, the best found and its share of the frontier."""
         lo, hi = self.frontier
+        share = self.best / float(hi) if hi > 0 else 1.0  # a zero frontier (delta(e') for e' >= eps) is met by 0
         out = {"eps": f"ln({self.ratio})", "frontier": certified_text(lo, hi), "best_found": self.best,
-               "share_of_frontier": self.best / float(hi), "best_family": self.family}
+               "share_of_frontier": share, "best_family": self.family}
         return out if self.notion == "I" else {**out, "notion": self.notion}
 
 
