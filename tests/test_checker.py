@@ -257,6 +257,23 @@ EXPECTED = {
     "relations.thm11_sharp": ("local", "eps_d", "eps_m", ("lin", 1, 0, False), 1),
     "relations.thm7_sharp": ("local", "eps_i", "eps_m", ("lin", 1, -1, False), 1),
 }
+#: The conversions between notions (issue 14): (setting, premise, conclusion, min_records), read off their
+#: statements; their values are checked against independent computations in tests/test_conversions.py.
+EXPECTED_CONVERSIONS = {
+    "bs2016.dp_zcdp": ("both", "eps_d", "rho", 1),
+    "relations.dp_zcdp_tanh": ("both", "eps_d", "rho", 1),
+    "drv2010.kl_dp": ("both", "eps_d", "kl", 1),
+    "relations.kl_tanh": ("both", "eps_d", "kl", 1),
+    "kov2017.dp_profile": ("both", "eps_d", "delta(1)", 1),
+    "kov2017.dp_eps_delta": ("both", "eps_d", "eps_delta(1/100000)", 1),
+    "mironov2017.rdp_dp": ("both", "renyi(2)", "eps_delta(1/100000)", 1),
+    "cks2020.rdp_dp": ("both", "renyi(2)", "eps_delta(1/100000)", 1),
+    "bs2016.zcdp_dp": ("both", "rho", "eps_delta(1/100000)", 1),
+    "iwk2020.ml_ldp": ("local", "eps_d", "maximal_leakage", 1),
+    "relations.ml_dp_central": ("central", "eps_d", "maximal_leakage", 2),
+    "relations.ml_all_pairs": ("both", "eps_all", "maximal_leakage", 1),
+    "iwk2020.mel_ml": ("both", "maximal_leakage", "min_entropy_leakage", 1),
+}
 RATIO_NAMES = ("eps_d", "eps_i", "neg_sigma", "eps_all")
 TIE = mpmath.mpf(10) ** -45
 
@@ -373,9 +390,13 @@ def ref_values(ref: Ref):
 def test_catalogue_ids_and_shapes_match_the_statements():
     ids = [r.id for r in cat.CATALOGUE]
     assert len(ids) == len(set(ids))
-    assert set(ids) == set(EXPECTED)
+    assert set(ids) == set(EXPECTED) | set(EXPECTED_CONVERSIONS)
     assert [i for i in ids if i.startswith("zheng2025.thm")] == [f"zheng2025.thm{n}" for n in range(1, 13)]
     for r in cat.CATALOGUE:
+        if r.id in EXPECTED_CONVERSIONS:
+            assert (r.setting, r.premise, r.conclusion, r.min_records) == EXPECTED_CONVERSIONS[r.id], r.id
+            assert r.kind == "implication" and r.source, r.id
+            continue
         setting, premise, conclusion, bound, min_records = EXPECTED[r.id]
         assert (r.setting, r.premise, r.conclusion, r.min_records) == (setting, premise, conclusion, min_records), r.id
         assert (r.kind == "non-implication") == (bound is None), r.id
@@ -396,7 +417,7 @@ def test_every_relation_matches_reference(mech_name):
     ref = MECHANISMS[mech_name]
     got = outcomes(ref)
     meas = ref_values(ref)
-    assert set(got) == set(EXPECTED)
+    assert set(got) == set(EXPECTED) | set(EXPECTED_CONVERSIONS)
     for rid in EXPECTED:
         want, detail = expected_status(rid, ref, meas)
         o = got[rid]
