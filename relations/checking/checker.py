@@ -28,6 +28,7 @@ from relations.checking.claims import Claim, parse_claim
 from relations.checking.quantities import Values, values
 from relations.kinds import RelationKind, Status
 from relations.measures.results import Witness
+from relations.model.distributions import ProductChannel
 from relations.model.mechanism import Mechanism
 from relations.model.neighbours import HammingInputs
 from relations.numbers.logs import LogRatio
@@ -37,7 +38,7 @@ from relations.numbers.reals import (
     compare,
 )
 
-__all__ = ["Outcome", "applicable", "bound_value", "evaluate", "Report", "check", "ClaimOutcome", "decide"]
+__all__ = ["BASE_NAMES", "MAX_NOTION_WORK", "Outcome", "applicable", "bound_value", "evaluate", "Report", "check", "ClaimOutcome", "decide"]
 
 
 @dataclass(frozen=True)
@@ -185,6 +186,11 @@ def evaluate(relation: cat.Relation, vals: Values) -> Outcome:
     why = applicable(relation, vals.mechanism)
     if why:
         return Outcome(relation, Status.NOT_APPLICABLE, None, note=why)
+    work = _notion_work(relation, vals.mechanism)
+    if work > MAX_NOTION_WORK:
+        return Outcome(relation, Status.UNDECIDED, None,
+                       note=f"not evaluated: its notions compare {work} (input, input, output) triples exactly, more "
+                            f"than {MAX_NOTION_WORK}; claim one with --claim to evaluate it")
     outcome = _evaluate(relation, vals)
     outside = relation.scope.outside(vals.mechanism) if relation.kind == RelationKind.IMPLICATION else None
     if outside is None:
@@ -192,6 +198,22 @@ def evaluate(relation: cat.Relation, vals: Values) -> Outcome:
     here = {True: "the relation holds here", False: "the relation fails here"}.get(outcome.holds, "undecided here")
     return replace(outcome, status=Status.OUTSIDE_SCOPE, holds=None,
                    note=f"{outside}; {here}, which its proof does not cover (proved for {relation.scope.describe(relation.setting)})")
+
+
+#: The base budgets; relations on other notions are evaluated only up to :data:`MAX_NOTION_WORK`.
+BASE_NAMES = frozenset({"eps_i", "eps_d", "eps_m", "sigma_min", "eps_all", "neg_sigma"})
+
+#: Most (input, input, output) triples on which relations over other notions are evaluated exactly.
+MAX_NOTION_WORK = 1 << 14
+
+
+def _notion_work(relation: cat.Relation, mech) -> int:
+    """``n^2 m`` of the channel whose pairs the relation's notions compare (0 for the base budgets)."""
+    if {relation.premise, relation.conclusion} <= BASE_NAMES or not mech.exact:
+        return 0
+    channel = mech.channel.local if isinstance(mech.channel, ProductChannel) else mech.channel
+    n, m = channel.array.shape
+    return n * n * m
 
 
 def _evaluate(relation: cat.Relation, vals: Values) -> Outcome:
