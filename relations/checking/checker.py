@@ -25,6 +25,7 @@ from typing import Iterable
 
 import relations.catalogue as cat
 from relations.checking.claims import Claim, parse_claim
+from relations.checking.display import ReportDisplay
 from relations.checking.quantities import Values, values
 from relations.kinds import RelationKind, Status
 from relations.measures.results import Witness
@@ -257,8 +258,8 @@ def _slack(bound: Real, conclusion: Real) -> tuple[float | None, str | None]:
 
 
 @dataclass(frozen=True)
-class Report:
-    """All relation outcomes and claim decisions for one mechanism (:func:`check`).
+class Report(ReportDisplay):
+    """All relation outcomes and claim decisions for one mechanism (:func:`check`; display: :class:`ReportDisplay`).
 
     Attributes
     ----------

@@ -3,8 +3,9 @@
 :func:`to_dict` is the inverse of :func:`relations.io.reading.from_dict` for exact
 mechanisms: probabilities become fraction text (``"13/20"``), product forms stay
 product forms (never expanded), so a witness file is small and
-``relations check FILE`` re-checks it.  :func:`write_text_atomic` is how every
-file is written.
+``relations check FILE`` re-checks it (it lives in :mod:`relations.model.encoding`, so that
+:meth:`Mechanism.to_dict <relations.model.Mechanism.to_dict>` shares it, and is re-exported
+here).  :func:`write_text_atomic` is how every file is written.
 """
 
 from __future__ import annotations
@@ -12,86 +13,12 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-from fractions import Fraction
 from typing import Any
 
-from relations.model.distributions import Prior, ProductChannel, ProductPrior
+from relations.model.encoding import to_dict
 from relations.model.mechanism import Mechanism
-from relations.model.neighbours import GraphInputs, HammingInputs, LocalInputs
 
 __all__ = ["to_dict", "dumps", "write_text_atomic"]
-
-
-def _vec(values) -> list[str]:
-    return [str(Fraction(v)) for v in values]
-
-
-def to_dict(mech: Mechanism, *, name: str | None = None) -> dict[str, Any]:
-    """The mechanism as a JSON-ready dict in the mechanism-file format (exact mechanisms only).
-
-    Parameters
-    ----------
-    mech : Mechanism
-    name : str, optional
-        Written as the ``"name"`` key.
-
-    Returns
-    -------
-    dict
-        Keys as in ``docs/mechanism-files.md``: probabilities as fraction text, a product
-        channel or prior as ``{"product": ...}``, a uniform product prior as ``"uniform"``.
-
-    Raises
-    ------
-    ValueError
-        For a float-mode mechanism.
-
-    Examples
-    --------
-    >>> from relations.mechanisms import randomized_response
-    >>> d = to_dict(randomized_response(3))
-    >>> d["prior"], d["channel"]
-    (['1/2', '1/2'], [['3/4', '1/4'], ['1/4', '3/4']])
-
-    The central version on ``D^2`` stays in product form:
-
-    >>> from relations.mechanisms import product
-    >>> d = to_dict(product(randomized_response(3), 2))
-    >>> d["domain"], d["records"], d["prior"], d["channel"]
-    (['0', '1'], 2, 'uniform', {'product': [['3/4', '1/4'], ['1/4', '3/4']]})
-    """
-    if not mech.exact:
-        raise ValueError("only exact mechanisms can be written in the JSON format")
-    out: dict[str, Any] = {}
-    if name:
-        out["name"] = name
-    out["setting"] = mech.setting
-    inputs = mech.inputs
-    if isinstance(inputs, LocalInputs):
-        out["inputs"] = list(inputs.labels)
-    elif isinstance(inputs, GraphInputs):
-        out["inputs"] = list(inputs.labels)
-        out["neighbours"] = [list(e) for e in inputs.edges]
-    else:
-        assert isinstance(inputs, HammingInputs)
-        out["domain"] = list(inputs.domain)
-        out["records"] = inputs.records
-    out["outputs"] = list(mech.outputs)
-    prior = mech.prior
-    if isinstance(prior, ProductPrior):
-        k = len(prior.factors[0].exact)
-        if all(f.exact == Prior.uniform(k).exact for f in prior.factors):
-            out["prior"] = "uniform"
-        else:
-            out["prior"] = {"product": [_vec(f.exact) for f in prior.factors]}
-    else:
-        out["prior"] = _vec(prior.exact)
-    channel = mech.channel
-    if isinstance(channel, ProductChannel):
-        out["channel"] = {"product": [_vec(row) for row in channel.local.exact]}
-    else:
-        out["channel"] = [_vec(row) for row in channel.exact]
-    return out
 
 
 def dumps(mech: Mechanism, name: str | None = None) -> str:

@@ -282,5 +282,5 @@ def measure_dense(mech: Mechanism, *, bits: int = DEFAULT_BITS) -> Measures:
     """
     if not mech.exact:
         d, i = scan_float([mech.channel.array, Joint(mech.prior, mech.channel)], mech.inputs)
-        return Measures(_budget("eps_i", i), _budget("eps_d", d), eps_m(mech, bits=bits), sigma_min(mech), False)
-    return Measures(eps_i(mech), eps_d(mech), eps_m(mech, bits=bits), sigma_min(mech), mech.exact)
+        return Measures(_budget("eps_i", i), _budget("eps_d", d), eps_m(mech, bits=bits), sigma_min(mech), False, mech)
+    return Measures(eps_i(mech), eps_d(mech), eps_m(mech, bits=bits), sigma_min(mech), mech.exact, mech)

@@ -167,7 +167,7 @@ def measure_product(mech: Mechanism, *, bits: int = DEFAULT_BITS) -> Measures:
         mi = MutualInformation(enclosure.midpoint, enclosure, bits)
     else:
         mi = MutualInformation(sum(p.value * c for p, c in parts), None)
-    return Measures(best_i, d, mi, best_s, mech.exact)
+    return Measures(best_i, d, mi, best_s, mech.exact, mech)
 
 
 def _greater(a: Budget, b: Budget) -> bool:

@@ -10,11 +10,14 @@ The conventions on zeros, infinities and witnesses are those of ``docs/semantics
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Iterator
 
 from relations.numbers.enclosure import Enclosure
 from relations.numbers.logs import LogRatio
+
+if TYPE_CHECKING:
+    from relations.model.mechanism import Mechanism
 
 __all__ = ["Witness", "Budget", "MutualInformation", "Measures"]
 
@@ -112,6 +115,12 @@ class Measures:
         ``I(X;Y)``, certified in exact mode.
     exact : bool
         False in float mode (a ``.npz`` mechanism, or float arrays).
+    mechanism : Mechanism or None
+        The mechanism measured (it names the witnesses); not compared.
+
+    In Jupyter the measures show as a table (``_repr_html_``) or as LaTeX lines
+    (``_repr_latex_``); :meth:`to_dict` and :meth:`to_pandas` convert them
+    (:mod:`relations.measures.display`).
 
     Examples
     --------
@@ -134,6 +143,48 @@ class Measures:
     eps_m: MutualInformation
     sigma_min: Budget
     exact: bool
+    mechanism: Mechanism | None = field(default=None, compare=False, repr=False)
 
     def __iter__(self) -> Iterator[Budget | MutualInformation]:
         return iter((self.eps_i, self.eps_d, self.eps_m, self.sigma_min))
+
+    def to_dict(self) -> dict[str, Any]:
+        """The object ``relations measure --json`` prints: exact forms as text, values as floats.
+
+        Examples
+        --------
+        >>> import json
+        >>> from relations import measure
+        >>> from relations.mechanisms import paper_example
+        >>> d = measure(paper_example()).to_dict()
+        >>> d["eps_d"]["exact"], d["eps_d"]["witness"]["x"], json.loads(json.dumps(d)) == d
+        ('ln(13/7)', '1', True)
+        """
+        from relations.measures.display import measures_dict
+
+        return measures_dict(self)
+
+    def to_pandas(self) -> Any:
+        """A ``pandas.DataFrame`` indexed by quantity, columns ``value``, ``exact``, ``witness``.
+
+        Examples
+        --------
+        >>> from relations import measure
+        >>> from relations.mechanisms import paper_example
+        >>> df = measure(paper_example()).to_pandas()
+        >>> list(df.columns), df.loc["eps_d", "exact"]
+        (['value', 'exact', 'witness'], 'ln(13/7)')
+        """
+        from relations.measures.display import measures_frame
+
+        return measures_frame(self)
+
+    def _repr_html_(self) -> str:
+        from relations.measures.display import measures_html
+
+        return measures_html(self)
+
+    def _repr_latex_(self) -> str:
+        from relations.measures.display import measures_latex
+
+        return measures_latex(self)

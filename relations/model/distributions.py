@@ -27,6 +27,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from relations.errors import InputError
+from relations.model.arrays import plain
 from relations.model.floats import (
     FLOAT_ROUNDING,
     FLOAT_TOLERANCE,
@@ -252,6 +253,7 @@ class Prior:
         """
         if isinstance(values, Prior):
             return values
+        values = plain(values, where)
         if _is_float_array(values):
             if values.ndim != 1 or values.shape[0] == 0:
                 raise InputError(f"{where}: expected a non-empty 1-d array, got shape {values.shape}")
@@ -326,6 +328,7 @@ class Channel:
         """
         if isinstance(rows, Channel):
             return rows
+        rows = plain(rows, where)
         if _is_float_array(rows):
             if rows.ndim != 2 or 0 in rows.shape:
                 raise InputError(f"{where}: expected a non-empty 2-d array, got shape {rows.shape}")

@@ -10,9 +10,13 @@ one with the constructor that says which neighbour structure it has:
 * :meth:`Mechanism.product` -- ``D^r`` with every record perturbed independently by
   one local channel (never expanded).
 
-Each accepts Fractions, ints, rational text, Python floats (exact binary values) and
-numpy arrays (a float array is *float mode*: approximate results), and raises
-:class:`~relations.errors.InputError` with one line naming the offending input.
+Each accepts Fractions, ints, rational text, Python floats (exact binary values), numpy
+arrays and pandas DataFrames (:mod:`relations.model.arrays`: a frame's index and columns
+label the inputs and outputs; floats are their exact binary values, rows renormalised, and a
+float array beyond 65536 entries is *float mode*: approximate results), and raises
+:class:`~relations.errors.InputError` with one line naming the offending input.  A mechanism
+shows itself in Jupyter and converts with ``to_dict()`` and ``to_pandas()``
+(:mod:`relations.model.display`).
 """
 
 from __future__ import annotations
@@ -25,6 +29,8 @@ import numpy as np
 
 from relations.errors import InputError
 from relations.kinds import Setting
+from relations.model.arrays import labelled
+from relations.model.display import MechanismDisplay
 from relations.model.distributions import Channel, Prior, ProductChannel, ProductPrior
 from relations.model.floats import FLOAT_ROUNDING
 from relations.model.neighbours import (
@@ -71,7 +77,7 @@ def _exactness(prior: Prior, channel: Channel) -> bool:
 
 
 @dataclass(frozen=True, eq=False)
-class Mechanism:
+class Mechanism(MechanismDisplay):
     """A prior and a channel over an input space with a neighbour relation.
 
     ``setting`` is ``"local"`` or ``"central"``; ``inputs`` is the input space
@@ -99,10 +105,11 @@ class Mechanism:
 
         Parameters
         ----------
-        channel : Channel, sequence of rows or numpy.ndarray
-            ``Q[x][y] = p(y | x)``; rows sum to 1.
-        prior : "uniform", Prior, sequence or numpy.ndarray, optional
-            ``p(x)``; uniform by default.
+        channel : Channel, sequence of rows, numpy.ndarray or pandas.DataFrame
+            ``Q[x][y] = p(y | x)``; rows sum to 1.  A frame's index and columns (unless the
+            default ``0, 1, ...``) are the input and output labels.
+        prior : "uniform", Prior, sequence, numpy.ndarray or pandas.Series, optional
+            ``p(x)``; uniform by default.  A labelled Series is taken in the inputs' order.
         inputs, outputs : sequence of str or int, optional
             Labels of the rows and columns (default ``"0"``, ``"1"``, ...).
         source : str, optional
@@ -123,6 +130,7 @@ class Mechanism:
         >>> str(m.setting), m.channel.shape, m.prior.exact[1]
         ('local', (2, 2), Fraction(1, 20))
         """
+        channel, inputs, outputs, prior = labelled(channel, inputs, outputs, prior)
         q = Channel.of(channel)
         n, m = q.shape
         p = _dense_prior(prior, n, q)
@@ -168,6 +176,7 @@ class Mechanism:
         (2, 2, '(1,1)')
         """
         r = records_of(records)
+        channel, _, outputs, prior = labelled(channel, None, outputs, prior)
         q = Channel.of(channel)
         n, m = q.shape
         if domain is None:
@@ -219,6 +228,7 @@ class Mechanism:
         >>> m.inputs.edges
         ((0, 1), (1, 2))
         """
+        channel, inputs, outputs, prior = labelled(channel, inputs, outputs, prior)
         q = Channel.of(channel)
         n, m = q.shape
         p = _dense_prior(prior, n, q)
@@ -264,6 +274,7 @@ class Mechanism:
         (True, 1000, (2, 2))
         """
         r = records_of(records)
+        channel, domain, outputs, prior = labelled(channel, domain, outputs, prior)
         w = Channel.of(channel, where="channel.product")
         k, m = w.shape
         dom = labels_of(domain, "domain", None) if domain is not None else _default(k)
