@@ -6,7 +6,11 @@
 * :mod:`relations.mechanisms.ranges` -- central mechanisms on counting ranges ``{0, ..., n-1}``;
 * :mod:`relations.mechanisms.paper` -- the example and constructions of Zheng et al. 2025;
 * :mod:`relations.mechanisms.registry` -- the names a mechanism file may give
-  (``docs/mechanism-files.md``);
+  (``docs/mechanism-files.md``); :mod:`relations.mechanisms.aliases` -- the same names as
+  functions (``rr``, ``oue``, ``sue``, ``subset``, ``hadamard``);
+* :mod:`relations.mechanisms.budgets` -- ``eps=`` instead of the ratio ``e^eps``
+  (``krr(4, eps="ln(3)")`` exactly; ``krr(4, eps=1.0)`` with the nearest ratio of
+  denominator at most ``10**6``);
 * :mod:`relations.mechanisms.symbolic` -- closed forms (sympy) for symbolic parameters; not
   imported here, so that importing the package does not import sympy.
 
@@ -20,6 +24,8 @@ Examples
 
 from __future__ import annotations
 
+from relations.mechanisms.aliases import hadamard, oue, rr, subset, sue
+from relations.mechanisms.budgets import EPS_DENOMINATOR, ratio_of
 from relations.mechanisms.local import (
     exponential,
     hadamard_response,
@@ -40,4 +46,4 @@ from relations.mechanisms.paper import (
 from relations.mechanisms.ranges import folded_geometric, staircase, truncated_geometric
 from relations.mechanisms.registry import REGISTRY, NamedMechanism, named
 
-__all__ = ["krr_rows", "randomized_response", "krr", "unary_encoding", "subset_selection", "hadamard_response", "exponential", "utility_sensitivity", "product", "paper_example", "paper_construction", "paper_local", "paper_central", "truncated_geometric", "folded_geometric", "staircase", "NamedMechanism", "REGISTRY", "named"]
+__all__ = ["krr_rows", "randomized_response", "krr", "unary_encoding", "subset_selection", "hadamard_response", "exponential", "utility_sensitivity", "product", "paper_example", "paper_construction", "paper_local", "paper_central", "truncated_geometric", "folded_geometric", "staircase", "NamedMechanism", "REGISTRY", "named", "rr", "oue", "sue", "subset", "hadamard", "ratio_of", "EPS_DENOMINATOR"]

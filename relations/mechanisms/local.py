@@ -27,6 +27,7 @@ from typing import Any, Sequence
 
 from relations.errors import InputError
 from relations.mechanisms.limits import bits, check_size, power_bits, square_root, whole
+from relations.mechanisms.budgets import EpsLike, ratio_of
 from relations.mechanisms.limits import ratio as _ratio
 from relations.model.mechanism import Mechanism
 from relations.numbers.text import RationalLike
@@ -75,13 +76,13 @@ def krr_rows(k: int, t: Any) -> list[list[Any]]:
     return [[on if i == j else off for j in range(k)] for i in range(k)]
 
 
-def randomized_response(ratio: RationalLike, *, prior: PriorLike = None) -> Mechanism:
+def randomized_response(ratio: RationalLike | None = None, *, eps: EpsLike | None = None, prior: PriorLike = None) -> Mechanism:
     """Warner's binary randomized response: the truth with probability ``t/(1+t)``.
 
     Parameters
     ----------
-    ratio : Fraction, int, float or str
-        ``t = e^eps >= 1``.
+    ratio, eps : Fraction, int, float or str
+        ``t = e^eps >= 1``, or keyword-only ``eps``: ``"ln(3)"`` or a number (:mod:`~relations.mechanisms.budgets`).
     prior : "uniform" or sequence, optional
         Uniform by default.
 
@@ -107,18 +108,18 @@ def randomized_response(ratio: RationalLike, *, prior: PriorLike = None) -> Mech
     >>> m.channel.exact[0], str(measure(m).eps_d.exact)
     ((Fraction(3, 4), Fraction(1, 4)), 'ln(3)')
     """
-    return _local(krr_rows(2, _ratio(ratio)), prior)
+    return _local(krr_rows(2, ratio_of(ratio, eps)), prior)
 
 
-def krr(k: int, ratio: RationalLike, *, prior: PriorLike = None) -> Mechanism:
+def krr(k: int, ratio: RationalLike | None = None, *, eps: EpsLike | None = None, prior: PriorLike = None) -> Mechanism:
     """k-ary randomized response (direct encoding): ``t/(t+k-1)`` on the diagonal, ``1/(t+k-1)`` elsewhere.
 
     Parameters
     ----------
     k : int
         Domain size, at least 2.
-    ratio : Fraction, int, float or str
-        ``t = e^eps >= 1``.
+    ratio, eps : Fraction, int, float or str
+        ``t = e^eps >= 1``, or keyword-only ``eps``: ``"ln(3)"`` or a number (:mod:`~relations.mechanisms.budgets`).
     prior : "uniform" or sequence, optional
         Uniform by default.
 
@@ -144,12 +145,13 @@ def krr(k: int, ratio: RationalLike, *, prior: PriorLike = None) -> Mechanism:
     ('ln(3)', Fraction(1, 2))
     """
     k = whole(k, "k", 2)
-    t = _ratio(ratio)
+    t = ratio_of(ratio, eps)
     check_size("krr", f"k = {k}", k * k, 2 * bits(t) + k.bit_length(), k * k * (2 * bits(t) + k.bit_length()))
     return _local(krr_rows(k, t), prior)
 
 
-def unary_encoding(k: int, ratio: RationalLike, *, optimized: bool = True, prior: PriorLike = None) -> Mechanism:
+def unary_encoding(k: int, ratio: RationalLike | None = None, *, eps: EpsLike | None = None, optimized: bool = True,
+                   prior: PriorLike = None) -> Mechanism:
     """Unary encoding: the one-hot vector of ``d``, each bit reported independently (``2^k`` outputs).
 
     OUE: the true bit stays 1 with ``p = 1/2``, every other bit is 1 with ``q = 1/(1+t)``.
@@ -159,8 +161,8 @@ def unary_encoding(k: int, ratio: RationalLike, *, optimized: bool = True, prior
     ----------
     k : int
         Domain size.
-    ratio : Fraction, int, float or str
-        ``t = e^eps``.
+    ratio, eps : Fraction, int, float or str
+        ``t = e^eps``, or keyword-only ``eps``: ``"ln(3)"`` or a number (:mod:`~relations.mechanisms.budgets`).
     optimized : bool, optional
         OUE (default) or SUE.
     prior : "uniform" or sequence, optional
@@ -188,7 +190,7 @@ def unary_encoding(k: int, ratio: RationalLike, *, optimized: bool = True, prior
     (8, 'ln(3)')
     """
     k = whole(k, "k", 1)
-    t = _ratio(ratio)
+    t = ratio_of(ratio, eps, square=not optimized)
     entry_bits = 2 * (k * (bits(t) + 1) + 1)
     entries = k * 2 ** min(k, 64)  # (a k beyond 64 is refused whatever its exact count)
     check_size("oue" if optimized else "sue", f"k = {k}", entries, entry_bits, entries * entry_bits)
@@ -206,7 +208,7 @@ def unary_encoding(k: int, ratio: RationalLike, *, optimized: bool = True, prior
     return _local(rows, prior, outputs=outputs)
 
 
-def subset_selection(k: int, s: int, ratio: RationalLike, *, prior: PriorLike = None) -> Mechanism:
+def subset_selection(k: int, s: int, ratio: RationalLike | None = None, *, eps: EpsLike | None = None, prior: PriorLike = None) -> Mechanism:
     """``s``-subset selection: ``t/Z`` for subsets containing ``d``, ``1/Z`` otherwise.
 
     ``Z = C(k-1, s-1) t + C(k-1, s)``, so each row sums to one.
@@ -217,8 +219,8 @@ def subset_selection(k: int, s: int, ratio: RationalLike, *, prior: PriorLike = 
         Domain size.
     s : int
         Subset size, ``1 <= s < k``.
-    ratio : Fraction, int, float or str
-        ``t = e^eps``.
+    ratio, eps : Fraction, int, float or str
+        ``t = e^eps``, or keyword-only ``eps``: ``"ln(3)"`` or a number (:mod:`~relations.mechanisms.budgets`).
     prior : "uniform" or sequence, optional
 
     Returns
@@ -248,7 +250,7 @@ def subset_selection(k: int, s: int, ratio: RationalLike, *, prior: PriorLike = 
     s = whole(s, "s", 1)
     if s >= k:
         raise InputError(f"mechanism parameter 's': subset selection needs 1 <= s < k, got s = {s} with k = {k}")
-    t = _ratio(ratio)
+    t = ratio_of(ratio, eps)
     size = math.comb(k, s)
     entry_bits = 2 * bits(t) + size.bit_length() + 1
     check_size("subset", f"k = {k}, s = {s}", k * size, entry_bits, k * size * entry_bits)
@@ -259,7 +261,7 @@ def subset_selection(k: int, s: int, ratio: RationalLike, *, prior: PriorLike = 
     return _local(rows, prior, outputs=outputs)
 
 
-def hadamard_response(k: int, ratio: RationalLike, *, prior: PriorLike = None) -> Mechanism:
+def hadamard_response(k: int, ratio: RationalLike | None = None, *, eps: EpsLike | None = None, prior: PriorLike = None) -> Mechanism:
     """Hadamard response: ``2t/(K(1+t))`` on ``C_d``, ``2/(K(1+t))`` on the other outputs.
 
     ``K = 2^ceil(log2(k+1))``; ``C_d`` is where row ``d+1`` of the Sylvester-Hadamard matrix is ``+1``.
@@ -268,8 +270,8 @@ def hadamard_response(k: int, ratio: RationalLike, *, prior: PriorLike = None) -
     ----------
     k : int
         Domain size.
-    ratio : Fraction, int, float or str
-        ``t = e^eps >= 1``.
+    ratio, eps : Fraction, int, float or str
+        ``t = e^eps >= 1``, or keyword-only ``eps``: ``"ln(3)"`` or a number (:mod:`~relations.mechanisms.budgets`).
     prior : "uniform" or sequence, optional
 
     Returns
@@ -295,7 +297,7 @@ def hadamard_response(k: int, ratio: RationalLike, *, prior: PriorLike = None) -
     (4, (Fraction(3, 8), Fraction(1, 8), Fraction(3, 8), Fraction(1, 8)), 'ln(3)')
     """
     k = whole(k, "k", 1)
-    t = _ratio(ratio)
+    t = ratio_of(ratio, eps)
     big = 1 << k.bit_length()  # the least power of two above k
     entry_bits = 2 * bits(t) + big.bit_length() + 2
     check_size("hadamard", f"k = {k}", k * big, entry_bits, k * big * entry_bits)

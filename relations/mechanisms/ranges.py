@@ -23,7 +23,7 @@ from fractions import Fraction
 
 from relations.errors import InputError
 from relations.mechanisms.limits import bits, check_pairs, check_size, power_bits, whole
-from relations.mechanisms.limits import ratio as ratio_of
+from relations.mechanisms.budgets import EpsLike, ratio_of
 from relations.mechanisms.local import PriorLike, _prior
 from relations.model.mechanism import Mechanism
 from relations.numbers.text import RationalLike
@@ -47,15 +47,17 @@ def _labels(n: int) -> tuple[str, ...]:
     return tuple(str(i) for i in range(n))
 
 
-def truncated_geometric(n: int, ratio: RationalLike, *, prior: PriorLike = None) -> Mechanism:
+def truncated_geometric(n: int, ratio: RationalLike | None = None, *, eps: EpsLike | None = None,
+                        prior: PriorLike = None) -> Mechanism:
     """The truncated geometric mechanism on ``{0..n-1}`` with neighbours ``|x - x'| = 1``.
 
     Parameters
     ----------
     n : int
         Range size.
-    ratio : Fraction, int, float or str
-        ``t = e^eps >= 1``; ``alpha = 1/t``.
+    ratio, eps : Fraction, int, float or str
+        ``t = e^eps >= 1``; ``alpha = 1/t``, or keyword-only ``eps``: ``"ln(3)"`` or a number
+        (:mod:`~relations.mechanisms.budgets`).
     prior : "uniform" or sequence, optional
 
     Returns
@@ -80,7 +82,7 @@ def truncated_geometric(n: int, ratio: RationalLike, *, prior: PriorLike = None)
     'ln(2)'
     """
     n = whole(n, "n", 1)
-    t = ratio_of(ratio)
+    t = ratio_of(ratio, eps)
     w, b = power_bits(t), 2 * bits(t) + 4  # an entry t^-d c has about d w + b bits
     _check("truncated_geometric", n, t, n * w + b, w * (n**3 - n) / 3 + n * n * b)
     a = 1 / t
@@ -93,7 +95,8 @@ def truncated_geometric(n: int, ratio: RationalLike, *, prior: PriorLike = None)
 
 
 
-def folded_geometric(n: int, ratio: RationalLike, *, prior: PriorLike = None) -> Mechanism:
+def folded_geometric(n: int, ratio: RationalLike | None = None, *, eps: EpsLike | None = None,
+                     prior: PriorLike = None) -> Mechanism:
     """Two-sided geometric noise reflected into ``{0..n-1}``; neighbours ``|x - x'| = 1``; ``eps_d <= ln t``.
 
     ``Q[x][y] = c (S(y-x) + S(-1-y-x))`` with ``alpha = 1/t``, ``c = (1-alpha)/(1+alpha)`` and
@@ -104,8 +107,9 @@ def folded_geometric(n: int, ratio: RationalLike, *, prior: PriorLike = None) ->
     ----------
     n : int
         Range size.
-    ratio : Fraction, int, float or str
-        ``t = e^eps >= 1``.
+    ratio, eps : Fraction, int, float or str
+        ``t = e^eps >= 1``, or keyword-only ``eps``: ``"ln(3)"`` or a number
+        (:mod:`~relations.mechanisms.budgets`).
     prior : "uniform" or sequence, optional
 
     Returns
@@ -131,7 +135,7 @@ def folded_geometric(n: int, ratio: RationalLike, *, prior: PriorLike = None) ->
     ((Fraction(11, 21), Fraction(2, 7), Fraction(4, 21)), 'ln(11/6)')
     """
     n = whole(n, "n", 1)
-    t = ratio_of(ratio)
+    t = ratio_of(ratio, eps)
     top = 4 * n * power_bits(t) + 2 * bits(t) + 8  # the denominator 1 - t^-2n, twice
     _check("folded_geometric", n, t, top, n * n * top)
     if t == 1:  # the limit t -> 1: the noise spreads evenly over the range
@@ -146,7 +150,8 @@ def folded_geometric(n: int, ratio: RationalLike, *, prior: PriorLike = None) ->
 
 
 
-def staircase(n: int, ratio: RationalLike, *, delta: int = 1, width: int = 1, prior: PriorLike = None) -> Mechanism:
+def staircase(n: int, ratio: RationalLike | None = None, *, eps: EpsLike | None = None, delta: int = 1, width: int = 1,
+              prior: PriorLike = None) -> Mechanism:
     """Cyclic discrete staircase on ``{0..n-1}``: ``Q[x][y] ∝ t^-s(d)``; neighbours at cyclic distance ``<= delta``.
 
     ``d = min(|y-x|, n-|y-x|)``; ``s(d) = 0`` for ``d < width``, else ``1 + floor((d - width)/delta)``.
@@ -155,8 +160,9 @@ def staircase(n: int, ratio: RationalLike, *, delta: int = 1, width: int = 1, pr
     ----------
     n : int
         Range size.
-    ratio : Fraction, int, float or str
-        ``t = e^eps >= 1``.
+    ratio, eps : Fraction, int, float or str
+        ``t = e^eps >= 1``, or keyword-only ``eps``: ``"ln(3)"`` or a number
+        (:mod:`~relations.mechanisms.budgets`).
     delta : int, optional
         The sensitivity: inputs at cyclic distance ``<= delta`` are neighbours.
     width : int, optional
@@ -189,7 +195,7 @@ Fraction(3, 40), Fraction(9, 40)), 'ln(3)')
     n = whole(n, "n", 1)
     delta = whole(delta, "delta", 1)
     width = whole(width, "width", 1)
-    t = ratio_of(ratio)
+    t = ratio_of(ratio, eps)
     if width > delta:
         raise InputError(f"mechanism parameter 'width': staircase needs 1 <= width <= delta, got width = {width} "
                          f"with delta = {delta}")
