@@ -256,7 +256,6 @@ def _slack(bound: Real, conclusion: Real) -> tuple[float | None, str | None]:
     return float(bound) - float(conclusion), None
 
 
-
 @dataclass(frozen=True)
 class Report(ReportDisplay):
     """All relation outcomes and claim decisions for one mechanism (:func:`check`; display: :class:`ReportDisplay`).
