@@ -173,15 +173,17 @@ def test_relations_on_mechanisms(case):
 
 
 def test_rr_equalities():
-    """Binary RR attains the KL, profile and eps_delta frontiers: exact where both sides are logs."""
+    """Binary RR attains the KL, profile, zCDP and eps_delta frontiers: the ties are decided exactly."""
     vals = values(_rr(Fraction(3)))
     assert str(evaluate(get("kov2017.dp_eps_delta"), vals).status) == "holds"
     assert str(vals.reals[f"eps_delta({DELTA})"]) == "ln(74999/25000)"
     lo, hi = kl_sup(Fraction(3))
     klv = vals.reals["kl"].enclose(128)
     assert klv[0] <= hi and lo <= klv[1]
-    for o in (evaluate(get("relations.kl_tanh"), vals), evaluate(get("kov2017.dp_profile"), vals)):
-        assert o.status == Status.UNDECIDED  # a genuine tie: never "fails"
+    for o in (evaluate(get("relations.kl_tanh"), vals), evaluate(get("kov2017.dp_profile"), vals),
+              evaluate(get("relations.dp_zcdp_tanh"), vals)):
+        # a genuine tie, decided exactly (linear forms in logs; a + b e^1 with rational a, b; rho = kl certified)
+        assert o.status == Status.HOLDS and o.slack == 0.0
 
 
 def test_tanh_half_candidate_is_refuted_by_binary_rr():

@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING
 
 from relations.numbers.enclosure import interval, working_precision
 from relations.numbers.logs import LogRatio
-from relations.numbers.reals import ArbExpr, Log, Rational, Real, inf
+from relations.numbers.reals import ArbExpr, Log, Rational, Real, compare, inf
 
 if TYPE_CHECKING:
     import sympy
@@ -214,7 +214,16 @@ class Formula:
                 fhi = interval(formula_arb(kind, c, arb(fmpq(hi.numerator, hi.denominator))))
             return flo[0], fhi[1]
 
-        return ArbExpr(self.text(label or str(premise)), self.float(float(premise), 0.0, diameter), enclose)
+        form = exp_form = None
+        if kind == "tanh" and isinstance(premise, Log):  # tanh(ln(r)/2) = (r - 1)/(r + 1): a rational multiple of ln r
+            r = premise.log.ratio
+            form = (((r - 1) / (r + 1), r),)
+        if kind == "profile" and isinstance(premise, Log) and c != 0:  # (r - e^c)/(1 + r), or 0 when r <= e^c
+            r = premise.log.ratio
+            zero = compare(premise, Rational(c)) <= 0
+            exp_form = (Fraction(0), Fraction(0), c) if zero else (r / (1 + r), -1 / (1 + r), c)
+        return ArbExpr(self.text(label or str(premise)), self.float(float(premise), 0.0, diameter), enclose,
+                       form=form, exp_form=exp_form)
 
     def sympy(self, premise: sympy.Expr, sigma: sympy.Expr | None = None, *,
               diameter: sympy.Expr | int = 1) -> sympy.Expr:

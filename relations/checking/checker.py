@@ -20,6 +20,7 @@ Float-mode mechanisms are compared on their float values and every outcome says
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 from typing import Iterable
 
@@ -33,11 +34,7 @@ from relations.model.distributions import ProductChannel
 from relations.model.mechanism import Mechanism
 from relations.model.neighbours import HammingInputs
 from relations.numbers.logs import LogRatio
-from relations.numbers.reals import (
-    Log,
-    Real,
-    compare,
-)
+from relations.numbers.reals import LADDER, Log, Real, compare
 
 __all__ = ["BASE_NAMES", "MAX_NOTION_WORK", "Outcome", "applicable", "bound_value", "evaluate", "Report", "check", "ClaimOutcome", "decide"]
 
@@ -86,7 +83,6 @@ class Outcome:
     approximate: bool = False
 
 
-
 def applicable(relation: cat.Relation, mech: Mechanism) -> str | None:
     """``None`` if the relation applies to ``mech``, else the reason it does not.
 
@@ -116,7 +112,6 @@ def applicable(relation: cat.Relation, mech: Mechanism) -> str | None:
     if isinstance(mech.inputs, HammingInputs) and mech.inputs.records < relation.min_records:
         return f"stated for D^r with r >= {relation.min_records}"
     return None
-
 
 
 def bound_value(relation: cat.Relation, premise: Real, sigma: Real, diam: int | None) -> Real:
@@ -237,12 +232,17 @@ def _evaluate(relation: cat.Relation, vals: Values) -> Outcome:
     s = compare(conclusion, bound)
     slack, slack_exact = _slack(bound, conclusion)
     if s is None:
-        return Outcome(relation, Status.UNDECIDED, None, premise, bound, conclusion, slack, slack_exact,
-                       note="enclosures did not separate", approximate=approx)
+        (clo, chi), (blo, bhi) = conclusion.enclose(LADDER[-1]), bound.enclose(LADDER[-1])
+        return Outcome(relation, Status.UNDECIDED, None, premise, bound, conclusion, 0.0, slack_exact, approximate=approx,
+                       note=f"undecided tie: both sides lie in one interval of width {_width(max(chi, bhi) - min(clo, blo))}")
+    slack = 0.0 if s == 0 else slack
     holds = s <= 0
     return Outcome(relation, Status.HOLDS if holds else Status.FAILS, holds, premise, bound, conclusion, slack, slack_exact,
                    witness=None if holds else vals.witnesses[relation.conclusion], approximate=approx)
 
+
+def _width(w) -> str:
+    return "0" if w == 0 else f"about 1e{math.floor(math.log10(w.numerator) - math.log10(w.denominator))}"
 
 
 def _slack(bound: Real, conclusion: Real) -> tuple[float | None, str | None]:
@@ -273,7 +273,6 @@ class Report(ReportDisplay):
     values: Values
     outcomes: tuple[Outcome, ...]
     claims: tuple["ClaimOutcome", ...]
-
 
 
 def check(mech: Mechanism, claims: Iterable[str | Claim] = (), *,
@@ -326,7 +325,6 @@ def check(mech: Mechanism, claims: Iterable[str | Claim] = (), *,
     return Report(vals, tuple(evaluate(r, vals) for r in rels), tuple(decide(c, vals) for c in parsed))
 
 
-
 @dataclass(frozen=True)
 class ClaimOutcome:
     """A claimed budget decided on one mechanism (:func:`decide`).
@@ -354,14 +352,12 @@ class ClaimOutcome:
     status: Status = Status.HOLDS
 
 
-
 def _within(value: Real, bound: Real, margin: float) -> bool:
     """Whether ``|value - bound| <= margin`` (plus float evaluation error), both finite."""
     if margin <= 0 or value.infinite or bound.infinite:
         return False
     v, b = float(value), float(bound)
     return abs(v - b) <= margin + 2.0**-50 * max(1.0, abs(v), abs(b))
-
 
 
 def decide(claim: Claim, vals: Values) -> ClaimOutcome:

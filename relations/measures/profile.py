@@ -101,7 +101,7 @@ def _affine_real(a: Fraction, b: Fraction, q: Fraction) -> Real:
             return interval(rational(a) - rational(b) * ball(q).exp())
 
     approx = display_float(a) - display_float(b) * math.exp(min(float(q), 700.0))
-    return ArbExpr(f"{a} - {b} e^({q})", approx, enclose)
+    return ArbExpr(f"{a} - {b} e^({q})", approx, enclose, exp_form=(a, -b, q))
 
 
 def _float_profile(mech: Mechanism, t: float) -> tuple[float, int | None]:

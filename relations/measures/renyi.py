@@ -30,9 +30,10 @@ from relations.measures.pairs import NotionResult, Pair, float_rows, lift, row_p
 from relations.model.mechanism import Mechanism
 from relations.numbers.enclosure import ball, display_float, interval, rational, working_precision
 from relations.numbers.logs import LogRatio
-from relations.numbers.reals import ArbExpr, Log, Rational, Real, inf
+from relations.numbers.logforms import form_difference, log_form_sign
+from relations.numbers.reals import ArbExpr, Log, Rational, Real, inf, log_form
 
-__all__ = ["MAX_EXACT_ORDER", "renyi", "kl"]
+__all__ = ["MAX_EXACT_ORDER", "renyi", "kl", "max_kl_sign"]
 
 #: Integer orders up to this are computed with an exact rational sum ``S``; larger ones by enclosures.
 MAX_EXACT_ORDER = 64
@@ -211,6 +212,26 @@ def _kl_sign(pair: Pair, r: Fraction) -> int | None:
     return (left > right) - (left < right)
 
 
+def max_kl_sign(pairs: list[Pair], other: Real) -> int | None:
+    """``sign(max_i D_i - other)`` exactly when ``other`` is a linear form in logarithms, else None.
+
+    ``sign(max_i D_i - b) = max_i sign(D_i - b)``, each an exact linear form in logarithms
+    (:func:`~relations.numbers.logforms.log_form_sign`).
+    """
+    target = log_form(other)
+    if target is None:
+        return None
+    signs = [log_form_sign(form_difference(_kl_form(p), target)) for p in pairs]
+    if 1 in signs:
+        return 1
+    return None if None in signs else max(signs)
+
+
+def _kl_form(pair: Pair) -> tuple:
+    """``D(P || R) = sum_y P_y ln(P_y / R_y)`` as an exact linear form in logarithms."""
+    return tuple((a, a / b) for a, b in zip(pair.p, pair.q) if a)
+
+
 def _kl_enclosure(pair: Pair):
     def enclose(bits: int):
         with working_precision(bits + 40):
@@ -274,7 +295,7 @@ def kl(mech: Mechanism, *, name: str = "kl") -> NotionResult:
             if 1 in signs:
                 return 1
             return None if None in signs else max(signs)
-        return None
+        return max_kl_sign(distinct, other)
 
     expr, at = _max_expr("KL", [_kl_enclosure(p) for p in distinct], tie)
     return NotionResult(name, expr, distinct[at].witness)

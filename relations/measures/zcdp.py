@@ -26,12 +26,12 @@ from fractions import Fraction
 import numpy as np
 
 from relations.measures.pairs import NotionResult, Pair, float_rows, lift, row_pairs
-from relations.measures.renyi import _float_divergences, _is_zero, _max_expr, _mismatch
+from relations.measures.renyi import _float_divergences, _is_zero, _max_expr, _mismatch, max_kl_sign
 from relations.model.mechanism import Mechanism
 from relations.numbers.enclosure import ball, display_float, interval, rational, working_precision
 from relations.numbers.reals import Rational, inf
 
-__all__ = ["rho", "rho_pair"]
+__all__ = ["rho", "rho_pair", "rho_is_kl"]
 
 
 def rho_pair(p, q, bits: int) -> tuple[Fraction, Fraction]:
@@ -184,8 +184,86 @@ def rho(mech: Mechanism, *, name: str = "rho") -> NotionResult:
     def pair_fn(pair: Pair):
         return lambda bits: rho_pair(pair.p, pair.q, bits)
 
-    expr, at = _max_expr("rho", [pair_fn(p) for p in keep], lambda other: 1 if _is_zero(other) else None)
+    def tie(other):
+        if _is_zero(other):
+            return 1
+        # rho = max KL over the searched pairs when each pair's supremum is its limit at alpha -> 1
+        return max_kl_sign(keep, other) if all(rho_is_kl(p.p, p.q) for p in keep) else None
+
+    expr, at = _max_expr("rho", [pair_fn(p) for p in keep], tie)
     return NotionResult(name, expr, keep[at].witness)
+
+
+def rho_is_kl(p, q, *, bits: int = 96, max_boxes: int = 4000) -> bool:
+    """Whether ``sup_{alpha > 1} D_alpha(P || R) / alpha`` is certified to be ``KL = D(P || R)``.
+
+    With ``K(beta) = ln sum_y P_y (P_y/R_y)^beta``, ``D_{1+beta} = K(beta)/beta = KL + beta V(xi)/2``
+    for some ``xi`` in ``[0, beta]`` (``V`` the variance of ``ln(P/R)`` under the tilted ``P``), so
+    ``f(1 + beta) = D_{1+beta}/(1 + beta) < KL`` on ``(0, b]`` as soon as ``sup V/2 < KL`` there;
+    beyond ``1 + b`` a branch and bound shows ``f < KL`` (``f <= D_inf/alpha`` past
+    ``D_inf/KL``).  Then the supremum is the limit ``KL`` at ``alpha -> 1``, not attained.  False
+    means "not certified" (a pair whose supremum is attained above ``1``, or the effort spent).
+
+    Parameters
+    ----------
+    p, q : sequence of Fraction
+        Rows with equal supports, ``P != R``.
+    bits : int, optional
+        Working precision.
+    max_boxes : int, optional
+        Most intervals of ``alpha`` examined.
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    Binary randomized response: ``V/2 = (3/8)(ln 3)^2 < KL = (1/2) ln 3`` at ratio 3:
+
+    >>> F = Fraction
+    >>> rho_is_kl([F(3, 4), F(1, 4)], [F(1, 4), F(3, 4)])
+    True
+    """
+    from flint import arb
+
+    with working_precision(bits):
+        terms = [(rational(a), ball(a / b).log()) for a, b in zip(p, q) if a]
+
+        def sums(beta):
+            s = s1 = s2 = arb(0)
+            for a, lg in terms:
+                e = a * (beta * lg).exp()
+                s, s1, s2 = s + e, s1 + e * lg, s2 + e * lg * lg
+            return s, s1, s2
+
+        def half_variance(top: Fraction):
+            s, s1, s2 = sums(arb(0).union(arb(rational(top))))
+            v = s2 / s - (s1 / s) ** 2
+            return interval(v)[1] / 2 if v.is_finite() else None
+
+        kl_lo = interval(sum((a * lg for a, lg in terms), arb(0)))[0]
+        if kl_lo <= 0:
+            return False
+        b = Fraction(1, 4)
+        while (c := half_variance(b)) is None or c >= kl_lo:
+            b /= 2
+            if b < Fraction(1, 2**20):
+                return False
+        dinf = interval(ball(max(a / b_ for a, b_ in zip(p, q) if a)).log())[1]
+        big = Fraction(math.floor(dinf / kl_lo) + 2)  # f(alpha) <= D_inf / alpha < KL beyond it
+        stack, boxes = [(1 + b, big)], 0
+        while stack:
+            lo, hi = stack.pop()
+            d_hi = interval(sums(arb(rational(hi - 1)))[0].log() / arb(rational(hi - 1)))[1]
+            if d_hi / lo < kl_lo:  # D_alpha is nondecreasing in alpha
+                continue
+            boxes += 1
+            if boxes > max_boxes:
+                return False
+            mid = (lo + hi) / 2
+            stack += [(lo, mid), (mid, hi)]
+    return True
 
 
 def _candidates(distinct: list[Pair]) -> list[Pair]:

@@ -13,6 +13,7 @@ from relations.numbers.enclosure import (
     sum_enclosures,
     working_precision,
 )
+from relations.numbers.logforms import MAX_FORM_BITS, MAX_FORM_TERMS, coprime_basis, form_difference, log_form_sign
 from relations.numbers.logs import LogRatio, log_of
 from relations.numbers.reals import (
     LADDER,
@@ -25,6 +26,7 @@ from relations.numbers.reals import (
     inf,
     kl_bound,
     log_combination,
+    log_form,
     log_times,
 )
 from relations.numbers.rounding import largest_remainder
@@ -38,4 +40,4 @@ from relations.numbers.text import (
     short_text,
 )
 
-__all__ = ["DEFAULT_BITS", "Enclosure", "sum_enclosures", "working_precision", "ball", "rational", "interval", "log_of", "LogRatio", "LADDER", "Rational", "Log", "ArbExpr", "Real", "inf", "compare", "log_times", "kl_bound", "log_combination", "affine_enclosure", "largest_remainder", "MAX_EXPONENT", "MAX_DIGITS", "parse_rational", "parse_rational_list", "fraction_text", "short_text", "json_repr"]
+__all__ = ["DEFAULT_BITS", "Enclosure", "sum_enclosures", "working_precision", "ball", "rational", "interval", "log_of", "LogRatio", "MAX_FORM_TERMS", "MAX_FORM_BITS", "coprime_basis", "log_form_sign", "form_difference", "log_form", "LADDER", "Rational", "Log", "ArbExpr", "Real", "inf", "compare", "log_times", "kl_bound", "log_combination", "affine_enclosure", "largest_remainder", "MAX_EXPONENT", "MAX_DIGITS", "parse_rational", "parse_rational_list", "fraction_text", "short_text", "json_repr"]

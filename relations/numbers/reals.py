@@ -27,13 +27,15 @@ from fractions import Fraction
 from typing import Callable, Optional
 
 from relations.numbers.enclosure import ball, display_float, interval, rational, working_precision
+from relations.numbers.logforms import LogForm, form_difference, log_form_sign
 from relations.numbers.logs import LogRatio
 
-__all__ = ["LADDER", "Rational", "Log", "ArbExpr", "Real", "inf", "display_float", "compare", "log_times", "kl_bound",
+__all__ = ["log_form", "LADDER", "Rational", "Log", "ArbExpr", "Real", "inf", "display_float", "compare", "log_times", "kl_bound",
            "log_combination", "affine_enclosure"]
 
-#: Precisions (bits of enclosure width) tried in turn before "undecided".
-LADDER = (64, 128, 256, 512, 1024, 2048, 4096)
+#: Precisions (bits of enclosure width) tried in turn before "undecided"; the cheap first rung separates
+#: most comparisons of costly enclosures (zCDP's branch and bound) at a fraction of the cost.
+LADDER = (16, 64, 128, 256, 512, 1024, 2048, 4096)
 
 
 @dataclass(frozen=True)
@@ -80,7 +82,12 @@ class ArbExpr:
     """A real number known through enclosures: ``enclose_fn(bits) -> (lower, upper)``.
 
     ``text`` describes it; ``approx`` is its float value; ``tie`` optionally
-    decides ``sign(self - other)`` exactly when enclosures cannot separate them.
+    decides ``sign(self - other)`` exactly when enclosures cannot separate them;
+    ``form``, when known, is the number as an exact linear form in logarithms of
+    rationals (:mod:`relations.numbers.logforms`), which decides ties with other forms;
+    ``exp_form = (a, b, q)``, when known, says the number is ``a + b e^q`` (rationals, ``q != 0``):
+    two such numbers with the same ``q`` are equal iff their ``a`` and ``b`` are (``e^q`` is
+    irrational, Lindemann), which decides ties such as ``delta(1) = (r - e)/(1 + r)``.
     """
 
     text: str
@@ -89,6 +96,8 @@ class ArbExpr:
     tie: Optional[Callable[[object], Optional[int]]] = None
     infinite: int = 0
     _cache: dict = field(default_factory=dict, repr=False)
+    form: Optional[LogForm] = None
+    exp_form: Optional[tuple[Fraction, Fraction, Fraction]] = None
 
     def enclose(self, bits: int) -> tuple[Fraction, Fraction]:
         if bits not in self._cache:
@@ -144,7 +153,7 @@ def compare(a: Real, b: Real) -> int | None:
     exact = _exact(a, b)
     if exact is not None:
         return exact
-    for bits in LADDER:
+    for i, bits in enumerate(LADDER):
         alo, ahi = a.enclose(bits)
         blo, bhi = b.enclose(bits)
         if ahi < blo:
@@ -153,12 +162,44 @@ def compare(a: Real, b: Real) -> int | None:
             return 1
         if alo == ahi == blo == bhi:
             return 0  # both enclosures are the same single point: each contains its number, so a = b
+        if i == 0:
+            fa, fb = log_form(a), log_form(b)
+            if fa is not None and fb is not None:
+                return log_form_sign(form_difference(fa, fb))
+            if _same_exp_form(a, b):
+                return 0
     for x, y, s in ((a, b, 1), (b, a, -1)):
         if isinstance(x, ArbExpr) and x.tie is not None:
             t = x.tie(y)
             if t is not None:
                 return s * t
     return None
+
+
+def log_form(x: Real) -> LogForm | None:
+    """``x`` as an exact linear form in logarithms of rationals, or ``None`` when not known as one.
+
+    Examples
+    --------
+    >>> log_form(Log(LogRatio.of(Fraction(3))))
+    ((Fraction(1, 1), Fraction(3, 1)),)
+    >>> log_form(Rational(Fraction(0)))
+    ()
+    """
+    if isinstance(x, Rational):
+        return () if x.value == 0 else None
+    if isinstance(x, Log):
+        return ((Fraction(1), x.log.ratio),) if x.log.is_finite else None
+    return x.form if isinstance(x, ArbExpr) and not x.infinite else None
+
+
+def _same_exp_form(a: Real, b: Real) -> bool:
+    """Both are ``a + b e^q`` with the same rationals (a rational is ``a + 0 e^q``)."""
+    ea, eb = (x.exp_form if isinstance(x, ArbExpr) else (x.value, Fraction(0), None) if isinstance(x, Rational)
+              else None for x in (a, b))
+    if ea is None or eb is None or (ea[2] is not None and eb[2] is not None and ea[2] != eb[2]):
+        return False
+    return ea[0] == eb[0] and ea[1] == eb[1]
 
 
 def _exact(a: Real, b: Real) -> int | None:
@@ -192,7 +233,8 @@ def log_times(q: Fraction, factor: Fraction, text: str) -> ArbExpr:
         with working_precision(bits + 32):
             return interval(ball(q).log() * rational(factor))
 
-    return ArbExpr(text, display_float(factor) * (math.log(q.numerator) - math.log(q.denominator)), enclose)
+    return ArbExpr(text, display_float(factor) * (math.log(q.numerator) - math.log(q.denominator)), enclose,
+                   form=((Fraction(factor), Fraction(q)),))
 
 
 def kl_bound(q: Fraction, text: str) -> ArbExpr:
@@ -217,7 +259,7 @@ def log_combination(terms: list[tuple[Fraction, Fraction]], text: str) -> Real:
 
     approx = sum(display_float(Fraction(c)) * (math.log(Fraction(q).numerator) - math.log(Fraction(q).denominator))
                  for c, q in terms)
-    return ArbExpr(text, approx, enclose)
+    return ArbExpr(text, approx, enclose, form=tuple((Fraction(c), Fraction(q)) for c, q in terms))
 
 
 def affine_enclosure(premise: Real, sigma: Real | None, ca: Fraction, cs: Fraction, text: str) -> ArbExpr:
@@ -233,4 +275,9 @@ def affine_enclosure(premise: Real, sigma: Real | None, ca: Fraction, cs: Fracti
         return lo, hi
 
     approx = float(ca) * float(premise) + (float(cs) * float(sigma) if sigma is not None else 0.0)
-    return ArbExpr(text, approx, enclose)
+    fp = log_form(premise)
+    fs = log_form(sigma) if sigma is not None else ()
+    form = None
+    if fp is not None and fs is not None:
+        form = tuple((ca * c, q) for c, q in fp) + tuple((cs * c, q) for c, q in fs)
+    return ArbExpr(text, approx, enclose, form=form)
