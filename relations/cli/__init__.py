@@ -20,7 +20,7 @@ from typing import Optional
 
 import typer
 
-from relations.cli.app import _console, app, did_you_mean, fail, plain_metavars  # noqa: F401  (re-exported)
+from relations.cli.app import _console, app, did_you_mean, fail, output_format, plain_metavars  # noqa: F401
 from relations.errors import InputError
 
 
@@ -28,6 +28,7 @@ from relations.errors import InputError
 def measure(
     file: str = typer.Argument(..., help="Mechanism file: JSON (exact) or .npz (float mode); - for standard input."),
     json_out: bool = typer.Option(False, "--json", help="Print the result as JSON (docs/claims-and-verdicts.md)."),
+    fmt: str = typer.Option("table", "--format", help="table, json, latex (booktabs) or csv (docs/claims-and-verdicts.md)."),
     bits: int = typer.Option(100, "--bits", help="Width of the eps_m enclosure at most 2**-bits.", min=1, max=100000),
 ) -> None:
     """The four quantities eps_i, eps_d, eps_m, sigma_min with exact forms and witnesses."""
@@ -36,10 +37,15 @@ def measure(
     from relations.io.tables import measures_table
     from relations.measures.api import measure as compute
 
+    fmt = output_format(fmt, json_out)
     mech = load(file)
     result = compute(mech, bits=bits)
-    if json_out:
+    if fmt == "json":
         sys.stdout.write(json.dumps(measures_json(mech, result), indent=2) + "\n")
+    elif fmt != "table":
+        from relations.io.exports import export
+
+        sys.stdout.write(export("measure", measures_json(mech, result), fmt, source=file))
     else:
         _console().print(measures_table(mech, result))
 
@@ -49,6 +55,7 @@ def check(
     file: str = typer.Argument(..., help="Mechanism file: JSON (exact) or .npz (float mode); - for standard input."),
     claim: list[str] = typer.Option([], "--claim", help="A claimed budget NAME OP BOUND, e.g. 'eps_d<=ln(13/7)'. Repeatable."),
     json_out: bool = typer.Option(False, "--json", help="Print the result as JSON (docs/claims-and-verdicts.md)."),
+    fmt: str = typer.Option("table", "--format", help="table, json, latex (booktabs) or csv (docs/claims-and-verdicts.md)."),
 ) -> None:
     """Every catalogued relation on this mechanism, and the user's claimed budgets.
 
@@ -59,17 +66,22 @@ def check(
     from relations.io.reports import check_json
     from relations.io.tables import check_tables
 
+    fmt = output_format(fmt, json_out)
     claims = [parse_claim(c) for c in claim]
     mech = load(file)
     report = run_check(mech, claims)
-    if json_out:
+    if fmt == "json":
         sys.stdout.write(json.dumps(check_json(report), indent=2) + "\n")
+    elif fmt != "table":
+        from relations.io.exports import export
+
+        sys.stdout.write(export("check", check_json(report), fmt, source=file))
     else:
         from relations.io.tables import measures_table
 
         console = _console()
         console.print(measures_table(mech, report.values.measures))
-        for table in check_tables(report):
+        for table in check_tables(report, width=console.width):
             console.print(table)
     if any(c.holds is not True for c in report.claims):
         raise typer.Exit(1)
@@ -90,6 +102,7 @@ def catalogue(json_out: bool = typer.Option(False, "--json", help="Print the cat
 @app.command()
 def verify(
     json_out: bool = typer.Option(False, "--json", help="Print the verdicts as JSON."),
+    fmt: str = typer.Option("table", "--format", help="table, json, latex (booktabs) or csv (docs/claims-and-verdicts.md)."),
     quick: bool = typer.Option(False, "--quick", help="A smaller search (CI)."),
     out: str = typer.Option("proofs", "--out", help="Folder for witness files, SMT queries and verdicts.json "
                             "(it replaces only files it wrote there)."),
@@ -102,11 +115,12 @@ def verify(
     from relations.catalogue.entries import BY_ID
     from relations.io.evidence import run_verify
 
+    fmt = output_format(fmt, json_out)
     unknown = [i for i in only if i not in BY_ID]
     if unknown:
         fail(f"--only: unknown relation id {unknown[0]!r}{did_you_mean(unknown[0], BY_ID)} (see 'relations catalogue')")
         return
-    status = run_verify([BY_ID[i] for i in only], out=out, quick=quick, seed=seed, force=force, json_out=json_out,
+    status = run_verify([BY_ID[i] for i in only], out=out, quick=quick, seed=seed, force=force, fmt=fmt,
                         console=_console())
     if status:
         raise typer.Exit(status)

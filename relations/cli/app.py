@@ -10,7 +10,7 @@ import sys
 
 import typer
 
-__all__ = ["app", "did_you_mean", "fail", "plain_metavars"]
+__all__ = ["app", "did_you_mean", "fail", "output_format", "plain_metavars"]
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False, rich_markup_mode=None,
                   help="Exact privacy budgets of finite mechanisms and the relations between them.")
@@ -33,11 +33,14 @@ def _print_version(value: bool) -> None:
 
 
 def _console():
-    """A rich console; 140 columns when writing to a file or pipe (tables stay readable)."""
+    """A rich console; 140 columns when writing to a file or pipe (tables stay readable), unless the
+    environment sets ``COLUMNS``."""
+    import os
+
     from rich.console import Console
 
     console = Console()
-    return console if console.is_terminal else Console(width=140)
+    return console if console.is_terminal or os.environ.get("COLUMNS", "").isdigit() else Console(width=140)
 
 
 def did_you_mean(value: str, choices) -> str:
@@ -52,6 +55,19 @@ def fail(message: str) -> None:
     """Print one error line on stderr and exit with status 2."""
     sys.stderr.write(f"relations: error: {message}\n")
     raise typer.Exit(2)
+
+
+def output_format(fmt: str, json_out: bool) -> str:
+    """The value of ``--format`` (``table``, ``json``, ``latex`` or ``csv``, case-insensitive); ``--json`` is
+    ``--format json``.  A bad choice, or ``--json`` with another ``--format``, fails (exit status 2)."""
+    from relations.io.exports import FORMATS
+
+    fmt = fmt.strip().lower()
+    if fmt not in FORMATS:
+        fail(f"--format must be one of {', '.join(FORMATS)}, got {fmt!r}{did_you_mean(fmt, FORMATS)}")
+    if json_out and fmt not in ("table", "json"):
+        fail(f"--json is --format json; it cannot be combined with --format {fmt}")
+    return "json" if json_out else fmt
 
 
 def plain_metavars(command) -> None:

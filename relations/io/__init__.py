@@ -8,6 +8,7 @@
 * :mod:`relations.io.reports` -- measures, relation outcomes, claims, the catalogue and
   verdicts as JSON (``docs/claims-and-verdicts.md``);
 * :mod:`relations.io.tables` -- the same results as rich tables for a terminal;
+* :mod:`relations.io.exports` -- the same JSON as LaTeX (booktabs) or CSV (``--format``);
 * :mod:`relations.io.evidence` -- the evidence files of ``relations verify``.
 """
 

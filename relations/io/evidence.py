@@ -79,7 +79,7 @@ def write_evidence(verdicts: Sequence[Verdict], out) -> None:
 
 
 def run_verify(relations, *, out: str = "proofs", quick: bool = False, seed: int = 2025, force: bool = False,
-               json_out: bool = False, console=None) -> int:
+               json_out: bool = False, fmt: str = "table", console=None) -> int:
     """``relations verify``: verify ``relations`` (all when empty), print, and write the evidence.
 
     The output folder is checked before the (long) run (:class:`~relations.io.outputs.OutputDir`);
@@ -91,7 +91,10 @@ def run_verify(relations, *, out: str = "proofs", quick: bool = False, seed: int
     relations : sequence of Relation
         The relations to verify; empty for the whole catalogue.
     out, quick, seed, force, json_out
-        As the command's options.
+        As the command's options (``json_out`` is ``fmt="json"``).
+    fmt : {"table", "json", "latex", "csv"}, optional
+        What is printed: the rich table, or the verdicts' JSON as it is or exported
+        (:mod:`relations.io.exports`).
     console : rich.console.Console, optional
         Where the table goes.
 
@@ -111,6 +114,7 @@ def run_verify(relations, *, out: str = "proofs", quick: bool = False, seed: int
     from relations.io.tables import verdicts_table
     from relations.search.verify import Effort, verify_relation
 
+    fmt = "json" if json_out else fmt
     relations = list(relations) or list(CATALOGUE)
     folder = OutputDir(out, force=force)
     folder.plan(["verdicts.json"] + [f"{d}/{r.id}.{x}" for r in relations
@@ -126,7 +130,7 @@ def run_verify(relations, *, out: str = "proofs", quick: bool = False, seed: int
     try:
         with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                       console=Console(stderr=True), transient=True,
-                      disable=json_out and not sys.stderr.isatty()) as progress:
+                      disable=fmt != "table" and not sys.stderr.isatty()) as progress:
             task = progress.add_task("verifying", total=len(relations))
             for rel in relations:
                 progress.update(task, description=f"verifying {rel.id}")
@@ -136,9 +140,15 @@ def run_verify(relations, *, out: str = "proofs", quick: bool = False, seed: int
         interrupted = True
     if not interrupted:  # an interrupted run writes nothing: the previous evidence stays as it was
         write_evidence(verdicts, folder)
-    if json_out:
-        sys.stdout.write(json.dumps({"relations": [verdict_json(v) for v in verdicts], "complete": not interrupted,
-                                     "seed": seed, "quick": quick}, indent=1) + "\n")
+    if fmt != "table":
+        obj = {"relations": [verdict_json(v) for v in verdicts], "complete": not interrupted, "seed": seed,
+               "quick": quick}
+        if fmt == "json":
+            sys.stdout.write(json.dumps(obj, indent=1) + "\n")
+        else:
+            from relations.io.exports import export
+
+            sys.stdout.write(export("verify", obj, fmt))
     else:
         console.print(verdicts_table(verdicts))
         if interrupted:

@@ -23,7 +23,10 @@ if TYPE_CHECKING:
     from relations.checking.checker import Report
     from relations.search.verify import Verdict
 
-__all__ = ["measures_table", "check_tables", "catalogue_table", "verdicts_table"]
+__all__ = ["NARROW", "measures_table", "check_tables", "catalogue_table", "verdicts_table"]
+
+#: Below this many columns ``relations check`` leaves the notes out of its relation tables.
+NARROW = 120
 
 
 def _short(label: str, limit: int = 48) -> str:
@@ -68,7 +71,7 @@ def measures_table(mech: Mechanism, measures: Measures) -> Table:
     table = Table(title=title, title_justify="left")
     table.add_column("quantity")
     table.add_column("value (nats)", justify="right")
-    table.add_column("exact form")
+    table.add_column("exact form", overflow="fold")  # an enclosure wraps rather than losing digits
     table.add_column("witness")
     for budget in (measures.eps_i, measures.eps_d):
         table.add_row(budget.name, _fmt(budget.value), _exact(budget), _wit(mech, budget))
@@ -132,7 +135,7 @@ def _num(x, digits: int = 6) -> str:
 
 
 
-def check_tables(report: Report) -> list[Table | Text]:
+def check_tables(report: Report, width: int | None = None) -> list[Table | Text]:
     """Rich tables of ``relations check``: the applicable relations, a line for the rest, then claims.
 
     Relations are grouped by setting; a failing one shows the numbers that break it and its witness.
@@ -141,6 +144,10 @@ def check_tables(report: Report) -> list[Table | Text]:
     ----------
     report : Report
         :func:`relations.check`'s result.
+    width : int, optional
+        The console's width.  Below :data:`NARROW` columns the relation tables have no
+        ``witness / note`` column (a witness goes under the relation's id and claim, and a footer
+        says where the notes are), so that ids and numbers are not broken mid-word.
 
     Returns
     -------
@@ -157,8 +164,11 @@ def check_tables(report: Report) -> list[Table | Text]:
     from rich.text import Text
 
     mech = report.values.mechanism
+    narrow = width is not None and width < NARROW
+    longest = max((len(o.relation.id) for o in report.outcomes), default=0)
     tables = []
     skipped = []
+    noted = False
     for setting in ("local", "central", "both"):
         rows = [o for o in report.outcomes if o.relation.setting == setting]
         skipped += [o.relation.id for o in rows if o.status == "not applicable"]
@@ -167,8 +177,14 @@ def check_tables(report: Report) -> list[Table | Text]:
             continue
         title = "relations for both settings" if setting == "both" else f"relations for the {setting} setting"
         t = Table(title=title, title_justify="left")
-        for col in ("id", "claim", "status", "conclusion vs bound", "slack", "witness / note"):
-            t.add_column(col, overflow="fold")
+        if narrow:  # fixed widths for the short columns; the numbers take the rest
+            t.add_column("id / claim", width=min(longest, 28), overflow="fold")
+            t.add_column("status", width=13, overflow="fold")
+            t.add_column("conclusion vs bound", overflow="fold")
+            t.add_column("slack", width=10, overflow="fold")
+        else:
+            for col in ("id", "claim", "status", "conclusion vs bound", "slack", "witness / note"):
+                t.add_column(col, overflow="fold")
         for o in rows:
             style = _STYLE.get(o.status, "")
             note = o.note
@@ -185,8 +201,18 @@ def check_tables(report: Report) -> list[Table | Text]:
             else:
                 numbers = f"{r.premise} {_num(o.premise)}\n{r.conclusion} {_num(o.conclusion)}"
             slack = "—" if o.slack is None else _num(o.slack)
-            t.add_row(r.id, r.symbols, Text(o.status, style=style), numbers, slack, Text(note))
+            if narrow:
+                first = Text(r.id + "\n" + r.symbols)
+                if o.witness is not None:
+                    first.append("\nwitness " + where, style="dim")
+                noted = noted or bool(o.note)
+                t.add_row(first, Text(o.status, style=style), numbers, slack)
+            else:
+                t.add_row(r.id, r.symbols, Text(o.status, style=style), numbers, slack, Text(note))
         tables.append(t)
+    if noted:
+        tables.append(Text(f"notes are left out below {NARROW} columns: see --format csv or --json, or a wider "
+                           "terminal", style="dim"))
     if skipped:
         tables.append(Text(f"not applicable to this {mech.setting} mechanism: {', '.join(skipped)}", style="dim"))
     if report.claims:

@@ -1,0 +1,217 @@
+"""``--format {table,json,latex,csv}`` of ``measure``, ``check`` and ``verify``: the CSV read back with
+the csv module equals the ``--json`` of the same command; the LaTeX is booktabs with balanced braces,
+every relation id (escaped) and a comment naming the version and the input, and compiles when
+``pdflatex`` is installed; exit statuses are those of the table and JSON; the tables fit 80 columns."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import re
+import shutil
+import subprocess
+
+import pytest
+
+from conftest import EXAMPLES, ROOT, cli_command, run_cli
+from relations import __version__
+from relations.io.exports import latex_escape, latex_math, to_csv, to_latex
+
+PAPER = str(EXAMPLES / "paper_example.json")
+CLAIMS = ["--claim", "eps_d<=ln(13/7)", "--claim", "eps_m<1e-3"]  # the second fails: exit status 1
+
+
+def rows(text: str) -> list[dict[str, str]]:
+    assert text.endswith("\r\n")  # RFC 4180 line ends
+    return list(csv.DictReader(io.StringIO(text, newline="")))
+
+
+def cell(value) -> str:
+    """What a JSON value is as a CSV field."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return repr(value) if isinstance(value, float) else str(value)
+
+
+def balanced(tex: str) -> bool:
+    depth = 0
+    for ch in re.sub(r"(?<!\\)\\[{}]", "", tex.replace("\\\\", "")):
+        depth += {"{": 1, "}": -1}.get(ch, 0)
+        if depth < 0:
+            return False
+    return depth == 0
+
+
+def run_raw(*args: str) -> subprocess.CompletedProcess:
+    """Like ``run_cli``, without translating line ends (CSV's are ``\\r\\n``)."""
+    proc = subprocess.run(cli_command(*args), capture_output=True, cwd=ROOT, timeout=300)
+    proc.stdout, proc.stderr = proc.stdout.decode(), proc.stderr.decode()
+    return proc
+
+
+def both(*args):
+    """The command's ``--json`` object and its ``--format csv`` and ``--format latex`` runs."""
+    as_json = run_cli(*args, "--json")
+    as_csv = run_raw(*args, "--format", "csv")
+    as_tex = run_cli(*args, "--format", "LaTeX")  # choices are case-insensitive
+    for proc in (as_csv, as_tex):
+        assert proc.returncode == as_json.returncode, proc.stderr
+        assert proc.stderr == ""
+    return json.loads(as_json.stdout), as_csv, as_tex
+
+
+@pytest.mark.parametrize("name", ["paper_example.json", "paper_example_balanced.json"])
+def test_measure_csv_equals_json(name):
+    obj, as_csv, as_tex = both("measure", str(EXAMPLES / name))
+    assert as_csv.returncode == 0
+    table = rows(as_csv.stdout)
+    assert [r["name"] for r in table] == ["eps_i", "eps_d", "eps_m", "sigma_min"]
+    for r in table:
+        item = obj[r["name"]]
+        assert r["value"] == cell(item["value"])
+        assert r["value"] in ("inf", "-inf") or float(r["value"]) == item["value"]
+        if r["name"] == "eps_m":
+            assert [r["lower"], r["upper"]] == item["enclosure"]
+        else:
+            assert r["exact"] == item["exact"]
+    tex = as_tex.stdout
+    assert tex.startswith(f"% relations {__version__}: relations measure {EXAMPLES / name}\n")
+    assert balanced(tex) and all(rule in tex for rule in ("\\begin{tabular}", "\\toprule", "\\midrule", "\\bottomrule"))
+    assert "$\\varepsilon_d$" in tex and "$\\sigma_{\\min}$" in tex
+
+
+def test_check_csv_equals_json_and_exit_status():
+    obj, as_csv, as_tex = both("check", PAPER, *CLAIMS)
+    assert as_csv.returncode == 1  # a --claim fails: as documented, whatever the format
+    table = rows(as_csv.stdout)
+    relations = [r for r in table if r["kind"] != "claim"]
+    claims = [r for r in table if r["kind"] == "claim"]
+    assert [r["id"] for r in relations] == [o["id"] for o in obj["relations"]]
+    for r, o in zip(relations, obj["relations"]):
+        assert (r["setting"], r["claim"], r["status"], r["holds"]) == (o["setting"], o["symbols"], o["status"],
+                                                                       cell(o["holds"]))
+        for part in ("premise", "conclusion", "bound", "slack"):
+            expected = o[part] or {}
+            assert r[part] == cell(expected.get("value")) and r[f"{part}_exact"] == cell(expected.get("exact"))
+        assert r["note"] == o["note"]
+    assert [(c["claim"], c["status"], c["holds"], c["conclusion"]) for c in claims] == \
+        [(c["claim"], c["status"], cell(c["holds"]), cell(c["value"]["value"])) for c in obj["claims"]]
+    thm4 = next(r for r in relations if r["id"] == "zheng2025.thm4")
+    assert (thm4["status"], thm4["slack_exact"], thm4["witness"]) == ("fails", "ln(1/361)", "x=1, x'=2, y=1")
+
+    tex = as_tex.stdout
+    assert as_tex.returncode == 1
+    assert tex.startswith(f"% relations {__version__}: relations check {PAPER}\n")
+    assert balanced(tex)
+    assert tex.count("\\toprule") == tex.count("\\midrule") == tex.count("\\bottomrule") == 3  # budgets, relations, claims
+    for o in obj["relations"]:
+        assert "\\texttt{" + latex_escape(o["id"]) + "}" in tex
+    assert "relations.thm4\\_corrected" in tex and "$\\ln\\frac{13}{7}$" in tex
+    assert "$\\varepsilon_m < 10^{-3}$ & fails" in tex
+
+
+def test_check_without_claims_exits_0_and_bad_input_exits_2(tmp_path):
+    for fmt in ("csv", "latex"):
+        assert run_raw("check", PAPER, "--format", fmt).returncode == 0
+        bad = run_cli("check", PAPER, "--format", fmt, "--claim", "eps_q <= 1")
+        assert bad.returncode == 2 and bad.stdout == "" and bad.stderr.startswith("relations: error:")
+    missing = run_cli("measure", str(tmp_path / "missing.json"), "--format", "csv")
+    assert missing.returncode == 2 and missing.stdout == ""
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--format", "xml"], "--format must be one of table, json, latex, csv, got 'xml'"),
+    (["--format", "cvs"], "did you mean 'csv'?"),
+    (["--json", "--format", "latex"], "cannot be combined with --format latex"),
+])
+def test_bad_format_is_bad_input(args, message):
+    for command in (["measure", PAPER], ["check", PAPER], ["verify", "--only", "zheng2025.thm4"]):
+        proc = run_cli(*command, *args)
+        assert proc.returncode == 2 and proc.stdout == "", proc.stderr
+        assert message in proc.stderr and proc.stderr.count("\n") == 1
+
+
+def test_json_flag_and_format_json_agree():
+    assert run_cli("measure", PAPER, "--json").stdout == run_cli("measure", PAPER, "--format", "Json").stdout
+
+
+def test_verify_csv_and_latex_equal_json(tmp_path):
+    ids = ["zheng2025.thm4", "zheng2025.thm3"]  # refuted (a witness file) and proved (a lemma file), fast
+    args = ["verify", "--quick", "--out", str(tmp_path / "proofs")] + [a for i in ids for a in ("--only", i)]
+    obj, as_csv, as_tex = both(*args)
+    assert as_csv.returncode == 0
+    table = rows(as_csv.stdout)
+    assert [r["id"] for r in table] == [v["id"] for v in obj["relations"]] == ids
+    for r, v in zip(table, obj["relations"]):
+        assert (r["statement"], r["setting"], r["verdict"], r["evidence"], r["tightness"]) == \
+            (v["statement"], v["setting"], v["verdict"], v["evidence"], cell(v["tightness"]))
+        files = [v[k] for k in ("witness_file", "proof_file", "family_file") if v[k]]
+        assert r["files"].split(";") == files and all(os.path.exists(f) for f in files)
+    tex = as_tex.stdout
+    assert tex.startswith(f"% relations {__version__}: relations verify --quick --seed 2025\n")
+    assert balanced(tex) and "\\toprule" in tex and "\\bottomrule" in tex
+    for v in obj["relations"]:
+        assert "\\texttt{" + latex_escape(v["id"]) + "}" in tex and f"& {v['verdict']} &" in tex
+
+
+def test_special_characters_are_escaped_and_csv_quoted():
+    obj = {"relations": [{"id": "my_rel&1", "statement": "eps_d <= 50% {x}", "setting": "local",
+                          "verdict": "unrefuted", "scope": None, "evidence": 'a, "b"\nc ~ d^2 #3 $4 \\ <x> |y|',
+                          "witness_file": None, "proof_file": None, "family_file": None, "tightness": 0.5}],
+           "quick": False, "seed": 1, "complete": True}
+    tex = to_latex("verify", obj)
+    assert balanced(tex)
+    assert "\\texttt{my\\_rel\\&1}" in tex
+    assert "\\textasciitilde{} d\\textasciicircum{}2 \\#3 \\$4 \\textbackslash{} \\textless{}x\\textgreater{}" in tex
+    assert "\\text{eps\\_d \\textless{}= 50\\% \\{x\\}}" in tex  # not a formula: escaped text, still compiles
+    (back,) = rows(to_csv("verify", obj))
+    assert back["evidence"] == obj["relations"][0]["evidence"] and back["id"] == "my_rel&1"
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("ln(13/7)", "\\ln\\frac{13}{7}"),
+    ("ln(19)", "\\ln 19"),
+    ("eps_m <= 2(eps_i - sigma_min)", "\\varepsilon_m \\le 2 (\\varepsilon_i - \\sigma_{\\min})"),
+    ("eps_m < inf  =/=>  eps_d < inf", "\\varepsilon_m < \\infty \\;\\not\\Rightarrow\\; \\varepsilon_d < \\infty"),
+    ("kl <= eps_d (e^eps_d - 1)", "\\mathrm{KL} \\le \\varepsilon_d (e^{\\varepsilon_d} - 1)"),
+    ("eps_all <= diam * eps_d", "\\varepsilon_{\\mathrm{all}} \\le \\operatorname{diam} \\cdot \\varepsilon_d"),
+])
+def test_latex_math(text, expected):
+    assert latex_math(text) == expected
+
+
+def test_check_table_fits_80_columns():
+    env = dict(os.environ, COLUMNS="80")
+    proc = subprocess.run(cli_command("check", PAPER, *CLAIMS), capture_output=True, text=True, cwd=ROOT,
+                          env=env, timeout=120)
+    assert proc.returncode == 1, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert max(len(line.rstrip()) for line in lines) <= 80
+    assert "notes are left out below 120 columns" in proc.stdout
+    obj = json.loads(run_cli("check", PAPER, "--json").stdout)
+    for o in obj["relations"]:  # every id whole, on one line (not applicable ones in the closing list)
+        assert re.search(rf"(^|[│ ]){re.escape(o['id'])}([ ,]|$)", proc.stdout, re.M), o["id"]
+    assert "witness x=1, x'=2, y=1" in proc.stdout
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("pdflatex") is None, reason="pdflatex is not installed")
+def test_latex_compiles(tmp_path):
+    parts = {"measure": run_cli("measure", PAPER, "--format", "latex"),
+             "check": run_cli("check", PAPER, *CLAIMS, "--format", "latex"),
+             "verify": run_cli("verify", "--quick", "--format", "latex", "--out", str(tmp_path / "proofs"),
+                               timeout=1800)}
+    for name, proc in parts.items():
+        assert proc.returncode == (1 if name == "check" else 0), proc.stderr
+        (tmp_path / f"{name}.tex").write_text(proc.stdout, encoding="utf-8")
+    (tmp_path / "doc.tex").write_text("\\documentclass{article}\n\\usepackage{booktabs,amsmath}\n"
+                                      "\\begin{document}\n\\input{measure}\n\n\\input{check}\n\n\\input{verify}\n"
+                                      "\\end{document}\n", encoding="utf-8")
+    proc = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "doc.tex"], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout[-3000:]
+    assert (tmp_path / "doc.pdf").stat().st_size > 0
