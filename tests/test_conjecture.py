@@ -124,6 +124,21 @@ def test_linear_conjecture_is_proved_with_a_standalone_script():
 def test_tanh_bound_survives():
     r = conjecture("eps_m <= eps_d * tanh(eps_d / 2)", setting="local", quick=True)
     assert r.verdict == "survived" and r.checked > 50 and r.best_gap <= 1e-9 and r.searched
+    # the bounded-exhaustive part: 7 values of denominator <= 4 give 7^2 binary channels under 3 priors,
+    # and C(6 + 2, 3) multisets of 3 rows from the 6 rows of length 3 with entries in {0, 1/2, 1}
+    assert r.exhaustive == 7 * 7 * 3 + math.comb(8, 3)
+    assert any(s.startswith("bounded-exhaustive") for s in r.searched)
+
+
+def test_exhaustive_families_are_what_they_say():
+    from relations.search.conjecture_exhaustive import families
+
+    for setting in ("local", "central"):
+        for fam in families(setting, quick=True):
+            members = list(fam.members())
+            assert len(members) == fam.size
+            keys = {(str(m.prior.exact if hasattr(m.prior, "exact") else m.prior), str(m.channel)) for m in members}
+            assert len(keys) == fam.size  # no member twice
 
 
 def _claim_fails(mech, claim: str) -> bool:

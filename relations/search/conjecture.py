@@ -10,8 +10,10 @@
    ``k in`` :data:`RR_KS` over a grid of ratios (refined by a bounded scalar search) with uniform
    and skewed priors, subset selection, the paper's constructions, erasure channels, binary
    channels with skewed priors (locally); k-RR products over several records (centrally);
-3. **hypothesis** over small random exact mechanisms (:mod:`relations.search.strategies`);
-4. **Nelder-Mead** over dense ``2x2`` and ``3x3`` channels and priors (``D^2`` centrally), the best
+3. **bounded-exhaustive**: every mechanism of fixed small rational families
+   (:mod:`relations.search.conjecture_exhaustive`), each decided exactly;
+4. **hypothesis** over small random exact mechanisms (:mod:`relations.search.strategies`);
+5. **Nelder-Mead** over dense ``2x2`` and ``3x3`` channels and priors (``D^2`` centrally), the best
    points rounded to rationals.
 
 Every candidate is decided exactly (:func:`~relations.checking.conjecture_eval.decide`); the first
@@ -79,6 +81,8 @@ class ConjectureResult:
         not separate.
     best_gap : float
         The largest float ``lhs - rhs`` (oriented: positive refutes) the searches met.
+    exhaustive : int
+        For ``survived``: members of the bounded-exhaustive families decided exactly to satisfy it.
     seconds : float
     """
 
@@ -95,6 +99,7 @@ class ConjectureResult:
     undefined: int = 0
     undecided: int = 0
     best_gap: float = -math.inf
+    exhaustive: int = 0
     seconds: float = 0.0
 
 
@@ -212,6 +217,16 @@ class _Search:
             return out
         out = [paper_central(q(1, 2**j)) for j in (1, 2, 4, 8)]
         return out + [erasure_member("central", q(1, d)) for d in (1, 2, 10)]
+
+    def exhaustive(self) -> Iterator[Mechanism]:
+        """Every member of the bounded families (:mod:`relations.search.conjecture_exhaustive`)."""
+        from relations.search.conjecture_exhaustive import families
+
+        before = (self.checked, self.undecided, self.undefined)
+        for fam in families(self.setting, quick=self.quick):
+            self.searched.append(f"bounded-exhaustive: {fam.text}")
+            yield from fam.members()
+        self.exhaustive_counts = (self.checked - before[0], self.undecided - before[1], self.undefined - before[2])
 
     # ------------------------------------------------------------ hypothesis and Nelder-Mead
 
@@ -335,6 +350,7 @@ def conjecture(text: str, *, setting: str = "local", quick: bool = False, seed: 
                                            "budgets and eps_m, or not implied by the proved relations)"))
     found, engine = None, ""
     for engine, candidates in (("seeded families", search.families),
+                               ("the bounded-exhaustive check", search.exhaustive),
                                ("hypothesis", lambda: iter([m] if (m := search.hypothesis()) else [])),
                                ("Nelder-Mead", search.nelder_mead)):
         found = next((m for m in candidates() if search.refutes(m)), None)
@@ -343,9 +359,12 @@ def conjecture(text: str, *, setting: str = "local", quick: bool = False, seed: 
     common = dict(searched=tuple(search.searched), checked=search.checked, undefined=search.undefined,
                   undecided=search.undecided, best_gap=search.best_gap)
     if found is None:
+        n, und, undef = search.exhaustive_counts
         return ConjectureResult(conj.text, setting, "survived", f"no counterexample among {search.checked} "
-                                f"mechanisms decided exactly (largest float gap lhs - rhs: {search.best_gap:.6g})",
-                                seconds=time.perf_counter() - t0, **common)
+                                f"mechanisms decided exactly (largest float gap lhs - rhs: {search.best_gap:.6g}); "
+                                f"bounded-exhaustive: all {n} members of the bounded families satisfy it"
+                                + (f" except {und} undecided and {undef} where a side has no value" if und or undef
+                                   else ""), exhaustive=n - und - undef, seconds=time.perf_counter() - t0, **common)
     from relations.search.witnesses import simplify
 
     simple = simplify(found, lambda m: decide(conj, values(m).reals).status == "fails")
