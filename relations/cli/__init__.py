@@ -30,24 +30,36 @@ def measure(
     json_out: bool = typer.Option(False, "--json", help="Print the result as JSON (docs/claims-and-verdicts.md)."),
     fmt: str = typer.Option("table", "--format", help="table, json, latex (booktabs) or csv (docs/claims-and-verdicts.md)."),
     bits: int = typer.Option(100, "--bits", help="Width of the eps_m enclosure at most 2**-bits.", min=1, max=100000),
+    notion: list[str] = typer.Option([], "--notion", help="Also a further notion: rho, kl, renyi(ALPHA), delta(EPS), "
+                                     "eps_delta(DELTA), min_entropy_leakage, maximal_leakage, cmi, or all. Repeatable."),
 ) -> None:
-    """The four quantities eps_i, eps_d, eps_m, sigma_min with exact forms and witnesses."""
+    """The four quantities eps_i, eps_d, eps_m, sigma_min with exact forms and witnesses (and --notion ones)."""
     from relations.io.reading import load
-    from relations.io.reports import measures_json
-    from relations.io.tables import measures_table
+    from relations.io.reports import measures_json, notions_json
+    from relations.io.tables import measures_table, notions_table
     from relations.measures.api import measure as compute
+    from relations.measures.notions import parse_notion
 
     fmt = output_format(fmt, json_out)
+    for name in notion:
+        if name.strip().lower() != "all":
+            parse_notion(name)  # a bad name is bad input before the file is read
     mech = load(file)
     result = compute(mech, bits=bits)
+    obj = measures_json(mech, result) if fmt != "table" else None
+    rows = notions_json(mech, notion) if notion else []
+    if obj is not None and notion:
+        obj["notions"] = rows
     if fmt == "json":
-        sys.stdout.write(json.dumps(measures_json(mech, result), indent=2) + "\n")
+        sys.stdout.write(json.dumps(obj, indent=2) + "\n")
     elif fmt != "table":
         from relations.io.exports import export
 
-        sys.stdout.write(export("measure", measures_json(mech, result), fmt, source=file))
+        sys.stdout.write(export("measure", obj, fmt, source=file))
     else:
         _console().print(measures_table(mech, result))
+        if rows:
+            _console().print(notions_table(rows))
 
 
 @app.command()
@@ -110,9 +122,14 @@ def verify(
     seed: int = typer.Option(2025, "--seed", help="Seed of the searches (the output is deterministic).", min=0,
                              max=2**32 - 1),
     force: bool = typer.Option(False, "--force", help="Replace files in --out that relations did not write."),
+    conjectures: Optional[str] = typer.Option(None, "--conjectures", help="Your own relations, a JSON file "
+                                              "{\"conjectures\": [{\"id\", \"statement\", \"setting\"}, ...]}, "
+                                              "decided with the catalogue (exit 1 if one is refuted)."),
+    no_catalogue: bool = typer.Option(False, "--no-catalogue", help="With --conjectures: skip the catalogue."),
 ) -> None:
-    """The main job: a verdict with re-checkable evidence for every catalogued relation."""
+    """The main job: a verdict with re-checkable evidence for every catalogued relation (and yours)."""
     from relations.catalogue.entries import BY_ID
+    from relations.io.conjecture_files import read_conjecture_file
     from relations.io.evidence import run_verify
 
     fmt = output_format(fmt, json_out)
@@ -120,8 +137,12 @@ def verify(
     if unknown:
         fail(f"--only: unknown relation id {unknown[0]!r}{did_you_mean(unknown[0], BY_ID)} (see 'relations catalogue')")
         return
+    if no_catalogue and (conjectures is None or only):
+        fail("--no-catalogue needs --conjectures FILE and no --only")
+        return
+    items = read_conjecture_file(conjectures) if conjectures is not None else []
     status = run_verify([BY_ID[i] for i in only], out=out, quick=quick, seed=seed, force=force, fmt=fmt,
-                        console=_console())
+                        console=_console(), conjectures=items, catalogue=not no_catalogue)
     if status:
         raise typer.Exit(status)
 

@@ -17,7 +17,7 @@ from relations.io.writing import dumps
 if TYPE_CHECKING:
     from relations.search.verify import Verdict
 
-__all__ = ["write_evidence", "run_verify"]
+__all__ = ["write_conjectures", "conjectures_table", "write_evidence", "run_verify"]
 
 
 def write_evidence(verdicts: Sequence[Verdict], out) -> None:
@@ -79,7 +79,8 @@ def write_evidence(verdicts: Sequence[Verdict], out) -> None:
 
 
 def run_verify(relations, *, out: str = "proofs", quick: bool = False, seed: int = 2025, force: bool = False,
-               json_out: bool = False, fmt: str = "table", console=None) -> int:
+               json_out: bool = False, fmt: str = "table", console=None,
+               conjectures: Sequence[tuple[str, str, str]] = (), catalogue: bool = True) -> int:
     """``relations verify``: verify ``relations`` (all when empty), print, and write the evidence.
 
     The output folder is checked before the (long) run (:class:`~relations.io.outputs.OutputDir`);
@@ -97,11 +98,17 @@ def run_verify(relations, *, out: str = "proofs", quick: bool = False, seed: int
         (:mod:`relations.io.exports`).
     console : rich.console.Console, optional
         Where the table goes.
+    conjectures : sequence of (id, statement, setting), optional
+        The user's own relations (:func:`~relations.io.conjecture_files.read_conjecture_file`), decided
+        after the catalogue like ``relations conjecture`` and written with it: ``conjectures.json`` and
+        ``witnesses/conjecture.ID.json``.
+    catalogue : bool, optional
+        False: verify only the conjectures (the catalogue's evidence in ``out`` is left as it is).
 
     Returns
     -------
     int
-        The exit status: 0, or 130 when interrupted.
+        The exit status: 0; 1 when one of ``conjectures`` is refuted; 130 when interrupted.
     """
     import sys
 
@@ -115,34 +122,49 @@ def run_verify(relations, *, out: str = "proofs", quick: bool = False, seed: int
     from relations.search.verify import Effort, verify_relation
 
     fmt = "json" if json_out else fmt
-    relations = list(relations) or list(CATALOGUE)
+    relations = (list(relations) or list(CATALOGUE)) if catalogue else []
     folder = OutputDir(out, force=force)
-    folder.plan(["verdicts.json"] + [f"{d}/{r.id}.{x}" for r in relations
-                                     for d, x in (("witnesses", "json"), ("lemmas", "smt2"), ("families", "py"))])
+    folder.plan((["verdicts.json"] if relations else []) + [
+        f"{d}/{r.id}.{x}" for r in relations for d, x in (("witnesses", "json"), ("lemmas", "smt2"), ("families", "py"))]
+        + (["conjectures.json"] + [f"witnesses/conjecture.{cid}.json" for cid, _, _ in conjectures] if conjectures
+           else []))
     set_hypothesis_home_dir(os.path.join(cache_dir(), "hypothesis"))  # never .hypothesis/ in the cwd
     import z3
 
     z3.set_param("ctrl_c", False)  # z3 would take Ctrl-C to cancel one query and go on; here it stops the run
     effort = Effort.of(quick)
-    verdicts = []
+    verdicts: list = []
+    decided: list = []
     interrupted = False
     console = console or Console()
     try:
         with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                       console=Console(stderr=True), transient=True,
                       disable=fmt != "table" and not sys.stderr.isatty()) as progress:
-            task = progress.add_task("verifying", total=len(relations))
+            task = progress.add_task("verifying", total=len(relations) + len(conjectures))
             for rel in relations:
                 progress.update(task, description=f"verifying {rel.id}")
                 verdicts.append(verify_relation(rel, effort, seed))
                 progress.advance(task)
+            for cid, statement, setting in conjectures:
+                from relations.search.conjecture import conjecture
+
+                progress.update(task, description=f"deciding conjecture {cid}")
+                decided.append((cid, conjecture(statement, setting=setting, quick=quick, seed=seed)))
+                progress.advance(task)
     except KeyboardInterrupt:
         interrupted = True
+    rows = []
     if not interrupted:  # an interrupted run writes nothing: the previous evidence stays as it was
-        write_evidence(verdicts, folder)
+        if relations:
+            write_evidence(verdicts, folder)
+        if conjectures:
+            rows = write_conjectures(decided, folder)
     if fmt != "table":
         obj = {"relations": [verdict_json(v) for v in verdicts], "complete": not interrupted, "seed": seed,
                "quick": quick}
+        if conjectures:
+            obj["conjectures"] = rows
         if fmt == "json":
             sys.stdout.write(json.dumps(obj, indent=1) + "\n")
         else:
@@ -150,10 +172,59 @@ def run_verify(relations, *, out: str = "proofs", quick: bool = False, seed: int
 
             sys.stdout.write(export("verify", obj, fmt))
     else:
-        console.print(verdicts_table(verdicts))
+        if relations:
+            console.print(verdicts_table(verdicts))
+        if rows:
+            console.print(conjectures_table(rows))
         if interrupted:
             console.print(f"[yellow]interrupted: {len(verdicts)} of {len(relations)} relations verified; nothing "
                           f"written, the evidence in {out}/ is as it was[/]")
         else:
-            console.print(f"evidence written to {out}/ (witnesses/, lemmas/, families/, verdicts.json)")
-    return 130 if interrupted else 0
+            console.print(f"evidence written to {out}/ (" + ("witnesses/, lemmas/, families/, verdicts.json" if relations
+                                                             else "") + (", " if relations and rows else "")
+                          + ("conjectures.json" if rows else "") + ")")
+    if interrupted:
+        return 130
+    return 1 if any(r["verdict"] == "refuted" for r in rows) else 0
+
+
+def write_conjectures(decided, folder) -> list[dict]:
+    """Write ``conjectures.json`` and each refuted conjecture's witness; return the JSON rows.
+
+    Parameters
+    ----------
+    decided : sequence of (id, ConjectureResult)
+    folder : OutputDir
+
+    Returns
+    -------
+    list of dict
+        :func:`~relations.io.conjecture_files.result_json` of each, without timings (two runs give
+        identical files), ``witness_file`` relative to the folder.
+    """
+    from relations.io.conjecture_files import result_json
+
+    rows = []
+    for cid, r in decided:
+        name = None
+        if r.witness is not None:
+            name = f"witnesses/conjecture.{cid}.json"
+            folder.write_text(os.path.join(*name.split("/")), dumps(r.witness, f"counterexample to {r.text} ({r.setting})"))
+        row = result_json(r, cid=cid, witness_file=name)
+        row.pop("seconds")
+        rows.append(row)
+    folder.write_text("conjectures.json", json.dumps(rows, indent=1) + "\n")
+    folder.commit()
+    return rows
+
+
+def conjectures_table(rows):
+    """A rich table of the user's conjectures: id, statement, setting, verdict, evidence."""
+    from rich.table import Table
+
+    table = Table(title="your conjectures")
+    for col in ("id", "statement", "setting", "verdict", "evidence"):
+        table.add_column(col, overflow="fold")
+    for r in rows:
+        table.add_row(r["id"], r["statement"], r["setting"], r["verdict"], r["evidence"])
+    return table

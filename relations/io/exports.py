@@ -235,6 +235,10 @@ def _measure_rows(obj: dict[str, Any]) -> list[list[str]]:
         exact = _exact_cell(item) if name != "eps_m" else (_certified(item.get("enclosure")) or "--")
         witness = "$I(X;Y)$" if name == "eps_m" else (latex_escape(_witness(item.get("witness"))) or "--")
         rows.append([f"${latex_math(name)}$", exact, latex_number(item["value"]), witness])
+    for item in obj.get("notions", []):  # measure --notion
+        exact = _certified(item["enclosure"]) if item.get("enclosure") else _exact_cell(item)
+        rows.append([r"\texttt{" + latex_escape(item["name"]) + "}", exact or "--", latex_number(item["value"]),
+                     latex_escape(_witness(item.get("witness"))) or "--"])
     return rows
 
 
@@ -301,9 +305,15 @@ def to_latex(kind: str, obj: Any, *, source: str | None = None) -> str:
     else:
         rows = [[r"\texttt{" + latex_escape(v["id"]) + "}", f"${latex_math(v['statement'])}$",
                  latex_escape(v["verdict"]), latex_escape(v.get("evidence") or ""), latex_number(v.get("tightness"))]
-                for v in obj["relations"]]
+                for v in _verify_rows(obj)]
         lines += _tabular("lllp{7cm}r", ["relation", "statement", "verdict", "evidence", "tightness"], rows)
     return "\n".join(lines) + "\n"
+
+
+def _verify_rows(obj: dict[str, Any]) -> list[dict[str, Any]]:
+    """verify's relations, then the user's conjectures (``--conjectures``) as rows ``conjecture.ID``."""
+    return list(obj["relations"]) + [{**c, "id": f"conjecture.{c['id']}", "scope": None, "tightness": None}
+                                     for c in obj.get("conjectures", [])]
 
 
 def _cell(value: Any) -> str:
@@ -363,6 +373,10 @@ def to_csv(kind: str, obj: Any) -> str:
             lower, upper = item.get("enclosure") or ("", "")
             writer.writerow([name, _cell(item.get("exact")), _cell(item["value"]), lower, upper,
                              "I(X;Y)" if name == "eps_m" else _witness(item.get("witness"))])
+        for item in obj.get("notions", []):  # measure --notion
+            lower, upper = item.get("enclosure") or ("", "")
+            writer.writerow([item["name"], _cell(item.get("exact")), _cell(item["value"]), lower, upper,
+                             _witness(item.get("witness"))])
     elif kind == "check":
         writer.writerow(["id", "kind", "setting", "claim", "status", "holds", "premise", "premise_exact", "conclusion",
                          "conclusion_exact", "bound", "bound_exact", "slack", "slack_exact", "witness", "note"])
@@ -376,7 +390,7 @@ def to_csv(kind: str, obj: Any) -> str:
                              *_pair(c.get("value")), "", "", "", "", "", c.get("note") or ""])
     else:
         writer.writerow(["id", "statement", "setting", "verdict", "scope", "evidence", "files", "tightness"])
-        for v in obj["relations"]:
+        for v in _verify_rows(obj):
             files = ";".join(v[k] for k in ("witness_file", "proof_file", "family_file") if v.get(k))
             writer.writerow([v["id"], v["statement"], v["setting"], v["verdict"], v.get("scope") or "",
                              v.get("evidence") or "", files, _cell(v.get("tightness"))])

@@ -25,7 +25,7 @@ adds the catalogue and the verdicts.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 from relations.checking.encoding import check_json, outcome_json, real_json  # noqa: F401 (re-exported)
 from relations.io.writing import to_dict
@@ -41,7 +41,7 @@ from relations.measures.encoding import (  # noqa: F401 (re-exported)
 if TYPE_CHECKING:
     from relations.search.verify import Verdict
 
-__all__ = ["catalogue_json", "verdict_json"]
+__all__ = ["catalogue_json", "verdict_json", "ALL_NOTIONS", "notions_json"]
 
 
 def catalogue_json() -> list[dict[str, Any]]:
@@ -90,3 +90,57 @@ def verdict_json(v: Verdict, *, with_witness: bool = True) -> dict[str, Any]:
         out["recheck"] = {"status": o.status, "conclusion": None if o.conclusion is None else float(o.conclusion),
                           "bound": None if o.bound is None else float(o.bound)}
     return out
+
+
+#: What ``relations measure --notion all`` computes (the argument-free notions and common arguments).
+ALL_NOTIONS = ("delta(1)", "eps_delta(1/100000)", "renyi(2)", "rho", "kl", "min_entropy_leakage", "maximal_leakage",
+               "cmi")
+
+
+def notions_json(mech: Any, names: Sequence[str]) -> list[dict[str, Any]]:
+    """The further notions of ``relations measure --notion NAME`` as JSON rows.
+
+    Parameters
+    ----------
+    mech : Mechanism
+    names : sequence of str
+        Notion names with their arguments (``"rho"``, ``"delta(1/2)"``, ``"renyi(3/2)"``), or ``"all"``
+        for :data:`ALL_NOTIONS`; repeated names are computed once.
+
+    Returns
+    -------
+    list of dict
+        ``{"name", "value", "exact", ["enclosure"], "witness", "detail"}`` in the order given, ``name``
+        canonical (``delta(1/2)``); ``exact`` is None in float mode.
+
+    Raises
+    ------
+    InputError
+        An unknown notion or a bad argument (before anything is computed), or one that does not apply
+        (``cmi`` on an explicit neighbour graph).
+
+    Examples
+    --------
+    >>> from relations.mechanisms import randomized_response
+    >>> [(r["name"], r["exact"]) for r in notions_json(randomized_response(3), ["delta(0)", "maximal_leakage"])]
+    [('delta(0)', '1/2'), ('maximal_leakage', 'ln(3/2)')]
+    """
+    from relations.checking.encoding import real_json
+    from relations.measures.encoding import witness_json
+    from relations.measures.notions import canonical_name, notion_result, parse_notion
+
+    wanted: list[str] = []
+    for name in names:
+        for one in (ALL_NOTIONS if name.strip().lower() == "all" else (name,)):
+            canonical = canonical_name(*parse_notion(one))
+            if canonical not in wanted:
+                wanted.append(canonical)
+    rows = []
+    for name in wanted:
+        r = notion_result(mech, name)
+        row = {"name": r.name, **real_json(r.value, approximate=not mech.exact),
+               "witness": witness_json(mech, r.witness)}
+        if getattr(r, "detail", ""):
+            row["detail"] = r.detail
+        rows.append(row)
+    return rows

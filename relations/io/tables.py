@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from relations.checking.checker import Report
     from relations.search.verify import Verdict
 
-__all__ = ["NARROW", "measures_table", "check_tables", "catalogue_table", "verdicts_table"]
+__all__ = ["NARROW", "measures_table", "notions_table", "check_tables", "catalogue_table", "verdicts_table"]
 
 #: Below this many columns ``relations check`` leaves the notes out of its relation tables.
 NARROW = 120
@@ -87,6 +87,36 @@ def measures_table(mech: Mechanism, measures: Measures) -> Table:
     table.add_row(s.name, _fmt(s.value), _exact(s), _wit(mech, s))
     return table
 
+
+
+def notions_table(rows: Sequence[dict]) -> Table:
+    """A rich table of ``relations measure --notion`` rows (:func:`~relations.io.reports.notions_json`).
+
+    Examples
+    --------
+    >>> notions_table([{"name": "kl", "value": 0.5, "exact": "KL", "witness": None}]).row_count
+    1
+    """
+    from rich.table import Table
+
+    table = Table(title="further notions (nats; delta is a probability)", title_justify="left")
+    for col, kw in (("notion", {}), ("value", {"justify": "right"}), ("exact form", {"overflow": "fold"}),
+                    ("witness", {})):
+        table.add_column(col, **kw)
+    for r in rows:
+        enc = r.get("enclosure")
+        form = (_common_digits(*enc) if enc else "") or (r.get("exact") or "")
+        w = r.get("witness")
+        table.add_row(r["name"], _num(r["value"]), form, "" if w is None else f"x={w['x']}, x'={w['x_prime']}")
+    return table
+
+
+def _common_digits(lo: str, hi: str, most: int = 30) -> str:
+    """The digits both ends of an enclosure share, with ``…`` (``""`` when they share too few)."""
+    n = 0
+    while n < min(len(lo), len(hi)) and lo[n] == hi[n]:
+        n += 1
+    return "" if n < 4 else (lo[:min(n, most)] + "…")
 
 
 def _fmt(v: float) -> str:
