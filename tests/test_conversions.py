@@ -343,3 +343,22 @@ def test_zero_frontier_points_are_skipped():
     f = conversion_frontier(get("kov2017.dp_profile"))
     assert [p.json()["eps"] for p in f.points] == ["ln(3)", "ln(10)"]
     assert all(p["share_of_frontier"] == pytest.approx(1.0) for p in f.json()["points"])
+
+
+def test_float_rho_and_kl_keep_relative_accuracy_near_zero():
+    """The float screen's rho and kl of binary RR at tiny eps against mpmath on the same float rows
+    (the log-sum-exp lost 1e-6 of rho at eps = 1e-4, which made a tightness read above 1)."""
+    import mpmath
+    import numpy as np
+
+    from relations.search.notion_floats import pair_value, rho_pair
+
+    with mpmath.workdps(50):
+        for eps in (1e-6, 1e-4, 1e-2):
+            t = math.exp(eps)
+            P = np.array([t / (1 + t), 1 / (1 + t)])
+            Q = P[::-1].copy()
+            kl = float(sum(mpmath.mpf(float(p)) * mpmath.log(mpmath.mpf(float(p)) / mpmath.mpf(float(q)))
+                           for p, q in zip(P, Q)))
+            assert abs(pair_value("kl", P, Q) / kl - 1) < 1e-8
+            assert abs(rho_pair(P, Q) / kl - 1) < 1e-8  # binary RR: rho is its KL
