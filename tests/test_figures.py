@@ -106,19 +106,42 @@ def test_relation_diagram_edges_follow_the_catalogue_and_verdicts(tmp_path):
     assert (by_id["zheng2025.thm9"]["source"], by_id["zheng2025.thm9"]["target"]) == ("eps_d", "eps_m")
 
 
-def test_figures_command_writes_every_figure_deterministically(tmp_path):
+_QUICK = ("relation_diagram", "central_records")
+
+
+def _figures_cli(out, *args):
+    return subprocess.run([sys.executable, "-m", "relations.cli", "figures", "--out", str(out), *args],
+                          capture_output=True, text=True, timeout=400)
+
+
+def test_figures_command_writes_png_pdf_svg_deterministically(tmp_path):
+    only = [a for n in _QUICK for a in ("--only", n)]
     outs = []
     for run in ("a", "b"):
-        out = tmp_path / run
-        res = subprocess.run([sys.executable, "-m", "relations.cli", "figures", "--out", str(out)],
-                             capture_output=True, text=True, timeout=240)
+        res = _figures_cli(tmp_path / run, *only)
         assert res.returncode == 0, res.stderr
-        outs.append(out)
+        assert res.stderr == ""
+        outs.append(tmp_path / run)
+    for name in _QUICK:
+        for fmt in ("png", "pdf", "svg"):
+            first = (outs[0] / f"{name}.{fmt}").read_bytes()
+            assert len(first) > 5000
+            assert first == (outs[1] / f"{name}.{fmt}").read_bytes(), (name, fmt)
+        assert (outs[0] / f"{name}.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+        assert (outs[0] / f"{name}.pdf").read_bytes()[:5] == b"%PDF-"
+    res = _figures_cli(tmp_path / "c", "--only", "prior_skew", "--format", "SVG")
+    assert res.returncode == 0 and sorted(p.name for p in (tmp_path / "c").iterdir() if not p.name.startswith(".")) == [
+        "prior_skew.json", "prior_skew.svg"]
+    for bad in ("gif", "png,gif", ","):
+        res = subprocess.run([sys.executable, "-m", "relations.cli", "figures", "--format", bad],
+                             capture_output=True, text=True)
+        assert res.returncode == 2 and "Traceback" not in res.stderr and "--format" in res.stderr
+
+
+@pytest.mark.slow
+def test_figures_command_writes_every_figure(tmp_path):
+    res = _figures_cli(tmp_path)
+    assert res.returncode == 0, res.stderr
     for name in figures.FIGURES:
-        png = outs[0] / f"{name}.png"
-        assert png.stat().st_size > 5000
-        assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-        assert png.read_bytes() == (outs[1] / f"{name}.png").read_bytes()
-    res = subprocess.run([sys.executable, "-m", "relations.cli", "figures", "--format", "gif"],
-                         capture_output=True, text=True)
-    assert res.returncode == 2 and "Traceback" not in res.stderr
+        for fmt in ("png", "pdf", "svg", "json"):
+            assert (tmp_path / f"{name}.{fmt}").stat().st_size > 1000

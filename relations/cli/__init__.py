@@ -286,7 +286,8 @@ def symbolic(
 def figures(
     out: str = typer.Option("figures", "--out", help="Folder for the figures and their data as JSON (it replaces "
                             "only files it wrote there)."),
-    fmt: str = typer.Option("png", "--format", help="png, svg or pdf."),
+    fmt: str = typer.Option("png,pdf,svg", "--format", help="Image formats, comma-separated: png (300 dpi), pdf, "
+                            "svg, or all."),
     only: list[str] = typer.Option([], "--only", help="Only these figures (repeatable)."),
     verdicts: str = typer.Option("proofs/verdicts.json", "--verdicts", help="The verdicts.json of 'relations verify' "
                                  "for the relation diagram (verified now, quickly, if missing)."),
@@ -294,16 +295,19 @@ def figures(
 ) -> None:
     """Regenerate the figures from computed results (the relation diagram uses proofs/verdicts.json)."""
     from relations.figures import FIGURES, write_all
+    from relations.figures.style import FORMATS, parse_formats
 
-    fmt = fmt.strip().lower()
-    if fmt not in ("png", "svg", "pdf"):
-        fail(f"--format must be png, svg or pdf, got {fmt!r}{did_you_mean(fmt, ('png', 'svg', 'pdf'))}")
+    bad = [p.strip().lower() for p in fmt.split(",") if p.strip().lower() not in (*FORMATS, "all", "")]
+    if bad:
+        fail(f"--format: unknown image format {bad[0]!r}{did_you_mean(bad[0], FORMATS)} (png, pdf, svg, "
+             "comma-separated, or all)")
         return
+    formats = parse_formats(fmt)
     unknown = [o for o in only if o not in FIGURES]
     if unknown:
         fail(f"--only: unknown figure {unknown[0]!r}{did_you_mean(unknown[0], FIGURES)} (one of {', '.join(FIGURES)})")
         return
-    for path in write_all(out, fmt, only, force=force, verdicts=verdicts):
+    for path in write_all(out, formats, only, force=force, verdicts=verdicts):
         sys.stdout.write(path + "\n")
 
 

@@ -25,7 +25,7 @@ import numpy as np
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-__all__ = ["conversion_frontiers_data", "draw_conversion_frontiers"]
+__all__ = ["conversion_frontiers_data", "draw_conversion_frontiers", "math_ln"]
 
 _PANELS = {
     "kl": ("kl", ["drv2010.kl_dp", "relations.kl_tanh"]),
@@ -36,7 +36,7 @@ _PANELS = {
 _AT_RR = {"mironov2017.rdp_dp": "renyi(2)", "cks2020.rdp_dp": "renyi(2)", "bs2016.zcdp_dp": "rho"}
 
 
-def conversion_frontiers_data(*, points: int = 60, eps_max: float = 4.0) -> dict[str, Any]:
+def conversion_frontiers_data(*, points: int = 300, eps_max: float = 4.0) -> dict[str, Any]:
     """The frontiers and bounds on a grid of ``eps``.
 
     Parameters
@@ -89,43 +89,70 @@ def conversion_frontiers_data(*, points: int = 60, eps_max: float = 4.0) -> dict
 
 
 def draw_conversion_frontiers(data: dict[str, Any]) -> Figure:
-    """Four panels: each frontier (solid) with the bounds of the catalogue (dashed, dotted)."""
-    import matplotlib
+    """Four panels: each frontier (thick, black) with the catalogue's bounds (coloured, dashed, marked).
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    The frontier and the bounds are the float paths on the grid of ``data["eps"]``; the open circles are
+    binary randomized response computed by the library, the crosses the certified (arb) enclosures of
+    the frontier at ``ln 2, ln 3, ln 10`` (of maximal leakage: with ``k = 16`` outputs, as computed).  A bound equal to the frontier is drawn over it, dashed.
+    """
+    from relations.figures.plots import legend_below
+    from relations.figures.style import SYMBOLS, math, series, setup
 
-    plt.rcParams.update({"figure.dpi": 100, "savefig.dpi": 100, "font.size": 9, "svg.hashsalt": "relations",
-                         "path.simplify": False})  # as relations.figures._plt
-    fig, axes = plt.subplots(2, 2, figsize=(11, 8.2))
+    plt = setup()
+    fig, axes = plt.subplots(2, 2, figsize=(7.4, 8.4), layout="constrained")
     eps = data["eps"]
-    styles = [("#b2182b", "--", "s"), ("#2166ac", ":", "^"), ("#5aae61", "-.", "v"), ("#8c510a", (0, (5, 1)), "D")]
-    titles = {"kl": "KL divergence", "rho": "zCDP rho", "eps_delta": "eps at delta = 1e-5",
+    every = max(1, len(eps) // 8)
+    titles = {"kl": "KL divergence", "rho": r"zCDP $\rho$", "eps_delta": r"$\varepsilon'$ at $\delta = 10^{-5}$",
               "maximal_leakage": "maximal leakage"}
     for ax, (key, panel) in zip(axes.flat, data["panels"].items()):
-        ax.plot(eps, panel["frontier"]["values"], color="black", lw=2.2, label=panel["frontier"]["label"])
+        sym = math(panel["notion"])
+        ax.plot(eps, panel["frontier"]["values"], lw=3.0, **series(0, marker=None),
+                label=f"$\\sup$ {sym} under {SYMBOLS['eps_d']}-LDP")
         if panel.get("rr"):
-            ax.plot(eps[::6], panel["rr"][::6], "o", color="black", ms=4, mfc="white",
-                    label="binary RR (library values)")
+            ax.plot(eps[every // 2::every], panel["rr"][every // 2::every], "o", color="black", ms=5, mfc="white",
+                    label="binary RR (library values)", zorder=5)
         lines = panel["bounds"] + panel.get("at_rr", [])
-        for (color, ls, marker), b in zip(styles, lines):
-            ax.plot(eps, b["values"], color=color, ls=ls, marker=marker, markevery=8, ms=4,
-                    label=f"{b['id']}: {b['label']}" + (" at binary RR" if b in panel.get("at_rr", []) else ""))
+        for i, b in enumerate(lines, start=1):
+            at_rr = " at binary RR" if b in panel.get("at_rr", []) else ""
+            same = all(abs(u - v) < 1e-9 for u, v in zip(b["values"], panel["frontier"]["values"]))
+            ax.plot(eps, b["values"], **series(i, markevery=(every * i // len(lines), every)),
+                    label=f"{math(b['label'])}{at_rr}\n({b['id']}" + ("; equals the frontier)" if same else ")"))
         for k, vals in panel.get("k", {}).items():
             ax.plot(eps, vals, color="grey", lw=1, ls=(0, (1, 2)))
-            ax.annotate(f"k={k}", (eps[-1], vals[-1]), fontsize=7, xytext=(2, 0), textcoords="offset points")
-        for c in panel["certified"]:
-            ax.axvline(math.log(float(Fraction(c["eps"][3:-1]))), color="grey", lw=0.5, alpha=0.5)
+            ax.annotate(f"$k = {k}$", (eps[-1], vals[-1]), fontsize=7.5, xytext=(2, 0), textcoords="offset points",
+                        va="center")
+        cert = panel["certified"]
+        ax.plot([math_ln(c["eps"]) for c in cert], [(c["lower"] + c["upper"]) / 2 for c in cert], "x",
+                color="black", ms=7, mew=1.5, zorder=6, label="certified enclosure (arb) at $\\ln 2, \\ln 3, \\ln 10$"
+                + (", $k = 16$" if key == "maximal_leakage" else ""))
         top = max(panel["frontier"]["values"]) * 1.7
         if key == "eps_delta":  # the RDP/zCDP conversions sit ln(1/delta)-ish above the frontier
             top = min(18.0, 1.1 * max(max(b["values"]) for b in lines))
         ax.set_ylim(0, top)
-        ax.set_xlim(0, eps[-1] * 1.08)
-        ax.set_title(titles[key], fontsize=10)
-        ax.set_xlabel("eps_d (nats)")
-        ax.set_ylabel(f"{panel['notion']} (nats)" if key != "eps_delta" else "eps' (nats)")
-        ax.legend(fontsize=6.5, loc="lower right" if key == "eps_delta" else "upper left")
-        ax.grid(alpha=0.3)
-    fig.suptitle("Frontiers under eps-LDP (solid) against the catalogue's conversion bounds", fontsize=11)
-    fig.tight_layout()
+        ax.set_xlim(0, eps[-1] * 1.1)
+        ax.set_title(titles[key])
+        ax.set_xlabel(f"{SYMBOLS['eps_d']} (nats)")
+        ax.set_ylabel(f"{sym} (nats)" if key != "eps_delta" else r"$\varepsilon'$ (nats)")
+        legend_below(ax, fontsize=7)
+    fig.suptitle(r"Frontiers under $\varepsilon_d$-LDP (black) against the catalogue's conversion bounds")
     return fig
+
+
+def math_ln(text: str) -> float:
+    """``ln(t)`` (as the certified points name their ``eps``) as a float.
+
+    Parameters
+    ----------
+    text : str
+        ``"ln(T)"`` with ``T`` a rational.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> round(math_ln("ln(10)"), 6)
+    2.302585
+    """
+    return math.log(float(Fraction(text[3:-1])))

@@ -77,7 +77,7 @@ def relation_diagram_data(verdicts_path: str | None = "proofs/verdicts.json") ->
     return {"nodes": nodes, "edges": edges}
 
 
-def prior_skew_data(*, points: int = 46, channel: Sequence[str] = ("13/20", "7/20")) -> dict[str, Any]:
+def prior_skew_data(*, points: int = 361, channel: Sequence[str] = ("13/20", "7/20")) -> dict[str, Any]:
     """``eps_i``, ``eps_d``, ``-sigma_min`` of the paper's channel as ``p(1)`` goes from 1/2 to 19/20.
 
     Parameters
@@ -119,7 +119,8 @@ def krr_information_data(k: int = 4, ratios: Sequence[Fraction] | None = None) -
     ----------
     k : int, optional
     ratios : sequence of Fraction, optional
-        The ratios ``e^eps``; by default ``1, 1.25, ..., 15``.
+        The ratios ``e^eps``; by default 301 rationals within ``10^-4`` of ``e^eps`` for ``eps`` evenly
+        spaced over ``[0, ln 15]``, and ``2`` (where the tightest bound has its corner).
 
     Returns
     -------
@@ -129,7 +130,9 @@ def krr_information_data(k: int = 4, ratios: Sequence[Fraction] | None = None) -
     """
     from relations.mechanisms.local import krr
 
-    ratios = ratios or [Fraction(100 + 25 * i, 100) for i in range(0, 57)]
+    if not ratios:
+        grid = {Fraction(math.exp(math.log(15) * i / 300)).limit_denominator(10**4) for i in range(1, 301)}
+        ratios = sorted(grid | {Fraction(1), Fraction(2), Fraction(15)})
     out = {"k": k, "eps_d": [], "I": [], "two_eps": [], "eps": [], "tightest": []}
     for t in ratios:
         m = _measure(krr(k, t))
@@ -180,7 +183,8 @@ def symmetric_channel_data(symbols: int = 7, distortions: Sequence[Fraction] | N
     ----------
     symbols : int, optional
     distortions : sequence of Fraction, optional
-        ``D``: the channel keeps the input with ``1 - D``, each error has ``D/(symbols-1)``.
+        ``D``: the channel keeps the input with ``1 - D``, each error has ``D/(symbols-1)``; by default
+        ``1/100, 5/400, ..., 340/400``.
 
     Returns
     -------
@@ -197,7 +201,7 @@ def symmetric_channel_data(symbols: int = 7, distortions: Sequence[Fraction] | N
     from relations.model import Mechanism
     from relations.tradeoffs.utility import fano_leakage_bound
 
-    distortions = distortions or [Fraction(i, 100) for i in range(1, 86)]
+    distortions = distortions or [Fraction(i, 400) for i in range(4, 341)]
     out = {"symbols": symbols, "D": [], "eps": [], "I": [], "fano": [], "H": math.log(symbols)}
     prior = [Fraction(1, symbols)] * symbols
     for d in distortions:
@@ -219,7 +223,8 @@ def privacy_distortion_data(*, prior: Sequence[str | Fraction] = ("1/2", "1/4", 
     ----------
     prior : sequence of str or Fraction, optional
     budgets : sequence of float, optional
-        The budgets ``eps``; by default ``0.1, 0.2, ..., 3.0``.
+        The budgets ``eps``; by default ``0.1, 0.2, ..., 3.0``, refined adaptively (halving the intervals
+        next to a bend or a change of feasibility, at most three times) so that corners sit where they are.
 
     Returns
     -------
@@ -229,12 +234,35 @@ def privacy_distortion_data(*, prior: Sequence[str | Fraction] = ("1/2", "1/4", 
     """
     from relations.tradeoffs.optimal import privacy_distortion_curves
 
-    budgets = budgets or [0.1 * i for i in range(1, 31)]
-    data = privacy_distortion_curves([Fraction(v) for v in prior], budgets)
-    data["prior"] = [str(Fraction(v)) for v in prior]
+    pr = [Fraction(v) for v in prior]
+    data = privacy_distortion_curves(pr, budgets or [0.1 * i for i in range(1, 31)])
+    for _ in range(0 if budgets else 3):
+        mids = _bends(data)
+        if not mids:
+            break
+        more = privacy_distortion_curves(pr, mids)
+        order = sorted(range(len(data["eps"]) + len(mids)), key=lambda i: (data["eps"] + more["eps"])[i])
+        data = {k: [(data[k] + more[k])[i] for i in order] for k in ("eps", "dp", "id", "mi")}
+    data["prior"] = [str(v) for v in pr]
     return data
 
 
-# --------------------------------------------------------------------------- drawings
-
-
+def _bends(data: dict[str, Any], tol: float = 1.5e-3, smooth: float = 8e-3) -> list[float]:
+    """Midpoints of the intervals next to a corner (a second difference above ``tol`` and 2.5 times its
+    neighbours'), a strong bend (above ``smooth``) or a change of feasibility of a curve."""
+    xs = data["eps"]
+    split: set[int] = set()
+    for key in ("dp", "id", "mi"):
+        ys = data[key]
+        bend = [0.0] * len(xs)
+        for i in range(1, len(xs) - 1):
+            a, b, c = ys[i - 1], ys[i], ys[i + 1]
+            if None in (a, b, c):
+                split.update(j for j, (u, v) in ((i - 1, (a, b)), (i, (b, c))) if (u is None) != (v is None))
+                continue
+            h0, h1 = xs[i] - xs[i - 1], xs[i + 1] - xs[i]
+            bend[i] = abs((c - b) / h1 - (b - a) / h0) * min(h0, h1)
+        for i in range(1, len(xs) - 1):
+            if bend[i] > smooth or (bend[i] > tol and bend[i] > 2.5 * max(bend[i - 1], bend[i + 1])):
+                split.update((i - 1, i))
+    return [(xs[i] + xs[i + 1]) / 2 for i in sorted(split)]
