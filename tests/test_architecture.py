@@ -21,6 +21,8 @@ LAYERS = {
     "search": 6, "tradeoffs": 6, "audit": 6,
     "io": 7,
     "figures": 8, "cli": 9, "__main__": 10, "data": 0,
+    # the live classroom page ('relations demo') sits with the figures: it uses the layers below, cli uses it
+    "demo": 8,
 }
 MAX_LINES = 420
 

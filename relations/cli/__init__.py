@@ -359,6 +359,7 @@ def main(argv: Optional[list[str]] = None) -> None:
 from relations.cli import audit_command  # noqa: E402,F401  (registers 'audit')
 from relations.cli import sweep_command  # noqa: E402,F401  (registers 'sweep')
 from relations.cli import conjecture_command  # noqa: E402,F401  (registers 'conjecture')
+from relations.cli import demo_command  # noqa: E402,F401  (registers 'demo')
 
 if __name__ == "__main__":  # pragma: no cover
     main()
