@@ -116,7 +116,7 @@ def draw_symmetric_channel(data: dict[str, Any]) -> Figure:
     a2.plot(d, data["I"], lw=3.2, **series(0, marker=None), label="$I(X;Y)$")
     step = max(1, len(d) // 12)
     a2.plot(d, data["fano"], **series(1, markevery=(step // 2, step), markerfacecolor="white"),
-            label="Fano lower bound (equal to $I(X;Y)$ here)")
+            label="Fano lower bound ($=I(X;Y)$ here)")
     a2.axhline(data["H"], **series(2, marker=None), lw=1.2, label=f"$H(X) = \\ln {data['symbols']}$")
     a2.set_ylim(0, data["H"] * 1.1)
     a2.set_xlabel("distortion $D$")
