@@ -108,7 +108,8 @@ def catalogue(json_out: bool = typer.Option(False, "--json", help="Print the cat
     if json_out:
         sys.stdout.write(json.dumps(catalogue_json(), indent=2) + "\n")
     else:
-        _console().print(catalogue_table())
+        console = _console()
+        console.print(catalogue_table(width=console.width))
 
 
 @app.command()

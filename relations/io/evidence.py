@@ -173,7 +173,7 @@ def run_verify(relations, *, out: str = "proofs", quick: bool = False, seed: int
             sys.stdout.write(export("verify", obj, fmt))
     else:
         if relations:
-            console.print(verdicts_table(verdicts))
+            console.print(verdicts_table(verdicts, width=console.width))
         if rows:
             console.print(conjectures_table(rows))
         if interrupted:

@@ -257,20 +257,38 @@ def check_tables(report: Report, width: int | None = None) -> list[Table | Text]
 
 
 
-def catalogue_table() -> Table:
+def catalogue_table(width: int | None = None) -> Table:
     """The relation catalogue as one rich table (``relations catalogue``), one row per relation.
+
+    Parameters
+    ----------
+    width : int, optional
+        The terminal's width: below :data:`NARROW` the table keeps the id, setting and claim (ids
+        never split) and its caption points to ``--json`` for the statements and sources.
 
     Examples
     --------
     >>> from relations import CATALOGUE
     >>> catalogue_table().row_count == len(CATALOGUE)
     True
+    >>> [c.header for c in catalogue_table(width=80).columns]
+    ['id', 'setting', 'claim']
     """
     from rich.table import Table
 
     from relations.catalogue.entries import CATALOGUE
 
-    t = Table(title="relation catalogue", title_justify="left", show_lines=True)
+    narrow = width is not None and width < NARROW
+    t = Table(title="relation catalogue", title_justify="left", show_lines=not narrow,
+              caption="statements, sources, corrections: relations catalogue --json (or a wider terminal)"
+              if narrow else None)
+    if narrow:
+        t.add_column("id", no_wrap=True)
+        t.add_column("setting", no_wrap=True)
+        t.add_column("claim", overflow="fold")
+        for r in CATALOGUE:
+            t.add_row(r.id, r.setting, r.symbols)
+        return t
     for col in ("id", "setting", "claim", "statement", "source"):
         t.add_column(col, overflow="fold")
     for r in CATALOGUE:
@@ -284,12 +302,15 @@ _VERDICT_STYLE = {"proved": "bold green", "holds-bounded": "green", "unrefuted":
 
 
 
-def verdicts_table(verdicts: Sequence[Verdict]) -> Table:
+def verdicts_table(verdicts: Sequence[Verdict], width: int | None = None) -> Table:
     """The table of ``relations verify``: id, statement, verdict, evidence, tightness (best found, and the frontier where known).
 
     Parameters
     ----------
     verdicts : sequence of Verdict
+    width : int, optional
+        The terminal's width: below :data:`NARROW` the statement goes under the id (never split),
+        and the tightness after the evidence.
 
     Returns
     -------
@@ -298,9 +319,11 @@ def verdicts_table(verdicts: Sequence[Verdict]) -> Table:
     from rich.table import Table
     from rich.text import Text
 
-    t = Table(title="relations verify", title_justify="left")
-    for col in ("id", "statement", "verdict", "evidence", "tightness"):
-        t.add_column(col, overflow="fold")
+    narrow = width is not None and width < NARROW
+    t = Table(title="relations verify", title_justify="left", show_lines=narrow)
+    cols = ("id", "verdict", "evidence") if narrow else ("id", "statement", "verdict", "evidence", "tightness")
+    for col in cols:
+        t.add_column(col, overflow="fold", no_wrap=col in ("id", "verdict") and narrow)
     for v in verdicts:
         evidence = v.evidence
         if v.witness_file:
@@ -319,7 +342,19 @@ def verdicts_table(verdicts: Sequence[Verdict]) -> Table:
             tight += "\n" + v.frontier.summary()
         elif v.tightness is not None:
             tight += "\nfrontier not known"
-        t.add_row(v.relation.id, v.relation.symbols, Text(v.verdict, style=_VERDICT_STYLE.get(v.verdict, "")),
-                  Text(evidence), tight)
+        verdict = Text(v.verdict, style=_VERDICT_STYLE.get(v.verdict, ""))
+        if narrow:
+            ident = Text(v.relation.id)
+            ident.append("\n" + "\n".join(_chunks(v.relation.symbols, 24)), style="dim")
+            t.add_row(ident, verdict, Text(evidence + "\ntightness: " + tight))
+        else:
+            t.add_row(v.relation.id, v.relation.symbols, verdict, Text(evidence), tight)
     return t
+
+
+def _chunks(text: str, size: int) -> list[str]:
+    """``text`` in lines of at most ``size`` characters, broken at spaces where it can be."""
+    import textwrap
+
+    return textwrap.wrap(text, size) or [""]
 

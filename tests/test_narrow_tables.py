@@ -1,0 +1,35 @@
+"""Tables that fit an 80-column terminal: ``catalogue`` and ``verify`` keep ids whole and lines short."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+from relations import CATALOGUE
+
+
+def _run(*args, cwd=None):
+    env = {**os.environ, "COLUMNS": "80"}
+    return subprocess.run([sys.executable, "-m", "relations", *args], capture_output=True, text=True, env=env,
+                          cwd=cwd, timeout=900)
+
+
+def test_catalogue_fits_80_columns():
+    run = _run("catalogue")
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert max(len(line) for line in lines) <= 80
+    for r in CATALOGUE:
+        assert any(r.id in line for line in lines), r.id  # each id whole on one line
+
+
+def test_verify_fits_80_columns(tmp_path):
+    run = _run("verify", "--quick", "--only", "zheng2025.thm4", "--only", "relations.kl_tanh", "--out", "ev",
+               cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert max(len(line) for line in lines) <= 80
+    for rid in ("zheng2025.thm4", "relations.kl_tanh"):
+        assert any(rid in line for line in lines)
+    assert "refuted" in run.stdout and "proved" in run.stdout
