@@ -147,3 +147,23 @@ def test_cli_symbolic_bad_name_exit_2():
     assert proc.returncode == 2
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("relations: error:") and "Traceback" not in proc.stderr
+
+
+def test_cli_symbolic_pretty_and_latex():
+    import sympy
+
+    from relations.mechanisms.symbolic import krr
+
+    latex = run_cli("symbolic", "krr", "--k", "3", "--format", "LaTeX")
+    assert latex.returncode == 0, latex.stderr
+    lines = latex.stdout.splitlines()
+    assert lines[0] == r"$\varepsilon_d = \varepsilon$" and len(lines) == 4
+    assert all(line.startswith("$") and line.endswith("$") for line in lines)
+    # the LaTeX of I(X;Y) is sympy's own rendering of the library's closed form, with eps as \varepsilon
+    forms = krr(3)
+    names = {x: r"\varepsilon" for x in forms.eps_m.free_symbols if x.name == "eps"}
+    assert lines[3] == "$" + r"\varepsilon_m = " + sympy.latex(forms.eps_m, symbol_names=names) + "$"
+    pretty = run_cli("symbolic", "krr", "--k", "3", "--format", "pretty")
+    assert pretty.returncode == 0 and "eps_m =" in pretty.stdout and "\n" in pretty.stdout.split("eps_m =")[1].strip()
+    bad = run_cli("symbolic", "krr", "--format", "tex")
+    assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1

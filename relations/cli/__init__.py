@@ -267,9 +267,17 @@ def symbolic(
     mechanism: str = typer.Argument(..., help="krr, rr-prior (binary RR with prior (pi, 1-pi)) or paper6/paper8."),
     k: int = typer.Option(2, "--k", help="Domain size for krr."),
     piecewise: bool = typer.Option(False, "--piecewise", help="Rewrite Max/Min as Piecewise."),
+    fmt: str = typer.Option("text", "--format", help="text (one line each), pretty (2-D, unicode) or latex."),
 ) -> None:
     """Closed forms (sympy) of eps_d, eps_i, sigma_min and I(X;Y) in the symbolic parameter."""
+    import sympy
+
     import relations.mechanisms.symbolic as sym
+
+    fmt = fmt.strip().lower()
+    if fmt not in ("text", "pretty", "latex"):
+        fail(f"--format must be one of text, pretty, latex, got {fmt!r}{did_you_mean(fmt, ('text', 'pretty', 'latex'))}")
+        return
 
     builders = {"krr": lambda: sym.krr(k), "rr-prior": sym.binary_rr_with_prior,
                 "paper6": lambda: sym.paper_construction(6), "paper8": lambda: sym.paper_construction(8)}
@@ -278,9 +286,19 @@ def symbolic(
              f"{', '.join(builders)}; --k >= 2)")
         return
     forms = builders[mechanism]()
+    VAREPSILON = r"\varepsilon"
+    tex = {"eps_d": r"\varepsilon_d", "eps_i": r"\varepsilon_i", "sigma_min": r"\sigma_{\min}",
+           "eps_m": r"\varepsilon_m"}
     for name in ("eps_d", "eps_i", "sigma_min", "eps_m"):
         expr = getattr(forms, name)
-        sys.stdout.write(f"{name} = {sym.piecewise(expr) if piecewise else expr}\n")
+        expr = sym.piecewise(expr) if piecewise else expr
+        if fmt == "latex":
+            body = sympy.latex(expr, symbol_names={x: VAREPSILON for x in expr.free_symbols if x.name == "eps"})
+            sys.stdout.write(f"${tex[name]} = {body}$\n")
+        elif fmt == "pretty":
+            sys.stdout.write(f"{name} =\n{sympy.pretty(expr, use_unicode=True)}\n\n")
+        else:
+            sys.stdout.write(f"{name} = {expr}\n")
 
 
 @app.command()
