@@ -188,12 +188,16 @@ def mechanisms(json_out: bool = typer.Option(False, "--json", help="Print the li
                                       "function": f"relations.mechanisms.{e.function.__name__}"}
                                      for e in REGISTRY.values()], indent=1) + "\n")
         return
-    table = Table(title="named mechanisms", title_justify="left")
-    for col in ("mechanism", "parameters", "summary", "Python"):
-        table.add_column(col)
+    console = _console()
+    wide = console.width >= 120  # narrower: names whole, the Python functions in --json
+    table = Table(title="named mechanisms", title_justify="left",
+                  caption=None if wide else "Python functions: relations mechanisms --json")
+    table.add_column("mechanism", no_wrap=True)
+    for col in ("parameters", "summary") + (("Python",) if wide else ()):
+        table.add_column(col, overflow="fold")
     for e in REGISTRY.values():
-        table.add_row(e.name, ", ".join(e.params), e.summary, f"{e.function.__name__}()")
-    _console().print(table)
+        table.add_row(e.name, ", ".join(e.params), e.summary, *((f"{e.function.__name__}()",) if wide else ()))
+    console.print(table)
 
 
 @app.command()
