@@ -182,3 +182,22 @@ def test_verify_checks_a_coq_only_relation():
     assert check_theorem(proof).status == "checked"
     stronger = CoqProof(proof.file, proof.theorem, proof.statement.replace("eps * (exp eps - 1)", "eps / 2"))
     assert check_theorem(stronger).status == "failed"
+
+
+def test_check_theorem_fails_when_a_file_does_not_compile(tmp_path):
+    """The folder is compiled once per process; a copy with a broken proof fails every theorem of it,
+    started early by prepare() or not, and the repository's own folder still checks."""
+    import shutil
+
+    from relations.search.coq import COQ_DIR, COQ_PROOFS, check_theorem, prepare
+
+    _tool("coqc")
+    broken = tmp_path / "coq"
+    shutil.copytree(COQ_DIR, broken, ignore=shutil.ignore_patterns("*.vo", "*.vok", "*.vos", "*.glob", ".*.aux"))
+    text = (broken / "KLPair.v").read_text(encoding="utf-8")
+    (broken / "KLPair.v").write_text(text.replace("Qed.", "Admitted. Qed.", 1), encoding="utf-8")
+    prepare(broken)
+    for rid in ("relations.kl_tanh", "drv2010.kl"):
+        outcome = check_theorem(COQ_PROOFS[rid], broken)
+        assert outcome.status == "failed" and "KLPair.v" in outcome.detail, outcome
+    assert check_theorem(COQ_PROOFS["relations.kl_tanh"]).status == "checked"

@@ -119,6 +119,7 @@ def run_verify(relations, *, out: str = "proofs", quick: bool = False, seed: int
     from relations.catalogue.entries import CATALOGUE
     from relations.io.outputs import OutputDir, cache_dir
     from relations.io.tables import verdicts_table
+    from relations.search.coq import COQ_ONLY, prepare
     from relations.search.verify import Effort, verify_relation
 
     fmt = "json" if json_out else fmt
@@ -133,6 +134,8 @@ def run_verify(relations, *, out: str = "proofs", quick: bool = False, seed: int
 
     z3.set_param("ctrl_c", False)  # z3 would take Ctrl-C to cancel one query and go on; here it stops the run
     effort = Effort.of(quick)
+    if any(rel.id in COQ_ONLY for rel in relations):
+        prepare()  # coqc compiles the Coq proofs in its own process while the searches run
     verdicts: list = []
     decided: list = []
     interrupted = False

@@ -20,14 +20,16 @@ Examples
 
 from __future__ import annotations
 
+import atexit
 import functools
 import shutil
 import subprocess
 import tempfile
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["COQ_DIR", "COQ_ONLY", "COQ_PROOFS", "CoqProof", "CoqCheck", "check_theorem", "axioms"]
+__all__ = ["COQ_DIR", "COQ_ONLY", "COQ_PROOFS", "CoqProof", "CoqCheck", "check_theorem", "prepare", "axioms"]
 
 #: The Coq sources, next to the package in a clone of the repository.
 COQ_DIR = Path(__file__).resolve().parents[2] / "proofs" / "coq"
@@ -118,9 +120,63 @@ def _run(coqc: str, folder: Path, name: str) -> subprocess.CompletedProcess:
                           timeout=TIMEOUT)
 
 
+_LOCK = threading.Lock()
+_BUILDS: dict[Path, tuple[Path | None, frozenset[str], str]] = {}
+
+
+def _build(coqc: str, source: Path) -> tuple[Path | None, frozenset[str], str]:
+    """Compile ``source`` once per process into a temporary copy (removed at exit): ``(folder, the axioms the
+    standard library's reals rest on, failure message or "")``; ``folder`` is None when it failed."""
+    with _LOCK:
+        if source in _BUILDS:
+            return _BUILDS[source]
+        files = [s.strip() for s in (source / "_CoqProject").read_text(encoding="utf-8").splitlines()
+                 if s.strip().endswith(".v")]
+        tmp = tempfile.mkdtemp(prefix="relations-coq-")
+        atexit.register(shutil.rmtree, tmp, True)
+        folder = Path(tmp) / "coq"
+        result: tuple[Path | None, frozenset[str], str] = (folder, frozenset(), "")
+        try:
+            shutil.copytree(source, folder, ignore=shutil.ignore_patterns(*_BUILD))
+            for name in files:
+                run = _run(coqc, folder, name)
+                if run.returncode != 0:
+                    result = (None, frozenset(), f"coqc {name}: {(run.stderr or run.stdout).strip()[:400]}")
+                    break
+            else:
+                allowed: set[str] = set()
+                for i, ref in enumerate(_STDLIB_REFERENCES):
+                    (folder / f"Std{i}.v").write_text(f"From Coq Require Import Reals Rpower MVT.\n"
+                                                      f"Print Assumptions {ref}.\n", encoding="utf-8")
+                    allowed |= axioms(_run(coqc, folder, f"Std{i}.v").stdout)
+                result = (folder, frozenset(allowed), "")
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            result = (None, frozenset(), f"coqc could not be run: {exc}")
+        _BUILDS[source] = result
+        return result
+
+
+def prepare(source: Path = COQ_DIR) -> None:
+    """Start compiling ``source`` in a background thread (coqc runs in its own process, so the compile
+    overlaps the caller's work); :func:`check_theorem` then waits for it instead of compiling again.
+
+    Examples
+    --------
+    >>> prepare(Path("/nonexistent"))  # nothing to compile: returns at once, checks say "unavailable"
+    """
+    coqc = shutil.which("coqc")
+    if coqc is None or not (source / "_CoqProject").is_file():
+        return
+    threading.Thread(target=_build, args=(coqc, source), daemon=True, name="relations-coq").start()
+
+
 @functools.lru_cache(maxsize=None)
 def check_theorem(proof: CoqProof, source: Path = COQ_DIR) -> CoqCheck:
-    """Compile ``source`` in a temporary copy and check ``proof``'s statement and axioms.
+    """Check ``proof``'s statement and axioms against ``source`` compiled in a temporary copy.
+
+    The folder is compiled once per process (in ``_CoqProject`` order; :func:`prepare` starts that early),
+    then one small file per theorem checks the statement with ``Check`` and the axioms with
+    ``Print Assumptions``.
 
     Parameters
     ----------
@@ -141,29 +197,19 @@ def check_theorem(proof: CoqProof, source: Path = COQ_DIR) -> CoqCheck:
         return CoqCheck("unavailable", "coqc is not installed (apt-get install coq)")
     if not (source / "_CoqProject").is_file():
         return CoqCheck("unavailable", f"the Coq sources ({source}) are not here: run from a clone of the repository")
-    files = [s.strip() for s in (source / "_CoqProject").read_text(encoding="utf-8").splitlines()
-             if s.strip().endswith(".v")]
-    with tempfile.TemporaryDirectory(prefix="relations-coq-") as tmp:
-        folder = Path(tmp) / "coq"
-        try:
-            shutil.copytree(source, folder, ignore=shutil.ignore_patterns(*_BUILD))
-            for name in files:
-                run = _run(coqc, folder, name)
-                if run.returncode != 0:
-                    return CoqCheck("failed", f"coqc {name}: {(run.stderr or run.stdout).strip()[:400]}")
-            allowed: set[str] = set()
-            for i, ref in enumerate(_STDLIB_REFERENCES):
-                (folder / f"Std{i}.v").write_text(f"From Coq Require Import Reals Rpower MVT.\nPrint Assumptions {ref}.\n",
-                                                  encoding="utf-8")
-                allowed |= axioms(_run(coqc, folder, f"Std{i}.v").stdout)
-            (folder / "Main.v").write_text(
-                f"From Coq Require Import Reals.\nFrom Relations Require Import Sums Mechanism {proof.module}.\n"
-                f"Open Scope R_scope.\nCheck ({proof.theorem} : {proof.statement}).\n"
-                f"Print Assumptions {proof.module}.{proof.theorem}.\n", encoding="utf-8")
-            run = _run(coqc, folder, "Main.v")
-            version = subprocess.run([coqc, "--version"], capture_output=True, text=True, timeout=60).stdout.split()
-        except (OSError, subprocess.TimeoutExpired) as exc:
-            return CoqCheck("failed", f"coqc could not be run: {exc}")
+    folder, allowed, failure = _build(coqc, source)
+    if folder is None:
+        return CoqCheck("failed", failure)
+    main = f"Main_{proof.module}_{proof.theorem}.v"
+    try:
+        (folder / main).write_text(
+            f"From Coq Require Import Reals.\nFrom Relations Require Import Sums Mechanism {proof.module}.\n"
+            f"Open Scope R_scope.\nCheck ({proof.theorem} : {proof.statement}).\n"
+            f"Print Assumptions {proof.module}.{proof.theorem}.\n", encoding="utf-8")
+        run = _run(coqc, folder, main)
+        version = subprocess.run([coqc, "--version"], capture_output=True, text=True, timeout=60).stdout.split()
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return CoqCheck("failed", f"coqc could not be run: {exc}")
     if run.returncode != 0:
         return CoqCheck("failed", f"{proof.theorem} does not have the statement it proves: {run.stderr.strip()[:400]}")
     extra = axioms(run.stdout) - allowed

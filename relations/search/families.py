@@ -65,12 +65,16 @@ class DenseFamily:
             return HammingInputs(tuple(map(str, range(self.k))), self.records)
         return LocalInputs(tuple(map(str, range(self.n))))
 
-    def float_mechanism(self, theta: np.ndarray) -> Mechanism:
-        """Softmax of logits squashed into ``[-6, 6]``: entries stay above ``e^-12`` relative, so the
-        search stays among full-support channels where both budgets are finite."""
+    def float_arrays(self, theta: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``(channel, prior)`` at logits ``theta``: softmax of the logits squashed into ``[-6, 6]``, so that
+        entries stay above ``e^-12`` relative and the search stays among full-support channels where both
+        budgets are finite."""
         z = 6.0 * np.tanh(np.asarray(theta) / 6.0)
-        q = _softmax(z[: self.n * self.m].reshape(self.n, self.m))
-        p = _softmax(z[self.n * self.m:])
+        return _softmax(z[: self.n * self.m].reshape(self.n, self.m)), _softmax(z[self.n * self.m:])
+
+    def float_mechanism(self, theta: np.ndarray) -> Mechanism:
+        """The float mechanism of :meth:`float_arrays`."""
+        q, p = self.float_arrays(theta)
         setting = "central" if self.records else "local"
         return Mechanism(setting, Prior(p), Channel(q), self.inputs(), tuple(map(str, range(self.m))), exact=False)
 

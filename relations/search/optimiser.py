@@ -1,6 +1,6 @@
 """Optimising search: maximise a relation's violation (or its tightness) over the families.
 
-Float values drive the search (:func:`~relations.search.families.float_values`);
+Float values drive the search (:func:`~relations.search.batch.dense_values`, whole stacks at once);
 every candidate that looks violating is turned into an exact rational mechanism
 and re-checked by the exact checker before anything is reported.
 :func:`search_dense` runs Nelder-Mead from seeded starts over
@@ -19,13 +19,8 @@ import numpy as np
 
 from relations.catalogue.entries import Relation
 from relations.model.neighbours import diameter
-from relations.search.families import (
-    DenseFamily,
-    RRFamily,
-    float_values,
-    local_rr_values,
-    product_values,
-)
+from relations.search.batch import PAPER, dense_values, ordered_pairs
+from relations.search.families import DenseFamily, RRFamily, product_values
 
 __all__ = ["float_bound", "violation", "RATIO_FLOOR", "ratio", "Found", "VIOLATION_MARGIN", "search_dense", "RR_DOMAINS", "RR_RECORDS", "search_rr"]
 
@@ -90,9 +85,12 @@ def search_dense(rel: Relation, family: DenseFamily, starts: int, rng: np.random
 
     diam = diameter(family.inputs())
     found = Found([], searched=[])
+    pairs = ordered_pairs(family.inputs().pairs())
+    extra = _extra(rel)
 
     def values(theta):
-        return float_values(family.float_mechanism(theta))
+        q, p = family.float_arrays(theta)
+        return {k: float(v[0]) for k, v in dense_values(q[None], p[None], pairs, extra).items()}
 
     def neg_violation(theta):
         vals = values(theta)
@@ -146,7 +144,7 @@ def search_rr(rel: Relation, central: bool, quick: bool = False) -> Found:
     near: list[tuple[float, int, int, int, int]] = []  # best non-violating grid points, refined below
     for k in domains:
         for si, skew in enumerate(skews):
-            local = [local_rr_values(k, math.exp(x), skew) for x in grid]
+            local = _rr_grid_values(rel, k, np.exp(grid), skew)
             for r in records:
                 vals = [product_values(v, r) if central else v for v in local]
                 diam = r if central else 1
@@ -167,7 +165,7 @@ def search_rr(rel: Relation, central: bool, quick: bool = False) -> Found:
             skew, diam = skews[si], (r if central else 1)
 
             def neg(x, k=k, r=r, skew=skew, diam=diam):
-                v = local_rr_values(k, math.exp(x), skew)
+                v = _rr_grid_values(rel, k, np.array([math.exp(x)]), skew)[0]
                 return -violation(rel, product_values(v, r) if central else v, diam)
 
             res = minimize_scalar(neg, bounds=(grid[max(i - 1, 0)], grid[min(i + 1, len(grid) - 1)]),
@@ -184,6 +182,21 @@ def search_rr(rel: Relation, central: bool, quick: bool = False) -> Found:
             found.candidates.append(fam.mechanism(t))
     return found
 
+
+
+def _extra(rel: Relation) -> tuple[str, ...]:
+    """The relation's notions beyond :data:`~relations.search.batch.PAPER` (computed on demand)."""
+    return tuple(n for n in (str(rel.premise), str(rel.conclusion)) if n not in PAPER)
+
+
+def _rr_grid_values(rel: Relation, k: int, ts: np.ndarray, skew: float) -> list[dict[str, float]]:
+    """Float values of local k-RR at each ratio in ``ts`` (one batch; every ordered pair of k-RR rows is a
+    column permutation of rows 0 and 1, and inputs ``1..k-1`` are exchangeable under the prior)."""
+    t = ts[:, None, None]
+    q = np.where(np.eye(k, dtype=bool)[None], t, 1.0) / (t + k - 1)
+    p = np.full(k, 1 / k) if not skew else np.array([1 - skew] + [skew / (k - 1)] * (k - 1))
+    vals = dense_values(q, np.broadcast_to(p, (len(ts), k)), np.array([[0, 1], [1, 0]]), _extra(rel))
+    return [{name: float(v[g]) for name, v in vals.items()} for g in range(len(ts))]
 
 
 def _simple_ratios(t: float) -> Iterator[Fraction]:

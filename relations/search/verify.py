@@ -43,7 +43,7 @@ from relations.checking.quantities import values
 from relations.kinds import Notion, RelationKind, Status
 from relations.kinds import Verdict as V
 from relations.model.mechanism import Mechanism
-from relations.search.coq import COQ_ONLY, COQ_PROOFS, check_theorem
+from relations.search.coq import COQ_ONLY, COQ_PROOFS, check_theorem, prepare
 from relations.search.derive import derive
 from relations.search.families import DenseFamily
 from relations.search.conversion_frontiers import CONVERSION_IDS, conversion_frontier
@@ -392,6 +392,9 @@ def _from_model(res: smt.SearchResult) -> Mechanism:
 def verify_all(relations: Iterable[Relation] = CATALOGUE, effort: Effort = Effort(), seed: int = 2025,
                on_done: Callable[[Verdict], None] | None = None) -> list[Verdict]:
     """Verdicts for every relation, in catalogue order (``on_done`` after each)."""
+    relations = list(relations)
+    if any(rel.id in COQ_ONLY for rel in relations):
+        prepare()  # coqc compiles the proofs in its own process while the searches run
     out = []
     for rel in relations:
         v = verify_relation(rel, effort, seed)

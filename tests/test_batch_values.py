@@ -1,0 +1,63 @@
+"""The vectorised notions of :mod:`relations.search.batch` against the one-mechanism float path and hand values."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from relations.model.distributions import Channel, Prior
+from relations.model.mechanism import Mechanism
+from relations.search.batch import dense_values, ordered_pairs
+from relations.search.families import DenseFamily, float_values
+
+NAMES = ("kl", "rho", "renyi(2)", "renyi(3/2)", "delta(1)", "delta(0)", "eps_delta(1/100000)", "eps_delta(1/2)",
+         "maximal_leakage", "min_entropy_leakage")
+
+
+def _close(a: float, b: float) -> bool:
+    if math.isinf(a) or math.isinf(b):
+        return a == b
+    return abs(a - b) <= 1e-12 * (1 + abs(a))
+
+
+@pytest.mark.parametrize("family", [DenseFamily(2, 2), DenseFamily(3, 3), DenseFamily(3, 4), DenseFamily(4, 2, 2, 2)],
+                         ids=lambda f: f.describe())
+def test_a_stack_agrees_with_each_mechanism_measured_alone(family):
+    """Stacks of random members, some with zero entries and a zero prior, against float_values one by one."""
+    rng = np.random.default_rng(7)
+    mechs = []
+    for b in range(24):
+        q, p = family.float_arrays(rng.normal(scale=3.0, size=family.dim))
+        if b % 4 == 1:
+            q = q.copy()
+            q[0] = 0.0
+            q[0, b % q.shape[1]] = 1.0  # a deterministic row: infinite ratios and divergences
+        if b % 4 == 2:
+            p = p.copy()
+            p[-1] = 0.0
+            p /= p.sum()
+        mechs.append(Mechanism("central" if family.records else "local",
+                               Prior(p), Channel(q), family.inputs(), tuple(map(str, range(family.m))), exact=False))
+    q = np.stack([m.channel.array for m in mechs])
+    p = np.stack([m.prior.array for m in mechs])
+    got = dense_values(q, p, ordered_pairs(family.inputs().pairs()), NAMES)
+    for b, mech in enumerate(mechs):
+        ref = float_values(mech)
+        for name, column in got.items():
+            assert _close(ref[name], float(column[b])), (b, name, ref[name], float(column[b]))
+
+
+def test_binary_randomized_response_by_hand():
+    """Ratio t = 3, uniform prior: eps_d = ln 3, kl = (1/2) ln 3 (= eps tanh(eps/2)), I = ln 2 - h(1/4)."""
+    q = np.array([[[0.75, 0.25], [0.25, 0.75]]])
+    v = dense_values(q, np.array([[0.5, 0.5]]), ordered_pairs([(0, 1)]), ("kl", "rho", "delta(0)", "eps_delta(1/2)"))
+    h = -(0.75 * math.log(0.75) + 0.25 * math.log(0.25))
+    assert math.isclose(v["eps_d"][0], math.log(3), rel_tol=1e-15)
+    assert math.isclose(v["eps_all"][0], math.log(3), rel_tol=1e-15)
+    assert math.isclose(v["kl"][0], 0.5 * math.log(3), rel_tol=1e-14)
+    assert math.isclose(v["rho"][0], 0.5 * math.log(3), rel_tol=1e-12)  # binary RR's sup D_a/a is its KL
+    assert math.isclose(v["eps_m"][0], math.log(2) - h, rel_tol=1e-14)
+    assert v["delta(0)"][0] == 0.5 and v["eps_delta(1/2)"][0] == 0.0
+    assert v["sigma_min"][0] == 0.0 and v["neg_sigma"][0] == 0.0
