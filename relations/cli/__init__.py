@@ -196,7 +196,7 @@ def mechanisms(json_out: bool = typer.Option(False, "--json", help="Print the li
     for col in ("parameters", "summary") + (("Python",) if wide else ()):
         table.add_column(col, overflow="fold")
     for e in REGISTRY.values():
-        table.add_row(e.name, ", ".join(e.params), e.summary, *((f"{e.function.__name__}()",) if wide else ()))
+        table.add_row(e.name, e.parameter_text, e.summary, *((f"{e.function.__name__}()",) if wide else ()))
     console.print(table)
 
 

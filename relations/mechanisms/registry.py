@@ -5,7 +5,10 @@ it with the constructor the entry names (:mod:`relations.mechanisms.local`,
 :mod:`relations.mechanisms.ranges`, :mod:`relations.mechanisms.paper`).  Parameters are
 parsed exactly (``ratio`` is ``e^eps`` as rational text, at most
 :data:`~relations.mechanisms.limits.MAX_PARAMETER_DIGITS` digits in its numerator and
-denominator); whole-number parameters are JSON integers (or digit text) in ``1..4096``; every
+denominator); every mechanism taking ``ratio`` takes ``eps`` instead (exactly one of the two),
+read as ``eps=`` of the Python constructors (:func:`~relations.mechanisms.budgets.ratio_of`:
+``"ln(q)"`` gives the ratio ``q`` exactly, a number the nearest rational to ``e^eps`` with
+denominator at most ``10**6``); whole-number parameters are JSON integers (or digit text) in ``1..4096``; every
 constructor then checks its own parameters and the size of its exact channel
 (:mod:`relations.mechanisms.limits`) before building anything.  Every public constructor
 of those modules has an entry.
@@ -16,6 +19,9 @@ Examples
 ['exponential', 'folded_geometric', 'hadamard', 'krr']
 >>> named({"mechanism": "krr", "k": 3, "ratio": "2"}).channel.shape
 (3, 3)
+>>> by_eps = named({"mechanism": "krr", "k": 3, "eps": "ln(2)"})
+>>> by_eps.channel.exact == named({"mechanism": "krr", "k": 3, "ratio": 2}).channel.exact
+True
 """
 
 from __future__ import annotations
@@ -26,6 +32,7 @@ from fractions import Fraction
 from typing import Any, Callable
 
 from relations.errors import InputError
+from relations.mechanisms.budgets import ratio_of
 from relations.mechanisms.limits import MAX_ENTRIES, exact
 from relations.mechanisms.local import (
     exponential,
@@ -54,7 +61,8 @@ class NamedMechanism:
     build : callable
         Builds the mechanism from the file's ``channel`` object, parsing each parameter exactly.
     params : tuple of str
-        The parameters the file may give (``staircase``'s ``delta`` and ``width`` are optional).
+        The parameters the file may give (``staircase``'s ``delta`` and ``width`` are optional;
+        ``eps`` may replace ``ratio``, see :attr:`parameter_text`).
     summary : str
         One line for ``relations mechanisms``.
     function : callable
@@ -73,6 +81,16 @@ class NamedMechanism:
     summary: str
     function: Callable[..., Mechanism]
 
+    @property
+    def parameter_text(self) -> str:
+        """The parameters as a user reads them: ``"k, ratio or eps"``.
+
+        Examples
+        --------
+        >>> REGISTRY["krr"].parameter_text, REGISTRY["exponential"].parameter_text
+        ('k, ratio or eps', 'utility, base')
+        """
+        return ", ".join("ratio or eps" if p == "ratio" else p for p in self.params)
 
 
 #: Whole-number parameters lie in ``1..MAX_WHOLE`` (each constructor may allow less: ``docs/mechanism-files.md``).
@@ -100,8 +118,25 @@ def _rat(spec: dict, key: str) -> Fraction:
         raise InputError(f"mechanism parameter '{key}' is missing")
     value = spec[key]
     if isinstance(value, str) and value.strip().startswith("ln(") and value.strip().endswith(")"):
-        raise InputError(f"mechanism parameter '{key}': give the ratio e^eps itself (e.g. \"3\"), not a logarithm")
+        raise InputError(f"mechanism parameter '{key}': give the ratio e^eps itself (e.g. \"3\"), not a logarithm"
+                         + (" (or \"eps\": \"ln(3)\")" if key == "ratio" else ""))
     return exact(value, key)
+
+
+def _budget(spec: dict, square: bool = False) -> Fraction:
+    """The ratio ``t = e^eps`` from the file's ``ratio`` or ``eps`` (exactly one of them).
+
+    ``eps`` is read as the constructors' ``eps=`` (:func:`~relations.mechanisms.budgets.ratio_of`;
+    ``square`` for SUE, whose ``sqrt(t)`` must be rational)."""
+    if "ratio" in spec and "eps" in spec:
+        raise InputError("mechanism parameters 'ratio' and 'eps': give one of them, not both (ratio = e^eps)")
+    if "eps" not in spec:
+        if "ratio" not in spec:
+            raise InputError("mechanism parameter 'ratio' is missing (give 'ratio' = e^eps, or 'eps')")
+        return _rat(spec, "ratio")
+    if spec["eps"] is None:
+        raise InputError("mechanism parameter 'eps': null is not a number")
+    return ratio_of(eps=spec["eps"], square=square)
 
 
 
@@ -127,24 +162,24 @@ def _utility(spec: dict, key: str) -> list[list[int]]:
 
 
 REGISTRY: dict[str, NamedMechanism] = {e.name: e for e in (
-    NamedMechanism("rr", lambda s: randomized_response(_rat(s, "ratio")), ("ratio",), "Warner's binary randomized response",
+    NamedMechanism("rr", lambda s: randomized_response(_budget(s)), ("ratio",), "Warner's binary randomized response",
           randomized_response),
-    NamedMechanism("krr", lambda s: krr(_int(s, "k"), _rat(s, "ratio")), ("k", "ratio"), "k-ary randomized response", krr),
-    NamedMechanism("oue", lambda s: unary_encoding(_int(s, "k"), _rat(s, "ratio"), optimized=True), ("k", "ratio"),
+    NamedMechanism("krr", lambda s: krr(_int(s, "k"), _budget(s)), ("k", "ratio"), "k-ary randomized response", krr),
+    NamedMechanism("oue", lambda s: unary_encoding(_int(s, "k"), _budget(s), optimized=True), ("k", "ratio"),
           "optimised unary encoding (bit-vector outputs)", unary_encoding),
-    NamedMechanism("sue", lambda s: unary_encoding(_int(s, "k"), _rat(s, "ratio"), optimized=False), ("k", "ratio"),
+    NamedMechanism("sue", lambda s: unary_encoding(_int(s, "k"), _budget(s, square=True), optimized=False), ("k", "ratio"),
           "symmetric unary encoding (ratio must be a square)", unary_encoding),
-    NamedMechanism("subset", lambda s: subset_selection(_int(s, "k"), _int(s, "s"), _rat(s, "ratio")), ("k", "s", "ratio"),
+    NamedMechanism("subset", lambda s: subset_selection(_int(s, "k"), _int(s, "s"), _budget(s)), ("k", "s", "ratio"),
           "s-subset selection", subset_selection),
-    NamedMechanism("hadamard", lambda s: hadamard_response(_int(s, "k"), _rat(s, "ratio")), ("k", "ratio"),
+    NamedMechanism("hadamard", lambda s: hadamard_response(_int(s, "k"), _budget(s)), ("k", "ratio"),
           "Hadamard response", hadamard_response),
     NamedMechanism("exponential", lambda s: exponential(_utility(s, "utility"), _rat(s, "base")), ("utility", "base"),
           "exponential mechanism Q[x][y] ∝ base^u(x,y) for an integer utility matrix", exponential),
-    NamedMechanism("truncated_geometric", lambda s: truncated_geometric(_int(s, "n"), _rat(s, "ratio")), ("n", "ratio"),
+    NamedMechanism("truncated_geometric", lambda s: truncated_geometric(_int(s, "n"), _budget(s)), ("n", "ratio"),
           "truncated geometric on {0..n-1} (path neighbours)", truncated_geometric),
-    NamedMechanism("folded_geometric", lambda s: folded_geometric(_int(s, "n"), _rat(s, "ratio")), ("n", "ratio"),
+    NamedMechanism("folded_geometric", lambda s: folded_geometric(_int(s, "n"), _budget(s)), ("n", "ratio"),
           "reflected geometric on {0..n-1} (path neighbours)", folded_geometric),
-    NamedMechanism("staircase", lambda s: staircase(_int(s, "n"), _rat(s, "ratio"), delta=_int(s, "delta") if "delta" in s else 1,
+    NamedMechanism("staircase", lambda s: staircase(_int(s, "n"), _budget(s), delta=_int(s, "delta") if "delta" in s else 1,
                                            width=_int(s, "width") if "width" in s else 1), ("n", "ratio", "delta", "width"),
           "cyclic discrete staircase", staircase),
     NamedMechanism("paper_example", lambda s: paper_example(), (), "Zheng et al. 2025 Section 5 channel", paper_example),
@@ -160,7 +195,8 @@ def named(spec: dict[str, Any]) -> Mechanism:
     ----------
     spec : dict
         A mechanism file's ``channel`` object: ``"mechanism"`` names a :data:`REGISTRY` entry, the
-        other keys are its parameters (numbers, or rational text such as ``"3/2"``).
+        other keys are its parameters (numbers, or rational text such as ``"3/2"``); ``eps``
+        (``"ln(3)"`` or a number) may replace ``ratio``.
 
     Returns
     -------
@@ -179,17 +215,19 @@ def named(spec: dict[str, Any]) -> Mechanism:
     >>> m = named({"mechanism": "staircase", "n": 6, "ratio": "2", "delta": 2})
     >>> str(m.setting), str(measure(m).eps_d.exact)
     ('central', 'ln(2)')
-    >>> named({"mechanism": "krr", "k": 3, "eps": 1})
+    >>> named({"mechanism": "krr", "k": 3, "eps": 1}).channel.exact[0][0]   # e = 2.71828... rounded
+    Fraction(1084483, 1882401)
+    >>> named({"mechanism": "exponential", "utility": [[1, 0], [0, 1]], "eps": 1})
     Traceback (most recent call last):
     ...
-    relations.errors.InputError: mechanism 'krr': unknown parameter 'eps' (takes k, ratio)
+    relations.errors.InputError: mechanism 'exponential': unknown parameter 'eps' (takes utility, base)
     """
     name = spec.get("mechanism")
     entry = REGISTRY.get(name) if isinstance(name, str) else None
     if entry is None:
         raise InputError(f"unknown mechanism {name!r}; known: {', '.join(sorted(REGISTRY))}")
-    extra = set(spec) - {"mechanism"} - set(entry.params)
+    extra = set(spec) - {"mechanism"} - set(entry.params) - ({"eps"} if "ratio" in entry.params else set())
     if extra:
-        raise InputError(f"mechanism {name!r}: unknown parameter '{sorted(extra)[0]}' (takes {', '.join(entry.params)})")
+        raise InputError(f"mechanism {name!r}: unknown parameter '{sorted(extra)[0]}' (takes {entry.parameter_text})")
     return entry.build(spec)
 
