@@ -42,7 +42,7 @@ import numpy as np
 
 from relations.search.notion_floats import parse
 
-__all__ = ["PAPER", "dense_values", "ordered_pairs"]
+__all__ = ["PAPER", "dense_values", "ordered_pairs", "mechanism_values"]
 
 #: The notions :func:`dense_values` always computes.
 PAPER = ("eps_i", "eps_d", "sigma_min", "neg_sigma", "eps_m", "eps_all")
@@ -224,3 +224,36 @@ def dense_values(q: np.ndarray, p: np.ndarray, pairs: np.ndarray, extra: Iterabl
             per_pair = _divergence(kind, arg, A, C, cache)
             out[name] = per_pair.max(axis=-1) if per_pair.shape[-1] else np.zeros(len(q))
     return out
+
+
+def mechanism_values(mech, extra: Iterable[str] = ()) -> dict[str, float] | None:
+    """:func:`dense_values` of one dense mechanism, from the float copy of its entries; ``None`` for a
+    product form, or when the float copy is not *reliable* (its zero pattern differs from the exact
+    entries', or an entry is subnormal), where float ratios could be infinite for finite exact ones.
+
+    Parameters
+    ----------
+    mech : relations.model.mechanism.Mechanism
+        Any mechanism.
+    extra : iterable of str, optional
+        Conversion notions, as for :func:`dense_values`.
+
+    Returns
+    -------
+    dict of str to float or None
+
+    Examples
+    --------
+    >>> from relations import Mechanism
+    >>> v = mechanism_values(Mechanism.local([["3/4", "1/4"], ["1/4", "3/4"]]))
+    >>> round(v["eps_d"], 6), round(v["eps_m"], 6)
+    (1.098612, 0.130812)
+    """
+    from relations.model.distributions import Channel
+
+    ch, prior = mech.channel, mech.prior
+    if not isinstance(ch, Channel) or not ch.reliable or not getattr(prior, "reliable", False):
+        return None
+    vals = dense_values(np.asarray(ch.array)[None], np.asarray(prior.array)[None],
+                        ordered_pairs(mech.inputs.pairs()), extra)
+    return {k: float(v[0]) for k, v in vals.items()}

@@ -66,11 +66,12 @@ class DenseFamily:
         return LocalInputs(tuple(map(str, range(self.n))))
 
     def float_arrays(self, theta: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """``(channel, prior)`` at logits ``theta``: softmax of the logits squashed into ``[-6, 6]``, so that
+        """``(channel, prior)`` at logits ``theta`` (or stacks of both for a stack of logits): softmax of the logits squashed into ``[-6, 6]``, so that
         entries stay above ``e^-12`` relative and the search stays among full-support channels where both
         budgets are finite."""
-        z = 6.0 * np.tanh(np.asarray(theta) / 6.0)
-        return _softmax(z[: self.n * self.m].reshape(self.n, self.m)), _softmax(z[self.n * self.m:])
+        z = 6.0 * np.tanh(np.asarray(theta) / 6.0)  # shape (dim,) or a stack (B, dim)
+        cut = self.n * self.m
+        return _softmax(z[..., :cut].reshape(z.shape[:-1] + (self.n, self.m))), _softmax(z[..., cut:])
 
     def float_mechanism(self, theta: np.ndarray) -> Mechanism:
         """The float mechanism of :meth:`float_arrays`."""

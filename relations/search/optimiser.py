@@ -80,42 +80,49 @@ VIOLATION_MARGIN = 1e-9
 
 def search_dense(rel: Relation, family: DenseFamily, starts: int, rng: np.random.Generator,
                  maxiter: int = 400) -> Found:
-    """Nelder-Mead from ``starts`` random logit vectors, maximising violation and (separately) the ratio."""
-    from scipy.optimize import minimize
+    """Nelder-Mead from ``starts`` random logit vectors, maximising the violation and (separately) the ratio.
+
+    All ``2 starts`` simplexes step together (:func:`~relations.search.neldermead.minimize_batch`), each
+    step one batch evaluation (:func:`~relations.search.batch.dense_values`).  The starts are read in
+    order: the first whose violation exceeds :data:`VIOLATION_MARGIN` gives the candidates, and the
+    tightness is the best ratio of the starts before it.
+    """
+    from relations.search.neldermead import minimize_batch
 
     diam = diameter(family.inputs())
     found = Found([], searched=[])
     pairs = ordered_pairs(family.inputs().pairs())
     extra = _extra(rel)
+    names = (str(rel.premise), str(rel.conclusion), "sigma_min")
 
-    def values(theta):
+    def rows(theta):
         q, p = family.float_arrays(theta)
-        return {k: float(v[0]) for k, v in dense_values(q[None], p[None], pairs, extra).items()}
+        vals = dense_values(q, p, pairs, extra)
+        return [{k: float(vals[k][b]) for k in names} for b in range(len(theta))]
 
-    def neg_violation(theta):
-        vals = values(theta)
+    def objective(theta, owner):  # simplexes 0..starts-1: -violation (scaled); the others: -ratio
+        out = np.empty(len(theta))
+        for b, (vals, who) in enumerate(zip(rows(theta), owner)):
+            if who < starts:
+                v = violation(rel, vals, diam)
+                scale = 1.0 + abs(vals[rel.conclusion]) + abs(float_bound(rel, vals, diam))
+                # scale-free, so that the search does not run off to infinite budgets
+                out[b] = (-1e6 if v > 0 else 1e6) if not math.isfinite(v) else -v / scale
+            else:
+                q = ratio(rel, vals, diam)
+                out[b] = -q if q is not None else 1e6
+        return out
+
+    theta0 = rng.normal(scale=1.5, size=(starts, family.dim))
+    xs, fs = minimize_batch(objective, np.concatenate([theta0, theta0]), maxiter=maxiter,
+                            xatol=np.repeat([1e-6, 1e-4], starts), fatol=np.repeat([1e-12, 1e-4], starts))
+    for s, vals in enumerate(rows(xs[:starts])):
         v = violation(rel, vals, diam)
-        if not math.isfinite(v):
-            return -1e6 if v > 0 else 1e6
-        scale = 1.0 + abs(vals[rel.conclusion]) + abs(float_bound(rel, vals, diam))
-        return -v / scale  # scale-free: the search does not run off to infinite budgets
-
-    def neg_ratio(theta):
-        q = ratio(rel, values(theta), diam)
-        return -q if q is not None else 1e6
-
-    for _ in range(starts):
-        theta0 = rng.normal(scale=1.5, size=family.dim)
-        res = minimize(neg_violation, theta0, method="Nelder-Mead",
-                       options={"maxiter": maxiter, "xatol": 1e-6, "fatol": 1e-12})
-        v = violation(rel, values(res.x), diam)
-        if v > found.best_violation:
-            found.best_violation = v
+        found.best_violation = max(found.best_violation, v)
         if v > VIOLATION_MARGIN:
-            found.candidates.extend(family.exact_mechanisms(res.x))
+            found.candidates.extend(family.exact_mechanisms(xs[s]))
             break
-        res = minimize(neg_ratio, theta0, method="Nelder-Mead", options={"maxiter": maxiter})
-        q = -res.fun
+        q = -fs[starts + s]
         if q < 1e5 and (found.best_ratio is None or q > found.best_ratio):
             found.best_ratio, found.ratio_family = q, family.describe()
     found.searched.append(f"{family.describe()}: {starts} Nelder-Mead starts")
@@ -146,27 +153,26 @@ def search_rr(rel: Relation, central: bool, quick: bool = False) -> Found:
         for si, skew in enumerate(skews):
             local = _rr_grid_values(rel, k, np.exp(grid), skew)
             for r in records:
-                vals = [product_values(v, r) if central else v for v in local]
                 diam = r if central else 1
-                viol = np.array([violation(rel, v, diam) for v in vals])
+                viol, ratios = _scores(rel, product_values(local, r) if central else local, diam)
                 i = int(np.argmax(viol))
                 found.best_violation = max(found.best_violation, float(viol[i]))
                 if viol[i] > VIOLATION_MARGIN:
                     hits.append((r, k, si, float(grid[i]), float(viol[i])))
                 else:
                     near.append((float(viol[i]), r, k, si, i))
-                for v in vals:
-                    q = ratio(rel, v, diam)
-                    if q is not None and (found.best_ratio is None or q > found.best_ratio):
-                        found.best_ratio = q
+                if not np.isnan(ratios).all():
+                    j = int(np.nanargmax(ratios))
+                    if found.best_ratio is None or ratios[j] > found.best_ratio:
+                        found.best_ratio = float(ratios[j])
                         found.ratio_family = f"{k}-RR" + (f" over r={r}" if central else "")
     if not hits:  # refine the three most nearly violating grid points with a bounded scalar search
         for _, r, k, si, i in sorted(near, reverse=True)[:3]:
             skew, diam = skews[si], (r if central else 1)
 
             def neg(x, k=k, r=r, skew=skew, diam=diam):
-                v = _rr_grid_values(rel, k, np.array([math.exp(x)]), skew)[0]
-                return -violation(rel, product_values(v, r) if central else v, diam)
+                v = _rr_grid_values(rel, k, np.array([math.exp(x)]), skew)
+                return -float(_scores(rel, product_values(v, r) if central else v, diam)[0][0])
 
             res = minimize_scalar(neg, bounds=(grid[max(i - 1, 0)], grid[min(i + 1, len(grid) - 1)]),
                                   method="bounded", options={"xatol": 1e-6})
@@ -189,14 +195,25 @@ def _extra(rel: Relation) -> tuple[str, ...]:
     return tuple(n for n in (str(rel.premise), str(rel.conclusion)) if n not in PAPER)
 
 
-def _rr_grid_values(rel: Relation, k: int, ts: np.ndarray, skew: float) -> list[dict[str, float]]:
+def _rr_grid_values(rel: Relation, k: int, ts: np.ndarray, skew: float) -> dict[str, np.ndarray]:
     """Float values of local k-RR at each ratio in ``ts`` (one batch; every ordered pair of k-RR rows is a
     column permutation of rows 0 and 1, and inputs ``1..k-1`` are exchangeable under the prior)."""
     t = ts[:, None, None]
     q = np.where(np.eye(k, dtype=bool)[None], t, 1.0) / (t + k - 1)
     p = np.full(k, 1 / k) if not skew else np.array([1 - skew] + [skew / (k - 1)] * (k - 1))
-    vals = dense_values(q, np.broadcast_to(p, (len(ts), k)), np.array([[0, 1], [1, 0]]), _extra(rel))
-    return [{name: float(v[g]) for name, v in vals.items()} for g in range(len(ts))]
+    return dense_values(q, np.broadcast_to(p, (len(ts), k)), np.array([[0, 1], [1, 0]]), _extra(rel))
+
+
+def _scores(rel: Relation, vals: dict[str, np.ndarray], diam: int | None) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`violation` and :func:`ratio` (NaN for None) at every point of a batch of values."""
+    premise, conclusion = vals[rel.premise], vals[rel.conclusion]
+    bound = np.array([rel.bound.float(float(a), float(s), diam) for a, s in zip(premise, vals["sigma_min"])])
+    with np.errstate(invalid="ignore", divide="ignore"):
+        viol = np.where(np.isposinf(bound) | np.isinf(premise), -np.inf, conclusion - bound)
+        viol = np.where(np.isinf(conclusion) & ~np.isinf(premise) & ~np.isposinf(bound), conclusion, viol)
+        ok = ~np.isinf(premise) & (bound > RATIO_FLOOR) & (bound < np.inf) & ~np.isinf(conclusion)
+        ratios = np.where(ok, conclusion / np.where(ok, bound, 1.0), np.nan)
+    return viol, ratios
 
 
 def _simple_ratios(t: float) -> Iterator[Fraction]:
