@@ -160,3 +160,32 @@ def test_bad_budgets_exit_2_with_one_line(tmp_path, budget, words):
     assert proc.stdout == ""
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and words in lines[0] and "bad.json" in lines[0], proc.stderr
+
+
+def test_sweep_spec_takes_eps_as_a_mechanism_file_does():
+    """A sweep over eps builds, point by point, the mechanisms of the sweep over the equivalent ratios."""
+    from relations.mechanisms.budgets import ratio_of
+    from relations.search.sweep_spec import parse_spec
+
+    eps_values = ["ln(3)", 1, "1/2", "ln(5/2)"]
+    by_eps = parse_spec({"mechanism": "krr", "k": [2, 4], "eps": eps_values})
+    by_ratio = parse_spec({"mechanism": "krr", "k": [2, 4], "ratio": [str(ratio_of(eps=str(e))) for e in eps_values]})
+    assert by_eps.count == by_ratio.count == 8
+    for i in range(8):
+        a, b = by_eps.build(by_eps.point(i)), by_ratio.build(by_ratio.point(i))
+        assert a.channel.exact == b.channel.exact and a.prior.exact == b.prior.exact
+    assert by_eps.point(1)["eps"] == "1"  # a JSON number kept as its exact rational text
+
+
+@pytest.mark.parametrize("spec, words", [
+    ({"mechanism": "krr", "k": 3, "eps": "1", "ratio": "2"}, "not both"),
+    ({"mechanism": "krr", "k": 3, "eps": [-1]}, "'eps' -1"),
+    ({"mechanism": "krr", "k": 3, "eps": ["x"]}, "not a number"),
+    ({"mechanism": "exponential", "utility": [[0, 1]], "base": "2", "eps": "1"}, "unknown key 'eps'"),
+])
+def test_sweep_spec_eps_errors(spec, words):
+    from relations.errors import InputError
+    from relations.search.sweep_spec import parse_spec
+
+    with pytest.raises(InputError, match=words):
+        parse_spec(spec)

@@ -47,7 +47,7 @@ from relations.mechanisms.ranges import folded_geometric, staircase, truncated_g
 from relations.model.mechanism import Mechanism
 from relations.numbers.text import json_repr, parse_rational
 
-__all__ = ["NamedMechanism", "REGISTRY", "named"]
+__all__ = ["NamedMechanism", "REGISTRY", "named", "eps_text"]
 
 
 @dataclass(frozen=True)
@@ -231,3 +231,40 @@ def named(spec: dict[str, Any]) -> Mechanism:
         raise InputError(f"mechanism {name!r}: unknown parameter '{sorted(extra)[0]}' (takes {entry.parameter_text})")
     return entry.build(spec)
 
+
+
+def eps_text(value: Any, where: str = "'eps'") -> str:
+    """An ``eps`` value of a file as the text :func:`named` reads: ``"ln(q)"`` kept, a number as its exact
+    rational (a JSON ``0.1`` is ``1/10``), checked now as :func:`~relations.mechanisms.budgets.ratio_of`
+    will read it (for sweep specifications, whose points are built later).
+
+    Parameters
+    ----------
+    value : str, int or float
+        The value as written.
+    where : str, optional
+        What the value is, for messages.
+
+    Returns
+    -------
+    str
+
+    Raises
+    ------
+    InputError
+        If it is not a number or ``ln(q)``, or out of range.
+
+    Examples
+    --------
+    >>> eps_text(0.5), eps_text("ln(3)")
+    ('1/2', 'ln(3)')
+    """
+    if isinstance(value, str) and value.strip().startswith("ln("):
+        text = value.strip()
+    else:
+        text = str(parse_rational(value, where))
+    try:
+        ratio_of(eps=text)
+    except InputError as exc:
+        raise InputError(f"{where} {json_repr(value)}: {exc}") from None
+    return text

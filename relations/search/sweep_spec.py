@@ -39,7 +39,7 @@ from typing import Any
 
 from relations.errors import InputError
 from relations.mechanisms.local import product
-from relations.mechanisms.registry import REGISTRY, named
+from relations.mechanisms.registry import REGISTRY, eps_text, named
 from relations.model.mechanism import Mechanism
 from relations.numbers.text import json_repr, parse_rational
 
@@ -370,7 +370,7 @@ def parse_spec(data: Any) -> SweepSpec:
     >>> parse_spec({"mechanism": "krr", "k": 3, "ratio": "2", "epsilon": 1})
     Traceback (most recent call last):
     ...
-    relations.errors.InputError: sweep spec: mechanism 'krr': unknown key 'epsilon' (takes k, ratio, prior, records, relations)
+    relations.errors.InputError: sweep spec: mechanism 'krr': unknown key 'epsilon' (takes k, ratio or eps, prior, records, relations)
     """
     if not isinstance(data, dict):
         raise InputError(f"sweep spec: expected a JSON object, got {json_repr(data)}")
@@ -389,24 +389,24 @@ def parse_spec(data: Any) -> SweepSpec:
     entry = REGISTRY.get(name) if isinstance(name, str) else None
     if entry is None:
         raise InputError(f"sweep spec: unknown mechanism {json_repr(name)}; known: {', '.join(sorted(REGISTRY))}")
-    known = ("mechanism",) + entry.params + ("prior", "records")
+    known = ("mechanism",) + entry.params + (("eps",) if "ratio" in entry.params else ()) + ("prior", "records")
     extra = [k for k in body if k not in known]
     if extra:
         raise InputError(f"sweep spec: mechanism {name!r}: unknown key '{extra[0]}' (takes "
-                         f"{', '.join(known[1:] + ('relations',))})")
-    missing = [p for p in entry.params if p not in body and p not in _OPTIONAL]
+                         f"{entry.parameter_text}, prior, records, relations)")
+    if "ratio" in body and "eps" in body:
+        raise InputError(f"sweep spec: mechanism {name!r}: give 'ratio' or 'eps', not both (ratio = e^eps)")
+    missing = [p for p in entry.params if p not in body and p not in _OPTIONAL and not (p == "ratio" and "eps" in body)]
     if missing:
         raise InputError(f"sweep spec: mechanism {name!r}: parameter '{missing[0]}' is missing")
     grid: dict[str, list] = {"mechanism": [name]}
     for p in entry.params:
-        if p in body:
+        if p == "ratio" and "eps" in body:
+            grid["eps"] = [eps_text(v, "sweep spec: 'eps'") for v in _axis(body, "eps")]
+        elif p in body:
             values = _axis(body, p)
-            if p in _WHOLE:
-                grid[p] = [_whole(p, v) for v in values]
-            elif p == "utility":
-                grid[p] = values
-            else:
-                grid[p] = [str(parse_rational(v, f"sweep spec: '{p}'")) for v in values]
+            grid[p] = (values if p == "utility" else [_whole(p, v) for v in values] if p in _WHOLE
+                       else [str(parse_rational(v, f"sweep spec: '{p}'")) for v in values])
     grid["prior"] = [_prior_family(v) for v in _axis(body, "prior")] if "prior" in body else ["default"]
     if "records" in body:
         grid["records"] = [_whole("records", v, 1, MAX_RECORDS) for v in _axis(body, "records")]
