@@ -51,7 +51,7 @@ from typing import Callable
 from relations.catalogue.bounds import Linear
 from relations.catalogue.entries import Relation
 
-__all__ = ["RATIO_NOTIONS", "is_ratio_relation", "Lemma", "ProofResult", "lemma_for", "density_lemma", "prove", "Shape", "SearchResult", "bounded_search"]
+__all__ = ["render_model", "RATIO_NOTIONS", "is_ratio_relation", "Lemma", "ProofResult", "lemma_for", "density_lemma", "prove", "Shape", "SearchResult", "bounded_search"]
 
 RATIO_NOTIONS = ("eps_i", "eps_d", "eps_all", "neg_sigma")
 
@@ -68,6 +68,7 @@ class Lemma:
     name: str
     statement: str
     build: Callable[[], tuple[list, list, object]]
+    legend: tuple[tuple[str, str], ...] = ()  # (z3 variable, what it stands for), for a refuting model
 
 
 @dataclass(frozen=True)
@@ -153,7 +154,13 @@ def _triple_lemma(kind: str, rel: Relation, b: Linear) -> Lemma:
     conclusion = "q/q'" if kind == "ID->DP" else "p q/(p' q')"
     return Lemma(f"{kind} per-triple lemma for {rel.id}",
                  f"for all reals p, p' > 0, q, q' >= 0, a >= 1, 0 < s <= 1: {premise}, s p' <= p, s p <= p' "
-                 f"imply {conclusion} <= a^{b.ca} s^{b.cs}", build)
+                 f"imply {conclusion} <= a^{b.ca} s^{b.cs}", build, _triple_legend(rel))
+
+
+def _triple_legend(rel: Relation) -> tuple[tuple[str, str], ...]:
+    """The triple lemmas' variables: priors and channel entries of ``x, x'`` at ``y``, ``e^premise``, ``e^sigma``."""
+    return (("p", "p(x)"), ("pp", "p(x')"), ("q", "Q[x][y]"), ("qq", "Q[x'][y]"), ("a", f"e^{rel.premise}"),
+            ("s", "e^sigma_min"))
 
 
 def _prior_lemma(rel: Relation, b: Linear) -> Lemma:
@@ -169,7 +176,8 @@ def _prior_lemma(rel: Relation, b: Linear) -> Lemma:
     return Lemma(f"prior-bound (mediant) lemma for {rel.id}",
                  f"for all reals p, p' > 0, u, v >= 0 with u1+u2 = v1+v2 = 1: p u_i <= a p' v_i (i = 1, 2) "
                  f"implies p/p' <= a^{b.ca} s^{b.cs}; outputs merge pairwise, so it covers any number of outputs",
-                 build)
+                 build, _triple_legend(rel)[:2] + (("u1", "Q[x][y1]"), ("u2", "Q[x][y2]"), ("v1", "Q[x'][y1]"),
+                                                   ("v2", "Q[x'][y2]")) + _triple_legend(rel)[4:])
 
 
 def _group_lemma(rel: Relation) -> Lemma:
@@ -183,7 +191,8 @@ def _group_lemma(rel: Relation) -> Lemma:
     return Lemma(f"path-composition lemma for {rel.id}",
                  "for all reals q1, q2, q3 >= 0, a, b >= 1: q1 <= a q2 and q2 <= b q3 imply q1 <= a b q3; "
                  "by induction along a shortest path of length g <= diam, Q[x][y] <= a^g Q[x'][y] <= a^diam Q[x'][y]",
-                 build)
+                 build, (("q1", "Q[x1][y]"), ("q2", "Q[x2][y]"), ("q3", "Q[x3][y]"), ("a", "e^eps_d (x1 ~ x2)"),
+                         ("b", "e^eps_d (x2 ~ x3)")))
 
 
 def prove(lemma: Lemma, timeout_ms: int = 20000) -> ProofResult:
@@ -223,8 +232,30 @@ def prove(lemma: Lemma, timeout_ms: int = 20000) -> ProofResult:
     if result == z3.unsat:
         return ProofResult(lemma, "proved", seconds, smt2)
     if result == z3.sat:
-        return ProofResult(lemma, "refuted", seconds, smt2, str(solver.model()))
+        return ProofResult(lemma, "refuted", seconds, smt2, render_model(lemma, solver.model()))
     return ProofResult(lemma, "unknown", seconds, smt2)
+
+
+def render_model(lemma: Lemma, model) -> str:
+    """A refuting z3 model as the mechanism quantities it stands for, in the lemma's variable order.
+
+    Examples
+    --------
+    >>> import z3
+    >>> from relations.catalogue import get
+    >>> lemma = lemma_for(get("zheng2025.thm4"))
+    >>> p, pp, q, qq, a, s = z3.Reals("p pp q qq a s")
+    >>> solver = z3.Solver()
+    >>> solver.add(p == 1, pp == 1, q == 1, qq == z3.Q(3, 4), a == 2, s == z3.Q(1, 2))
+    >>> _ = solver.check()
+    >>> render_model(lemma, solver.model())
+    "p(x) = 1, p(x') = 1, Q[x][y] = 1, Q[x'][y] = 3/4, e^eps_d = 2, e^sigma_min = 1/2 (only the ratio p(x)/p(x') enters the lemma)"
+    """
+    legend = dict(lemma.legend)
+    values = {str(d): str(model[d]) for d in model.decls()}
+    order = [name for name, _ in lemma.legend] + sorted(set(values) - set(legend))
+    text = ", ".join(f"{legend.get(name, name)} = {values[name]}" for name in order if name in values)
+    return text + (" (only the ratio p(x)/p(x') enters the lemma)" if "pp" in legend else "")
 
 
 # --------------------------------------------------------------------------- bounded search

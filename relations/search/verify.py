@@ -381,7 +381,7 @@ class _Search:
         simple = simplify(mech, self.refutes)
         outcome = evaluate(self.rel, values(simple))
         assert outcome.status == Status.FAILS
-        note = (f"; z3 lemma refuted: {self.proof.model}"
+        note = (f"; z3 refuted the lemma at {self.proof.model}"
                 if self.proof is not None and self.proof.status == "refuted" else "")
         return self._finish(Verdict(self.rel, V.REFUTED, f"counterexample found by {engine}, re-checked exactly{note}",
                                     witness=simple, recheck=outcome,
