@@ -1,0 +1,105 @@
+"""Benchmark of the verify searches: the vectorised inner loop against the one-point-at-a-time baseline.
+
+Run: ``python benchmarks/bench_verify.py [--quick] [--end-to-end]``.
+
+Side by side in one process, on the same relations, families and starts:
+
+* **baseline** -- the search as it was: ``scipy.optimize.minimize(method="Nelder-Mead")`` start by
+  start and objective by objective, each evaluation building a float
+  :class:`~relations.model.mechanism.Mechanism` and measuring it
+  (:func:`relations.search.families.float_values`);
+* **batched** -- :func:`relations.search.optimiser.search_dense`: all simplexes step together
+  (:mod:`relations.search.neldermead`), each step one :func:`relations.search.batch.dense_values` call.
+
+Both report the best violation and tightness ratio they found (the two methods take the same steps up to
+last-bit differences of the floats, so the values agree closely but not always to the last digit).
+``--end-to-end`` also times ``relations verify --quick`` and the full ``relations verify`` as a user runs
+them (absolute seconds, in a temporary output folder).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+from relations.catalogue import get
+from relations.search.families import DenseFamily, float_values
+from relations.search.optimiser import float_bound, ratio, search_dense, violation
+
+RELATIONS = ("relations.thm11_sharp", "zheng2025.thm9", "bs2016.dp_zcdp", "cks2020.rdp_dp")
+FAMILIES = (DenseFamily(2, 2), DenseFamily(3, 3), DenseFamily(4, 2, 2, 2))
+
+
+def baseline(rel, family, starts, rng, maxiter):
+    """The search before vectorisation: scipy Nelder-Mead per start and objective, one mechanism per call."""
+    from scipy.optimize import minimize
+
+    from relations.model.neighbours import diameter
+
+    diam = diameter(family.inputs())
+
+    def values(theta):
+        return float_values(family.float_mechanism(theta))
+
+    def neg_violation(theta):
+        vals = values(theta)
+        v = violation(rel, vals, diam)
+        if not math.isfinite(v):
+            return -1e6 if v > 0 else 1e6
+        return -v / (1.0 + abs(vals[rel.conclusion]) + abs(float_bound(rel, vals, diam)))
+
+    def neg_ratio(theta):
+        q = ratio(rel, values(theta), diam)
+        return -q if q is not None else 1e6
+
+    best_v, best_q = -math.inf, None
+    theta0 = rng.normal(scale=1.5, size=(starts, family.dim))
+    for s in range(starts):
+        res = minimize(neg_violation, theta0[s], method="Nelder-Mead",
+                       options={"maxiter": maxiter, "xatol": 1e-6, "fatol": 1e-12})
+        best_v = max(best_v, violation(rel, values(res.x), diam))
+        res = minimize(neg_ratio, theta0[s], method="Nelder-Mead", options={"maxiter": maxiter})
+        if -res.fun < 1e5:
+            best_q = -res.fun if best_q is None else max(best_q, -res.fun)
+    return best_v, best_q
+
+
+def main(quick: bool = False, end_to_end: bool = False) -> dict:
+    starts, maxiter = (2, 150) if quick else (4, 300)
+    relations = RELATIONS[:2] if quick else RELATIONS
+    total_old = total_new = 0.0
+    results: dict = {}
+    for rid in relations:
+        rel = get(rid)
+        for fam in FAMILIES:
+            t = time.perf_counter()
+            old = baseline(rel, fam, starts, np.random.default_rng(1), maxiter)
+            t_old = time.perf_counter() - t
+            t = time.perf_counter()
+            found = search_dense(rel, fam, starts, np.random.default_rng(1), maxiter)
+            t_new = time.perf_counter() - t
+            total_old, total_new = total_old + t_old, total_new + t_new
+            print(f"{rid:24} {fam.describe():20} baseline {t_old:6.2f} s  batched {t_new:6.3f} s  "
+                  f"x{t_old / t_new:5.1f}   best ratio {old[1] or float('nan'):.6f} / {found.best_ratio or float('nan'):.6f}")
+    print(f"searches: baseline {total_old:.1f} s, batched {total_new:.2f} s, ratio {total_old / total_new:.1f}")
+    results |= {"search_baseline_s": total_old, "search_batched_s": total_new, "speedup": total_old / total_new}
+    if end_to_end:
+        for label, args in (("verify_quick_s", ["--quick"]), ("verify_full_s", [])):
+            with tempfile.TemporaryDirectory() as tmp:
+                t = time.perf_counter()
+                subprocess.run([sys.executable, "-m", "relations", "verify", *args, "--out", tmp + "/ev", "--json"],
+                               check=True, capture_output=True)
+                results[label] = time.perf_counter() - t
+            print(f"relations verify {' '.join(args) or '(full effort)'}: {results[label]:.1f} s")
+    return results
+
+
+if __name__ == "__main__":
+    out = main(quick="--quick" in sys.argv, end_to_end="--end-to-end" in sys.argv)
+    print(json.dumps({k: round(v, 3) for k, v in out.items()}))
