@@ -311,3 +311,39 @@ def test_paper_theorem_thm9_needs_more_than_two_records():
     v = verify_relation(get("zheng2025.thm9"), QUICK)
     if v.verdict == "refuted":
         assert v.witness.inputs.records >= 3
+
+
+def test_hypothesis_examples_are_drawn_once_and_match_hypothesis_own_search():
+    """The cached examples are those hypothesis draws for any relation (derandomized, outcome-independent
+    until a hit): recording them through a second, independent find() gives the same list, and a relation
+    refuted by one of them is refuted by hypothesis's own search from the same first example."""
+    from hypothesis import find
+    from hypothesis.errors import NoSuchExample
+
+    from relations.search.screening import _settings, generated, hypothesis_search, refutes
+    from relations.search.strategies import mechanisms
+
+    def key(m):
+        return str(m.setting), getattr(m.channel, "exact", None), getattr(m.prior, "exact", None), repr(m.inputs)
+
+    cached = generated("local", 30)
+    seen = []
+
+    def record(m):
+        seen.append(m)
+        return False
+
+    with pytest.raises(NoSuchExample):
+        find(mechanisms("local"), record, settings=_settings(30))
+    assert [key(m) for m in seen] == [key(m) for m in cached] and len(cached) == 30
+    rel = get("zheng2025.thm4")
+    first = next(i for i, m in enumerate(cached) if refutes(rel)(m))
+    direct = []
+
+    def until_hit(m):
+        direct.append(m)
+        return refutes(rel)(m)
+
+    find(mechanisms("local"), until_hit, settings=_settings(30))
+    assert [key(m) for m in direct[: first + 1]] == [key(m) for m in cached[: first + 1]]
+    assert hypothesis_search(rel, "local", Effort(hypothesis_examples=30)) is not None

@@ -40,7 +40,7 @@ import relations.search.smt as smt
 from relations.catalogue.entries import CATALOGUE, Relation
 from relations.checking.checker import Outcome, evaluate
 from relations.checking.quantities import values
-from relations.kinds import Notion, RelationKind, Status
+from relations.kinds import RelationKind, Status
 from relations.kinds import Verdict as V
 from relations.model.mechanism import Mechanism
 from relations.search.coq import COQ_ONLY, COQ_PROOFS, check_theorem, prepare
@@ -50,6 +50,8 @@ from relations.search.conversion_frontiers import CONVERSION_IDS, conversion_fro
 from relations.search.frontiers import Frontier, frontier_for
 from relations.search.optimiser import Found, search_dense, search_rr
 import relations.search.erasure as erasure
+from relations.search.screening import hypothesis_search as _hypothesis_search
+from relations.search.screening import refutes as _refutes
 from relations.search.witnesses import simplify
 
 __all__ = ["COQ_PROOFS", "WITNESS_EPS_M", "erasure_member", "Effort", "SMT_SHAPES", "DENSE", "Verdict", "verify_relation", "verify_all"]
@@ -121,57 +123,6 @@ class Verdict:
 
 def _settings(rel: Relation) -> list[str]:
     return ["local", "central"] if rel.setting == "both" else [rel.setting]
-
-
-def _refutes(rel: Relation) -> Callable[[Mechanism], bool]:
-    screen = _float_screen(rel)
-
-    def check(mech: Mechanism) -> bool:
-        if not screen(mech):
-            return False
-        return evaluate(rel, values(mech)).status == Status.FAILS
-    return check
-
-
-def _float_screen(rel: Relation) -> Callable[[Mechanism], bool]:
-    """A float test that lets through to the exact check every mechanism not clearly satisfying ``rel``
-    (float violation above ``-1e-6`` relative).  Dense mechanisms whose float copy is reliable (exact zero
-    pattern, no subnormal entry) are measured by :func:`~relations.search.batch.mechanism_values`; for
-    the others only a relation on a conversion notion is screened (by ``float_values``), the paper's
-    notions go straight to the exact check.  A refutation is reported only after the exact check."""
-    from relations.model.neighbours import diameter
-    from relations.search.batch import mechanism_values
-    from relations.search.families import float_values
-    from relations.search.optimiser import _extra, violation
-
-    paper = all(n in Notion.__members__.values() for n in (rel.premise, rel.conclusion))
-
-    def screen(mech: Mechanism) -> bool:
-        try:
-            v = mechanism_values(mech, _extra(rel))
-            if v is None and paper:
-                return True
-            v = v if v is not None else float_values(mech)
-            gap = violation(rel, v, diameter(mech.inputs))
-            return not gap < -1e-6 * (1 + abs(v[rel.conclusion]))
-        except (ArithmeticError, ValueError):  # pragma: no cover - floats failed: check exactly
-            return True
-    return screen
-
-
-def _hypothesis_search(rel: Relation, setting: str, effort: Effort) -> Mechanism | None:
-    """The first (shrunk) random mechanism of ``setting`` that refutes ``rel``, or ``None``."""
-    from hypothesis import HealthCheck, Phase, find, settings
-    from hypothesis.errors import NoSuchExample
-
-    from relations.search.strategies import mechanisms
-
-    config = settings(max_examples=effort.hypothesis_examples, database=None, derandomize=True, deadline=None,
-                      suppress_health_check=list(HealthCheck), phases=[Phase.generate, Phase.shrink])
-    try:
-        return find(mechanisms(setting), _refutes(rel), settings=config)
-    except NoSuchExample:
-        return None
 
 
 def verify_relation(rel: Relation, effort: Effort = Effort(), seed: int = 2025) -> Verdict:

@@ -1,0 +1,141 @@
+"""Deciding whether a candidate refutes a relation, cheaply first; and the random (hypothesis) search.
+
+:func:`refutes` is what every search of :mod:`relations.search.verify` asks of a candidate: a
+float screen (:func:`float_screen`) lets through only mechanisms not clearly satisfying the
+relation, and those are decided by the exact checker.
+
+:func:`hypothesis_search` draws random mechanisms (:mod:`relations.search.strategies`) with
+hypothesis, derandomized: the examples it draws depend only on the strategy and the settings,
+never on the relation, until one refutes it (then hypothesis shrinks it).  So the examples of
+each setting are drawn once per process (:func:`generated`) and each relation is first run
+over that list; hypothesis's own search (the same examples, then shrinking) is started only for
+a relation that one of them refutes.  The verdicts and witnesses are those of running
+hypothesis for every relation, at a fraction of the drawing.
+
+Examples
+--------
+>>> from relations.catalogue import get
+>>> from relations import Mechanism
+>>> refutes(get("zheng2025.thm4"))(Mechanism.local([["3/4", "1/4"], ["1/4", "3/4"]], prior=["19/20", "1/20"]))
+True
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any, Callable
+
+from relations.catalogue.entries import Relation
+from relations.checking.checker import evaluate
+from relations.checking.quantities import values
+from relations.kinds import Notion, Status
+from relations.model.mechanism import Mechanism
+
+__all__ = ["refutes", "float_screen", "generated", "hypothesis_search"]
+
+
+def refutes(rel: Relation) -> Callable[[Mechanism], bool]:
+    """A test ``mechanism -> bool``: True when ``rel`` fails on it, decided exactly (after the float screen)."""
+    screen = float_screen(rel)
+
+    def check(mech: Mechanism) -> bool:
+        if not screen(mech):
+            return False
+        return evaluate(rel, values(mech)).status == Status.FAILS
+    return check
+
+
+def float_screen(rel: Relation) -> Callable[[Mechanism], bool]:
+    """A float test that lets through to the exact check every mechanism not clearly satisfying ``rel``
+    (float violation above ``-1e-6`` relative).  Dense mechanisms whose float copy is reliable (exact zero
+    pattern, no subnormal entry) are measured by :func:`~relations.search.batch.mechanism_values`; for
+    the others only a relation on a conversion notion is screened (by ``float_values``), the paper's
+    notions go straight to the exact check.  A refutation is reported only after the exact check."""
+    from relations.model.neighbours import diameter
+    from relations.search.batch import mechanism_values
+    from relations.search.families import float_values
+    from relations.search.optimiser import _extra, violation
+
+    paper = all(n in Notion.__members__.values() for n in (rel.premise, rel.conclusion))
+
+    def screen(mech: Mechanism) -> bool:
+        try:
+            v = mechanism_values(mech, _extra(rel))
+            if v is None and paper:
+                return True
+            v = v if v is not None else float_values(mech)
+            gap = violation(rel, v, diameter(mech.inputs))
+            return not gap < -1e-6 * (1 + abs(v[rel.conclusion]))
+        except (ArithmeticError, ValueError):  # pragma: no cover - floats failed: check exactly
+            return True
+    return screen
+
+
+def _settings(examples: int):
+    from hypothesis import HealthCheck, Phase, settings
+
+    return settings(max_examples=examples, database=None, derandomize=True, deadline=None,
+                    suppress_health_check=list(HealthCheck), phases=[Phase.generate, Phase.shrink])
+
+
+@lru_cache(maxsize=8)
+def generated(setting: str, examples: int) -> tuple[Mechanism, ...]:
+    """Every mechanism hypothesis draws for ``setting`` with ``examples`` examples, in order (drawn once).
+
+    Parameters
+    ----------
+    setting : str
+        ``"local"`` or ``"central"``.
+    examples : int
+        hypothesis's ``max_examples``.
+
+    Returns
+    -------
+    tuple of Mechanism
+    """
+    from hypothesis import find
+    from hypothesis.errors import NoSuchExample
+
+    from relations.search.strategies import mechanisms
+
+    drawn: list[Mechanism] = []
+
+    def record(mech: Mechanism) -> bool:
+        drawn.append(mech)
+        return False
+
+    try:
+        find(mechanisms(setting), record, settings=_settings(examples))
+    except NoSuchExample:
+        pass
+    return tuple(drawn)
+
+
+def hypothesis_search(rel: Relation, setting: str, effort: Any) -> Mechanism | None:
+    """The first (shrunk) random mechanism of ``setting`` that refutes ``rel``, or ``None``.
+
+    Parameters
+    ----------
+    rel : Relation
+        The relation.
+    setting : str
+        ``"local"`` or ``"central"``.
+    effort : relations.search.verify.Effort
+        Its ``hypothesis_examples`` is hypothesis's ``max_examples``.
+
+    Returns
+    -------
+    Mechanism or None
+    """
+    from hypothesis import find
+    from hypothesis.errors import NoSuchExample
+
+    from relations.search.strategies import mechanisms
+
+    test = refutes(rel)
+    if not any(test(mech) for mech in generated(setting, effort.hypothesis_examples)):
+        return None  # hypothesis would draw exactly these, none of which refutes rel
+    try:
+        return find(mechanisms(setting), test, settings=_settings(effort.hypothesis_examples))
+    except NoSuchExample:  # pragma: no cover - a refuting example was drawn above
+        return None
