@@ -47,6 +47,9 @@ _EXPORTS = {
 
 
 def __getattr__(name: str):
+    if name == "__version__":  # read from the installed metadata on first use (about 25 ms)
+        globals()[name] = _version()
+        return globals()[name]
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module 'relations' has no attribute {name!r}")
@@ -75,5 +78,3 @@ def _version() -> str:
     except PackageNotFoundError:  # a source tree that was not installed
         return "0.0.0+unknown"
 
-
-__version__ = _version()

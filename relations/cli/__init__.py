@@ -14,7 +14,6 @@ module imports it.
 from __future__ import annotations
 
 import json
-import os
 import sys
 from typing import Optional
 

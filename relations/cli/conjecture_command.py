@@ -15,16 +15,8 @@ from typing import Optional
 import typer
 
 from relations.cli.app import app, fail
-from relations.io.conjecture_files import (
-    MAX_FILE_BYTES,
-    MAX_FILE_CONJECTURES,
-    parse_conjecture_file,
-    read_conjecture_file,
-    result_json,
-)
 
-
-__all__ = ["MAX_FILE_BYTES", "MAX_FILE_CONJECTURES", "conjecture_cmd", "parse_conjecture_file", "result_json"]
+__all__ = ["conjecture_cmd"]
 
 
 @app.command("conjecture")
@@ -44,6 +36,7 @@ def conjecture_cmd(
 
     Exit status: 0 proved or survived, 1 refuted, 2 bad input."""
     from relations.checking.conjectures import parse_conjecture
+    from relations.io.conjecture_files import read_conjecture_file, result_json
     from relations.io.outputs import OutputDir, check_output_file
     from relations.io.writing import dumps, write_text_atomic
     from relations.search.conjecture import conjecture
