@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from relations.measures.information import mutual_information, mutual_information_float
-from relations.measures.ratios import _budget, max_log_ratio, scan_float
+from relations.measures.ratios import _budget, max_log_ratio, ranked, scan_float
 from relations.measures.results import Budget, Measures, MutualInformation
 from relations.model.distributions import Channel, Prior
 from relations.model.mechanism import Mechanism
@@ -106,7 +106,8 @@ def eps_d(mech: Mechanism) -> Budget:
     """
     q = mech.channel
     entry = (lambda x, y: q.exact[x][y]) if q.exact is not None else None
-    return _budget("eps_d", max_log_ratio(q.array, mech.inputs, entry=entry, reliable=q.reliable))
+    return _budget("eps_d", max_log_ratio(q.array, mech.inputs, entry=entry, reliable=q.reliable,
+                                          ranks=lambda: ranked(q.exact)))
 
 
 
@@ -147,7 +148,19 @@ def eps_i(mech: Mechanism) -> Budget:
     product_nonzero = (p.array[:, None] != 0) & (q.array != 0)
     reliable = p.reliable and q.reliable and not np.any(product_nonzero & (j < np.finfo(np.float64).tiny))
     return _budget("eps_i", max_log_ratio(j, mech.inputs, entry=lambda x, y: p.exact[x] * q.exact[x][y],
-                                             reliable=reliable))
+                                             reliable=reliable, ranks=lambda: _joint_ranks(p.exact, q.exact)))
+
+
+def _joint_ranks(p, q) -> tuple[np.ndarray, list]:
+    """The ranks of ``p(x) Q[x][y]`` from those of ``p`` and ``Q``: each distinct pair multiplied once."""
+    p_ranks, p_values = ranked([[v] for v in p])
+    q_ranks, q_values = ranked(q)
+    codes = p_ranks * len(q_values) + q_ranks
+    pairs, inverse = np.unique(codes, return_inverse=True)
+    products = [p_values[c // len(q_values)] * q_values[c % len(q_values)] for c in pairs.tolist()]
+    values = sorted(set(products))
+    rank = {v: i for i, v in enumerate(values)}
+    return np.array([rank[v] for v in products], dtype=np.int64)[inverse].reshape(codes.shape), values
 
 
 
@@ -174,8 +187,8 @@ def sigma_min(mech: Mechanism) -> Budget:
     """
     p = mech.prior
     entry = (lambda x, y: p.exact[x]) if p.exact is not None else None
-    return _budget("sigma_min", max_log_ratio(p.array[:, None], mech.inputs, entry=entry, reliable=p.reliable),
-                   negate=True)
+    return _budget("sigma_min", max_log_ratio(p.array[:, None], mech.inputs, entry=entry, reliable=p.reliable,
+                                              ranks=lambda: ranked([[v] for v in p.exact])), negate=True)
 
 
 

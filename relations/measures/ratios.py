@@ -28,7 +28,7 @@ from relations.measures.results import Budget, Witness
 from relations.model.neighbours import InputSpace
 from relations.numbers.logs import LogRatio
 
-__all__ = ["WINDOW", "EntryFn", "max_log_ratio", "scan_float"]
+__all__ = ["WINDOW", "TIES", "EntryFn", "RanksFn", "ranked", "max_log_ratio", "scan_float"]
 
 #: Relative window of float ratios re-checked exactly (far above float rounding).
 WINDOW = 1e-9
@@ -38,10 +38,39 @@ WINDOW = 1e-9
 #: ``entry(x, y)``: the exact rational entry ``A[x][y]`` of the matrix being scanned.
 EntryFn = Callable[[int, int], Fraction]
 
+#: ``ranks()``: ``(R, values)`` with ``values`` the distinct exact entries in increasing order and
+#: ``R[x][y]`` the index of ``A[x][y]`` in it (an integer matrix of ``A``'s shape).
+RanksFn = Callable[[], tuple[np.ndarray, list]]
+
+#: Above this many exact re-checks (ties: k-RR written densely over ``D^r`` puts every clique at the
+#: maximum) the candidates are decided on the matrix of ranks instead, each distinct pair once.
+TIES = 4096
+
+
+def ranked(exact: Sequence[Sequence[Fraction]]) -> tuple[np.ndarray, list]:
+    """The ranks of an exact matrix: ``(R, values)`` as :data:`RanksFn` returns them.
+
+    Examples
+    --------
+    >>> from fractions import Fraction as F
+    >>> R, values = ranked([[F(3, 4), F(1, 4)], [F(1, 4), F(3, 4)]])
+    >>> R.tolist(), [str(v) for v in values]
+    ([[1, 0], [0, 1]], ['1/4', '3/4'])
+    """
+    index: dict = {}  # keyed by (numerator, denominator): hashing a Fraction costs a modular inverse
+    ids = np.array([[index.setdefault((v.numerator, v.denominator), len(index)) for v in row] for row in exact],
+                   dtype=np.int64)
+    keys = list(index)
+    by_value = sorted(range(len(keys)), key=lambda i: Fraction(*keys[i]))
+    order = np.empty(len(keys), dtype=np.int64)
+    order[by_value] = np.arange(len(keys))
+    values = [Fraction(*keys[i]) for i in by_value]
+    return order[ids].reshape(len(exact), -1), values
+
 
 
 def max_log_ratio(a: np.ndarray | Callable[[int, int], np.ndarray], space: InputSpace, *,
-                  entry: EntryFn | None = None, reliable: bool = True,
+                  entry: EntryFn | None = None, reliable: bool = True, ranks: RanksFn | None = None,
                   ) -> tuple[LogRatio | float | None, Witness | None]:
     """Largest ``ln(A[x][y] / A[x'][y])`` over neighbours ``x ~ x'`` and columns ``y``, with a witness.
 
@@ -66,6 +95,11 @@ def max_log_ratio(a: np.ndarray | Callable[[int, int], np.ndarray], space: Input
     reliable : bool, optional
         False when the float copy may have lost entries (underflow to zero or to
         subnormals): then every clique and column is evaluated exactly.
+    ranks : callable, optional
+        ``ranks()`` gives the exact entries' ranks (:data:`RanksFn`, e.g. :func:`ranked`); used
+        when more than :data:`TIES` candidates need an exact re-check: the per-clique max and
+        min *ranks* are reduced like the floats and each distinct (max, min) pair is evaluated
+        once, so ties cost one evaluation, not one per clique.
 
     Returns
     -------
@@ -109,6 +143,9 @@ def max_log_ratio(a: np.ndarray | Callable[[int, int], np.ndarray], space: Input
     if reliable and best_at is None:
         return None, None
     threshold = math.inf if best == math.inf else best * (1 - WINDOW)
+    if ranks is not None and sum(int(np.count_nonzero(r >= threshold)) if reliable else r.size
+                                 for _, _, r in families) > TIES:
+        return _by_ranks(a, space, entry, ranks)
     found, witness = None, None
     for family, c0, ratio in families:
         hits = np.argwhere(ratio >= threshold) if reliable else np.argwhere(np.ones(ratio.shape, dtype=bool))
@@ -129,6 +166,47 @@ def max_log_ratio(a: np.ndarray | Callable[[int, int], np.ndarray], space: Input
                 return found, witness
     return found, witness
 
+
+
+def _candidate(space: InputSpace, entry: EntryFn, family, clique: int, y: int):
+    """The exact ratio and witness of one clique and column (``None`` for ``0/0``)."""
+    rows = space.members(family, clique)
+    values = [entry(x, y) for x in rows]
+    top, low = max(values), min(values)
+    if top == 0:
+        return None, None
+    exact = LogRatio.inf() if low == 0 else LogRatio.of(top / low)
+    i, j = (values.index(top), values.index(low)) if top != low else (0, 1)
+    return exact, Witness(rows[i], rows[j], y)
+
+
+def _by_ranks(a, space: InputSpace, entry: EntryFn, ranks: RanksFn):
+    """:func:`max_log_ratio` on the rank matrix: the exact maximum over the distinct (max, min) rank
+    pairs, and the witness the candidate scan would give (the first maximising clique and column in
+    its order: column blocks, then families, then cliques and columns)."""
+    R, values = ranks()
+    n_values = len(values)
+    fams = list(space.extrema(R))
+    codes = np.unique(np.concatenate([(mx * n_values + mn).ravel() for _, mx, mn in fams])) if fams else []
+    ratio: dict[int, LogRatio] = {}
+    for code in map(int, codes):
+        top, low = values[code // n_values], values[code % n_values]
+        if top != 0:
+            ratio[code] = LogRatio.inf() if low == 0 else LogRatio.of(top / low)
+    if not ratio:
+        return None, None
+    best = max(ratio.values())
+    good = np.array(sorted(c for c, v in ratio.items() if v == best), dtype=np.int64)
+    m = _columns(a)
+    width = _width(space.size, m)
+    for c0 in range(0, m, width):
+        for family, mx, mn in fams:
+            block = (mx[:, c0:c0 + width] * n_values + mn[:, c0:c0 + width])
+            hits = np.argwhere(np.isin(block, good))
+            if len(hits):
+                clique, y = hits[0]
+                return _candidate(space, entry, family, int(clique), c0 + int(y))
+    raise AssertionError("a maximising pair has a clique")  # pragma: no cover
 
 
 def _columns(a) -> int:

@@ -1,0 +1,58 @@
+"""Ties decided on the rank matrix give the exact maximum and the witness of the candidate-by-candidate scan."""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+
+import pytest
+
+import relations.measures.ratios as ratios
+from relations import Mechanism
+from relations.measures.dense import eps_d, eps_i, sigma_min
+from relations.mechanisms import product, randomized_response
+
+
+def _dense_product(local, r, prior=None):
+    p = product(local, r)
+    rows = [list(row) for row in p.channel.dense().exact]
+    return Mechanism.central(rows, records=r, domain=local.channel.shape[0], prior=prior)
+
+
+def _normalised(weights):
+    return [w / sum(weights) for w in weights]
+
+
+def _tied_cases():
+    rng = random.Random(5)
+    yield "binary RR r=6", _dense_product(randomized_response(3), 6)
+    yield "3-RR r=4, skewed prior", _dense_product(
+        Mechanism.local([["1/2", "1/4", "1/4"], ["1/4", "1/2", "1/4"], ["1/4", "1/4", "1/2"]]), 4,
+        prior=_normalised([Fraction(rng.randint(1, 3)) for _ in range(81)]))
+    # a local channel with many equal columns and zeros (0/0 skipped, a/0 infinite)
+    rows = [[Fraction(rng.choice([0, 1, 1, 2])) for _ in range(300)] for _ in range(20)]
+    rows = [[v / sum(row) for v in row] if sum(row) else [Fraction(1, 300)] * 300 for row in rows]
+    yield "local 20x300 with zeros", Mechanism.local(rows)
+    # a graph (cycle) over equal rows but one
+    rows = [[Fraction(1, 2), Fraction(1, 4), Fraction(1, 4)]] * 5000 + [[Fraction(1, 4), Fraction(1, 2), Fraction(1, 4)]]
+    edges = [(i, (i + 1) % 5001) for i in range(5001)]
+    yield "graph cycle", Mechanism.graph(rows, edges)
+
+
+@pytest.mark.parametrize("name, mech", list(_tied_cases()), ids=lambda v: v if isinstance(v, str) else "")
+def test_rank_path_equals_the_candidate_scan(name, mech, monkeypatch):
+    fast = [eps_d(mech), eps_i(mech), sigma_min(mech)]
+    monkeypatch.setattr(ratios, "TIES", 10**12)  # every candidate re-checked one by one
+    slow = [eps_d(mech), eps_i(mech), sigma_min(mech)]
+    for a, b in zip(fast, slow):
+        assert a.exact == b.exact and a.witness == b.witness, (name, a, b)
+
+
+def test_the_tied_case_takes_the_rank_path(monkeypatch):
+    """k-RR written densely over D^7: every clique is at the maximum, so the scan would re-check
+    7 * 64 * 128 candidates; the rank path evaluates each distinct (max, min) pair once."""
+    calls = []
+    original = ratios._candidate
+    monkeypatch.setattr(ratios, "_candidate", lambda *a: calls.append(a) or original(*a))
+    mech = _dense_product(randomized_response(3), 7)
+    assert str(eps_d(mech).exact) == "ln(3)" and len(calls) == 1
