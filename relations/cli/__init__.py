@@ -253,14 +253,18 @@ def optimize(
 
     lm = loss if loss == "hamming" else load_loss_matrix(loss)
     result = solver(p, eps, loss=lm)
-    text = dumps(result.mechanism, f"optimal {notion} mechanism, eps = {eps}: solver distortion {result.value:.12g}, "
-                                   f"exact distortion {float(result.distortion):.12g}, mixing {result.mixing}"
-                                   + (f", Blahut gap {result.gap:.3g}" if result.gap is not None else ""))
+    if result.certified:
+        said = f"optimal, certified by an exact dual: distortion {result.distortion}"
+    else:
+        said = (f"solver distortion {result.value:.12g}, exact distortion {float(result.distortion):.12g}, mixing "
+                f"{result.mixing}" + (f", Blahut gap {result.gap:.3g}" if result.gap is not None else ""))
+    text = dumps(result.mechanism, f"optimal {notion} mechanism, eps = {eps}: {said}")
     if out:
         from relations.io.writing import write_text_atomic
 
         write_text_atomic(out, text)
-        sys.stderr.write(f"wrote {out}: distortion {float(result.distortion):.12g} (solver {result.value:.12g})\n")
+        sys.stderr.write(f"wrote {out}: distortion {float(result.distortion):.12g} (solver {result.value:.12g})"
+                         + (", optimal, certified by an exact dual" if result.certified else "") + "\n")
     else:
         sys.stdout.write(text)
 

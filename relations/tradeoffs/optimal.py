@@ -41,7 +41,7 @@ from relations.errors import InputError, SolverError
 from relations.model.distributions import Channel, Prior
 from relations.model.mechanism import Mechanism
 from relations.model.neighbours import LocalInputs
-from relations.numbers.reals import Log, Real, compare
+from relations.numbers.reals import Log, Rational, Real, compare
 from relations.numbers.text import RationalLike
 from relations.tradeoffs.inputs import (
     MAX_LOSS,
@@ -70,10 +70,12 @@ class Optimum:
     distortion: Fraction
     mixing: Fraction
     gap: float | None = None
+    certified: bool = False  # mechanism and distortion are the exact optimum, proved by an exact dual
 
 
-def _lp(prior: np.ndarray, loss: np.ndarray, t: float, identifiability: bool) -> tuple[np.ndarray, float]:
-    """Solve the DP / identifiability LP.  All-pairs constraints ``w(x)Q[x][y] <= t w(x')Q[x'][y]``
+def _lp(prior: np.ndarray, loss: np.ndarray, t: float, identifiability: bool, *, duals: bool = False):
+    """Solve the DP / identifiability LP: ``(Q, optimum)``, and with ``duals`` HiGHS's marginals of the
+    equalities and inequalities (for :func:`relations.tradeoffs.certify.certify`).  All-pairs constraints ``w(x)Q[x][y] <= t w(x')Q[x'][y]``
     are equivalent, column by column, to ``l_y <= w(x)Q[x][y] <= u_y`` and ``u_y <= t l_y`` (the max over
     ``x`` is at most ``t`` times the min), so ``2km + m`` constraints replace ``k(k-1)m``."""
     from scipy.optimize import linprog
@@ -108,6 +110,8 @@ def _lp(prior: np.ndarray, loss: np.ndarray, t: float, identifiability: bool) ->
         raise InputError("the linear program is infeasible: no mechanism meets this budget for this prior")
     if res.status != 0:
         raise SolverError(f"the linear program (HiGHS) failed on this prior and budget: {res.message}")
+    if duals:
+        return res.x[:nq].reshape(k, m), float(res.fun), (res.eqlin.marginals, res.ineqlin.marginals)
     return res.x[:nq].reshape(k, m), float(res.fun)
 
 
@@ -222,11 +226,31 @@ def _optimal_lp(prior, eps, loss, notion: str) -> Optimum:
     bound, e = budget_of(eps, notion, prior)
     p = np.array([float(v) for v in prior])
     lm = loss_array(loss, len(prior))
-    q, value = _lp(p, lm, math.exp(e), notion == "id")
-    mech, lam = _exact_within(prior, q, _budget_ok(notion, bound))
+    q, value, duals = _lp(p, lm, math.exp(e), notion == "id", duals=True)
     from relations.tradeoffs.utility import expected_distortion
 
-    return Optimum(notion, e, value, mech, expected_distortion(mech, exact_loss(loss, len(prior))), lam)
+    exact = exact_loss(loss, len(prior))
+    t = _rational_ratio(bound)
+    if t is not None:  # a rational LP: try the exact vertex, certified by an exact dual
+        from relations.tradeoffs.certify import certify
+
+        hamming = [[Fraction(int(x != y)) for y in range(len(prior))] for x in range(len(prior))]
+        found = certify(prior, hamming if exact == "hamming" else exact, t, notion == "id", q, duals)
+        if found is not None:
+            mech = Mechanism("local", Prior.from_exact(list(prior)), Channel.from_exact(found[0]),
+                             LocalInputs(tuple(map(str, range(len(prior))))), tuple(map(str, range(len(prior)))))
+            return Optimum(notion, e, value, mech, found[1], Fraction(0), certified=True)
+    mech, lam = _exact_within(prior, q, _budget_ok(notion, bound))
+    return Optimum(notion, e, value, mech, expected_distortion(mech, exact), lam)
+
+
+def _rational_ratio(bound) -> Fraction | None:
+    """``e^eps`` when it is rational (``eps = ln(q)`` or ``0``), else ``None``."""
+    if isinstance(bound, Log) and bound.log.is_finite:
+        return bound.log.ratio
+    if isinstance(bound, Rational) and bound.value == 0:
+        return Fraction(1)
+    return None
 
 
 # --------------------------------------------------------------------------- rate-distortion
