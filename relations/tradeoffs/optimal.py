@@ -105,7 +105,7 @@ def _lp(prior: np.ndarray, loss: np.ndarray, t: float, identifiability: bool, *,
     a_ub = coo_matrix((vals, (rows, cols)), shape=(r, nvar)).tocsr()
     a_eq = coo_matrix((np.ones(nq), (np.repeat(np.arange(k), m), idx.ravel())), shape=(k, nvar)).tocsr()
     c = np.concatenate([(prior[:, None] * loss).ravel(), np.zeros(2 * m)])
-    res = linprog(c, A_ub=a_ub, b_ub=np.zeros(r), A_eq=a_eq, b_eq=np.ones(k), bounds=(0, None), method="highs")
+    res = linprog(c, A_ub=a_ub, b_ub=np.zeros(r), A_eq=a_eq, b_eq=np.ones(k), bounds=(0, None), method="highs-ipm")
     if res.status == 2:
         raise InputError("the linear program is infeasible: no mechanism meets this budget for this prior")
     if res.status != 0:
