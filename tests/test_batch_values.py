@@ -61,3 +61,27 @@ def test_binary_randomized_response_by_hand():
     assert math.isclose(v["eps_m"][0], math.log(2) - h, rel_tol=1e-14)
     assert v["delta(0)"][0] == 0.5 and v["eps_delta(1/2)"][0] == 0.0
     assert v["sigma_min"][0] == 0.0 and v["neg_sigma"][0] == 0.0
+
+
+def test_batched_scores_are_the_scalar_violation_and_ratio():
+    """optimiser._scores (arrays) against optimiser.violation / ratio / float_bound (one point), for every
+    catalogued bound, with infinite premises and conclusions and a disconnected graph's diameter."""
+    from relations.catalogue import CATALOGUE
+    from relations.search.optimiser import _scores, float_bound, ratio, violation
+
+    rng = np.random.default_rng(3)
+    for rel in [r for r in CATALOGUE if r.bound is not None]:
+        names = {rel.premise, rel.conclusion, "sigma_min"}
+        vals = {n: rng.exponential(2.0, 200) for n in names}
+        vals["sigma_min"] = -rng.exponential(1.0, 200)
+        for n in (rel.premise, rel.conclusion):
+            vals[n] = np.where(rng.random(200) < 0.1, np.inf, vals[n])
+        for diam in (1, 3, None):
+            viol, ratios, bound = _scores(rel, vals, diam)
+            for b in range(200):
+                point = {n: float(vals[n][b]) for n in names}
+                assert viol[b] == violation(rel, point, diam), (rel.id, point, diam)
+                q = ratio(rel, point, diam)
+                assert (q is None and math.isnan(ratios[b])) or q == ratios[b], (rel.id, point, diam)
+                assert bound[b] == float_bound(rel, point, diam)
+

@@ -78,7 +78,7 @@ def _log_ratio(a: np.ndarray, c: np.ndarray) -> np.ndarray:
     return np.where(np.abs(r - 1) < 0.5, np.log1p((top - safe) / safe), np.log(r))
 
 
-def _renyi(a: np.ndarray, A: np.ndarray, C: np.ndarray, lr: np.ndarray, support: np.ndarray) -> np.ndarray:
+def _renyi(a: np.ndarray, A: np.ndarray, lr: np.ndarray, support: np.ndarray) -> np.ndarray:
     """``D_a(A || C)`` for orders ``a > 1`` broadcast against ``A.shape[:-1]`` (finite pairs only)."""
     t = (a[..., None] - 1) * lr[..., None, :] if a.ndim > A.ndim - 1 else (a[..., None] - 1) * lr
     Ab = A[..., None, :] if t.ndim > A.ndim else A
@@ -92,14 +92,14 @@ def _renyi(a: np.ndarray, A: np.ndarray, C: np.ndarray, lr: np.ndarray, support:
     return np.maximum(0.0, np.where(small, near, lse) / (a - 1))
 
 
-def _rho(A: np.ndarray, C: np.ndarray, lr: np.ndarray, support: np.ndarray, kl: np.ndarray) -> np.ndarray:
+def _rho(A: np.ndarray, lr: np.ndarray, support: np.ndarray, kl: np.ndarray) -> np.ndarray:
     """``sup_{a>1} D_a / a``: the log-spaced grid of :func:`~relations.search.notion_floats.rho_pair`, refined
     twice around each pair's best order, at least the KL divergence (the limit ``a -> 1``)."""
     shape = A.shape[:-1]
     grid = np.broadcast_to(1 + np.logspace(-4, 3, 36), shape + (36,))
     best = kl.copy()
     for _ in range(3):
-        vals = _renyi(grid, A, C, lr, support) / grid
+        vals = _renyi(grid, A, lr, support) / grid
         i = vals.argmax(axis=-1)
         best = np.maximum(best, np.take_along_axis(vals, i[..., None], -1)[..., 0])
         g = grid.shape[-1]
@@ -141,13 +141,11 @@ def _divergence(kind: str, arg, A: np.ndarray, C: np.ndarray, cache: dict) -> np
         cache["kl"] = np.where(broken, np.inf, np.maximum(0.0, np.where(support, A * lr, 0.0).sum(axis=-1)))
     if kind == "kl":
         return cache["kl"]
-    if kind == "rho":
-        finite = np.where(broken[..., None], 1.0, A), np.where(broken[..., None], 1.0, C)
-        return np.where(broken, np.inf, _rho(*finite, np.where(broken[..., None], 0.0, lr),
+    if kind == "rho":  # broken pairs get harmless finite stand-ins, then inf
+        return np.where(broken, np.inf, _rho(np.where(broken[..., None], 1.0, A), np.where(broken[..., None], 0.0, lr),
                                              support | broken[..., None], np.where(broken, 0.0, cache["kl"])))
     if kind == "renyi":
-        a = np.full(A.shape[:-1], float(arg))
-        return np.where(broken, np.inf, _renyi(a, A, np.where(broken[..., None], 1.0, C), lr, support))
+        return np.where(broken, np.inf, _renyi(np.full(A.shape[:-1], float(arg)), A, lr, support))
     if kind == "delta":
         return np.maximum(0.0, A - np.exp(float(arg)) * C).sum(axis=-1)
     if kind == "eps_delta":

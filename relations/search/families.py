@@ -29,7 +29,7 @@ from relations.model.neighbours import HammingInputs, LocalInputs
 from relations.numbers.rounding import largest_remainder
 from relations.search.notion_floats import FloatValues
 
-__all__ = ["float_values", "DenseFamily", "RRFamily", "local_rr_values", "product_values"]
+__all__ = ["float_values", "DenseFamily", "RRFamily", "rr_float_prior", "local_rr_values", "product_values"]
 
 
 def float_values(mech: Mechanism) -> dict[str, float]:
@@ -128,10 +128,15 @@ class RRFamily:
 
 
 
+def rr_float_prior(k: int, skew: float) -> np.ndarray:
+    """The float per-record prior of :class:`RRFamily`: uniform, or ``(1 - skew, skew/(k-1), ...)``."""
+    return np.full(k, 1 / k) if not skew else np.array([1 - skew] + [skew / (k - 1)] * (k - 1))
+
+
 def local_rr_values(k: int, t: float, skew: float) -> dict[str, float]:
     """Float values of local k-RR with ratio ``t`` (computed by the float path on the k x k matrix)."""
     w = np.array(krr_rows(k, t), dtype=np.float64)
-    p = np.full(k, 1 / k) if not skew else np.array([1 - skew] + [skew / (k - 1)] * (k - 1))
+    p = rr_float_prior(k, skew)
     mech = Mechanism("local", Prior(p), Channel(w), LocalInputs(tuple(map(str, range(k)))),
                      tuple(map(str, range(k))), exact=False)
     return float_values(mech)

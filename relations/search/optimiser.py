@@ -20,7 +20,7 @@ import numpy as np
 from relations.catalogue.entries import Relation
 from relations.model.neighbours import diameter
 from relations.search.batch import PAPER, dense_values, ordered_pairs
-from relations.search.families import DenseFamily, RRFamily, product_values
+from relations.search.families import DenseFamily, RRFamily, product_values, rr_float_prior
 
 __all__ = ["float_bound", "violation", "RATIO_FLOOR", "ratio", "Found", "VIOLATION_MARGIN", "search_dense", "RR_DOMAINS", "RR_RECORDS", "search_rr"]
 
@@ -93,31 +93,23 @@ def search_dense(rel: Relation, family: DenseFamily, starts: int, rng: np.random
     found = Found([], searched=[])
     pairs = ordered_pairs(family.inputs().pairs())
     extra = _extra(rel)
-    names = (str(rel.premise), str(rel.conclusion), "sigma_min")
 
-    def rows(theta):
+    def scores(theta):  # (violation, ratio, bound) at each row of theta
         q, p = family.float_arrays(theta)
         vals = dense_values(q, p, pairs, extra)
-        return [{k: float(vals[k][b]) for k in names} for b in range(len(theta))]
+        return _scores(rel, vals, diam) + (vals[rel.conclusion],)
 
     def objective(theta, owner):  # simplexes 0..starts-1: -violation (scaled); the others: -ratio
-        out = np.empty(len(theta))
-        for b, (vals, who) in enumerate(zip(rows(theta), owner)):
-            if who < starts:
-                v = violation(rel, vals, diam)
-                scale = 1.0 + abs(vals[rel.conclusion]) + abs(float_bound(rel, vals, diam))
-                # scale-free, so that the search does not run off to infinite budgets
-                out[b] = (-1e6 if v > 0 else 1e6) if not math.isfinite(v) else -v / scale
-            else:
-                q = ratio(rel, vals, diam)
-                out[b] = -q if q is not None else 1e6
-        return out
+        viol, ratios, bound, conclusion = scores(theta)
+        with np.errstate(invalid="ignore"):  # scale-free, so that the search does not run off to infinite budgets
+            neg_violation = np.where(np.isfinite(viol), -viol / (1.0 + np.abs(conclusion) + np.abs(bound)),
+                                     np.where(viol > 0, -1e6, 1e6))
+        return np.where(owner < starts, neg_violation, np.where(np.isnan(ratios), 1e6, -ratios))
 
     theta0 = rng.normal(scale=1.5, size=(starts, family.dim))
     xs, fs = minimize_batch(objective, np.concatenate([theta0, theta0]), maxiter=maxiter,
                             xatol=np.repeat([1e-6, 1e-4], starts), fatol=np.repeat([1e-12, 1e-4], starts))
-    for s, vals in enumerate(rows(xs[:starts])):
-        v = violation(rel, vals, diam)
+    for s, v in enumerate(scores(xs[:starts])[0].tolist()):
         found.best_violation = max(found.best_violation, v)
         if v > VIOLATION_MARGIN:
             found.candidates.extend(family.exact_mechanisms(xs[s]))
@@ -154,7 +146,7 @@ def search_rr(rel: Relation, central: bool, quick: bool = False) -> Found:
             local = _rr_grid_values(rel, k, np.exp(grid), skew)
             for r in records:
                 diam = r if central else 1
-                viol, ratios = _scores(rel, product_values(local, r) if central else local, diam)
+                viol, ratios, _ = _scores(rel, product_values(local, r) if central else local, diam)
                 i = int(np.argmax(viol))
                 found.best_violation = max(found.best_violation, float(viol[i]))
                 if viol[i] > VIOLATION_MARGIN:
@@ -198,14 +190,15 @@ def _extra(rel: Relation) -> tuple[str, ...]:
 def _rr_grid_values(rel: Relation, k: int, ts: np.ndarray, skew: float) -> dict[str, np.ndarray]:
     """Float values of local k-RR at each ratio in ``ts`` (one batch; every ordered pair of k-RR rows is a
     column permutation of rows 0 and 1, and inputs ``1..k-1`` are exchangeable under the prior)."""
-    t = ts[:, None, None]
+    t = ts[:, None, None]  # krr_rows' matrix, stacked over the ratios
     q = np.where(np.eye(k, dtype=bool)[None], t, 1.0) / (t + k - 1)
-    p = np.full(k, 1 / k) if not skew else np.array([1 - skew] + [skew / (k - 1)] * (k - 1))
-    return dense_values(q, np.broadcast_to(p, (len(ts), k)), np.array([[0, 1], [1, 0]]), _extra(rel))
+    return dense_values(q, np.broadcast_to(rr_float_prior(k, skew), (len(ts), k)), np.array([[0, 1], [1, 0]]),
+                        _extra(rel))
 
 
-def _scores(rel: Relation, vals: dict[str, np.ndarray], diam: int | None) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`violation` and :func:`ratio` (NaN for None) at every point of a batch of values."""
+def _scores(rel: Relation, vals: dict[str, np.ndarray], diam: int | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`violation`, :func:`ratio` (NaN for None) and :func:`float_bound` at every point of a batch of
+    values."""
     premise, conclusion = vals[rel.premise], vals[rel.conclusion]
     bound = np.array([rel.bound.float(float(a), float(s), diam) for a, s in zip(premise, vals["sigma_min"])])
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -213,7 +206,7 @@ def _scores(rel: Relation, vals: dict[str, np.ndarray], diam: int | None) -> tup
         viol = np.where(np.isinf(conclusion) & ~np.isinf(premise) & ~np.isposinf(bound), conclusion, viol)
         ok = ~np.isinf(premise) & (bound > RATIO_FLOOR) & (bound < np.inf) & ~np.isinf(conclusion)
         ratios = np.where(ok, conclusion / np.where(ok, bound, 1.0), np.nan)
-    return viol, ratios
+    return viol, ratios, bound
 
 
 def _simple_ratios(t: float) -> Iterator[Fraction]:
