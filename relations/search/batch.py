@@ -40,6 +40,7 @@ from typing import Iterable
 
 import numpy as np
 
+from relations.search.notion_floats import _log_ratio as log_ratio
 from relations.search.notion_floats import parse
 
 __all__ = ["PAPER", "dense_values", "ordered_pairs", "mechanism_values"]
@@ -70,12 +71,10 @@ def _max_log_ratio(a: np.ndarray, c: np.ndarray) -> np.ndarray:
 
 
 def _log_ratio(a: np.ndarray, c: np.ndarray) -> np.ndarray:
-    """``ln(a/c)`` entrywise through ``log1p`` near 1 (as :mod:`relations.search.notion_floats`); 0 where
+    """``ln(a/c)`` entrywise by :mod:`relations.search.notion_floats`' formula (``log1p`` near 1); 0 where
     ``a = 0`` or ``c = 0`` (the callers mask those)."""
-    safe = np.where((a > 0) & (c > 0), c, 1.0)
-    top = np.where((a > 0) & (c > 0), a, 1.0)
-    r = top / safe
-    return np.where(np.abs(r - 1) < 0.5, np.log1p((top - safe) / safe), np.log(r))
+    both = (a > 0) & (c > 0)
+    return log_ratio(np.where(both, a, 1.0), np.where(both, c, 1.0))
 
 
 def _renyi(a: np.ndarray, A: np.ndarray, lr: np.ndarray, support: np.ndarray) -> np.ndarray:

@@ -126,7 +126,7 @@ _BUILDS: dict[Path, tuple[Path | None, frozenset[str], str]] = {}
 
 def _build(coqc: str, source: Path) -> tuple[Path | None, frozenset[str], str]:
     """Compile ``source`` once per process into a temporary copy (removed at exit): ``(folder, the axioms the
-    standard library's reals rest on, failure message or "")``; ``folder`` is None when it failed."""
+    standard library's reals rest on, coqc's release)``, or ``(None, frozenset(), failure message)``."""
     with _LOCK:
         if source in _BUILDS:
             return _BUILDS[source]
@@ -149,7 +149,8 @@ def _build(coqc: str, source: Path) -> tuple[Path | None, frozenset[str], str]:
                     (folder / f"Std{i}.v").write_text(f"From Coq Require Import Reals Rpower MVT.\n"
                                                       f"Print Assumptions {ref}.\n", encoding="utf-8")
                     allowed |= axioms(_run(coqc, folder, f"Std{i}.v").stdout)
-                result = (folder, frozenset(allowed), "")
+                version = subprocess.run([coqc, "--version"], capture_output=True, text=True, timeout=60).stdout.split()
+                result = (folder, frozenset(allowed), next((w for w in version if w[:1].isdigit()), "?"))
         except (OSError, subprocess.TimeoutExpired) as exc:
             result = (None, frozenset(), f"coqc could not be run: {exc}")
         _BUILDS[source] = result
@@ -197,9 +198,9 @@ def check_theorem(proof: CoqProof, source: Path = COQ_DIR) -> CoqCheck:
         return CoqCheck("unavailable", "coqc is not installed (apt-get install coq)")
     if not (source / "_CoqProject").is_file():
         return CoqCheck("unavailable", f"the Coq sources ({source}) are not here: run from a clone of the repository")
-    folder, allowed, failure = _build(coqc, source)
+    folder, allowed, release = _build(coqc, source)
     if folder is None:
-        return CoqCheck("failed", failure)
+        return CoqCheck("failed", release)
     main = f"Main_{proof.module}_{proof.theorem}.v"
     try:
         (folder / main).write_text(
@@ -207,7 +208,6 @@ def check_theorem(proof: CoqProof, source: Path = COQ_DIR) -> CoqCheck:
             f"Open Scope R_scope.\nCheck ({proof.theorem} : {proof.statement}).\n"
             f"Print Assumptions {proof.module}.{proof.theorem}.\n", encoding="utf-8")
         run = _run(coqc, folder, main)
-        version = subprocess.run([coqc, "--version"], capture_output=True, text=True, timeout=60).stdout.split()
     except (OSError, subprocess.TimeoutExpired) as exc:
         return CoqCheck("failed", f"coqc could not be run: {exc}")
     if run.returncode != 0:
@@ -215,5 +215,4 @@ def check_theorem(proof: CoqProof, source: Path = COQ_DIR) -> CoqCheck:
     extra = axioms(run.stdout) - allowed
     if not allowed or extra:
         return CoqCheck("failed", f"{proof.theorem} uses axioms beyond the standard library's reals: {sorted(extra)}")
-    release = next((w for w in version if w[:1].isdigit()), "?")
     return CoqCheck("checked", f"compiled by coqc {release} in this run; only the standard library's real-number axioms")
