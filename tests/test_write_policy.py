@@ -92,6 +92,34 @@ def test_an_interrupted_or_killed_verify_loses_nothing(tmp_path, sig):
     assert snapshot(out) == before
 
 
+def test_a_swallowed_ctrl_c_still_stops_verify(tmp_path, monkeypatch):
+    # SIGINT landing in a gc callback (hypothesis installs one) is printed as "Exception ignored" and
+    # lost; the run must still stop before writing and report 130 (a CI run once went on to exit 0)
+    from relations.catalogue.entries import get
+    from relations.io import evidence
+    from relations.search import verify
+
+    calls = []
+
+    def swallowing(rel, effort, seed):
+        calls.append(rel.id)
+        try:
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.5)  # the handler runs here
+        except KeyboardInterrupt:
+            pass  # what gc's callback machinery does
+        return real(rel, effort, seed)
+
+    real = verify.verify_relation
+    monkeypatch.setattr(verify, "verify_relation", swallowing)
+    out = tmp_path / "ev"
+    code = evidence.run_verify([get("zheng2025.thm4"), get("zheng2025.thm1")], out=str(out), quick=True,
+                               json_out=True)
+    assert code == 130 and calls == ["zheng2025.thm4"]
+    assert not out.exists() or not any(p.is_file() for p in out.rglob("*"))
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # the latch put it back
+
+
 def test_figures_refuse_users_files_and_bad_verdicts(tmp_path):
     (tmp_path / "figures").mkdir()
     (tmp_path / "figures" / "krr_information.json").write_text("mine")

@@ -117,7 +117,7 @@ def run_verify(relations, *, out: str = "proofs", quick: bool = False, seed: int
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from relations.catalogue.entries import CATALOGUE
-    from relations.io.outputs import OutputDir, cache_dir
+    from relations.io.outputs import InterruptLatch, OutputDir, cache_dir
     from relations.io.tables import verdicts_table
     from relations.search.coq import COQ_ONLY, prepare
     from relations.search.verify import Effort, verify_relation
@@ -140,23 +140,27 @@ def run_verify(relations, *, out: str = "proofs", quick: bool = False, seed: int
     decided: list = []
     interrupted = False
     console = console or Console()
+    latch = InterruptLatch()
     try:
-        with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                      console=Console(stderr=True), transient=True,
-                      disable=fmt != "table" and not sys.stderr.isatty()) as progress:
+        with latch, Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                             TimeElapsedColumn(), console=Console(stderr=True), transient=True,
+                             disable=fmt != "table" and not sys.stderr.isatty()) as progress:
             task = progress.add_task("verifying", total=len(relations) + len(conjectures))
             for rel in relations:
                 progress.update(task, description=f"verifying {rel.id}")
                 verdicts.append(verify_relation(rel, effort, seed))
+                latch.check()  # a Ctrl-C swallowed inside the search (e.g. in a gc callback) stops here
                 progress.advance(task)
             for cid, statement, setting in conjectures:
                 from relations.search.conjecture import conjecture
 
                 progress.update(task, description=f"deciding conjecture {cid}")
                 decided.append((cid, conjecture(statement, setting=setting, quick=quick, seed=seed)))
+                latch.check()
                 progress.advance(task)
     except KeyboardInterrupt:
         interrupted = True
+    interrupted = interrupted or latch.hit
     rows = []
     if not interrupted:  # an interrupted run writes nothing: the previous evidence stays as it was
         if relations:

@@ -21,11 +21,13 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import signal
 import tempfile
+import threading
 
 from relations.errors import InputError
 
-__all__ = ["MANIFEST", "OutputDir", "check_output_file", "write_bytes_atomic", "cache_dir"]
+__all__ = ["MANIFEST", "OutputDir", "InterruptLatch", "check_output_file", "write_bytes_atomic", "cache_dir"]
 
 #: The manifest each output folder holds: ``{"files": {relative path: sha256}}``.
 MANIFEST = ".relations-output.json"
@@ -44,6 +46,51 @@ def cache_dir() -> str:
     path = platformdirs.user_cache_dir("relations", appauthor=False)
     os.makedirs(path, exist_ok=True)
     return path
+
+
+class InterruptLatch:
+    """Remember a Ctrl-C even when the ``KeyboardInterrupt`` it raises is swallowed.
+
+    Python raises ``KeyboardInterrupt`` wherever the main thread happens to be; inside a garbage
+    collector callback, a ``__del__`` or a weakref callback it is printed as "Exception ignored" and
+    lost, and a long command would then run on and write its results.  Within ``with
+    InterruptLatch() as latch:`` SIGINT still raises ``KeyboardInterrupt`` at once and also sets
+    ``latch.hit``; :meth:`check` (called between units of work and before the write phase) raises it
+    again.  A SIGINT that the process ignores (a shell's background job) stays ignored; outside the
+    main thread the latch does nothing.
+
+    Examples
+    --------
+    >>> with InterruptLatch() as latch:
+    ...     latch.hit
+    False
+    """
+
+    def __init__(self) -> None:
+        self.hit = False
+        self._previous = None
+
+    def _handler(self, signum, frame):
+        self.hit = True
+        raise KeyboardInterrupt
+
+    def __enter__(self) -> "InterruptLatch":
+        if threading.current_thread() is threading.main_thread():
+            previous = signal.getsignal(signal.SIGINT)
+            if previous is not signal.SIG_IGN:
+                self._previous = previous
+                signal.signal(signal.SIGINT, self._handler)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self._previous is not None:
+            signal.signal(signal.SIGINT, self._previous)
+            self._previous = None
+
+    def check(self) -> None:
+        """Raise ``KeyboardInterrupt`` if a SIGINT arrived since the latch was entered."""
+        if self.hit:
+            raise KeyboardInterrupt
 
 
 def _sha256(data: bytes) -> str:
