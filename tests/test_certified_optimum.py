@@ -44,12 +44,25 @@ def test_skewed_priors_certified_and_within_budget():
 
 
 def test_a_wrong_dual_is_not_a_certificate():
-    q, _, (eq, ineq) = _lp(np.array([0.5, 0.5]), 1 - np.eye(2), 3.0, False, duals=True)
+    _, _, (a, low, d) = _lp(np.array([0.5, 0.5]), 1 - np.eye(2), 3.0, False, duals=True)
     hamming = [[Fraction(0), Fraction(1)], [Fraction(1), Fraction(0)]]
-    assert certify([Fraction(1, 2)] * 2, hamming, Fraction(3), False, q, (eq, ineq)) is not None
-    assert certify([Fraction(1, 2)] * 2, hamming, Fraction(3), False, q, (eq * 1.5, ineq)) is None
+    half = [Fraction(1, 2)] * 2
+    assert certify(half, hamming, Fraction(3), False, (a, low, d)) is not None
+    assert certify(half, hamming, Fraction(3), False, (a * 1.5, low, d)) is None  # wrong objective
+    # the same objective, but not dual feasible: column 0 has sum R + 2 min(R, 0) = -0.2 < 0
+    assert certify(half, hamming, Fraction(3), False, (a + np.array([0.1, -0.1]), low, d)) is None
     # a primal that is not optimal: the uniform channel (distortion 1/2 > 1/4) has no matching dual
-    assert certify([Fraction(1, 2)] * 2, hamming, Fraction(3), False, np.full((2, 2), 0.5), (eq, ineq)) is None
+    assert certify(half, hamming, Fraction(3), False, (a, np.full(2, 0.5), np.zeros((2, 2)))) is None
+    # nor is a primal that breaks a row sum
+    assert certify(half, hamming, Fraction(3), False, (a, low * 1.01, d)) is None
+
+
+@pytest.mark.parametrize("k, t", [(64, 3), (128, 5), (200, 2)])
+def test_large_uniform_priors_certify_krr(k, t):
+    o = optimal_dp([Fraction(1, k)] * k, f"ln({t})")
+    assert o.certified and o.distortion == Fraction(k - 1, t + k - 1)
+    q = o.mechanism.channel.exact
+    assert all(q[x][x] == Fraction(t, t + k - 1) for x in range(k))
 
 
 def test_an_irrational_ratio_is_not_certified():

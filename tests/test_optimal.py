@@ -355,3 +355,25 @@ def test_cli_utility_bad_file(tmp_path):
     path.write_text(json.dumps({"setting": "local", "prior": ["1/2", "1/2"],
                                 "channel": [["1/2", "1/4", "1/4"], ["1/4", "1/4", "1/2"]]}))
     one_error_line(run_cli("utility", str(path)))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_irrational_budgets_built_within_budget_near_the_optimum(seed):
+    """eps = 1, 0.3, 2.5 (e^eps irrational): the mechanism is built within a rational ratio below e^eps
+    (relations.tradeoffs.certify.within_budget); the exact checker confirms the budget, the exact
+    distortion is recomputed independently, and it is within 1e-6 of the pairwise LP's optimum and
+    never below it."""
+    rng = np.random.default_rng(seed)
+    k = int(rng.integers(3, 8))
+    w = rng.integers(1, 9, size=k)
+    prior = [F(int(v), int(w.sum())) for v in w]
+    for eps in ("1", "3/10", "5/2"):
+        for notion, solve, name in (("dp", optimal_dp, "eps_d"), ("id", optimal_id, "eps_i")):
+            if notion == "id" and math.log(max(prior) / min(prior)) >= float(F(eps)):
+                continue
+            opt = solve(prior, eps)
+            assert not opt.certified and opt.mixing == 0  # built, not mixed with a constant channel
+            assert check(opt.mechanism, [f"{name}<={eps}"]).claims[0].holds is True
+            assert opt.distortion == expected_distortion(opt.mechanism)
+            best = naive_lp(prior, math.exp(float(F(eps))), notion == "id")
+            assert best - 1e-9 <= float(opt.distortion) <= best + 1e-6

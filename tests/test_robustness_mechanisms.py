@@ -245,12 +245,12 @@ def test_python_constructors_check_the_limits_too():
     (["--prior", "1/2,1/2", "--notion", "dp", "--eps", "abc"], ("--eps",)),
     (["--prior", "9/10,1/10", "--notion", "id", "--eps", "1"], ("--eps", "identifiable", "ln(9)")),
     (["--prior", "1,0", "--notion", "id", "--eps", "1"], ("--prior", "positive")),
-    ([], ("--prior", "200 entries", "1 to 100")),
+    ([], ("--prior", "1100 entries", "1 to 1024")),
     (["--notion", "mi"], ("--prior", "300 entries", "1 to 256")),
 ])
 def test_optimize_bad_input_is_one_line(args, needles):
     if not args or args == ["--notion", "mi"]:  # a prior too long for the solver: refused before solving
-        k = 300 if args else 200
+        k = 300 if args else 1100
         args = ["--prior", ",".join([f"1/{k}"] * k), "--notion", "mi" if args else "dp", "--eps", "1"]
     start = time.perf_counter()
     proc = run_cli("optimize", *args, timeout=60)

@@ -256,8 +256,10 @@ def optimize(
     if result.certified:
         said = f"optimal, certified by an exact dual: distortion {result.distortion}"
     else:
-        said = (f"solver distortion {result.value:.12g}, exact distortion {float(result.distortion):.12g}, mixing "
-                f"{result.mixing}" + (f", Blahut gap {result.gap:.3g}" if result.gap is not None else ""))
+        how = (", built within a rational ratio below e^eps" if result.mixing == 0 and result.notion != "mi"
+               else f", mixing {result.mixing}")
+        said = (f"solver distortion {result.value:.12g}, exact distortion {float(result.distortion):.12g}{how}"
+                + (f", Blahut gap {result.gap:.3g}" if result.gap is not None else ""))
     text = dumps(result.mechanism, f"optimal {notion} mechanism, eps = {eps}: {said}")
     if out:
         from relations.io.writing import write_text_atomic
