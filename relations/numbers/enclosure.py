@@ -217,11 +217,17 @@ def ball(q: Fraction):
     return arb(rational(q))
 
 
+_FMPQ = None
+
+
 def rational(q: Fraction):
     """The rational ``q`` as python-flint's exact ``fmpq`` (multiplying a ball by it rounds once)."""
-    from flint import fmpq
+    global _FMPQ
+    if _FMPQ is None:  # imported on first use (only exact measurement needs flint), then kept
+        from flint import fmpq
 
-    return fmpq(q.numerator, q.denominator)
+        _FMPQ = fmpq
+    return _FMPQ(q.numerator, q.denominator)
 
 
 def interval(x) -> tuple[Fraction, Fraction]:
