@@ -14,35 +14,31 @@
 
 from __future__ import annotations
 
-from relations.io.evidence import write_evidence
-from relations.io.inputs import MAX_JSON_BYTES, MAX_NPZ_BYTES, read_input
-from relations.io.reading import (
-    KNOWN_KEYS,
-    from_dict,
-    load,
-    load_loss_matrix,
-    load_npz,
-    loads,
-)
-from relations.io.reports import (
-    budget_json,
-    catalogue_json,
-    check_json,
-    measures_json,
-    mi_json,
-    number,
-    outcome_json,
-    real_json,
-    rounding_json,
-    sizes,
-    verdict_json,
-)
-from relations.io.tables import (
-    catalogue_table,
-    check_tables,
-    measures_table,
-    verdicts_table,
-)
-from relations.io.writing import dumps, to_dict, write_text_atomic
+import importlib
+
+# Imported on first use (PEP 562): ``relations measure`` needs the readers and the tables, not the
+# evidence writer (which pulls in the checker and the whole catalogue, 0.3 s of start-up).
+_WHERE = {
+    "write_evidence": "evidence",
+    **dict.fromkeys(["MAX_JSON_BYTES", "MAX_NPZ_BYTES", "read_input"], "inputs"),
+    **dict.fromkeys(["KNOWN_KEYS", "from_dict", "load", "load_loss_matrix", "load_npz", "loads"], "reading"),
+    **dict.fromkeys(["budget_json", "catalogue_json", "check_json", "measures_json", "mi_json", "number",
+                     "outcome_json", "real_json", "rounding_json", "sizes", "verdict_json"], "reports"),
+    **dict.fromkeys(["catalogue_table", "check_tables", "measures_table", "verdicts_table"], "tables"),
+    **dict.fromkeys(["dumps", "to_dict", "write_text_atomic"], "writing"),
+}
+
+
+def __getattr__(name: str):
+    if name in _WHERE:
+        value = getattr(importlib.import_module(f"relations.io.{_WHERE[name]}"), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'relations.io' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_WHERE))
+
 
 __all__ = ["write_evidence", "read_input", "MAX_JSON_BYTES", "MAX_NPZ_BYTES", "KNOWN_KEYS", "load", "loads", "from_dict", "load_npz", "load_loss_matrix", "number", "budget_json", "mi_json", "sizes", "rounding_json", "measures_json", "real_json", "outcome_json", "check_json", "catalogue_json", "verdict_json", "measures_table", "check_tables", "catalogue_table", "verdicts_table", "to_dict", "dumps", "write_text_atomic"]
