@@ -208,19 +208,19 @@ def _member(archive: zipfile.ZipFile, info: zipfile.ZipInfo, key: str, limit: in
         if nbytes > info.file_size - fh.tell():
             raise InputError(f"array '{key}': shape {shape} needs {nbytes} bytes, but the member holds "
                              f"{info.file_size - fh.tell()}")
-        chunks, got = [], 0
+        flat = np.empty(count, dtype=dtype)  # the checked size; filled in bounded chunks, no further copy
+        raw = memoryview(flat.view(np.uint8)) if count else memoryview(b"")
+        got = 0
         while got < nbytes:
-            chunk = fh.read(min(_CHUNK, nbytes - got))
-            if not chunk:
+            n = fh.readinto(raw[got:got + min(_CHUNK, nbytes - got)])
+            if not n:
                 raise InputError(f"array '{key}': truncated ({got} of {nbytes} bytes)")
-            chunks.append(chunk)
-            got += len(chunk)
+            got += n
         if fh.read(1):  # also checks the member's CRC
             raise InputError(f"array '{key}': extra bytes after the {shape} array")
     if count == 0:
         return np.empty(shape, dtype=dtype)
-    flat = np.frombuffer(b"".join(chunks), dtype=dtype, count=count)
-    return flat.reshape(shape, order="F" if fortran else "C").copy()
+    return flat.reshape(shape, order="F").copy() if fortran else flat.reshape(shape)
 
 
 def _scalar(arrays: dict, key: str):
