@@ -68,3 +68,50 @@ def test_large_uniform_priors_certify_krr(k, t):
 def test_an_irrational_ratio_is_not_certified():
     o = optimal_dp(["1/2", "1/2"], "1")  # e^1 is irrational: the rounded, budget-checked mechanism
     assert not o.certified
+
+
+@pytest.mark.parametrize("scale", ["1", "1/1000000", "1/100000000"])
+def test_the_optimum_does_not_depend_on_the_loss_scale(scale):
+    """HiGHS's dual tolerance is absolute: with losses near 1e-8 an unnormalised objective stopped at a
+    vertex 3x worse than the optimum (review of ed1cac2).  The optimum of c L is c times that of L."""
+    prior = [Fraction(7, 11), Fraction(2, 11), Fraction(2, 11)]
+    base = [[4, 2, 3], [1, 1, 0], [0, 4, 1]]
+    ref = optimal_dp(prior, "ln(4)", loss=base)
+    assert ref.certified
+    c = Fraction(scale)
+    o = optimal_dp(prior, "ln(4)", loss=[[str(v * c) for v in row] for row in base])
+    assert o.distortion >= ref.distortion * c  # exact: nothing beats the certified optimum
+    assert float(o.distortion / c - ref.distortion) < 1e-8
+    assert eps_d(o.mechanism).exact <= LogRatio.of(Fraction(4))
+
+
+def test_a_ratio_below_one_after_the_safety_margin_is_refused():
+    """eps = 5e-10 (t'' = t(1 - 2^-30) < 1): every column is clamped constant, so the built mechanism's
+    ratio is max/min of w(x)/s_x, the prior's own ratio; above t it must be refused, not returned."""
+    import math
+
+    from relations.tradeoffs.certify import within_budget
+    from relations.tradeoffs.inputs import budget_of, prior_of
+    from relations.tradeoffs.optimal import _rational_below
+
+    d = Fraction(249875, 10**15) / 2
+    prior = prior_of([Fraction(1, 2) + d, Fraction(1, 2) - d], "id")
+    bound, e = budget_of("5e-10", "id", prior)
+    t = _rational_below(bound, e)
+    assert t < max(prior) / min(prior) and t * (1 - Fraction(1, 1 << 30)) < 1
+    _, _, sol = _lp(np.array([float(v) for v in prior]), 1 - np.eye(2), math.exp(e), True, duals=True)
+    hamming = [[Fraction(0), Fraction(1)], [Fraction(1), Fraction(0)]]
+    assert within_budget(prior, hamming, t, True, sol) is None
+    o = optimal_id(prior, "5e-10")
+    from relations.checking import check
+
+    assert check(o.mechanism, ["eps_i<=5e-10"]).claims[0].holds is True
+
+
+@pytest.mark.parametrize("eps", ["12", "16"])
+def test_identifiability_at_large_budgets_is_built_not_mixed(eps):
+    o = optimal_id(["1/6", "1/3", "1/2"], eps)
+    assert o.mixing == 0
+    from relations.checking import check
+
+    assert check(o.mechanism, [f"eps_i<={eps}"]).claims[0].holds is True

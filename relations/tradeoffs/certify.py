@@ -107,6 +107,15 @@ def _dual_ok(a: Sequence[Fraction], cost: np.ndarray, cden: int, t: Fraction) ->
     return all(v >= 0 for v in worst)
 
 
+def _row(numerators: list[int], den: int, weight: Fraction) -> list[Fraction]:
+    """``numerator / (den * weight)`` for each entry, one Fraction per distinct numerator."""
+    made: dict[int, Fraction] = {}
+    for v in numerators:
+        if v not in made:
+            made[v] = Fraction(v, den) / weight
+    return [made[v] for v in numerators]
+
+
 def certify(prior: Sequence[Fraction], loss: Sequence[Sequence[Fraction]], t: Fraction, identifiability: bool,
             solution: tuple[np.ndarray, np.ndarray, np.ndarray]) -> tuple[list[list[Fraction]], Fraction] | None:
     """The exact optimal channel and distortion, certified by an exact dual; ``None`` if not recovered.
@@ -150,9 +159,7 @@ def certify(prior: Sequence[Fraction], loss: Sequence[Sequence[Fraction]], t: Fr
         for dden in DENOMINATORS:
             a = [_rational(v, dden) for v in a_float]
             if sum((wx * ax for wx, ax in zip(w, a)), Fraction(0)) == value and _dual_ok(a, cost, cden, t):
-                cache: dict = {}
-                rows = [[cache.setdefault((v, x), Fraction(int(v), dv) / w[x]) for v in row]
-                        for x, row in enumerate(vals)]
+                rows = [_row([int(v) for v in row], dv, w[x]) for x, row in enumerate(vals)]
                 return rows, value
     return None
 
@@ -165,7 +172,7 @@ def within_budget(prior: Sequence[Fraction], loss: Sequence[Sequence[Fraction]],
     For an irrational ``e^eps`` (``t`` is then a rational at most ``e^eps``) or a vertex that
     :func:`certify` cannot recover.  Each column minimum is rounded down to ``l'_y`` (``bits``
     binary digits), each entry of ``v_y = w(x) Q[x][y]`` rounded and clipped to
-    ``[l'_y, t'' l'_y]`` with ``t'' = t (1 - 2^-30)`` (integers over ``2^bits`` times the smallest
+    ``[l'_y, t'' l'_y]`` with ``t'' = max(t (1 - 2^-30), 1)`` (integers over ``2^bits`` times the smallest
     weight over ``m``), and row ``x`` divided by its sum ``s_x``:
     ``Q[x][y] = V[x][y] / s_x``, so rows sum to 1 exactly.  Column ``y`` of ``w(x) Q[x][y]`` then
     has ratio at most ``t'' max_x(w(x)/s_x) / min_x(w(x)/s_x)``, checked exactly to be at most ``t``
@@ -180,8 +187,10 @@ def within_budget(prior: Sequence[Fraction], loss: Sequence[Sequence[Fraction]],
     k, m = d.shape
     w = list(prior) if identifiability else [Fraction(1)] * k
     # resolution: 2^-bits of the smallest row's mass, so rounding moves each row sum by a relative 2^-bits
-    bits += max(0, math.ceil(math.log2(m / float(min(w)))))
-    t2 = t * (1 - Fraction(1, 1 << 30))
+    # and t more, since an upper end floor(l' t'') carries up to t units of rounding
+    bits += max(0, math.ceil(math.log2(m / float(min(w))))) + math.ceil(math.log2(t))
+    # t'' >= 1: below it every column would be clamped constant and the bound below would not hold
+    t2 = max(t * (1 - Fraction(1, 1 << 30)), Fraction(1))
 
     def ints(a: np.ndarray) -> np.ndarray:  # floats scaled by a power of 2, as exact Python integers
         return np.array([int(v) for v in a.ravel()], dtype=object).reshape(a.shape)
@@ -199,6 +208,5 @@ def within_budget(prior: Sequence[Fraction], loss: Sequence[Sequence[Fraction]],
     flat, lden = _ints([Fraction(v) for row in loss for v in row])
     weighted = (flat.reshape(k, -1) * vals).sum(axis=1)
     distortion = sum((prior[x] * Fraction(int(weighted[x]), int(sums[x]) * lden) for x in range(k)), Fraction(0))
-    cache: dict = {}
-    rows = [[cache.setdefault((int(v), x), Fraction(int(v), int(sums[x]))) for v in row] for x, row in enumerate(vals)]
+    rows = [_row([int(v) for v in row], int(sums[x]), Fraction(1)) for x, row in enumerate(vals)]
     return rows, distortion

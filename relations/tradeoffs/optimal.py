@@ -12,13 +12,18 @@ For a prior ``p`` over ``k`` values, a loss ``L`` (``k x k``) and a budget:
   (Blahut 1972) with a bisection on the slope ``s``; Blahut's upper and lower
   bounds on ``R(D)`` at the final iterate give the gap.
 
-Both LPs are solved with scipy's HiGHS on sparse constraint matrices.  The float
-optimum is then made an *exact* mechanism: rounded to rationals, rows summed to
-1 exactly, and mixed with a perfectly private channel (all rows equal) by the
-smallest ``lambda = 2^-j`` for which the exact checker confirms the budget
-(mixing with an all-rows-equal channel never increases any of the three
-budgets' ratios nor ``I(X;Y)``, by convexity).  The result records the LP value
-and the exact distortion of the written mechanism.
+Both LPs are solved with scipy's HiGHS (dual simplex) on sparse constraint
+matrices, each entry written as its column's minimum plus a bounded excess
+(:func:`_lp`).  The float optimum is then made an *exact* mechanism
+(:mod:`relations.tradeoffs.certify`): with a rational ``e^eps`` the optimal
+vertex is recovered and certified by an exact dual; otherwise (or if that
+fails) an exact mechanism within a rational ratio ``t <= e^eps`` is built from
+it by rounding and clipping; as a last resort the rounded optimum is mixed with
+a perfectly private channel (all rows equal) by the smallest ``lambda = 2^-j``
+for which the exact checker confirms the budget (mixing with an all-rows-equal
+channel never increases any of the three budgets' ratios nor ``I(X;Y)``, by
+convexity).  The result records the LP value and the exact distortion of the
+written mechanism.
 
 Wang, Ying and Zhang (IEEE TIT 2016) compare these three privacy-distortion
 functions; :func:`privacy_distortion_curves` tabulates them for one prior.
@@ -92,6 +97,8 @@ def _lp(prior: np.ndarray, loss: np.ndarray, t: float, identifiability: bool, *,
     w = prior if identifiability else np.ones(k)
     scale = 1.0 / float(w.mean())  # row sums of mean 1 (identifiability's weights p(x) are ~1/k): HiGHS ~25% faster
     cost = prior[:, None] * loss / w[:, None] / scale  # per unit of scale * w(x) Q[x][y]
+    size = float(np.abs(cost).max()) or 1.0
+    cost = cost / size  # entries of at most 1: HiGHS's dual tolerance (1e-7) is absolute, tiny losses stalled it
     nd = k * m
     a_eq = hstack([kron(identity(k, format="csr"), np.ones((1, m))), csr_matrix(np.ones((k, m)))]).tocsr()
     a_ub = hstack([identity(nd, format="csr"), kron(np.ones((k, 1)), identity(m, format="csr") * -(t - 1.0))]).tocsr()
@@ -105,8 +112,8 @@ def _lp(prior: np.ndarray, loss: np.ndarray, t: float, identifiability: bool, *,
     low = res.x[nd:] / scale
     q = (d + low[None, :]) / w[:, None]
     if duals:
-        return q, float(res.fun), (np.asarray(res.eqlin.marginals) * scale, low, d)
-    return q, float(res.fun)
+        return q, float(res.fun) * size, (np.asarray(res.eqlin.marginals) * scale * size, low, d)
+    return q, float(res.fun) * size
 
 
 def _exact_within(prior: Sequence[Fraction], q: np.ndarray, ok) -> tuple[Mechanism, Fraction]:
@@ -247,7 +254,7 @@ def _optimal_lp(prior, eps, loss, notion: str) -> Optimum:
     return Optimum(notion, e, value, mech, expected_distortion(mech, exact), lam)
 
 
-def _rational_below(bound, e: float) -> Fraction | None:
+def _rational_below(bound, e: float) -> Fraction:
     """A rational ``t <= e^eps``, proved by an exact comparison of ``ln(t)`` with the budget."""
     from relations.numbers.logs import LogRatio
 
@@ -255,7 +262,7 @@ def _rational_below(bound, e: float) -> Fraction | None:
         t = Fraction(math.exp(e) * (1 - slack))
         if t >= 1 and compare(Log(LogRatio.of(t)), bound) in (-1, 0):
             return t
-    return None
+    return Fraction(1)  # eps >= 0, so e^eps >= 1 (for eps below about 1e-12 nothing larger was proved)
 
 
 def _rational_ratio(bound) -> Fraction | None:
