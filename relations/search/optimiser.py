@@ -22,7 +22,7 @@ from relations.model.neighbours import diameter
 from relations.search.batch import PAPER, dense_values, ordered_pairs
 from relations.search.families import DenseFamily, RRFamily, product_values, rr_float_prior
 
-__all__ = ["float_bound", "violation", "RATIO_FLOOR", "ratio", "Found", "VIOLATION_MARGIN", "search_dense", "RR_DOMAINS", "RR_RECORDS", "search_rr"]
+__all__ = ["float_bound", "violation", "RATIO_FLOOR", "ratio", "Found", "VIOLATION_MARGIN", "search_dense", "RR_DOMAINS", "RR_RECORDS", "search_rr", "extra_notions"]
 
 
 def float_bound(rel: Relation, v: dict[str, float], diam: int | None) -> float:
@@ -92,7 +92,7 @@ def search_dense(rel: Relation, family: DenseFamily, starts: int, rng: np.random
     diam = diameter(family.inputs())
     found = Found([], searched=[])
     pairs = ordered_pairs(family.inputs().pairs())
-    extra = _extra(rel)
+    extra = extra_notions(rel)
 
     def scores(theta):  # (violation, ratio, bound) at each row of theta
         q, p = family.float_arrays(theta)
@@ -182,8 +182,25 @@ def search_rr(rel: Relation, central: bool, quick: bool = False) -> Found:
 
 
 
-def _extra(rel: Relation) -> tuple[str, ...]:
-    """The relation's notions beyond :data:`~relations.search.batch.PAPER` (computed on demand)."""
+def extra_notions(rel: Relation) -> tuple[str, ...]:
+    """The relation's notions beyond :data:`~relations.search.batch.PAPER` (computed on demand).
+
+    Parameters
+    ----------
+    rel : Relation
+
+    Returns
+    -------
+    tuple of str
+        Its premise and conclusion notions that :func:`~relations.search.batch.dense_values` computes
+        only when asked.
+
+    Examples
+    --------
+    >>> from relations.catalogue.entries import get
+    >>> extra_notions(get("zheng2025.thm1"))
+    ()
+    """
     return tuple(n for n in (str(rel.premise), str(rel.conclusion)) if n not in PAPER)
 
 
@@ -193,7 +210,7 @@ def _rr_grid_values(rel: Relation, k: int, ts: np.ndarray, skew: float) -> dict[
     t = ts[:, None, None]  # krr_rows' matrix, stacked over the ratios
     q = np.where(np.eye(k, dtype=bool)[None], t, 1.0) / (t + k - 1)
     return dense_values(q, np.broadcast_to(rr_float_prior(k, skew), (len(ts), k)), np.array([[0, 1], [1, 0]]),
-                        _extra(rel))
+                        extra_notions(rel))
 
 
 def _scores(rel: Relation, vals: dict[str, np.ndarray], diam: int | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

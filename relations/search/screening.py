@@ -54,13 +54,13 @@ def float_screen(rel: Relation) -> Callable[[Mechanism], bool]:
     from relations.model.neighbours import diameter
     from relations.search.batch import mechanism_values
     from relations.search.families import float_values
-    from relations.search.optimiser import _extra, violation
+    from relations.search.optimiser import extra_notions, violation
 
     paper = all(n in Notion.__members__.values() for n in (rel.premise, rel.conclusion))
 
     def screen(mech: Mechanism) -> bool:
         try:
-            v = mechanism_values(mech, _extra(rel))
+            v = mechanism_values(mech, extra_notions(rel))
             if v is None and paper:
                 return True
             v = v if v is not None else float_values(mech)
