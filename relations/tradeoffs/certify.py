@@ -150,6 +150,9 @@ def certify(prior: Sequence[Fraction], loss: Sequence[Sequence[Fraction]], t: Fr
     else:
         pn, pden = _ints(list(prior))
         cost, cden = cost * pn[:, None], lden * pden
+    # duals are rationalised in units of the largest |C| (exact): losses near 1e-8 give duals near 1e-8,
+    # whose exact values continued fractions with denominators up to 1e9 would not recover
+    unit = Fraction(int(max((abs(v) for v in cost.ravel()), default=0)), cden) or Fraction(1)
     for den in DENOMINATORS:
         found = _primal(np.asarray(low, dtype=float), np.asarray(d, dtype=float), den, t, w)
         if found is None:
@@ -157,7 +160,7 @@ def certify(prior: Sequence[Fraction], loss: Sequence[Sequence[Fraction]], t: Fr
         vals, dv = found
         value = Fraction(int((cost * vals).sum()), cden * dv)
         for dden in DENOMINATORS:
-            a = [_rational(v, dden) for v in a_float]
+            a = [_rational(v / float(unit), dden) * unit for v in a_float]
             if sum((wx * ax for wx, ax in zip(w, a)), Fraction(0)) == value and _dual_ok(a, cost, cden, t):
                 rows = [_row([int(v) for v in row], dv, w[x]) for x, row in enumerate(vals)]
                 return rows, value
