@@ -93,11 +93,19 @@ def factor_groups(prior: ProductPrior) -> dict[tuple[Fraction, ...] | bytes, lis
     >>> list(factor_groups(mech.prior).values())
     [[0], [1, 2]]
     """
+    # grouped by object first (a repeated factor is usually one object) and by integer pairs, then keyed
+    # by the exact tuple once per group: hashing a Fraction computes a modular inverse (r = 1e6: 9 s)
     groups: dict[object, list[int]] = {}
+    firsts: dict[object, Prior] = {}
+    by_object: dict[int, list[int]] = {}
     for j, f in enumerate(prior.factors):
-        key = f.exact if f.exact is not None else f.array.tobytes()
-        groups.setdefault(key, []).append(j)
-    return groups
+        members = by_object.get(id(f))
+        if members is None:
+            key = tuple(v.as_integer_ratio() for v in f.exact) if f.exact is not None else f.array.tobytes()
+            members = by_object[id(f)] = groups.setdefault(key, [])
+            firsts.setdefault(key, f)
+        members.append(j)
+    return {(firsts[key].exact if isinstance(key, tuple) else key): members for key, members in groups.items()}
 
 
 def measure_product(mech: Mechanism, *, bits: int = DEFAULT_BITS) -> Measures:
@@ -143,7 +151,11 @@ def measure_product(mech: Mechanism, *, bits: int = DEFAULT_BITS) -> Measures:
     assert isinstance(prior, ProductPrior), "a product channel needs a product or uniform prior"
     r = channel.records
     groups = factor_groups(prior)
-    fillers = [_filler(f, channel.local) for f in prior.factors]
+    fillers: list = [None] * len(prior.factors)  # one filler per distinct local prior
+    for members in groups.values():
+        filler = _filler(prior.factors[members[0]], channel.local)
+        for j in members:
+            fillers[j] = filler
 
     first_local = _local(mech, prior.factors[0])
     d = _lift(eps_d(first_local), 0, fillers)
