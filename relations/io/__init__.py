@@ -41,4 +41,4 @@ def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_WHERE))
 
 
-__all__ = ["write_evidence", "read_input", "MAX_JSON_BYTES", "MAX_NPZ_BYTES", "KNOWN_KEYS", "load", "loads", "from_dict", "load_npz", "load_loss_matrix", "number", "budget_json", "mi_json", "sizes", "rounding_json", "measures_json", "real_json", "outcome_json", "check_json", "catalogue_json", "verdict_json", "measures_table", "check_tables", "catalogue_table", "verdicts_table", "to_dict", "dumps", "write_text_atomic"]
+__all__ = list(_WHERE)  # the names of _WHERE, imported on first use

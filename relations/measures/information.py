@@ -91,9 +91,7 @@ def mutual_information(prior: Sequence[Fraction], rows: Sequence[Sequence[Fracti
             pairs = [q.as_integer_ratio() for q in row]
             dens = {d for a, d in pairs if a}
             den = math.lcm(*dens)
-            if len(dens) == 1:
-                positive.append((rational(px), (den, [(y, a) for y, (a, _) in enumerate(pairs) if a])))
-            elif den.bit_length() <= 2 * max(d.bit_length() for d in dens) + 64:
+            if den.bit_length() <= 2 * max(d.bit_length() for d in dens) + 64:
                 positive.append((rational(px), (den, [(y, a * (den // d)) for y, (a, d) in enumerate(pairs) if a])))
             else:
                 positive.append((rational(px), [(y, rational(q), q) for y, q in enumerate(row) if q]))

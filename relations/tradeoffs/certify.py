@@ -153,14 +153,14 @@ def certify(prior: Sequence[Fraction], loss: Sequence[Sequence[Fraction]], t: Fr
     # duals are rationalised in units of the largest |C| (exact): losses near 1e-8 give duals near 1e-8,
     # whose exact values continued fractions with denominators up to 1e9 would not recover
     unit = Fraction(int(max((abs(v) for v in cost.ravel()), default=0)), cden) or Fraction(1)
+    duals = [[_rational(v / float(unit), dden) * unit for v in a_float] for dden in DENOMINATORS]
     for den in DENOMINATORS:
         found = _primal(np.asarray(low, dtype=float), np.asarray(d, dtype=float), den, t, w)
         if found is None:
             continue
         vals, dv = found
         value = Fraction(int((cost * vals).sum()), cden * dv)
-        for dden in DENOMINATORS:
-            a = [_rational(v / float(unit), dden) * unit for v in a_float]
+        for a in duals:
             if sum((wx * ax for wx, ax in zip(w, a)), Fraction(0)) == value and _dual_ok(a, cost, cden, t):
                 rows = [_row([int(v) for v in row], dv, w[x]) for x, row in enumerate(vals)]
                 return rows, value

@@ -246,10 +246,9 @@ def _optimal_lp(prior, eps, loss, notion: str) -> Optimum:
         if found is not None:
             return Optimum(notion, e, value, built(found[0]), found[1], Fraction(0), certified=True)
     below = t if t is not None else _rational_below(bound, e)
-    if below is not None:  # an exact mechanism within ratio below <= e^eps, by construction
-        found = within_budget(prior, exact_rows, below, notion == "id", solution)
-        if found is not None:
-            return Optimum(notion, e, value, built(found[0]), found[1], Fraction(0))
+    found = within_budget(prior, exact_rows, below, notion == "id", solution)  # within ratio below <= e^eps
+    if found is not None:
+        return Optimum(notion, e, value, built(found[0]), found[1], Fraction(0))
     mech, lam = _exact_within(prior, q, _budget_ok(notion, bound))
     return Optimum(notion, e, value, mech, expected_distortion(mech, exact), lam)
 
