@@ -1,10 +1,40 @@
-"""``python -m relations ...`` runs the command line (:mod:`relations.cli`)."""
+"""``python -m relations ...`` and the ``relations`` console script: run the command line.
+
+:func:`main` answers ``relations --version`` (and ``-V``) itself, without importing the
+command-line framework (about a fifth of a second); everything else goes to
+:func:`relations.cli.main`.
+"""
 
 from __future__ import annotations
 
-from relations.cli import main
+import sys
+from typing import Optional
 
 __all__ = ["main"]
+
+
+def main(argv: Optional[list[str]] = None) -> None:
+    """Run the ``relations`` command line on ``argv`` (default: ``sys.argv[1:]``).
+
+    Examples
+    --------
+    >>> try:
+    ...     main(["--version"])
+    ... except SystemExit as exc:
+    ...     print(exc.code)  # doctest: +ELLIPSIS
+    relations ...
+    0
+    """
+    args = sys.argv[1:] if argv is None else list(argv)
+    if args in (["--version"], ["-V"]):
+        from relations import __version__
+
+        sys.stdout.write(f"relations {__version__}\n")
+        sys.exit(0)
+    from relations.cli import main as run
+
+    run(args)
+
 
 if __name__ == "__main__":
     main()

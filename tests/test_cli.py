@@ -131,6 +131,23 @@ def test_console_script():
     assert set(SPEC_KEYS) <= set(json.loads(proc.stdout))
 
 
+def test_version_does_not_import_the_framework_and_measure_not_the_checker():
+    """``--version`` is answered before typer is imported; ``measure`` imports neither the checker nor sympy."""
+    import sys
+
+    code = ("import sys\nfrom relations.__main__ import main\ntry:\n    main({argv!r})\nexcept SystemExit as e:\n"
+            "    assert e.code in (0, None), e.code\nprint(sorted(m for m in ('typer', 'relations.checking.checker', "
+            "'sympy', 'z3', 'scipy') if m in sys.modules), file=sys.stderr)")
+    seen = {}
+    for name, argv in {"version": ["--version"], "measure": ["measure", str(EXAMPLES / "paper_example.json")]}.items():
+        proc = subprocess.run([sys.executable, "-c", code.format(argv=argv)], capture_output=True, text=True,
+                              cwd=ROOT, timeout=120)
+        assert proc.returncode == 0, proc.stderr
+        seen[name] = proc.stderr.strip().splitlines()[-1]
+    assert seen["version"] == "[]"
+    assert seen["measure"] == "['typer']"
+
+
 @pytest.mark.parametrize("command", ["verify", "check", "optimize", "audit", "figures"])
 def test_help_shows_no_type_tags(command):
     res = run_cli(command, "--help")

@@ -37,12 +37,14 @@ def measure(
     from relations.io.reports import measures_json, notions_json
     from relations.io.tables import measures_table, notions_table
     from relations.measures.api import measure as compute
-    from relations.measures.notions import parse_notion
 
     fmt = output_format(fmt, json_out)
-    for name in notion:
-        if name.strip().lower() != "all":
-            parse_notion(name)  # a bad name is bad input before the file is read
+    if notion:  # the further notions' modules are imported only when asked for
+        from relations.measures.notions import parse_notion
+
+        for name in notion:
+            if name.strip().lower() != "all":
+                parse_notion(name)  # a bad name is bad input before the file is read
     mech = load(file)
     result = compute(mech, bits=bits)
     obj = measures_json(mech, result) if fmt != "table" else None

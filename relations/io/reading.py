@@ -32,7 +32,6 @@ from typing import Any
 from relations.errors import InputError
 from relations.io.inputs import read_input
 from relations.io.npz import load_npz, npz_from_bytes
-from relations.mechanisms.registry import named
 from relations.model.distributions import Prior
 from relations.model.mechanism import MAX_DENSE_ENTRIES, Mechanism
 from relations.model.validate import MAX_RECORDS, labels_of
@@ -330,6 +329,8 @@ def _expand_named(data: dict, setting: str) -> dict:
     """Replace ``"channel": {"mechanism": NAME, ...}`` by the registered mechanism's channel
     (:mod:`relations.mechanisms`): the channel itself locally, ``{"product": W}`` on ``D^r``,
     and the mechanism's own neighbour list for the counting-range mechanisms."""
+    from relations.mechanisms.registry import named
+
     mech = named(data["channel"])
     out = dict(data)
     out.setdefault("outputs", list(mech.outputs))

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Sequence
 
-from relations.checking.encoding import check_json, outcome_json, real_json  # noqa: F401 (re-exported)
 from relations.io.writing import to_dict
 from relations.measures.encoding import (  # noqa: F401 (re-exported)
     budget_json,
@@ -42,6 +41,17 @@ if TYPE_CHECKING:
     from relations.search.verify import Verdict
 
 __all__ = ["catalogue_json", "verdict_json", "ALL_NOTIONS", "notions_json"]
+
+_CHECKING = ("check_json", "outcome_json", "real_json")  # re-exported lazily: measure need not import checking
+
+
+def __getattr__(name: str) -> Any:
+    """The check-report encoders of :mod:`relations.checking.encoding`, imported on first use."""
+    if name in _CHECKING:
+        from relations.checking import encoding
+
+        return getattr(encoding, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def catalogue_json() -> list[dict[str, Any]]:
