@@ -101,17 +101,17 @@ def test_a_swallowed_ctrl_c_still_stops_verify(tmp_path, monkeypatch):
 
     calls = []
 
-    def swallowing(rel, effort, seed):
-        calls.append(rel.id)
+    def swallowing(self):
+        calls.append(self.rel.id)
         try:
             os.kill(os.getpid(), signal.SIGINT)
             time.sleep(0.5)  # the handler runs here
         except KeyboardInterrupt:
             pass  # what gc's callback machinery does
-        return real(rel, effort, seed)
+        return real(self)
 
-    real = verify.verify_relation
-    monkeypatch.setattr(verify, "verify_relation", swallowing)
+    real = verify._Search.run
+    monkeypatch.setattr(verify._Search, "run", swallowing)
     out = tmp_path / "ev"
     code = evidence.run_verify([get("zheng2025.thm4"), get("zheng2025.thm1")], out=str(out), quick=True,
                                json_out=True)

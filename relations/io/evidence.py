@@ -119,8 +119,7 @@ def run_verify(relations, *, out: str = "proofs", quick: bool = False, seed: int
     from relations.catalogue.entries import CATALOGUE
     from relations.io.outputs import InterruptLatch, OutputDir, cache_dir
     from relations.io.tables import verdicts_table
-    from relations.search.coq import COQ_ONLY, prepare
-    from relations.search.verify import Effort, verify_relation
+    from relations.search.verify import Effort, verify_all
 
     fmt = "json" if json_out else fmt
     relations = (list(relations) or list(CATALOGUE)) if catalogue else []
@@ -134,9 +133,8 @@ def run_verify(relations, *, out: str = "proofs", quick: bool = False, seed: int
 
     z3.set_param("ctrl_c", False)  # z3 would take Ctrl-C to cancel one query and go on; here it stops the run
     effort = Effort.of(quick)
-    if any(rel.id in COQ_ONLY for rel in relations):
-        prepare()  # coqc compiles the Coq proofs in its own process while the searches run
     verdicts: list = []
+    decided_so_far: list = []  # the verdicts decided when a Ctrl-C stops the run (verify_all's order)
     decided: list = []
     interrupted = False
     console = console or Console()
@@ -146,11 +144,16 @@ def run_verify(relations, *, out: str = "proofs", quick: bool = False, seed: int
                              TimeElapsedColumn(), console=Console(stderr=True), transient=True,
                              disable=fmt != "table" and not sys.stderr.isatty()) as progress:
             task = progress.add_task("verifying", total=len(relations) + len(conjectures))
-            for rel in relations:
-                progress.update(task, description=f"verifying {rel.id}")
-                verdicts.append(verify_relation(rel, effort, seed))
-                latch.check()  # a Ctrl-C swallowed inside the search (e.g. in a gc callback) stops here
-                progress.advance(task)
+            if relations:
+                progress.update(task, description="searching the dense families (all relations at once)")
+
+                def done(verdict) -> None:
+                    decided_so_far.append(verdict)
+                    latch.check()  # a Ctrl-C swallowed inside the search (e.g. in a gc callback) stops here
+                    progress.advance(task)
+
+                verdicts = verify_all(relations, effort, seed, on_done=done,
+                                      on_start=lambda rel: progress.update(task, description=f"verifying {rel.id}"))
             for cid, statement, setting in conjectures:
                 from relations.search.conjecture import conjecture
 
@@ -161,6 +164,8 @@ def run_verify(relations, *, out: str = "proofs", quick: bool = False, seed: int
     except KeyboardInterrupt:
         interrupted = True
     interrupted = interrupted or latch.hit
+    if interrupted:
+        verdicts = decided_so_far
     rows = []
     if not interrupted:  # an interrupted run writes nothing: the previous evidence stays as it was
         if relations:

@@ -36,7 +36,7 @@ Binary randomized response with ratio 3 under a uniform prior, and a noiseless b
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Iterable, Mapping
 
 import numpy as np
 
@@ -153,7 +153,8 @@ def _divergence(kind: str, arg, A: np.ndarray, C: np.ndarray, cache: dict) -> np
 
 
 def dense_values(q: np.ndarray, p: np.ndarray, pairs: np.ndarray, extra: Iterable[str] = (), *,
-                 divergence_pairs: np.ndarray | None = None) -> dict[str, np.ndarray]:
+                 divergence_pairs: np.ndarray | None = None,
+                 only: Mapping[str, np.ndarray] | None = None) -> dict[str, np.ndarray]:
     """The notions of ``B`` float mechanisms of one shape, each an array of shape ``(B,)``.
 
     Parameters
@@ -170,6 +171,9 @@ def dense_values(q: np.ndarray, p: np.ndarray, pairs: np.ndarray, extra: Iterabl
     divergence_pairs : numpy.ndarray, optional
         The pairs the divergence notions are maximised over (default ``pairs``); a symmetric family
         such as k-RR passes one representative pair.
+    only : mapping of str to numpy.ndarray, optional
+        For a notion of ``extra``: the indices of the mechanisms it is needed at; it is computed there
+        only, and is NaN at the others (a batch that serves several relations).
 
     Returns
     -------
@@ -207,20 +211,32 @@ def dense_values(q: np.ndarray, p: np.ndarray, pairs: np.ndarray, extra: Iterabl
         pylog = np.where(py > 0, py * np.log(np.where(py > 0, py, 1.0)), 0.0)
     out["eps_m"] = np.maximum((p * qlogq.sum(axis=-1)).sum(axis=-1) - pylog.sum(axis=-1), 0.0)
     dp = pairs if divergence_pairs is None else divergence_pairs
-    cache: dict = {}
+    caches: dict[bytes | None, dict] = {}  # per set of rows: the kl values rho reuses
     A, C = q[:, dp[:, 0], :], q[:, dp[:, 1], :]
     for name in extra:
         if name in out:
             continue
-        kind, arg = parse(name)
-        if kind == "maximal_leakage":
-            out[name] = np.log(np.where(p[:, :, None] > 0, q, 0.0).max(axis=1).sum(axis=-1))
-        elif kind == "min_entropy_leakage":
-            out[name] = np.log(joint.max(axis=1).sum(axis=-1)) - np.log(p.max(axis=-1))
-        else:
-            per_pair = _divergence(kind, arg, A, C, cache)
-            out[name] = per_pair.max(axis=-1) if per_pair.shape[-1] else np.zeros(len(q))
+        rows = None if only is None or name not in only else np.asarray(only[name], dtype=int)
+        if rows is None:
+            out[name] = _extra_value(name, q, p, joint, A, C, caches.setdefault(None, {}))
+            continue
+        out[name] = np.full(len(q), np.nan)
+        if rows.size:
+            out[name][rows] = _extra_value(name, q[rows], p[rows], joint[rows], A[rows], C[rows],
+                                           caches.setdefault(rows.tobytes(), {}))
     return out
+
+
+def _extra_value(name: str, q: np.ndarray, p: np.ndarray, joint: np.ndarray, A: np.ndarray, C: np.ndarray,
+                 cache: dict) -> np.ndarray:
+    """One conversion notion of :func:`dense_values` at every mechanism of the batch given."""
+    kind, arg = parse(name)
+    if kind == "maximal_leakage":
+        return np.log(np.where(p[:, :, None] > 0, q, 0.0).max(axis=1).sum(axis=-1))
+    if kind == "min_entropy_leakage":
+        return np.log(joint.max(axis=1).sum(axis=-1)) - np.log(p.max(axis=-1))
+    per_pair = _divergence(kind, arg, A, C, cache)
+    return per_pair.max(axis=-1) if per_pair.shape[-1] else np.zeros(len(q))
 
 
 def mechanism_values(mech, extra: Iterable[str] = ()) -> dict[str, float] | None:

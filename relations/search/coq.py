@@ -21,7 +21,6 @@ Examples
 from __future__ import annotations
 
 import atexit
-import functools
 import shutil
 import subprocess
 import tempfile
@@ -145,10 +144,10 @@ def _build(coqc: str, source: Path) -> tuple[Path | None, frozenset[str], str]:
                     break
             else:
                 allowed: set[str] = set()
-                for i, ref in enumerate(_STDLIB_REFERENCES):
-                    (folder / f"Std{i}.v").write_text(f"From Coq Require Import Reals Rpower MVT.\n"
-                                                      f"Print Assumptions {ref}.\n", encoding="utf-8")
-                    allowed |= axioms(_run(coqc, folder, f"Std{i}.v").stdout)
+                (folder / "Std.v").write_text("From Coq Require Import Reals Rpower MVT.\n" + "".join(
+                    f"Print Assumptions {ref}.\n" for ref in _STDLIB_REFERENCES), encoding="utf-8")
+                for part in _run(coqc, folder, "Std.v").stdout.split("Axioms:")[1:]:  # one coqc for all
+                    allowed |= axioms("Axioms:" + part)
                 version = subprocess.run([coqc, "--version"], capture_output=True, text=True, timeout=60).stdout.split()
                 result = (folder, frozenset(allowed), next((w for w in version if w[:1].isdigit()), "?"))
         except (OSError, subprocess.TimeoutExpired) as exc:
@@ -168,10 +167,20 @@ def prepare(source: Path = COQ_DIR) -> None:
     coqc = shutil.which("coqc")
     if coqc is None or not (source / "_CoqProject").is_file():
         return
-    threading.Thread(target=_build, args=(coqc, source), daemon=True, name="relations-coq").start()
+    threading.Thread(target=_build_and_check, args=(coqc, source), daemon=True, name="relations-coq").start()
 
 
-@functools.lru_cache(maxsize=None)
+def _build_and_check(coqc: str, source: Path) -> None:
+    """:func:`prepare`'s thread: compile, then check the theorems of :data:`COQ_ONLY` (their results wait)."""
+    _build(coqc, source)
+    for rid in sorted(COQ_ONLY):
+        check_theorem(COQ_PROOFS[rid], source)
+
+
+_CHECK_LOCK = threading.Lock()
+_CHECKED: dict[tuple[CoqProof, Path], CoqCheck] = {}
+
+
 def check_theorem(proof: CoqProof, source: Path = COQ_DIR) -> CoqCheck:
     """Check ``proof``'s statement and axioms against ``source`` compiled in a temporary copy.
 
@@ -193,6 +202,14 @@ def check_theorem(proof: CoqProof, source: Path = COQ_DIR) -> CoqCheck:
         ``"failed"`` with coqc's message when a file does not compile, the statement differs or an
         axiom beyond the standard library's is used.
     """
+    with _CHECK_LOCK:  # once per theorem and folder; prepare's thread may be checking it now
+        key = (proof, source)
+        if key not in _CHECKED:
+            _CHECKED[key] = _check_theorem(proof, source)
+        return _CHECKED[key]
+
+
+def _check_theorem(proof: CoqProof, source: Path) -> CoqCheck:
     coqc = shutil.which("coqc")
     if coqc is None:
         return CoqCheck("unavailable", "coqc is not installed (apt-get install coq)")

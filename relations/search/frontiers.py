@@ -44,6 +44,7 @@ References
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -198,9 +199,9 @@ def _sup_ratio(bound) -> tuple[float, str, str]:
     import sympy as sp
 
     e = sp.Symbol("eps", positive=True)
-    c = e / (1 - sp.exp(-e))
-    ratio = (c - 1 - sp.log(c)) / bound.sympy(e, sp.Integer(0), diameter=1)
-    ends = {"as eps -> 0": sp.limit(ratio, e, 0), "as eps -> inf": sp.limit(ratio, e, sp.oo)}
+    b = bound.sympy(e, sp.Integer(0), diameter=1)
+    lead0, lead_inf = _leading_terms()
+    ends = {"as eps -> 0": sp.limit(lead0 / b, e, 0), "as eps -> inf": sp.limit(lead_inf / b, e, sp.oo)}
     grid = np.logspace(-3, 3, 1201)
     inner = np.array([local_mi_sup_float(x) / bound.float(x, 0.0, 1) for x in grid])
     i = int(np.argmax(inner))
@@ -208,6 +209,29 @@ def _sup_ratio(bound) -> tuple[float, str, str]:
     if float(inner[i]) > float(limit) + 1e-12:
         return float(inner[i]), "", f"at eps = {grid[i]:.4g}"
     return float(limit), str(limit), where
+
+
+@lru_cache(maxsize=1)
+def _leading_terms():
+    """``F(eps) = c - 1 - ln c``'s leading terms at 0 and at infinity, as sympy expressions in ``eps``.
+
+    ``F / lead -> 1`` at each end, so ``lim F / bound = lim lead / bound`` there (a product of limits),
+    and sympy takes that limit at once.  At 0, with ``u = c - 1 -> 0+`` and ``g(u) = u - ln(1 + u)``,
+    ``F / eps^2 = (g(u) / u^2) (u / eps)^2 -> b a^2`` where sympy finds ``a = lim u / eps`` and
+    ``b = lim g(u) / u^2`` (about a second; the limit of ``F / bound`` itself takes sympy five).  At
+    infinity the lead is ``(lim F / eps) eps``.
+    """
+    import sympy as sp
+
+    e, u = sp.Symbol("eps", positive=True), sp.Symbol("u", positive=True)
+    c = e / (1 - sp.exp(-e))
+    a = sp.limit((c - 1) / e, e, 0)
+    b = sp.limit((u - sp.log(1 + u)) / u**2, u, 0)
+    k = sp.limit((c - 1 - sp.log(c)) / e, e, sp.oo)
+    for x in (a, b, k):  # each must be a finite positive number for the argument above
+        if not (x.is_finite and x.is_positive):  # pragma: no cover - these are 1/2, 1/2 and 1
+            raise ArithmeticError(f"unexpected limit {x} in the frontier's leading terms")
+    return b * a**2 * e**2, k * e
 
 
 @lru_cache(maxsize=4)
@@ -227,13 +251,24 @@ def _mi_points(quick: bool) -> tuple[Point, ...]:
             for s in {max(1, min(k - 1, math.floor(theta * k))), max(1, min(k - 1, math.ceil(theta * k)))}:
                 if math.comb(k, s) > 20000:
                     continue
-                mech = subset_selection(k, s, ratio)
-                screened.append((mutual_information_float(mech.prior.array, mech.channel.array), k, s, mech))
-        _, k, s, mech = max(screened, key=lambda c: c[0])
+                screened.append((mutual_information_float(np.full(k, 1.0 / k), _subset_floats(k, s, ratio)), k, s))
+        _, k, s = max(screened, key=lambda c: c[0])
+        mech = subset_selection(k, s, ratio)
         certified = mutual_information(mech.prior.exact, mech.channel.exact)
         out.append(Point(ratio, local_mi_sup(ratio), float(certified.lower),
                          f"{s}-subset selection, k = {k}, uniform prior"))
     return tuple(out)
+
+
+def _subset_floats(k: int, s: int, ratio) -> np.ndarray:
+    """The float channel of ``s``-subset selection (:func:`~relations.mechanisms.local.subset_selection`),
+    built directly for screening: ``t / Z`` on the subsets holding the input, ``1 / Z`` elsewhere."""
+    subsets = list(itertools.combinations(range(k), s))
+    member = np.zeros((k, len(subsets)), dtype=bool)
+    for j, subset in enumerate(subsets):
+        member[list(subset), j] = True
+    t = float(ratio)
+    return np.where(member, t, 1.0) / (math.comb(k - 1, s - 1) * t + math.comb(k - 1, s))
 
 
 def _equality(rel: Relation, mech: Mechanism) -> bool:

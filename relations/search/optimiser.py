@@ -13,16 +13,17 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Iterator
+from typing import Iterator, Sequence
 
 import numpy as np
 
+from relations.catalogue.bounds import Linear
 from relations.catalogue.entries import Relation
 from relations.model.neighbours import diameter
 from relations.search.batch import PAPER, dense_values, ordered_pairs
 from relations.search.families import DenseFamily, RRFamily, product_values, rr_float_prior
 
-__all__ = ["float_bound", "violation", "RATIO_FLOOR", "ratio", "Found", "VIOLATION_MARGIN", "search_dense", "RR_DOMAINS", "RR_RECORDS", "search_rr", "extra_notions"]
+__all__ = ["float_bound", "violation", "RATIO_FLOOR", "ratio", "Found", "VIOLATION_MARGIN", "search_dense", "search_dense_all", "RR_DOMAINS", "RR_RECORDS", "search_rr", "extra_notions"]
 
 
 def float_bound(rel: Relation, v: dict[str, float], diam: int | None) -> float:
@@ -85,40 +86,112 @@ def search_dense(rel: Relation, family: DenseFamily, starts: int, rng: np.random
     All ``2 starts`` simplexes step together (:func:`~relations.search.neldermead.minimize_batch`), each
     step one batch evaluation (:func:`~relations.search.batch.dense_values`).  The starts are read in
     order: the first whose violation exceeds :data:`VIOLATION_MARGIN` gives the candidates, and the
-    tightness is the best ratio of the starts before it.
+    tightness is the best ratio of the starts before it.  This is :func:`search_dense_all` of one
+    relation, from ``rng.normal(scale=1.5, size=(starts, family.dim))``.
     """
+    theta0 = rng.normal(scale=1.5, size=(starts, family.dim))
+    return search_dense_all([rel], family, [theta0], maxiter)[0]
+
+
+def search_dense_all(rels: Sequence[Relation], family: DenseFamily, starts: Sequence[np.ndarray],
+                     maxiter: int = 400) -> list[Found]:
+    """:func:`search_dense` of several relations over one family at once: every relation's simplexes step
+    together, and each step is one :func:`~relations.search.batch.dense_values` call for all of them.
+
+    Each simplex's steps depend only on its own values, so relation ``i``'s result is the one
+    :func:`search_dense` finds from the same starts (up to the last bits of the float values).
+
+    Parameters
+    ----------
+    rels : sequence of Relation
+        Implications with a bound.
+    family : DenseFamily
+        The family searched.
+    starts : sequence of numpy.ndarray
+        Relation ``i``'s starting logit vectors, shape ``(starts_i, family.dim)``.
+    maxiter : int, optional
+        Nelder-Mead iterations per simplex at most.
+
+    Returns
+    -------
+    list of Found
+        One per relation, in order.
+
+    Examples
+    --------
+    >>> from relations.catalogue import get
+    >>> rng = np.random.default_rng(1)
+    >>> theta = rng.normal(scale=1.5, size=(2, DenseFamily(2, 2).dim))
+    >>> found = search_dense_all([get("zheng2025.thm1"), get("zheng2025.thm4")], DenseFamily(2, 2), [theta, theta], 200)
+    >>> found[0].candidates == [], len(found[1].candidates) > 0  # thm1 holds; thm4 is refuted on 2 x 2
+    (True, True)
+    """
+    rels, starts = list(rels), list(starts)
+    return _dense_group(rels, family, starts, maxiter) if rels else []
+
+
+def _dense_group(rels: list[Relation], family: DenseFamily, starts: list[np.ndarray], maxiter: int) -> list[Found]:
+    """:func:`search_dense_all` of a non-empty list of relations."""
     from relations.search.neldermead import minimize_batch
 
     diam = diameter(family.inputs())
-    found = Found([], searched=[])
     pairs = ordered_pairs(family.inputs().pairs())
-    extra = extra_notions(rel)
+    extra = tuple(dict.fromkeys(n for rel in rels for n in extra_notions(rel)))
+    uses = {n: np.array([n in extra_notions(rel) for rel in rels]) for n in extra}  # a conversion notion is
+    counts = [len(t) for t in starts]                                               # computed where it is used
+    offsets = np.concatenate([[0], np.cumsum([2 * c for c in counts])]).astype(int)  # relation i: [off_i, off_i+1)
+    which = np.repeat(np.arange(len(rels)), [2 * c for c in counts])  # the relation of each simplex
+    violating = np.zeros(offsets[-1], dtype=bool)  # the first starts_i simplexes of relation i: its violation
+    for i, c in enumerate(counts):
+        violating[offsets[i]:offsets[i] + c] = True
 
-    def scores(theta):  # (violation, ratio, bound) at each row of theta
-        q, p = family.float_arrays(theta)
-        vals = dense_values(q, p, pairs, extra)
+    def scores(rel, vals):  # (violation, ratio, bound, conclusion) at each row of vals
         return _scores(rel, vals, diam) + (vals[rel.conclusion],)
 
-    def objective(theta, owner):  # simplexes 0..starts-1: -violation (scaled); the others: -ratio
-        viol, ratios, bound, conclusion = scores(theta)
+    keys = sorted({k for rel in rels for k in (rel.premise, rel.conclusion)})
+    linear = np.array([isinstance(rel.bound, Linear) for rel in rels])
+    per = {"prem": [keys.index(rel.premise) for rel in rels], "concl": [keys.index(rel.conclusion) for rel in rels],
+           "ca": [float(rel.bound.ca) if linear[i] else 0.0 for i, rel in enumerate(rels)],
+           "cs": [float(rel.bound.cs) if linear[i] else 0.0 for i, rel in enumerate(rels)],
+           "g": [bool(rel.bound.times_diameter) if linear[i] else False for i, rel in enumerate(rels)]}
+    per = {k: np.asarray(v)[which] for k, v in per.items()}  # by simplex
+
+    def objective(theta, owner):  # violation simplexes: -violation (scaled); the others: -ratio
+        q, p = family.float_arrays(theta)
+        rel_of = which[owner]
+        vals = dense_values(q, p, pairs, extra, only={n: np.flatnonzero(u[rel_of]) for n, u in uses.items()})
+        table, at = np.stack([vals[k] for k in keys]), np.arange(len(theta))
+        premise, conclusion, sigma = table[per["prem"][owner], at], table[per["concl"][owner], at], vals["sigma_min"]
+        bound = _linear_bound(per["ca"][owner], per["cs"][owner], per["g"][owner], premise, sigma, diam)
+        for i in np.flatnonzero(~linear).tolist():  # other bounds: their float method, point by point
+            rows = np.flatnonzero(rel_of == i)
+            bound[rows] = [rels[i].bound.float(float(a), float(s), diam) for a, s in zip(premise[rows], sigma[rows])]
+        viol, ratios, bound = _score_arrays(premise, conclusion, bound)
         with np.errstate(invalid="ignore"):  # scale-free, so that the search does not run off to infinite budgets
             neg_violation = np.where(np.isfinite(viol), -viol / (1.0 + np.abs(conclusion) + np.abs(bound)),
                                      np.where(viol > 0, -1e6, 1e6))
-        return np.where(owner < starts, neg_violation, np.where(np.isnan(ratios), 1e6, -ratios))
+        return np.where(violating[owner], neg_violation, np.where(np.isnan(ratios), 1e6, -ratios))
 
-    theta0 = rng.normal(scale=1.5, size=(starts, family.dim))
-    xs, fs = minimize_batch(objective, np.concatenate([theta0, theta0]), maxiter=maxiter,
-                            xatol=np.repeat([1e-6, 1e-4], starts), fatol=np.repeat([1e-12, 1e-4], starts))
-    for s, v in enumerate(scores(xs[:starts])[0].tolist()):
-        found.best_violation = max(found.best_violation, v)
-        if v > VIOLATION_MARGIN:
-            found.candidates.extend(family.exact_mechanisms(xs[s]))
-            break
-        q = -fs[starts + s]
-        if q < 1e5 and (found.best_ratio is None or q > found.best_ratio):
-            found.best_ratio, found.ratio_family = q, family.describe()
-    found.searched.append(f"{family.describe()}: {starts} Nelder-Mead starts")
-    return found
+    x0 = np.concatenate([np.concatenate([t, t]) for t in starts])
+    xs, fs = minimize_batch(objective, x0, maxiter=maxiter,
+                            xatol=np.concatenate([np.repeat([1e-6, 1e-4], c) for c in counts]),
+                            fatol=np.concatenate([np.repeat([1e-12, 1e-4], c) for c in counts]))
+    out = []
+    for i, rel in enumerate(rels):
+        c, off = counts[i], int(offsets[i])
+        found = Found([], searched=[])
+        q, p = family.float_arrays(xs[off:off + c])
+        for s, v in enumerate(scores(rel, dense_values(q, p, pairs, extra_notions(rel)))[0].tolist()):
+            found.best_violation = max(found.best_violation, v)
+            if v > VIOLATION_MARGIN:
+                found.candidates.extend(family.exact_mechanisms(xs[off + s]))
+                break
+            r = -fs[off + c + s]
+            if r < 1e5 and (found.best_ratio is None or r > found.best_ratio):
+                found.best_ratio, found.ratio_family = r, family.describe()
+        found.searched.append(f"{family.describe()}: {c} Nelder-Mead starts")
+        out.append(found)
+    return out
 
 
 
@@ -144,9 +217,14 @@ def search_rr(rel: Relation, central: bool, quick: bool = False) -> Found:
     for k in domains:
         for si, skew in enumerate(skews):
             local = _rr_grid_values(rel, k, np.exp(grid), skew)
-            for r in records:
-                diam = r if central else 1
-                viol, ratios, _ = _scores(rel, product_values(local, r) if central else local, diam)
+            if central:  # every r at once: the products' values stacked, each with its diameter r
+                parts = [product_values(local, r) for r in records]
+                stacked = {key: np.concatenate([v[key] for v in parts]) for key in parts[0]}
+                all_viol, all_ratios, _ = _scores(rel, stacked, np.repeat(records, len(grid)))
+            else:
+                all_viol, all_ratios, _ = _scores(rel, local, 1)
+            for n, r in enumerate(records):
+                viol, ratios = all_viol[n * len(grid):(n + 1) * len(grid)], all_ratios[n * len(grid):(n + 1) * len(grid)]
                 i = int(np.argmax(viol))
                 found.best_violation = max(found.best_violation, float(viol[i]))
                 if viol[i] > VIOLATION_MARGIN:
@@ -213,11 +291,33 @@ def _rr_grid_values(rel: Relation, k: int, ts: np.ndarray, skew: float) -> dict[
                         extra_notions(rel))
 
 
-def _scores(rel: Relation, vals: dict[str, np.ndarray], diam: int | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _scores(rel: Relation, vals: dict[str, np.ndarray], diam) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """:func:`violation`, :func:`ratio` (NaN for None) and :func:`float_bound` at every point of a batch of
-    values."""
-    premise, conclusion = vals[rel.premise], vals[rel.conclusion]
-    bound = np.array([rel.bound.float(float(a), float(s), diam) for a, s in zip(premise, vals["sigma_min"])])
+    values; ``diam`` is the diameter (None: disconnected), or an array of one per point."""
+    premise, sigma = vals[rel.premise], vals["sigma_min"]
+    if isinstance(diam, np.ndarray) and not isinstance(rel.bound, Linear):
+        bound = np.array([rel.bound.float(float(a), float(s), int(d)) for a, s, d in zip(premise, sigma, diam)])
+        return _score_arrays(premise, vals[rel.conclusion], bound)
+    if isinstance(rel.bound, Linear):
+        b = rel.bound
+        bound = _linear_bound(np.full(premise.shape, float(b.ca)), np.full(premise.shape, float(b.cs)),
+                              np.full(premise.shape, b.times_diameter), premise, sigma, diam)
+    else:
+        bound = np.array([rel.bound.float(float(a), float(s), diam) for a, s in zip(premise, sigma)])
+    return _score_arrays(premise, vals[rel.conclusion], bound)
+
+
+def _linear_bound(ca: np.ndarray, cs: np.ndarray, times_diameter: np.ndarray, premise: np.ndarray,
+                  sigma: np.ndarray, diam) -> np.ndarray:
+    """:meth:`Linear.float <relations.catalogue.bounds.Linear.float>` element by element: ``ca a + cs s``
+    (the ``s`` term only where ``cs != 0``), times the diameter where asked (``inf`` when disconnected)."""
+    with np.errstate(all="ignore"):
+        base = ca * premise + np.where(cs != 0, cs * sigma, 0.0)
+        return np.where(times_diameter, math.inf if diam is None else diam * base, base)
+
+
+def _score_arrays(premise: np.ndarray, conclusion: np.ndarray, bound: np.ndarray) -> tuple[np.ndarray, ...]:
+    """(violation, ratio, bound) from the premise, conclusion and bound at each point (see :func:`_scores`)."""
     with np.errstate(invalid="ignore", divide="ignore"):
         viol = np.where(np.isposinf(bound) | np.isinf(premise), -np.inf, conclusion - bound)
         viol = np.where(np.isinf(conclusion) & ~np.isinf(premise) & ~np.isposinf(bound), conclusion, viol)

@@ -32,7 +32,7 @@ import math
 import time
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Callable, Iterable, Iterator
+from typing import Callable, Iterable, Iterator, Mapping
 
 import numpy as np
 
@@ -48,7 +48,7 @@ from relations.search.derive import derive
 from relations.search.families import DenseFamily
 from relations.search.conversion_frontiers import CONVERSION_IDS, conversion_frontier
 from relations.search.frontiers import Frontier, frontier_for
-from relations.search.optimiser import Found, search_dense, search_rr
+from relations.search.optimiser import Found, search_dense, search_dense_all, search_rr
 import relations.search.erasure as erasure
 from relations.search.screening import hypothesis_search as _hypothesis_search
 from relations.search.screening import refutes as _refutes
@@ -203,8 +203,8 @@ class _Search:
     measure the tightness of a relation that stands.  Every candidate is re-checked exactly.
     """
 
-    def __init__(self, rel: Relation, effort: Effort, seed: int):
-        self.rel, self.effort = rel, effort
+    def __init__(self, rel: Relation, effort: Effort, seed: int, dense: Mapping[tuple[str, int], Found] | None = None):
+        self.rel, self.effort, self.dense = rel, effort, dense or {}
         self.rng = np.random.default_rng(seed)
         self.refutes = _refutes(rel)
         self.searched: list[str] = []
@@ -291,9 +291,10 @@ class _Search:
 
     def _optimiser_runs(self) -> Iterator[Found]:
         for setting in _settings(self.rel):
-            for fam in DENSE[setting]:
-                yield self._record(search_dense(self.rel, fam, self.effort.dense_starts, self.rng,
-                                                self.effort.dense_maxiter))
+            for i, fam in enumerate(DENSE[setting]):
+                done = self.dense.get((setting, i))  # run by verify_all together with the other relations
+                yield self._record(done if done is not None else search_dense(
+                    self.rel, fam, self.effort.dense_starts, self.rng, self.effort.dense_maxiter))
             yield self._record(search_rr(self.rel, central=setting == "central", quick=self.effort.quick))
 
     def _record(self, found: Found) -> Found:
@@ -347,15 +348,67 @@ def _from_model(res: smt.SearchResult) -> Mechanism:
 
 
 def verify_all(relations: Iterable[Relation] = CATALOGUE, effort: Effort = Effort(), seed: int = 2025,
-               on_done: Callable[[Verdict], None] | None = None) -> list[Verdict]:
-    """Verdicts for every relation, in catalogue order (``on_done`` after each)."""
+               on_done: Callable[[Verdict], None] | None = None,
+               on_start: Callable[[Relation], None] | None = None) -> list[Verdict]:
+    """Verdicts for every relation, in the order given: each the one :func:`verify_relation` gives.
+
+    Two things make it faster than a loop of :func:`verify_relation`.  The Nelder-Mead searches of all
+    the relations over each dense family run as one batch (:func:`~relations.search.optimiser.search_dense_all`,
+    from the starts each relation's own seeded generator would draw), and the relations whose proof is
+    checked by ``coqc`` are decided last, so that the compile started at the beginning
+    (:func:`~relations.search.coq.prepare`) overlaps the other searches.
+
+    Parameters
+    ----------
+    relations : iterable of Relation, optional
+        Default: the catalogue.
+    effort : Effort, optional
+    seed : int, optional
+    on_done, on_start : callable, optional
+        Called with each verdict when it is decided, and with each relation before (in the order they
+        are decided, which puts the Coq-checked ones last).
+
+    Returns
+    -------
+    list of Verdict
+        In the order of ``relations``.
+    """
     relations = list(relations)
     if any(rel.id in COQ_ONLY for rel in relations):
         prepare()  # coqc compiles the proofs in its own process while the searches run
-    out = []
-    for rel in relations:
-        v = verify_relation(rel, effort, seed)
-        out.append(v)
+    dense = _dense_searches(relations, effort, seed)
+    out: list[Verdict | None] = [None] * len(relations)
+    order = sorted(range(len(relations)), key=lambda i: relations[i].id in COQ_ONLY)  # stable: Coq ones last
+    for i in order:
+        rel = relations[i]
+        if on_start:
+            on_start(rel)
+        t0 = time.perf_counter()
+        v = (_non_implication(rel) if rel.kind == RelationKind.NON_IMPLICATION
+             else _Search(rel, effort, seed, dense.get(i)).run())
+        v.seconds = time.perf_counter() - t0
+        out[i] = v
         if on_done:
             on_done(v)
+    return out  # type: ignore[return-value]
+
+
+def _dense_searches(relations: list[Relation], effort: Effort, seed: int) -> dict[int, dict[tuple[str, int], Found]]:
+    """The dense-family searches of every implication, batched per family: ``{index: {(setting, family
+    index): Found}}``, from the starts ``_Search`` would draw (its generator is seeded with ``seed`` and
+    used by nothing else before)."""
+    plans: dict[tuple[str, int], list[tuple[int, np.ndarray]]] = {}
+    for n, rel in enumerate(relations):
+        if rel.kind == RelationKind.NON_IMPLICATION or rel.bound is None:
+            continue
+        rng = np.random.default_rng(seed)
+        for setting in _settings(rel):
+            for i, fam in enumerate(DENSE[setting]):
+                plans.setdefault((setting, i), []).append((n, rng.normal(scale=1.5, size=(effort.dense_starts, fam.dim))))
+    out: dict[int, dict[tuple[str, int], Found]] = {}
+    for (setting, i), items in plans.items():
+        founds = search_dense_all([relations[n] for n, _ in items], DENSE[setting][i], [t for _, t in items],
+                                  effort.dense_maxiter)
+        for (n, _), found in zip(items, founds):
+            out.setdefault(n, {})[(setting, i)] = found
     return out
