@@ -133,9 +133,29 @@ def hypothesis_search(rel: Relation, setting: str, effort: Any) -> Mechanism | N
     from relations.search.strategies import mechanisms
 
     test = refutes(rel)
-    if not any(test(mech) for mech in generated(setting, effort.hypothesis_examples)):
+    if not _any_drawn_refutes(rel, setting, effort.hypothesis_examples):
         return None  # hypothesis would draw exactly these, none of which refutes rel
     try:
         return find(mechanisms(setting), test, settings=_settings(effort.hypothesis_examples))
     except NoSuchExample:  # pragma: no cover - a refuting example was drawn above
         return None
+
+
+@lru_cache(maxsize=8)
+def _drawn_values(setting: str, examples: int) -> list:
+    """The exact :func:`~relations.checking.quantities.values` of :func:`generated`'s mechanisms, filled in
+    on first use: every relation screened over the same list shares them (and their lazily computed notions)."""
+    return [None] * len(generated(setting, examples))
+
+
+def _any_drawn_refutes(rel: Relation, setting: str, examples: int) -> bool:
+    """``refutes(rel)`` of some mechanism of ``generated(setting, examples)``, with shared exact values."""
+    screen, known = float_screen(rel), _drawn_values(setting, examples)
+    for i, mech in enumerate(generated(setting, examples)):
+        if screen(mech):
+            if known[i] is None:
+                known[i] = values(mech)
+            if evaluate(rel, known[i]).status == Status.FAILS:
+                return True
+    return False
+
