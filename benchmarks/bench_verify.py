@@ -9,7 +9,9 @@ Side by side in one process, on the same relations, families and starts:
   :class:`~relations.model.mechanism.Mechanism` and measuring it
   (:func:`relations.search.families.float_values`);
 * **batched** -- :func:`relations.search.optimiser.search_dense`: all simplexes step together
-  (:mod:`relations.search.neldermead`), each step one :func:`relations.search.batch.dense_values` call.
+  (:mod:`relations.search.neldermead`), each step one :func:`relations.search.batch.dense_values` call;
+* **catalogue** -- every implication over each family, one :func:`search_dense` after another against
+  :func:`relations.search.optimiser.search_dense_all` (what ``verify`` runs: all relations as one batch).
 
 Both report the best violation and tightness ratio they found (the two methods take the same steps up to
 last-bit differences of the floats, so the values agree closely but not always to the last digit).
@@ -28,9 +30,9 @@ import time
 
 import numpy as np
 
-from relations.catalogue import get
+from relations.catalogue import CATALOGUE, get
 from relations.search.families import DenseFamily, float_values
-from relations.search.optimiser import float_bound, ratio, search_dense, violation
+from relations.search.optimiser import float_bound, ratio, search_dense, search_dense_all, violation
 
 RELATIONS = ("relations.thm11_sharp", "zheng2025.thm9", "bs2016.dp_zcdp", "cks2020.rdp_dp")
 FAMILIES = (DenseFamily(2, 2), DenseFamily(3, 3), DenseFamily(4, 2, 2, 2))
@@ -89,6 +91,20 @@ def main(quick: bool = False, end_to_end: bool = False) -> dict:
                   f"x{t_old / t_new:5.1f}   best ratio {old[1] or float('nan'):.6f} / {found.best_ratio or float('nan'):.6f}")
     print(f"searches: baseline {total_old:.1f} s, batched {total_new:.2f} s, ratio {total_old / total_new:.1f}")
     results |= {"search_baseline_s": total_old, "search_batched_s": total_new, "speedup": total_old / total_new}
+    rels = [r for r in CATALOGUE if r.kind == "implication" and r.bound is not None]
+    t_each = t_all = 0.0
+    for fam in FAMILIES:  # what verify runs: every relation over each family, one by one or as one batch
+        t = time.perf_counter()
+        each = [search_dense(r, fam, starts, np.random.default_rng(2), maxiter) for r in rels]
+        t_each += time.perf_counter() - t
+        t = time.perf_counter()
+        together = search_dense_all(rels, fam, [np.random.default_rng(2).normal(scale=1.5, size=(starts, fam.dim))
+                                                for _ in rels], maxiter)
+        t_all += time.perf_counter() - t
+        assert [f.best_violation for f in each] == [f.best_violation for f in together]
+    print(f"all {len(rels)} implications x {len(FAMILIES)} families: one by one {t_each:.1f} s, as one batch per family "
+          f"{t_all:.1f} s, ratio {t_each / t_all:.1f} (same results)")
+    results |= {"catalogue_one_by_one_s": t_each, "catalogue_batched_s": t_all, "catalogue_speedup": t_each / t_all}
     if end_to_end:
         for label, args in (("verify_quick_s", ["--quick"]), ("verify_full_s", [])):
             with tempfile.TemporaryDirectory() as tmp:
