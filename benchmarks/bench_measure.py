@@ -13,8 +13,9 @@ side by side in this process, and their ratio:
    ``r = 10^6`` (``--quick``: ``10^5``) with the same priors each shared by ``r/1000`` records (target < 2 s);
 5. whole processes: ``relations measure F.npz --json`` vs ``python -c`` that loads
    the same file with numpy and computes ``I(X;Y)`` once (target ratio <= 2.0);
-8. float ``eps_m`` alone, 8192 x 8192 (row blocks on every core) vs the numpy one-pass ``I(X;Y)``
-   (target ratio <= 0.6);
+8. float ``eps_m`` alone, 1024^2, 2048^2, 4096^2 and 8192^2 (row blocks on every core, one thread pool
+   kept per process) vs the numpy one-pass ``I(X;Y)``, with the cost per entry (target ratio <= 0.6 at
+   8192^2, the same cost per entry at every size; 16384^2 too without --quick);
 7. exact path, ties: binary randomized response written densely over ``D^r`` (every clique of
    neighbours at the maximal ratio) vs its untied twin, a random rational channel of the same
    shape (target ratio <= 2);
@@ -191,12 +192,21 @@ def main(quick: bool = False) -> dict:
         "baseline: exact p(y) first")
     results["long_denominators_ratio"] = t_tool / t_base
 
+    per_entry = {}
+    for n_pe in ((1024, 2048) if quick else (1024, 2048, 4096, 16384)):  # cost per entry: should not depend on n
+        p_pe, q_pe = random_channel(rng, n_pe, n_pe)
+        t_tool = best_of(lambda: mutual_information_float(p_pe, q_pe))
+        t_base = best_of(lambda: numpy_mi(p_pe, q_pe))
+        row(f"float eps_m {n_pe}^2 vs numpy MI", t_tool, t_base, f"{t_tool / n_pe**2 * 1e9:.2f} ns per entry")
+        per_entry[n_pe] = t_tool / n_pe**2 * 1e9
     n_mi = 2048 if quick else 8192
     p_mi, q_mi = random_channel(rng, n_mi, n_mi)
     t_tool = best_of(lambda: mutual_information_float(p_mi, q_mi))
     t_base = best_of(lambda: numpy_mi(p_mi, q_mi))
-    row(f"float eps_m {n_mi}x{n_mi} vs numpy MI", t_tool, t_base, "target <= 0.6x")
+    row(f"float eps_m {n_mi}^2 vs numpy MI", t_tool, t_base, f"target <= 0.6x; {t_tool / n_mi**2 * 1e9:.2f} ns per entry")
     results["float_mi_ratio"] = t_tool / t_base
+    per_entry[n_mi] = t_tool / n_mi**2 * 1e9
+    results["float_mi_ns_per_entry"] = {str(k): round(v, 3) for k, v in sorted(per_entry.items())}
     del p_mi, q_mi
 
     r_tied = 8 if quick else 10
@@ -236,4 +246,4 @@ def main(quick: bool = False) -> dict:
 
 if __name__ == "__main__":
     out = main(quick="--quick" in sys.argv)
-    print(json.dumps({k: round(v, 3) for k, v in out.items()}))
+    print(json.dumps({k: round(v, 3) if isinstance(v, float) else v for k, v in out.items()}))

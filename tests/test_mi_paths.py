@@ -55,3 +55,38 @@ def test_exact_mi_paths_enclose_mpmath(kind, seed):
     with mpmath.workdps(60):
         assert mpf_of(enc.lower) - mpmath.mpf(2) ** -150 <= ref <= mpf_of(enc.upper) + mpmath.mpf(2) ** -150
     assert enc.upper - enc.lower <= Fraction(1, 2**80)
+
+
+def _child_mi(conn):
+    import numpy as np
+
+    from relations.measures.information import mutual_information_float
+
+    q = np.full((1024, 1024), 1.0 / 1024)
+    conn.send(mutual_information_float(np.full(1024, 1.0 / 1024), q))
+    conn.close()
+
+
+def test_float_mi_thread_pool_survives_fork():
+    # the blocked float pass keeps one thread pool per process; a forked child (a sweep or audit worker)
+    # has none of its parent's threads and must make its own instead of waiting forever on the parent's
+    import multiprocessing as mp
+
+    import numpy as np
+
+    from relations.measures.information import mutual_information_float
+
+    rng = np.random.default_rng(5)
+    q = rng.random((1024, 1024))
+    q /= q.sum(axis=1, keepdims=True)
+    p = np.full(1024, 1.0 / 1024)
+    py = p @ q
+    direct = float(p @ (q * np.log(q)).sum(axis=1) - py @ np.log(py))  # numpy in one piece
+    assert mutual_information_float(p, q) == pytest.approx(direct, rel=1e-9, abs=1e-12)
+    ctx = mp.get_context("fork")
+    parent, child = ctx.Pipe()
+    proc = ctx.Process(target=_child_mi, args=(child,))
+    proc.start()
+    assert parent.poll(60), "the forked child hung on the parent's thread pool"
+    assert parent.recv() == pytest.approx(0.0, abs=1e-12)  # a constant channel: no information
+    proc.join(10)

@@ -258,6 +258,23 @@ def compare_with_log(prior: Sequence[Fraction], rows: Sequence[Sequence[Fraction
 MAX_THREADS = 8
 
 
+_POOL: list = []  # the process's thread pool for mutual_information_float, made on first use
+
+
+def _pool():
+    """One thread pool per process, kept between calls (starting threads costs about as much as a
+    million-entry pass); a forked child starts its own, since it has none of the parent's threads."""
+    if not _POOL:
+        from concurrent.futures import ThreadPoolExecutor
+
+        _POOL.append(ThreadPoolExecutor(min(os.cpu_count() or 1, MAX_THREADS), thread_name_prefix="relations-mi"))
+    return _POOL[0]
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_POOL.clear)
+
+
 def mutual_information_float(prior: np.ndarray, q: np.ndarray) -> float:
     """``I(X;Y)`` in float64, one pass over ``Q`` in blocks of whole rows (about 2 MiB, so that a block
     stays in cache), the blocks shared among up to :data:`MAX_THREADS` threads (one per core; numpy
@@ -297,10 +314,7 @@ def mutual_information_float(prior: np.ndarray, q: np.ndarray) -> float:
 
     threads = min(os.cpu_count() or 1, len(spans), MAX_THREADS)
     if threads > 1 and n * m >= 1 << 20:  # numpy releases the GIL in the passes over a block
-        from concurrent.futures import ThreadPoolExecutor
-
-        with ThreadPoolExecutor(threads) as pool:
-            parts = list(pool.map(work, spans))
+        parts = list(_pool().map(work, spans))
     else:
         parts = [work(span) for span in spans]
     conditional = math.fsum(c for c, _ in parts)
