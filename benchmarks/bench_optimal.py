@@ -1,6 +1,6 @@
 """Benchmark of the optimal-mechanism solvers, side by side with a direct HiGHS solve of the naive LP.
 
-Run: ``python benchmarks/bench_optimal.py`` (``--full`` adds k = 1024, about 5 minutes).
+Run: ``python benchmarks/bench_optimal.py`` (``--full`` adds k = 1024, about 3 minutes).
 
 * ``optimize --notion dp``, Hamming loss, ``eps = ln(3)``, a skewed prior: the whole exact pipeline of
   :func:`~relations.tradeoffs.optimal.optimal_dp` (the ``k^2``-inequality LP by dual simplex, the exact

@@ -294,8 +294,17 @@ class Channel:
     def from_exact(rows: Sequence[Sequence[Fraction]], rounding: Fraction = Fraction(0)) -> "Channel":
         """A channel from exact rows that are already validated."""
         rows = tuple(tuple(r) for r in rows)
-        approx = np.array([[float(v) for v in r] for r in rows], dtype=np.float64).reshape(len(rows), -1)
-        nonzero = np.array([[v != 0 for v in r] for r in rows], dtype=bool).reshape(approx.shape)
+        seen: dict[int, tuple[float, bool]] = {}  # by object: built rows often share a Fraction among entries
+
+        def converted(v: Fraction) -> tuple[float, bool]:
+            got = seen.get(id(v))
+            if got is None:
+                got = seen[id(v)] = (float(v), v != 0)
+            return got
+
+        pairs = [[converted(v) for v in r] for r in rows]
+        approx = np.array([[f for f, _ in r] for r in pairs], dtype=np.float64).reshape(len(rows), -1)
+        nonzero = np.array([[z for _, z in r] for r in pairs], dtype=bool).reshape(approx.shape)
         return Channel(_frozen(approx), rows, _reliable(nonzero, approx), rounding)
 
     @classmethod

@@ -75,6 +75,15 @@ def _ints(values: Sequence[Fraction]) -> tuple[np.ndarray, int]:
     return np.array([v.numerator * (den // v.denominator) for v in values], dtype=object), den
 
 
+def _loss_ints(loss) -> tuple[np.ndarray, int]:
+    """The loss as Python-integer numerators (an object array ``k x m``) over their least common denominator;
+    an integer numpy array (Hamming loss) is taken as it is, without a Fraction per entry."""
+    if isinstance(loss, np.ndarray) and loss.dtype.kind in "iu":
+        return loss.astype(object), 1
+    flat, den = _ints([Fraction(v) for row in loss for v in row])
+    return flat.reshape(len(loss), -1), den
+
+
 def _primal(low: np.ndarray, d: np.ndarray, den: int, t: Fraction, w: Sequence[Fraction]):
     """``(V, D)``: the exact ``w(x) Q[x][y] = V[x][y] / D`` (object array), or ``None`` if the rationalised
     solution is not exactly feasible."""
@@ -124,7 +133,7 @@ def certify(prior: Sequence[Fraction], loss: Sequence[Sequence[Fraction]], t: Fr
     ----------
     prior : sequence of Fraction
         ``p(x)``.
-    loss : sequence of sequence of Fraction
+    loss : sequence of sequence of Fraction, or numpy.ndarray of integers
         ``L[x][y]``, exact.
     t : Fraction
         The budget ratio ``e^eps``.
@@ -143,8 +152,7 @@ def certify(prior: Sequence[Fraction], loss: Sequence[Sequence[Fraction]], t: Fr
     k = len(prior)
     w = list(prior) if identifiability else [Fraction(1)] * k
     # C = p L / w over a common denominator: L for identifiability, p L for DP
-    flat, lden = _ints([Fraction(v) for row in loss for v in row])
-    cost = flat.reshape(k, -1)
+    cost, lden = _loss_ints(loss)
     if identifiability:
         cden = lden
     else:
@@ -208,8 +216,8 @@ def within_budget(prior: Sequence[Fraction], loss: Sequence[Sequence[Fraction]],
     scale = [w[x] / int(sums[x]) for x in range(k)]
     if t2 * max(scale) > t * min(scale):
         return None
-    flat, lden = _ints([Fraction(v) for row in loss for v in row])
-    weighted = (flat.reshape(k, -1) * vals).sum(axis=1)
+    flat, lden = _loss_ints(loss)
+    weighted = (flat * vals).sum(axis=1)
     distortion = sum((prior[x] * Fraction(int(weighted[x]), int(sums[x]) * lden) for x in range(k)), Fraction(0))
     rows = [_row([int(v) for v in row], int(sums[x]), Fraction(1)) for x, row in enumerate(vals)]
     return rows, distortion
