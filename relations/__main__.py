@@ -1,6 +1,6 @@
 """``python -m relations ...`` and the ``relations`` console script: run the command line.
 
-:func:`main` answers ``relations --version`` (and ``-V``) itself, without importing the
+:func:`main` answers ``relations --version`` itself, without importing the
 command-line framework (about a fifth of a second); everything else goes to
 :func:`relations.cli.main`.
 """
@@ -26,7 +26,7 @@ def main(argv: Optional[list[str]] = None) -> None:
     0
     """
     args = sys.argv[1:] if argv is None else list(argv)
-    if args in (["--version"], ["-V"]):
+    if args == ["--version"]:
         from relations import __version__
 
         sys.stdout.write(f"relations {__version__}\n")

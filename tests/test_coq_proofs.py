@@ -201,3 +201,22 @@ def test_check_theorem_fails_when_a_file_does_not_compile(tmp_path):
         outcome = check_theorem(COQ_PROOFS[rid], broken)
         assert outcome.status == "failed" and "KLPair.v" in outcome.detail, outcome
     assert check_theorem(COQ_PROOFS["relations.kl_tanh"]).status == "checked"
+
+
+def test_a_coqc_killed_by_ctrl_c_is_not_remembered_as_a_failure(tmp_path, monkeypatch):
+    """A Ctrl-C reaches prepare()'s coqc too; a run it killed (negative return code) is no answer, so the
+    next check in the same process compiles again and passes."""
+    import shutil
+    import subprocess
+
+    from relations.search import coq
+
+    _tool("coqc")
+    copy = tmp_path / "coq"
+    shutil.copytree(coq.COQ_DIR, copy, ignore=shutil.ignore_patterns("*.vo", "*.vok", "*.vos", "*.glob", ".*.aux"))
+    real = coq._run
+    monkeypatch.setattr(coq, "_run", lambda coqc, folder, name: subprocess.CompletedProcess([coqc], -2, "", ""))
+    first = coq.check_theorem(coq.COQ_PROOFS["drv2010.kl"], copy)
+    assert first.status == "failed" and first.detail == "coqc was stopped by signal 2"
+    monkeypatch.setattr(coq, "_run", real)
+    assert coq.check_theorem(coq.COQ_PROOFS["drv2010.kl"], copy).status == "checked"

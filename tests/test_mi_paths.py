@@ -67,6 +67,7 @@ def _child_mi(conn):
     conn.close()
 
 
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="no fork on this platform")
 def test_float_mi_thread_pool_survives_fork():
     # the blocked float pass keeps one thread pool per process; a forked child (a sweep or audit worker)
     # has none of its parent's threads and must make its own instead of waiting forever on the parent's

@@ -164,8 +164,9 @@ def run_verify(relations, *, out: str = "proofs", quick: bool = False, seed: int
     except KeyboardInterrupt:
         interrupted = True
     interrupted = interrupted or latch.hit
-    if interrupted:
-        verdicts = decided_so_far
+    if interrupted:  # the verdicts decided so far, in the order asked (verify_all decides Coq-checked ones last)
+        at = {id(rel): i for i, rel in enumerate(relations)}
+        verdicts = sorted(decided_so_far, key=lambda v: at.get(id(v.relation), len(at)))
     rows = []
     if not interrupted:  # an interrupted run writes nothing: the previous evidence stays as it was
         if relations:

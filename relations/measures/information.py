@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import math
 import os
+import threading
 from fractions import Fraction
 from typing import Sequence
 
@@ -259,20 +260,27 @@ MAX_THREADS = 8
 
 
 _POOL: list = []  # the process's thread pool for mutual_information_float, made on first use
+_POOL_LOCK = [threading.Lock()]
 
 
 def _pool():
     """One thread pool per process, kept between calls (starting threads costs about as much as a
     million-entry pass); a forked child starts its own, since it has none of the parent's threads."""
-    if not _POOL:
-        from concurrent.futures import ThreadPoolExecutor
+    with _POOL_LOCK[0]:
+        if not _POOL:
+            from concurrent.futures import ThreadPoolExecutor
 
-        _POOL.append(ThreadPoolExecutor(min(os.cpu_count() or 1, MAX_THREADS), thread_name_prefix="relations-mi"))
-    return _POOL[0]
+            _POOL.append(ThreadPoolExecutor(min(os.cpu_count() or 1, MAX_THREADS), thread_name_prefix="relations-mi"))
+        return _POOL[0]
 
 
-if hasattr(os, "register_at_fork"):
-    os.register_at_fork(after_in_child=_POOL.clear)
+def _after_fork_in_child() -> None:
+    _POOL.clear()
+    _POOL_LOCK[0] = threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):  # not on Windows, which has no fork
+    os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
 def mutual_information_float(prior: np.ndarray, q: np.ndarray) -> float:

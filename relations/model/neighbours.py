@@ -29,7 +29,6 @@ first record most significant (``numpy.unravel_index`` in C order).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Iterator, Sequence
 
 import numpy as np
@@ -176,13 +175,18 @@ def diameter(space: InputSpace) -> int | None:
         return 1 if space.size >= 2 else 0
     if isinstance(space, HammingInputs):
         return space.records if space.k >= 2 else 0
-    return _graph_diameter(space)
+    known = space.__dict__.get("_diameter", _UNKNOWN)  # remembered on the (immutable) object itself
+    if known is _UNKNOWN:
+        known = space.__dict__["_diameter"] = _graph_diameter(space)
+    return known
 
 
-@lru_cache(maxsize=64)
+_UNKNOWN = object()
+
+
 def _graph_diameter(space: GraphInputs) -> int | None:
-    """:func:`diameter` of an explicit graph, remembered for the last few graphs (the searches ask again
-    for the same mechanism's inputs, relation after relation)."""
+    """:func:`diameter` of an explicit graph (the searches ask again for the same mechanism's inputs,
+    relation after relation: :func:`diameter` keeps the answer on the object)."""
     n = space.size
     if n <= 1:
         return 0

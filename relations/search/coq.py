@@ -27,6 +27,7 @@ import tempfile
 import threading
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Iterable
 
 __all__ = ["COQ_DIR", "COQ_ONLY", "COQ_PROOFS", "CoqProof", "CoqCheck", "check_theorem", "prepare", "axioms"]
 
@@ -140,25 +141,38 @@ def _build(coqc: str, source: Path) -> tuple[Path | None, frozenset[str], str]:
             for name in files:
                 run = _run(coqc, folder, name)
                 if run.returncode != 0:
-                    result = (None, frozenset(), f"coqc {name}: {(run.stderr or run.stdout).strip()[:400]}")
+                    result = (None, frozenset(), _interrupted(run) or
+                              f"coqc {name}: {(run.stderr or run.stdout).strip()[:400]}")
                     break
             else:
                 allowed: set[str] = set()
                 (folder / "Std.v").write_text("From Coq Require Import Reals Rpower MVT.\n" + "".join(
                     f"Print Assumptions {ref}.\n" for ref in _STDLIB_REFERENCES), encoding="utf-8")
-                for part in _run(coqc, folder, "Std.v").stdout.split("Axioms:")[1:]:  # one coqc for all
+                std = _run(coqc, folder, "Std.v")
+                for part in std.stdout.split("Axioms:")[1:]:  # one coqc for all the references
                     allowed |= axioms("Axioms:" + part)
                 version = subprocess.run([coqc, "--version"], capture_output=True, text=True, timeout=60).stdout.split()
-                result = (folder, frozenset(allowed), next((w for w in version if w[:1].isdigit()), "?"))
+                result = ((None, frozenset(), _interrupted(std)) if _interrupted(std) else
+                          (folder, frozenset(allowed), next((w for w in version if w[:1].isdigit()), "?")))
         except (OSError, subprocess.TimeoutExpired) as exc:
             result = (None, frozenset(), f"coqc could not be run: {exc}")
-        _BUILDS[source] = result
+        if not result[2].startswith(_INTERRUPTED):  # a coqc stopped by a signal (Ctrl-C) is not an answer
+            _BUILDS[source] = result
         return result
 
 
-def prepare(source: Path = COQ_DIR) -> None:
+_INTERRUPTED = "coqc was stopped by signal"
+
+
+def _interrupted(run: subprocess.CompletedProcess) -> str:
+    """A message when coqc was killed by a signal (a Ctrl-C reaches it too), else ``""``."""
+    return f"{_INTERRUPTED} {-run.returncode}" if run.returncode < 0 else ""
+
+
+def prepare(source: Path = COQ_DIR, *, ids: Iterable[str] | None = None) -> None:
     """Start compiling ``source`` in a background thread (coqc runs in its own process, so the compile
-    overlaps the caller's work); :func:`check_theorem` then waits for it instead of compiling again.
+    overlaps the caller's work), then checking the theorems of the relations ``ids`` of :data:`COQ_ONLY`
+    (default: all of them); :func:`check_theorem` then waits for that instead of doing it again.
 
     Examples
     --------
@@ -167,13 +181,14 @@ def prepare(source: Path = COQ_DIR) -> None:
     coqc = shutil.which("coqc")
     if coqc is None or not (source / "_CoqProject").is_file():
         return
-    threading.Thread(target=_build_and_check, args=(coqc, source), daemon=True, name="relations-coq").start()
+    wanted = sorted(COQ_ONLY if ids is None else COQ_ONLY & set(ids))
+    threading.Thread(target=_build_and_check, args=(coqc, source, wanted), daemon=True, name="relations-coq").start()
 
 
-def _build_and_check(coqc: str, source: Path) -> None:
-    """:func:`prepare`'s thread: compile, then check the theorems of :data:`COQ_ONLY` (their results wait)."""
+def _build_and_check(coqc: str, source: Path, ids: list[str]) -> None:
+    """:func:`prepare`'s thread: compile, then check the theorems of ``ids`` (their results wait)."""
     _build(coqc, source)
-    for rid in sorted(COQ_ONLY):
+    for rid in ids:
         check_theorem(COQ_PROOFS[rid], source)
 
 
@@ -204,9 +219,12 @@ def check_theorem(proof: CoqProof, source: Path = COQ_DIR) -> CoqCheck:
     """
     with _CHECK_LOCK:  # once per theorem and folder; prepare's thread may be checking it now
         key = (proof, source)
-        if key not in _CHECKED:
-            _CHECKED[key] = _check_theorem(proof, source)
-        return _CHECKED[key]
+        if key in _CHECKED:
+            return _CHECKED[key]
+        check = _check_theorem(proof, source)
+        if not check.detail.startswith(_INTERRUPTED):  # Ctrl-C killed coqc: ask again next time
+            _CHECKED[key] = check
+        return check
 
 
 def _check_theorem(proof: CoqProof, source: Path) -> CoqCheck:
@@ -227,6 +245,8 @@ def _check_theorem(proof: CoqProof, source: Path) -> CoqCheck:
         run = _run(coqc, folder, main)
     except (OSError, subprocess.TimeoutExpired) as exc:
         return CoqCheck("failed", f"coqc could not be run: {exc}")
+    if _interrupted(run):
+        return CoqCheck("failed", _interrupted(run))
     if run.returncode != 0:
         return CoqCheck("failed", f"{proof.theorem} does not have the statement it proves: {run.stderr.strip()[:400]}")
     extra = axioms(run.stdout) - allowed
