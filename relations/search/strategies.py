@@ -27,6 +27,7 @@ Example::
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import lru_cache
 
 from hypothesis import strategies as st
 
@@ -36,17 +37,48 @@ __all__ = ["MAX_WEIGHT", "distributions", "channels", "local_mechanisms", "centr
 
 MAX_WEIGHT = 12
 
+# Strategy objects are built once and reused: hypothesis validates a strategy when it is first drawn from,
+# which cost more than the draw itself when every draw built new ones (the same strategies draw the same
+# examples, so nothing drawn changes).
+_BOOL = st.booleans()
+_integers = lru_cache(maxsize=None)(st.integers)
+
+
+@lru_cache(maxsize=None)
+def _weights(low: int, size: int):
+    return st.lists(_integers(low, MAX_WEIGHT), min_size=size, max_size=size)
+
+
+@lru_cache(maxsize=None)
+def _permutations(n: int):
+    return st.permutations(range(n))
+
+
+@lru_cache(maxsize=None)
+def _cuts(n: int):
+    return st.lists(_integers(1, n - 1), max_size=2)
+
+
+@lru_cache(maxsize=None)
+def _extra_edges(n: int):
+    return st.lists(st.tuples(_integers(0, n - 1), _integers(0, n - 1)), max_size=n)
+
+
+@lru_cache(maxsize=None)
+def _distribution(size: int, zeros: bool, skew: bool):
+    return distributions(size, zeros=zeros, skew=skew)
+
 
 @st.composite
 def distributions(draw, size: int, zeros: bool = True, skew: bool = True) -> list[Fraction]:
     """A probability vector of length ``size`` with rational entries."""
     low = 0 if zeros else 1
-    weights = draw(st.lists(st.integers(low, MAX_WEIGHT), min_size=size, max_size=size))
-    if skew and size > 1 and draw(st.booleans()):
-        i = draw(st.integers(0, size - 1))
-        weights[i] += draw(st.integers(0, 200))
+    weights = draw(_weights(low, size))
+    if skew and size > 1 and draw(_BOOL):
+        i = draw(_integers(0, size - 1))
+        weights[i] += draw(_integers(0, 200))
     if sum(weights) == 0:
-        weights[draw(st.integers(0, size - 1))] = 1
+        weights[draw(_integers(0, size - 1))] = 1
     total = sum(weights)
     return [Fraction(w, total) for w in weights]
 
@@ -54,15 +86,15 @@ def distributions(draw, size: int, zeros: bool = True, skew: bool = True) -> lis
 @st.composite
 def channels(draw, n: int, m: int, zeros: bool = True) -> list[list[Fraction]]:
     """An ``n x m`` row-stochastic rational matrix."""
-    return [draw(distributions(m, zeros=zeros, skew=False)) for _ in range(n)]
+    return [draw(_distribution(m, zeros, False)) for _ in range(n)]
 
 
 @st.composite
 def local_mechanisms(draw, max_inputs: int = 4, max_outputs: int = 4, zeros: bool = True) -> Mechanism:
     """Local setting: ``n`` values, every two distinct ones neighbours."""
-    n = draw(st.integers(2, max_inputs))
-    m = draw(st.integers(2, max_outputs))
-    prior = draw(distributions(n, zeros=zeros))
+    n = draw(_integers(2, max_inputs))
+    m = draw(_integers(2, max_outputs))
+    prior = draw(_distribution(n, zeros, True))
     channel = draw(channels(n, m, zeros=zeros))
     return Mechanism.local(channel, prior=prior)
 
@@ -71,13 +103,13 @@ def local_mechanisms(draw, max_inputs: int = 4, max_outputs: int = 4, zeros: boo
 def central_dense_mechanisms(draw, max_domain: int = 3, max_records: int = 3, max_outputs: int = 3,
                              zeros: bool = True, max_rows: int = 27) -> Mechanism:
     """Central ``D^r`` with a dense prior and channel (``k^r <= max_rows``)."""
-    k = draw(st.integers(2, max_domain))
-    r = draw(st.integers(2, max_records))
+    k = draw(_integers(2, max_domain))
+    r = draw(_integers(2, max_records))
     while k**r > max_rows:
         r -= 1
     n = k**r
-    m = draw(st.integers(2, max_outputs))
-    prior = draw(distributions(n, zeros=zeros))
+    m = draw(_integers(2, max_outputs))
+    prior = draw(_distribution(n, zeros, True))
     channel = draw(channels(n, m, zeros=zeros))
     return Mechanism.central(channel, records=r, domain=k, prior=prior)
 
@@ -92,20 +124,20 @@ def graph_mechanisms(draw, max_inputs: int = 5, max_outputs: int = 3, zeros: boo
     mechanisms at the edge of the identifiability-to-DP relations' proved scope
     (:mod:`relations.catalogue.scopes`).
     """
-    n = draw(st.integers(2, max_inputs))
-    order = draw(st.permutations(range(n)))
+    n = draw(_integers(2, max_inputs))
+    order = draw(_permutations(n))
     groups = [list(order)]
     if not connected and n >= 2:
-        cuts = sorted(set(draw(st.lists(st.integers(1, n - 1), max_size=2))))
+        cuts = sorted(set(draw(_cuts(n))))
         groups = [list(order[a:b]) for a, b in zip([0, *cuts], [*cuts, n])]
     edges = {tuple(sorted((g[i], g[i + 1]))) for g in groups for i in range(len(g) - 1)}
-    extra = draw(st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)), max_size=n))
+    extra = draw(_extra_edges(n))
     group_of = {x: i for i, g in enumerate(groups) for x in g}
     edges |= {tuple(sorted(e)) for e in extra if e[0] != e[1] and (connected or group_of[e[0]] == group_of[e[1]])}
-    m = draw(st.integers(2, max_outputs))
-    prior = draw(distributions(n, zeros=zeros))
-    if zeros and len(groups) > 1 and draw(st.booleans()):
-        dead = draw(st.integers(0, len(groups) - 1))
+    m = draw(_integers(2, max_outputs))
+    prior = draw(_distribution(n, zeros, True))
+    if zeros and len(groups) > 1 and draw(_BOOL):
+        dead = draw(_integers(0, len(groups) - 1))
         kept = [0 if group_of[x] == dead else w for x, w in enumerate(prior)]
         if sum(kept) == 0:
             kept[groups[(dead + 1) % len(groups)][0]] = 1
@@ -118,14 +150,14 @@ def graph_mechanisms(draw, max_inputs: int = 5, max_outputs: int = 3, zeros: boo
 def product_mechanisms(draw, max_domain: int = 3, max_records: int = 6, max_outputs: int = 3,
                        zeros: bool = True) -> Mechanism:
     """Central product forms: each record through the same local channel, product or uniform prior."""
-    k = draw(st.integers(2, max_domain))
-    r = draw(st.integers(2, max_records))
-    m = draw(st.integers(2, max_outputs))
+    k = draw(_integers(2, max_domain))
+    r = draw(_integers(2, max_records))
+    m = draw(_integers(2, max_outputs))
     w = draw(channels(k, m, zeros=zeros))
-    if draw(st.booleans()):
+    if draw(_BOOL):
         prior: object = "uniform"
     else:
-        prior = [draw(distributions(k, zeros=zeros)) for _ in range(r)]
+        prior = [draw(_distribution(k, zeros, True)) for _ in range(r)]
     return Mechanism.product(w, records=r, prior=prior)
 
 
