@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from typing import Iterator, Sequence
 
 import numpy as np
@@ -284,11 +285,20 @@ def extra_notions(rel: Relation) -> tuple[str, ...]:
 
 def _rr_grid_values(rel: Relation, k: int, ts: np.ndarray, skew: float) -> dict[str, np.ndarray]:
     """Float values of local k-RR at each ratio in ``ts`` (one batch; every ordered pair of k-RR rows is a
-    column permutation of rows 0 and 1, and inputs ``1..k-1`` are exchangeable under the prior)."""
-    t = ts[:, None, None]  # krr_rows' matrix, stacked over the ratios
+    column permutation of rows 0 and 1, and inputs ``1..k-1`` are exchangeable under the prior).  They
+    depend on the relation only through its conversion notions, so each grid is computed once per
+    process for all relations (read-only arrays)."""
+    return _rr_values(k, np.asarray(ts, dtype=float).tobytes(), skew, extra_notions(rel))
+
+
+@lru_cache(maxsize=512)
+def _rr_values(k: int, ts: bytes, skew: float, extra: tuple[str, ...]) -> dict[str, np.ndarray]:
+    t = np.frombuffer(ts)[:, None, None]  # krr_rows' matrix, stacked over the ratios
     q = np.where(np.eye(k, dtype=bool)[None], t, 1.0) / (t + k - 1)
-    return dense_values(q, np.broadcast_to(rr_float_prior(k, skew), (len(ts), k)), np.array([[0, 1], [1, 0]]),
-                        extra_notions(rel))
+    out = dense_values(q, np.broadcast_to(rr_float_prior(k, skew), (len(t), k)), np.array([[0, 1], [1, 0]]), extra)
+    for v in out.values():
+        v.flags.writeable = False
+    return out
 
 
 def _scores(rel: Relation, vals: dict[str, np.ndarray], diam) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
