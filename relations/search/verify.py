@@ -28,6 +28,7 @@ queries go to ``proofs/`` (or ``out``) so that a reviewer can re-run each.
 
 from __future__ import annotations
 
+import functools
 import math
 import time
 from dataclasses import dataclass, field
@@ -181,7 +182,7 @@ def _non_implication(rel: Relation) -> Verdict:
     :data:`WITNESS_EPS_M` re-checked exactly by the checker."""
     setting = str(rel.setting)
     r = 1 if setting == "local" else 2
-    sym = erasure.check_family(r)
+    sym = _family_check(r)
     w = erasure_member(setting, WITNESS_EPS_M)
     o = evaluate(rel, values(w))
     family = (f"erasure family: {'two inputs' if r == 1 else 'D^2 over {0, 1}, each record'} through "
@@ -193,6 +194,9 @@ def _non_implication(rel: Relation) -> Verdict:
                        f"for every t in (0, 1]; the member at eps_m = {WITNESS_EPS_M} re-checked exactly",
                        witness=w, recheck=o, scope=f"every eps_m > 0 ({family})", family=script)
     return Verdict(rel, V.UNREFUTED, "the family did not check", witness=w, recheck=o)  # pragma: no cover
+
+
+_family_check = functools.lru_cache(maxsize=None)(erasure.check_family)  # sympy, once per r (read-only dict)
 
 
 class _Search:
