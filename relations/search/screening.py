@@ -45,12 +45,15 @@ def refutes(rel: Relation) -> Callable[[Mechanism], bool]:
     return check
 
 
-def float_screen(rel: Relation) -> Callable[[Mechanism], bool]:
+def float_screen(rel: Relation, *, memo: dict | None = None) -> Callable[[Mechanism], bool]:
     """A float test that lets through to the exact check every mechanism not clearly satisfying ``rel``
     (float violation above ``-1e-6`` relative).  Dense mechanisms whose float copy is reliable (exact zero
     pattern, no subnormal entry) are measured by :func:`~relations.search.batch.mechanism_values`; for
     the others only a relation on a conversion notion is screened (by ``float_values``), the paper's
-    notions go straight to the exact check.  A refutation is reported only after the exact check."""
+    notions go straight to the exact check.  A refutation is reported only after the exact check.
+
+    ``memo`` (keyed by the mechanism's ``id``: only for mechanisms kept alive as long as it) keeps the
+    float values for the next relation screened over the same mechanisms."""
     from relations.model.neighbours import diameter
     from relations.search.batch import mechanism_values
     from relations.search.families import float_values
@@ -58,12 +61,21 @@ def float_screen(rel: Relation) -> Callable[[Mechanism], bool]:
 
     paper = all(n in Notion.__members__.values() for n in (rel.premise, rel.conclusion))
 
+    extra = extra_notions(rel)
+
+    def remembered(key, compute):
+        if memo is None:
+            return compute()
+        if key not in memo:
+            memo[key] = compute()
+        return memo[key]
+
     def screen(mech: Mechanism) -> bool:
         try:
-            v = mechanism_values(mech, extra_notions(rel))
+            v = remembered((id(mech), extra), lambda: mechanism_values(mech, extra))
             if v is None and paper:
                 return True
-            v = v if v is not None else float_values(mech)
+            v = v if v is not None else remembered((id(mech), None), lambda: float_values(mech))
             gap = violation(rel, v, diameter(mech.inputs))
             return not gap < -1e-6 * (1 + abs(v[rel.conclusion]))
         except (ArithmeticError, ValueError):  # pragma: no cover - floats failed: check exactly
@@ -142,16 +154,19 @@ def hypothesis_search(rel: Relation, setting: str, effort: Any) -> Mechanism | N
 
 
 @lru_cache(maxsize=8)
-def _drawn_values(setting: str, examples: int) -> list:
-    """The exact :func:`~relations.checking.quantities.values` of :func:`generated`'s mechanisms, filled in
-    on first use: every relation screened over the same list shares them (and their lazily computed notions)."""
-    return [None] * len(generated(setting, examples))
+def _drawn(setting: str, examples: int) -> tuple[tuple[Mechanism, ...], list, dict]:
+    """:func:`generated`'s mechanisms with their exact :func:`~relations.checking.quantities.values` (filled
+    in on first use) and a memo of their float values: every relation screened over the same list shares
+    them (and the lazily computed notions).  The mechanisms are held here, so the memo's ids stay theirs."""
+    mechs = generated(setting, examples)
+    return mechs, [None] * len(mechs), {}
 
 
 def _any_drawn_refutes(rel: Relation, setting: str, examples: int) -> bool:
-    """``refutes(rel)`` of some mechanism of ``generated(setting, examples)``, with shared exact values."""
-    screen, known = float_screen(rel), _drawn_values(setting, examples)
-    for i, mech in enumerate(generated(setting, examples)):
+    """``refutes(rel)`` of some mechanism of ``generated(setting, examples)``, with shared values."""
+    mechs, known, memo = _drawn(setting, examples)
+    screen = float_screen(rel, memo=memo)
+    for i, mech in enumerate(mechs):
         if screen(mech):
             if known[i] is None:
                 known[i] = values(mech)
