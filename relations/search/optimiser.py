@@ -127,13 +127,11 @@ def search_dense_all(rels: Sequence[Relation], family: DenseFamily, starts: Sequ
     >>> found[0].candidates == [], len(found[1].candidates) > 0  # thm1 holds; thm4 is refuted on 2 x 2
     (True, True)
     """
-    rels, starts = list(rels), list(starts)
-    return _dense_group(rels, family, starts, maxiter) if rels else []
-
-
-def _dense_group(rels: list[Relation], family: DenseFamily, starts: list[np.ndarray], maxiter: int) -> list[Found]:
-    """:func:`search_dense_all` of a non-empty list of relations."""
     from relations.search.neldermead import minimize_batch
+
+    rels, starts = list(rels), list(starts)
+    if not rels:
+        return []
 
     diam = diameter(family.inputs())
     pairs = ordered_pairs(family.inputs().pairs())
@@ -305,15 +303,13 @@ def _scores(rel: Relation, vals: dict[str, np.ndarray], diam) -> tuple[np.ndarra
     """:func:`violation`, :func:`ratio` (NaN for None) and :func:`float_bound` at every point of a batch of
     values; ``diam`` is the diameter (None: disconnected), or an array of one per point."""
     premise, sigma = vals[rel.premise], vals["sigma_min"]
-    if isinstance(diam, np.ndarray) and not isinstance(rel.bound, Linear):
-        bound = np.array([rel.bound.float(float(a), float(s), int(d)) for a, s, d in zip(premise, sigma, diam)])
-        return _score_arrays(premise, vals[rel.conclusion], bound)
     if isinstance(rel.bound, Linear):
         b = rel.bound
         bound = _linear_bound(np.full(premise.shape, float(b.ca)), np.full(premise.shape, float(b.cs)),
                               np.full(premise.shape, b.times_diameter), premise, sigma, diam)
     else:
-        bound = np.array([rel.bound.float(float(a), float(s), diam) for a, s in zip(premise, sigma)])
+        diams = diam.tolist() if isinstance(diam, np.ndarray) else [diam] * len(premise)
+        bound = np.array([rel.bound.float(float(a), float(s), d) for a, s, d in zip(premise, sigma, diams)])
     return _score_arrays(premise, vals[rel.conclusion], bound)
 
 

@@ -34,15 +34,28 @@ from relations.model.mechanism import Mechanism
 __all__ = ["refutes", "float_screen", "generated", "hypothesis_search"]
 
 
-def refutes(rel: Relation) -> Callable[[Mechanism], bool]:
-    """A test ``mechanism -> bool``: True when ``rel`` fails on it, decided exactly (after the float screen)."""
-    screen = float_screen(rel)
+def refutes(rel: Relation, *, memo: dict | None = None) -> Callable[[Mechanism], bool]:
+    """A test ``mechanism -> bool``: True when ``rel`` fails on it, decided exactly (after the float screen).
+
+    ``memo`` (keyed by the mechanism's ``id``: only for mechanisms kept alive as long as it) keeps the
+    float and exact values for the next relation tested on the same mechanisms (with their lazily
+    computed notions)."""
+    screen = float_screen(rel, memo=memo)
 
     def check(mech: Mechanism) -> bool:
         if not screen(mech):
             return False
-        return evaluate(rel, values(mech)).status == Status.FAILS
+        return evaluate(rel, _remembered(memo, (id(mech), "values"), lambda: values(mech))).status == Status.FAILS
     return check
+
+
+def _remembered(memo: dict | None, key, compute):
+    """``compute()``, kept in ``memo`` under ``key`` (computed every time without a memo)."""
+    if memo is None:
+        return compute()
+    if key not in memo:
+        memo[key] = compute()
+    return memo[key]
 
 
 def float_screen(rel: Relation, *, memo: dict | None = None) -> Callable[[Mechanism], bool]:
@@ -52,8 +65,7 @@ def float_screen(rel: Relation, *, memo: dict | None = None) -> Callable[[Mechan
     the others only a relation on a conversion notion is screened (by ``float_values``), the paper's
     notions go straight to the exact check.  A refutation is reported only after the exact check.
 
-    ``memo`` (keyed by the mechanism's ``id``: only for mechanisms kept alive as long as it) keeps the
-    float values for the next relation screened over the same mechanisms."""
+    ``memo``: as for :func:`refutes`."""
     from relations.model.neighbours import diameter
     from relations.search.batch import mechanism_values
     from relations.search.families import float_values
@@ -63,19 +75,12 @@ def float_screen(rel: Relation, *, memo: dict | None = None) -> Callable[[Mechan
 
     extra = extra_notions(rel)
 
-    def remembered(key, compute):
-        if memo is None:
-            return compute()
-        if key not in memo:
-            memo[key] = compute()
-        return memo[key]
-
     def screen(mech: Mechanism) -> bool:
         try:
-            v = remembered((id(mech), extra), lambda: mechanism_values(mech, extra))
+            v = _remembered(memo, (id(mech), extra), lambda: mechanism_values(mech, extra))
             if v is None and paper:
                 return True
-            v = v if v is not None else remembered((id(mech), None), lambda: float_values(mech))
+            v = v if v is not None else _remembered(memo, (id(mech), None), lambda: float_values(mech))
             gap = violation(rel, v, diameter(mech.inputs))
             return not gap < -1e-6 * (1 + abs(v[rel.conclusion]))
         except (ArithmeticError, ValueError):  # pragma: no cover - floats failed: check exactly
@@ -144,9 +149,10 @@ def hypothesis_search(rel: Relation, setting: str, effort: Any) -> Mechanism | N
 
     from relations.search.strategies import mechanisms
 
-    test = refutes(rel)
-    if not _any_drawn_refutes(rel, setting, effort.hypothesis_examples):
+    mechs, memo = _drawn(setting, effort.hypothesis_examples)
+    if not any(map(refutes(rel, memo=memo), mechs)):
         return None  # hypothesis would draw exactly these, none of which refutes rel
+    test = refutes(rel)
     try:
         return find(mechanisms(setting), test, settings=_settings(effort.hypothesis_examples))
     except NoSuchExample:  # pragma: no cover - a refuting example was drawn above
@@ -154,23 +160,7 @@ def hypothesis_search(rel: Relation, setting: str, effort: Any) -> Mechanism | N
 
 
 @lru_cache(maxsize=8)
-def _drawn(setting: str, examples: int) -> tuple[tuple[Mechanism, ...], list, dict]:
-    """:func:`generated`'s mechanisms with their exact :func:`~relations.checking.quantities.values` (filled
-    in on first use) and a memo of their float values: every relation screened over the same list shares
-    them (and the lazily computed notions).  The mechanisms are held here, so the memo's ids stay theirs."""
-    mechs = generated(setting, examples)
-    return mechs, [None] * len(mechs), {}
-
-
-def _any_drawn_refutes(rel: Relation, setting: str, examples: int) -> bool:
-    """``refutes(rel)`` of some mechanism of ``generated(setting, examples)``, with shared values."""
-    mechs, known, memo = _drawn(setting, examples)
-    screen = float_screen(rel, memo=memo)
-    for i, mech in enumerate(mechs):
-        if screen(mech):
-            if known[i] is None:
-                known[i] = values(mech)
-            if evaluate(rel, known[i]).status == Status.FAILS:
-                return True
-    return False
-
+def _drawn(setting: str, examples: int) -> tuple[tuple[Mechanism, ...], dict]:
+    """:func:`generated`'s mechanisms and a memo of their float and exact values (:func:`refutes`), shared by
+    every relation screened over them; the mechanisms are held here, so the memo's ids stay theirs."""
+    return generated(setting, examples), {}

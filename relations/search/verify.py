@@ -149,8 +149,14 @@ def verify_relation(rel: Relation, effort: Effort = Effort(), seed: int = 2025) 
     >>> str(v.verdict), str(v.witness.setting)
     ('refuted', 'local')
     """
+    return _decide(rel, effort, seed)
+
+
+def _decide(rel: Relation, effort: Effort, seed: int, dense: Mapping[tuple[str, int], Found] | None = None) -> Verdict:
+    """:func:`verify_relation`, with the dense searches ``dense`` already run (by :func:`verify_all`)."""
     t0 = time.perf_counter()
-    verdict = _non_implication(rel) if rel.kind == RelationKind.NON_IMPLICATION else _Search(rel, effort, seed).run()
+    verdict = (_non_implication(rel) if rel.kind == RelationKind.NON_IMPLICATION
+               else _Search(rel, effort, seed, dense).run())
     verdict.seconds = time.perf_counter() - t0
     return verdict
 
@@ -388,11 +394,7 @@ def verify_all(relations: Iterable[Relation] = CATALOGUE, effort: Effort = Effor
         rel = relations[i]
         if on_start:
             on_start(rel)
-        t0 = time.perf_counter()
-        v = (_non_implication(rel) if rel.kind == RelationKind.NON_IMPLICATION
-             else _Search(rel, effort, seed, dense.get(i)).run())
-        v.seconds = time.perf_counter() - t0
-        out[i] = v
+        out[i] = v = _decide(rel, effort, seed, dense.get(i))
         if on_done:
             on_done(v)
     return out  # type: ignore[return-value]

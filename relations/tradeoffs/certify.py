@@ -162,8 +162,9 @@ def certify(prior: Sequence[Fraction], loss: Sequence[Sequence[Fraction]], t: Fr
     # whose exact values continued fractions with denominators up to 1e9 would not recover
     unit = Fraction(int(max((abs(v) for v in cost.ravel()), default=0)), cden) or Fraction(1)
     duals = [[_rational(v / float(unit), dden) * unit for v in a_float] for dden in DENOMINATORS]
+    low, d = np.asarray(low, dtype=float), np.asarray(d, dtype=float)
     for den in DENOMINATORS:
-        found = _primal(np.asarray(low, dtype=float), np.asarray(d, dtype=float), den, t, w)
+        found = _primal(low, d, den, t, w)
         if found is None:
             continue
         vals, dv = found

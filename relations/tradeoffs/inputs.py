@@ -5,8 +5,8 @@ option (``--prior``, ``--eps``, ``--loss`` of ``relations optimize``), raised be
 solved:
 
 * the prior: a distribution of 1 to :data:`MAX_LP_PRIOR` entries for ``dp`` and ``id`` (the LP
-  has ``k^2`` two-entry inequalities and ``k`` row sums; dual simplex takes about 2 s at 256, 12-20 s
-  at 512, 1-3.5 min at 1024, with Hamming loss on 2 cores) and 1 to :data:`MAX_MI_PRIOR`
+  has ``k^2`` two-entry inequalities and ``k`` row sums; dual simplex takes about 1.3 s at 256, 8 s
+  at 512, 37-53 s at 1024, with Hamming loss on 2 cores) and 1 to :data:`MAX_MI_PRIOR`
   for ``mi`` (Blahut-Arimoto: about 10 s at 256); for ``id`` every entry positive;
 * the budget: ``eps >= 0``; for ``dp`` and ``id`` at most :data:`MAX_LP_EPS` (the LP's
   coefficient ``e^eps`` must stay small for HiGHS: at ``e^18`` it returned an infeasible
@@ -36,7 +36,7 @@ from relations.numbers.text import json_repr, parse_rational, short_text
 
 __all__ = ["MAX_LP_PRIOR", "MAX_MI_PRIOR", "MAX_LP_EPS", "MAX_LOSS", "prior_of", "budget_of", "loss_array", "exact_loss"]
 
-#: Most prior entries for the DP and identifiability LPs (``2k^2 + k`` constraints: about 5 s at 100, 1 min at 200).
+#: Most prior entries for the DP and identifiability LPs (``k^2`` two-entry inequalities: about 40 s at 1024).
 MAX_LP_PRIOR = 1024
 
 #: Most prior entries for MI (Blahut-Arimoto with a bisection: about 10 s at 256).
