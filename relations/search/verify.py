@@ -155,8 +155,7 @@ def verify_relation(rel: Relation, effort: Effort = Effort(), seed: int = 2025) 
 def _decide(rel: Relation, effort: Effort, seed: int, dense: Mapping[tuple[str, int], Found] | None = None) -> Verdict:
     """:func:`verify_relation`, with the dense searches ``dense`` already run (by :func:`verify_all`)."""
     t0 = time.perf_counter()
-    verdict = (_non_implication(rel) if rel.kind == RelationKind.NON_IMPLICATION
-               else _Search(rel, effort, seed, dense).run())
+    verdict = _non_implication(rel) if rel.kind == RelationKind.NON_IMPLICATION else _Search(rel, effort, seed, dense).run()
     verdict.seconds = time.perf_counter() - t0
     return verdict
 
