@@ -195,6 +195,12 @@ def test_many_distinct_local_priors():
     assert f[wi.x[j]] * w[wi.x[j]][wi.y[j]] / (f[wi.x_prime[j]] * w[wi.x_prime[j]][wi.y[j]]) == best_i
 
 
+def _expand_runs(index):
+    """A JSON witness index of a long product form, {"runs": [[value, count], ...]}, as a list."""
+    assert set(index) == {"runs"}
+    return [v for v, n in index["runs"] for _ in range(n)]
+
+
 def test_product_cli_json(tmp_path):
     w = [["1/2", "1/2"], ["1/10", "9/10"]]
     data = {"setting": "central", "domain": ["a", "b"], "records": 1000, "prior": "uniform",
@@ -209,7 +215,12 @@ def test_product_cli_json(tmp_path):
     local_d = max(wf[x][y] / wf[1 - x][y] for x in (0, 1) for y in (0, 1))  # the largest local ratio
     assert Fraction(out["eps_d"]["ratio"]) == local_d
     wit = out["eps_d"]["witness"]
-    assert len(wit["x_index"]) == 1000 and len(wit["y_index"]) == 1000
+    x, xp, y = (_expand_runs(wit[k]) for k in ("x_index", "x_prime_index", "y_index"))
+    assert len(x) == len(xp) == len(y) == 1000
+    differ = [j for j in range(1000) if x[j] != xp[j]]
+    assert len(differ) == 1  # neighbours: one record changed, and its ratio is the local budget
+    j = differ[0]
+    assert wf[x[j]][y[j]] / wf[xp[j]][y[j]] == local_d
     lo, hi = (Fraction(s) for s in out["eps_m"]["enclosure"])
     with mpmath.workdps(60):
         truth = fraction_of(1000 * local_entropy_mi([Fraction(1, 2)] * 2, wf))

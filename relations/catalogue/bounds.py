@@ -23,14 +23,16 @@ Examples
 
 from __future__ import annotations
 
+import functools
 import math
+import operator
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from relations.numbers.logs import LogRatio
+from relations.numbers.logs import MAX_POWER_BITS, LogRatio, power_bits
 from relations.numbers.reals import (
     ArbExpr,
     Log,
@@ -39,6 +41,7 @@ from relations.numbers.reals import (
     affine_enclosure,
     inf,
     kl_bound,
+    kl_enclosure,
     log_combination,
 )
 
@@ -192,7 +195,7 @@ class Linear:
         """
         g = self.factor(diameter)
         if isinstance(premise, Log) and isinstance(sigma, Log):
-            if self.integral:
+            if self.integral and not self._huge(premise.log, sigma.log, g):
                 return Log(self.evaluate(premise.log, sigma.log, diameter))
             if g is None:
                 return inf()
@@ -212,6 +215,11 @@ class Linear:
         if v in (float("inf"), float("-inf")):
             return Log(LogRatio(None, 1 if v > 0 else -1))
         return Rational(Fraction(v))
+
+    def _huge(self, a: LogRatio, s: LogRatio, g: int | None) -> bool:
+        """Whether ``q_a^(g ca) q_s^(g cs)`` is too large to write (then the bound is a linear form)."""
+        terms = [(self.ca, a)] + ([(self.cs, s)] if self.cs else [])
+        return g is not None and sum(power_bits(t.ratio, int(c) * g) for c, t in terms if t.is_finite) > MAX_POWER_BITS
 
     def float(self, premise: float, sigma: float, diameter: int | None) -> float:
         """The bound in floats (``inf`` for a disconnected graph with a diameter factor).
@@ -354,6 +362,8 @@ class KLBound:
         """
         if isinstance(premise, Log):
             return kl_bound(premise.log.ratio, f"{premise} (e^{premise} - 1)")
+        if isinstance(premise, ArbExpr):  # e.g. r ln(q) of a product form too long to write as ln(q^r)
+            return kl_enclosure(premise, f"{premise} (e^{premise} - 1)")
         v = self.float(float(premise), 0.0, diameter)
         return Rational(Fraction(v)) if math.isfinite(v) else inf()
 
@@ -401,16 +411,9 @@ def _scale(v: LogRatio, c: int) -> LogRatio:
 
 
 def _power(x, n: int):
-    out = None
-    for _ in range(n):
-        out = x if out is None else out * x
-    return out
+    return functools.reduce(operator.mul, [x] * n) if n else None
 
 
 def _times(*factors):
-    out = None
-    for f in factors:
-        if f is None:
-            continue
-        out = f if out is None else out * f
-    return 1 if out is None else out
+    present = [f for f in factors if f is not None]
+    return functools.reduce(operator.mul, present) if present else 1

@@ -30,7 +30,7 @@ from relations.checking.display import ReportDisplay
 from relations.checking.quantities import Values, values
 from relations.kinds import RelationKind, Status
 from relations.measures.results import Witness
-from relations.model.distributions import ProductChannel
+from relations.model.products import ProductChannel
 from relations.model.mechanism import Mechanism
 from relations.model.neighbours import HammingInputs
 from relations.numbers.logs import LogRatio

@@ -22,7 +22,7 @@ from relations.measures.information import (
 from relations.measures.notions import canonical_name, notion_result, parse_notion
 from relations.measures.product import factor_groups
 from relations.measures.results import Budget, Measures, Witness
-from relations.model.distributions import ProductChannel, ProductPrior
+from relations.model.products import ProductChannel, ProductPrior
 from relations.model.mechanism import Mechanism
 from relations.model.neighbours import diameter
 from relations.numbers.enclosure import DEFAULT_BITS, sum_enclosures
@@ -32,7 +32,9 @@ from relations.numbers.reals import (
     Log,
     Rational,
     Real,
+    log_times,
 )
+from relations.numbers.text import fraction_text
 
 __all__ = ["FLOAT_EVALUATION", "LazyReals", "LazyWitnesses", "Values", "values", "rounding_margins"]
 
@@ -151,7 +153,7 @@ def _mi_real(mech: Mechanism, measures: Measures) -> Real:
         prior = mech.prior
         assert isinstance(prior, ProductPrior)
         local_rows = mech.channel.local.exact
-        counts = {key: len(members) for key, members in factor_groups(prior).items()}
+        counts = {key: count for key, (_, count) in factor_groups(prior).items()}
         extra = mech.channel.records.bit_length() + 1
 
         def compute(bits):
@@ -190,6 +192,15 @@ def _mi_real(mech: Mechanism, measures: Measures) -> Real:
 def _is_zero(x) -> bool:
     return (isinstance(x, Rational) and x.value == 0) or (isinstance(x, Log) and x.log.is_finite and x.log.ratio == 1)
 
+
+
+def _all_pairs_real(mech: Mechanism, all_pairs: Budget, local: Budget, approximate: bool) -> Real:
+    """``eps_all``; of a long product form whose ``q^r`` is too large to write, ``r ln(q)`` as a linear form."""
+    if approximate or all_pairs.exact is not None or not isinstance(mech.channel, ProductChannel):
+        return _real(all_pairs, approximate)
+    assert local.exact is not None and local.exact.ratio is not None
+    r, q = mech.channel.records, local.exact.ratio
+    return log_times(q, Fraction(r), f"{r} ln({fraction_text(q)})")
 
 
 def _real(budget: Budget, approximate: bool) -> Real:
@@ -240,7 +251,7 @@ def values(mech: Mechanism, *, measures: Measures | None = None) -> Values:
         "eps_d": _real(measures.eps_d, approx),
         "sigma_min": _real(measures.sigma_min, approx),
         "neg_sigma": _real(neg_sigma, approx),
-        "eps_all": _real(all_pairs, approx),
+        "eps_all": _all_pairs_real(mech, all_pairs, measures.eps_d, approx),
         "eps_m": _mi_real(mech, measures),
     }
     reals = LazyReals(mech, reals)
@@ -296,7 +307,7 @@ def rounding_margins(mech: Mechanism, *, mi: float) -> dict[str, float]:
     """
     ch, pr = mech.channel, mech.prior
     rho = _radius([ch.local if isinstance(ch, ProductChannel) else ch])
-    rho_p = _radius(pr.factors if isinstance(pr, ProductPrior) else [pr])
+    rho_p = _radius(pr.distinct if isinstance(pr, ProductPrior) else [pr])
     records = ch.records if isinstance(ch, ProductChannel) else 1
     if rho == 0 and rho_p == 0:
         return dict.fromkeys(("eps_i", "eps_d", "sigma_min", "neg_sigma", "eps_all", "eps_m"), 0.0)

@@ -34,7 +34,7 @@ from relations.io.inputs import read_input
 from relations.io.npz import load_npz, npz_from_bytes
 from relations.model.distributions import Prior
 from relations.model.mechanism import MAX_DENSE_ENTRIES, Mechanism
-from relations.model.validate import MAX_RECORDS, labels_of
+from relations.model.validate import MAX_PRODUCT_RECORDS, MAX_RECORDS, labels_of
 from relations.model.validate import product_prior as product_prior_of
 from relations.numbers.text import NumberLiteral, json_repr, parse_rational
 
@@ -221,12 +221,12 @@ def _json_ints(value: Any) -> Any:
             if isinstance(pair, list) else pair for pair in value]
 
 
-def _records(data: dict) -> int:
+def _records(data: dict, limit: int = MAX_RECORDS) -> int:
     r = data.get("records")
     n = _whole(r)
-    if n is not None and 1 <= n <= MAX_RECORDS:
+    if n is not None and 1 <= n <= limit:
         return n
-    raise InputError(f"key 'records': expected a whole number from 1 to {MAX_RECORDS}, got {json_repr(r)}")
+    raise InputError(f"key 'records': expected a whole number from 1 to {limit}, got {json_repr(r)}")
 
 
 def from_dict(data: Any, *, source: str = "<input>") -> Mechanism:
@@ -312,7 +312,7 @@ comment, description, domain, inputs, name, neighbours, outputs, prior, records,
     domain = labels_of(data["domain"], "domain", None)
     if not domain:
         raise InputError("key 'domain': needs at least one value")
-    r = _records(data)
+    r = _records(data, MAX_PRODUCT_RECORDS if product_channel else MAX_RECORDS)
     if inputs is not None:
         raise InputError("key 'inputs': central D^r inputs are named by 'domain'; drop 'inputs'")
     if product_prior:

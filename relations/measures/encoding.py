@@ -25,8 +25,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from relations.model.distributions import ProductChannel
+from relations.model.products import ProductChannel
 from relations.model.mechanism import Mechanism
+from relations.model.runs import Runs
 from relations.numbers.text import fraction_text
 
 __all__ = ["number", "witness_json", "budget_json", "mi_json", "sizes", "rounding_json", "measures_json"]
@@ -52,11 +53,18 @@ def witness_json(mech: Mechanism, w: Any) -> dict[str, Any] | None:
     out: dict[str, Any] = {"x": mech.input_label(w.x), "x_prime": mech.input_label(w.x_prime)}
     if w.y is not None:
         out["y"] = mech.output_label(w.y)
-    out["x_index"] = list(w.x) if isinstance(w.x, tuple) else w.x
-    out["x_prime_index"] = list(w.x_prime) if isinstance(w.x_prime, tuple) else w.x_prime
+    out["x_index"] = _index(w.x)
+    out["x_prime_index"] = _index(w.x_prime)
     if w.y is not None:
-        out["y_index"] = list(w.y) if isinstance(w.y, tuple) else w.y
+        out["y_index"] = _index(w.y)
     return out
+
+
+def _index(v: Any) -> Any:
+    """A row index, a list of per-record indices, or (long product forms) ``{"runs": [[index, count], ...]}``."""
+    if isinstance(v, Runs):
+        return {"runs": [[i, n] for i, n in v.runs]}
+    return list(v) if isinstance(v, tuple) else v
 
 
 

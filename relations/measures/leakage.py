@@ -28,12 +28,12 @@ import numpy as np
 from relations.errors import InputError
 from relations.measures.information import compare_with_log, independent, mutual_information
 from relations.measures.pairs import NotionResult
-from relations.model.distributions import ProductChannel, ProductPrior
+from relations.measures.product import factor_groups
+from relations.model.products import ProductChannel, ProductPrior
 from relations.model.mechanism import Mechanism
 from relations.model.neighbours import GraphInputs, HammingInputs
 from relations.numbers.enclosure import display_float
-from relations.numbers.logs import LogRatio
-from relations.numbers.reals import ArbExpr, Log, Rational
+from relations.numbers.reals import ArbExpr, Log, Rational, log_combination
 
 __all__ = ["min_entropy_leakage", "maximal_leakage", "cmi"]
 
@@ -43,11 +43,7 @@ def _factors(mech: Mechanism) -> list[tuple[object, object, int]]:
     if isinstance(mech.channel, ProductChannel):
         prior = mech.prior
         assert isinstance(prior, ProductPrior)
-        groups: dict = {}
-        for f in prior.factors:
-            key = f.exact if f.exact is not None else f.array.tobytes()
-            groups.setdefault(key, [f, 0])[1] += 1
-        return [(f, mech.channel.local, c) for f, c in groups.values()]
+        return [(prior.factors[first], mech.channel.local, count) for first, count in factor_groups(prior).values()]
     return [(mech.prior, mech.channel, 1)]
 
 
@@ -55,10 +51,10 @@ def _ratio(mech: Mechanism, exact_fn, float_fn, name: str) -> NotionResult:
     if not mech.exact:
         total = sum(c * float_fn(p.array, w.array) for p, w, c in _factors(mech))
         return NotionResult(name, Rational(Fraction(float(total))))
-    q = Fraction(1)
-    for p, w, c in _factors(mech):
-        q *= exact_fn(p.exact, w.exact) ** c
-    return NotionResult(name, Log(LogRatio.of(q)))
+    # sum_j c_j ln(q_j): one logarithm of a rational while small, an exact linear form in logarithms
+    # when the powers q_j^c_j would be too large to write (a product form on millions of records)
+    return NotionResult(name, log_combination([(Fraction(c), exact_fn(p.exact, w.exact)) for p, w, c in _factors(mech)],
+                                              name))
 
 
 def _min_entropy(prior, rows) -> Fraction:
@@ -209,10 +205,7 @@ def cmi(mech: Mechanism, *, name: str = "cmi") -> NotionResult:
     if isinstance(mech.channel, ProductChannel):
         parts = _factors(mech)
         w = mech.channel.local
-        firsts = {}
-        for j, f in enumerate(mech.prior.factors):  # type: ignore[union-attr]
-            firsts.setdefault(f.exact if f.exact is not None else f.array.tobytes(), j)
-        records = list(firsts.values())
+        records = [first for first, _ in factor_groups(mech.prior).values()]  # type: ignore[arg-type]
         if not mech.exact:
             from relations.measures.information import mutual_information_float
 

@@ -28,8 +28,9 @@ from typing import Sequence
 import numpy as np
 
 from relations.measures.results import Witness
-from relations.model.distributions import ProductChannel
+from relations.model.products import ProductChannel
 from relations.model.mechanism import Mechanism
+from relations.model.runs import Runs
 from relations.model.neighbours import GraphInputs, HammingInputs, LocalInputs
 from relations.numbers.reals import Real
 
@@ -128,7 +129,8 @@ def lift(mech: Mechanism, x: int, xp: int) -> Witness:
     """
     if isinstance(mech.channel, ProductChannel):
         r = mech.channel.records
-        return Witness((x,) + (0,) * (r - 1), (xp,) + (0,) * (r - 1), None)
+        return Witness(Runs([(x, 1), (0, r - 1)] if r > 1 else [(x, 1)]).plain_if_short(),
+                       Runs([(xp, 1), (0, r - 1)] if r > 1 else [(xp, 1)]).plain_if_short(), None)
     return Witness(x, xp, None)
 
 

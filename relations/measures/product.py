@@ -31,13 +31,17 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import numpy as np
+
 from relations.measures.dense import eps_d, eps_i, eps_m, sigma_min
 from relations.measures.results import Budget, Measures, MutualInformation, Witness
-from relations.model.distributions import Prior, ProductChannel, ProductPrior
+from relations.model.distributions import Prior
+from relations.model.products import ProductChannel, ProductPrior
 from relations.model.mechanism import Mechanism
 from relations.model.neighbours import LocalInputs
+from relations.model.runs import Runs
 from relations.numbers.enclosure import DEFAULT_BITS, sum_enclosures
-from relations.numbers.logs import LogRatio
+from relations.numbers.logs import power_or_none
 
 __all__ = ["factor_groups", "measure_product", "eps_all_product"]
 
@@ -55,22 +59,36 @@ def _filler(prior: Prior, channel) -> tuple[int, int]:
     return d, e
 
 
-def _lift(local: Budget, j: int, fillers: list[tuple[int, int]]) -> Budget:
+def _plain(runs: Runs) -> tuple[int, ...] | Runs:
+    """Witnesses of at most ``SHORT_RECORDS`` records are plain tuples; longer ones stay run-length."""
+    return runs.plain_if_short()
+
+
+class _Fillers:
+    """The filler dataset and outputs of a product form, as runs: one filler per distinct local prior."""
+
+    def __init__(self, prior: ProductPrior, channel) -> None:
+        distinct, which, counts = prior.run_index
+        fill = np.array([_filler(f, channel) for f in distinct], dtype=np.int64).reshape(-1, 2)
+        self.xs, self.ys = (_merged(fill[which, c], counts) for c in (0, 1))
+
+
+def _merged(values: np.ndarray, counts: np.ndarray) -> Runs:
+    """Runs of ``values[i]`` repeated ``counts[i]`` times, adjacent equal values merged (vectorised)."""
+    starts = np.flatnonzero(np.r_[True, values[1:] != values[:-1]])
+    return Runs.trusted(values[starts].tolist(), np.add.reduceat(counts, starts).tolist())
+
+
+def _lift(local: Budget, j: int, fillers: _Fillers) -> Budget:
     if local.witness is None:
         return local
     w = local.witness
-    xs = [f[0] for f in fillers]
-    ys = [f[1] for f in fillers]
-    x, xp = list(xs), list(xs)
-    x[j], xp[j] = int(w.x), int(w.x_prime)
-    y = None
-    if w.y is not None:
-        ys[j] = int(w.y)
-        y = tuple(ys)
-    return Budget(local.name, local.value, local.exact, Witness(tuple(x), tuple(xp), y))
+    x, xp = fillers.xs.replaced(j, int(w.x)), fillers.xs.replaced(j, int(w.x_prime))
+    y = None if w.y is None else _plain(fillers.ys.replaced(j, int(w.y)))
+    return Budget(local.name, local.value, local.exact, Witness(_plain(x), _plain(xp), y))
 
 
-def factor_groups(prior: ProductPrior) -> dict[tuple[Fraction, ...] | bytes, list[int]]:
+def factor_groups(prior: ProductPrior) -> dict[tuple[Fraction, ...] | bytes, tuple[int, int]]:
     """Records grouped by identical local prior, so that each distinct local problem is computed once.
 
     Parameters
@@ -82,8 +100,8 @@ def factor_groups(prior: ProductPrior) -> dict[tuple[Fraction, ...] | bytes, lis
     -------
     dict
         Maps each distinct local prior (its exact tuple, or the bytes of its float
-        array in float mode) to the indices of the records that have it, in
-        record order.
+        array in float mode) to ``(first record, number of records)`` that have it.
+        The cost is that of the runs of :attr:`ProductPrior.factors`, not of ``r``.
 
     Examples
     --------
@@ -91,21 +109,22 @@ def factor_groups(prior: ProductPrior) -> dict[tuple[Fraction, ...] | bytes, lis
     >>> mech = Mechanism.product([["3/4", "1/4"], ["1/4", "3/4"]], records=3,
     ...                          prior=[["1/2", "1/2"], ["3/4", "1/4"], ["3/4", "1/4"]])
     >>> list(factor_groups(mech.prior).values())
-    [[0], [1, 2]]
+    [(0, 1), (1, 2)]
     """
-    # grouped by object first (a repeated factor is usually one object) and by integer pairs, then keyed
-    # by the exact tuple once per group: hashing a Fraction computes a modular inverse (r = 1e6: 9 s)
-    groups: dict[object, list[int]] = {}
-    firsts: dict[object, Prior] = {}
-    by_object: dict[int, list[int]] = {}
-    for j, f in enumerate(prior.factors):
-        members = by_object.get(id(f))
-        if members is None:
-            key = tuple(v.as_integer_ratio() for v in f.exact) if f.exact is not None else f.array.tobytes()
-            members = by_object[id(f)] = groups.setdefault(key, [])
-            firsts.setdefault(key, f)
-        members.append(j)
-    return {(firsts[key].exact if isinstance(key, tuple) else key): members for key, members in groups.items()}
+    # grouped by object first (a repeated factor is usually one object), then by integer pairs: hashing a
+    # Fraction computes a modular inverse (r = 1e6: 9 s); totals and first records by numpy over the runs
+    distinct, which, counts = prior.run_index
+    totals = np.zeros(len(distinct), dtype=np.int64)
+    np.add.at(totals, which, counts)
+    starts = np.cumsum(counts) - counts
+    firsts = np.full(len(distinct), np.iinfo(np.int64).max, dtype=np.int64)
+    np.minimum.at(firsts, which, starts)
+    groups: dict[object, list] = {}
+    for f, first, total in zip(distinct, firsts.tolist(), totals.tolist()):
+        key = tuple(v.as_integer_ratio() for v in f.exact) if f.exact is not None else f.array.tobytes()
+        g = groups.setdefault(key, [f, first, 0])
+        g[1], g[2] = min(g[1], first), g[2] + total
+    return {(f.exact if isinstance(key, tuple) else key): (first, total) for key, (f, first, total) in groups.items()}
 
 
 def measure_product(mech: Mechanism, *, bits: int = DEFAULT_BITS) -> Measures:
@@ -151,35 +170,30 @@ def measure_product(mech: Mechanism, *, bits: int = DEFAULT_BITS) -> Measures:
     assert isinstance(prior, ProductPrior), "a product channel needs a product or uniform prior"
     r = channel.records
     groups = factor_groups(prior)
-    fillers: list = [None] * len(prior.factors)  # one filler per distinct local prior
-    for members in groups.values():
-        filler = _filler(prior.factors[members[0]], channel.local)
-        for j in members:
-            fillers[j] = filler
+    fillers = _Fillers(prior, channel.local)
 
     first_local = _local(mech, prior.factors[0])
     d = _lift(eps_d(first_local), 0, fillers)
 
-    best_i: Budget | None = None
-    best_s: Budget | None = None
+    best_i: tuple[Budget, int] | None = None  # the best local budget and its record, lifted once at the end
+    best_s: tuple[Budget, int] | None = None
     parts: list[tuple[MutualInformation, int]] = []
     extra = r.bit_length() + 1
-    for members in groups.values():
-        j = members[0]
+    for j, count in groups.values():
         local = _local(mech, prior.factors[j])
         bi, bs = eps_i(local), sigma_min(local)
-        if best_i is None or _greater(bi, best_i):
-            best_i = _lift(bi, j, fillers)
-        if best_s is None or _greater(best_s, bs):
-            best_s = _lift(bs, j, fillers)
-        parts.append((eps_m(local, bits=bits + extra), len(members)))
+        if best_i is None or _greater(bi, best_i[0]):
+            best_i = (bi, j)
+        if best_s is None or _greater(best_s[0], bs):
+            best_s = (bs, j)
+        parts.append((eps_m(local, bits=bits + extra), count))
     assert best_i is not None and best_s is not None
     if mech.exact:
         enclosure = sum_enclosures((p.enclosure, c) for p, c in parts)  # type: ignore[misc]
         mi = MutualInformation(enclosure.midpoint, enclosure, bits)
     else:
         mi = MutualInformation(sum(p.value * c for p, c in parts), None)
-    return Measures(best_i, d, mi, best_s, mech.exact, mech)
+    return Measures(_lift(*best_i, fillers), d, mi, _lift(*best_s, fillers), mech.exact, mech)
 
 
 def _greater(a: Budget, b: Budget) -> bool:
@@ -205,7 +219,10 @@ def eps_all_product(mech: Mechanism) -> Budget:
     -------
     Budget
         Named ``"eps_all"``: ``ln(q^r)`` for a local ``eps_d = ln(q)`` (infinite if
-        that is), with per-record witness tuples.
+        that is), with per-record witnesses.  When ``q^r`` would have more than
+        :data:`~relations.numbers.logs.MAX_POWER_BITS` bits, ``exact`` is ``None`` and
+        the value is ``r`` times the exact local budget (checking uses the exact form
+        ``r ln(q)``, :func:`~relations.checking.quantities.values`).
 
     Examples
     --------
@@ -223,6 +240,7 @@ def eps_all_product(mech: Mechanism) -> Budget:
         return Budget("eps_all", 0.0, local.exact, None)
     w = local.witness
     exact = None if local.exact is None else (
-        local.exact if not local.exact.is_finite else LogRatio.of(local.exact.ratio**r))
+        local.exact if not local.exact.is_finite else power_or_none(local.exact.ratio, r))
     value = exact.value if exact is not None else local.value * r
-    return Budget("eps_all", value, exact, Witness((int(w.x),) * r, (int(w.x_prime),) * r, (int(w.y),) * r))
+    x, xp, y = (_plain(Runs.repeat(int(v), r)) for v in (w.x, w.x_prime, w.y))
+    return Budget("eps_all", value, exact, Witness(x, xp, y))

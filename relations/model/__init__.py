@@ -7,11 +7,10 @@ from __future__ import annotations
 from relations.model.distributions import (
     Channel,
     Prior,
-    ProductChannel,
-    ProductPrior,
     probability_vector,
     stochastic_rows,
 )
+from relations.model.products import ProductChannel, ProductPrior
 from relations.model.floats import (
     FLOAT_ROUNDING,
     FLOAT_TOLERANCE,
@@ -30,7 +29,9 @@ from relations.model.neighbours import (
     diameter,
     edge_list,
 )
+from relations.model.runs import MAX_RUN_LENGTH, Runs
 from relations.model.validate import (
+    MAX_PRODUCT_RECORDS,
     MAX_RECORDS,
     dataset_count,
     labels_of,
@@ -38,4 +39,4 @@ from relations.model.validate import (
     records_of,
 )
 
-__all__ = ["probability_vector", "stochastic_rows", "Prior", "Channel", "ProductPrior", "ProductChannel", "FLOAT_TOLERANCE", "FLOAT_ROUNDING", "MAX_EXACT_FLOAT_ENTRIES", "rounded_literal", "float_rows", "take_exactly", "float_rounding", "MAX_DENSE_ENTRIES", "Mechanism", "LocalInputs", "HammingInputs", "GraphInputs", "InputSpace", "diameter", "edge_list", "MAX_RECORDS", "labels_of", "records_of", "dataset_count", "product_prior"]
+__all__ = ["probability_vector", "stochastic_rows", "Prior", "Channel", "ProductPrior", "ProductChannel", "FLOAT_TOLERANCE", "FLOAT_ROUNDING", "MAX_EXACT_FLOAT_ENTRIES", "rounded_literal", "float_rows", "take_exactly", "float_rounding", "MAX_DENSE_ENTRIES", "Mechanism", "LocalInputs", "HammingInputs", "GraphInputs", "InputSpace", "diameter", "edge_list", "MAX_RECORDS", "MAX_PRODUCT_RECORDS", "Runs", "MAX_RUN_LENGTH", "labels_of", "records_of", "dataset_count", "product_prior"]

@@ -20,7 +20,7 @@ import html
 from fractions import Fraction
 from typing import Any, Sequence
 
-from relations.model.distributions import ProductChannel, ProductPrior
+from relations.model.products import ProductChannel, ProductPrior
 from relations.model.encoding import to_dict
 
 __all__ = ["MAX_SHOWN", "html_table", "latex_text", "pandas", "MechanismDisplay"]
@@ -100,9 +100,7 @@ class MechanismDisplay:
             channel = channel.local
             caption += f", product form: {channel.shape[0]}^{m.inputs.records} inputs, local channel W shown"
             labels = list(m.inputs.domain)
-            prior = prior.factors[0] if isinstance(prior, ProductPrior) else None
-            if isinstance(m.prior, ProductPrior) and any(f is not m.prior.factors[0] for f in m.prior.factors):
-                prior = None
+            prior = prior.factors[0] if isinstance(prior, ProductPrior) and len(prior.distinct) == 1 else None
         else:
             labels = [m.input_label(i) for i in range(channel.shape[0])]
         cols = _cut(channel.shape[1])

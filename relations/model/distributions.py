@@ -1,11 +1,9 @@
 """Priors and channels: immutable probability vectors and row-stochastic matrices.
 
 * :class:`Prior` -- a dense prior ``p(x)`` over ``n`` inputs;
-* :class:`Channel` -- a dense row-stochastic matrix ``Q[x][y] = p(y | x)`` (``n x m``);
-* :class:`ProductPrior` -- independent records, ``p(d_1, ..., d_r) = prod_j p_j(d_j)``;
-* :class:`ProductChannel` -- every record perturbed independently by the same local
-  channel ``W``: ``Q[x][y] = prod_j W[d_j][e_j]`` over ``D^r x E^r``, never expanded
-  to its ``k^r x m^r`` matrix.
+* :class:`Channel` -- a dense row-stochastic matrix ``Q[x][y] = p(y | x)`` (``n x m``).
+
+Product forms (independent records on ``D^r``) are in :mod:`relations.model.products`.
 
 An *exact* object carries its entries as :class:`~fractions.Fraction` (and a float64
 copy, marked read-only, for the fast candidate search); a *float-mode* object carries
@@ -47,7 +45,7 @@ from relations.model.floats import (
 )
 from relations.numbers.text import json_repr, parse_rational, short_text
 
-__all__ = ["probability_vector", "stochastic_rows", "Prior", "Channel", "ProductPrior", "ProductChannel"]
+__all__ = ["probability_vector", "stochastic_rows", "Prior", "Channel"]
 
 def _frozen(array: np.ndarray) -> np.ndarray:
     array = np.ascontiguousarray(array, dtype=np.float64)
@@ -351,54 +349,3 @@ class Channel:
     def shape(self) -> tuple[int, int]:
         """``(n, m)``: inputs and outputs."""
         return self.array.shape  # type: ignore[return-value]
-
-
-@dataclass(frozen=True, eq=False)
-class ProductPrior:
-    """Independent records: ``p(d_1, ..., d_r) = prod_j p_j(d_j)``."""
-
-    factors: tuple[Prior, ...]
-
-    @property
-    def records(self) -> int:
-        """The number of records ``r``."""
-        return len(self.factors)
-
-    def dense(self) -> Prior:
-        """The ``k^r`` dense prior (small ``r`` only: tests and mixed forms)."""
-        exact = self.factors[0].exact is not None
-        values: list = [Fraction(1)] if exact else [1.0]
-        for f in self.factors:
-            local = f.exact if exact else f.array.tolist()
-            values = [a * b for a in values for b in local]
-        rho = _compound(f.rounding for f in self.factors)
-        return Prior.from_exact(values, rho) if exact else Prior(_frozen(np.array(values)), rounding=rho)
-
-
-@dataclass(frozen=True, eq=False)
-class ProductChannel:
-    """``r`` records each perturbed independently by the local channel ``W`` (``k x m``)."""
-
-    local: Channel
-    records: int
-
-    def dense(self) -> Channel:
-        """The ``k^r x m^r`` dense channel, rows and columns in lexicographic order."""
-        w = self.local
-        if w.exact is None:
-            q = np.ones((1, 1))
-            for _ in range(self.records):
-                q = np.kron(q, w.array)
-            return Channel(_frozen(q), rounding=_compound([w.rounding] * self.records))
-        rows: list[list[Fraction]] = [[Fraction(1)]]
-        for _ in range(self.records):
-            rows = [[a * b for a in row for b in wrow] for row in rows for wrow in w.exact]
-        return Channel.from_exact(rows, _compound([w.rounding] * self.records))
-
-
-def _compound(radii) -> Fraction:
-    """The relative radius of a product of factors with the given radii."""
-    out = Fraction(1)
-    for r in radii:
-        out *= 1 + r
-    return out - 1

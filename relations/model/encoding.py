@@ -13,7 +13,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from relations.model.distributions import Prior, ProductChannel, ProductPrior
+from relations.model.distributions import Prior
+from relations.model.products import ProductChannel, ProductPrior
 from relations.model.neighbours import GraphInputs, HammingInputs, LocalInputs
 
 __all__ = ["to_dict"]
@@ -88,10 +89,11 @@ def to_dict(mech: Any, *, name: str | None = None, floats: bool = False) -> dict
     prior = mech.prior
     if isinstance(prior, ProductPrior):
         k = prior.factors[0].size
-        if prior.factors[0].exact is not None and all(f.exact == Prior.uniform(k).exact for f in prior.factors):
+        if prior.factors[0].exact is not None and all(f.exact == Prior.uniform(k).exact for f in prior.distinct):
             out["prior"] = "uniform"
-        else:
-            out["prior"] = {"product": [_entries(f, floats) for f in prior.factors]}
+        else:  # a run of several records as {"prior": p, "records": n}: a file as short as the form
+            out["prior"] = {"product": [_entries(f, floats) if n == 1 else {"prior": _entries(f, floats), "records": n}
+                                        for f, n in prior.factors.runs]}
     else:
         out["prior"] = _entries(prior, floats)
     channel = mech.channel

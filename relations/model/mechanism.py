@@ -31,7 +31,8 @@ from relations.errors import InputError
 from relations.kinds import Setting
 from relations.model.arrays import labelled
 from relations.model.display import MechanismDisplay
-from relations.model.distributions import Channel, Prior, ProductChannel, ProductPrior
+from relations.model.distributions import Channel, Prior
+from relations.model.products import ProductChannel, ProductPrior
 from relations.model.floats import FLOAT_ROUNDING
 from relations.model.neighbours import (
     GraphInputs,
@@ -40,7 +41,9 @@ from relations.model.neighbours import (
     LocalInputs,
     edge_list,
 )
+from relations.model.runs import Runs
 from relations.model.validate import (
+    MAX_PRODUCT_RECORDS,
     _flat,
     dataset_count,
     labels_of,
@@ -249,7 +252,8 @@ class Mechanism(MechanismDisplay):
         channel : Channel, sequence of rows or numpy.ndarray
             The local channel ``W`` (``k x m``).
         records : int
-            ``r``, from 1 to :data:`MAX_RECORDS`.
+            ``r``, from 1 to :data:`MAX_PRODUCT_RECORDS` (``2**62``): the cost depends on the
+            runs of local priors, not on ``r``.
         prior : "uniform", ProductPrior, or a sequence of ``r`` local priors, optional
             Independent records.  A dense prior over the ``k^r`` datasets is accepted when
             the dense channel has at most :data:`MAX_DENSE_ENTRIES` entries, and gives the
@@ -273,7 +277,7 @@ class Mechanism(MechanismDisplay):
         >>> m.is_product, m.inputs.records, m.channel.local.shape
         (True, 1000, (2, 2))
         """
-        r = records_of(records)
+        r = records_of(records, limit=MAX_PRODUCT_RECORDS)
         channel, domain, outputs, prior = labelled(channel, domain, outputs, prior)
         w = Channel.of(channel, where="channel.product")
         k, m = w.shape
@@ -287,9 +291,7 @@ class Mechanism(MechanismDisplay):
         exact = w.exact is not None
         if prior is None or (isinstance(prior, str) and prior == "uniform"):
             factor = Prior.uniform(k) if exact else Prior(np.full(k, 1.0 / k))
-            pp: Prior | ProductPrior = ProductPrior((factor,) * r)
-        elif isinstance(prior, ProductPrior):
-            pp = prior
+            pp: Prior | ProductPrior = ProductPrior.repeated(factor, r)
         elif isinstance(prior, Prior) or _flat(prior):
             dense = Prior.of(prior)
             rows = dataset_count(k, r)
@@ -347,8 +349,7 @@ class Mechanism(MechanismDisplay):
         True
         """
         ch, pr = self.channel, self.prior
-        factors = pr.factors if isinstance(pr, ProductPrior) else (pr,)
-        return ((ch.local if isinstance(ch, ProductChannel) else ch).rounding, max(f.rounding for f in factors))
+        return ((ch.local if isinstance(ch, ProductChannel) else ch).rounding, pr.rounding)
 
     def dense(self) -> "Mechanism":
         """The same mechanism with product forms expanded (small sizes only)."""
@@ -363,12 +364,20 @@ class Mechanism(MechanismDisplay):
         return Mechanism(self.setting, prior, channel, self.inputs, outputs, self.exact, self.source)
 
     def input_label(self, x) -> str:
+        """The label of input ``x``: a row index, or per-record value indices (a tuple or
+        :class:`~relations.model.runs.Runs`; a run of ``n > 1`` equal values is written ``a×n``)."""
+        if isinstance(x, Runs):
+            assert isinstance(self.inputs, HammingInputs)
+            return _runs_label(x, self.inputs.domain)
         if isinstance(x, tuple):
             assert isinstance(self.inputs, HammingInputs)
             return _tuple_label(tuple(self.inputs.domain[v] for v in x))
         return self.inputs.label(x)
 
     def output_label(self, y) -> str:
+        """The label of output ``y`` (an index, or per-record indices as in :meth:`input_label`)."""
+        if isinstance(y, Runs):
+            return _runs_label(y, self.outputs)
         if isinstance(y, tuple):
             return _tuple_label(tuple(self.outputs[v] for v in y))
         return self.outputs[y]
@@ -376,5 +385,9 @@ class Mechanism(MechanismDisplay):
 
 def _tuple_label(parts: tuple[str, ...]) -> str:
     return "(" + ",".join(parts) + ")"
+
+
+def _runs_label(runs: Runs, labels: Sequence[str]) -> str:
+    return _tuple_label(tuple(labels[v] if n == 1 else f"{labels[v]}×{n}" for v, n in runs.runs))
 
 

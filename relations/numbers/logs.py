@@ -14,7 +14,7 @@ from fractions import Fraction
 
 from relations.numbers.text import fraction_text
 
-__all__ = ["log_of", "LogRatio"]
+__all__ = ["log_of", "LogRatio", "MAX_POWER_BITS", "power_bits", "power_or_none"]
 
 
 def log_of(q: Fraction) -> float:
@@ -130,3 +130,33 @@ class LogRatio:
             return "0"
         return f"ln({fraction_text(self.ratio)})"
 
+
+
+#: Largest size, in bits of numerator plus denominator, of a power ``q^n`` kept as an exact rational
+#: (``ln(q^n)``): beyond it (``3^n`` for ``n`` above about 660000) an exact ``n ln(q)`` is carried
+#: as a linear form in logarithms instead (:func:`relations.numbers.reals.log_times`).
+MAX_POWER_BITS = 2**20
+
+
+def power_bits(q: Fraction, n: int) -> int:
+    """An upper bound on the bits of numerator and denominator of ``q^|n|``.
+
+    Examples
+    --------
+    >>> power_bits(Fraction(3, 2), 10)  # 3^10 / 2^10: 16 + 11 bits, bounded by 10 * (2 + 2)
+    40
+    """
+    return abs(n) * (q.numerator.bit_length() + q.denominator.bit_length())
+
+
+def power_or_none(q: Fraction, n: int) -> "LogRatio | None":
+    """``ln(q^n)`` exactly, or ``None`` when ``q^n`` would exceed :data:`MAX_POWER_BITS`.
+
+    Examples
+    --------
+    >>> str(power_or_none(Fraction(3), 4)), power_or_none(Fraction(3), 10**9)
+    ('ln(81)', None)
+    """
+    if power_bits(q, n) > MAX_POWER_BITS:
+        return None
+    return LogRatio.of(q**n)

@@ -28,10 +28,10 @@ from typing import Callable, Optional
 
 from relations.numbers.enclosure import ball, display_float, interval, rational, working_precision
 from relations.numbers.logforms import LogForm, form_difference, log_form_sign
-from relations.numbers.logs import LogRatio
+from relations.numbers.logs import MAX_POWER_BITS, LogRatio, power_bits
 
 __all__ = ["log_form", "LADDER", "Rational", "Log", "ArbExpr", "Real", "inf", "display_float", "compare", "log_times", "kl_bound",
-           "log_combination", "affine_enclosure"]
+           "log_combination", "affine_enclosure", "kl_enclosure", "MAX_EXP_PREMISE"]
 
 #: Precisions (bits of enclosure width) tried in turn before "undecided"; the cheap first rung separates
 #: most comparisons of costly enclosures (zCDP's branch and bound) at a fraction of the cost.
@@ -243,8 +243,10 @@ def kl_bound(q: Fraction, text: str) -> ArbExpr:
 
 
 def log_combination(terms: list[tuple[Fraction, Fraction]], text: str) -> Real:
-    """``sum_i c_i ln(q_i)`` for rationals ``c_i`` and ``q_i > 0``; a :class:`Log` when all ``c_i`` are integers."""
-    if all(Fraction(c).denominator == 1 for c, _ in terms):
+    """``sum_i c_i ln(q_i)`` for rationals ``c_i`` and ``q_i > 0``; a :class:`Log` when all ``c_i`` are integers
+    and ``prod q_i^c_i`` has at most :data:`~relations.numbers.logs.MAX_POWER_BITS` bits (an exact form otherwise)."""
+    if all(Fraction(c).denominator == 1 for c, _ in terms) and sum(
+            power_bits(Fraction(q), int(c)) for c, q in terms) <= MAX_POWER_BITS:
         q = Fraction(1)
         for c, base in terms:
             q *= Fraction(base) ** int(c)
@@ -281,3 +283,30 @@ def affine_enclosure(premise: Real, sigma: Real | None, ca: Fraction, cs: Fracti
     if fp is not None and fs is not None:
         form = tuple((ca * c, q) for c, q in fp) + tuple((cs * c, q) for c, q in fs)
     return ArbExpr(text, approx, enclose, form=form)
+
+
+#: Largest premise ``a`` (nats) for which ``a (e^a - 1)`` is enclosed: the result has about ``a / ln 2``
+#: bits, so beyond ``2**20 ln 2`` (about 726817) it is reported as infinite (larger than any float).
+MAX_EXP_PREMISE = 2**20 * math.log(2)
+
+
+def kl_enclosure(premise: Real, text: str) -> Real:
+    """``a (e^a - 1)`` for an enclosed premise ``a >= 0`` (increasing there), from the premise's enclosure.
+
+    Examples
+    --------
+    >>> x = kl_enclosure(log_times(Fraction(3), Fraction(2), "2 ln(3)"), "f")
+    >>> round(float(x), 6), round(2 * math.log(3) * 8, 6)  # ln(9) (9 - 1)
+    (17.577797, 17.577797)
+    """
+    a = float(premise)
+    if a > MAX_EXP_PREMISE:
+        return inf()
+
+    def enclose(bits: int):
+        lo, hi = premise.enclose(bits + int(a / math.log(2)) + 8)
+        assert lo >= 0, "the KL bound is evaluated for non-negative premises"
+        with working_precision(bits + int(a / math.log(2)) + 40):
+            return (interval(ball(lo) * (ball(lo).exp() - 1))[0], interval(ball(hi) * (ball(hi).exp() - 1))[1])
+
+    return ArbExpr(text, a * math.expm1(a) if a < 700 else math.inf, enclose)

@@ -28,7 +28,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from relations.model.distributions import ProductChannel
+from relations.model.products import ProductChannel
 from relations.model.mechanism import Mechanism
 
 __all__ = ["parse", "pair_value", "rho_pair", "leakages", "notion_float", "ADDITIVE", "FloatValues"]

@@ -27,7 +27,8 @@ from fractions import Fraction
 from typing import Callable
 
 from relations.mechanisms.paper import paper_central, paper_local
-from relations.model.distributions import Prior, ProductChannel
+from relations.model.distributions import Prior
+from relations.model.products import ProductChannel
 from relations.model.mechanism import Mechanism
 from relations.numbers.rounding import largest_remainder
 from relations.numbers.text import short_text
