@@ -12,10 +12,13 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from relations import Mechanism, check
 from relations.errors import InputError
 from relations.model import FLOAT_ROUNDING, MAX_EXACT_FLOAT_ENTRIES, Channel, Prior
+from relations.model.floats import exact_float_rows, float_rows
 
 EPS = [0.1, 0.5, 1.0, math.log(3), 2.0, 5.0]
 
@@ -122,3 +125,40 @@ def test_npz_krr_checks_against_its_eps(tmp_path):
                           "--json"], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert json.loads(out.stdout)["claims"][0]["status"] in ("holds", "holds within rounding")
+
+
+@st.composite
+def float_stochastic(draw):
+    """Float rows as a user's code makes them: powers spread the exponents, some entries zero or subnormal."""
+    n, m = draw(st.integers(1, 5)), draw(st.integers(1, 6))
+    a = np.array(draw(st.lists(st.lists(st.floats(0, 1), min_size=m, max_size=m), min_size=n, max_size=n)))
+    a = a ** draw(st.integers(1, 60))
+    a[:, 0] += (a.sum(axis=1) == 0)
+    a = a / a.sum(axis=1, keepdims=True)
+    if draw(st.booleans()):
+        a[:, -1] += 5e-324 * (a[:, -1] == 0)  # a subnormal entry
+    return a
+
+
+@settings(max_examples=200, deadline=None)
+@given(float_stochastic())
+def test_float_arrays_taken_exactly_match_the_entry_by_entry_reading(a):
+    """The vectorised integer reading of float rows (``exact_float_rows``) equals reading each float as a
+    Fraction and dividing by the exact row sum, and its floats are the exact values correctly rounded."""
+    try:
+        a = float_rows(a, "channel")
+    except InputError:
+        return
+    rows = [[Fraction(v) for v in row] for row in a.tolist()]
+    sums = [sum(row, Fraction(0)) for row in rows]
+    if any(abs(s - 1) > Fraction(1e-9) for s in sums):
+        with pytest.raises(InputError):
+            exact_float_rows(a, "channel")
+        return
+    expected = [[v / s for v in row] for row, s in zip(rows, sums)]
+    got, rho, floats = exact_float_rows(a, "channel")
+    assert got == expected
+    assert rho == FLOAT_ROUNDING + 2 * max(abs(s - 1) for s in sums)
+    assert floats.tolist() == [[float(v) for v in row] for row in expected]
+    ch = Channel.of(a, exact=True)
+    assert ch.exact == tuple(tuple(r) for r in expected) and ch.array.tolist() == floats.tolist()

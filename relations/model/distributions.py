@@ -28,6 +28,7 @@ from relations.errors import InputError
 from relations.model.arrays import plain
 from relations.model.floats import (
     FLOAT_ROUNDING,
+    exact_float_rows,
     FLOAT_TOLERANCE,
     float_rows,
 )
@@ -258,7 +259,8 @@ class Prior:
             a = float_rows(values[None, :], "prior")
             if not _take_exactly(a, exact):
                 return Prior(a[0], rounding=_float_rounding(a))
-            values = a[0].tolist()
+            rows, rho, _ = exact_float_rows(a, where, vector=True)
+            return cls.from_exact(rows[0], rho)
         return cls.from_exact(*probability_vector(values, where, rounding=True))
 
     @property
@@ -289,9 +291,14 @@ class Channel:
     rounding: Fraction = Fraction(0)
 
     @staticmethod
-    def from_exact(rows: Sequence[Sequence[Fraction]], rounding: Fraction = Fraction(0)) -> "Channel":
-        """A channel from exact rows that are already validated."""
+    def from_exact(rows: Sequence[Sequence[Fraction]], rounding: Fraction = Fraction(0), *,
+                   floats: tuple[np.ndarray, np.ndarray] | None = None) -> "Channel":
+        """A channel from exact rows that are already validated (``floats``: their correctly rounded floats
+        and where the exact entries are non-zero, when known)."""
         rows = tuple(tuple(r) for r in rows)
+        if floats is not None:
+            approx, nonzero = floats
+            return Channel(_frozen(approx), rows, _reliable(nonzero, approx), rounding)
         seen: dict[int, tuple[float, bool]] = {}  # by object: built rows often share a Fraction among entries
 
         def converted(v: Fraction) -> tuple[float, bool]:
@@ -342,7 +349,8 @@ class Channel:
             a = float_rows(rows, where)
             if not _take_exactly(a, exact):
                 return Channel(a, rounding=_float_rounding(a))
-            rows = a.tolist()
+            rows, rho, floats = exact_float_rows(a, where)
+            return cls.from_exact(rows, rho, floats=(floats, a != 0))
         return cls.from_exact(*stochastic_rows(rows, where, rounding=True))
 
     @property

@@ -18,7 +18,7 @@ import numpy as np
 from relations.errors import InputError
 from relations.numbers.text import NumberLiteral
 
-__all__ = ["FLOAT_TOLERANCE", "FLOAT_ROUNDING", "MAX_EXACT_FLOAT_ENTRIES", "rounded_literal", "float_rows", "take_exactly", "float_rounding"]
+__all__ = ["FLOAT_TOLERANCE", "FLOAT_ROUNDING", "MAX_EXACT_FLOAT_ENTRIES", "rounded_literal", "float_rows", "take_exactly", "float_rounding", "exact_float_rows"]
 
 #: Tolerance on row and prior sums accepted for floats (numpy arrays, Python floats and
 #: decimal literals); such rows are renormalised exactly (``docs/semantics.md``, "Floats").
@@ -83,3 +83,61 @@ def float_rounding(a: np.ndarray) -> Fraction:
 
 def _where(key: str, i: int, j: int) -> str:
     return f"{key}[{j}]" if key == "prior" else f"{key}[{i}][{j}]"
+
+
+def exact_float_rows(a: np.ndarray, key: str, *, vector: bool = False) -> tuple[list[list[Fraction]], Fraction, np.ndarray]:
+    """The rows of a validated float array (:func:`float_rows`) taken exactly, their rounding radius and
+    their floats (each exact entry correctly rounded, as ``float(Fraction)`` gives, by integer division).
+
+    Each entry is its binary value ``M 2^E`` (``M`` an integer of at most 53 bits);
+    a row sums exactly to ``T 2^E0`` over its smallest exponent ``E0``, so the row
+    renormalised exactly is ``Q[x][y] = M 2^(E - E0) / T``: integers only, no sum
+    of Fractions.  The result is what :func:`~relations.model.distributions.stochastic_rows`
+    gives for the same floats (every entry a float literal: radius
+    :data:`FLOAT_ROUNDING` plus twice the largest exact deviation of a row sum from 1),
+    about ten times faster.
+
+    ``key`` names the array in messages: ``key[x]`` for row ``x``, or ``key`` alone
+    when ``vector`` (a prior: one row).
+
+    Raises
+    ------
+    InputError
+        If a row's exact sum is not within :data:`FLOAT_TOLERANCE` of 1.
+
+    Examples
+    --------
+    >>> rows, rho, _ = exact_float_rows(np.array([[0.9, 0.1], [0.25, 0.75]]), "channel")
+    >>> rows[1], sum(rows[0]), rho == FLOAT_ROUNDING + 2 * (Fraction(0.9) + Fraction(0.1) - 1)
+    ([Fraction(1, 4), Fraction(3, 4)], Fraction(1, 1), True)
+    """
+    mant, exp = np.frexp(a)
+    ints = (mant * 2.0**53).astype(np.int64)  # exact: a float's mantissa has 53 bits
+    exp = exp.astype(np.int64) - 53
+    low = ints & -ints  # strip trailing zero bits, so that the shifts below stay small
+    tz = np.where(ints > 0, np.frexp(low.astype(np.float64))[1].astype(np.int64) - 1, 0)
+    ints >>= tz
+    exp += tz
+    big = np.iinfo(np.int64).max
+    e0 = np.where(ints > 0, exp, big).min(axis=1)
+    shifts = (exp - e0[:, None]).tolist()
+    rows: list[list[Fraction]] = []
+    approx: list[list[float]] = []
+    deviation = Fraction(0)
+    tolerance = Fraction(FLOAT_TOLERANCE)
+    for x, (row, shift) in enumerate(zip(ints.tolist(), shifts)):
+        scaled = [m << s if m else 0 for m, s in zip(row, shift)]
+        total = sum(scaled)
+        where = key if vector else f"{key}[{x}]"
+        if total == 0:
+            raise InputError(f"{where}: entries sum to 0, not 1")
+        e = int(e0[x])
+        exact_sum = Fraction(total * 2**e) if e >= 0 else Fraction(total, 2**-e)
+        off = abs(exact_sum - 1)
+        if off > tolerance:
+            raise InputError(f"{where}: entries sum to {float(exact_sum)!r}, not 1 (nor within {FLOAT_TOLERANCE}, "
+                             "the tolerance for floats)")
+        deviation = max(deviation, off)
+        rows.append([Fraction(m, total) for m in scaled])
+        approx.append([m / total for m in scaled])  # int / int is correctly rounded
+    return rows, FLOAT_ROUNDING + 2 * deviation, np.array(approx, dtype=np.float64).reshape(a.shape)
