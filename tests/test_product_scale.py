@@ -190,3 +190,14 @@ def test_kl_bound_near_one_ratio_at_many_records():
     lo, hi = kl.bound.enclose(80)
     assert lo <= fraction_of(bound) <= hi
     assert kl.status == ("holds" if mi <= bound else "fails")
+
+
+def test_what_needs_the_dense_channel_refuses_a_long_product_form_up_front(tmp_path):
+    """``utility`` expands a product form; on 10^9 records that is refused in one line, not attempted."""
+    path = tmp_path / "billion.json"
+    path.write_text(json.dumps({"setting": "central", "domain": ["a", "b"], "records": BILLION,
+                                "prior": "uniform", "channel": {"product": W}}))
+    proc = run_cli("utility", str(path), timeout=60)
+    assert proc.returncode == 2 and "dense" in proc.stderr and "Traceback" not in proc.stderr
+    small = relations.Mechanism.product(W, records=3)  # small forms are still expanded
+    assert small.dense().channel.shape == (8, 8)

@@ -352,9 +352,22 @@ class Mechanism(MechanismDisplay):
         return ((ch.local if isinstance(ch, ProductChannel) else ch).rounding, pr.rounding)
 
     def dense(self) -> "Mechanism":
-        """The same mechanism with product forms expanded (small sizes only)."""
+        """The same mechanism with product forms expanded (small sizes only).
+
+        Raises
+        ------
+        InputError
+            If the expansion would have more than :data:`MAX_DENSE_ENTRIES` channel (or prior) entries.
+        """
         if not self.is_product and isinstance(self.prior, Prior):
             return self
+        if isinstance(self.channel, ProductChannel):
+            (k, m), r = self.channel.local.shape, self.channel.records
+            size = dataset_count(k * m, r)
+            if size is None or size > MAX_DENSE_ENTRIES:
+                raise InputError(f"this needs the dense {k}^{r} x {m}^{r} channel, more than {MAX_DENSE_ENTRIES} "
+                                 "entries (the limit of a dense expansion); product forms are measured and "
+                                 "checked without it")
         prior = self.prior.dense() if isinstance(self.prior, ProductPrior) else self.prior
         channel = self.channel.dense() if isinstance(self.channel, ProductChannel) else self.channel
         outputs = self.outputs
