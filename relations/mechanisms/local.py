@@ -30,6 +30,7 @@ from relations.mechanisms.limits import bits, check_size, power_bits, square_roo
 from relations.mechanisms.budgets import EpsLike, ratio_of
 from relations.mechanisms.limits import ratio as _ratio
 from relations.model.mechanism import Mechanism
+from relations.model.products import ProductPrior
 from relations.numbers.text import RationalLike
 
 #: A prior handed to a named mechanism: ``None`` or ``"uniform"`` (uniform), or one probability per input.
@@ -389,7 +390,7 @@ def product(local: Mechanism, records: int, *, prior: str | Sequence[Sequence[Ra
         A local mechanism; its inputs are the domain ``D``.
     records : int
         ``r >= 1``.
-    prior : "uniform" or sequence of sequences, optional
+    prior : "uniform", ProductPrior or sequence of sequences, optional
         One local prior per record; by default the local prior on every record.
 
     Returns
@@ -412,8 +413,8 @@ def product(local: Mechanism, records: int, *, prior: str | Sequence[Sequence[Ra
     if local.setting != "local":
         raise InputError("product() takes a local mechanism")
     if prior is None:
-        prior = [local.prior] * records
-    elif prior != "uniform":
+        prior = ProductPrior.repeated(local.prior, records)  # one run: any number of records
+    elif not isinstance(prior, (str, ProductPrior)):
         prior = [[_q(v) for v in p] for p in prior]
     return Mechanism.product(local.channel, records=records, prior=prior, domain=local.inputs.labels,
                              outputs=local.outputs)

@@ -25,6 +25,7 @@ from relations.measures.api import eps_all, measure
 from relations.mechanisms.local import krr_rows
 from relations.model.distributions import Channel, Prior
 from relations.model.mechanism import Mechanism
+from relations.model.products import ProductPrior
 from relations.model.neighbours import HammingInputs, LocalInputs
 from relations.numbers.rounding import largest_remainder
 from relations.search.notion_floats import FloatValues
@@ -120,7 +121,7 @@ class RRFamily:
         if self.records == 1:
             return Mechanism.local(self.channel(t), prior=prior)
         return Mechanism.product(self.channel(t), records=self.records,
-                                 prior=prior if prior == "uniform" else [prior] * self.records)
+                                 prior=prior if prior == "uniform" else ProductPrior.repeated(Prior.of(prior), self.records))
 
     def describe(self) -> str:
         where = "local" if self.records == 1 else f"product over r={self.records}"

@@ -41,6 +41,7 @@ from relations.errors import InputError
 from relations.mechanisms.local import product
 from relations.mechanisms.registry import REGISTRY, eps_text, named
 from relations.model.mechanism import Mechanism
+from relations.model import MAX_PRODUCT_RECORDS, Prior, ProductPrior
 from relations.numbers.text import json_repr, parse_rational
 
 __all__ = ["MAX_POINTS", "MAX_AXIS", "MAX_DENOMINATOR", "MAX_SIZE", "MAX_RECORDS", "SweepSpec", "parse_spec",
@@ -54,8 +55,8 @@ MAX_AXIS = 4096
 MAX_DENOMINATOR = 16
 #: Largest ``inputs`` and ``outputs`` of a bounded-exhaustive family.
 MAX_SIZE = 4
-#: Largest ``records`` of a grid (product forms are never expanded).
-MAX_RECORDS = 100_000
+#: Largest ``records`` of a grid: product forms are never expanded and cost what their runs cost, not ``r``.
+MAX_RECORDS = MAX_PRODUCT_RECORDS
 
 _WHOLE = {"k", "s", "n", "delta", "width", "theorem"}
 _OPTIONAL = {"delta", "width"}
@@ -285,12 +286,12 @@ class SweepSpec:
         mech = named(params)
         family = next(p for p, label in ((p, prior_label(p)) for p in self.data["prior"])
                       if label == point["prior"])
-        k = len(mech.inputs.labels)
-        entries = _prior_entries(family, k, mech)
+        entries = _prior_entries(family, len(mech.inputs.labels), mech)
         if "records" in point:
             if mech.setting != "local":
                 raise InputError(f"mechanism {params['mechanism']!r} is central: 'records' needs a local mechanism")
-            return product(mech, point["records"], prior=None if entries is None else [entries] * point["records"])
+            prior = None if entries is None else ProductPrior.repeated(Prior.of(entries), point["records"])
+            return product(mech, point["records"], prior=prior)
         return mech if entries is None else mech.with_entries(prior=entries)
 
 
