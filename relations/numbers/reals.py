@@ -303,10 +303,12 @@ def kl_enclosure(premise: Real, text: str) -> Real:
     if a > MAX_EXP_PREMISE:
         return inf()
 
+    extra = int(a / math.log(2)) + int(math.log2(2 + a)) + 8  # f'(a) = e^a (1 + a) - 1 magnifies the width
+
     def enclose(bits: int):
-        lo, hi = premise.enclose(bits + int(a / math.log(2)) + 8)
+        lo, hi = premise.enclose(bits + extra)
         assert lo >= 0, "the KL bound is evaluated for non-negative premises"
-        with working_precision(bits + int(a / math.log(2)) + 40):
+        with working_precision(bits + extra + 32):
             return (interval(ball(lo) * (ball(lo).exp() - 1))[0], interval(ball(hi) * (ball(hi).exp() - 1))[1])
 
     return ArbExpr(text, a * math.expm1(a) if a < 700 else math.inf, enclose)
