@@ -12,8 +12,12 @@ from hypothesis import HealthCheck, settings
 
 sys.path.insert(0, os.path.dirname(__file__))  # tests/bruteforce.py, tests/reference_strategies.py
 
-settings.register_profile("relations", deadline=None, max_examples=40, derandomize=False,
-                          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+# CI is deterministic (derandomize: the same examples on every run, so a red run is reproducible and a
+# green one does not turn red by chance); HYPOTHESIS_PROFILE=explore draws fresh random examples, ten times
+# as many, to look for new failures (README, "Benchmarks and slow checks").
+_QUIET = [HealthCheck.too_slow, HealthCheck.data_too_large]
+settings.register_profile("relations", deadline=None, max_examples=40, derandomize=True, suppress_health_check=_QUIET)
+settings.register_profile("explore", deadline=None, max_examples=400, derandomize=False, suppress_health_check=_QUIET)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "relations"))
 
 ROOT = Path(__file__).resolve().parent.parent
