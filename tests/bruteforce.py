@@ -168,8 +168,8 @@ def mpf_of(q: Fraction) -> mpmath.mpf:
 
 def fraction_of(v: mpmath.mpf) -> Fraction:
     """The exact binary value of an mpmath number."""
-    man, exp = v.man_exp
-    return Fraction(int(man)) * (Fraction(2) ** int(exp))
+    sign, man, exp, _ = v._mpf_  # (man_exp drops the sign)
+    return (-1) ** sign * Fraction(int(man)) * (Fraction(2) ** int(exp))
 
 
 def mi_mpmath(prior, channel, dps: int = 50) -> mpmath.mpf:

@@ -147,7 +147,8 @@ def _mi_real(mech: Mechanism, measures: Measures) -> Real:
     if mi.enclosure is None:
         return Rational(Fraction(mi.value))
     first = mi.enclosure
-    cache = {DEFAULT_BITS: first}
+    reached = mi.bits if mi.bits is not None else DEFAULT_BITS  # the first enclosure's width: 2^-reached
+    cache = {reached: first}
 
     if isinstance(mech.channel, ProductChannel):
         prior = mech.prior
@@ -179,7 +180,10 @@ def _mi_real(mech: Mechanism, measures: Measures) -> Real:
             return None
 
     def enclose(bits):
-        bits = max(bits, DEFAULT_BITS)
+        if bits <= reached:
+            bits = reached
+        else:
+            bits = max(bits, DEFAULT_BITS)
         if bits not in cache:
             cache[bits] = compute(bits)
         e = cache[bits]

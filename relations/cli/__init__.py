@@ -28,7 +28,9 @@ def measure(
     file: str = typer.Argument(..., help="Mechanism file: JSON (exact) or .npz (float mode); - for standard input."),
     json_out: bool = typer.Option(False, "--json", help="Print the result as JSON (docs/claims-and-verdicts.md)."),
     fmt: str = typer.Option("table", "--format", help="table, json, latex (booktabs) or csv (docs/claims-and-verdicts.md)."),
-    bits: int = typer.Option(100, "--bits", help="Width of the eps_m enclosure at most 2**-bits.", min=1, max=100000),
+    bits: Optional[int] = typer.Option(None, "--bits", help="Width of the eps_m enclosure at most 2**-bits (default 100; "
+                                       "exact channels of 2^18 entries or more: certified floats, about 2**-44).",
+                                       min=1, max=100000),
     notion: list[str] = typer.Option([], "--notion", help="Also a further notion: rho, kl, renyi(ALPHA), delta(EPS), "
                                      "eps_delta(DELTA), min_entropy_leakage, maximal_leakage, cmi, or all. Repeatable."),
 ) -> None:

@@ -6,12 +6,11 @@ from relations.measures.dense import eps_all_dense, measure_dense
 from relations.measures.product import eps_all_product, measure_product
 from relations.measures.results import Budget, Measures
 from relations.model.mechanism import Mechanism
-from relations.numbers.enclosure import DEFAULT_BITS
 
 __all__ = ["measure", "eps_all"]
 
 
-def measure(mech: Mechanism, *, bits: int = DEFAULT_BITS) -> Measures:
+def measure(mech: Mechanism, *, bits: int | None = None) -> Measures:
     """All four quantities of a mechanism: ``eps_i``, ``eps_d``, ``eps_m`` and ``sigma_min``.
 
     Ratio measures are exact logarithms of rationals with witnesses; ``eps_m`` is a
@@ -23,7 +22,11 @@ def measure(mech: Mechanism, *, bits: int = DEFAULT_BITS) -> Measures:
     mech : Mechanism
         Any mechanism (dense, graph, product; exact or float mode).
     bits : int, optional
-        The enclosure of ``eps_m`` is at most ``2**-bits`` wide (default 100).
+        The enclosure of ``eps_m`` is at most ``2**-bits`` wide.  By default 100, except for exact
+        channels of at least :data:`~relations.measures.dense.FLOAT_CERTIFIED_ENTRIES` entries, whose
+        enclosure comes from error-bounded float arithmetic
+        (:mod:`~relations.measures.certified_floats`, about ``2**-44`` wide); give ``bits`` to have
+        ball arithmetic reach it instead.
 
     Returns
     -------

@@ -127,7 +127,7 @@ def factor_groups(prior: ProductPrior) -> dict[tuple[Fraction, ...] | bytes, tup
     return {(f.exact if isinstance(key, tuple) else key): (first, total) for key, (f, first, total) in groups.items()}
 
 
-def measure_product(mech: Mechanism, *, bits: int = DEFAULT_BITS) -> Measures:
+def measure_product(mech: Mechanism, *, bits: int | None = None) -> Measures:
     """The four quantities of a product-form mechanism via its local factors.
 
     Use :func:`~relations.measures.measure`, which dispatches here for product
@@ -172,6 +172,7 @@ def measure_product(mech: Mechanism, *, bits: int = DEFAULT_BITS) -> Measures:
     groups = factor_groups(prior)
     fillers = _Fillers(prior, channel.local)
 
+    bits = DEFAULT_BITS if bits is None else bits
     first_local = _local(mech, prior.factors[0])
     d = _lift(eps_d(first_local), 0, fillers)
 

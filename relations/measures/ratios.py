@@ -8,8 +8,8 @@ ratios) every budget holds, and the measure is reported as ``0`` with no witness
 reductions (:mod:`relations.model.neighbours`), and every clique-output whose float
 ratio is within a relative ``1e-9`` of the float maximum is re-evaluated in exact
 rationals; the exact maximum among them is the answer.  This is exact: each float
-entry is within ``2**-52`` (relative) of its rational, so the float ratio of any
-clique is within ``~5 * 2**-53`` of its true ratio; a clique outside the window
+entry is within ``2**-51`` (relative) of its rational (one or two roundings), so the float ratio of any
+clique is within ``~9 * 2**-53`` of its true ratio; a clique outside the window
 therefore has a smaller true ratio than the float maximiser.  When the float copy
 cannot guarantee that (underflow to zero or subnormals), every clique is evaluated
 exactly.  Columns are processed in blocks of about 2 MiB so that the ``r``

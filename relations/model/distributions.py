@@ -44,6 +44,8 @@ from relations.model.floats import (
 from relations.model.floats import (
     take_exactly as _take_exactly,
 )
+from relations.model.scaled import SCALED_ENTRIES, ScaledRows, scaled_float_rows
+from relations.numbers.floatlog import UNIT as _UNIT
 from relations.numbers.text import json_repr, parse_rational, short_text
 
 __all__ = ["probability_vector", "stochastic_rows", "Prior", "Channel"]
@@ -277,8 +279,10 @@ class Channel:
     ----------
     array : numpy.ndarray
         Read-only float64 copy (the values themselves in float mode).
-    exact : tuple of tuple of Fraction or None
-        The exact rows; ``None`` in float mode.
+    exact : tuple of tuple of Fraction, ScaledRows or None
+        The exact rows; ``None`` in float mode.  A float array of at least
+        :data:`~relations.model.scaled.SCALED_ENTRIES` entries taken exactly keeps its floats and
+        exact row sums (:class:`~relations.model.scaled.ScaledRows`, a sequence of rows read the same way).
     reliable : bool
         The float copy has the exact zero pattern and no subnormal entry.
     rounding : Fraction
@@ -295,7 +299,8 @@ class Channel:
                    floats: tuple[np.ndarray, np.ndarray] | None = None) -> "Channel":
         """A channel from exact rows that are already validated (``floats``: their correctly rounded floats
         and where the exact entries are non-zero, when known)."""
-        rows = tuple(tuple(r) for r in rows)
+        if not isinstance(rows, ScaledRows):
+            rows = tuple(tuple(r) for r in rows)
         if floats is not None:
             approx, nonzero = floats
             return Channel(_frozen(approx), rows, _reliable(nonzero, approx), rounding)
@@ -349,9 +354,21 @@ class Channel:
             a = float_rows(rows, where)
             if not _take_exactly(a, exact):
                 return Channel(a, rounding=_float_rounding(a))
+            if a.size >= SCALED_ENTRIES:  # kept as floats over exact row sums (relations.model.scaled)
+                scaled, deviation, floats = scaled_float_rows(a, where, Fraction(FLOAT_TOLERANCE))
+                return cls.from_exact(scaled, FLOAT_ROUNDING + 2 * deviation, floats=(floats, a != 0))
             rows, rho, floats = exact_float_rows(a, where)
             return cls.from_exact(rows, rho, floats=(floats, a != 0))
         return cls.from_exact(*stochastic_rows(rows, where, rounding=True))
+
+    @property
+    def float_error(self) -> Fraction:
+        """A bound ``rho`` on the relative error of the float copy: ``|array - exact| <= rho |exact|``.
+
+        ``2^-53`` (correctly rounded) unless the exact rows say otherwise
+        (:class:`~relations.model.scaled.ScaledRows`: two roundings).
+        """
+        return getattr(self.exact, "float_error", _UNIT)
 
     @property
     def shape(self) -> tuple[int, int]:
