@@ -40,7 +40,7 @@ def real_json(x: Any, *, approximate: bool = False) -> dict[str, Any] | None:
     elif isinstance(x, Log):
         out["exact"] = str(x.log)
     elif isinstance(x, ArbExpr):
-        lo, hi = x.enclose(100)
+        lo, hi = x.enclose(x.display_bits)
         out["exact"] = x.text
         from relations.numbers.enclosure import Enclosure
 

@@ -189,7 +189,7 @@ def _mi_real(mech: Mechanism, measures: Measures) -> Real:
         e = cache[bits]
         return e.lower, e.upper
 
-    return ArbExpr("I(X;Y)", mi.value, enclose, tie)
+    return ArbExpr("I(X;Y)", mi.value, enclose, tie, display_bits=min(reached, DEFAULT_BITS))
 
 
 

@@ -154,7 +154,7 @@ def _num(x, digits: int = 6) -> str:
     v = float(x) if not isinstance(x, float) else x
     text = ("inf" if v > 0 else "-inf") if math.isinf(v) else f"{v:.{digits}g}"
     if isinstance(x, ArbExpr):  # a certified real: only the digits its enclosure certifies
-        lo, hi = x.enclose(100)
+        lo, hi = x.enclose(x.display_bits)
         if lo >= 0:
             text = certified_text(Fraction(lo), Fraction(hi), digits=max(digits, 6))
     if isinstance(x, Log) and x.log.is_finite and x.log.ratio != 1:

@@ -88,6 +88,7 @@ class ArbExpr:
     ``exp_form = (a, b, q)``, when known, says the number is ``a + b e^q`` (rationals, ``q != 0``):
     two such numbers with the same ``q`` are equal iff their ``a`` and ``b`` are (``e^q`` is
     irrational, Lindemann), which decides ties such as ``delta(1) = (r - e)/(1 + r)``.
+    ``display_bits`` is the precision at which outputs show its enclosure (lower when finer ones are costly).
     """
 
     text: str
@@ -98,6 +99,7 @@ class ArbExpr:
     _cache: dict = field(default_factory=dict, repr=False)
     form: Optional[LogForm] = None
     exp_form: Optional[tuple[Fraction, Fraction, Fraction]] = None
+    display_bits: int = 100
 
     def enclose(self, bits: int) -> tuple[Fraction, Fraction]:
         if bits not in self._cache:
