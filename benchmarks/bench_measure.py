@@ -109,7 +109,7 @@ def float_mechanism(p, q, inputs, setting) -> Mechanism:
 
 
 def row(name: str, tool: float, base: float | None, note: str = "") -> None:
-    ratio = f"{tool / base:6.2f}x" if base else "     - "
+    ratio = f"{tool / base:6.3g}x" if base else "     - "
     base_s = f"{base * 1e3:9.1f} ms" if base else "        -   "
     print(f"{name:<46} {tool * 1e3:9.1f} ms  {base_s}  {ratio}  {note}")
 
@@ -276,14 +276,16 @@ def main(quick: bool = False) -> dict:
     return results
 
 
-#: Runs ``relations ARGS`` and writes the process's peak resident memory (KiB) to standard error.
+#: Runs ``relations ARGS`` and writes the process's peak resident memory (KiB, ``VmHWM``) to standard error.
+#: (``ru_maxrss`` would not do: on Linux it keeps the high-water mark of the parent forked before ``exec``.)
 PEAK = """
-import resource, runpy, sys
+import runpy, sys
 sys.argv = ["relations"] + sys.argv[1:]
 try:
     runpy.run_module("relations", run_name="__main__")
 finally:
-    sys.stderr.write("PEAK %d\\n" % resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+    hwm = [line.split()[1] for line in open("/proc/self/status") if line.startswith("VmHWM")]
+    sys.stderr.write("PEAK %s\\n" % hwm[0])
 """
 
 

@@ -19,6 +19,7 @@ infinities follow ``docs/semantics.md``.
 
 from __future__ import annotations
 
+import weakref
 from fractions import Fraction
 
 import numpy as np
@@ -112,7 +113,7 @@ def eps_d(mech: Mechanism) -> Budget:
     q = mech.channel
     entry = (lambda x, y: q.exact[x][y]) if q.exact is not None else None
     return _budget("eps_d", max_log_ratio(q.array, mech.inputs, entry=entry, reliable=q.reliable,
-                                          ranks=lambda: _ranks(q.exact)))
+                                          ranks=lambda: _ranks(q)))
 
 
 
@@ -153,15 +154,23 @@ def eps_i(mech: Mechanism) -> Budget:
     product_nonzero = (p.array[:, None] != 0) & (q.array != 0)
     reliable = p.reliable and q.reliable and not np.any(product_nonzero & (j < np.finfo(np.float64).tiny))
     return _budget("eps_i", max_log_ratio(j, mech.inputs, entry=lambda x, y: p.exact[x] * q.exact[x][y],
-                                             reliable=reliable, ranks=lambda: _joint_ranks(p.exact, q.exact)))
+                                             reliable=reliable, ranks=lambda: _joint_ranks(p.exact, q)))
 
 
-def _ranks(rows) -> tuple[np.ndarray, list]:
-    """:func:`~relations.measures.ratios.ranked`, or the ranks a :class:`ScaledRows` computes from its floats."""
-    return rows.ranks() if isinstance(rows, ScaledRows) else ranked(rows)
+_RANKS: "weakref.WeakKeyDictionary[Channel, tuple[np.ndarray, list]]" = weakref.WeakKeyDictionary()
 
 
-def _joint_ranks(p, q) -> tuple[np.ndarray, list]:
+def _ranks(q: Channel) -> tuple[np.ndarray, list]:
+    """:func:`~relations.measures.ratios.ranked` of an exact channel (from its floats for :class:`ScaledRows`),
+    computed once per channel: ``eps_d`` and ``eps_i`` of a tied channel both need them."""
+    got = _RANKS.get(q)
+    if got is None:
+        rows = q.exact
+        got = _RANKS[q] = rows.ranks() if isinstance(rows, ScaledRows) else ranked(rows)
+    return got
+
+
+def _joint_ranks(p, q: Channel) -> tuple[np.ndarray, list]:
     """The ranks of ``p(x) Q[x][y]`` from those of ``p`` and ``Q``: each distinct pair multiplied once."""
     p_ranks, p_values = ranked([[v] for v in p])
     q_ranks, q_values = _ranks(q)
