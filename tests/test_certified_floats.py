@@ -145,7 +145,10 @@ def test_a_large_float_channel_taken_exactly_measures_as_the_fraction_reading():
     # a comparison the float-certified enclosure cannot decide is refined by ball arithmetic
     just_above = Rational(r.upper + Fraction(1, 10**25))
     assert e.lower < just_above.value < e.upper
-    assert compare(_mi_real(fast, got), just_above) == -1
+    real = _mi_real(fast, got)
+    assert real.display_bits == got.eps_m.bits  # outputs show the enclosure already computed
+    assert real.enclose(real.display_bits) == (e.lower, e.upper)
+    assert compare(real, just_above) == -1
 
 
 def test_width_bits():
