@@ -56,3 +56,62 @@ def test_the_tied_case_takes_the_rank_path(monkeypatch):
     monkeypatch.setattr(ratios, "_candidate", lambda *a: calls.append(a) or original(*a))
     mech = _dense_product(randomized_response(3), 7)
     assert str(eps_d(mech).exact) == "ln(3)" and len(calls) == 1
+
+
+@pytest.mark.parametrize("name, mech", list(_tied_cases())[:2], ids=lambda v: v if isinstance(v, str) else "")
+def test_rank_path_without_the_presence_table(name, mech, monkeypatch):
+    """The sort branch of ``distinct_codes`` (used above TABLE possible codes) gives the same results."""
+    from relations.measures import dense
+
+    fast = [eps_d(mech), eps_i(mech), sigma_min(mech)]
+    dense._RANKS.clear()
+    monkeypatch.setattr(ratios, "TABLE", 0)
+    sorted_ = [eps_d(mech), eps_i(mech), sigma_min(mech)]
+    for a, b in zip(fast, sorted_):
+        assert a.exact == b.exact and a.witness == b.witness, (name, a, b)
+
+
+def test_distinct_codes_is_numpy_unique():
+    import numpy as np
+
+    rng = np.random.default_rng(3)
+    for size in (1, 7, 50, 1000):
+        codes = [rng.integers(0, size, size=shape) for shape in ((5, 4), (3,), (2, 2))]
+        want = np.unique(np.concatenate([c.ravel() for c in codes]), return_inverse=True)
+        for table in (ratios.TABLE, 0):
+            old, ratios.TABLE = ratios.TABLE, table
+            try:
+                got, where = ratios.distinct_codes(codes, size, inverse=True)
+            finally:
+                ratios.TABLE = old
+            assert got.tolist() == want[0].tolist()
+            assert where.shape == codes[0].shape
+            assert got[where].tolist() == codes[0].tolist()
+
+
+def test_indexed_rows_agree_with_reading_every_entry():
+    """IndexedRows (each distinct value read once) against the per-entry reading: the floats are
+    ``float(v)`` entry by entry, the zero pattern, and the ranks are those of ``ranked``."""
+    import pickle
+
+    import numpy as np
+
+    from relations.model.distributions import Channel
+    from relations.model.indexed import IndexedRows
+
+    rng = random.Random(11)
+    for _ in range(30):
+        n, m = rng.randint(1, 6), rng.randint(1, 6)
+        pool = [Fraction(0), Fraction(1, 3), Fraction(2, 6), Fraction(1, 7), Fraction(10**30 + 1, 10**31)]
+        raw = [[Fraction(rng.choice(pool)) for _ in range(m)] for _ in range(n)]
+        rows = [[v / sum(r) for v in r] if sum(r) else [Fraction(1, m)] * m for r in raw]
+        ch = Channel.from_exact([list(r) for r in rows])
+        assert isinstance(ch.exact, IndexedRows)
+        assert ch.exact == tuple(tuple(r) for r in rows)
+        assert ch.array.tolist() == [[float(v) for v in r] for r in rows]
+        assert ch.reliable == all((float(v) != 0) == (v != 0) for r in rows for v in r)
+        R, values = ch.exact.ranks()
+        R2, values2 = ratios.ranked(rows)
+        assert values == values2 and np.array_equal(R, R2)
+        back = pickle.loads(pickle.dumps(ch.exact))
+        assert isinstance(back, IndexedRows) and back == ch.exact and np.array_equal(back.index, ch.exact.index)

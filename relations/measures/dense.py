@@ -26,11 +26,12 @@ import numpy as np
 
 from relations.measures.certified_floats import mutual_information_floats
 from relations.measures.information import mutual_information, mutual_information_float
-from relations.measures.ratios import _budget, max_log_ratio, ranked, scan_float
+from relations.measures.ratios import _budget, distinct_codes, max_log_ratio, ranked, scan_float
 from relations.measures.results import Budget, Measures, MutualInformation
 from relations.model.distributions import Channel, Prior
 from relations.model.mechanism import Mechanism
 from relations.model.neighbours import LocalInputs
+from relations.model.indexed import IndexedRows
 from relations.model.scaled import ScaledRows
 from relations.numbers.enclosure import DEFAULT_BITS, Enclosure
 from relations.numbers.floatlog import UNIT
@@ -166,7 +167,7 @@ def _ranks(q: Channel) -> tuple[np.ndarray, list]:
     got = _RANKS.get(q)
     if got is None:
         rows = q.exact
-        got = _RANKS[q] = rows.ranks() if isinstance(rows, ScaledRows) else ranked(rows)
+        got = _RANKS[q] = rows.ranks() if isinstance(rows, (ScaledRows, IndexedRows)) else ranked(rows)
     return got
 
 
@@ -175,11 +176,11 @@ def _joint_ranks(p, q: Channel) -> tuple[np.ndarray, list]:
     p_ranks, p_values = ranked([[v] for v in p])
     q_ranks, q_values = _ranks(q)
     codes = p_ranks * len(q_values) + q_ranks
-    pairs, inverse = np.unique(codes, return_inverse=True)
+    pairs, inverse = distinct_codes([codes], len(p_values) * len(q_values), inverse=True)
     products = [p_values[c // len(q_values)] * q_values[c % len(q_values)] for c in pairs.tolist()]
     values = sorted(set(products))
     rank = {v: i for i, v in enumerate(values)}
-    return np.array([rank[v] for v in products], dtype=np.int64)[inverse].reshape(codes.shape), values
+    return np.array([rank[v] for v in products], dtype=np.int64)[inverse], values
 
 
 

@@ -28,7 +28,7 @@ from relations.measures.results import Budget, Witness
 from relations.model.neighbours import InputSpace
 from relations.numbers.logs import LogRatio
 
-__all__ = ["WINDOW", "TIES", "EntryFn", "RanksFn", "ranked", "max_log_ratio", "scan_float"]
+__all__ = ["WINDOW", "TIES", "TABLE", "distinct_codes", "EntryFn", "RanksFn", "ranked", "max_log_ratio", "scan_float"]
 
 #: Relative window of float ratios re-checked exactly (far above float rounding).
 WINDOW = 1e-9
@@ -45,6 +45,9 @@ RanksFn = Callable[[], tuple[np.ndarray, list]]
 #: Above this many exact re-checks (ties: k-RR written densely over ``D^r`` puts every clique at the
 #: maximum) the candidates are decided on the matrix of ranks instead, each distinct pair once.
 TIES = 4096
+
+#: Up to this many possible codes, :func:`distinct_codes` uses a presence table instead of a sort.
+TABLE = 1 << 22
 
 
 def ranked(exact: Sequence[Sequence[Fraction]]) -> tuple[np.ndarray, list]:
@@ -187,7 +190,7 @@ def _by_ranks(a, space: InputSpace, entry: EntryFn, ranks: RanksFn):
     R, values = ranks()
     n_values = len(values)
     fams = list(space.extrema(R))
-    codes = np.unique(np.concatenate([(mx * n_values + mn).ravel() for _, mx, mn in fams])) if fams else []
+    codes = distinct_codes([mx * n_values + mn for _, mx, mn in fams], n_values * n_values)[0] if fams else []
     ratio: dict[int, LogRatio] = {}
     for code in map(int, codes):
         top, low = values[code // n_values], values[code % n_values]
@@ -196,17 +199,66 @@ def _by_ranks(a, space: InputSpace, entry: EntryFn, ranks: RanksFn):
     if not ratio:
         return None, None
     best = max(ratio.values())
-    good = np.array(sorted(c for c, v in ratio.items() if v == best), dtype=np.int64)
+    good = np.zeros(n_values * n_values, dtype=bool) if n_values * n_values <= TABLE else None
+    if good is None:
+        good = np.array(sorted(c for c, v in ratio.items() if v == best), dtype=np.int64)
+    else:
+        good[[c for c, v in ratio.items() if v == best]] = True
     m = _columns(a)
     width = _width(space.size, m)
     for c0 in range(0, m, width):
         for family, mx, mn in fams:
             block = (mx[:, c0:c0 + width] * n_values + mn[:, c0:c0 + width])
-            hits = np.argwhere(np.isin(block, good))
+            hits = np.argwhere(np.isin(block, good) if good.dtype != bool else good[block])
             if len(hits):
                 clique, y = hits[0]
                 return _candidate(space, entry, family, int(clique), c0 + int(y))
     raise AssertionError("a maximising pair has a clique")  # pragma: no cover
+
+
+def distinct_codes(codes: Sequence[np.ndarray], size: int, *, inverse: bool = False,
+                   ) -> tuple[np.ndarray, np.ndarray | None]:
+    """The distinct values of non-negative integer arrays below ``size``, sorted (``numpy.unique`` of them all).
+
+    Below :data:`TABLE` values a presence table replaces the sort or hash of :func:`numpy.unique`: one
+    pass over the codes, however many there are.
+
+    Parameters
+    ----------
+    codes : sequence of numpy.ndarray
+        Integer arrays with entries in ``[0, size)``.
+    size : int
+        An upper bound (exclusive) on the codes.
+    inverse : bool, optional
+        Also return, for the first array, each entry's position among the distinct values.
+
+    Returns
+    -------
+    tuple
+        ``(distinct, positions)``; ``positions`` is ``None`` unless ``inverse``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> d, pos = distinct_codes([np.array([[5, 2], [5, 7]])], 8, inverse=True)
+    >>> d.tolist(), pos.tolist()
+    ([2, 5, 7], [[1, 0], [1, 2]])
+    """
+    if size > TABLE:
+        joined = np.concatenate([np.ravel(c) for c in codes])
+        if not inverse:
+            return np.unique(joined), None
+        distinct, where = np.unique(joined, return_inverse=True)
+        return distinct, np.reshape(where[:np.size(codes[0])], np.shape(codes[0]))
+    present = np.zeros(size, dtype=bool)
+    for c in codes:
+        present[c] = True
+    distinct = np.flatnonzero(present)
+    if not inverse:
+        return distinct, None
+    position = np.empty(size, dtype=np.int64)
+    position[distinct] = np.arange(len(distinct))
+    return distinct, position[codes[0]]
 
 
 def _columns(a) -> int:

@@ -44,6 +44,7 @@ from relations.model.floats import (
 from relations.model.floats import (
     take_exactly as _take_exactly,
 )
+from relations.model.indexed import indexed_rows
 from relations.model.scaled import SCALED_ENTRIES, ScaledRows, scaled_float_rows
 from relations.numbers.floatlog import UNIT as _UNIT
 from relations.numbers.text import json_repr, parse_rational, short_text
@@ -299,22 +300,12 @@ class Channel:
                    floats: tuple[np.ndarray, np.ndarray] | None = None) -> "Channel":
         """A channel from exact rows that are already validated (``floats``: their correctly rounded floats
         and where the exact entries are non-zero, when known)."""
-        if not isinstance(rows, ScaledRows):
-            rows = tuple(tuple(r) for r in rows)
         if floats is not None:
+            if not isinstance(rows, ScaledRows):
+                rows = tuple(tuple(r) for r in rows)
             approx, nonzero = floats
             return Channel(_frozen(approx), rows, _reliable(nonzero, approx), rounding)
-        seen: dict[int, tuple[float, bool]] = {}  # by object: built rows often share a Fraction among entries
-
-        def converted(v: Fraction) -> tuple[float, bool]:
-            got = seen.get(id(v))
-            if got is None:
-                got = seen[id(v)] = (float(v), v != 0)
-            return got
-
-        pairs = [[converted(v) for v in r] for r in rows]
-        approx = np.array([[f for f, _ in r] for r in pairs], dtype=np.float64).reshape(len(rows), -1)
-        nonzero = np.array([[z for _, z in r] for r in pairs], dtype=bool).reshape(approx.shape)
+        rows, approx, nonzero = indexed_rows(rows)  # each distinct value converted once
         return Channel(_frozen(approx), rows, _reliable(nonzero, approx), rounding)
 
     @classmethod
