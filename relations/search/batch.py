@@ -77,18 +77,38 @@ def _log_ratio(a: np.ndarray, c: np.ndarray) -> np.ndarray:
     return log_ratio(np.where(both, a, 1.0), np.where(both, c, 1.0))
 
 
-def _renyi(a: np.ndarray, A: np.ndarray, lr: np.ndarray, support: np.ndarray) -> np.ndarray:
-    """``D_a(A || C)`` for orders ``a > 1`` broadcast against ``A.shape[:-1]`` (finite pairs only)."""
-    t = (a[..., None] - 1) * lr[..., None, :] if a.ndim > A.ndim - 1 else (a[..., None] - 1) * lr
-    Ab = A[..., None, :] if t.ndim > A.ndim else A
-    sb = support[..., None, :] if t.ndim > A.ndim else support
+def _renyi(a: np.ndarray, A: np.ndarray, lr: np.ndarray, support: np.ndarray, *,
+           parts: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None) -> np.ndarray:
+    """``D_a(A || C)`` for orders ``a > 1`` broadcast against ``A.shape[:-1]`` (finite pairs only).
+
+    ``parts``: ``(ln A, A, max |lr|)`` on the support (``0``, ``0`` off it), when the caller evaluates many
+    orders for the same pairs (:func:`_rho`).  Near ``a = 1`` (``|(a - 1) lr| < 1/2`` on the support) the
+    sum is ``log1p(sum A expm1(t))``, else a log-sum-exp; each only where it is used."""
+    grid = a.ndim > A.ndim - 1
+    if parts is None:
+        parts = _renyi_parts(A, lr, support)
+    log_a, a0, top_lr = parts
+    t = (a[..., None] - 1) * lr[..., None, :] if grid else (a[..., None] - 1) * lr
+    Ab, sb, log_ab = (a0[..., None, :], support[..., None, :], log_a[..., None, :]) if grid else (a0, support, log_a)
+    small = (a - 1) * (top_lr[..., None] if grid else top_lr) < 0.5  # = max over the support of |t|: rounding is monotone
+    out = np.empty(small.shape)
+    far = ~small
+    if far.any():
+        tf = t[far]
+        M = np.where(np.broadcast_to(sb, t.shape)[far], np.broadcast_to(log_ab, t.shape)[far] + tf, -np.inf)
+        top = M.max(axis=-1)
+        out[far] = top + np.log(np.exp(M - top[..., None]).sum(axis=-1))
+    if small.any():
+        ts = np.where(np.broadcast_to(sb, t.shape)[small], t[small], 0.0)
+        out[small] = np.log1p((np.broadcast_to(Ab, t.shape)[small] * np.expm1(ts)).sum(axis=-1))
+    return np.maximum(0.0, out / (a - 1))
+
+
+def _renyi_parts(A: np.ndarray, lr: np.ndarray, support: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """What :func:`_renyi` needs of the pairs whatever the order: ``ln A``, ``A`` and ``max |lr|`` on the support."""
     with np.errstate(divide="ignore"):
-        M = np.where(sb, np.log(np.where(sb, Ab, 1.0)) + t, -np.inf)
-    top = M.max(axis=-1)
-    lse = top + np.log(np.exp(M - top[..., None]).sum(axis=-1))
-    small = np.where(sb, np.abs(t), 0.0).max(axis=-1) < 0.5
-    near = np.log1p((np.where(sb, Ab, 0.0) * np.expm1(np.where(sb & small[..., None], t, 0.0))).sum(axis=-1))
-    return np.maximum(0.0, np.where(small, near, lse) / (a - 1))
+        log_a = np.where(support, np.log(np.where(support, A, 1.0)), 0.0)
+    return log_a, np.where(support, A, 0.0), np.where(support, np.abs(lr), 0.0).max(axis=-1, initial=0.0)
 
 
 def _rho(A: np.ndarray, lr: np.ndarray, support: np.ndarray, kl: np.ndarray) -> np.ndarray:
@@ -97,8 +117,9 @@ def _rho(A: np.ndarray, lr: np.ndarray, support: np.ndarray, kl: np.ndarray) -> 
     shape = A.shape[:-1]
     grid = np.broadcast_to(1 + np.logspace(-4, 3, 36), shape + (36,))
     best = kl.copy()
+    parts = _renyi_parts(A, lr, support)
     for _ in range(3):
-        vals = _renyi(grid, A, lr, support) / grid
+        vals = _renyi(grid, A, lr, support, parts=parts) / grid
         i = vals.argmax(axis=-1)
         best = np.maximum(best, np.take_along_axis(vals, i[..., None], -1)[..., 0])
         g = grid.shape[-1]

@@ -9,11 +9,11 @@ For each relation (verdicts in ``docs/claims-and-verdicts.md``):
   with z3 (:mod:`relations.search.smt`): ``proved``; or (1b) derive it with z3 from
   the lemma-proved relations (:mod:`relations.search.derive`): ``proved``; otherwise (2) search for a
   counterexample, cheapest and smallest first: z3 bounded search (ratio-type
-  relations), hypothesis (:mod:`relations.search.strategies`, shrinking to small
-  witnesses), Nelder-Mead over dense channels and the k-RR product families
+  relations), hypothesis (:mod:`relations.search.strategies`, the first refuting
+  draw), Nelder-Mead over dense channels and the k-RR product families
   (:mod:`relations.search.optimiser`).  Every candidate is re-checked by the exact
-  checker; the first that fails is simplified, re-checked again and reported
-  ``refuted``.  (3) Without one: ``holds-bounded`` when z3 covered the bounded
+  checker; the first that fails is simplified (:func:`~relations.search.witnesses.simplify`),
+  re-checked again and reported ``refuted``.  (3) Without one: ``holds-bounded`` when z3 covered the bounded
   sizes (ratio-type), else ``unrefuted`` with the record of what was searched.
 * **tightness** — for a relation that stands, the largest float ratio
   ``conclusion / bound`` the optimiser found ("best found"), and, where it is known,
@@ -288,7 +288,7 @@ class _Search:
             self.searched.append(f"hypothesis: {self.effort.hypothesis_examples} random {setting} mechanisms "
                                  f"(dense, sparse, skewed priors{', D^r, graphs, products' if setting == 'central' else ''})")
             if cand is not None:
-                return self._refuted(cand, f"hypothesis ({setting} mechanisms, shrunk)")
+                return self._refuted(cand, f"hypothesis ({setting} mechanisms, the first refuting draw)")
         return None
 
     def _optimise_for_counterexample(self) -> Verdict | None:

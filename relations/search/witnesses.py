@@ -28,12 +28,12 @@ from typing import Callable
 
 from relations.mechanisms.paper import paper_central, paper_local
 from relations.model.distributions import Prior
-from relations.model.products import ProductChannel
+from relations.model.products import ProductChannel, ProductPrior
 from relations.model.mechanism import Mechanism
 from relations.numbers.rounding import largest_remainder
 from relations.numbers.text import short_text
 
-__all__ = ["MIN_WITNESS_EPS_M", "certified_mi_upper", "mi_witness", "simplify"]
+__all__ = ["SIMPLIFY_RECORDS", "MIN_WITNESS_EPS_M", "certified_mi_upper", "mi_witness", "simplify"]
 
 
 def _full_support(setting: str, beta: Fraction, delta: Fraction) -> Mechanism:
@@ -125,15 +125,33 @@ def mi_witness(setting: str, eps_m: Fraction, full_support: Fraction | None = No
 
 
 def simplify(mech: Mechanism, still: Callable[[Mechanism], bool]) -> Mechanism:
-    """The simplest rational rounding of a dense witness that still satisfies ``still``.
+    """The simplest rational rounding of a witness that still satisfies ``still``.
 
     Prior and rows are rounded to multiples of ``1/den`` for growing ``den``, keeping
     their support (:func:`~relations.numbers.rounding.largest_remainder`); the first
-    rounding that satisfies ``still`` is returned, else ``mech`` itself.
+    rounding that satisfies ``still`` is returned, else ``mech`` itself.  A product form
+    (up to :data:`SIMPLIFY_RECORDS` records) is first cut to its fewest leading records
+    that still satisfy ``still``; then its local channel and each record's prior in turn is rounded to the
+    smallest denominator that still satisfies ``still``.
+
+    Examples
+    --------
+    A product witness of ``eps_d > 1/2`` over five records needs one record, and rounds to thirds
+    (halves would give ``eps_d = 0``; thirds give ``ln 2``):
+
+    >>> from relations import Mechanism, measure
+    >>> m = Mechanism.product([["0.7", "0.3"], ["0.3", "0.7"]], records=5,
+    ...                       prior=[["0.55", "0.45"]] * 5)
+    >>> big = lambda m: measure(m).eps_d.value > 0.5
+    >>> s = simplify(m, big)
+    >>> s.inputs.records, [str(v) for v in s.channel.local.exact[0]], big(s)
+    (1, ['2/3', '1/3'], True)
     """
-    if isinstance(mech.channel, ProductChannel) or not isinstance(mech.prior, Prior):
+    if isinstance(mech.channel, ProductChannel):
+        return _simplify_product(mech, still)
+    if not isinstance(mech.prior, Prior):
         return mech
-    for den in (2, 3, 4, 5, 6, 8, 10, 12, 16, 20, 24, 32, 50, 64, 100, 1000):
+    for den in _DENOMINATORS:
         prior = _round(mech.prior.exact, den)
         rows = [_round(r, den) for r in mech.channel.exact]
         if prior == list(mech.prior.exact) and rows == [list(r) for r in mech.channel.exact]:
@@ -142,6 +160,72 @@ def simplify(mech: Mechanism, still: Callable[[Mechanism], bool]) -> Mechanism:
         if still(candidate):
             return candidate
     return mech
+
+
+#: Product forms with more records than this are returned as they are by :func:`simplify`.
+SIMPLIFY_RECORDS = 64
+
+
+def _simplify_product(mech: Mechanism, still: Callable[[Mechanism], bool]) -> Mechanism:
+    """:func:`simplify` of a product form: the fewest leading records that still satisfy ``still``, then the
+    local channel and every record's prior rounded as for a dense witness."""
+    w, r = mech.channel.local, mech.channel.records
+    if w.exact is None or r > SIMPLIFY_RECORDS:
+        return mech
+    if not isinstance(mech.prior, ProductPrior):  # pragma: no cover - product forms carry product priors
+        return mech
+    priors = [list(mech.prior.factors[j].exact) for j in range(r)]
+    rows = [list(row) for row in w.exact]
+
+    def build(rows_, priors_) -> Mechanism:
+        return Mechanism.product(rows_, records=len(priors_), prior=priors_, domain=list(mech.inputs.domain),
+                                 outputs=list(mech.outputs))
+
+    best = mech
+    for fewer in range(1, r):
+        candidate = build(rows, priors[:fewer])
+        if still(candidate):
+            best, priors = candidate, priors[:fewer]
+            break
+    for part in range(1 + len(priors)):  # the local channel, then each record's prior: the smallest rounding
+        for den in _DENOMINATORS:
+            new_rows = [_round_positive(row, den) for row in rows] if part == 0 else rows
+            new_priors = [_round_positive(p, den) if j == part - 1 else p for j, p in enumerate(priors)]
+            if None in new_rows or None in new_priors:
+                continue  # more positive entries than den
+            if new_rows == rows and new_priors == priors:
+                break  # already this simple
+            candidate = build(new_rows, new_priors)
+            if still(candidate):
+                best, rows, priors = candidate, new_rows, new_priors
+                break
+    return best
+
+
+_DENOMINATORS = (2, 3, 4, 5, 6, 8, 10, 12, 16, 20, 24, 32, 50, 64, 100, 1000)
+
+
+def _round_positive(values, den: int) -> list[Fraction] | None:
+    """Multiples of ``1/den`` summing to 1 with the support of ``values``: one ``1/den`` to each positive entry,
+    the rest by largest remainders (``None`` when there are more positive entries than ``den``).
+
+    Examples
+    --------
+    >>> [str(v) for v in _round_positive([Fraction(5, 18), Fraction(11, 18), Fraction(1, 9)], 3)]
+    ['1/3', '1/3', '1/3']
+    >>> [str(v) for v in _round_positive([Fraction(5, 18), Fraction(11, 18), Fraction(1, 9)], 4)]
+    ['1/4', '1/2', '1/4']
+    """
+    exact = [Fraction(v) for v in values]
+    total = sum(exact, Fraction(0))
+    positive = [v > 0 for v in exact]
+    rest = den - sum(positive)
+    if rest < 0:
+        return None
+    excess = [max(Fraction(0), v * den / total - 1) if p else Fraction(0) for v, p in zip(exact, positive)]
+    weights = excess if any(excess) else exact
+    extra = largest_remainder(weights, rest) if rest else [Fraction(0)] * len(exact)
+    return [(int(p) + e * rest) / den for p, e in zip(positive, extra)]
 
 
 def _round(values, den: int) -> list[Fraction]:
