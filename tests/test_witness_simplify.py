@@ -67,3 +67,17 @@ def test_hypothesis_search_returns_the_first_refuting_draw(rid, setting):
         assert found is None
     else:
         assert found is draws[first]
+
+
+def test_hamming_pairs_are_the_pairs_at_hamming_distance_one():
+    """HammingInputs.pairs (index arithmetic) against the definition, over every pair of datasets."""
+    import itertools
+
+    from relations.model.neighbours import HammingInputs
+
+    for k, r in [(1, 3), (2, 1), (2, 4), (3, 3), (4, 2)]:
+        space = HammingInputs(tuple(map(str, range(k))), r)
+        datasets = list(itertools.product(range(k), repeat=r))  # row i is the i-th in lexicographic order
+        want = [(i, j) for i in range(len(datasets)) for j in range(i + 1, len(datasets))
+                if sum(a != b for a, b in zip(datasets[i], datasets[j])) == 1]
+        assert list(space.pairs()) == want

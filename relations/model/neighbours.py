@@ -131,12 +131,17 @@ class HammingInputs:
         return rows
 
     def pairs(self) -> Iterator[tuple[int, int]]:
+        """All unordered neighbour pairs ``(i, j)``, ``i < j``, in increasing order: ``j`` is ``i`` with one
+        record raised (``+ (v - d) k^(r-1-position)``)."""
+        k, r = self.k, self.records
+        strides = [k ** (r - 1 - p) for p in range(r)]
         for i in range(self.size):
-            a = self.record_indices(i)
-            for j in range(i + 1, self.size):
-                b = self.record_indices(j)
-                if sum(u != v for u, v in zip(a, b)) == 1:
-                    yield i, j
+            higher = []
+            for stride in strides:
+                d = (i // stride) % k
+                higher.extend(i + (v - d) * stride for v in range(d + 1, k))
+            for j in sorted(higher):
+                yield i, j
 
 
 @dataclass(frozen=True)

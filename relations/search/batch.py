@@ -36,6 +36,8 @@ Binary randomized response with ratio 3 under a uniform prior, and a noiseless b
 
 from __future__ import annotations
 
+import functools
+
 from typing import Iterable, Mapping
 
 import numpy as np
@@ -288,6 +290,13 @@ def mechanism_values(mech, extra: Iterable[str] = ()) -> dict[str, float] | None
     ch, prior = mech.channel, mech.prior
     if not isinstance(ch, Channel) or not ch.reliable or not getattr(prior, "reliable", False):
         return None
-    vals = dense_values(np.asarray(ch.array)[None], np.asarray(prior.array)[None],
-                        ordered_pairs(mech.inputs.pairs()), extra)
+    vals = dense_values(np.asarray(ch.array)[None], np.asarray(prior.array)[None], _space_pairs(mech.inputs), extra)
     return {k: float(v[0]) for k, v in vals.items()}
+
+
+@functools.lru_cache(maxsize=256)
+def _space_pairs(space) -> np.ndarray:
+    """:func:`ordered_pairs` of an input space's neighbour pairs, once per space (read-only)."""
+    out = ordered_pairs(space.pairs())
+    out.setflags(write=False)
+    return out
