@@ -95,7 +95,8 @@ def main(quick: bool = False) -> dict:
             row(f"I(X;Y) {n}x{n}: dit Distribution + mutual_information", t_tool, t_dit,
                 math.isclose(ours, theirs * math.log(2), rel_tol=1e-9))
             results[f"dit_mi_{n}_ratio"] = t_dit / t_tool
-    print(json.dumps({k: round(v, 1) for k, v in results.items()}))
+    missing = [name for name, lib in (("qif", qif), ("dit", dit)) if lib is None]
+    print(json.dumps({**{k: round(v, 1) for k, v in results.items()}, "missing": missing}))
     return results
 
 
