@@ -179,3 +179,18 @@ def test_edge_list_of_hamming_pairs_equals_dense():
     b = relations.measure(relations.from_dict(edges_dict(prior, channel, hamming_pairs(k, r))))
     for key in ("eps_d", "eps_i", "sigma_min"):
         assert getattr(a, key).exact == getattr(b, key).exact
+
+
+def test_the_callers_float_arrays_are_left_writeable_and_cannot_change_the_mechanism():
+    import numpy as np
+
+    from relations import Mechanism, measure
+
+    q = np.array([[0.75, 0.25], [0.25, 0.75]])
+    p = np.array([0.5, 0.5])
+    mech = Mechanism.local(q, prior=p)
+    assert q.flags.writeable and p.flags.writeable
+    before = measure(mech).eps_d.value
+    q[:] = [[0.5, 0.5], [0.5, 0.5]]  # the caller reuses its arrays
+    p[:] = [1.0, 0.0]
+    assert measure(mech).eps_d.value == before == measure(Mechanism.local([[0.75, 0.25], [0.25, 0.75]])).eps_d.value

@@ -245,6 +245,8 @@ def _from_arrays(arrays: dict, source: str = "") -> Mechanism:
         raise InputError(f"array 'channel': expected float64 entries, got {q.dtype}")
     if not (np.issubdtype(p.dtype, np.floating) or np.issubdtype(p.dtype, np.integer)):
         raise InputError(f"array 'prior': expected float64 entries, got {p.dtype}")
+    for loaded in (p, q):  # read from the file (npz_arrays): marked read-only, float_rows need not copy them
+        loaded.setflags(write=False)
     p = float_rows(p[None, :], "prior")[0]
     q = float_rows(q, "channel")
     setting = str(_scalar(arrays, "setting")) if "setting" in arrays else "local"

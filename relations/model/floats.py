@@ -46,11 +46,28 @@ def float_literal(v: Any) -> bool:
 
 
 def float_rows(a: np.ndarray, key: str) -> np.ndarray:
-    """Validate a float-mode array (2-d, rows summing to 1 within :data:`FLOAT_TOLERANCE`); read-only copy.
+    """Validate a float-mode array (2-d, rows summing to 1 within :data:`FLOAT_TOLERANCE`); read-only.
 
     ``key`` is ``"prior"`` (``a`` has one row) or the channel's name, for error messages.
+
+    The caller's array is never changed.  A writeable float64 array (or a view of one) is copied, so that
+    later changes to it cannot change the mechanism; a read-only one is used as it is (no copy: mark a
+    large array read-only, ``a.setflags(write=False)``, to save the memory).
+
+    Examples
+    --------
+    >>> q = np.array([[0.5, 0.5], [0.25, 0.75]])
+    >>> kept = float_rows(q, "channel")
+    >>> q.flags.writeable, kept.flags.writeable, kept is q
+    (True, False, False)
+    >>> q.setflags(write=False)
+    >>> float_rows(q, "channel") is q
+    True
     """
+    given = a
     a = np.asarray(a, dtype=np.float64)
+    if a.flags.writeable and (a is given or not a.flags.owndata):  # the caller's memory
+        a = np.array(a, dtype=np.float64, order="C")
     bad = ~np.isfinite(a)
     if bad.any():
         i, j = np.argwhere(bad)[0]
