@@ -173,13 +173,15 @@ def row_pairs(mech: Mechanism, *, pairs: np.ndarray | None = None) -> tuple[list
     seen: dict = {}
     distinct: list[Pair] = []
     same: Pair | None = None
+    index = getattr(rows, "index", None)  # IndexedRows: equal entries have equal indices (ints hash fast)
+    keys = index.tolist() if isinstance(index, np.ndarray) else rows
     for x, xp in pairs.tolist():
         p, q = rows[x], rows[xp]
-        if p == q:
+        if keys[x] == keys[xp]:
             if same is None:
                 same = Pair(tuple(p), tuple(q), lift(mech, x, xp))
             continue
-        key = tuple(sorted(zip(p, q)))
+        key = tuple(sorted(zip(keys[x], keys[xp])))
         if key not in seen:
             seen[key] = True
             distinct.append(Pair(tuple(p), tuple(q), lift(mech, x, xp)))
