@@ -99,7 +99,7 @@ def indexed_rows(rows: Sequence[Sequence[Fraction]]) -> tuple[IndexedRows, np.nd
             got = seen.get(key)
             if got is None:
                 got = seen[key] = len(firsts)
-                firsts.append(v)
+                firsts.append(v if type(v) is Fraction else Fraction(*key))  # ints too: ranks are Fractions
             ids.append(got)
     width = len(rows[0]) if len(rows) else 0
     index = np.array(ids, dtype=np.int64).reshape(len(rows), width)
