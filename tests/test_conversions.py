@@ -31,7 +31,8 @@ from relations.search.conversion_frontiers import (
     ml_sup,
     profile_sup,
 )
-from relations.search.notion_floats import leakages, notion_float, pair_value, rho_pair
+from relations.search.divergences import pair_value, rho_pair
+from relations.search.notion_floats import leakages, notion_float
 
 IDS = [c["id"] for c in CONVERSIONS]
 EPS = [0.1, 0.5, 1.0, 2.0, 4.0]
@@ -351,7 +352,7 @@ def test_float_rho_and_kl_keep_relative_accuracy_near_zero():
     import mpmath
     import numpy as np
 
-    from relations.search.notion_floats import pair_value, rho_pair
+    from relations.search.divergences import pair_value, rho_pair
 
     with mpmath.workdps(50):
         for eps in (1e-6, 1e-4, 1e-2):

@@ -16,8 +16,7 @@ With ``A = Q[x]`` and ``C = Q[x']`` for the ordered neighbour pairs ``(x, x')``:
 * ``eps_all = max_y ln(max_x Q[x][y] / min_x Q[x][y])`` (every pair of inputs);
 * ``eps_m = sum p Q ln Q - sum p(y) ln p(y)``;
 * ``kl``, ``renyi(a)``, ``rho = sup_{a>1} D_a / a``, ``delta(e)``, ``eps_delta(d)``: the
-  maximum over the pairs of :func:`relations.search.notion_floats.pair_value`'s
-  divergence of ``(A, C)``; ``maximal_leakage``, ``min_entropy_leakage`` from
+  maximum over the pairs of :func:`relations.search.divergences.divergence` of ``(A, C)``; ``maximal_leakage``, ``min_entropy_leakage`` from
   :func:`relations.search.notion_floats.leakages`.
 
 Zeros follow the checker's conventions (``a/0 = inf``, ``0/0`` ignored).  Every
@@ -42,8 +41,7 @@ from typing import Iterable, Mapping
 
 import numpy as np
 
-from relations.search.notion_floats import _log_ratio as log_ratio
-from relations.search.notion_floats import parse
+from relations.search.divergences import _divergence, parse
 
 __all__ = ["PAPER", "dense_values", "ordered_pairs", "mechanism_values"]
 
@@ -72,107 +70,6 @@ def _max_log_ratio(a: np.ndarray, c: np.ndarray) -> np.ndarray:
         return np.maximum(np.log(ratio.max(axis=(-2, -1))), 0.0)
 
 
-def _log_ratio(a: np.ndarray, c: np.ndarray) -> np.ndarray:
-    """``ln(a/c)`` entrywise by :mod:`relations.search.notion_floats`' formula (``log1p`` near 1); 0 where
-    ``a = 0`` or ``c = 0`` (the callers mask those)."""
-    both = (a > 0) & (c > 0)
-    return log_ratio(np.where(both, a, 1.0), np.where(both, c, 1.0))
-
-
-def _renyi(a: np.ndarray, A: np.ndarray, lr: np.ndarray, support: np.ndarray, *,
-           parts: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None) -> np.ndarray:
-    """``D_a(A || C)`` for orders ``a > 1`` broadcast against ``A.shape[:-1]`` (finite pairs only).
-
-    ``parts``: ``(ln A, A, max |lr|)`` on the support (``0``, ``0`` off it), when the caller evaluates many
-    orders for the same pairs (:func:`_rho`).  Near ``a = 1`` (``|(a - 1) lr| < 1/2`` on the support) the
-    sum is ``log1p(sum A expm1(t))``, else a log-sum-exp; each only where it is used."""
-    grid = a.ndim > A.ndim - 1
-    if parts is None:
-        parts = _renyi_parts(A, lr, support)
-    log_a, a0, top_lr = parts
-    t = (a[..., None] - 1) * lr[..., None, :] if grid else (a[..., None] - 1) * lr
-    Ab, sb, log_ab = (a0[..., None, :], support[..., None, :], log_a[..., None, :]) if grid else (a0, support, log_a)
-    small = (a - 1) * (top_lr[..., None] if grid else top_lr) < 0.5  # = max over the support of |t|: rounding is monotone
-    out = np.empty(small.shape)
-    far = ~small
-    if far.any():
-        tf = t[far]
-        M = np.where(np.broadcast_to(sb, t.shape)[far], np.broadcast_to(log_ab, t.shape)[far] + tf, -np.inf)
-        top = M.max(axis=-1)
-        out[far] = top + np.log(np.exp(M - top[..., None]).sum(axis=-1))
-    if small.any():
-        ts = np.where(np.broadcast_to(sb, t.shape)[small], t[small], 0.0)
-        out[small] = np.log1p((np.broadcast_to(Ab, t.shape)[small] * np.expm1(ts)).sum(axis=-1))
-    return np.maximum(0.0, out / (a - 1))
-
-
-def _renyi_parts(A: np.ndarray, lr: np.ndarray, support: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """What :func:`_renyi` needs of the pairs whatever the order: ``ln A``, ``A`` and ``max |lr|`` on the support."""
-    with np.errstate(divide="ignore"):
-        log_a = np.where(support, np.log(np.where(support, A, 1.0)), 0.0)
-    return log_a, np.where(support, A, 0.0), np.where(support, np.abs(lr), 0.0).max(axis=-1, initial=0.0)
-
-
-def _rho(A: np.ndarray, lr: np.ndarray, support: np.ndarray, kl: np.ndarray) -> np.ndarray:
-    """``sup_{a>1} D_a / a``: the log-spaced grid of :func:`~relations.search.notion_floats.rho_pair`, refined
-    twice around each pair's best order, at least the KL divergence (the limit ``a -> 1``)."""
-    shape = A.shape[:-1]
-    grid = np.broadcast_to(1 + np.logspace(-4, 3, 36), shape + (36,))
-    best = kl.copy()
-    parts = _renyi_parts(A, lr, support)
-    for _ in range(3):
-        vals = _renyi(grid, A, lr, support, parts=parts) / grid
-        i = vals.argmax(axis=-1)
-        best = np.maximum(best, np.take_along_axis(vals, i[..., None], -1)[..., 0])
-        g = grid.shape[-1]
-        lo = np.take_along_axis(grid, np.maximum(i - 1, 0)[..., None], -1)
-        hi = np.take_along_axis(grid, np.minimum(i + 1, g - 1)[..., None], -1)
-        grid = lo + (hi - lo) * np.linspace(0.0, 1.0, 13)
-    return best
-
-
-def _eps_delta(A: np.ndarray, C: np.ndarray, d: float) -> np.ndarray:
-    """The least ``eps >= 0`` with ``sum_y max(0, A - e^eps C) <= d``, per pair (as
-    :func:`~relations.search.notion_floats.pair_value`): on the segment where the outputs of the ``j``
-    largest ratios are the positive terms, ``e^eps = (A_S - d) / C_S``."""
-    with np.errstate(divide="ignore", invalid="ignore"):
-        r = np.where(A > 0, np.where(C > 0, A / np.where(C > 0, C, 1.0), np.inf), -np.inf)
-    order = np.argsort(-r, axis=-1, kind="stable")
-    rs = np.take_along_axis(r, order, -1)
-    ps = np.cumsum(np.take_along_axis(A, order, -1), axis=-1)
-    qs = np.cumsum(np.take_along_axis(np.where(A > 0, C, 0.0), order, -1), axis=-1)
-    nxt = np.concatenate([rs[..., 1:], np.full(rs.shape[:-1] + (1,), -np.inf)], axis=-1)
-    nxt = np.where(np.isneginf(nxt), 0.0, nxt)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        e = (ps - d) / qs
-        ok = (rs > -np.inf) & (qs > 0) & (ps - d > 0) & (nxt <= e) & (e <= rs)
-        first = ok.argmax(axis=-1)
-        found = np.take_along_axis(e, first[..., None], -1)[..., 0]
-        out = np.where(ok.any(axis=-1), np.maximum(0.0, np.log(np.where(ok.any(axis=-1), found, 1.0))), np.inf)
-    return np.where(np.maximum(0.0, A - C).sum(axis=-1) <= d, 0.0, out)
-
-
-def _divergence(kind: str, arg, A: np.ndarray, C: np.ndarray, cache: dict) -> np.ndarray:
-    """One divergence notion per pair, shape ``A.shape[:-1]``."""
-    support = A > 0
-    broken = (support & (C == 0)).any(axis=-1)  # A puts mass where C has none: infinite divergences
-    if "lr" not in cache:
-        cache["lr"] = _log_ratio(A, C)
-    lr = cache["lr"]
-    if kind in ("kl", "rho") and "kl" not in cache:
-        cache["kl"] = np.where(broken, np.inf, np.maximum(0.0, np.where(support, A * lr, 0.0).sum(axis=-1)))
-    if kind == "kl":
-        return cache["kl"]
-    if kind == "rho":  # broken pairs get harmless finite stand-ins, then inf
-        return np.where(broken, np.inf, _rho(np.where(broken[..., None], 1.0, A), np.where(broken[..., None], 0.0, lr),
-                                             support | broken[..., None], np.where(broken, 0.0, cache["kl"])))
-    if kind == "renyi":
-        return np.where(broken, np.inf, _renyi(np.full(A.shape[:-1], float(arg)), A, lr, support))
-    if kind == "delta":
-        return np.maximum(0.0, A - np.exp(float(arg)) * C).sum(axis=-1)
-    if kind == "eps_delta":
-        return _eps_delta(A, C, float(arg))
-    raise KeyError(kind)
 
 
 def dense_values(q: np.ndarray, p: np.ndarray, pairs: np.ndarray, extra: Iterable[str] = (), *,
