@@ -7,6 +7,9 @@ balls separate.  Before that, a side that is a rational linear combination of no
 and ``ln`` of rationals is decided exactly: ratio notions are ``ln q``, so the comparison is one
 of rationals (``eps_d <= eps_i - sigma_min`` holds with equality where it is attained), and one
 enclosed notion (``eps_m``) is compared with ``ln Q`` or a rational by its own exact tie-breaker.
+Two sides that the enclosures do not separate at 64 bits, once every operation is certified to be
+defined, are tested for an exact identity (:func:`relations.checking.symbolic_tie.symbolic_zero`:
+``exp(eps_d) <= 3`` at ``eps_d = ln 3`` holds with equality).
 
 Conventions (``docs/claims-and-verdicts.md``): an infinite notion is an infinity; ``x + inf = inf``
 for ``x > -inf``; ``c * inf = +-inf`` for ``c != 0``; ``x / +-inf = 0``; ``exp(inf) = inf``,
@@ -24,6 +27,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from relations.checking.conjectures import Conjecture, float_side
+from relations.checking.symbolic_tie import symbolic_zero
 from relations.errors import InputError
 from relations.numbers.enclosure import ball, interval, working_precision
 from relations.numbers.logs import LogRatio
@@ -111,6 +115,7 @@ def decide(conj: Conjecture, reals) -> Decision:
         sign = _linear_sign(conj, reals)
         if sign is not None:
             return Decision(_status(conj.op, sign), lhs, rhs, "exact")
+    tried = False
     for bits in LADDER:
         try:
             with working_precision(bits + 32):
@@ -123,6 +128,10 @@ def decide(conj: Conjecture, reals) -> Decision:
         if sign is not None:
             how = "infinities" if isinstance(a, int) or isinstance(b, int) else f"enclosures at {bits} bits"
             return Decision(_status(conj.op, sign), lhs, rhs, how)
+        if not tried and bits >= 64:  # every operation certified defined here, and still no separation
+            tried = True
+            if symbolic_zero(conj, reals):
+                return Decision(_status(conj.op, 0), lhs, rhs, "exact (the two sides are equal: symbolic identity)")
     return Decision("undecided", lhs, rhs, f"enclosures did not separate at {LADDER[-1]} bits")
 
 

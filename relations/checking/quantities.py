@@ -142,6 +142,11 @@ class Values:
 
 
 
+#: The most terms ``p(x) Q[x][y] ln(...)`` of ``I(X;Y)``'s exact form (:attr:`ArbExpr.lazy_form`, for the
+#: exact ties of conjectures); a larger channel has none.
+FORM_TERMS = 4096
+
+
 def _mi_real(mech: Mechanism, measures: Measures) -> Real:
     mi = measures.eps_m
     if mi.enclosure is None:
@@ -179,6 +184,18 @@ def _mi_real(mech: Mechanism, measures: Measures) -> Real:
                 return compare_with_log(p, rows, other.log.ratio)
             return None
 
+    def lazy_form():  # I(X;Y) as sum p(x) Q[x][y] ln(Q[x][y] / p(y)), for exact ties; None when too long
+        parts = [(p, local_rows, c) for p, c in counts.items()] if isinstance(mech.channel, ProductChannel) \
+            else [(mech.prior.exact, mech.channel.exact, 1)]
+        if sum(len(rows) * len(rows[0]) for _, rows, _ in parts) > FORM_TERMS:
+            return None
+        form = []
+        for px, rows, count in parts:
+            py = [sum(px[x] * rows[x][y] for x in range(len(rows))) for y in range(len(rows[0]))]
+            form += [(count * px[x] * rows[x][y], rows[x][y] / py[y]) for x in range(len(rows))
+                     for y in range(len(rows[0])) if px[x] and rows[x][y]]
+        return tuple(form)
+
     def enclose(bits):
         if bits <= reached:
             bits = reached
@@ -189,7 +206,7 @@ def _mi_real(mech: Mechanism, measures: Measures) -> Real:
         e = cache[bits]
         return e.lower, e.upper
 
-    return ArbExpr("I(X;Y)", mi.value, enclose, tie, display_bits=min(reached, DEFAULT_BITS))
+    return ArbExpr("I(X;Y)", mi.value, enclose, tie, display_bits=min(reached, DEFAULT_BITS), lazy_form=lazy_form)
 
 
 

@@ -89,6 +89,8 @@ class ArbExpr:
     two such numbers with the same ``q`` are equal iff their ``a`` and ``b`` are (``e^q`` is
     irrational, Lindemann), which decides ties such as ``delta(1) = (r - e)/(1 + r)``.
     ``display_bits`` is the precision at which outputs show its enclosure (lower when finer ones are costly).
+    ``lazy_form``, when given, computes ``form`` on demand (a form too long to build for every
+    comparison, such as ``I(X;Y)``'s one term per entry); :meth:`exact_form` reads either.
     """
 
     text: str
@@ -100,6 +102,15 @@ class ArbExpr:
     form: Optional[LogForm] = None
     exp_form: Optional[tuple[Fraction, Fraction, Fraction]] = None
     display_bits: int = 100
+    lazy_form: Optional[Callable[[], Optional[LogForm]]] = None
+
+    def exact_form(self) -> Optional[LogForm]:
+        """The number as an exact linear form in logarithms of rationals, or ``None`` when not known."""
+        if self.form is not None or self.lazy_form is None:
+            return self.form
+        if "form" not in self._cache:
+            self._cache["form"] = self.lazy_form()
+        return self._cache["form"]
 
     def enclose(self, bits: int) -> tuple[Fraction, Fraction]:
         if bits not in self._cache:
