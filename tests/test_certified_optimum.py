@@ -7,6 +7,8 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from relations.measures.dense import eps_d, eps_i
 from relations.numbers.logs import LogRatio
@@ -43,18 +45,61 @@ def test_skewed_priors_certified_and_within_budget():
     assert certified >= 10
 
 
-def test_a_wrong_dual_is_not_a_certificate():
+def test_the_certificate_does_not_trust_the_solver():
+    """HiGHS's duals and solution are hints: a wrong dual is re-derived exactly from the vertex (the
+    same certified answer) or refused, never passed on; the exact checker refuses wrong duals; a
+    primal that is not optimal has no certificate."""
+    from relations.tradeoffs.certify import _dual_ok
+
     _, _, (a, low, d) = _lp(np.array([0.5, 0.5]), 1 - np.eye(2), 3.0, False, duals=True)
     hamming = [[Fraction(0), Fraction(1)], [Fraction(1), Fraction(0)]]
     half = [Fraction(1, 2)] * 2
-    assert certify(half, hamming, Fraction(3), False, (a, low, d)) is not None
-    assert certify(half, hamming, Fraction(3), False, (a * 1.5, low, d)) is None  # wrong objective
-    # the same objective, but not dual feasible: column 0 has sum R + 2 min(R, 0) = -0.2 < 0
-    assert certify(half, hamming, Fraction(3), False, (a + np.array([0.1, -0.1]), low, d)) is None
+    good = certify(half, hamming, Fraction(3), False, (a, low, d))
+    assert good is not None and good[1] == Fraction(1, 4)  # by hand: binary RR at ratio 3, (k-1)/(t+k-1)
+    for wrong in (a * 1.5, a + np.array([0.1, -0.1])):
+        assert certify(half, hamming, Fraction(3), False, (wrong, low, d)) in (None, good)
+    # C = p L = [[0, 1/2], [1/2, 0]] as integers over 2; the optimal dual is a = (1/8, 1/8)
+    cost = np.array([[0, 1], [1, 0]], dtype=object)
+    assert _dual_ok([Fraction(1, 8)] * 2, cost, 2, Fraction(3))
+    # column 0 has sum R + 2 min(R, 0) = 1/8 - 3/8 < 0, and 10/40 - 18/40 < 0
+    assert not _dual_ok([Fraction(3, 16)] * 2, cost, 2, Fraction(3))
+    assert not _dual_ok([Fraction(9, 40), Fraction(1, 40)], cost, 2, Fraction(3))
     # a primal that is not optimal: the uniform channel (distortion 1/2 > 1/4) has no matching dual
     assert certify(half, hamming, Fraction(3), False, (a, np.full(2, 0.5), np.zeros((2, 2)))) is None
-    # nor is a primal that breaks a row sum
-    assert certify(half, hamming, Fraction(3), False, (a, low * 1.01, d)) is None
+    # a primal that breaks a row sum: refused, or its vertex recovered exactly
+    assert certify(half, hamming, Fraction(3), False, (a, low * 1.01, d)) in (None, good)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(3, 13), st.integers(1, 9), st.sampled_from([Fraction(5, 4), Fraction(3, 2), 2, 3, 7, 1000]))
+def test_tiny_priors_are_certified(digits, a, t):
+    """A binary prior (p, 1 - p) with p = a 10^-digits and Hamming loss: the vertices of the 2x2
+    t-LDP polytope are the two constant channels and the two randomized responses (by hand), so the
+    optimum is min(p, 1 - p, 1/(1 + t)). Certified exactly, however far apart the prior's entries."""
+    p = Fraction(a, 10**digits)
+    o = optimal_dp([p, 1 - p], f"ln({t})")
+    assert o.certified and o.mixing == 0
+    assert o.distortion == min(p, 1 - p, Fraction(1, 1 + Fraction(t)))
+    assert eps_d(o.mechanism).exact <= LogRatio.of(Fraction(t))
+
+
+@pytest.mark.parametrize("prior, t", [
+    ([Fraction(1, 10**6), Fraction(1, 2), Fraction(499999, 10**6)], 10**6),
+    ([Fraction(1, 10**7), Fraction(1, 10**7), Fraction(1, 2), Fraction(4999998, 10**7)], Fraction(5, 4)),
+    ([Fraction(1, 10**8), Fraction(1, 10**6), Fraction(1, 10**4), Fraction(1, 100), Fraction(98989899, 10**8)], 2)])
+def test_skewed_priors_far_apart_are_certified(prior, t):
+    """Priors whose entries span many orders of magnitude: the vertex is solved exactly from its active
+    constraints; the budget is re-measured exactly and the distortion agrees with HiGHS's float optimum."""
+    from relations.tradeoffs.utility import expected_distortion
+
+    for notion, solve, measure in (("dp", optimal_dp, eps_d), ("id", optimal_id, eps_i)):
+        if notion == "id" and max(prior) / min(prior) > t:
+            continue
+        o = solve(prior, f"ln({t})")
+        assert o.certified, notion
+        assert measure(o.mechanism).exact <= LogRatio.of(Fraction(t))
+        assert expected_distortion(o.mechanism, "hamming") == o.distortion
+        assert abs(float(o.distortion) - o.value) <= 1e-9 * max(o.value, 1e-300) + 1e-15
 
 
 @pytest.mark.parametrize("k, t", [(64, 3), (128, 5), (200, 2)])

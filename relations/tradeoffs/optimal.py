@@ -78,7 +78,8 @@ class Optimum:
     certified: bool = False  # mechanism and distortion are the exact optimum, proved by an exact dual
 
 
-def _lp(prior: np.ndarray, loss: np.ndarray, t: float, identifiability: bool, *, duals: bool = False):
+def _lp(prior: np.ndarray, loss: np.ndarray, t: float, identifiability: bool, *, duals: bool = False,
+        tolerance: float | None = None):
     """Solve the DP / identifiability LP: ``(Q, optimum)``, and with ``duals`` also ``(a, l, d)``: HiGHS's
     marginals ``a`` of the row sums and the solution's column minima ``l`` and excesses ``d`` (for
     :func:`relations.tradeoffs.certify.certify`).
@@ -104,8 +105,11 @@ def _lp(prior: np.ndarray, loss: np.ndarray, t: float, identifiability: bool, *,
     a_eq = hstack([kron(identity(k, format="csr"), np.ones((1, m))), csr_matrix(np.ones((k, m)))]).tocsr()
     a_ub = hstack([identity(nd, format="csr"), kron(np.ones((k, 1)), identity(m, format="csr") * -(t - 1.0))]).tocsr()
     c = np.concatenate([cost.ravel(), cost.sum(0)])
+    options = {"simplex_dual_edge_weight_strategy": "devex"}  # 1.9x faster than HiGHS's default here
+    if tolerance is not None:  # HiGHS's default 1e-7 can stop at a vertex that is not optimal by less than that
+        options.update(dual_feasibility_tolerance=tolerance, primal_feasibility_tolerance=tolerance)
     res = linprog(c, A_ub=a_ub, b_ub=np.zeros(nd), A_eq=a_eq, b_eq=w * scale, bounds=(0, None), method="highs-ds",
-                  options={"simplex_dual_edge_weight_strategy": "devex"})  # 1.9x faster than HiGHS's default here
+                  options=options)
     if res.status == 2:
         raise InputError("the linear program is infeasible: no mechanism meets this budget for this prior")
     if res.status != 0:
@@ -241,10 +245,15 @@ def _optimal_lp(prior, eps, loss, notion: str) -> Optimum:
         return Mechanism("local", Prior.from_exact(list(prior)), Channel.from_exact(rows),
                          LocalInputs(tuple(map(str, range(k)))), tuple(map(str, range(k))))
 
-    from relations.tradeoffs.certify import certify, within_budget
+    from relations.tradeoffs.certify import TIGHT_ENTRIES, TIGHT_TOLERANCE, certify, within_budget
 
     if t is not None:  # a rational LP: try the exact vertex, certified by an exact dual
         found = certify(prior, exact_rows, t, notion == "id", solution)
+        if found is None and k * k <= TIGHT_ENTRIES:  # a vertex within HiGHS's tolerance of optimal: tighten it
+            q2, value2, solution2 = _lp(p, lm, math.exp(e), notion == "id", duals=True, tolerance=TIGHT_TOLERANCE)
+            found = certify(prior, exact_rows, t, notion == "id", solution2)
+            if found is not None:
+                q, value, solution = q2, value2, solution2
         if found is not None:
             return Optimum(notion, e, value, built(found[0]), found[1], Fraction(0), certified=True)
     below = t if t is not None else _rational_below(bound, e)
