@@ -35,7 +35,8 @@ def test_full_verify_evidence_rechecks():
 @pytest.mark.parametrize("script, args", [("bench_measure.py", ["--quick"]), ("bench_optimal.py", []),
                                           ("bench_audit.py", ["--quick"]), ("bench_sweep.py", ["--quick"]),
                                           ("bench_verify.py", ["--quick"]),
-                                          ("bench_startup.py", ["--quick"]), ("bench_anchors.py", ["--quick"])])
+                                          ("bench_startup.py", ["--quick"]), ("bench_anchors.py", ["--quick"]),
+                                          ("run_all.py", ["--quick"])])
 def test_benchmarks_run(script, args):
     out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / script), *args], capture_output=True, text=True,
                          timeout=1200)

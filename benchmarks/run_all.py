@@ -1,0 +1,121 @@
+"""Every performance figure of README's table in one run, each next to its baseline or target.
+
+Run: ``python benchmarks/run_all.py`` (the issue's sizes: about 10 minutes on a 2-core machine) or
+``python benchmarks/run_all.py --quick`` (small sizes, about 2 minutes; targets are then not judged).
+
+Each benchmark script runs in its own process, one after the other (so none competes with another
+for the two cores), and prints a JSON line last; this script reads those lines and prints one table:
+the work, the tool's figure, the baseline measured in the same run (or the target), the ratio, and
+whether the target is met.  The last line is the whole result as JSON.  Baselines: numpy (float
+``I(X;Y)``, a numpy process), HiGHS on the naive pairwise LP, the untied twin of a tied channel,
+``--bits 100`` ball arithmetic, ``python -c 'import numpy, flint'``, qif and dit (when installed: the
+``bench`` extra).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+
+
+def _run(script: str, *args: str) -> dict:
+    start = time.perf_counter()
+    print(f"running {script} {' '.join(args)} ...", file=sys.stderr, flush=True)
+    done = subprocess.run([sys.executable, str(HERE / script), *args], capture_output=True, text=True)
+    lines = [ln for ln in done.stdout.splitlines() if ln.startswith("{")]
+    if done.returncode != 0 or not lines:
+        print(done.stdout[-2000:], done.stderr[-2000:], file=sys.stderr)
+        raise SystemExit(f"{script} failed (exit status {done.returncode})")
+    print(f"  {time.perf_counter() - start:.0f} s", file=sys.stderr, flush=True)
+    return json.loads(lines[-1])
+
+
+def _seconds(v):
+    return None if v is None else (f"{v * 1000:.1f} ms" if v < 1 else f"{v:.2f} s")
+
+
+def rows(quick: bool) -> tuple[list[tuple], dict]:
+    """Run every script; ``(table rows, raw results)``.  A row: work, tool, baseline, ratio, target, met."""
+    q = ["--quick"] if quick else []
+    res = {
+        "optimal": _run("bench_optimal.py", *([] if quick else ["--full"])),
+        "measure": _run("bench_measure.py", *q),
+        "verify": _run("bench_verify.py", "--quick", "--end-to-end") if quick else _run("bench_verify.py", "--end-to-end"),
+        "startup": _run("bench_startup.py", *q),
+        "anchors": _run("bench_anchors.py", *q),
+        "sweep": _run("bench_sweep.py", *q),
+    }
+    o, m, v, s, a, w = (res[k] for k in ("optimal", "measure", "verify", "startup", "anchors", "sweep"))
+    judge = (lambda ok: "n/a (--quick)") if quick else (lambda ok: "yes" if ok else "NO")
+    out = []
+    big = "1024" if not quick else "512"
+    k_big = o.get("optimize_dp_1024_s", o.get("optimize_dp_512_s"))
+    out.append(("optimize --notion dp, k = 64 (exact, certified)", _seconds(o["optimize_dp_64_s"]),
+                f"naive LP (HiGHS) {_seconds(o['naive_lp_64_s'])}", f"{o['optimize_dp_64_s'] / o['naive_lp_64_s']:.3g}x",
+                "-", "-"))
+    out.append(("optimize --notion dp, k = 256", _seconds(o["optimize_dp_256_s"]), "-", "-", "< 2 s",
+                judge(o["optimize_dp_256_s"] < 2)))
+    out.append((f"optimize --notion dp, k = {big}", _seconds(k_big), "-", "-", "< 60 s at 1024", judge(k_big < 60)))
+    out.append(("float eps_m vs a numpy MI pass" + (" (2048^2)" if quick else " (8192^2)"), "-", "numpy",
+                f"{m['float_mi_ratio']:.3g}x", "<= 0.6x", judge(m["float_mi_ratio"] <= 0.6)))
+    per = m["float_mi_ns_per_entry"]
+    spread = max(per.values()) / min(per.values())
+    out.append(("float eps_m, ns per entry " + " / ".join(f"{n}^2" for n in per),
+                " / ".join(f"{x:.2f}" for x in per.values()), "-", f"spread {spread:.2f}x", "constant",
+                judge(spread < 1.5)))
+    out.append(("exact, 1e12 denominators" + (" (256^2)" if quick else " (1024^2)"), _seconds(m["exact_1e12_seconds"]),
+                "-", "-", "< 5 s", judge(m["exact_1e12_seconds"] < 5)))
+    if "certified_4096_seconds" in m:
+        out.append(("certified 4096^2, whole process", _seconds(m["certified_4096_seconds"]), "-",
+                    f"{m['certified_4096_gib']:.2f} GiB", "< 60 s, < 1 GiB",
+                    judge(m["certified_4096_seconds"] < 60 and m["certified_4096_gib"] < 1)))
+    out.append(("certified 1024^2 vs --bits 100 (ball arithmetic)", "-", "--bits 100", f"{m['certified_1024_ratio']:.3g}x",
+                "-", "-"))
+    out.append(("tied D^r (k-RR written densely) vs its untied twin", "-", "untied twin", f"{m['tied_ratio']:.3g}x",
+                "<= 2x", judge(m["tied_ratio"] <= 2)))
+    r6 = f"product_{10**5 if quick else 10**6}_1000_seconds"
+    out.append(("product form, 1000 distinct priors, r = " + ("1e5" if quick else "1e6"), _seconds(m[r6]), "-", "-",
+                "< 2 s", judge(m[r6] < 2)))
+    out.append(("product form, uniform prior, r = 1e9", _seconds(m["product_1e9_uniform_seconds"]), "-", "-",
+                "instantly (< 0.1 s)", judge(m["product_1e9_uniform_seconds"] < 0.1)))
+    out.append(("process: measure .npz vs a numpy MI process", "-", "numpy process", f"{m['process_ratio']:.3g}x",
+                "<= 2x", judge(m["process_ratio"] <= 2)))
+    out.append(("relations verify (full effort)", _seconds(v["verify_full_s"]), "-", "-", "< 10 s",
+                judge(v["verify_full_s"] < 10)))
+    med = s["median_seconds"]
+    for name in ("relations --version", "relations measure (table)", "relations measure --json"):
+        out.append((f"start-up: {name}", _seconds(med[name]), f"import numpy, flint {_seconds(med[next(k for k in med if 'import' in k)])}",
+                    f"{med[name] / med['python -c pass']:.3g}x python", "< 0.25 s", judge(med[name] < 0.25)))
+    for key, value in a.items():
+        if key.endswith("_ratio"):
+            out.append((f"anchor: {key[:-6].replace('_', ' ')} (baseline time / ours)", "-", key.split("_")[0],
+                        f"{value:.4g}x slower", "keep the lead", judge(value > 1)))
+    if a.get("missing"):
+        out.append(("anchors not installed", ", ".join(a["missing"]), "-", "-", "-", "-"))
+    out.append((f"sweep, {w['mechanisms']} mechanisms, 2 workers vs a loop of check", _seconds(w["workers=2"]["seconds"]),
+                _seconds(w["baseline_s"]), f"{w['workers=2']['ratio']:.3g}x", "-", "-"))
+    return out, res
+
+
+def main() -> None:
+    quick = "--quick" in sys.argv
+    table, res = rows(quick)
+    from rich.console import Console
+    from rich.table import Table
+
+    t = Table(title="relations: every figure next to its baseline" + (" (--quick sizes)" if quick else ""))
+    for col in ("work", "tool", "baseline", "ratio", "target", "met"):
+        t.add_column(col)
+    for row in table:
+        t.add_row(*(str(c) for c in row))
+    Console(width=160).print(t)
+    print(json.dumps({"quick": quick, "results": res}))
+
+
+if __name__ == "__main__":
+    main()
