@@ -78,7 +78,7 @@ def check(
     from relations.checking.checker import check as run_check
     from relations.checking.claims import parse_claim
     from relations.io.reading import load
-    from relations.io.reports import check_json
+    from relations.io import check_json
     from relations.io.tables import check_tables
 
     fmt = output_format(fmt, json_out)

@@ -256,7 +256,7 @@ def to_latex(kind: str, obj: Any, *, source: str | None = None) -> str:
     kind : {"measure", "check", "verify"}
     obj : dict
         What ``--json`` prints for that command (:func:`~relations.io.reports.measures_json`,
-        :func:`~relations.io.reports.check_json`, or verify's ``{"relations": [...], ...}``).
+        :func:`~relations.checking.encoding.check_json`, or verify's ``{"relations": [...], ...}``).
     source : str, optional
         The input file, named in the first comment line.
 

@@ -42,18 +42,6 @@ if TYPE_CHECKING:
 
 __all__ = ["catalogue_json", "verdict_json", "ALL_NOTIONS", "notions_json"]
 
-_CHECKING = ("check_json", "outcome_json", "real_json")  # re-exported lazily: measure need not import checking
-
-
-def __getattr__(name: str) -> Any:
-    """The check-report encoders of :mod:`relations.checking.encoding`, imported on first use."""
-    if name in _CHECKING:
-        from relations.checking import encoding
-
-        return getattr(encoding, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
 def catalogue_json() -> list[dict[str, Any]]:
     """The relation catalogue as JSON (``relations catalogue --json``), one object per relation.
 
