@@ -91,6 +91,15 @@ def test_float_certified_mi_declines_subnormal_entries():
     assert mutual_information_floats(np.array([0.5, 0.5]), q, rho_p=UNIT, rho_q=UNIT) is None
 
 
+def test_float_certified_mi_declines_products_that_underflow():
+    """p(x) = Q[x][y] = 2^-600 are normal floats, but their product 2^-1200 rounds to 0: that term of
+    I(X;Y) would be lost from the error analysis, so the method declines (the caller uses balls)."""
+    a = 2.0**-600
+    q = np.array([[a, 1 - a], [0.5, 0.5]])
+    assert q[0, 0] * a == 0.0
+    assert mutual_information_floats(np.array([a, 1 - a]), q, rho_p=UNIT, rho_q=UNIT) is None
+
+
 @settings(max_examples=100)
 @given(st.lists(st.lists(st.one_of(st.floats(0, 1e300), st.just(0.0), st.floats(0, 1e-300)), min_size=1,
                          max_size=6), min_size=1, max_size=5).filter(lambda rows: len({len(r) for r in rows}) == 1))

@@ -59,7 +59,8 @@ def mutual_information_floats(p: np.ndarray, q: np.ndarray, *, rho_p: Fraction, 
     Returns
     -------
     Enclosure or None
-        ``None`` when this method cannot certify: an entry or product below the normal float range, or
+        ``None`` when this method cannot certify: an entry or product below the normal float range (a
+        product that underflows to 0 included), or
         all rows with positive prior equal as floats (``I`` may be exactly 0: the caller decides exactly).
 
     Examples
@@ -88,8 +89,8 @@ def mutual_information_floats(p: np.ndarray, q: np.ndarray, *, rho_p: Fraction, 
         idx = live[start:start + rows]
         j = p[idx, None] * q[idx]
         nz = j > 0
-        if np.any(nz & (j < _TINY)) or np.any((q[idx] > 0) & (q[idx] < _TINY)):
-            return None
+        if np.any(nz & (j < _TINY)) or np.any((q[idx] > 0) & (q[idx] < _TINY)) or np.any(~nz & (q[idx] > 0)):
+            return None  # subnormal, or a positive p(x) Q[x][y] that underflowed to 0 (its term would be lost)
         jn = j[nz]
         logs = certified_log(q[idx][nz])
         s, r = fsum_fraction(jn * logs)
