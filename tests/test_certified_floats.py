@@ -86,6 +86,39 @@ def test_float_certified_mi_contains_the_mpmath_value(mech):
     assert e.width <= Fraction(1, 2**40)
 
 
+@st.composite
+def extreme_mechanisms(draw):
+    """Exact mechanisms whose entries lie hundreds of binary orders apart (2^-500, 10^-150, 1 - 2^-52):
+    the float copies are correctly rounded, and zero exactly where the exact entries are."""
+    scale = st.sampled_from([Fraction(1), Fraction(1, 2**40), Fraction(1, 2**500), Fraction(1, 10**150), Fraction(0)])
+
+    def dist(k):
+        w = draw(st.lists(st.tuples(scale, st.integers(1, 1000)), min_size=k, max_size=k)
+                 .filter(lambda ws: any(a for a, _ in ws)))
+        total = sum(a * b for a, b in w)
+        return [a * b / total for a, b in w]
+
+    n, m = draw(st.integers(2, 4)), draw(st.integers(2, 4))
+    return dist(n), [dist(m) for _ in range(n)]
+
+
+@settings(max_examples=80, deadline=None)
+@given(extreme_mechanisms())
+def test_float_certified_mi_contains_the_value_across_magnitudes(mech):
+    """Where it answers, the enclosure contains I(X;Y) computed by mpmath at 400 digits from the exact
+    entries (2^-500 * 2^-500 is below 10^-300: such products need the digits)."""
+    prior, rows = mech
+    p = np.array([float(v) for v in prior])
+    q = np.array([[float(v) for v in row] for row in rows])
+    e = mutual_information_floats(p, q, rho_p=UNIT, rho_q=UNIT)
+    if e is None:
+        return
+    with mpmath.workdps(400):
+        ref = mi_mpmath(prior, rows, 400)
+        lo, hi = fraction_of(ref - mpmath.mpf(10) ** -380), fraction_of(ref + mpmath.mpf(10) ** -380)
+    assert e.lower <= max(lo, Fraction(0)) and hi <= e.upper
+
+
 def test_float_certified_mi_declines_subnormal_entries():
     q = np.array([[1 - 2.0**-53, 2.0**-1074 * 3], [0.5, 0.5]])
     assert mutual_information_floats(np.array([0.5, 0.5]), q, rho_p=UNIT, rho_q=UNIT) is None
