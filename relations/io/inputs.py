@@ -172,9 +172,15 @@ def _read(fh, name: str, label: str) -> bytes:
             info = os.fstat(fh.fileno())
         except (OSError, ValueError, AttributeError):  # a stream without a descriptor
             info = None
-        if info is not None and stat.S_ISREG(info.st_mode) and info.st_size > limit:
+        regular = info is not None and stat.S_ISREG(info.st_mode)
+        if regular and info.st_size > limit:
             _too_large(name, limit, first)
         chunks, total, chunk, want = [first], len(first), first, _CHUNK
+        if regular and len(first) == _CHUNK and fh.seekable():
+            fh.seek(0)  # one read into one buffer, no chunks to join; the loop goes on if the file grew
+            want = info.st_size + 1
+            chunk = fh.read(want)
+            chunks, total = [chunk], len(chunk)
         while len(chunk) == want and total <= limit:  # a short read is the end (buffered reads fill up)
             want = min(_CHUNK, limit + 1 - total)
             chunk = fh.read(want)

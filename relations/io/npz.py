@@ -247,8 +247,7 @@ def _from_arrays(arrays: dict, source: str = "") -> Mechanism:
         raise InputError(f"array 'prior': expected float64 entries, got {p.dtype}")
     for loaded in (p, q):  # read from the file (npz_arrays): marked read-only, float_rows need not copy them
         loaded.setflags(write=False)
-    p = float_rows(p[None, :], "prior")[0]
-    q = float_rows(q, "channel")
+    p = float_rows(p[None, :], "prior")[0]  # the channel is validated once, by Channel.of below
     setting = str(_scalar(arrays, "setting")) if "setting" in arrays else "local"
     if setting not in ("local", "central"):
         raise InputError(f"array 'setting': unknown setting {setting!r} (expected 'local' or 'central')")

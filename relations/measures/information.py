@@ -283,6 +283,10 @@ if hasattr(os, "register_at_fork"):  # not on Windows, which has no fork
     os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
+#: The least positive float64 (subnormal), ``2^-1074``.
+_TINY = float(np.nextafter(0.0, 1.0))
+
+
 def mutual_information_float(prior: np.ndarray, q: np.ndarray) -> float:
     """``I(X;Y)`` in float64, one pass over ``Q`` in blocks of whole rows (about 2 MiB, so that a block
     stays in cache), the blocks shared among up to :data:`MAX_THREADS` threads (one per core; numpy
@@ -314,11 +318,15 @@ def mutual_information_float(prior: np.ndarray, q: np.ndarray) -> float:
     spans = [(r0, min(n, r0 + rows)) for r0 in range(0, n, rows)]
 
     def work(span: tuple[int, int]) -> tuple[float, np.ndarray]:
-        from scipy.special import xlogy  # q ln q with 0 ln 0 = 0, one pass
-
         block = q[span[0]:span[1]]
         weights = prior[span[0]:span[1]]
-        return float(weights @ xlogy(block, block).sum(axis=1)), weights @ block
+        # q ln q with 0 ln 0 = 0: raising only the zeros to the least subnormal (ln = -744.4) makes
+        # their terms 0 ln(2^-1074) = 0; numpy's vectorised log over the cached block, about four
+        # times faster than scipy.special.xlogy and the same sums (xlogy is q * log(q) too)
+        terms = np.maximum(block, _TINY)
+        np.log(terms, out=terms)
+        terms *= block
+        return float(weights @ terms.sum(axis=1)), weights @ block
 
     threads = min(os.cpu_count() or 1, len(spans), MAX_THREADS)
     if threads > 1 and n * m >= 1 << 20:  # numpy releases the GIL in the passes over a block

@@ -97,7 +97,7 @@ def plain(value: Any, where: str) -> Any:
     kind = value.dtype.kind
     if kind == "f":
         if value.dtype.itemsize <= 8:
-            return value.astype(np.float64)
+            return value.astype(np.float64, copy=False)  # float_rows copies a writeable one
         wide = value.astype(np.float64)
         if not np.array_equal(wide, value, equal_nan=True):
             raise InputError(f"{where}: a {value.dtype} entry is not a float64 value; give Fractions or float64")
