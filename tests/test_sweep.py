@@ -261,3 +261,42 @@ def test_bad_options_exit_2(tmp_path):
     run = subprocess.run(cli_command("sweep", str(spec), "--out", str(tmp_path / "o"), "--chunk-size", "0"),
                          capture_output=True, text=True, timeout=60, cwd=ROOT)
     assert run.returncode == 2 and run.stderr.count("\n") == 1, run.stderr
+
+
+def test_ctrl_c_on_a_dask_cluster_then_resume(tmp_path):
+    # the command line against a LocalCluster's address: Ctrl-C mid-way exits 130 with one line, keeps the
+    # finished chunks; the same command then computes only the others (none twice, none lost)
+    distributed = pytest.importorskip("distributed")
+    spec = {"exhaustive": {"inputs": 2, "outputs": 2, "denominator": 5},
+            "relations": ["zheng2025.thm4", "zheng2025.thm7", "zheng2025.thm11"]}
+    values = {Fraction(a, b) for b in range(1, 6) for a in range(b + 1)}  # each entry: 0, 1/5, 1/4, ..., 1
+    n = -(-len(values) ** 3 // 5)  # chunks of 5: the prior and the two rows are each one such value and its complement
+    spec_file = tmp_path / "spec.json"
+    spec_file.write_text(json.dumps(spec))
+    out = tmp_path / "out"
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, protocol="tcp://",
+                                  dashboard_address=None) as cluster:  # a tcp:// address, for another process
+        args = cli_command("sweep", str(spec_file), "--out", str(out), "--chunk-size", "5",
+                           "--scheduler", cluster.scheduler_address)
+        proc = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+        deadline = time.time() + 90
+        while len(_chunk_files(out)) < 3 and time.time() < deadline and proc.poll() is None:
+            time.sleep(0.01)
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+        assert proc.returncode == 130, err
+        before = {n: (out / "chunks" / n).read_bytes() for n in _chunk_files(out)}
+        assert 3 <= len(before) < n, "the sweep was not interrupted in the middle"
+        assert err.strip() == (f"relations: interrupted; {len(before)} finished chunks kept in {out}: run the same "
+                               "command to compute only the missing ones")
+        assert not (out / "summary.json").exists()
+        done = subprocess.run(args, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert f"{n} chunks ({n - len(before)} computed now, {len(before)} done before)" in done.stdout
+    assert _chunk_files(out) == [f"{c:05d}.parquet" for c in range(n)]
+    assert all((out / "chunks" / n).read_bytes() == data for n, data in before.items())  # none computed twice
+    log = [json.loads(line)["chunk"] for line in (out / "chunks.jsonl").read_text().splitlines()]
+    assert sorted(log) == list(range(n))  # each chunk logged once, in the order the cluster finished them
+    run_sweep(spec, out=str(tmp_path / "inline"), chunk_size=n, workers=0)
+    assert read_rows(str(out)) == read_rows(str(tmp_path / "inline"))

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 from typing import Optional
 
 import typer
 
 from relations.cli.app import app
+from relations.errors import EXIT_INTERRUPTED
 
 __all__ = ["sweep"]
 
@@ -60,6 +62,14 @@ def sweep(
     try:
         run = run_sweep(parsed, out=out, chunk_size=chunk_size, workers=workers, scheduler=scheduler, force=force,
                         progress=bar.update if bar else None)
+    except KeyboardInterrupt:  # typer would turn it into exit status 130 without a word
+        if bar:
+            bar.stop()
+            bar = None
+        done = len(list(Path(out, "chunks").glob("*.parquet")))
+        sys.stderr.write(f"relations: interrupted; {done} finished chunk{'' if done == 1 else 's'} kept in {out}: run "
+                         "the same command to compute only the missing ones\n")
+        raise typer.Exit(EXIT_INTERRUPTED) from None
     finally:
         if bar:
             bar.stop()
