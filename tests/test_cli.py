@@ -160,3 +160,19 @@ def test_choices_are_case_insensitive(tmp_path):
     lower = run_cli("optimize", "--prior", "1/2,1/2", "--notion", "dp", "--eps", "1")
     assert upper.returncode == lower.returncode == 0, upper.stderr
     assert upper.stdout == lower.stdout
+
+
+def test_ctrl_c_in_a_command_says_so_and_exits_130(monkeypatch, capsys):
+    # typer turns a KeyboardInterrupt into exit status 130 silently; the command line says one line
+    import relations.cli as cli
+
+    def interrupted() -> None:
+        raise KeyboardInterrupt
+
+    registered = list(cli.app.registered_commands)
+    monkeypatch.setattr(cli.app, "registered_commands", registered)  # the extra command goes away afterwards
+    cli.app.command("interrupted-for-a-test")(interrupted)
+    with pytest.raises(SystemExit) as exc:
+        cli.main(["interrupted-for-a-test"])
+    assert exc.value.code == 130
+    assert capsys.readouterr().err == "relations: interrupted\n"

@@ -19,7 +19,8 @@ from typing import Optional
 
 import typer
 
-from relations.cli.app import _console, app, did_you_mean, fail, output_format, plain_metavars  # noqa: F401
+from relations.cli.app import (Interrupted, _console, app, did_you_mean, fail, output_format,  # noqa: F401
+                               plain_metavars, report_interrupts)
 from relations.errors import InputError
 
 
@@ -358,6 +359,7 @@ def main(argv: Optional[list[str]] = None) -> None:
     try:
         command = typer.main.get_command(app)
         plain_metavars(command)
+        report_interrupts(command)
         code = command.main(args=argv, standalone_mode=False)  # returns typer.Exit's code instead of exiting
         sys.exit(code if isinstance(code, int) else 0)
     except typer.Exit as exc:
@@ -372,7 +374,7 @@ def main(argv: Optional[list[str]] = None) -> None:
     except ClickException as exc:
         sys.stderr.write(f"relations: error: {' '.join(exc.format_message().split())}\n")
         sys.exit(EXIT_BAD_INPUT)
-    except (typer.Abort, KeyboardInterrupt):
+    except (Interrupted, typer.Abort, KeyboardInterrupt):
         sys.stderr.write("relations: interrupted\n")
         sys.exit(EXIT_INTERRUPTED)
     except RelationsError as exc:

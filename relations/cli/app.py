@@ -10,7 +10,7 @@ import sys
 
 import typer
 
-__all__ = ["app", "did_you_mean", "fail", "output_format", "plain_metavars"]
+__all__ = ["Interrupted", "app", "did_you_mean", "fail", "output_format", "plain_metavars", "report_interrupts"]
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False, rich_markup_mode=None,
                   help="Exact privacy budgets of finite mechanisms and the relations between them.")
@@ -84,3 +84,28 @@ def plain_metavars(command) -> None:
             param.metavar = param.metavar or param.name.upper()
     for sub in getattr(command, "commands", {}).values():
         plain_metavars(sub)
+
+
+class Interrupted(BaseException):
+    """A Ctrl-C inside a command (typer would turn its ``KeyboardInterrupt`` into exit status 130 without a
+    word; :func:`relations.cli.main` says ``relations: interrupted`` and exits 130)."""
+
+
+def report_interrupts(command) -> None:
+    """Make a Ctrl-C in the callback of ``command`` (and of every subcommand) raise :class:`Interrupted`.
+
+    Applied once to the built click command, before it runs.  Commands that handle a Ctrl-C themselves
+    (``verify``, ``sweep``: they say what they kept) exit through ``typer.Exit`` and are unaffected.
+    """
+    callback = getattr(command, "callback", None)
+    if callback is not None and not getattr(callback, "_reports_interrupts", False):
+        def run(*args, **kwargs):
+            try:
+                return callback(*args, **kwargs)
+            except KeyboardInterrupt:
+                raise Interrupted from None
+
+        run._reports_interrupts = True  # type: ignore[attr-defined]
+        command.callback = run
+    for sub in getattr(command, "commands", {}).values():
+        report_interrupts(sub)
