@@ -220,3 +220,35 @@ def test_a_coqc_killed_by_ctrl_c_is_not_remembered_as_a_failure(tmp_path, monkey
     assert first.status == "failed" and first.detail == "coqc was stopped by signal 2"
     monkeypatch.setattr(coq, "_run", real)
     assert coq.check_theorem(coq.COQ_PROOFS["drv2010.kl"], copy).status == "checked"
+
+
+def test_theorems_are_checked_together_and_a_wrong_statement_is_still_attributed(tmp_path, monkeypatch):
+    """prepare()'s thread checks the theorems in one coqc run (one Print Assumptions of their tuple); when
+    that fails, each theorem is checked alone when asked, so only the one whose statement changed fails."""
+    import shutil
+    from dataclasses import replace
+
+    from relations.search import coq
+
+    coqc = _tool("coqc")
+    ids = sorted(coq.COQ_ONLY)
+    for name, wrong in (("good", None), ("wrong", "drv2010.kl_dp")):
+        copy = tmp_path / name
+        shutil.copytree(coq.COQ_DIR, copy, ignore=shutil.ignore_patterns("*.vo", "*.vok", "*.vos", "*.glob", ".*.aux"))
+        if wrong:
+            proof = coq.COQ_PROOFS[wrong]
+            monkeypatch.setitem(coq.COQ_PROOFS, wrong, replace(proof, statement=proof.statement.replace(
+                "exp eps - 1", "exp eps - 2")))
+        runs = []
+        real = coq._run
+        monkeypatch.setattr(coq, "_run", lambda c, folder, file: runs.append(file) or real(c, folder, file))
+        coq._build_and_check(coqc, copy, ids)
+        outcomes = {rid: coq.check_theorem(coq.COQ_PROOFS[rid], copy) for rid in ids}
+        monkeypatch.setattr(coq, "_run", real)
+        checks = [f for f in runs if f.startswith("Main_")]
+        if wrong is None:
+            assert checks == ["Main_together.v"] and all(o.status == "checked" for o in outcomes.values())
+        else:
+            assert checks[0] == "Main_together.v" and len(checks) == 1 + len(ids)  # then each alone
+            assert {rid for rid, o in outcomes.items() if o.status != "checked"} == {wrong}
+            assert "does not have the statement" in outcomes[wrong].detail
