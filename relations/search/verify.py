@@ -2,28 +2,27 @@
 
 For each relation (verdicts in ``docs/claims-and-verdicts.md``):
 
-* **non-implication** — the erasure family of :mod:`relations.search.erasure`, a
-  witness for every ``eps_m > 0`` checked symbolically (sympy); its member at
-  ``eps_m = 1/10`` is re-checked exactly: ``proved`` with the family and the member;
-* **implication** — (1) if it has a provable shape, prove its per-triple lemma
-  with z3 (:mod:`relations.search.smt`): ``proved``; or (1b) derive it with z3 from
-  the lemma-proved relations (:mod:`relations.search.derive`): ``proved``; otherwise (2) search for a
-  counterexample, cheapest and smallest first: z3 bounded search (ratio-type
-  relations), hypothesis (:mod:`relations.search.strategies`, the first refuting
-  draw), Nelder-Mead over dense channels and the k-RR product families
-  (:mod:`relations.search.optimiser`).  Every candidate is re-checked by the exact
-  checker; the first that fails is simplified (:func:`~relations.search.witnesses.simplify`),
-  re-checked again and reported ``refuted``.  (3) Without one: ``holds-bounded`` when z3 covered the bounded
-  sizes (ratio-type), else ``unrefuted`` with the record of what was searched.
-* **tightness** — for a relation that stands, the largest float ratio
-  ``conclusion / bound`` the optimiser found ("best found"), and, where it is known,
-  the frontier (:mod:`relations.search.frontiers`): the supremum of that ratio over all
-  mechanisms, and the certified sup of ``I`` under ``eps``-LDP at reference points
-  against the best mechanism of the search seeded at the maximiser.
+* **non-implication** — the erasure family of :mod:`relations.search.erasure`, a witness for every
+  ``eps_m > 0`` checked symbolically (sympy); its member at ``eps_m = 1/10`` is re-checked exactly:
+  ``proved`` with the family and the member;
+* **implication** — (1) if it has a provable shape, prove its per-triple lemma with z3
+  (:mod:`relations.search.smt`): ``proved``; or (1b) derive it with z3 from the lemma-proved relations
+  (:mod:`relations.search.derive`): ``proved``; otherwise (2) search for a counterexample, cheapest and
+  smallest first: z3 bounded search (ratio-type relations), hypothesis (:mod:`relations.search.strategies`,
+  the first refuting draw), Nelder-Mead over dense channels and the k-RR product families
+  (:mod:`relations.search.optimiser`).  Every candidate is re-checked by the exact checker; the first that
+  fails is simplified (:func:`~relations.search.witnesses.simplify`), re-checked again and reported
+  ``refuted``.  (3) Without one: ``holds-bounded`` when z3 covered the bounded sizes (ratio-type), else
+  ``unrefuted`` with the record of what was searched.
+* **tightness** — for a relation that stands, the largest float ratio ``conclusion / bound`` the optimiser
+  found ("best found"), and, where it is known, the frontier (:mod:`relations.search.frontiers`): the
+  supremum of that ratio over all mechanisms, and the certified sup of ``I`` under ``eps``-LDP at reference
+  points against the best mechanism of the search seeded at the maximiser.
 
-Everything is seeded (numpy ``default_rng(seed)``, hypothesis ``derandomize``),
-so two runs give the same verdicts and witnesses.  Witness files and the SMT
-queries go to ``proofs/`` (or ``out``) so that a reviewer can re-run each.
+Everything is seeded (numpy ``default_rng(seed)``, hypothesis ``derandomize``), so two runs give the same
+verdicts and witnesses; :func:`verify_all` runs some dense searches in a forked child process
+(:mod:`relations.search.forked`), with the same results.  Witness files and the SMT queries go to
+``proofs/`` (or ``out``) so that a reviewer can re-run each.
 """
 
 from __future__ import annotations
@@ -47,6 +46,7 @@ from relations.model.mechanism import Mechanism
 from relations.search.coq import COQ_ONLY, COQ_PROOFS, check_theorem, prepare
 from relations.search.derive import derive
 from relations.search.families import DenseFamily
+from relations.search.forked import run_beside
 from relations.search.conversion_frontiers import CONVERSION_IDS, conversion_frontier
 from relations.search.frontiers import Frontier, frontier_for
 from relations.search.optimiser import Found, search_dense, search_dense_all, search_rr
@@ -83,11 +83,8 @@ class Effort:
         return Effort(60, 2, 150, 5000, True) if quick else Effort()
 
 
-SMT_SHAPES = {
-    "local": (smt.Shape("local", 2, 2), smt.Shape("local", 2, 3), smt.Shape("local", 3, 2), smt.Shape("local", 3, 3),
-              smt.Shape("local", 4, 2)),
-    "central": (smt.Shape("central", 4, 2, 2, 2), smt.Shape("central", 4, 3, 2, 2)),
-}
+SMT_SHAPES = {"local": tuple(smt.Shape("local", n, m) for n, m in ((2, 2), (2, 3), (3, 2), (3, 3), (4, 2))),
+              "central": (smt.Shape("central", 4, 2, 2, 2), smt.Shape("central", 4, 3, 2, 2))}
 DENSE = {"local": (DenseFamily(2, 2), DenseFamily(3, 3)), "central": (DenseFamily(4, 2, 2, 2),)}
 
 
@@ -214,8 +211,7 @@ class _Search:
 
     def __init__(self, rel: Relation, effort: Effort, seed: int, dense: Mapping[tuple[str, int], Found] | None = None):
         self.rel, self.effort, self.dense = rel, effort, dense or {}
-        self.rng = np.random.default_rng(seed)
-        self.refutes = _refutes(rel)
+        self.rng, self.refutes = np.random.default_rng(seed), _refutes(rel)
         self.searched: list[str] = []
         self.founds: list[Found] = []
         self.lemma = smt.lemma_for(rel)
@@ -276,10 +272,8 @@ class _Search:
                     cand = _from_model(res)
                     if self.refutes(cand):
                         return ok, every, self._refuted(cand, f"z3 bounded search ({shape})")
-                if res.status == "unsat":
-                    ok.append(str(shape))
-                else:
-                    every = False
+                ok += [str(shape)] if res.status == "unsat" else []
+                every = every and res.status == "unsat"
         return ok, every, None
 
     def _hypothesis(self) -> Verdict | None:
@@ -361,11 +355,11 @@ def verify_all(relations: Iterable[Relation] = CATALOGUE, effort: Effort = Effor
                on_start: Callable[[Relation], None] | None = None) -> list[Verdict]:
     """Verdicts for every relation, in the order given: each the one :func:`verify_relation` gives.
 
-    Two things make it faster than a loop of :func:`verify_relation`.  The Nelder-Mead searches of all
-    the relations over each dense family run as one batch (:func:`~relations.search.optimiser.search_dense_all`,
-    from the starts each relation's own seeded generator would draw), and the relations whose proof is
-    checked by ``coqc`` are decided last, so that the compile started at the beginning
-    (:func:`~relations.search.coq.prepare`) overlaps the other searches.
+    Faster than a loop of :func:`verify_relation`: the Nelder-Mead searches of all the relations over each
+    dense family run as one batch (:func:`~relations.search.optimiser.search_dense_all`, from the starts each
+    relation's own seeded generator would draw), the families but the first in a forked child process
+    (:func:`~relations.search.forked.run_beside`); the Coq-checked relations are decided last, so that the
+    compile started first (:func:`~relations.search.coq.prepare`) overlaps the other searches.
 
     Parameters
     ----------
@@ -374,14 +368,14 @@ def verify_all(relations: Iterable[Relation] = CATALOGUE, effort: Effort = Effor
     effort : Effort, optional
     seed : int, optional
     on_done, on_start : callable, optional
-        Called with each verdict when it is decided, and with each relation before (in the order they
-        are decided, which puts the Coq-checked ones last).
+        Called with each verdict when it is decided, and with each relation before (in the order they are
+        decided, which puts the Coq-checked ones last).
 
     Returns
     -------
     list of Verdict
-        In the order of ``relations``.  Each verdict's ``seconds`` leaves out its share of the batched
-        dense searches, which run before any verdict.
+        In the order of ``relations``.  Each verdict's ``seconds`` leaves out its share of the batched dense
+        searches, which run before any verdict.
     """
     relations = list(relations)
     if any(rel.id in COQ_ONLY for rel in relations):  # coqc compiles and checks in its own process meanwhile
@@ -411,10 +405,16 @@ def _dense_searches(relations: list[Relation], effort: Effort, seed: int) -> dic
         for setting in _settings(rel):
             for i, fam in enumerate(DENSE[setting]):
                 plans.setdefault((setting, i), []).append((n, rng.normal(scale=1.5, size=(effort.dense_starts, fam.dim))))
+    keys = list(plans)  # the first family here, the others in a forked child meanwhile (the same results)
+    mine, theirs = run_beside(lambda: _run_plans(relations, plans, keys[:1], effort),
+                              lambda: _run_plans(relations, plans, keys[1:], effort))
     out: dict[int, dict[tuple[str, int], Found]] = {}
-    for (setting, i), items in plans.items():
-        founds = search_dense_all([relations[n] for n, _ in items], DENSE[setting][i], [t for _, t in items],
-                                  effort.dense_maxiter)
-        for (n, _), found in zip(items, founds):
-            out.setdefault(n, {})[(setting, i)] = found
+    for key, founds in {**mine, **theirs}.items():
+        for (n, _), found in zip(plans[key], founds):
+            out.setdefault(n, {})[key] = found
     return out
+
+
+def _run_plans(relations, plans, keys, effort) -> dict[tuple[str, int], list[Found]]:
+    return {(s, i): search_dense_all([relations[n] for n, _ in plans[s, i]], DENSE[s][i], [t for _, t in plans[s, i]],
+                                     effort.dense_maxiter) for s, i in keys}
