@@ -131,6 +131,8 @@ def verify(
                                               "{\"conjectures\": [{\"id\", \"statement\", \"setting\"}, ...]}, "
                                               "decided with the catalogue (exit 1 if one is refuted)."),
     no_catalogue: bool = typer.Option(False, "--no-catalogue", help="With --conjectures: skip the catalogue."),
+    exhaustive: list[str] = typer.Option([], "--exhaustive", help="The folder of a finished bounded-exhaustive "
+                                         "'relations sweep' (repeatable): its families become evidence."),
 ) -> None:
     """The main job: a verdict with re-checkable evidence for every catalogued relation (and yours)."""
     from relations.catalogue.entries import BY_ID
@@ -147,7 +149,7 @@ def verify(
         return
     items = read_conjecture_file(conjectures) if conjectures is not None else []
     status = run_verify([BY_ID[i] for i in only], out=out, quick=quick, seed=seed, force=force, fmt=fmt,
-                        console=_console(), conjectures=items, catalogue=not no_catalogue)
+                        console=_console(), conjectures=items, catalogue=not no_catalogue, exhaustive=exhaustive)
     if status:
         raise typer.Exit(status)
 

@@ -80,7 +80,8 @@ def write_evidence(verdicts: Sequence[Verdict], out) -> None:
 
 def run_verify(relations, *, out: str = "proofs", quick: bool = False, seed: int = 2025, force: bool = False,
                json_out: bool = False, fmt: str = "table", console=None,
-               conjectures: Sequence[tuple[str, str, str]] = (), catalogue: bool = True) -> int:
+               conjectures: Sequence[tuple[str, str, str]] = (), catalogue: bool = True,
+               exhaustive: Sequence[str] = ()) -> int:
     """``relations verify``: verify ``relations`` (all when empty), print, and write the evidence.
 
     The output folder is checked before the (long) run (:class:`~relations.io.outputs.OutputDir`);
@@ -104,6 +105,10 @@ def run_verify(relations, *, out: str = "proofs", quick: bool = False, seed: int
         ``witnesses/conjecture.ID.json``.
     catalogue : bool, optional
         False: verify only the conjectures (the catalogue's evidence in ``out`` is left as it is).
+    exhaustive : sequence of str, optional
+        Folders of finished bounded-exhaustive ``relations sweep`` runs
+        (:func:`~relations.io.sweep_evidence.read_family_evidence`), read before the run: a family where a
+        relation held is listed in its ``bounded`` evidence; a counterexample is re-checked and refutes it.
 
     Returns
     -------
@@ -123,6 +128,13 @@ def run_verify(relations, *, out: str = "proofs", quick: bool = False, seed: int
 
     fmt = "json" if json_out else fmt
     relations = (list(relations) or list(CATALOGUE)) if catalogue else []
+    families: dict[str, list] = {}
+    if exhaustive:  # bad folders are refused before anything runs
+        from relations.io.sweep_evidence import read_family_evidence
+
+        for path in exhaustive:
+            for rid, found in read_family_evidence(path).items():
+                families.setdefault(rid, []).extend(found)
     folder = OutputDir(out, force=force)
     folder.plan((["verdicts.json"] if relations else []) + [
         f"{d}/{r.id}.{x}" for r in relations for d, x in (("witnesses", "json"), ("lemmas", "smt2"), ("families", "py"))]
@@ -152,7 +164,7 @@ def run_verify(relations, *, out: str = "proofs", quick: bool = False, seed: int
                     latch.check()  # a Ctrl-C swallowed inside the search (e.g. in a gc callback) stops here
                     progress.advance(task)
 
-                verdicts = verify_all(relations, effort, seed, on_done=done,
+                verdicts = verify_all(relations, effort, seed, on_done=done, families=families,
                                       on_start=lambda rel: progress.update(task, description=f"verifying {rel.id}"))
             for cid, statement, setting in conjectures:
                 from relations.search.conjecture import conjecture

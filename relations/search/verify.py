@@ -32,7 +32,7 @@ import math
 import time
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Callable, Iterable, Iterator, Mapping
+from typing import Callable, Iterable, Iterator, Mapping, Sequence
 
 import numpy as np
 
@@ -46,7 +46,9 @@ from relations.model.mechanism import Mechanism
 from relations.search.coq import COQ_ONLY, COQ_PROOFS, check_theorem, prepare
 from relations.search.derive import derive
 from relations.search.families import DenseFamily
+from relations.search.exhaustive import FamilyEvidence
 from relations.search.forked import run_beside
+from relations.search.members import erasure_member
 from relations.search.conversion_frontiers import CONVERSION_IDS, conversion_frontier
 from relations.search.frontiers import Frontier, frontier_for
 from relations.search.optimiser import Found, search_dense, search_dense_all, search_rr
@@ -149,34 +151,15 @@ def verify_relation(rel: Relation, effort: Effort = Effort(), seed: int = 2025) 
     return _decide(rel, effort, seed)
 
 
-def _decide(rel: Relation, effort: Effort, seed: int, dense: Mapping[tuple[str, int], Found] | None = None) -> Verdict:
-    """:func:`verify_relation`, with the dense searches ``dense`` already run (by :func:`verify_all`)."""
+def _decide(rel: Relation, effort: Effort, seed: int, dense: Mapping[tuple[str, int], Found] | None = None,
+            families: Sequence[FamilyEvidence] = ()) -> Verdict:
+    """:func:`verify_relation`, with the dense searches ``dense`` already run (by :func:`verify_all`) and the
+    bounded-exhaustive sweeps ``families`` of the relation (:mod:`relations.search.exhaustive`)."""
     t0 = time.perf_counter()
-    verdict = _non_implication(rel) if rel.kind == RelationKind.NON_IMPLICATION else _Search(rel, effort, seed, dense).run()
+    verdict = (_non_implication(rel) if rel.kind == RelationKind.NON_IMPLICATION
+               else _Search(rel, effort, seed, dense, families).run())
     verdict.seconds = time.perf_counter() - t0
     return verdict
-
-
-def erasure_member(setting: str, eps_m: Fraction) -> Mechanism:
-    """The erasure family's member for ``eps_m`` (:mod:`relations.search.erasure`) as a mechanism.
-
-    Locally: two inputs, uniform prior, ``W_t`` with ``t = min(1, eps_m)``; centrally:
-    ``D^2`` over ``{0, 1}``, both records through ``W_t``, ``t = min(1, eps_m / 2)``.
-
-    Examples
-    --------
-    >>> from relations import measure
-    >>> m = erasure_member("central", Fraction(1, 10))
-    >>> res = measure(m)
-    >>> str(res.eps_d.exact), res.eps_m.enclosure.upper <= Fraction(1, 10)
-    ('inf', True)
-    """
-    r = 1 if setting == "local" else 2
-    t = erasure.parameter(eps_m, r)
-    w = [[t, 1 - t, Fraction(0)], [Fraction(0), 1 - t, t]]
-    if r == 1:
-        return Mechanism.local(w, inputs=["0", "1"], outputs=["0", "erased", "1"])
-    return Mechanism.central(erasure.rows(t, r)[2], records=r, domain=["0", "1"])
 
 
 def _non_implication(rel: Relation) -> Verdict:
@@ -209,8 +192,9 @@ class _Search:
     measure the tightness of a relation that stands.  Every candidate is re-checked exactly.
     """
 
-    def __init__(self, rel: Relation, effort: Effort, seed: int, dense: Mapping[tuple[str, int], Found] | None = None):
-        self.rel, self.effort, self.dense = rel, effort, dense or {}
+    def __init__(self, rel: Relation, effort: Effort, seed: int, dense: Mapping[tuple[str, int], Found] | None = None,
+                 families: Sequence[FamilyEvidence] = ()):
+        self.rel, self.effort, self.dense, self.families = rel, effort, dense or {}, tuple(families)
         self.rng, self.refutes = np.random.default_rng(seed), _refutes(rel)
         self.searched: list[str] = []
         self.founds: list[Found] = []
@@ -225,6 +209,10 @@ class _Search:
 
     def run(self) -> Verdict:
         rel = self.rel
+        for ev in self.families:  # a sweep's counterexample, re-checked exactly here, outweighs everything
+            self.searched.append(f"bounded-exhaustive sweep: {ev.describe()}")
+            if ev.counterexample is not None and self.refutes(ev.counterexample):
+                return self._refuted(ev.counterexample, f"a bounded-exhaustive sweep ({ev.family})")
         if self.proof is not None and self.proof.status == "proved":
             return self._proved(f"z3 proved the {self.lemma.name} (negation unsat)", self.lemma.statement, None)
         derivation = derive(rel)
@@ -316,6 +304,9 @@ class _Search:
 
     def _finish(self, verdict: Verdict) -> Verdict:
         verdict.searched = self.searched
+        held = [ev for ev in self.families if ev.holds] if verdict.verdict != V.REFUTED else []
+        verdict.bounded = verdict.bounded + [ev.describe() for ev in held]
+        verdict.evidence += "".join(f"; bounded-exhaustive sweep: {ev.outcome}" for ev in held)
         if verdict.verdict == V.PROVED and self.rel.id in COQ_PROOFS:
             verdict.coq = COQ_PROOFS[self.rel.id].cite
         if verdict.verdict != V.REFUTED:
@@ -352,7 +343,8 @@ def _from_model(res: smt.SearchResult) -> Mechanism:
 
 def verify_all(relations: Iterable[Relation] = CATALOGUE, effort: Effort = Effort(), seed: int = 2025,
                on_done: Callable[[Verdict], None] | None = None,
-               on_start: Callable[[Relation], None] | None = None) -> list[Verdict]:
+               on_start: Callable[[Relation], None] | None = None, *,
+               families: Mapping[str, Sequence[FamilyEvidence]] | None = None) -> list[Verdict]:
     """Verdicts for every relation, in the order given: each the one :func:`verify_relation` gives.
 
     Faster than a loop of :func:`verify_relation`: the Nelder-Mead searches of all the relations over each
@@ -370,6 +362,9 @@ def verify_all(relations: Iterable[Relation] = CATALOGUE, effort: Effort = Effor
     on_done, on_start : callable, optional
         Called with each verdict when it is decided, and with each relation before (in the order they are
         decided, which puts the Coq-checked ones last).
+    families : mapping of str to sequence of FamilyEvidence, optional
+        Finished bounded-exhaustive sweeps per relation id (:mod:`relations.search.exhaustive`): a
+        counterexample among them is re-checked and refutes; a family that holds is listed in ``bounded``.
 
     Returns
     -------
@@ -387,7 +382,7 @@ def verify_all(relations: Iterable[Relation] = CATALOGUE, effort: Effort = Effor
         rel = relations[i]
         if on_start:
             on_start(rel)
-        out[i] = v = _decide(rel, effort, seed, dense.get(i))
+        out[i] = v = _decide(rel, effort, seed, dense.get(i), (families or {}).get(rel.id, ()))
         if on_done:
             on_done(v)
     return out  # type: ignore[return-value]
