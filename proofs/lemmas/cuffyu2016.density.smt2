@@ -27,12 +27,12 @@
 (assert
  (>= w2 0.0))
 (assert
- (= (+ w1 w2) 1.0))
+ (let ((?x22 (+ w1 w2)))
+ (= ?x22 1.0)))
 (assert
  (>= a 1.0))
 (assert
- (let ((?x19 (* a q1)))
- (<= q ?x19)))
+ (<= q (* a q1)))
 (assert
  (<= q (* a q2)))
 (assert
@@ -44,6 +44,6 @@
 (assert
  (<= l2 c))
 (assert
- (let (($x125 (and (<= q (* a (+ (* w1 q1) (* w2 q2)))) (<= (+ (* j1 l1) (* j2 l2)) (* (+ j1 j2) c)))))
-(not $x125)))
+ (let (($x45 (and (<= q (* a (+ (* w1 q1) (* w2 q2)))) (<= (+ (* j1 l1) (* j2 l2)) (* (+ j1 j2) c)))))
+(not $x45)))
 (check-sat)

@@ -23,9 +23,8 @@
 (assert
  (<= q1 (* a q2)))
 (assert
- (let ((?x178 (* b q3)))
- (<= q2 ?x178)))
+ (<= q2 (* b q3)))
 (assert
- (let (($x217 (<= q1 (* (* a b) q3))))
-(not $x217)))
+ (let (($x23 (<= q1 (* (* a b) q3))))
+(not $x23)))
 (check-sat)

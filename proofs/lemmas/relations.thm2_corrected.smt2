@@ -26,17 +26,14 @@
 (assert
  (<= s 1.0))
 (assert
- (let ((?x146 (* s pp)))
- (<= ?x146 p)))
+ (<= (* s pp) p))
 (assert
- (let ((?x51 (* s p)))
- (<= ?x51 pp)))
+ (<= (* s p) pp))
 (assert
  (<= q (* a qq)))
 (assert
- (let ((?x182 (* a q)))
- (<= qq ?x182)))
+ (<= qq (* a q)))
 (assert
- (let (($x167 (<= (* (* p q) s) (* (* a pp) qq))))
-(not $x167)))
+ (let (($x32 (<= (* (* p q) s) (* (* a pp) qq))))
+(not $x32)))
 (check-sat)

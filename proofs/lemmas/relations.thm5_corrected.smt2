@@ -14,7 +14,9 @@
 (assert
  (>= eps_d 0.0))
 (assert
- (>= eps_all eps_d))
+ (let ((?x38 (* (- 1.0) eps_all)))
+ (let ((?x39 (+ eps_d ?x38)))
+ (<= ?x39 0.0))))
 (assert
  (>= eps_m 0.0))
 (assert
@@ -30,10 +32,10 @@
 (assert
  (<= (- sigma) (+ (* 1.0 eps_i) 0.0)))
 (assert
- (let ((?x103 (* (- 1.0) sigma)))
- (let ((?x78 (* 1.0 eps_i)))
- (let ((?x137 (+ ?x78 ?x103)))
- (<= eps_d ?x137)))))
+ (let ((?x37 (* (- 1.0) sigma)))
+ (let ((?x13 (* 1.0 eps_i)))
+ (let ((?x40 (+ ?x13 ?x37)))
+ (<= eps_d ?x40)))))
 (assert
  (not (<= eps_m (* diam (+ (* 1.0 eps_i) (* (- 1.0) sigma))))))
 (check-sat)

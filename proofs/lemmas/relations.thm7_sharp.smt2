@@ -14,7 +14,9 @@
 (assert
  (>= eps_d 0.0))
 (assert
- (>= eps_all eps_d))
+ (let ((?x38 (* (- 1.0) eps_all)))
+ (let ((?x39 (+ eps_d ?x38)))
+ (<= ?x39 0.0))))
 (assert
  (>= eps_m 0.0))
 (assert
@@ -28,10 +30,10 @@
 (assert
  (<= eps_all (* diam (+ (* 1.0 eps_d) 0.0))))
 (assert
- (let ((?x52 (* (- 1.0) sigma)))
- (let ((?x223 (* 1.0 eps_i)))
- (let ((?x84 (+ ?x223 ?x52)))
- (<= eps_d ?x84)))))
+ (let ((?x40 (* (- 1.0) sigma)))
+ (let ((?x37 (* 1.0 eps_i)))
+ (let ((?x41 (+ ?x37 ?x40)))
+ (<= eps_d ?x41)))))
 (assert
  (not (<= eps_m (+ (* 1.0 eps_i) (* (- 1.0) sigma)))))
 (check-sat)

@@ -13,7 +13,9 @@
 (assert
  (>= eps_d 0.0))
 (assert
- (>= eps_all eps_d))
+ (let ((?x38 (* (- 1.0) eps_all)))
+ (let ((?x39 (+ eps_d ?x38)))
+ (<= ?x39 0.0))))
 (assert
  (>= eps_m 0.0))
 (assert
@@ -23,8 +25,8 @@
 (assert
  (<= eps_m (+ (* 1.0 eps_all) 0.0)))
 (assert
- (let ((?x12 (* diam (+ (* 1.0 eps_d) 0.0))))
- (<= eps_all ?x12)))
+ (let ((?x40 (* diam (+ (* 1.0 eps_d) 0.0))))
+ (<= eps_all ?x40)))
 (assert
  (not (<= eps_m (* diam (+ (* 1.0 eps_d) 0.0)))))
 (check-sat)

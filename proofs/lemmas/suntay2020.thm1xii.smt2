@@ -26,8 +26,7 @@
 (assert
  (<= s 1.0))
 (assert
- (let ((?x385 (* s pp)))
- (<= ?x385 p)))
+ (<= (* s pp) p))
 (assert
  (<= (* s p) pp))
 (assert
@@ -35,6 +34,6 @@
 (assert
  (<= qq (* a q)))
 (assert
- (let (($x140 (<= (* (* p q) s) (* (* a pp) qq))))
-(not $x140)))
+ (let (($x32 (<= (* (* p q) s) (* (* a pp) qq))))
+(not $x32)))
 (check-sat)

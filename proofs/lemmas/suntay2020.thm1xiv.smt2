@@ -26,16 +26,17 @@
 (assert
  (<= s 1.0))
 (assert
- (let ((?x385 (* s pp)))
- (<= ?x385 p)))
+ (<= (* s pp) p))
 (assert
  (<= (* s p) pp))
 (assert
- (<= (* p q) (* (* a pp) qq)))
+ (let ((?x24 (* p q)))
+ (<= ?x24 (* (* a pp) qq))))
 (assert
- (<= (* pp qq) (* (* a p) q)))
+ (let ((?x28 (* pp qq)))
+ (<= ?x28 (* (* a p) q))))
 (assert
- (let ((?x86 (* q s)))
-(let (($x65 (<= ?x86 (* a qq))))
-(not $x65))))
+ (let ((?x32 (* q s)))
+(let (($x34 (<= ?x32 (* a qq))))
+(not $x34))))
 (check-sat)

@@ -26,9 +26,11 @@
 (assert
  (>= v2 0.0))
 (assert
- (= (+ u1 u2) 1.0))
+ (let ((?x20 (+ u1 u2)))
+ (= ?x20 1.0)))
 (assert
- (= (+ v1 v2) 1.0))
+ (let ((?x23 (+ v1 v2)))
+ (= ?x23 1.0)))
 (assert
  (>= a 1.0))
 (assert
@@ -36,16 +38,17 @@
 (assert
  (<= s 1.0))
 (assert
- (let ((?x385 (* s pp)))
- (<= ?x385 p)))
+ (<= (* s pp) p))
 (assert
  (<= (* s p) pp))
 (assert
- (<= (* p u1) (* (* a pp) v1)))
+ (let ((?x32 (* p u1)))
+ (<= ?x32 (* (* a pp) v1))))
 (assert
- (<= (* p u2) (* (* a pp) v2)))
+ (let ((?x36 (* p u2)))
+ (<= ?x36 (* (* a pp) v2))))
 (assert
- (let ((?x64 (* a pp)))
-(let (($x120 (<= (* p 1.0) ?x64)))
-(not $x120))))
+ (let ((?x33 (* a pp)))
+(let (($x40 (<= (* p 1.0) ?x33)))
+(not $x40))))
 (check-sat)

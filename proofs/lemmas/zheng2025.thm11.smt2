@@ -13,7 +13,9 @@
 (assert
  (>= eps_d 0.0))
 (assert
- (>= eps_all eps_d))
+ (let ((?x38 (* (- 1.0) eps_all)))
+ (let ((?x39 (+ eps_d ?x38)))
+ (<= ?x39 0.0))))
 (assert
  (>= eps_m 0.0))
 (assert

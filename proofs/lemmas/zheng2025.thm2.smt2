@@ -34,6 +34,6 @@
 (assert
  (<= qq (* a q)))
 (assert
- (let (($x57 (<= (* (* p q) 1.0) (* (* (* a s) pp) qq))))
-(not $x57)))
+ (let (($x33 (<= (* (* p q) 1.0) (* (* (* a s) pp) qq))))
+(not $x33)))
 (check-sat)

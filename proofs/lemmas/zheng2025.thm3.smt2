@@ -26,18 +26,17 @@
 (assert
  (<= s 1.0))
 (assert
- (let ((?x82 (* s pp)))
- (<= ?x82 p)))
+ (<= (* s pp) p))
 (assert
- (let ((?x224 (* s p)))
- (<= ?x224 pp)))
+ (<= (* s p) pp))
 (assert
- (let ((?x227 (* p q)))
- (<= ?x227 (* (* a pp) qq))))
+ (let ((?x24 (* p q)))
+ (<= ?x24 (* (* a pp) qq))))
 (assert
- (<= (* pp qq) (* (* a p) q)))
+ (let ((?x28 (* pp qq)))
+ (<= ?x28 (* (* a p) q))))
 (assert
- (let ((?x180 (* a qq)))
-(let (($x181 (<= (* q s) ?x180)))
-(not $x181))))
+ (let ((?x32 (* q s)))
+(let (($x34 (<= ?x32 (* a qq))))
+(not $x34))))
 (check-sat)

@@ -26,18 +26,14 @@
 (assert
  (<= s 1.0))
 (assert
- (let ((?x82 (* s pp)))
- (<= ?x82 p)))
+ (<= (* s pp) p))
 (assert
- (let ((?x224 (* s p)))
- (<= ?x224 pp)))
+ (<= (* s p) pp))
 (assert
- (let ((?x180 (* a qq)))
- (<= q ?x180)))
+ (<= q (* a qq)))
 (assert
- (let ((?x170 (* a q)))
- (<= qq ?x170)))
+ (<= qq (* a q)))
 (assert
- (let (($x173 (<= (* (* p q) 1.0) (* (* (* a s) pp) qq))))
-(not $x173)))
+ (let (($x33 (<= (* (* p q) 1.0) (* (* (* a s) pp) qq))))
+(not $x33)))
 (check-sat)

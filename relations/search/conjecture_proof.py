@@ -136,6 +136,10 @@ def prove_conjecture(conj: Conjecture, setting: str, *, timeout_ms: int = 10000)
 
     if not set(conj.notions) <= set(PROVABLE_NOTIONS):
         return None
+    from relations.search.solvers import deterministic_solver, fresh_context
+
+    facts = lemma_facts()  # first: proving them starts fresh z3 contexts of their own
+    fresh_context()  # the same answer whatever z3 built before
     v = {n: z3.Real(n) for n in ("eps_i", "eps_d", "eps_all", "eps_m", "sigma")}
     diam = z3.Real("diam")
     try:
@@ -153,11 +157,10 @@ def prove_conjecture(conj: Conjecture, setting: str, *, timeout_ms: int = 10000)
         if setting == "local":
             base.append(v["eps_all"] == v["eps_d"])
     negated = z3.Not({"<=": lhs <= rhs, "<": lhs < rhs, ">=": lhs >= rhs, ">": lhs > rhs}[conj.op])
-    solver = z3.Solver()
-    solver.set("timeout", timeout_ms)
+    solver = deterministic_solver(timeout_ms)
     solver.add(*base)
     tracked = {}
-    for fact in lemma_facts():
+    for fact in facts:
         if not fact.applies_to_setting(setting) or isinstance(fact.bound, KLBound) or not isinstance(fact.bound, Linear):
             continue
         names = {_KEY.get(n, n) for n in (fact.premise, fact.conclusion)} | ({"sigma"} if fact.bound.cs else set())

@@ -103,10 +103,12 @@ def derive(rel: Relation, facts: tuple[Relation, ...] | None = None, timeout_ms:
     used: set[str] = set()
     scripts = []
     for setting in settings:
+        from relations.search.solvers import deterministic_solver, fresh_context
+
+        fresh_context()  # the same answer whatever z3 built before
         v = {n: z3.Real(n) for n in ("eps_i", "eps_d", "eps_all", "eps_m", "sigma")}
         diam = z3.Real("diam")
-        solver = z3.Solver()
-        solver.set("timeout", timeout_ms)
+        solver = deterministic_solver(timeout_ms)
         solver.add(v["eps_d"] >= 0, v["eps_all"] >= v["eps_d"], v["eps_m"] >= 0, v["sigma"] <= 0, diam >= 1)
         if setting == "local":
             solver.add(diam == 1)

@@ -218,9 +218,11 @@ def prove(lemma: Lemma, timeout_ms: int = 20000) -> ProofResult:
     """
     import z3
 
+    from relations.search.solvers import deterministic_solver, fresh_context
+
+    fresh_context()  # the same answer whatever z3 built before
     _, hyps, goal = lemma.build()
-    solver = z3.Solver()
-    solver.set("timeout", timeout_ms)
+    solver = deterministic_solver(timeout_ms)
     solver.add(*hyps)
     solver.add(z3.Not(goal))
     t = time.perf_counter()
@@ -228,7 +230,10 @@ def prove(lemma: Lemma, timeout_ms: int = 20000) -> ProofResult:
     seconds = time.perf_counter() - t
     from relations.search.solvers import standalone
 
-    smt2 = standalone(solver.to_smt2())
+    script = z3.Solver()  # the assertions as built (the SMT core's own copy is already rewritten)
+    script.add(*hyps)
+    script.add(z3.Not(goal))
+    smt2 = standalone(script.to_smt2())
     if result == z3.unsat:
         return ProofResult(lemma, "proved", seconds, smt2)
     if result == z3.sat:
@@ -314,11 +319,13 @@ def bounded_search(rel: Relation, shape: Shape, timeout_ms: int = 10000) -> Sear
     b = rel.bound
     assert isinstance(b, Linear)
     n, m = shape.n, shape.m
+    from relations.search.solvers import deterministic_solver, fresh_context
+
+    fresh_context()  # the same answer whatever z3 built before
     p = [z3.Real(f"p{x}") for x in range(n)]
     q = [[z3.Real(f"q{x}_{y}") for y in range(m)] for x in range(n)]
     a, s = z3.Real("a"), z3.Real("s")
-    solver = z3.Solver()
-    solver.set("timeout", timeout_ms)
+    solver = deterministic_solver(timeout_ms)
     solver.add(*[v >= 0 for v in p], z3.Sum(p) == 1)
     for row in q:
         solver.add(*[v >= 0 for v in row], z3.Sum(row) == 1)

@@ -18,7 +18,68 @@ from __future__ import annotations
 
 import sys
 
-__all__ = ["standalone", "run_z3", "run_cvc5", "solve", "main"]
+__all__ = ["RLIMIT_PER_MS", "fresh_context", "deterministic_solver", "standalone", "run_z3", "run_cvc5", "solve", "main"]
+
+
+#: z3 resource units granted per millisecond of a budget (about what z3 spends in a millisecond on one core).
+RLIMIT_PER_MS = 5000
+
+
+def fresh_context() -> None:
+    """Give z3's default context a fresh start: the terms built next get the same identifiers in every run.
+
+    z3 orders variables and breaks ties by the identifiers of the terms it is given, which depend on
+    every term the process built before; after this call a query gets the same model and the same unsat
+    core whatever ran earlier in the process (another test, another relation, a cached result).  Terms
+    built before stay valid in the old context, which lives as long as they do; they must not be mixed
+    with terms built after.
+
+    Examples
+    --------
+    >>> import z3
+    >>> x = z3.Real("x")
+    >>> fresh_context()
+    >>> z3.Real("x").ctx is x.ctx
+    False
+    """
+    import z3.z3 as z3_module
+
+    z3_module._main_ctx = None  # z3.main_ctx() makes a new context on its next use
+
+
+def deterministic_solver(timeout_ms: int) -> "z3.Solver":
+    """A z3 solver whose answers, models and unsat cores do not depend on the machine's load.
+
+    ``z3.Solver()`` picks its strategy for nonlinear real arithmetic by probing the process's memory and
+    races tactics under wall-clock limits (``try_for``), so a model or an unsat core can change when the
+    machine is busy.  Called after :func:`fresh_context`, this is z3's SMT core (``SimpleSolver``) bounded by a resource limit (``rlimit``:
+    ``timeout_ms * RLIMIT_PER_MS`` units, counted deterministically), with a wall-clock limit of four times
+    ``timeout_ms`` only as a backstop.
+
+    Parameters
+    ----------
+    timeout_ms : int
+        The budget, in milliseconds of z3's work on an unloaded core.
+
+    Returns
+    -------
+    z3.Solver
+
+    Examples
+    --------
+    >>> import z3
+    >>> x = z3.Real("x")
+    >>> s = deterministic_solver(1000)
+    >>> s.add(x * x == 2, x > 0)
+    >>> s.check(), s.model()[x].as_decimal(3)
+    (sat, '1.414?')
+    """
+    import z3
+
+    solver = z3.SimpleSolver()
+    solver.set("rlimit", int(timeout_ms) * RLIMIT_PER_MS)
+    solver.set("timeout", 4 * int(timeout_ms))
+    return solver
 
 
 def standalone(script: str) -> str:
