@@ -229,9 +229,14 @@ BAD = [
     ('{"mechanism": "krr", "k": 2, "ratio": "2", "relations": ["zheng2025.thm99"]}', "unknown relation id"),
     ('{"mechanism": "krr", "k": [2, 2], "ratio": "2"}', "a value appears twice"),
     ('{"mechanism": "krr", "k": 2, "ratio": "2", "records": [0]}', "records"),
-    ('{"mechanism": "krr", "k": %s, "ratio": %s}' % (list(range(2, 1002)), json.dumps([str(i) for i in range(2, 1003)])),
-     "more than the limit of 1000000"),
-    ('{"exhaustive": {"inputs": 3, "outputs": 3, "denominator": 9}}', "more than the limit of 1000000"),
+    ('{"mechanism": "krr", "k": %s, "ratio": %s}' % (list(range(2, 2050)), json.dumps([str(i) for i in range(2, 2051)])),
+     "more than the limit of 4000000"),
+    ('{"exhaustive": {"inputs": 3, "outputs": 3, "denominator": 9}}', "more than the limit of 4000000"),
+    ('{"exhaustive": {"inputs": 4, "outputs": 4, "denominator": 9, "symmetry": "relabel"}}', "more than the limit of "
+     "1000000000 for a sweep up to relabelling"),
+    ('{"exhaustive": {"inputs": 3, "outputs": 3, "denominator": 16, "prior": "uniform", "symmetry": "relabel"}}',
+     "up to relabelling: "),
+    ('{"exhaustive": {"inputs": 2, "outputs": 2, "denominator": 2, "symmetry": "inputs"}}', 'expected "none" or'),
     ('{"exhaustive": {"inputs": 2, "outputs": 2, "denominator": 17}}', "1..16"),
     ('{"exhaustive": {"inputs": 2, "outputs": 2}}', "'denominator' is missing"),
     ('{"exhaustive": {"inputs": 2, "outputs": 2, "denominator": 2, "prior": "some"}}', "prior"),
@@ -252,7 +257,7 @@ def test_bad_specs_are_one_line_exit_2(tmp_path, capsys, text, message):
     err = capsys.readouterr().err
     assert exit_.value.code == 2 and err.count("\n") == 1 and message in err, err
     assert not (tmp_path / "out").exists()  # refused before the folder is touched
-    assert MAX_POINTS == 1_000_000
+    assert MAX_POINTS == 4_000_000
 
 
 def test_bad_options_exit_2(tmp_path):

@@ -46,7 +46,8 @@ def sweep(
     workers: Optional[int] = typer.Option(None, "--workers", help="Local worker processes (default: one per core; "
                                           "0: in this process).", min=0, max=256),
     chunk_size: Optional[int] = typer.Option(None, "--chunk-size", help="Points per chunk (default 64, or the "
-                                             "folder's when resuming).", min=1, max=1_000_000),
+                                             "folder's when resuming; for a family up to relabelling, members: by "
+                                             "default about 64 representatives).", min=1, max=1_000_000),
     json_out: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
     force: bool = typer.Option(False, "--force", help="Replace a different sweep (or files relations did not "
                                "write) in --out."),

@@ -67,8 +67,10 @@ def read_family_evidence(folder: str) -> dict[str, list[FamilyEvidence]]:
     if spec.kind != "exhaustive":
         raise InputError(f"{name}: a grid sweep, not a bounded-exhaustive family (\"exhaustive\": ...)")
     _same_sweep(folder, spec.fingerprint, name)
-    rows = read_rows(folder, columns=["index", "error", *spec.columns, *(STATUS_PREFIX + r for r in spec.relations)])
-    if [r["index"] for r in rows] != list(range(spec.count)):
+    columns = ["index", "error", *spec.columns, *(STATUS_PREFIX + r for r in spec.relations)]
+    rows = read_rows(folder, columns=columns + (["orbit"] if spec.members is not None else []))
+    indices, orbits = spec.representatives(0, spec.span)
+    if [r["index"] for r in rows] != indices.tolist() or [r.get("orbit", 1) for r in rows] != orbits.tolist():
         raise InputError(f"{name}: {len(rows)} of {spec.count} points are done; run the same relations sweep command "
                          "to finish it")
     summary, found = summarise(spec, rows, chunks=int(meta.get("chunks", 0)))
@@ -78,8 +80,8 @@ def read_family_evidence(folder: str) -> dict[str, list[FamilyEvidence]]:
         outcome = summary["relations"][rel]["verdict"]
         row = found.get(rel) if "first counterexample" in outcome else None
         mech = spec.build({c: row[c] for c in spec.columns}) if row is not None else None
-        out[rel] = [FamilyEvidence(rel, family_text(spec), spec.count, outcome.endswith(": holds") and mech is None,
-                                   outcome, mech, source)]
+        out[rel] = [FamilyEvidence(rel, family_text(spec), spec.span, outcome.endswith(": holds") and mech is None,
+                                   outcome, mech, source, None if spec.members is None else spec.count)]
     return out
 
 

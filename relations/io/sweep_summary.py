@@ -88,7 +88,8 @@ def summarise(spec: SweepSpec, rows: list[dict], *, chunks: int) -> tuple[dict, 
     ----------
     spec : SweepSpec
     rows : list of dict
-        Every row, in point order (at least the parameter, ``index``, ``error`` and status columns).
+        Every row, in point order (at least the parameter, ``index``, ``error`` and status columns, and
+        ``orbit`` for a family up to relabelling: the counts are then of the family's members).
     chunks : int
         The number of chunks, for the record.
 
@@ -112,6 +113,8 @@ def summarise(spec: SweepSpec, rows: list[dict], *, chunks: int) -> tuple[dict, 
     errors = [r for r in rows if r.get("error")]
     out: dict[str, Any] = {"family": family_text(spec), "points": spec.count, "rows": len(rows), "chunks": chunks,
                            "errors": len(errors), "relations": {}}
+    if spec.members is not None:  # counts are of members: each representative stands for its orbit
+        out["members"] = spec.members
     if errors:
         out["first error"] = {"index": errors[0]["index"], "message": errors[0]["error"]}
     found: dict[str, dict] = {}
@@ -120,7 +123,7 @@ def summarise(spec: SweepSpec, rows: list[dict], *, chunks: int) -> tuple[dict, 
         first: dict[str, dict] = {}
         for row in rows:
             status = row[STATUS_PREFIX + rel] or "error"
-            counts[status] += 1
+            counts[status] += row.get("orbit") or 1
             first.setdefault(status, row)
         verdict, row = _verdict(spec, rel, counts, first)
         entry: dict[str, Any] = {"counts": dict(counts), "verdict": verdict}
@@ -145,8 +148,10 @@ def summary_text(summary: dict, *, out: str, computed: int, resumed: int) -> str
     r: holds 4
       every point: holds
     """
-    lines = [f"sweep: {summary['points']} mechanisms in {summary['chunks']} chunks ({computed} computed now, "
-             f"{resumed} done before) -> {out}"]
+    size = f"{summary['points']} mechanisms"
+    if "members" in summary:  # a family up to relabelling
+        size = f"{summary['members']} mechanisms, {summary['points']} up to relabelling inputs and outputs,"
+    lines = [f"sweep: {size} in {summary['chunks']} chunks ({computed} computed now, {resumed} done before) -> {out}"]
     if summary["errors"]:
         first = summary["first error"]
         lines.append(f"errors: {summary['errors']} points refused by their mechanism (first #{first['index']}: "

@@ -31,12 +31,12 @@ from typing import Any, Callable
 from relations.errors import InputError
 from relations.io.outputs import OutputDir, write_bytes_atomic
 from relations.search.sweep import (
-    DEFAULT_CHUNK_SIZE,
     MEASURE_COLUMNS,
     STATUS_PREFIX,
     chunk_bounds,
     chunk_count,
     connect,
+    default_chunk_size,
     sweep,
 )
 from relations.search.sweep_spec import SweepSpec, parse_spec, parse_spec_text
@@ -87,6 +87,8 @@ def arrow_schema(spec: SweepSpec) -> Any:
     fields += [("error", pa.string())]
     fields += [(c, pa.float64() if c.endswith("_value") else pa.string()) for c in MEASURE_COLUMNS]
     fields += [(STATUS_PREFIX + r, pa.string()) for r in spec.relations]
+    if spec.members is not None:  # a family up to relabelling: how many members each row stands for
+        fields += [("orbit", pa.int64())]
     return pa.schema(fields)
 
 
@@ -202,7 +204,7 @@ def _prepare(spec: SweepSpec, out: OutputDir, chunk_size: int | None, force: boo
                          "--out to write elsewhere")
     out.plan(names)
     _clear(out.path)
-    return chunk_size or DEFAULT_CHUNK_SIZE, True
+    return chunk_size or default_chunk_size(spec), True
 
 
 def _recover(spec: SweepSpec, out: str, chunk_size: int, chunks: int) -> dict[int, dict]:
@@ -239,13 +241,17 @@ def _recover(spec: SweepSpec, out: str, chunk_size: int, chunks: int) -> dict[in
             info = json.loads((meta.metadata or {}).get(_META, b"{}"))
         except Exception:
             continue
-        start, stop = chunk_bounds(spec, chunk_size, c)
         if c < chunks and info.get("fingerprint") == spec.fingerprint and info.get("chunk") == c \
-                and info.get("chunk_size") == chunk_size and meta.num_rows == stop - start:
+                and info.get("chunk_size") == chunk_size and meta.num_rows == _expected_rows(spec, chunk_size, c):
             done[c] = {"chunk": c, "file": chunk_name(c), "rows": meta.num_rows, "sha256": _sha(path)}
     body = "".join(json.dumps(done[c]) + "\n" for c in sorted(done))
     write_bytes_atomic(os.path.join(out, CHUNK_LOG), body.encode())
     return done
+
+
+def _expected_rows(spec: SweepSpec, chunk_size: int, chunk: int) -> int:
+    start, stop = chunk_bounds(spec, chunk_size, chunk)
+    return stop - start if spec.members is None else len(spec.representatives(start, stop)[0])
 
 
 def read_rows(out: str, *, columns: list[str] | None = None) -> list[dict[str, Any]]:
@@ -279,6 +285,7 @@ def _finish(run: SweepRun, folder: OutputDir, done: dict[int, dict]) -> None:
 
     spec = run.spec
     columns = ["index", "error", *spec.columns, *(STATUS_PREFIX + r for r in spec.relations)]
+    columns += ["orbit"] if spec.members is not None else []
     summary, found = summarise(spec, read_rows(run.out, columns=columns), chunks=run.chunks)
     summary["chunk_size"] = run.chunk_size
     for rel, row in found.items():
@@ -302,7 +309,8 @@ def run_sweep(spec: Any, *, out: str, chunk_size: int | None = None, workers: in
     out : str
         The output folder (created if missing).
     chunk_size : int, optional
-        Points per chunk: default the folder's (when resuming) or :data:`~relations.search.sweep.DEFAULT_CHUNK_SIZE`.
+        Points per chunk (members, for a family up to relabelling): default the folder's (when resuming) or
+        :func:`~relations.search.sweep.default_chunk_size`.
     workers : int, optional
         Local worker processes (default: one per core; 0: this process).
     scheduler : str or distributed.Client, optional
@@ -351,7 +359,8 @@ def run_sweep(spec: Any, *, out: str, chunk_size: int | None = None, workers: in
         n = chunk_count(spec, size)
         if new:
             folder.write_text(SWEEP_FILE, json.dumps({"written by": "relations sweep", "fingerprint": spec.fingerprint,
-                                                      "points": spec.count, "chunk_size": size, "chunks": n,
+                                                      "points": spec.count, "members": spec.span,
+                                                      "chunk_size": size, "chunks": n,
                                                       "spec": spec.data}, indent=1) + "\n")
             folder.commit()
         done = _recover(spec, out, size, n)

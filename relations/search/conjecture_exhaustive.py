@@ -28,7 +28,7 @@ from fractions import Fraction
 from typing import Callable, Iterator
 
 from relations.model.mechanism import Mechanism
-from relations.search.sweep_spec import farey, stochastic_rows
+from relations.search.small_scope import farey, stochastic_rows
 
 __all__ = ["Family", "families", "family_size"]
 

@@ -38,6 +38,9 @@ class FamilyEvidence:
         The first member where the relation fails, if any.
     source : str
         Where it comes from (the sweep folder and its specification), for the record.
+    representatives : int or None
+        For a family swept up to relabelling inputs and outputs, how many members were decided (one per
+        orbit; the relation's status is the same on every member of an orbit); otherwise None.
 
     Examples
     --------
@@ -54,13 +57,19 @@ class FamilyEvidence:
     outcome: str
     counterexample: Mechanism | None
     source: str
+    representatives: int | None = None
 
     def __post_init__(self) -> None:
         if self.mechanisms < 1:
             raise ValueError(f"a family of {self.mechanisms} mechanisms is no evidence")
         if self.holds and self.counterexample is not None:
             raise ValueError("a family with a counterexample does not hold")
+        if self.representatives is not None and not 1 <= self.representatives <= self.mechanisms:
+            raise ValueError(f"{self.representatives} representatives of {self.mechanisms} mechanisms")
 
     def describe(self) -> str:
         """The outcome with its size and source, as ``verify`` records it."""
-        return f"{self.outcome} ({self.mechanisms} mechanisms, each decided exactly; {self.source})"
+        if self.representatives is None:
+            return f"{self.outcome} ({self.mechanisms} mechanisms, each decided exactly; {self.source})"
+        return (f"{self.outcome} ({self.mechanisms} mechanisms: {self.representatives} up to relabelling inputs and "
+                f"outputs, each decided exactly; {self.source})")

@@ -32,10 +32,11 @@ from typing import Any, Callable, Iterable, Iterator
 from relations.errors import InputError, RelationsError
 from relations.search.sweep_spec import SweepSpec, parse_spec
 
-__all__ = ["DEFAULT_CHUNK_SIZE", "MAX_CHUNKS", "MEASURE_COLUMNS", "STATUS_PREFIX", "chunk_count", "chunk_bounds",
+__all__ = ["DEFAULT_CHUNK_SIZE", "MAX_CHUNKS", "MEASURE_COLUMNS", "STATUS_PREFIX", "default_chunk_size", "chunk_count",
+           "chunk_bounds",
            "evaluate_point", "evaluate_chunk", "connect", "sweep"]
 
-#: Points per chunk unless told otherwise.
+#: Points per chunk unless told otherwise (:func:`default_chunk_size`).
 DEFAULT_CHUNK_SIZE = 64
 #: Most chunks of one sweep (chunk files are numbered with five digits).
 MAX_CHUNKS = 100_000
@@ -46,8 +47,26 @@ MEASURE_COLUMNS = ("eps_i", "eps_i_value", "eps_d", "eps_d_value", "sigma_min", 
 STATUS_PREFIX = "status:"
 
 
+def default_chunk_size(spec: SweepSpec) -> int:
+    """:data:`DEFAULT_CHUNK_SIZE`, or for a family up to relabelling as many members as hold that many
+    representatives on average (and at least enough for :data:`MAX_CHUNKS` chunks).
+
+    Examples
+    --------
+    >>> from relations.search.sweep_spec import parse_spec
+    >>> s = parse_spec({"exhaustive": {"inputs": 3, "outputs": 3, "denominator": 3, "prior": "uniform",
+    ...                                "symmetry": "relabel"}})
+    >>> s.members, s.count, default_chunk_size(s)
+    (2197, 90, 1536)
+    """
+    if spec.members is None:
+        return DEFAULT_CHUNK_SIZE
+    return max(DEFAULT_CHUNK_SIZE * max(1, spec.members // spec.count), -(-spec.members // MAX_CHUNKS))
+
+
 def chunk_count(spec: SweepSpec, chunk_size: int) -> int:
-    """The number of chunks of ``chunk_size`` points (at most :data:`MAX_CHUNKS`).
+    """The number of chunks of ``chunk_size`` points (at most :data:`MAX_CHUNKS`); for a family up to
+    relabelling, ``chunk_size`` counts members, of which only the representatives are evaluated.
 
     Raises
     ------
@@ -62,17 +81,17 @@ def chunk_count(spec: SweepSpec, chunk_size: int) -> int:
     """
     if not isinstance(chunk_size, int) or chunk_size < 1:
         raise InputError(f"--chunk-size: expected a whole number >= 1, got {chunk_size!r}")
-    n = -(-spec.count // chunk_size)
+    n = -(-spec.span // chunk_size)
     if n > MAX_CHUNKS:
-        raise InputError(f"--chunk-size {chunk_size}: {n} chunks of {spec.count} points, more than the limit of "
-                         f"{MAX_CHUNKS}; use a chunk size of at least {-(-spec.count // MAX_CHUNKS)}")
+        raise InputError(f"--chunk-size {chunk_size}: {n} chunks of {spec.span} points, more than the limit of "
+                         f"{MAX_CHUNKS}; use a chunk size of at least {-(-spec.span // MAX_CHUNKS)}")
     return n
 
 
 def chunk_bounds(spec: SweepSpec, chunk_size: int, chunk: int) -> tuple[int, int]:
     """The points ``[start, stop)`` of chunk number ``chunk``."""
     start = chunk * chunk_size
-    return start, min(spec.count, start + chunk_size)
+    return start, min(spec.span, start + chunk_size)
 
 
 def evaluate_point(spec: SweepSpec, index: int) -> dict[str, Any]:
@@ -129,11 +148,15 @@ def evaluate_chunk(spec_data: dict | str, chunk_size: int, chunk: int) -> list[d
     Returns
     -------
     list of dict
-        One row per point (:func:`evaluate_point`), in point order.
+        One row per point (:func:`evaluate_point`), in point order; for a family up to relabelling, one per
+        representative, with ``orbit``: how many members it stands for.
     """
     spec = _spec(spec_data if isinstance(spec_data, str) else json.dumps(spec_data, sort_keys=True))
     start, stop = chunk_bounds(spec, chunk_size, chunk)
-    return [evaluate_point(spec, i) for i in range(start, stop)]
+    if spec.members is None:
+        return [evaluate_point(spec, i) for i in range(start, stop)]
+    indices, orbits = spec.representatives(start, stop)
+    return [evaluate_point(spec, int(i)) | {"orbit": int(o)} for i, o in zip(indices, orbits)]
 
 
 def _quiet_worker() -> None:  # Ctrl-C is the parent's to handle; workers are stopped by it
@@ -192,7 +215,7 @@ def _dask(text: str, chunk_size: int, todo: list[int], scheduler: Any) -> Iterat
             client.close()
 
 
-def sweep(spec: SweepSpec, *, chunk_size: int = DEFAULT_CHUNK_SIZE, workers: int | None = None,
+def sweep(spec: SweepSpec, *, chunk_size: int | None = None, workers: int | None = None,
           scheduler: Any = None, skip: Iterable[int] = (),
           progress: Callable[[int], None] | None = None) -> Iterator[tuple[int, list[dict[str, Any]]]]:
     """Evaluate a sweep chunk by chunk, yielding ``(chunk, rows)`` as each chunk finishes.
@@ -202,7 +225,7 @@ def sweep(spec: SweepSpec, *, chunk_size: int = DEFAULT_CHUNK_SIZE, workers: int
     spec : SweepSpec
         The sweep (:func:`~relations.search.sweep_spec.parse_spec`).
     chunk_size : int, optional
-        Points per chunk.
+        Points per chunk (default: :func:`default_chunk_size`).
     workers : int, optional
         Local worker processes (default: one per core); 0 evaluates in this process, in chunk order.
     scheduler : str or distributed.Client, optional
@@ -231,6 +254,7 @@ def sweep(spec: SweepSpec, *, chunk_size: int = DEFAULT_CHUNK_SIZE, workers: int
     >>> [[r["status:relations.thm4_corrected"] for r in rows] for _, rows in sweep(spec, workers=0)]
     [['holds', 'holds', 'holds', 'holds', 'holds', 'holds', 'holds', 'holds']]
     """
+    chunk_size = default_chunk_size(spec) if chunk_size is None else chunk_size
     n = chunk_count(spec, chunk_size)
     done = set(skip)
     todo = [c for c in range(n) if c not in done]

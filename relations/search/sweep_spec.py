@@ -11,7 +11,9 @@ an :class:`~relations.errors.InputError` of one line, raised before anything is 
 * A **bounded-exhaustive family**: ``"exhaustive": {"inputs": n, "outputs": m, "denominator": N}``
   is every local channel with ``n`` rows of ``m`` entries and every prior (``"prior"``: ``"all"``,
   ``"positive"`` or ``"uniform"``) whose entries are fractions with denominator at most ``N``;
-  their number is computed exactly before any is enumerated.
+  their number is computed exactly before any is enumerated.  With ``"symmetry": "relabel"`` only one
+  member per orbit under relabelling inputs and outputs is evaluated (:mod:`relations.search.small_scope`):
+  the points are then the representatives, counted exactly by Burnside's lemma.
 
 ``"relations"`` lists the catalogue ids to evaluate (default: the whole catalogue).  Points are
 numbered ``0 .. count-1`` in a fixed mixed-radix order, so any chunk ``[start, stop)`` is built
@@ -43,12 +45,15 @@ from relations.mechanisms.registry import REGISTRY, eps_text, named
 from relations.model.mechanism import Mechanism
 from relations.model import MAX_PRODUCT_RECORDS, Prior, ProductPrior
 from relations.numbers.text import json_repr, parse_rational
+from relations.search.small_scope import count_rows, family_rows
 
-__all__ = ["MAX_POINTS", "MAX_AXIS", "MAX_DENOMINATOR", "MAX_SIZE", "MAX_RECORDS", "SweepSpec", "parse_spec",
-           "parse_spec_text", "farey", "stochastic_rows", "count_rows"]
+__all__ = ["MAX_POINTS", "MAX_MEMBERS", "MAX_AXIS", "MAX_DENOMINATOR", "MAX_SIZE", "MAX_RECORDS", "SweepSpec", "parse_spec",
+           "parse_spec_text"]
 
-#: Most points (mechanisms) one sweep evaluates, grid or family.
-MAX_POINTS = 1_000_000
+#: Most points (mechanisms) one sweep evaluates, grid or family (representatives, for a family up to relabelling).
+MAX_POINTS = 4_000_000
+#: Most members of a family swept up to relabelling (each is mapped by the group to find representatives).
+MAX_MEMBERS = 10**9
 #: Most values on one grid axis.
 MAX_AXIS = 4096
 #: Largest ``denominator`` of a bounded-exhaustive family.
@@ -88,64 +93,6 @@ def parse_spec_text(text: str) -> "SweepSpec":
     except json.JSONDecodeError as exc:
         raise InputError(f"sweep spec: not JSON ({exc.msg} at line {exc.lineno} column {exc.colno})") from None
     return parse_spec(data)
-
-
-def farey(n: int) -> tuple[Fraction, ...]:
-    """The fractions in ``[0, 1]`` with denominator at most ``n``, increasing.
-
-    Examples
-    --------
-    >>> [str(q) for q in farey(3)]
-    ['0', '1/3', '1/2', '2/3', '1']
-    """
-    return tuple(sorted({Fraction(a, b) for b in range(1, n + 1) for a in range(b + 1)}))
-
-
-def count_rows(length: int, denominator: int, *, positive: bool = False) -> int:
-    """How many probability vectors of ``length`` entries have every entry's denominator at most ``denominator``.
-
-    Counted by a recursion on the remaining mass, without listing them.
-
-    Examples
-    --------
-    >>> count_rows(2, 3), count_rows(3, 3), count_rows(3, 3, positive=True)
-    (5, 13, 1)
-    """
-    values = farey(denominator)
-
-    @lru_cache(maxsize=None)
-    def count(slots: int, rest: Fraction) -> int:
-        if slots == 1:
-            return int(rest.denominator <= denominator and (rest > 0 or not positive))
-        return sum(count(slots - 1, rest - v) for v in values if v <= rest and (v > 0 or not positive))
-
-    return count(length, Fraction(1))
-
-
-def stochastic_rows(length: int, denominator: int, *, positive: bool = False) -> tuple[tuple[Fraction, ...], ...]:
-    """Every probability vector counted by :func:`count_rows`, in lexicographic order.
-
-    Examples
-    --------
-    >>> [",".join(map(str, r)) for r in stochastic_rows(2, 2)]
-    ['0,1', '1/2,1/2', '1,0']
-    """
-    values = farey(denominator)
-    out: list[tuple[Fraction, ...]] = []
-
-    def walk(prefix: tuple, rest: Fraction) -> None:
-        if len(prefix) == length - 1:
-            if rest.denominator <= denominator and (rest > 0 or not positive):
-                out.append(prefix + (rest,))
-            return
-        for v in values:
-            if v > rest:
-                break
-            if v > 0 or not positive:
-                walk(prefix + (v,), rest - v)
-
-    walk((), Fraction(1))
-    return tuple(out)
 
 
 def _axis(spec: dict, key: str) -> list:
@@ -227,9 +174,12 @@ class SweepSpec:
     relations : tuple of str
         The catalogue ids evaluated at every point.
     count : int
-        The number of points.
+        The number of points (evaluated mechanisms).
     columns : tuple of str
         The parameter columns of a result row.
+    members : int or None
+        For a family swept up to relabelling, the number of its members (point indices run over them and
+        only the representatives are evaluated); otherwise None.
     """
 
     kind: str
@@ -237,6 +187,31 @@ class SweepSpec:
     relations: tuple[str, ...]
     count: int
     columns: tuple[str, ...]
+    members: int | None = None
+
+    @property
+    def span(self) -> int:
+        """The range of point indices: ``members`` for a family up to relabelling, else ``count``."""
+        return self.count if self.members is None else self.members
+
+    def representatives(self, start: int, stop: int) -> tuple[Any, Any]:
+        """The point indices evaluated among ``start .. stop-1`` and how many members each stands for.
+
+        Examples
+        --------
+        >>> s = parse_spec({"exhaustive": {"inputs": 2, "outputs": 2, "denominator": 1, "prior": "uniform",
+        ...                                "symmetry": "relabel"}})
+        >>> (s.count, s.members), [a.tolist() for a in s.representatives(0, s.span)]
+        ((2, 4), [[0, 1], [2, 2]])
+        """
+        import numpy as np
+
+        if self.members is None:
+            return np.arange(start, stop, dtype=np.int64), np.ones(max(0, stop - start), dtype=np.int64)
+        from relations.search.small_scope import representatives
+
+        priors, rows = family_rows(json.dumps(self.data["exhaustive"], sort_keys=True))
+        return representatives(priors, rows, self.data["exhaustive"]["inputs"], start, stop)
 
     @property
     def fingerprint(self) -> str:
@@ -248,7 +223,7 @@ class SweepSpec:
 
     def point(self, index: int) -> dict[str, Any]:
         """The parameters of point ``index`` (``0 <= index < count``), as result columns."""
-        if not 0 <= index < self.count:
+        if not 0 <= index < self.span:
             raise IndexError(index)
         if self.kind == "grid":
             out: dict[str, Any] = {}
@@ -260,7 +235,7 @@ class SweepSpec:
             if "utility" in out:
                 out["utility"] = json.dumps(out["utility"], separators=(",", ":"))
             return out
-        priors, rows = _family_rows(json.dumps(self.data["exhaustive"], sort_keys=True))
+        priors, rows = family_rows(json.dumps(self.data["exhaustive"], sort_keys=True))
         n = self.data["exhaustive"]["inputs"]
         digits = []
         for _ in range(n):
@@ -295,17 +270,6 @@ class SweepSpec:
         return mech if entries is None else mech.with_entries(prior=entries)
 
 
-@lru_cache(maxsize=4)
-def _family_rows(key: str) -> tuple[tuple, tuple]:
-    fam = json.loads(key)
-    rows = stochastic_rows(fam["outputs"], fam["denominator"])
-    if fam["prior"] == "uniform":
-        priors: tuple = ((Fraction(1, fam["inputs"]),) * fam["inputs"],)
-    else:
-        priors = stochastic_rows(fam["inputs"], fam["denominator"], positive=fam["prior"] == "positive")
-    return priors, rows
-
-
 def _relations(data: dict) -> tuple[str, ...]:
     from relations.catalogue import BY_ID, CATALOGUE
 
@@ -328,12 +292,13 @@ def _check_count(count: int, what: str) -> int:
     return count
 
 
-def _parse_exhaustive(fam: Any) -> tuple[dict, int]:
+def _parse_exhaustive(fam: Any) -> tuple[dict, int | None, int]:
     if not isinstance(fam, dict):
         raise InputError("sweep spec: 'exhaustive': expected an object {\"inputs\": n, \"outputs\": m, \"denominator\": N}")
-    unknown = sorted(set(fam) - {"inputs", "outputs", "denominator", "prior"})
+    unknown = sorted(set(fam) - {"inputs", "outputs", "denominator", "prior", "symmetry"})
     if unknown:
-        raise InputError(f"sweep spec: 'exhaustive': unknown key '{unknown[0]}' (known: inputs, outputs, denominator, prior)")
+        raise InputError(f"sweep spec: 'exhaustive': unknown key '{unknown[0]}' (known: inputs, outputs, denominator, "
+                         "prior, symmetry)")
     missing = [key for key in ("inputs", "outputs", "denominator") if key not in fam]
     if missing:
         raise InputError(f"sweep spec: 'exhaustive': key '{missing[0]}' is missing")
@@ -342,10 +307,23 @@ def _parse_exhaustive(fam: Any) -> tuple[dict, int]:
     prior = fam.get("prior", "all")
     if prior not in ("all", "positive", "uniform"):
         raise InputError(f"sweep spec: 'exhaustive' prior: expected \"all\", \"positive\" or \"uniform\", got {json_repr(prior)}")
+    if fam.get("symmetry", "none") not in ("none", "relabel"):
+        raise InputError(f"sweep spec: 'exhaustive' symmetry: expected \"none\" or \"relabel\", got {json_repr(fam['symmetry'])}")
     rows = count_rows(m, den)
     priors = 1 if prior == "uniform" else count_rows(n, den, positive=prior == "positive")
-    count = _check_count(priors * rows ** n, f"every {n} x {m} channel and {prior} priors with denominators <= {den}")
-    return {"inputs": n, "outputs": m, "denominator": den, "prior": prior}, count
+    out = {"inputs": n, "outputs": m, "denominator": den, "prior": prior}
+    what = f"every {n} x {m} channel and {prior} priors with denominators <= {den}"
+    if fam.get("symmetry", "none") == "none":
+        return out, None, _check_count(priors * rows ** n, what)
+    from relations.search.small_scope import orbit_count
+
+    members = priors * rows ** n
+    if members > MAX_MEMBERS:
+        raise InputError(f"sweep spec: {what}: {members} members, more than the limit of {MAX_MEMBERS} for a "
+                         "sweep up to relabelling")
+    out["symmetry"] = "relabel"
+    priors_, rows_ = family_rows(json.dumps(out, sort_keys=True))
+    return out, members, _check_count(orbit_count(priors_, rows_, n), what + " up to relabelling")
 
 
 def parse_spec(data: Any) -> SweepSpec:
@@ -382,8 +360,9 @@ def parse_spec(data: Any) -> SweepSpec:
         if extra:
             raise InputError(f"sweep spec: unknown key '{extra[0]}' next to 'exhaustive' (known: exhaustive, relations, "
                              "name, description, comment)")
-        fam, count = _parse_exhaustive(body["exhaustive"])
-        return SweepSpec("exhaustive", {"exhaustive": fam, "relations": list(rels)}, rels, count, ("prior", "channel"))
+        fam, members, count = _parse_exhaustive(body["exhaustive"])
+        return SweepSpec("exhaustive", {"exhaustive": fam, "relations": list(rels)}, rels, count, ("prior", "channel"),
+                         members)
     name = body.get("mechanism")
     if name is None:
         raise InputError("sweep spec: give 'mechanism' (a grid) or 'exhaustive' (a family)")
