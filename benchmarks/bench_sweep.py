@@ -10,7 +10,9 @@ it times, side by side in this process:
 2. the tool in this process (``workers=0``): the same plus the rows, one Parquet file per chunk,
    the chunk manifest, the summary and the counterexample files;
 3. the tool with 2 worker processes (``workers=2``);
-4. resuming the finished folder (nothing left to compute: reading the chunks and summarising).
+4. resuming the finished folder (nothing left to compute: reading the chunks and summarising);
+5. the same family up to relabelling (``"symmetry": "relabel"``: one member per orbit) with 2 workers,
+   as a ratio to 3 (its counts are checked to equal the whole sweep's).
 
 It prints the seconds, chunks per second and the ratios tool / baseline, and the same as one line of
 JSON last; the 2-worker ratio below 1 is the speed-up the cores give (on a machine whose cores are busy
@@ -60,6 +62,18 @@ def main() -> None:
         print(f"resume of the finished folder: {dt:.2f} s ({len(again.computed)} chunks computed), "
               f"ratio {dt / base:.2f}")
         result["resume"] = {"seconds": round(dt, 3), "computed": len(again.computed)}
+        whole = run_sweep(spec, out=f"{d}/2", workers=2)  # finished above: read back for its counts
+        relabel = parse_spec({"exhaustive": dict(spec.data["exhaustive"], symmetry="relabel"), "relations": RELATIONS})
+        t = time.perf_counter()
+        run = run_sweep(relabel, out=f"{d}/relabel", workers=2)
+        dt = time.perf_counter() - t
+        same = all(run.summary["relations"][r]["counts"] == whole.summary["relations"][r]["counts"] for r in RELATIONS)
+        two = result["workers=2"]["seconds"]
+        print(f"up to relabelling, 2 workers: {dt:.2f} s for {relabel.count} representatives of {relabel.members}, "
+              f"ratio {dt / two:.2f} to the whole sweep with 2 workers; same counts: {same}")
+        if not same:
+            raise SystemExit("bench_sweep: the sweep up to relabelling counted differently")
+        result["relabel"] = {"seconds": round(dt, 3), "representatives": relabel.count, "ratio": round(dt / two, 3)}
     print(json.dumps(result))
 
 
