@@ -57,3 +57,12 @@ def test_derivation_uses_the_same_facts_whatever_ran_before():
     first = derive(rel)
     _noise()
     assert first is not None and derive(rel).used == first.used
+
+
+def test_the_callers_z3_terms_stay_usable():
+    x = z3.Real("x")
+    smt.prove(smt.lemma_for(get("zheng2025.thm1")))
+    derive(get("relations.thm11_sharp"))
+    s = z3.Solver()
+    s.add(x > 1, x + z3.Real("y") < 0)  # would raise a context mismatch if the default context had changed
+    assert s.check() == z3.sat

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from relations.catalogue.bounds import KLBound, Linear
 from relations.checking.conjectures import Conjecture
 from relations.search.derive import FINITE, lemma_facts
+from relations.search.solvers import fresh_context
 
 __all__ = ["PROVABLE_NOTIONS", "Proof", "prove_conjecture"]
 
@@ -104,6 +105,7 @@ def _infinite_cases_hold(conj: Conjecture) -> bool:
     return True
 
 
+@fresh_context
 def prove_conjecture(conj: Conjecture, setting: str, *, timeout_ms: int = 10000) -> Proof | None:
     """A z3 proof of ``conj`` in ``setting`` from the lemma-proved catalogue relations, or ``None``.
 
@@ -136,10 +138,9 @@ def prove_conjecture(conj: Conjecture, setting: str, *, timeout_ms: int = 10000)
 
     if not set(conj.notions) <= set(PROVABLE_NOTIONS):
         return None
-    from relations.search.solvers import deterministic_solver, fresh_context
+    from relations.search.solvers import deterministic_solver
 
-    facts = lemma_facts()  # first: proving them starts fresh z3 contexts of their own
-    fresh_context()  # the same answer whatever z3 built before
+    facts = lemma_facts()  # proved (once per process) before this query builds its terms
     v = {n: z3.Real(n) for n in ("eps_i", "eps_d", "eps_all", "eps_m", "sigma")}
     diam = z3.Real("diam")
     try:

@@ -24,6 +24,7 @@ from relations.catalogue.bounds import KLBound, Linear
 from relations.catalogue.entries import CATALOGUE, Relation
 from relations.catalogue.entries import get as get_relation
 from relations.search.smt import lemma_for, prove
+from relations.search.solvers import fresh_context
 
 __all__ = ["FINITE", "Derivation", "lemma_facts", "derive"]
 
@@ -67,6 +68,7 @@ def _inequality(rel: Relation, v: dict, diam):
     return conclusion <= rel.bound.z3_linear(v[rel.premise], v["sigma"], diam)
 
 
+@fresh_context
 def derive(rel: Relation, facts: tuple[Relation, ...] | None = None, timeout_ms: int = 10000) -> Derivation | None:
     """A proof of ``rel`` from ``facts`` (default: the lemma-proved catalogue), in each of its settings.
 
@@ -103,9 +105,8 @@ def derive(rel: Relation, facts: tuple[Relation, ...] | None = None, timeout_ms:
     used: set[str] = set()
     scripts = []
     for setting in settings:
-        from relations.search.solvers import deterministic_solver, fresh_context
+        from relations.search.solvers import deterministic_solver
 
-        fresh_context()  # the same answer whatever z3 built before
         v = {n: z3.Real(n) for n in ("eps_i", "eps_d", "eps_all", "eps_m", "sigma")}
         diam = z3.Real("diam")
         solver = deterministic_solver(timeout_ms)

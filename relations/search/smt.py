@@ -50,6 +50,7 @@ from typing import Callable
 
 from relations.catalogue.bounds import Linear
 from relations.catalogue.entries import Relation
+from relations.search.solvers import fresh_context
 
 __all__ = ["render_model", "RATIO_NOTIONS", "is_ratio_relation", "Lemma", "ProofResult", "lemma_for", "density_lemma", "prove", "Shape", "SearchResult", "bounded_search"]
 
@@ -195,6 +196,7 @@ def _group_lemma(rel: Relation) -> Lemma:
                          ("b", "e^eps_d (x2 ~ x3)")))
 
 
+@fresh_context
 def prove(lemma: Lemma, timeout_ms: int = 20000) -> ProofResult:
     """Prove ``lemma`` by showing its negation unsatisfiable with z3.
 
@@ -218,9 +220,8 @@ def prove(lemma: Lemma, timeout_ms: int = 20000) -> ProofResult:
     """
     import z3
 
-    from relations.search.solvers import deterministic_solver, fresh_context
+    from relations.search.solvers import deterministic_solver
 
-    fresh_context()  # the same answer whatever z3 built before
     _, hyps, goal = lemma.build()
     solver = deterministic_solver(timeout_ms)
     solver.add(*hyps)
@@ -311,6 +312,7 @@ class SearchResult:
     channel: tuple[tuple[Fraction, ...], ...] | None = None
 
 
+@fresh_context
 def bounded_search(rel: Relation, shape: Shape, timeout_ms: int = 10000) -> SearchResult:
     """Search all mechanisms of ``shape`` for one violating ``rel`` (exact z3 model or unsat)."""
     import z3
@@ -319,9 +321,8 @@ def bounded_search(rel: Relation, shape: Shape, timeout_ms: int = 10000) -> Sear
     b = rel.bound
     assert isinstance(b, Linear)
     n, m = shape.n, shape.m
-    from relations.search.solvers import deterministic_solver, fresh_context
+    from relations.search.solvers import deterministic_solver
 
-    fresh_context()  # the same answer whatever z3 built before
     p = [z3.Real(f"p{x}") for x in range(n)]
     q = [[z3.Real(f"q{x}_{y}") for y in range(m)] for x in range(n)]
     a, s = z3.Real("a"), z3.Real("s")
