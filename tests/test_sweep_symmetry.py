@@ -77,11 +77,12 @@ def _relabel(mech, sigma, tau):
 
 
 def _outcome(mech):
+    """Exact measures, eps_m's certified enclosure, and every relation's status."""
     report = check(mech, relations=list(CATALOGUE))
     m = report.values.measures
     measures = [str(getattr(m, name).exact) for name in ("eps_i", "eps_d", "sigma_min")]
     enc = m.eps_m.enclosure
-    return measures + [str(enc.lower), str(enc.upper)], {o.relation.id: str(o.status) for o in report.outcomes}
+    return measures, (enc.lower, enc.upper), {o.relation.id: str(o.status) for o in report.outcomes}
 
 
 def test_every_relation_and_measure_is_unchanged_by_relabelling():
@@ -97,11 +98,14 @@ def test_every_relation_and_measure_is_unchanged_by_relabelling():
             return [Fraction(x, den) for x in parts]
 
         mech = Mechanism.local([vec(m) for _ in range(n)], prior=vec(n))
-        want = _outcome(mech)
-        statuses |= set(want[1].values())
+        measures, (lo, hi), status = _outcome(mech)
+        statuses |= set(status.values())
         sigma = tuple(rnd.sample(range(n), n))
         tau = tuple(rnd.sample(range(m), m))
-        assert _outcome(_relabel(mech, sigma, tau)) == want, (mech, sigma, tau)
+        measures2, (lo2, hi2), status2 = _outcome(_relabel(mech, sigma, tau))
+        assert (measures2, status2) == (measures, status), (mech, sigma, tau)
+        # I(X;Y) is the same number; its two certified enclosures (sums in another order) both contain it
+        assert max(lo, lo2) <= min(hi, hi2), (mech, sigma, tau)
     assert {"holds", "fails"} <= statuses  # the draws exercised both outcomes
 
 
@@ -133,6 +137,24 @@ def test_resume_and_evidence_of_a_family_up_to_relabelling(tmp_path):
     assert held.holds and held.mechanisms == 1625 and held.representatives == parse_spec(spec).count
     assert "up to relabelling inputs and outputs" in held.describe()
     assert not failed.holds and failed.counterexample is not None
+
+
+def test_evidence_refuses_rows_that_are_not_the_representatives(tmp_path):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    spec = {"exhaustive": {"inputs": 2, "outputs": 2, "denominator": 2, "symmetry": "relabel"},
+            "relations": ["relations.thm4_corrected"]}
+    out = tmp_path / "s"
+    run_sweep(spec, out=str(out), workers=0)
+    chunk = out / "chunks" / "00000.parquet"
+    table = pq.read_table(chunk)
+    orbit = table.column("orbit").to_pylist()
+    orbit[0] += 1  # one row claims a larger orbit
+    edited = table.set_column(table.schema.get_field_index("orbit"), "orbit", pa.array(orbit, pa.int64()))
+    pq.write_table(edited.replace_schema_metadata(table.schema.metadata), chunk)
+    with pytest.raises(InputError, match="not the points of its sweep"):
+        read_family_evidence(str(out))
 
 
 def test_member_limit_is_checked_before_counting():

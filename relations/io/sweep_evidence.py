@@ -13,13 +13,17 @@ from __future__ import annotations
 
 import json
 import os
+from typing import Iterator
+
+import numpy as np
 
 from relations.errors import InputError
 from relations.io.sweep_summary import family_text, summarise
-from relations.io.sweeps import SWEEP_FILE, read_rows
+from relations.io.sweeps import SWEEP_FILE, iter_rows
 from relations.search.exhaustive import FamilyEvidence
 from relations.search.sweep import STATUS_PREFIX
-from relations.search.sweep_spec import parse_spec
+from relations.search.small_scope import family_rows, orbit_sizes
+from relations.search.sweep_spec import SweepSpec, parse_spec
 
 __all__ = ["read_family_evidence"]
 
@@ -68,12 +72,18 @@ def read_family_evidence(folder: str) -> dict[str, list[FamilyEvidence]]:
         raise InputError(f"{name}: a grid sweep, not a bounded-exhaustive family (\"exhaustive\": ...)")
     _same_sweep(folder, spec.fingerprint, name)
     columns = ["index", "error", *spec.columns, *(STATUS_PREFIX + r for r in spec.relations)]
-    rows = read_rows(folder, columns=columns + (["orbit"] if spec.members is not None else []))
-    indices, orbits = spec.representatives(0, spec.span)
-    if [r["index"] for r in rows] != indices.tolist() or [r.get("orbit", 1) for r in rows] != orbits.tolist():
-        raise InputError(f"{name}: {len(rows)} of {spec.count} points are done; run the same relations sweep command "
-                         "to finish it")
-    summary, found = summarise(spec, rows, chunks=int(meta.get("chunks", 0)))
+    columns += ["orbit"] if spec.members is not None else []
+    indices: list[int] = []
+    orbits: list[int] = []
+
+    def rows() -> Iterator[dict]:  # one chunk in memory at a time; the points are checked after
+        for row in iter_rows(folder, columns=columns):
+            indices.append(row["index"])
+            orbits.append(row.get("orbit") or 1)
+            yield row
+
+    summary, found = summarise(spec, rows(), chunks=int(meta.get("chunks", 0)))
+    _every_point_once(spec, indices, orbits, name)
     source = f"relations sweep in {folder}, specification {json.dumps(spec.data, sort_keys=True)}"
     out: dict[str, list[FamilyEvidence]] = {}
     for rel in spec.relations:
@@ -83,6 +93,24 @@ def read_family_evidence(folder: str) -> dict[str, list[FamilyEvidence]]:
         out[rel] = [FamilyEvidence(rel, family_text(spec), spec.span, outcome.endswith(": holds") and mech is None,
                                    outcome, mech, source, None if spec.members is None else spec.count)]
     return out
+
+
+def _every_point_once(spec: SweepSpec, indices: list[int], orbits: list[int], name: str) -> None:
+    """The rows are the sweep's points, each once, in order: every member, or every representative with its
+    orbit's size (as many as Burnside's count, each checked to be the smallest member of its orbit)."""
+    if len(indices) != spec.count:
+        raise InputError(f"{name}: {len(indices)} of {spec.count} points are done; run the same relations sweep "
+                         "command to finish it")
+    idx, size = np.asarray(indices, dtype=np.int64), np.asarray(orbits, dtype=np.int64)
+    if spec.members is None:
+        good = np.array_equal(idx, np.arange(spec.count)) and bool(np.all(size == 1))
+    else:
+        increasing = idx.size < 2 or bool(np.all(np.diff(idx) > 0))
+        priors, rows = family_rows(json.dumps(spec.data["exhaustive"], sort_keys=True))
+        good = increasing and bool(np.all((idx >= 0) & (idx < spec.span))) and \
+            np.array_equal(orbit_sizes(priors, rows, spec.data["exhaustive"]["inputs"], idx), size)
+    if not good:
+        raise InputError(f"{name}: its rows are not the points of its sweep, each once (edited?)")
 
 
 def _same_sweep(folder: str, fingerprint: str, name: str) -> None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import os
 from collections import Counter
-from typing import Any
+from typing import Any, Iterable
 
 from relations.search.sweep import STATUS_PREFIX
 from relations.search.sweep_spec import SweepSpec
@@ -81,15 +81,15 @@ def _verdict(spec: SweepSpec, relation: str, counts: Counter, first: dict[str, d
     return f"{family}: no counterexample; holds on {counts['holds']}, {rest}", None
 
 
-def summarise(spec: SweepSpec, rows: list[dict], *, chunks: int) -> tuple[dict, dict[str, dict]]:
+def summarise(spec: SweepSpec, rows: Iterable[dict], *, chunks: int) -> tuple[dict, dict[str, dict]]:
     """The summary of a finished sweep, and per relation the point to write as a mechanism file.
 
     Parameters
     ----------
     spec : SweepSpec
-    rows : list of dict
-        Every row, in point order (at least the parameter, ``index``, ``error`` and status columns, and
-        ``orbit`` for a family up to relabelling: the counts are then of the family's members).
+    rows : iterable of dict
+        Every row, in point order, read once (at least the parameter, ``index``, ``error`` and status
+        columns, and ``orbit`` for a family up to relabelling: the counts are then of the family's members).
     chunks : int
         The number of chunks, for the record.
 
@@ -110,26 +110,33 @@ def summarise(spec: SweepSpec, rows: list[dict], *, chunks: int) -> tuple[dict, 
     >>> summary["relations"]["zheng2025.thm4"]["counts"], sorted(found)
     ({'fails': 4, 'holds': 4}, ['zheng2025.thm4'])
     """
-    errors = [r for r in rows if r.get("error")]
-    out: dict[str, Any] = {"family": family_text(spec), "points": spec.count, "rows": len(rows), "chunks": chunks,
-                           "errors": len(errors), "relations": {}}
+    counts: dict[str, Counter] = {rel: Counter() for rel in spec.relations}
+    first: dict[str, dict[str, dict]] = {rel: {} for rel in spec.relations}
+    seen = errors = 0
+    first_error = None
+    for row in rows:
+        seen += 1
+        weight = row.get("orbit") or 1
+        if row.get("error"):
+            errors += weight
+            first_error = first_error or row
+        for rel in spec.relations:
+            status = row[STATUS_PREFIX + rel] or "error"
+            counts[rel][status] += weight
+            first[rel].setdefault(status, row)
+    out: dict[str, Any] = {"family": family_text(spec), "points": spec.count, "rows": seen, "chunks": chunks,
+                           "errors": errors, "relations": {}}
     if spec.members is not None:  # counts are of members: each representative stands for its orbit
         out["members"] = spec.members
-    if errors:
-        out["first error"] = {"index": errors[0]["index"], "message": errors[0]["error"]}
+    if first_error is not None:
+        out["first error"] = {"index": first_error["index"], "message": first_error["error"]}
     found: dict[str, dict] = {}
     for rel in spec.relations:
-        counts: Counter = Counter()
-        first: dict[str, dict] = {}
-        for row in rows:
-            status = row[STATUS_PREFIX + rel] or "error"
-            counts[status] += row.get("orbit") or 1
-            first.setdefault(status, row)
-        verdict, row = _verdict(spec, rel, counts, first)
-        entry: dict[str, Any] = {"counts": dict(counts), "verdict": verdict}
+        verdict, row = _verdict(spec, rel, counts[rel], first[rel])
+        entry: dict[str, Any] = {"counts": dict(counts[rel]), "verdict": verdict}
         if row is not None:
             found[rel] = row
-            entry["first " + ("counterexample" if "fails" in first else "witness")] = {
+            entry["first " + ("counterexample" if "fails" in first[rel] else "witness")] = {
                 "index": row["index"], "parameters": {c: row[c] for c in spec.columns},
                 "file": f"counterexamples/{rel}.json"}
         out["relations"][rel] = entry

@@ -26,7 +26,7 @@ import json
 import os
 import re
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from relations.errors import InputError
 from relations.io.outputs import OutputDir, write_bytes_atomic
@@ -42,7 +42,7 @@ from relations.search.sweep import (
 from relations.search.sweep_spec import SweepSpec, parse_spec, parse_spec_text
 
 __all__ = ["SWEEP_FILE", "CHUNK_LOG", "SweepRun", "load_spec", "chunk_name", "arrow_schema", "chunk_bytes",
-           "read_rows", "run_sweep"]
+           "iter_rows", "read_rows", "run_sweep"]
 
 #: The sweep's description in its folder.
 SWEEP_FILE = "sweep.json"
@@ -254,6 +254,19 @@ def _expected_rows(spec: SweepSpec, chunk_size: int, chunk: int) -> int:
     return stop - start if spec.members is None else len(spec.representatives(start, stop)[0])
 
 
+def iter_rows(out: str, *, columns: list[str] | None = None) -> Iterator[dict[str, Any]]:
+    """The rows of a sweep folder's finished chunks, chunk by chunk in chunk order (so in point order when
+    every chunk is there), one chunk in memory at a time.
+    """
+    _pyarrow()
+    import pyarrow.parquet as pq
+
+    folder = os.path.join(out, "chunks")
+    for name in sorted(os.listdir(folder)) if os.path.isdir(folder) else ():
+        if _CHUNK.match(name):
+            yield from pq.read_table(os.path.join(folder, name), columns=columns).to_pylist()
+
+
 def read_rows(out: str, *, columns: list[str] | None = None) -> list[dict[str, Any]]:
     """Every row of a sweep folder's finished chunks, in point order (each chunk read once).
 
@@ -268,14 +281,7 @@ def read_rows(out: str, *, columns: list[str] | None = None) -> list[dict[str, A
     -------
     list of dict
     """
-    _pyarrow()
-    import pyarrow.parquet as pq
-
-    rows: list[dict] = []
-    folder = os.path.join(out, "chunks")
-    for name in sorted(os.listdir(folder)) if os.path.isdir(folder) else ():
-        if _CHUNK.match(name):
-            rows += pq.read_table(os.path.join(folder, name), columns=columns).to_pylist()
+    rows = list(iter_rows(out, columns=columns))
     return sorted(rows, key=lambda r: r["index"]) if rows and "index" in rows[0] else rows
 
 
@@ -286,7 +292,7 @@ def _finish(run: SweepRun, folder: OutputDir, done: dict[int, dict]) -> None:
     spec = run.spec
     columns = ["index", "error", *spec.columns, *(STATUS_PREFIX + r for r in spec.relations)]
     columns += ["orbit"] if spec.members is not None else []
-    summary, found = summarise(spec, read_rows(run.out, columns=columns), chunks=run.chunks)
+    summary, found = summarise(spec, iter_rows(run.out, columns=columns), chunks=run.chunks)
     summary["chunk_size"] = run.chunk_size
     for rel, row in found.items():
         folder.write_text(f"counterexamples/{rel}.json", counterexample_text(spec, summary, rel, row))

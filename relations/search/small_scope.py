@@ -51,7 +51,7 @@ from typing import Sequence
 import numpy as np
 
 __all__ = ["farey", "count_rows", "stochastic_rows", "family_rows", "group", "orbit_count", "representatives",
-           "MAX_SLICE"]
+           "orbit_sizes", "MAX_SLICE"]
 
 #: Members mapped at once by :func:`representatives` (bounds its memory: a few arrays of this length).
 MAX_SLICE = 1 << 18
@@ -241,24 +241,52 @@ def representatives(priors: tuple, rows: tuple, n: int, start: int, stop: int) -
     tuple of (numpy.ndarray, numpy.ndarray)
         The representatives' indices, increasing (int64), and how many members each one's orbit has.
     """
-    pmap, rmap, r = _tables(priors, rows, n)
-    elements = group(n, len(rows[0]))
-    order = factorial(n) * factorial(len(rows[0]))
     found, sizes = [], []
     for lo in range(start, stop, MAX_SLICE):
-        cand = np.arange(lo, min(stop, lo + MAX_SLICE), dtype=np.int64)
-        for sigma, tau in elements:
-            cand = cand[cand <= _image(cand, pmap[sigma], rmap[tau], sigma, r, n)]
-            if not cand.size:
-                break
-        stabiliser = np.ones(cand.size, dtype=np.int64)
-        for sigma, tau in elements:
-            stabiliser += _image(cand, pmap[sigma], rmap[tau], sigma, r, n) == cand
+        cand, size = _leaders(priors, rows, n, np.arange(lo, min(stop, lo + MAX_SLICE), dtype=np.int64))
         found.append(cand)
-        sizes.append(order // stabiliser)
+        sizes.append(size)
     if not found:
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
     return np.concatenate(found), np.concatenate(sizes)
+
+
+def orbit_sizes(priors: tuple, rows: tuple, n: int, indices: np.ndarray) -> np.ndarray:
+    """For member indices (strictly increasing), each one's orbit size if it is its orbit's representative, else 0.
+
+    What a reader of a finished sweep checks its rows against, at a cost in the rows, not in the members.
+
+    Examples
+    --------
+    >>> from fractions import Fraction as F
+    >>> rows = ((F(0), F(1)), (F(1, 2), F(1, 2)), (F(1), F(0)))
+    >>> orbit_sizes(((F(1, 2), F(1, 2)),), rows, 2, np.array([0, 3, 4])).tolist()
+    [2, 0, 1]
+    """
+    idx = np.asarray(indices, dtype=np.int64)
+    if idx.size > 1 and not np.all(np.diff(idx) > 0):
+        raise ValueError("orbit_sizes: the indices must increase strictly")
+    out = np.zeros(idx.size, dtype=np.int64)
+    for lo in range(0, idx.size, MAX_SLICE):
+        part = idx[lo:lo + MAX_SLICE]
+        leaders, size = _leaders(priors, rows, n, part)
+        out[lo + np.searchsorted(part, leaders)] = size
+    return out
+
+
+def _leaders(priors: tuple, rows: tuple, n: int, cand: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The candidates that are their orbit's smallest member (in their order), and their orbit sizes."""
+    pmap, rmap, r = _tables(priors, rows, n)
+    elements = group(n, len(rows[0]))
+    order = factorial(n) * factorial(len(rows[0]))
+    for sigma, tau in elements:
+        cand = cand[cand <= _image(cand, pmap[sigma], rmap[tau], sigma, r, n)]
+        if not cand.size:
+            break
+    stabiliser = np.ones(cand.size, dtype=np.int64)
+    for sigma, tau in elements:
+        stabiliser += _image(cand, pmap[sigma], rmap[tau], sigma, r, n) == cand
+    return cand, order // stabiliser
 
 
 def _image(members: np.ndarray, pmap: np.ndarray, rmap: np.ndarray, sigma: tuple, r: int, n: int) -> np.ndarray:

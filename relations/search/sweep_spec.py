@@ -16,8 +16,8 @@ an :class:`~relations.errors.InputError` of one line, raised before anything is 
   the points are then the representatives, counted exactly by Burnside's lemma.
 
 ``"relations"`` lists the catalogue ids to evaluate (default: the whole catalogue).  Points are
-numbered ``0 .. count-1`` in a fixed mixed-radix order, so any chunk ``[start, stop)`` is built
-without the others.
+numbered ``0 .. span-1`` (:attr:`SweepSpec.span`: the points, or a family's members) in a fixed
+mixed-radix order, so any chunk ``[start, stop)`` is built without the others.
 
 Examples
 --------
@@ -45,7 +45,7 @@ from relations.mechanisms.registry import REGISTRY, eps_text, named
 from relations.model.mechanism import Mechanism
 from relations.model import MAX_PRODUCT_RECORDS, Prior, ProductPrior
 from relations.numbers.text import json_repr, parse_rational
-from relations.search.small_scope import count_rows, family_rows
+from relations.search.small_scope import count_rows, family_rows, farey, stochastic_rows  # noqa: F401 (also here before)
 
 __all__ = ["MAX_POINTS", "MAX_MEMBERS", "MAX_AXIS", "MAX_DENOMINATOR", "MAX_SIZE", "MAX_RECORDS", "SweepSpec", "parse_spec",
            "parse_spec_text"]
