@@ -22,7 +22,6 @@ from relations.io.sweep_summary import family_text, summarise
 from relations.io.sweeps import SWEEP_FILE, iter_rows
 from relations.search.exhaustive import FamilyEvidence
 from relations.search.sweep import STATUS_PREFIX
-from relations.search.small_scope import family_rows, orbit_sizes
 from relations.search.sweep_spec import SweepSpec, parse_spec
 
 __all__ = ["read_family_evidence"]
@@ -96,19 +95,14 @@ def read_family_evidence(folder: str) -> dict[str, list[FamilyEvidence]]:
 
 
 def _every_point_once(spec: SweepSpec, indices: list[int], orbits: list[int], name: str) -> None:
-    """The rows are the sweep's points, each once, in order: every member, or every representative with its
-    orbit's size (as many as Burnside's count, each checked to be the smallest member of its orbit)."""
+    """The rows are the sweep's points, each once, in order: as many as there are points (for a family up to
+    relabelling, Burnside's count), increasing, and each a point with its orbit's size."""
     if len(indices) != spec.count:
         raise InputError(f"{name}: {len(indices)} of {spec.count} points are done; run the same relations sweep "
                          "command to finish it")
     idx, size = np.asarray(indices, dtype=np.int64), np.asarray(orbits, dtype=np.int64)
-    if spec.members is None:
-        good = np.array_equal(idx, np.arange(spec.count)) and bool(np.all(size == 1))
-    else:
-        increasing = idx.size < 2 or bool(np.all(np.diff(idx) > 0))
-        priors, rows = family_rows(json.dumps(spec.data["exhaustive"], sort_keys=True))
-        good = increasing and bool(np.all((idx >= 0) & (idx < spec.span))) and \
-            np.array_equal(orbit_sizes(priors, rows, spec.data["exhaustive"]["inputs"], idx), size)
+    increasing = idx.size < 2 or bool(np.all(np.diff(idx) > 0))
+    good = increasing and np.array_equal(spec.orbit_sizes(idx), size)  # a size 0 marks an index that is no point
     if not good:
         raise InputError(f"{name}: its rows are not the points of its sweep, each once (edited?)")
 

@@ -250,8 +250,7 @@ def _recover(spec: SweepSpec, out: str, chunk_size: int, chunks: int) -> dict[in
 
 
 def _expected_rows(spec: SweepSpec, chunk_size: int, chunk: int) -> int:
-    start, stop = chunk_bounds(spec, chunk_size, chunk)
-    return stop - start if spec.members is None else len(spec.representatives(start, stop)[0])
+    return len(spec.representatives(*chunk_bounds(spec, chunk_size, chunk))[0])
 
 
 def iter_rows(out: str, *, columns: list[str] | None = None) -> Iterator[dict[str, Any]]:

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from relations.catalogue.bounds import KLBound, Linear
 from relations.checking.conjectures import Conjecture
 from relations.search.derive import FINITE, lemma_facts
-from relations.search.solvers import fresh_context
+from relations.search.solvers import deterministic_solver, fresh_context
 
 __all__ = ["PROVABLE_NOTIONS", "Proof", "prove_conjecture"]
 
@@ -138,8 +138,6 @@ def prove_conjecture(conj: Conjecture, setting: str, *, timeout_ms: int = 10000)
 
     if not set(conj.notions) <= set(PROVABLE_NOTIONS):
         return None
-    from relations.search.solvers import deterministic_solver
-
     facts = lemma_facts()  # proved (once per process) before this query builds its terms
     v = {n: z3.Real(n) for n in ("eps_i", "eps_d", "eps_all", "eps_m", "sigma")}
     diam = z3.Real("diam")

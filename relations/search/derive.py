@@ -24,7 +24,7 @@ from relations.catalogue.bounds import KLBound, Linear
 from relations.catalogue.entries import CATALOGUE, Relation
 from relations.catalogue.entries import get as get_relation
 from relations.search.smt import lemma_for, prove
-from relations.search.solvers import fresh_context
+from relations.search.solvers import deterministic_solver, fresh_context
 
 __all__ = ["FINITE", "Derivation", "lemma_facts", "derive"]
 
@@ -105,8 +105,6 @@ def derive(rel: Relation, facts: tuple[Relation, ...] | None = None, timeout_ms:
     used: set[str] = set()
     scripts = []
     for setting in settings:
-        from relations.search.solvers import deterministic_solver
-
         v = {n: z3.Real(n) for n in ("eps_i", "eps_d", "eps_all", "eps_m", "sigma")}
         diam = z3.Real("diam")
         solver = deterministic_solver(timeout_ms)

@@ -50,7 +50,7 @@ from typing import Callable
 
 from relations.catalogue.bounds import Linear
 from relations.catalogue.entries import Relation
-from relations.search.solvers import fresh_context
+from relations.search.solvers import deterministic_solver, fresh_context
 
 __all__ = ["render_model", "RATIO_NOTIONS", "is_ratio_relation", "Lemma", "ProofResult", "lemma_for", "density_lemma", "prove", "Shape", "SearchResult", "bounded_search"]
 
@@ -220,8 +220,6 @@ def prove(lemma: Lemma, timeout_ms: int = 20000) -> ProofResult:
     """
     import z3
 
-    from relations.search.solvers import deterministic_solver
-
     _, hyps, goal = lemma.build()
     solver = deterministic_solver(timeout_ms)
     solver.add(*hyps)
@@ -321,8 +319,6 @@ def bounded_search(rel: Relation, shape: Shape, timeout_ms: int = 10000) -> Sear
     b = rel.bound
     assert isinstance(b, Linear)
     n, m = shape.n, shape.m
-    from relations.search.solvers import deterministic_solver
-
     p = [z3.Real(f"p{x}") for x in range(n)]
     q = [[z3.Real(f"q{x}_{y}") for y in range(m)] for x in range(n)]
     a, s = z3.Real("a"), z3.Real("s")

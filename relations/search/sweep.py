@@ -1,7 +1,8 @@
 """Sweeps: measures and catalogue relations over a grid or a bounded-exhaustive family, chunk by chunk.
 
-A sweep (:mod:`relations.search.sweep_spec`) numbers its points ``0 .. span-1`` (a family up to relabelling: its members) and splits them into
-chunks of ``chunk_size`` consecutive points; :func:`evaluate_chunk` computes one chunk's rows anywhere
+A sweep (:mod:`relations.search.sweep_spec`) numbers its points ``0 .. span-1`` (for a family up to
+relabelling, its members, of which the representatives are evaluated) and splits them into chunks of
+``chunk_size`` consecutive points; :func:`evaluate_chunk` computes one chunk's rows anywhere
 (it needs only the normalised specification and the chunk's number), and :func:`sweep` runs the chunks
 in this process, in a local process pool (:mod:`concurrent.futures`) or on a Dask distributed cluster,
 yielding each chunk's rows as it finishes.  Rows do not depend on where or in which order chunks ran.

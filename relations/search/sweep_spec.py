@@ -39,13 +39,16 @@ from functools import lru_cache
 from math import prod
 from typing import Any
 
+import numpy as np
+
 from relations.errors import InputError
 from relations.mechanisms.local import product
 from relations.mechanisms.registry import REGISTRY, eps_text, named
 from relations.model.mechanism import Mechanism
 from relations.model import MAX_PRODUCT_RECORDS, Prior, ProductPrior
 from relations.numbers.text import json_repr, parse_rational
-from relations.search.small_scope import count_rows, family_rows, farey, stochastic_rows  # noqa: F401 (also here before)
+from relations.search.small_scope import count_rows, family_rows, orbit_count, orbit_sizes, representatives
+from relations.search.small_scope import farey, stochastic_rows  # noqa: F401 (importable from here before)
 
 __all__ = ["MAX_POINTS", "MAX_MEMBERS", "MAX_AXIS", "MAX_DENOMINATOR", "MAX_SIZE", "MAX_RECORDS", "SweepSpec", "parse_spec",
            "parse_spec_text"]
@@ -204,14 +207,33 @@ class SweepSpec:
         >>> (s.count, s.members), [a.tolist() for a in s.representatives(0, s.span)]
         ((2, 4), [[0, 1], [2, 2]])
         """
-        import numpy as np
-
         if self.members is None:
             return np.arange(start, stop, dtype=np.int64), np.ones(max(0, stop - start), dtype=np.int64)
-        from relations.search.small_scope import representatives
+        return representatives(*self._family(), start, stop)
 
-        priors, rows = family_rows(json.dumps(self.data["exhaustive"], sort_keys=True))
-        return representatives(priors, rows, self.data["exhaustive"]["inputs"], start, stop)
+    def orbit_sizes(self, indices: Any) -> Any:
+        """For point indices (strictly increasing), how many members each stands for; 0 where an index is
+        not a point (not a representative, or out of range).
+
+        Examples
+        --------
+        >>> s = parse_spec({"exhaustive": {"inputs": 2, "outputs": 2, "denominator": 1, "prior": "uniform",
+        ...                                "symmetry": "relabel"}})
+        >>> s.orbit_sizes(np.array([0, 1, 2, 4])).tolist()
+        [2, 2, 0, 0]
+        """
+        idx = np.asarray(indices, dtype=np.int64)
+        inside = (idx >= 0) & (idx < self.span)
+        if self.members is None:
+            return inside.astype(np.int64)
+        sizes = np.zeros(idx.size, dtype=np.int64)
+        sizes[inside] = orbit_sizes(*self._family(), idx[inside])
+        return sizes
+
+    def _family(self) -> tuple[tuple, tuple, int]:
+        """A family's priors, rows and number of inputs."""
+        fam = self.data["exhaustive"]
+        return (*family_rows(json.dumps(fam, sort_keys=True)), fam["inputs"])
 
     @property
     def fingerprint(self) -> str:
@@ -315,8 +337,6 @@ def _parse_exhaustive(fam: Any) -> tuple[dict, int | None, int]:
     what = f"every {n} x {m} channel and {prior} priors with denominators <= {den}"
     if fam.get("symmetry", "none") == "none":
         return out, None, _check_count(priors * rows ** n, what)
-    from relations.search.small_scope import orbit_count
-
     members = priors * rows ** n
     if members > MAX_MEMBERS:
         raise InputError(f"sweep spec: {what}: {members} members, more than the limit of {MAX_MEMBERS} for a "
