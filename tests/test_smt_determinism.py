@@ -4,7 +4,7 @@ z3's default solver for nonlinear real arithmetic races tactics under wall-clock
 variables by term identifiers, so the same query could return another model (and ``verify`` another
 witness) after unrelated queries or on a busy machine: CI once failed that way.  Each query now starts
 from a fresh context and runs z3's SMT core under a resource limit
-(:func:`relations.search.solvers.deterministic_solver`)."""
+(:func:`relations.search.z3context.deterministic_solver`)."""
 
 from __future__ import annotations
 

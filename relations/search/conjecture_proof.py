@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from relations.catalogue.bounds import KLBound, Linear
 from relations.checking.conjectures import Conjecture
 from relations.search.derive import FINITE, lemma_facts
-from relations.search.solvers import deterministic_solver, fresh_context
+from relations.search.z3context import deterministic_solver, fresh_context
 
 __all__ = ["PROVABLE_NOTIONS", "Proof", "prove_conjecture"]
 

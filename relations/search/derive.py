@@ -24,7 +24,7 @@ from relations.catalogue.bounds import KLBound, Linear
 from relations.catalogue.entries import CATALOGUE, Relation
 from relations.catalogue.entries import get as get_relation
 from relations.search.smt import lemma_for, prove
-from relations.search.solvers import deterministic_solver, fresh_context
+from relations.search.z3context import deterministic_solver, fresh_context
 
 __all__ = ["FINITE", "Derivation", "lemma_facts", "derive"]
 

@@ -50,7 +50,7 @@ from typing import Callable
 
 from relations.catalogue.bounds import Linear
 from relations.catalogue.entries import Relation
-from relations.search.solvers import deterministic_solver, fresh_context
+from relations.search.z3context import deterministic_solver, fresh_context
 
 __all__ = ["render_model", "RATIO_NOTIONS", "is_ratio_relation", "Lemma", "ProofResult", "lemma_for", "density_lemma", "prove", "Shape", "SearchResult", "bounded_search"]
 
