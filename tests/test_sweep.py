@@ -305,3 +305,26 @@ def test_ctrl_c_on_a_dask_cluster_then_resume(tmp_path):
     assert sorted(log) == list(range(n))  # each chunk logged once, in the order the cluster finished them
     run_sweep(spec, out=str(tmp_path / "inline"), chunk_size=n, workers=0)
     assert read_rows(str(out)) == read_rows(str(tmp_path / "inline"))
+
+
+def test_ctrl_c_on_a_dask_cluster_is_raised_between_chunks(caplog):
+    # a Ctrl-C while a Dask sweep runs is noted, not raised inside distributed's blocking calls (where
+    # distributed 2026.8 can log a NameError traceback from its event loop); the sweep raises it itself before
+    # its next chunk, cancels the rest and gives the caller back its own handler
+    distributed = pytest.importorskip("distributed")
+    from relations.search.sweep import sweep
+
+    spec = parse_spec({"exhaustive": {"inputs": 2, "outputs": 2, "denominator": 3},
+                       "relations": ["zheng2025.thm4"]})
+    handler = signal.getsignal(signal.SIGINT)
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                  dashboard_address=":0") as cluster, distributed.Client(cluster) as client:
+        chunks = sweep(spec, chunk_size=4, scheduler=client)
+        seen = [next(chunks)[0]]
+        os.kill(os.getpid(), signal.SIGINT)  # without the deferral, KeyboardInterrupt is raised here
+        time.sleep(0.2)
+        with pytest.raises(KeyboardInterrupt):
+            seen.extend(c for c, _ in chunks)
+        assert len(seen) < -(-spec.count // 4)  # stopped before the end
+        assert signal.getsignal(signal.SIGINT) is handler
+        assert not [r for r in caplog.records if r.levelname == "ERROR"], caplog.text

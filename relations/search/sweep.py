@@ -26,7 +26,10 @@ from __future__ import annotations
 import json
 import os
 import signal
+import threading
+import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from contextlib import contextmanager
 from functools import lru_cache
 from typing import Any, Callable, Iterable, Iterator
 
@@ -46,6 +49,8 @@ MEASURE_COLUMNS = ("eps_i", "eps_i_value", "eps_d", "eps_d_value", "sigma_min", 
                    "eps_m_lower", "eps_m_upper", "eps_m_value")
 #: A relation's status column is ``STATUS_PREFIX + id``.
 STATUS_PREFIX = "status:"
+#: Seconds between polls of a Dask cluster for finished chunks (and for a Ctrl-C).
+POLL_SECONDS = 0.05
 
 
 def default_chunk_size(spec: SweepSpec) -> int:
@@ -201,19 +206,47 @@ def connect(scheduler: str, *, timeout: float = 30) -> Any:
         raise InputError(f"--scheduler {scheduler}: cannot connect ({exc})") from None
 
 
+@contextmanager
+def _deferred_interrupt() -> Iterator[Callable[[], bool]]:
+    """While open, Ctrl-C (SIGINT) only sets a flag, read by calling the yielded function; the caller raises
+    ``KeyboardInterrupt`` where it is safe.  A ``KeyboardInterrupt`` raised inside a blocking
+    ``distributed`` call can reach its event-loop thread before that call has started, where distributed
+    2026.8 logs a ``NameError`` traceback to stderr.  Outside the main thread signals cannot be set and
+    nothing changes."""
+    if threading.current_thread() is not threading.main_thread():
+        yield lambda: False
+        return
+    caught: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
+    try:
+        yield lambda: bool(caught)
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler if previous is None else previous)
+
+
 def _dask(text: str, chunk_size: int, todo: list[int], scheduler: Any) -> Iterator[tuple[int, list]]:
     from distributed import as_completed
 
-    own = isinstance(scheduler, str)
-    client = connect(scheduler) if own else scheduler
-    futures = {client.submit(evaluate_chunk, text, chunk_size, c, pure=False): c for c in todo}
-    try:
-        for f in as_completed(list(futures)):
-            yield futures[f], f.result()
-    finally:
-        client.cancel([f for f in futures if not f.done()])
-        if own:
-            client.close()
+    with _deferred_interrupt() as interrupted:
+        own = isinstance(scheduler, str)
+        client = connect(scheduler) if own else scheduler
+        futures = {client.submit(evaluate_chunk, text, chunk_size, c, pure=False): c for c in todo}
+        try:
+            finished = as_completed(list(futures))
+            while not interrupted() and not finished.is_empty():
+                batch = finished.next_batch(block=False)
+                if not batch:
+                    time.sleep(POLL_SECONDS)  # resumed after a SIGINT (PEP 475): at most this late to notice
+                for f in batch:
+                    yield futures[f], f.result()
+                    if interrupted():
+                        break
+            if interrupted():
+                raise KeyboardInterrupt
+        finally:
+            client.cancel([f for f in futures if not f.done()])
+            if own:
+                client.close()
 
 
 def sweep(spec: SweepSpec, *, chunk_size: int | None = None, workers: int | None = None,
