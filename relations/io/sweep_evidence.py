@@ -18,10 +18,9 @@ from typing import Iterator
 import numpy as np
 
 from relations.errors import InputError
-from relations.io.sweep_summary import family_text, summarise
+from relations.io.sweep_summary import family_text, summarise, summary_columns
 from relations.io.sweeps import SWEEP_FILE, iter_rows
 from relations.search.exhaustive import FamilyEvidence
-from relations.search.sweep import STATUS_PREFIX
 from relations.search.sweep_spec import SweepSpec, parse_spec
 
 __all__ = ["read_family_evidence"]
@@ -70,13 +69,11 @@ def read_family_evidence(folder: str) -> dict[str, list[FamilyEvidence]]:
     if spec.kind != "exhaustive":
         raise InputError(f"{name}: a grid sweep, not a bounded-exhaustive family (\"exhaustive\": ...)")
     _same_sweep(folder, spec.fingerprint, name)
-    columns = ["index", "error", *spec.columns, *(STATUS_PREFIX + r for r in spec.relations)]
-    columns += ["orbit"] if spec.members is not None else []
     indices: list[int] = []
     orbits: list[int] = []
 
     def rows() -> Iterator[dict]:  # one chunk in memory at a time; the points are checked after
-        for row in iter_rows(folder, columns=columns):
+        for row in iter_rows(folder, columns=summary_columns(spec)):
             indices.append(row["index"])
             orbits.append(row.get("orbit") or 1)
             yield row

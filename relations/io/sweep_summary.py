@@ -10,7 +10,6 @@ first witness likewise (:func:`counterexample_text`).  Points the named mechanis
 
 from __future__ import annotations
 
-import json
 import os
 from collections import Counter
 from typing import Any, Iterable
@@ -18,7 +17,7 @@ from typing import Any, Iterable
 from relations.search.sweep import STATUS_PREFIX
 from relations.search.sweep_spec import SweepSpec
 
-__all__ = ["family_text", "summarise", "summary_text", "counterexample_text"]
+__all__ = ["family_text", "summary_columns", "summarise", "summary_text", "counterexample_text"]
 
 
 def family_text(spec: SweepSpec) -> str:
@@ -79,6 +78,21 @@ def _verdict(spec: SweepSpec, relation: str, counts: Counter, first: dict[str, d
         return f"{family}: holds", None
     rest = ", ".join(f"{s} on {n} (first #{first[s]['index']})" for s, n in sorted(others.items()))
     return f"{family}: no counterexample; holds on {counts['holds']}, {rest}", None
+
+
+def summary_columns(spec: SweepSpec) -> list[str]:
+    """The columns :func:`summarise` reads: ``index``, ``error``, the parameters, the statuses and, for a family
+    up to relabelling, ``orbit``.
+
+    Examples
+    --------
+    >>> from relations.search.sweep_spec import parse_spec
+    >>> summary_columns(parse_spec({"exhaustive": {"inputs": 2, "outputs": 2, "denominator": 1, "symmetry": "relabel"},
+    ...                             "relations": ["zheng2025.thm4"]}))
+    ['index', 'error', 'prior', 'channel', 'status:zheng2025.thm4', 'orbit']
+    """
+    columns = ["index", "error", *spec.columns, *(STATUS_PREFIX + r for r in spec.relations)]
+    return columns + (["orbit"] if spec.members is not None else [])
 
 
 def summarise(spec: SweepSpec, rows: Iterable[dict], *, chunks: int) -> tuple[dict, dict[str, dict]]:

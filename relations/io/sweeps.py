@@ -286,12 +286,10 @@ def read_rows(out: str, *, columns: list[str] | None = None) -> list[dict[str, A
 
 def _finish(run: SweepRun, folder: OutputDir, done: dict[int, dict]) -> None:
     """Summarise a finished sweep; write the counterexample files, the sorted chunk manifest and ``summary.json``."""
-    from relations.io.sweep_summary import counterexample_text, summarise, summary_text
+    from relations.io.sweep_summary import counterexample_text, summarise, summary_columns, summary_text
 
     spec = run.spec
-    columns = ["index", "error", *spec.columns, *(STATUS_PREFIX + r for r in spec.relations)]
-    columns += ["orbit"] if spec.members is not None else []
-    summary, found = summarise(spec, iter_rows(run.out, columns=columns), chunks=run.chunks)
+    summary, found = summarise(spec, iter_rows(run.out, columns=summary_columns(spec)), chunks=run.chunks)
     summary["chunk_size"] = run.chunk_size
     for rel, row in found.items():
         folder.write_text(f"counterexamples/{rel}.json", counterexample_text(spec, summary, rel, row))

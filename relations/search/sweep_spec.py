@@ -35,7 +35,6 @@ import hashlib
 import json
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
 from math import prod
 from typing import Any
 
@@ -257,8 +256,7 @@ class SweepSpec:
             if "utility" in out:
                 out["utility"] = json.dumps(out["utility"], separators=(",", ":"))
             return out
-        priors, rows = family_rows(json.dumps(self.data["exhaustive"], sort_keys=True))
-        n = self.data["exhaustive"]["inputs"]
+        priors, rows, n = self._family()
         digits = []
         for _ in range(n):
             index, d = divmod(index, len(rows))
