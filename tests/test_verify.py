@@ -263,7 +263,7 @@ def test_every_verdict_is_backed_by_evidence(relation, tmp_path):
         assert v.tightness <= 1 + 1e-9  # a standing relation cannot have conclusion > bound anywhere found
     if v.witness is not None:
         write_evidence([v], str(tmp_path))
-        out = subprocess.run([sys.executable, "-m", "relations.cli", "check", v.witness_file, "--json"],
+        out = subprocess.run([sys.executable, "-m", "relations.cli", "check", str(tmp_path / v.witness_file), "--json"],
                              capture_output=True, text=True)
         assert out.returncode == 0, out.stderr
         status = {r["id"]: r["status"] for r in json.loads(out.stdout)["relations"]}
@@ -287,16 +287,30 @@ def test_verify_cli_is_deterministic_and_writes_evidence(tmp_path):
         out = subprocess.run(args + [str(tmp_path / f"run{i}")], capture_output=True, text=True)
         assert out.returncode == 0, out.stderr
         data = json.loads(out.stdout)
+        assert data.pop("out") == str(tmp_path / f"run{i}")
         for item in data["relations"]:
             item.pop("seconds")
-            item.pop("witness_file")
-            item.pop("proof_file")
-            item.pop("family_file")
+            for key in ("witness_file", "proof_file", "family_file"):  # relative to the folder
+                assert item[key] is None or (tmp_path / f"run{i}" / item[key]).is_file()
         runs.append(data)
     assert runs[0] == runs[1]
     assert (tmp_path / "run0" / "verdicts.json").exists()
     assert (tmp_path / "run0" / "families" / "zheng2025.thm12.py").exists()
     assert {r["id"] for r in runs[0]["relations"]} == {"zheng2025.thm4", "zheng2025.thm12"}
+    # the two folders are byte-identical: no absolute path, no timing
+    files = sorted(p.relative_to(tmp_path / "run0") for p in (tmp_path / "run0").rglob("*") if p.is_file())
+    assert files == sorted(p.relative_to(tmp_path / "run1") for p in (tmp_path / "run1").rglob("*") if p.is_file())
+    for name in files:
+        assert (tmp_path / "run0" / name).read_bytes() == (tmp_path / "run1" / name).read_bytes(), name
+    # a moved folder still re-checks: its witness, named relative to the folder
+    moved = tmp_path / "elsewhere"
+    (tmp_path / "run0").rename(moved)
+    verdicts = json.loads((moved / "verdicts.json").read_text())
+    witness = next(v["witness_file"] for v in verdicts if v["id"] == "zheng2025.thm4")
+    out = subprocess.run([sys.executable, "-m", "relations.cli", "check", str(moved / witness), "--json"],
+                         capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert any(o["id"] == "zheng2025.thm4" and o["status"] == "fails" for o in json.loads(out.stdout)["relations"])
 
 
 def test_verify_cli_rejects_unknown_id():

@@ -36,7 +36,7 @@ from relations.model.neighbours import HammingInputs
 from relations.numbers.logs import LogRatio
 from relations.numbers.reals import LADDER, Log, Real, compare
 
-__all__ = ["BASE_NAMES", "MAX_NOTION_WORK", "Outcome", "applicable", "bound_value", "evaluate", "Report", "check", "ClaimOutcome", "decide"]
+__all__ = ["BASE_NAMES", "MAX_NOTION_WORK", "Outcome", "applicable", "bound_value", "notion_work", "evaluate", "Report", "check", "ClaimOutcome", "decide"]
 
 
 @dataclass(frozen=True)
@@ -182,7 +182,7 @@ def evaluate(relation: cat.Relation, vals: Values) -> Outcome:
     why = applicable(relation, vals.mechanism)
     if why:
         return Outcome(relation, Status.NOT_APPLICABLE, None, note=why)
-    work = _notion_work(relation, vals.mechanism)
+    work = notion_work(relation, vals.mechanism)
     if work > MAX_NOTION_WORK:
         return Outcome(relation, Status.UNDECIDED, None,
                        note=f"not evaluated: its notions compare {work} (input, input, output) triples exactly, more "
@@ -203,8 +203,9 @@ BASE_NAMES = frozenset({"eps_i", "eps_d", "eps_m", "sigma_min", "eps_all", "neg_
 MAX_NOTION_WORK = 1 << 14
 
 
-def _notion_work(relation: cat.Relation, mech) -> int:
-    """``n^2 m`` of the channel whose pairs the relation's notions compare (0 for the base budgets)."""
+def notion_work(relation: cat.Relation, mech) -> int:
+    """``n^2 m`` of the channel whose pairs the relation's notions compare (0 for the base budgets); a relation
+    is evaluated exactly up to :data:`MAX_NOTION_WORK`."""
     if {relation.premise, relation.conclusion} <= BASE_NAMES or not mech.exact:
         return 0
     channel = mech.channel.local if isinstance(mech.channel, ProductChannel) else mech.channel

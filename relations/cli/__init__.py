@@ -22,6 +22,7 @@ import typer
 from relations.cli.app import (Interrupted, _console, app, did_you_mean, fail, output_format,  # noqa: F401
                                plain_metavars, report_interrupts)
 from relations.errors import InputError
+from relations.io import EVIDENCE_DIR
 
 
 @app.command()
@@ -121,7 +122,7 @@ def verify(
     json_out: bool = typer.Option(False, "--json", help="Print the verdicts as JSON."),
     fmt: str = typer.Option("table", "--format", help="table, json, latex (booktabs) or csv (docs/claims-and-verdicts.md)."),
     quick: bool = typer.Option(False, "--quick", help="A smaller search (CI)."),
-    out: str = typer.Option("proofs", "--out", help="Folder for witness files, SMT queries and verdicts.json "
+    out: str = typer.Option(EVIDENCE_DIR, "--out", help="Folder for witness files, SMT queries and verdicts.json "
                             "(it replaces only files it wrote there)."),
     only: list[str] = typer.Option([], "--only", help="Verify only these relation ids (repeatable)."),
     seed: int = typer.Option(2025, "--seed", help="Seed of the searches (the output is deterministic).", min=0,
@@ -324,11 +325,12 @@ def figures(
     fmt: str = typer.Option("png,pdf,svg", "--format", help="Image formats, comma-separated: png (300 dpi), pdf, "
                             "svg, or all."),
     only: list[str] = typer.Option([], "--only", help="Only these figures (repeatable)."),
-    verdicts: str = typer.Option("proofs/verdicts.json", "--verdicts", help="The verdicts.json of 'relations verify' "
-                                 "for the relation diagram (verified now, quickly, if missing)."),
+    verdicts: str = typer.Option(f"{EVIDENCE_DIR}/verdicts.json", "--verdicts", help="The verdicts.json of "
+                                 "'relations verify' for the relation diagram (verified now, quickly, if missing; "
+                                 "the repository's own: proofs/verdicts.json)."),
     force: bool = typer.Option(False, "--force", help="Replace files in --out that relations did not write."),
 ) -> None:
-    """Regenerate the figures from computed results (the relation diagram uses proofs/verdicts.json)."""
+    """Regenerate the figures from computed results (the relation diagram uses the verdicts of 'relations verify')."""
     from relations.figures import FIGURES, write_all
     from relations.figures.style import FORMATS, parse_formats
 

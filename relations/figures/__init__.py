@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
+from relations.io import EVIDENCE_DIR
 from relations.figures.conversions import conversion_frontiers_data, draw_conversion_frontiers
 from relations.figures.diagram import draw_relation_diagram
 from relations.figures.plots import (
@@ -51,7 +52,7 @@ FIGURES: dict[str, tuple[Callable[[], dict[str, Any]], Callable[[dict[str, Any]]
 
 
 def write_all(out: str = "figures", fmt: str | Sequence[str] = FORMATS, only: Sequence[str] = (), *,
-              force: bool = False, verdicts: str | None = "proofs/verdicts.json") -> list[str]:
+              force: bool = False, verdicts: str | None = f"{EVIDENCE_DIR}/verdicts.json") -> list[str]:
     """Compute, draw and save every figure (and its data as JSON); returns the written image paths.
 
     Everything is computed and drawn first, then written under the write policy of

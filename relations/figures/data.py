@@ -12,6 +12,7 @@ import os
 from fractions import Fraction
 from typing import Any, Sequence
 
+from relations.io import EVIDENCE_DIR
 from relations.errors import InputError
 
 __all__ = ["NOTION_NODES", "relation_diagram_data", "prior_skew_data", "krr_information_data",
@@ -29,7 +30,7 @@ def _measure(mech):
 # --------------------------------------------------------------------------- data
 
 
-def relation_diagram_data(verdicts_path: str | None = "proofs/verdicts.json") -> dict[str, Any]:
+def relation_diagram_data(verdicts_path: str | None = f"{EVIDENCE_DIR}/verdicts.json") -> dict[str, Any]:
     """Zheng et al. 2025, Fig. 3 redrawn from the catalogue: the paper's theorems between three notions.
 
     Parameters

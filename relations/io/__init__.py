@@ -16,6 +16,11 @@ from __future__ import annotations
 
 import importlib
 
+#: The folder ``relations verify`` writes its evidence to unless told (``--out``), in the current directory.
+#: It is not the repository's ``proofs/``: the committed evidence is regenerated on purpose (``--out proofs``),
+#: never as a side effect, since evidence names the versions of z3, hypothesis and coqc that produced it.
+EVIDENCE_DIR = "relations-evidence"
+
 # Imported on first use (PEP 562): ``relations measure`` needs the readers and the tables, not the
 # evidence writer (which pulls in the checker and the whole catalogue, 0.3 s of start-up).
 _WHERE = {
@@ -44,4 +49,4 @@ def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_WHERE))
 
 
-__all__ = list(_WHERE)  # the names of _WHERE, imported on first use
+__all__ = ["EVIDENCE_DIR", *_WHERE]  # the names of _WHERE are imported on first use

@@ -11,6 +11,7 @@ import json
 import os
 from typing import TYPE_CHECKING, Sequence
 
+from relations.io import EVIDENCE_DIR
 from relations.io.reports import verdict_json
 from relations.io.writing import dumps
 
@@ -24,7 +25,9 @@ def write_evidence(verdicts: Sequence[Verdict], out) -> None:
     """Write the witness files, SMT scripts and ``verdicts.json`` of ``relations verify`` under ``out``.
 
     Each :class:`~relations.search.verify.Verdict` gets ``witness_file`` / ``proof_file`` / ``family_file`` set to the
-    path written.  ``verdicts.json`` has no timings, so two runs give identical files.
+    path written, relative to the folder (``witnesses/ID.json``, with ``/`` on every system).  ``verdicts.json``
+    has no timings and no absolute paths, so two runs into two folders give identical files, and a folder that
+    is moved still re-checks.
 
     Parameters
     ----------
@@ -48,8 +51,8 @@ def write_evidence(verdicts: Sequence[Verdict], out) -> None:
     >>> v = Verdict(thm8, "proved", "the paper's construction", witness=paper_local("1/2"))
     >>> with tempfile.TemporaryDirectory() as out:
     ...     write_evidence([v], out)
-    ...     sorted(os.listdir(out)), os.listdir(os.path.dirname(v.witness_file))
-    (['.relations-output.json', 'verdicts.json', 'witnesses'], ['zheng2025.thm8.json'])
+    ...     sorted(os.listdir(out)), v.witness_file, os.path.isfile(os.path.join(out, v.witness_file))
+    (['.relations-output.json', 'verdicts.json', 'witnesses'], 'witnesses/zheng2025.thm8.json', True)
     """
     from relations.io.outputs import OutputDir
 
@@ -70,7 +73,7 @@ def write_evidence(verdicts: Sequence[Verdict], out) -> None:
                           "".join(f"# {line}\n" for line in header.splitlines()) + script, v, "family_file"))
     folder.plan([name for name, *_ in files] + ["verdicts.json"])  # refuse before writing anything
     for name, text, v, attribute in files:
-        setattr(v, attribute, os.path.join(folder.path, *name.split("/")))
+        setattr(v, attribute, name)  # relative to the folder, with '/': the same wherever the folder is
     rows = [{k: x for k, x in verdict_json(v, with_witness=False).items() if k != "seconds"} for v in verdicts]
     for name, text, _, _ in files:
         folder.write_text(os.path.join(*name.split("/")), text)
@@ -78,7 +81,7 @@ def write_evidence(verdicts: Sequence[Verdict], out) -> None:
     folder.commit()
 
 
-def run_verify(relations, *, out: str = "proofs", quick: bool = False, seed: int = 2025, force: bool = False,
+def run_verify(relations, *, out: str = EVIDENCE_DIR, quick: bool = False, seed: int = 2025, force: bool = False,
                json_out: bool = False, fmt: str = "table", console=None,
                conjectures: Sequence[tuple[str, str, str]] = (), catalogue: bool = True,
                exhaustive: Sequence[str] = ()) -> int:
@@ -187,7 +190,7 @@ def run_verify(relations, *, out: str = "proofs", quick: bool = False, seed: int
             rows = write_conjectures(decided, folder)
     if fmt != "table":
         obj = {"relations": [verdict_json(v) for v in verdicts], "complete": not interrupted, "seed": seed,
-               "quick": quick}
+               "quick": quick, "out": out}  # the files of the evidence are named relative to "out"
         if conjectures:
             obj["conjectures"] = rows
         if fmt == "json":
@@ -198,7 +201,7 @@ def run_verify(relations, *, out: str = "proofs", quick: bool = False, seed: int
             sys.stdout.write(export("verify", obj, fmt))
     else:
         if relations:
-            console.print(verdicts_table(verdicts, width=console.width))
+            console.print(verdicts_table(verdicts, width=console.width, folder=None if interrupted else out))
         if rows:
             console.print(conjectures_table(rows))
         if interrupted:

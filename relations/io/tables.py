@@ -7,6 +7,7 @@ reading; values are in nats.  ``rich`` is imported only when a table is built.
 from __future__ import annotations
 
 import math
+import os
 from fractions import Fraction
 from typing import TYPE_CHECKING, Sequence
 
@@ -302,7 +303,7 @@ _VERDICT_STYLE = {"proved": "bold green", "holds-bounded": "green", "unrefuted":
 
 
 
-def verdicts_table(verdicts: Sequence[Verdict], width: int | None = None) -> Table:
+def verdicts_table(verdicts: Sequence[Verdict], width: int | None = None, folder: str | None = None) -> Table:
     """The table of ``relations verify``: id, statement, verdict, evidence, tightness (best found, and the frontier where known).
 
     Parameters
@@ -311,6 +312,9 @@ def verdicts_table(verdicts: Sequence[Verdict], width: int | None = None) -> Tab
     width : int, optional
         The terminal's width: below :data:`NARROW` the statement goes under the id (never split),
         and the tightness after the evidence.
+    folder : str, optional
+        The evidence folder: the files of the evidence, which the verdicts name relative to it, are shown
+        under it.
 
     Returns
     -------
@@ -324,16 +328,21 @@ def verdicts_table(verdicts: Sequence[Verdict], width: int | None = None) -> Tab
     cols = ("id", "verdict", "evidence") if narrow else ("id", "statement", "verdict", "evidence", "tightness")
     for col in cols:
         t.add_column(col, overflow="fold", no_wrap=col in ("id", "verdict") and narrow)
+    import posixpath
+
+    def where(path: str) -> str:
+        return path if folder is None else posixpath.join(folder.replace(os.sep, "/"), path)
+
     for v in verdicts:
         evidence = v.evidence
         if v.witness_file:
-            evidence += f"\nwitness: {v.witness_file}"
+            evidence += f"\nwitness: {where(v.witness_file)}"
         if v.proof_file and v.verdict == "proved":
-            evidence += f"\nlemma: {v.proof_file}"
+            evidence += f"\nlemma: {where(v.proof_file)}"
         if v.verdict == "unrefuted" and v.searched:
             evidence += f"\nsearched: {len(v.searched)} searches (see --json)"
         if v.family_file:
-            evidence += f"\nfamily: {v.family_file}"
+            evidence += f"\nfamily: {where(v.family_file)}"
         if v.coq and v.coq not in evidence:
             evidence += f"\nCoq: {v.coq}"
         tight = "—" if v.tightness is None else f"best found {v.tightness:.4g}" + (

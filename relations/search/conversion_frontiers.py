@@ -45,7 +45,6 @@ from relations.catalogue.entries import Relation
 from relations.mechanisms.local import krr
 from relations.numbers.enclosure import interval, working_precision
 from relations.search.frontiers import REFERENCE_RATIOS, Frontier, Point
-from relations.search.notion_floats import notion_float
 
 __all__ = ["CONVERSION_IDS", "kl_sup", "profile_sup", "eps_delta_sup", "ml_sup", "frontier_float", "ML_K", "conversion_frontier"]
 
@@ -183,8 +182,17 @@ def _points(conclusion: str, quick: bool) -> list[Point]:
             else:
                 enclosure = eps_delta_sup(ratio, Fraction(conclusion[10:-1]))
         if enclosure[1] > 0:  # delta(e') is 0 for e' >= eps: no point to compare
-            out.append(Point(Fraction(ratio), enclosure, notion_float(mech, conclusion), fam, notion=conclusion))
+            out.append(Point(Fraction(ratio), enclosure, _certified_lower(mech, conclusion), fam, notion=conclusion))
     return out
+
+
+def _certified_lower(mech, name: str) -> float:
+    """The lower end of a certified enclosure of the notion ``name`` on ``mech``, as a float (the same on every
+    machine, unlike the notion's float value)."""
+    from relations.checking.quantities import values
+    from relations.search.selection import BITS
+
+    return float(values(mech).reals[name].enclose(BITS)[0])
 
 
 def _ln_enclosure(ratio: Fraction, bits: int = 128) -> tuple[Fraction, Fraction]:

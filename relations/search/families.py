@@ -91,6 +91,18 @@ class DenseFamily:
             else:
                 yield Mechanism.local(rows, prior=prior)
 
+    def fine_mechanism(self, theta: np.ndarray, den: int = 2**40) -> Mechanism | None:
+        """The candidate as an exact mechanism, its entries rounded to multiples of ``1/den`` with their support
+        kept (``None`` when that is impossible): the point itself, for a certified value at it."""
+        f = self.float_mechanism(theta)
+        prior = largest_remainder(f.prior.array.tolist(), den, keep_support=True)
+        rows = [largest_remainder(row, den, keep_support=True) for row in f.channel.array.tolist()]
+        if prior is None or any(row is None for row in rows):
+            return None
+        if self.records:
+            return Mechanism.central(rows, records=self.records, domain=self.k, prior=prior)
+        return Mechanism.local(rows, prior=prior)
+
     def describe(self) -> str:
         return f"dense {'D^%d (k=%d)' % (self.records, self.k) if self.records else 'local'} {self.n}x{self.m}"
 

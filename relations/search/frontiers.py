@@ -59,6 +59,7 @@ from relations.checking.quantities import values
 from relations.mechanisms.local import krr, product, subset_selection
 from relations.model.mechanism import Mechanism
 from relations.numbers.enclosure import certified_text, interval, working_precision
+from relations.search.selection import Candidate, select_max
 
 __all__ = ["local_mi_sup", "local_mi_sup_float", "maximiser", "bernoulli_kl", "Point", "Frontier", "frontier_for",
            "REFERENCE_RATIOS"]
@@ -239,24 +240,29 @@ def _mi_points(quick: bool) -> tuple[Point, ...]:
     """The frontier at the reference points against subset selection seeded at ``theta*``.
 
     Candidates (``k`` inputs, subsets of ``floor`` and ``ceil(theta* k)``) are screened in
-    floats; the best one's ``I`` is then certified, and its lower end reported.
+    floats; those near the best are certified, the best by certified value is chosen (an exact tie,
+    such as ``s``-of-``k`` against ``2s``-of-``2k``, goes to the smaller ``k``:
+    :func:`~relations.search.selection.select_max`), and its lower end is reported.
     """
     from relations.measures.information import mutual_information, mutual_information_float
+
+    def certify(mech, bits):
+        certified = mutual_information(mech.prior.exact, mech.channel.exact, bits=bits)
+        return certified.lower, certified.upper
 
     out = []
     for ratio in REFERENCE_RATIOS[:2] if quick else REFERENCE_RATIOS:
         theta = maximiser(math.log(ratio))
         screened = []
         for k in range(2, 13 if quick else 17):
-            for s in {max(1, min(k - 1, math.floor(theta * k))), max(1, min(k - 1, math.ceil(theta * k)))}:
+            for s in sorted({max(1, min(k - 1, math.floor(theta * k))), max(1, min(k - 1, math.ceil(theta * k)))}):
                 if math.comb(k, s) > 20000:
                     continue
-                screened.append((mutual_information_float(np.full(k, 1.0 / k), _subset_floats(k, s, ratio)), k, s))
-        _, k, s = max(screened, key=lambda c: c[0])
-        mech = subset_selection(k, s, ratio)
-        certified = mutual_information(mech.prior.exact, mech.channel.exact)
-        out.append(Point(ratio, local_mi_sup(ratio), float(certified.lower),
-                         f"{s}-subset selection, k = {k}, uniform prior"))
+                screened.append(Candidate(mutual_information_float(np.full(k, 1.0 / k), _subset_floats(k, s, ratio)),
+                                          (k, s), f"{s}-subset selection, k = {k}, uniform prior",
+                                          lambda k=k, s=s: subset_selection(k, s, ratio)))
+        chosen = select_max(screened, certify)
+        out.append(Point(ratio, local_mi_sup(ratio), float(chosen.lower), chosen.label))
     return tuple(out)
 
 

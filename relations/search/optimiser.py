@@ -10,8 +10,9 @@ k-RR products and refines the most nearly violating points.
 
 from __future__ import annotations
 
+import functools
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 from typing import Iterator, Sequence
@@ -20,11 +21,13 @@ import numpy as np
 
 from relations.catalogue.bounds import Linear
 from relations.catalogue.entries import Relation
+from relations.model.mechanism import Mechanism
 from relations.model.neighbours import diameter
 from relations.search.batch import PAPER, dense_values, ordered_pairs
 from relations.search.families import DenseFamily, RRFamily, product_values, rr_float_prior
+from relations.search.selection import Candidate
 
-__all__ = ["float_bound", "violation", "RATIO_FLOOR", "ratio", "Found", "VIOLATION_MARGIN", "search_dense", "search_dense_all", "RR_DOMAINS", "RR_RECORDS", "search_rr", "extra_notions"]
+__all__ = ["float_bound", "violation", "RATIO_FLOOR", "RATIO_BITS", "round_bits", "ratio", "Found", "VIOLATION_MARGIN", "search_dense", "search_dense_all", "RR_DOMAINS", "RR_RECORDS", "RR_TIGHTNESS_RECORDS", "search_rr", "rr_candidate", "extra_notions"]
 
 
 def float_bound(rel: Relation, v: dict[str, float], diam: int | None) -> float:
@@ -65,13 +68,19 @@ def ratio(rel: Relation, v: dict[str, float], diam: int | None) -> float | None:
 
 @dataclass
 class Found:
-    """Best candidates of a search: a violating one (if any) and the tightest holding ratio."""
+    """Best candidates of a search: a violating one (if any) and the tightest holding ratio.
+
+    ``best_ratio`` and ``ratio_family`` are the float screen's best; ``ratio_candidates`` are the
+    candidates for the tightness (:class:`~relations.search.selection.Candidate`, each building its exact
+    mechanism), from which :func:`~relations.search.selection.select_max` chooses by certified value.
+    """
 
     candidates: list  # exact mechanisms to re-check, most promising first
     best_violation: float = -math.inf
     best_ratio: float | None = None
     ratio_family: str = ""
     searched: list | None = None
+    ratio_candidates: list = field(default_factory=list)
 
 
 
@@ -169,7 +178,7 @@ def search_dense_all(rels: Sequence[Relation], family: DenseFamily, starts: Sequ
         with np.errstate(invalid="ignore"):  # scale-free, so that the search does not run off to infinite budgets
             neg_violation = np.where(np.isfinite(viol), -viol / (1.0 + np.abs(conclusion) + np.abs(bound)),
                                      np.where(viol > 0, -1e6, 1e6))
-        return np.where(violating[owner], neg_violation, np.where(np.isnan(ratios), 1e6, -ratios))
+        return np.where(violating[owner], neg_violation, round_bits(np.where(np.isnan(ratios), 1e6, -ratios)))
 
     x0 = np.concatenate([np.concatenate([t, t]) for t in starts])
     xs, fs = minimize_batch(objective, x0, maxiter=maxiter,
@@ -186,8 +195,13 @@ def search_dense_all(rels: Sequence[Relation], family: DenseFamily, starts: Sequ
                 found.candidates.extend(family.exact_mechanisms(xs[off + s]))
                 break
             r = -fs[off + c + s]
-            if r < 1e5 and (found.best_ratio is None or r > found.best_ratio):
-                found.best_ratio, found.ratio_family = r, family.describe()
+            if r < 1e5:
+                theta = xs[off + c + s].copy()
+                found.ratio_candidates.append(Candidate(
+                    float(r), (family.n * family.m, family.describe(), s), family.describe(),
+                    functools.partial(DenseFamily.fine_mechanism, family, theta)))  # picklable: found in a forked child
+                if found.best_ratio is None or r > found.best_ratio:
+                    found.best_ratio, found.ratio_family = r, family.describe()
         found.searched.append(f"{family.describe()}: {c} Nelder-Mead starts")
         out.append(found)
     return out
@@ -200,6 +214,33 @@ RR_DOMAINS = (2, 3, 4, 6, 8, 16, 32, 64)
 
 RR_RECORDS = tuple(range(2, 41))
 
+#: The records of the k-RR products whose best ratio is a tightness candidate (certified one by one, so not
+#: all of :data:`RR_RECORDS`; local k-RR, ``r = 1``, always is).
+RR_TIGHTNESS_RECORDS = (1, 2, 3, 4, 5, 6, 8, 10, 16, 24, 40)
+
+
+
+#: Significant bits the ratio simplexes of :func:`search_dense_all` see of their objective.
+RATIO_BITS = 24
+
+
+def round_bits(x: np.ndarray, bits: int = RATIO_BITS) -> np.ndarray:
+    """``x`` rounded to ``bits`` significant bits (half to even; exact operations only).
+
+    The ratio simplexes of the dense search minimise this rounding of ``-ratio``: float values that differ in
+    their last bits between machines (numpy's SIMD kernels, summation order) round to the same number except
+    within about ``2^-52`` of a rounding boundary (about one evaluation in ``2^28``), so Nelder-Mead takes the
+    same path, and ends at the same candidate, on every machine.
+
+    Examples
+    --------
+    >>> round_bits(np.array([1 / 3, -2.0, 0.0]), 4).tolist()
+    [0.34375, -2.0, 0.0]
+    >>> bool(round_bits(np.array([1 / 3]))[0] == round_bits(np.array([1 / 3 * (1 + 2**-52)]))[0])
+    True
+    """
+    m, e = np.frexp(np.asarray(x, dtype=float))
+    return np.ldexp(np.round(np.ldexp(m, bits)), e - bits)
 
 
 def search_rr(rel: Relation, central: bool, quick: bool = False) -> Found:
@@ -230,11 +271,16 @@ def search_rr(rel: Relation, central: bool, quick: bool = False) -> Found:
                     hits.append((r, k, si, float(grid[i]), float(viol[i])))
                 else:
                     near.append((float(viol[i]), r, k, si, i))
-                if not np.isnan(ratios).all():
-                    j = int(np.nanargmax(ratios))
+                if r in RR_TIGHTNESS_RECORDS and not np.isnan(ratios).all():  # the last ratio of the rounded max
+                    rounded = np.where(np.isnan(ratios), -np.inf, round_bits(np.nan_to_num(ratios, nan=0.0)))
+                    j = len(rounded) - 1 - int(np.argmax(rounded[::-1]))
+                    label = f"{k}-RR" + (f" over r={r}" if central else "")
+                    found.ratio_candidates.append(Candidate(
+                        float(ratios[j]), (k ** (2 * r), label, si, j), label,
+                        functools.partial(rr_candidate, k, r, Fraction(skews[si]).limit_denominator(10), float(grid[j]))))
                     if found.best_ratio is None or ratios[j] > found.best_ratio:
                         found.best_ratio = float(ratios[j])
-                        found.ratio_family = f"{k}-RR" + (f" over r={r}" if central else "")
+                        found.ratio_family = label
     if not hits:  # refine the three most nearly violating grid points with a bounded scalar search
         for _, r, k, si, i in sorted(near, reverse=True)[:3]:
             skew, diam = skews[si], (r if central else 1)
@@ -330,6 +376,19 @@ def _score_arrays(premise: np.ndarray, conclusion: np.ndarray, bound: np.ndarray
         ok = ~np.isinf(premise) & (bound > RATIO_FLOOR) & (bound < np.inf) & ~np.isinf(conclusion)
         ratios = np.where(ok, conclusion / np.where(ok, bound, 1.0), np.nan)
     return viol, ratios, bound
+
+
+@lru_cache(maxsize=4096)
+def rr_candidate(k: int, records: int, skew: Fraction, g: float) -> Mechanism:
+    """The exact k-RR mechanism (a product over ``records``) at the grid point ``ln t = g`` of :func:`search_rr`,
+    built once per process: the relations share their grids, and often their best points."""
+    return RRFamily(k, records, skew).mechanism(_grid_ratio(g))
+
+
+def _grid_ratio(g: float) -> Fraction:
+    """The exact ratio of the grid point ``ln t = g``: ``e^g`` rounded to a multiple of ``2^-30`` (a float
+    ``e^g`` that differs in its last bits between machines gives the same ratio)."""
+    return Fraction(round(math.exp(g) * 2**30), 2**30)
 
 
 def _simple_ratios(t: float) -> Iterator[Fraction]:

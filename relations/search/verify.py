@@ -14,8 +14,9 @@ For each relation (verdicts in ``docs/claims-and-verdicts.md``):
   fails is simplified (:func:`~relations.search.witnesses.simplify`), re-checked again and reported
   ``refuted``.  (3) Without one: ``holds-bounded`` when z3 covered the bounded sizes (ratio-type), else
   ``unrefuted`` with the record of what was searched.
-* **tightness** — for a relation that stands, the largest float ratio ``conclusion / bound`` the optimiser
-  found ("best found"), and, where it is known, the frontier (:mod:`relations.search.frontiers`): the
+* **tightness** — for a relation that stands, the largest ratio ``conclusion / bound`` among the searches'
+  candidates ("best found"): floats screen them, their certified values choose and give the reported digits,
+  and an exact tie goes to the simplest family (:mod:`relations.search.selection`); and, where it is known, the frontier (:mod:`relations.search.frontiers`): the
   supremum of that ratio over all mechanisms, and the certified sup of ``I`` under ``eps``-LDP at reference
   points against the best mechanism of the search seeded at the maximiser.
 
@@ -28,7 +29,6 @@ verdicts and witnesses; :func:`verify_all` runs some dense searches in a forked 
 from __future__ import annotations
 
 import functools
-import math
 import time
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -55,6 +55,7 @@ from relations.search.optimiser import Found, search_dense, search_dense_all, se
 import relations.search.erasure as erasure
 from relations.search.screening import hypothesis_search as _hypothesis_search
 from relations.search.screening import refutes as _refutes
+from relations.search.tightness import tightness
 from relations.search.witnesses import simplify
 
 __all__ = ["COQ_PROOFS", "WITNESS_EPS_M", "erasure_member", "Effort", "SMT_SHAPES", "DENSE", "Verdict", "verify_relation", "verify_all"]
@@ -240,8 +241,7 @@ class _Search:
             return self._finish(Verdict(rel, V.HOLDS_BOUNDED, "z3: no counterexample among all mechanisms of sizes "
                                         + ", ".join(bounded_ok), bounded=bounded_ok, tightness=tight,
                                         tightness_family=fam))
-        best = max((f.best_violation for f in self.founds), default=-math.inf)
-        return self._finish(Verdict(rel, V.UNREFUTED, f"no counterexample found (largest float violation {best:.3g}){coq_note}",
+        return self._finish(Verdict(rel, V.UNREFUTED, f"no counterexample found in the searches listed{coq_note}",
                                     bounded=bounded_ok, tightness=tight, tightness_family=fam))
 
     # ---------------------------------------------------------------- steps
@@ -293,12 +293,8 @@ class _Search:
         self.searched.extend(found.searched or [])
         return found
 
-    def _tightness(self) -> tuple[float | None, str]:
-        best, family = None, ""
-        for f in self.founds:
-            if f.best_ratio is not None and (best is None or f.best_ratio > best):
-                best, family = f.best_ratio, f.ratio_family
-        return best, family
+    def _tightness(self, proved: bool = False) -> tuple[float | None, str]:
+        return tightness(self.rel, self.founds, proved=proved)
 
     # ---------------------------------------------------------------- verdicts
 
@@ -318,7 +314,7 @@ class _Search:
     def _proved(self, evidence: str, lemma_text: str, script: tuple[str, str] | None) -> Verdict:
         for _ in self._optimiser_runs():  # the searches only measure the tightness here
             pass
-        tight, fam = self._tightness()
+        tight, fam = self._tightness(proved=True)
         return self._finish(Verdict(self.rel, V.PROVED, f"{evidence}; proved for {self.rel.scope.describe(self.rel.setting)}",
                                     lemma=lemma_text, tightness=tight, tightness_family=fam, smt=script,
                                     scope=self.rel.scope.describe(self.rel.setting)))
