@@ -227,8 +227,8 @@ def write_conjectures(decided, folder) -> list[dict]:
     Returns
     -------
     list of dict
-        :func:`~relations.io.conjecture_files.result_json` of each, without timings (two runs give
-        identical files), ``witness_file`` relative to the folder.
+        :func:`~relations.io.conjecture_files.result_json` of each, without timings and the float
+        ``best_gap`` (two runs give identical files), ``witness_file`` relative to the folder.
     """
     from relations.io.conjecture_files import result_json
 
@@ -240,6 +240,7 @@ def write_conjectures(decided, folder) -> list[dict]:
             folder.write_text(os.path.join(*name.split("/")), dumps(r.witness, f"counterexample to {r.text} ({r.setting})"))
         row = result_json(r, cid=cid, witness_file=name)
         row.pop("seconds")
+        row.pop("best_gap")  # a float search statistic, not evidence: its last bits vary between machines
         rows.append(row)
     folder.write_text("conjectures.json", json.dumps(rows, indent=1) + "\n")
     folder.commit()

@@ -34,6 +34,7 @@ import numpy as np
 
 from relations.checking.conjecture_eval import Decision, decide
 from relations.checking.conjectures import Conjecture, float_gap, parse_conjecture
+from relations.search.optimiser import round_bits
 from relations.checking.quantities import values
 from relations.errors import InputError
 from relations.model.distributions import Channel, Prior
@@ -124,11 +125,15 @@ class _Search:
         self.best_gap = -math.inf
 
     def gap(self, mech: Mechanism) -> float:
+        """The float ``lhs - rhs`` at ``mech``, rounded to 24 significant bits
+        (:func:`~relations.search.optimiser.round_bits`): the searches steer by it, and last-bit differences
+        between machines must not change their path, nor the candidates they re-check."""
         try:
             g = float_gap(self.conj, values(mech).reals)
         except (OverflowError, ValueError, ZeroDivisionError):
             return math.nan
         if g == g:
+            g = float(round_bits(np.array([g]))[0]) if math.isfinite(g) else g
             self.best_gap = max(self.best_gap, g)
         return g
 
@@ -361,7 +366,7 @@ def conjecture(text: str, *, setting: str = "local", quick: bool = False, seed: 
     if found is None:
         n, und, undef = search.exhaustive_counts
         return ConjectureResult(conj.text, setting, "survived", f"no counterexample among {search.checked} "
-                                f"mechanisms decided exactly (largest float gap lhs - rhs: {search.best_gap:.6g}); "
+                                f"mechanisms decided exactly; "
                                 f"bounded-exhaustive: all {n} members of the bounded families satisfy it"
                                 + (f" except {und} undecided and {undef} where a side has no value" if und or undef
                                    else ""), exhaustive=n - und - undef, seconds=time.perf_counter() - t0, **common)

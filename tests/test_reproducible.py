@@ -1,0 +1,75 @@
+"""The evidence of ``relations verify`` is the same bytes however the floats beneath it round.
+
+Every decision rests on exact values (``docs/claims-and-verdicts.md``, "Ties and float noise"); these
+tests change the float path (numpy's SIMD kernels off, one thread and no forked search, another summation
+order, a 1e-13 relative jitter) and compare every file of the evidence, byte for byte.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+import perturbed_verify  # noqa: E402
+
+
+def _files(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def _verify(out: Path, *prefix: str, env: dict | None = None) -> dict[str, bytes]:
+    cmd = [sys.executable, *prefix] if prefix else [sys.executable, "-m", "relations.cli"]
+    done = subprocess.run([*cmd, "verify", "--quick", "--out", str(out)], capture_output=True, text=True,
+                          env={**os.environ, **(env or {})}, cwd=HERE.parent, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return _files(out)
+
+
+@pytest.fixture(scope="module")
+def baseline(tmp_path_factory) -> dict[str, bytes]:
+    return _verify(tmp_path_factory.mktemp("base") / "evidence")
+
+
+def _same(got: dict[str, bytes], want: dict[str, bytes]) -> None:
+    assert sorted(got) == sorted(want)
+    for name in want:
+        assert got[name] == want[name], name
+
+
+def test_simd_off_one_thread_no_fork(baseline, tmp_path):
+    env = {"NPY_DISABLE_CPU_FEATURES": perturbed_verify.simd_features(), "OPENBLAS_NUM_THREADS": "1",
+           "OMP_NUM_THREADS": "1", "RELATIONS_NO_FORK": "1"}
+    _same(_verify(tmp_path / "evidence", env=env), baseline)
+
+
+@pytest.mark.parametrize("mode", ["reversed+jitter", "shuffled"])
+def test_another_summation_order(baseline, tmp_path, mode):
+    _same(_verify(tmp_path / "evidence", str(HERE / "perturbed_verify.py"), mode), baseline)
+
+
+def test_the_perturbation_changes_floats():
+    """The perturbed path is really another float path: its values differ in the last bits."""
+    import numpy as np
+
+    import relations.search.batch as batch
+    import relations.search.optimiser as optimiser
+
+    rng = np.random.default_rng(3)
+    q = rng.dirichlet(np.ones(5), size=(64, 7))
+    p = rng.dirichlet(np.ones(7), size=64)
+    pairs = batch.ordered_pairs([(i, j) for i in range(7) for j in range(i + 1, 7)])
+    plain = batch.dense_values(q, p, pairs)
+    saved = optimiser.dense_values
+    try:
+        perturbed_verify.perturb("shuffled")
+        shuffled = optimiser.dense_values(q, p, pairs)
+    finally:
+        optimiser.dense_values = saved
+    assert np.allclose(shuffled["eps_m"], plain["eps_m"], rtol=1e-12)
+    assert not np.array_equal(shuffled["eps_m"], plain["eps_m"])  # the same numbers, rounded differently
