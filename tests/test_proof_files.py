@@ -14,7 +14,8 @@ from relations.search.derive import derive
 from relations.search.solvers import solve
 
 ROOT = Path(__file__).resolve().parents[1]
-VERDICTS = json.loads((ROOT / "proofs" / "verdicts.json").read_text(encoding="utf-8"))
+PROOFS = ROOT / "proofs"  # verdicts.json names its files relative to its folder
+VERDICTS = json.loads((PROOFS / "verdicts.json").read_text(encoding="utf-8"))
 WITH_FILES = [v for v in VERDICTS if v["proof_file"]]
 
 pytest.importorskip("cvc5")
@@ -22,13 +23,13 @@ pytest.importorskip("cvc5")
 
 def test_every_lemma_file_is_listed():
     listed = {v["proof_file"] for v in WITH_FILES}
-    on_disk = {f"proofs/lemmas/{p.name}" for p in (ROOT / "proofs" / "lemmas").glob("*.smt2")}
+    on_disk = {f"lemmas/{p.name}" for p in (PROOFS / "lemmas").glob("*.smt2")}
     assert listed == on_disk
 
 
 @pytest.mark.parametrize("entry", WITH_FILES, ids=[v["id"] for v in WITH_FILES])
 def test_proof_file_answers_its_verdict_in_both_solvers(entry):
-    script = (ROOT / entry["proof_file"]).read_text(encoding="utf-8")
+    script = (PROOFS / entry["proof_file"]).read_text(encoding="utf-8")
     answers = solve(script, name=entry["proof_file"])
     assert answers["z3"] == answers["cvc5"] and answers["z3"], answers
     if entry["verdict"] == "proved":
@@ -37,7 +38,7 @@ def test_proof_file_answers_its_verdict_in_both_solvers(entry):
         assert entry["verdict"] == "refuted"
         assert "sat" in answers["z3"]
         # the checker confirms the refutation on the witness mechanism
-        outcome = check(load(ROOT / entry["witness_file"]), relations=[get(entry["id"])]).outcomes[0]
+        outcome = check(load(PROOFS / entry["witness_file"]), relations=[get(entry["id"])]).outcomes[0]
         assert str(outcome.status) == "fails"
 
 

@@ -199,7 +199,7 @@ def significant(lower: Fraction, upper: Fraction, digits: int = SIGNIFICANT_DIGI
     Examples
     --------
     >>> from fractions import Fraction as F
-    >>> significant(F(1), F(1)), significant(F(2, 3), F(2, 3)), significant(F(-12345678), F(-12345678))
+    >>> significant(F(1), F(1)), significant(F(2, 3), F(2, 3), 6), significant(F(-12345678), F(-12345678), 6)
     (1.0, 0.666667, -12345700.0)
     >>> significant(F(0), F(0))
     0.0
