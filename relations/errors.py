@@ -11,10 +11,11 @@ tool still shows as one.
 from __future__ import annotations
 
 __all__ = ["RelationsError", "InputError", "SolverError", "EXIT_OK", "EXIT_FAILED", "EXIT_BAD_INPUT",
-           "EXIT_INTERRUPTED", "exit_status"]
+           "EXIT_INCONCLUSIVE", "EXIT_INTERRUPTED", "exit_status"]
 
-#: Exit statuses of the command line.
-EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
+#: Exit statuses of the command line: 1 a claim failed (or an audit found a violation); 3 an audit whose
+#: samples could certify nothing (``inconclusive``, never a pass).
+EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_INCONCLUSIVE, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 
 
 class RelationsError(Exception):

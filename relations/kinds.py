@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-__all__ = ["Setting", "Notion", "RelationKind", "Status", "Verdict"]
+__all__ = ["Setting", "Notion", "RelationKind", "Status", "AuditVerdict", "Verdict"]
 
 
 class Setting(StrEnum):
@@ -54,6 +54,15 @@ class Status(StrEnum):
     OUTSIDE_SCOPE = "outside the proved scope"  #: stated for the mechanism, but its proof does not cover it
     WITNESS = "witness"
     NOT_A_WITNESS = "not a witness"
+
+
+class AuditVerdict(StrEnum):
+    """The outcome of ``relations audit`` (exit status 0, 1 and 3: :mod:`relations.errors`)."""
+
+    CONSISTENT = "consistent"  #: white-box: every claim holds on the exact channel; black-box: samples that
+    #: could have shown a violation showed none
+    VIOLATED = "violated"  #: a claim fails: exactly (white-box), or the certified lower bound exceeds it (black-box)
+    INCONCLUSIVE = "inconclusive"  #: samples that cannot certify a meaningful bound (outputs that seldom repeat)
 
 
 class Verdict(StrEnum):

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from relations import measure
 from relations.audit import NotEnumerable, exact_channel, exact_mechanism
+from relations.audit.enumerate import HiddenRandomness
 
 
 def _rows_by_output(fn, domain, **kw):
@@ -236,5 +237,14 @@ def test_affine_draws_and_more_sources_are_exact():
 def test_hidden_randomness_is_refused():
     import secrets
 
-    with pytest.raises(NotEnumerable, match="cannot see"):
+    with pytest.raises(NotEnumerable, match="secrets.randbelow"):
         exact_channel(lambda x: x if secrets.randbelow(2) else 1 - x, [0, 1], pass_rng=False)
+
+
+def test_a_generator_built_before_the_run_is_detected_by_the_replays():
+    import numpy as np
+
+    rng = np.random.default_rng()  # built outside the closed world: its draws are invisible
+
+    with pytest.raises(HiddenRandomness, match="cannot see"):
+        exact_channel(lambda x: x if rng.random() < 0.75 else 1 - x, [0, 1], pass_rng=False)

@@ -39,7 +39,7 @@ from typing import Any, Callable, Sequence
 
 from relations.errors import InputError
 
-__all__ = ["MAX_SAMPLES", "CHUNK", "SampleAudit", "clopper_pearson", "certify", "schedule", "conformance",
+__all__ = ["MAX_SAMPLES", "CHUNK", "REPEATS", "INFORMATIVE_SHARE", "SampleAudit", "clopper_pearson", "certify", "schedule", "conformance",
            "sample_audit", "check_sampling", "sequential"]
 
 #: Most samples per input one black-box audit may draw.
@@ -62,6 +62,13 @@ def clopper_pearson(k: int, n: int, alpha: float) -> tuple[float, float]:
     lo = 0.0 if k == 0 else float(beta.ppf(alpha / 2, k, n - k + 1))
     hi = 1.0 if k == n else float(beta.ppf(1 - alpha / 2, k + 1, n - k))
     return lo, hi
+
+
+#: An output seen this many times for an input is "repeated" (its frequency is estimated to within a factor).
+REPEATS = 10
+
+#: Samples that put less than this share on repeated outputs certify nothing: the verdict is ``inconclusive``.
+INFORMATIVE_SHARE = 0.5
 
 
 @dataclass(frozen=True)
@@ -95,6 +102,23 @@ class SampleAudit:
     undetectable: float
     rounds: int = 1
     conformance: float | None = None
+
+    def repeated_share(self) -> float:
+        """The share of all samples that fell on an output seen at least :data:`REPEATS` times for its input.
+
+        Only repeated outputs carry information on a ratio ``Q[x][y] / Q[x'][y]``: when most samples fall on
+        outputs seen a few times (a fresh hash seed in every report, a continuous output), no bound can be
+        certified, and a lower bound of 0 is no evidence of privacy (:func:`informative`).
+        """
+        total = sum(sum(c.values()) for c in self.counts.values())
+        if not total:
+            return 0.0
+        return sum(n for c in self.counts.values() for n in c.values() if n >= REPEATS) / total
+
+    def informative(self) -> bool:
+        """Whether the samples could have shown a violation: at least :data:`INFORMATIVE_SHARE` of them on
+        repeated outputs."""
+        return self.repeated_share() >= INFORMATIVE_SHARE
 
 
 def certify(counts: Sequence[Counter], n: int, alpha: float) -> tuple[float, tuple[int, int, Any] | None]:

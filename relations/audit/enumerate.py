@@ -19,9 +19,11 @@ binary value); so are comparisons of a scaled draw ``c * u`` (``rng.random() * C
 Any other use of such a float (sums, ``float()``, ``log``) is refused with
 :class:`NotEnumerable`: the white-box route does not apply and sampling must be used.
 
-Limits: at most ``max_paths`` runs (default :data:`MAX_PATHS`) and
-``max_outcomes`` outcomes per finite draw (default :data:`MAX_OUTCOMES`), checked as
-they are met.
+Limits: at most ``max_paths`` runs (default :data:`MAX_PATHS`),
+``max_outcomes`` outcomes per finite draw (default :data:`MAX_OUTCOMES`) and
+``max_depth`` draws along one path (default :data:`MAX_DEPTH`), checked as they are met.  A path
+that reaches the depth (a loop on draws) is not followed further: its probability is carried as the
+input's *unexplored mass*, so every entry of its row is known within that mass, never "exactly".
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from fractions import Fraction
 from typing import Any, Callable, Sequence
 
 
-__all__ = ["MAX_PATHS", "MAX_OUTCOMES", "THRESHOLD_ROUNDING", "NotEnumerable", "EnumeratingGenerator", "UniformDraw",
+__all__ = ["MAX_PATHS", "MAX_DEPTH", "MAX_OUTCOMES", "Truncated", "THRESHOLD_ROUNDING", "NotEnumerable", "HiddenRandomness", "EnumeratingGenerator", "UniformDraw",
            "ScaledDraw"]
 
 #: Relative rounding assumed for a float threshold or weight the code uses (``2**-42``, the
@@ -42,6 +44,9 @@ THRESHOLD_ROUNDING = 2.0**-42
 
 #: Most runs of the randomizer one enumeration may make.
 MAX_PATHS = 1_000_000
+#: Most draws along one path: a loop on draws (rejection sampling, a geometric built from coin flips) is
+#: followed this deep, and the probability of the paths beyond is carried as unexplored mass.
+MAX_DEPTH = 128
 #: Most outcomes one finite draw may have.
 MAX_OUTCOMES = 100_000
 
@@ -50,10 +55,21 @@ class NotEnumerable(Exception):
     """The randomizer uses its randomness in a way that cannot be enumerated exactly."""
 
 
+class Truncated(BaseException):
+    """A path reached :data:`MAX_DEPTH` draws (a ``BaseException``, so that the code's own
+    ``except Exception`` cannot swallow it and loop on)."""
+
+
+class HiddenRandomness(NotEnumerable):
+    """The randomizer draws from a source the audit does not control (operating-system entropy, a generator
+    built before the run, native code): sampling it cannot be reproduced from the audit's seed."""
+
+
 class _Replay:
     """Depth-first replay of the decision tree: forced choices, then first choices recorded."""
 
-    def __init__(self, max_outcomes: int):
+    def __init__(self, max_outcomes: int, max_depth: int | None = None):
+        self.max_depth = MAX_DEPTH if max_depth is None else max_depth
         self.forced: list[int] = []
         self.trail: list[tuple[int, list[Fraction]]] = []  # (choice taken, weights of all choices)
         self.radius = 1.0  # product of (1 + relative rounding) of the choices on this path
@@ -66,6 +82,8 @@ class _Replay:
         if len(weights) > self.max_outcomes:
             raise NotEnumerable(f"a draw with {len(weights)} outcomes exceeds the limit of {self.max_outcomes}")
         depth = len(self.trail)
+        if depth >= self.max_depth:
+            raise Truncated()
         if depth < len(self.forced):
             choice = self.forced[depth]
         else:

@@ -10,21 +10,25 @@ interpreter can run it alone.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Callable, Hashable, Sequence
 
 from relations.audit.enumerate import (
+    MAX_DEPTH,
     MAX_OUTCOMES,
+    Truncated,
+    HiddenRandomness,
     MAX_PATHS,
     EnumeratingGenerator,
     NotEnumerable,
     _Replay,
 )
-from relations.audit.intercept import intercepted_globals
+from relations.audit.intercept import HiddenEntropy, intercepted_globals
 from relations.audit.outputs import output_key, output_label
 
-__all__ = ["REPLAYS", "Enumerated", "enumerate_channel", "exact_channel", "exact_mechanism"]
+__all__ = ["REPLAYS", "Enumerated", "Unexplored", "enumerate_channel", "exact_channel", "exact_mechanism"]
 
 
 @dataclass(frozen=True)
@@ -49,6 +53,42 @@ class Enumerated:
     rows: list[list[Fraction]]
     runs: int
     rounding: float
+    unexplored: tuple[Fraction, ...] = ()
+
+    @property
+    def complete(self) -> bool:
+        """Every path was followed to its end: the rows are the channel, exactly."""
+        return not any(self.unexplored)
+
+    def eps_d_lower(self) -> tuple[Fraction | None, tuple[int, int, int] | None]:
+        """A certified lower bound ``ln(q)`` on ``eps_d`` from the explored paths: ``(q, (x, x', y))``, the largest
+        ``rows[x][y] / (rows[x'][y] + unexplored[x'])`` (``q = None``: infinite; ``(Fraction(1), None)`` when
+        no output was seen twice).  Each explored entry is at most its true value, and the true value of
+        ``Q[x'][y]`` is at most the explored one plus the unexplored mass of ``x'``.
+
+        Examples
+        --------
+        >>> from fractions import Fraction as F
+        >>> e = Enumerated([0, 1], [[F(3, 4), F(1, 8)], [F(1, 4), F(3, 4)]], 5, 0.0, (F(1, 8), F(0)))
+        >>> e.eps_d_lower()
+        (Fraction(3, 1), (0, 1, 0))
+        """
+        best: Fraction | None = Fraction(1)
+        where = None
+        rows, mass = self.rows, self.unexplored or tuple(Fraction(0) for _ in self.rows)
+        for i, row in enumerate(rows):
+            for i2, other in enumerate(rows):
+                if i == i2:
+                    continue
+                for j, p in enumerate(row):
+                    if p <= 0:
+                        continue
+                    top = other[j] + mass[i2]
+                    if top == 0:
+                        return None, (i, i2, j)
+                    if best is not None and p / top > best:
+                        best, where = p / top, (i, i2, j)
+        return best, where
 
 
 #: Times the first path of every input is replayed to detect randomness the audit cannot see.
@@ -62,19 +102,43 @@ def _replayed(fn: Callable[..., Any], x: Any, pass_rng: bool, replay: _Replay, k
     for _ in range(REPLAYS):
         again = _Replay(replay.max_outcomes)
         again.forced = list(forced)
-        gen = current.generator = EnumeratingGenerator(again)
-        value = fn(x, rng=gen) if pass_rng else fn(x)
+        value = _run(fn, x, pass_rng, again, current)
         if output_key(value) != key or [c for c, _ in again.trail] != forced:
-            raise NotEnumerable("the randomizer draws from a source the audit cannot see (operating-system "
+            raise HiddenRandomness("the randomizer draws from a source the audit cannot see (operating-system "
                                 "entropy, native code or its own generator): the same choices gave different "
-                                "outputs; use sampling (--samples)")
+                                "outputs")
+
+
+def _run(fn: Callable[..., Any], x: Any, pass_rng: bool, replay: _Replay, current: Any) -> Any:
+    """One run of ``fn(x)`` along ``replay``'s path, in the closed world: a blocked source ends the route, even
+    when the code caught the exception it raised."""
+    current.begin()
+    gen = current.generator = EnumeratingGenerator(replay)
+    try:
+        value = fn(x, rng=gen) if pass_rng else fn(x)
+    except HiddenEntropy:
+        raise
+    except Exception:
+        if current.blocked:
+            raise HiddenEntropy(f"the randomizer draws from {current.blocked} (operating-system entropy), which the "
+                                "exact route cannot enumerate") from None
+        raise
+    if current.blocked:
+        raise HiddenEntropy(f"the randomizer draws from {current.blocked} (operating-system entropy), which the exact "
+                            "route cannot enumerate")
+    return value
 
 
 def enumerate_channel(fn: Callable[..., Any], domain: Sequence[Any], *, pass_rng: bool = True,
-                      max_paths: int = MAX_PATHS, max_outcomes: int = MAX_OUTCOMES) -> Enumerated:
+                      max_paths: int = MAX_PATHS, max_outcomes: int = MAX_OUTCOMES, max_depth: int = MAX_DEPTH,
+                      allow_unexplored: bool = False) -> Enumerated:
     """The exact channel of ``fn`` on ``domain`` and the rounding it inherits from float thresholds.
 
-    Parameters and exceptions as for :func:`exact_channel`.
+    Parameters and exceptions as for :func:`exact_channel`; ``max_depth`` bounds the draws along one path
+    (:data:`~relations.audit.enumerate.MAX_DEPTH`).  A path that reaches it (a loop on draws) is not
+    followed further: with ``allow_unexplored`` its probability is added to the input's ``unexplored``
+    mass and the rows sum to less than 1; otherwise :class:`Unexplored` is raised, with the certified
+    lower bound on ``eps_d`` the explored paths give.
 
     Returns
     -------
@@ -93,33 +157,56 @@ def enumerate_channel(fn: Callable[..., Any], domain: Sequence[Any], *, pass_rng
     """
     outputs: dict[Hashable, int] = {}
     raw_rows: list[dict[int, Fraction]] = []
+    unexplored: list[Fraction] = []
     runs = 0
     radius = 1.0
     with intercepted_globals() as current:
         for x in domain:
             row: dict[int, Fraction] = {}
-            replay = _Replay(max_outcomes)
+            lost = Fraction(0)
+            replay = _Replay(max_outcomes, max_depth)
             while True:
                 runs += 1
                 if runs > max_paths:
                     raise NotEnumerable(f"more than {max_paths} paths through the randomizer")
-                gen = current.generator = EnumeratingGenerator(replay)
-                value = fn(x, rng=gen) if pass_rng else fn(x)
-                key = output_key(value)
-                if not row:  # the first path, replayed: hidden randomness would change its output
-                    _replayed(fn, x, pass_rng, replay, key, current)
-                j = outputs.setdefault(key, len(outputs))
-                row[j] = row.get(j, Fraction(0)) + replay.probability()
-                radius = max(radius, replay.radius)
+                try:
+                    value = _run(fn, x, pass_rng, replay, current)
+                except Truncated:  # a loop on draws: the paths below this prefix are not followed
+                    lost += replay.probability()
+                else:
+                    key = output_key(value)
+                    if not row:  # the first complete path, replayed: hidden randomness would change its output
+                        _replayed(fn, x, pass_rng, replay, key, current)
+                    j = outputs.setdefault(key, len(outputs))
+                    row[j] = row.get(j, Fraction(0)) + replay.probability()
+                    radius = max(radius, replay.radius)
                 if not replay.advance():
                     break
             raw_rows.append(row)
+            unexplored.append(lost)
     keys = list(outputs)
     rows = [[r.get(j, Fraction(0)) for j in range(len(keys))] for r in raw_rows]
-    for x, r in zip(domain, rows):
-        if sum(r) != 1:  # pragma: no cover - the weights of a decision tree sum to 1
-            raise AssertionError(f"probabilities for input {x!r} sum to {sum(r)}")
-    return Enumerated(keys, rows, runs, (radius - 1) * (1 + 2.0**-40))
+    for x, r, m in zip(domain, rows, unexplored):
+        if sum(r) + m != 1:  # pragma: no cover - the weights of a decision tree sum to 1
+            raise AssertionError(f"probabilities for input {x!r} sum to {sum(r) + m}")
+    e = Enumerated(keys, rows, runs, (radius - 1) * (1 + 2.0**-40), tuple(unexplored))
+    if not e.complete and not allow_unexplored:
+        raise Unexplored(e, max_depth)
+    return e
+
+
+class Unexplored(NotEnumerable):
+    """A loop on draws: paths longer than the depth were not followed, so the channel is known only within
+    the unexplored mass.  ``enumerated`` holds the explored rows; the message gives the certified lower bound
+    on ``eps_d`` and the mass."""
+
+    def __init__(self, enumerated: Enumerated, depth: int):
+        self.enumerated, self.depth = enumerated, depth
+        q, _ = enumerated.eps_d_lower()
+        lower = "inf" if q is None else f"{math.log(q.numerator) - math.log(q.denominator):.6g}"
+        super().__init__(f"a loop on draws: paths of more than {depth} draws were not followed (unexplored mass "
+                         f"up to {float(max(enumerated.unexplored)):.3g} per input), so eps_d is known only within "
+                         f"[{lower}, inf)")
 
 
 def exact_channel(fn: Callable[..., Any], domain: Sequence[Any], *, pass_rng: bool = True,

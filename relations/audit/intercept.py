@@ -1,28 +1,86 @@
-"""Intercepting the global random sources a randomizer may use: Python's ``random`` and numpy's ``np.random``.
+"""The closed world of the white-box route: every random source a randomizer can reach is enumerated or blocked.
 
-Library randomizers often draw from the global generators instead of taking one
-(pure-ldp, for instance); some make their own ``random.Random()``, whose methods are
-intercepted too (``random.SystemRandom``, ``secrets`` and numpy generators other than the
-global one and ``default_rng()`` are not: randomness drawn from them is detected by replays
-and sends the audit to sampling).  Within :class:`intercepted_globals` those draws go to the
-current :class:`~relations.audit.enumerate.EnumeratingGenerator`, so the white-box
-route sees every random choice; everything patched is restored on exit.
+Within :class:`intercepted_globals`:
+
+* **enumerated** (each draw answered by the current
+  :class:`~relations.audit.enumerate.EnumeratingGenerator`, so every outcome is tried): Python's
+  ``random`` module functions and every ``random.Random`` instance that was not seeded in the run;
+  numpy's legacy global functions (``np.random.random``, ``randint``, ``choice`` ...), and the
+  generators the code builds without a seed: ``np.random.default_rng()``, ``RandomState()``,
+  ``Generator(PCG64())`` and the other bit generators, ``SeedSequence()``;
+* **run for real** (a seeded generator is a deterministic function, its draws constants rather than
+  choices, so a constant-seeded randomizer is audited as the deterministic function it is):
+  ``random.seed(s)`` followed by module draws, ``random.Random(s)``, ``np.random.seed(s)`` followed by
+  legacy draws, ``default_rng(s)``, ``RandomState(s)``, ``Generator(PCG64(s))``, for any seed ``s`` other
+  than ``None``;
+* **blocked** (operating-system entropy, which cannot be enumerated): ``secrets`` (``randbelow``,
+  ``randbits``, ``choice``, ``token_*``), ``os.urandom``, ``os.getrandom``, ``random.SystemRandom`` and
+  ``uuid.uuid4``.  A blocked call raises :class:`HiddenEntropy` naming the source, and is remembered in
+  ``current.blocked``, so that the route ends with that reason even when the code catches the
+  exception.
+
+Still invisible: a generator built *before* the run (at import) and native code that draws its own
+entropy.  Their draws are not seen here; the replays of :mod:`relations.audit.exact` detect them when they
+change an output.  Everything patched is restored on exit, also after an error.
 """
 
 from __future__ import annotations
 
 from typing import Any, Sequence
 
-__all__ = ["intercepted_globals"]
+from relations.audit.enumerate import HiddenRandomness
+
+__all__ = ["HiddenEntropy", "BLOCKED", "intercepted_globals"]
+
+#: The sources the white-box route blocks, as ``module.name``.
+BLOCKED = ("secrets.randbelow", "secrets.randbits", "secrets.choice", "secrets.token_bytes", "secrets.token_hex",
+           "secrets.token_urlsafe", "os.urandom", "os.getrandom", "random.SystemRandom", "uuid.uuid4")
+
+
+class HiddenEntropy(HiddenRandomness):
+    """The randomizer drew operating-system entropy (a blocked source): the exact route cannot enumerate it."""
 
 
 class _Current:
     generator: Any = None  # the current EnumeratingGenerator
+    blocked: str | None = None  # the first blocked source the code called in this run
+    py_seeded = False  # random.seed(s) was called with a seed in this run
+    np_seeded = False  # np.random.seed(s) likewise
 
 
-def _global_patches(current: type[_Current]) -> list[tuple[Any, str, Any]]:
-    """(module, attribute, replacement) for Python's ``random`` and numpy's global generator."""
+class _Unseeded:
+    """What an unseeded ``SeedSequence()`` or bit generator becomes in the closed world: a marker that a
+    generator built from it draws from the enumerating generator."""
+
+    def __init__(self, name: str):
+        self.name = name
+
+
+def _legacy(g: Any) -> Any:
+    """numpy's legacy draws (``RandomState`` methods, the ``np.random`` functions) on the generator ``g()``."""
+    return {"random": lambda size=None: g().random(size), "random_sample": lambda size=None: g().random(size),
+            "rand": lambda *shape: g().random(shape or None),
+            "randint": lambda low, high=None, size=None, **kw: g().integers(low, high, size),
+            "choice": lambda a, size=None, replace=True, p=None: g().choice(a, size, replace, p),
+            "permutation": lambda x: g().permutation(x), "shuffle": lambda x: g().shuffle(x),
+            "binomial": lambda n, p, size=None: g().binomial(n, p, size),
+            "uniform": lambda low=0.0, high=1.0, size=None: g().uniform(low, high, size)}
+
+
+class _EnumeratingRandomState:
+    """``np.random.RandomState()`` without a seed, in the closed world: its draws are enumerated."""
+
+    def __init__(self, current: Any):
+        for name, f in _legacy(lambda: current.generator).items():
+            setattr(self, name, f)
+
+
+def _global_patches(current: Any) -> list[tuple[Any, str, Any]]:
+    """(module or class, attribute, replacement) for every source of the closed world."""
+    import os
     import random
+    import secrets
+    import uuid
 
     import numpy as np
 
@@ -45,44 +103,134 @@ def _global_patches(current: type[_Current]) -> list[tuple[Any, str, Any]]:
             weights = [c - (cum_weights[i - 1] if i else 0) for i, c in enumerate(cum_weights)]
         return [g().choice(list(population), p=weights) for _ in range(k)]
 
-    py = [(random, "random", lambda: g().random()), (random, "randint", lambda a, b: int(g().integers(a, b + 1))),
-          (random, "randrange", randrange), (random, "choice", lambda seq: g().choice(list(seq))),
-          (random, "shuffle", lambda x: g().shuffle(x)), (random, "sample", sample),
-          (random, "getrandbits", lambda k: int(g().integers(0, 2**k))),
-          (random, "uniform", lambda a, b: g().uniform(a, b)), (random, "choices", choices)]
-    # instances of random.Random made by the code (random.Random(), a module's own generator)
-    methods = [(random.Random, name, (lambda f: lambda self, *a, **kw: f(*a, **kw))(f))
-               for _, name, f in py if name != "getrandbits"]
-    py += methods
+    draws = {"random": lambda: g().random(), "randint": lambda a, b: int(g().integers(a, b + 1)),
+             "randrange": randrange, "choice": lambda seq: g().choice(list(seq)), "shuffle": lambda x: g().shuffle(x),
+             "sample": sample, "getrandbits": lambda k: int(g().integers(0, 2**k)),
+             "uniform": lambda a, b: g().uniform(a, b), "choices": choices}
+    out: list[tuple[Any, str, Any]] = []
+    # Python's random: module functions (one hidden instance) and Random instances, unless seeded in the run
+    for name, f in draws.items():
+        original = getattr(random, name)
+        out.append((random, name, (lambda f, original: lambda *a, **kw: original(*a, **kw) if current.py_seeded
+                                   else f(*a, **kw))(f, original)))
+    seed_module = random.seed
+
+    def module_seed(a: Any = None, *args: Any, **kw: Any) -> None:
+        seed_module(a, *args, **kw)
+        current.py_seeded = a is not None
+    out.append((random, "seed", module_seed))
+    instance_seed = random.Random.seed
+
+    def seed_instance(self: Any, a: Any = None, *args: Any, **kw: Any) -> None:
+        instance_seed(self, a, *args, **kw)
+        try:
+            self._relations_seeded = a is not None
+        except AttributeError:  # pragma: no cover - a subclass with __slots__
+            pass
+    out.append((random.Random, "seed", seed_instance))
+    for name, f in draws.items():
+        if name == "getrandbits":
+            continue
+        original = getattr(random.Random, name)
+        out.append((random.Random, name, (lambda f, original: lambda self, *a, **kw: original(self, *a, **kw)
+                                          if getattr(self, "_relations_seeded", False) else f(*a, **kw))(f, original)))
+    # operating-system entropy: blocked
+
+    def blocker(name: str) -> Any:
+        def blocked(*_: Any, **__: Any) -> Any:
+            current.blocked = current.blocked or name
+            raise HiddenEntropy(f"the randomizer draws from {name} (operating-system entropy), which the exact "
+                                "route cannot enumerate")
+        return blocked
+    system_class = random.SystemRandom
+    for qualified in BLOCKED:
+        module_name, name = qualified.split(".")
+        module = {"secrets": secrets, "os": os, "random": random, "uuid": uuid}[module_name]
+        if hasattr(module, name):
+            out.append((module, name, blocker(qualified)))
+    system = system_class  # instances made before the run, too: every draw blocked
+    for name in sorted(set(draws) | {"random", "getrandbits", "randbytes"}):
+        if hasattr(system, name):
+            out.append((system, name, (lambda b: lambda self, *a, **kw: b())(blocker("random.SystemRandom"))))
+    # numpy: the legacy global state and every generator built in the run
     npr = np.random
-    nump = [(npr, "random", lambda size=None: g().random(size)), (npr, "random_sample", lambda size=None: g().random(size)),
-            (npr, "rand", lambda *shape: g().random(shape or None)),
-            (npr, "randint", lambda low, high=None, size=None, **kw: g().integers(low, high, size)),
-            (npr, "choice", lambda a, size=None, replace=True, p=None: g().choice(a, size, replace, p)),
-            (npr, "permutation", lambda x: g().permutation(x)), (npr, "shuffle", lambda x: g().shuffle(x)),
-            (npr, "binomial", lambda n, p, size=None: g().binomial(n, p, size)),
-            (npr, "uniform", lambda low=0.0, high=1.0, size=None: g().uniform(low, high, size)),
-            (npr, "default_rng", lambda *args, **kw: g())]  # a generator made inside the function
-    return py + nump
+    legacy = _legacy(g)
+    for name, f in legacy.items():
+        original = getattr(npr, name)
+        out.append((npr, name, (lambda f, original: lambda *a, **kw: original(*a, **kw) if current.np_seeded
+                                else f(*a, **kw))(f, original)))
+    np_seed = npr.seed
+
+    def seed_numpy(seed: Any = None) -> None:
+        np_seed(seed)
+        current.np_seeded = seed is not None
+    out.append((npr, "seed", seed_numpy))
+    real_rng, real_state, real_generator, real_ss = npr.default_rng, npr.RandomState, npr.Generator, npr.SeedSequence
+
+    def default_rng(seed: Any = None) -> Any:
+        return g() if seed is None or isinstance(seed, _Unseeded) else real_rng(seed)
+
+    def random_state(seed: Any = None) -> Any:
+        return _EnumeratingRandomState(current) if seed is None or isinstance(seed, _Unseeded) else real_state(seed)
+
+    def generator(bit_generator: Any) -> Any:
+        return g() if isinstance(bit_generator, _Unseeded) else real_generator(bit_generator)
+
+    def seed_sequence(entropy: Any = None, *args: Any, **kw: Any) -> Any:
+        return _Unseeded("SeedSequence()") if entropy is None else real_ss(entropy, *args, **kw)
+    out += [(npr, "default_rng", default_rng), (npr, "RandomState", _switch(real_state, random_state)),
+            (npr, "Generator", _switch(real_generator, generator)), (npr, "SeedSequence", _switch(real_ss, seed_sequence))]
+    for name in ("PCG64", "PCG64DXSM", "MT19937", "Philox", "SFC64"):
+        real = getattr(npr, name, None)
+        if real is not None:
+            out.append((npr, name, _switch(real, (lambda real, name: lambda seed=None, *a, **kw: _Unseeded(f"{name}()")
+                                                  if seed is None or isinstance(seed, _Unseeded) else
+                                                  real(seed, *a, **kw))(real, name))))
+    return out
+
+
+def _switch(real: type, make: Any) -> Any:
+    """A stand-in for the class ``real``: calling it calls ``make``, and ``isinstance`` / ``issubclass`` checks
+    against it are checks against ``real`` (numpy's own code makes them)."""
+    class Switch(type):
+        def __instancecheck__(cls, obj: Any) -> bool:
+            return isinstance(obj, real)
+
+        def __subclasscheck__(cls, sub: Any) -> bool:
+            return issubclass(sub, real)
+
+        def __call__(cls, *args: Any, **kw: Any) -> Any:
+            return make(*args, **kw)
+    return Switch(real.__name__, (), {"__module__": real.__module__, "__doc__": real.__doc__})
 
 
 class intercepted_globals:
-    """Within the block, Python's ``random`` and numpy's global generator draw from the current
-    enumerating generator (``with intercepted_globals() as current: current.generator = ...``).
+    """Within the block, every random source of the closed world is enumerated, run for real (seeded) or
+    blocked (``with intercepted_globals() as current: current.generator = ...``).
 
-    Everything patched is restored on exit, also after an error.
+    ``current.begin()`` starts a run of the randomizer: it forgets the seeding and the blocked source of
+    the previous run.  Everything patched is restored on exit, also after an error.
     """
 
-    def __enter__(self) -> type[_Current]:
-        self.current = type("Current", (_Current,), {})
+    def __enter__(self) -> Any:
+        current = self.current = type("Current", (_Current,), {})
+
+        def begin() -> None:
+            current.blocked, current.py_seeded, current.np_seeded = None, False, False
+        current.begin = staticmethod(begin)
         self.saved = []
-        for module, name, replacement in _global_patches(self.current):
-            self.saved.append((module, name, getattr(module, name)))
+        for module, name, replacement in _global_patches(current):
+            self.saved.append((module, name, module.__dict__.get(name, _MISSING) if isinstance(module, type)
+                               else getattr(module, name)))
             setattr(module, name, replacement)
-        return self.current
+        return current
 
     def __exit__(self, *exc: Any) -> None:
         for module, name, original in reversed(self.saved):
-            setattr(module, name, original)
+            if original is _MISSING:
+                delattr(module, name)
+            else:
+                setattr(module, name, original)
 
 
+_MISSING = object()

@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Callable, Sequence
 
-from relations.audit.blackbox import SampleAudit, sample_audit
-from relations.audit.enumerate import MAX_PATHS, NotEnumerable
-from relations.audit.exact import enumerate_channel
+from relations.audit.blackbox import REPEATS, SampleAudit, sample_audit
+from relations.audit.enumerate import MAX_DEPTH, MAX_PATHS, HiddenRandomness, NotEnumerable
+from relations.audit.exact import Unexplored, enumerate_channel
 from relations.audit.outputs import output_label
 from relations.audit.worker import TargetError
 from relations.audit.worker import load_target as _load
@@ -25,12 +25,13 @@ from relations.checking.checker import ClaimOutcome, decide
 from relations.checking.claims import parse_claim
 from relations.checking.quantities import values
 from relations.errors import InputError
-from relations.kinds import Status
+from relations.kinds import AuditVerdict, Status
 from relations.measures.results import Measures
 from relations.model.distributions import Channel
 from relations.model.mechanism import Mechanism
 
-__all__ = ["AuditReport", "audit", "assert_private", "load_target", "parse_domain", "decide_channel"]
+__all__ = ["AuditReport", "audit", "assert_private", "load_target", "parse_domain", "decide_channel",
+           "depth_bounded_report"]
 
 
 @dataclass(frozen=True)
@@ -44,7 +45,8 @@ class AuditReport:
     route : str
         ``"white-box"``: the exact channel of the code, enumerated.
     verdict : str
-        ``"violated"`` (a claim fails, exactly) or ``"consistent"``.
+        An :class:`~relations.kinds.AuditVerdict`: ``"violated"`` (a claim fails: exactly, or below a
+        certified lower bound), ``"consistent"``, or ``"inconclusive"`` (samples that certify nothing).
     mechanism : Mechanism
         The channel the code implements, exact.
     measures : Measures
@@ -61,6 +63,11 @@ class AuditReport:
     conformance : str
         How the implemented (or sampled) channel compares with the channel the library
         documents, when it documents one.
+    route_reason : str
+        Why the white-box route did not answer (black-box reports), in one sentence.
+    repeatable : bool
+        False when the randomizer draws from a source the audit's seed does not control: the same
+        ``--seed`` will not give the same counts.
     """
 
     target: str
@@ -76,6 +83,10 @@ class AuditReport:
     conformance: str = ""
     labels: dict = field(default_factory=dict, repr=False)
     claim: str = ""
+    route_reason: str = ""
+    repeatable: bool = True
+    eps_d_lower: str = ""  # depth-bounded white-box: the certified lower bound, ln(q) or inf
+    witness: tuple = ()  # its (x, x', y)
 
     def summary(self) -> str:
         """One paragraph for a person: verdict, exact ``eps_d`` (or its certified lower bound) and its witness."""
@@ -83,9 +94,22 @@ class AuditReport:
             sa = self.sampled
             y = None if sa.witness is None else self.labels.get(sa.witness[2], sa.witness[2])
             where = "" if sa.witness is None else f" (x={sa.witness[0]}, x'={sa.witness[1]}, y={y})"
-            return (f"{self.verdict}: {self.target}: eps_d >= {sa.eps_d_lower:.6g} nats{where} with confidence "
+            text = (f"{self.verdict}: {self.target}: eps_d >= {sa.eps_d_lower:.6g} nats{where} with confidence "
                     f"{1 - sa.alpha:g} (black-box, {sa.samples} samples per input in {sa.rounds} round(s); outputs "
                     f"rarer than about {sa.undetectable:.2g} cannot be excluded)")
+            if self.verdict == AuditVerdict.INCONCLUSIVE:
+                text += (f"; only {sa.repeated_share():.0%} of the samples fell on outputs seen {REPEATS} times or "
+                         "more, so they could not show a violation: this is no evidence of privacy")
+            if self.route_reason:
+                text += f"\nwhy not exact: {self.route_reason}"
+            if not self.repeatable:
+                text += ("\nthe counts will not repeat: the randomizer draws from a source the audit's --seed does not "
+                         "control")
+            return text
+        if self.mechanism is None:  # depth-bounded white-box: a certified lower bound
+            x, x2, y = self.witness
+            return (f"{self.verdict}: {self.claim} fails: {self.target} implements a channel with eps_d >= "
+                    f"{self.eps_d_lower}, certified (x={x}, x'={x2}, y={y}; {self.route_reason}; {self.runs} paths)")
         m, mech = self.measures, self.mechanism
         w = m.eps_d.witness
         where = "" if w is None else (f" (x={mech.input_label(w.x)}, x'={mech.input_label(w.x_prime)}, "
@@ -152,16 +176,51 @@ def audit(fn: Callable[..., Any], *, domain: Sequence[Any], eps: Any = None, cla
     pass_rng = "rng" in inspect.signature(fn).parameters
     name = target or getattr(fn, "__qualname__", repr(fn))
     try:
-        e = enumerate_channel(fn, domain, pass_rng=pass_rng, max_paths=max_paths)
-    except NotEnumerable:
+        e = enumerate_channel(fn, domain, pass_rng=pass_rng, max_paths=max_paths, allow_unexplored=True)
+        if not e.complete:  # a loop on draws: violated on a certified lower bound, or sampled
+            labels = [output_label(k) for k in e.outputs]
+            report = depth_bounded_report(name, domain, labels, e, parsed)
+            if report is not None:
+                return report
+            raise Unexplored(e, MAX_DEPTH)
+    except NotEnumerable as exc:
         if samples is None:
             raise
         sampled = sample_audit(fn, domain=domain, samples=samples, seed=seed, alpha=alpha, stop_above=_bound(eps))
-        return _sampled_report(name, sampled, eps)
+        return _sampled_report(name, sampled, eps, route_reason=str(exc),
+                               repeatable=not isinstance(exc, HiddenRandomness))
     labels = [output_label(k) for k in e.outputs]
     mech = _mechanism(domain, labels, e.rows, e.rounding, prior, name)
     decided, verdict = decide_channel(mech, parsed)
     return AuditReport(mech.source, "white-box", verdict, mech, decided[0], decided[1], e.runs)
+
+
+def depth_bounded_report(name: str, domain: Sequence[Any], outputs: Sequence[str], e: Any, claims: Sequence[Any],
+                         extra: dict | None = None) -> AuditReport | None:
+    """The report of an enumeration cut at its depth (a loop on draws): ``violated`` when the certified lower
+    bound on ``eps_d`` (:meth:`~relations.audit.exact.Enumerated.eps_d_lower`) exceeds an ``eps_d`` claim,
+    decided exactly; ``None`` when it does not, and the audit must sample."""
+    from relations.numbers.logs import LogRatio
+    from relations.numbers.reals import Log, compare
+
+    q, where = e.eps_d_lower()
+    lower = Log(LogRatio.inf()) if q is None else Log(LogRatio.of(q))
+    failed = [c for c in claims if c.name == "eps_d" and c.op in ("<=", "<")
+              and (compare(lower, c.bound) or 0) > 0]
+    if not failed:
+        return None
+    x, x2, y = where
+    mass = float(max(e.unexplored))
+    return AuditReport(name, "white-box (depth-bounded)", str(AuditVerdict.VIOLATED), None, None, (), e.runs,
+                       claim=failed[0].text, eps_d_lower=_short(lower), witness=(domain[x], domain[x2], outputs[y]),
+                       route_reason=f"paths of more than {MAX_DEPTH} draws not followed, unexplored mass up to "
+                                    f"{mass:.3g} per input", **(extra or {}))
+
+
+def _short(x: Any) -> str:
+    """An exact ``ln(q)`` as text, or its value in nats when ``q`` is long."""
+    text = str(x)
+    return text if len(text) <= 40 else f"{float(x):.6g} nats (the log of a {len(text)}-character rational)"
 
 
 def _claims(eps: Any, claims: Sequence[str]) -> list:
@@ -179,9 +238,14 @@ def _bound(eps: Any) -> float | None:
 
 
 def _sampled_report(name: str, sampled: SampleAudit, eps: Any, **extra: Any) -> AuditReport:
+    """``violated`` when the certified lower bound exceeds the claim; otherwise ``consistent`` only when the
+    samples could have shown a violation (:meth:`SampleAudit.informative`), else ``inconclusive``."""
     bound = _bound(eps)
-    violated = bound is not None and sampled.eps_d_lower > bound
-    return AuditReport(name, "black-box", "violated" if violated else "consistent", None, None, (), 0, sampled,
+    if bound is not None and sampled.eps_d_lower > bound:
+        verdict = AuditVerdict.VIOLATED
+    else:
+        verdict = AuditVerdict.CONSISTENT if sampled.informative() else AuditVerdict.INCONCLUSIVE
+    return AuditReport(name, "black-box", str(verdict), None, None, (), 0, sampled,
                        claim="" if eps is None else f"eps_d <= {eps}", **extra)
 
 

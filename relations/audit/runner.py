@@ -15,19 +15,26 @@ from fractions import Fraction
 from typing import Any, Callable, Sequence
 
 from relations.audit.blackbox import sequential
-from relations.audit.enumerate import MAX_PATHS, NotEnumerable
+from relations.audit.enumerate import MAX_DEPTH, MAX_PATHS, HiddenRandomness, NotEnumerable
+from relations.audit.exact import Enumerated, Unexplored
 from relations.audit.pool import Pool
-from relations.audit.report import AuditReport, _claims, _mechanism, _sampled_report, decide_channel
+from relations.audit.report import AuditReport, _claims, _mechanism, _sampled_report, decide_channel, depth_bounded_report
 from relations.errors import InputError
 
-__all__ = ["audit_target"]
+__all__ = ["DEFAULT_SAMPLES", "audit_target"]
+
+#: Samples per input of the black-box route when the exact route cannot answer and ``--samples`` is not
+#: given (at most :data:`DEFAULT_TOTAL` over all inputs).
+DEFAULT_SAMPLES = 100_000
+#: The most samples, over all inputs, that the default budget draws.
+DEFAULT_TOTAL = 2_000_000
 
 
 def _check(answer: dict) -> dict:
     if answer.get("ok"):
         return answer
     if answer.get("kind") == "not-enumerable":
-        raise NotEnumerable(answer["message"])
+        raise (HiddenRandomness if answer.get("hidden") else NotEnumerable)(answer["message"])
     if answer.get("kind") == "input":
         raise InputError(answer["message"])
     raise InputError(f"the randomizer failed: {answer.get('message')}")
@@ -53,7 +60,7 @@ def audit_target(target: str, *, domain: Sequence[Any] | None = None, eps: Any =
                  k: int | None = None, params: dict | None = None, prior: Any = "uniform",
                  samples: int | None = None, seed: int = 0, alpha: float = 0.05, max_paths: int = MAX_PATHS,
                  python: str | None = None, workers: int = 0, scheduler: Any = None, white_box: bool = True,
-                 progress: Callable[[int, int], None] | None = None) -> AuditReport:
+                 progress: Callable[[int, int], None] | None = None, exact_only: bool = False) -> AuditReport:
     """Audit ``target`` (``MODULE:FUNCTION``, ``FILE.py:FUNCTION`` or a library mechanism).
 
     Parameters
@@ -83,6 +90,10 @@ def audit_target(target: str, *, domain: Sequence[Any] | None = None, eps: Any =
         False skips enumeration and samples directly.
     progress : callable, optional
         ``progress(done, total)`` as sampling chunks finish.
+    exact_only : bool, optional
+        Refuse (:class:`~relations.audit.enumerate.NotEnumerable`) rather than sample when the exact route
+        cannot answer.  Otherwise the report says why, and samples: ``samples`` per input, or by default
+        :data:`DEFAULT_SAMPLES` (at most :data:`DEFAULT_TOTAL` in all).
 
     Returns
     -------
@@ -91,8 +102,9 @@ def audit_target(target: str, *, domain: Sequence[Any] | None = None, eps: Any =
     Raises
     ------
     InputError
-        For a target that cannot be loaded, bad parameters, or randomness that cannot be
-        enumerated when no ``samples`` are given.
+        For a target that cannot be loaded or bad parameters.
+    NotEnumerable
+        With ``exact_only``, when the randomness cannot be enumerated.
 
     Examples
     --------
@@ -128,6 +140,7 @@ def audit_target(target: str, *, domain: Sequence[Any] | None = None, eps: Any =
         if info.get("declared"):
             answer = _check(pool.map([dict(job, task="declared", inputs=list(range(len(domain))))])[0])
             declared = [{key: float(p) for key, _, p in answer["rows"][str(i)]} for i in range(len(domain))]
+        reason, repeatable = "", True
         if white_box and info.get("enumerable", True):
             jobs = [dict(job, task="enumerate", inputs=[i], max_paths=max_paths) for i in range(len(domain))]
             answers = pool.map(jobs)
@@ -137,12 +150,18 @@ def audit_target(target: str, *, domain: Sequence[Any] | None = None, eps: Any =
                         raise NotEnumerable(f"the randomizer failed under enumeration ({a['message']})")
                 answers = [_check(a) for a in answers]
                 return _white(target, domain, answers, parsed, prior, declared, extra)
-            except NotEnumerable:
-                if samples is None:
+            except NotEnumerable as exc:
+                if exact_only:
                     raise
+                reason, repeatable = str(exc), not isinstance(exc, HiddenRandomness)
+        elif exact_only:
+            raise NotEnumerable("the target's randomness is not enumerated (a library mechanism sampled by design)"
+                                if white_box else "--black-box was asked for")
+        else:
+            reason = ("--black-box was asked for" if not white_box else
+                      "the library mechanism's randomness is not enumerated (native code or hashing)")
         if samples is None:
-            raise InputError(f"{target}: its randomness cannot be enumerated (white-box); give --samples N for "
-                             "the black-box route")
+            samples = max(1, min(DEFAULT_SAMPLES, DEFAULT_TOTAL // len(domain)))
         labels: dict = {}
         total = [0, 0]
 
@@ -163,7 +182,8 @@ def audit_target(target: str, *, domain: Sequence[Any] | None = None, eps: Any =
             return out
         sampled = sequential(None, domain=domain, samples=samples, alpha=alpha, stop_above=_stop(eps),
                              draw_round=draw_round, declared=declared)
-        report = _sampled_report(target, sampled, eps, labels=labels, **extra)
+        report = _sampled_report(target, sampled, eps, labels=labels, route_reason=reason, repeatable=repeatable,
+                                 **extra)
         if sampled.conformance is not None:
             report = _with(report, conformance=(
                 f"conformance with the declared channel: p = {sampled.conformance:.3g} (chi-square, Bonferroni "
@@ -207,6 +227,13 @@ def _white(target: str, domain: list, answers: list[dict], parsed: list, prior: 
     rows = [[r.get(j, Fraction(0)) for j in range(len(order))] for r in cells]
     rounding = max(a["rounding"] for a in answers)
     runs = sum(a["runs"] for a in answers)
+    unexplored = tuple(Fraction(a.get("unexplored", {}).get(str(i), "0")) for a, i in zip(answers, range(len(domain))))
+    if any(unexplored):  # a loop on draws: a certified lower bound only, violated or sampled
+        e = Enumerated(list(order), rows, runs, rounding, unexplored)
+        report = depth_bounded_report(target, domain, labels, e, parsed, extra)
+        if report is None:
+            raise Unexplored(e, MAX_DEPTH)
+        return report
     mech = _mechanism(domain, labels, rows, rounding, prior, target)
     (measures, decided), verdict = decide_channel(mech, parsed)
     conformance = _conformance_exact(rows, list(order), declared) if declared else ""

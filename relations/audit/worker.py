@@ -43,7 +43,7 @@ import threading
 from collections import Counter
 from typing import Any, Callable
 
-from relations.audit.enumerate import NotEnumerable
+from relations.audit.enumerate import HiddenRandomness, NotEnumerable
 from relations.audit.exact import enumerate_channel
 from relations.audit.outputs import output_key, output_label
 
@@ -177,15 +177,17 @@ def run_job(job: dict, cache: dict | None = None) -> dict:
         domain = job["domain"]
         if task == "enumerate":
             fn = target.white or target.fn
-            rows, runs, rounding = {}, 0, 0.0
+            rows, runs, rounding, unexplored = {}, 0, 0.0, {}
             for i in job["inputs"]:
                 e = enumerate_channel(fn, [domain[i]], pass_rng=target.pass_rng or target.white is not None,
-                                      max_paths=job.get("max_paths", 1_000_000))
+                                      max_paths=job.get("max_paths", 1_000_000), allow_unexplored=True)
                 rows[str(i)] = [[repr(k), output_label(k), f"{p.numerator}/{p.denominator}"]
                                 for k, p in zip(e.outputs, e.rows[0])]
+                m = e.unexplored[0]
+                unexplored[str(i)] = f"{m.numerator}/{m.denominator}"
                 runs += e.runs
                 rounding = max(rounding, e.rounding)
-            return {"ok": True, "rows": rows, "runs": runs, "rounding": rounding}
+            return {"ok": True, "rows": rows, "runs": runs, "rounding": rounding, "unexplored": unexplored}
         if task == "sample":
             i = job["input"]
             counts = sample_counts(target, domain[i], index=i, chunk=job["chunk"], size=job["size"], seed=job["seed"])
@@ -203,7 +205,8 @@ def run_job(job: dict, cache: dict | None = None) -> dict:
     except TargetError as exc:
         return {"ok": False, "kind": "input", "message": str(exc)}
     except NotEnumerable as exc:
-        return {"ok": False, "kind": "not-enumerable", "message": str(exc)}
+        return {"ok": False, "kind": "not-enumerable", "message": str(exc),
+                "hidden": isinstance(exc, HiddenRandomness)}
     except Exception as exc:  # the randomizer raised: report it, the audit decides what it means
         return {"ok": False, "kind": "error", "message": f"{type(exc).__name__}: {exc}"}
 

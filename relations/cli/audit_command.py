@@ -29,7 +29,10 @@ def audit(
     max_paths: int = typer.Option(1_000_000, "--max-paths", help="Most runs of the randomizer (white-box).", min=1,
                                   max=100_000_000),
     samples: Optional[int] = typer.Option(None, "--samples", help="Black-box budget: most samples per input, used "
-                                          "when the randomness cannot be enumerated.", min=1, max=100_000_000),
+                                          "when the randomness cannot be enumerated (default 100000, at most "
+                                          "2000000 over all inputs).", min=1, max=100_000_000),
+    exact_only: bool = typer.Option(False, "--exact-only", help="Refuse (exit 2) instead of sampling when the "
+                                    "randomness cannot be enumerated exactly."),
     black_box: bool = typer.Option(False, "--black-box", help="Sample even when the randomness could be enumerated."),
     seed: int = typer.Option(0, "--seed", help="Seed of every random choice of a black-box audit.", min=0),
     python: Optional[str] = typer.Option(None, "--python", help="Run the randomizer under this interpreter (one "
@@ -44,8 +47,13 @@ def audit(
     """Audit a randomizer as code: its exact channel (every random choice enumerated), or certified
     bounds from samples, against its claimed budget.
 
-    Exit status: 0 consistent, 1 violated, 2 bad input (or randomness that cannot be enumerated)."""
+    When the exact route cannot answer, the report says why and samples instead (--exact-only refuses).
+
+    Exit status: 0 consistent, 1 violated, 2 bad input (or, with --exact-only, randomness that cannot be
+    enumerated), 3 inconclusive (samples that could not have shown a violation: never a pass)."""
     from relations.audit import NotEnumerable, parse_domain
+    from relations.errors import EXIT_FAILED, EXIT_INCONCLUSIVE
+    from relations.kinds import AuditVerdict
     from relations.audit.runner import audit_target
     from relations.io.audits import audit_json, library_list_text, parse_params, progress_bar_on_stderr
     from relations.io.writing import dumps, write_text_atomic
@@ -61,14 +69,14 @@ def audit(
 
         check_output_file(out, force=force)
     params = parse_params(param)
-    progress_bar = progress_bar_on_stderr() if (samples and not json_out and sys.stderr.isatty()) else None
+    progress_bar = progress_bar_on_stderr() if (not json_out and sys.stderr.isatty()) else None
     try:
         report = audit_target(target, domain=None if domain is None else parse_domain(domain), eps=eps, claims=claim,
                               k=k, params=params, samples=samples, seed=seed, max_paths=max_paths, python=python,
                               workers=os.cpu_count() or 1 if workers is None else workers, scheduler=scheduler,
-                              white_box=not black_box, progress=progress_bar)
+                              white_box=not black_box, progress=progress_bar, exact_only=exact_only)
     except NotEnumerable as exc:
-        fail(f"{target}: its randomness cannot be enumerated exactly ({exc}); give --samples N to sample it")
+        fail(f"{target}: its randomness cannot be enumerated exactly ({exc}); without --exact-only it is sampled")
         return
     if out and report.mechanism is not None:
         write_text_atomic(out, dumps(report.mechanism, f"channel implemented by {target}"))
@@ -79,5 +87,7 @@ def audit(
         sys.stdout.write(report.summary() + "\n")
         if report.conformance:
             sys.stdout.write(report.conformance + "\n")
-    if report.verdict == "violated":
-        raise typer.Exit(1)
+    if report.verdict == AuditVerdict.VIOLATED:
+        raise typer.Exit(EXIT_FAILED)
+    if report.verdict == AuditVerdict.INCONCLUSIVE:
+        raise typer.Exit(EXIT_INCONCLUSIVE)

@@ -15,7 +15,10 @@ def audit_json(report: AuditReport, *, channel_file: str | None = None) -> dict[
     """The object ``relations audit --json`` prints.
 
     Always: ``target``, ``route`` (``white-box`` or ``black-box``), ``verdict``
-    (``violated`` or ``consistent``), ``samples`` (per input; 0 white-box), ``claims``.
+    (``violated``, ``consistent`` or ``inconclusive``), ``samples`` (per input; 0 white-box), ``claims``.
+    Black-box also: ``route_reason`` (why the exact route did not answer), ``repeatable`` (false when the
+    counts depend on randomness the audit's seed does not control) and ``repeated_share`` (the share of
+    samples on outputs seen 10 times or more; below 1/2 the verdict is ``inconclusive``).
     White-box: ``eps_d``, ``eps_i``, ``eps_m`` exactly, ``paths``, ``rounding``.
     Black-box: ``eps_d_lower``, ``confidence``, ``witness``, ``rounds``,
     ``undetectable_below``.  Library mechanisms: ``claimed``, ``version``, ``conformance``.
@@ -35,7 +38,9 @@ def audit_json(report: AuditReport, *, channel_file: str | None = None) -> dict[
         data.update({"eps_d_lower": sa.eps_d_lower, "samples": sa.samples, "confidence": 1 - sa.alpha,
                      "rounds": sa.rounds, "undetectable_below": sa.undetectable,
                      "witness": None if sa.witness is None else
-                     [str(sa.witness[0]), str(sa.witness[1]), report.labels.get(sa.witness[2], sa.witness[2])]})
+                     [str(sa.witness[0]), str(sa.witness[1]), report.labels.get(sa.witness[2], sa.witness[2])],
+                     "route_reason": report.route_reason, "repeatable": report.repeatable,
+                     "repeated_share": sa.repeated_share()})
     else:
         m, mech = report.measures, report.mechanism
         data.update({"eps_d": budget_json(mech, m.eps_d), "eps_i": budget_json(mech, m.eps_i),
@@ -74,12 +79,15 @@ def progress_bar_on_stderr() -> Any:
 
     bar = Progress(console=Console(stderr=True), transient=True)
     task = bar.add_task("sampling", total=None)
-    bar.start()
+    started = []
 
-    def update(done: int, total: int) -> None:
+    def update(done: int, total: int) -> None:  # shown from the first chunk: a white-box audit shows none
+        if not started:
+            bar.start()
+            started.append(True)
         bar.update(task, completed=done, total=total)
         if done >= total:
-            bar.refresh()
+            bar.stop()
     return update
 
 

@@ -1,0 +1,254 @@
+"""The closed world of the white-box route (issue: an audit never claims an exactness it has not earned).
+
+Every random source a randomizer can reach is enumerated, run for real when seeded, or blocked; the
+channels below are derived by hand: randomized response keeping the truth with probability 3/4 has
+rows (3/4, 1/4), (1/4, 3/4); any seeded generator makes the randomizer a deterministic function, whose
+rows are point masses (eps_d infinite).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import secrets
+import subprocess
+import sys
+import textwrap
+import uuid
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from relations.audit import audit
+from relations.audit.enumerate import HiddenRandomness
+from relations.audit.exact import enumerate_channel
+from relations.audit.intercept import HiddenEntropy
+
+RR = [[Fraction(3, 4), Fraction(1, 4)], [Fraction(1, 4), Fraction(3, 4)]]
+POINT = [[Fraction(1), Fraction(0)], [Fraction(0), Fraction(1)]]
+
+
+def _rows(fn):
+    return enumerate_channel(fn, [0, 1], pass_rng=False).rows
+
+
+def _keep(u, x):
+    return x if u < 0.75 else 1 - x
+
+
+SEEDED = {
+    "default_rng(2024)": lambda x: _keep(np.random.default_rng(2024).random(), x),
+    "random.Random(2024)": lambda x: _keep(random.Random(2024).random(), x),
+    "np.random.seed(2024)": lambda x: (np.random.seed(2024), _keep(np.random.random(), x))[1],
+    "random.seed(2024)": lambda x: (random.seed(2024), _keep(random.random(), x))[1],
+    "RandomState(7)": lambda x: _keep(np.random.RandomState(7).random_sample(), x),
+    "Generator(PCG64(5))": lambda x: _keep(np.random.Generator(np.random.PCG64(5)).random(), x),
+    "default_rng(SeedSequence(9))": lambda x: _keep(np.random.default_rng(np.random.SeedSequence(9)).random(), x),
+}
+
+
+@pytest.mark.parametrize("name", SEEDED)
+def test_a_seeded_generator_is_the_deterministic_function_it_is(name):
+    rows = _rows(SEEDED[name])
+    assert all(sorted(r) == [0, 1] for r in rows), rows  # point masses: each input gives one output
+    report = audit(SEEDED[name], domain=[0, 1], eps="1")
+    assert report.verdict == "violated" and report.measures.eps_d.value == float("inf")
+
+
+UNSEEDED = {
+    "default_rng()": lambda x: _keep(np.random.default_rng().random(), x),
+    "random.Random()": lambda x: _keep(random.Random().random(), x),
+    "np.random.random": lambda x: _keep(np.random.random(), x),
+    "random.random": lambda x: _keep(random.random(), x),
+    "RandomState()": lambda x: _keep(np.random.RandomState().random_sample(), x),
+    "Generator(PCG64())": lambda x: _keep(np.random.Generator(np.random.PCG64()).random(), x),
+    "Generator(MT19937())": lambda x: _keep(np.random.Generator(np.random.MT19937()).random(), x),
+    "default_rng(SeedSequence())": lambda x: _keep(np.random.default_rng(np.random.SeedSequence()).random(), x),
+    "random.seed(None)": lambda x: (random.seed(None), _keep(random.random(), x))[1],
+}
+
+
+@pytest.mark.parametrize("name", UNSEEDED)
+def test_an_unseeded_generator_is_enumerated(name):
+    assert _rows(UNSEEDED[name]) == RR
+
+
+BLOCKED = {
+    "secrets.randbelow": lambda x: x if secrets.randbelow(4) < 3 else 1 - x,
+    "secrets.choice": lambda x: secrets.choice([x, x, x, 1 - x]),
+    "os.urandom": lambda x: x if os.urandom(1)[0] < 192 else 1 - x,
+    "random.SystemRandom": lambda x: _keep(random.SystemRandom().random(), x),
+    "uuid.uuid4": lambda x: x if uuid.uuid4().int % 4 < 3 else 1 - x,
+}
+
+_SYSTEM = random.SystemRandom()  # made before the run: its draws are blocked too
+
+
+@pytest.mark.parametrize("name", BLOCKED)
+def test_operating_system_entropy_is_blocked_and_named(name):
+    with pytest.raises(HiddenEntropy, match=name.replace(".", r"\.")):
+        _rows(BLOCKED[name])
+
+
+def test_a_blocked_source_is_named_even_when_the_code_catches_the_error():
+    def careful(x):
+        try:
+            return x if secrets.randbelow(4) < 3 else 1 - x
+        except Exception:
+            return x  # a fallback that would look deterministic
+
+    with pytest.raises(HiddenEntropy, match="secrets.randbelow"):
+        _rows(careful)
+
+
+def test_a_system_random_made_before_the_run_is_blocked():
+    with pytest.raises(HiddenEntropy, match="SystemRandom"):
+        _rows(lambda x: x if _SYSTEM.randint(0, 3) < 3 else 1 - x)
+
+
+def test_everything_is_restored_after_the_run():
+    before = (np.random.default_rng, np.random.Generator, np.random.RandomState, random.random, random.Random.random,
+              secrets.randbelow, os.urandom, uuid.uuid4, random.SystemRandom)
+    _rows(SEEDED["default_rng(2024)"])
+    with pytest.raises(HiddenEntropy):
+        _rows(BLOCKED["secrets.randbelow"])
+    after = (np.random.default_rng, np.random.Generator, np.random.RandomState, random.random, random.Random.random,
+             secrets.randbelow, os.urandom, uuid.uuid4, random.SystemRandom)
+    assert before == after
+    assert isinstance(np.random.default_rng(1), np.random.Generator)
+
+
+def test_hidden_randomness_is_sampled_and_said_not_repeatable():
+    """A correct randomized response on secrets (true eps_d = ln 3): sampled, never "violated exactly"."""
+    def rr(x):
+        return x if secrets.randbelow(4) < 3 else 1 - x
+
+    report = audit(rr, domain=[0, 1], eps="ln(3)", samples=20_000, seed=1)
+    assert report.route == "black-box" and report.verdict == "consistent"
+    assert "secrets.randbelow" in report.route_reason and not report.repeatable
+    assert "will not repeat" in report.summary()
+
+
+def test_outputs_that_never_repeat_are_inconclusive():
+    """A report carrying a fresh hash seed (as OLH does): no output repeats, so nothing is certified."""
+    counter = iter(range(10**9))
+
+    def hashed(x, rng):
+        seed = next(counter)  # a fresh seed per report, from state the audit does not see
+        return (seed, (x + int(rng.integers(0, 2))) % 2)
+
+    report = audit(hashed, domain=[0, 1], eps="ln(3)", samples=5_000, seed=0)
+    assert report.verdict == "inconclusive" and report.sampled.repeated_share() == 0.0
+
+
+@pytest.fixture
+def target_file(tmp_path):
+    def write(body: str) -> str:
+        path = tmp_path / "target.py"
+        path.write_text(textwrap.dedent(body))
+        return f"{path}:rr"
+    return write
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "relations.cli", *args], capture_output=True, text=True, timeout=300)
+
+
+def test_cli_samples_by_default_and_says_why(target_file):
+    target = target_file("""
+        import secrets
+        def rr(x):
+            return x if secrets.randbelow(4) < 3 else 1 - x
+    """)
+    out = _cli("audit", target, "--domain", "0,1", "--eps", "ln(3)", "--samples", "20000", "--workers", "0")
+    assert out.returncode == 0, out.stderr
+    assert "black-box" in out.stdout and "why not exact: " in out.stdout and "secrets.randbelow" in out.stdout
+    refused = _cli("audit", target, "--domain", "0,1", "--eps", "ln(3)", "--exact-only", "--workers", "0")
+    assert refused.returncode == 2 and len(refused.stderr.strip().splitlines()) == 1
+
+
+def test_cli_inconclusive_exits_3(target_file):
+    target = target_file("""
+        import itertools
+        _fresh = itertools.count()
+        def rr(x, rng):
+            return (next(_fresh), x)
+    """)
+    out = _cli("audit", target, "--domain", "0,1", "--eps", "ln(3)", "--samples", "3000", "--workers", "0",
+               "--black-box", "--json")
+    assert out.returncode == 3, out.stderr
+    import json
+
+    data = json.loads(out.stdout)
+    assert data["verdict"] == "inconclusive" and data["repeated_share"] == 0.0 and data["route_reason"]
+
+
+def test_cli_seeded_generator_is_violated_exactly(target_file):
+    target = target_file("""
+        import numpy as np
+        def rr(x):
+            rng = np.random.default_rng(2024)
+            return x if rng.random() < 0.75 else 1 - x
+    """)
+    out = _cli("audit", target, "--domain", "0,1", "--eps", "1", "--workers", "1")
+    assert out.returncode == 1, out.stderr
+    assert "violated" in out.stdout and "white-box" in out.stdout
+
+
+def _retry_krr(x, rng):
+    """4-RR written as rejection sampling of "another value": truth with probability 1/2, each other value
+    with 1/6, so eps_d = ln 3 (derived by hand)."""
+    if rng.random() < 0.5:
+        return x
+    while True:
+        y = int(rng.integers(0, 4))
+        if y != x:
+            return y
+
+
+def _leaky_retry(x, rng):
+    """The same loop, but the truth is kept with probability 0.9: eps_d = ln(0.9 / (0.1/3)) = ln 27."""
+    if rng.random() < 0.9:
+        return x
+    while True:
+        y = int(rng.integers(0, 4))
+        if y != x:
+            return y
+
+
+def test_a_loop_on_draws_never_hangs_nor_claims_exactness():
+    from relations.audit.exact import Unexplored
+
+    with pytest.raises(Unexplored) as info:
+        enumerate_channel(_retry_krr, [0, 1, 2, 3])
+    e = info.value.enumerated
+    assert 0 < max(e.unexplored) < Fraction(1, 2**100)
+    q, _ = e.eps_d_lower()
+    assert Fraction(3) - Fraction(1, 10**20) < q <= 3  # certified below the true ln 3, and close to it
+
+
+def test_a_loop_with_a_violation_is_violated_on_its_certified_lower_bound():
+    report = audit(_leaky_retry, domain=[0, 1, 2, 3], eps="ln(3)")
+    assert report.verdict == "violated" and report.route == "white-box (depth-bounded)"
+    assert "unexplored mass" in report.route_reason and ">=" in report.summary()
+
+
+def test_a_correct_loop_is_sampled_not_called_exact():
+    report = audit(_retry_krr, domain=[0, 1, 2, 3], eps="ln(3)", samples=20_000, seed=2)
+    assert report.route == "black-box" and report.verdict == "consistent"
+    assert "loop on draws" in report.route_reason and report.repeatable
+
+
+def test_a_geometric_shift_is_violated_on_its_support():
+    """x + a geometric count of coin flips: output 0 is impossible for x = 1 (true eps_d infinite); the
+    unexplored mass of x = 1 (2^-128) could in principle reach output 0, so the certified bound is
+    ln((1/2) / 2^-128), about 88 nats."""
+    def shifted(x, rng):
+        n = 0
+        while rng.random() < 0.5:
+            n += 1
+        return x + n
+
+    report = audit(shifted, domain=[0, 1], eps="5")
+    assert report.verdict == "violated" and float(report.eps_d_lower.split()[0]) > 80
