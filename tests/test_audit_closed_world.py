@@ -252,3 +252,31 @@ def test_a_geometric_shift_is_violated_on_its_support():
 
     report = audit(shifted, domain=[0, 1], eps="5")
     assert report.verdict == "violated" and float(report.eps_d_lower.split()[0]) > 80
+
+
+def test_numpy_scalars_compare_with_draws_on_either_side():
+    def left(x, rng):
+        return x if np.float64(0.75) > rng.random() else 1 - x
+
+    def right(x, rng):
+        return x if rng.random() < np.float64(0.75) else 1 - x
+
+    def ufunc(x, rng):
+        return x if np.less(rng.random(), 0.75) else 1 - x
+
+    for fn in (left, right, ufunc):
+        assert enumerate_channel(fn, [0, 1]).rows == RR, fn.__name__
+    from relations.audit.enumerate import NotEnumerable
+
+    with pytest.raises(NotEnumerable, match="log"):
+        enumerate_channel(lambda x, rng: x if np.log(rng.random()) < -1 else 1 - x, [0, 1])
+
+
+def test_geometric_is_a_loop_of_trials():
+    """rng.geometric(1/2): P(k) = 2^-k; x + G shifts the support, so output 1 is impossible for x = 1."""
+    e = enumerate_channel(lambda x, rng: x + int(rng.geometric(Fraction(1, 2))), [0, 1], allow_unexplored=True)
+    row0 = dict(zip(e.outputs, e.rows[0]))
+    assert row0[1] == Fraction(1, 2) and row0[2] == Fraction(1, 4) and row0[5] == Fraction(1, 32)
+    assert e.unexplored[0] == Fraction(1, 2**128)  # the paths of more than 128 trials
+    report = audit(lambda x, rng: x + int(rng.geometric(0.5)), domain=[0, 1], eps="1")
+    assert report.verdict == "violated" and report.route == "white-box (depth-bounded)"

@@ -94,3 +94,20 @@ def test_other_interpreter():
     buggy = release < (1, 2, 0)
     assert report.measures.eps_d.value == pytest.approx(_ue_truth(1.0, True, buggy), rel=1e-12)
     assert report.verdict == ("violated" if buggy else "consistent")
+
+
+@pytest.mark.parametrize("k, eps", [(8, 1.0), (6, 0.5)])
+def test_multi_freq_ldpy_ss_puts_the_true_value_first(k, eps):
+    """SS_Client returns the true value first whenever it is sampled, so an ordered report (x, a, ...) is
+    impossible for the input a: eps_d = inf as returned, wherever the subset holds more than one item
+    (sub_k = rint(k / (e^eps + 1)) >= 2 here; at k = 4, eps = 1 it holds one item and cannot leak)."""
+    pytest.importorskip("multi_freq_ldpy")
+    assert round(k / (math.exp(eps) + 1)) >= 2
+    report = audit_target("multi-freq-ldpy.ss", eps=eps, k=k)
+    assert report.route == "white-box" and report.verdict == "violated"
+    assert report.measures.eps_d.value == math.inf
+    w = report.measures.eps_d.witness
+    mech = report.mechanism
+    x, x2, y = mech.input_label(w.x), mech.input_label(w.x_prime), mech.output_label(w.y)
+    first, *rest = y.strip("()").split(",")
+    assert first.strip() == x and x2 in [r.strip() for r in rest]  # x first, and x' in the report

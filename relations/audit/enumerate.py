@@ -207,7 +207,10 @@ class UniformDraw:
         raise NotEnumerable("arithmetic on a uniform draw (only comparisons with numbers are enumerable)")
 
     __float__ = __rtruediv__ = __int__ = __round__ = __floor__ = __ceil__ = __pow__ = __index__ = _refuse
-    __array_ufunc__ = __array_function__ = _refuse  # np.log(u), np.floor(u) ...
+    __array_function__ = _refuse  # np.log(u), np.floor(u) ...
+
+    def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:
+        return _compare_ufunc(self, ufunc, method, inputs, kwargs)
 
     def __bool__(self) -> bool:
         raise NotEnumerable("truth value of a uniform draw")
@@ -280,7 +283,30 @@ class ScaledDraw:
         raise NotEnumerable("arithmetic on a uniform draw beyond c * u + o (only comparisons are enumerable)")
 
     __float__ = __rtruediv__ = __bool__ = __int__ = __round__ = __floor__ = __ceil__ = __pow__ = __index__ = _refuse
-    __array_ufunc__ = __array_function__ = _refuse  # np.log(u), np.floor(u) ...
+    __array_function__ = _refuse  # np.log(u), np.floor(u) ...
+
+    def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:
+        return _compare_ufunc(self, ufunc, method, inputs, kwargs)
+
+
+#: A numpy comparison with the draw on the right, as the draw's own comparison: ``t < u`` is ``u > t``.
+_MIRRORED = {"less": "__gt__", "less_equal": "__ge__", "greater": "__lt__", "greater_equal": "__le__"}
+_DIRECT = {"less": "__lt__", "less_equal": "__le__", "greater": "__gt__", "greater_equal": "__ge__"}
+
+
+def _compare_ufunc(draw: Any, ufunc: Any, method: str, inputs: Sequence[Any], kwargs: dict) -> Any:
+    """numpy's comparisons of a draw with a number on either side (``np.float64(p) > rng.random()``,
+    ``np.less(u, t)``), enumerated like Python's; any other ufunc on a draw is refused."""
+    import numpy as np
+
+    name = getattr(ufunc, "__name__", "")
+    if method == "__call__" and not kwargs and len(inputs) == 2 and name in _DIRECT:
+        a, b = inputs
+        if a is draw and np.ndim(b) == 0:
+            return np.bool_(getattr(draw, _DIRECT[name])(b.item() if hasattr(b, "item") else b))
+        if b is draw and np.ndim(a) == 0:
+            return np.bool_(getattr(draw, _MIRRORED[name])(a.item() if hasattr(a, "item") else a))
+    raise NotEnumerable(f"numpy's {name or ufunc} on a uniform draw (only comparisons with numbers are enumerable)")
 
 
 @dataclass(frozen=True)
@@ -398,6 +424,25 @@ class EnumeratingGenerator:
             r = THRESHOLD_ROUNDING * max(1.0, float(q / (1 - q)), float((1 - q) / q))
             radii = [(1 + r) ** n - 1] * (n + 1)
         return self._sized(size, lambda: self._replay.decide(weights, radii))
+
+    def geometric(self, p: float, size: Any = None) -> Any:
+        """Geometric ``p`` (trials up to the first success, from 1), as the loop of Bernoulli trials it is: each
+        trial one choice, so the enumeration follows it to the depth and carries the rest as unexplored mass
+        (``p`` at its exact binary value)."""
+        q = Fraction(p)
+        if not 0 < q <= 1:
+            raise NotEnumerable(f"geometric with p = {p!r}")
+        radii = None
+        if not isinstance(p, (int, Fraction)) and q < 1:
+            r = THRESHOLD_ROUNDING * max(1.0, float(q / (1 - q)), float((1 - q) / q))
+            radii = [r, r]
+
+        def one() -> int:
+            k = 1
+            while self._replay.decide([q, 1 - q], radii) == 1:
+                k += 1
+            return k
+        return self._sized(size, one)
 
     def __getattr__(self, name: str) -> Any:
         raise NotEnumerable(f"the draw '{name}' cannot be enumerated exactly")
