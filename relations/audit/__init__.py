@@ -10,11 +10,11 @@ from relations.audit.enumerate import (
     MAX_OUTCOMES,
     MAX_PATHS,
     THRESHOLD_ROUNDING,
-    EnumeratingGenerator,
     NotEnumerable,
     ScaledDraw,
     UniformDraw,
 )
+from relations.audit.generator import EnumeratingGenerator
 from relations.audit.exact import Enumerated, enumerate_channel, exact_channel, exact_mechanism
 from relations.audit.intercept import intercepted_globals
 from relations.audit.outputs import output_key, output_label

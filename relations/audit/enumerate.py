@@ -2,7 +2,7 @@
 
 A randomizer is a Python function ``fn(x)`` or ``fn(x, rng=...)``.  :func:`exact_channel`
 runs it once per *path* through its random choices: the random source handed to it
-(:class:`EnumeratingGenerator`, a stand-in for ``numpy.random.Generator``) answers each
+(:class:`~relations.audit.generator.EnumeratingGenerator`, a stand-in for ``numpy.random.Generator``) answers each
 draw with one of its finitely many outcomes, and the runs are replayed depth first until
 every combination of outcomes has been tried.  Each path is weighted by the exact
 product of its choices' probabilities, so the result is the channel the code
@@ -31,10 +31,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Callable, Sequence
+from typing import Any, Sequence
 
 
-__all__ = ["MAX_PATHS", "MAX_DEPTH", "MAX_OUTCOMES", "Truncated", "THRESHOLD_ROUNDING", "NotEnumerable", "HiddenRandomness", "EnumeratingGenerator", "UniformDraw",
+__all__ = ["MAX_PATHS", "MAX_DEPTH", "MAX_OUTCOMES", "Truncated", "THRESHOLD_ROUNDING", "NotEnumerable", "HiddenRandomness",
+           "Replay", "exact_threshold", "float_radius", "UniformDraw",
            "ScaledDraw"]
 
 #: Relative rounding assumed for a float threshold or weight the code uses (``2**-42``, the
@@ -65,7 +66,7 @@ class HiddenRandomness(NotEnumerable):
     built before the run, native code): sampling it cannot be reproduced from the audit's seed."""
 
 
-class _Replay:
+class Replay:
     """Depth-first replay of the decision tree: forced choices, then first choices recorded."""
 
     def __init__(self, max_outcomes: int, max_depth: int | None = None):
@@ -114,7 +115,7 @@ class _Replay:
         return False
 
 
-def _exact(value: Any) -> tuple[Fraction, float]:
+def exact_threshold(value: Any) -> tuple[Fraction, float]:
     """A threshold's exact value and its absolute rounding (0 for ints and Fractions)."""
     if isinstance(value, (UniformDraw, ScaledDraw)):
         raise NotEnumerable("a uniform draw compared with or combined with another uniform draw")
@@ -127,7 +128,7 @@ def _exact(value: Any) -> tuple[Fraction, float]:
     return q, (0.0 if isinstance(value, (int, Fraction)) else THRESHOLD_ROUNDING * abs(float(q)))
 
 
-def _float_radius(values: Sequence[Any]) -> float:
+def float_radius(values: Sequence[Any]) -> float:
     """Relative rounding of weights given as numbers: 0 when all are exact."""
     return 0.0 if all(isinstance(v, (int, Fraction)) for v in values) else 2 * THRESHOLD_ROUNDING
 
@@ -136,7 +137,7 @@ def _float_radius(values: Sequence[Any]) -> float:
 class UniformDraw:
     """A uniform float on ``[lo, hi)``, narrowed by the comparisons the randomizer makes with it."""
 
-    replay: _Replay
+    replay: Replay
     lo: Fraction = Fraction(0)
     hi: Fraction = Fraction(1)
     lo_err: float = 0.0  # absolute rounding of the thresholds lo and hi came from
@@ -144,7 +145,7 @@ class UniformDraw:
 
     def _below(self, t: Any) -> bool:
         """Branch on ``u < t``: True with probability ``(t - lo)/(hi - lo)`` (clipped)."""
-        return self.below(*_exact(t))
+        return self.below(*exact_threshold(t))
 
     def below(self, t: Fraction, err: float) -> bool:
         """Branch on ``u < t`` for an exact ``t`` with absolute rounding ``err``."""
@@ -229,7 +230,7 @@ class ScaledDraw:
     offset_err: float = 0.0
 
     def _compare(self, t: Any, below: bool) -> bool:
-        q, err = _exact(t)
+        q, err = exact_threshold(t)
         q, err = q - self.offset, err + self.offset_err
         c = self.factor
         if c == 0:
@@ -250,7 +251,7 @@ class ScaledDraw:
     __ge__ = __gt__
 
     def __mul__(self, c: Any) -> "ScaledDraw":
-        q, err = _exact(c)
+        q, err = exact_threshold(c)
         af, ao = abs(float(q)), abs(float(self.factor))
         return ScaledDraw(self.draw, self.factor * q, self.factor_err * af + err * ao, self.offset * q,
                           self.offset_err * af + err * abs(float(self.offset)))
@@ -258,19 +259,19 @@ class ScaledDraw:
     __rmul__ = __mul__
 
     def __truediv__(self, c: Any) -> "ScaledDraw":
-        q, err = _exact(c)
+        q, err = exact_threshold(c)
         if q == 0:
             raise ZeroDivisionError("division of a uniform draw by zero")
         return self * _Rounded(1 / q, err / float(q) ** 2)
 
     def __add__(self, c: Any) -> "ScaledDraw":
-        q, err = _exact(c)
+        q, err = exact_threshold(c)
         return ScaledDraw(self.draw, self.factor, self.factor_err, self.offset + q, self.offset_err + err)
 
     __radd__ = __add__
 
     def __sub__(self, c: Any) -> "ScaledDraw":
-        q, err = _exact(c)
+        q, err = exact_threshold(c)
         return ScaledDraw(self.draw, self.factor, self.factor_err, self.offset - q, self.offset_err + err)
 
     def __rsub__(self, c: Any) -> "ScaledDraw":
@@ -315,134 +316,3 @@ class _Rounded:
 
     value: Fraction
     err: float
-
-
-class EnumeratingGenerator:
-    """A stand-in for ``numpy.random.Generator`` whose draws enumerate their outcomes.
-
-    Only draws of a single value (``size=None``) or small fixed-size arrays of finite
-    draws are supported; anything else raises :class:`NotEnumerable`.
-    """
-
-    def __init__(self, replay: _Replay):
-        self._replay = replay
-
-    def _pick(self, weights: list[Fraction]) -> int:
-        return self._replay.decide(weights)
-
-    def _sized(self, size: Any, draw: Callable[[], Any]) -> Any:
-        if size is None:
-            return draw()
-        import numpy as np
-
-        shape = (size,) if isinstance(size, int) else tuple(size)
-        count = math.prod(shape)
-        return np.array([draw() for _ in range(count)], dtype=object).reshape(shape)
-
-    def integers(self, low: int, high: int | None = None, size: Any = None, endpoint: bool = False, **_: Any) -> Any:
-        """Uniform integers in ``[low, high)`` (``[low, high]`` with ``endpoint``); ``integers(n)`` is ``[0, n)``."""
-        if high is None:
-            low, high = 0, low
-        low, high = int(low), int(high) + (1 if endpoint else 0)
-        if high <= low:
-            raise ValueError("high <= low")
-        n = high - low
-        if n > self._replay.max_outcomes:
-            raise NotEnumerable(f"a draw of integers in [{low}, {high}) has more than {self._replay.max_outcomes} "
-                                "outcomes")
-
-        def one() -> int:
-            return low + self._pick([Fraction(1, n)] * n)
-        return self._sized(size, one)
-
-    def random(self, size: Any = None, **_: Any) -> Any:
-        """A symbolic uniform float on ``[0, 1)`` (comparisons branch exactly)."""
-        if size is not None:
-            raise NotEnumerable("random(size=...) arrays of uniform floats")
-        return UniformDraw(self._replay)
-
-    def uniform(self, low: Any = 0.0, high: Any = 1.0, size: Any = None) -> Any:
-        """A symbolic uniform float on ``[low, high)``: ``low + (high - low) u``."""
-        if size is not None:
-            raise NotEnumerable("uniform(size=...) arrays of uniform floats")
-        lo, lo_err = _exact(low)
-        hi, hi_err = _exact(high)
-        u = UniformDraw(self._replay)
-        return ScaledDraw(u, hi - lo, lo_err + hi_err, lo, lo_err)
-
-    def choice(self, a: Any, size: Any = None, replace: bool = True, p: Sequence[float] | None = None,
-               **_: Any) -> Any:
-        """A uniform (or ``p``-weighted) element of ``a`` (an int ``n`` means ``range(n)``)."""
-        items = list(range(a)) if isinstance(a, int) else list(a)
-        if not items:
-            raise ValueError("choice from an empty population")
-        radii = None
-        if p is None:
-            weights = [Fraction(1, len(items))] * len(items)
-        else:
-            p = list(p)
-            weights = [Fraction(w) if isinstance(w, (int, Fraction)) else Fraction(float(w)) for w in p]
-            total = sum(weights)
-            weights = [w / total for w in weights]
-            radii = [_float_radius(p)] * len(weights)
-        if size is not None and not replace:
-            count = size if isinstance(size, int) else math.prod(size)
-            chosen, pool, pw = [], list(range(len(items))), list(weights)
-            for _ in range(count):
-                total = sum(pw)
-                k = self._replay.decide([w / total for w in pw], radii and [2 * r for r in radii[:len(pw)]])
-                chosen.append(items[pool.pop(k)])
-                pw.pop(k)
-            import numpy as np
-
-            return np.array(chosen, dtype=object)
-        return self._sized(size, lambda: items[self._replay.decide(weights, radii)])
-
-    def permutation(self, x: Any) -> Any:
-        """A uniformly random permutation of ``x`` (an int ``n`` means ``range(n)``)."""
-        import numpy as np
-
-        items = list(range(x)) if isinstance(x, int) else list(x)
-        out = []
-        while items:
-            out.append(items.pop(self._pick([Fraction(1, len(items))] * len(items))))
-        return np.array(out)
-
-    def shuffle(self, x: Any) -> None:
-        """Shuffle the sequence ``x`` in place, uniformly."""
-        perm = list(self.permutation(len(x)))
-        values = [x[i] for i in perm]
-        for i, v in enumerate(values):
-            x[i] = v
-
-    def binomial(self, n: int, p: float, size: Any = None) -> Any:
-        """Binomial ``(n, p)``, exactly (``p`` at its exact binary value)."""
-        q = Fraction(p)
-        weights = [Fraction(math.comb(n, k)) * q**k * (1 - q) ** (n - k) for k in range(n + 1)]
-        radii = None
-        if not isinstance(p, (int, Fraction)) and 0 < q < 1:
-            r = THRESHOLD_ROUNDING * max(1.0, float(q / (1 - q)), float((1 - q) / q))
-            radii = [(1 + r) ** n - 1] * (n + 1)
-        return self._sized(size, lambda: self._replay.decide(weights, radii))
-
-    def geometric(self, p: float, size: Any = None) -> Any:
-        """Geometric ``p`` (trials up to the first success, from 1), as the loop of Bernoulli trials it is: each
-        trial one choice, so the enumeration follows it to the depth and carries the rest as unexplored mass
-        (``p`` at its exact binary value)."""
-        q = Fraction(p)
-        if not 0 < q <= 1:
-            raise NotEnumerable(f"geometric with p = {p!r}")
-        radii = None
-        if not isinstance(p, (int, Fraction)) and q < 1:
-            r = THRESHOLD_ROUNDING * max(1.0, float(q / (1 - q)), float((1 - q) / q))
-            radii = [r, r]
-
-        def one() -> int:
-            k = 1
-            while self._replay.decide([q, 1 - q], radii) == 1:
-                k += 1
-            return k
-        return self._sized(size, one)
-
-    def __getattr__(self, name: str) -> Any:
-        raise NotEnumerable(f"the draw '{name}' cannot be enumerated exactly")

@@ -1,7 +1,7 @@
 """The exact channel of a randomizer, from every path through its random choices.
 
 :func:`enumerate_channel` runs the randomizer once per path, with the
-:class:`~relations.audit.enumerate.EnumeratingGenerator` as its random source and the
+:class:`~relations.audit.generator.EnumeratingGenerator` as its random source and the
 global generators intercepted (:mod:`relations.audit.intercept`), and weights each path
 by the exact product of its choices' probabilities.  Kept free of the rest of the package
 (except :func:`exact_mechanism`, which imports it when called) so that a worker
@@ -21,10 +21,10 @@ from relations.audit.enumerate import (
     Truncated,
     HiddenRandomness,
     MAX_PATHS,
-    EnumeratingGenerator,
     NotEnumerable,
-    _Replay,
+    Replay,
 )
+from relations.audit.generator import EnumeratingGenerator
 from relations.audit.intercept import HiddenEntropy, intercepted_globals
 from relations.audit.outputs import output_key, output_label
 
@@ -95,12 +95,12 @@ class Enumerated:
 REPLAYS = 16
 
 
-def _replayed(fn: Callable[..., Any], x: Any, pass_rng: bool, replay: _Replay, key: Hashable, current: Any) -> None:
+def _replayed(fn: Callable[..., Any], x: Any, pass_rng: bool, replay: Replay, key: Hashable, current: Any) -> None:
     """Replay the path just run; a different output means randomness from a source the audit
     does not control (OS entropy, native code, a generator created inside the function)."""
     forced = [c for c, _ in replay.trail]
     for _ in range(REPLAYS):
-        again = _Replay(replay.max_outcomes)
+        again = Replay(replay.max_outcomes)
         again.forced = list(forced)
         value = _run(fn, x, pass_rng, again, current)
         if output_key(value) != key or [c for c, _ in again.trail] != forced:
@@ -109,7 +109,7 @@ def _replayed(fn: Callable[..., Any], x: Any, pass_rng: bool, replay: _Replay, k
                                 "outputs")
 
 
-def _run(fn: Callable[..., Any], x: Any, pass_rng: bool, replay: _Replay, current: Any) -> Any:
+def _run(fn: Callable[..., Any], x: Any, pass_rng: bool, replay: Replay, current: Any) -> Any:
     """One run of ``fn(x)`` along ``replay``'s path, in the closed world: a blocked source ends the route, even
     when the code caught the exception it raised."""
     current.begin()
@@ -164,7 +164,7 @@ def enumerate_channel(fn: Callable[..., Any], domain: Sequence[Any], *, pass_rng
         for x in domain:
             row: dict[int, Fraction] = {}
             lost = Fraction(0)
-            replay = _Replay(max_outcomes, max_depth)
+            replay = Replay(max_outcomes, max_depth)
             while True:
                 runs += 1
                 if runs > max_paths:

@@ -3,7 +3,7 @@
 Within :class:`intercepted_globals`:
 
 * **enumerated** (each draw answered by the current
-  :class:`~relations.audit.enumerate.EnumeratingGenerator`, so every outcome is tried): Python's
+  :class:`~relations.audit.generator.EnumeratingGenerator`, so every outcome is tried): Python's
   ``random`` module functions and every ``random.Random`` instance that was not seeded in the run;
   numpy's legacy global functions (``np.random.random``, ``randint``, ``choice`` ...), and the
   generators the code builds without a seed: ``np.random.default_rng()``, ``RandomState()``,

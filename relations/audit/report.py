@@ -85,6 +85,7 @@ class AuditReport:
     claim: str = ""
     route_reason: str = ""
     repeatable: bool = True
+    binning: str = ""  # black-box: how real-valued outputs were binned, if they were
     eps_d_lower: str = ""  # depth-bounded white-box: the certified lower bound, ln(q) or inf
     witness: tuple = ()  # its (x, x', y)
 
@@ -100,6 +101,8 @@ class AuditReport:
             if self.verdict == AuditVerdict.INCONCLUSIVE:
                 text += (f"; only {sa.repeated_share():.0%} of the samples fell on outputs seen {REPEATS} times or "
                          "more, so they could not show a violation: this is no evidence of privacy")
+            if self.binning:
+                text += f"\nbinning: {self.binning}"
             if self.route_reason:
                 text += f"\nwhy not exact: {self.route_reason}"
             if not self.repeatable:

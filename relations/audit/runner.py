@@ -14,20 +14,66 @@ from collections import Counter
 from fractions import Fraction
 from typing import Any, Callable, Sequence
 
-from relations.audit.blackbox import sequential
+from relations.audit.blackbox import CHUNK, sequential
 from relations.audit.enumerate import MAX_DEPTH, MAX_PATHS, HiddenRandomness, NotEnumerable
 from relations.audit.exact import Enumerated, Unexplored
 from relations.audit.pool import Pool
 from relations.audit.report import AuditReport, _claims, _mechanism, _sampled_report, decide_channel, depth_bounded_report
 from relations.errors import InputError
 
-__all__ = ["DEFAULT_SAMPLES", "audit_target"]
+__all__ = ["DEFAULT_SAMPLES", "DEFAULT_TOTAL", "AUTO_BINS", "quantile_edges", "audit_target"]
 
 #: Samples per input of the black-box route when the exact route cannot answer and ``--samples`` is not
 #: given (at most :data:`DEFAULT_TOTAL` over all inputs).
 DEFAULT_SAMPLES = 100_000
 #: The most samples, over all inputs, that the default budget draws.
 DEFAULT_TOTAL = 2_000_000
+#: Equal-mass intervals of the automatic binning of real-valued outputs.
+AUTO_BINS = 16
+
+
+def quantile_edges(sampled: Any, count: int) -> list[float] | None:
+    """Edges of ``count`` equal-mass intervals at the pooled quantiles of a sample's outputs, or ``None``
+    unless every output is a finite real number.  Exact and deterministic: the same counts give the same
+    edges.
+
+    Examples
+    --------
+    >>> from collections import Counter
+    >>> from relations.audit.blackbox import SampleAudit
+    >>> s = SampleAudit(0.0, None, 4, 0.05, {0: Counter({"('float', 0.5)": 2, "('float', 1.5)": 2}),
+    ...                                      1: Counter({"('float', 2.5)": 4})}, 0.75)
+    >>> quantile_edges(s, 2), quantile_edges(SampleAudit(0.0, None, 1, 0.05, {0: Counter({"'a'": 1})}, 3.0), 2)
+    ([1.5], None)
+    """
+    import math
+
+    import ast
+
+    values: list[tuple[float, int]] = []
+    for counts in sampled.counts.values():
+        for key, n in counts.items():  # the text of an output key: ('float', 0.5), 3, ...
+            try:
+                k = ast.literal_eval(key) if isinstance(key, str) else key
+            except (ValueError, SyntaxError):
+                return None
+            if isinstance(k, tuple) and len(k) == 2 and k[0] == "float":
+                k = k[1]
+            if isinstance(k, bool) or not isinstance(k, (int, float)) or not math.isfinite(k):
+                return None
+            values.append((float(k), n))
+    values.sort()
+    total = sum(n for _, n in values)
+    if total == 0 or count < 2:
+        return None
+    edges, seen, j = [], 0, 1
+    for v, n in values:
+        seen += n
+        while j < count and seen * count >= j * total:
+            if not edges or v > edges[-1]:
+                edges.append(v)
+            j += 1
+    return edges[:-1] if edges and edges[-1] == values[-1][0] else edges or None
 
 
 def _check(answer: dict) -> dict:
@@ -60,7 +106,8 @@ def audit_target(target: str, *, domain: Sequence[Any] | None = None, eps: Any =
                  k: int | None = None, params: dict | None = None, prior: Any = "uniform",
                  samples: int | None = None, seed: int = 0, alpha: float = 0.05, max_paths: int = MAX_PATHS,
                  python: str | None = None, workers: int = 0, scheduler: Any = None, white_box: bool = True,
-                 progress: Callable[[int, int], None] | None = None, exact_only: bool = False) -> AuditReport:
+                 progress: Callable[[int, int], None] | None = None, exact_only: bool = False,
+                 bins: int | Sequence[float] | None = None) -> AuditReport:
     """Audit ``target`` (``MODULE:FUNCTION``, ``FILE.py:FUNCTION`` or a library mechanism).
 
     Parameters
@@ -90,6 +137,12 @@ def audit_target(target: str, *, domain: Sequence[Any] | None = None, eps: Any =
         False skips enumeration and samples directly.
     progress : callable, optional
         ``progress(done, total)`` as sampling chunks finish.
+    bins : int or sequence of float, optional
+        Bin real-valued outputs on the black-box route: the edges, or a number of equal-mass intervals
+        at the pooled quantiles of a first sample.  By default, outputs that seldom repeat and are all real
+        numbers (a Laplace or Gaussian mechanism) are binned into :data:`AUTO_BINS` such intervals, and the
+        binned channel is sampled afresh (``seed + 1``).  Binning is post-processing, so a certified lower
+        bound on the binned channel is one on the mechanism.
     exact_only : bool, optional
         Refuse (:class:`~relations.audit.enumerate.NotEnumerable`) rather than sample when the exact route
         cannot answer.  Otherwise the report says why, and samples: ``samples`` per input, or by default
@@ -140,7 +193,7 @@ def audit_target(target: str, *, domain: Sequence[Any] | None = None, eps: Any =
         if info.get("declared"):
             answer = _check(pool.map([dict(job, task="declared", inputs=list(range(len(domain))))])[0])
             declared = [{key: float(p) for key, _, p in answer["rows"][str(i)]} for i in range(len(domain))]
-        reason, repeatable = "", True
+        reason = ""
         if white_box and info.get("enumerable", True):
             jobs = [dict(job, task="enumerate", inputs=[i], max_paths=max_paths) for i in range(len(domain))]
             answers = pool.map(jobs)
@@ -153,7 +206,7 @@ def audit_target(target: str, *, domain: Sequence[Any] | None = None, eps: Any =
             except NotEnumerable as exc:
                 if exact_only:
                     raise
-                reason, repeatable = str(exc), not isinstance(exc, HiddenRandomness)
+                reason = str(exc)
         elif exact_only:
             raise NotEnumerable("the target's randomness is not enumerated (a library mechanism sampled by design)"
                                 if white_box else "--black-box was asked for")
@@ -164,9 +217,12 @@ def audit_target(target: str, *, domain: Sequence[Any] | None = None, eps: Any =
             samples = max(1, min(DEFAULT_SAMPLES, DEFAULT_TOTAL // len(domain)))
         labels: dict = {}
         total = [0, 0]
+        plan = {"bins": None if bins is None or isinstance(bins, int) else sorted(float(b) for b in bins),
+                "seed": seed}
 
         def draw_round(tasks: list[tuple[int, int, int]]) -> list[Counter]:
-            jobs = [dict(job, task="sample", input=i, chunk=c, size=n, seed=seed) for i, c, n in tasks]
+            jobs = [dict(job, task="sample", input=i, chunk=c, size=n, seed=plan["seed"], bins=plan["bins"])
+                    for i, c, n in tasks]
             total[1] += len(jobs)
 
             def tick(n: int) -> None:
@@ -180,10 +236,28 @@ def audit_target(target: str, *, domain: Sequence[Any] | None = None, eps: Any =
                 labels.update({key: label for key, label, _ in a["counts"]})
                 out.append(Counter({key: n for key, _, n in a["counts"]}))
             return out
+        probe = [dict(job, task="sample", input=0, chunk=0, size=min(samples, 1000), seed=seed, bins=None)] * 2
+        counts = [_check(a)["counts"] for a in pool.map(probe)]
+        repeatable = sorted(map(tuple, counts[0])) == sorted(map(tuple, counts[1]))  # the same seed, the same counts?
+        binning, edges = "", None
+        if plan["bins"] is not None:
+            binning = (f"outputs binned into the {len(plan['bins']) + 1} intervals given (--bins); post-processing "
+                       "cannot raise eps_d, so a lower bound on the binned channel is one on the mechanism")
+        else:  # a first chunk per input: real-valued outputs that seldom repeat are binned
+            first = sequential(None, domain=domain, samples=min(samples, CHUNK), alpha=alpha, draw_round=draw_round)
+            if not first.informative() or isinstance(bins, int):
+                edges = quantile_edges(first, bins if isinstance(bins, int) else AUTO_BINS)
+            if edges:  # audit the binned mechanism, on a fresh sample
+                plan["bins"], plan["seed"] = edges, seed + 1
+                binning = (f"outputs binned into {len(edges) + 1} intervals at the pooled quantiles of a first sample "
+                           f"({first.samples} per input, --seed {seed}); the binned channel sampled afresh (--seed "
+                           f"{seed + 1}); post-processing cannot raise eps_d, so a lower bound on the binned channel "
+                           "is one on the mechanism")
+            labels.clear()
         sampled = sequential(None, domain=domain, samples=samples, alpha=alpha, stop_above=_stop(eps),
-                             draw_round=draw_round, declared=declared)
+                             draw_round=draw_round, declared=None if plan["bins"] else declared)
         report = _sampled_report(target, sampled, eps, labels=labels, route_reason=reason, repeatable=repeatable,
-                                 **extra)
+                                 binning=binning, **extra)
         if sampled.conformance is not None:
             report = _with(report, conformance=(
                 f"conformance with the declared channel: p = {sampled.conformance:.3g} (chi-square, Bonferroni "

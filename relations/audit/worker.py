@@ -8,7 +8,8 @@ A *job* is a JSON object; :func:`run_job` answers it with another:
   "max_paths": N}``: the exact rows of inputs ``D[i]``, as ``[output, label, "num/den"]``;
 * ``{"task": "sample", ..., "input": i, "chunk": c, "size": n, "seed": s}``: counts of the
   outputs of ``n`` runs on ``D[i]``, seeded from ``(s, i, c)`` only, so that any split
-  of the work over processes or machines gives the same counts;
+  of the work over processes or machines gives the same counts (with ``"bins": [edges]``, of
+  the interval each real-valued output falls in);
 * ``{"task": "declared", ..., "inputs": [...]}``: the channel the library documents.
 
 Outputs travel as the text of their :func:`~relations.audit.outputs.output_key`.  Run as a
@@ -47,7 +48,7 @@ from relations.audit.enumerate import HiddenRandomness, NotEnumerable
 from relations.audit.exact import enumerate_channel
 from relations.audit.outputs import output_key, output_label
 
-__all__ = ["TargetError", "Target", "load_target", "run_job", "main"]
+__all__ = ["TargetError", "Target", "load_target", "bin_key", "run_job", "main"]
 
 class TargetError(Exception):
     """The target cannot be loaded or called as asked (a one-line message for the user)."""
@@ -140,10 +141,38 @@ def _seeds(seed: int, index: int, chunk: int) -> tuple[Any, int]:
 _GLOBALS = threading.Lock()  # the global generators are seeded per chunk: one chunk at a time per process
 
 
-def sample_counts(target: Target, x: Any, *, index: int, chunk: int, size: int, seed: int) -> Counter:
-    """Counts of ``output_key``s over ``size`` runs on ``x``, seeded from ``(seed, index, chunk)`` alone."""
+def sample_counts(target: Target, x: Any, *, index: int, chunk: int, size: int, seed: int,
+                  bins: list | None = None) -> Counter:
+    """Counts of ``output_key``s over ``size`` runs on ``x``, seeded from ``(seed, index, chunk)`` alone; with
+    ``bins`` (sorted edges), counts of the bin each real-valued output falls in (:func:`bin_key`)."""
     with _GLOBALS:
-        return _sample_counts(target, x, index=index, chunk=chunk, size=size, seed=seed)
+        counts = _sample_counts(target, x, index=index, chunk=chunk, size=size, seed=seed)
+    if bins is None:
+        return counts
+    binned: Counter = Counter()
+    for key, n in counts.items():
+        binned[bin_key(key, bins)] += n
+    return binned
+
+
+def bin_key(key: Any, edges: list) -> str:
+    """The interval of ``edges`` that the real output ``key`` falls in: ``"[a, b)"``, open at infinity.
+
+    Examples
+    --------
+    >>> bin_key(0.5, [0.0, 1.0]), bin_key(-3, [0.0, 1.0]), bin_key(1.0, [0.0, 1.0])
+    ('[0.0, 1.0)', '(-inf, 0.0)', '[1.0, inf)')
+    """
+    import bisect
+
+    if isinstance(key, tuple) and len(key) == 2 and key[0] == "float":  # an output key (outputs.output_key)
+        key = key[1]
+    if isinstance(key, bool) or not isinstance(key, (int, float)):
+        raise TargetError(f"--bins needs a real-valued output; the randomizer returned {key!r}")
+    i = bisect.bisect_right(edges, key)
+    lo = "(-inf" if i == 0 else f"[{edges[i - 1]!r}"
+    hi = "inf)" if i == len(edges) else f"{edges[i]!r})"
+    return f"{lo}, {hi}"
 
 
 def _sample_counts(target: Target, x: Any, *, index: int, chunk: int, size: int, seed: int) -> Counter:
@@ -190,7 +219,8 @@ def run_job(job: dict, cache: dict | None = None) -> dict:
             return {"ok": True, "rows": rows, "runs": runs, "rounding": rounding, "unexplored": unexplored}
         if task == "sample":
             i = job["input"]
-            counts = sample_counts(target, domain[i], index=i, chunk=job["chunk"], size=job["size"], seed=job["seed"])
+            counts = sample_counts(target, domain[i], index=i, chunk=job["chunk"], size=job["size"], seed=job["seed"],
+                                   bins=job.get("bins"))
             return {"ok": True, "counts": [[repr(k), output_label(k), n] for k, n in counts.items()]}
         if task == "declared":
             if target.declared is None:

@@ -14,6 +14,29 @@ from relations.cli.app import app, fail
 __all__ = ["audit"]
 
 
+def _parse_bins(text: Optional[str]):
+    """``--bins``: ``N`` (equal-mass intervals, 2 to 10000) or comma-separated finite edges."""
+    import math
+
+    from relations.errors import InputError
+
+    if text is None:
+        return None
+    parts = [p.strip() for p in text.split(",") if p.strip()]
+    if len(parts) == 1 and parts[0].isdigit():
+        n = int(parts[0])
+        if not 2 <= n <= 10_000:
+            raise InputError(f"--bins: {n} intervals; give 2 to 10000")
+        return n
+    try:
+        edges = [float(p) for p in parts]
+    except ValueError:
+        raise InputError(f"--bins: {text!r} is neither a number of intervals nor comma-separated edges") from None
+    if not edges or len(edges) > 10_000 or not all(math.isfinite(e) for e in edges):
+        raise InputError("--bins: give 1 to 10000 finite edges")
+    return sorted(set(edges))
+
+
 @app.command()
 def audit(
     target: Optional[str] = typer.Argument(None, help="MODULE:FUNCTION, FILE.py:FUNCTION (a randomizer fn(x) or "
@@ -31,6 +54,9 @@ def audit(
     samples: Optional[int] = typer.Option(None, "--samples", help="Black-box budget: most samples per input, used "
                                           "when the randomness cannot be enumerated (default 100000, at most "
                                           "2000000 over all inputs).", min=1, max=100_000_000),
+    bins: Optional[str] = typer.Option(None, "--bins", help="Bin real-valued outputs when sampling: a number N of "
+                                       "equal-mass intervals from a first sample, or comma-separated edges (by "
+                                       "default outputs that seldom repeat are binned into 16)."),
     exact_only: bool = typer.Option(False, "--exact-only", help="Refuse (exit 2) instead of sampling when the "
                                     "randomness cannot be enumerated exactly."),
     black_box: bool = typer.Option(False, "--black-box", help="Sample even when the randomness could be enumerated."),
@@ -74,7 +100,8 @@ def audit(
         report = audit_target(target, domain=None if domain is None else parse_domain(domain), eps=eps, claims=claim,
                               k=k, params=params, samples=samples, seed=seed, max_paths=max_paths, python=python,
                               workers=os.cpu_count() or 1 if workers is None else workers, scheduler=scheduler,
-                              white_box=not black_box, progress=progress_bar, exact_only=exact_only)
+                              white_box=not black_box, progress=progress_bar, exact_only=exact_only,
+                              bins=_parse_bins(bins))
     except NotEnumerable as exc:
         fail(f"{target}: its randomness cannot be enumerated exactly ({exc}); without --exact-only it is sampled")
         return

@@ -39,7 +39,7 @@ def audit_json(report: AuditReport, *, channel_file: str | None = None) -> dict[
                      "rounds": sa.rounds, "undetectable_below": sa.undetectable,
                      "witness": None if sa.witness is None else
                      [str(sa.witness[0]), str(sa.witness[1]), report.labels.get(sa.witness[2], sa.witness[2])],
-                     "route_reason": report.route_reason, "repeatable": report.repeatable,
+                     "route_reason": report.route_reason, "repeatable": report.repeatable, "binning": report.binning,
                      "repeated_share": sa.repeated_share()})
     else:
         m, mech = report.measures, report.mechanism

@@ -1,0 +1,156 @@
+"""The stand-in for ``numpy.random.Generator`` that the white-box route hands a randomizer.
+
+Every draw of :class:`EnumeratingGenerator` is a choice of the current :class:`~relations.audit.enumerate.Replay`:
+finite draws (``integers``, ``choice``, ``permutation``, ``shuffle``, ``binomial``, ``geometric``) outcome by
+outcome, uniform floats (``random``, ``uniform``) as symbolic draws
+(:class:`~relations.audit.enumerate.UniformDraw`) that branch on each comparison.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import Any, Callable, Sequence
+
+from relations.audit.enumerate import (
+    THRESHOLD_ROUNDING,
+    NotEnumerable,
+    Replay,
+    ScaledDraw,
+    UniformDraw,
+    exact_threshold,
+    float_radius,
+)
+
+__all__ = ["EnumeratingGenerator"]
+
+
+class EnumeratingGenerator:
+    """A stand-in for ``numpy.random.Generator`` whose draws enumerate their outcomes.
+
+    Only draws of a single value (``size=None``) or small fixed-size arrays of finite
+    draws are supported; anything else raises :class:`NotEnumerable`.
+    """
+
+    def __init__(self, replay: Replay):
+        self._replay = replay
+
+    def _pick(self, weights: list[Fraction]) -> int:
+        return self._replay.decide(weights)
+
+    def _sized(self, size: Any, draw: Callable[[], Any]) -> Any:
+        if size is None:
+            return draw()
+        import numpy as np
+
+        shape = (size,) if isinstance(size, int) else tuple(size)
+        count = math.prod(shape)
+        return np.array([draw() for _ in range(count)], dtype=object).reshape(shape)
+
+    def integers(self, low: int, high: int | None = None, size: Any = None, endpoint: bool = False, **_: Any) -> Any:
+        """Uniform integers in ``[low, high)`` (``[low, high]`` with ``endpoint``); ``integers(n)`` is ``[0, n)``."""
+        if high is None:
+            low, high = 0, low
+        low, high = int(low), int(high) + (1 if endpoint else 0)
+        if high <= low:
+            raise ValueError("high <= low")
+        n = high - low
+        if n > self._replay.max_outcomes:
+            raise NotEnumerable(f"a draw of integers in [{low}, {high}) has more than {self._replay.max_outcomes} "
+                                "outcomes")
+
+        def one() -> int:
+            return low + self._pick([Fraction(1, n)] * n)
+        return self._sized(size, one)
+
+    def random(self, size: Any = None, **_: Any) -> Any:
+        """A symbolic uniform float on ``[0, 1)`` (comparisons branch exactly)."""
+        if size is not None:
+            raise NotEnumerable("random(size=...) arrays of uniform floats")
+        return UniformDraw(self._replay)
+
+    def uniform(self, low: Any = 0.0, high: Any = 1.0, size: Any = None) -> Any:
+        """A symbolic uniform float on ``[low, high)``: ``low + (high - low) u``."""
+        if size is not None:
+            raise NotEnumerable("uniform(size=...) arrays of uniform floats")
+        lo, lo_err = exact_threshold(low)
+        hi, hi_err = exact_threshold(high)
+        u = UniformDraw(self._replay)
+        return ScaledDraw(u, hi - lo, lo_err + hi_err, lo, lo_err)
+
+    def choice(self, a: Any, size: Any = None, replace: bool = True, p: Sequence[float] | None = None,
+               **_: Any) -> Any:
+        """A uniform (or ``p``-weighted) element of ``a`` (an int ``n`` means ``range(n)``)."""
+        items = list(range(a)) if isinstance(a, int) else list(a)
+        if not items:
+            raise ValueError("choice from an empty population")
+        radii = None
+        if p is None:
+            weights = [Fraction(1, len(items))] * len(items)
+        else:
+            p = list(p)
+            weights = [Fraction(w) if isinstance(w, (int, Fraction)) else Fraction(float(w)) for w in p]
+            total = sum(weights)
+            weights = [w / total for w in weights]
+            radii = [float_radius(p)] * len(weights)
+        if size is not None and not replace:
+            count = size if isinstance(size, int) else math.prod(size)
+            chosen, pool, pw = [], list(range(len(items))), list(weights)
+            for _ in range(count):
+                total = sum(pw)
+                k = self._replay.decide([w / total for w in pw], radii and [2 * r for r in radii[:len(pw)]])
+                chosen.append(items[pool.pop(k)])
+                pw.pop(k)
+            import numpy as np
+
+            return np.array(chosen, dtype=object)
+        return self._sized(size, lambda: items[self._replay.decide(weights, radii)])
+
+    def permutation(self, x: Any) -> Any:
+        """A uniformly random permutation of ``x`` (an int ``n`` means ``range(n)``)."""
+        import numpy as np
+
+        items = list(range(x)) if isinstance(x, int) else list(x)
+        out = []
+        while items:
+            out.append(items.pop(self._pick([Fraction(1, len(items))] * len(items))))
+        return np.array(out)
+
+    def shuffle(self, x: Any) -> None:
+        """Shuffle the sequence ``x`` in place, uniformly."""
+        perm = list(self.permutation(len(x)))
+        values = [x[i] for i in perm]
+        for i, v in enumerate(values):
+            x[i] = v
+
+    def binomial(self, n: int, p: float, size: Any = None) -> Any:
+        """Binomial ``(n, p)``, exactly (``p`` at its exact binary value)."""
+        q = Fraction(p)
+        weights = [Fraction(math.comb(n, k)) * q**k * (1 - q) ** (n - k) for k in range(n + 1)]
+        radii = None
+        if not isinstance(p, (int, Fraction)) and 0 < q < 1:
+            r = THRESHOLD_ROUNDING * max(1.0, float(q / (1 - q)), float((1 - q) / q))
+            radii = [(1 + r) ** n - 1] * (n + 1)
+        return self._sized(size, lambda: self._replay.decide(weights, radii))
+
+    def geometric(self, p: float, size: Any = None) -> Any:
+        """Geometric ``p`` (trials up to the first success, from 1), as the loop of Bernoulli trials it is: each
+        trial one choice, so the enumeration follows it to the depth and carries the rest as unexplored mass
+        (``p`` at its exact binary value)."""
+        q = Fraction(p)
+        if not 0 < q <= 1:
+            raise NotEnumerable(f"geometric with p = {p!r}")
+        radii = None
+        if not isinstance(p, (int, Fraction)) and q < 1:
+            r = THRESHOLD_ROUNDING * max(1.0, float(q / (1 - q)), float((1 - q) / q))
+            radii = [r, r]
+
+        def one() -> int:
+            k = 1
+            while self._replay.decide([q, 1 - q], radii) == 1:
+                k += 1
+            return k
+        return self._sized(size, one)
+
+    def __getattr__(self, name: str) -> Any:
+        raise NotEnumerable(f"the draw '{name}' cannot be enumerated exactly")
