@@ -8,6 +8,7 @@ rows are point masses (eps_d infinite).
 
 from __future__ import annotations
 
+import math
 import os
 import random
 import secrets
@@ -326,3 +327,41 @@ def test_a_module_level_generator_is_said_not_repeatable(target_file):
     out = _cli("audit", target, "--domain", "0,1", "--eps", "ln(3)", "--samples", "20000", "--workers", "0", "--json")
     data = json.loads(out.stdout)
     assert data["route"] == "black-box" and data["repeatable"] is False and "cannot see" in data["route_reason"]
+
+
+def _krr_weights(k, eps):
+    t = math.exp(eps)
+    p = t / (t + k - 1)
+    return p, (1 - p) / (k - 1)  # as code computes them: the complement in floats
+
+
+@pytest.mark.parametrize("eps", [10, 11, 12, 15, 20])
+def test_binary_rr_with_float_weights_is_never_violated_by_rounding(eps):
+    """p = e^eps / (e^eps + 1) and 1 - p computed in floats (the weights given to choice): the complement's
+    relative rounding grows like p / (1 - p), which the audit now carries (was: violated at eps = 10, 11, ...)."""
+    p, _ = _krr_weights(2, eps)
+    report = audit(lambda x, rng: rng.choice([x, 1 - x], p=[p, 1 - p]), domain=[0, 1], eps=str(eps))
+    assert report.verdict == "consistent", report.summary()
+
+
+@pytest.mark.parametrize("k", [2, 4, 16, 64])
+@pytest.mark.parametrize("eps", [1, 10, 20])
+def test_krr_in_floats_is_consistent_and_an_overclaim_is_violated(k, eps):
+    p, q = _krr_weights(k, eps)
+
+    def weights(x, rng):
+        return int(rng.choice(k, p=[p if y == x else q for y in range(k)]))
+
+    def threshold(x, rng):
+        if rng.random() < p:
+            return x
+        return [y for y in range(k) if y != x][int(rng.integers(0, k - 1))]
+
+    for fn in (weights, threshold):
+        assert audit(fn, domain=list(range(k)), eps=str(eps)).verdict == "consistent", fn.__name__
+    p2, q2 = _krr_weights(k, eps + 0.01)  # claims eps, delivers eps + 0.01
+
+    def over(x, rng):
+        return int(rng.choice(k, p=[p2 if y == x else q2 for y in range(k)]))
+
+    assert audit(over, domain=list(range(k)), eps=str(eps)).verdict == "violated"

@@ -25,6 +25,27 @@ from relations.audit.enumerate import (
 __all__ = ["EnumeratingGenerator"]
 
 
+def _weight_radii(given: Sequence[Any], weights: Sequence[Fraction]) -> list[float] | None:
+    """The relative rounding of each weight of ``choice(p=...)``: 0 when every weight is exact; otherwise each
+    float weight is taken within an absolute ``2 * THRESHOLD_ROUNDING * max(weights)`` of the intended one, as
+    the code computes it at the scale of its largest weight (``1 - p``, ``(1 - p) / (k - 1)``): a small weight's
+    relative rounding is that much larger.
+
+    Examples
+    --------
+    >>> from fractions import Fraction as F
+    >>> _weight_radii([F(1, 2), F(1, 2)], [F(1, 2), F(1, 2)]) is None
+    True
+    >>> r = _weight_radii([0.999, 0.001], [F(0.999), F(0.001)])
+    >>> round(r[1] / r[0])
+    999
+    """
+    if float_radius(given) == 0:
+        return None
+    top = max(weights)
+    return [2 * THRESHOLD_ROUNDING * float(top / w) if w > 0 else 0.0 for w in weights]
+
+
 class EnumeratingGenerator:
     """A stand-in for ``numpy.random.Generator`` whose draws enumerate their outcomes.
 
@@ -92,7 +113,7 @@ class EnumeratingGenerator:
             weights = [Fraction(w) if isinstance(w, (int, Fraction)) else Fraction(float(w)) for w in p]
             total = sum(weights)
             weights = [w / total for w in weights]
-            radii = [float_radius(p)] * len(weights)
+            radii = _weight_radii(p, weights)
         if size is not None and not replace:
             count = size if isinstance(size, int) else math.prod(size)
             chosen, pool, pw = [], list(range(len(items))), list(weights)
