@@ -125,7 +125,8 @@ def test_every_constructor_is_registered_and_listed():
         assert f'"mechanism": "{name}"' in listing
 
 
-WORKER_SAFE = {"relations.audit.enumerate", "relations.audit.generator", "relations.audit.exact", "relations.audit.outputs",
+WORKER_SAFE = {"relations.audit.enumerate", "relations.audit.generator", "relations.audit.vectors", "relations.audit.exact",
+               "relations.audit.outputs",
                "relations.audit.intercept", "relations.audit.libraries", "relations.audit.worker"}
 
 

@@ -25,6 +25,7 @@ from relations.audit.enumerate import (
     Replay,
 )
 from relations.audit.generator import EnumeratingGenerator
+from relations.audit.vectors import BitVector, Factorised, merge_products
 from relations.audit.intercept import HiddenEntropy, intercepted_globals
 from relations.audit.outputs import output_key, output_label
 
@@ -54,6 +55,7 @@ class Enumerated:
     runs: int
     rounding: float
     unexplored: tuple[Fraction, ...] = ()
+    factorised: Any = None  # a Factorised channel (relations.audit.vectors) when the outputs are independent bits
 
     @property
     def complete(self) -> bool:
@@ -103,7 +105,7 @@ def _replayed(fn: Callable[..., Any], x: Any, pass_rng: bool, replay: Replay, ke
         again = Replay(replay.max_outcomes)
         again.forced = list(forced)
         value = _run(fn, x, pass_rng, again, current)
-        if output_key(value) != key or [c for c, _ in again.trail] != forced:
+        if _key(value) != key or [c for c, _ in again.trail] != forced:
             raise HiddenRandomness("the randomizer draws from a source the audit cannot see (operating-system "
                                 "entropy, native code or its own generator): the same choices gave different "
                                 "outputs")
@@ -174,7 +176,7 @@ def enumerate_channel(fn: Callable[..., Any], domain: Sequence[Any], *, pass_rng
                 except Truncated:  # a loop on draws: the paths below this prefix are not followed
                     lost += replay.probability()
                 else:
-                    key = output_key(value)
+                    key = _key(value)
                     if not row:  # the first complete path, replayed: hidden randomness would change its output
                         _replayed(fn, x, pass_rng, replay, key, current)
                     j = outputs.setdefault(key, len(outputs))
@@ -185,6 +187,9 @@ def enumerate_channel(fn: Callable[..., Any], domain: Sequence[Any], *, pass_rng
             raw_rows.append(row)
             unexplored.append(lost)
     keys = list(outputs)
+    if any(_is_bits(k) for k in keys):  # independent bits: one product per input, never expanded
+        return Enumerated([], [], runs, (radius - 1) * (1 + 2.0**-40), tuple(unexplored),
+                          _factorised(keys, raw_rows, radius, unexplored))
     rows = [[r.get(j, Fraction(0)) for j in range(len(keys))] for r in raw_rows]
     for x, r, m in zip(domain, rows, unexplored):
         if sum(r) + m != 1:  # pragma: no cover - the weights of a decision tree sum to 1
@@ -193,6 +198,37 @@ def enumerate_channel(fn: Callable[..., Any], domain: Sequence[Any], *, pass_rng
     if not e.complete and not allow_unexplored:
         raise Unexplored(e, max_depth)
     return e
+
+
+def _key(value: Any) -> Hashable:
+    """A path's output as a key: a vector of independent bits as its product form, anything else as
+    :func:`~relations.audit.outputs.output_key`."""
+    return value.output() if isinstance(value, BitVector) else output_key(value)
+
+
+def _is_bits(key: Any) -> bool:
+    return isinstance(key, tuple) and len(key) == 4 and key[0] == "bits"
+
+
+def _factorised(keys: list, raw_rows: list[dict[int, Fraction]], radius: float, unexplored: list[Fraction]) -> Any:
+    """The :class:`~relations.audit.vectors.Factorised` channel of paths whose outputs are all bit vectors."""
+    if not all(_is_bits(k) for k in keys):
+        raise NotEnumerable("the randomizer returns a vector of independent bits on some paths and something "
+                            "else on others")
+    if any(unexplored):
+        raise NotEnumerable("a loop on draws around a vector of independent bits")
+    kinds = {k[1] for k in keys}
+    sizes = {len(k[2]) for k in keys}
+    if len(kinds) > 1 or len(sizes) > 1:
+        raise NotEnumerable("bit vectors of different types or lengths on different paths")
+    rows = []
+    for row in raw_rows:
+        merged = merge_products([(w, keys[j][2]) for j, w in row.items()])
+        if merged is None:
+            raise NotEnumerable("a mixture of products of independent bits that does not factorise")
+        rows.append(merged)
+    inner = max(k[3] for k in keys)
+    return Factorised(rows, (radius - 1) * (1 + 2.0**-40) + inner, kinds.pop())
 
 
 class Unexplored(NotEnumerable):

@@ -12,6 +12,7 @@ import math
 from fractions import Fraction
 from typing import Any, Callable, Sequence
 
+from relations.audit.vectors import UniformVector
 from relations.audit.enumerate import (
     THRESHOLD_ROUNDING,
     NotEnumerable,
@@ -85,9 +86,10 @@ class EnumeratingGenerator:
         return self._sized(size, one)
 
     def random(self, size: Any = None, **_: Any) -> Any:
-        """A symbolic uniform float on ``[0, 1)`` (comparisons branch exactly)."""
+        """A symbolic uniform float on ``[0, 1)`` (comparisons branch exactly); with ``size``, a vector of
+        independent ones kept factorised (:class:`~relations.audit.vectors.UniformVector`)."""
         if size is not None:
-            raise NotEnumerable("random(size=...) arrays of uniform floats")
+            return UniformVector(self._replay, size)
         return UniformDraw(self._replay)
 
     def uniform(self, low: Any = 0.0, high: Any = 1.0, size: Any = None) -> Any:
@@ -152,6 +154,8 @@ class EnumeratingGenerator:
         if not isinstance(p, (int, Fraction)) and 0 < q < 1:
             r = THRESHOLD_ROUNDING * max(1.0, float(q / (1 - q)), float((1 - q) / q))
             radii = [(1 + r) ** n - 1] * (n + 1)
+        if n == 1 and size is not None:  # independent bits, kept factorised
+            return (UniformVector(self._replay, size) < p).astype(int)
         return self._sized(size, lambda: self._replay.decide(weights, radii))
 
     def geometric(self, p: float, size: Any = None) -> Any:

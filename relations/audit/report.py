@@ -31,7 +31,7 @@ from relations.model.distributions import Channel
 from relations.model.mechanism import Mechanism
 
 __all__ = ["AuditReport", "audit", "assert_private", "load_target", "parse_domain", "decide_channel",
-           "depth_bounded_report"]
+           "depth_bounded_report", "factorised_report"]
 
 
 @dataclass(frozen=True)
@@ -87,6 +87,10 @@ class AuditReport:
     repeatable: bool = True
     binning: str = ""  # black-box: how real-valued outputs were binned, if they were
     eps_d_lower: str = ""  # depth-bounded white-box: the certified lower bound, ln(q) or inf
+    eps_d_exact: str = ""  # factorised white-box: eps_d exactly, ln(q) or inf
+    bits: int = 0  # factorised white-box: the number of independent bits of an output
+    eps_d_value: float = 0.0  # factorised white-box: eps_d in nats
+    within_rounding: bool = False  # factorised white-box: the claim holds only within the code's float rounding
     witness: tuple = ()  # its (x, x', y)
 
     def summary(self) -> str:
@@ -109,6 +113,14 @@ class AuditReport:
                 text += ("\nthe counts will not repeat: the randomizer draws from a source the audit's --seed does not "
                          "control")
             return text
+        if self.mechanism is None and self.bits:  # factorised white-box: eps_d exactly, 2^bits outputs never expanded
+            x, x2, y = self.witness
+            head = f"{self.verdict}: " + (f"{self.claim} fails; " if self.verdict == AuditVerdict.VIOLATED else (
+                f"{self.claim} holds within the rounding of the code's floats; " if self.within_rounding else ""))
+            text = self.eps_d_exact if len(self.eps_d_exact) <= 60 else "ln(q), q a long rational,"
+            return (f"{head}{self.target} implements a channel of {self.bits} independent bits with eps_d = "
+                    f"{text} (x={x}, x'={x2}, y={y}) = {self.eps_d_value:.6g} nats, exactly (white-box, factorised: its 2^{self.bits} "
+                    f"outputs never expanded; {self.runs} paths)")
         if self.mechanism is None:  # depth-bounded white-box: a certified lower bound
             x, x2, y = self.witness
             return (f"{self.verdict}: {self.claim} fails: {self.target} implements a channel with eps_d >= "
@@ -180,6 +192,8 @@ def audit(fn: Callable[..., Any], *, domain: Sequence[Any], eps: Any = None, cla
     name = target or getattr(fn, "__qualname__", repr(fn))
     try:
         e = enumerate_channel(fn, domain, pass_rng=pass_rng, max_paths=max_paths, allow_unexplored=True)
+        if e.factorised is not None:
+            return factorised_report(name, domain, e.factorised, parsed, e.runs)
         if not e.complete:  # a loop on draws: violated on a certified lower bound, or sampled
             labels = [output_label(k) for k in e.outputs]
             report = depth_bounded_report(name, domain, labels, e, parsed)
@@ -196,6 +210,38 @@ def audit(fn: Callable[..., Any], *, domain: Sequence[Any], eps: Any = None, cla
     mech = _mechanism(domain, labels, e.rows, e.rounding, prior, name)
     decided, verdict = decide_channel(mech, parsed)
     return AuditReport(mech.source, "white-box", verdict, mech, decided[0], decided[1], e.runs)
+
+
+def factorised_report(name: str, domain: Sequence[Any], f: Any, claims: Sequence[Any], runs: int,
+                      extra: dict | None = None) -> AuditReport:
+    """The report of a randomizer whose outputs are vectors of independent bits (:mod:`relations.audit.vectors`):
+    ``eps_d`` exactly from the coordinate probabilities, and each ``eps_d`` claim decided exactly, with the
+    rounding of the code's float thresholds as a margin (``holds within rounding`` is consistent).  Claims on
+    other notions need the whole channel, so they send the audit to sampling."""
+    from relations.numbers.logs import LogRatio
+    from relations.numbers.reals import Log, compare
+
+    others = [c for c in claims if c.name != "eps_d" or c.op not in ("<=", "<")]
+    if others:
+        raise NotEnumerable(f"the claim {others[0].text!r} needs the whole channel of {len(f.rows[0])} independent "
+                            "bits; only eps_d is computed factorised")
+    q, (x, x2, y) = f.eps_d()
+    value = Log(LogRatio.inf()) if q is None else Log(LogRatio.of(q))
+    d = len(f.rows[0])
+    r = Fraction(f.radius)
+    spread = ((1 + r) / (1 - r)) ** d if r else Fraction(1)  # the true ratio is within this factor
+    verdict, within, failed = AuditVerdict.CONSISTENT, False, ""
+    for c in claims:
+        if (compare(value, c.bound) or 0) <= 0 and not (c.op == "<" and compare(value, c.bound) == 0):
+            continue
+        low = value if q is None else Log(LogRatio.of(q / spread))
+        if (compare(low, c.bound) or 0) > 0:
+            verdict, failed = AuditVerdict.VIOLATED, c.text
+            break
+        within, failed = True, c.text
+    return AuditReport(name, "white-box (factorised)", str(verdict), None, None, (), runs, claim=failed,
+                       eps_d_exact=str(value), witness=(domain[x], domain[x2], "".join(map(str, y))), bits=d,
+                       within_rounding=within, eps_d_value=float(value), **(extra or {}))
 
 
 def depth_bounded_report(name: str, domain: Sequence[Any], outputs: Sequence[str], e: Any, claims: Sequence[Any],

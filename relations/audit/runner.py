@@ -18,7 +18,9 @@ from relations.audit.blackbox import CHUNK, sequential
 from relations.audit.enumerate import MAX_DEPTH, MAX_PATHS, HiddenRandomness, NotEnumerable
 from relations.audit.exact import Enumerated, Unexplored
 from relations.audit.pool import Pool
-from relations.audit.report import AuditReport, _claims, _mechanism, _sampled_report, decide_channel, depth_bounded_report
+from relations.audit.report import (AuditReport, _claims, _mechanism, _sampled_report, decide_channel, depth_bounded_report,
+                                    factorised_report)
+from relations.audit.vectors import Factorised
 from relations.errors import InputError
 
 __all__ = ["DEFAULT_SAMPLES", "DEFAULT_TOTAL", "AUTO_BINS", "quantile_edges", "audit_target"]
@@ -287,6 +289,13 @@ def _stop(eps: Any) -> float | None:
 
 def _white(target: str, domain: list, answers: list[dict], parsed: list, prior: Any, declared: list | None,
            extra: dict) -> AuditReport:
+    bits = [a.get("bits", {}).get(str(i)) for a, i in zip(answers, range(len(domain)))]
+    if any(b is not None for b in bits):  # vectors of independent bits: the factorised channel
+        if not all(b is not None for b in bits) or len({b["kind"] for b in bits}) != 1:
+            raise NotEnumerable("independent bits for some inputs and not for others")
+        f = Factorised([tuple(Fraction(p) for p in b["row"]) for b in bits], max(b["radius"] for b in bits),
+                       bits[0]["kind"])
+        return factorised_report(target, domain, f, parsed, sum(a["runs"] for a in answers), extra)
     order: dict[str, int] = {}
     labels: list[str] = []
     cells = []

@@ -206,17 +206,22 @@ def run_job(job: dict, cache: dict | None = None) -> dict:
         domain = job["domain"]
         if task == "enumerate":
             fn = target.white or target.fn
-            rows, runs, rounding, unexplored = {}, 0, 0.0, {}
+            rows, runs, rounding, unexplored, bits = {}, 0, 0.0, {}, {}
             for i in job["inputs"]:
                 e = enumerate_channel(fn, [domain[i]], pass_rng=target.pass_rng or target.white is not None,
                                       max_paths=job.get("max_paths", 1_000_000), allow_unexplored=True)
+                if e.factorised is not None:  # independent bits: the coordinate probabilities
+                    f = e.factorised
+                    bits[str(i)] = {"kind": f.kind, "radius": f.radius,
+                                    "row": [f"{p.numerator}/{p.denominator}" for p in f.rows[0]]}
                 rows[str(i)] = [[repr(k), output_label(k), f"{p.numerator}/{p.denominator}"]
-                                for k, p in zip(e.outputs, e.rows[0])]
+                                for k, p in zip(e.outputs, e.rows[0] if e.rows else [])]
                 m = e.unexplored[0]
                 unexplored[str(i)] = f"{m.numerator}/{m.denominator}"
                 runs += e.runs
                 rounding = max(rounding, e.rounding)
-            return {"ok": True, "rows": rows, "runs": runs, "rounding": rounding, "unexplored": unexplored}
+            return {"ok": True, "rows": rows, "runs": runs, "rounding": rounding, "unexplored": unexplored,
+                    "bits": bits}
         if task == "sample":
             i = job["input"]
             counts = sample_counts(target, domain[i], index=i, chunk=job["chunk"], size=job["size"], seed=job["seed"],

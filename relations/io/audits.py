@@ -19,7 +19,8 @@ def audit_json(report: AuditReport, *, channel_file: str | None = None) -> dict[
     Black-box also: ``route_reason`` (why the exact route did not answer), ``repeatable`` (false when the
     counts depend on randomness the audit's seed does not control) and ``repeated_share`` (the share of
     samples on outputs seen 10 times or more; below 1/2 the verdict is ``inconclusive``).
-    White-box: ``eps_d``, ``eps_i``, ``eps_m`` exactly, ``paths``, ``rounding``.
+    White-box: ``eps_d``, ``eps_i``, ``eps_m`` exactly, ``paths``, ``rounding``; factorised (vectors of
+    independent bits): ``eps_d`` exactly and ``bits``; depth-bounded (a loop on draws): ``eps_d_lower``.
     Black-box: ``eps_d_lower``, ``confidence``, ``witness``, ``rounds``,
     ``undetectable_below``.  Library mechanisms: ``claimed``, ``version``, ``conformance``.
 
@@ -41,6 +42,14 @@ def audit_json(report: AuditReport, *, channel_file: str | None = None) -> dict[
                      [str(sa.witness[0]), str(sa.witness[1]), report.labels.get(sa.witness[2], sa.witness[2])],
                      "route_reason": report.route_reason, "repeatable": report.repeatable, "binning": report.binning,
                      "repeated_share": sa.repeated_share()})
+    elif report.mechanism is None:  # factorised (eps_d exactly) or depth-bounded (a certified lower bound)
+        x, x2, y = report.witness
+        data.update({"samples": 0, "paths": report.runs, "witness": [str(x), str(x2), str(y)],
+                     "route_reason": report.route_reason})
+        if report.bits:
+            data.update({"eps_d": {"exact": report.eps_d_exact, "value": report.eps_d_value}, "bits": report.bits})
+        else:
+            data["eps_d_lower"] = report.eps_d_lower
     else:
         m, mech = report.measures, report.mechanism
         data.update({"eps_d": budget_json(mech, m.eps_d), "eps_i": budget_json(mech, m.eps_i),
@@ -48,6 +57,10 @@ def audit_json(report: AuditReport, *, channel_file: str | None = None) -> dict[
                      "rounding": float(mech.rounding[0])})
     data["claims"] = [{"claim": c.claim.text, "holds": c.holds, "status": str(c.status), "note": c.note}
                       for c in report.claims]
+    if report.mechanism is None and report.sampled is None and report.claim:
+        status = ("fails" if report.verdict == "violated" else
+                  "holds within rounding" if report.within_rounding else "holds")
+        data["claims"] = [{"claim": report.claim, "holds": report.verdict != "violated", "status": status}]
     if report.sampled is not None and report.claim:  # sampling can refute a claim, never prove it
         data["claims"] = [{"claim": report.claim, "holds": False if report.verdict == "violated" else None,
                            "status": "fails" if report.verdict == "violated" else "not refuted by sampling"}]

@@ -1,0 +1,287 @@
+"""Arrays of independent draws, kept factorised: the white-box route for unary encoding and its kin.
+
+``rng.random(size=d) < q`` draws ``d`` independent bits.  Enumerated element by element it has ``2^d``
+paths; kept as what it is, a :class:`BitVector` of ``d`` independent Bernoulli coordinates with exact
+probabilities, it is one path.  What unary-encoding code does with such a vector keeps it factorised:
+
+* ``astype(int)`` / ``astype(bool)``, ``np.where(bits, 1, 0)``, ``bits * 1``, ``bits.copy()``;
+* ``bits[i] = v`` for a fixed index ``i`` and a value ``v`` (a number, or a bit drawn before, which
+  branches the path): the coordinate becomes deterministic on that path;
+* returning it: the path's output is a *product* distribution over bit vectors.
+
+Reading a coordinate (``bits[i]``, ``int(bits[i])``, iteration, ``tolist()``) branches on it, so code that
+looks at its bits is still enumerated exactly, path by path.  The paths of one input are merged back into
+one product when they differ in a single coordinate (the OUE/SUE pattern: ``bits[x] = rng.random() < p``
+splits two paths that differ only at ``x``); a channel that stays a mixture of products is refused.
+
+The channel of a factorised randomizer is a row of ``d`` coordinate probabilities per input
+(:class:`Factorised`); its ``eps_d`` is exact without expanding the ``2^d`` outputs:
+``eps_d = max over x != x' of sum_i max(ln(p_i(x) / p_i(x')), ln((1 - p_i(x)) / (1 - p_i(x'))))``.
+
+Examples
+--------
+>>> from fractions import Fraction as F
+>>> f = Factorised(rows=[(F(1, 2), F(1, 4)), (F(1, 4), F(1, 2))], radius=0.0, kind="int")
+>>> f.eps_d()
+(Fraction(3, 1), (0, 1, (1, 0)))
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Sequence
+
+from relations.audit.enumerate import NotEnumerable, Replay, exact_threshold
+
+__all__ = ["MAX_COORDINATES", "UniformVector", "BitVector", "Factorised", "merge_products"]
+
+#: Most coordinates of one vector of independent draws.
+MAX_COORDINATES = 1 << 16
+
+
+def _check_size(size: Any) -> int:
+    if isinstance(size, tuple) and len(size) == 1:
+        size = size[0]
+    if not isinstance(size, int) or isinstance(size, bool) or not 0 < size <= MAX_COORDINATES:
+        raise NotEnumerable(f"an array of draws of size {size!r} (one dimension, 1 to {MAX_COORDINATES})")
+    return size
+
+
+def _thresholds(t: Any, n: int) -> list[tuple[Fraction, float]]:
+    """Exact thresholds (and absolute roundings) for each of ``n`` coordinates: a number or ``n`` of them."""
+    import numpy as np
+
+    if np.ndim(t) == 0:
+        one = exact_threshold(t.item() if hasattr(t, "item") else t)
+        return [one] * n
+    values = list(np.asarray(t, dtype=object).ravel()) if not isinstance(t, (list, tuple)) else list(t)
+    if len(values) != n:
+        raise NotEnumerable(f"comparing {n} draws with {len(values)} thresholds")
+    return [exact_threshold(v.item() if hasattr(v, "item") else v) for v in values]
+
+
+class UniformVector:
+    """``rng.random(size=n)``: ``n`` independent uniform floats on ``[0, 1)``, compared as a whole."""
+
+    __array_priority__ = 1000
+
+    def __init__(self, replay: Replay, n: int):
+        self.replay, self.n = replay, _check_size(n)
+
+    def _below(self, t: Any, below: bool) -> "BitVector":
+        probs, radii = [], []
+        for q, err in _thresholds(t, self.n):
+            q = min(max(q, Fraction(0)), Fraction(1))
+            p = q if below else 1 - q
+            probs.append(p)
+            radii.append(0.0 if not err or p == 0 else err / float(p) + (err / float(1 - p) if p < 1 else 0.0))
+        return BitVector(self.replay, probs, radii)
+
+    def __lt__(self, t: Any) -> "BitVector":
+        return self._below(t, True)
+
+    __le__ = __lt__
+
+    def __gt__(self, t: Any) -> "BitVector":
+        return self._below(t, False)
+
+    __ge__ = __gt__
+
+    def __len__(self) -> int:
+        return self.n
+
+    def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:
+        mirrored = {"less": "__gt__", "less_equal": "__ge__", "greater": "__lt__", "greater_equal": "__le__"}
+        direct = {"less": "__lt__", "less_equal": "__le__", "greater": "__gt__", "greater_equal": "__ge__"}
+        name = getattr(ufunc, "__name__", "")
+        if method == "__call__" and not kwargs and len(inputs) == 2 and name in direct:
+            a, b = inputs
+            if a is self:
+                return getattr(self, direct[name])(b)
+            if b is self:
+                return getattr(self, mirrored[name])(a)
+        raise NotEnumerable(f"numpy's {name or ufunc} on an array of uniform draws (only comparisons are kept "
+                            "factorised)")
+
+    def __iter__(self):
+        raise NotEnumerable("iterating over an array of uniform draws (compare it with thresholds first)")
+
+    def __getitem__(self, i: Any) -> Any:
+        from relations.audit.enumerate import UniformDraw
+
+        if isinstance(i, int) and -self.n <= i < self.n:
+            return UniformDraw(self.replay)  # one coordinate alone: an ordinary uniform draw
+        raise NotEnumerable("slicing an array of uniform draws")
+
+
+class BitVector:
+    """``n`` independent bits, bit ``i`` equal to 1 with probability ``probs[i]`` (exact), each within a
+    relative rounding ``radii[i]`` (float thresholds of the code)."""
+
+    __array_priority__ = 1000
+
+    def __init__(self, replay: Replay, probs: Sequence[Fraction], radii: Sequence[float], kind: str = "bool"):
+        self.replay, self.probs, self.radii, self.kind = replay, list(probs), list(radii), kind
+
+    def __len__(self) -> int:
+        return len(self.probs)
+
+    def copy(self) -> "BitVector":
+        return BitVector(self.replay, self.probs, self.radii, self.kind)
+
+    def astype(self, dtype: Any, *args: Any, **kwargs: Any) -> "BitVector":
+        import numpy as np
+
+        kind = np.dtype(dtype).kind
+        if kind not in "biuf":
+            raise NotEnumerable(f"an array of bits cast to {dtype!r}")
+        return BitVector(self.replay, self.probs, self.radii, {"b": "bool", "f": "float"}.get(kind, "int"))
+
+    def __mul__(self, c: Any) -> "BitVector":
+        if c is True or (not isinstance(c, bool) and c == 1):
+            return BitVector(self.replay, self.probs, self.radii, "int" if isinstance(c, int) else "float")
+        raise NotEnumerable("arithmetic on an array of bits beyond * 1")
+
+    __rmul__ = __mul__
+
+    def __add__(self, c: Any) -> "BitVector":
+        if not isinstance(c, bool) and c == 0:
+            return BitVector(self.replay, self.probs, self.radii, "int" if isinstance(c, int) else "float")
+        raise NotEnumerable("arithmetic on an array of bits beyond + 0")
+
+    __radd__ = __add__
+
+    def _fix(self, i: int, bit: int) -> None:
+        self.probs[i], self.radii[i] = Fraction(bit), 0.0
+
+    def __setitem__(self, i: Any, value: Any) -> None:
+        import numpy as np
+
+        if not isinstance(i, (int, np.integer)) or isinstance(i, bool) or not -len(self) <= int(i) < len(self):
+            raise NotEnumerable("setting an array of bits at anything but one index")
+        if hasattr(value, "item"):
+            value = value.item()
+        if not isinstance(value, (bool, int, float)) or value not in (0, 1):
+            raise NotEnumerable(f"setting a bit to {value!r}")
+        self._fix(int(i), int(value))
+
+    def __getitem__(self, i: Any) -> int:
+        """Reading a bit branches on it (0 or 1, with its probability); the bit keeps the value read."""
+        import numpy as np
+
+        if not isinstance(i, (int, np.integer)) or isinstance(i, bool) or not -len(self) <= int(i) < len(self):
+            raise NotEnumerable("reading an array of bits at anything but one index")
+        i = int(i) % len(self)
+        p = self.probs[i]
+        if p in (0, 1):
+            return int(p)
+        r = self.radii[i]
+        bit = self.replay.decide([1 - p, p], [r * float(p / (1 - p)), r] if r else None)
+        self._fix(i, bit)
+        return bit
+
+    def __iter__(self):
+        return (self[i] for i in range(len(self)))
+
+    def tolist(self) -> list[int]:
+        return list(self)
+
+    def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:
+        raise NotEnumerable(f"numpy's {getattr(ufunc, '__name__', ufunc)} on an array of bits")
+
+    def __array_function__(self, func: Any, types: Any, args: Any, kwargs: Any) -> Any:
+        import numpy as np
+
+        if func is np.where and len(args) == 3 and args[0] is self and not kwargs:
+            a, b = args[1], args[2]
+            if np.ndim(a) == 0 and np.ndim(b) == 0 and {float(a), float(b)} == {0.0, 1.0}:
+                if float(a) == 1.0:
+                    return BitVector(self.replay, self.probs, self.radii, "int" if isinstance(a, (int, np.integer))
+                                     else "float")
+                return BitVector(self.replay, [1 - p for p in self.probs],
+                                 [r * float(p / (1 - p)) if 0 < p < 1 else 0.0 for p, r in zip(self.probs, self.radii)],
+                                 "int" if isinstance(a, (int, np.integer)) else "float")
+        if func is np.copy and len(args) == 1 and args[0] is self:
+            return self.copy()
+        raise NotEnumerable(f"numpy's {getattr(func, '__name__', func)} on an array of bits")
+
+    def __bool__(self) -> bool:
+        raise NotEnumerable("truth value of an array of bits")
+
+    def output(self) -> tuple:
+        """This path's output as a product form: ``("bits", kind, probs, radius)``."""
+        return ("bits", self.kind, tuple(self.probs), max(self.radii, default=0.0))
+
+
+@dataclass(frozen=True)
+class Factorised:
+    """The channel of a factorised randomizer: input ``x`` outputs ``d`` independent bits, bit ``i`` equal
+    to 1 with probability ``rows[x][i]``; ``radius`` is the relative rounding of every probability (and of
+    its complement) that comes from the code's float thresholds; ``kind`` the element type returned."""
+
+    rows: list
+    radius: float
+    kind: str
+
+    def eps_d(self) -> tuple[Fraction | None, tuple | None]:
+        """``(q, (x, x', y))`` with ``eps_d = ln(q)`` exactly (``q = None``: infinite), ``y`` the bits of the
+        output where the largest ratio is attained (``(Fraction(1), None)`` for a single input)."""
+        best, where = Fraction(1), None
+        for x, a in enumerate(self.rows):
+            for x2, b in enumerate(self.rows):
+                if x == x2:
+                    continue
+                q, bits = Fraction(1), []
+                for p, p2 in zip(a, b):
+                    one = p / p2 if p2 else (None if p else Fraction(0))
+                    zero = (1 - p) / (1 - p2) if p2 < 1 else (None if p < 1 else Fraction(0))
+                    if one is None or zero is None:
+                        bits.append(1 if one is None else 0)
+                        q = None
+                        continue
+                    bits.append(1 if one > zero else 0)
+                    if q is not None:
+                        q *= max(one, zero)
+                if q is None:
+                    return None, (x, x2, tuple(bits))
+                if q > best or where is None:
+                    best, where = q, (x, x2, tuple(bits))
+        return best, where
+
+
+def merge_products(paths: Sequence[tuple[Fraction, tuple]]) -> tuple | None:
+    """One product equal to the mixture ``sum_j w_j prod_i Bern(probs_j[i])`` of the ``paths``
+    (``(weight, probs)``), or ``None`` when it is not one.  Paths that differ in a single coordinate are
+    merged pairwise (their weights add, that coordinate averages), until one is left.
+
+    Examples
+    --------
+    >>> from fractions import Fraction as F
+    >>> merge_products([(F(3, 4), (F(1), F(1, 4))), (F(1, 4), (F(0), F(1, 4)))])
+    (Fraction(3, 4), Fraction(1, 4))
+    >>> merge_products([(F(1, 2), (F(1), F(1))), (F(1, 2), (F(0), F(0)))]) is None
+    True
+    """
+    items = [(Fraction(w), tuple(p)) for w, p in paths]
+    while len(items) > 1:
+        merged = False
+        for a in range(len(items)):
+            for b in range(a + 1, len(items)):
+                (wa, pa), (wb, pb) = items[a], items[b]
+                diff = [i for i, (u, v) in enumerate(zip(pa, pb)) if u != v]
+                if len(pa) != len(pb) or len(diff) > 1:
+                    continue
+                w = wa + wb
+                probs = list(pa)
+                for i in diff:
+                    probs[i] = (wa * pa[i] + wb * pb[i]) / w
+                items[a] = (w, tuple(probs))
+                del items[b]
+                merged = True
+                break
+            if merged:
+                break
+        if not merged:
+            return None
+    return items[0][1]

@@ -1,0 +1,116 @@
+"""Arrays of independent draws on the white-box route, kept factorised (relations.audit.vectors).
+
+Expected budgets are derived by hand.  Unary encoding with q = 1 / (e^eps + 1) and the user's bit 1 with
+probability 1/2 (OUE): eps_d = ln((1/2)/q) + ln((1 - q)/(1/2)) = ln((e^eps + 1)/2 * 2 e^eps/(e^eps + 1)) = eps.
+The pure-ldp 1.1.2 bug (the user's bit drawn like the others, then set to 1 with probability 1/2) gives
+coordinate probabilities (1 + q)/2 for the user's bit: eps_d = ln((1 + q)/(2q) * 2) = ln(1 + 1/q) = ln(e^eps + 2).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from relations.audit import audit
+from relations.audit.enumerate import NotEnumerable
+from relations.audit.exact import enumerate_channel
+from relations.audit.vectors import merge_products
+
+EPS = 1.0
+Q = 1 / (math.exp(EPS) + 1)
+
+
+def oue(x, rng, d=64):
+    bits = (rng.random(d) < Q).astype(int)
+    bits[x] = 1 if rng.random() < 0.5 else 0
+    return bits
+
+
+def oue_bug(x, rng, d=64):
+    bits = (rng.random(d) < Q).astype(int)
+    if rng.random() < 0.5:
+        bits[x] = 1
+    return bits
+
+
+def sue(x, rng, d=64):
+    p = math.exp(EPS / 2) / (math.exp(EPS / 2) + 1)
+    thresholds = np.full(d, 1 - p)
+    thresholds[x] = p
+    return np.where(rng.random(d) < thresholds, 1, 0)
+
+
+def test_unary_encoding_over_64_is_exact_in_seconds():
+    start = time.perf_counter()
+    report = audit(oue, domain=list(range(64)), eps=str(EPS))
+    assert time.perf_counter() - start < 60
+    assert report.route == "white-box (factorised)" and report.verdict == "consistent" and report.bits == 64
+    q = Fraction(Q)  # the binary value the code uses: eps_d = ln((1/2)/q * (1 - q)/(1/2)) = ln((1 - q)/q)
+    assert report.eps_d_exact == f"ln({(1 - q) / q})"
+
+
+def test_the_unary_encoding_bug_is_violated_with_its_exact_budget():
+    report = audit(oue_bug, domain=list(range(16)), eps=str(EPS))
+    assert report.verdict == "violated"
+    q = Fraction(Q)
+    assert report.eps_d_exact == f"ln({(1 + q) / q})"  # ln(e^eps + 2) for the exact q
+    assert math.isclose(math.log(float((1 + q) / q)), math.log(math.e + 2), rel_tol=1e-12)
+
+
+def test_threshold_vectors_and_where():
+    """SUE: bit x is 1 with probability p = e^(eps/2)/(e^(eps/2)+1), the others with 1 - p; two coordinates
+    differ between x and x', each contributing ln(p/(1 - p)): eps_d = 2 ln(p/(1 - p)) = eps."""
+    report = audit(sue, domain=list(range(32)), eps=str(EPS))
+    assert report.verdict == "consistent" and report.bits == 64
+    p = Fraction(math.exp(EPS / 2) / (math.exp(EPS / 2) + 1))
+    one_minus = Fraction(1 - math.exp(EPS / 2) / (math.exp(EPS / 2) + 1))  # the code's 1 - p, in floats
+    assert report.eps_d_exact == f"ln({(p / one_minus) * ((1 - one_minus) / (1 - p))})"
+
+
+def test_binomial_bits_equal_comparisons():
+    e1 = enumerate_channel(lambda x, rng: rng.binomial(1, Fraction(1, 3), size=12) if x else
+                           (rng.random(12) < Fraction(1, 3)).astype(int), [0, 1])
+    assert e1.factorised.rows[0] == e1.factorised.rows[1] == tuple([Fraction(1, 3)] * 12)
+
+
+def test_reading_a_bit_branches_and_agrees_with_element_by_element():
+    """Code that looks at its bits is enumerated path by path: the same channel as small scalar draws."""
+    def looks(x, rng):
+        bits = rng.random(3) < Fraction(1, 4)
+        return int(bits[0]) + int(bits[1]) + (x if bits[2] else 0)
+
+    def scalar(x, rng):
+        b = [rng.random() < Fraction(1, 4) for _ in range(3)]
+        return int(b[0]) + int(b[1]) + (x if b[2] else 0)
+
+    a, b = enumerate_channel(looks, [0, 1]), enumerate_channel(scalar, [0, 1])
+    assert dict(zip(a.outputs, a.rows[1])) == dict(zip(b.outputs, b.rows[1]))
+
+
+def test_a_mixture_that_does_not_factorise_is_refused():
+    def coupled(x, rng):  # all bits 1 or all bits 0 together: not independent
+        bits = (rng.random(10) < 0).astype(int)
+        if rng.random() < 0.5:
+            for i in range(10):
+                bits[i] = 1
+        return bits
+
+    with pytest.raises(NotEnumerable, match="does not factorise"):
+        enumerate_channel(coupled, [0, 1])
+    assert merge_products([(Fraction(1, 2), (Fraction(1), Fraction(0))),
+                           (Fraction(1, 2), (Fraction(0), Fraction(1)))]) is None
+
+
+def test_float_thresholds_never_violate_a_correct_unary_encoding():
+    for eps in (0.5, 2.0, 5.0):
+        q = 1 / (math.exp(eps) + 1)
+
+        def enc(x, rng, q=q):
+            bits = (rng.random(8) < q).astype(int)
+            bits[x] = 1 if rng.random() < 0.5 else 0
+            return bits
+        assert audit(enc, domain=list(range(8)), eps=str(eps)).verdict == "consistent", eps
