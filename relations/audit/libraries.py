@@ -54,6 +54,9 @@ class Built:
     enumerable : bool
         False when the randomness comes from where the audit cannot reach (OpenDP's
         OpenSSL): the white-box route is not tried.
+    seeds : int
+        For local hashing: the white-box route enumerates the channels given this many fixed hash seeds
+        (:data:`SEEDS`), not all of them; the report says so.
     """
 
     fn: Callable[..., Any]
@@ -64,6 +67,7 @@ class Built:
     white: Callable[..., Any] | None = None
     declared: Callable[[Any], dict] | None = None
     enumerable: bool = True
+    seeds: int = 0
 
 
 @dataclass(frozen=True)
@@ -141,7 +145,8 @@ def _pure_lh(olh: bool) -> Callable[[float, int, dict], Built]:
             # largest eps_d of the channels given one seed: enumerate them for SEEDS fixed seeds
             seed = SEEDS[int(rng.integers(0, len(SEEDS)))]
             return c._perturb(x, seed), seed
-        return Built(lambda x, rng=None: c.privatise(x), list(range(1, k + 1)), eps, _version("pure-ldp"), white=white)
+        return Built(lambda x, rng=None: c.privatise(x), list(range(1, k + 1)), eps, _version("pure-ldp"), white=white,
+                     seeds=len(SEEDS))
     return make
 
 
@@ -185,6 +190,44 @@ class _Unjitted:
             setattr(m, name, value)
 
 
+class _SeedHook:
+    """Within the block, multi-freq-ldpy's local-hashing client draws its hash seed (``np.random.randint(0,
+    maxsize)``, 2^63 values) from :data:`SEEDS` instead, uniformly: the seed is published with the report and
+    independent of the input, so ``eps_d`` is the largest ``eps_d`` of the channels given one seed, and the
+    white-box route enumerates those of the 16 seeds exactly (as for pure-ldp's clients)."""
+
+    def __init__(self, module: Any):
+        self.module = module
+
+    def __enter__(self) -> "_SeedHook":
+        if self.module is not None:
+            import numpy as np
+
+            real = self.module.np
+
+            class _Random:
+                def __getattr__(self, name: str) -> Any:
+                    return getattr(np.random, name)
+
+                def randint(self, low: Any, high: Any = None, size: Any = None, dtype: Any = int) -> Any:
+                    if size is None and high is not None and high - low > 2**32:  # the hash seed
+                        return np.int64(SEEDS[int(np.random.randint(0, len(SEEDS)))])
+                    return np.random.randint(low, high, size)
+
+            class _Numpy:
+                random = _Random()
+
+                def __getattr__(self, name: str) -> Any:
+                    return getattr(real, name)
+            self.saved = real
+            self.module.np = _Numpy()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        if self.module is not None:
+            self.module.np = self.saved
+
+
 def _numba_seed() -> Callable[[int], None]:
     import numba
     import numpy as np
@@ -216,7 +259,7 @@ def _mf(kind: str, **fixed: Any) -> Callable[[float, int, dict], Built]:
             return report(client(x, k, eps, **fixed))
 
         def white(x: Any, rng: Any = None) -> Any:
-            with _Unjitted(*mods.values()):
+            with _Unjitted(*mods.values()), _SeedHook(mods["LH"] if kind == "LH" else None):
                 f = getattr(module, f"{kind}_Client")
                 return report(f(x, k, eps, **fixed))
         declared = None
@@ -224,7 +267,7 @@ def _mf(kind: str, **fixed: Any) -> Callable[[float, int, dict], Built]:
             p = math.exp(eps) / (math.exp(eps) + k - 1)
             declared = (lambda x: {y: p if y == x else (1 - p) / (k - 1) for y in range(k)})
         return Built(fn, list(range(k)), eps, _version("multi-freq-ldpy"), seed=_numba_seed(), white=white,
-                     declared=declared)
+                     declared=declared, seeds=len(SEEDS) if kind == "LH" else 0)
     return make
 
 
@@ -292,8 +335,10 @@ ADAPTERS: dict[str, Adapter] = {a.name: a for a in [
     Adapter("multi-freq-ldpy.grr", "multi-freq-ldpy", "GRR_Client(x, k, epsilon), x in 0..k-1", _mf("GRR")),
     Adapter("multi-freq-ldpy.sue", "multi-freq-ldpy", "UE_Client(x, k, epsilon, optimal=False)", _mf("UE", optimal=False)),
     Adapter("multi-freq-ldpy.oue", "multi-freq-ldpy", "UE_Client(x, k, epsilon, optimal=True)", _mf("UE", optimal=True)),
-    Adapter("multi-freq-ldpy.blh", "multi-freq-ldpy", "LH_Client(x, k, epsilon, optimal=False)", _mf("LH", optimal=False)),
-    Adapter("multi-freq-ldpy.olh", "multi-freq-ldpy", "LH_Client(x, k, epsilon, optimal=True)", _mf("LH", optimal=True)),
+    Adapter("multi-freq-ldpy.blh", "multi-freq-ldpy", "LH_Client(x, k, epsilon, optimal=False) -> (y, seed); white-box "
+            "over 16 seeds", _mf("LH", optimal=False)),
+    Adapter("multi-freq-ldpy.olh", "multi-freq-ldpy", "LH_Client(x, k, epsilon, optimal=True) -> (y, seed); white-box "
+            "over 16 seeds", _mf("LH", optimal=True)),
     Adapter("multi-freq-ldpy.ss", "multi-freq-ldpy", "SS_Client(x, k, epsilon)", _mf("SS")),
     Adapter("multi-freq-ldpy.he", "multi-freq-ldpy", "HE_Client(x, k, epsilon) > 0.5 (post-processed)", _mf("HE")),
     Adapter("multi-freq-ldpy.adp", "multi-freq-ldpy", "ADP_Client(x, k, epsilon)", _mf("ADP")),

@@ -204,7 +204,10 @@ def audit_target(target: str, *, domain: Sequence[Any] | None = None, eps: Any =
                     if a.get("kind") == "error":
                         raise NotEnumerable(f"the randomizer failed under enumeration ({a['message']})")
                 answers = [_check(a) for a in answers]
-                return _white(target, domain, answers, parsed, prior, declared, extra)
+                report = _white(target, domain, answers, parsed, prior, declared, extra)
+                if info.get("seeds"):  # local hashing: exact given each of a few hash seeds, not over all
+                    report = _with(report, route=f"white-box over {info['seeds']} hash seeds")
+                return report
             except NotEnumerable as exc:
                 if exact_only:
                     raise

@@ -59,9 +59,10 @@ class Target:
     def __init__(self, fn: Callable[..., Any], *, pass_rng: bool, domain: list | None = None,
                  claimed: float | None = None, version: str = "", seed: Callable[[int], None] | None = None,
                  white: Callable[..., Any] | None = None, declared: Callable[[Any], dict] | None = None,
-                 enumerable: bool = True):
+                 enumerable: bool = True, seeds: int = 0):
         self.fn, self.pass_rng, self.domain, self.claimed, self.version = fn, pass_rng, domain, claimed, version
         self.seed, self.white, self.declared, self.enumerable = seed, white, declared, enumerable
+        self.seeds = seeds  # local hashing: the white-box route is over this many fixed hash seeds
 
     def call(self, fn: Callable[..., Any], x: Any, rng: Any) -> Any:
         return fn(x, rng=rng) if self.pass_rng else fn(x)
@@ -106,7 +107,8 @@ def load_target(target: str, params: dict | None = None) -> Target:
         except Exception as exc:  # the library refused the parameters
             raise TargetError(f"{target}: the library refused eps={eps}, k={k}: {type(exc).__name__}: {exc}") from None
         return Target(built.fn, pass_rng=True, domain=built.domain, claimed=built.claimed, version=built.version,
-                      seed=built.seed, white=built.white, declared=built.declared, enumerable=built.enumerable)
+                      seed=built.seed, white=built.white, declared=built.declared, enumerable=built.enumerable,
+                      seeds=built.seeds)
     where, name = target.rsplit(":", 1)
     try:
         if where.endswith(".py"):
@@ -202,7 +204,7 @@ def run_job(job: dict, cache: dict | None = None) -> dict:
         task = job["task"]
         if task == "describe":
             return {"ok": True, "domain": target.domain, "claimed": target.claimed, "version": target.version,
-                    "enumerable": target.enumerable, "declared": target.declared is not None}
+                    "enumerable": target.enumerable, "declared": target.declared is not None, "seeds": target.seeds}
         domain = job["domain"]
         if task == "enumerate":
             fn = target.white or target.fn
