@@ -114,3 +114,21 @@ def test_float_thresholds_never_violate_a_correct_unary_encoding():
             bits[x] = 1 if rng.random() < 0.5 else 0
             return bits
         assert audit(enc, domain=list(range(8)), eps=str(eps)).verdict == "consistent", eps
+
+
+def test_sums_of_bits_and_fair_integer_bits():
+    """The count of ones among three fair bits is Binomial(3, 1/2): 1/8, 3/8, 3/8, 1/8 (by hand); integers(0, 2,
+    size=40) are 40 fair bits, one path."""
+    e = enumerate_channel(lambda x, rng: int((rng.random(3) < Fraction(1, 2)).sum()), [0])
+    assert dict(zip(e.outputs, e.rows[0])) == {0: Fraction(1, 8), 1: Fraction(3, 8), 2: Fraction(3, 8),
+                                               3: Fraction(1, 8)}
+    bits = enumerate_channel(lambda x, rng: rng.integers(0, 2, size=40), [0])
+    assert bits.runs == 1 and bits.factorised.rows[0] == tuple([Fraction(1, 2)] * 40)
+
+    def shifted_count(x, rng):  # the count of 10 coins (p = 1/10) plus the input: output 0 is impossible for x = 1
+        return int((rng.random(10) < Fraction(1, 10)).sum()) + x
+
+    report = audit(shifted_count, domain=[0, 1], eps="5")
+    assert report.verdict == "violated" and str(report.measures.eps_d.exact) == "inf"
+    row0 = dict(zip(report.mechanism.outputs, report.mechanism.channel.exact[0]))
+    assert row0["0"] == Fraction(9, 10) ** 10  # P(no coin) = (9/10)^10

@@ -81,6 +81,9 @@ class EnumeratingGenerator:
             raise NotEnumerable(f"a draw of integers in [{low}, {high}) has more than {self._replay.max_outcomes} "
                                 "outcomes")
 
+        if (low, n) == (0, 2) and size is not None:  # fair bits: kept factorised
+            return (UniformVector(self._replay, size) < Fraction(1, 2)).astype(int)
+
         def one() -> int:
             return low + self._pick([Fraction(1, n)] * n)
         return self._sized(size, one)

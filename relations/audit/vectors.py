@@ -7,7 +7,9 @@ probabilities, it is one path.  What unary-encoding code does with such a vector
 * ``astype(int)`` / ``astype(bool)``, ``np.where(bits, 1, 0)``, ``bits * 1``, ``bits.copy()``;
 * ``bits[i] = v`` for a fixed index ``i`` and a value ``v`` (a number, or a bit drawn before, which
   branches the path): the coordinate becomes deterministic on that path;
-* returning it: the path's output is a *product* distribution over bit vectors.
+* returning it: the path's output is a *product* distribution over bit vectors;
+* ``bits.sum()``: the count of ones, one choice among ``d + 1`` values with its exact (Poisson-binomial)
+  distribution.
 
 Reading a coordinate (``bits[i]``, ``int(bits[i])``, iteration, ``tolist()``) branches on it, so code that
 looks at its bits is still enumerated exactly, path by path.  The paths of one input are merged back into
@@ -183,6 +185,18 @@ class BitVector:
 
     def __iter__(self):
         return (self[i] for i in range(len(self)))
+
+    def sum(self, *args: Any, **kwargs: Any) -> int:
+        """The number of ones, a Poisson-binomial count: one choice among its ``n + 1`` values, with exact
+        probabilities (each rounding bounded by the sum of the coordinates')."""
+        if args or kwargs:
+            raise NotEnumerable("a sum of bits along anything but the whole vector")
+        dist = [Fraction(1)]
+        for p in self.probs:
+            dist = [(dist[k] if k < len(dist) else 0) * (1 - p) + (dist[k - 1] * p if k else 0)
+                    for k in range(len(dist) + 1)]
+        r = sum(self.radii) * 2
+        return self.replay.decide(dist, [r] * len(dist) if r else None)
 
     def tolist(self) -> list[int]:
         return list(self)
