@@ -365,3 +365,21 @@ def test_krr_in_floats_is_consistent_and_an_overclaim_is_violated(k, eps):
         return int(rng.choice(k, p=[p2 if y == x else q2 for y in range(k)]))
 
     assert audit(over, domain=list(range(k)), eps=str(eps)).verdict == "violated"
+
+
+def test_the_white_box_time_budget_ends_in_sampling_and_is_reported(target_file):
+    import json
+
+    target = target_file("""
+        def rr(x, rng):
+            s = 0
+            for _ in range(20):  # 3^20 paths: far beyond a one-second budget
+                s += int(rng.integers(0, 3))
+            return (s + x) % 2
+    """)
+    out = _cli("audit", target, "--domain", "0,1", "--eps", "1", "--time-budget", "1", "--samples", "5000",
+               "--workers", "0", "--json")
+    data = json.loads(out.stdout)
+    assert data["route"] == "black-box" and "time budget of 1 s ran out" in data["route_reason"]
+    assert data["budgets"] == {"max_paths": 1_000_000, "max_depth": 128, "white_box_seconds": 1.0,
+                               "samples_per_input": 5000}

@@ -11,6 +11,7 @@ interpreter can run it alone.
 from __future__ import annotations
 
 import math
+import time
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Callable, Hashable, Sequence
@@ -133,14 +134,15 @@ def _run(fn: Callable[..., Any], x: Any, pass_rng: bool, replay: Replay, current
 
 def enumerate_channel(fn: Callable[..., Any], domain: Sequence[Any], *, pass_rng: bool = True,
                       max_paths: int = MAX_PATHS, max_outcomes: int = MAX_OUTCOMES, max_depth: int = MAX_DEPTH,
-                      allow_unexplored: bool = False) -> Enumerated:
+                      allow_unexplored: bool = False, seconds: float | None = None) -> Enumerated:
     """The exact channel of ``fn`` on ``domain`` and the rounding it inherits from float thresholds.
 
     Parameters and exceptions as for :func:`exact_channel`; ``max_depth`` bounds the draws along one path
     (:data:`~relations.audit.enumerate.MAX_DEPTH`).  A path that reaches it (a loop on draws) is not
     followed further: with ``allow_unexplored`` its probability is added to the input's ``unexplored``
     mass and the rows sum to less than 1; otherwise :class:`Unexplored` is raised, with the certified
-    lower bound on ``eps_d`` the explored paths give.
+    lower bound on ``eps_d`` the explored paths give.  ``seconds`` bounds the wall time of the whole
+    enumeration: past it, :class:`~relations.audit.enumerate.NotEnumerable` says how far it got.
 
     Returns
     -------
@@ -160,6 +162,7 @@ def enumerate_channel(fn: Callable[..., Any], domain: Sequence[Any], *, pass_rng
     outputs: dict[Hashable, int] = {}
     raw_rows: list[dict[int, Fraction]] = []
     unexplored: list[Fraction] = []
+    deadline = None if seconds is None else time.monotonic() + seconds
     runs = 0
     radius = 1.0
     with intercepted_globals() as current:
@@ -171,6 +174,8 @@ def enumerate_channel(fn: Callable[..., Any], domain: Sequence[Any], *, pass_rng
                 runs += 1
                 if runs > max_paths:
                     raise NotEnumerable(f"more than {max_paths} paths through the randomizer")
+                if deadline is not None and time.monotonic() > deadline:
+                    raise NotEnumerable(f"the white-box time budget of {seconds:g} s ran out after {runs - 1} paths")
                 try:
                     value = _run(fn, x, pass_rng, replay, current)
                 except Truncated:  # a loop on draws: the paths below this prefix are not followed

@@ -91,6 +91,7 @@ class AuditReport:
     bits: int = 0  # factorised white-box: the number of independent bits of an output
     eps_d_value: float = 0.0  # factorised white-box: eps_d in nats
     within_rounding: bool = False  # factorised white-box: the claim holds only within the code's float rounding
+    budgets: dict = field(default_factory=dict)  # the path, depth, time and sample budgets the audit ran with
     witness: tuple = ()  # its (x, x', y)
 
     def summary(self) -> str:

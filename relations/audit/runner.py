@@ -23,13 +23,15 @@ from relations.audit.report import (AuditReport, _claims, _mechanism, _sampled_r
 from relations.audit.vectors import Factorised
 from relations.errors import InputError
 
-__all__ = ["DEFAULT_SAMPLES", "DEFAULT_TOTAL", "AUTO_BINS", "quantile_edges", "audit_target"]
+__all__ = ["DEFAULT_SAMPLES", "DEFAULT_TOTAL", "WHITE_BOX_SECONDS", "AUTO_BINS", "quantile_edges", "audit_target"]
 
 #: Samples per input of the black-box route when the exact route cannot answer and ``--samples`` is not
 #: given (at most :data:`DEFAULT_TOTAL` over all inputs).
 DEFAULT_SAMPLES = 100_000
 #: The most samples, over all inputs, that the default budget draws.
 DEFAULT_TOTAL = 2_000_000
+#: Wall-time budget (seconds) of the white-box route for one input; past it the audit samples.
+WHITE_BOX_SECONDS = 120.0
 #: Equal-mass intervals of the automatic binning of real-valued outputs.
 AUTO_BINS = 16
 
@@ -109,7 +111,7 @@ def audit_target(target: str, *, domain: Sequence[Any] | None = None, eps: Any =
                  samples: int | None = None, seed: int = 0, alpha: float = 0.05, max_paths: int = MAX_PATHS,
                  python: str | None = None, workers: int = 0, scheduler: Any = None, white_box: bool = True,
                  progress: Callable[[int, int], None] | None = None, exact_only: bool = False,
-                 bins: int | Sequence[float] | None = None) -> AuditReport:
+                 bins: int | Sequence[float] | None = None, seconds: float = WHITE_BOX_SECONDS) -> AuditReport:
     """Audit ``target`` (``MODULE:FUNCTION``, ``FILE.py:FUNCTION`` or a library mechanism).
 
     Parameters
@@ -145,6 +147,10 @@ def audit_target(target: str, *, domain: Sequence[Any] | None = None, eps: Any =
         numbers (a Laplace or Gaussian mechanism) are binned into :data:`AUTO_BINS` such intervals, and the
         binned channel is sampled afresh (``seed + 1``).  Binning is post-processing, so a certified lower
         bound on the binned channel is one on the mechanism.
+    seconds : float, optional
+        Wall-time budget of the white-box route for one input (:data:`WHITE_BOX_SECONDS`); with the path
+        budget ``max_paths`` and the depth :data:`~relations.audit.enumerate.MAX_DEPTH` it is reported in
+        the JSON (``budgets``).
     exact_only : bool, optional
         Refuse (:class:`~relations.audit.enumerate.NotEnumerable`) rather than sample when the exact route
         cannot answer.  Otherwise the report says why, and samples: ``samples`` per input, or by default
@@ -190,14 +196,18 @@ def audit_target(target: str, *, domain: Sequence[Any] | None = None, eps: Any =
         if library and claimed is not None:  # the budget the library documents for these parameters
             eps = repr(float(claimed))
         parsed = _claims(eps, claims)
-        extra = {"claimed": claimed, "version": info.get("version", "")}
+        extra = {"claimed": claimed, "version": info.get("version", ""),
+                 "budgets": {"max_paths": max_paths, "max_depth": MAX_DEPTH, "white_box_seconds": seconds,
+                             "samples_per_input": samples if samples is not None else
+                             max(1, min(DEFAULT_SAMPLES, DEFAULT_TOTAL // len(domain)))}}
         declared = None
         if info.get("declared"):
             answer = _check(pool.map([dict(job, task="declared", inputs=list(range(len(domain))))])[0])
             declared = [{key: float(p) for key, _, p in answer["rows"][str(i)]} for i in range(len(domain))]
         reason = ""
         if white_box and info.get("enumerable", True):
-            jobs = [dict(job, task="enumerate", inputs=[i], max_paths=max_paths) for i in range(len(domain))]
+            jobs = [dict(job, task="enumerate", inputs=[i], max_paths=max_paths, seconds=seconds)
+                    for i in range(len(domain))]
             answers = pool.map(jobs)
             try:
                 for a in answers:  # an exception under enumeration: symbolic draws used beyond comparisons

@@ -57,6 +57,8 @@ def audit(
     bins: Optional[str] = typer.Option(None, "--bins", help="Bin real-valued outputs when sampling: a number N of "
                                        "equal-mass intervals from a first sample, or comma-separated edges (by "
                                        "default outputs that seldom repeat are binned into 16)."),
+    time_budget: float = typer.Option(120.0, "--time-budget", help="Seconds the white-box route may spend on one "
+                                      "input before the audit samples instead.", min=0.1, max=86_400),
     exact_only: bool = typer.Option(False, "--exact-only", help="Refuse (exit 2) instead of sampling when the "
                                     "randomness cannot be enumerated exactly."),
     black_box: bool = typer.Option(False, "--black-box", help="Sample even when the randomness could be enumerated."),
@@ -101,7 +103,7 @@ def audit(
                               k=k, params=params, samples=samples, seed=seed, max_paths=max_paths, python=python,
                               workers=os.cpu_count() or 1 if workers is None else workers, scheduler=scheduler,
                               white_box=not black_box, progress=progress_bar, exact_only=exact_only,
-                              bins=_parse_bins(bins))
+                              bins=_parse_bins(bins), seconds=time_budget)
     except NotEnumerable as exc:
         fail(f"{target}: its randomness cannot be enumerated exactly ({exc}); without --exact-only it is sampled")
         return

@@ -64,6 +64,8 @@ def audit_json(report: AuditReport, *, channel_file: str | None = None) -> dict[
     if report.sampled is not None and report.claim:  # sampling can refute a claim, never prove it
         data["claims"] = [{"claim": report.claim, "holds": False if report.verdict == "violated" else None,
                            "status": "fails" if report.verdict == "violated" else "not refuted by sampling"}]
+    if report.budgets:
+        data["budgets"] = report.budgets
     if report.claimed is not None:
         data.update({"claimed": report.claimed, "version": report.version})
     if report.conformance:
