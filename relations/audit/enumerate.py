@@ -35,7 +35,7 @@ from typing import Any, Sequence
 
 
 __all__ = ["MAX_PATHS", "MAX_DEPTH", "MAX_OUTCOMES", "Truncated", "THRESHOLD_ROUNDING", "NotEnumerable", "HiddenRandomness",
-           "Replay", "exact_threshold", "float_radius", "UniformDraw",
+           "Replay", "exact_threshold", "float_radius", "NUMPY_COMPARISONS", "UniformDraw",
            "ScaledDraw"]
 
 #: Relative rounding assumed for a float threshold or weight the code uses (``2**-42``, the
@@ -290,9 +290,10 @@ class ScaledDraw:
         return _compare_ufunc(self, ufunc, method, inputs, kwargs)
 
 
-#: A numpy comparison with the draw on the right, as the draw's own comparison: ``t < u`` is ``u > t``.
-_MIRRORED = {"less": "__gt__", "less_equal": "__ge__", "greater": "__lt__", "greater_equal": "__le__"}
-_DIRECT = {"less": "__lt__", "less_equal": "__le__", "greater": "__gt__", "greater_equal": "__ge__"}
+#: numpy's comparison ufuncs as a draw's own comparison: ``(with the draw on the left, on the right)``,
+#: ``np.less(u, t)`` is ``u < t`` and ``np.less(t, u)`` is ``u > t``.
+NUMPY_COMPARISONS = {"less": ("__lt__", "__gt__"), "less_equal": ("__le__", "__ge__"),
+                     "greater": ("__gt__", "__lt__"), "greater_equal": ("__ge__", "__le__")}
 
 
 def _compare_ufunc(draw: Any, ufunc: Any, method: str, inputs: Sequence[Any], kwargs: dict) -> Any:
@@ -301,12 +302,13 @@ def _compare_ufunc(draw: Any, ufunc: Any, method: str, inputs: Sequence[Any], kw
     import numpy as np
 
     name = getattr(ufunc, "__name__", "")
-    if method == "__call__" and not kwargs and len(inputs) == 2 and name in _DIRECT:
+    if method == "__call__" and not kwargs and len(inputs) == 2 and name in NUMPY_COMPARISONS:
         a, b = inputs
+        left, right = NUMPY_COMPARISONS[name]
         if a is draw and np.ndim(b) == 0:
-            return np.bool_(getattr(draw, _DIRECT[name])(b.item() if hasattr(b, "item") else b))
+            return np.bool_(getattr(draw, left)(b.item() if hasattr(b, "item") else b))
         if b is draw and np.ndim(a) == 0:
-            return np.bool_(getattr(draw, _MIRRORED[name])(a.item() if hasattr(a, "item") else a))
+            return np.bool_(getattr(draw, right)(a.item() if hasattr(a, "item") else a))
     raise NotEnumerable(f"numpy's {name or ufunc} on a uniform draw (only comparisons with numbers are enumerable)")
 
 

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Sequence
 
-from relations.audit.enumerate import NotEnumerable, Replay, exact_threshold
+from relations.audit.enumerate import NUMPY_COMPARISONS, NotEnumerable, Replay, exact_threshold
 
 __all__ = ["MAX_COORDINATES", "UniformVector", "BitVector", "Factorised", "merge_products"]
 
@@ -94,15 +94,14 @@ class UniformVector:
         return self.n
 
     def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:
-        mirrored = {"less": "__gt__", "less_equal": "__ge__", "greater": "__lt__", "greater_equal": "__le__"}
-        direct = {"less": "__lt__", "less_equal": "__le__", "greater": "__gt__", "greater_equal": "__ge__"}
         name = getattr(ufunc, "__name__", "")
-        if method == "__call__" and not kwargs and len(inputs) == 2 and name in direct:
+        if method == "__call__" and not kwargs and len(inputs) == 2 and name in NUMPY_COMPARISONS:
             a, b = inputs
+            left, right = NUMPY_COMPARISONS[name]
             if a is self:
-                return getattr(self, direct[name])(b)
+                return getattr(self, left)(b)
             if b is self:
-                return getattr(self, mirrored[name])(a)
+                return getattr(self, right)(a)
         raise NotEnumerable(f"numpy's {name or ufunc} on an array of uniform draws (only comparisons are kept "
                             "factorised)")
 
