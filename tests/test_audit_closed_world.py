@@ -22,7 +22,6 @@ import numpy as np
 import pytest
 
 from relations.audit import audit
-from relations.audit.enumerate import HiddenRandomness
 from relations.audit.exact import enumerate_channel
 from relations.audit.intercept import HiddenEntropy
 

@@ -28,7 +28,6 @@ input's *unexplored mass*, so every entry of its row is known within that mass, 
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Sequence

@@ -260,7 +260,7 @@ def _mi_points(quick: bool) -> tuple[Point, ...]:
                     continue
                 screened.append(Candidate(mutual_information_float(np.full(k, 1.0 / k), _subset_floats(k, s, ratio)),
                                           (k, s), f"{s}-subset selection, k = {k}, uniform prior",
-                                          lambda k=k, s=s: subset_selection(k, s, ratio)))
+                                          lambda k=k, s=s, ratio=ratio: subset_selection(k, s, ratio)))
         chosen = select_max(screened, certify)
         out.append(Point(ratio, local_mi_sup(ratio), float(chosen.lower), chosen.label))
     return tuple(out)
