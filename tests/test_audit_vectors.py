@@ -132,3 +132,15 @@ def test_sums_of_bits_and_fair_integer_bits():
     assert report.verdict == "violated" and str(report.measures.eps_d.exact) == "inf"
     row0 = dict(zip(report.mechanism.outputs, report.mechanism.channel.exact[0]))
     assert row0["0"] == Fraction(9, 10) ** 10  # P(no coin) = (9/10)^10
+
+
+def test_arithmetic_on_an_array_of_uniforms_is_refused_then_sampled():
+    def scaled(x, rng):
+        return (int((rng.random(3) * 4)[0]) + x) % 2
+
+    with pytest.raises(NotEnumerable, match="arithmetic on an array"):
+        enumerate_channel(scaled, [0, 1])
+    with pytest.raises(NotEnumerable, match="log"):
+        enumerate_channel(lambda x, rng: float(np.log(rng.random(2))[0]), [0, 1])
+    report = audit(scaled, domain=[0, 1], eps="1", samples=4000)
+    assert report.route == "black-box" and "arithmetic on an array" in report.route_reason

@@ -108,6 +108,14 @@ class UniformVector:
     def __iter__(self):
         raise NotEnumerable("iterating over an array of uniform draws (compare it with thresholds first)")
 
+    def _refuse(self, *args: Any, **kwargs: Any) -> Any:
+        raise NotEnumerable("arithmetic on an array of uniform draws (only comparisons with thresholds are kept "
+                            "factorised)")
+
+    __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = __truediv__ = __rtruediv__ = _refuse
+    __pow__ = __neg__ = __abs__ = __array__ = __float__ = __int__ = __bool__ = _refuse
+    __array_function__ = _refuse
+
     def __getitem__(self, i: Any) -> Any:
         from relations.audit.enumerate import UniformDraw
 
