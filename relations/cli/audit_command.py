@@ -109,6 +109,10 @@ def audit(
         return
     if out and report.mechanism is not None:
         write_text_atomic(out, dumps(report.mechanism, f"channel implemented by {target}"))
+    elif out:  # said, not silently skipped
+        why = (f"its channel is {report.bits} independent bits, never expanded" if report.bits else
+               "it was sampled" if report.sampled is not None else "its channel is known only within the unexplored mass")
+        sys.stderr.write(f"relations: --out {out} not written: {why}\n")
     if json_out:
         sys.stdout.write(json.dumps(audit_json(report, channel_file=out if report.mechanism else None), indent=1)
                          + "\n")
