@@ -72,9 +72,13 @@ def test_threshold_vectors_and_where():
 
 
 def test_binomial_bits_equal_comparisons():
-    e1 = enumerate_channel(lambda x, rng: rng.binomial(1, Fraction(1, 3), size=12) if x else
-                           (rng.random(12) < Fraction(1, 3)).astype(int), [0, 1])
-    assert e1.factorised.rows[0] == e1.factorised.rows[1] == tuple([Fraction(1, 3)] * 12)
+    """Past the path limit (2^40 > 10^6 element-by-element paths) binomial(1, p, size) is kept factorised, like
+    the comparison of uniforms; a small array stays element by element, where the code may do anything."""
+    e1 = enumerate_channel(lambda x, rng: rng.binomial(1, Fraction(1, 3), size=40) if x else
+                           (rng.random(40) < Fraction(1, 3)).astype(int), [0, 1])
+    assert e1.factorised.rows[0] == e1.factorised.rows[1] == tuple([Fraction(1, 3)] * 40)
+    small = enumerate_channel(lambda x, rng: tuple(rng.integers(0, 2, size=3) ^ 1), [0])
+    assert small.factorised is None and small.rows == [[Fraction(1, 8)] * 8]
 
 
 def test_reading_a_bit_branches_and_agrees_with_element_by_element():

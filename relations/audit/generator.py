@@ -14,6 +14,7 @@ from typing import Any, Callable, Sequence
 
 from relations.audit.vectors import UniformVector
 from relations.audit.enumerate import (
+    MAX_PATHS,
     THRESHOLD_ROUNDING,
     NotEnumerable,
     Replay,
@@ -45,6 +46,17 @@ def _weight_radii(given: Sequence[Any], weights: Sequence[Fraction]) -> list[flo
         return None
     top = max(weights)
     return [2 * THRESHOLD_ROUNDING * float(top / w) if w > 0 else 0.0 for w in weights]
+
+
+def _too_many(size: Any, outcomes: int, replay: Replay) -> bool:
+    """An array of ``size`` independent draws of ``outcomes`` values each is kept factorised
+    (:mod:`relations.audit.vectors`) when enumerating it element by element would exceed the path limit
+    (:data:`~relations.audit.enumerate.MAX_PATHS`); smaller ones stay element by element, where the code may do
+    anything with the array."""
+    if size is None:
+        return False
+    count = size if isinstance(size, int) else math.prod(size)
+    return count * math.log2(outcomes) > math.log2(MAX_PATHS)
 
 
 class EnumeratingGenerator:
@@ -81,7 +93,7 @@ class EnumeratingGenerator:
             raise NotEnumerable(f"a draw of integers in [{low}, {high}) has more than {self._replay.max_outcomes} "
                                 "outcomes")
 
-        if (low, n) == (0, 2) and size is not None:  # fair bits: kept factorised
+        if (low, n) == (0, 2) and _too_many(size, 2, self._replay):  # fair bits: kept factorised
             return (UniformVector(self._replay, size) < Fraction(1, 2)).astype(int)
 
         def one() -> int:
@@ -157,7 +169,7 @@ class EnumeratingGenerator:
         if not isinstance(p, (int, Fraction)) and 0 < q < 1:
             r = THRESHOLD_ROUNDING * max(1.0, float(q / (1 - q)), float((1 - q) / q))
             radii = [(1 + r) ** n - 1] * (n + 1)
-        if n == 1 and size is not None:  # independent bits, kept factorised
+        if n == 1 and _too_many(size, 2, self._replay):  # independent bits, kept factorised
             return (UniformVector(self._replay, size) < p).astype(int)
         return self._sized(size, lambda: self._replay.decide(weights, radii))
 
