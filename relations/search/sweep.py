@@ -159,10 +159,18 @@ def evaluate_chunk(spec_data: dict | str, chunk_size: int, chunk: int) -> list[d
     """
     spec = _spec(spec_data if isinstance(spec_data, str) else json.dumps(spec_data, sort_keys=True))
     start, stop = chunk_bounds(spec, chunk_size, chunk)
-    if spec.members is None:
-        return [evaluate_point(spec, i) for i in range(start, stop)]
-    indices, orbits = spec.representatives(start, stop)
-    return [evaluate_point(spec, int(i)) | {"orbit": int(o)} for i, o in zip(indices, orbits)]
+    with _ONE_CHUNK_AT_A_TIME:  # python-flint's working precision is one per process, not per thread
+        if spec.members is None:
+            return [evaluate_point(spec, i) for i in range(start, stop)]
+        indices, orbits = spec.representatives(start, stop)
+        return [evaluate_point(spec, int(i)) | {"orbit": int(o)} for i, o in zip(indices, orbits)]
+
+
+#: Chunks evaluated by threads of one process (a Dask cluster of threads) take turns: ball arithmetic's
+#: working precision (``flint.ctx.prec``) is global to the process, so two chunks at once would compute each
+#: other's enclosures at the wrong precision, and the rows would depend on the timing.  Worker processes each
+#: have their own.
+_ONE_CHUNK_AT_A_TIME = threading.Lock()
 
 
 def _quiet_worker() -> None:  # Ctrl-C is the parent's to handle; workers are stopped by it
