@@ -361,3 +361,13 @@ def test_hypothesis_examples_are_drawn_once_and_match_hypothesis_own_search():
     find(mechanisms("local"), until_hit, settings=_settings(30))
     assert [key(m) for m in direct[: first + 1]] == [key(m) for m in cached[: first + 1]]
     assert hypothesis_search(rel, "local", Effort(hypothesis_examples=30)) is not None
+
+
+def test_verify_ends_with_a_tally(tmp_path):
+    out = subprocess.run([sys.executable, "-m", "relations.cli", "verify", "--quick", "--only", "zheng2025.thm4",
+                          "--only", "zheng2025.thm3", "--only", "zheng2025.thm12", "--out", str(tmp_path / "e")],
+                         capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    tail = out.stdout[out.stdout.rindex("└"):]  # after the table
+    assert "\n3 relations: 2 proved, 1 refuted\n" in tail  # thm3 and thm12 proved, thm4 refuted
+    assert "evidence written to" in tail.split("refuted", 1)[1]

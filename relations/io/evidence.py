@@ -18,7 +18,7 @@ from relations.io.writing import dumps
 if TYPE_CHECKING:
     from relations.search.verify import Verdict
 
-__all__ = ["write_conjectures", "conjectures_table", "write_evidence", "run_verify"]
+__all__ = ["write_conjectures", "conjectures_table", "write_evidence", "run_verify", "tally"]
 
 
 def write_evidence(verdicts: Sequence[Verdict], out) -> None:
@@ -208,12 +208,32 @@ def run_verify(relations, *, out: str = EVIDENCE_DIR, quick: bool = False, seed:
             console.print(f"[yellow]interrupted: {len(verdicts)} of {len(relations)} relations verified; nothing "
                           f"written, the evidence in {out}/ is as it was[/]")
         else:
+            if relations:
+                console.print(tally(verdicts), markup=False)
             console.print(f"evidence written to {out}/ (" + ("witnesses/, lemmas/, families/, verdicts.json" if relations
                                                              else "") + (", " if relations and rows else "")
-                          + ("conjectures.json" if rows else "") + ")")
+                          + ("conjectures.json" if rows else "") + ")", markup=False)
     if interrupted:
         return 130
     return 1 if any(r["verdict"] == "refuted" for r in rows) else 0
+
+
+def tally(verdicts) -> str:
+    """One line counting the verdicts, in the order of :class:`~relations.kinds.Verdict`.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace as V
+    >>> tally([V(verdict="proved"), V(verdict="refuted"), V(verdict="proved")])
+    '3 relations: 2 proved, 1 refuted'
+    """
+    from collections import Counter
+
+    from relations.kinds import Verdict
+
+    counts = Counter(str(v.verdict) for v in verdicts)
+    parts = [f"{counts[str(k)]} {k}" for k in Verdict if counts[str(k)]]
+    return f"{len(verdicts)} relation{'s' if len(verdicts) != 1 else ''}: " + ", ".join(parts)
 
 
 def write_conjectures(decided, folder) -> list[dict]:
