@@ -31,7 +31,7 @@ smaller key wins, whatever the floats say.
 >>> cands = [Candidate(0.33333333333333337, ("b",), "b", lambda: third),
 ...          Candidate(0.3333333333333333, ("a",), "a", lambda: third),
 ...          Candidate(0.25, ("0",), "far below", lambda: Fraction(1, 4))]
->>> best = select_max(cands, lambda value: (value, value))
+>>> best = select_max(cands, lambda value, bits: (value, value))
 >>> best.candidate.label, best.lower == third
 ('a', True)
 """
@@ -39,7 +39,7 @@ smaller key wins, whatever the floats say.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Callable, Iterable, Optional
 
@@ -76,13 +76,29 @@ class Candidate:
     label : str
         What is reported when it is chosen (a family's description).
     build : callable
-        Returns the exact object that ``certify`` (of :func:`select_max`) evaluates.
+        Returns the exact object that ``certify`` (of :func:`select_max`) evaluates; :meth:`exact` calls it
+        once.
     """
 
     screen: float
     key: tuple
     label: str
     build: Callable[[], object]
+    _built: list = field(default_factory=list, compare=False, repr=False)
+
+    def exact(self) -> object:
+        """The exact object, built on first use and kept (a filter and the choice both read it).
+
+        Examples
+        --------
+        >>> calls = []
+        >>> c = Candidate(1.0, (), "x", lambda: calls.append(1) or "built")
+        >>> c.exact(), c.exact(), len(calls)
+        ('built', 'built', 1)
+        """
+        if not self._built:
+            self._built.append(self.build())
+        return self._built[0]
 
 
 @dataclass(frozen=True)
@@ -102,10 +118,10 @@ class Chosen:
 
         The lower end, not the midpoint: a wide enclosure (a costly notion that stopped short of its
         precision) must not report more than the candidate is known to reach."""
-        return significant(self.lower, self.lower, digits)
+        return significant(self.lower, digits)
 
 
-Certify = Callable[..., Optional[tuple[Fraction, Fraction]]]
+Certify = Callable[[object, int], Optional[tuple[Fraction, Fraction]]]
 
 
 def select_max(candidates: Iterable[Candidate], certify: Certify, *, window: float = SCREEN_WINDOW,
@@ -116,7 +132,7 @@ def select_max(candidates: Iterable[Candidate], certify: Certify, *, window: flo
     ----------
     candidates : iterable of Candidate
     certify : callable
-        ``certify(obj, bits=BITS)`` (or ``certify(obj)``) with ``obj = candidate.build()``: an enclosure
+        ``certify(obj, bits)`` with ``obj = candidate.exact()``: an enclosure
         ``(lower, upper)`` of the exact value at about ``bits`` bits, or ``None`` when it has none (the
         candidate is then dropped).  It must be deterministic: ball arithmetic, never floats.
     window : float, optional
@@ -156,7 +172,7 @@ def select_max(candidates: Iterable[Candidate], certify: Certify, *, window: flo
     enclosed: list[tuple[Candidate, tuple[Fraction, Fraction]]] = []
     best_lower: Fraction | None = None
     for c in sorted((c for c in finite if c.screen >= edge), key=lambda c: c.key):
-        enc = _certify(certify, c.build(), BITS)
+        enc = certify(c.exact(), BITS)
         if enc is None:
             continue
         enclosed.append((c, enc))
@@ -184,37 +200,30 @@ def screen_window(notions: Iterable[str]) -> float:
     return max([SCREEN_WINDOW] + [10 * e for e in errors])
 
 
-def _certify(certify: Certify, obj, bits: int):
-    try:
-        return certify(obj, bits=bits)
-    except TypeError:  # a certify that takes no precision (its own fixed one)
-        return certify(obj)
-
-
-def significant(lower: Fraction, upper: Fraction, digits: int = SIGNIFICANT_DIGITS) -> float:
-    """The midpoint of ``[lower, upper]`` rounded to ``digits`` significant decimal digits, as a float.
+def significant(x: Fraction, digits: int = SIGNIFICANT_DIGITS) -> float:
+    """The rational ``x`` rounded (half up) to ``digits`` significant decimal digits, as a float.
 
     Exact rational arithmetic: the same enclosure gives the same float on every machine.
 
     Examples
     --------
     >>> from fractions import Fraction as F
-    >>> significant(F(1), F(1)), significant(F(2, 3), F(2, 3), 6), significant(F(-12345678), F(-12345678), 6)
+    >>> significant(F(1)), significant(F(2, 3), 6), significant(F(-12345678), 6)
     (1.0, 0.666667, -12345700.0)
-    >>> significant(F(0), F(0))
+    >>> significant(F(0))
     0.0
     """
-    mid = (Fraction(lower) + Fraction(upper)) / 2
-    if mid == 0:
+    y = Fraction(x)
+    if y == 0:
         return 0.0
-    sign, mid = (-1 if mid < 0 else 1), abs(mid)
-    exponent = math.floor(math.log10(mid))  # adjusted exactly below
-    while Fraction(10) ** exponent > mid:
+    sign, y = (-1 if y < 0 else 1), abs(y)
+    exponent = math.floor(math.log10(y))  # adjusted exactly below
+    while Fraction(10) ** exponent > y:
         exponent -= 1
-    while Fraction(10) ** (exponent + 1) <= mid:
+    while Fraction(10) ** (exponent + 1) <= y:
         exponent += 1
     scale = Fraction(10) ** (digits - 1 - exponent)
-    n = mid * scale
+    n = y * scale
     rounded = math.floor(n + Fraction(1, 2))  # half up, exactly
     return sign * float(Fraction(rounded) / scale)
 

@@ -70,7 +70,7 @@ def tightness(rel: Relation, founds: Iterable[Found], *, proved: bool = False) -
             return None
         return ratio_enclosure(conclusion, bound_value(rel, premise, vals.reals["sigma_min"], vals.diameter), bits)
 
-    candidates = [c for f in founds for c in f.ratio_candidates if admissible(c.build())]
+    candidates = [c for f in founds for c in f.ratio_candidates if admissible(c.exact())]
     chosen = select_max(candidates, certify, window=screen_window((rel.premise, rel.conclusion)),
                         ceiling=Fraction(1) if proved else None)
     return (None, "") if chosen is None else (chosen.value(), chosen.label)
