@@ -39,7 +39,7 @@ from typing import Any, Callable, Sequence
 
 from relations.errors import InputError
 
-__all__ = ["MAX_SAMPLES", "CHUNK", "REPEATS", "INFORMATIVE_SHARE", "SampleAudit", "clopper_pearson", "certify", "schedule", "conformance",
+__all__ = ["MAX_SAMPLES", "CHUNK", "REPEATS", "INFORMATIVE_SHARE", "PROBE", "SampleAudit", "clopper_pearson", "certify", "schedule", "conformance",
            "sample_audit", "check_sampling", "sequential"]
 
 #: Most samples per input one black-box audit may draw.
@@ -70,6 +70,9 @@ REPEATS = 10
 #: Samples that put less than this share on repeated outputs certify nothing: the verdict is ``inconclusive``.
 INFORMATIVE_SHARE = 0.5
 
+#: Samples of the chunk that :func:`sequential` draws twice to see whether the counts repeat.
+PROBE = 1000
+
 
 @dataclass(frozen=True)
 class SampleAudit:
@@ -92,6 +95,9 @@ class SampleAudit:
         Sequential rounds run (fewer than planned when a violation stopped it early).
     conformance : float or None
         p-value of the conformance test against the declared channel (None: none declared).
+    repeatable : bool
+        Whether one chunk drawn twice with the same seed gave the same counts (:data:`PROBE` samples of
+        the first input): False when the randomizer draws from a source the seed does not control.
     """
 
     eps_d_lower: float
@@ -102,6 +108,7 @@ class SampleAudit:
     undetectable: float
     rounds: int = 1
     conformance: float | None = None
+    repeatable: bool = True
 
     def repeated_share(self) -> float:
         """The share of all samples that fell on an output seen at least :data:`REPEATS` times for its input.
@@ -271,8 +278,12 @@ def sequential(draw: Callable[..., Any], *, domain: Sequence[Any], samples: int,
                stop_above: float | None = None, draw_round: Callable[[list[tuple[int, int, int]]], list[Counter]]
                | None = None, declared: Sequence[dict] | None = None) -> SampleAudit:
     """Sequential rounds of :func:`schedule`; ``draw(i, chunk, size)`` (or ``draw_round(tasks)``
-    for a whole round at once) returns the counts of one seeded chunk."""
+    for a whole round at once) returns the counts of one seeded chunk.  First, one chunk of the first input
+    is drawn twice: whether its counts repeat is the result's ``repeatable``."""
     check_sampling(domain, samples, alpha)
+    probe = [(0, 0, min(samples, PROBE))] * 2
+    twice = draw_round(probe) if draw_round else [draw(*t) for t in probe]
+    repeatable = twice[0] == twice[1]
     counts = [Counter() for _ in domain]
     done, bound, witness, rounds = 0, 0.0, None, 0
     plan = schedule(samples)
@@ -292,4 +303,5 @@ def sequential(draw: Callable[..., Any], *, domain: Sequence[Any], samples: int,
         if stop_above is not None and bound > stop_above:
             break
     conf = conformance(counts, done, declared) if declared else None
-    return SampleAudit(bound, witness, done, alpha, {x: c for x, c in zip(domain, counts)}, 3 / done, rounds, conf)
+    return SampleAudit(bound, witness, done, alpha, {x: c for x, c in zip(domain, counts)}, 3 / done, rounds, conf,
+                       repeatable)

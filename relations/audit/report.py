@@ -16,7 +16,7 @@ from fractions import Fraction
 from typing import Any, Callable, Sequence
 
 from relations.audit.blackbox import REPEATS, SampleAudit, sample_audit
-from relations.audit.enumerate import MAX_DEPTH, MAX_PATHS, HiddenRandomness, NotEnumerable
+from relations.audit.enumerate import MAX_DEPTH, MAX_PATHS, NotEnumerable
 from relations.audit.exact import Unexplored, enumerate_channel
 from relations.audit.outputs import output_label
 from relations.audit.worker import TargetError
@@ -67,7 +67,7 @@ class AuditReport:
         Why the white-box route did not answer (black-box reports), in one sentence.
     repeatable : bool
         False when the randomizer draws from a source the audit's seed does not control: the same
-        ``--seed`` will not give the same counts.
+        ``--seed`` will not give the same counts (measured: :attr:`SampleAudit.repeatable`).
     """
 
     target: str
@@ -84,7 +84,6 @@ class AuditReport:
     labels: dict = field(default_factory=dict, repr=False)
     claim: str = ""
     route_reason: str = ""
-    repeatable: bool = True
     binning: str = ""  # black-box: how real-valued outputs were binned, if they were
     eps_d_lower: str = ""  # depth-bounded white-box: the certified lower bound, ln(q) or inf
     eps_d_exact: str = ""  # factorised white-box: eps_d exactly, ln(q) or inf
@@ -93,6 +92,10 @@ class AuditReport:
     within_rounding: bool = False  # factorised white-box: the claim holds only within the code's float rounding
     budgets: dict = field(default_factory=dict)  # the path, depth, time and sample budgets the audit ran with
     witness: tuple = ()  # its (x, x', y)
+
+    @property
+    def repeatable(self) -> bool:
+        return self.sampled is None or self.sampled.repeatable
 
     def summary(self) -> str:
         """One paragraph for a person: verdict, exact ``eps_d`` (or its certified lower bound) and its witness."""
@@ -205,8 +208,7 @@ def audit(fn: Callable[..., Any], *, domain: Sequence[Any], eps: Any = None, cla
         if samples is None:
             raise
         sampled = sample_audit(fn, domain=domain, samples=samples, seed=seed, alpha=alpha, stop_above=_bound(eps))
-        return _sampled_report(name, sampled, eps, route_reason=str(exc),
-                               repeatable=not isinstance(exc, HiddenRandomness))
+        return _sampled_report(name, sampled, eps, route_reason=str(exc))
     labels = [output_label(k) for k in e.outputs]
     mech = _mechanism(domain, labels, e.rows, e.rounding, prior, name)
     decided, verdict = decide_channel(mech, parsed)

@@ -15,7 +15,7 @@ from fractions import Fraction
 from typing import Any, Callable, Sequence
 
 from relations.audit.blackbox import CHUNK, sequential
-from relations.audit.enumerate import MAX_DEPTH, MAX_PATHS, HiddenRandomness, NotEnumerable
+from relations.audit.enumerate import MAX_DEPTH, MAX_PATHS, NotEnumerable
 from relations.audit.exact import Enumerated, Unexplored
 from relations.audit.pool import Pool
 from relations.audit.report import (AuditReport, _claims, _mechanism, _sampled_report, decide_channel, depth_bounded_report,
@@ -84,7 +84,7 @@ def _check(answer: dict) -> dict:
     if answer.get("ok"):
         return answer
     if answer.get("kind") == "not-enumerable":
-        raise (HiddenRandomness if answer.get("hidden") else NotEnumerable)(answer["message"])
+        raise NotEnumerable(answer["message"])
     if answer.get("kind") == "input":
         raise InputError(answer["message"])
     raise InputError(f"the randomizer failed: {answer.get('message')}")
@@ -251,9 +251,6 @@ def audit_target(target: str, *, domain: Sequence[Any] | None = None, eps: Any =
                 labels.update({key: label for key, label, _ in a["counts"]})
                 out.append(Counter({key: n for key, _, n in a["counts"]}))
             return out
-        probe = [dict(job, task="sample", input=0, chunk=0, size=min(samples, 1000), seed=seed, bins=None)] * 2
-        counts = [_check(a)["counts"] for a in pool.map(probe)]
-        repeatable = sorted(map(tuple, counts[0])) == sorted(map(tuple, counts[1]))  # the same seed, the same counts?
         binning, edges = "", None
         if plan["bins"] is not None:
             binning = (f"outputs binned into the {len(plan['bins']) + 1} intervals given (--bins); post-processing "
@@ -271,8 +268,7 @@ def audit_target(target: str, *, domain: Sequence[Any] | None = None, eps: Any =
             labels.clear()
         sampled = sequential(None, domain=domain, samples=samples, alpha=alpha, stop_above=_stop(eps),
                              draw_round=draw_round, declared=None if plan["bins"] else declared)
-        report = _sampled_report(target, sampled, eps, labels=labels, route_reason=reason, repeatable=repeatable,
-                                 binning=binning, **extra)
+        report = _sampled_report(target, sampled, eps, labels=labels, route_reason=reason, binning=binning, **extra)
         if sampled.conformance is not None:
             report = _with(report, conformance=(
                 f"conformance with the declared channel: p = {sampled.conformance:.3g} (chi-square, Bonferroni "

@@ -45,7 +45,7 @@ import threading
 from collections import Counter
 from typing import Any, Callable
 
-from relations.audit.enumerate import HiddenRandomness, NotEnumerable
+from relations.audit.enumerate import NotEnumerable
 from relations.audit.exact import enumerate_channel
 from relations.audit.outputs import output_key, output_label
 
@@ -244,8 +244,7 @@ def run_job(job: dict, cache: dict | None = None) -> dict:
     except TargetError as exc:
         return {"ok": False, "kind": "input", "message": str(exc)}
     except NotEnumerable as exc:
-        return {"ok": False, "kind": "not-enumerable", "message": str(exc),
-                "hidden": isinstance(exc, HiddenRandomness)}
+        return {"ok": False, "kind": "not-enumerable", "message": str(exc)}
     except Exception as exc:  # the randomizer raised: report it, the audit decides what it means
         return {"ok": False, "kind": "error", "message": f"{type(exc).__name__}: {exc}"}
 
