@@ -382,3 +382,14 @@ def test_the_white_box_time_budget_ends_in_sampling_and_is_reported(target_file)
     assert data["route"] == "black-box" and "time budget of 1 s ran out" in data["route_reason"]
     assert data["budgets"] == {"max_paths": 1_000_000, "max_depth": 128, "white_box_seconds": 1.0,
                                "samples_per_input": 5000}
+
+
+def test_a_deeper_depth_reaches_the_replays_too():
+    """With max_depth above the default, the replays of the first path follow it as deep (they stopped at the
+    default depth and escaped as an uncaught Truncated)."""
+    def deep(x, rng):
+        for _ in range(200):
+            rng.integers(0, 1)  # one outcome: a draw that only counts toward the depth
+        return x
+
+    assert enumerate_channel(deep, [0, 1], max_depth=300).rows == POINT

@@ -103,7 +103,7 @@ def _replayed(fn: Callable[..., Any], x: Any, pass_rng: bool, replay: Replay, ke
     does not control (OS entropy, native code, a generator created inside the function)."""
     forced = [c for c, _ in replay.trail]
     for _ in range(REPLAYS):
-        again = Replay(replay.max_outcomes)
+        again = Replay(replay.max_outcomes, replay.max_depth)
         again.forced = list(forced)
         value = _run(fn, x, pass_rng, again, current)
         if _key(value) != key or [c for c, _ in again.trail] != forced:
@@ -123,12 +123,10 @@ def _run(fn: Callable[..., Any], x: Any, pass_rng: bool, replay: Replay, current
         raise
     except Exception:
         if current.blocked:
-            raise HiddenEntropy(f"the randomizer draws from {current.blocked} (operating-system entropy), which the "
-                                "exact route cannot enumerate") from None
+            raise HiddenEntropy(current.blocked) from None
         raise
     if current.blocked:
-        raise HiddenEntropy(f"the randomizer draws from {current.blocked} (operating-system entropy), which the exact "
-                            "route cannot enumerate")
+        raise HiddenEntropy(current.blocked)
     return value
 
 

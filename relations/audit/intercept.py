@@ -38,7 +38,17 @@ BLOCKED = ("secrets.randbelow", "secrets.randbits", "secrets.choice", "secrets.t
 
 
 class HiddenEntropy(HiddenRandomness):
-    """The randomizer drew operating-system entropy (a blocked source): the exact route cannot enumerate it."""
+    """The randomizer drew operating-system entropy (a blocked source): the exact route cannot enumerate it.
+
+    Examples
+    --------
+    >>> str(HiddenEntropy("os.urandom"))
+    'the randomizer draws from os.urandom (operating-system entropy), which the exact route cannot enumerate'
+    """
+
+    def __init__(self, source: str):
+        super().__init__(f"the randomizer draws from {source} (operating-system entropy), which the exact route "
+                         "cannot enumerate")
 
 
 class _Current:
@@ -139,8 +149,7 @@ def _global_patches(current: Any) -> list[tuple[Any, str, Any]]:
     def blocker(name: str) -> Any:
         def blocked(*_: Any, **__: Any) -> Any:
             current.blocked = current.blocked or name
-            raise HiddenEntropy(f"the randomizer draws from {name} (operating-system entropy), which the exact "
-                                "route cannot enumerate")
+            raise HiddenEntropy(name)
         return blocked
     system_class = random.SystemRandom
     for qualified in BLOCKED:

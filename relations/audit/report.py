@@ -221,15 +221,14 @@ def factorised_report(name: str, domain: Sequence[Any], f: Any, claims: Sequence
     ``eps_d`` exactly from the coordinate probabilities, and each ``eps_d`` claim decided exactly, with the
     rounding of the code's float thresholds as a margin (``holds within rounding`` is consistent).  Claims on
     other notions need the whole channel, so they send the audit to sampling."""
-    from relations.numbers.logs import LogRatio
-    from relations.numbers.reals import Log, compare
+    from relations.numbers.reals import compare
 
     others = [c for c in claims if c.name != "eps_d" or c.op not in ("<=", "<")]
     if others:
         raise NotEnumerable(f"the claim {others[0].text!r} needs the whole channel of {len(f.rows[0])} independent "
                             "bits; only eps_d is computed factorised")
     q, (x, x2, y) = f.eps_d()
-    value = Log(LogRatio.inf()) if q is None else Log(LogRatio.of(q))
+    value = _ln(q)
     d = len(f.rows[0])
     r = Fraction(f.radius)
     spread = ((1 + r) / (1 - r)) ** d if r else Fraction(1)  # the true ratio is within this factor
@@ -237,7 +236,7 @@ def factorised_report(name: str, domain: Sequence[Any], f: Any, claims: Sequence
     for c in claims:
         if (compare(value, c.bound) or 0) <= 0 and not (c.op == "<" and compare(value, c.bound) == 0):
             continue
-        low = value if q is None else Log(LogRatio.of(q / spread))
+        low = value if q is None else _ln(q / spread)
         if (compare(low, c.bound) or 0) > 0:
             verdict, failed = AuditVerdict.VIOLATED, c.text
             break
@@ -252,11 +251,10 @@ def depth_bounded_report(name: str, domain: Sequence[Any], outputs: Sequence[str
     """The report of an enumeration cut at its depth (a loop on draws): ``violated`` when the certified lower
     bound on ``eps_d`` (:meth:`~relations.audit.exact.Enumerated.eps_d_lower`) exceeds an ``eps_d`` claim,
     decided exactly; ``None`` when it does not, and the audit must sample."""
-    from relations.numbers.logs import LogRatio
-    from relations.numbers.reals import Log, compare
+    from relations.numbers.reals import compare
 
     q, where = e.eps_d_lower()
-    lower = Log(LogRatio.inf()) if q is None else Log(LogRatio.of(q))
+    lower = _ln(q)
     failed = [c for c in claims if c.name == "eps_d" and c.op in ("<=", "<")
               and (compare(lower, c.bound) or 0) > 0]
     if not failed:
@@ -267,6 +265,14 @@ def depth_bounded_report(name: str, domain: Sequence[Any], outputs: Sequence[str
                        claim=failed[0].text, eps_d_lower=_short(lower), witness=(domain[x], domain[x2], outputs[y]),
                        route_reason=f"paths of more than {MAX_DEPTH} draws not followed, unexplored mass up to "
                                     f"{mass:.3g} per input", **(extra or {}))
+
+
+def _ln(q: Fraction | None) -> Any:
+    """``ln(q)`` exactly, ``q = None`` meaning an infinite ratio (as the exact bounds of the audit give it)."""
+    from relations.numbers.logs import LogRatio
+    from relations.numbers.reals import Log
+
+    return Log(LogRatio.inf()) if q is None else Log(LogRatio.of(q))
 
 
 def _short(x: Any) -> str:
