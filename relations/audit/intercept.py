@@ -120,9 +120,7 @@ def _global_patches(current: Any) -> list[tuple[Any, str, Any]]:
     out: list[tuple[Any, str, Any]] = []
     # Python's random: module functions (one hidden instance) and Random instances, unless seeded in the run
     for name, f in draws.items():
-        original = getattr(random, name)
-        out.append((random, name, (lambda f, original: lambda *a, **kw: original(*a, **kw) if current.py_seeded
-                                   else f(*a, **kw))(f, original)))
+        out.append((random, name, _unless_seeded(getattr(random, name), f, lambda: current.py_seeded)))
     seed_module = random.seed
 
     def module_seed(a: Any = None, *args: Any, **kw: Any) -> None:
@@ -151,13 +149,12 @@ def _global_patches(current: Any) -> list[tuple[Any, str, Any]]:
             current.blocked = current.blocked or name
             raise HiddenEntropy(name)
         return blocked
-    system_class = random.SystemRandom
+    system = random.SystemRandom  # instances made before the run, too: every draw blocked
     for qualified in BLOCKED:
         module_name, name = qualified.split(".")
         module = {"secrets": secrets, "os": os, "random": random, "uuid": uuid}[module_name]
         if hasattr(module, name):
             out.append((module, name, blocker(qualified)))
-    system = system_class  # instances made before the run, too: every draw blocked
     for name in sorted(set(draws) | {"random", "getrandbits", "randbytes"}):
         if hasattr(system, name):
             out.append((system, name, (lambda b: lambda self, *a, **kw: b())(blocker("random.SystemRandom"))))
@@ -165,9 +162,7 @@ def _global_patches(current: Any) -> list[tuple[Any, str, Any]]:
     npr = np.random
     legacy = _legacy(g)
     for name, f in legacy.items():
-        original = getattr(npr, name)
-        out.append((npr, name, (lambda f, original: lambda *a, **kw: original(*a, **kw) if current.np_seeded
-                                else f(*a, **kw))(f, original)))
+        out.append((npr, name, _unless_seeded(getattr(npr, name), f, lambda: current.np_seeded)))
     np_seed = npr.seed
 
     def seed_numpy(seed: Any = None) -> None:
@@ -196,6 +191,14 @@ def _global_patches(current: Any) -> list[tuple[Any, str, Any]]:
                                                   if seed is None or isinstance(seed, _Unseeded) else
                                                   real(seed, *a, **kw))(real, name))))
     return out
+
+
+def _unless_seeded(original: Any, enumerated: Any, seeded: Any) -> Any:
+    """A module's draw in the closed world: the real one once the module's generator was seeded in the run
+    (``seeded()``), else the enumerated one."""
+    def draw(*args: Any, **kw: Any) -> Any:
+        return original(*args, **kw) if seeded() else enumerated(*args, **kw)
+    return draw
 
 
 def _switch(real: type, make: Any) -> Any:
