@@ -48,7 +48,15 @@ def _weight_radii(given: Sequence[Any], weights: Sequence[Fraction]) -> list[flo
     return [2 * THRESHOLD_ROUNDING * float(top / w) if w > 0 else 0.0 for w in weights]
 
 
-def _too_many(size: Any, outcomes: int, replay: Replay) -> bool:
+def _bernoulli_radius(p: Any) -> float:
+    """The relative rounding of a float ``p`` and of ``1 - p`` as weights of one trial (0 for an exact ``p``)."""
+    q = Fraction(p)
+    if isinstance(p, (int, Fraction)) or not 0 < q < 1:
+        return 0.0
+    return THRESHOLD_ROUNDING * max(1.0, float(q / (1 - q)), float((1 - q) / q))
+
+
+def _too_many(size: Any, outcomes: int) -> bool:
     """An array of ``size`` independent draws of ``outcomes`` values each is kept factorised
     (:mod:`relations.audit.vectors`) when enumerating it element by element would exceed the path limit
     (:data:`~relations.audit.enumerate.MAX_PATHS`); smaller ones stay element by element, where the code may do
@@ -93,7 +101,7 @@ class EnumeratingGenerator:
             raise NotEnumerable(f"a draw of integers in [{low}, {high}) has more than {self._replay.max_outcomes} "
                                 "outcomes")
 
-        if (low, n) == (0, 2) and _too_many(size, 2, self._replay):  # fair bits: kept factorised
+        if (low, n) == (0, 2) and _too_many(size, 2):  # fair bits: kept factorised
             return (UniformVector(self._replay, size) < Fraction(1, 2)).astype(int)
 
         def one() -> int:
@@ -165,11 +173,9 @@ class EnumeratingGenerator:
         """Binomial ``(n, p)``, exactly (``p`` at its exact binary value)."""
         q = Fraction(p)
         weights = [Fraction(math.comb(n, k)) * q**k * (1 - q) ** (n - k) for k in range(n + 1)]
-        radii = None
-        if not isinstance(p, (int, Fraction)) and 0 < q < 1:
-            r = THRESHOLD_ROUNDING * max(1.0, float(q / (1 - q)), float((1 - q) / q))
-            radii = [(1 + r) ** n - 1] * (n + 1)
-        if n == 1 and _too_many(size, 2, self._replay):  # independent bits, kept factorised
+        r = _bernoulli_radius(p)
+        radii = [(1 + r) ** n - 1] * (n + 1) if r else None
+        if n == 1 and _too_many(size, 2):  # independent bits, kept factorised
             return (UniformVector(self._replay, size) < p).astype(int)
         return self._sized(size, lambda: self._replay.decide(weights, radii))
 
@@ -180,10 +186,8 @@ class EnumeratingGenerator:
         q = Fraction(p)
         if not 0 < q <= 1:
             raise NotEnumerable(f"geometric with p = {p!r}")
-        radii = None
-        if not isinstance(p, (int, Fraction)) and q < 1:
-            r = THRESHOLD_ROUNDING * max(1.0, float(q / (1 - q)), float((1 - q) / q))
-            radii = [r, r]
+        r = _bernoulli_radius(p)
+        radii = [r, r] if r else None
 
         def one() -> int:
             k = 1

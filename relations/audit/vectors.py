@@ -137,7 +137,11 @@ class BitVector:
         return len(self.probs)
 
     def copy(self) -> "BitVector":
-        return BitVector(self.replay, self.probs, self.radii, self.kind)
+        return self._as(self.kind)
+
+    def _as(self, kind: str) -> "BitVector":
+        """The same bits, returned as elements of ``kind`` (``bool``, ``int`` or ``float``)."""
+        return BitVector(self.replay, self.probs, self.radii, kind)
 
     def astype(self, dtype: Any, *args: Any, **kwargs: Any) -> "BitVector":
         import numpy as np
@@ -145,18 +149,18 @@ class BitVector:
         kind = np.dtype(dtype).kind
         if kind not in "biuf":
             raise NotEnumerable(f"an array of bits cast to {dtype!r}")
-        return BitVector(self.replay, self.probs, self.radii, {"b": "bool", "f": "float"}.get(kind, "int"))
+        return self._as({"b": "bool", "f": "float"}.get(kind, "int"))
 
     def __mul__(self, c: Any) -> "BitVector":
         if c is True or (not isinstance(c, bool) and c == 1):
-            return BitVector(self.replay, self.probs, self.radii, "int" if isinstance(c, int) else "float")
+            return self._as(_number_kind(c))
         raise NotEnumerable("arithmetic on an array of bits beyond * 1")
 
     __rmul__ = __mul__
 
     def __add__(self, c: Any) -> "BitVector":
         if not isinstance(c, bool) and c == 0:
-            return BitVector(self.replay, self.probs, self.radii, "int" if isinstance(c, int) else "float")
+            return self._as(_number_kind(c))
         raise NotEnumerable("arithmetic on an array of bits beyond + 0")
 
     __radd__ = __add__
@@ -186,7 +190,7 @@ class BitVector:
         if p in (0, 1):
             return int(p)
         r = self.radii[i]
-        bit = self.replay.decide([1 - p, p], [r * float(p / (1 - p)), r] if r else None)
+        bit = self.replay.decide([1 - p, p], [_complement_radius(p, r), r] if r else None)
         self._fix(i, bit)
         return bit
 
@@ -218,11 +222,9 @@ class BitVector:
             a, b = args[1], args[2]
             if np.ndim(a) == 0 and np.ndim(b) == 0 and {float(a), float(b)} == {0.0, 1.0}:
                 if float(a) == 1.0:
-                    return BitVector(self.replay, self.probs, self.radii, "int" if isinstance(a, (int, np.integer))
-                                     else "float")
+                    return self._as(_number_kind(a))
                 return BitVector(self.replay, [1 - p for p in self.probs],
-                                 [r * float(p / (1 - p)) if 0 < p < 1 else 0.0 for p, r in zip(self.probs, self.radii)],
-                                 "int" if isinstance(a, (int, np.integer)) else "float")
+                                 [_complement_radius(p, r) for p, r in zip(self.probs, self.radii)], _number_kind(a))
         if func is np.copy and len(args) == 1 and args[0] is self:
             return self.copy()
         raise NotEnumerable(f"numpy's {getattr(func, '__name__', func)} on an array of bits")
@@ -233,6 +235,18 @@ class BitVector:
     def output(self) -> tuple:
         """This path's output as a product form: ``("bits", kind, probs, radius)``."""
         return ("bits", self.kind, tuple(self.probs), max(self.radii, default=0.0))
+
+
+def _number_kind(c: Any) -> str:
+    """``int`` for an integer (Python's or numpy's), else ``float``: the elements bits become when combined with c."""
+    import numpy as np
+
+    return "int" if isinstance(c, (int, np.integer)) else "float"
+
+
+def _complement_radius(p: Fraction, r: float) -> float:
+    """The relative rounding of ``1 - p`` when ``p`` is within a relative ``r``."""
+    return r * float(p / (1 - p)) if 0 < p < 1 else 0.0
 
 
 @dataclass(frozen=True)
