@@ -15,7 +15,7 @@ try:
 except ImportError:  # pragma: no cover - a worker interpreter without numpy
     _np = None
 
-__all__ = ["output_key", "output_label"]
+__all__ = ["output_key", "output_label", "output_real"]
 
 
 def output_key(value: Any) -> Hashable:
@@ -51,6 +51,21 @@ def output_key(value: Any) -> Hashable:
     if isinstance(value, (bool, int, float, str, bytes)) or value is None:
         return (type(value).__name__, value) if isinstance(value, (bool, float)) else value
     return ("repr", repr(value))
+
+
+def output_real(key: Hashable) -> float | None:
+    """The real number an output key stands for (an int or a float the randomizer returned), else ``None``.
+
+    Examples
+    --------
+    >>> output_real(output_key(0.5)), output_real(output_key(3)), output_real(output_key(True)), output_real("a")
+    (0.5, 3.0, None, None)
+    """
+    if isinstance(key, tuple) and len(key) == 2 and key[0] == "float":
+        key = key[1]
+    if isinstance(key, bool) or not isinstance(key, (int, float)):
+        return None
+    return float(key)
 
 
 def output_label(key: Hashable) -> str:

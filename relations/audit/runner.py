@@ -17,6 +17,7 @@ from typing import Any, Callable, Sequence
 from relations.audit.blackbox import CHUNK, sequential
 from relations.audit.enumerate import MAX_DEPTH, MAX_PATHS, NotEnumerable
 from relations.audit.exact import Enumerated, Unexplored
+from relations.audit.outputs import output_real
 from relations.audit.pool import Pool
 from relations.audit.report import (AuditReport, _claims, _mechanism, _sampled_report, decide_channel, depth_bounded_report,
                                     factorised_report)
@@ -58,14 +59,12 @@ def quantile_edges(sampled: Any, count: int) -> list[float] | None:
     for counts in sampled.counts.values():
         for key, n in counts.items():  # the text of an output key: ('float', 0.5), 3, ...
             try:
-                k = ast.literal_eval(key) if isinstance(key, str) else key
+                v = output_real(ast.literal_eval(key) if isinstance(key, str) else key)
             except (ValueError, SyntaxError):
                 return None
-            if isinstance(k, tuple) and len(k) == 2 and k[0] == "float":
-                k = k[1]
-            if isinstance(k, bool) or not isinstance(k, (int, float)) or not math.isfinite(k):
+            if v is None or not math.isfinite(v):
                 return None
-            values.append((float(k), n))
+            values.append((v, n))
     values.sort()
     total = sum(n for _, n in values)
     if total == 0 or count < 2:

@@ -47,7 +47,7 @@ from typing import Any, Callable
 
 from relations.audit.enumerate import NotEnumerable
 from relations.audit.exact import enumerate_channel
-from relations.audit.outputs import output_key, output_label
+from relations.audit.outputs import output_key, output_label, output_real
 
 __all__ = ["TargetError", "Target", "load_target", "bin_key", "run_job", "main"]
 
@@ -168,11 +168,10 @@ def bin_key(key: Any, edges: list) -> str:
     """
     import bisect
 
-    if isinstance(key, tuple) and len(key) == 2 and key[0] == "float":  # an output key (outputs.output_key)
-        key = key[1]
-    if isinstance(key, bool) or not isinstance(key, (int, float)):
+    value = output_real(key)
+    if value is None:
         raise TargetError(f"--bins needs a real-valued output; the randomizer returned {key!r}")
-    i = bisect.bisect_right(edges, key)
+    i = bisect.bisect_right(edges, value)
     lo = "(-inf" if i == 0 else f"[{edges[i - 1]!r}"
     hi = "inf)" if i == len(edges) else f"{edges[i]!r})"
     return f"{lo}, {hi}"
