@@ -148,3 +148,25 @@ def test_arithmetic_on_an_array_of_uniforms_is_refused_then_sampled():
         enumerate_channel(lambda x, rng: float(np.log(rng.random(2))[0]), [0, 1])
     report = audit(scaled, domain=[0, 1], eps="1", samples=4000)
     assert report.route == "black-box" and "arithmetic on an array" in report.route_reason
+
+
+def test_rappor_where_with_arrays_of_bits_and_values():
+    """RAPPOR's permanent randomized response: keep the one-hot truth with probability 1 - f, else a fair bit.
+    P(1 | truth 1) = 1 - f/2 and P(1 | truth 0) = f/2, two coordinates differ between inputs:
+    eps_d = 2 ln((1 - f/2)/(f/2)) = 2 ln((2 - f)/f), which is eps for f = 2/(e^(eps/2) + 1) (by hand)."""
+    eps = 2.0
+    f = 2 / (math.exp(eps / 2) + 1)
+
+    def rappor(x, rng):
+        truth = np.zeros(48, dtype=int)
+        truth[x] = 1
+        keep = rng.random(48) < 1 - f
+        return np.where(keep, truth, rng.binomial(1, 0.5, size=48))
+
+    report = audit(rappor, domain=[0, 1, 2], eps=str(eps))
+    assert report.route == "white-box (factorised)" and report.verdict == "consistent" and report.bits == 48
+    keep = 1 - Fraction(f)  # the code's float 1 - f, at its binary value
+    p1, p0 = keep + (1 - keep) / 2, (1 - keep) / 2
+    assert report.eps_d_exact == f"ln({(p1 / p0) * ((1 - p0) / (1 - p1))})"
+    with pytest.raises(NotEnumerable, match="np.where"):
+        enumerate_channel(lambda x, rng: np.where(rng.random(30) < 0.5, 2, 0), [0])

@@ -4,7 +4,8 @@
 paths; kept as what it is, a :class:`BitVector` of ``d`` independent Bernoulli coordinates with exact
 probabilities, it is one path.  What unary-encoding code does with such a vector keeps it factorised:
 
-* ``astype(int)`` / ``astype(bool)``, ``np.where(bits, 1, 0)``, ``bits * 1``, ``bits.copy()``;
+* ``astype(int)`` / ``astype(bool)``, ``np.where(bits, a, b)`` with ``a`` and ``b`` other bits or 0/1
+  values (``np.where(bits, 1, 0)``, RAPPOR's ``np.where(keep, truth, noise)``), ``bits * 1``, ``bits.copy()``;
 * ``bits[i] = v`` for a fixed index ``i`` and a value ``v`` (a number, or a bit drawn before, which
   branches the path): the coordinate becomes deterministic on that path;
 * returning it: the path's output is a *product* distribution over bit vectors;
@@ -219,12 +220,7 @@ class BitVector:
         import numpy as np
 
         if func is np.where and len(args) == 3 and args[0] is self and not kwargs:
-            a, b = args[1], args[2]
-            if np.ndim(a) == 0 and np.ndim(b) == 0 and {float(a), float(b)} == {0.0, 1.0}:
-                if float(a) == 1.0:
-                    return self._as(_number_kind(a))
-                return BitVector(self.replay, [1 - p for p in self.probs],
-                                 [_complement_radius(p, r) for p, r in zip(self.probs, self.radii)], _number_kind(a))
+            return self._where(args[1], args[2])
         if func is np.copy and len(args) == 1 and args[0] is self:
             return self.copy()
         raise NotEnumerable(f"numpy's {getattr(func, '__name__', func)} on an array of bits")
@@ -232,16 +228,47 @@ class BitVector:
     def __bool__(self) -> bool:
         raise NotEnumerable("truth value of an array of bits")
 
+    def _where(self, a: Any, b: Any) -> "BitVector":
+        """``np.where(self, a, b)``, ``a`` and ``b`` each bits drawn apart from ``self`` (a :class:`BitVector`) or
+        fixed 0/1 values (a number, or one per coordinate): coordinate ``i`` is 1 with probability
+        ``c a + (1 - c) b``, the three independent; its rounding bounds each term's."""
+        n = len(self)
+        (pa, ra), (pb, rb) = _coordinates(a, n, self), _coordinates(b, n, self)
+        probs, radii = [], []
+        for c, rc, x, rx, y, ry in zip(self.probs, self.radii, pa, ra, pb, rb):
+            p = c * x + (1 - c) * y
+            error = float(c) * rc * float(x + y) + float(c * x) * rx + float((1 - c) * y) * ry  # absolute
+            probs.append(p)
+            radii.append(error / float(p) if p else 0.0)
+        kinds = {v.kind for v in (a, b) if isinstance(v, BitVector)} | {_number_kind(v) for v in (a, b)
+                                                                         if not isinstance(v, BitVector)}
+        return BitVector(self.replay, probs, radii, "float" if "float" in kinds else "int")
+
     def output(self) -> tuple:
         """This path's output as a product form: ``("bits", kind, probs, radius)``."""
         return ("bits", self.kind, tuple(self.probs), max(self.radii, default=0.0))
 
 
-def _number_kind(c: Any) -> str:
-    """``int`` for an integer (Python's or numpy's), else ``float``: the elements bits become when combined with c."""
+def _coordinates(v: Any, n: int, cond: BitVector) -> tuple[list[Fraction], list[float]]:
+    """The probabilities of 1 and their roundings of one branch of ``np.where``: bits, or fixed 0/1 values."""
     import numpy as np
 
-    return "int" if isinstance(c, (int, np.integer)) else "float"
+    if isinstance(v, BitVector):
+        if v is cond or len(v) != n:
+            raise NotEnumerable("np.where on an array of bits with the same bits, or of another length, as a branch")
+        return v.probs, v.radii
+    values = [v] * n if np.ndim(v) == 0 else list(np.asarray(v).ravel())
+    if len(values) != n or any(float(x) not in (0.0, 1.0) for x in values):
+        raise NotEnumerable("np.where on an array of bits with branches other than bits or 0/1 values")
+    return [Fraction(int(float(x))) for x in values], [0.0] * n
+
+
+def _number_kind(c: Any) -> str:
+    """``int`` for integers (Python's or numpy's, a number or an array), else ``float``: the elements bits
+    become when combined with ``c``."""
+    import numpy as np
+
+    return "int" if np.asarray(c).dtype.kind in "biu" else "float"
 
 
 def _complement_radius(p: Fraction, r: float) -> float:
