@@ -240,6 +240,42 @@ def test_a_correct_loop_is_sampled_not_called_exact():
     assert "loop on draws" in report.route_reason and report.repeatable
 
 
+def test_a_loop_is_followed_deeper_while_its_bound_decides_nothing():
+    """A leak after 200 tails (probability 2^-200): cut at 128 draws the bound decides nothing; one doubling
+    (256) reaches every path's end, so the channel is exact, and its eps_d infinite (the output ("leak", 0)
+    is impossible for the input 1)."""
+    def late_leak(x, rng):
+        n = 0
+        while rng.random() < 0.5:
+            n += 1
+            if n > 200:
+                return ("leak", x)
+        return min(n, 3)
+
+    report = audit(late_leak, domain=[0, 1], eps="1")
+    assert report.route == "white-box" and report.verdict == "violated"
+    assert report.measures.eps_d.value == float("inf")
+
+
+def test_deepening_is_bounded_by_work_not_the_clock():
+    """Levels of 128, 256, ... draws while the next level's predicted work, 4 * paths * depth, stays within
+    DEEPENING_WORK: a count, so the audit stops at the same depth on any machine, and says which."""
+    from relations.audit.enumerate import DEEPENING_WORK, deeper
+    from relations.audit.exact import mass_text
+
+    assert deeper(128, DEEPENING_WORK // 512) and not deeper(128, DEEPENING_WORK // 512 + 1)
+    depth = 128
+    while True:
+        e = enumerate_channel(_retry_krr, [0, 1, 2, 3], max_depth=depth, allow_unexplored=True)
+        if 4 * e.runs * depth > DEEPENING_WORK or depth == 1024:
+            break
+        depth *= 2
+    assert depth > 128  # the rejection loop is cheap enough to be deepened at least once
+    report = audit(_retry_krr, domain=[0, 1, 2, 3], eps="ln(3)", samples=10_000, seed=2)
+    assert f"more than {depth} draws" in report.route_reason
+    assert f"up to {mass_text(max(e.unexplored))} per input" in report.route_reason
+
+
 def test_a_geometric_shift_is_violated_on_its_support():
     """x + a geometric count of coin flips: output 0 is impossible for x = 1 (true eps_d infinite); the
     unexplored mass of x = 1 (2^-128) could in principle reach output 0, so the certified bound is

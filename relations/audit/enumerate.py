@@ -33,7 +33,7 @@ from fractions import Fraction
 from typing import Any, Sequence
 
 
-__all__ = ["MAX_PATHS", "MAX_DEPTH", "MAX_OUTCOMES", "Truncated", "THRESHOLD_ROUNDING", "NotEnumerable", "HiddenRandomness",
+__all__ = ["MAX_PATHS", "MAX_DEPTH", "MAX_DEEPENING", "DEEPENING_WORK", "deeper", "MAX_OUTCOMES", "Truncated", "THRESHOLD_ROUNDING", "NotEnumerable", "HiddenRandomness",
            "Replay", "exact_threshold", "float_radius", "NUMPY_COMPARISONS", "UniformDraw",
            "ScaledDraw"]
 
@@ -47,6 +47,25 @@ MAX_PATHS = 1_000_000
 #: Most draws along one path: a loop on draws (rejection sampling, a geometric built from coin flips) is
 #: followed this deep, and the probability of the paths beyond is carried as unexplored mass.
 MAX_DEPTH = 128
+#: Deepest a loop on draws is followed: when the bound at one depth decides nothing, the depth is doubled
+#: (256, 512, 1024) while :func:`deeper` says so.
+MAX_DEEPENING = 1024
+#: Work a deeper level of a loop may take, in draws replayed (its paths times their depth): a level costs
+#: about four times the last, each path being replayed from its start.
+DEEPENING_WORK = 4_000_000
+
+
+def deeper(depth: int, runs: int) -> bool:
+    """Whether to double ``depth`` after a level of ``runs`` paths: not past :data:`MAX_DEEPENING`, and only when
+    the next level's predicted work, ``4 * runs * depth`` draws, is within :data:`DEEPENING_WORK`.  A count,
+    not a clock, so that the same audit goes as deep on any machine (the time budget still stops a level).
+
+    Examples
+    --------
+    >>> deeper(128, 3000), deeper(256, 6000), deeper(1024, 1)
+    (True, False, False)
+    """
+    return depth * 2 <= MAX_DEEPENING and 4 * runs * depth <= DEEPENING_WORK
 #: Most outcomes one finite draw may have.
 MAX_OUTCOMES = 100_000
 

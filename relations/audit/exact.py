@@ -30,7 +30,7 @@ from relations.audit.vectors import BitVector, Factorised, merge_products
 from relations.audit.intercept import HiddenEntropy, intercepted_globals
 from relations.audit.outputs import output_key, output_label
 
-__all__ = ["REPLAYS", "Enumerated", "Unexplored", "enumerate_channel", "exact_channel", "exact_mechanism"]
+__all__ = ["REPLAYS", "Enumerated", "Unexplored", "enumerate_channel", "exact_channel", "exact_mechanism", "mass_text"]
 
 
 @dataclass(frozen=True)
@@ -131,7 +131,7 @@ def _run(fn: Callable[..., Any], x: Any, pass_rng: bool, replay: Replay, current
 
 
 def enumerate_channel(fn: Callable[..., Any], domain: Sequence[Any], *, pass_rng: bool = True,
-                      max_paths: int = MAX_PATHS, max_outcomes: int = MAX_OUTCOMES, max_depth: int = MAX_DEPTH,
+                      max_paths: int = MAX_PATHS, max_outcomes: int = MAX_OUTCOMES, max_depth: int | None = MAX_DEPTH,
                       allow_unexplored: bool = False, seconds: float | None = None) -> Enumerated:
     """The exact channel of ``fn`` on ``domain`` and the rounding it inherits from float thresholds.
 
@@ -234,6 +234,19 @@ def _factorised(keys: list, raw_rows: list[dict[int, Fraction]], radius: float, 
     return Factorised(rows, (radius - 1) * (1 + 2.0**-40) + inner, kinds.pop())
 
 
+def mass_text(mass: Fraction) -> str:
+    """A probability as short text, ``2^-n`` when it is too small for a float.
+
+    Examples
+    --------
+    >>> mass_text(Fraction(1, 8)), mass_text(Fraction(1, 2**1100))
+    ('0.125', 'about 2^-1100')
+    """
+    if mass == 0 or float(mass) > 1e-300:
+        return f"{float(mass):.3g}"
+    return f"about 2^-{mass.denominator.bit_length() - mass.numerator.bit_length()}"
+
+
 class Unexplored(NotEnumerable):
     """A loop on draws: paths longer than the depth were not followed, so the channel is known only within
     the unexplored mass.  ``enumerated`` holds the explored rows; the message gives the certified lower bound
@@ -244,7 +257,7 @@ class Unexplored(NotEnumerable):
         q, _ = enumerated.eps_d_lower()
         lower = "inf" if q is None else f"{math.log(q.numerator) - math.log(q.denominator):.6g}"
         super().__init__(f"a loop on draws: paths of more than {depth} draws were not followed (unexplored mass "
-                         f"up to {float(max(enumerated.unexplored)):.3g} per input), so eps_d is known only within "
+                         f"up to {mass_text(max(enumerated.unexplored))} per input), so eps_d is known only within "
                          f"[{lower}, inf)")
 
 

@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import inspect
 import math
+import time
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Callable, Sequence
 
 from relations.audit.blackbox import REPEATS, SampleAudit, sample_audit
-from relations.audit.enumerate import MAX_DEPTH, MAX_PATHS, NotEnumerable
-from relations.audit.exact import Unexplored, enumerate_channel
+from relations.audit.enumerate import MAX_DEPTH, MAX_PATHS, NotEnumerable, deeper
+from relations.audit.exact import Enumerated, Unexplored, enumerate_channel, mass_text
 from relations.audit.outputs import output_label
 from relations.audit.worker import TargetError
 from relations.audit.worker import load_target as _load
@@ -143,7 +144,7 @@ class AuditReport:
 
 def audit(fn: Callable[..., Any], *, domain: Sequence[Any], eps: Any = None, claims: Sequence[str] = (),
           prior: Any = "uniform", max_paths: int = MAX_PATHS, target: str | None = None,
-          samples: int | None = None, seed: int = 0, alpha: float = 0.05) -> AuditReport:
+          samples: int | None = None, seed: int = 0, alpha: float = 0.05, seconds: float = 120.0) -> AuditReport:
     """Audit the randomizer ``fn`` on ``domain``: its exact channel, budgets and the claims decided exactly.
 
     Parameters
@@ -162,6 +163,10 @@ def audit(fn: Callable[..., Any], *, domain: Sequence[Any], eps: Any = None, cla
     max_paths : int, optional
     target : str, optional
         A name for the report (default: the function's qualified name).
+    seconds : float, optional
+        Wall-time budget of the white-box route; a loop on draws is followed from depth
+        :data:`~relations.audit.enumerate.MAX_DEPTH`, doubled up to
+        :data:`~relations.audit.enumerate.MAX_DEEPENING` while its bound decides nothing and the budget lasts.
     samples, seed, alpha : optional
         The black-box route, taken when the randomness cannot be enumerated and ``samples``
         is given (:func:`~relations.audit.blackbox.sample_audit`): ``violated`` when the
@@ -195,15 +200,27 @@ def audit(fn: Callable[..., Any], *, domain: Sequence[Any], eps: Any = None, cla
     pass_rng = "rng" in inspect.signature(fn).parameters
     name = target or getattr(fn, "__qualname__", repr(fn))
     try:
-        e = enumerate_channel(fn, domain, pass_rng=pass_rng, max_paths=max_paths, allow_unexplored=True)
-        if e.factorised is not None:
-            return factorised_report(name, domain, e.factorised, parsed, e.runs)
-        if not e.complete:  # a loop on draws: violated on a certified lower bound, or sampled
-            labels = [output_label(k) for k in e.outputs]
-            report = depth_bounded_report(name, domain, labels, e, parsed)
+        start, depth = time.monotonic(), MAX_DEPTH
+        last: Enumerated | None = None
+        while True:  # a loop on draws is followed deeper while its bound decides nothing
+            try:
+                e = enumerate_channel(fn, domain, pass_rng=pass_rng, max_paths=max_paths, allow_unexplored=True,
+                                      max_depth=depth, seconds=seconds if last is None else seconds - (time.monotonic() - start))
+            except NotEnumerable:
+                if last is None:
+                    raise
+                raise Unexplored(last, depth // 2) from None  # the budget ran out: the deepest bound found
+            if e.factorised is not None:
+                return factorised_report(name, domain, e.factorised, parsed, e.runs)
+            if e.complete:
+                break
+            labels = [output_label(k) for k in e.outputs]  # violated on a certified lower bound, or sampled
+            report = depth_bounded_report(name, domain, labels, e, parsed, depth=depth)
             if report is not None:
                 return report
-            raise Unexplored(e, MAX_DEPTH)
+            if not deeper(depth, e.runs) or time.monotonic() - start >= seconds:
+                raise Unexplored(e, depth)
+            last, depth = e, depth * 2
     except NotEnumerable as exc:
         if samples is None:
             raise
@@ -247,7 +264,7 @@ def factorised_report(name: str, domain: Sequence[Any], f: Any, claims: Sequence
 
 
 def depth_bounded_report(name: str, domain: Sequence[Any], outputs: Sequence[str], e: Any, claims: Sequence[Any],
-                         extra: dict | None = None) -> AuditReport | None:
+                         extra: dict | None = None, *, depth: int = MAX_DEPTH) -> AuditReport | None:
     """The report of an enumeration cut at its depth (a loop on draws): ``violated`` when the certified lower
     bound on ``eps_d`` (:meth:`~relations.audit.exact.Enumerated.eps_d_lower`) exceeds an ``eps_d`` claim,
     decided exactly; ``None`` when it does not, and the audit must sample."""
@@ -260,11 +277,11 @@ def depth_bounded_report(name: str, domain: Sequence[Any], outputs: Sequence[str
     if not failed:
         return None
     x, x2, y = where
-    mass = float(max(e.unexplored))
+    mass = mass_text(max(e.unexplored))
     return AuditReport(name, "white-box (depth-bounded)", str(AuditVerdict.VIOLATED), None, None, (), e.runs,
                        claim=failed[0].text, eps_d_lower=_short(lower), witness=(domain[x], domain[x2], outputs[y]),
-                       route_reason=f"paths of more than {MAX_DEPTH} draws not followed, unexplored mass up to "
-                                    f"{mass:.3g} per input", **(extra or {}))
+                       route_reason=f"paths of more than {depth} draws not followed, unexplored mass up to "
+                                    f"{mass} per input", **(extra or {}))
 
 
 def _ln(q: Fraction | None) -> Any:

@@ -10,12 +10,13 @@ Where the library documents its channel, the implemented one is compared with it
 from __future__ import annotations
 
 import math
+import time
 from collections import Counter
 from fractions import Fraction
 from typing import Any, Callable, Sequence
 
 from relations.audit.blackbox import CHUNK, sequential
-from relations.audit.enumerate import MAX_DEPTH, MAX_PATHS, NotEnumerable
+from relations.audit.enumerate import MAX_DEPTH, MAX_PATHS, NotEnumerable, deeper
 from relations.audit.exact import Enumerated, Unexplored
 from relations.audit.outputs import output_real
 from relations.audit.pool import Pool
@@ -205,15 +206,8 @@ def audit_target(target: str, *, domain: Sequence[Any] | None = None, eps: Any =
             declared = [{key: float(p) for key, _, p in answer["rows"][str(i)]} for i in range(len(domain))]
         reason = ""
         if white_box and info.get("enumerable", True):
-            jobs = [dict(job, task="enumerate", inputs=[i], max_paths=max_paths, seconds=seconds)
-                    for i in range(len(domain))]
-            answers = pool.map(jobs)
             try:
-                for a in answers:  # an exception under enumeration: symbolic draws used beyond comparisons
-                    if a.get("kind") == "error":
-                        raise NotEnumerable(f"the randomizer failed under enumeration ({a['message']})")
-                answers = [_check(a) for a in answers]
-                report = _white(target, domain, answers, parsed, prior, declared, extra)
+                report = _deepening(pool, job, domain, parsed, prior, declared, extra, max_paths, seconds)
                 if info.get("seeds"):  # local hashing: exact given each of a few hash seeds, not over all
                     report = _with(report, route=f"white-box over {info['seeds']} hash seeds")
                 return report
@@ -295,8 +289,37 @@ def _stop(eps: Any) -> float | None:
     return None if math.isinf(b) else b
 
 
+def _deepening(pool: Pool, job: dict, domain: list, parsed: list, prior: Any, declared: list | None, extra: dict,
+               max_paths: int, seconds: float) -> AuditReport:
+    """The white-box report, deepening a loop on draws: when the paths cut at one depth leave the claims
+    undecided, the depth is doubled while :func:`~relations.audit.enumerate.deeper` says so (the budget
+    ``seconds`` is that of one input, spent by the inputs in parallel); then :class:`Unexplored`, from the
+    deepest level run, sends the audit to sampling."""
+    start, depth = time.monotonic(), MAX_DEPTH
+    deepest: Unexplored | None = None
+    while True:
+        left = seconds if deepest is None else seconds - (time.monotonic() - start)
+        jobs = [dict(job, task="enumerate", inputs=[i], max_paths=max_paths, seconds=left, max_depth=depth)
+                for i in range(len(domain))]
+        answers = pool.map(jobs)
+        try:
+            for a in answers:  # an exception under enumeration: symbolic draws used beyond comparisons
+                if a.get("kind") == "error":
+                    raise NotEnumerable(f"the randomizer failed under enumeration ({a['message']})")
+            return _white(job["target"], domain, [_check(a) for a in answers], parsed, prior, declared, extra, depth)
+        except Unexplored as cut:
+            if not deeper(depth, cut.enumerated.runs) or time.monotonic() - start >= seconds:
+                raise
+            deepest = cut
+        except NotEnumerable:
+            if deepest is None:
+                raise
+            raise deepest from None  # the time budget ran out while deepening: the deepest bound found
+        depth *= 2
+
+
 def _white(target: str, domain: list, answers: list[dict], parsed: list, prior: Any, declared: list | None,
-           extra: dict) -> AuditReport:
+           extra: dict, depth: int = MAX_DEPTH) -> AuditReport:
     bits = [a.get("bits", {}).get(str(i)) for a, i in zip(answers, range(len(domain)))]
     if any(b is not None for b in bits):  # vectors of independent bits: the factorised channel
         if not all(b is not None for b in bits) or len({b["kind"] for b in bits}) != 1:
@@ -321,9 +344,9 @@ def _white(target: str, domain: list, answers: list[dict], parsed: list, prior: 
     unexplored = tuple(Fraction(a.get("unexplored", {}).get(str(i), "0")) for a, i in zip(answers, range(len(domain))))
     if any(unexplored):  # a loop on draws: a certified lower bound only, violated or sampled
         e = Enumerated(list(order), rows, runs, rounding, unexplored)
-        report = depth_bounded_report(target, domain, labels, e, parsed, extra)
+        report = depth_bounded_report(target, domain, labels, e, parsed, extra, depth=depth)
         if report is None:
-            raise Unexplored(e, MAX_DEPTH)
+            raise Unexplored(e, depth)
         return report
     mech = _mechanism(domain, labels, rows, rounding, prior, target)
     (measures, decided), verdict = decide_channel(mech, parsed)

@@ -5,8 +5,8 @@ A *job* is a JSON object; :func:`run_job` answers it with another:
 * ``{"task": "describe", "target": T, "params": P}``: the target's default domain, the
   budget it claims and its version (library mechanisms);
 * ``{"task": "enumerate", "target": T, "params": P, "domain": D, "inputs": [i, ...],
-  "max_paths": N, "seconds": S}``: the exact rows of inputs ``D[i]``, as ``[output, label, "num/den"]``,
-  within the path and time budgets;
+  "max_paths": N, "seconds": S, "max_depth": L}``: the exact rows of inputs ``D[i]``, as ``[output, label,
+  "num/den"]``, within the path, time and depth budgets, and the mass of the paths cut at depth ``L``;
 * ``{"task": "sample", ..., "input": i, "chunk": c, "size": n, "seed": s}``: counts of the
   outputs of ``n`` runs on ``D[i]``, seeded from ``(s, i, c)`` only, so that any split
   of the work over processes or machines gives the same counts (with ``"bins": [edges]``, of
@@ -212,7 +212,7 @@ def run_job(job: dict, cache: dict | None = None) -> dict:
             for i in job["inputs"]:
                 e = enumerate_channel(fn, [domain[i]], pass_rng=target.pass_rng or target.white is not None,
                                       max_paths=job.get("max_paths", 1_000_000), allow_unexplored=True,
-                                      seconds=job.get("seconds"))
+                                      seconds=job.get("seconds"), max_depth=job.get("max_depth"))
                 if e.factorised is not None:  # independent bits: the coordinate probabilities
                     f = e.factorised
                     bits[str(i)] = {"kind": f.kind, "radius": f.radius,
