@@ -72,12 +72,12 @@ def main(quick: bool = False) -> dict:
     if qif is not None:
         for n in ((128, 256) if quick else (256, 1024)):
             p, q, mech = random_mechanism(rng, n)
-            t_tool, ours = best_of(lambda: eps_d(mech).value)
-            t_qif, theirs = best_of(lambda: qif.measure.d_privacy.smallest_epsilon(q, qif.metric.discrete()), 1)
+            t_tool, ours = best_of(lambda: eps_d(mech).value)  # noqa: B023
+            t_qif, theirs = best_of(lambda: qif.measure.d_privacy.smallest_epsilon(q, qif.metric.discrete()), 1)  # noqa: B023
             row(f"eps_d local {n}x{n}: qif smallest_epsilon", t_tool, t_qif, math.isclose(ours, theirs, rel_tol=1e-9))
             results[f"qif_eps_d_{n}_ratio"] = t_qif / t_tool
-            t_tool, ours = best_of(lambda: float(eps_m(mech).value))
-            t_qif, theirs = best_of(lambda: qif.measure.shannon.add_leakage(p, q))
+            t_tool, ours = best_of(lambda: float(eps_m(mech).value))  # noqa: B023
+            t_qif, theirs = best_of(lambda: qif.measure.shannon.add_leakage(p, q))  # noqa: B023
             row(f"I(X;Y) {n}x{n}: qif add_leakage", t_tool, t_qif, math.isclose(ours, theirs * math.log(2), rel_tol=1e-9))
             results[f"qif_mi_{n}_ratio"] = t_qif / t_tool
     if dit is not None:
@@ -87,10 +87,10 @@ def main(quick: bool = False) -> dict:
             outcomes = [(x, y) for x in range(n) for y in range(n)]
 
             def with_dit():
-                d = dit.Distribution(outcomes, joint)
+                d = dit.Distribution(outcomes, joint)  # noqa: B023
                 return dit.shannon.mutual_information(d, [0], [1])
 
-            t_tool, ours = best_of(lambda: float(eps_m(mech).value))
+            t_tool, ours = best_of(lambda: float(eps_m(mech).value))  # noqa: B023
             t_dit, theirs = best_of(with_dit, 1)
             row(f"I(X;Y) {n}x{n}: dit Distribution + mutual_information", t_tool, t_dit,
                 math.isclose(ours, theirs * math.log(2), rel_tol=1e-9))

@@ -48,11 +48,10 @@ from fractions import Fraction
 
 import numpy as np
 
-from relations.model import Channel, Mechanism, Prior, ProductChannel, ProductPrior, Runs
-from relations.model.distributions import stochastic_rows
 from relations.measures import measure
 from relations.measures.information import mutual_information, mutual_information_float
-from relations.model import HammingInputs, LocalInputs
+from relations.model import Channel, HammingInputs, LocalInputs, Mechanism, Prior, ProductChannel, ProductPrior, Runs
+from relations.model.distributions import stochastic_rows
 
 BASELINE = """
 import sys, numpy as np
@@ -175,14 +174,14 @@ def main(quick: bool = False) -> dict:
     for label, pp in (("uniform", uniform), ("1000 distinct priors", ProductPrior(tuple(priors)))):
         mech = Mechanism("central", pp, ProductChannel(wch, records), HammingInputs(("a", "b", "c"), records),
                          ("a", "b", "c"))
-        t = best_of(lambda: measure(mech), 1)
+        t = best_of(lambda: measure(mech), 1)  # noqa: B023,F821
         row(f"product r={records}, {label}", t, None, "target < 1 s")
         results[f"product_{label.split()[0]}_seconds"] = t
     big = 10**5 if quick else 10**6  # the same 1000 distinct priors, each shared by big/1000 records
     for label, pp in (("uniform", ProductPrior((Prior.uniform(3),) * big)),
                       ("1000 distinct priors", ProductPrior(tuple(priors[j % 1000] for j in range(big))))):
         mech = Mechanism("central", pp, ProductChannel(wch, big), HammingInputs(("a", "b", "c"), big), ("a", "b", "c"))
-        t = best_of(lambda: measure(mech), 1)
+        t = best_of(lambda: measure(mech), 1)  # noqa: B023,F821
         row(f"product r={big:.0e}, {label}", t, None, "target < 2 s")
         results[f"product_{big}_{label.split()[0]}_seconds"] = t
     huge = 10**9  # run-length priors and witnesses: the cost does not grow with r
@@ -190,7 +189,7 @@ def main(quick: bool = False) -> dict:
                       ("1000 distinct priors in runs", ProductPrior(Runs((priors[j], huge // 1000) for j in range(1000))))):
         mech = Mechanism("central", pp, ProductChannel(wch, huge), HammingInputs(("a", "b", "c"), huge),
                          ("a", "b", "c"))
-        t = best_of(lambda: measure(mech), 1)
+        t = best_of(lambda: measure(mech), 1)  # noqa: B023,F821
         row(f"product r=1e9, {label}", t, None, "target: instantly")
         results[f"product_1e9_{label.split()[0]}_seconds"] = t
 
@@ -240,17 +239,17 @@ def main(quick: bool = False) -> dict:
         p_pe, q_pe = random_channel(rng, n_pe, n_pe)
         reps = max(3, (8192 // n_pe) ** 2)  # a 1024^2 pass takes 1 ms: best of 64 (2048^2: 16), each size
         # measured for about as long as the 8192^2 pass, so a small pass is no more exposed to a busy core
-        t_tool = best_of(lambda: mutual_information_float(p_pe, q_pe), reps)
-        t_base = best_of(lambda: numpy_mi(p_pe, q_pe), reps)
+        t_tool = best_of(lambda: mutual_information_float(p_pe, q_pe), reps)  # noqa: B023
+        t_base = best_of(lambda: numpy_mi(p_pe, q_pe), reps)  # noqa: B023
         row(f"float eps_m {n_pe}^2 vs numpy MI", t_tool, t_base, f"{t_tool / n_pe**2 * 1e9:.2f} ns per entry")
         per_entry[n_pe] = t_tool / n_pe**2 * 1e9
     n_mi = 2048 if quick else 8192
     p_mi, q_mi = random_channel(rng, n_mi, n_mi)
-    t_tool = best_of(lambda: mutual_information_float(p_mi, q_mi))
-    t_base = best_of(lambda: numpy_mi(p_mi, q_mi))
+    t_tool = best_of(lambda: mutual_information_float(p_mi, q_mi))  # noqa: F821
+    t_base = best_of(lambda: numpy_mi(p_mi, q_mi))  # noqa: F821
     row(f"float eps_m {n_mi}^2 vs numpy MI", t_tool, t_base, f"target <= 0.6x; {t_tool / n_mi**2 * 1e9:.2f} ns per entry")
     results["float_mi_ratio"] = t_tool / t_base
-    t_log = best_of(lambda: numpy_mi_log(p_mi, q_mi))
+    t_log = best_of(lambda: numpy_mi_log(p_mi, q_mi))  # noqa: F821
     row(f"float eps_m {n_mi}^2 vs numpy log MI (one thread)", t_tool, t_log, "the same arithmetic without blocks or threads")
     results["float_mi_ratio_log"] = t_tool / t_log
     per_entry[n_mi] = t_tool / n_mi**2 * 1e9
@@ -297,7 +296,8 @@ def main(quick: bool = False) -> dict:
         def base_proc():
             subprocess.run([sys.executable, "-c", BASELINE, path], check=True, capture_output=True, env=env)
 
-        tool_proc(); base_proc()  # warm the page cache
+        tool_proc()  # warm the page cache
+        base_proc()
         t_tool = best_of(tool_proc)
         t_base = best_of(base_proc)
         row(f"process: measure {n}x{n} .npz vs numpy MI process", t_tool, t_base, "target <= 2.0x")

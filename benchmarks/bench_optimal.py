@@ -56,11 +56,11 @@ def main(full: bool = False) -> dict:
     for k in (32, 64, 128, 256, 512) + ((1024,) if full else ()):
         w = rng.integers(1, 20, size=k)
         prior = [Fraction(int(v), int(w.sum())) for v in w]
-        tool, o = timed(lambda: optimal_dp(prior, "ln(3)"))
+        tool, o = timed(lambda: optimal_dp(prior, "ln(3)"))  # noqa: B023
         line = f"optimize dp, k={k:5d}: tool {tool:7.2f} s (certified {o.certified}, distortion {float(o.distortion):.9f})"
         results[f"optimize_dp_{k}_s"] = tool
         if k <= 64:
-            base, value = timed(lambda: naive_lp(np.array([float(v) for v in prior]), 3.0))
+            base, value = timed(lambda: naive_lp(np.array([float(v) for v in prior]), 3.0))  # noqa: B023
             assert abs(value - float(o.distortion)) < 1e-7, (value, o.distortion)
             line += f"; naive LP {base:7.2f} s; ratio {tool / base:.3f}"
             results[f"naive_lp_{k}_s"] = base

@@ -8,12 +8,11 @@ command-line framework (about a fifth of a second); everything else goes to
 from __future__ import annotations
 
 import sys
-from typing import Optional
 
 __all__ = ["main"]
 
 
-def main(argv: Optional[list[str]] = None) -> None:
+def main(argv: list[str] | None = None) -> None:
     """Run the ``relations`` command line on ``argv`` (default: ``sys.argv[1:]``).
 
     Examples

@@ -22,8 +22,8 @@ numpy as ``H(Y) - H(Y|X)``.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Sequence
 from fractions import Fraction
-from typing import Iterable, Sequence
 
 import mpmath
 import numpy as np

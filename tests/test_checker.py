@@ -308,7 +308,7 @@ def zero_prior_pair_component(m: Ref) -> bool:
     for i, j in m.pairs:
         parent[root(i)] = root(j)
     mass = {}
-    for i, j in m.pairs:
+    for i, j in m.pairs:  # noqa: B007
         mass[root(i)] = 0
     for i, p in enumerate(m.prior):
         if root(i) in mass:
@@ -687,7 +687,7 @@ def test_random_mechanisms_agree_with_reference_and_floats(ref):
     meas = ref_measures(ref)
     got = {o.relation.id: o for o in check(relations.from_dict(ref.spec)).outcomes}
     fmeas = {k: (float(v) if k == "eps_m" else flog(v)) for k, v in meas.items()}
-    for rid, (setting, premise, conclusion, bound, _) in EXPECTED.items():
+    for rid, (setting, premise, conclusion, bound, _) in EXPECTED.items():  # noqa: B007
         o = got[rid]
         want, detail = expected_status(rid, ref, meas)
         if want is not None:

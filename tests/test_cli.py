@@ -10,7 +10,6 @@ import subprocess
 from fractions import Fraction
 
 import pytest
-
 from bruteforce import brute_all, local_pairs, text
 from conftest import EXAMPLES, ROOT, run_cli
 

@@ -7,8 +7,8 @@ import math
 from fractions import Fraction
 
 import pytest
-
 from conftest import run_cli
+
 from relations import Mechanism, check, conjecture, load, measure
 from relations.checking.conjecture_eval import decide
 from relations.checking.conjectures import MAX_CONJECTURE_LENGTH, float_side, parse_conjecture

@@ -241,7 +241,7 @@ def _pairs(eps, m, rng, starts=4):
         for _ in range(starts):
             def neg(z):
                 p, q = split(z)
-                return -pair_value(name, p, q) if feasible(p, q) else 0.0
+                return -pair_value(name, p, q) if feasible(p, q) else 0.0  # noqa: B023
             res = minimize(neg, rng.normal(size=2 * m) * 2, method="Nelder-Mead", options={"maxiter": 600})
             best = max(best, -res.fun)
         out[name] = best

@@ -241,7 +241,7 @@ def test_theorems_are_checked_together_and_a_wrong_statement_is_still_attributed
                 "exp eps - 1", "exp eps - 2")))
         runs = []
         real = coq._run
-        monkeypatch.setattr(coq, "_run", lambda c, folder, file: runs.append(file) or real(c, folder, file))
+        monkeypatch.setattr(coq, "_run", lambda c, folder, file: runs.append(file) or real(c, folder, file))  # noqa: B023
         coq._build_and_check(coqc, copy, ids)
         outcomes = {rid: coq.check_theorem(coq.COQ_PROOFS[rid], copy) for rid in ids}
         monkeypatch.setattr(coq, "_run", real)

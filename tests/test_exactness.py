@@ -7,13 +7,22 @@ import math
 from fractions import Fraction
 
 import pytest
+from bruteforce import (
+    brute_all,
+    brute_eps_d,
+    brute_eps_i,
+    brute_sigma_min,
+    edges_dict,
+    hamming_dict,
+    hamming_pairs,
+    local_dict,
+    local_pairs,
+)
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from reference_strategies import check_budget, distributions, edge_cases, examples, hamming_cases, local_cases
 
 import relations
-from bruteforce import (brute_all, brute_eps_d, brute_eps_i, brute_sigma_min, edges_dict, hamming_dict,
-                        hamming_pairs, local_dict, local_pairs)
-from reference_strategies import check_budget, distributions, edge_cases, examples, hamming_cases, local_cases
 
 DELTA = Fraction(1, 10**30)
 THIRD, SIXTH, TWELFTH = Fraction(1, 3), Fraction(1, 6), Fraction(1, 12)
@@ -225,7 +234,6 @@ def test_log_value_is_accurate(q):
     """The float ``value`` of ``ln(q)`` is within a few ulp of the truth, also for q very close to 1
     (where ln(numerator) - ln(denominator) cancels) and beyond the float range."""
     import mpmath
-
     from bruteforce import mpf_of
 
     with mpmath.workdps(150):  # q - 1 may be 1e-60: 150 digits leave 90 significant ones for ln(q)

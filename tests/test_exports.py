@@ -14,8 +14,8 @@ import shutil
 import subprocess
 
 import pytest
-
 from conftest import EXAMPLES, ROOT, cli_command, run_cli
+
 from relations import __version__
 from relations.io.exports import latex_escape, latex_math, to_csv, to_latex
 

@@ -12,8 +12,8 @@ import math
 from fractions import Fraction as F
 
 import pytest
-
 from conftest import run_cli
+
 from relations import measure
 from relations import mechanisms as M
 from relations.errors import InputError

@@ -9,12 +9,12 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-
-import relations
 from bruteforce import edges_dict, hamming_dict, local_dict, mi_numpy
 from conftest import run_cli
+from hypothesis import given, settings
 from reference_strategies import examples, hamming_cases, local_cases
+
+import relations
 
 
 def save_npz(path, prior, channel, **extra):

@@ -22,10 +22,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import EXAMPLES, ROOT, cli_command
 from numpy.lib import format as npy
 
 import relations
-from conftest import EXAMPLES, ROOT, cli_command
 
 EXAMPLE = EXAMPLES / "paper_example.json"
 BASE = {"setting": "local", "prior": ["1/2", "1/2"], "channel": [["1/2", "1/2"], ["1/4", "3/4"]]}

@@ -15,9 +15,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import ROOT, cli_command
 
 import relations
-from conftest import ROOT, cli_command
 
 BASE = {"setting": "local", "prior": ["1/2", "1/2"], "channel": [["1/2", "1/2"], ["1/4", "3/4"]]}
 CENTRAL = {"setting": "central", "domain": ["a", "b"], "records": 2, "prior": "uniform",

@@ -12,10 +12,10 @@ import math
 from fractions import Fraction as F
 
 import pytest
-
-import relations
 from bruteforce import INF, brute_eps_d, dense_product_channel, hamming_pairs, local_pairs
 from conftest import run_cli
+
+import relations
 from relations import mechanisms as M
 from relations.errors import InputError
 

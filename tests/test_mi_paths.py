@@ -12,8 +12,8 @@ from fractions import Fraction
 
 import mpmath
 import pytest
-
 from bruteforce import mi_mpmath, mpf_of
+
 from relations.measures.information import mutual_information
 
 

@@ -18,8 +18,8 @@ import pytest
 from relations import Mechanism
 from relations.checking import check, values
 from relations.errors import InputError
-from relations.mechanisms import krr, paper_example, product, randomized_response
 from relations.measures.notions import NOTIONS, notion_result, notion_value, parse_notion
+from relations.mechanisms import krr, paper_example, product, randomized_response
 from relations.model import Channel
 from relations.numbers import Log, LogRatio, Rational, compare, inf
 
@@ -119,7 +119,10 @@ def ref_cmi(prior, rows, k, r):
     return best
 
 
-def encloses(real, ref, tol=mpmath.mpf(10) ** -30):
+TOLERANCE = mpmath.mpf(10) ** -30
+
+
+def encloses(real, ref, tol=TOLERANCE):
     lo, hi = real.enclose(100)
     return mp(lo) - tol <= ref <= mp(hi) + tol
 

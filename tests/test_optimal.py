@@ -12,17 +12,22 @@ from fractions import Fraction as F
 import mpmath
 import numpy as np
 import pytest
+from bruteforce import entropy_mpmath, fraction_of, mi_mpmath, mpf_of
+from conftest import run_cli
 from scipy.optimize import brentq, linprog
 
 import relations
-from bruteforce import entropy_mpmath, fraction_of, mi_mpmath, mpf_of
-from conftest import run_cli
 from relations import mechanisms as M
 from relations.checking import check
 from relations.errors import InputError
 from relations.tradeoffs.optimal import optimal_dp, optimal_id, optimal_mi, privacy_distortion_curves
-from relations.tradeoffs.utility import (conditional_entropy, entropy, expected_distortion, fano_leakage_bound,
-                               loss_matrix)
+from relations.tradeoffs.utility import (
+    conditional_entropy,
+    entropy,
+    expected_distortion,
+    fano_leakage_bound,
+    loss_matrix,
+)
 
 SKEWED = [F(1, 2), F(1, 3), F(1, 6)]
 

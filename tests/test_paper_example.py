@@ -20,10 +20,10 @@ from fractions import Fraction
 
 import mpmath
 import pytest
-
-import relations
 from bruteforce import assert_contains, entropy_mpmath, fraction_of, mi_mpmath, mpf_of, text
 from conftest import EXAMPLES, run_cli
+
+import relations
 
 P65, P35 = Fraction("0.65"), Fraction("0.35")
 CHANNEL = [[P65, P35], [P35, P65]]

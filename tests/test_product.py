@@ -10,15 +10,29 @@ from fractions import Fraction
 
 import mpmath
 import pytest
+from bruteforce import (
+    assert_contains,
+    assert_contains_float,
+    brute_all,
+    dense_product_channel,
+    dense_product_prior,
+    digits,
+    fraction_of,
+    hamming_dict,
+    hamming_pairs,
+    local_pairs,
+    mi_mpmath,
+    mi_numpy,
+    mpf_of,
+    overlap,
+    text,
+)
+from conftest import run_cli
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from reference_strategies import channels, check_budget, distributions, examples, tuple_index
 
 import relations
-from bruteforce import (assert_contains, assert_contains_float, brute_all, dense_product_channel,
-                        dense_product_prior, digits, fraction_of, hamming_dict, hamming_pairs, local_pairs, mi_mpmath,
-                        mi_numpy, mpf_of, overlap, text)
-from conftest import run_cli
-from reference_strategies import channels, check_budget, distributions, examples, tuple_index
 
 RATIOS = ("eps_d", "eps_i", "sigma_min")
 

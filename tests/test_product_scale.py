@@ -11,13 +11,13 @@ from fractions import Fraction
 
 import mpmath
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
-import relations
 from bruteforce import assert_contains, fraction_of, mpf_of, text
 from conftest import run_cli
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from reference_strategies import examples
+
+import relations
 from relations.checking.quantities import values
 from relations.measures import eps_all
 from relations.model import MAX_PRODUCT_RECORDS, Runs

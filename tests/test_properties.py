@@ -10,13 +10,25 @@ import math
 from fractions import Fraction
 
 import mpmath
+from bruteforce import (
+    assert_contains,
+    assert_contains_float,
+    brute_all,
+    edges_dict,
+    hamming_dict,
+    hamming_pairs,
+    local_dict,
+    local_pairs,
+    mi_mpmath,
+    mi_numpy,
+    overlap,
+    permute,
+)
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from reference_strategies import channels, check_budget, distributions, edge_cases, examples, hamming_cases, local_cases
 
 import relations
-from bruteforce import (assert_contains, assert_contains_float, brute_all, edges_dict, hamming_dict,
-                        hamming_pairs, local_dict, local_pairs, mi_mpmath, mi_numpy, overlap, permute)
-from reference_strategies import channels, check_budget, distributions, edge_cases, examples, hamming_cases, local_cases
 
 RATIOS = ("eps_d", "eps_i", "sigma_min")
 

@@ -18,7 +18,6 @@ from decimal import Decimal
 from fractions import Fraction as F
 
 import pytest
-
 from conftest import ROOT, cli_command, run_cli
 
 import relations

@@ -7,7 +7,6 @@ import json
 import os
 import signal
 import subprocess
-import sys
 import time
 from collections import Counter
 from fractions import Fraction
@@ -229,7 +228,7 @@ BAD = [
     ('{"mechanism": "krr", "k": 2, "ratio": "2", "relations": ["zheng2025.thm99"]}', "unknown relation id"),
     ('{"mechanism": "krr", "k": [2, 2], "ratio": "2"}', "a value appears twice"),
     ('{"mechanism": "krr", "k": 2, "ratio": "2", "records": [0]}', "records"),
-    ('{"mechanism": "krr", "k": %s, "ratio": %s}' % (list(range(2, 2050)), json.dumps([str(i) for i in range(2, 2051)])),
+    (f'{{"mechanism": "krr", "k": {list(range(2, 2050))}, "ratio": {json.dumps([str(i) for i in range(2, 2051)])}}}',
      "more than the limit of 4000000"),
     ('{"exhaustive": {"inputs": 3, "outputs": 3, "denominator": 9}}', "more than the limit of 4000000"),
     ('{"exhaustive": {"inputs": 4, "outputs": 4, "denominator": 9, "symmetry": "relabel"}}', "more than the limit of "

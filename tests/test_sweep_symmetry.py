@@ -93,9 +93,9 @@ def test_every_relation_and_measure_is_unchanged_by_relabelling():
         den = rnd.choice([2, 3, 4, 6])
 
         def vec(k, positive=False):
-            cuts = sorted(rnd.randint(1 if positive else 0, den) for _ in range(k - 1))
-            parts = [b - a for a, b in zip([0] + cuts, cuts + [den])]
-            return [Fraction(x, den) for x in parts]
+            cuts = sorted(rnd.randint(1 if positive else 0, den) for _ in range(k - 1))  # noqa: B023
+            parts = [b - a for a, b in zip([0] + cuts, cuts + [den])]  # noqa: B023
+            return [Fraction(x, den) for x in parts]  # noqa: B023
 
         mech = Mechanism.local([vec(m) for _ in range(n)], prior=vec(n))
         measures, (lo, hi), status = _outcome(mech)

@@ -13,8 +13,9 @@ import pytest
 
 sympy = pytest.importorskip("sympy")
 
-import relations  # noqa: E402
 from conftest import run_cli  # noqa: E402
+
+import relations  # noqa: E402
 from relations import mechanisms as M  # noqa: E402
 from relations.mechanisms import symbolic as S  # noqa: E402
 

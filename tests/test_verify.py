@@ -21,13 +21,12 @@ import numpy as np
 import pytest
 
 import relations
-from relations.search import smt
 from relations.catalogue import CATALOGUE, Linear, Relation, get
 from relations.checking import evaluate, values
+from relations.io.evidence import write_evidence
+from relations.search import DenseFamily, search_dense, search_rr, smt
 from relations.search.coq import COQ_ONLY, COQ_PROOFS, check_theorem
 from relations.search.derive import derive, lemma_facts
-from relations.search import DenseFamily, search_dense, search_rr
-from relations.io.evidence import write_evidence
 from relations.search.verify import Effort, verify_relation
 from relations.search.witnesses import mi_witness
 

@@ -14,11 +14,11 @@ from relations.audit.enumerate import (
     ScaledDraw,
     UniformDraw,
 )
-from relations.audit.generator import EnumeratingGenerator
 from relations.audit.exact import Enumerated, enumerate_channel, exact_channel, exact_mechanism
+from relations.audit.generator import EnumeratingGenerator
 from relations.audit.intercept import intercepted_globals
-from relations.audit.outputs import output_key, output_label
 from relations.audit.libraries import ADAPTERS
+from relations.audit.outputs import output_key, output_label
 from relations.audit.pool import Pool
 from relations.audit.report import AuditReport, assert_private, audit, load_target, parse_domain
 from relations.audit.runner import audit_target

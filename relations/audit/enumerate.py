@@ -28,10 +28,10 @@ input's *unexplored mass*, so every entry of its row is known within that mass, 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Sequence
-
+from typing import Any
 
 __all__ = ["MAX_PATHS", "MAX_DEPTH", "MAX_DEEPENING", "DEEPENING_WORK", "deeper", "MAX_OUTCOMES", "Truncated", "THRESHOLD_ROUNDING", "NotEnumerable", "HiddenRandomness",
            "Replay", "exact_threshold", "float_radius", "NUMPY_COMPARISONS", "UniformDraw",
@@ -185,29 +185,29 @@ class UniformDraw:
         self.lo, self.lo_err = t, err
         return False
 
-    def _affine(self) -> "ScaledDraw":
+    def _affine(self) -> ScaledDraw:
         return ScaledDraw(self, Fraction(1), 0.0)
 
-    def __mul__(self, c: Any) -> "ScaledDraw":
+    def __mul__(self, c: Any) -> ScaledDraw:
         return self._affine() * c
 
     __rmul__ = __mul__
 
-    def __truediv__(self, c: Any) -> "ScaledDraw":
+    def __truediv__(self, c: Any) -> ScaledDraw:
         return self._affine() / c
 
-    def __add__(self, c: Any) -> "ScaledDraw":
+    def __add__(self, c: Any) -> ScaledDraw:
         return self._affine() + c
 
     __radd__ = __add__
 
-    def __sub__(self, c: Any) -> "ScaledDraw":
+    def __sub__(self, c: Any) -> ScaledDraw:
         return self._affine() - c
 
-    def __rsub__(self, c: Any) -> "ScaledDraw":
+    def __rsub__(self, c: Any) -> ScaledDraw:
         return self._affine().__rsub__(c)
 
-    def __neg__(self) -> "ScaledDraw":
+    def __neg__(self) -> ScaledDraw:
         return self._affine() * -1
 
     def __lt__(self, t: Any) -> bool:
@@ -268,7 +268,7 @@ class ScaledDraw:
 
     __ge__ = __gt__
 
-    def __mul__(self, c: Any) -> "ScaledDraw":
+    def __mul__(self, c: Any) -> ScaledDraw:
         q, err = exact_threshold(c)
         af, ao = abs(float(q)), abs(float(self.factor))
         return ScaledDraw(self.draw, self.factor * q, self.factor_err * af + err * ao, self.offset * q,
@@ -276,26 +276,26 @@ class ScaledDraw:
 
     __rmul__ = __mul__
 
-    def __truediv__(self, c: Any) -> "ScaledDraw":
+    def __truediv__(self, c: Any) -> ScaledDraw:
         q, err = exact_threshold(c)
         if q == 0:
             raise ZeroDivisionError("division of a uniform draw by zero")
         return self * _Rounded(1 / q, err / float(q) ** 2)
 
-    def __add__(self, c: Any) -> "ScaledDraw":
+    def __add__(self, c: Any) -> ScaledDraw:
         q, err = exact_threshold(c)
         return ScaledDraw(self.draw, self.factor, self.factor_err, self.offset + q, self.offset_err + err)
 
     __radd__ = __add__
 
-    def __sub__(self, c: Any) -> "ScaledDraw":
+    def __sub__(self, c: Any) -> ScaledDraw:
         q, err = exact_threshold(c)
         return ScaledDraw(self.draw, self.factor, self.factor_err, self.offset - q, self.offset_err + err)
 
-    def __rsub__(self, c: Any) -> "ScaledDraw":
+    def __rsub__(self, c: Any) -> ScaledDraw:
         return (self * -1) + c
 
-    def __neg__(self) -> "ScaledDraw":
+    def __neg__(self) -> ScaledDraw:
         return self * -1
 
     def _refuse(self, *args: Any) -> Any:

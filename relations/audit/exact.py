@@ -12,23 +12,24 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Callable, Hashable, Sequence
+from typing import Any
 
 from relations.audit.enumerate import (
     MAX_DEPTH,
     MAX_OUTCOMES,
-    Truncated,
-    HiddenRandomness,
     MAX_PATHS,
+    HiddenRandomness,
     NotEnumerable,
     Replay,
+    Truncated,
 )
 from relations.audit.generator import EnumeratingGenerator
-from relations.audit.vectors import BitVector, Factorised, merge_products
 from relations.audit.intercept import HiddenEntropy, intercepted_globals
 from relations.audit.outputs import output_key, output_label
+from relations.audit.vectors import BitVector, Factorised, merge_products
 
 __all__ = ["REPLAYS", "Enumerated", "Unexplored", "enumerate_channel", "exact_channel", "exact_mechanism", "mass_text"]
 

@@ -9,10 +9,10 @@ outcome, uniform floats (``random``, ``uniform``) as symbolic draws
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
 from fractions import Fraction
-from typing import Any, Callable, Sequence
+from typing import Any
 
-from relations.audit.vectors import UniformVector
 from relations.audit.enumerate import (
     MAX_PATHS,
     THRESHOLD_ROUNDING,
@@ -23,6 +23,7 @@ from relations.audit.enumerate import (
     exact_threshold,
     float_radius,
 )
+from relations.audit.vectors import UniformVector
 
 __all__ = ["EnumeratingGenerator"]
 

@@ -26,7 +26,8 @@ change an output.  Everything patched is restored on exit, also after an error.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from relations.audit.enumerate import HiddenRandomness
 
@@ -140,8 +141,8 @@ def _global_patches(current: Any) -> list[tuple[Any, str, Any]]:
         if name == "getrandbits":
             continue
         original = getattr(random.Random, name)
-        out.append((random.Random, name, (lambda f, original: lambda self, *a, **kw: original(self, *a, **kw)
-                                          if getattr(self, "_relations_seeded", False) else f(*a, **kw))(f, original)))
+        out.append((random.Random, name, (lambda f, original: lambda self, *a, **kw: original(self, *a, **kw)  # noqa: B023
+                                          if getattr(self, "_relations_seeded", False) else f(*a, **kw))(f, original)))  # noqa: B023
     # operating-system entropy: blocked
 
     def blocker(name: str) -> Any:
@@ -187,9 +188,9 @@ def _global_patches(current: Any) -> list[tuple[Any, str, Any]]:
     for name in ("PCG64", "PCG64DXSM", "MT19937", "Philox", "SFC64"):
         real = getattr(npr, name, None)
         if real is not None:
-            out.append((npr, name, _switch(real, (lambda real, name: lambda seed=None, *a, **kw: _Unseeded(f"{name}()")
+            out.append((npr, name, _switch(real, (lambda real, name: lambda seed=None, *a, **kw: _Unseeded(f"{name}()")  # noqa: B023
                                                   if seed is None or isinstance(seed, _Unseeded) else
-                                                  real(seed, *a, **kw))(real, name))))
+                                                  real(seed, *a, **kw))(real, name))))  # noqa: B023
     return out
 
 

@@ -20,8 +20,9 @@ Kept free of the rest of the package so that a worker interpreter can run it alo
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 __all__ = ["SEEDS", "Built", "Adapter", "ADAPTERS", "adapter", "build"]
 
@@ -199,7 +200,7 @@ class _SeedHook:
     def __init__(self, module: Any):
         self.module = module
 
-    def __enter__(self) -> "_SeedHook":
+    def __enter__(self) -> _SeedHook:
         if self.module is not None:
             import numpy as np
 
@@ -265,7 +266,7 @@ def _mf(kind: str, **fixed: Any) -> Callable[[float, int, dict], Built]:
         declared = None
         if kind == "GRR":
             p = math.exp(eps) / (math.exp(eps) + k - 1)
-            declared = (lambda x: {y: p if y == x else (1 - p) / (k - 1) for y in range(k)})
+            declared = (lambda x: {y: p if y == x else (1 - p) / (k - 1) for y in range(k)})  # noqa: E731
         return Built(fn, list(range(k)), eps, _version("multi-freq-ldpy"), seed=_numba_seed(), white=white,
                      declared=declared, seeds=len(SEEDS) if kind == "LH" else 0)
     return make

@@ -6,7 +6,8 @@ interpreter can run it alone.
 
 from __future__ import annotations
 
-from typing import Any, Hashable
+from collections.abc import Hashable
+from typing import Any
 
 from relations.audit.enumerate import NotEnumerable, ScaledDraw, UniformDraw
 

@@ -17,8 +17,9 @@ import queue
 import subprocess
 import sys
 import threading
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from relations.audit.worker import run_job
 from relations.errors import InputError
@@ -121,7 +122,7 @@ class Pool:
         self._procs: list[_Process] = []
         self._cache: dict = {}
 
-    def __enter__(self) -> "Pool":
+    def __enter__(self) -> Pool:
         return self
 
     def __exit__(self, *exc: Any) -> None:

@@ -12,9 +12,10 @@ from __future__ import annotations
 import inspect
 import math
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from relations.audit.blackbox import REPEATS, SampleAudit, sample_audit
 from relations.audit.enumerate import MAX_DEPTH, MAX_PATHS, NotEnumerable, deeper

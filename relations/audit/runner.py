@@ -12,16 +12,24 @@ from __future__ import annotations
 import math
 import time
 from collections import Counter
+from collections.abc import Callable, Sequence
 from fractions import Fraction
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from relations.audit.blackbox import CHUNK, sequential
 from relations.audit.enumerate import MAX_DEPTH, MAX_PATHS, NotEnumerable, deeper
 from relations.audit.exact import Enumerated, Unexplored
 from relations.audit.outputs import output_real
 from relations.audit.pool import Pool
-from relations.audit.report import (AuditReport, _claims, _mechanism, _sampled_report, decide_channel, depth_bounded_report,
-                                    factorised_report)
+from relations.audit.report import (
+    AuditReport,
+    _claims,
+    _mechanism,
+    _sampled_report,
+    decide_channel,
+    depth_bounded_report,
+    factorised_report,
+)
 from relations.audit.vectors import Factorised
 from relations.errors import InputError
 
@@ -52,9 +60,8 @@ def quantile_edges(sampled: Any, count: int) -> list[float] | None:
     >>> quantile_edges(s, 2), quantile_edges(SampleAudit(0.0, None, 1, 0.05, {0: Counter({"'a'": 1})}, 3.0), 2)
     ([1.5], None)
     """
-    import math
-
     import ast
+    import math
 
     values: list[tuple[float, int]] = []
     for counts in sampled.counts.values():

@@ -31,9 +31,10 @@ Examples
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Sequence
+from typing import Any
 
 from relations.audit.enumerate import NUMPY_COMPARISONS, NotEnumerable, Replay, exact_threshold
 
@@ -72,7 +73,7 @@ class UniformVector:
     def __init__(self, replay: Replay, n: int):
         self.replay, self.n = replay, _check_size(n)
 
-    def _below(self, t: Any, below: bool) -> "BitVector":
+    def _below(self, t: Any, below: bool) -> BitVector:
         probs, radii = [], []
         for q, err in _thresholds(t, self.n):
             q = min(max(q, Fraction(0)), Fraction(1))
@@ -81,12 +82,12 @@ class UniformVector:
             radii.append(0.0 if not err or p == 0 else err / float(p) + (err / float(1 - p) if p < 1 else 0.0))
         return BitVector(self.replay, probs, radii)
 
-    def __lt__(self, t: Any) -> "BitVector":
+    def __lt__(self, t: Any) -> BitVector:
         return self._below(t, True)
 
     __le__ = __lt__
 
-    def __gt__(self, t: Any) -> "BitVector":
+    def __gt__(self, t: Any) -> BitVector:
         return self._below(t, False)
 
     __ge__ = __gt__
@@ -137,14 +138,14 @@ class BitVector:
     def __len__(self) -> int:
         return len(self.probs)
 
-    def copy(self) -> "BitVector":
+    def copy(self) -> BitVector:
         return self._as(self.kind)
 
-    def _as(self, kind: str) -> "BitVector":
+    def _as(self, kind: str) -> BitVector:
         """The same bits, returned as elements of ``kind`` (``bool``, ``int`` or ``float``)."""
         return BitVector(self.replay, self.probs, self.radii, kind)
 
-    def astype(self, dtype: Any, *args: Any, **kwargs: Any) -> "BitVector":
+    def astype(self, dtype: Any, *args: Any, **kwargs: Any) -> BitVector:
         import numpy as np
 
         kind = np.dtype(dtype).kind
@@ -152,14 +153,14 @@ class BitVector:
             raise NotEnumerable(f"an array of bits cast to {dtype!r}")
         return self._as({"b": "bool", "f": "float"}.get(kind, "int"))
 
-    def __mul__(self, c: Any) -> "BitVector":
+    def __mul__(self, c: Any) -> BitVector:
         if c is True or (not isinstance(c, bool) and c == 1):
             return self._as(_number_kind(c))
         raise NotEnumerable("arithmetic on an array of bits beyond * 1")
 
     __rmul__ = __mul__
 
-    def __add__(self, c: Any) -> "BitVector":
+    def __add__(self, c: Any) -> BitVector:
         if not isinstance(c, bool) and c == 0:
             return self._as(_number_kind(c))
         raise NotEnumerable("arithmetic on an array of bits beyond + 0")
@@ -228,7 +229,7 @@ class BitVector:
     def __bool__(self) -> bool:
         raise NotEnumerable("truth value of an array of bits")
 
-    def _where(self, a: Any, b: Any) -> "BitVector":
+    def _where(self, a: Any, b: Any) -> BitVector:
         """``np.where(self, a, b)``, ``a`` and ``b`` each bits drawn apart from ``self`` (a :class:`BitVector`) or
         fixed 0/1 values (a number, or one per coordinate): coordinate ``i`` is 1 with probability
         ``c a + (1 - c) b``, the three independent; its rounding bounds each term's."""

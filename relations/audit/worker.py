@@ -43,7 +43,8 @@ import json
 import os
 import threading
 from collections import Counter
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from relations.audit.enumerate import NotEnumerable
 from relations.audit.exact import enumerate_channel

@@ -28,7 +28,7 @@ import math
 import operator
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 
@@ -142,7 +142,8 @@ class Linear:
         """
         if not self.integral:
             raise ValueError("fractional coefficients: use Linear.exact")
-        total = _scale(a, self.ca) + _scale(s, self.cs) if self.cs else _scale(a, self.ca)
+        ca, cs = cast(int, self.ca), cast(int, self.cs)  # integral (checked above), perhaps as Fractions
+        total = _scale(a, ca) + _scale(s, cs) if self.cs else _scale(a, ca)
         if not self.times_diameter:
             return total
         if diameter is None:
@@ -203,7 +204,7 @@ class Linear:
             if any(not t.is_finite for c, t in terms if c):
                 total = sum((c * t.sign for c, t in terms if c and not t.is_finite), Fraction(0))
                 return inf(1 if total > 0 else -1)
-            return log_combination([(c, t.ratio) for c, t in terms if c], self.text(label))
+            return log_combination([(c, cast(Fraction, t.ratio)) for c, t in terms if c], self.text(label))
         if g is None:
             return inf()
         if self.cs and sigma.infinite:
@@ -219,7 +220,8 @@ class Linear:
     def _huge(self, a: LogRatio, s: LogRatio, g: int | None) -> bool:
         """Whether ``q_a^(g ca) q_s^(g cs)`` is too large to write (then the bound is a linear form)."""
         terms = [(self.ca, a)] + ([(self.cs, s)] if self.cs else [])
-        return g is not None and sum(power_bits(t.ratio, int(c) * g) for c, t in terms if t.is_finite) > MAX_POWER_BITS
+        return g is not None and sum(power_bits(cast(Fraction, t.ratio), int(c) * g)
+                                     for c, t in terms if t.is_finite) > MAX_POWER_BITS
 
     def float(self, premise: float, sigma: float, diameter: int | None) -> float:
         """The bound in floats (``inf`` for a disconnected graph with a diameter factor).
@@ -361,6 +363,7 @@ class KLBound:
         ('ln(3) (e^ln(3) - 1)', 2.197225)
         """
         if isinstance(premise, Log):
+            assert premise.log.ratio is not None  # finite
             return kl_bound(premise.log.ratio, f"{premise} (e^{premise} - 1)")
         if isinstance(premise, ArbExpr):  # e.g. r ln(q) of a product form too long to write as ln(q^r)
             return kl_enclosure(premise, f"{premise} (e^{premise} - 1)")
@@ -407,6 +410,7 @@ def _scale(v: LogRatio, c: int) -> LogRatio:
         return LogRatio.of(Fraction(1))
     if not v.is_finite:
         return LogRatio(None, v.sign if c > 0 else -v.sign)
+    assert v.ratio is not None  # finite
     return LogRatio.of(v.ratio**c)
 
 

@@ -129,7 +129,7 @@ CONVERSIONS: tuple[dict, ...] = (
        "both", _R, _D, MIRONOV, Formula("shift", 1 / DELTA)),
     _c("cks2020.rdp_dp", f"Renyi DP implies approximate DP, improved, alpha = {ALPHA}, delta = {DELTA}",
        "An (alpha, r)-RDP mechanism is (r + ln((alpha - 1)/alpha) - (ln delta + ln alpha)/(alpha - 1), delta)-DP; "
-       f"at alpha = 2: eps' = r + ln(1/(4 delta)).",
+       "at alpha = 2: eps' = r + ln(1/(4 delta)).",
        "both", _R, _D, CKS, Formula("shift", Fraction(1, 4) / DELTA), corrects="mironov2017.rdp_dp",
        reason="smaller than Mironov's by (ln alpha)/(alpha - 1) - ln((alpha - 1)/alpha) = ln 4 at alpha = 2."),
     _c("bs2016.zcdp_dp", f"zCDP implies approximate DP (Bun and Steinke 2016, Proposition 1.3), delta = {DELTA}",

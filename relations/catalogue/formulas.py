@@ -198,8 +198,10 @@ class Formula:
         if premise.infinite:
             return Rational(Fraction(1)) if self.kind == "profile" and premise.infinite > 0 else inf(premise.infinite)
         if self.kind == "shift" and isinstance(premise, Log):
+            assert premise.log.ratio is not None  # finite
             return Log(LogRatio.of(premise.log.ratio * self.c))
         if self.kind == "dp_eps_delta" and isinstance(premise, Log):  # ln of a rational: exact
+            assert premise.log.ratio is not None  # finite
             return Log(LogRatio.of(max(Fraction(1), (1 - self.c) * premise.log.ratio - self.c)))
         kind, c = self.kind, self.c
 
@@ -217,10 +219,14 @@ class Formula:
         form = exp_form = None
         if kind == "tanh" and isinstance(premise, Log):  # tanh(ln(r)/2) = (r - 1)/(r + 1): a rational multiple of ln r
             r = premise.log.ratio
+            assert r is not None  # finite
             form = (((r - 1) / (r + 1), r),)
         if kind == "profile" and isinstance(premise, Log) and c != 0:  # (r - e^c)/(1 + r), or 0 when r <= e^c
             r = premise.log.ratio
-            zero = compare(premise, Rational(c)) <= 0
+            assert r is not None  # finite
+            side = compare(premise, Rational(c))
+            assert side is not None  # ln(r) = c is impossible for rational r and c != 0 (Lindemann)
+            zero = side <= 0
             exp_form = (Fraction(0), Fraction(0), c) if zero else (r / (1 + r), -1 / (1 + r), c)
         return ArbExpr(self.text(label or str(premise)), self.float(float(premise), 0.0, diameter), enclose,
                        form=form, exp_form=exp_form)

@@ -21,8 +21,8 @@ Float-mode mechanisms are compared on their float values and every outcome says
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
-from typing import Iterable
 
 import relations.catalogue as cat
 from relations.checking.claims import Claim, parse_claim
@@ -30,9 +30,9 @@ from relations.checking.display import ReportDisplay
 from relations.checking.quantities import Values, values
 from relations.kinds import RelationKind, Status
 from relations.measures.results import Witness
-from relations.model.products import ProductChannel
 from relations.model.mechanism import Mechanism
 from relations.model.neighbours import HammingInputs
+from relations.model.products import ProductChannel
 from relations.numbers.logs import LogRatio
 from relations.numbers.reals import LADDER, Log, Real, compare
 
@@ -144,6 +144,7 @@ def bound_value(relation: cat.Relation, premise: Real, sigma: Real, diam: int | 
     >>> str(bound_value(get("zheng2025.thm4"), vals.reals["eps_d"], vals.reals["sigma_min"], vals.diameter))
     'ln(13/133)'
     """
+    assert relation.bound is not None  # an implication
     return relation.bound.exact(premise, sigma, diam, label=relation.premise)
 
 
@@ -191,7 +192,8 @@ def evaluate(relation: cat.Relation, vals: Values) -> Outcome:
     outside = relation.scope.outside(vals.mechanism) if relation.kind == RelationKind.IMPLICATION else None
     if outside is None:
         return outcome
-    here = {True: "the relation holds here", False: "the relation fails here"}.get(outcome.holds, "undecided here")
+    verdicts: dict[bool | None, str] = {True: "the relation holds here", False: "the relation fails here"}
+    here = verdicts.get(outcome.holds, "undecided here")
     return replace(outcome, status=Status.OUTSIDE_SCOPE, holds=None,
                    note=f"{outside}; {here}, which its proof does not cover (proved for {relation.scope.describe(relation.setting)})")
 
@@ -250,6 +252,7 @@ def _slack(bound: Real, conclusion: Real) -> tuple[float | None, str | None]:
     if isinstance(bound, Log) and isinstance(conclusion, Log):
         b, c = bound.log, conclusion.log
         if b.is_finite and c.is_finite:
+            assert b.ratio is not None and c.ratio is not None  # finite
             d = LogRatio.of(b.ratio / c.ratio)
             return d.value, str(d)
         if c.sign > 0:
@@ -273,7 +276,7 @@ class Report(ReportDisplay):
 
     values: Values
     outcomes: tuple[Outcome, ...]
-    claims: tuple["ClaimOutcome", ...]
+    claims: tuple[ClaimOutcome, ...]
 
 
 def check(mech: Mechanism, claims: Iterable[str | Claim] = (), *,
@@ -402,6 +405,7 @@ def decide(claim: Claim, vals: Values) -> ClaimOutcome:
     'holds within rounding'
     """
     value = vals.reals[claim.name]
+    s: int | None
     if value.infinite:
         s = value.infinite
     else:

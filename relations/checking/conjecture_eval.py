@@ -25,13 +25,14 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any, cast
 
 from relations.checking.conjectures import Conjecture, float_side
 from relations.checking.symbolic_tie import symbolic_zero
 from relations.errors import InputError
-from relations.numbers.enclosure import ball, interval, working_precision
+from relations.numbers.enclosure import ball, working_precision
 from relations.numbers.logs import LogRatio
-from relations.numbers.reals import LADDER, ArbExpr, Log, Rational, Real, compare
+from relations.numbers.reals import LADDER, Log, Rational, Real, compare
 
 __all__ = ["Decision", "decide"]
 
@@ -199,6 +200,7 @@ def _linear_sign(conj: Conjecture, reals: dict[str, Real]) -> int | None:
             continue
         real = reals[k] if isinstance(k, str) else Log(LogRatio.of(k[1]))
         if isinstance(real, Log):
+            assert real.log.ratio is not None  # finite: decide() comes here without infinities
             logs.append((c, real.log.ratio))
         elif isinstance(real, Rational):
             const += c * real.value
@@ -256,7 +258,7 @@ def _ball(expr, reals: dict[str, Real], bits: int):
     if isinstance(expr, (sympy.Min, sympy.Max)):
         return _fold(args, lambda a, b: _minmax(a, b, isinstance(expr, sympy.Max)))
     if isinstance(expr, sympy.Pow):
-        return _pow(*args, expr.exp)
+        return _pow(*cast("tuple[Any, Any]", args), expr.exp)  # base and exponent
     x = args[0]
     if isinstance(expr, sympy.exp):
         return (1 if x > 0 else arb(0)) if isinstance(x, int) else x.exp()

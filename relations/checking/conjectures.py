@@ -20,10 +20,14 @@ import difflib
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache, lru_cache
+from typing import TYPE_CHECKING
 
 from relations.errors import InputError
 from relations.numbers.text import parse_rational
+
+if TYPE_CHECKING:
+    import sympy
 
 __all__ = ["NOTIONS", "RATIO_NOTIONS", "PARAMETRISED", "FUNCTIONS", "OPERATORS", "MAX_CONJECTURE_LENGTH", "MAX_NODES",
            "MAX_DEPTH", "GRAMMAR", "Conjecture", "parse_conjecture", "symbol", "float_side", "float_gap"]
@@ -92,7 +96,7 @@ def _shown(text: str) -> str:
     return text if len(text) <= 80 else text[:60] + "..." + text[-17:]
 
 
-@lru_cache(maxsize=None)
+@cache
 def symbol(name: str):
     """The sympy symbol of a notion (``name`` as keyed in ``values(mech).reals``), real-valued.
 
@@ -123,9 +127,9 @@ class Conjecture:
     """
 
     text: str
-    lhs: object
+    lhs: sympy.Expr
     op: str
-    rhs: object
+    rhs: sympy.Expr
     notions: tuple[str, ...]
 
     def __str__(self) -> str:
@@ -136,7 +140,8 @@ class _Builder:
     """Parse tree -> sympy, unevaluated; collects the notions named."""
 
     def __init__(self, text: str):
-        self.text, self.notions = text, []
+        self.text = text
+        self.notions: list[str] = []
 
     def error(self, message: str, token=None) -> InputError:
         at = f" at column {token.column}" if getattr(token, "column", None) else ""
@@ -305,7 +310,9 @@ def parse_conjecture(text: str) -> Conjecture:
         tree = _parser().parse(text)
     except UnexpectedInput as exc:
         if isinstance(exc, UnexpectedCharacters):
-            what = f"unexpected character {text[exc.pos_in_stream]!r}" if 0 <= exc.pos_in_stream < len(text) else "unexpected input"
+            pos = exc.pos_in_stream
+            assert pos is not None  # always set on UnexpectedCharacters (lark types it on the base class)
+            what = f"unexpected character {text[pos]!r}" if 0 <= pos < len(text) else "unexpected input"
         elif isinstance(exc, UnexpectedEOF) or (isinstance(exc, UnexpectedToken) and exc.token.type == "$END"):
             what = "unexpected end (expected LHS OP RHS, e.g. 'eps_m <= eps_d / 2')"
         elif isinstance(exc, UnexpectedToken):

@@ -7,12 +7,23 @@ them; :mod:`relations.io.reports` re-exports them for the command line.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, overload
 
 from relations.measures.encoding import measures_json, number, witness_json
 from relations.model.mechanism import Mechanism
 
+if TYPE_CHECKING:
+    from relations.numbers.reals import Real
+
 __all__ = ["real_json", "outcome_json", "check_json"]
+
+
+@overload
+def real_json(x: None, *, approximate: bool = False) -> None: ...
+
+
+@overload
+def real_json(x: Real | float, *, approximate: bool = False) -> dict[str, Any]: ...
 
 
 def real_json(x: Any, *, approximate: bool = False) -> dict[str, Any] | None:

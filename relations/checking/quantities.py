@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import cast
 
 from relations.measures.api import eps_all, measure
 from relations.measures.information import (
@@ -22,9 +23,10 @@ from relations.measures.information import (
 from relations.measures.notions import canonical_name, notion_result, parse_notion
 from relations.measures.product import factor_groups
 from relations.measures.results import Budget, Measures, Witness
-from relations.model.products import ProductChannel, ProductPrior
+from relations.model.distributions import Prior
 from relations.model.mechanism import Mechanism
 from relations.model.neighbours import diameter
+from relations.model.products import ProductChannel, ProductPrior
 from relations.numbers.enclosure import DEFAULT_BITS, sum_enclosures
 from relations.numbers.logs import LogRatio
 from relations.numbers.reals import (
@@ -172,7 +174,7 @@ def _mi_real(mech: Mechanism, measures: Measures) -> Real:
                 return compare_with_log((), (), other.log.ratio, parts=[(p, local_rows, c) for p, c in counts.items()])
             return None
     else:
-        p, rows = mech.prior.exact, mech.channel.exact
+        p, rows = cast(Prior, mech.prior).exact, mech.channel.exact  # dense
 
         def compute(bits):
             return mutual_information(p, rows, bits)

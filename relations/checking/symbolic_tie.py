@@ -40,8 +40,9 @@ False
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from fractions import Fraction
-from typing import Mapping
+from typing import cast
 
 from relations.checking.conjectures import Conjecture, symbol
 from relations.numbers.logforms import coprime_basis
@@ -177,7 +178,7 @@ class _Form:
                 base = self.mul(base, base)
         return out
 
-    def positive_monomial(self, frac: tuple[dict, dict]) -> tuple[Fraction, dict[int, Fraction], Fraction]:
+    def positive_monomial(self, frac: tuple[dict, dict]) -> tuple[Fraction, dict[int, Fraction | int], Fraction]:
         """``num / den`` as ``c prod b^(x_b) e^e`` with ``c > 0`` and no logarithms, or give up."""
         num, den = frac
         if len(num) != 1 or len(den) != 1:
@@ -186,7 +187,7 @@ class _Form:
         ((rd, ed, ld), cd), = den.items()
         if ln_ or ld or cn / cd <= 0:
             raise _GiveUp
-        exps: dict[int, Fraction] = {}
+        exps: dict[int, Fraction | int] = {}
         for b, k in self.factor(cn / cd).items():
             exps[b] = exps.get(b, 0) + k
         for b, f in rn:
@@ -256,6 +257,7 @@ def _notion(form: _Form, real: Real):
     if isinstance(real, Rational):
         return form.const(real.value), one
     if isinstance(real, Log):
+        assert real.log.ratio is not None  # finite (above)
         return form.ln(real.log.ratio), one
     if isinstance(real, ArbExpr):
         terms = real.exact_form()
@@ -317,9 +319,9 @@ def _seeds(conj: Conjecture, reals: Mapping[str, Real]) -> set[int]:
     out = {p for p in out if p > 1}
     for name in conj.notions:
         real = reals[name]
-        ratios = []
+        ratios: list[Fraction] = []
         if isinstance(real, Log) and not real.infinite:
-            ratios = [real.log.ratio]
+            ratios = [cast(Fraction, real.log.ratio)]  # finite
         elif isinstance(real, ArbExpr) and not real.infinite:
             ratios = [r for _, r in (real.exact_form() or ())][:MAX_TERMS]
         out.update(p for r in ratios for p in (r.numerator, r.denominator) if p > 1)

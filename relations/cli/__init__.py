@@ -15,12 +15,20 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Optional
+from typing import TYPE_CHECKING
 
 import typer
 
-from relations.cli.app import (Interrupted, _console, app, did_you_mean, fail, output_format,  # noqa: F401
-                               plain_metavars, report_interrupts)
+from relations.cli.app import (  # noqa: F401
+    Interrupted,
+    _console,
+    app,
+    did_you_mean,
+    fail,
+    output_format,
+    plain_metavars,
+    report_interrupts,
+)
 from relations.errors import InputError
 from relations.io import EVIDENCE_DIR
 
@@ -30,7 +38,7 @@ def measure(
     file: str = typer.Argument(..., help="Mechanism file: JSON (exact) or .npz (float mode); - for standard input."),
     json_out: bool = typer.Option(False, "--json", help="Print the result as JSON (docs/claims-and-verdicts.md)."),
     fmt: str = typer.Option("table", "--format", help="table, json, latex (booktabs) or csv (docs/claims-and-verdicts.md)."),
-    bits: Optional[int] = typer.Option(None, "--bits", help="Width of the eps_m enclosure at most 2**-bits (default 100; "
+    bits: int | None = typer.Option(None, "--bits", help="Width of the eps_m enclosure at most 2**-bits (default 100; "
                                        "exact channels of 2^18 entries or more: certified floats, about 2**-44).",
                                        min=1, max=100000),
     notion: list[str] = typer.Option([], "--notion", help="Also a further notion: rho, kl, renyi(ALPHA), delta(EPS), "
@@ -79,8 +87,8 @@ def check(
     Exit status: 0 every --claim holds, 1 some --claim fails or is undecided, 2 bad input."""
     from relations.checking.checker import check as run_check
     from relations.checking.claims import parse_claim
-    from relations.io.reading import load
     from relations.io import check_json
+    from relations.io.reading import load
     from relations.io.tables import check_tables
 
     fmt = output_format(fmt, json_out)
@@ -128,7 +136,7 @@ def verify(
     seed: int = typer.Option(2025, "--seed", help="Seed of the searches (the output is deterministic).", min=0,
                              max=2**32 - 1),
     force: bool = typer.Option(False, "--force", help="Replace files in --out that relations did not write."),
-    conjectures: Optional[str] = typer.Option(None, "--conjectures", help="Your own relations, a JSON file "
+    conjectures: str | None = typer.Option(None, "--conjectures", help="Your own relations, a JSON file "
                                               "{\"conjectures\": [{\"id\", \"statement\", \"setting\"}, ...]}, "
                                               "decided with the catalogue (exit 1 if one is refuted)."),
     no_catalogue: bool = typer.Option(False, "--no-catalogue", help="With --conjectures: skip the catalogue."),
@@ -159,7 +167,7 @@ def verify(
 def witness(
     relation: str = typer.Argument(..., help="A non-implication id, e.g. zheng2025.thm12."),
     eps_m: str = typer.Option("1/10", "--eps-m", help="Largest I(X;Y) allowed (decimal or fraction)."),
-    full_support: Optional[str] = typer.Option(None, "--full-support", help="Instead of infinite budgets: full "
+    full_support: str | None = typer.Option(None, "--full-support", help="Instead of infinite budgets: full "
                                                "support with e^eps_d at least this ratio."),
 ) -> None:
     """Print a witness mechanism file for a non-implication: I(X;Y) <= eps_m, infinite (or huge) eps_d / eps_i."""
@@ -236,7 +244,7 @@ def optimize(
     notion: str = typer.Option(..., "--notion", help="dp, id or mi."),
     eps: str = typer.Option(..., "--eps", help="The budget: decimal, fraction or ln(RATIONAL)."),
     loss: str = typer.Option("hamming", "--loss", help="'hamming' or a JSON file with a loss matrix."),
-    out: Optional[str] = typer.Option(None, "--out", help="Write the optimal mechanism file here (else stdout); "
+    out: str | None = typer.Option(None, "--out", help="Write the optimal mechanism file here (else stdout); "
                                       "an existing file only with --force."),
     force: bool = typer.Option(False, "--force", help="Replace an existing --out file."),
 ) -> None:
@@ -348,15 +356,18 @@ def figures(
         sys.stdout.write(path + "\n")
 
 
-def main(argv: Optional[list[str]] = None) -> None:
+def main(argv: list[str] | None = None) -> None:
     """Entry point.  Every error is one line on stderr: a usage error (a misspelt command or option, with
     click's suggestion, or a bad option value) exits 2; a :class:`~relations.errors.RelationsError`
     anywhere in a command exits with the status of :func:`relations.errors.exit_status`, handled here once
     for every command; Ctrl-C exits 130."""
-    try:  # recent typer vendors click as typer._click
+    if TYPE_CHECKING:  # one of the two below (their classes differ to mypy)
         from typer._click.exceptions import ClickException, NoArgsIsHelpError, UsageError
-    except ImportError:  # pragma: no cover
-        from click.exceptions import ClickException, NoArgsIsHelpError, UsageError
+    else:
+        try:  # recent typer vendors click as typer._click
+            from typer._click.exceptions import ClickException, NoArgsIsHelpError, UsageError
+        except ImportError:  # pragma: no cover
+            from click.exceptions import ClickException, NoArgsIsHelpError, UsageError
 
     from relations.errors import EXIT_BAD_INPUT, EXIT_INTERRUPTED, RelationsError, exit_status
 
@@ -394,10 +405,12 @@ def main(argv: Optional[list[str]] = None) -> None:
 
 
 # Commands defined in their own modules register themselves on ``app`` when imported.
-from relations.cli import audit_command  # noqa: E402,F401  (registers 'audit')
-from relations.cli import sweep_command  # noqa: E402,F401  (registers 'sweep')
-from relations.cli import conjecture_command  # noqa: E402,F401  (registers 'conjecture')
-from relations.cli import demo_command  # noqa: E402,F401  (registers 'demo')
+from relations.cli import (  # noqa: E402
+    audit_command,  # noqa: E402,F401  (registers 'audit')
+    conjecture_command,  # noqa: E402,F401  (registers 'conjecture')
+    demo_command,  # noqa: E402,F401  (registers 'demo')
+    sweep_command,  # noqa: E402,F401  (registers 'sweep')
+)
 
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 import sys
-from typing import Optional
 
 import typer
 
@@ -14,7 +13,7 @@ from relations.cli.app import app, fail
 __all__ = ["audit"]
 
 
-def _parse_bins(text: Optional[str]):
+def _parse_bins(text: str | None):
     """``--bins``: ``N`` (equal-mass intervals, 2 to 10000) or comma-separated finite edges."""
     import math
 
@@ -39,22 +38,22 @@ def _parse_bins(text: Optional[str]):
 
 @app.command()
 def audit(
-    target: Optional[str] = typer.Argument(None, help="MODULE:FUNCTION, FILE.py:FUNCTION (a randomizer fn(x) or "
+    target: str | None = typer.Argument(None, help="MODULE:FUNCTION, FILE.py:FUNCTION (a randomizer fn(x) or "
                                            "fn(x, rng=...)) or a library mechanism (see --list)."),
-    domain: Optional[str] = typer.Option(None, "--domain", help="Comma-separated inputs, e.g. 0,1,2,3 (integers are "
+    domain: str | None = typer.Option(None, "--domain", help="Comma-separated inputs, e.g. 0,1,2,3 (integers are "
                                          "passed as int). Library mechanisms default to their own inputs."),
-    eps: Optional[str] = typer.Option(None, "--eps", help="The documented budget: claim eps_d <= EPS (e.g. 'ln(3)'); "
+    eps: str | None = typer.Option(None, "--eps", help="The documented budget: claim eps_d <= EPS (e.g. 'ln(3)'); "
                                       "library mechanisms are built with it."),
-    k: Optional[int] = typer.Option(None, "--k", help="Domain size of a library mechanism.", min=2, max=4096),
+    k: int | None = typer.Option(None, "--k", help="Domain size of a library mechanism.", min=2, max=4096),
     param: list[str] = typer.Option([], "--param", help="A library mechanism's own parameter NAME=VALUE. Repeatable."),
     claim: list[str] = typer.Option([], "--claim", help="More claims, as for 'relations check'. Repeatable."),
-    out: Optional[str] = typer.Option(None, "--out", help="Write the implemented channel as a mechanism file here."),
+    out: str | None = typer.Option(None, "--out", help="Write the implemented channel as a mechanism file here."),
     max_paths: int = typer.Option(1_000_000, "--max-paths", help="Most runs of the randomizer (white-box).", min=1,
                                   max=100_000_000),
-    samples: Optional[int] = typer.Option(None, "--samples", help="Black-box budget: most samples per input, used "
+    samples: int | None = typer.Option(None, "--samples", help="Black-box budget: most samples per input, used "
                                           "when the randomness cannot be enumerated (default 100000, at most "
                                           "2000000 over all inputs).", min=1, max=100_000_000),
-    bins: Optional[str] = typer.Option(None, "--bins", help="Bin real-valued outputs when sampling: a number N of "
+    bins: str | None = typer.Option(None, "--bins", help="Bin real-valued outputs when sampling: a number N of "
                                        "equal-mass intervals from a first sample, or comma-separated edges (by "
                                        "default outputs that seldom repeat are binned into 16)."),
     time_budget: float = typer.Option(120.0, "--time-budget", help="Seconds the white-box route may spend on one "
@@ -63,11 +62,11 @@ def audit(
                                     "randomness cannot be enumerated exactly."),
     black_box: bool = typer.Option(False, "--black-box", help="Sample even when the randomness could be enumerated."),
     seed: int = typer.Option(0, "--seed", help="Seed of every random choice of a black-box audit.", min=0),
-    python: Optional[str] = typer.Option(None, "--python", help="Run the randomizer under this interpreter (one "
+    python: str | None = typer.Option(None, "--python", help="Run the randomizer under this interpreter (one "
                                          "with its libraries)."),
-    workers: Optional[int] = typer.Option(None, "--workers", help="Worker processes (default: one per core; 0: "
+    workers: int | None = typer.Option(None, "--workers", help="Worker processes (default: one per core; 0: "
                                           "in this process).", min=0, max=256),
-    scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address for the sampling."),
+    scheduler: str | None = typer.Option(None, "--scheduler", help="Dask scheduler address for the sampling."),
     list_: bool = typer.Option(False, "--list", help="List the library mechanisms and exit."),
     json_out: bool = typer.Option(False, "--json", help="Print the report as JSON."),
     force: bool = typer.Option(False, "--force", help="Replace an existing --out file."),
@@ -80,11 +79,11 @@ def audit(
     Exit status: 0 consistent, 1 violated, 2 bad input (or, with --exact-only, randomness that cannot be
     enumerated), 3 inconclusive (samples that could not have shown a violation: never a pass)."""
     from relations.audit import NotEnumerable, parse_domain
-    from relations.errors import EXIT_FAILED, EXIT_INCONCLUSIVE
-    from relations.kinds import AuditVerdict
     from relations.audit.runner import audit_target
+    from relations.errors import EXIT_FAILED, EXIT_INCONCLUSIVE
     from relations.io.audits import audit_json, library_list_text, parse_params, progress_bar_on_stderr
     from relations.io.writing import dumps, write_text_atomic
+    from relations.kinds import AuditVerdict
 
     if list_:
         sys.stdout.write(library_list_text(json_out=json_out))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Optional
+from collections.abc import Sequence
 
 import typer
 
@@ -21,14 +21,14 @@ __all__ = ["conjecture_cmd"]
 
 @app.command("conjecture")
 def conjecture_cmd(
-    statement: Optional[str] = typer.Argument(None, help="LHS OP RHS, e.g. 'eps_m <= eps_d * tanh(eps_d / 2)'."),
+    statement: str | None = typer.Argument(None, help="LHS OP RHS, e.g. 'eps_m <= eps_d * tanh(eps_d / 2)'."),
     setting: str = typer.Option("local", "--setting", help="local or central."),
-    file: Optional[str] = typer.Option(None, "--file", help="A JSON file {\"conjectures\": [{\"id\", \"statement\", "
+    file: str | None = typer.Option(None, "--file", help="A JSON file {\"conjectures\": [{\"id\", \"statement\", "
                                        "\"setting\"}, ...]} to decide instead of STATEMENT."),
     json_out: bool = typer.Option(False, "--json", help="Print the verdicts as JSON."),
     quick: bool = typer.Option(False, "--quick", help="A smaller search (CI)."),
     seed: int = typer.Option(2025, "--seed", help="Seed of the searches.", min=0, max=2**32 - 1),
-    out: Optional[str] = typer.Option(None, "--out", help="Write a refuting witness here (a mechanism file; with "
+    out: str | None = typer.Option(None, "--out", help="Write a refuting witness here (a mechanism file; with "
                                       "--file, a folder of ID.json files)."),
     force: bool = typer.Option(False, "--force", help="Replace a file relations did not write."),
 ) -> None:
@@ -47,10 +47,12 @@ def conjecture_cmd(
     if (statement is None) == (file is None):
         fail("conjecture: give a STATEMENT or --file FILE (not both)")
         return
+    items: Sequence[tuple[str | None, str, str]]  # (id, statement, setting)
     if file is not None:
         items = read_conjecture_file(file, setting=setting)
         folder = OutputDir(out, force=force) if out else None
     else:
+        assert statement is not None  # one of the two (above)
         items = [(None, statement, setting)]
         folder = None
         if out:
@@ -85,6 +87,7 @@ def conjecture_cmd(
                 sys.stdout.write("  searched: " + "; ".join(r.searched) + "\n")
             if r.witness is not None:
                 where = f"written to {files[i]}" if i in files else "(--out FILE writes it)"
+                assert r.decision is not None  # decided with its witness
                 sys.stdout.write(f"  witness (lhs = {r.decision.lhs:.6g}, rhs = {r.decision.rhs:.6g}) {where}\n")
     if any(r.verdict == "refuted" for _, r in results):
         raise typer.Exit(1)

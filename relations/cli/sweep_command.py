@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Optional
 
 import typer
 
@@ -41,11 +40,11 @@ def sweep(
                                "a bounded-exhaustive family (docs/mechanism-files.md)."),
     out: str = typer.Option(..., "--out", help="Folder for the chunks (Parquet), the manifest, summary.json and "
                             "counterexample files; re-running resumes it."),
-    scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address: run the chunks on "
+    scheduler: str | None = typer.Option(None, "--scheduler", help="Dask scheduler address: run the chunks on "
                                             "that cluster."),
-    workers: Optional[int] = typer.Option(None, "--workers", help="Local worker processes (default: one per core; "
+    workers: int | None = typer.Option(None, "--workers", help="Local worker processes (default: one per core; "
                                           "0: in this process).", min=0, max=256),
-    chunk_size: Optional[int] = typer.Option(None, "--chunk-size", help="Points per chunk (default 64, or the "
+    chunk_size: int | None = typer.Option(None, "--chunk-size", help="Points per chunk (default 64, or the "
                                              "folder's when resuming; for a family up to relabelling, members: by "
                                              "default about 64 representatives).", min=1, max=1_000_000),
     json_out: bool = typer.Option(False, "--json", help="Print the summary as JSON."),

@@ -19,11 +19,12 @@ import math
 import socket
 import sys
 import threading
+from collections.abc import Callable
 from functools import lru_cache
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
-from typing import Any, Callable
+from typing import Any, cast
 from urllib.parse import parse_qs, urlsplit
 
 from relations.demo.state import COUNTEREXAMPLES, DEFAULTS, RANGES, counterexample, parse_params, state
@@ -63,7 +64,7 @@ class _Handler(BaseHTTPRequestHandler):
     """Routes ``GET`` requests to the page and the endpoints."""
 
     server_version = "relations-demo"
-    server: "DemoServer"
+    server: DemoServer
 
     def do_GET(self) -> None:  # noqa: N802 (the http.server name)
         url = urlsplit(self.path)
@@ -144,7 +145,7 @@ def make_server(host: str = "127.0.0.1", port: int = 5006) -> DemoServer:
 
 def server_url(server: DemoServer) -> str:
     """``http://HOST:PORT/`` of a bound server (the port it really got when asked for 0)."""
-    host, port = server.server_address[:2]
+    host, port = cast("tuple[str, int]", server.server_address[:2])  # an IP server
     if ":" in str(host):
         host = f"[{host}]"
     return f"http://{host}:{port}/"

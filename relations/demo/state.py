@@ -21,10 +21,11 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, cast
 
 from relations.catalogue.entries import BY_ID, CATALOGUE
 from relations.checking.checker import BASE_NAMES, check
@@ -33,9 +34,15 @@ from relations.errors import InputError
 from relations.measures.api import measure
 from relations.measures.encoding import measures_json
 from relations.mechanisms import krr, paper_example, product
+from relations.model.distributions import Channel, Prior
 from relations.model.mechanism import Mechanism
+from relations.model.neighbours import HammingInputs
 from relations.search.frontiers import local_mi_sup_float
 from relations.search.witnesses import mi_witness
+
+if TYPE_CHECKING:
+    from relations.catalogue.bounds import KLBound, Linear
+    from relations.catalogue.formulas import Formula
 
 __all__ = ["RANGES", "DEFAULTS", "RELATIONS", "Params", "parse_params", "mechanism", "state", "frontier", "counterexample",
            "COUNTEREXAMPLES"]
@@ -239,16 +246,25 @@ def frontier(k: int, skew: int, records: int) -> dict[str, Any]:
         info.append(measure(mechanism(p)).eps_m.value)
     diameter = records  # D^r: datasets differ in at most r records
     bounds = [{"id": i, "symbols": BY_ID[i].symbols,
-               "values": [BY_ID[i].bound.float(e, 0.0, diameter) for e in eps]} for i in ids]
+               "values": [_bound(i).float(e, 0.0, diameter) for e in eps]} for i in ids]
     sup = [records * local_mi_sup_float(e) for e in eps]
     return {"eps": eps, "eps_m": info, "bounds": bounds, "sup": sup,
             "sup_label": ("r F(eps)" if records > 1 else "F(eps)") + ": most I(X;Y) of any eps-DP mechanism"}
 
 
+def _bound(relation_id: str) -> Linear | KLBound | Formula:
+    """The bound of the catalogue's implication ``relation_id``."""
+    bound = BY_ID[relation_id].bound
+    assert bound is not None  # an implication
+    return bound
+
+
 def _matrix(mech: Mechanism) -> dict[str, Any]:
     """A small mechanism written out: input and output labels, prior and channel as exact text."""
+    prior, rows = cast(Prior, mech.prior).exact, cast(Channel, mech.channel).exact  # small, dense and exact
+    assert prior is not None and rows is not None and not isinstance(mech.inputs, HammingInputs)
     return {"inputs": list(mech.inputs.labels), "outputs": [str(o) for o in mech.outputs],
-            "prior": [str(v) for v in mech.prior.exact], "channel": [[str(v) for v in row] for row in mech.channel.exact],
+            "prior": [str(v) for v in prior], "channel": [[str(v) for v in row] for row in rows],
             "neighbours": [list(e) for e in getattr(mech.inputs, "edges", ())] or "every pair"}
 
 

@@ -11,13 +11,21 @@ greyscale too; units are nats.  :data:`FIGURES` pairs them by name and :func:`wr
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-from relations.io import EVIDENCE_DIR
 from relations.figures.conversions import conversion_frontiers_data, draw_conversion_frontiers
+from relations.figures.data import (
+    central_records_data,
+    krr_information_data,
+    prior_skew_data,
+    privacy_distortion_data,
+    relation_diagram_data,
+    symmetric_channel_data,
+)
 from relations.figures.diagram import draw_relation_diagram
 from relations.figures.plots import (
     draw_central_records,
@@ -27,20 +35,13 @@ from relations.figures.plots import (
     draw_symmetric_channel,
 )
 from relations.figures.style import FORMATS, parse_formats, render, setup
-from relations.figures.data import (
-    central_records_data,
-    krr_information_data,
-    privacy_distortion_data,
-    prior_skew_data,
-    relation_diagram_data,
-    symmetric_channel_data,
-)
+from relations.io import EVIDENCE_DIR
 
 __all__ = ["FIGURES", "FORMATS", "write_all", "relation_diagram_data", "prior_skew_data", "krr_information_data",
            "central_records_data", "symmetric_channel_data", "privacy_distortion_data", "conversion_frontiers_data"]
 
 #: Each figure's name: its data function and its drawing function.
-FIGURES: dict[str, tuple[Callable[[], dict[str, Any]], Callable[[dict[str, Any]], Figure]]] = {
+FIGURES: dict[str, tuple[Callable[..., dict[str, Any]], Callable[[dict[str, Any]], Figure]]] = {
     "relation_diagram": (relation_diagram_data, draw_relation_diagram),
     "prior_skew": (prior_skew_data, draw_prior_skew),
     "krr_information": (krr_information_data, draw_krr_information),
@@ -93,9 +94,9 @@ def write_all(out: str = "figures", fmt: str | Sequence[str] = FORMATS, only: Se
         fig = draw_fn(data)
         drawn.append((name, {x: render(fig, x) for x in formats}, json.dumps(data, indent=1)))
         plt.close(fig)
-    paths = []
-    for name, images, data in drawn:
+    paths: list[str] = []
+    for name, images, text in drawn:
         paths.extend(folder.write_bytes(f"{name}.{x}", image) for x, image in images.items())
-        folder.write_text(f"{name}.json", data)
+        folder.write_text(f"{name}.json", text)
     folder.commit()
     return paths

@@ -25,6 +25,9 @@ import numpy as np
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
+    from relations.catalogue.bounds import KLBound, Linear
+    from relations.catalogue.formulas import Formula
+
 __all__ = ["conversion_frontiers_data", "draw_conversion_frontiers", "math_ln"]
 
 _PANELS = {
@@ -34,6 +37,15 @@ _PANELS = {
     "maximal_leakage": ("maximal_leakage", ["iwk2020.ml_ldp"]),
 }
 _AT_RR = {"mironov2017.rdp_dp": "renyi(2)", "cks2020.rdp_dp": "renyi(2)", "bs2016.zcdp_dp": "rho"}
+
+
+def _bound(i: str) -> Linear | KLBound | Formula:
+    """The bound of the catalogue's implication ``i``."""
+    from relations.catalogue.entries import get
+
+    bound = get(i).bound
+    assert bound is not None  # an implication
+    return bound
 
 
 def conversion_frontiers_data(*, points: int = 300, eps_max: float = 4.0) -> dict[str, Any]:
@@ -68,7 +80,7 @@ def conversion_frontiers_data(*, points: int = 300, eps_max: float = 4.0) -> dic
             "notion": notion,
             "frontier": {"label": f"sup {notion} under eps-LDP",
                          "values": [frontier_float(notion, e) for e in eps]},
-            "bounds": [{"id": i, "label": get(i).symbols, "values": [get(i).bound.float(e, 0.0, 1) for e in eps]}
+            "bounds": [{"id": i, "label": get(i).symbols, "values": [_bound(i).float(e, 0.0, 1) for e in eps]}
                        for i in ids],
             "rr": [notion_float(m, notion) for m in rr] if key != "maximal_leakage" else None,
         }
@@ -76,15 +88,15 @@ def conversion_frontiers_data(*, points: int = 300, eps_max: float = 4.0) -> dic
             panel["k"] = {str(k): [frontier_float(notion, e, k=k) for e in eps] for k in (2, 4, 16)}
         cert = []
         for t in (Fraction(2), Fraction(3), Fraction(10)):
-            lo, hi = {"kl": lambda: kl_sup(t), "rho": lambda: kl_sup(t),
-                      "eps_delta": lambda: eps_delta_sup(t, Fraction(1, 100000)),
-                      "maximal_leakage": lambda: ml_sup(t, 16)}[key]()
+            lo, hi = {"kl": lambda: kl_sup(t), "rho": lambda: kl_sup(t),  # noqa: B023
+                      "eps_delta": lambda: eps_delta_sup(t, Fraction(1, 100000)),  # noqa: B023
+                      "maximal_leakage": lambda: ml_sup(t, 16)}[key]()  # noqa: B023
             cert.append({"eps": f"ln({t})", "lower": float(lo), "upper": float(hi)})
         panel["certified"] = cert
         out["panels"][key] = panel
     out["panels"]["eps_delta"]["at_rr"] = [
         {"id": i, "label": get(i).symbols,
-         "values": [get(i).bound.float(notion_float(m, arg), 0.0, 1) for m in rr]} for i, arg in _AT_RR.items()]
+         "values": [_bound(i).float(notion_float(m, arg), 0.0, 1) for m in rr]} for i, arg in _AT_RR.items()]
     return out
 
 

@@ -9,11 +9,12 @@ from __future__ import annotations
 import json
 import math
 import os
+from collections.abc import Sequence
 from fractions import Fraction
-from typing import Any, Sequence
+from typing import Any
 
-from relations.io import EVIDENCE_DIR
 from relations.errors import InputError
+from relations.io import EVIDENCE_DIR
 
 __all__ = ["NOTION_NODES", "relation_diagram_data", "prior_skew_data", "krr_information_data",
            "central_records_data", "symmetric_channel_data", "privacy_distortion_data"]
@@ -98,7 +99,7 @@ def prior_skew_data(*, points: int = 361, channel: Sequence[str] = ("13/20", "7/
 
     a, b = (Fraction(v) for v in channel)
     xs = [Fraction(1, 2) + (Fraction(19, 20) - Fraction(1, 2)) * i / (points - 1) for i in range(points)]
-    out = {"p1": [], "eps_i": [], "eps_d": [], "neg_sigma_min": [], "marked": []}
+    out: dict[str, list] = {"p1": [], "eps_i": [], "eps_d": [], "neg_sigma_min": [], "marked": []}
     for p in xs:
         m = _measure(paper_example((p, 1 - p)))
         out["p1"].append(float(p))
@@ -134,7 +135,7 @@ def krr_information_data(k: int = 4, ratios: Sequence[Fraction] | None = None) -
     if not ratios:
         grid = {Fraction(math.exp(math.log(15) * i / 300)).limit_denominator(10**4) for i in range(1, 301)}
         ratios = sorted(grid | {Fraction(1), Fraction(2), Fraction(15)})
-    out = {"k": k, "eps_d": [], "I": [], "two_eps": [], "eps": [], "tightest": []}
+    out: dict[str, Any] = {"k": k, "eps_d": [], "I": [], "two_eps": [], "eps": [], "tightest": []}
     for t in ratios:
         m = _measure(krr(k, t))
         e = m.eps_d.value
@@ -164,7 +165,7 @@ def central_records_data(ratio: Fraction = Fraction(3), records: Sequence[int] =
     from relations.mechanisms.local import product, randomized_response
 
     local = randomized_response(ratio)
-    out = {"ratio": str(ratio), "r": [], "I": [], "two_eps": [], "r_eps": [], "first_crossing": None}
+    out: dict[str, Any] = {"ratio": str(ratio), "r": [], "I": [], "two_eps": [], "r_eps": [], "first_crossing": None}
     for r in records:
         mech = local if r == 1 else product(local, r, prior="uniform")
         m = _measure(mech)
@@ -203,7 +204,7 @@ def symmetric_channel_data(symbols: int = 7, distortions: Sequence[Fraction] | N
     from relations.tradeoffs.utility import fano_leakage_bound
 
     distortions = distortions or [Fraction(i, 400) for i in range(4, 341)]
-    out = {"symbols": symbols, "D": [], "eps": [], "I": [], "fano": [], "H": math.log(symbols)}
+    out: dict[str, Any] = {"symbols": symbols, "D": [], "eps": [], "I": [], "fano": [], "H": math.log(symbols)}
     prior = [Fraction(1, symbols)] * symbols
     for d in distortions:
         rows = [[1 - d if i == j else d / (symbols - 1) for j in range(symbols)] for i in range(symbols)]

@@ -21,10 +21,12 @@ Examples
 from __future__ import annotations
 
 import io
-from typing import TYPE_CHECKING, Any, Sequence
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
+    from matplotlib.typing import RcKeyType
 
 from relations.errors import InputError
 
@@ -55,6 +57,7 @@ FORMATS = ("png", "pdf", "svg")
 #: The resolution of PNG files.
 DPI = 300
 
+_RC: dict[RcKeyType, Any]
 _RC = {"figure.dpi": 100, "savefig.dpi": DPI, "font.size": 9, "axes.titlesize": 10, "axes.labelsize": 9,
        "legend.fontsize": 8, "xtick.labelsize": 8, "ytick.labelsize": 8, "legend.framealpha": 0.92,
        "legend.edgecolor": "0.8", "lines.linewidth": 1.6, "lines.markersize": 4.5, "axes.grid": True,
@@ -76,9 +79,10 @@ def setup() -> Any:
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.rcsetup import cycler  # matplotlib.cycler, which its stub does not declare
 
     plt.rcParams.update(_RC)
-    plt.rcParams["axes.prop_cycle"] = matplotlib.cycler(color=[s["color"] for s in SERIES])
+    plt.rcParams["axes.prop_cycle"] = cycler(color=[s["color"] for s in SERIES])
     return plt
 
 

@@ -52,6 +52,7 @@ def audit_json(report: AuditReport, *, channel_file: str | None = None) -> dict[
             data["eps_d_lower"] = report.eps_d_lower
     else:
         m, mech = report.measures, report.mechanism
+        assert m is not None  # measured with the mechanism
         data.update({"eps_d": budget_json(mech, m.eps_d), "eps_i": budget_json(mech, m.eps_i),
                      "eps_m": mi_json(m.eps_m), "samples": 0, "paths": report.runs,
                      "rounding": float(mech.rounding[0])})
@@ -94,7 +95,7 @@ def progress_bar_on_stderr() -> Any:
 
     bar = Progress(console=Console(stderr=True), transient=True)
     task = bar.add_task("sampling", total=None)
-    started = []
+    started: list[bool] = []
 
     def update(done: int, total: int) -> None:  # shown from the first chunk: a white-box audit shows none
         if not started:

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import json
 import os
-from typing import TYPE_CHECKING, Sequence
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from relations.io import EVIDENCE_DIR
 from relations.io.reports import verdict_json
@@ -57,7 +58,7 @@ def write_evidence(verdicts: Sequence[Verdict], out) -> None:
     from relations.io.outputs import OutputDir
 
     folder = out if isinstance(out, OutputDir) else OutputDir(out)
-    files: list[tuple[str, str, object, str]] = []  # (relative path, text, verdict, attribute to set)
+    files: list[tuple[str, str, Verdict, str]] = []  # (relative path, text, verdict, attribute to set)
     for v in verdicts:
         if v.witness is not None:
             files.append((f"witnesses/{v.relation.id}.json",
@@ -72,7 +73,7 @@ def write_evidence(verdicts: Sequence[Verdict], out) -> None:
             files.append((f"families/{v.relation.id}.py",
                           "".join(f"# {line}\n" for line in header.splitlines()) + script, v, "family_file"))
     folder.plan([name for name, *_ in files] + ["verdicts.json"])  # refuse before writing anything
-    for name, text, v, attribute in files:
+    for name, text, v, attribute in files:  # noqa: B007
         setattr(v, attribute, name)  # relative to the folder, with '/': the same wherever the folder is
     rows = [{k: x for k, x in verdict_json(v, with_witness=False).items() if k != "seconds"} for v in verdicts]
     for name, text, _, _ in files:

@@ -236,8 +236,8 @@ def _measure_rows(obj: dict[str, Any]) -> list[list[str]]:
         witness = "$I(X;Y)$" if name == "eps_m" else (latex_escape(_witness(item.get("witness"))) or "--")
         rows.append([f"${latex_math(name)}$", exact, latex_number(item["value"]), witness])
     for item in obj.get("notions", []):  # measure --notion
-        exact = _certified(item["enclosure"]) if item.get("enclosure") else _exact_cell(item)
-        rows.append([r"\texttt{" + latex_escape(item["name"]) + "}", exact or "--", latex_number(item["value"]),
+        cell = _certified(item["enclosure"]) if item.get("enclosure") else _exact_cell(item)
+        rows.append([r"\texttt{" + latex_escape(item["name"]) + "}", cell or "--", latex_number(item["value"]),
                      latex_escape(_witness(item.get("witness"))) or "--"])
     return rows
 

@@ -173,11 +173,12 @@ def _read(fh, name: str, label: str) -> bytes:
         except (OSError, ValueError, AttributeError):  # a stream without a descriptor
             info = None
         regular = info is not None and stat.S_ISREG(info.st_mode)
-        if regular and info.st_size > limit:
+        if regular and info is not None and info.st_size > limit:  # regular implies info is not None
             _too_large(name, limit, first)
         chunks, total, chunk, want = [first], len(first), first, _CHUNK
         if regular and len(first) == _CHUNK and fh.seekable():
             fh.seek(0)  # one read into one buffer, no chunks to join; the loop goes on if the file grew
+            assert info is not None  # regular
             want = info.st_size + 1
             chunk = fh.read(want)
             chunks, total = [chunk], len(chunk)

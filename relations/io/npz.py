@@ -15,6 +15,7 @@ import math
 import os
 import zipfile
 import zlib
+from typing import cast
 
 import numpy as np
 from numpy.lib import format as npy
@@ -181,7 +182,7 @@ def _cost(a: np.ndarray) -> int:
 def _member(archive: zipfile.ZipFile, info: zipfile.ZipInfo, key: str, limit: int, used: int) -> np.ndarray:
     """One ``.npy`` member: its header checked (kind, size) before its data is read, in bounded chunks;
     the arrays read before it hold ``used`` of the ``limit`` bytes."""
-    with archive.open(info) as fh:
+    with cast(zipfile.ZipExtFile, archive.open(info)) as fh:  # what open() returns for reading
         try:
             version = npy.read_magic(fh)
             if version not in ((1, 0), (2, 0)):
@@ -209,7 +210,8 @@ def _member(archive: zipfile.ZipFile, info: zipfile.ZipInfo, key: str, limit: in
             raise InputError(f"array '{key}': shape {shape} needs {nbytes} bytes, but the member holds "
                              f"{info.file_size - fh.tell()}")
         flat = np.empty(count, dtype=dtype)  # the checked size; filled in bounded chunks, no further copy
-        raw = memoryview(flat.view(np.uint8)) if count else memoryview(b"")
+        # numpy's stubs give ndarray.__buffer__ for Python >= 3.12 only (the configured version is 3.11)
+        raw = memoryview(flat.view(np.uint8)) if count else memoryview(b"")  # type: ignore[arg-type]
         got = 0
         while got < nbytes:
             n = fh.readinto(raw[got:got + min(_CHUNK, nbytes - got)])

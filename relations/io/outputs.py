@@ -24,8 +24,13 @@ import os
 import signal
 import tempfile
 import threading
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from relations.errors import InputError
+
+if TYPE_CHECKING:
+    from types import FrameType
 
 __all__ = ["MANIFEST", "OutputDir", "InterruptLatch", "check_output_file", "write_bytes_atomic", "cache_dir"]
 
@@ -68,13 +73,13 @@ class InterruptLatch:
 
     def __init__(self) -> None:
         self.hit = False
-        self._previous = None
+        self._previous: Callable[[int, FrameType | None], Any] | int | None = None  # a SIGINT handler
 
     def _handler(self, signum, frame):
         self.hit = True
         raise KeyboardInterrupt
 
-    def __enter__(self) -> "InterruptLatch":
+    def __enter__(self) -> InterruptLatch:
         if threading.current_thread() is threading.main_thread():
             previous = signal.getsignal(signal.SIGINT)
             if previous is not signal.SIG_IGN:

@@ -31,9 +31,10 @@ from typing import Any
 
 from relations.errors import InputError
 from relations.io.inputs import read_input
-from relations.io.npz import load_npz, npz_from_bytes
+from relations.io.npz import npz_from_bytes
 from relations.model.distributions import Prior
 from relations.model.mechanism import MAX_DENSE_ENTRIES, Mechanism
+from relations.model.neighbours import GraphInputs, LocalInputs
 from relations.model.validate import MAX_PRODUCT_RECORDS, MAX_RECORDS, labels_of
 from relations.model.validate import product_prior as product_prior_of
 from relations.numbers.text import NumberLiteral, json_repr, parse_rational
@@ -164,7 +165,11 @@ def _object(pairs: list, repeated: list) -> dict:
     obj = dict(pairs)
     if len(obj) != len(pairs):
         seen: set = set()
-        repeated.append((obj, next(k for k, _ in pairs if k in seen or seen.add(k))))
+        for k, _ in pairs:  # the first key met twice
+            if k in seen:
+                break
+            seen.add(k)
+        repeated.append((obj, k))
     return obj
 
 
@@ -335,6 +340,7 @@ def _expand_named(data: dict, setting: str) -> dict:
     out = dict(data)
     out.setdefault("outputs", list(mech.outputs))
     if mech.setting == "local":
+        assert isinstance(mech.inputs, LocalInputs)
         if setting == "central" and "neighbours" not in data:
             out["channel"] = {"product": mech.channel}
             out.setdefault("domain", list(mech.inputs.labels))
@@ -347,6 +353,7 @@ def _expand_named(data: dict, setting: str) -> dict:
         raise InputError(f"mechanism {data['channel']['mechanism']!r} is central (a counting range with its own "
                          "neighbours): use setting 'central'")
     out["channel"] = mech.channel
+    assert isinstance(mech.inputs, GraphInputs)  # a counting range with its own neighbours
     out.setdefault("inputs", list(mech.inputs.labels))
     out.setdefault("neighbours", [list(e) for e in mech.inputs.edges])
     return out

@@ -25,7 +25,8 @@ adds the catalogue and the verdicts.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Sequence
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from relations.io.writing import to_dict
 from relations.measures.encoding import (  # noqa: F401 (re-exported)

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import os
 from collections import Counter
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from relations.search.sweep import STATUS_PREFIX
 from relations.search.sweep_spec import SweepSpec
@@ -146,12 +147,12 @@ def summarise(spec: SweepSpec, rows: Iterable[dict], *, chunks: int) -> tuple[di
         out["first error"] = {"index": first_error["index"], "message": first_error["error"]}
     found: dict[str, dict] = {}
     for rel in spec.relations:
-        verdict, row = _verdict(spec, rel, counts[rel], first[rel])
+        verdict, point = _verdict(spec, rel, counts[rel], first[rel])
         entry: dict[str, Any] = {"counts": dict(counts[rel]), "verdict": verdict}
-        if row is not None:
-            found[rel] = row
+        if point is not None:
+            found[rel] = point
             entry["first " + ("counterexample" if "fails" in first[rel] else "witness")] = {
-                "index": row["index"], "parameters": {c: row[c] for c in spec.columns},
+                "index": point["index"], "parameters": {c: point[c] for c in spec.columns},
                 "file": f"counterexamples/{rel}.json"}
         out["relations"][rel] = entry
     return out, found

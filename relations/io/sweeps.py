@@ -25,8 +25,9 @@ import hashlib
 import json
 import os
 import re
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator
+from typing import Any
 
 from relations.errors import InputError
 from relations.io.outputs import OutputDir, write_bytes_atomic
@@ -183,7 +184,8 @@ def _clear(out: str) -> None:
 
 def _prepare(spec: SweepSpec, out: OutputDir, chunk_size: int | None, force: bool) -> tuple[int, bool]:
     """Check the folder against the write policy; returns the chunk size and whether the sweep is new."""
-    old = _read_json(os.path.join(out.path, SWEEP_FILE)) if os.path.lexists(os.path.join(out.path, SWEEP_FILE)) else None
+    old: Any = (_read_json(os.path.join(out.path, SWEEP_FILE)) if os.path.lexists(os.path.join(out.path, SWEEP_FILE))
+                else None)
     names = [SWEEP_FILE, "summary.json"] + [f"counterexamples/{r}.json" for r in spec.relations]
     if old is not None or os.path.lexists(os.path.join(out.path, SWEEP_FILE)):
         if not out.owned(SWEEP_FILE) and not force:

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import math
 import os
+from collections.abc import Sequence
 from fractions import Fraction
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Any
 
 from relations.io.reports import sizes
 from relations.measures.results import Budget, Measures
@@ -101,8 +102,9 @@ def notions_table(rows: Sequence[dict]) -> Table:
     from rich.table import Table
 
     table = Table(title="further notions (nats; delta is a probability)", title_justify="left")
-    for col, kw in (("notion", {}), ("value", {"justify": "right"}), ("exact form", {"overflow": "fold"}),
-                    ("witness", {})):
+    columns: tuple[tuple[str, dict[str, Any]], ...] = (("notion", {}), ("value", {"justify": "right"}),
+                                                       ("exact form", {"overflow": "fold"}), ("witness", {}))
+    for col, kw in columns:
         table.add_column(col, **kw)
     for r in rows:
         enc = r.get("enclosure")
@@ -197,7 +199,7 @@ def check_tables(report: Report, width: int | None = None) -> list[Table | Text]
     mech = report.values.mechanism
     narrow = width is not None and width < NARROW
     longest = max((len(o.relation.id) for o in report.outcomes), default=0)
-    tables = []
+    tables: list[Table | Text] = []
     skipped = []
     noted = False
     for setting in ("local", "central", "both"):

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import weakref
 from fractions import Fraction
+from typing import cast
 
 import numpy as np
 
@@ -29,9 +30,9 @@ from relations.measures.information import mutual_information, mutual_informatio
 from relations.measures.ratios import _budget, distinct_codes, max_log_ratio, ranked, scan_float
 from relations.measures.results import Budget, Measures, MutualInformation
 from relations.model.distributions import Channel, Prior
+from relations.model.indexed import IndexedRows
 from relations.model.mechanism import Mechanism
 from relations.model.neighbours import LocalInputs
-from relations.model.indexed import IndexedRows
 from relations.model.scaled import ScaledRows
 from relations.numbers.enclosure import DEFAULT_BITS, Enclosure
 from relations.numbers.floatlog import UNIT
@@ -111,8 +112,9 @@ def eps_d(mech: Mechanism) -> Budget:
     >>> str(b.exact), b.witness
     ('ln(3)', Witness(x=0, x_prime=1, y=0))
     """
-    q = mech.channel
-    entry = (lambda x, y: q.exact[x][y]) if q.exact is not None else None
+    q = cast(Channel, mech.channel)  # dense
+    rows = q.exact
+    entry = (lambda x, y: rows[x][y]) if rows is not None else None
     return _budget("eps_d", max_log_ratio(q.array, mech.inputs, entry=entry, reliable=q.reliable,
                                           ranks=lambda: _ranks(q)))
 
@@ -147,18 +149,19 @@ def eps_i(mech: Mechanism) -> Budget:
     >>> str(eps_i(paper_example(["19/20", "1/20"])).exact)
     'ln(247/7)'
     """
-    p, q = mech.prior, mech.channel
+    p, q = cast(Prior, mech.prior), cast(Channel, mech.channel)  # dense
     joint = Joint(p, q)
     if q.exact is None or p.exact is None:
         return _budget("eps_i", max_log_ratio(joint, mech.inputs))
     j = joint(0, joint.m)
     product_nonzero = (p.array[:, None] != 0) & (q.array != 0)
     reliable = p.reliable and q.reliable and not np.any(product_nonzero & (j < np.finfo(np.float64).tiny))
-    return _budget("eps_i", max_log_ratio(j, mech.inputs, entry=lambda x, y: p.exact[x] * q.exact[x][y],
-                                             reliable=reliable, ranks=lambda: _joint_ranks(p.exact, q)))
+    prior, rows = p.exact, q.exact
+    return _budget("eps_i", max_log_ratio(j, mech.inputs, entry=lambda x, y: prior[x] * rows[x][y],
+                                             reliable=reliable, ranks=lambda: _joint_ranks(prior, q)))
 
 
-_RANKS: "weakref.WeakKeyDictionary[Channel, tuple[np.ndarray, list]]" = weakref.WeakKeyDictionary()
+_RANKS: weakref.WeakKeyDictionary[Channel, tuple[np.ndarray, list]] = weakref.WeakKeyDictionary()
 
 
 def _ranks(q: Channel) -> tuple[np.ndarray, list]:
@@ -167,6 +170,7 @@ def _ranks(q: Channel) -> tuple[np.ndarray, list]:
     got = _RANKS.get(q)
     if got is None:
         rows = q.exact
+        assert rows is not None  # exact channels only
         got = _RANKS[q] = rows.ranks() if isinstance(rows, (ScaledRows, IndexedRows)) else ranked(rows)
     return got
 
@@ -205,10 +209,12 @@ def sigma_min(mech: Mechanism) -> Budget:
     >>> str(sigma_min(paper_example(["19/20", "1/20"])).exact)
     'ln(1/19)'
     """
-    p = mech.prior
-    entry = (lambda x, y: p.exact[x]) if p.exact is not None else None
+    p = cast(Prior, mech.prior)  # dense
+    prior = p.exact
+    entry = (lambda x, y: prior[x]) if prior is not None else None
+    ranks = (lambda: ranked([[v] for v in prior])) if prior is not None else None  # used with entry only
     return _budget("sigma_min", max_log_ratio(p.array[:, None], mech.inputs, entry=entry, reliable=p.reliable,
-                                              ranks=lambda: ranked([[v] for v in p.exact])), negate=True)
+                                              ranks=ranks), negate=True)
 
 
 
@@ -246,7 +252,7 @@ def eps_m(mech: Mechanism, *, bits: int | None = None) -> MutualInformation:
     >>> mi.enclosure.decimal(6)
     ('0.693147', '0.693148')
     """
-    p, q = mech.prior, mech.channel
+    p, q = cast(Prior, mech.prior), cast(Channel, mech.channel)  # dense
     if q.exact is None or p.exact is None:
         return MutualInformation(mutual_information_float(p.array, q.array), None)
     if bits is None:
@@ -313,9 +319,10 @@ def eps_all_dense(mech: Mechanism) -> Budget:
     >>> str(eps_d(mech).exact), str(eps_all_dense(mech).exact), eps_all_dense(mech).witness
     ('ln(2)', 'ln(3)', Witness(x=0, x_prime=3, y=0))
     """
-    every = LocalInputs(tuple(map(str, range(mech.channel.shape[0]))))
-    q = mech.channel
-    entry = (lambda x, y: q.exact[x][y]) if q.exact is not None else None
+    q = cast(Channel, mech.channel)  # dense
+    every = LocalInputs(tuple(map(str, range(q.shape[0]))))
+    rows = q.exact
+    entry = (lambda x, y: rows[x][y]) if rows is not None else None
     return _budget("eps_all", max_log_ratio(q.array, every, entry=entry, reliable=q.reliable))
 
 
@@ -352,6 +359,7 @@ def measure_dense(mech: Mechanism, *, bits: int | None = None) -> Measures:
     (False, None, 1.098612, None)
     """
     if not mech.exact:
-        d, i = scan_float([mech.channel.array, Joint(mech.prior, mech.channel)], mech.inputs)
+        p, q = cast(Prior, mech.prior), cast(Channel, mech.channel)  # dense
+        d, i = scan_float([q.array, Joint(p, q)], mech.inputs)
         return Measures(_budget("eps_i", i), _budget("eps_d", d), eps_m(mech, bits=bits), sigma_min(mech), False, mech)
     return Measures(eps_i(mech), eps_d(mech), eps_m(mech, bits=bits), sigma_min(mech), mech.exact, mech)

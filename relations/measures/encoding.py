@@ -25,8 +25,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from relations.model.products import ProductChannel
 from relations.model.mechanism import Mechanism
+from relations.model.products import ProductChannel
 from relations.model.runs import Runs
 from relations.numbers.text import fraction_text
 

@@ -26,8 +26,9 @@ from __future__ import annotations
 import math
 import os
 import threading
+from collections.abc import Sequence
 from fractions import Fraction
-from typing import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -86,7 +87,8 @@ def mutual_information(prior: Sequence[Fraction], rows: Sequence[Sequence[Fracti
     # exactly: with a different denominator in every row its exact value has the digits of all of them
     # (60 rows of 4000-digit denominators: 240000 digits, minutes of gcds), and a sum of positive balls
     # stays tight (relative width about m 2^-prec).
-    positive = []  # (p(x), row): the row over its common denominator when that stays short, else per entry
+    # (p(x), row): the row over its common denominator when that stays short, else per entry
+    positive: list[tuple[Any, tuple[int, list[tuple[int, int]]] | list[tuple[int, Any, Fraction]]]] = []
     for px, row in zip(prior, rows):
         if px:
             pairs = [q.as_integer_ratio() for q in row]
@@ -108,15 +110,15 @@ def mutual_information(prior: Sequence[Fraction], rows: Sequence[Sequence[Fracti
 
             def xlogx(v: Fraction, exact):
                 key = (v.numerator, v.denominator)
-                lv = logs.get(key)
+                lv = logs.get(key)  # noqa: B023
                 if lv is None:
-                    lv = logs[key] = arb(exact).log()
+                    lv = logs[key] = arb(exact).log()  # noqa: B023
                 return exact * lv
 
             def alog(a: int):
-                lv = logs.get(a)
+                lv = logs.get(a)  # noqa: B023
                 if lv is None:
-                    lv = logs[a] = arb(a).log()
+                    lv = logs[a] = arb(a).log()  # noqa: B023
                 return lv
 
             total = arb(0)

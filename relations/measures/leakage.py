@@ -21,7 +21,9 @@ record ``i``.  Nothing is expanded.  Float mode reports floats as :class:`~relat
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction
+from typing import cast
 
 import numpy as np
 
@@ -29,22 +31,29 @@ from relations.errors import InputError
 from relations.measures.information import compare_with_log, independent, mutual_information
 from relations.measures.pairs import NotionResult
 from relations.measures.product import factor_groups
-from relations.model.products import ProductChannel, ProductPrior
+from relations.model.distributions import Channel, Prior
 from relations.model.mechanism import Mechanism
 from relations.model.neighbours import GraphInputs, HammingInputs
+from relations.model.products import ProductChannel, ProductPrior
 from relations.numbers.enclosure import display_float
 from relations.numbers.reals import ArbExpr, Log, Rational, log_combination
 
 __all__ = ["min_entropy_leakage", "maximal_leakage", "cmi"]
 
 
-def _factors(mech: Mechanism) -> list[tuple[object, object, int]]:
+def _factors(mech: Mechanism) -> list[tuple[Prior, Channel, int]]:
     """``(prior, channel, count)`` local problems whose values add up (one for a dense mechanism)."""
     if isinstance(mech.channel, ProductChannel):
         prior = mech.prior
         assert isinstance(prior, ProductPrior)
         return [(prior.factors[first], mech.channel.local, count) for first, count in factor_groups(prior).values()]
-    return [(mech.prior, mech.channel, 1)]
+    return [(cast(Prior, mech.prior), mech.channel, 1)]  # a dense mechanism has a dense prior
+
+
+def _exact(prior: Prior, channel: Channel) -> tuple[tuple[Fraction, ...], Sequence[Sequence[Fraction]]]:
+    """The exact entries of a local problem of an exact mechanism."""
+    assert prior.exact is not None and channel.exact is not None
+    return prior.exact, channel.exact
 
 
 def _ratio(mech: Mechanism, exact_fn, float_fn, name: str) -> NotionResult:
@@ -212,22 +221,23 @@ def cmi(mech: Mechanism, *, name: str = "cmi") -> NotionResult:
             vals = [mutual_information_float(p.array, w.array) for p, _, _ in parts]
             i = int(np.argmax(vals))
             return NotionResult(name, Rational(Fraction(vals[i])), None, f"record {records[i]}")
-        problems = [(p.exact, w.exact) for p, _, _ in parts]
+        problems = [_exact(p, w) for p, _, _ in parts]
     elif isinstance(mech.inputs, HammingInputs) and mech.inputs.records > 1:
         k, r = mech.inputs.k, mech.inputs.records
         if not mech.exact:
-            vals = [_cmi_float(mech.prior.array, mech.channel.array, k, r, j) for j in range(r)]
+            vals = [_cmi_float(cast(Prior, mech.prior).array, mech.channel.array, k, r, j) for j in range(r)]
             i = int(np.argmax(vals))
             return NotionResult(name, Rational(Fraction(vals[i])), None, f"record {i}")
         return _dense_cmi(mech, name)
     else:
+        prior = cast(Prior, mech.prior)  # a dense mechanism has a dense prior
         if not mech.exact:
             from relations.measures.information import mutual_information_float
 
-            return NotionResult(name, Rational(Fraction(mutual_information_float(mech.prior.array,
+            return NotionResult(name, Rational(Fraction(mutual_information_float(prior.array,
                                                                                    mech.channel.array))),
                                 None, "record 0")
-        problems = [(mech.prior.exact, mech.channel.exact)]
+        problems = [_exact(prior, mech.channel)]
         records = [0]
     if all(independent(p, rows) for p, rows in problems):
         return NotionResult(name, Rational(Fraction(0)), None, f"record {records[0]}")
@@ -252,6 +262,7 @@ def cmi(mech: Mechanism, *, name: str = "cmi") -> NotionResult:
 def _dense_cmi(mech: Mechanism, name: str) -> NotionResult:
     """``max_j sum_c p(c) I(X_j; Y | c)`` over the fibres of ``D^r``, exactly enclosed."""
     prior, rows, r = mech.prior.exact, mech.channel.exact, mech.inputs.records  # type: ignore[union-attr]
+    assert prior is not None and rows is not None  # exact mode
     per_record = []
     for j in range(r):
         parts = []

@@ -11,9 +11,10 @@ code), and :func:`canonical_name` writes it back in one canonical form, so ``"de
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Callable
+from typing import cast
 
 from relations.errors import InputError
 from relations.measures.leakage import cmi, maximal_leakage, min_entropy_leakage
@@ -97,7 +98,7 @@ def check_argument(name: str, arg: Real | None) -> Real | None:
     if arg is None:
         raise InputError(f"{name} needs an argument: {name}({notion.argument})")
     if name == "delta":
-        if isinstance(arg, Rational) and arg.value < 0 or isinstance(arg, Log) and arg.log.ratio < 1:
+        if isinstance(arg, Rational) and arg.value < 0 or isinstance(arg, Log) and cast(Fraction, arg.log.ratio) < 1:
             raise InputError(f"delta(eps) needs eps >= 0, got {arg}")
         return arg
     if not isinstance(arg, Rational):
@@ -168,9 +169,9 @@ def canonical_name(name: str, arg: Real | None) -> str:
     if arg is None:
         return name
     if isinstance(arg, Log):
-        text = "0" if arg.log.ratio == 1 else f"ln({fraction_text(arg.log.ratio)})"
+        text = "0" if arg.log.ratio == 1 else f"ln({fraction_text(cast(Fraction, arg.log.ratio))})"  # finite
     else:
-        text = fraction_text(arg.value)
+        text = fraction_text(cast(Rational, arg).value)  # the arguments are rationals or logarithms of rationals
     return f"{name}({text})"
 
 
@@ -222,7 +223,7 @@ def notion_result(mech: Mechanism, name: str, arg: Real | Fraction | int | str |
         else:
             if isinstance(arg, (int, Fraction)) and not isinstance(arg, bool):
                 arg = Rational(Fraction(arg))
-            base, value = name, check_argument(name, arg)
+            base, value = name, check_argument(name, cast(Real, arg))  # a bool too: refused there or by the notion
     return _COMPUTE[base](mech, value, canonical_name(base, value))
 
 

@@ -22,16 +22,16 @@ all the value is 0 with no witness.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 import numpy as np
 
 from relations.measures.results import Witness
-from relations.model.products import ProductChannel
 from relations.model.mechanism import Mechanism
-from relations.model.runs import Runs
 from relations.model.neighbours import GraphInputs, HammingInputs, LocalInputs
+from relations.model.products import ProductChannel
+from relations.model.runs import Runs
 from relations.numbers.reals import Real
 
 __all__ = ["NotionResult", "Pair", "ordered_pairs", "row_pairs", "lift", "float_rows"]
@@ -97,8 +97,8 @@ def ordered_pairs(mech: Mechanism) -> np.ndarray:
         k, r = space.k, space.records
         out = []
         idx = np.arange(space.size, dtype=np.intp).reshape((k,) * r)
-        for j in range(r):
-            moved = np.moveaxis(idx, j, -1).reshape(-1, k)
+        for axis in range(r):
+            moved = np.moveaxis(idx, axis, -1).reshape(-1, k)
             for a in range(k):
                 for b in range(k):
                     if a != b:
@@ -109,8 +109,9 @@ def ordered_pairs(mech: Mechanism) -> np.ndarray:
     return np.concatenate([e, e[:, ::-1]])
 
 
-def _dense_rows(mech: Mechanism) -> tuple[Sequence, np.ndarray, bool]:
-    """``(rows, array, is_product)``: the rows pairs are taken from (``W``'s for a product form)."""
+def _dense_rows(mech: Mechanism) -> tuple[Sequence | None, np.ndarray, bool]:
+    """``(rows, array, is_product)``: the rows pairs are taken from (``W``'s for a product form); ``rows`` is
+    ``None`` for a float-mode dense channel."""
     ch = mech.channel
     if isinstance(ch, ProductChannel):
         w = ch.local

@@ -30,15 +30,16 @@ distinct local problems (identical factors are computed once).
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import cast
 
 import numpy as np
 
 from relations.measures.dense import eps_d, eps_i, eps_m, sigma_min
 from relations.measures.results import Budget, Measures, MutualInformation, Witness
 from relations.model.distributions import Prior
-from relations.model.products import ProductChannel, ProductPrior
 from relations.model.mechanism import Mechanism
 from relations.model.neighbours import LocalInputs
+from relations.model.products import ProductChannel, ProductPrior
 from relations.model.runs import Runs
 from relations.numbers.enclosure import DEFAULT_BITS, sum_enclosures
 from relations.numbers.logs import power_or_none
@@ -83,8 +84,9 @@ def _lift(local: Budget, j: int, fillers: _Fillers) -> Budget:
     if local.witness is None:
         return local
     w = local.witness
-    x, xp = fillers.xs.replaced(j, int(w.x)), fillers.xs.replaced(j, int(w.x_prime))
-    y = None if w.y is None else _plain(fillers.ys.replaced(j, int(w.y)))
+    # a witness of the local mechanism: row and column indices
+    x, xp = fillers.xs.replaced(j, int(cast(int, w.x))), fillers.xs.replaced(j, int(cast(int, w.x_prime)))
+    y = None if w.y is None else _plain(fillers.ys.replaced(j, int(cast(int, w.y))))
     return Budget(local.name, local.value, local.exact, Witness(_plain(x), _plain(xp), y))
 
 
@@ -119,7 +121,7 @@ def factor_groups(prior: ProductPrior) -> dict[tuple[Fraction, ...] | bytes, tup
     starts = np.cumsum(counts) - counts
     firsts = np.full(len(distinct), np.iinfo(np.int64).max, dtype=np.int64)
     np.minimum.at(firsts, which, starts)
-    groups: dict[object, list] = {}
+    groups: dict[tuple | bytes, list] = {}
     for f, first, total in zip(distinct, firsts.tolist(), totals.tolist()):
         key = tuple(v.as_integer_ratio() for v in f.exact) if f.exact is not None else f.array.tobytes()
         g = groups.setdefault(key, [f, first, 0])
@@ -241,7 +243,7 @@ def eps_all_product(mech: Mechanism) -> Budget:
         return Budget("eps_all", 0.0, local.exact, None)
     w = local.witness
     exact = None if local.exact is None else (
-        local.exact if not local.exact.is_finite else power_or_none(local.exact.ratio, r))
+        local.exact if not local.exact.is_finite else power_or_none(cast(Fraction, local.exact.ratio), r))
     value = exact.value if exact is not None else local.value * r
-    x, xp, y = (_plain(Runs.repeat(int(v), r)) for v in (w.x, w.x_prime, w.y))
+    x, xp, y = (_plain(Runs.repeat(int(cast(int, v)), r)) for v in (w.x, w.x_prime, w.y))  # local indices
     return Budget("eps_all", value, exact, Witness(x, xp, y))

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from typing import cast
 
 import numpy as np
 
@@ -60,6 +61,7 @@ def exp_argument(eps: Real | Fraction | int) -> tuple[Fraction | None, Fraction 
             raise InputError(f"delta(eps) needs eps >= 0, got {eps.value}")
         return (Fraction(1), None) if eps.value == 0 else (None, eps.value)
     if isinstance(eps, Log) and eps.log.is_finite:
+        assert eps.log.ratio is not None  # finite
         if eps.log.ratio < 1:
             raise InputError(f"delta(eps) needs eps >= 0, got {eps}")
         return eps.log.ratio, None
@@ -74,7 +76,9 @@ def _above(a: Fraction, b: Fraction, q: Fraction, cache: dict) -> bool:
         return True
     r = a / b
     if r not in cache:
-        cache[r] = compare(Log(LogRatio.of(r)), Rational(q)) > 0  # never a tie: ln r is not a nonzero rational
+        side = compare(Log(LogRatio.of(r)), Rational(q))
+        assert side is not None  # never a tie: ln r is not a nonzero rational
+        cache[r] = side > 0
     return cache[r]
 
 
@@ -165,12 +169,12 @@ def delta(mech: Mechanism, eps: Real | Fraction | int, *, name: str | None = Non
     t, q = exp_argument(eps)
     name = name or f"delta({eps})"
     if not mech.exact:
-        tf = float(t) if t is not None else math.exp(float(q))
-        best, at = _float_profile(mech, tf)
-        if at is None:
+        tf = float(t) if t is not None else math.exp(float(cast(Fraction, q)))
+        value, row = _float_profile(mech, tf)
+        if row is None:
             return NotionResult(name, Rational(Fraction(0)))
-        x, xp = float_rows(mech)[1][at].tolist()
-        return NotionResult(name, Rational(Fraction(best)), lift(mech, x, xp))
+        x, xp = float_rows(mech)[1][row].tolist()
+        return NotionResult(name, Rational(Fraction(value)), lift(mech, x, xp))
     distinct, same = row_pairs(mech)
     if not distinct:
         return NotionResult(name, Rational(Fraction(0)), same.witness if same else None)
@@ -180,7 +184,9 @@ def delta(mech: Mechanism, eps: Real | Fraction | int, *, name: str | None = Non
             v = sum((max(Fraction(0), a - t * b) for a, b in zip(pair.p, pair.q)), Fraction(0))
             if best is None or v > best:
                 best, at = v, pair
+        assert best is not None and at is not None  # distinct is not empty
         return NotionResult(name, Rational(best), at.witness)
+    assert q is not None  # t is None
     cache: dict = {}
     top = None
     for pair in distinct:
@@ -188,6 +194,7 @@ def delta(mech: Mechanism, eps: Real | Fraction | int, *, name: str | None = Non
         A, B = sum((a for a, _ in inside), Fraction(0)), sum((b for _, b in inside), Fraction(0))
         if top is None or _sign_affine(A - top[0], B - top[1], q) > 0:
             top = (A, B, pair)
+    assert top is not None  # distinct is not empty
     return NotionResult(name, _affine_real(top[0], top[1], q), top[2].witness)
 
 
@@ -273,7 +280,7 @@ def eps_delta(mech: Mechanism, level: Fraction | int, *, name: str | None = None
     distinct, same = row_pairs(mech)
     best, at = Fraction(1), (same.witness if same else None)
     for pair in distinct:
-        t = hockey_stick_time(pair.p, pair.q, level)
+        t = cast("Fraction | None", hockey_stick_time(pair.p, pair.q, level))  # exact rows: a Fraction
         if t is None:
             return NotionResult(name, Log(LogRatio.inf()), pair.witness)
         if t > best or at is None:

@@ -19,8 +19,8 @@ reductions of ``D^r`` run in cache.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
 from fractions import Fraction
-from typing import Callable, Sequence
 
 import numpy as np
 
@@ -190,7 +190,8 @@ def _by_ranks(a, space: InputSpace, entry: EntryFn, ranks: RanksFn):
     R, values = ranks()
     n_values = len(values)
     fams = list(space.extrema(R))
-    codes = distinct_codes([mx * n_values + mn for _, mx, mn in fams], n_values * n_values)[0] if fams else []
+    codes: np.ndarray | list[int] = (distinct_codes([mx * n_values + mn for _, mx, mn in fams], n_values * n_values)[0]
+                                     if fams else [])
     ratio: dict[int, LogRatio] = {}
     for code in map(int, codes):
         top, low = values[code // n_values], values[code % n_values]
@@ -322,7 +323,7 @@ def scan_float(mats: Sequence[np.ndarray | Callable[[int, int], np.ndarray]], sp
     >>> [(round(v, 6), w) for v, w in scan_float([q, q**2], LocalInputs(("0", "1")))]
     [(1.098612, Witness(x=0, x_prime=1, y=0)), (2.197225, Witness(x=0, x_prime=1, y=0))]
     """
-    out = []
+    out: list[tuple[float | None, Witness | None]] = []
     for a in mats:
         best, best_at = 0.0, None
         for family, c0, ratio, top in _ratio_blocks(a, space):

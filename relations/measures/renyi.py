@@ -19,8 +19,9 @@ the float as a :class:`~relations.numbers.Rational`.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from fractions import Fraction
-from typing import Callable
+from typing import cast
 
 import numpy as np
 
@@ -29,8 +30,8 @@ from relations.measures.information import MAX_TIE_BITS, MAX_TIE_DENOMINATOR
 from relations.measures.pairs import NotionResult, Pair, float_rows, lift, row_pairs
 from relations.model.mechanism import Mechanism
 from relations.numbers.enclosure import ball, display_float, interval, rational, working_precision
-from relations.numbers.logs import LogRatio
 from relations.numbers.logforms import form_difference, log_form_sign
+from relations.numbers.logs import LogRatio
 from relations.numbers.reals import ArbExpr, Log, Rational, Real, inf, log_form
 
 __all__ = ["MAX_EXACT_ORDER", "renyi", "kl", "max_kl_sign"]
@@ -224,7 +225,7 @@ def max_kl_sign(pairs: list[Pair], other: Real) -> int | None:
     signs = [log_form_sign(form_difference(_kl_form(p), target)) for p in pairs]
     if 1 in signs:
         return 1
-    return None if None in signs else max(signs)
+    return None if None in signs else max(cast("list[int]", signs))
 
 
 def _kl_form(pair: Pair) -> tuple:

@@ -10,14 +10,16 @@ The conventions on zeros, infinities and witnesses are those of ``docs/semantics
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Any
 
 from relations.numbers.enclosure import Enclosure
 from relations.numbers.logs import LogRatio
 
 if TYPE_CHECKING:
     from relations.model.mechanism import Mechanism
+    from relations.model.runs import Runs
 
 __all__ = ["Witness", "Budget", "MutualInformation", "Measures"]
 
@@ -28,10 +30,11 @@ class Witness:
 
     Attributes
     ----------
-    x, x_prime : int or tuple of int
+    x, x_prime : int, tuple of int or Runs
         The neighbouring inputs whose ratio attains the budget: row indices of a
-        dense mechanism, or tuples of per-record value indices for a product form.
-    y : int or tuple of int or None
+        dense mechanism, or tuples of per-record value indices for a product form
+        (:class:`~relations.model.runs.Runs` when long).
+    y : int, tuple of int, Runs or None
         The output column (per-record output indices for a product form); ``None``
         for ``sigma_min`` and ``neg_sigma``, which involve the prior only.
 
@@ -43,9 +46,9 @@ class Witness:
     Witness(x=0, x_prime=1, y=0)
     """
 
-    x: int | tuple[int, ...]
-    x_prime: int | tuple[int, ...]
-    y: int | tuple[int, ...] | None = None
+    x: int | tuple[int, ...] | Runs
+    x_prime: int | tuple[int, ...] | Runs
+    y: int | tuple[int, ...] | Runs | None = None
 
 
 

@@ -25,7 +25,13 @@ Examples
 from __future__ import annotations
 
 from relations.mechanisms.budgets import EpsLike
-from relations.mechanisms.local import PriorLike, hadamard_response, randomized_response, subset_selection, unary_encoding
+from relations.mechanisms.local import (
+    PriorLike,
+    hadamard_response,
+    randomized_response,
+    subset_selection,
+    unary_encoding,
+)
 from relations.model.mechanism import Mechanism
 from relations.numbers.text import RationalLike
 

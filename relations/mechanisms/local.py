@@ -22,14 +22,17 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Sequence
 from fractions import Fraction
-from typing import Any, Sequence
+from typing import Any, cast
 
 from relations.errors import InputError
-from relations.mechanisms.limits import bits, check_size, power_bits, square_root, whole
 from relations.mechanisms.budgets import EpsLike, ratio_of
+from relations.mechanisms.limits import bits, check_size, power_bits, square_root, whole
 from relations.mechanisms.limits import ratio as _ratio
+from relations.model.distributions import Prior
 from relations.model.mechanism import Mechanism
+from relations.model.neighbours import LocalInputs
 from relations.model.products import ProductPrior
 from relations.numbers.text import RationalLike
 
@@ -381,7 +384,8 @@ def utility_sensitivity(utility: Sequence[Sequence[int]]) -> int:
     return max(abs(a[y] - b[y]) for a in utility for b in utility for y in range(len(a)))
 
 
-def product(local: Mechanism, records: int, *, prior: str | Sequence[Sequence[RationalLike]] | None = None) -> Mechanism:
+def product(local: Mechanism, records: int, *,
+            prior: str | ProductPrior | Sequence[Sequence[RationalLike]] | None = None) -> Mechanism:
     """The central version of a local mechanism: each of ``records`` records through its channel.
 
     Parameters
@@ -413,8 +417,8 @@ def product(local: Mechanism, records: int, *, prior: str | Sequence[Sequence[Ra
     if local.setting != "local":
         raise InputError("product() takes a local mechanism")
     if prior is None:
-        prior = ProductPrior.repeated(local.prior, records)  # one run: any number of records
+        prior = ProductPrior.repeated(cast(Prior, local.prior), records)  # one run: any number of records
     elif not isinstance(prior, (str, ProductPrior)):
         prior = [[_q(v) for v in p] for p in prior]
-    return Mechanism.product(local.channel, records=records, prior=prior, domain=local.inputs.labels,
-                             outputs=local.outputs)
+    return Mechanism.product(local.channel, records=records, prior=prior,
+                             domain=cast(LocalInputs, local.inputs).labels, outputs=local.outputs)

@@ -22,8 +22,8 @@ from __future__ import annotations
 from fractions import Fraction
 
 from relations.errors import InputError
-from relations.mechanisms.limits import bits, check_pairs, check_size, power_bits, whole
 from relations.mechanisms.budgets import EpsLike, ratio_of
+from relations.mechanisms.limits import bits, check_pairs, check_size, power_bits, whole
 from relations.mechanisms.local import PriorLike, _prior
 from relations.model.mechanism import Mechanism
 from relations.numbers.text import RationalLike

@@ -27,9 +27,10 @@ True
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Callable
+from typing import Any
 
 from relations.errors import InputError
 from relations.mechanisms.budgets import ratio_of

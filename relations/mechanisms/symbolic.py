@@ -18,8 +18,9 @@ about 3 s, ``k = 200`` about a minute).
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from relations.errors import InputError
 from relations.mechanisms.local import krr_rows

@@ -10,7 +10,6 @@ from relations.model.distributions import (
     probability_vector,
     stochastic_rows,
 )
-from relations.model.products import ProductChannel, ProductPrior
 from relations.model.floats import (
     FLOAT_ROUNDING,
     FLOAT_TOLERANCE,
@@ -29,6 +28,7 @@ from relations.model.neighbours import (
     diameter,
     edge_list,
 )
+from relations.model.products import ProductChannel, ProductPrior
 from relations.model.runs import MAX_RUN_LENGTH, Runs
 from relations.model.validate import (
     MAX_PRODUCT_RECORDS,

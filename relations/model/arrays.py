@@ -23,7 +23,8 @@ never imported unless the object handed in is a pandas object.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 

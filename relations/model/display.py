@@ -17,11 +17,12 @@ objects of the layers above (:mod:`relations.measures.display`,
 from __future__ import annotations
 
 import html
+from collections.abc import Sequence
 from fractions import Fraction
-from typing import Any, Sequence
+from typing import Any
 
-from relations.model.products import ProductChannel, ProductPrior
 from relations.model.encoding import to_dict
+from relations.model.products import ProductChannel, ProductPrior
 
 __all__ = ["MAX_SHOWN", "html_table", "latex_text", "pandas", "MechanismDisplay"]
 

@@ -18,9 +18,10 @@ must sum to 1 within :data:`FLOAT_TOLERANCE`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -28,8 +29,8 @@ from relations.errors import InputError
 from relations.model.arrays import plain
 from relations.model.floats import (
     FLOAT_ROUNDING,
-    exact_float_rows,
     FLOAT_TOLERANCE,
+    exact_float_rows,
     float_rows,
 )
 from relations.model.floats import (
@@ -203,14 +204,14 @@ class Prior:
     rounding: Fraction = Fraction(0)
 
     @staticmethod
-    def from_exact(values: Sequence[Fraction], rounding: Fraction = Fraction(0)) -> "Prior":
+    def from_exact(values: Sequence[Fraction], rounding: Fraction = Fraction(0)) -> Prior:
         """A prior from exact entries that are already validated."""
         values = tuple(values)
         approx = np.array([float(v) for v in values], dtype=np.float64)
         return Prior(_frozen(approx), values, _reliable(np.array([v != 0 for v in values]), approx), rounding)
 
     @staticmethod
-    def uniform(n: int) -> "Prior":
+    def uniform(n: int) -> Prior:
         """The uniform prior ``1/n`` on ``n`` inputs.
 
         Examples
@@ -221,7 +222,7 @@ class Prior:
         return Prior.from_exact([Fraction(1, n)] * n)
 
     @classmethod
-    def of(cls, values: Any, *, where: str = "prior", exact: bool | None = None) -> "Prior":
+    def of(cls, values: Any, *, where: str = "prior", exact: bool | None = None) -> Prior:
         """Validate and build a prior from anything a user hands in.
 
         Parameters
@@ -291,25 +292,24 @@ class Channel:
     """
 
     array: np.ndarray
-    exact: tuple[tuple[Fraction, ...], ...] | None = None
+    exact: tuple[tuple[Fraction, ...], ...] | ScaledRows | None = None
     reliable: bool = True
     rounding: Fraction = Fraction(0)
 
     @staticmethod
     def from_exact(rows: Sequence[Sequence[Fraction]], rounding: Fraction = Fraction(0), *,
-                   floats: tuple[np.ndarray, np.ndarray] | None = None) -> "Channel":
+                   floats: tuple[np.ndarray, np.ndarray] | None = None) -> Channel:
         """A channel from exact rows that are already validated (``floats``: their correctly rounded floats
         and where the exact entries are non-zero, when known)."""
         if floats is not None:
-            if not isinstance(rows, ScaledRows):
-                rows = tuple(tuple(r) for r in rows)
+            exact = rows if isinstance(rows, ScaledRows) else tuple(tuple(r) for r in rows)
             approx, nonzero = floats
-            return Channel(_frozen(approx), rows, _reliable(nonzero, approx), rounding)
+            return Channel(_frozen(approx), exact, _reliable(nonzero, approx), rounding)
         rows, approx, nonzero = indexed_rows(rows)  # each distinct value converted once
         return Channel(_frozen(approx), rows, _reliable(nonzero, approx), rounding)
 
     @classmethod
-    def of(cls, rows: Any, *, where: str = "channel", exact: bool | None = None) -> "Channel":
+    def of(cls, rows: Any, *, where: str = "channel", exact: bool | None = None) -> Channel:
         """Validate and build a channel from anything a user hands in.
 
         Parameters
@@ -364,4 +364,4 @@ class Channel:
     @property
     def shape(self) -> tuple[int, int]:
         """``(n, m)``: inputs and outputs."""
-        return self.array.shape  # type: ignore[return-value]
+        return self.array.shape

@@ -14,8 +14,8 @@ from fractions import Fraction
 from typing import Any
 
 from relations.model.distributions import Prior
-from relations.model.products import ProductChannel, ProductPrior
 from relations.model.neighbours import GraphInputs, HammingInputs, LocalInputs
+from relations.model.products import ProductChannel, ProductPrior
 
 __all__ = ["to_dict"]
 

@@ -12,8 +12,9 @@ of reading every entry again.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction
-from typing import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -42,7 +43,7 @@ class IndexedRows(tuple):
     ([[1, 0], [0, 1]], ['1/4', '3/4'])
     """
 
-    index: np.ndarray
+    index: Any  # a numpy.ndarray that shadows the method tuple.index, which mypy would not allow
     distinct: tuple[Fraction, ...]
 
     def ranks(self) -> tuple[np.ndarray, list[Fraction]]:

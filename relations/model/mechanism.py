@@ -21,9 +21,10 @@ shows itself in Jupyter and converts with ``to_dict()`` and ``to_pandas()``
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -32,7 +33,6 @@ from relations.kinds import Setting
 from relations.model.arrays import labelled
 from relations.model.display import MechanismDisplay
 from relations.model.distributions import Channel, Prior
-from relations.model.products import ProductChannel, ProductPrior
 from relations.model.floats import FLOAT_ROUNDING
 from relations.model.neighbours import (
     GraphInputs,
@@ -41,6 +41,7 @@ from relations.model.neighbours import (
     LocalInputs,
     edge_list,
 )
+from relations.model.products import ProductChannel, ProductPrior
 from relations.model.runs import Runs
 from relations.model.validate import (
     MAX_PRODUCT_RECORDS,
@@ -103,7 +104,7 @@ class Mechanism(MechanismDisplay):
 
     @classmethod
     def local(cls, channel: Any, *, prior: Any = "uniform", inputs: Sequence | None = None,
-              outputs: Sequence | None = None, source: str = "") -> "Mechanism":
+              outputs: Sequence | None = None, source: str = "") -> Mechanism:
         """A local mechanism: ``n`` single values, every two distinct ones neighbours.
 
         Parameters
@@ -143,7 +144,7 @@ class Mechanism(MechanismDisplay):
 
     @classmethod
     def central(cls, channel: Any, *, records: int, domain: Sequence | int | None = None, prior: Any = "uniform",
-                outputs: Sequence | None = None, source: str = "") -> "Mechanism":
+                outputs: Sequence | None = None, source: str = "") -> Mechanism:
         """A central mechanism on ``D^r`` with a dense channel of ``k^r`` rows.
 
         Row ``i`` is the dataset whose records are the base-``k`` digits of ``i``, the first
@@ -205,7 +206,7 @@ class Mechanism(MechanismDisplay):
 
     @classmethod
     def graph(cls, channel: Any, edges: Any, *, prior: Any = "uniform", inputs: Sequence | None = None,
-              outputs: Sequence | None = None, source: str = "") -> "Mechanism":
+              outputs: Sequence | None = None, source: str = "") -> Mechanism:
         """A central mechanism whose neighbours are an explicit, undirected edge list over row indices.
 
         Parameters
@@ -241,7 +242,7 @@ class Mechanism(MechanismDisplay):
 
     @classmethod
     def product(cls, channel: Any, *, records: int, prior: Any = "uniform", domain: Sequence | None = None,
-                outputs: Sequence | None = None, source: str = "") -> "Mechanism":
+                outputs: Sequence | None = None, source: str = "") -> Mechanism:
         """A central product form: each of ``r`` records through the same local channel ``W``.
 
         Nothing of size ``k^r`` is built: the measures reduce to the local channel
@@ -291,7 +292,7 @@ class Mechanism(MechanismDisplay):
         exact = w.exact is not None
         if prior is None or (isinstance(prior, str) and prior == "uniform"):
             factor = Prior.uniform(k) if exact else Prior(np.full(k, 1.0 / k))
-            pp: Prior | ProductPrior = ProductPrior.repeated(factor, r)
+            pp = ProductPrior.repeated(factor, r)
         elif isinstance(prior, Prior) or _flat(prior):
             dense = Prior.of(prior)
             rows = dataset_count(k, r)
@@ -310,7 +311,7 @@ class Mechanism(MechanismDisplay):
 
     # ------------------------------------------------------------------ views
 
-    def with_entries(self, *, prior: Any = None, channel: Any = None) -> "Mechanism":
+    def with_entries(self, *, prior: Any = None, channel: Any = None) -> Mechanism:
         """The same input space and labels with another dense prior and/or channel of the same shape.
 
         Raises
@@ -324,7 +325,7 @@ class Mechanism(MechanismDisplay):
         >>> m.with_entries(prior=["1/3", "2/3"]).prior.exact
         (Fraction(1, 3), Fraction(2, 3))
         """
-        if self.is_product or not isinstance(self.prior, Prior):
+        if isinstance(self.channel, ProductChannel) or not isinstance(self.prior, Prior):  # is_product, spelt out
             raise InputError("with_entries() needs a dense mechanism")
         p = self.prior if prior is None else Prior.of(prior)
         q = self.channel if channel is None else Channel.of(channel)
@@ -351,7 +352,7 @@ class Mechanism(MechanismDisplay):
         ch, pr = self.channel, self.prior
         return ((ch.local if isinstance(ch, ProductChannel) else ch).rounding, pr.rounding)
 
-    def dense(self) -> "Mechanism":
+    def dense(self) -> Mechanism:
         """The same mechanism with product forms expanded (small sizes only).
 
         Raises

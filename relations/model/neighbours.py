@@ -28,8 +28,9 @@ first record most significant (``numpy.unravel_index`` in C order).
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Iterator, Sequence
+from typing import cast
 
 import numpy as np
 
@@ -121,7 +122,7 @@ class HammingInputs:
             yield j, mx.reshape(-1, m), mn.reshape(-1, m)
 
     def members(self, family: object, clique: int) -> Sequence[int]:
-        j = int(family)
+        j = int(cast(int, family))  # a record axis, as extrema() yields it
         rest = np.unravel_index(clique, (self.k,) * (self.records - 1)) if self.records > 1 else ()
         rows = []
         for v in range(self.k):
@@ -136,7 +137,7 @@ class HammingInputs:
         k, r = self.k, self.records
         strides = [k ** (r - 1 - p) for p in range(r)]
         for i in range(self.size):
-            higher = []
+            higher: list[int] = []
             for stride in strides:
                 d = (i // stride) % k
                 higher.extend(i + (v - d) * stride for v in range(d + 1, k))
@@ -254,6 +255,7 @@ def edge_list(value: object, n: int) -> tuple[tuple[int, int], ...]:
         if not (isinstance(pair, (list, tuple)) and len(pair) == 2 and all(_index(v) is not None for v in pair)):
             raise InputError(f"neighbours[{e}]: expected a pair of row indices [i, j], got {json_repr(pair)}")
         i, j = _index(pair[0]), _index(pair[1])
+        assert i is not None and j is not None  # checked above
         if i >= n or j >= n:
             raise InputError(f"neighbours[{e}]: row index {max(i, j)} out of range (the channel has {n} rows)")
         if i == j:

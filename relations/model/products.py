@@ -49,7 +49,7 @@ class ProductPrior:
             raise InputError("a product prior needs at least one record")
 
     @classmethod
-    def repeated(cls, prior: Prior, records: int) -> "ProductPrior":
+    def repeated(cls, prior: Prior, records: int) -> ProductPrior:
         """The same local prior on each of ``records`` records."""
         return cls(Runs.repeat(prior, records))
 

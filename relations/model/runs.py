@@ -14,7 +14,6 @@ of the same items.
 
 from __future__ import annotations
 
-import bisect
 import itertools
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
@@ -68,6 +67,11 @@ class Runs(Sequence):
 
     __slots__ = ("items", "counts", "_ends", "_runs")
 
+    items: np.ndarray
+    counts: np.ndarray
+    _ends: np.ndarray
+    _runs: tuple[tuple[Any, int], ...] | None
+
     def __init__(self, runs: Iterable[tuple[Any, int]]) -> None:
         items: list = []
         counts: list[int] = []
@@ -109,7 +113,7 @@ class Runs(Sequence):
         object.__setattr__(self, "_runs", None)
 
     @classmethod
-    def of(cls, items: Iterable[Any]) -> "Runs":
+    def of(cls, items: Iterable[Any]) -> Runs:
         """The runs of a plain sequence (a :class:`Runs` is returned as it is)."""
         if isinstance(items, Runs):
             return items
@@ -121,14 +125,14 @@ class Runs(Sequence):
         return cls((item, 1) for item in items)
 
     @classmethod
-    def trusted(cls, items: Any, counts: Any) -> "Runs":
+    def trusted(cls, items: Any, counts: Any) -> Runs:
         """Runs from parallel sequences already merged, with positive counts (only the total is checked)."""
         out = cls.__new__(cls)
         out._set(items, counts)
         return out
 
     @classmethod
-    def repeat(cls, item: Any, count: int) -> "Runs":
+    def repeat(cls, item: Any, count: int) -> Runs:
         """``item`` ``count`` times."""
         return cls([(item, count)])
 
@@ -148,7 +152,7 @@ class Runs(Sequence):
     def _run(self, index: int) -> int:
         return int(np.searchsorted(self._ends, index, side="right"))
 
-    def __getitem__(self, index):  # type: ignore[override]
+    def __getitem__(self, index):
         if isinstance(index, slice):
             return tuple(self[i] for i in range(*index.indices(len(self))))
         n = len(self)
@@ -162,7 +166,7 @@ class Runs(Sequence):
         for item, count in zip(self.items.tolist(), self.counts.tolist()):
             yield from itertools.repeat(item, count)
 
-    def plain_if_short(self) -> "tuple | Runs":
+    def plain_if_short(self) -> tuple | Runs:
         """A plain tuple when at most :data:`SHORT_RECORDS` long, else ``self``."""
         return tuple(self) if len(self) <= SHORT_RECORDS else self
 
@@ -171,7 +175,7 @@ class Runs(Sequence):
         firsts = (self._ends - self.counts).tolist()
         return zip(self.items.tolist(), firsts, self.counts.tolist())
 
-    def replaced(self, index: int, item: Any) -> "Runs":
+    def replaced(self, index: int, item: Any) -> Runs:
         """A copy with the item at ``index`` replaced (the run containing it is split)."""
         if not 0 <= index < len(self):
             raise IndexError("Runs index out of range")

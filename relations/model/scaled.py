@@ -16,8 +16,8 @@ distinct exponents of a row are then combined in Python integers.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from fractions import Fraction
-from typing import Iterator, Sequence
 
 import numpy as np
 
@@ -83,12 +83,12 @@ class ScaledRows(Sequence):
     def __len__(self) -> int:
         return self._values.shape[0]
 
-    def __getitem__(self, x):  # type: ignore[override]
+    def __getitem__(self, x):
         if isinstance(x, slice):
             return tuple(self[i] for i in range(*x.indices(len(self))))
         return _Row(self, int(x) if x >= 0 else int(x) + len(self))
 
-    def __iter__(self) -> Iterator["_Row"]:
+    def __iter__(self) -> Iterator[_Row]:
         return (_Row(self, x) for x in range(len(self)))
 
     def entry(self, x: int, y: int) -> Fraction:
@@ -142,7 +142,7 @@ class _Row(Sequence):
     def __len__(self) -> int:
         return self._rows.values.shape[1]
 
-    def __getitem__(self, y):  # type: ignore[override]
+    def __getitem__(self, y):
         if isinstance(y, slice):
             return tuple(self)[y]
         return self._rows.entry(self._x, y)
@@ -189,7 +189,7 @@ def exact_row_sums(a: np.ndarray) -> list[Fraction]:
             seg = slice(r * span, (r + 1) * span)
             where = np.flatnonzero((hi[seg] != 0) | (lo[seg] != 0))
             total = 0
-            for k, h, l in zip(where.tolist(), hi[seg][where].tolist(), lo[seg][where].tolist()):
+            for k, h, l in zip(where.tolist(), hi[seg][where].tolist(), lo[seg][where].tolist()):  # noqa: E741
                 total += ((int(h) << _HALF) + int(l)) << k
             e = int(low)
             out.append(Fraction(total << e) if e >= 0 else Fraction(total, 1 << -e))

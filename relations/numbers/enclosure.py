@@ -9,10 +9,10 @@ precision, :func:`ball`, :func:`rational` and :func:`interval` convert to and fr
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from contextlib import contextmanager
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Iterable
 
 __all__ = ["display_float", "certified_text", "DEFAULT_BITS", "Enclosure", "sum_enclosures", "working_precision", "ball", "rational", "interval"]
 
@@ -69,10 +69,10 @@ class Enclosure:
         v = Fraction(value)
         return self.lower <= v <= self.upper
 
-    def __add__(self, other: "Enclosure") -> "Enclosure":
+    def __add__(self, other: Enclosure) -> Enclosure:
         return Enclosure(self.lower + other.lower, self.upper + other.upper)
 
-    def scaled(self, factor: int) -> "Enclosure":
+    def scaled(self, factor: int) -> Enclosure:
         """``factor`` times the enclosed number (``factor >= 0``)."""
         return Enclosure(self.lower * factor, self.upper * factor)
 

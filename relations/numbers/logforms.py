@@ -28,8 +28,8 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
+from collections.abc import Iterable, Sequence
 from fractions import Fraction
-from typing import Iterable, Sequence
 
 from relations.numbers.enclosure import ball, interval, rational, working_precision
 

@@ -64,18 +64,18 @@ class LogRatio:
     sign: int = 0
 
     @staticmethod
-    def of(q: Fraction) -> "LogRatio":
+    def of(q: Fraction) -> LogRatio:
         """``ln(q)``; ``q == 0`` gives ``-inf``."""
         if q < 0:
             raise ValueError("logarithm of a negative number")
         return LogRatio(None, -1) if q == 0 else LogRatio(Fraction(q), 0)
 
     @staticmethod
-    def inf() -> "LogRatio":
+    def inf() -> LogRatio:
         return LogRatio(None, 1)
 
     @staticmethod
-    def neg_inf() -> "LogRatio":
+    def neg_inf() -> LogRatio:
         return LogRatio(None, -1)
 
     @property
@@ -85,37 +85,40 @@ class LogRatio:
     def _key(self):
         return (self.sign, self.ratio if self.sign == 0 else Fraction(0))
 
-    def __lt__(self, other: "LogRatio") -> bool:
+    def __lt__(self, other: LogRatio) -> bool:
         return self._key() < other._key()
 
-    def __le__(self, other: "LogRatio") -> bool:
+    def __le__(self, other: LogRatio) -> bool:
         return self._key() <= other._key()
 
-    def __gt__(self, other: "LogRatio") -> bool:
+    def __gt__(self, other: LogRatio) -> bool:
         return self._key() > other._key()
 
-    def __ge__(self, other: "LogRatio") -> bool:
+    def __ge__(self, other: LogRatio) -> bool:
         return self._key() >= other._key()
 
-    def __neg__(self) -> "LogRatio":
+    def __neg__(self) -> LogRatio:
         if self.sign:
             return LogRatio(None, -self.sign)
+        assert self.ratio is not None  # finite
         return LogRatio(1 / self.ratio, 0)
 
-    def __add__(self, other: "LogRatio") -> "LogRatio":
+    def __add__(self, other: LogRatio) -> LogRatio:
         """``ln(a) + ln(b) = ln(ab)``; ``+inf + -inf`` is undefined."""
         if self.sign and other.sign and self.sign != other.sign:
             raise ValueError("inf - inf is undefined")
         if self.sign or other.sign:
             return LogRatio(None, self.sign or other.sign)
+        assert self.ratio is not None and other.ratio is not None  # finite
         return LogRatio(self.ratio * other.ratio, 0)
 
-    def __sub__(self, other: "LogRatio") -> "LogRatio":
+    def __sub__(self, other: LogRatio) -> LogRatio:
         return self + (-other)
 
     def __float__(self) -> float:
         if self.sign:
             return math.inf * self.sign
+        assert self.ratio is not None  # finite
         return log_of(self.ratio)
 
     @property
@@ -128,6 +131,7 @@ class LogRatio:
             return "inf" if self.sign > 0 else "-inf"
         if self.ratio == 1:
             return "0"
+        assert self.ratio is not None  # finite
         return f"ln({fraction_text(self.ratio)})"
 
 
@@ -149,7 +153,7 @@ def power_bits(q: Fraction, n: int) -> int:
     return abs(n) * (q.numerator.bit_length() + q.denominator.bit_length())
 
 
-def power_or_none(q: Fraction, n: int) -> "LogRatio | None":
+def power_or_none(q: Fraction, n: int) -> LogRatio | None:
     """``ln(q^n)`` exactly, or ``None`` when ``q^n`` would exceed :data:`MAX_POWER_BITS`.
 
     Examples

@@ -22,9 +22,10 @@ undecided, never a guess.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Callable, Optional
+from typing import cast
 
 from relations.numbers.enclosure import ball, display_float, interval, rational, working_precision
 from relations.numbers.logforms import LogForm, form_difference, log_form_sign
@@ -67,6 +68,7 @@ class Log:
         return self.log.sign
 
     def enclose(self, bits: int) -> tuple[Fraction, Fraction]:
+        assert self.log.ratio is not None  # callers handle infinities first
         with working_precision(bits + 16):
             return interval(ball(self.log.ratio).log())
 
@@ -96,15 +98,15 @@ class ArbExpr:
     text: str
     approx: float
     enclose_fn: Callable[[int], tuple[Fraction, Fraction]]
-    tie: Optional[Callable[[object], Optional[int]]] = None
+    tie: Callable[[object], int | None] | None = None
     infinite: int = 0
     _cache: dict = field(default_factory=dict, repr=False)
-    form: Optional[LogForm] = None
-    exp_form: Optional[tuple[Fraction, Fraction, Fraction]] = None
+    form: LogForm | None = None
+    exp_form: tuple[Fraction, Fraction, Fraction] | None = None
     display_bits: int = 100
-    lazy_form: Optional[Callable[[], Optional[LogForm]]] = None
+    lazy_form: Callable[[], LogForm | None] | None = None
 
-    def exact_form(self) -> Optional[LogForm]:
+    def exact_form(self) -> LogForm | None:
         """The number as an exact linear form in logarithms of rationals, or ``None`` when not known."""
         if self.form is not None or self.lazy_form is None:
             return self.form
@@ -202,7 +204,7 @@ def log_form(x: Real) -> LogForm | None:
     if isinstance(x, Rational):
         return () if x.value == 0 else None
     if isinstance(x, Log):
-        return ((Fraction(1), x.log.ratio),) if x.log.is_finite else None
+        return ((Fraction(1), cast(Fraction, x.log.ratio)),) if x.log.is_finite else None
     return x.form if isinstance(x, ArbExpr) and not x.infinite else None
 
 

@@ -7,10 +7,19 @@ optimiser candidates into exact mechanisms, and making LP optima exact.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction
-from typing import Sequence
+from typing import Literal, overload
 
 __all__ = ["largest_remainder"]
+
+
+@overload
+def largest_remainder(values: Sequence, den: int, *, keep_support: Literal[False] = False) -> list[Fraction]: ...
+
+
+@overload
+def largest_remainder(values: Sequence, den: int, *, keep_support: bool) -> list[Fraction] | None: ...
 
 
 def largest_remainder(values: Sequence, den: int, *, keep_support: bool = False) -> list[Fraction] | None:

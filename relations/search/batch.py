@@ -36,8 +36,7 @@ Binary randomized response with ratio 3 under a uniform prior, and a noiseless b
 from __future__ import annotations
 
 import functools
-
-from typing import Iterable, Mapping
+from collections.abc import Iterable, Mapping
 
 import numpy as np
 

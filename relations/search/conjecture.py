@@ -26,21 +26,25 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Iterator
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from relations.checking.conjecture_eval import Decision, decide
 from relations.checking.conjectures import Conjecture, float_gap, parse_conjecture
-from relations.search.optimiser import round_bits
 from relations.checking.quantities import values
 from relations.errors import InputError
 from relations.model.distributions import Channel, Prior
 from relations.model.mechanism import Mechanism
 from relations.model.neighbours import LocalInputs
 from relations.search.conjecture_proof import Proof, prove_conjecture
+from relations.search.optimiser import round_bits
+
+if TYPE_CHECKING:
+    from relations.search.families import RRFamily
 
 __all__ = ["RR_KS", "SETTINGS", "ConjectureResult", "conjecture", "decide_conjecture"]
 
@@ -154,14 +158,14 @@ class _Search:
         fixed = self._fixed(paper_example, paper_local, paper_central)
         yield from fixed
         grid = np.linspace(0.05, 10.0, 24 if self.quick else 60)
-        scored: list[tuple[float, object, float]] = []  # (gap, family, log t)
+        scored: list[tuple[float, _Subset | RRFamily, float]] = []  # (gap, family, log t)
         if self.setting == "local":
             for k in _QUICK_KS if self.quick else RR_KS:
                 for skew in (0.0, 0.9):
                     scored.append(self._scan(lambda x, k=k, skew=skew: self._rr_float(k, math.exp(x), skew), grid,
                                              RRFamily(k, 1, Fraction(skew).limit_denominator(10))))
             for k, s in ((4, 2), (5, 2), (6, 2), (6, 3), (8, 2), (8, 3)):
-                fam = _Subset(k, s, subset_selection)
+                fam: _Subset | RRFamily = _Subset(k, s, subset_selection)
                 scored.append(self._scan(lambda x, fam=fam: self.gap(fam.mechanism(_simple(math.exp(x)))),
                                          grid[::3], fam))
             self.searched.append(f"k-RR, k in {_QUICK_KS if self.quick else RR_KS}, priors uniform and skewed 0.9, "
@@ -183,7 +187,7 @@ class _Search:
             for t in _ratios(math.exp(x)):
                 yield fam.mechanism(t)
 
-    def _scan(self, gap_at, grid, fam) -> tuple[float, object, float]:
+    def _scan(self, gap_at, grid, fam) -> tuple[float, _Subset | RRFamily, float]:
         """The best ``log t`` of ``fam`` on ``grid``, refined by a bounded scalar search."""
         from scipy.optimize import minimize_scalar
 
@@ -354,15 +358,15 @@ def conjecture(text: str, *, setting: str = "local", quick: bool = False, seed: 
     search.searched.append("z3 proof: " + ("not attempted" if not prove else "none (not polynomial in the ratio "
                                            "budgets and eps_m, or not implied by the proved relations)"))
     found, engine = None, ""
-    for engine, candidates in (("seeded families", search.families),
+    for engine, candidates in (("seeded families", search.families),  # noqa: B007
                                ("the bounded-exhaustive check", search.exhaustive),
                                ("hypothesis", lambda: iter([m] if (m := search.hypothesis()) else [])),
                                ("Nelder-Mead", search.nelder_mead)):
         found = next((m for m in candidates() if search.refutes(m)), None)
         if found is not None:
             break
-    common = dict(searched=tuple(search.searched), checked=search.checked, undefined=search.undefined,
-                  undecided=search.undecided, best_gap=search.best_gap)
+    common: dict[str, Any] = dict(searched=tuple(search.searched), checked=search.checked,
+                                  undefined=search.undefined, undecided=search.undecided, best_gap=search.best_gap)
     if found is None:
         n, und, undef = search.exhaustive_counts
         return ConjectureResult(conj.text, setting, "survived", f"no counterexample among {search.checked} "

@@ -23,9 +23,9 @@ same.  Both output orders of a ``2 x 2`` channel are enumerated (no symmetry is 
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Callable, Iterator
 
 from relations.model.mechanism import Mechanism
 from relations.search.small_scope import farey, stochastic_rows

@@ -27,10 +27,10 @@ import shutil
 import subprocess
 import tempfile
 import threading
+from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable
 
 __all__ = ["COQ_DIR", "COQ_ONLY", "COQ_PROOFS", "CoqProof", "CoqCheck", "check_theorem", "prepare", "axioms"]
 

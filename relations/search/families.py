@@ -15,9 +15,10 @@ objective); exact re-checks happen in :mod:`relations.search.verify`.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Iterator
+from typing import Any, cast
 
 import numpy as np
 
@@ -25,8 +26,8 @@ from relations.measures.api import eps_all, measure
 from relations.mechanisms.local import krr_rows
 from relations.model.distributions import Channel, Prior
 from relations.model.mechanism import Mechanism
-from relations.model.products import ProductPrior
 from relations.model.neighbours import HammingInputs, LocalInputs
+from relations.model.products import ProductPrior
 from relations.numbers.rounding import largest_remainder
 from relations.search.notion_floats import FloatValues
 
@@ -84,8 +85,8 @@ class DenseFamily:
         """Rational roundings of the candidate, simplest denominators first (small entries may become 0)."""
         f = self.float_mechanism(theta)
         for den in (2, 3, 4, 5, 6, 8, 10, 12, 16, 20, 25, 50, 100, 1000, 10**4, 10**6):
-            prior = largest_remainder(f.prior.array.tolist(), den)
-            rows = [largest_remainder(row, den) for row in f.channel.array.tolist()]
+            prior = largest_remainder(cast(Prior, f.prior).array.tolist(), den)
+            rows = [largest_remainder(row, den) for row in cast(Channel, f.channel).array.tolist()]
             if self.records:
                 yield Mechanism.central(rows, records=self.records, domain=self.k, prior=prior)
             else:
@@ -95,8 +96,8 @@ class DenseFamily:
         """The candidate as an exact mechanism, its entries rounded to multiples of ``1/den`` with their support
         kept (``None`` when that is impossible): the point itself, for a certified value at it."""
         f = self.float_mechanism(theta)
-        prior = largest_remainder(f.prior.array.tolist(), den, keep_support=True)
-        rows = [largest_remainder(row, den, keep_support=True) for row in f.channel.array.tolist()]
+        prior = largest_remainder(cast(Prior, f.prior).array.tolist(), den, keep_support=True)
+        rows = [largest_remainder(row, den, keep_support=True) for row in cast(Channel, f.channel).array.tolist()]
         if prior is None or any(row is None for row in rows):
             return None
         if self.records:
@@ -104,7 +105,7 @@ class DenseFamily:
         return Mechanism.local(rows, prior=prior)
 
     def describe(self) -> str:
-        return f"dense {'D^%d (k=%d)' % (self.records, self.k) if self.records else 'local'} {self.n}x{self.m}"
+        return f"dense {f'D^{self.records} (k={self.k})' if self.records else 'local'} {self.n}x{self.m}"
 
 
 
@@ -156,8 +157,8 @@ def local_rr_values(k: int, t: float, skew: float) -> dict[str, float]:
 
 
 
-def product_values(local: dict[str, float], r: int) -> dict[str, float]:
-    """Central values of the ``r``-fold product from the local ones (identical records)."""
+def product_values(local: dict[str, Any], r: int) -> dict[str, Any]:
+    """Central values of the ``r``-fold product from the local ones (identical records; floats or arrays)."""
     out = FloatValues(local.mech, local, r) if isinstance(local, FloatValues) else dict(local)
     for name in [n for n in out if n.split("(")[0] in ("maximal_leakage", "min_entropy_leakage")]:
         out[name] = r * local[name]

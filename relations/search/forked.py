@@ -20,7 +20,8 @@ import signal
 import sys
 import time
 import warnings
-from typing import Callable, TypeVar
+from collections.abc import Callable
+from typing import TypeVar
 
 __all__ = ["DISABLE_VARIABLE", "run_beside", "usable"]
 

@@ -47,12 +47,12 @@ from __future__ import annotations
 import itertools
 import math
 from dataclasses import dataclass, field
-from functools import lru_cache
 from fractions import Fraction
+from functools import cache, lru_cache, partial
 
 import numpy as np
 
-from relations.catalogue.bounds import KLBound, Linear
+from relations.catalogue.bounds import Linear
 from relations.catalogue.entries import Relation
 from relations.checking.checker import evaluate
 from relations.checking.quantities import values
@@ -187,10 +187,11 @@ class Frontier:
 
 def _float_bound(rel: Relation, eps: float) -> float:
     """The bound at premise ``eps``, ``sigma_min = 0``, diameter 1 (the frontier's mechanisms)."""
+    assert rel.bound is not None  # an implication
     return rel.bound.float(eps, 0.0, 1)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _sup_ratio(bound) -> tuple[float, str, str]:
     """``sup_eps F(eps) / f(eps)``: sympy's limits at 0 and inf, and a log grid in between.
 
@@ -260,8 +261,9 @@ def _mi_points(quick: bool) -> tuple[Point, ...]:
                     continue
                 screened.append(Candidate(mutual_information_float(np.full(k, 1.0 / k), _subset_floats(k, s, ratio)),
                                           (k, s), f"{s}-subset selection, k = {k}, uniform prior",
-                                          lambda k=k, s=s, ratio=ratio: subset_selection(k, s, ratio)))
+                                          partial(subset_selection, k, s, ratio)))
         chosen = select_max(screened, certify)
+        assert chosen is not None  # the candidates have finite screens and exact values
         out.append(Point(ratio, local_mi_sup(ratio), float(chosen.lower), chosen.label))
     return tuple(out)
 

@@ -30,7 +30,7 @@ Two quadratics with different minima, one simplex each:
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 

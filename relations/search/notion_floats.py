@@ -23,11 +23,13 @@ Examples
 from __future__ import annotations
 
 import math
+from typing import cast
 
 import numpy as np
 
-from relations.model.products import ProductChannel
+from relations.model.distributions import Prior
 from relations.model.mechanism import Mechanism
+from relations.model.products import ProductChannel
 from relations.search.divergences import divergence, parse
 
 __all__ = ["leakages", "notion_float", "ADDITIVE", "FloatValues"]
@@ -79,7 +81,7 @@ def notion_float(mech: Mechanism, name: str) -> float:
     else:
         W = np.asarray(ch.array, dtype=float)
         if kind in ADDITIVE:
-            return leakages(np.asarray(mech.prior.array, dtype=float), W)[kind]
+            return leakages(np.asarray(cast(Prior, mech.prior).array, dtype=float), W)[kind]  # dense
         pairs = [q for i, j in mech.inputs.pairs() for q in ((i, j), (j, i))]
     seen: dict = {}  # pairs with the same multiset of column pairs have the same value: one of each
     for i, j in pairs:

@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
-from typing import Iterator, Sequence
+from typing import cast
 
 import numpy as np
 
@@ -32,6 +33,7 @@ __all__ = ["float_bound", "violation", "RATIO_FLOOR", "RATIO_BITS", "round_bits"
 
 def float_bound(rel: Relation, v: dict[str, float], diam: int | None) -> float:
     """The relation's bound at the float values ``v``."""
+    assert rel.bound is not None  # an implication
     return rel.bound.float(v[rel.premise], v["sigma_min"], diam)
 
 
@@ -159,9 +161,9 @@ def search_dense_all(rels: Sequence[Relation], family: DenseFamily, starts: Sequ
     keys = sorted({k for rel in rels for k in (rel.premise, rel.conclusion)})
     linear = np.array([isinstance(rel.bound, Linear) for rel in rels])
     per = {"prem": [keys.index(rel.premise) for rel in rels], "concl": [keys.index(rel.conclusion) for rel in rels],
-           "ca": [float(rel.bound.ca) if linear[i] else 0.0 for i, rel in enumerate(rels)],
-           "cs": [float(rel.bound.cs) if linear[i] else 0.0 for i, rel in enumerate(rels)],
-           "g": [bool(rel.bound.times_diameter) if linear[i] else False for i, rel in enumerate(rels)]}
+           "ca": [float(cast(Linear, rel.bound).ca) if linear[i] else 0.0 for i, rel in enumerate(rels)],
+           "cs": [float(cast(Linear, rel.bound).cs) if linear[i] else 0.0 for i, rel in enumerate(rels)],
+           "g": [bool(cast(Linear, rel.bound).times_diameter) if linear[i] else False for i, rel in enumerate(rels)]}
     per = {k: np.asarray(v)[which] for k, v in per.items()}  # by simplex
 
     def objective(theta, owner):  # violation simplexes: -violation (scaled); the others: -ratio
@@ -173,7 +175,9 @@ def search_dense_all(rels: Sequence[Relation], family: DenseFamily, starts: Sequ
         bound = _linear_bound(per["ca"][owner], per["cs"][owner], per["g"][owner], premise, sigma, diam)
         for i in np.flatnonzero(~linear).tolist():  # other bounds: their float method, point by point
             rows = np.flatnonzero(rel_of == i)
-            bound[rows] = [rels[i].bound.float(float(a), float(s), diam) for a, s in zip(premise[rows], sigma[rows])]
+            other = rels[i].bound
+            assert other is not None  # an implication
+            bound[rows] = [other.float(float(a), float(s), diam) for a, s in zip(premise[rows], sigma[rows])]
         viol, ratios, bound = _score_arrays(premise, conclusion, bound)
         with np.errstate(invalid="ignore"):  # scale-free, so that the search does not run off to infinite budgets
             neg_violation = np.where(np.isfinite(viol), -viol / (1.0 + np.abs(conclusion) + np.abs(bound)),
@@ -202,6 +206,7 @@ def search_dense_all(rels: Sequence[Relation], family: DenseFamily, starts: Sequ
                     functools.partial(DenseFamily.fine_mechanism, family, theta)))  # picklable: found in a forked child
                 if found.best_ratio is None or r > found.best_ratio:
                     found.best_ratio, found.ratio_family = r, family.describe()
+        assert found.searched is not None  # given above
         found.searched.append(f"{family.describe()}: {c} Nelder-Mead starts")
         out.append(found)
     return out
@@ -294,6 +299,7 @@ def search_rr(rel: Relation, central: bool, quick: bool = False) -> Found:
             found.best_violation = max(found.best_violation, -float(res.fun))
             if -res.fun > VIOLATION_MARGIN:
                 hits.append((r, k, si, float(res.x), -float(res.fun)))
+    assert found.searched is not None  # given above
     found.searched.append(f"k-RR {'products' if central else 'local'}: k in {domains}, "
                           f"{'r in 2..40, ' if central else ''}skew in {skews}, {len(grid)} ratios + refinement")
     # Smallest witnesses first: fewest datasets k^r (the dense size), then fewer records.
@@ -355,6 +361,7 @@ def _scores(rel: Relation, vals: dict[str, np.ndarray], diam) -> tuple[np.ndarra
                               np.full(premise.shape, b.times_diameter), premise, sigma, diam)
     else:
         diams = diam.tolist() if isinstance(diam, np.ndarray) else [diam] * len(premise)
+        assert rel.bound is not None  # an implication
         bound = np.array([rel.bound.float(float(a), float(s), d) for a, s, d in zip(premise, sigma, diams)])
     return _score_arrays(premise, vals[rel.conclusion], bound)
 
@@ -368,7 +375,8 @@ def _linear_bound(ca: np.ndarray, cs: np.ndarray, times_diameter: np.ndarray, pr
         return np.where(times_diameter, math.inf if diam is None else diam * base, base)
 
 
-def _score_arrays(premise: np.ndarray, conclusion: np.ndarray, bound: np.ndarray) -> tuple[np.ndarray, ...]:
+def _score_arrays(premise: np.ndarray, conclusion: np.ndarray, bound: np.ndarray
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(violation, ratio, bound) from the premise, conclusion and bound at each point (see :func:`_scores`)."""
     with np.errstate(invalid="ignore", divide="ignore"):
         viol = np.where(np.isposinf(bound) | np.isinf(premise), -np.inf, conclusion - bound)

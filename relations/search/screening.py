@@ -23,8 +23,9 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
-from typing import Any, Callable
+from typing import Any
 
 from relations.catalogue.entries import Relation
 from relations.checking.checker import evaluate

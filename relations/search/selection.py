@@ -39,9 +39,10 @@ smaller key wins, whatever the floats say.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Callable, Iterable, Optional
+from typing import Any
 
 __all__ = ["SCREEN_WINDOW", "BITS", "SIGNIFICANT_DIGITS", "FLOAT_ERRORS", "Candidate", "Chosen", "select_max", "screen_window",
            "significant", "ratio_enclosure"]
@@ -121,7 +122,8 @@ class Chosen:
         return significant(self.lower, digits)
 
 
-Certify = Callable[[object, int], Optional[tuple[Fraction, Fraction]]]
+# certify(exact, bits): an enclosure of the value of a candidate from its exact object (whatever candidates build)
+Certify = Callable[[Any, int], tuple[Fraction, Fraction] | None]
 
 
 def select_max(candidates: Iterable[Candidate], certify: Certify, *, window: float = SCREEN_WINDOW,
@@ -241,7 +243,8 @@ def ratio_enclosure(conclusion, bound, bits: int) -> tuple[Fraction, Fraction] |
     >>> ratio_enclosure(Rational(F(1)), Rational(F(0)), 64) is None
     True
     """
-    if conclusion is None or bound is None or getattr(conclusion, "infinite", 0) or getattr(bound, "infinite", 0):
+    if (conclusion is None or bound is None or getattr(conclusion, "infinite", False)
+            or getattr(bound, "infinite", False)):  # defaults False: mypy types each `or` operand as bool
         return None
     c_lo, c_hi = conclusion.enclose(bits)
     b_lo, b_hi = bound.enclose(bits)

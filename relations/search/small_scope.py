@@ -42,11 +42,11 @@ Every 2 x 2 channel with entries in {0, 1/2, 1} and the uniform prior: 9 members
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache, lru_cache
 from itertools import permutations
 from math import factorial
-from typing import Sequence
 
 import numpy as np
 
@@ -80,7 +80,7 @@ def count_rows(length: int, denominator: int, *, positive: bool = False) -> int:
     """
     values = farey(denominator)
 
-    @lru_cache(maxsize=None)
+    @cache
     def count(slots: int, rest: Fraction) -> int:
         if slots == 1:
             return int(rest.denominator <= denominator and (rest > 0 or not positive))

@@ -44,9 +44,9 @@ reported); ``unsat`` covers every mechanism of that size.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Callable
 
 from relations.catalogue.bounds import Linear
 from relations.catalogue.entries import Relation

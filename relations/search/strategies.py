@@ -27,7 +27,7 @@ Example::
 from __future__ import annotations
 
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from hypothesis import strategies as st
 
@@ -44,27 +44,27 @@ _BOOL = st.booleans()
 _integers = lru_cache(maxsize=None)(st.integers)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _weights(low: int, size: int):
     return st.lists(_integers(low, MAX_WEIGHT), min_size=size, max_size=size)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _permutations(n: int):
     return st.permutations(range(n))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _cuts(n: int):
     return st.lists(_integers(1, n - 1), max_size=2)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _extra_edges(n: int):
     return st.lists(st.tuples(_integers(0, n - 1), _integers(0, n - 1)), max_size=n)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _distribution(size: int, zeros: bool, skew: bool):
     return distributions(size, zeros=zeros, skew=skew)
 

@@ -28,10 +28,11 @@ import os
 import signal
 import threading
 import time
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from contextlib import contextmanager
 from functools import lru_cache
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any
 
 from relations.errors import InputError, RelationsError
 from relations.search.sweep_spec import SweepSpec, parse_spec
@@ -187,7 +188,7 @@ def _local_pool(text: str, chunk_size: int, todo: list[int], workers: int) -> It
                 c = queue.pop()
                 pending[pool.submit(evaluate_chunk, text, chunk_size, c)] = c
             done, _ = wait(pending, return_when=FIRST_COMPLETED)
-            for f in sorted(done, key=pending.get):
+            for f in sorted(done, key=pending.__getitem__):  # each one is pending
                 yield pending.pop(f), f.result()
     finally:
         if pending or queue:  # interrupted or failed: stop the workers now rather than after their chunks

@@ -43,11 +43,19 @@ import numpy as np
 from relations.errors import InputError
 from relations.mechanisms.local import product
 from relations.mechanisms.registry import REGISTRY, eps_text, named
-from relations.model.mechanism import Mechanism
 from relations.model import MAX_PRODUCT_RECORDS, Prior, ProductPrior
+from relations.model.mechanism import Mechanism
+from relations.model.neighbours import HammingInputs
 from relations.numbers.text import json_repr, parse_rational
-from relations.search.small_scope import count_rows, family_rows, orbit_count, orbit_sizes, representatives
-from relations.search.small_scope import farey, stochastic_rows  # noqa: F401 (importable from here before)
+from relations.search.small_scope import (  # noqa: F401 (importable from here before)
+    count_rows,
+    family_rows,
+    farey,
+    orbit_count,
+    orbit_sizes,
+    representatives,
+    stochastic_rows,
+)
 
 __all__ = ["MAX_POINTS", "MAX_MEMBERS", "MAX_AXIS", "MAX_DENOMINATOR", "MAX_SIZE", "MAX_RECORDS", "SweepSpec", "parse_spec",
            "parse_spec_text"]
@@ -79,7 +87,7 @@ def _no_duplicates(pairs: list) -> dict:
     return seen
 
 
-def parse_spec_text(text: str) -> "SweepSpec":
+def parse_spec_text(text: str) -> SweepSpec:
     """:func:`parse_spec` of JSON text (duplicate keys refused; number literals read exactly).
 
     Examples
@@ -281,12 +289,13 @@ class SweepSpec:
         mech = named(params)
         family = next(p for p, label in ((p, prior_label(p)) for p in self.data["prior"])
                       if label == point["prior"])
+        assert not isinstance(mech.inputs, HammingInputs)  # a named mechanism is local or on a graph
         entries = _prior_entries(family, len(mech.inputs.labels), mech)
         if "records" in point:
             if mech.setting != "local":
                 raise InputError(f"mechanism {params['mechanism']!r} is central: 'records' needs a local mechanism")
-            prior = None if entries is None else ProductPrior.repeated(Prior.of(entries), point["records"])
-            return product(mech, point["records"], prior=prior)
+            factors = None if entries is None else ProductPrior.repeated(Prior.of(entries), point["records"])
+            return product(mech, point["records"], prior=factors)
         return mech if entries is None else mech.with_entries(prior=entries)
 
 

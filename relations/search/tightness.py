@@ -26,8 +26,8 @@ Examples
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterable
 from fractions import Fraction
-from typing import Iterable
 
 from relations.catalogue.entries import Relation
 from relations.checking.checker import MAX_NOTION_WORK, applicable, bound_value, notion_work

@@ -30,12 +30,13 @@ from __future__ import annotations
 
 import functools
 import time
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Callable, Iterable, Iterator, Mapping, Sequence
 
 import numpy as np
 
+import relations.search.erasure as erasure
 import relations.search.smt as smt
 from relations.catalogue.entries import CATALOGUE, Relation
 from relations.checking.checker import Outcome, evaluate
@@ -43,16 +44,15 @@ from relations.checking.quantities import values
 from relations.kinds import RelationKind, Status
 from relations.kinds import Verdict as V
 from relations.model.mechanism import Mechanism
+from relations.search.conversion_frontiers import CONVERSION_IDS, conversion_frontier
 from relations.search.coq import COQ_ONLY, COQ_PROOFS, check_theorem, prepare
 from relations.search.derive import derive
-from relations.search.families import DenseFamily
 from relations.search.exhaustive import FamilyEvidence
+from relations.search.families import DenseFamily
 from relations.search.forked import run_beside
-from relations.search.members import erasure_member
-from relations.search.conversion_frontiers import CONVERSION_IDS, conversion_frontier
 from relations.search.frontiers import Frontier, frontier_for
+from relations.search.members import erasure_member
 from relations.search.optimiser import Found, search_dense, search_dense_all, search_rr
-import relations.search.erasure as erasure
 from relations.search.screening import hypothesis_search as _hypothesis_search
 from relations.search.screening import refutes as _refutes
 from relations.search.tightness import tightness
@@ -75,7 +75,7 @@ class Effort:
     quick: bool = False
 
     @staticmethod
-    def of(quick: bool) -> "Effort":
+    def of(quick: bool) -> Effort:
         """The quick (``quick=True``) or the full effort.
 
         Examples
@@ -203,6 +203,7 @@ class _Search:
         self.proof = smt.prove(self.lemma, effort.smt_timeout_ms) if self.lemma else None
         self.smt_evidence = None
         if self.proof is not None:
+            assert self.lemma is not None  # proved from it
             said = "unsat" if self.proof.status == "proved" else self.proof.status
             self.smt_evidence = (f"{self.lemma.name}\n{self.lemma.statement}\nthe assertions are the lemma's "
                                  f"hypotheses and the negation of its goal: 'unsat' proves the lemma.\nz3 said: {said}",
@@ -215,6 +216,7 @@ class _Search:
             if ev.counterexample is not None and self.refutes(ev.counterexample):
                 return self._refuted(ev.counterexample, f"a bounded-exhaustive sweep ({ev.family})")
         if self.proof is not None and self.proof.status == "proved":
+            assert self.lemma is not None  # proved from it
             return self._proved(f"z3 proved the {self.lemma.name} (negation unsat)", self.lemma.statement, None)
         derivation = derive(rel)
         if derivation is not None:
@@ -277,6 +279,7 @@ class _Search:
         for f in self._optimiser_runs():
             for cand in f.candidates:
                 if self.refutes(cand):
+                    assert f.searched is not None  # the optimisers say what they searched
                     return self._refuted(cand, f"optimiser ({f.searched[-1].split(':')[0]})")
         return None
 

@@ -23,13 +23,15 @@ is infinite.  :func:`mi_witness` builds, for any requested ``eps_m > 0``:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
-from typing import Callable
+from typing import cast
 
 from relations.mechanisms.paper import paper_central, paper_local
 from relations.model.distributions import Prior
-from relations.model.products import ProductChannel, ProductPrior
 from relations.model.mechanism import Mechanism
+from relations.model.neighbours import HammingInputs
+from relations.model.products import ProductChannel, ProductPrior
 from relations.numbers.rounding import largest_remainder
 from relations.numbers.text import short_text
 
@@ -151,6 +153,7 @@ def simplify(mech: Mechanism, still: Callable[[Mechanism], bool]) -> Mechanism:
         return _simplify_product(mech, still)
     if not isinstance(mech.prior, Prior):
         return mech
+    assert mech.prior.exact is not None and mech.channel.exact is not None  # an exact witness
     for den in _DENOMINATORS:
         prior = _round(mech.prior.exact, den)
         rows = [_round(r, den) for r in mech.channel.exact]
@@ -169,16 +172,19 @@ SIMPLIFY_RECORDS = 64
 def _simplify_product(mech: Mechanism, still: Callable[[Mechanism], bool]) -> Mechanism:
     """:func:`simplify` of a product form: the fewest leading records that still satisfy ``still``, then the
     local channel and every record's prior rounded as for a dense witness."""
+    assert isinstance(mech.channel, ProductChannel)
     w, r = mech.channel.local, mech.channel.records
     if w.exact is None or r > SIMPLIFY_RECORDS:
         return mech
     if not isinstance(mech.prior, ProductPrior):  # pragma: no cover - product forms carry product priors
         return mech
-    priors = [list(mech.prior.factors[j].exact) for j in range(r)]
-    rows = [list(row) for row in w.exact]
+    # typed as the roundings below, which replace them only when they have no None
+    priors: list[list[Fraction] | None] = [list(mech.prior.factors[j].exact) for j in range(r)]
+    rows: list[list[Fraction] | None] = [list(row) for row in w.exact]
 
     def build(rows_, priors_) -> Mechanism:
-        return Mechanism.product(rows_, records=len(priors_), prior=priors_, domain=list(mech.inputs.domain),
+        return Mechanism.product(rows_, records=len(priors_), prior=priors_,
+                                 domain=list(cast(HammingInputs, mech.inputs).domain),
                                  outputs=list(mech.outputs))
 
     best = mech

@@ -15,7 +15,11 @@ References
 from __future__ import annotations
 
 import functools
-from typing import Any, Callable, TypeVar
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:
+    import z3
 
 __all__ = ["RLIMIT_PER_MS", "BACKSTOP", "fresh_context", "deterministic_solver"]
 
@@ -62,7 +66,7 @@ def fresh_context(function: _F) -> _F:
     return wrapper  # type: ignore[return-value]
 
 
-def deterministic_solver(timeout_ms: int) -> "z3.Solver":
+def deterministic_solver(timeout_ms: int) -> z3.Solver:
     """A z3 solver whose answers, models and unsat cores do not depend on the machine's load.
 
     ``z3.Solver()`` picks its strategy for nonlinear real arithmetic by probing the process's memory and

@@ -57,8 +57,8 @@ Binary randomized response with ratio 3 is the optimum for a uniform prior, dist
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from fractions import Fraction
-from typing import Sequence
 
 import numpy as np
 
@@ -144,8 +144,9 @@ def _row(numerators: list[int], den: int, weight: Fraction) -> list[Fraction]:
     return [made[v] for v in numerators]
 
 
-def certify(prior: Sequence[Fraction], loss: Sequence[Sequence[Fraction]], t: Fraction, identifiability: bool,
-            solution: tuple[np.ndarray, np.ndarray, np.ndarray]) -> tuple[list[list[Fraction]], Fraction] | None:
+def certify(prior: Sequence[Fraction], loss: Sequence[Sequence[Fraction]] | np.ndarray, t: Fraction,
+            identifiability: bool, solution: tuple[np.ndarray, np.ndarray, np.ndarray]
+            ) -> tuple[list[list[Fraction]], Fraction] | None:
     """The exact optimal channel and distortion, certified by an exact dual; ``None`` if not recovered.
 
     Parameters
@@ -197,7 +198,8 @@ def certify(prior: Sequence[Fraction], loss: Sequence[Sequence[Fraction]], t: Fr
     return None
 
 
-def _solve(equations: list[dict[int, Fraction]], rhs: list[Fraction], guess: Sequence[float]) -> list[Fraction] | None:
+def _solve(equations: list[dict[int, Fraction | int]], rhs: list[Fraction], guess: Sequence[float]
+           ) -> list[Fraction] | None:
     """A rational solution of ``sum_j A[i][j] z_j = rhs[i]`` (flint's exact row echelon form), the free
     unknowns set to ``guess`` rationalised; ``None`` when inconsistent."""
     import flint
@@ -241,11 +243,11 @@ def _from_basis(w: list[Fraction], cost: np.ndarray, cden: int, t: Fraction, sol
         top = {(x, y) for y in pos for x in range(k) if abs(d[x, y] - (float(t) - 1) * low[y]) <= snap[y]}
         free = [(x, y) for y in pos for x in range(k) if (x, y) not in top and d[x, y] > snap[y]]
         fi = {xy: len(pos) + i for i, xy in enumerate(free)}
-        eqs = [{} for _ in range(k)]
+        eqs: list[dict[int, Fraction | int]] = [{} for _ in range(k)]
         for y in pos:
             for x in range(k):
                 eqs[x][where[y]] = eqs[x].get(where[y], 0) + (t if (x, y) in top else 1)
-        for (x, y), j in fi.items():
+        for (x, y), j in fi.items():  # noqa: B007
             eqs[x][j] = Fraction(1)
         z = _solve(eqs, w, [low[y] for y in pos] + [d[x, y] for x, y in free])
         if z is None or any(z[j] <= 0 for j in range(len(pos))):
@@ -267,8 +269,8 @@ def _from_basis(w: list[Fraction], cost: np.ndarray, cden: int, t: Fraction, sol
     return None
 
 
-def within_budget(prior: Sequence[Fraction], loss: Sequence[Sequence[Fraction]], t: Fraction, identifiability: bool,
-                  solution: tuple[np.ndarray, np.ndarray, np.ndarray], *, bits: int = 40
+def within_budget(prior: Sequence[Fraction], loss: Sequence[Sequence[Fraction]] | np.ndarray, t: Fraction,
+                  identifiability: bool, solution: tuple[np.ndarray, np.ndarray, np.ndarray], *, bits: int = 40
                   ) -> tuple[list[list[Fraction]], Fraction] | None:
     """An exact mechanism within ratio ``t`` near the float optimum, by construction: ``(rows, distortion)``.
 

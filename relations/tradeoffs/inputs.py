@@ -191,7 +191,9 @@ def budget_of(eps, notion: str, prior: list[Fraction]) -> tuple[Real, float]:
         bound: Real = Log(LogRatio.of(q))
     else:
         bound = Rational(parse_rational(text, "--eps"))
-    if compare(bound, Rational(Fraction(0))) < 0:
+    sign = compare(bound, Rational(Fraction(0)))
+    assert sign is not None  # a rational or ln(q) against 0: decided exactly
+    if sign < 0:
         raise InputError(f"--eps: a budget is at least 0, got {json_repr(eps)} (no mechanism has a negative budget)")
     above = compare(bound, Rational(Fraction(MAX_LP_EPS)))
     if notion in ("dp", "id") and (above is None or above > 0):  # None: too close to the limit to tell

@@ -14,11 +14,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction
-from typing import Sequence
+from typing import cast
 
 from relations.errors import InputError
 from relations.measures.information import mutual_information
+from relations.model.distributions import Channel, Prior
 from relations.model.mechanism import Mechanism
 from relations.numbers.enclosure import (
     Enclosure,
@@ -35,9 +37,16 @@ Loss = str | Sequence[Sequence[RationalLike]]
 __all__ = ["Loss", "loss_matrix", "expected_distortion", "entropy", "conditional_entropy", "binary_entropy", "fano_leakage_bound", "utility_summary"]
 
 
+def _exact(mech: Mechanism) -> tuple[tuple[Fraction, ...], Sequence[Sequence[Fraction]]]:
+    """The exact prior and channel entries of a dense mechanism in exact mode."""
+    prior, rows = cast(Prior, mech.prior).exact, cast(Channel, mech.channel).exact
+    assert prior is not None and rows is not None  # exact mode
+    return prior, rows
+
+
 def loss_matrix(mech: Mechanism, loss: Loss) -> list[list[Fraction]]:
     """The loss as an exact ``n x m`` matrix (``"hamming"`` needs ``n == m``)."""
-    n, m = mech.channel.shape
+    n, m = cast(Channel, mech.channel).shape  # dense
     if isinstance(loss, str):
         if loss != "hamming":
             raise InputError(f"unknown loss {loss!r} (use 'hamming' or a matrix)")
@@ -80,8 +89,9 @@ def expected_distortion(mech: Mechanism, loss: Loss = "hamming") -> Fraction:
     if mech.is_product:
         mech = mech.dense()
     lm = loss_matrix(mech, loss)
-    return sum((px * q * l for px, row, lrow in zip(mech.prior.exact, mech.channel.exact, lm)
-                for q, l in zip(row, lrow) if px and q), Fraction(0))
+    prior, rows = _exact(mech)
+    return sum((px * q * l for px, row, lrow in zip(prior, rows, lm)
+                for q, l in zip(row, lrow) if px and q), Fraction(0))  # noqa: E741
 
 
 def entropy(p: Sequence[Fraction], bits: int = 100) -> Enclosure:
@@ -93,8 +103,9 @@ def entropy(p: Sequence[Fraction], bits: int = 100) -> Enclosure:
 
 def conditional_entropy(mech: Mechanism, bits: int = 100) -> Enclosure:
     """``H(X|Y) = H(X) - I(X;Y)`` (enclosure)."""
-    h = entropy(mech.prior.exact, bits)
-    i = mutual_information(mech.prior.exact, mech.channel.exact, bits)
+    prior, rows = _exact(mech)
+    h = entropy(prior, bits)
+    i = mutual_information(prior, rows, bits)
     return Enclosure(max(h.lower - i.upper, Fraction(0)), h.upper - i.lower)
 
 
@@ -129,10 +140,11 @@ def utility_summary(mech: Mechanism, loss: Loss = "hamming") -> dict:
     if mech.is_product:
         mech = mech.dense()
     d = expected_distortion(mech, loss)
-    h, hc = entropy(mech.prior.exact), conditional_entropy(mech)
-    mi = mutual_information(mech.prior.exact, mech.channel.exact)
+    prior, rows = _exact(mech)
+    h, hc = entropy(prior), conditional_entropy(mech)
+    mi = mutual_information(prior, rows)
     out = {"distortion": str(d), "distortion_value": float(d), "H(X)": float(h.midpoint),
            "H(X|Y)": float(hc.midpoint), "I(X;Y)": float(mi.midpoint)}
-    if isinstance(loss, str) and loss == "hamming" and len(mech.prior.exact) >= 2:
-        out["fano_lower_bound_on_I"] = float(fano_leakage_bound(mech.prior.exact, d).midpoint)
+    if isinstance(loss, str) and loss == "hamming" and len(prior) >= 2:
+        out["fano_lower_bound_on_I"] = float(fano_leakage_bound(prior, d).midpoint)
     return out

@@ -1,0 +1,14 @@
+"""The project's own linters, with the configuration in ``pyproject.toml``: ruff (pyflakes, pycodestyle
+errors, bugbear, isort, pyupgrade) on the package, tests, benchmarks and examples."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_ruff_is_clean():
+    out = subprocess.run([sys.executable, "-m", "ruff", "check", "--no-cache", "--output-format", "concise",
+                          "relations", "tests", "benchmarks", "examples"], cwd=ROOT, capture_output=True, text=True)
+    assert out.returncode == 0, out.stdout[-4000:] + out.stderr[-2000:]
