@@ -113,6 +113,52 @@ def _replayed(fn: Callable[..., Any], x: Any, pass_rng: bool, replay: Replay, ke
                                 "outputs")
 
 
+def _prebuilt(fn: Callable[..., Any]) -> list[tuple[str, Any]]:
+    """The numpy generators built before the run that ``fn`` can reach by name: its module's globals (and those
+    of the user's modules imported there, one level down), its closure, its defaults and, for a bound method,
+    its object's attributes.  Their draws cannot be enumerated (the audit did not build them); a run that
+    moves one of them is hidden randomness."""
+    import sys
+    import types
+
+    import numpy as np
+
+    kinds = (np.random.Generator, np.random.RandomState)
+    found: dict[int, tuple[str, Any]] = {}
+
+    def look(where: str, values: Any) -> None:
+        for name, v in values:
+            if isinstance(v, kinds) and v is not getattr(np.random.mtrand, "_rand", None):
+                found.setdefault(id(v), (f"{where}{name}", v))
+
+    target = getattr(fn, "__wrapped__", fn)
+    g = getattr(target, "__globals__", None) or {}
+    look("", g.items())
+    for module in [v for v in g.values() if isinstance(v, types.ModuleType)]:
+        root = module.__name__.split(".")[0]
+        if root not in sys.stdlib_module_names and root not in ("numpy", "scipy", "relations"):
+            look(f"{module.__name__}.", vars(module).items())
+    cells = getattr(target, "__closure__", None) or ()
+    look("closure ", [(str(i), c.cell_contents) for i, c in enumerate(cells) if _filled(c)])
+    look("default ", enumerate(getattr(target, "__defaults__", None) or ()))
+    owner = getattr(fn, "__self__", None)
+    if owner is not None and hasattr(owner, "__dict__"):
+        look("self.", vars(owner).items())
+    return list(found.values())
+
+
+def _filled(cell: Any) -> bool:
+    try:
+        _ = cell.cell_contents
+    except ValueError:  # an empty cell
+        return False
+    return True
+
+
+def _state(g: Any) -> Any:
+    return g.bit_generator.state if hasattr(g, "bit_generator") else g.get_state(legacy=False)
+
+
 def _run(fn: Callable[..., Any], x: Any, pass_rng: bool, replay: Replay, current: Any) -> Any:
     """One run of ``fn(x)`` along ``replay``'s path, in the closed world: a blocked source ends the route, even
     when the code caught the exception it raised."""
@@ -160,6 +206,8 @@ def enumerate_channel(fn: Callable[..., Any], domain: Sequence[Any], *, pass_rng
     """
     outputs: dict[Hashable, int] = {}
     raw_rows: list[dict[int, Fraction]] = []
+    watched = _prebuilt(fn)
+    states = [_state(g) for _, g in watched]
     unexplored: list[Fraction] = []
     deadline = None if seconds is None else time.monotonic() + seconds
     runs = 0
@@ -175,11 +223,17 @@ def enumerate_channel(fn: Callable[..., Any], domain: Sequence[Any], *, pass_rng
                     raise NotEnumerable(f"more than {max_paths} paths through the randomizer")
                 if deadline is not None and time.monotonic() > deadline:
                     raise NotEnumerable(f"the white-box time budget of {seconds:g} s ran out after {runs - 1} paths")
+                truncated = False
                 try:
                     value = _run(fn, x, pass_rng, replay, current)
                 except Truncated:  # a loop on draws: the paths below this prefix are not followed
                     lost += replay.probability()
-                else:
+                    truncated = True
+                for (name, g), before in zip(watched, states):
+                    if _state(g) != before:
+                        raise HiddenRandomness(f"the randomizer draws from {name}, a numpy generator built before "
+                                               "the audit ran (at import): its draws cannot be enumerated")
+                if not truncated:
                     key = _key(value)
                     if not row:  # the first complete path, replayed: hidden randomness would change its output
                         _replayed(fn, x, pass_rng, replay, key, current)

@@ -30,6 +30,7 @@ from relations.errors import InputError
 from relations.kinds import AuditVerdict, Status
 from relations.measures.results import Measures
 from relations.model.distributions import Channel
+from relations.model.floats import MAX_EXCUSED
 from relations.model.mechanism import Mechanism
 
 __all__ = ["AuditReport", "audit", "assert_private", "load_target", "parse_domain", "decide_channel",
@@ -249,7 +250,9 @@ def factorised_report(name: str, domain: Sequence[Any], f: Any, claims: Sequence
     value = _ln(q)
     d = len(f.rows[0])
     r = Fraction(f.radius)
-    spread = ((1 + r) / (1 - r)) ** d if r else Fraction(1)  # the true ratio is within this factor
+    # the true ratio is within this factor, excused up to MAX_EXCUSED nats (beyond, the binary values decide)
+    cap = Fraction(math.exp(MAX_EXCUSED))
+    spread = Fraction(1) if not r else cap if r >= 1 else min(((1 + r) / (1 - r)) ** d, cap)
     verdict, within, failed = AuditVerdict.CONSISTENT, False, ""
     for c in claims:
         if (compare(value, c.bound) or 0) <= 0 and not (c.op == "<" and compare(value, c.bound) == 0):

@@ -24,6 +24,7 @@ from relations.measures.notions import canonical_name, notion_result, parse_noti
 from relations.measures.product import factor_groups
 from relations.measures.results import Budget, Measures, Witness
 from relations.model.distributions import Prior
+from relations.model.floats import MAX_EXCUSED
 from relations.model.mechanism import Mechanism
 from relations.model.neighbours import diameter
 from relations.model.products import ProductChannel, ProductPrior
@@ -327,6 +328,9 @@ def rounding_margins(mech: Mechanism, *, mi: float) -> dict[str, float]:
     >>> m = Mechanism.local([[0.75, 0.25], [0.25, 0.75]])  # floats: rounding 2**-42
     >>> 4.5e-13 < rounding_margins(m, mi=0.13)["eps_d"] < 4.6e-13
     True
+
+    A margin is capped at :data:`~relations.model.floats.MAX_EXCUSED` nats: a claim that fails by more is
+    decided on the binary values, however coarse the rounding.
     """
     ch, pr = mech.channel, mech.prior
     rho = _radius([ch.local if isinstance(ch, ProductChannel) else ch])
@@ -335,10 +339,11 @@ def rounding_margins(mech: Mechanism, *, mi: float) -> dict[str, float]:
     if rho == 0 and rho_p == 0:
         return dict.fromkeys(("eps_i", "eps_d", "sigma_min", "neg_sigma", "eps_all", "eps_m"), 0.0)
     up = 1 + 2.0**-40
-    d = math.log1p(2 * rho / (1 - rho)) * up
-    dp = math.log1p(2 * rho_p / (1 - rho_p)) * up
+    d = math.log1p(2 * rho / (1 - rho)) * up if rho < 1 else math.inf
+    dp = math.log1p(2 * rho_p / (1 - rho_p)) * up if rho_p < 1 else math.inf
     gamma = ((1 + rho_p) * (1 + rho) - 1) * up
-    big_l = (-math.log1p(-rho) - math.log1p(-gamma)) * up
+    big_l = (-math.log1p(-rho) - math.log1p(-gamma)) * up if max(rho, gamma) < 1 else math.inf
     dm = (gamma * (abs(mi) + records) + records * big_l) * up
-    return {"eps_i": d + dp, "eps_d": d, "sigma_min": dp, "neg_sigma": dp, "eps_all": d, "eps_m": dm}
+    margins = {"eps_i": d + dp, "eps_d": d, "sigma_min": dp, "neg_sigma": dp, "eps_all": d, "eps_m": dm}
+    return {k: min(v, MAX_EXCUSED) for k, v in margins.items()}
 
