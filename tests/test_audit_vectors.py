@@ -168,5 +168,48 @@ def test_rappor_where_with_arrays_of_bits_and_values():
     keep = 1 - Fraction(f)  # the code's float 1 - f, at its binary value
     p1, p0 = keep + (1 - keep) / 2, (1 - keep) / 2
     assert report.eps_d_exact == f"ln({(p1 / p0) * ((1 - p0) / (1 - p1))})"
-    with pytest.raises(NotEnumerable, match="np.where"):
+    with pytest.raises(NotEnumerable, match="numpy's where on an array of 30 random bits"):
         enumerate_channel(lambda x, rng: np.where(rng.random(30) < 0.5, 2, 0), [0])
+
+
+def test_flips_keep_bits_factorised():
+    """~bits, 1 - bits and np.logical_not are bijections of the output: unary encoding with q = 1/4 and the
+    user's bit at 1/2 keeps eps_d = ln((1/2)/(1/4)) + ln((3/4)/(1/2)) = ln 3 at d = 64, factorised."""
+    import numpy as np
+
+    def written(flip):
+        def mech(x, rng):
+            bits = rng.random(size=64) < 0.25
+            bits[x] = rng.random() < 0.5
+            return flip(bits)
+        return mech
+
+    for flip in (lambda b: ~b, lambda b: 1 - b.astype(int), np.logical_not, lambda b: b == 0):
+        report = audit(written(flip), domain=[0, 1, 2, 3], eps="ln(3)")
+        assert report.route == "white-box (factorised)" and report.eps_d_exact == "ln(3)"
+
+
+def test_other_operations_read_small_vectors_one_by_one():
+    """np.where with k-ary branches (3 reports, each the truth with probability 1/2 else uniform on 4 values:
+    P(x) = 5/8, P(other) = 1/8, so eps_d = 3 ln 5 = ln 125) and np.flatnonzero (a bijection of 4 bits: ln 3)
+    are answered exactly by reading the bits; 64 bits read one by one are refused with the reason."""
+    import numpy as np
+
+    def kary(x, rng):
+        noise = rng.integers(0, 4, size=3)
+        keep = rng.random(size=3) < 0.5
+        return tuple(int(v) for v in np.where(keep, x, noise))
+
+    def support(x, rng):
+        bits = rng.random(size=4) < 0.25
+        bits[x] = rng.random() < 0.5
+        return tuple(int(i) for i in np.flatnonzero(bits))
+
+    assert str(audit(kary, domain=[0, 1, 2, 3], eps="ln(125)").measures.eps_d.exact) == "ln(125)"
+    assert str(audit(support, domain=[0, 1, 2, 3], eps="ln(3)").measures.eps_d.exact) == "ln(3)"
+
+    def wide(x, rng):
+        return tuple(int(i) for i in np.flatnonzero(rng.random(size=64) < 0.25))
+
+    with pytest.raises(NotEnumerable, match="64 random bits"):
+        audit(wide, domain=[0, 1])

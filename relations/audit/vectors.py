@@ -12,8 +12,14 @@ probabilities, it is one path.  What unary-encoding code does with such a vector
 * ``bits.sum()``: the count of ones, one choice among ``d + 1`` values with its exact (Poisson-binomial)
   distribution.
 
+* ``~bits``, ``1 - bits``, ``np.logical_not(bits)``, ``bits == 0`` (and ``== 1``, ``!=``): each coordinate
+  flipped or kept.
+
 Reading a coordinate (``bits[i]``, ``int(bits[i])``, iteration, ``tolist()``) branches on it, so code that
-looks at its bits is still enumerated exactly, path by path.  The paths of one input are merged back into
+looks at its bits is still enumerated exactly, path by path.  Anything else numpy does with the vector
+(``np.where`` with other values, ``bits * 2``, ``np.flatnonzero``, any other ufunc or array function)
+*materialises* it: each coordinate not yet fixed is read, branching the path, and the operation runs on the
+real array, when at most :data:`MATERIALISE_BITS` coordinates are uncertain; beyond that it is refused.  The paths of one input are merged back into
 one product when they differ in a single coordinate (the OUE/SUE pattern: ``bits[x] = rng.random() < p``
 splits two paths that differ only at ``x``); a channel that stays a mixture of products is refused.
 
@@ -38,10 +44,13 @@ from typing import Any
 
 from relations.audit.enumerate import NUMPY_COMPARISONS, NotEnumerable, Replay, exact_threshold
 
-__all__ = ["MAX_COORDINATES", "UniformVector", "BitVector", "Factorised", "merge_products"]
+__all__ = ["MATERIALISE_BITS", "MAX_COORDINATES", "UniformVector", "BitVector", "Factorised", "merge_products"]
 
 #: Most coordinates of one vector of independent draws.
 MAX_COORDINATES = 1 << 16
+#: Most uncertain coordinates read one by one when an operation cannot keep a vector of bits factorised
+#: (``2^20`` paths, about the path budget).
+MATERIALISE_BITS = 20
 
 
 def _check_size(size: Any) -> int:
@@ -153,19 +162,63 @@ class BitVector:
             raise NotEnumerable(f"an array of bits cast to {dtype!r}")
         return self._as({"b": "bool", "f": "float"}.get(kind, "int"))
 
-    def __mul__(self, c: Any) -> BitVector:
-        if c is True or (not isinstance(c, bool) and c == 1):
+    def __mul__(self, c: Any) -> Any:
+        if _scalar(c) and (c is True or (not isinstance(c, bool) and c == 1)):
             return self._as(_number_kind(c))
-        raise NotEnumerable("arithmetic on an array of bits beyond * 1")
+        return self.materialise("multiplying") * c
 
-    __rmul__ = __mul__
+    def __rmul__(self, c: Any) -> Any:
+        return self * c if _scalar(c) else c * self.materialise("multiplying")
 
-    def __add__(self, c: Any) -> BitVector:
-        if not isinstance(c, bool) and c == 0:
+    def __add__(self, c: Any) -> Any:
+        if _scalar(c) and not isinstance(c, bool) and c == 0:
             return self._as(_number_kind(c))
-        raise NotEnumerable("arithmetic on an array of bits beyond + 0")
+        return self.materialise("adding to") + c
 
-    __radd__ = __add__
+    def __radd__(self, c: Any) -> Any:
+        return self + c if _scalar(c) else c + self.materialise("adding to")
+
+    def __sub__(self, c: Any) -> Any:
+        return self.materialise("subtracting from") - c
+
+    def __rsub__(self, c: Any) -> Any:
+        if _scalar(c) and not isinstance(c, bool) and c == 1:  # 1 - bits: every coordinate flipped
+            return self._flipped(_number_kind(c) if self.kind != "float" else "float")
+        return c - self.materialise("subtracting")
+
+    def __invert__(self) -> Any:
+        return self._flipped("bool") if self.kind == "bool" else ~self.materialise("inverting")
+
+    def _compare(self, c: Any, equal: bool) -> Any:
+        if _scalar(c) and c in (0, 1):
+            return self._as("bool") if (int(c) == 1) == equal else self._flipped("bool")
+        values = self.materialise("comparing")
+        return values == c if equal else values != c
+
+    def __eq__(self, c: Any) -> Any:  # type: ignore[override]
+        return self._compare(c, True)
+
+    def __ne__(self, c: Any) -> Any:  # type: ignore[override]
+        return self._compare(c, False)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def _flipped(self, kind: str) -> BitVector:
+        """Every coordinate negated: 1 with probability ``1 - p``, with the rounding of the complement."""
+        return BitVector(self.replay, [1 - p for p in self.probs],
+                         [_complement_radius(p, r) for p, r in zip(self.probs, self.radii)], kind)
+
+    def materialise(self, doing: str = "using") -> Any:
+        """The real numpy array of this path: each coordinate not yet fixed is read (branching the path), when at
+        most :data:`MATERIALISE_BITS` are uncertain; otherwise :class:`NotEnumerable`, naming the operation."""
+        import numpy as np
+
+        uncertain = sum(1 for p in self.probs if p not in (0, 1))
+        if uncertain > MATERIALISE_BITS:
+            raise NotEnumerable(f"{doing} an array of {uncertain} random bits in a way that does not keep it "
+                                f"factorised (read one by one: 2^{uncertain} paths, at most 2^{MATERIALISE_BITS})")
+        dtype = {"bool": bool, "int": np.int64, "float": np.float64}[self.kind]
+        return np.array([self[i] for i in range(len(self))], dtype=dtype)
 
     def _fix(self, i: int, bit: int) -> None:
         self.probs[i], self.radii[i] = Fraction(bit), 0.0
@@ -215,16 +268,32 @@ class BitVector:
         return list(self)
 
     def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:
-        raise NotEnumerable(f"numpy's {getattr(ufunc, '__name__', ufunc)} on an array of bits")
+        import numpy as np
+
+        name = getattr(ufunc, "__name__", str(ufunc))
+        alone = method == "__call__" and not kwargs and len(inputs) == 1 and inputs[0] is self
+        if alone and (ufunc is np.logical_not or (ufunc is np.invert and self.kind == "bool")):
+            return self._flipped("bool")
+        if method == "__call__" and not kwargs and len(inputs) == 2 and name in ("equal", "not_equal"):
+            other = inputs[1] if inputs[0] is self else inputs[0]
+            if not isinstance(other, BitVector):
+                return self._compare(other, name == "equal")
+        real = [v.materialise(f"numpy's {name} on") if isinstance(v, BitVector) else v for v in inputs]
+        return getattr(ufunc, method)(*real, **kwargs)
 
     def __array_function__(self, func: Any, types: Any, args: Any, kwargs: Any) -> Any:
         import numpy as np
 
-        if func is np.where and len(args) == 3 and args[0] is self and not kwargs:
+        if func is np.where and len(args) == 3 and args[0] is self and not kwargs and _factorisable(args[1:], self):
             return self._where(args[1], args[2])
         if func is np.copy and len(args) == 1 and args[0] is self:
             return self.copy()
-        raise NotEnumerable(f"numpy's {getattr(func, '__name__', func)} on an array of bits")
+        doing = f"numpy's {getattr(func, '__name__', func)} on"
+        return func(*_materialised(args, doing), **_materialised(kwargs, doing))
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> Any:
+        values = self.materialise("converting")
+        return values if dtype is None else values.astype(dtype)
 
     def __bool__(self) -> bool:
         raise NotEnumerable("truth value of an array of bits")
@@ -248,6 +317,42 @@ class BitVector:
     def output(self) -> tuple:
         """This path's output as a product form: ``("bits", kind, probs, radius)``."""
         return ("bits", self.kind, tuple(self.probs), max(self.radii, default=0.0))
+
+
+def _scalar(c: Any) -> bool:
+    """A Python or numpy number, not an array."""
+    import numpy as np
+
+    return isinstance(c, (bool, int, float, np.bool_, np.integer, np.floating))
+
+
+def _factorisable(branches: Sequence[Any], cond: BitVector) -> bool:
+    """Whether ``np.where(cond, a, b)`` stays a product: each branch other bits or fixed 0/1 values."""
+    import numpy as np
+
+    for v in branches:
+        if isinstance(v, BitVector):
+            if v is cond or len(v) != len(cond):
+                return False
+            continue
+        try:
+            values = [v] * len(cond) if np.ndim(v) == 0 else list(np.asarray(v).ravel())
+            if len(values) != len(cond) or any(float(x) not in (0.0, 1.0) for x in values):
+                return False
+        except (TypeError, ValueError):
+            return False
+    return True
+
+
+def _materialised(value: Any, doing: str) -> Any:
+    """``value`` with every :class:`BitVector` in it (also in lists, tuples and dicts) made a real array."""
+    if isinstance(value, BitVector):
+        return value.materialise(doing)
+    if isinstance(value, (list, tuple)):
+        return type(value)(_materialised(v, doing) for v in value)
+    if isinstance(value, dict):
+        return {k: _materialised(v, doing) for k, v in value.items()}
+    return value
 
 
 def _coordinates(v: Any, n: int, cond: BitVector) -> tuple[list[Fraction], list[float]]:
