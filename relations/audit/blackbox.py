@@ -142,17 +142,25 @@ def certify(counts: Sequence[Counter], n: int, alpha: float) -> tuple[float, tup
     tests = len(counts) * (len(counts) - 1) * max(1, len(outputs))
     a = alpha / tests
     best, witness = 0.0, None
-    lows = {(i, y): clopper_pearson(c[y], n, a)[0] for i, c in enumerate(counts) for y in outputs if c[y]}
-    highs: dict = {}
-    for (i, y), lo in lows.items():
-        for j in range(len(counts)):
-            if j == i or lo <= 0:
+    intervals: dict[int, tuple[float, float]] = {}  # the interval depends on the count alone (n and a are fixed)
+
+    def interval(count: int) -> tuple[float, float]:
+        if count not in intervals:
+            intervals[count] = clopper_pearson(count, n, a)
+        return intervals[count]
+
+    floor = interval(0)[1]  # no upper end is smaller: an output whose lower end is below it cannot raise the bound
+    for i, c in enumerate(counts):  # in the order of the inputs, then of the outputs: ties keep the first
+        for y in outputs:
+            lo = interval(c[y])[0] if c[y] else 0.0
+            if lo <= floor:
                 continue
-            if (j, y) not in highs:
-                highs[(j, y)] = clopper_pearson(counts[j][y], n, a)[1]
-            bound = math.log(lo / highs[(j, y)])
-            if bound > best:
-                best, witness = bound, (i, j, y)
+            for j in range(len(counts)):
+                if j == i:
+                    continue
+                bound = math.log(lo / interval(counts[j][y])[1])
+                if bound > best:
+                    best, witness = bound, (i, j, y)
     return best, witness
 
 
