@@ -475,3 +475,29 @@ def test_a_claim_failing_by_nats_is_not_excused_as_rounding():
     report = audit(lambda x, rng: x if rng.random() < p else 1 - x, domain=[0, 1], eps="20")
     assert report.verdict == "consistent"  # the rounding at eps = 20 is well within the cap
     assert MAX_EXCUSED < 0.01  # an over-claim by 0.01 nats is never excused
+
+
+def test_a_point_mass_is_not_hidden_by_the_bins(target_file):
+    """Laplace at eps = 1 that returns the true value as a float when the noise leaves [-6, 7]: the output 1.0
+    has probability (e^-6 + e^-7) / 2 (about 1.7e-3) under x = 1 and 0 under x = 0, so eps_d is infinite.  An
+    equal-mass interval around 1.0 swallowed it ("consistent"); kept as an output of its own it certifies a
+    violation."""
+    import json
+
+    target = target_file("""
+        def rr(x, rng):
+            y = x + rng.laplace(0, 1.0)
+            if y < -6 or y > 7:
+                return float(x)
+            return y
+    """)
+    out = _cli("audit", target, "--domain", "0,1", "--eps", "1", "--workers", "0", "--json")
+    data = json.loads(out.stdout)
+    assert data["verdict"] == "violated" and out.returncode == 1 and "kept as outputs of their own" in data["binning"]
+    assert data["witness"][2] in ("{0.0}", "{1.0}")
+
+
+def test_nan_is_one_output():
+    """NaN equals nothing, itself included: each run used to look like a new output (hidden randomness)."""
+    report = audit(lambda x, rng: float("nan") if rng.random() < 0.75 else float(x), domain=[0, 1], eps="1")
+    assert report.route == "white-box" and report.measures.eps_d.value == float("inf")

@@ -23,7 +23,9 @@ def output_key(value: Any) -> Hashable:
     """A hashable, comparable form of what the randomizer returned (arrays, lists and sets included).
 
     Whatever a published output carries, it leaks: ``(1, 0)`` and ``[1, 0]`` are the same
-    output, but ``1`` and ``1.0`` and ``True`` are kept apart by type.
+    output, but ``1`` and ``1.0`` and ``True`` are kept apart by type.  A numpy scalar is the Python
+    number it equals (``np.int64(3)`` is ``3``): correct code commonly returns the truth as an ``int``
+    and a lie drawn by numpy as ``np.int64``, and both print the same.  Every NaN is one output.
 
     Examples
     --------
@@ -32,6 +34,8 @@ def output_key(value: Any) -> Hashable:
     True
     >>> output_key({2, 1})
     ('set', (1, 2))
+    >>> output_key(float("nan")) == output_key(np.float64("nan")), output_key(np.int64(3))
+    (True, 3)
     """
     kind = type(value)
     if kind is int or kind is str:  # the common case, first
@@ -49,6 +53,8 @@ def output_key(value: Any) -> Hashable:
         return ("set", tuple(sorted((output_key(v) for v in value), key=repr)))
     if isinstance(value, dict):
         return ("dict", tuple(sorted(((repr(k), output_key(v)) for k, v in value.items()))))
+    if isinstance(value, float) and value != value:  # NaN: equal to nothing, itself included
+        return ("float", "nan")
     if isinstance(value, (bool, int, float, str, bytes)) or value is None:
         return (type(value).__name__, value) if isinstance(value, (bool, float)) else value
     return ("repr", repr(value))

@@ -33,7 +33,8 @@ from relations.audit.report import (
 from relations.audit.vectors import Factorised
 from relations.errors import InputError
 
-__all__ = ["DEFAULT_SAMPLES", "DEFAULT_TOTAL", "WHITE_BOX_SECONDS", "AUTO_BINS", "quantile_edges", "audit_target"]
+__all__ = ["DEFAULT_SAMPLES", "DEFAULT_TOTAL", "WHITE_BOX_SECONDS", "AUTO_BINS", "POINT_MASS", "quantile_edges",
+           "point_masses", "audit_target"]
 
 #: Samples per input of the black-box route when the exact route cannot answer and ``--samples`` is not
 #: given (at most :data:`DEFAULT_TOTAL` over all inputs).
@@ -85,6 +86,44 @@ def quantile_edges(sampled: Any, count: int) -> list[float] | None:
                 edges.append(v)
             j += 1
     return edges[:-1] if edges and edges[-1] == values[-1][0] else edges or None
+
+
+#: A real output seen this many times in the first sample (pooled over inputs) is a point mass: the binning
+#: keeps it as an output of its own, so that an interval cannot hide it.
+POINT_MASS = 10
+
+
+def point_masses(sampled: Any) -> list[float]:
+    """The real outputs seen at least :data:`POINT_MASS` times in a sample, pooled over inputs, sorted.
+
+    Examples
+    --------
+    >>> from collections import Counter
+    >>> from relations.audit.blackbox import SampleAudit
+    >>> s = SampleAudit(0.0, None, 20, 0.05, {0: Counter({"('float', 0.5)": 6, "('float', 1.5)": 1}),
+    ...                                       1: Counter({"('float', 0.5)": 4, "('float', 2.5)": 9})}, 0.15)
+    >>> point_masses(s)
+    [0.5]
+    """
+    import ast
+
+    pooled: Counter = Counter()
+    for counts in sampled.counts.values():
+        for key, n in counts.items():
+            try:
+                v = output_real(ast.literal_eval(key) if isinstance(key, str) else key)
+            except (ValueError, SyntaxError):
+                continue
+            if v is not None and math.isfinite(v):
+                pooled[v] += n
+    return sorted(v for v, n in pooled.items() if n >= POINT_MASS)
+
+
+def _atoms_text(atoms: list[float]) -> str:
+    if not atoms:
+        return ""
+    shown = ", ".join(repr(a) for a in atoms[:5]) + (", ..." if len(atoms) > 5 else "")
+    return f"; {len(atoms)} value(s) seen {POINT_MASS} times or more in the first sample kept as outputs of their own ({shown})"
 
 
 def _check(answer: dict) -> dict:
@@ -232,11 +271,11 @@ def audit_target(target: str, *, domain: Sequence[Any] | None = None, eps: Any =
             samples = max(1, min(DEFAULT_SAMPLES, DEFAULT_TOTAL // len(domain)))
         labels: dict = {}
         total = [0, 0]
-        plan = {"bins": None if bins is None or isinstance(bins, int) else sorted(float(b) for b in bins),
-                "seed": seed}
+        plan: dict[str, Any] = {"bins": None if bins is None or isinstance(bins, int) else sorted(float(b) for b in bins),
+                                "seed": seed, "atoms": None}
 
         def draw_round(tasks: list[tuple[int, int, int]]) -> list[Counter]:
-            jobs = [dict(job, task="sample", input=i, chunk=c, size=n, seed=plan["seed"], bins=plan["bins"])
+            jobs = [dict(job, task="sample", input=i, chunk=c, size=n, seed=plan["seed"], bins=plan["bins"], atoms=plan["atoms"])
                     for i, c, n in tasks]
             total[1] += len(jobs)
 
@@ -260,10 +299,11 @@ def audit_target(target: str, *, domain: Sequence[Any] | None = None, eps: Any =
             if not first.informative() or isinstance(bins, int):
                 edges = quantile_edges(first, bins if isinstance(bins, int) else AUTO_BINS)
             if edges:  # audit the binned mechanism, on a fresh sample
-                plan["bins"], plan["seed"] = edges, seed + 1
+                atoms = point_masses(first)
+                plan["bins"], plan["seed"], plan["atoms"] = edges, seed + 1, atoms or None
                 binning = (f"outputs binned into {len(edges) + 1} intervals at the pooled quantiles of a first sample "
                            f"({first.samples} per input, --seed {seed}); the binned channel sampled afresh (--seed "
-                           f"{seed + 1}); post-processing cannot raise eps_d, so a lower bound on the binned channel "
+                           f"{seed + 1}){_atoms_text(atoms)}; post-processing cannot raise eps_d, so a lower bound on the binned channel "
                            "is one on the mechanism")
             labels.clear()
         sampled = sequential(None, domain=domain, samples=samples, alpha=alpha, stop_above=_stop(eps),

@@ -146,32 +146,36 @@ _GLOBALS = threading.Lock()  # the global generators are seeded per chunk: one c
 
 
 def sample_counts(target: Target, x: Any, *, index: int, chunk: int, size: int, seed: int,
-                  bins: list | None = None) -> Counter:
+                  bins: list | None = None, atoms: list | None = None) -> Counter:
     """Counts of ``output_key``s over ``size`` runs on ``x``, seeded from ``(seed, index, chunk)`` alone; with
-    ``bins`` (sorted edges), counts of the bin each real-valued output falls in (:func:`bin_key`)."""
+    ``bins`` (sorted edges), counts of the bin each real-valued output falls in (:func:`bin_key`), the values
+    in ``atoms`` (point masses) counted as outputs of their own."""
     with _GLOBALS:
         counts = _sample_counts(target, x, index=index, chunk=chunk, size=size, seed=seed)
     if bins is None:
         return counts
     binned: Counter = Counter()
     for key, n in counts.items():
-        binned[bin_key(key, bins)] += n
+        binned[bin_key(key, bins, atoms)] += n
     return binned
 
 
-def bin_key(key: Any, edges: list) -> str:
-    """The interval of ``edges`` that the real output ``key`` falls in: ``"[a, b)"``, open at infinity.
+def bin_key(key: Any, edges: list, atoms: list | None = None) -> str:
+    """The interval of ``edges`` that the real output ``key`` falls in: ``"[a, b)"``, open at infinity; a value
+    in ``atoms`` is its own output, ``"{v}"``.
 
     Examples
     --------
-    >>> bin_key(0.5, [0.0, 1.0]), bin_key(-3, [0.0, 1.0]), bin_key(1.0, [0.0, 1.0])
-    ('[0.0, 1.0)', '(-inf, 0.0)', '[1.0, inf)')
+    >>> bin_key(0.5, [0.0, 1.0]), bin_key(-3, [0.0, 1.0]), bin_key(1.0, [0.0, 1.0]), bin_key(0.5, [0.0], [0.5])
+    ('[0.0, 1.0)', '(-inf, 0.0)', '[1.0, inf)', '{0.5}')
     """
     import bisect
 
     value = output_real(key)
     if value is None:
         raise TargetError(f"--bins needs a real-valued output; the randomizer returned {key!r}")
+    if atoms and value in atoms:
+        return f"{{{value!r}}}"
     i = bisect.bisect_right(edges, value)
     lo = "(-inf" if i == 0 else f"[{edges[i - 1]!r}"
     hi = "inf)" if i == len(edges) else f"{edges[i]!r})"
@@ -229,7 +233,7 @@ def run_job(job: dict, cache: dict | None = None) -> dict:
         if task == "sample":
             i = job["input"]
             counts = sample_counts(target, domain[i], index=i, chunk=job["chunk"], size=job["size"], seed=job["seed"],
-                                   bins=job.get("bins"))
+                                   bins=job.get("bins"), atoms=job.get("atoms"))
             return {"ok": True, "counts": [[repr(k), output_label(k), n] for k, n in counts.items()]}
         if task == "declared":
             if target.declared is None:
