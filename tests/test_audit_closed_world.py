@@ -501,3 +501,19 @@ def test_nan_is_one_output():
     """NaN equals nothing, itself included: each run used to look like a new output (hidden randomness)."""
     report = audit(lambda x, rng: float("nan") if rng.random() < 0.75 else float(x), domain=[0, 1], eps="1")
     assert report.route == "white-box" and report.measures.eps_d.value == float("inf")
+
+
+def test_repeatability_compares_the_runs_not_only_the_counts():
+    """A randomizer with hidden state whose counts repeat exactly (an alternating output, one step skipped at
+    the 500th call: 500 of each in each 1000 runs) but whose runs do not (the second probe starts on the other
+    parity): not repeatable."""
+    from relations.audit.blackbox import sample_audit
+
+    state = [0]
+
+    def alternating(x):
+        state[0] += 1 if state[0] != 500 else 2
+        return state[0] % 2
+
+    assert not sample_audit(alternating, domain=[0, 1], samples=10_000).repeatable
+    assert sample_audit(lambda x, rng: x if rng.random() < 0.75 else 1 - x, domain=[0, 1], samples=10_000).repeatable

@@ -97,8 +97,8 @@ class SampleAudit:
     conformance : float or None
         p-value of the conformance test against the declared channel (None: none declared).
     repeatable : bool
-        Whether one chunk drawn twice with the same seed gave the same counts (:data:`PROBE` samples of
-        the first input): False when the randomizer draws from a source the seed does not control.
+        Whether one chunk drawn twice with the same seed gave the same outputs, run by run (:data:`PROBE`
+        samples of the first input): False when the randomizer draws from a source the seed does not control.
     """
 
     eps_d_lower: float
@@ -267,8 +267,8 @@ def sample_audit(fn: Callable[..., Any], *, domain: Sequence[Any], samples: int 
         pass_rng = False
     target = Target(fn, pass_rng=pass_rng)
 
-    def draw(i: int, chunk: int, size: int) -> Counter:
-        c = sample_counts(target, domain[i], index=i, chunk=chunk, size=size, seed=seed)
+    def draw(i: int, chunk: int, size: int, ordered: bool = False) -> Counter:
+        c = sample_counts(target, domain[i], index=i, chunk=chunk, size=size, seed=seed, ordered=ordered)
         return Counter({repr(k): v for k, v in c.items()})
     return sequential(draw, domain=domain, samples=samples, alpha=alpha, stop_above=stop_above)
 
@@ -283,17 +283,25 @@ def check_sampling(domain: Sequence[Any], samples: int, alpha: float) -> None:
         raise InputError(f"alpha must lie in (0, 1), got {alpha}")
 
 
-def sequential(draw: Callable[..., Any], *, domain: Sequence[Any], samples: int, alpha: float,
-               stop_above: float | None = None, draw_round: Callable[[list[tuple[int, int, int]]], list[Counter]]
-               | None = None, declared: Sequence[dict] | None = None) -> SampleAudit:
+def sequential(draw: Callable[..., Any] | None, *, domain: Sequence[Any], samples: int, alpha: float,
+               stop_above: float | None = None, draw_round: Callable[..., list[Counter]] | None = None,
+               declared: Sequence[dict] | None = None) -> SampleAudit:
     """Sequential rounds of :func:`schedule`; ``draw(i, chunk, size)`` (or ``draw_round(tasks)``
     for a whole round at once) returns the counts of one seeded chunk.  First, one chunk of the first input
-    is drawn twice: whether its counts repeat is the result's ``repeatable``."""
+    is drawn twice, run by run (``ordered=True``: each output counted under its position): whether the two
+    agree is the result's ``repeatable``."""
     check_sampling(domain, samples, alpha)
+    if draw_round is None:
+        if draw is None:
+            raise TypeError("sequential needs draw or draw_round")
+        one = draw
+
+        def draw_round(tasks: list[tuple[int, int, int]], ordered: bool = False) -> list[Counter]:
+            return [one(*t, ordered=True) if ordered else one(*t) for t in tasks]
     probe = [(0, 0, min(samples, PROBE))] * 2
-    twice = draw_round(probe) if draw_round else [draw(*t) for t in probe]
+    twice = draw_round(probe, ordered=True)
     repeatable = twice[0] == twice[1]
-    counts = [Counter() for _ in domain]
+    counts: list[Counter] = [Counter() for _ in domain]
     done, bound, witness, rounds = 0, 0.0, None, 0
     plan = schedule(samples)
     for r, target_n in enumerate(plan):
@@ -302,7 +310,7 @@ def sequential(draw: Callable[..., Any], *, domain: Sequence[Any], samples: int,
             size = min(CHUNK, target_n - done)
             tasks += [(i, done // CHUNK, size) for i in range(len(domain))]
             done += size
-        results = draw_round(tasks) if draw_round else [draw(*t) for t in tasks]
+        results = draw_round(tasks)
         for (i, _, _), c in zip(tasks, results):
             counts[i].update(c)
         rounds = r + 1

@@ -254,7 +254,7 @@ def enumerate_channel(fn: Callable[..., Any], domain: Sequence[Any], *, pass_rng
             raise AssertionError(f"probabilities for input {x!r} sum to {sum(r) + m}")
     e = Enumerated(keys, rows, runs, (radius - 1) * (1 + 2.0**-40), tuple(unexplored))
     if not e.complete and not allow_unexplored:
-        raise Unexplored(e, max_depth)
+        raise Unexplored(e, MAX_DEPTH if max_depth is None else max_depth)
     return e
 
 

@@ -142,8 +142,9 @@ class EnumeratingGenerator:
             radii = _weight_radii(p, weights)
         if size is not None and not replace:
             count = size if isinstance(size, int) else math.prod(size)
-            chosen, pool, pw = [], list(range(len(items))), list(weights)
-            for _ in range(count):
+            chosen: list[Any] = []
+            pool, pw = list(range(len(items))), list(weights)
+            for _pick in range(count):
                 total = sum(pw)
                 k = self._replay.decide([w / total for w in pw], radii and [2 * r for r in radii[:len(pw)]])
                 chosen.append(items[pool.pop(k)])

@@ -114,7 +114,7 @@ def _global_patches(current: Any) -> list[tuple[Any, str, Any]]:
             weights = [c - (cum_weights[i - 1] if i else 0) for i, c in enumerate(cum_weights)]
         return [g().choice(list(population), p=weights) for _ in range(k)]
 
-    draws = {"random": lambda: g().random(), "randint": lambda a, b: int(g().integers(a, b + 1)),
+    draws: dict[str, Any] = {"random": lambda: g().random(), "randint": lambda a, b: int(g().integers(a, b + 1)),
              "randrange": randrange, "choice": lambda seq: g().choice(list(seq)), "shuffle": lambda x: g().shuffle(x),
              "sample": sample, "getrandbits": lambda k: int(g().integers(0, 2**k)),
              "uniform": lambda a, b: g().uniform(a, b), "choices": choices}
@@ -226,7 +226,8 @@ class intercepted_globals:
     """
 
     def __enter__(self) -> Any:
-        current = self.current = type("Current", (_Current,), {})
+        current: Any = type("Current", (_Current,), {})
+        self.current = current
 
         def begin() -> None:
             current.blocked, current.py_seeded, current.np_seeded = None, False, False

@@ -279,6 +279,7 @@ def _opendp(boolean: bool) -> Callable[[float, int, dict], Built]:
         import opendp.prelude as dp
 
         dp.enable_features("contrib")
+        domain: list[Any]
         if boolean:
             prob = math.exp(eps) / (math.exp(eps) + 1)
             meas, domain = dp.m.make_randomized_response_bool(prob=prob), [True, False]

@@ -14,7 +14,7 @@ from relations.audit.enumerate import NotEnumerable, ScaledDraw, UniformDraw
 try:
     import numpy as _np
 except ImportError:  # pragma: no cover - a worker interpreter without numpy
-    _np = None
+    _np = None  # type: ignore[assignment]
 
 __all__ = ["output_key", "output_label", "output_real"]
 

@@ -133,6 +133,7 @@ class AuditReport:
             return (f"{self.verdict}: {self.claim} fails: {self.target} implements a channel with eps_d >= "
                     f"{self.eps_d_lower}, certified (x={x}, x'={x2}, y={y}; {self.route_reason}; {self.runs} paths)")
         m, mech = self.measures, self.mechanism
+        assert m is not None  # a white-box report with its mechanism carries its measures
         w = m.eps_d.witness
         where = "" if w is None else (f" (x={mech.input_label(w.x)}, x'={mech.input_label(w.x_prime)}, "
                                       f"y={mech.output_label(w.y)})")
@@ -200,7 +201,7 @@ def audit(fn: Callable[..., Any], *, domain: Sequence[Any], eps: Any = None, cla
     """
     parsed = _claims(eps, claims)
     pass_rng = "rng" in inspect.signature(fn).parameters
-    name = target or getattr(fn, "__qualname__", repr(fn))
+    name: str = target or getattr(fn, "__qualname__", None) or repr(fn)
     try:
         start, depth = time.monotonic(), MAX_DEPTH
         last: Enumerated | None = None

@@ -78,7 +78,8 @@ def quantile_edges(sampled: Any, count: int) -> list[float] | None:
     total = sum(n for _, n in values)
     if total == 0 or count < 2:
         return None
-    edges, seen, j = [], 0, 1
+    edges: list[float] = []
+    seen, j = 0, 1
     for v, n in values:
         seen += n
         while j < count and seen * count >= j * total:
@@ -147,7 +148,7 @@ def _conformance_exact(rows: list[list[Fraction]], outputs: list[str], declared:
             gap = math.inf if d == 0 or p == 0 else abs(float(p) / d - 1)
             if gap > worst:
                 worst, where = gap, (i, key)
-    if worst <= 1e-9:
+    if worst <= 1e-9 or where is None:
         return f"conforms to the declared channel (largest relative difference {worst:.2g})"
     return f"differs from the declared channel: relative difference {worst:.3g} at input #{where[0]}, output {where[1]}"
 
@@ -225,7 +226,7 @@ def audit_target(target: str, *, domain: Sequence[Any] | None = None, eps: Any =
     ('consistent', 'ln(3)')
     """
     library = ":" not in target
-    job = {"target": target, "params": None}
+    job: dict[str, Any] = {"target": target, "params": None}
     if library:
         if eps is None or k is None:
             raise InputError(f"{target}: a library mechanism needs --eps and --k")
@@ -274,9 +275,9 @@ def audit_target(target: str, *, domain: Sequence[Any] | None = None, eps: Any =
         plan: dict[str, Any] = {"bins": None if bins is None or isinstance(bins, int) else sorted(float(b) for b in bins),
                                 "seed": seed, "atoms": None}
 
-        def draw_round(tasks: list[tuple[int, int, int]]) -> list[Counter]:
-            jobs = [dict(job, task="sample", input=i, chunk=c, size=n, seed=plan["seed"], bins=plan["bins"], atoms=plan["atoms"])
-                    for i, c, n in tasks]
+        def draw_round(tasks: list[tuple[int, int, int]], ordered: bool = False) -> list[Counter]:
+            jobs = [dict(job, task="sample", input=i, chunk=c, size=n, seed=plan["seed"], bins=plan["bins"],
+                         atoms=plan["atoms"], ordered=ordered) for i, c, n in tasks]
             total[1] += len(jobs)
 
             def tick(n: int) -> None:

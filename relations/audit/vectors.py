@@ -195,10 +195,10 @@ class BitVector:
         values = self.materialise("comparing")
         return values == c if equal else values != c
 
-    def __eq__(self, c: Any) -> Any:  # type: ignore[override]
+    def __eq__(self, c: Any) -> Any:
         return self._compare(c, True)
 
-    def __ne__(self, c: Any) -> Any:  # type: ignore[override]
+    def __ne__(self, c: Any) -> Any:
         return self._compare(c, False)
 
     __hash__ = None  # type: ignore[assignment]
@@ -400,7 +400,8 @@ class Factorised:
             for x2, b in enumerate(self.rows):
                 if x == x2:
                     continue
-                q, bits = Fraction(1), []
+                q: Fraction | None = Fraction(1)
+                bits: list[int] = []
                 for p, p2 in zip(a, b):
                     one = p / p2 if p2 else (None if p else Fraction(0))
                     zero = (1 - p) / (1 - p2) if p2 < 1 else (None if p < 1 else Fraction(0))

@@ -146,13 +146,14 @@ _GLOBALS = threading.Lock()  # the global generators are seeded per chunk: one c
 
 
 def sample_counts(target: Target, x: Any, *, index: int, chunk: int, size: int, seed: int,
-                  bins: list | None = None, atoms: list | None = None) -> Counter:
+                  bins: list | None = None, atoms: list | None = None, ordered: bool = False) -> Counter:
     """Counts of ``output_key``s over ``size`` runs on ``x``, seeded from ``(seed, index, chunk)`` alone; with
     ``bins`` (sorted edges), counts of the bin each real-valued output falls in (:func:`bin_key`), the values
-    in ``atoms`` (point masses) counted as outputs of their own."""
+    in ``atoms`` (point masses) counted as outputs of their own.  With ``ordered``, each run's output is
+    counted under its position (``"j:key"``), so that two samples compare equal only when every run agrees."""
     with _GLOBALS:
-        counts = _sample_counts(target, x, index=index, chunk=chunk, size=size, seed=seed)
-    if bins is None:
+        counts = _sample_counts(target, x, index=index, chunk=chunk, size=size, seed=seed, ordered=ordered)
+    if bins is None or ordered:  # the runs in order compare the same binned or not
         return counts
     binned: Counter = Counter()
     for key, n in counts.items():
@@ -182,7 +183,8 @@ def bin_key(key: Any, edges: list, atoms: list | None = None) -> str:
     return f"{lo}, {hi}"
 
 
-def _sample_counts(target: Target, x: Any, *, index: int, chunk: int, size: int, seed: int) -> Counter:
+def _sample_counts(target: Target, x: Any, *, index: int, chunk: int, size: int, seed: int,
+                   ordered: bool = False) -> Counter:
     import random
 
     import numpy as np
@@ -194,8 +196,9 @@ def _sample_counts(target: Target, x: Any, *, index: int, chunk: int, size: int,
         target.seed(state)
     counts: Counter = Counter()
     fn = target.fn
-    for _ in range(size):
-        counts[output_key(target.call(fn, x, rng))] += 1
+    for j in range(size):
+        key = output_key(target.call(fn, x, rng))
+        counts[f"{j}:{key!r}" if ordered else key] += 1
     return counts
 
 def run_job(job: dict, cache: dict | None = None) -> dict:
@@ -233,7 +236,8 @@ def run_job(job: dict, cache: dict | None = None) -> dict:
         if task == "sample":
             i = job["input"]
             counts = sample_counts(target, domain[i], index=i, chunk=job["chunk"], size=job["size"], seed=job["seed"],
-                                   bins=job.get("bins"), atoms=job.get("atoms"))
+                                   bins=job.get("bins"), atoms=job.get("atoms"),
+                                   ordered=bool(job.get("ordered")))
             return {"ok": True, "counts": [[repr(k), output_label(k), n] for k, n in counts.items()]}
         if task == "declared":
             if target.declared is None:
