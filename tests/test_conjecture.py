@@ -123,7 +123,7 @@ def test_linear_conjecture_is_proved_with_a_standalone_script():
 
 def test_tanh_bound_survives():
     r = conjecture("eps_m <= eps_d * tanh(eps_d / 2)", setting="local", quick=True)
-    assert r.verdict == "survived" and r.checked > 50 and r.best_gap <= 1e-9 and r.searched
+    assert r.verdict == "unrefuted" and r.checked > 50 and r.best_gap <= 1e-9 and r.searched
     # the bounded-exhaustive part: 7 values of denominator <= 4 give 7^2 binary channels under 3 priors,
     # and C(6 + 2, 3) multisets of 3 rows from the 6 rows of length 3 with entries in {0, 1/2, 1}
     assert r.exhaustive == 7 * 7 * 3 + math.comb(8, 3)
@@ -227,7 +227,7 @@ def test_cli_file(tmp_path):
 
 @pytest.mark.slow
 def test_full_search_tanh_survives_both_settings():
-    assert conjecture("eps_m <= eps_d * tanh(eps_d / 2)", setting="local").verdict == "survived"
+    assert conjecture("eps_m <= eps_d * tanh(eps_d / 2)", setting="local").verdict == "unrefuted"
 
 
 def test_further_notions_by_name():

@@ -1,9 +1,9 @@
 """``relations conjecture``: a relation the user states, decided over all mechanisms (registered on ``app``).
 
 ``relations conjecture 'eps_m <= eps_d * tanh(eps_d / 2)' --setting local`` prints the verdict
-(``proved``, ``refuted``, ``survived``) and its evidence; ``--file FILE`` decides every conjecture
+(``proved``, ``refuted``, ``unrefuted``) and its evidence; ``--file FILE`` decides every conjecture
 of a JSON file ``{"conjectures": [{"id", "statement", "setting"}, ...]}``.  Exit status: 0 proved
-or survived, 1 some conjecture refuted, 2 bad input.
+or unrefuted, 1 some conjecture refuted, 2 bad input.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from collections.abc import Sequence
 import typer
 
 from relations.cli.app import app, fail
+from relations.kinds import Verdict
 
 __all__ = ["conjecture_cmd"]
 
@@ -32,9 +33,9 @@ def conjecture_cmd(
                                       "--file, a folder of ID.json files)."),
     force: bool = typer.Option(False, "--force", help="Replace a file relations did not write."),
 ) -> None:
-    """Decide a relation you state over all mechanisms: proved (z3), refuted (an exact witness) or survived.
+    """Decide a relation you state over all mechanisms: proved (z3), refuted (an exact witness) or unrefuted.
 
-    Exit status: 0 proved or survived, 1 refuted, 2 bad input."""
+    Exit status: 0 proved or unrefuted, 1 refuted, 2 bad input."""
     from relations.checking.conjectures import parse_conjecture
     from relations.io.conjecture_files import read_conjecture_file, result_json
     from relations.io.outputs import OutputDir, check_output_file
@@ -83,11 +84,11 @@ def conjecture_cmd(
             sys.stdout.write(f"{name}{r.text} ({r.setting}): {r.verdict}\n  {r.evidence}\n")
             if r.used:
                 sys.stdout.write(f"  relations used: {', '.join(r.used)}\n")
-            if r.verdict == "survived":
+            if r.verdict == Verdict.UNREFUTED:
                 sys.stdout.write("  searched: " + "; ".join(r.searched) + "\n")
             if r.witness is not None:
                 where = f"written to {files[i]}" if i in files else "(--out FILE writes it)"
                 assert r.decision is not None  # decided with its witness
                 sys.stdout.write(f"  witness (lhs = {r.decision.lhs:.6g}, rhs = {r.decision.rhs:.6g}) {where}\n")
-    if any(r.verdict == "refuted" for _, r in results):
+    if any(r.verdict == Verdict.REFUTED for _, r in results):
         raise typer.Exit(1)

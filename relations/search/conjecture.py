@@ -1,4 +1,4 @@
-"""User conjectures decided over all mechanisms of a setting: ``proved``, ``refuted`` or ``survived``.
+"""User conjectures decided over all mechanisms of a setting: ``proved``, ``refuted`` or ``unrefuted``.
 
 :func:`conjecture` parses the statement (:mod:`relations.checking.conjectures`) and then, as
 ``relations verify`` decides the catalogue:
@@ -18,7 +18,7 @@
 
 Every candidate is decided exactly (:func:`~relations.checking.conjecture_eval.decide`); the first
 that fails is simplified (:func:`~relations.search.witnesses.simplify`), decided again and
-returned as the witness of ``refuted``.  Otherwise the verdict is ``survived``, with the record
+returned as the witness of ``refuted``.  Otherwise the verdict is ``unrefuted``, with the record
 of what was searched.  Everything is seeded.
 """
 
@@ -37,6 +37,7 @@ from relations.checking.conjecture_eval import Decision, decide
 from relations.checking.conjectures import Conjecture, float_gap, parse_conjecture
 from relations.checking.quantities import values
 from relations.errors import InputError
+from relations.kinds import Verdict
 from relations.model.distributions import Channel, Prior
 from relations.model.mechanism import Mechanism
 from relations.model.neighbours import LocalInputs
@@ -68,7 +69,7 @@ class ConjectureResult:
     setting : str
         ``"local"`` or ``"central"``.
     verdict : str
-        ``"proved"``, ``"refuted"`` or ``"survived"``.
+        ``"proved"``, ``"refuted"`` or ``"unrefuted"``.
     evidence : str
         One sentence.
     witness : Mechanism or None
@@ -87,7 +88,7 @@ class ConjectureResult:
     best_gap : float
         The largest float ``lhs - rhs`` (oriented: positive refutes) the searches met.
     exhaustive : int
-        For ``survived``: members of the bounded-exhaustive families decided exactly to satisfy it.
+        For ``unrefuted``: members of the bounded-exhaustive families decided exactly to satisfy it.
     seconds : float
     """
 
@@ -309,7 +310,7 @@ def _ratios(t: float) -> Iterator[Fraction]:
 
 def conjecture(text: str, *, setting: str = "local", quick: bool = False, seed: int = 2025,
                prove: bool = True) -> ConjectureResult:
-    """Decide a user conjecture over every mechanism of ``setting``: proved, refuted or survived.
+    """Decide a user conjecture over every mechanism of ``setting``: proved, refuted or unrefuted.
 
     Parameters
     ----------
@@ -349,7 +350,7 @@ def conjecture(text: str, *, setting: str = "local", quick: bool = False, seed: 
     decide(conj, values(randomized_response(3)).reals)  # every notion available (InputError otherwise)
     proof: Proof | None = prove_conjecture(conj, setting) if prove else None
     if proof is not None:
-        return ConjectureResult(conj.text, setting, "proved", f"z3: follows in real arithmetic from "
+        return ConjectureResult(conj.text, setting, str(Verdict.PROVED), f"z3: follows in real arithmetic from "
                                 f"{', '.join(proof.used) or 'the basic facts'} (negation unsat); infinite cases "
                                 f"checked in the extended reals; scope: {proof.scope}", proof=proof.smt2,
                                 used=proof.used, searched=("z3 proof from the lemma-proved relations",),
@@ -369,7 +370,7 @@ def conjecture(text: str, *, setting: str = "local", quick: bool = False, seed: 
                                   undefined=search.undefined, undecided=search.undecided, best_gap=search.best_gap)
     if found is None:
         n, und, undef = search.exhaustive_counts
-        return ConjectureResult(conj.text, setting, "survived", f"no counterexample among {search.checked} "
+        return ConjectureResult(conj.text, setting, str(Verdict.UNREFUTED), f"no counterexample among {search.checked} "
                                 f"mechanisms decided exactly; "
                                 f"bounded-exhaustive: all {n} members of the bounded families satisfy it"
                                 + (f" except {und} undecided and {undef} where a side has no value" if und or undef
@@ -379,6 +380,6 @@ def conjecture(text: str, *, setting: str = "local", quick: bool = False, seed: 
     simple = simplify(found, lambda m: decide(conj, values(m).reals).status == "fails")
     decision = decide(conj, values(simple).reals)
     assert decision.status == "fails"
-    return ConjectureResult(conj.text, setting, "refuted", f"counterexample found by {engine}, simplified and "
+    return ConjectureResult(conj.text, setting, str(Verdict.REFUTED), f"counterexample found by {engine}, simplified and "
                             f"re-checked exactly: lhs = {decision.lhs:.6g}, rhs = {decision.rhs:.6g}", witness=simple,
                             decision=decision, seconds=time.perf_counter() - t0, **common)
