@@ -274,6 +274,8 @@ def test_deepening_is_bounded_by_work_not_the_clock():
     report = audit(_retry_krr, domain=[0, 1, 2, 3], eps="ln(3)", samples=10_000, seed=2)
     assert f"more than {depth} draws" in report.route_reason
     assert f"up to {mass_text(max(e.unexplored))} per input" in report.route_reason
+    interval = report.white_box_interval  # the certified interval the explored paths give, in the JSON too
+    assert interval["depth"] == depth and interval["upper"] is None and float(interval["lower"]) <= math.log(3)
 
 
 def test_a_geometric_shift_is_violated_on_its_support():

@@ -311,6 +311,8 @@ class Unexplored(NotEnumerable):
         self.enumerated, self.depth = enumerated, depth
         q, _ = enumerated.eps_d_lower()
         lower = "inf" if q is None else f"{math.log(q.numerator) - math.log(q.denominator):.6g}"
+        self.interval = {"lower": lower, "upper": None, "depth": depth,
+                         "unexplored": mass_text(max(enumerated.unexplored))}
         super().__init__(f"a loop on draws: paths of more than {depth} draws were not followed (unexplored mass "
                          f"up to {mass_text(max(enumerated.unexplored))} per input), so eps_d is known only within "
                          f"[{lower}, inf)")

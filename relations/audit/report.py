@@ -95,6 +95,7 @@ class AuditReport:
     within_rounding: bool = False  # factorised white-box: the claim holds only within the code's float rounding
     budgets: dict = field(default_factory=dict)  # the path, depth, time and sample budgets the audit ran with
     witness: tuple = ()  # its (x, x', y)
+    white_box_interval: dict = field(default_factory=dict)  # a loop cut at a depth, then sampled: eps_d's bounds
 
     @property
     def repeatable(self) -> bool:
@@ -228,7 +229,8 @@ def audit(fn: Callable[..., Any], *, domain: Sequence[Any], eps: Any = None, cla
         if samples is None:
             raise
         sampled = sample_audit(fn, domain=domain, samples=samples, seed=seed, alpha=alpha, stop_above=_bound(eps))
-        return _sampled_report(name, sampled, eps, route_reason=str(exc))
+        return _sampled_report(name, sampled, eps, route_reason=str(exc),
+                               white_box_interval=getattr(exc, "interval", None) or {})
     labels = [output_label(k) for k in e.outputs]
     mech = _mechanism(domain, labels, e.rows, e.rounding, prior, name)
     decided, verdict = decide_channel(mech, parsed)

@@ -252,6 +252,7 @@ def audit_target(target: str, *, domain: Sequence[Any] | None = None, eps: Any =
             answer = _check(pool.map([dict(job, task="declared", inputs=list(range(len(domain))))])[0])
             declared = [{key: float(p) for key, _, p in answer["rows"][str(i)]} for i in range(len(domain))]
         reason = ""
+        interval: dict = {}
         if white_box and info.get("enumerable", True):
             try:
                 report = _deepening(pool, job, domain, parsed, prior, declared, extra, max_paths, seconds)
@@ -262,6 +263,7 @@ def audit_target(target: str, *, domain: Sequence[Any] | None = None, eps: Any =
                 if exact_only:
                     raise
                 reason = str(exc)
+                interval = getattr(exc, "interval", None) or {}
         elif exact_only:
             raise NotEnumerable("the target's randomness is not enumerated (a library mechanism sampled by design)"
                                 if white_box else "--black-box was asked for")
@@ -309,7 +311,8 @@ def audit_target(target: str, *, domain: Sequence[Any] | None = None, eps: Any =
             labels.clear()
         sampled = sequential(None, domain=domain, samples=samples, alpha=alpha, stop_above=_stop(eps),
                              draw_round=draw_round, declared=None if plan["bins"] else declared)
-        report = _sampled_report(target, sampled, eps, labels=labels, route_reason=reason, binning=binning, **extra)
+        report = _sampled_report(target, sampled, eps, labels=labels, route_reason=reason, binning=binning,
+                                 white_box_interval=interval, **extra)
         if sampled.conformance is not None:
             report = _with(report, conformance=(
                 f"conformance with the declared channel: p = {sampled.conformance:.3g} (chi-square, Bonferroni "

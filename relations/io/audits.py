@@ -22,7 +22,8 @@ def audit_json(report: AuditReport, *, channel_file: str | None = None) -> dict[
     White-box: ``eps_d``, ``eps_i``, ``eps_m`` exactly, ``paths``, ``rounding``; factorised (vectors of
     independent bits): ``eps_d`` exactly and ``bits``; depth-bounded (a loop on draws): ``eps_d_lower``.
     Black-box: ``eps_d_lower``, ``confidence``, ``witness``, ``rounds``,
-    ``undetectable_below``.  Library mechanisms: ``claimed``, ``version``, ``conformance``.
+    ``undetectable_below``, and after a loop on draws cut at a depth, ``white_box_interval`` (``lower``, the
+    certified lower end in nats as text, ``upper`` null: unknown, ``depth`` and ``unexplored`` mass).  Library mechanisms: ``claimed``, ``version``, ``conformance``.
 
     Examples
     --------
@@ -67,6 +68,8 @@ def audit_json(report: AuditReport, *, channel_file: str | None = None) -> dict[
                            "status": "fails" if report.verdict == "violated" else "not refuted by sampling"}]
     if report.budgets:
         data["budgets"] = report.budgets
+    if report.white_box_interval:  # a loop on draws cut at a depth, then sampled: what the explored paths certify
+        data["white_box_interval"] = report.white_box_interval
     if report.claimed is not None:
         data.update({"claimed": report.claimed, "version": report.version})
     if report.conformance:
