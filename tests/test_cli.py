@@ -175,3 +175,16 @@ def test_ctrl_c_in_a_command_says_so_and_exits_130(monkeypatch, capsys):
         cli.main(["interrupted-for-a-test"])
     assert exc.value.code == 130
     assert capsys.readouterr().err == "relations: interrupted\n"
+
+
+def test_figures_without_matplotlib_is_one_line(tmp_path):
+    """matplotlib is an extra: without it, 'relations figures' says how to install it (exit 2), no traceback."""
+    import subprocess
+    import sys
+
+    blocker = tmp_path / "sitecustomize.py"  # hide matplotlib from the child process
+    blocker.write_text("import sys\nsys.modules['matplotlib'] = None\n")
+    env = {**__import__("os").environ, "PYTHONPATH": str(tmp_path)}
+    out = subprocess.run([sys.executable, "-m", "relations", "figures", "--out", str(tmp_path / "f")],
+                         capture_output=True, text=True, env=env)
+    assert out.returncode == 2 and "privacy-relations[figures]" in out.stderr and "Traceback" not in out.stderr

@@ -339,6 +339,10 @@ def figures(
     force: bool = typer.Option(False, "--force", help="Replace files in --out that relations did not write."),
 ) -> None:
     """Regenerate the figures from computed results (the relation diagram uses the verdicts of 'relations verify')."""
+    import importlib.util
+
+    if importlib.util.find_spec("matplotlib") is None:
+        fail("relations figures draws with matplotlib, an extra: pip install 'privacy-relations[figures]'")
     from relations.figures import FIGURES, write_all
     from relations.figures.style import FORMATS, parse_formats
 
