@@ -141,3 +141,18 @@ def test_worker_modules_stand_alone(name):
             targets = [a.name for a in node.names if a.name.startswith("relations")]
         for t in targets:
             assert t in WORKER_SAFE, f"{name} imports {t} at module level"
+
+
+def test_one_name_per_idea_with_shims_for_the_old_names():
+    """Verdict and Notion each name one thing (the enums of relations.kinds); the 0.1 names of the relation's
+    result and the notion table's entry still resolve, with a DeprecationWarning."""
+    import relations.measures.notions as notions
+    import relations.search.verify as verify
+    from relations.kinds import Notion, Verdict
+
+    assert not hasattr(verify, "__all__") or "Verdict" not in verify.__all__
+    assert "Notion" not in notions.__all__ and Verdict.UNREFUTED == "unrefuted" and Notion.EPS_D == "eps_d"
+    with pytest.warns(DeprecationWarning, match="RelationVerdict"):
+        assert verify.Verdict is verify.RelationVerdict
+    with pytest.warns(DeprecationWarning, match="NotionSpec"):
+        assert notions.Notion is notions.NotionSpec

@@ -17,22 +17,22 @@ from relations.io.reports import verdict_json
 from relations.io.writing import dumps
 
 if TYPE_CHECKING:
-    from relations.search.verify import Verdict
+    from relations.search.verify import RelationVerdict
 
 __all__ = ["write_conjectures", "conjectures_table", "write_evidence", "run_verify", "tally"]
 
 
-def write_evidence(verdicts: Sequence[Verdict], out) -> None:
+def write_evidence(verdicts: Sequence[RelationVerdict], out) -> None:
     """Write the witness files, SMT scripts and ``verdicts.json`` of ``relations verify`` under ``out``.
 
-    Each :class:`~relations.search.verify.Verdict` gets ``witness_file`` / ``proof_file`` / ``family_file`` set to the
+    Each :class:`~relations.search.verify.RelationVerdict` gets ``witness_file`` / ``proof_file`` / ``family_file`` set to the
     path written, relative to the folder (``witnesses/ID.json``, with ``/`` on every system).  ``verdicts.json``
     has no timings and no absolute paths, so two runs into two folders give identical files, and a folder that
     is moved still re-checks.
 
     Parameters
     ----------
-    verdicts : sequence of Verdict
+    verdicts : sequence of RelationVerdict
         Updated in place.
     out : str or OutputDir
         The folder (:class:`~relations.io.outputs.OutputDir`: files the tool did not write are
@@ -47,9 +47,9 @@ def write_evidence(verdicts: Sequence[Verdict], out) -> None:
     >>> import os, tempfile
     >>> from relations import CATALOGUE
     >>> from relations.mechanisms import paper_local
-    >>> from relations.search.verify import Verdict
+    >>> from relations.search.verify import RelationVerdict
     >>> thm8 = next(r for r in CATALOGUE if r.id == "zheng2025.thm8")
-    >>> v = Verdict(thm8, "proved", "the paper's construction", witness=paper_local("1/2"))
+    >>> v = RelationVerdict(thm8, "proved", "the paper's construction", witness=paper_local("1/2"))
     >>> with tempfile.TemporaryDirectory() as out:
     ...     write_evidence([v], out)
     ...     sorted(os.listdir(out)), v.witness_file, os.path.isfile(os.path.join(out, v.witness_file))
@@ -58,7 +58,7 @@ def write_evidence(verdicts: Sequence[Verdict], out) -> None:
     from relations.io.outputs import OutputDir
 
     folder = out if isinstance(out, OutputDir) else OutputDir(out)
-    files: list[tuple[str, str, Verdict, str]] = []  # (relative path, text, verdict, attribute to set)
+    files: list[tuple[str, str, RelationVerdict, str]] = []  # (relative path, text, verdict, attribute to set)
     for v in verdicts:
         if v.witness is not None:
             files.append((f"witnesses/{v.relation.id}.json",

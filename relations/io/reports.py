@@ -39,7 +39,7 @@ from relations.measures.encoding import (  # noqa: F401 (re-exported)
 )
 
 if TYPE_CHECKING:
-    from relations.search.verify import Verdict
+    from relations.search.verify import RelationVerdict
 
 __all__ = ["catalogue_json", "verdict_json", "ALL_NOTIONS", "notions_json"]
 
@@ -61,12 +61,12 @@ def catalogue_json() -> list[dict[str, Any]]:
              "scope": {"name": r.scope.name, "text": r.scope.describe(r.setting)}} for r in CATALOGUE]
 
 
-def verdict_json(v: Verdict, *, with_witness: bool = True) -> dict[str, Any]:
-    """A :class:`~relations.search.verify.Verdict` as JSON (``relations verify --json``, ``verdicts.json``).
+def verdict_json(v: RelationVerdict, *, with_witness: bool = True) -> dict[str, Any]:
+    """A :class:`~relations.search.verify.RelationVerdict` as JSON (``relations verify --json``, ``verdicts.json``).
 
     Parameters
     ----------
-    v : Verdict
+    v : RelationVerdict
     with_witness : bool, optional
         Include the counterexample as a mechanism file's dict (``verdicts.json`` leaves it out:
         the witness has its own file).

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from rich.text import Text
 
     from relations.checking.checker import Report
-    from relations.search.verify import Verdict
+    from relations.search.verify import RelationVerdict
 
 __all__ = ["NARROW", "measures_table", "notions_table", "check_tables", "catalogue_table", "verdicts_table"]
 
@@ -305,12 +305,12 @@ _VERDICT_STYLE = {"proved": "bold green", "holds-bounded": "green", "unrefuted":
 
 
 
-def verdicts_table(verdicts: Sequence[Verdict], width: int | None = None, folder: str | None = None) -> Table:
+def verdicts_table(verdicts: Sequence[RelationVerdict], width: int | None = None, folder: str | None = None) -> Table:
     """The table of ``relations verify``: id, statement, verdict, evidence, tightness (best found, and the frontier where known).
 
     Parameters
     ----------
-    verdicts : sequence of Verdict
+    verdicts : sequence of RelationVerdict
     width : int, optional
         The terminal's width: below :data:`NARROW` the statement goes under the id (never split),
         and the tightness after the evidence.

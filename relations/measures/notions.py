@@ -27,11 +27,11 @@ from relations.numbers.logs import LogRatio
 from relations.numbers.reals import Log, Rational, Real
 from relations.numbers.text import fraction_text, parse_rational
 
-__all__ = ["Notion", "NOTIONS", "check_argument", "parse_notion", "canonical_name", "notion_result", "notion_value"]
+__all__ = ["NotionSpec", "NOTIONS", "check_argument", "parse_notion", "canonical_name", "notion_result", "notion_value"]
 
 
 @dataclass(frozen=True)
-class Notion:
+class NotionSpec:
     """A named privacy notion of the registry.
 
     Attributes
@@ -53,26 +53,26 @@ class Notion:
 
 
 _ALL = (
-    Notion("delta", "eps", "privacy profile: max over neighbours of sum_y max(0, Q[x][y] - e^eps Q[x'][y])",
+    NotionSpec("delta", "eps", "privacy profile: max over neighbours of sum_y max(0, Q[x][y] - e^eps Q[x'][y])",
            "Balle, Barthe, Gaboardi, NeurIPS 2018"),
-    Notion("eps_delta", "delta", "smallest eps >= 0 with delta(eps) <= delta",
+    NotionSpec("eps_delta", "delta", "smallest eps >= 0 with delta(eps) <= delta",
            "Balle, Barthe, Gaboardi, NeurIPS 2018"),
-    Notion("renyi", "alpha", "Renyi DP: max over neighbours of D_alpha(Q[x] || Q[x'])",
+    NotionSpec("renyi", "alpha", "Renyi DP: max over neighbours of D_alpha(Q[x] || Q[x'])",
            "Mironov, CSF 2017, doi:10.1109/CSF.2017.11"),
-    Notion("rho", None, "zCDP: sup over alpha > 1 of renyi(alpha) / alpha",
+    NotionSpec("rho", None, "zCDP: sup over alpha > 1 of renyi(alpha) / alpha",
            "Bun, Steinke, TCC 2016, doi:10.1007/978-3-662-53641-4_24"),
-    Notion("kl", None, "max over neighbours of the KL divergence D(Q[x] || Q[x'])",
+    NotionSpec("kl", None, "max over neighbours of the KL divergence D(Q[x] || Q[x'])",
            "Dwork, Rothblum, Vadhan, FOCS 2010, doi:10.1109/FOCS.2010.12"),
-    Notion("min_entropy_leakage", None, "ln(sum_y max_x p(x)Q[x][y] / max_x p(x))",
+    NotionSpec("min_entropy_leakage", None, "ln(sum_y max_x p(x)Q[x][y] / max_x p(x))",
            "Smith, FoSSaCS 2009, doi:10.1007/978-3-642-00596-1_21"),
-    Notion("maximal_leakage", None, "ln sum_y max over x with p(x) > 0 of Q[x][y]",
+    NotionSpec("maximal_leakage", None, "ln sum_y max over x with p(x) > 0 of Q[x][y]",
            "Issa, Wagner, Kamath, IEEE Trans. Inf. Theory 2020, doi:10.1109/TIT.2019.2935768"),
-    Notion("cmi", None, "max over records i of I(X_i; Y | X_-i) under the prior (I(X;Y) locally)",
+    NotionSpec("cmi", None, "max over records i of I(X_i; Y | X_-i) under the prior (I(X;Y) locally)",
            "Cuff, Yu, CCS 2016, doi:10.1145/2976749.2978308"),
 )
 
 #: The notions by name.
-NOTIONS: dict[str, Notion] = {n.name: n for n in _ALL}
+NOTIONS: dict[str, NotionSpec] = {n.name: n for n in _ALL}
 
 _NAME = re.compile(r"\s*([A-Za-z_][A-Za-z_0-9]*)\s*(?:\((.*)\))?\s*$", re.S)
 _LN = re.compile(r"\s*ln\s*\((.*)\)\s*$", re.S)
@@ -259,3 +259,15 @@ def notion_value(mech: Mechanism, name: str, arg: Real | Fraction | int | str | 
     'ln(3/2)'
     """
     return notion_result(mech, name, arg).value
+
+
+def __getattr__(name: str) -> type:
+    """``Notion``, the 0.1 name of :class:`NotionSpec`, with a :class:`DeprecationWarning`
+    (:class:`relations.kinds.Notion` is the enum of the paper's notions)."""
+    if name == "Notion":
+        import warnings
+
+        warnings.warn("relations.measures.notions.Notion is now NotionSpec; relations.kinds.Notion is the "
+                      "enum of the paper's notions", DeprecationWarning, stacklevel=2)
+        return NotionSpec
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

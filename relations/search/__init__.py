@@ -41,10 +41,10 @@ from relations.search.verify import (
     SMT_SHAPES,
     WITNESS_EPS_M,
     Effort,
-    Verdict,
+    RelationVerdict,
     verify_all,
     verify_relation,
 )
 from relations.search.witnesses import certified_mi_upper, mi_witness, simplify
 
-__all__ = ["FINITE", "Derivation", "lemma_facts", "derive", "float_values", "DenseFamily", "RRFamily", "local_rr_values", "product_values", "float_bound", "violation", "RATIO_FLOOR", "ratio", "Found", "VIOLATION_MARGIN", "search_dense", "RR_DOMAINS", "RR_RECORDS", "search_rr", "RATIO_NOTIONS", "is_ratio_relation", "Lemma", "ProofResult", "lemma_for", "density_lemma", "prove", "Shape", "SearchResult", "bounded_search", "WITNESS_EPS_M", "Effort", "SMT_SHAPES", "DENSE", "Verdict", "verify_relation", "verify_all", "certified_mi_upper", "mi_witness", "simplify"]
+__all__ = ["FINITE", "Derivation", "lemma_facts", "derive", "float_values", "DenseFamily", "RRFamily", "local_rr_values", "product_values", "float_bound", "violation", "RATIO_FLOOR", "ratio", "Found", "VIOLATION_MARGIN", "search_dense", "RR_DOMAINS", "RR_RECORDS", "search_rr", "RATIO_NOTIONS", "is_ratio_relation", "Lemma", "ProofResult", "lemma_for", "density_lemma", "prove", "Shape", "SearchResult", "bounded_search", "WITNESS_EPS_M", "Effort", "SMT_SHAPES", "DENSE", "RelationVerdict", "verify_relation", "verify_all", "certified_mi_upper", "mi_witness", "simplify"]

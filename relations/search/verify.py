@@ -58,7 +58,7 @@ from relations.search.screening import refutes as _refutes
 from relations.search.tightness import tightness
 from relations.search.witnesses import simplify
 
-__all__ = ["COQ_PROOFS", "WITNESS_EPS_M", "erasure_member", "Effort", "SMT_SHAPES", "DENSE", "Verdict", "verify_relation", "verify_all"]
+__all__ = ["COQ_PROOFS", "WITNESS_EPS_M", "erasure_member", "Effort", "SMT_SHAPES", "DENSE", "RelationVerdict", "verify_relation", "verify_all"]
 
 #: eps_m requested of the non-implication witnesses written by ``verify``.
 WITNESS_EPS_M = Fraction(1, 10)
@@ -92,7 +92,7 @@ DENSE = {"local": (DenseFamily(2, 2), DenseFamily(3, 3)), "central": (DenseFamil
 
 
 @dataclass
-class Verdict:
+class RelationVerdict:
     """A relation's verdict and its evidence.
 
     ``verdict`` is a :class:`~relations.kinds.Verdict`: ``proved`` (SMT lemma, derivation or
@@ -126,7 +126,7 @@ def _settings(rel: Relation) -> list[str]:
     return ["local", "central"] if rel.setting == "both" else [rel.setting]
 
 
-def verify_relation(rel: Relation, effort: Effort = Effort(), seed: int = 2025) -> Verdict:
+def verify_relation(rel: Relation, effort: Effort = Effort(), seed: int = 2025) -> RelationVerdict:
     """Decide one relation over all mechanisms, with evidence (no files written).
 
     Parameters
@@ -140,7 +140,7 @@ def verify_relation(rel: Relation, effort: Effort = Effort(), seed: int = 2025) 
 
     Returns
     -------
-    Verdict
+    RelationVerdict
 
     Examples
     --------
@@ -153,7 +153,7 @@ def verify_relation(rel: Relation, effort: Effort = Effort(), seed: int = 2025) 
 
 
 def _decide(rel: Relation, effort: Effort, seed: int, dense: Mapping[tuple[str, int], Found] | None = None,
-            families: Sequence[FamilyEvidence] = ()) -> Verdict:
+            families: Sequence[FamilyEvidence] = ()) -> RelationVerdict:
     """:func:`verify_relation`, with the dense searches ``dense`` already run (by :func:`verify_all`) and the
     bounded-exhaustive sweeps ``families`` of the relation (:mod:`relations.search.exhaustive`)."""
     t0 = time.perf_counter()
@@ -163,7 +163,7 @@ def _decide(rel: Relation, effort: Effort, seed: int, dense: Mapping[tuple[str, 
     return verdict
 
 
-def _non_implication(rel: Relation) -> Verdict:
+def _non_implication(rel: Relation) -> RelationVerdict:
     """The erasure family, checked symbolically for every ``eps_m > 0``; its member at
     :data:`WITNESS_EPS_M` re-checked exactly by the checker."""
     setting = str(rel.setting)
@@ -176,10 +176,10 @@ def _non_implication(rel: Relation) -> Verdict:
     script = (f"{rel.id}: {rel.symbols}, for every eps_m > 0, by the {family}\nrun with python (sympy): prints the "
               f"symbolic check and exits 0 when it passes", erasure.script(r))
     if sym["passed"] and o.status == Status.WITNESS:
-        return Verdict(rel, V.PROVED, f"{family}: sympy: I(X;Y) = {sym['mi']}, so I <= eps_m, and {rel.conclusion} = inf "
+        return RelationVerdict(rel, V.PROVED, f"{family}: sympy: I(X;Y) = {sym['mi']}, so I <= eps_m, and {rel.conclusion} = inf "
                        f"for every t in (0, 1]; the member at eps_m = {WITNESS_EPS_M} re-checked exactly",
                        witness=w, recheck=o, scope=f"every eps_m > 0 ({family})", family=script)
-    return Verdict(rel, V.UNREFUTED, "the family did not check", witness=w, recheck=o)  # pragma: no cover
+    return RelationVerdict(rel, V.UNREFUTED, "the family did not check", witness=w, recheck=o)  # pragma: no cover
 
 
 _family_check = functools.lru_cache(maxsize=None)(erasure.check_family)  # sympy, once per r (read-only dict)
@@ -209,7 +209,7 @@ class _Search:
                                  f"hypotheses and the negation of its goal: 'unsat' proves the lemma.\nz3 said: {said}",
                                  self.proof.smt2)
 
-    def run(self) -> Verdict:
+    def run(self) -> RelationVerdict:
         rel = self.rel
         for ev in self.families:  # a sweep's counterexample, re-checked exactly here, outweighs everything
             self.searched.append(f"bounded-exhaustive sweep: {ev.describe()}")
@@ -240,15 +240,15 @@ class _Search:
             return found
         tight, fam = self._tightness()
         if smt.is_ratio_relation(rel) and bounded_all and bounded_ok:
-            return self._finish(Verdict(rel, V.HOLDS_BOUNDED, "z3: no counterexample among all mechanisms of sizes "
+            return self._finish(RelationVerdict(rel, V.HOLDS_BOUNDED, "z3: no counterexample among all mechanisms of sizes "
                                         + ", ".join(bounded_ok), bounded=bounded_ok, tightness=tight,
                                         tightness_family=fam))
-        return self._finish(Verdict(rel, V.UNREFUTED, f"no counterexample found in the searches listed{coq_note}",
+        return self._finish(RelationVerdict(rel, V.UNREFUTED, f"no counterexample found in the searches listed{coq_note}",
                                     bounded=bounded_ok, tightness=tight, tightness_family=fam))
 
     # ---------------------------------------------------------------- steps
 
-    def _bounded_search(self) -> tuple[list[str], bool, Verdict | None]:
+    def _bounded_search(self) -> tuple[list[str], bool, RelationVerdict | None]:
         """z3 over every mechanism of the small sizes: (sizes covered, all covered, refutation or None)."""
         ok: list[str] = []
         every = True
@@ -266,7 +266,7 @@ class _Search:
                 every = every and res.status == "unsat"
         return ok, every, None
 
-    def _hypothesis(self) -> Verdict | None:
+    def _hypothesis(self) -> RelationVerdict | None:
         for setting in _settings(self.rel):
             cand = _hypothesis_search(self.rel, setting, self.effort)
             self.searched.append(f"hypothesis: {self.effort.hypothesis_examples} random {setting} mechanisms "
@@ -275,7 +275,7 @@ class _Search:
                 return self._refuted(cand, f"hypothesis ({setting} mechanisms, the first refuting draw)")
         return None
 
-    def _optimise_for_counterexample(self) -> Verdict | None:
+    def _optimise_for_counterexample(self) -> RelationVerdict | None:
         for f in self._optimiser_runs():
             for cand in f.candidates:
                 if self.refutes(cand):
@@ -301,7 +301,7 @@ class _Search:
 
     # ---------------------------------------------------------------- verdicts
 
-    def _finish(self, verdict: Verdict) -> Verdict:
+    def _finish(self, verdict: RelationVerdict) -> RelationVerdict:
         verdict.searched = self.searched
         held = [ev for ev in self.families if ev.holds] if verdict.verdict != V.REFUTED else []
         verdict.bounded = verdict.bounded + [ev.describe() for ev in held]
@@ -314,21 +314,21 @@ class _Search:
         verdict.smt = verdict.smt or self.smt_evidence
         return verdict
 
-    def _proved(self, evidence: str, lemma_text: str, script: tuple[str, str] | None) -> Verdict:
+    def _proved(self, evidence: str, lemma_text: str, script: tuple[str, str] | None) -> RelationVerdict:
         for _ in self._optimiser_runs():  # the searches only measure the tightness here
             pass
         tight, fam = self._tightness(proved=True)
-        return self._finish(Verdict(self.rel, V.PROVED, f"{evidence}; proved for {self.rel.scope.describe(self.rel.setting)}",
+        return self._finish(RelationVerdict(self.rel, V.PROVED, f"{evidence}; proved for {self.rel.scope.describe(self.rel.setting)}",
                                     lemma=lemma_text, tightness=tight, tightness_family=fam, smt=script,
                                     scope=self.rel.scope.describe(self.rel.setting)))
 
-    def _refuted(self, mech: Mechanism, engine: str) -> Verdict:
+    def _refuted(self, mech: Mechanism, engine: str) -> RelationVerdict:
         simple = simplify(mech, self.refutes)
         outcome = evaluate(self.rel, values(simple))
         assert outcome.status == Status.FAILS
         note = (f"; z3 refuted the lemma at {self.proof.model}"
                 if self.proof is not None and self.proof.status == "refuted" else "")
-        return self._finish(Verdict(self.rel, V.REFUTED, f"counterexample found by {engine}, re-checked exactly{note}",
+        return self._finish(RelationVerdict(self.rel, V.REFUTED, f"counterexample found by {engine}, re-checked exactly{note}",
                                     witness=simple, recheck=outcome,
                                     lemma=self.lemma.statement if self.lemma else None))
 
@@ -341,9 +341,9 @@ def _from_model(res: smt.SearchResult) -> Mechanism:
 
 
 def verify_all(relations: Iterable[Relation] = CATALOGUE, effort: Effort = Effort(), seed: int = 2025,
-               on_done: Callable[[Verdict], None] | None = None,
+               on_done: Callable[[RelationVerdict], None] | None = None,
                on_start: Callable[[Relation], None] | None = None, *,
-               families: Mapping[str, Sequence[FamilyEvidence]] | None = None) -> list[Verdict]:
+               families: Mapping[str, Sequence[FamilyEvidence]] | None = None) -> list[RelationVerdict]:
     """Verdicts for every relation, in the order given: each the one :func:`verify_relation` gives.
 
     Faster than a loop of :func:`verify_relation`: the Nelder-Mead searches of all the relations over each
@@ -367,7 +367,7 @@ def verify_all(relations: Iterable[Relation] = CATALOGUE, effort: Effort = Effor
 
     Returns
     -------
-    list of Verdict
+    list of RelationVerdict
         In the order of ``relations``.  Each verdict's ``seconds`` leaves out its share of the batched dense
         searches, which run before any verdict.
     """
@@ -375,7 +375,7 @@ def verify_all(relations: Iterable[Relation] = CATALOGUE, effort: Effort = Effor
     if any(rel.id in COQ_ONLY for rel in relations):  # coqc compiles and checks in its own process meanwhile
         prepare(ids=[rel.id for rel in relations])
     dense = _dense_searches(relations, effort, seed)
-    out: list[Verdict | None] = [None] * len(relations)
+    out: list[RelationVerdict | None] = [None] * len(relations)
     order = sorted(range(len(relations)), key=lambda i: relations[i].id in COQ_ONLY)  # stable: Coq ones last
     for i in order:
         rel = relations[i]
@@ -412,3 +412,15 @@ def _dense_searches(relations: list[Relation], effort: Effort, seed: int) -> dic
 def _run_plans(relations, plans, keys, effort) -> dict[tuple[str, int], list[Found]]:
     return {(s, i): search_dense_all([relations[n] for n, _ in plans[s, i]], DENSE[s][i], [t for _, t in plans[s, i]],
                                      effort.dense_maxiter) for s, i in keys}
+
+
+def __getattr__(name: str) -> type:
+    """``Verdict``, the 0.1 name of :class:`RelationVerdict`, with a :class:`DeprecationWarning` (one name
+    per idea: :class:`relations.kinds.Verdict` is the word list)."""
+    if name == "Verdict":
+        import warnings
+
+        warnings.warn("relations.search.verify.Verdict is now RelationVerdict; relations.kinds.Verdict is "
+                      "the list of verdict words", DeprecationWarning, stacklevel=2)
+        return RelationVerdict
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
