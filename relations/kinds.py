@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-__all__ = ["Setting", "Notion", "RelationKind", "Status", "AuditVerdict", "Verdict"]
+__all__ = ["Setting", "Notion", "BASE_NOTIONS", "RATIO_NOTIONS", "RelationKind", "Status", "AuditVerdict", "Verdict"]
 
 
 class Setting(StrEnum):
@@ -34,6 +34,13 @@ class Notion(StrEnum):
     SIGMA_MIN = "sigma_min"  #: the prior constant min ln p(x)/p(x') over neighbours
     NEG_SIGMA = "neg_sigma"  #: -sigma_min
     EPS_ALL = "eps_all"  #: DP budget over every pair of inputs
+
+
+#: The paper's budgets, in the order claims, conjectures and proofs list them (plain strings).
+BASE_NOTIONS: tuple[str, ...] = tuple(str(n) for n in (Notion.EPS_I, Notion.EPS_D, Notion.EPS_M, Notion.SIGMA_MIN,
+                                                       Notion.EPS_ALL, Notion.NEG_SIGMA))
+#: The budgets that are logarithms of rationals (``ln q``), decided exactly by rational arithmetic.
+RATIO_NOTIONS: tuple[str, ...] = tuple(n for n in BASE_NOTIONS if n != Notion.EPS_M)
 
 
 class RelationKind(StrEnum):

@@ -28,7 +28,7 @@ import relations.catalogue as cat
 from relations.checking.claims import Claim, parse_claim
 from relations.checking.display import ReportDisplay
 from relations.checking.quantities import Values, values
-from relations.kinds import RelationKind, Status
+from relations.kinds import BASE_NOTIONS, RelationKind, Status
 from relations.measures.results import Witness
 from relations.model.mechanism import Mechanism
 from relations.model.neighbours import HammingInputs
@@ -199,7 +199,7 @@ def evaluate(relation: cat.Relation, vals: Values) -> Outcome:
 
 
 #: The base budgets; relations on other notions are evaluated only up to :data:`MAX_NOTION_WORK`.
-BASE_NAMES = frozenset({"eps_i", "eps_d", "eps_m", "sigma_min", "eps_all", "neg_sigma"})
+BASE_NAMES = frozenset(BASE_NOTIONS)
 
 #: Most (input, input, output) triples on which relations over other notions are evaluated exactly.
 MAX_NOTION_WORK = 1 << 14

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from relations.errors import InputError
+from relations.kinds import BASE_NOTIONS
 from relations.measures.notions import NOTIONS, canonical_name, check_argument
 from relations.numbers.logs import LogRatio
 from relations.numbers.reals import (
@@ -27,7 +28,7 @@ __all__ = ["CLAIM_NAMES", "MAX_CLAIM_LENGTH", "GRAMMAR", "Claim", "parse_claim"]
 #: The quantities a claim may name (``docs/semantics.md`` defines them): the budgets, then the
 #: notions of :data:`~relations.measures.notions.NOTIONS` (``delta``, ``eps_delta`` and ``renyi``
 #: with an argument in parentheses).
-CLAIM_NAMES = ("eps_i", "eps_d", "eps_m", "sigma_min", "eps_all", "neg_sigma") + tuple(NOTIONS)
+CLAIM_NAMES = BASE_NOTIONS + tuple(NOTIONS)
 
 
 

@@ -24,6 +24,9 @@ from functools import cache, lru_cache
 from typing import TYPE_CHECKING
 
 from relations.errors import InputError
+from relations.kinds import BASE_NOTIONS
+from relations.kinds import RATIO_NOTIONS as _RATIO_NOTIONS
+from relations.measures.notions import NOTIONS as NOTION_SPECS
 from relations.numbers.text import parse_rational
 
 if TYPE_CHECKING:
@@ -34,11 +37,10 @@ __all__ = ["NOTIONS", "RATIO_NOTIONS", "PARAMETRISED", "FUNCTIONS", "OPERATORS",
 
 #: Notions a conjecture may name: the budgets of ``docs/semantics.md`` and the further notions of
 #: :func:`~relations.checking.quantities.values` (each resolved by name in ``values(mech).reals``).
-NOTIONS = ("eps_i", "eps_d", "eps_m", "sigma_min", "eps_all", "neg_sigma", "rho", "kl", "min_entropy_leakage",
-           "maximal_leakage", "cmi")
+NOTIONS = BASE_NOTIONS + tuple(name for name, spec in NOTION_SPECS.items() if spec.argument is None)
 
 #: The notions that are logarithms of rationals (``ln q``), decided exactly by rational arithmetic.
-RATIO_NOTIONS = ("eps_i", "eps_d", "sigma_min", "eps_all", "neg_sigma")
+RATIO_NOTIONS = _RATIO_NOTIONS
 
 #: Notions with a constant argument, keyed in ``values(mech).reals`` with the argument normalised
 #: (``renyi(2)``, ``delta(1/2)``, ``delta(ln(3))``, ``eps_delta(1/1000)``).

@@ -19,13 +19,14 @@ from dataclasses import dataclass
 
 from relations.catalogue.bounds import KLBound, Linear
 from relations.checking.conjectures import Conjecture
+from relations.kinds import BASE_NOTIONS
 from relations.search.derive import FINITE, lemma_facts
 from relations.search.z3context import deterministic_solver, fresh_context
 
 __all__ = ["PROVABLE_NOTIONS", "Proof", "prove_conjecture"]
 
 #: The notions a proof may name (``neg_sigma`` is ``-sigma_min``).
-PROVABLE_NOTIONS = ("eps_i", "eps_d", "eps_m", "sigma_min", "eps_all", "neg_sigma")
+PROVABLE_NOTIONS = BASE_NOTIONS
 
 _KEY = {"sigma_min": "sigma", "neg_sigma": "sigma"}
 

@@ -50,11 +50,13 @@ from fractions import Fraction
 
 from relations.catalogue.bounds import Linear
 from relations.catalogue.entries import Relation
+from relations.kinds import RATIO_NOTIONS as _RATIO_NOTIONS
+from relations.kinds import Notion
 from relations.search.z3context import deterministic_solver, fresh_context
 
 __all__ = ["render_model", "RATIO_NOTIONS", "is_ratio_relation", "Lemma", "ProofResult", "lemma_for", "density_lemma", "prove", "Shape", "SearchResult", "bounded_search"]
 
-RATIO_NOTIONS = ("eps_i", "eps_d", "eps_all", "neg_sigma")
+RATIO_NOTIONS = tuple(n for n in _RATIO_NOTIONS if n != Notion.SIGMA_MIN)  # sigma_min: the prior's alone
 
 
 def is_ratio_relation(rel: Relation) -> bool:
