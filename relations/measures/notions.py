@@ -87,6 +87,11 @@ def check_argument(name: str, arg: Real | None) -> Real | None:
     Traceback (most recent call last):
     ...
     relations.errors.InputError: renyi(alpha) needs a rational alpha > 1, got 1
+    >>> from relations.numbers.logs import LogRatio
+    >>> check_argument("delta", Log(LogRatio.inf()))
+    Traceback (most recent call last):
+    ...
+    relations.errors.InputError: delta(eps) needs a finite eps >= 0 (a rational or ln of a rational), got ...
     """
     notion = NOTIONS.get(name)
     if notion is None:
@@ -98,6 +103,8 @@ def check_argument(name: str, arg: Real | None) -> Real | None:
     if arg is None:
         raise InputError(f"{name} needs an argument: {name}({notion.argument})")
     if name == "delta":
+        if not isinstance(arg, (Rational, Log)) or isinstance(arg, Log) and arg.log.ratio is None:
+            raise InputError(f"delta(eps) needs a finite eps >= 0 (a rational or ln of a rational), got {arg!r}")
         if isinstance(arg, Rational) and arg.value < 0 or isinstance(arg, Log) and cast(Fraction, arg.log.ratio) < 1:
             raise InputError(f"delta(eps) needs eps >= 0, got {arg}")
         return arg
