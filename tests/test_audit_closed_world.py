@@ -519,3 +519,20 @@ def test_repeatability_compares_the_runs_not_only_the_counts():
 
     assert not sample_audit(alternating, domain=[0, 1], samples=10_000).repeatable
     assert sample_audit(lambda x, rng: x if rng.random() < 0.75 else 1 - x, domain=[0, 1], samples=10_000).repeatable
+
+
+def test_a_file_target_imports_its_sibling_modules(tmp_path):
+    """FILE.py finds the modules next to it, as 'python FILE.py' would (its folder first on sys.path)."""
+    (tmp_path / "krr_helper_mod.py").write_text(textwrap.dedent("""
+        def krr(x, rng):
+            if rng.random() < 0.5:
+                return x
+            y = int(rng.integers(0, 3))
+            return y + 1 if y >= x else y
+    """))
+    (tmp_path / "target.py").write_text("import krr_helper_mod\n\n\ndef mech(x, rng):\n"
+                                        "    return krr_helper_mod.krr(x, rng)\n")
+    out = subprocess.run([sys.executable, "-m", "relations.cli", "audit", f"{tmp_path / 'target.py'}:mech", "--domain",
+                          "0,1,2,3", "--eps", "ln(3)", "--workers", "0"], capture_output=True, text=True, timeout=300,
+                         cwd=os.path.dirname(tmp_path))
+    assert out.returncode == 0 and "eps_d = ln(3)" in out.stdout, out.stderr  # (1/2) / (1/6) = 3, by hand

@@ -70,6 +70,10 @@ class Target:
         return fn(x, rng=rng) if self.pass_rng else fn(x)
 
 def _import_file(where: str) -> Any:
+    """Import ``FILE.py`` as ``python FILE.py`` would find its imports: its folder first on ``sys.path``."""
+    folder = os.path.dirname(os.path.abspath(where))
+    if folder not in sys.path:
+        sys.path.insert(0, folder)
     spec = importlib.util.spec_from_file_location(f"_relations_audit_{abs(hash(os.path.abspath(where)))}", where)
     if spec is None or spec.loader is None:
         raise TargetError(f"cannot import {where}")
