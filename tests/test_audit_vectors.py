@@ -213,3 +213,21 @@ def test_other_operations_read_small_vectors_one_by_one():
 
     with pytest.raises(NotEnumerable, match="64 random bits"):
         audit(wide, domain=[0, 1])
+
+
+def test_tolist_stays_factorised_and_long_iteration_is_refused_at_once():
+    """SUE over d = 40 returned as bits.tolist(): 40 independent bits, p = e^(1/2) / (1 + e^(1/2)) for the
+    user's bit and 1 - p for the others, so eps_d = 2 ln(p / (1 - p)) = 1 (by hand; within rounding).  It was
+    read bit by bit, 10^6 paths, then sampled (141 s, inconclusive).  Iterating over 40 random bits is refused
+    at once."""
+    def sue(x, rng):
+        p = math.exp(0.5) / (1 + math.exp(0.5))
+        bits = rng.random(40) < 1 - p
+        bits[x] = rng.random() < p
+        return bits.tolist()
+
+    report = audit(sue, domain=[0, 1, 2], eps="1")
+    assert report.route == "white-box (factorised)" and report.verdict == "consistent" and report.bits == 40
+    assert abs(report.eps_d_value - 1) < 1e-9
+    with pytest.raises(NotEnumerable, match="iterating over an array of 40 random bits"):  # not "more than N paths"
+        enumerate_channel(lambda x, rng: tuple(int(b) for b in rng.random(40) < 0.5), [0])

@@ -15,7 +15,8 @@ probabilities, it is one path.  What unary-encoding code does with such a vector
 * ``~bits``, ``1 - bits``, ``np.logical_not(bits)``, ``bits == 0`` (and ``== 1``, ``!=``): each coordinate
   flipped or kept.
 
-Reading a coordinate (``bits[i]``, ``int(bits[i])``, iteration, ``tolist()``) branches on it, so code that
+Reading a coordinate (``bits[i]``, ``int(bits[i])``, iteration) branches on it (``tolist()`` returns the vector
+itself: returned, it stays factorised), so code that
 looks at its bits is still enumerated exactly, path by path.  Anything else numpy does with the vector
 (``np.where`` with other values, ``bits * 2``, ``np.flatnonzero``, any other ufunc or array function)
 *materialises* it: each coordinate not yet fixed is read, branching the path, and the operation runs on the
@@ -250,6 +251,10 @@ class BitVector:
         return bit
 
     def __iter__(self):
+        uncertain = sum(1 for p in self.probs if p not in (0, 1))
+        if uncertain > MATERIALISE_BITS:  # reading them all is 2^uncertain paths: refused at once, not after 10^6
+            raise NotEnumerable(f"iterating over an array of {uncertain} random bits (read one by one: "
+                                f"2^{uncertain} paths, at most 2^{MATERIALISE_BITS})")
         return (self[i] for i in range(len(self)))
 
     def sum(self, *args: Any, **kwargs: Any) -> int:
@@ -264,8 +269,10 @@ class BitVector:
         r = sum(self.radii) * 2
         return self.replay.decide(dist, [r] * len(dist) if r else None)
 
-    def tolist(self) -> list[int]:
-        return list(self)
+    def tolist(self) -> BitVector:
+        """The bits as a list: the same output (a list and an array of the same values are one output), so the
+        vector stays factorised when it is returned; iterating over it reads its bits."""
+        return self
 
     def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:
         import numpy as np
