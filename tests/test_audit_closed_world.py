@@ -363,7 +363,7 @@ def test_a_module_level_generator_is_said_not_repeatable(target_file):
     """)
     out = _cli("audit", target, "--domain", "0,1", "--eps", "ln(3)", "--samples", "20000", "--workers", "0", "--json")
     data = json.loads(out.stdout)
-    assert data["route"] == "black-box" and data["repeatable"] is False and "_RNG, a numpy generator built before" in data["route_reason"]
+    assert data["route"] == "black-box" and data["repeatable"] is False and "_RNG, a generator built before" in data["route_reason"]
 
 
 def _krr_weights(k, eps):
@@ -536,3 +536,31 @@ def test_a_file_target_imports_its_sibling_modules(tmp_path):
                           "0,1,2,3", "--eps", "ln(3)", "--workers", "0"], capture_output=True, text=True, timeout=300,
                          cwd=os.path.dirname(tmp_path))
     assert out.returncode == 0 and "eps_d = ln(3)" in out.stdout, out.stderr  # (1/2) / (1/6) = 3, by hand
+
+
+def test_a_decorated_randomizer_is_called_as_it_is_written(target_file):
+    """functools.wraps copies the signature (x, rng) onto a wrapper that takes x alone and supplies its own
+    generator, built when the module was imported: the audit calls the wrapper with x (it passed rng= and the
+    target failed, exit 2), sees the generator in the wrapper's closure and samples."""
+    import json
+
+    target = target_file("""
+        import functools
+
+        import numpy as np
+
+        def with_rng(f):
+            gen = np.random.default_rng()
+
+            @functools.wraps(f)
+            def wrapper(x):
+                return f(x, rng=gen)
+            return wrapper
+
+        @with_rng
+        def rr(x, rng):
+            return x if rng.random() < 0.75 else 1 - x
+    """)
+    out = _cli("audit", target, "--domain", "0,1", "--eps", "ln(3)", "--samples", "20000", "--workers", "0", "--json")
+    data = json.loads(out.stdout)
+    assert out.returncode == 0 and data["route"] == "black-box" and "closure" in data["route_reason"]

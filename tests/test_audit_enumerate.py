@@ -246,5 +246,35 @@ def test_a_generator_built_before_the_run_is_detected_by_the_replays():
 
     rng = np.random.default_rng()  # built outside the closed world: its draws are invisible
 
-    with pytest.raises(HiddenRandomness, match="closure 0, a numpy generator built before the audit ran"):
+    with pytest.raises(HiddenRandomness, match="closure 0, a generator built before the audit ran"):
         exact_channel(lambda x: x if rng.random() < 0.75 else 1 - x, [0, 1], pass_rng=False)
+
+
+def test_generators_out_of_reach_by_name_are_found_all_the_same():
+    """A generator in a class attribute, in a dict, or a draw function bound before the audit (the effect of
+    'from random import randrange' at import) is not reachable by name; the garbage collector finds it, and a
+    path that moves it ends the exact route.  Each is a correct k-RR whose lie (off the first path) comes from
+    there: the replays of the first path cannot see it, and the channel was 'eps_d = inf, exactly'."""
+    import random
+
+    import numpy as np
+
+    class Holder:
+        gen = np.random.default_rng()
+
+    pool = {"rng": np.random.default_rng()}
+    bound_randrange = random.randrange  # the bound method of Python's hidden module generator
+
+    def lie(draw):
+        def krr(x, rng):
+            if rng.random() < 0.5:
+                return x
+            y = draw()
+            return y + 1 if y >= x else y
+        return krr
+
+    for draw, name in ((lambda: int(Holder.gen.integers(0, 3)), "a numpy Generator"),
+                       (lambda: int(pool["rng"].integers(0, 3)), "a numpy Generator"),
+                       (lambda: bound_randrange(3), "Python's random module generator")):
+        with pytest.raises(HiddenRandomness, match=name):
+            exact_channel(lie(draw), [0, 1, 2, 3])

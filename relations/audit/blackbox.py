@@ -262,7 +262,7 @@ def sample_audit(fn: Callable[..., Any], *, domain: Sequence[Any], samples: int 
     from relations.audit.worker import Target, sample_counts
 
     try:
-        pass_rng = "rng" in inspect.signature(fn).parameters
+        pass_rng = "rng" in inspect.signature(fn, follow_wrapped=False).parameters
     except (TypeError, ValueError):
         pass_rng = False
     target = Target(fn, pass_rng=pass_rng)

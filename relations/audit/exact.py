@@ -114,10 +114,11 @@ def _replayed(fn: Callable[..., Any], x: Any, pass_rng: bool, replay: Replay, ke
 
 
 def _prebuilt(fn: Callable[..., Any]) -> list[tuple[str, Any]]:
-    """The numpy generators built before the run that ``fn`` can reach by name: its module's globals (and those
-    of the user's modules imported there, one level down), its closure, its defaults and, for a bound method,
-    its object's attributes.  Their draws cannot be enumerated (the audit did not build them); a run that
-    moves one of them is hidden randomness."""
+    """The generators built before the run, named where ``fn`` reaches them by name (its module's globals and
+    those of the user's modules imported there, one level down, its closure, its defaults, a bound method's
+    object, what it wraps), and every other numpy generator and ``random.Random`` alive in the process.  Their
+    draws cannot be enumerated (the audit did not build them, or the code holds a draw function bound before
+    the interception); a run that moves one of them is hidden randomness."""
     import sys
     import types
 
@@ -128,23 +129,57 @@ def _prebuilt(fn: Callable[..., Any]) -> list[tuple[str, Any]]:
 
     def look(where: str, values: Any) -> None:
         for name, v in values:
-            if isinstance(v, kinds) and v is not getattr(np.random.mtrand, "_rand", None):
+            if isinstance(v, kinds):
                 found.setdefault(id(v), (f"{where}{name}", v))
 
-    target = getattr(fn, "__wrapped__", fn)
-    g = getattr(target, "__globals__", None) or {}
-    look("", g.items())
-    for module in [v for v in g.values() if isinstance(v, types.ModuleType)]:
-        root = module.__name__.split(".")[0]
-        if root not in sys.stdlib_module_names and root not in ("numpy", "scipy", "relations"):
-            look(f"{module.__name__}.", vars(module).items())
-    cells = getattr(target, "__closure__", None) or ()
-    look("closure ", [(str(i), c.cell_contents) for i, c in enumerate(cells) if _filled(c)])
-    look("default ", enumerate(getattr(target, "__defaults__", None) or ()))
+    chain: list[Any] = []
+    target: Any = fn
+    while target is not None and len(chain) < 8:  # the function and what it wraps (functools.wraps)
+        chain.append(target)
+        target = getattr(target, "__wrapped__", None)
+    for target in chain:
+        g = getattr(target, "__globals__", None) or {}
+        look("", g.items())
+        for module in [v for v in g.values() if isinstance(v, types.ModuleType)]:
+            root = module.__name__.split(".")[0]
+            if root not in sys.stdlib_module_names and root not in ("numpy", "scipy", "relations"):
+                look(f"{module.__name__}.", vars(module).items())
+        cells = getattr(target, "__closure__", None) or ()
+        look("closure ", [(str(i), c.cell_contents) for i, c in enumerate(cells) if _filled(c)])
+        look("default ", enumerate(getattr(target, "__defaults__", None) or ()))
     owner = getattr(fn, "__self__", None)
     if owner is not None and hasattr(owner, "__dict__"):
         look("self.", vars(owner).items())
+    # every other generator alive in the process (a class attribute, a dict or list entry, a partial's
+    # argument, a bound method kept by 'from random import randrange'): found by the garbage collector
+    import gc
+    import random
+
+    legacy = getattr(np.random.mtrand, "_rand", None)
+    for obj in gc.get_objects():
+        if id(obj) in found:
+            continue
+        if isinstance(obj, kinds):
+            found[id(obj)] = ("numpy's legacy global generator (a draw function imported by name before the audit)"
+                              if obj is legacy else f"a numpy {type(obj).__name__}", obj)
+        elif isinstance(obj, random.Random) and not isinstance(obj, random.SystemRandom):
+            found[id(obj)] = ("Python's random module generator (a draw function imported by name before the audit)"
+                              if obj is getattr(random, "_inst", None) else "a random.Random instance", obj)
     return list(found.values())
+
+
+def _excused(g: Any, current: Any) -> bool:
+    """A generator the closed world runs for real in this run: seeded in it (random.seed(s), np.random.seed(s),
+    ``instance.seed(s)``), so its state moves by the code's own seeded draws."""
+    import random
+
+    import numpy as np
+
+    if g is getattr(random, "_inst", None):
+        return bool(current.py_reseeded)
+    if g is getattr(np.random.mtrand, "_rand", None):
+        return bool(current.np_reseeded)
+    return bool(getattr(g, "_relations_reseeded", False))
 
 
 def _filled(cell: Any) -> bool:
@@ -156,7 +191,13 @@ def _filled(cell: Any) -> bool:
 
 
 def _state(g: Any) -> Any:
-    return g.bit_generator.state if hasattr(g, "bit_generator") else g.get_state(legacy=False)
+    """Bytes that change when ``g`` draws (numpy states hold arrays, which ``==`` does not compare as a whole)."""
+    import pickle
+
+    if hasattr(g, "getstate"):  # random.Random
+        return pickle.dumps(g.getstate())
+    bits = g.bit_generator if hasattr(g, "bit_generator") else g._bit_generator
+    return pickle.dumps(bits.state)
 
 
 def _run(fn: Callable[..., Any], x: Any, pass_rng: bool, replay: Replay, current: Any) -> Any:
@@ -207,7 +248,6 @@ def enumerate_channel(fn: Callable[..., Any], domain: Sequence[Any], *, pass_rng
     outputs: dict[Hashable, int] = {}
     raw_rows: list[dict[int, Fraction]] = []
     watched = _prebuilt(fn)
-    states = [_state(g) for _, g in watched]
     unexplored: list[Fraction] = []
     deadline = None if seconds is None else time.monotonic() + seconds
     runs = 0
@@ -224,15 +264,16 @@ def enumerate_channel(fn: Callable[..., Any], domain: Sequence[Any], *, pass_rng
                 if deadline is not None and time.monotonic() > deadline:
                     raise NotEnumerable(f"the white-box time budget of {seconds:g} s ran out after {runs - 1} paths")
                 truncated = False
+                states = [_state(g) for _, g in watched]
                 try:
                     value = _run(fn, x, pass_rng, replay, current)
                 except Truncated:  # a loop on draws: the paths below this prefix are not followed
                     lost += replay.probability()
                     truncated = True
                 for (name, g), before in zip(watched, states):
-                    if _state(g) != before:
-                        raise HiddenRandomness(f"the randomizer draws from {name}, a numpy generator built before "
-                                               "the audit ran (at import): its draws cannot be enumerated")
+                    if _state(g) != before and not _excused(g, current):
+                        raise HiddenRandomness(f"the randomizer draws from {name}, a generator built before the "
+                                               "audit ran (at import): its draws cannot be enumerated")
                 if not truncated:
                     key = _key(value)
                     if not row:  # the first complete path, replayed: hidden randomness would change its output

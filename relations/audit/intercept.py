@@ -57,6 +57,8 @@ class _Current:
     blocked: str | None = None  # the first blocked source the code called in this run
     py_seeded = False  # random.seed(s) was called with a seed in this run
     np_seeded = False  # np.random.seed(s) likewise
+    py_reseeded = False  # random.seed(...) was called in this run, with a seed or without (the real state moved)
+    np_reseeded = False  # np.random.seed(...) likewise
 
 
 class _Unseeded:
@@ -126,14 +128,14 @@ def _global_patches(current: Any) -> list[tuple[Any, str, Any]]:
 
     def module_seed(a: Any = None, *args: Any, **kw: Any) -> None:
         seed_module(a, *args, **kw)
-        current.py_seeded = a is not None
+        current.py_seeded, current.py_reseeded = a is not None, True
     out.append((random, "seed", module_seed))
     instance_seed = random.Random.seed
 
     def seed_instance(self: Any, a: Any = None, *args: Any, **kw: Any) -> None:
         instance_seed(self, a, *args, **kw)
         try:
-            self._relations_seeded = a is not None
+            self._relations_seeded, self._relations_reseeded = a is not None, True
         except AttributeError:  # pragma: no cover - a subclass with __slots__
             pass
     out.append((random.Random, "seed", seed_instance))
@@ -168,7 +170,7 @@ def _global_patches(current: Any) -> list[tuple[Any, str, Any]]:
 
     def seed_numpy(seed: Any = None) -> None:
         np_seed(seed)
-        current.np_seeded = seed is not None
+        current.np_seeded, current.np_reseeded = seed is not None, True
     out.append((npr, "seed", seed_numpy))
     real_rng, real_state, real_generator, real_ss = npr.default_rng, npr.RandomState, npr.Generator, npr.SeedSequence
 
@@ -231,6 +233,7 @@ class intercepted_globals:
 
         def begin() -> None:
             current.blocked, current.py_seeded, current.np_seeded = None, False, False
+            current.py_reseeded = current.np_reseeded = False
         current.begin = staticmethod(begin)
         self.saved = []
         for module, name, replacement in _global_patches(current):

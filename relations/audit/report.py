@@ -201,7 +201,7 @@ def audit(fn: Callable[..., Any], *, domain: Sequence[Any], eps: Any = None, cla
     ('violated', 'ln(13)')
     """
     parsed = _claims(eps, claims)
-    pass_rng = "rng" in inspect.signature(fn).parameters
+    pass_rng = "rng" in inspect.signature(fn, follow_wrapped=False).parameters
     name: str = target or getattr(fn, "__qualname__", None) or repr(fn)
     try:
         start, depth = time.monotonic(), MAX_DEPTH

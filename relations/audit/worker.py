@@ -135,7 +135,7 @@ def load_target(target: str, params: dict | None = None) -> Target:
     if not callable(fn):
         raise TargetError(f"target {target!r}: {name!r} is not callable")
     try:
-        pass_rng = "rng" in inspect.signature(fn).parameters
+        pass_rng = "rng" in inspect.signature(fn, follow_wrapped=False).parameters
     except (TypeError, ValueError):
         pass_rng = False
     return Target(fn, pass_rng=pass_rng)
