@@ -52,7 +52,7 @@ def output_key(value: Any) -> Hashable:
     if isinstance(value, (set, frozenset)):
         return ("set", tuple(sorted((output_key(v) for v in value), key=repr)))
     if isinstance(value, dict):
-        return ("dict", tuple(sorted(((repr(k), output_key(v)) for k, v in value.items()))))
+        return ("dict", tuple((repr(k), output_key(v)) for k, v in value.items()))  # in order: a published dict shows it
     if isinstance(value, float) and value != value:  # NaN: equal to nothing, itself included
         return ("float", "nan")
     if isinstance(value, (bool, int, float, str, bytes)) or value is None:

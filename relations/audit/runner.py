@@ -89,6 +89,9 @@ def quantile_edges(sampled: Any, count: int) -> list[float] | None:
     return edges[:-1] if edges and edges[-1] == values[-1][0] else edges or None
 
 
+#: Share of samples on outputs seen fewer than :data:`~relations.audit.blackbox.REPEATS` times above which real
+#: outputs are binned: beyond it, counting outputs one by one leaves that share untested.
+MIXED_SHARE = 0.05
 #: A real output seen this many times in the first sample (pooled over inputs) is a point mass: the binning
 #: keeps it as an output of its own, so that an interval cannot hide it.
 POINT_MASS = 10
@@ -299,7 +302,9 @@ def audit_target(target: str, *, domain: Sequence[Any] | None = None, eps: Any =
                        "cannot raise eps_d, so a lower bound on the binned channel is one on the mechanism")
         else:  # a first chunk per input: real-valued outputs that seldom repeat are binned
             first = sequential(None, domain=domain, samples=min(samples, CHUNK), alpha=alpha, draw_round=draw_round)
-            if not first.informative() or isinstance(bins, int):
+            # binned when real outputs seldom repeat, or when a share of them does not (a mixture of a point mass
+            # and noise: the repeated outputs become outputs of their own, the rest intervals)
+            if first.repeated_share() < 1 - MIXED_SHARE or isinstance(bins, int):
                 edges = quantile_edges(first, bins if isinstance(bins, int) else AUTO_BINS)
             if edges:  # audit the binned mechanism, on a fresh sample
                 atoms = point_masses(first)

@@ -28,10 +28,10 @@ FLOAT_TOLERANCE = 1e-9
 #: distribution with floats is this plus twice its largest deviation of a sum from 1.
 FLOAT_ROUNDING = Fraction(1, 2**42)
 #: Most a claim may fail by, in nats, and still hold "within rounding": the rounding margin of a quantity is
-#: capped here (``2**-8``, about 0.004 nats).  Entries within ``2**-42`` of their intended values move a
-#: budget by far less, except where an entry is itself tiny (a threshold within about ``e^-24`` of 0 or 1),
+#: capped here (``2**-16``, about 1.5e-5 nats).  Entries within ``2**-42`` of their intended values move a
+#: budget by far less (binary and k-ary RR in floats, k up to 64, eps up to 20: about 1e-6 nats at most), except where an entry is itself tiny (a threshold within about ``e^-24`` of 0 or 1),
 #: where the margin would excuse whole nats; there the claim is decided on the binary values.
-MAX_EXCUSED = 2.0**-8
+MAX_EXCUSED = 2.0**-16
 #: Float arrays with at most this many entries are taken exactly (their binary values,
 #: rows renormalised); larger ones stay in float mode.
 MAX_EXACT_FLOAT_ENTRIES = 1 << 16
