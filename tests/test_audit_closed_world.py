@@ -593,3 +593,12 @@ def test_a_dict_output_keeps_its_order():
     assert leak.measures.eps_d.value == float("inf")  # the order alone tells the input
     fair = audit(lambda x, rng: {"a": 1, "b": 1} if rng.random() < 0.5 else {"b": 1, "a": 1}, domain=[0, 1])
     assert fair.measures.eps_d.value == 0.0  # both orders, equally likely, under both inputs
+
+
+def test_a_float32_threshold_is_taken_at_its_binary_value():
+    """np.float32(e^12 / (1 + e^12)) is 16777113 / 16777216: the code's channel has eps_d = ln(16777113 / 103),
+    12.0008 nats, so eps_d <= 12 fails (it was sampled: 'cannot compare a uniform draw with np.float32')."""
+    p32 = np.float32(math.exp(12) / (1 + math.exp(12)))
+    q = Fraction(float(p32))
+    report = audit(lambda x, rng: x if rng.random() < p32 else 1 - x, domain=[0, 1], eps="12")
+    assert report.verdict == "violated" and report.measures.eps_d.exact.ratio == q / (1 - q) == Fraction(16777113, 103)

@@ -139,6 +139,8 @@ def exact_threshold(value: Any) -> tuple[Fraction, float]:
         raise NotEnumerable("a uniform draw compared with or combined with another uniform draw")
     if isinstance(value, _Rounded):
         return value.value, value.err
+    if hasattr(value, "item") and not isinstance(value, (int, float, Fraction)):  # numpy scalars: np.float32 too
+        value = value.item()
     try:
         q = Fraction(value)
     except (TypeError, ValueError):
