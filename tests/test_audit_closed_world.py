@@ -602,3 +602,18 @@ def test_a_float32_threshold_is_taken_at_its_binary_value():
     q = Fraction(float(p32))
     report = audit(lambda x, rng: x if rng.random() < p32 else 1 - x, domain=[0, 1], eps="12")
     assert report.verdict == "violated" and report.measures.eps_d.exact.ratio == q / (1 - q) == Fraction(16777113, 103)
+
+
+def test_a_value_drawn_at_import_is_one_constant_of_the_mechanism(target_file):
+    """A client id drawn once at import is a constant of each process: with two workers the inputs' rows came
+    from processes with different ids, so no output matched ('violated, inf').  The digests of the module's
+    plain globals differ, so the inputs are enumerated again in one process: eps_d = ln 3, by hand."""
+    target = target_file("""
+        import uuid
+        CLIENT = uuid.uuid4().hex[:8]
+
+        def rr(x, rng):
+            return (CLIENT, x if rng.random() < 0.75 else 1 - x)
+    """)
+    out = _cli("audit", target, "--domain", "0,1", "--eps", "ln(3)", "--workers", "2")
+    assert out.returncode == 0 and "eps_d = ln(3)" in out.stdout, out.stdout + out.stderr

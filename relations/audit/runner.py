@@ -358,6 +358,8 @@ def _deepening(pool: Pool, job: dict, domain: list, parsed: list, prior: Any, de
         jobs = [dict(job, task="enumerate", inputs=[i], max_paths=max_paths, seconds=left, max_depth=depth)
                 for i in range(len(domain))]
         answers = pool.map(jobs)
+        if len({a.get("fingerprint") for a in answers if a.get("ok")}) > 1:  # a value drawn at import differs
+            answers = _one_process(pool, dict(jobs[0], inputs=list(range(len(domain)))), len(domain))
         try:
             for a in answers:  # an exception under enumeration: symbolic draws used beyond comparisons
                 if a.get("kind") == "error":
@@ -372,6 +374,17 @@ def _deepening(pool: Pool, job: dict, domain: list, parsed: list, prior: Any, de
                 raise
             raise deepest from None  # the time budget ran out while deepening: the deepest bound found
         depth *= 2
+
+
+def _one_process(pool: Pool, job: dict, n: int) -> list[dict]:
+    """Every input enumerated in one worker (the module drew a value at import, which differs between
+    processes: within one, it is a constant of the mechanism), split back into one answer per input."""
+    a = pool.map([job])[0]
+    if not a.get("ok"):
+        return [a] * n
+    return [{"ok": True, "rows": {str(i): a["rows"][str(i)]}, "runs": a["runs"] if i == 0 else 0,
+             "rounding": a["rounding"], "unexplored": {str(i): a["unexplored"][str(i)]},
+             "bits": {k: v for k, v in a["bits"].items() if k == str(i)}} for i in range(n)]
 
 
 def _white(target: str, domain: list, answers: list[dict], parsed: list, prior: Any, declared: list | None,

@@ -82,6 +82,17 @@ def _import_file(where: str) -> Any:
     spec.loader.exec_module(module)
     return module
 
+def _fingerprint(fn: Callable[..., Any]) -> str:
+    """A digest of the plain values among the globals of ``fn``'s module (numbers, text, tuples, UUIDs): two
+    processes that imported it differently (a value drawn at import) give different digests."""
+    import hashlib
+
+    values = getattr(getattr(fn, "__wrapped__", fn), "__globals__", None) or {}
+    plain = sorted((k, repr(v)) for k, v in values.items() if not k.startswith("__") and (
+        isinstance(v, (str, bytes, int, float, tuple, frozenset)) or type(v).__name__ == "UUID"))
+    return hashlib.sha256(repr(plain).encode()).hexdigest()[:16]
+
+
 def load_target(target: str, params: dict | None = None) -> Target:
     """Load ``MODULE:FUNCTION``, ``FILE.py:FUNCTION`` or a library mechanism ``LIBRARY.NAME``.
 
@@ -236,7 +247,7 @@ def run_job(job: dict, cache: dict | None = None) -> dict:
                 runs += e.runs
                 rounding = max(rounding, e.rounding)
             return {"ok": True, "rows": rows, "runs": runs, "rounding": rounding, "unexplored": unexplored,
-                    "bits": bits}
+                    "bits": bits, "fingerprint": _fingerprint(fn)}
         if task == "sample":
             i = job["input"]
             counts = sample_counts(target, domain[i], index=i, chunk=job["chunk"], size=job["size"], seed=job["seed"],
