@@ -617,3 +617,18 @@ def test_a_value_drawn_at_import_is_one_constant_of_the_mechanism(target_file):
     """)
     out = _cli("audit", target, "--domain", "0,1", "--eps", "ln(3)", "--workers", "2")
     assert out.returncode == 0 and "eps_d = ln(3)" in out.stdout, out.stdout + out.stderr
+
+
+def test_default_rng_of_the_given_generator_is_that_generator():
+    """'rng = np.random.default_rng(rng)' (accept a seed or a Generator, the idiom numpy recommends) returns the
+    generator it is given: the audit's, so the code is enumerated (it failed and was sampled).  k-RR, k = 3,
+    keep 1/2: eps_d = ln((1/2) / (1/4)) = ln 2, by hand."""
+    def krr(x, rng=None):
+        rng = np.random.default_rng(rng)
+        if rng.random() < 0.5:
+            return x
+        y = int(rng.integers(0, 2))
+        return y + 1 if y >= x else y
+
+    report = audit(krr, domain=[0, 1, 2], eps="ln(2)")
+    assert report.route == "white-box" and str(report.measures.eps_d.exact) == "ln(2)"

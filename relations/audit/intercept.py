@@ -175,6 +175,8 @@ def _global_patches(current: Any) -> list[tuple[Any, str, Any]]:
     real_rng, real_state, real_generator, real_ss = npr.default_rng, npr.RandomState, npr.Generator, npr.SeedSequence
 
     def default_rng(seed: Any = None) -> Any:
+        if seed is not None and seed is current.generator:  # numpy returns a Generator it is given unaltered
+            return seed
         return g() if seed is None or isinstance(seed, _Unseeded) else real_rng(seed)
 
     def random_state(seed: Any = None) -> Any:
