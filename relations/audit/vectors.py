@@ -209,15 +209,21 @@ class BitVector:
         return BitVector(self.replay, [1 - p for p in self.probs],
                          [_complement_radius(p, r) for p, r in zip(self.probs, self.radii)], kind)
 
+    def _readable(self, doing: str) -> None:
+        """Refuse at once to read every bit when more than :data:`MATERIALISE_BITS` are uncertain (``2^n`` paths,
+        beyond the path budget); ``doing`` says what was asked, ``{}`` standing for the count."""
+        uncertain = sum(1 for p in self.probs if p not in (0, 1))
+        if uncertain > MATERIALISE_BITS:
+            raise NotEnumerable(f"{doing.format(uncertain)} (read one by one: 2^{uncertain} paths, at most "
+                                f"2^{MATERIALISE_BITS})")
+
     def materialise(self, doing: str = "using") -> Any:
         """The real numpy array of this path: each coordinate not yet fixed is read (branching the path), when at
         most :data:`MATERIALISE_BITS` are uncertain; otherwise :class:`NotEnumerable`, naming the operation."""
         import numpy as np
 
-        uncertain = sum(1 for p in self.probs if p not in (0, 1))
-        if uncertain > MATERIALISE_BITS:
-            raise NotEnumerable(f"{doing} an array of {uncertain} random bits in a way that does not keep it "
-                                f"factorised (read one by one: 2^{uncertain} paths, at most 2^{MATERIALISE_BITS})")
+        safe = doing.replace("{", "{{").replace("}", "}}")  # an operation's name, as text
+        self._readable(f"{safe} an array of {{}} random bits in a way that does not keep it factorised")
         dtype = {"bool": bool, "int": np.int64, "float": np.float64}[self.kind]
         return np.array([self[i] for i in range(len(self))], dtype=dtype)
 
@@ -251,10 +257,7 @@ class BitVector:
         return bit
 
     def __iter__(self):
-        uncertain = sum(1 for p in self.probs if p not in (0, 1))
-        if uncertain > MATERIALISE_BITS:  # reading them all is 2^uncertain paths: refused at once, not after 10^6
-            raise NotEnumerable(f"iterating over an array of {uncertain} random bits (read one by one: "
-                                f"2^{uncertain} paths, at most 2^{MATERIALISE_BITS})")
+        self._readable("iterating over an array of {} random bits")
         return (self[i] for i in range(len(self)))
 
     def sum(self, *args: Any, **kwargs: Any) -> int:
@@ -334,20 +337,13 @@ def _scalar(c: Any) -> bool:
 
 
 def _factorisable(branches: Sequence[Any], cond: BitVector) -> bool:
-    """Whether ``np.where(cond, a, b)`` stays a product: each branch other bits or fixed 0/1 values."""
-    import numpy as np
-
-    for v in branches:
-        if isinstance(v, BitVector):
-            if v is cond or len(v) != len(cond):
-                return False
-            continue
-        try:
-            values = [v] * len(cond) if np.ndim(v) == 0 else list(np.asarray(v).ravel())
-            if len(values) != len(cond) or any(float(x) not in (0.0, 1.0) for x in values):
-                return False
-        except (TypeError, ValueError):
-            return False
+    """Whether ``np.where(cond, a, b)`` stays a product: each branch other bits or fixed 0/1 values
+    (:func:`_coordinates` accepts it)."""
+    try:
+        for v in branches:
+            _coordinates(v, len(cond), cond)
+    except (NotEnumerable, TypeError, ValueError):
+        return False
     return True
 
 
