@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypeVar
 
 from relations.audit.enumerate import (
     MAX_DEPTH,
@@ -25,13 +25,17 @@ from relations.audit.enumerate import (
     NotEnumerable,
     Replay,
     Truncated,
+    deeper,
 )
 from relations.audit.generator import EnumeratingGenerator
 from relations.audit.intercept import HiddenEntropy, intercepted_globals
 from relations.audit.outputs import output_key, output_label
 from relations.audit.vectors import BitVector, Factorised, merge_products
 
-__all__ = ["REPLAYS", "Enumerated", "Unexplored", "enumerate_channel", "exact_channel", "exact_mechanism", "mass_text"]
+__all__ = ["REPLAYS", "Enumerated", "Unexplored", "enumerate_channel", "deepening", "exact_channel", "exact_mechanism",
+           "mass_text"]
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -357,6 +361,38 @@ class Unexplored(NotEnumerable):
         super().__init__(f"a loop on draws: paths of more than {depth} draws were not followed (unexplored mass "
                          f"up to {mass_text(max(enumerated.unexplored))} per input), so eps_d is known only within "
                          f"[{lower}, inf)")
+
+
+def deepening(explore: Callable[[int, float], T], *, seconds: float) -> T:
+    """``explore(depth, seconds_left)`` at :data:`~relations.audit.enumerate.MAX_DEPTH`, and again at twice the
+    depth each time it raises :class:`Unexplored` (a loop whose bound decided nothing) while
+    :func:`~relations.audit.enumerate.deeper` allows it and ``seconds`` last; then that :class:`Unexplored`
+    propagates, or, when a deeper level fails (its time budget ran out), the deepest one found.
+
+    Examples
+    --------
+    >>> def explore(depth, left):
+    ...     if depth < 512:
+    ...         raise Unexplored(Enumerated([0], [[Fraction(1, 2)]], 10, 0.0, (Fraction(1, 2),)), depth)
+    ...     return depth
+    >>> deepening(explore, seconds=60.0)
+    512
+    """
+    start, depth = time.monotonic(), MAX_DEPTH
+    deepest: Unexplored | None = None
+    while True:
+        left = seconds if deepest is None else seconds - (time.monotonic() - start)
+        try:
+            return explore(depth, left)
+        except Unexplored as cut:
+            if not deeper(depth, cut.enumerated.runs) or time.monotonic() - start >= seconds:
+                raise
+            deepest = cut
+        except NotEnumerable:
+            if deepest is None:
+                raise
+            raise deepest from None  # the time budget ran out while deepening: the deepest bound found
+        depth *= 2
 
 
 def exact_channel(fn: Callable[..., Any], domain: Sequence[Any], *, pass_rng: bool = True,

@@ -11,15 +11,14 @@ from __future__ import annotations
 
 import inspect
 import math
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
 from relations.audit.blackbox import REPEATS, SampleAudit, sample_audit
-from relations.audit.enumerate import MAX_DEPTH, MAX_PATHS, NotEnumerable, deeper
-from relations.audit.exact import Enumerated, Unexplored, enumerate_channel, mass_text
+from relations.audit.enumerate import MAX_DEPTH, MAX_PATHS, NotEnumerable
+from relations.audit.exact import Enumerated, Unexplored, deepening, enumerate_channel, mass_text
 from relations.audit.outputs import output_label
 from relations.audit.worker import TargetError
 from relations.audit.worker import load_target as _load
@@ -203,34 +202,31 @@ def audit(fn: Callable[..., Any], *, domain: Sequence[Any], eps: Any = None, cla
     parsed = _claims(eps, claims)
     pass_rng = "rng" in inspect.signature(fn, follow_wrapped=False).parameters
     name: str = target or getattr(fn, "__qualname__", None) or repr(fn)
+
+    def explore(depth: int, left: float) -> AuditReport | Enumerated:
+        e = enumerate_channel(fn, domain, pass_rng=pass_rng, max_paths=max_paths, allow_unexplored=True,
+                              max_depth=depth, seconds=left)
+        if e.factorised is not None:
+            return factorised_report(name, domain, e.factorised, parsed, e.runs)
+        if e.complete:
+            return e
+        labels = [output_label(k) for k in e.outputs]  # violated on a certified lower bound, or deeper, or sampled
+        report = depth_bounded_report(name, domain, labels, e, parsed, depth=depth)
+        if report is None:
+            raise Unexplored(e, depth)
+        return report
+
     try:
-        start, depth = time.monotonic(), MAX_DEPTH
-        last: Enumerated | None = None
-        while True:  # a loop on draws is followed deeper while its bound decides nothing
-            try:
-                e = enumerate_channel(fn, domain, pass_rng=pass_rng, max_paths=max_paths, allow_unexplored=True,
-                                      max_depth=depth, seconds=seconds if last is None else seconds - (time.monotonic() - start))
-            except NotEnumerable:
-                if last is None:
-                    raise
-                raise Unexplored(last, depth // 2) from None  # the budget ran out: the deepest bound found
-            if e.factorised is not None:
-                return factorised_report(name, domain, e.factorised, parsed, e.runs)
-            if e.complete:
-                break
-            labels = [output_label(k) for k in e.outputs]  # violated on a certified lower bound, or sampled
-            report = depth_bounded_report(name, domain, labels, e, parsed, depth=depth)
-            if report is not None:
-                return report
-            if not deeper(depth, e.runs) or time.monotonic() - start >= seconds:
-                raise Unexplored(e, depth)
-            last, depth = e, depth * 2
+        result = deepening(explore, seconds=seconds)
     except NotEnumerable as exc:
         if samples is None:
             raise
         sampled = sample_audit(fn, domain=domain, samples=samples, seed=seed, alpha=alpha, stop_above=_bound(eps))
         return _sampled_report(name, sampled, eps, route_reason=str(exc),
                                white_box_interval=getattr(exc, "interval", None) or {})
+    if isinstance(result, AuditReport):
+        return result
+    e = result
     labels = [output_label(k) for k in e.outputs]
     mech = _mechanism(domain, labels, e.rows, e.rounding, prior, name)
     decided, verdict = decide_channel(mech, parsed)

@@ -10,15 +10,14 @@ Where the library documents its channel, the implemented one is compared with it
 from __future__ import annotations
 
 import math
-import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any
 
 from relations.audit.blackbox import CHUNK, sequential
-from relations.audit.enumerate import MAX_DEPTH, MAX_PATHS, NotEnumerable, deeper
-from relations.audit.exact import Enumerated, Unexplored
+from relations.audit.enumerate import MAX_DEPTH, MAX_PATHS, NotEnumerable
+from relations.audit.exact import Enumerated, Unexplored, deepening
 from relations.audit.outputs import output_real
 from relations.audit.pool import Pool
 from relations.audit.report import (
@@ -348,32 +347,21 @@ def _stop(eps: Any) -> float | None:
 def _deepening(pool: Pool, job: dict, domain: list, parsed: list, prior: Any, declared: list | None, extra: dict,
                max_paths: int, seconds: float) -> AuditReport:
     """The white-box report, deepening a loop on draws: when the paths cut at one depth leave the claims
-    undecided, the depth is doubled while :func:`~relations.audit.enumerate.deeper` says so (the budget
-    ``seconds`` is that of one input, spent by the inputs in parallel); then :class:`Unexplored`, from the
-    deepest level run, sends the audit to sampling."""
-    start, depth = time.monotonic(), MAX_DEPTH
-    deepest: Unexplored | None = None
-    while True:
-        left = seconds if deepest is None else seconds - (time.monotonic() - start)
+    undecided, the depth is doubled (:func:`~relations.audit.exact.deepening`; the budget ``seconds`` is that
+    of one input, spent by the inputs in parallel); then :class:`Unexplored`, from the deepest level run, sends
+    the audit to sampling."""
+    def explore(depth: int, left: float) -> AuditReport:
         jobs = [dict(job, task="enumerate", inputs=[i], max_paths=max_paths, seconds=left, max_depth=depth)
                 for i in range(len(domain))]
         answers = pool.map(jobs)
         if len({a.get("fingerprint") for a in answers if a.get("ok")}) > 1:  # a value drawn at import differs
             answers = _one_process(pool, dict(jobs[0], inputs=list(range(len(domain)))), len(domain))
-        try:
-            for a in answers:  # an exception under enumeration: symbolic draws used beyond comparisons
-                if a.get("kind") == "error":
-                    raise NotEnumerable(f"the randomizer failed under enumeration ({a['message']})")
-            return _white(job["target"], domain, [_check(a) for a in answers], parsed, prior, declared, extra, depth)
-        except Unexplored as cut:
-            if not deeper(depth, cut.enumerated.runs) or time.monotonic() - start >= seconds:
-                raise
-            deepest = cut
-        except NotEnumerable:
-            if deepest is None:
-                raise
-            raise deepest from None  # the time budget ran out while deepening: the deepest bound found
-        depth *= 2
+        for a in answers:  # an exception under enumeration: symbolic draws used beyond comparisons
+            if a.get("kind") == "error":
+                raise NotEnumerable(f"the randomizer failed under enumeration ({a['message']})")
+        return _white(job["target"], domain, [_check(a) for a in answers], parsed, prior, declared, extra, depth)
+
+    return deepening(explore, seconds=seconds)
 
 
 def _one_process(pool: Pool, job: dict, n: int) -> list[dict]:
