@@ -60,19 +60,10 @@ def quantile_edges(sampled: Any, count: int) -> list[float] | None:
     >>> quantile_edges(s, 2), quantile_edges(SampleAudit(0.0, None, 1, 0.05, {0: Counter({"'a'": 1})}, 3.0), 2)
     ([1.5], None)
     """
-    import ast
-    import math
-
-    values: list[tuple[float, int]] = []
-    for counts in sampled.counts.values():
-        for key, n in counts.items():  # the text of an output key: ('float', 0.5), 3, ...
-            try:
-                v = output_real(ast.literal_eval(key) if isinstance(key, str) else key)
-            except (ValueError, SyntaxError):
-                return None
-            if v is None or not math.isfinite(v):
-                return None
-            values.append((v, n))
+    reals = _sampled_reals(sampled)
+    if any(v is None for v, _ in reals):
+        return None
+    values = [(v, n) for v, n in reals if v is not None]
     values.sort()
     total = sum(n for _, n in values)
     if total == 0 or count < 2:
@@ -108,18 +99,27 @@ def point_masses(sampled: Any) -> list[float]:
     >>> point_masses(s)
     [0.5]
     """
+    pooled: Counter = Counter()
+    for v, n in _sampled_reals(sampled):
+        if v is not None:
+            pooled[v] += n
+    return sorted(v for v, n in pooled.items() if n >= POINT_MASS)
+
+
+def _sampled_reals(sampled: Any) -> list[tuple[float | None, int]]:
+    """Each sampled output's real value (``None`` unless it is a finite real number) and its count; the outputs
+    are the texts of their keys (``('float', 0.5)``, ``3``, ...)."""
     import ast
 
-    pooled: Counter = Counter()
+    out: list[tuple[float | None, int]] = []
     for counts in sampled.counts.values():
         for key, n in counts.items():
             try:
                 v = output_real(ast.literal_eval(key) if isinstance(key, str) else key)
             except (ValueError, SyntaxError):
-                continue
-            if v is not None and math.isfinite(v):
-                pooled[v] += n
-    return sorted(v for v, n in pooled.items() if n >= POINT_MASS)
+                v = None
+            out.append((v if v is not None and math.isfinite(v) else None, n))
+    return out
 
 
 def _atoms_text(atoms: list[float]) -> str:
