@@ -41,8 +41,8 @@ _EXPORTS = {
     "Channel": "relations.model", "Mechanism": "relations.model", "Prior": "relations.model",
     "ProductChannel": "relations.model", "ProductPrior": "relations.model",
     "Enclosure": "relations.numbers", "LogRatio": "relations.numbers", "parse_rational": "relations.numbers",
-    "verify_relation": "relations.search.verify",
-    "conjecture": "relations.search.conjecture", "ConjectureResult": "relations.search.conjecture",
+    "verify_relation": "relations.pipeline.verify",
+    "conjecture": "relations.pipeline.conjecture", "ConjectureResult": "relations.pipeline.conjecture",
 }
 
 

@@ -14,7 +14,7 @@ from relations.checking.conjecture_eval import decide
 from relations.checking.conjectures import MAX_CONJECTURE_LENGTH, float_side, parse_conjecture
 from relations.checking.quantities import values
 from relations.errors import InputError
-from relations.search.conjecture import decide_conjecture
+from relations.pipeline.conjecture import decide_conjecture
 
 
 def side(text: str, **vals) -> float:

@@ -23,7 +23,7 @@ from relations.kinds import Status
 from relations.mechanisms.local import krr, product
 from relations.numbers import Log, LogRatio
 from relations.numbers.reals import Rational, compare
-from relations.search.conversion_frontiers import (
+from relations.pipeline.conversion_frontiers import (
     conversion_frontier,
     eps_delta_sup,
     frontier_float,
@@ -211,7 +211,7 @@ def test_ml_central_refuted_with_exact_witness():
 
 
 def test_verify_refutes_ml_central():
-    from relations.search.verify import Effort, verify_relation
+    from relations.pipeline.verify import Effort, verify_relation
 
     v = verify_relation(get("relations.ml_dp_central"), Effort.of(True))
     assert str(v.verdict) == "refuted"

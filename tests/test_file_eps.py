@@ -165,7 +165,7 @@ def test_bad_budgets_exit_2_with_one_line(tmp_path, budget, words):
 def test_sweep_spec_takes_eps_as_a_mechanism_file_does():
     """A sweep over eps builds, point by point, the mechanisms of the sweep over the equivalent ratios."""
     from relations.mechanisms.budgets import ratio_of
-    from relations.search.sweep_spec import parse_spec
+    from relations.sweeps.spec import parse_spec
 
     eps_values = ["ln(3)", 1, "1/2", "ln(5/2)"]
     by_eps = parse_spec({"mechanism": "krr", "k": [2, 4], "eps": eps_values})
@@ -185,7 +185,7 @@ def test_sweep_spec_takes_eps_as_a_mechanism_file_does():
 ])
 def test_sweep_spec_eps_errors(spec, words):
     from relations.errors import InputError
-    from relations.search.sweep_spec import parse_spec
+    from relations.sweeps.spec import parse_spec
 
     with pytest.raises(InputError, match=words):
         parse_spec(spec)

@@ -61,7 +61,7 @@ def test_disabled_runs_everything_here(monkeypatch):
 
 def test_verify_dense_searches_are_the_same_with_and_without_the_child(monkeypatch):
     from relations.catalogue import get
-    from relations.search import verify
+    from relations.pipeline import verify
 
     rels = [get("zheng2025.thm4"), get("zheng2025.thm1"), get("bs2016.zcdp_dp"), get("zheng2025.thm11")]
     effort = verify.Effort.of(True)

@@ -1,4 +1,4 @@
-"""Known frontiers (relations.search.frontiers) against independent computations.
+"""Known frontiers (relations.pipeline.frontiers) against independent computations.
 
 * the closed form ``c - 1 - ln c`` against a numerical maximum over theta of the Bernoulli KL
   (scipy) and against mpmath at 50 digits (the certified enclosure must contain it);
@@ -24,7 +24,7 @@ from scipy.optimize import minimize_scalar
 from relations import measure
 from relations.catalogue import BY_ID, get
 from relations.mechanisms.local import krr, product, subset_selection
-from relations.search.frontiers import (
+from relations.pipeline.frontiers import (
     bernoulli_kl,
     frontier_for,
     local_mi_sup,

@@ -10,8 +10,8 @@ import pytest
 
 from relations import check, load
 from relations.catalogue import get
-from relations.search.derive import derive
-from relations.search.solvers import solve
+from relations.proofs.derive import derive
+from relations.proofs.solvers import solve
 
 ROOT = Path(__file__).resolve().parents[1]
 PROOFS = ROOT / "proofs"  # verdicts.json names its files relative to its folder

@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 from relations import Mechanism, check, measure
 from relations.catalogue import BY_ID, CATALOGUE, PRIOR_ON_COMPONENTS, zero_prior_components
 from relations.kinds import Status
+from relations.pipeline.verify import erasure_member
 from relations.search import erasure
 from relations.search.strategies import (
     central_dense_mechanisms,
@@ -32,7 +33,6 @@ from relations.search.strategies import (
     local_mechanisms,
     product_mechanisms,
 )
-from relations.search.verify import erasure_member
 
 ROOT = Path(__file__).resolve().parents[1]
 VERDICTS = json.loads((ROOT / "proofs" / "verdicts.json").read_text())

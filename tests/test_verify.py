@@ -24,10 +24,11 @@ import relations
 from relations.catalogue import CATALOGUE, Linear, Relation, get
 from relations.checking import evaluate, values
 from relations.io.evidence import write_evidence
-from relations.search import DenseFamily, search_dense, search_rr, smt
-from relations.search.coq import COQ_ONLY, COQ_PROOFS, check_theorem
-from relations.search.derive import derive, lemma_facts
-from relations.search.verify import Effort, verify_relation
+from relations.pipeline.verify import Effort, verify_relation
+from relations.proofs import smt
+from relations.proofs.coq import COQ_ONLY, COQ_PROOFS, check_theorem
+from relations.proofs.derive import derive, lemma_facts
+from relations.search import DenseFamily, search_dense, search_rr
 from relations.search.witnesses import mi_witness
 
 
@@ -118,7 +119,7 @@ def test_smt_bounded_search_finds_ratio_counterexample(false_claim):
 
 @pytest.mark.parametrize("false_claim", [WRONG_SIGN, NO_PRIOR, MI_TENTH])
 def test_hypothesis_engine_finds_counterexample(false_claim):
-    from relations.search.verify import _hypothesis_search
+    from relations.pipeline.verify import _hypothesis_search
 
     mech = _hypothesis_search(false_claim, "local", Effort(hypothesis_examples=300))
     assert mech is not None
@@ -165,7 +166,7 @@ def test_true_ratio_claim_has_no_bounded_counterexample(shape):
 
 
 def test_true_claims_survive_search():
-    from relations.search.verify import _hypothesis_search
+    from relations.pipeline.verify import _hypothesis_search
 
     for true_claim in (TRUE_RATIO, TRUE_MI):
         assert _hypothesis_search(true_claim, "local", QUICK) is None

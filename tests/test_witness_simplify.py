@@ -12,8 +12,8 @@ from relations.catalogue import get
 from relations.checking.checker import evaluate
 from relations.checking.quantities import values
 from relations.kinds import Status
+from relations.pipeline.verify import Effort
 from relations.search.screening import generated, hypothesis_search
-from relations.search.verify import Effort
 from relations.search.witnesses import _round_positive, simplify
 
 

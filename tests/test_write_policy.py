@@ -95,9 +95,9 @@ def test_an_interrupted_or_killed_verify_loses_nothing(tmp_path, sig):
 def test_a_swallowed_ctrl_c_still_stops_verify(tmp_path, monkeypatch):
     # SIGINT landing in a gc callback (hypothesis installs one) is printed as "Exception ignored" and
     # lost; the run must still stop before writing and report 130 (a CI run once went on to exit 0)
+    from relations.app import verify as app_verify
     from relations.catalogue.entries import get
-    from relations.io import evidence
-    from relations.search import verify
+    from relations.pipeline import verify
 
     calls = []
 
@@ -113,7 +113,7 @@ def test_a_swallowed_ctrl_c_still_stops_verify(tmp_path, monkeypatch):
     real = verify._Search.run
     monkeypatch.setattr(verify._Search, "run", swallowing)
     out = tmp_path / "ev"
-    code = evidence.run_verify([get("zheng2025.thm4"), get("zheng2025.thm1")], out=str(out), quick=True,
+    code = app_verify.run_verify([get("zheng2025.thm4"), get("zheng2025.thm1")], out=str(out), quick=True,
                                json_out=True)
     assert code == 130 and calls == ["zheng2025.thm4"]
     assert not out.exists() or not any(p.is_file() for p in out.rglob("*"))

@@ -144,9 +144,9 @@ def verify(
                                          "'relations sweep' (repeatable): its families become evidence."),
 ) -> None:
     """The main job: a verdict with re-checkable evidence for every catalogued relation (and yours)."""
+    from relations.app.verify import run_verify
     from relations.catalogue.entries import BY_ID
     from relations.io.conjecture_files import read_conjecture_file
-    from relations.io.evidence import run_verify
 
     fmt = output_format(fmt, json_out)
     unknown = [i for i in only if i not in BY_ID]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 
@@ -78,12 +77,9 @@ def audit(
 
     Exit status: 0 consistent, 1 violated, 2 bad input (or, with --exact-only, randomness that cannot be
     enumerated), 3 inconclusive (samples that could not have shown a violation: never a pass)."""
-    from relations.audit import NotEnumerable, parse_domain
-    from relations.audit.runner import audit_target
-    from relations.errors import EXIT_FAILED, EXIT_INCONCLUSIVE
-    from relations.io.audits import audit_json, library_list_text, parse_params, progress_bar_on_stderr
-    from relations.io.writing import dumps, write_text_atomic
-    from relations.kinds import AuditVerdict
+    from relations.app.audit import run_audit
+    from relations.audit import parse_domain
+    from relations.io.audits import library_list_text
 
     if list_:
         sys.stdout.write(library_list_text(json_out=json_out))
@@ -91,35 +87,10 @@ def audit(
     if target is None:
         fail("audit: give a TARGET (MODULE:FUNCTION, FILE.py:FUNCTION or a name from --list)")
         return
-    if out is not None:
-        from relations.io.outputs import check_output_file
-
-        check_output_file(out, force=force)
-    params = parse_params(param)
-    progress_bar = progress_bar_on_stderr() if (not json_out and sys.stderr.isatty()) else None
-    try:
-        report = audit_target(target, domain=None if domain is None else parse_domain(domain), eps=eps, claims=claim,
-                              k=k, params=params, samples=samples, seed=seed, max_paths=max_paths, python=python,
-                              workers=os.cpu_count() or 1 if workers is None else workers, scheduler=scheduler,
-                              white_box=not black_box, progress=progress_bar, exact_only=exact_only,
-                              bins=_parse_bins(bins), seconds=time_budget)
-    except NotEnumerable as exc:
-        fail(f"{target}: its randomness cannot be enumerated exactly ({exc}); without --exact-only it is sampled")
-        return
-    if out and report.mechanism is not None:
-        write_text_atomic(out, dumps(report.mechanism, f"channel implemented by {target}"))
-    elif out:  # said, not silently skipped
-        why = (f"its channel is {report.bits} independent bits, never expanded" if report.bits else
-               "it was sampled" if report.sampled is not None else "its channel is known only within the unexplored mass")
-        sys.stderr.write(f"relations: --out {out} not written: {why}\n")
-    if json_out:
-        sys.stdout.write(json.dumps(audit_json(report, channel_file=out if report.mechanism else None), indent=1)
-                         + "\n")
-    else:
-        sys.stdout.write(report.summary() + "\n")
-        if report.conformance:
-            sys.stdout.write(report.conformance + "\n")
-    if report.verdict == AuditVerdict.VIOLATED:
-        raise typer.Exit(EXIT_FAILED)
-    if report.verdict == AuditVerdict.INCONCLUSIVE:
-        raise typer.Exit(EXIT_INCONCLUSIVE)
+    status = run_audit(target, domain=None if domain is None else parse_domain(domain), eps=eps, claims=claim, k=k,
+                       params=param, out=out, force=force, max_paths=max_paths, samples=samples,
+                       bins=_parse_bins(bins), seconds=time_budget, exact_only=exact_only, white_box=not black_box,
+                       seed=seed, python=python, workers=os.cpu_count() or 1 if workers is None else workers,
+                       scheduler=scheduler, json_out=json_out)
+    if status:
+        raise typer.Exit(status)

@@ -55,7 +55,8 @@ def sweep(
 
     Each finished chunk is written at once; after an interruption the same command computes only the
     chunks missing. Exit status: 0 done (whatever the relations' statuses), 2 bad input, 130 interrupted."""
-    from relations.io.sweeps import load_spec, run_sweep
+    from relations.app.sweep import run_sweep
+    from relations.io.sweeps import load_spec
 
     parsed = load_spec(spec)  # a bad specification is refused before the folder is touched
     bar = _progress_bar() if sys.stderr.isatty() else None

@@ -37,7 +37,7 @@ from relations.mechanisms import krr, paper_example, product
 from relations.model.distributions import Channel, Prior
 from relations.model.mechanism import Mechanism
 from relations.model.neighbours import HammingInputs
-from relations.search.frontiers import local_mi_sup_float
+from relations.pipeline.frontiers import local_mi_sup_float
 from relations.search.witnesses import mi_witness
 
 if TYPE_CHECKING:
@@ -229,7 +229,7 @@ def frontier(k: int, skew: int, records: int) -> dict[str, Any]:
     The lines are the catalogue's bounds on ``eps_m`` from ``eps_d`` for the setting -- the published one
     (Zheng et al. 2025 Theorem 11 locally, Theorem 9 centrally: ``2 eps_d``) and the corrected one
     (``relations.thm11_sharp``: ``eps_d``; ``relations.thm9_corrected``: ``r eps_d``) -- and the largest
-    ``I(X;Y)`` of any ``eps``-DP mechanism (``r F(eps)``, :func:`~relations.search.frontiers.local_mi_sup_float`).
+    ``I(X;Y)`` of any ``eps``-DP mechanism (``r F(eps)``, :func:`~relations.pipeline.frontiers.local_mi_sup_float`).
 
     Examples
     --------

@@ -1,7 +1,7 @@
 """The conversion frontiers under eps-LDP against the catalogue's bounds (figure ``conversion_frontiers``).
 
 Four panels over ``eps = eps_d``: the sup of ``kl``, of ``rho``, of ``eps_delta(10^-5)`` and of maximal
-leakage under ``eps``-LDP (:mod:`relations.search.conversion_frontiers`), each with the catalogue
+leakage under ``eps``-LDP (:mod:`relations.pipeline.conversion_frontiers`), each with the catalogue
 relations that bound it, evaluated by their own bound objects; for ``eps_delta`` also the RDP and zCDP
 conversions evaluated at binary randomized response's own ``renyi(2)`` and ``rho``.
 
@@ -68,7 +68,7 @@ def conversion_frontiers_data(*, points: int = 300, eps_max: float = 4.0) -> dic
     """
     from relations.catalogue.entries import get
     from relations.mechanisms.local import krr
-    from relations.search.conversion_frontiers import eps_delta_sup, frontier_float, kl_sup, ml_sup
+    from relations.pipeline.conversion_frontiers import eps_delta_sup, frontier_float, kl_sup, ml_sup
     from relations.search.notion_floats import notion_float
 
     eps = [float(x) for x in np.linspace(eps_max / points, eps_max, points)]

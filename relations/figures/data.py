@@ -62,7 +62,7 @@ def relation_diagram_data(verdicts_path: str | None = f"{EVIDENCE_DIR}/verdicts.
     paper = [r for r in CATALOGUE if r.id.startswith("zheng2025.thm")]
     missing = [r for r in paper if r.id not in verdicts]
     if missing:
-        from relations.search.verify import Effort, verify_relation
+        from relations.pipeline.verify import Effort, verify_relation
 
         for r in missing:
             verdicts[r.id] = verify_relation(r, Effort.of(True)).verdict

@@ -39,7 +39,7 @@ from relations.measures.encoding import (  # noqa: F401 (re-exported)
 )
 
 if TYPE_CHECKING:
-    from relations.search.verify import RelationVerdict
+    from relations.pipeline.verify import RelationVerdict
 
 __all__ = ["catalogue_json", "verdict_json", "ALL_NOTIONS", "notions_json"]
 
@@ -62,7 +62,7 @@ def catalogue_json() -> list[dict[str, Any]]:
 
 
 def verdict_json(v: RelationVerdict, *, with_witness: bool = True) -> dict[str, Any]:
-    """A :class:`~relations.search.verify.RelationVerdict` as JSON (``relations verify --json``, ``verdicts.json``).
+    """A :class:`~relations.pipeline.verify.RelationVerdict` as JSON (``relations verify --json``, ``verdicts.json``).
 
     Parameters
     ----------

@@ -21,7 +21,7 @@ from relations.errors import InputError
 from relations.io.sweep_summary import family_text, summarise, summary_columns
 from relations.io.sweeps import SWEEP_FILE, iter_rows
 from relations.search.exhaustive import FamilyEvidence
-from relations.search.sweep_spec import SweepSpec, parse_spec
+from relations.sweeps.spec import SweepSpec, parse_spec
 
 __all__ = ["read_family_evidence"]
 
@@ -48,7 +48,7 @@ def read_family_evidence(folder: str) -> dict[str, list[FamilyEvidence]]:
     Examples
     --------
     >>> import tempfile
-    >>> from relations.io.sweeps import run_sweep
+    >>> from relations.app.sweep import run_sweep
     >>> spec = {"exhaustive": {"inputs": 2, "outputs": 2, "denominator": 2}, "relations": ["zheng2025.thm3"]}
     >>> with tempfile.TemporaryDirectory() as d:
     ...     _ = run_sweep(spec, out=d, workers=0)

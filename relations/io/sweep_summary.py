@@ -15,8 +15,8 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
-from relations.search.sweep import STATUS_PREFIX
-from relations.search.sweep_spec import SweepSpec
+from relations.sweeps.chunks import STATUS_PREFIX
+from relations.sweeps.spec import SweepSpec
 
 __all__ = ["family_text", "summary_columns", "summarise", "summary_text", "counterexample_text"]
 
@@ -26,7 +26,7 @@ def family_text(spec: SweepSpec) -> str:
 
     Examples
     --------
-    >>> from relations.search.sweep_spec import parse_spec
+    >>> from relations.sweeps.spec import parse_spec
     >>> family_text(parse_spec({"exhaustive": {"inputs": 2, "outputs": 3, "denominator": 4}}))
     'every 2 x 3 mechanism with denominators <= 4'
     >>> family_text(parse_spec({"exhaustive": {"inputs": 2, "outputs": 2, "denominator": 4, "prior": "uniform"}}))
@@ -87,7 +87,7 @@ def summary_columns(spec: SweepSpec) -> list[str]:
 
     Examples
     --------
-    >>> from relations.search.sweep_spec import parse_spec
+    >>> from relations.sweeps.spec import parse_spec
     >>> summary_columns(parse_spec({"exhaustive": {"inputs": 2, "outputs": 2, "denominator": 1, "symmetry": "relabel"},
     ...                             "relations": ["zheng2025.thm4"]}))
     ['index', 'error', 'prior', 'channel', 'status:zheng2025.thm4', 'orbit']
@@ -115,8 +115,8 @@ def summarise(spec: SweepSpec, rows: Iterable[dict], *, chunks: int) -> tuple[di
 
     Examples
     --------
-    >>> from relations.search.sweep_spec import parse_spec
-    >>> from relations.search.sweep import evaluate_point
+    >>> from relations.sweeps.spec import parse_spec
+    >>> from relations.sweeps.chunks import evaluate_point
     >>> spec = parse_spec({"exhaustive": {"inputs": 2, "outputs": 2, "denominator": 1},
     ...                    "relations": ["relations.thm4_corrected", "zheng2025.thm4"]})
     >>> summary, found = summarise(spec, [evaluate_point(spec, i) for i in range(spec.count)], chunks=1)

@@ -1,6 +1,6 @@
 """A sweep's output folder: one Parquet file per finished chunk, resumable after any interruption.
 
-``relations sweep SPEC --out DIR`` (:func:`run_sweep`) writes, under the write policy of
+``relations sweep SPEC --out DIR`` (:func:`relations.app.sweep.run_sweep`) writes, under the write policy of
 :mod:`relations.io.outputs`:
 
 * ``DIR/sweep.json``: the normalised specification, its fingerprint and the chunk layout, written
@@ -25,25 +25,22 @@ import hashlib
 import json
 import os
 import re
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Iterator
 from typing import Any
 
 from relations.errors import InputError
 from relations.io.outputs import OutputDir, write_bytes_atomic
-from relations.search.sweep import (
+from relations.sweeps.chunks import (
     MEASURE_COLUMNS,
     STATUS_PREFIX,
     chunk_bounds,
     chunk_count,
-    connect,
     default_chunk_size,
-    sweep,
 )
-from relations.search.sweep_spec import SweepSpec, parse_spec, parse_spec_text
+from relations.sweeps.spec import SweepSpec, parse_spec, parse_spec_text
 
-__all__ = ["SWEEP_FILE", "CHUNK_LOG", "SweepRun", "load_spec", "chunk_name", "arrow_schema", "chunk_bytes",
-           "iter_rows", "read_rows", "run_sweep"]
+__all__ = ["SWEEP_FILE", "CHUNK_LOG", "SweepFolder", "load_spec", "chunk_name", "arrow_schema", "chunk_bytes",
+           "iter_rows", "read_rows", "require_pyarrow"]
 
 #: The sweep's description in its folder.
 SWEEP_FILE = "sweep.json"
@@ -110,43 +107,13 @@ def _sha(path: str) -> str:
         return hashlib.sha256(fh.read()).hexdigest()
 
 
-def _pyarrow() -> None:
+def require_pyarrow() -> None:
+    """Refuse, in one line, a sweep without the ``sweep`` extra (pyarrow)."""
     try:
         import pyarrow  # noqa: F401
         import pyarrow.parquet  # noqa: F401
     except ImportError:
         raise InputError("relations sweep needs pyarrow (pip install 'privacy-relations[sweep]')") from None
-
-
-@dataclass
-class SweepRun:
-    """What :func:`run_sweep` did.
-
-    Attributes
-    ----------
-    spec : SweepSpec
-    out : str
-        The folder.
-    chunk_size, chunks : int
-        The layout.
-    computed : list of int
-        Chunks computed by this run, in order of completion.
-    resumed : int
-        Chunks found done from an earlier run.
-    summary : dict
-        ``summary.json`` (:func:`relations.io.sweep_summary.summarise`).
-    text : str
-        The summary as lines of text.
-    """
-
-    spec: SweepSpec
-    out: str
-    chunk_size: int
-    chunks: int
-    computed: list[int] = field(default_factory=list)
-    resumed: int = 0
-    summary: dict = field(default_factory=dict)
-    text: str = ""
 
 
 def _lock(out: str) -> Any:
@@ -259,7 +226,7 @@ def iter_rows(out: str, *, columns: list[str] | None = None) -> Iterator[dict[st
     """The rows of a sweep folder's finished chunks, chunk by chunk in chunk order (so in point order when
     every chunk is there), one chunk in memory at a time.
     """
-    _pyarrow()
+    require_pyarrow()
     import pyarrow.parquet as pq
 
     folder = os.path.join(out, "chunks")
@@ -286,113 +253,80 @@ def read_rows(out: str, *, columns: list[str] | None = None) -> list[dict[str, A
     return sorted(rows, key=lambda r: r["index"]) if rows and "index" in rows[0] else rows
 
 
-def _finish(run: SweepRun, folder: OutputDir, done: dict[int, dict]) -> None:
-    """Summarise a finished sweep; write the counterexample files, the sorted chunk manifest and ``summary.json``."""
-    from relations.io.sweep_summary import counterexample_text, summarise, summary_columns, summary_text
+class SweepFolder:
+    """A sweep's output folder, locked against a second writer while open.
 
-    spec = run.spec
-    summary, found = summarise(spec, iter_rows(run.out, columns=summary_columns(spec)), chunks=run.chunks)
-    summary["chunk_size"] = run.chunk_size
-    for rel, row in found.items():
-        folder.write_text(f"counterexamples/{rel}.json", counterexample_text(spec, summary, rel, row))
-    folder.write_text(CHUNK_LOG, "".join(json.dumps(done[c]) + "\n" for c in sorted(done)))
-    folder.write_text("summary.json", json.dumps(summary, indent=1) + "\n")
-    folder.commit()
-    run.summary = summary
-    run.text = summary_text(summary, out=run.out, computed=len(run.computed), resumed=run.resumed)
-
-
-def run_sweep(spec: Any, *, out: str, chunk_size: int | None = None, workers: int | None = None,
-              scheduler: Any = None, force: bool = False,
-              progress: Callable[[int, int], None] | None = None) -> SweepRun:
-    """Run a sweep into a folder, resuming what an earlier run of the same sweep left.
+    :func:`relations.app.sweep.run_sweep` opens it (:meth:`open`), adds each chunk as it finishes
+    (:meth:`add_chunk`), then writes the summary (:meth:`finish`) and closes it.
 
     Parameters
     ----------
-    spec : str, dict or SweepSpec
-        A specification file, its JSON text or parsed object (``docs/mechanism-files.md``).
     out : str
-        The output folder (created if missing).
-    chunk_size : int, optional
-        Points per chunk (members, for a family up to relabelling): default the folder's (when resuming) or
-        :func:`~relations.search.sweep.default_chunk_size`.
-    workers : int, optional
-        Local worker processes (default: one per core; 0: this process).
-    scheduler : str or distributed.Client, optional
-        Run the chunks on a Dask cluster instead.
+        The folder (created if missing).
     force : bool, optional
-        Replace a different sweep (or files relations did not write) in ``out``.
-    progress : callable, optional
-        ``progress(done, total)`` in points, as chunks finish.
-
-    Returns
-    -------
-    SweepRun
-
-    Raises
-    ------
-    InputError
-        A bad specification, a folder holding something else, a bad option; all before any chunk is computed.
-
-    Examples
-    --------
-    >>> import tempfile
-    >>> spec = {"mechanism": "krr", "k": [2, 3], "ratio": ["2", "3"], "relations": ["zheng2025.thm3"]}
-    >>> with tempfile.TemporaryDirectory() as d:
-    ...     first = run_sweep(spec, out=d, chunk_size=2, workers=0)
-    ...     again = run_sweep(spec, out=d, workers=0)          # nothing left to do
-    ...     rows = read_rows(d)
-    >>> first.chunks, first.computed, again.computed, again.resumed
-    (2, [0, 1], [], 2)
-    >>> [r["eps_d"] for r in rows]
-    ['ln(2)', 'ln(3)', 'ln(2)', 'ln(3)']
-    >>> print(first.text.splitlines()[1])
-    zheng2025.thm3: holds 4
+        Replace a different sweep (or files relations did not write).
     """
-    _pyarrow()
-    spec = load_spec(spec)
-    if chunk_size is not None:
-        chunk_count(spec, chunk_size)
-    if workers is not None and not (isinstance(workers, int) and 0 <= workers <= 256):
-        raise InputError(f"--workers: {workers!r} out of range 0..256")
-    folder = OutputDir(out, force=force)
-    client = connect(scheduler) if isinstance(scheduler, str) else scheduler  # unreachable: refused before writing
-    os.makedirs(out, exist_ok=True)
-    lock = _lock(out)
-    try:
-        size, new = _prepare(spec, folder, chunk_size, force)
+
+    def __init__(self, out: str, *, force: bool = False) -> None:
+        self.out = out
+        self.force = force
+        self._folder = OutputDir(out, force=force)
+        self._lock: Any = None
+        self._log: Any = None
+        self.spec: SweepSpec | None = None
+        self.chunk_size = 0
+        self.chunks = 0
+        self.done: dict[int, dict] = {}
+
+    def open(self, spec: SweepSpec, chunk_size: int | None) -> dict[int, dict]:
+        """Lock the folder, check it (a different sweep is refused unless ``force``), write ``sweep.json`` for a
+        new sweep, and return the chunks already done (by chunk number)."""
+        os.makedirs(self.out, exist_ok=True)
+        self._lock = _lock(self.out)
+        size, new = _prepare(spec, self._folder, chunk_size, self.force)
         n = chunk_count(spec, size)
         if new:
-            folder.write_text(SWEEP_FILE, json.dumps({"written by": "relations sweep", "fingerprint": spec.fingerprint,
-                                                      "points": spec.count, "members": spec.span,
-                                                      "chunk_size": size, "chunks": n,
-                                                      "spec": spec.data}, indent=1) + "\n")
-            folder.commit()
-        done = _recover(spec, out, size, n)
-        run = SweepRun(spec, out, size, n, resumed=len(done))
-        total = spec.count
-        finished = sum(e["rows"] for e in done.values())
-        if progress is not None:
-            progress(finished, total)
-        os.makedirs(os.path.join(out, "chunks"), exist_ok=True)
-        with open(os.path.join(out, CHUNK_LOG), "a", encoding="utf-8") as log:
-            for c, rows in sweep(spec, chunk_size=size, workers=workers, scheduler=client, skip=done):
-                name = chunk_name(c)
-                data = chunk_bytes(spec, size, c, rows)
-                write_bytes_atomic(os.path.join(out, name), data)
-                entry = {"chunk": c, "file": name, "rows": len(rows), "sha256": hashlib.sha256(data).hexdigest()}
-                log.write(json.dumps(entry) + "\n")
-                log.flush()
-                os.fsync(log.fileno())
-                done[c] = entry
-                run.computed.append(c)
-                finished += len(rows)
-                if progress is not None:
-                    progress(finished, total)
-        _finish(run, folder, done)
-        return run
-    finally:
-        if lock is not None:
-            lock.close()
-        if client is not None and client is not scheduler:
-            client.close()
+            self._folder.write_text(SWEEP_FILE, json.dumps({
+                "written by": "relations sweep", "fingerprint": spec.fingerprint, "points": spec.count,
+                "members": spec.span, "chunk_size": size, "chunks": n, "spec": spec.data}, indent=1) + "\n")
+            self._folder.commit()
+        self.spec, self.chunk_size, self.chunks = spec, size, n
+        self.done = _recover(spec, self.out, size, n)
+        os.makedirs(os.path.join(self.out, "chunks"), exist_ok=True)
+        self._log = open(os.path.join(self.out, CHUNK_LOG), "a", encoding="utf-8")
+        return dict(self.done)
+
+    def add_chunk(self, chunk: int, rows: list[dict]) -> None:
+        """Write a finished chunk's file (atomically), then its manifest line (flushed to disk)."""
+        assert self.spec is not None and self._log is not None, "open() first"
+        name = chunk_name(chunk)
+        data = chunk_bytes(self.spec, self.chunk_size, chunk, rows)
+        write_bytes_atomic(os.path.join(self.out, name), data)
+        entry = {"chunk": chunk, "file": name, "rows": len(rows), "sha256": hashlib.sha256(data).hexdigest()}
+        self._log.write(json.dumps(entry) + "\n")
+        self._log.flush()
+        os.fsync(self._log.fileno())
+        self.done[chunk] = entry
+
+    def finish(self) -> dict:
+        """Summarise the finished sweep; write the counterexample files, the sorted chunk manifest and
+        ``summary.json``; return the summary."""
+        from relations.io.sweep_summary import counterexample_text, summarise, summary_columns
+
+        spec = self.spec
+        assert spec is not None, "open() first"
+        self._log.close()
+        summary, found = summarise(spec, iter_rows(self.out, columns=summary_columns(spec)), chunks=self.chunks)
+        summary["chunk_size"] = self.chunk_size
+        for rel, row in found.items():
+            self._folder.write_text(f"counterexamples/{rel}.json", counterexample_text(spec, summary, rel, row))
+        self._folder.write_text(CHUNK_LOG, "".join(json.dumps(self.done[c]) + "\n" for c in sorted(self.done)))
+        self._folder.write_text("summary.json", json.dumps(summary, indent=1) + "\n")
+        self._folder.commit()
+        return summary
+
+    def close(self) -> None:
+        """Release the lock (and the manifest)."""
+        for fh in (self._log, self._lock):
+            if fh is not None and not fh.closed:
+                fh.close()

@@ -23,9 +23,10 @@ if TYPE_CHECKING:
     from rich.text import Text
 
     from relations.checking.checker import Report
-    from relations.search.verify import RelationVerdict
+    from relations.pipeline.verify import RelationVerdict
 
-__all__ = ["NARROW", "measures_table", "notions_table", "check_tables", "catalogue_table", "verdicts_table"]
+__all__ = ["NARROW", "measures_table", "notions_table", "check_tables", "catalogue_table", "verdicts_table",
+           "conjectures_table", "tally"]
 
 #: Below this many columns ``relations check`` leaves the notes out of its relation tables.
 NARROW = 120
@@ -369,3 +370,32 @@ def _chunks(text: str, size: int) -> list[str]:
 
     return textwrap.wrap(text, size) or [""]
 
+
+def tally(verdicts) -> str:
+    """One line counting the verdicts, in the order of :class:`~relations.kinds.Verdict`.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace as V
+    >>> tally([V(verdict="proved"), V(verdict="refuted"), V(verdict="proved")])
+    '3 relations: 2 proved, 1 refuted'
+    """
+    from collections import Counter
+
+    from relations.kinds import Verdict
+
+    counts = Counter(str(v.verdict) for v in verdicts)
+    parts = [f"{counts[str(k)]} {k}" for k in Verdict if counts[str(k)]]
+    return f"{len(verdicts)} relation{'s' if len(verdicts) != 1 else ''}: " + ", ".join(parts)
+
+
+def conjectures_table(rows):
+    """A rich table of the user's conjectures: id, statement, setting, verdict, evidence."""
+    from rich.table import Table
+
+    table = Table(title="your conjectures")
+    for col in ("id", "statement", "setting", "verdict", "evidence"):
+        table.add_column(col, overflow="fold")
+    for r in rows:
+        table.add_row(r["id"], r["statement"], r["setting"], r["verdict"], r["evidence"])
+    return table

@@ -1,10 +1,15 @@
-"""Verdicts for relations over all mechanisms: SMT proofs and derivations, bounded search,
-property-based and optimising searches for counterexamples, and witnesses.
+"""Searching for counterexamples: mechanism families, hypothesis strategies, the batched optimiser,
+bounded-exhaustive families, screening of candidates, and witnesses.
+
+The proofs live in :mod:`relations.proofs`; the pipeline that runs proofs and searches into a
+verdict, in :mod:`relations.pipeline`.
 """
 
 from __future__ import annotations
 
-from relations.search.derive import FINITE, Derivation, derive, lemma_facts
+import importlib
+import warnings
+
 from relations.search.families import (
     DenseFamily,
     RRFamily,
@@ -24,27 +29,26 @@ from relations.search.optimiser import (
     search_rr,
     violation,
 )
-from relations.search.smt import (
-    RATIO_NOTIONS,
-    Lemma,
-    ProofResult,
-    SearchResult,
-    Shape,
-    bounded_search,
-    density_lemma,
-    is_ratio_relation,
-    lemma_for,
-    prove,
-)
-from relations.search.verify import (
-    DENSE,
-    SMT_SHAPES,
-    WITNESS_EPS_M,
-    Effort,
-    RelationVerdict,
-    verify_all,
-    verify_relation,
-)
 from relations.search.witnesses import certified_mi_upper, mi_witness, simplify
 
-__all__ = ["FINITE", "Derivation", "lemma_facts", "derive", "float_values", "DenseFamily", "RRFamily", "local_rr_values", "product_values", "float_bound", "violation", "RATIO_FLOOR", "ratio", "Found", "VIOLATION_MARGIN", "search_dense", "RR_DOMAINS", "RR_RECORDS", "search_rr", "RATIO_NOTIONS", "is_ratio_relation", "Lemma", "ProofResult", "lemma_for", "density_lemma", "prove", "Shape", "SearchResult", "bounded_search", "WITNESS_EPS_M", "Effort", "SMT_SHAPES", "DENSE", "RelationVerdict", "verify_relation", "verify_all", "certified_mi_upper", "mi_witness", "simplify"]
+#: 0.2 names that moved to :mod:`relations.proofs` and :mod:`relations.pipeline` (still resolved, with a
+#: DeprecationWarning).
+_MOVED = {
+    **dict.fromkeys(["FINITE", "Derivation", "derive", "lemma_facts"], "relations.proofs.derive"),
+    **dict.fromkeys(["RATIO_NOTIONS", "Lemma", "ProofResult", "SearchResult", "Shape", "bounded_search",
+                     "density_lemma", "is_ratio_relation", "lemma_for", "prove"], "relations.proofs.smt"),
+    **dict.fromkeys(["DENSE", "SMT_SHAPES", "WITNESS_EPS_M", "Effort", "RelationVerdict", "verify_all",
+                     "verify_relation"], "relations.pipeline.verify"),
+}
+
+
+def __getattr__(name: str):
+    if name in _MOVED:
+        warnings.warn(f"relations.search.{name} moved to {_MOVED[name]}.{name}", DeprecationWarning, stacklevel=2)
+        return getattr(importlib.import_module(_MOVED[name]), name)
+    raise AttributeError(f"module 'relations.search' has no attribute {name!r}")
+
+
+__all__ = ["float_values", "DenseFamily", "RRFamily", "local_rr_values", "product_values", "float_bound", "violation",
+           "RATIO_FLOOR", "ratio", "Found", "VIOLATION_MARGIN", "search_dense", "RR_DOMAINS", "RR_RECORDS", "search_rr",
+           "certified_mi_upper", "mi_witness", "simplify"]

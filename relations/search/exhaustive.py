@@ -1,9 +1,9 @@
 """Bounded-exhaustive families as evidence for ``relations verify``.
 
 A finished ``relations sweep`` of a bounded-exhaustive family (every ``n x m`` mechanism whose entries
-have denominators at most ``N``, :mod:`relations.search.sweep_spec`) decides a relation exactly on every
+have denominators at most ``N``, :mod:`relations.sweeps.spec`) decides a relation exactly on every
 member.  :class:`FamilyEvidence` carries what such a sweep found for one relation into
-:func:`relations.search.verify.verify_all`: when it found a counterexample, ``verify`` re-checks it
+:func:`relations.pipeline.verify.verify_all`: when it found a counterexample, ``verify`` re-checks it
 exactly and reports the relation refuted; when the relation held on every member, the family is listed
 in the verdict's ``bounded`` evidence ("every 3 x 3 mechanism with denominators <= 4: holds").  Reading
 a sweep folder is :func:`relations.io.sweep_evidence.read_family_evidence`.

@@ -10,7 +10,7 @@
   ones (:mod:`relations.measures.product`): ``I = r I_local``, ``eps_all = r eps_d``.
 
 :func:`float_values` gives every notion of a mechanism as floats (the search's
-objective); exact re-checks happen in :mod:`relations.search.verify`.
+objective); exact re-checks happen in :mod:`relations.pipeline.verify`.
 """
 
 from __future__ import annotations

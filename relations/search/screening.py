@@ -1,6 +1,6 @@
 """Deciding whether a candidate refutes a relation, cheaply first; and the random (hypothesis) search.
 
-:func:`refutes` is what every search of :mod:`relations.search.verify` asks of a candidate: a
+:func:`refutes` is what every search of :mod:`relations.pipeline.verify` asks of a candidate: a
 float screen (:func:`float_screen`) lets through only mechanisms not clearly satisfying the
 relation, and those are decided by the exact checker.
 
@@ -139,7 +139,7 @@ def hypothesis_search(rel: Relation, setting: str, effort: Any, *, shrink: bool 
         The relation.
     setting : str
         ``"local"`` or ``"central"``.
-    effort : relations.search.verify.Effort
+    effort : relations.pipeline.verify.Effort
         Its ``hypothesis_examples`` is hypothesis's ``max_examples``.
     shrink : bool, optional
         Return hypothesis's shrunk example instead of the first refuting draw (its search over the
@@ -152,7 +152,7 @@ def hypothesis_search(rel: Relation, setting: str, effort: Any, *, shrink: bool 
     Examples
     --------
     >>> from relations.catalogue import get
-    >>> from relations.search.verify import Effort
+    >>> from relations.pipeline.verify import Effort
     >>> m = hypothesis_search(get("zheng2025.thm4"), "local", Effort.of(True))
     >>> refutes(get("zheng2025.thm4"))(m)
     True

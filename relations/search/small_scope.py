@@ -7,7 +7,7 @@ A local mechanism's measures (``eps_i``, ``eps_d``, ``sigma_min``, ``I(X;Y)``, t
 and so the status of every catalogue relation do not change when its inputs are relabelled (the rows
 and the prior's entries permuted together, every pair of inputs being neighbours) or its outputs are
 (the columns permuted); ``tests/test_sweep_symmetry.py`` checks this for every relation.  So a
-bounded-exhaustive family (:mod:`relations.search.sweep_spec`) need only be decided on one member of
+bounded-exhaustive family (:mod:`relations.sweeps.spec`) need only be decided on one member of
 each orbit of the group ``S_n x S_m`` acting on it, ``n! m!`` times fewer members for most orbits.
 
 The members are numbered in mixed radix, ``index = prior * R**n + sum(row_i * R**(n-1-i))`` over the

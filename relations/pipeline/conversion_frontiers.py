@@ -44,7 +44,7 @@ from relations.catalogue.conversions import CONVERSIONS
 from relations.catalogue.entries import Relation
 from relations.mechanisms.local import krr
 from relations.numbers.enclosure import interval, working_precision
-from relations.search.frontiers import REFERENCE_RATIOS, Frontier, Point
+from relations.pipeline.frontiers import REFERENCE_RATIOS, Frontier, Point
 
 __all__ = ["CONVERSION_IDS", "kl_sup", "profile_sup", "eps_delta_sup", "ml_sup", "frontier_float", "ML_K", "conversion_frontier"]
 

@@ -1,6 +1,6 @@
 """Sweeps: measures and catalogue relations over a grid or a bounded-exhaustive family, chunk by chunk.
 
-A sweep (:mod:`relations.search.sweep_spec`) numbers its points ``0 .. span-1`` (for a family up to
+A sweep (:mod:`relations.sweeps.spec`) numbers its points ``0 .. span-1`` (for a family up to
 relabelling, its members, of which the representatives are evaluated) and splits them into chunks of
 ``chunk_size`` consecutive points; :func:`evaluate_chunk` computes one chunk's rows anywhere
 (it needs only the normalised specification and the chunk's number), and :func:`sweep` runs the chunks
@@ -15,7 +15,7 @@ refuses the point's parameters.
 
 Examples
 --------
->>> from relations.search.sweep_spec import parse_spec
+>>> from relations.sweeps.spec import parse_spec
 >>> spec = parse_spec({"mechanism": "rr", "ratio": ["2", "3"], "relations": ["zheng2025.thm3"]})
 >>> [(c, [r["eps_d"] for r in rows]) for c, rows in sweep(spec, chunk_size=1, workers=0)]
 [(0, ['ln(2)']), (1, ['ln(3)'])]
@@ -35,7 +35,7 @@ from functools import lru_cache
 from typing import Any
 
 from relations.errors import InputError, RelationsError
-from relations.search.sweep_spec import SweepSpec, parse_spec
+from relations.sweeps.spec import SweepSpec, parse_spec
 
 __all__ = ["DEFAULT_CHUNK_SIZE", "MAX_CHUNKS", "MEASURE_COLUMNS", "STATUS_PREFIX", "default_chunk_size", "chunk_count",
            "chunk_bounds",
@@ -60,7 +60,7 @@ def default_chunk_size(spec: SweepSpec) -> int:
 
     Examples
     --------
-    >>> from relations.search.sweep_spec import parse_spec
+    >>> from relations.sweeps.spec import parse_spec
     >>> s = parse_spec({"exhaustive": {"inputs": 3, "outputs": 3, "denominator": 3, "prior": "uniform",
     ...                                "symmetry": "relabel"}})
     >>> s.members, s.count, default_chunk_size(s)
@@ -82,7 +82,7 @@ def chunk_count(spec: SweepSpec, chunk_size: int) -> int:
 
     Examples
     --------
-    >>> from relations.search.sweep_spec import parse_spec
+    >>> from relations.sweeps.spec import parse_spec
     >>> chunk_count(parse_spec({"mechanism": "krr", "k": [2, 3, 4], "ratio": "2"}), 2)
     2
     """
@@ -106,7 +106,7 @@ def evaluate_point(spec: SweepSpec, index: int) -> dict[str, Any]:
 
     Examples
     --------
-    >>> from relations.search.sweep_spec import parse_spec
+    >>> from relations.sweeps.spec import parse_spec
     >>> spec = parse_spec({"mechanism": "krr", "k": 3, "ratio": "2", "relations": ["zheng2025.thm3"]})
     >>> row = evaluate_point(spec, 0)
     >>> row["eps_d"], row["sigma_min"], row["status:zheng2025.thm3"]
@@ -266,7 +266,7 @@ def sweep(spec: SweepSpec, *, chunk_size: int | None = None, workers: int | None
     Parameters
     ----------
     spec : SweepSpec
-        The sweep (:func:`~relations.search.sweep_spec.parse_spec`).
+        The sweep (:func:`~relations.sweeps.spec.parse_spec`).
     chunk_size : int, optional
         Points per chunk (default: :func:`default_chunk_size`).
     workers : int, optional
@@ -291,7 +291,7 @@ def sweep(spec: SweepSpec, *, chunk_size: int | None = None, workers: int | None
 
     Examples
     --------
-    >>> from relations.search.sweep_spec import parse_spec
+    >>> from relations.sweeps.spec import parse_spec
     >>> spec = parse_spec({"exhaustive": {"inputs": 2, "outputs": 2, "denominator": 1},
     ...                    "relations": ["relations.thm4_corrected"]})
     >>> [[r["status:relations.thm4_corrected"] for r in rows] for _, rows in sweep(spec, workers=0)]

@@ -5,7 +5,7 @@ fact used and the negated goal are asserted in the file, so that any SMT-LIB 2.6
 answers them alone (``unsat`` proves the lemma or the derivation; ``sat`` refutes it).
 :func:`solve` runs a script through z3 [1]_ (its Python API, as the ``z3`` command does) and
 through cvc5 [2]_ (its Python API's SMT-LIB parser), and :func:`main` is
-``python -m relations.search.solvers FILE ...``, printing both answers for each file.
+``python -m relations.proofs.solvers FILE ...``, printing both answers for each file.
 
 References
 ----------

@@ -1,6 +1,6 @@
 """Proofs by composition: a relation implied by relations already proved.
 
-The lemma-proved relations (:mod:`relations.search.smt`) are facts about the minimal
+The lemma-proved relations (:mod:`relations.proofs.smt`) are facts about the minimal
 budgets of every mechanism in a setting, e.g. ``eps_d <= eps_i - sigma_min``,
 ``eps_all <= diam * eps_d``, ``eps_m <= eps_all``.  Together with the basic
 facts ``eps_d >= 0``, ``eps_d <= eps_all`` (neighbours are pairs),
@@ -23,8 +23,8 @@ from functools import lru_cache
 from relations.catalogue.bounds import KLBound, Linear
 from relations.catalogue.entries import CATALOGUE, Relation
 from relations.catalogue.entries import get as get_relation
-from relations.search.smt import lemma_for, prove
-from relations.search.z3context import deterministic_solver, fresh_context
+from relations.proofs.smt import lemma_for, prove
+from relations.proofs.z3context import deterministic_solver, fresh_context
 
 __all__ = ["FINITE", "Derivation", "lemma_facts", "derive"]
 
@@ -93,7 +93,7 @@ def derive(rel: Relation, facts: tuple[Relation, ...] | None = None, timeout_ms:
     """
     import z3
 
-    from relations.search.solvers import standalone as with_logic
+    from relations.proofs.solvers import standalone as with_logic
 
     if rel.kind != "implication" or not isinstance(rel.bound, Linear) or rel.premise not in FINITE:
         return None

@@ -3,7 +3,7 @@
 :func:`conjecture` parses the statement (:mod:`relations.checking.conjectures`) and then, as
 ``relations verify`` decides the catalogue:
 
-1. **proof** (:mod:`relations.search.conjecture_proof`): a conjecture polynomial in the ratio
+1. **proof** (:mod:`relations.proofs.conjectures`): a conjecture polynomial in the ratio
    budgets and ``eps_m`` that follows in real arithmetic from the lemma-proved relations and the
    basic facts is ``proved``, with the SMT-LIB script and the relations used;
 2. **seeded families**, screened in floats and confirmed exactly: k-RR for
@@ -41,7 +41,7 @@ from relations.kinds import Verdict
 from relations.model.distributions import Channel, Prior
 from relations.model.mechanism import Mechanism
 from relations.model.neighbours import LocalInputs
-from relations.search.conjecture_proof import Proof, prove_conjecture
+from relations.proofs.conjectures import Proof, prove_conjecture
 from relations.search.optimiser import round_bits
 
 if TYPE_CHECKING:
@@ -214,7 +214,7 @@ class _Search:
         return self.gap(mech)
 
     def _fixed(self, paper_example, paper_local, paper_central) -> list[Mechanism]:
-        from relations.search.verify import erasure_member
+        from relations.pipeline.verify import erasure_member
 
         q = Fraction
         if self.setting == "local":

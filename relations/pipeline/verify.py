@@ -6,8 +6,8 @@ For each relation (verdicts in ``docs/claims-and-verdicts.md``):
   ``eps_m > 0`` checked symbolically (sympy); its member at ``eps_m = 1/10`` is re-checked exactly:
   ``proved`` with the family and the member;
 * **implication** — (1) if it has a provable shape, prove its per-triple lemma with z3
-  (:mod:`relations.search.smt`): ``proved``; or (1b) derive it with z3 from the lemma-proved relations
-  (:mod:`relations.search.derive`): ``proved``; otherwise (2) search for a counterexample, cheapest and
+  (:mod:`relations.proofs.smt`): ``proved``; or (1b) derive it with z3 from the lemma-proved relations
+  (:mod:`relations.proofs.derive`): ``proved``; otherwise (2) search for a counterexample, cheapest and
   smallest first: z3 bounded search (ratio-type relations), hypothesis (:mod:`relations.search.strategies`,
   the first refuting draw), Nelder-Mead over dense channels and the k-RR product families
   (:mod:`relations.search.optimiser`).  Every candidate is re-checked by the exact checker; the first that
@@ -16,7 +16,7 @@ For each relation (verdicts in ``docs/claims-and-verdicts.md``):
   ``unrefuted`` with the record of what was searched.
 * **tightness** — for a relation that stands, the largest ratio ``conclusion / bound`` among the searches'
   candidates ("best found"): floats screen them, their certified values choose and give the reported digits,
-  and an exact tie goes to the simplest family (:mod:`relations.search.selection`); and, where it is known, the frontier (:mod:`relations.search.frontiers`): the
+  and an exact tie goes to the simplest family (:mod:`relations.search.selection`); and, where it is known, the frontier (:mod:`relations.pipeline.frontiers`): the
   supremum of that ratio over all mechanisms, and the certified sup of ``I`` under ``eps``-LDP at reference
   points against the best mechanism of the search seeded at the maximiser.
 
@@ -36,26 +36,26 @@ from fractions import Fraction
 
 import numpy as np
 
+import relations.proofs.smt as smt
 import relations.search.erasure as erasure
-import relations.search.smt as smt
 from relations.catalogue.entries import CATALOGUE, Relation
 from relations.checking.checker import Outcome, evaluate
 from relations.checking.quantities import values
 from relations.kinds import RelationKind, Status
 from relations.kinds import Verdict as V
 from relations.model.mechanism import Mechanism
-from relations.search.conversion_frontiers import CONVERSION_IDS, conversion_frontier
-from relations.search.coq import COQ_ONLY, COQ_PROOFS, check_theorem, prepare
-from relations.search.derive import derive
+from relations.pipeline.conversion_frontiers import CONVERSION_IDS, conversion_frontier
+from relations.pipeline.frontiers import Frontier, frontier_for
+from relations.pipeline.tightness import tightness
+from relations.proofs.coq import COQ_ONLY, COQ_PROOFS, check_theorem, prepare
+from relations.proofs.derive import derive
 from relations.search.exhaustive import FamilyEvidence
 from relations.search.families import DenseFamily
 from relations.search.forked import run_beside
-from relations.search.frontiers import Frontier, frontier_for
 from relations.search.members import erasure_member
 from relations.search.optimiser import Found, search_dense, search_dense_all, search_rr
 from relations.search.screening import hypothesis_search as _hypothesis_search
 from relations.search.screening import refutes as _refutes
-from relations.search.tightness import tightness
 from relations.search.witnesses import simplify
 
 __all__ = ["COQ_PROOFS", "WITNESS_EPS_M", "erasure_member", "Effort", "SMT_SHAPES", "DENSE", "RelationVerdict", "verify_relation", "verify_all"]
@@ -350,7 +350,7 @@ def verify_all(relations: Iterable[Relation] = CATALOGUE, effort: Effort = Effor
     dense family run as one batch (:func:`~relations.search.optimiser.search_dense_all`, from the starts each
     relation's own seeded generator would draw), the families but the first in a forked child process
     (:func:`~relations.search.forked.run_beside`); the Coq-checked relations are decided last, so that the
-    compile started first (:func:`~relations.search.coq.prepare`) overlaps the other searches.
+    compile started first (:func:`~relations.proofs.coq.prepare`) overlaps the other searches.
 
     Parameters
     ----------
@@ -420,7 +420,7 @@ def __getattr__(name: str) -> type:
     if name == "Verdict":
         import warnings
 
-        warnings.warn("relations.search.verify.Verdict is now RelationVerdict; relations.kinds.Verdict is "
+        warnings.warn("relations.pipeline.verify.Verdict is now RelationVerdict; relations.kinds.Verdict is "
                       "the list of verdict words", DeprecationWarning, stacklevel=2)
         return RelationVerdict
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

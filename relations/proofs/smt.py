@@ -52,7 +52,7 @@ from relations.catalogue.bounds import Linear
 from relations.catalogue.entries import Relation
 from relations.kinds import RATIO_NOTIONS as _RATIO_NOTIONS
 from relations.kinds import Notion
-from relations.search.z3context import deterministic_solver, fresh_context
+from relations.proofs.z3context import deterministic_solver, fresh_context
 
 __all__ = ["render_model", "RATIO_NOTIONS", "is_ratio_relation", "Lemma", "ProofResult", "lemma_for", "density_lemma", "prove", "Shape", "SearchResult", "bounded_search"]
 
@@ -229,7 +229,7 @@ def prove(lemma: Lemma, timeout_ms: int = 20000) -> ProofResult:
     t = time.perf_counter()
     result = solver.check()
     seconds = time.perf_counter() - t
-    from relations.search.solvers import standalone
+    from relations.proofs.solvers import standalone
 
     script = z3.Solver()  # the assertions as built (the SMT core's own copy is already rewritten)
     script.add(*hyps)

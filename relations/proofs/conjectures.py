@@ -3,9 +3,9 @@
 A conjecture (:mod:`relations.checking.conjectures`) that is polynomial in the ratio budgets
 and ``eps_m`` (``+ - *``, integer powers, division by constants, ``min``/``max``) is proved when
 z3 shows its negation unsatisfiable together with facts that hold on every mechanism of the
-setting: the relations whose own lemma z3 proves (:func:`~relations.search.derive.lemma_facts`)
+setting: the relations whose own lemma z3 proves (:func:`~relations.proofs.derive.lemma_facts`)
 and the basic facts (budgets ``>= 0``, ``sigma_min <= 0``, ``eps_d <= eps_all``, locally
-``eps_all = eps_d``).  As in :mod:`relations.search.derive`, facts are only combined over
+``eps_all = eps_d``).  As in :mod:`relations.proofs.derive`, facts are only combined over
 quantities that are finite whenever the named ones are (``FINITE``); every pattern of infinite
 named notions consistent with that is checked separately in sympy's extended reals (each must
 give ``True``), so the proof covers infinite budgets too, in the relations' proved scope
@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from relations.catalogue.bounds import KLBound, Linear
 from relations.checking.conjectures import Conjecture
 from relations.kinds import BASE_NOTIONS
-from relations.search.derive import FINITE, lemma_facts
-from relations.search.z3context import deterministic_solver, fresh_context
+from relations.proofs.derive import FINITE, lemma_facts
+from relations.proofs.z3context import deterministic_solver, fresh_context
 
 __all__ = ["PROVABLE_NOTIONS", "Proof", "prove_conjecture"]
 
@@ -135,7 +135,7 @@ def prove_conjecture(conj: Conjecture, setting: str, *, timeout_ms: int = 10000)
     import z3
 
     from relations.catalogue.entries import get as get_relation
-    from relations.search.solvers import standalone
+    from relations.proofs.solvers import standalone
 
     if not set(conj.notions) <= set(PROVABLE_NOTIONS):
         return None
