@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-__all__ = ["Setting", "Notion", "BASE_NOTIONS", "RATIO_NOTIONS", "RelationKind", "Status", "AuditVerdict", "Verdict"]
+__all__ = ["Setting", "Notion", "NotionKind", "RelationKind", "Status", "AuditVerdict", "Verdict"]
 
 
 class Setting(StrEnum):
@@ -26,21 +26,36 @@ class Setting(StrEnum):
 
 
 class Notion(StrEnum):
-    """The quantities relations and claims speak about (all in nats)."""
+    """The quantities relations, claims and conjectures speak about (all in nats).
+
+    Their symbols, LaTeX, kinds, arguments, evaluators and references are the table
+    :data:`relations.notions.NOTIONS`.
+    """
 
     EPS_I = "eps_i"  #: identifiability budget
     EPS_D = "eps_d"  #: differential-privacy budget (neighbours)
     EPS_M = "eps_m"  #: mutual information I(X;Y)
     SIGMA_MIN = "sigma_min"  #: the prior constant min ln p(x)/p(x') over neighbours
-    NEG_SIGMA = "neg_sigma"  #: -sigma_min
     EPS_ALL = "eps_all"  #: DP budget over every pair of inputs
+    NEG_SIGMA = "neg_sigma"  #: -sigma_min
+    DELTA = "delta"  #: the privacy profile delta(eps)
+    EPS_DELTA = "eps_delta"  #: the least eps with delta(eps) <= delta
+    RENYI = "renyi"  #: Renyi DP of order alpha
+    RHO = "rho"  #: zCDP
+    KL = "kl"  #: the largest KL divergence between neighbours' rows
+    MIN_ENTROPY_LEAKAGE = "min_entropy_leakage"  #: min-entropy leakage
+    MAXIMAL_LEAKAGE = "maximal_leakage"  #: maximal leakage
+    CMI = "cmi"  #: per-record conditional mutual information
 
 
-#: The paper's budgets, in the order claims, conjectures and proofs list them (plain strings).
-BASE_NOTIONS: tuple[str, ...] = tuple(str(n) for n in (Notion.EPS_I, Notion.EPS_D, Notion.EPS_M, Notion.SIGMA_MIN,
-                                                       Notion.EPS_ALL, Notion.NEG_SIGMA))
-#: The budgets that are logarithms of rationals (``ln q``), decided exactly by rational arithmetic.
-RATIO_NOTIONS: tuple[str, ...] = tuple(n for n in BASE_NOTIONS if n != Notion.EPS_M)
+class NotionKind(StrEnum):
+    """What a notion measures, which decides how it is computed and compared exactly."""
+
+    RATIO = "ratio"  #: a logarithm of a rational (``ln q``), decided by rational arithmetic
+    INFORMATION = "information"  #: a mutual information, a certified enclosure
+    DIVERGENCE = "divergence"  #: a largest divergence between neighbours' rows (Renyi, KL, zCDP)
+    PROFILE = "profile"  #: the privacy profile and its inverse (approximate DP)
+    LEAKAGE = "leakage"  #: a leakage of quantitative information flow
 
 
 class RelationKind(StrEnum):
@@ -79,3 +94,4 @@ class Verdict(StrEnum):
     REFUTED = "refuted"
     HOLDS_BOUNDED = "holds-bounded"
     UNREFUTED = "unrefuted"
+

@@ -155,10 +155,13 @@ def test_help_shows_no_type_tags(command):
 
 
 def test_choices_are_case_insensitive(tmp_path):
-    upper = run_cli("optimize", "--prior", "1/2,1/2", "--notion", "DP", "--eps", "1")
-    lower = run_cli("optimize", "--prior", "1/2,1/2", "--notion", "dp", "--eps", "1")
-    assert upper.returncode == lower.returncode == 0, upper.stderr
-    assert upper.stdout == lower.stdout
+    upper = run_cli("optimize", "--prior", "1/2,1/2", "--notion", "EPS_D", "--eps", "1")
+    lower = run_cli("optimize", "--prior", "1/2,1/2", "--notion", "eps_d", "--eps", "1")
+    old = run_cli("optimize", "--prior", "1/2,1/2", "--notion", "dp", "--eps", "1")  # the 0.2 name
+    assert upper.returncode == lower.returncode == old.returncode == 0, upper.stderr
+    assert upper.stdout == lower.stdout == old.stdout and "optimal eps_d mechanism, eps_d <= 1" in lower.stdout
+    bad = run_cli("optimize", "--prior", "1/2,1/2", "--notion", "eps_dd", "--eps", "1")
+    assert bad.returncode == 2 and "one of eps_d, eps_i, eps_m" in bad.stderr and "did you mean 'eps_d'" in bad.stderr
 
 
 def test_ctrl_c_in_a_command_says_so_and_exits_130(monkeypatch, capsys):

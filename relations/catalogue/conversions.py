@@ -28,24 +28,17 @@ from fractions import Fraction
 
 from relations.catalogue.bounds import KLBound, Linear
 from relations.catalogue.formulas import Formula
+from relations.notions import FURTHER_NOTIONS
+from relations.notions import NOTIONS as _TABLE
 
 __all__ = ["EXTRA_NOTIONS", "is_notion", "DELTA", "ALPHA", "PROFILE_EPS", "BUN_STEINKE", "DRV_KL", "KOV", "MIRONOV",
            "CKS", "IWK", "BRAUN", "CONVERSIONS"]
 
-#: Notions of the conversions, with their definitions in words (``docs/semantics.md``).
-EXTRA_NOTIONS = {
-    "rho": "zCDP budget: sup over alpha > 1 of renyi(alpha) / alpha",
-    "kl": "max KL divergence D(Q[x] || Q[x']) over ordered neighbour pairs",
-    "renyi(ALPHA)": "max Renyi divergence of order ALPHA over ordered neighbour pairs",
-    "delta(EPS)": "privacy profile: max over ordered neighbours of sum_y max(0, Q[x][y] - e^EPS Q[x'][y])",
-    "eps_delta(DELTA)": "the least eps >= 0 with delta(eps) <= DELTA",
-    "maximal_leakage": "ln sum_y max_x Q[x][y] (x over the prior's support)",
-    "min_entropy_leakage": "ln sum_y max_x p(x) Q[x][y] - ln max_x p(x)",
-    "cmi": "per-record conditional mutual information",
-}
+#: Notions of the conversions, with their definitions in words (rows of :data:`relations.notions.NOTIONS`).
+EXTRA_NOTIONS = {_TABLE[n].pattern: _TABLE[n].description for n in FURTHER_NOTIONS}
 
-_SIMPLE = {"rho", "kl", "maximal_leakage", "min_entropy_leakage", "cmi"}
-_PARAMETRISED = re.compile(r"^(delta|renyi|eps_delta)\(([^()]+)\)$")
+_SIMPLE = {n for n in FURTHER_NOTIONS if _TABLE[n].argument is None}
+_PARAMETRISED = re.compile(r"^(" + "|".join(n for n in FURTHER_NOTIONS if _TABLE[n].argument) + r")\(([^()]+)\)$")
 
 
 def is_notion(name: str) -> bool:

@@ -27,23 +27,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from relations.catalogue.bounds import KLBound, Linear
-from relations.catalogue.conversions import CONVERSIONS, EXTRA_NOTIONS, is_notion
+from relations.catalogue.conversions import CONVERSIONS, is_notion
 from relations.catalogue.formulas import Formula
 from relations.catalogue.scopes import EVERY, PRIOR_ON_COMPONENTS, Scope
 from relations.kinds import Notion, RelationKind, Setting
+from relations.notions import NOTIONS as _TABLE
 
 __all__ = ["NOTIONS", "PAPER", "SUN", "DWORK_ROTH", "DRV", "CUFF_YU", "Relation", "CATALOGUE", "BY_ID", "get"]
 
-#: The notions relations speak about, with their definitions in words.
-NOTIONS = {
-    "eps_i": "identifiability budget: max ln p(x|y)/p(x'|y) over neighbours x~x' and outputs y",
-    "eps_d": "differential-privacy budget: max ln Q[x][y]/Q[x'][y] over neighbours x~x' and outputs y",
-    "eps_m": "mutual-information budget: I(X;Y) in nats",
-    "neg_sigma": "-sigma_min = max ln p(x)/p(x') over neighbours (the prior's skew)",
-    "eps_all": "DP budget over every pair of inputs (neighbours or not): max ln Q[x][y]/Q[x'][y]",
-    **EXTRA_NOTIONS,
-}
-
+#: The notions relations speak about, with their definitions in words (rows of :data:`relations.notions.NOTIONS`).
+NOTIONS = {row.pattern: row.description for row in _TABLE.values()}
 
 
 #: Source of the ``zheng2025.*`` relations.

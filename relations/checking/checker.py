@@ -28,11 +28,12 @@ import relations.catalogue as cat
 from relations.checking.claims import Claim, parse_claim
 from relations.checking.display import ReportDisplay
 from relations.checking.quantities import Values, values
-from relations.kinds import BASE_NOTIONS, RelationKind, Status
+from relations.kinds import RelationKind, Status
 from relations.measures.results import Witness
 from relations.model.mechanism import Mechanism
 from relations.model.neighbours import HammingInputs
 from relations.model.products import ProductChannel
+from relations.notions import BASE_NOTIONS
 from relations.numbers.logs import LogRatio
 from relations.numbers.reals import LADDER, Log, Real, compare
 

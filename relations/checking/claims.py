@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from relations.errors import InputError
-from relations.kinds import BASE_NOTIONS
 from relations.measures.notions import NOTIONS, canonical_name, check_argument
+from relations.notions import BASE_NOTIONS
 from relations.numbers.logs import LogRatio
 from relations.numbers.reals import (
     Log,

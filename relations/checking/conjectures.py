@@ -24,9 +24,9 @@ from functools import cache, lru_cache
 from typing import TYPE_CHECKING
 
 from relations.errors import InputError
-from relations.kinds import BASE_NOTIONS
-from relations.kinds import RATIO_NOTIONS as _RATIO_NOTIONS
 from relations.measures.notions import NOTIONS as NOTION_SPECS
+from relations.notions import BASE_NOTIONS
+from relations.notions import RATIO_NOTIONS as _RATIO_NOTIONS
 from relations.numbers.text import parse_rational
 
 if TYPE_CHECKING:

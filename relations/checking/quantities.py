@@ -28,6 +28,7 @@ from relations.model.floats import MAX_EXCUSED
 from relations.model.mechanism import Mechanism
 from relations.model.neighbours import diameter
 from relations.model.products import ProductChannel, ProductPrior
+from relations.notions import BASE_NOTIONS
 from relations.numbers.enclosure import DEFAULT_BITS, sum_enclosures
 from relations.numbers.logs import LogRatio
 from relations.numbers.reals import (
@@ -337,7 +338,7 @@ def rounding_margins(mech: Mechanism, *, mi: float) -> dict[str, float]:
     rho_p = _radius(pr.distinct if isinstance(pr, ProductPrior) else [pr])
     records = ch.records if isinstance(ch, ProductChannel) else 1
     if rho == 0 and rho_p == 0:
-        return dict.fromkeys(("eps_i", "eps_d", "sigma_min", "neg_sigma", "eps_all", "eps_m"), 0.0)
+        return dict.fromkeys(BASE_NOTIONS, 0.0)
     up = 1 + 2.0**-40
     d = math.log1p(2 * rho / (1 - rho)) * up if rho < 1 else math.inf
     dp = math.log1p(2 * rho_p / (1 - rho_p)) * up if rho_p < 1 else math.inf

@@ -241,7 +241,8 @@ def utility(
 @app.command()
 def optimize(
     prior: str = typer.Option(..., "--prior", help="Comma-separated prior, e.g. '1/2,1/3,1/6'."),
-    notion: str = typer.Option(..., "--notion", help="dp, id or mi."),
+    notion: str = typer.Option(..., "--notion", help="eps_d, eps_i or eps_m (the budget bounded; dp, id, mi "
+                               "are their 0.2 names)."),
     eps: str = typer.Option(..., "--eps", help="The budget: decimal, fraction or ln(RATIONAL)."),
     loss: str = typer.Option("hamming", "--loss", help="'hamming' or a JSON file with a loss matrix."),
     out: str | None = typer.Option(None, "--out", help="Write the optimal mechanism file here (else stdout); "
@@ -256,10 +257,13 @@ def optimize(
     from relations.io.writing import dumps
     from relations.tradeoffs.optimal import optimal_dp, optimal_id, optimal_mi
 
-    notion = notion.strip().lower()  # choices are case-insensitive: --notion DP
-    solver = {"dp": optimal_dp, "id": optimal_id, "mi": optimal_mi}.get(notion)
+    notion = notion.strip().lower()  # choices are case-insensitive: --notion EPS_D
+    notion = {"dp": "eps_d", "id": "eps_i", "mi": "eps_m"}.get(notion, notion)  # the 0.2 names
+    solvers = {"eps_d": optimal_dp, "eps_i": optimal_id, "eps_m": optimal_mi}
+    solver = solvers.get(notion)
     if solver is None:
-        raise InputError(f"--notion must be dp, id or mi, got {notion!r}{did_you_mean(notion, ('dp', 'id', 'mi'))}")
+        raise InputError(f"--notion must be one of {', '.join(solvers)}, got {notion!r}"
+                         f"{did_you_mean(notion, [*solvers, 'dp', 'id', 'mi'])}")
     from relations.numbers.text import parse_rational_list
 
     p = parse_rational_list(prior, "--prior")
@@ -276,7 +280,7 @@ def optimize(
                else f", mixing {result.mixing}")
         said = (f"solver distortion {result.value:.12g}, exact distortion {float(result.distortion):.12g}{how}"
                 + (f", Blahut gap {result.gap:.3g}" if result.gap is not None else ""))
-    text = dumps(result.mechanism, f"optimal {notion} mechanism, eps = {eps}: {said}")
+    text = dumps(result.mechanism, f"optimal {notion} mechanism, {notion} <= {eps}: {said}")
     if out:
         from relations.io.writing import write_text_atomic
 

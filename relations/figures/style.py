@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from matplotlib.typing import RcKeyType
 
 from relations.errors import InputError
+from relations.notions import NOTIONS, mathtext
 
 __all__ = ["PALETTE", "SERIES", "VERDICT_STYLE", "SYMBOLS", "FORMATS", "DPI", "setup", "math", "series",
            "parse_formats", "render"]
@@ -49,8 +50,7 @@ SERIES = (
 VERDICT_STYLE = {"proved": ("#009E73", "-"), "holds-bounded": ("#0072B2", "-"), "unrefuted": ("#E69F00", "--"),
                  "refuted": ("#D55E00", ":")}
 #: Mathtext of the quantities.
-SYMBOLS = {"eps_i": r"$\varepsilon_i$", "eps_d": r"$\varepsilon_d$", "eps_m": r"$\varepsilon_m$",
-           "sigma_min": r"$\sigma_{\min}$", "neg_sigma_min": r"$-\sigma_{\min}$", "rho": r"$\rho$",
+SYMBOLS = {**{name: mathtext(name) for name in NOTIONS}, "neg_sigma_min": mathtext("neg_sigma"),
            "I": r"$I(X;Y)$", "H": r"$H(X)$", "eps": r"$\varepsilon$"}
 #: The image formats :func:`render` writes.
 FORMATS = ("png", "pdf", "svg")

@@ -18,6 +18,8 @@ import io
 import re
 from typing import Any
 
+from relations.notions import NOTIONS
+
 __all__ = ["FORMATS", "KINDS", "latex_escape", "latex_math", "latex_number", "to_latex", "to_csv", "export"]
 
 #: The values of ``--format`` (``json`` is also ``--json``; ``table`` is the rich table).
@@ -29,12 +31,8 @@ _ESCAPES = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "#": r"\#", "$": 
             "_": r"\_", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}", "<": r"\textless{}",
             ">": r"\textgreater{}", "|": r"\textbar{}", "\u2014": "---", "\u2013": "--", "\u2026": r"\ldots{}",
             "\u2264": r"$\le$", "\u2265": r"$\ge$", "\u221e": r"$\infty$", "\u2212": "-", "\u00d7": r"$\times$"}
-_NAMES = {"eps_i": r"\varepsilon_i", "eps_d": r"\varepsilon_d", "eps_m": r"\varepsilon_m",
-          "eps_all": r"\varepsilon_{\mathrm{all}}", "sigma_min": r"\sigma_{\min}", "neg_sigma": r"-\sigma_{\min}",
-          "diam": r"\operatorname{diam}", "rho": r"\rho", "kl": r"\mathrm{KL}", "KL": r"\mathrm{KL}",
-          "cmi": r"\mathrm{CMI}", "maximal_leakage": r"\mathcal{L}_{\max}",
-          "min_entropy_leakage": r"\mathcal{L}_{\mathrm{ME}}", "inf": r"\infty", "delta": r"\delta",
-          "eps_delta": r"\varepsilon_{\delta}", "renyi": r"\varepsilon_{\mathrm{RDP}}"}
+_NAMES = {**{name: row.latex for name, row in NOTIONS.items()},
+          "diam": r"\operatorname{diam}", "KL": NOTIONS["kl"].latex, "inf": r"\infty"}
 _FUNCTIONS = {"ln", "log", "exp", "tanh", "max", "min"}
 _OPS = {"<=": r"\le", ">=": r"\ge", "=/=>": r"\;\not\Rightarrow\;", "*": r"\cdot"}
 _TOKEN = re.compile(r"\s*(?:(?P<num>\d+(?:\.\d+)?(?:e[-+]?\d+)?)|(?P<name>[A-Za-z_][A-Za-z_0-9]*)"

@@ -37,6 +37,7 @@ from relations.measures.encoding import (  # noqa: F401 (re-exported)
     rounding_json,
     sizes,
 )
+from relations.notions import FURTHER_NOTIONS, NOTIONS
 
 if TYPE_CHECKING:
     from relations.pipeline.verify import RelationVerdict
@@ -92,8 +93,7 @@ def verdict_json(v: RelationVerdict, *, with_witness: bool = True) -> dict[str, 
 
 
 #: What ``relations measure --notion all`` computes (the argument-free notions and common arguments).
-ALL_NOTIONS = ("delta(1)", "eps_delta(1/100000)", "renyi(2)", "rho", "kl", "min_entropy_leakage", "maximal_leakage",
-               "cmi")
+ALL_NOTIONS = tuple(n if NOTIONS[n].example is None else f"{n}({NOTIONS[n].example})" for n in FURTHER_NOTIONS)
 
 
 def notions_json(mech: Any, names: Sequence[str]) -> list[dict[str, Any]]:

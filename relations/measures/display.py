@@ -16,6 +16,7 @@ from typing import Any
 
 from relations.measures.encoding import measures_json
 from relations.model.display import html_table, latex_text, pandas
+from relations.notions import BASE_NOTIONS, latex
 
 __all__ = ["COLUMNS", "LATEX_NAMES", "measures_rows", "measures_html", "measures_latex", "measures_dict",
            "measures_frame", "witness_text", "latex_form"]
@@ -24,8 +25,7 @@ __all__ = ["COLUMNS", "LATEX_NAMES", "measures_rows", "measures_html", "measures
 COLUMNS = ("quantity", "value", "exact", "witness")
 
 #: The LaTeX symbol of each quantity.
-LATEX_NAMES = {"eps_i": r"\varepsilon_i", "eps_d": r"\varepsilon_d", "eps_m": r"\varepsilon_m",
-               "sigma_min": r"\sigma_{\min}", "eps_all": r"\varepsilon_{\mathrm{all}}", "neg_sigma": r"-\sigma_{\min}"}
+LATEX_NAMES = {name: latex(name) for name in BASE_NOTIONS}
 
 
 def _mechanism(measures: Any) -> Any:

@@ -1,4 +1,8 @@
-"""The registry of further privacy notions, by name: :data:`NOTIONS`, :func:`notion_value`, :func:`parse_notion`.
+"""The further privacy notions, by name: :data:`NOTIONS`, :func:`notion_value`, :func:`parse_notion`.
+
+Their rows (symbol, LaTeX, kind, argument, evaluators, references) are in the notion table,
+:data:`relations.notions.NOTIONS`; this module reads and checks their arguments and runs their
+exact evaluators.
 
 A notion is named by a string: ``"rho"``, ``"kl"``, ``"min_entropy_leakage"``,
 ``"maximal_leakage"``, ``"cmi"``, or with an argument ``"delta(1/2)"`` (``eps``: a rational, a
@@ -11,18 +15,14 @@ code), and :func:`canonical_name` writes it back in one canonical form, so ``"de
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import cast
 
 from relations.errors import InputError
-from relations.measures.leakage import cmi, maximal_leakage, min_entropy_leakage
 from relations.measures.pairs import NotionResult
-from relations.measures.profile import delta, eps_delta
-from relations.measures.renyi import kl, renyi
-from relations.measures.zcdp import rho
 from relations.model.mechanism import Mechanism
+from relations.notions import FURTHER_NOTIONS, NotionSpec, evaluator
+from relations.notions import NOTIONS as _TABLE
 from relations.numbers.logs import LogRatio
 from relations.numbers.reals import Log, Rational, Real
 from relations.numbers.text import fraction_text, parse_rational
@@ -30,49 +30,8 @@ from relations.numbers.text import fraction_text, parse_rational
 __all__ = ["NotionSpec", "NOTIONS", "check_argument", "parse_notion", "canonical_name", "notion_result", "notion_value"]
 
 
-@dataclass(frozen=True)
-class NotionSpec:
-    """A named privacy notion of the registry.
-
-    Attributes
-    ----------
-    name : str
-        Its name, e.g. ``"renyi"``.
-    argument : str or None
-        What its argument is (``"eps"``, ``"delta"``, ``"alpha"``), or None when it takes none.
-    description : str
-        One line: what it is.
-    reference : str
-        Where it is defined (with a DOI where there is one).
-    """
-
-    name: str
-    argument: str | None
-    description: str
-    reference: str
-
-
-_ALL = (
-    NotionSpec("delta", "eps", "privacy profile: max over neighbours of sum_y max(0, Q[x][y] - e^eps Q[x'][y])",
-           "Balle, Barthe, Gaboardi, NeurIPS 2018"),
-    NotionSpec("eps_delta", "delta", "smallest eps >= 0 with delta(eps) <= delta",
-           "Balle, Barthe, Gaboardi, NeurIPS 2018"),
-    NotionSpec("renyi", "alpha", "Renyi DP: max over neighbours of D_alpha(Q[x] || Q[x'])",
-           "Mironov, CSF 2017, doi:10.1109/CSF.2017.11"),
-    NotionSpec("rho", None, "zCDP: sup over alpha > 1 of renyi(alpha) / alpha",
-           "Bun, Steinke, TCC 2016, doi:10.1007/978-3-662-53641-4_24"),
-    NotionSpec("kl", None, "max over neighbours of the KL divergence D(Q[x] || Q[x'])",
-           "Dwork, Rothblum, Vadhan, FOCS 2010, doi:10.1109/FOCS.2010.12"),
-    NotionSpec("min_entropy_leakage", None, "ln(sum_y max_x p(x)Q[x][y] / max_x p(x))",
-           "Smith, FoSSaCS 2009, doi:10.1007/978-3-642-00596-1_21"),
-    NotionSpec("maximal_leakage", None, "ln sum_y max over x with p(x) > 0 of Q[x][y]",
-           "Issa, Wagner, Kamath, IEEE Trans. Inf. Theory 2020, doi:10.1109/TIT.2019.2935768"),
-    NotionSpec("cmi", None, "max over records i of I(X_i; Y | X_-i) under the prior (I(X;Y) locally)",
-           "Cuff, Yu, CCS 2016, doi:10.1145/2976749.2978308"),
-)
-
-#: The notions by name.
-NOTIONS: dict[str, NotionSpec] = {n.name: n for n in _ALL}
+#: The further notions by name (:data:`relations.notions.FURTHER_NOTIONS`), rows of the notion table.
+NOTIONS: dict[str, NotionSpec] = {name: _TABLE[name] for name in FURTHER_NOTIONS}
 
 _NAME = re.compile(r"\s*([A-Za-z_][A-Za-z_0-9]*)\s*(?:\((.*)\))?\s*$", re.S)
 _LN = re.compile(r"\s*ln\s*\((.*)\)\s*$", re.S)
@@ -182,16 +141,13 @@ def canonical_name(name: str, arg: Real | None) -> str:
     return f"{name}({text})"
 
 
-_COMPUTE: dict[str, Callable[..., NotionResult]] = {
-    "delta": lambda m, a, n: delta(m, a, name=n),
-    "eps_delta": lambda m, a, n: eps_delta(m, a.value, name=n),
-    "renyi": lambda m, a, n: renyi(m, a.value, name=n),
-    "rho": lambda m, a, n: rho(m, name=n),
-    "kl": lambda m, a, n: kl(m, name=n),
-    "min_entropy_leakage": lambda m, a, n: min_entropy_leakage(m, name=n),
-    "maximal_leakage": lambda m, a, n: maximal_leakage(m, name=n),
-    "cmi": lambda m, a, n: cmi(m, name=n),
-}
+def _compute(mech: Mechanism, name: str, arg: Real | None, shown: str) -> NotionResult:
+    """The notion's exact evaluator (:func:`relations.notions.evaluator`): ``delta`` takes its argument as an exact
+    real, ``eps_delta`` and ``renyi`` as a rational."""
+    function = evaluator(name)
+    if arg is None:
+        return cast(NotionResult, function(mech, name=shown))
+    return cast(NotionResult, function(mech, arg if name == "delta" else cast(Rational, arg).value, name=shown))
 
 
 def notion_result(mech: Mechanism, name: str, arg: Real | Fraction | int | str | None = None) -> NotionResult:
@@ -231,7 +187,7 @@ def notion_result(mech: Mechanism, name: str, arg: Real | Fraction | int | str |
             if isinstance(arg, (int, Fraction)) and not isinstance(arg, bool):
                 arg = Rational(Fraction(arg))
             base, value = name, check_argument(name, cast(Real, arg))  # a bool too: refused there or by the notion
-    return _COMPUTE[base](mech, value, canonical_name(base, value))
+    return _compute(mech, base, value, canonical_name(base, value))
 
 
 def notion_value(mech: Mechanism, name: str, arg: Real | Fraction | int | str | None = None) -> Real:

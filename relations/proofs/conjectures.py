@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from relations.catalogue.bounds import KLBound, Linear
 from relations.checking.conjectures import Conjecture
-from relations.kinds import BASE_NOTIONS
+from relations.notions import BASE_NOTIONS
 from relations.proofs.derive import FINITE, lemma_facts
 from relations.proofs.z3context import deterministic_solver, fresh_context
 

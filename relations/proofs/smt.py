@@ -50,18 +50,28 @@ from fractions import Fraction
 
 from relations.catalogue.bounds import Linear
 from relations.catalogue.entries import Relation
-from relations.kinds import RATIO_NOTIONS as _RATIO_NOTIONS
 from relations.kinds import Notion
+from relations.notions import SMT_NOTIONS
 from relations.proofs.z3context import deterministic_solver, fresh_context
 
-__all__ = ["render_model", "RATIO_NOTIONS", "is_ratio_relation", "Lemma", "ProofResult", "lemma_for", "density_lemma", "prove", "Shape", "SearchResult", "bounded_search"]
+__all__ = ["render_model", "SMT_NOTIONS", "is_ratio_relation", "Lemma", "ProofResult", "lemma_for", "density_lemma", "prove", "Shape", "SearchResult", "bounded_search"]
 
-RATIO_NOTIONS = tuple(n for n in _RATIO_NOTIONS if n != Notion.SIGMA_MIN)  # sigma_min: the prior's alone
+
+
+def __getattr__(name: str):
+    """``RATIO_NOTIONS``, the 0.2 name of :data:`relations.notions.SMT_NOTIONS`, with a DeprecationWarning."""
+    if name == "RATIO_NOTIONS":
+        import warnings
+
+        warnings.warn("relations.proofs.smt.RATIO_NOTIONS is relations.notions.SMT_NOTIONS", DeprecationWarning,
+                      stacklevel=2)
+        return SMT_NOTIONS
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def is_ratio_relation(rel: Relation) -> bool:
     return (rel.kind == "implication" and isinstance(rel.bound, Linear) and rel.bound.integral
-            and rel.premise in RATIO_NOTIONS and rel.conclusion in RATIO_NOTIONS)
+            and rel.premise in SMT_NOTIONS and rel.conclusion in SMT_NOTIONS)
 
 
 @dataclass(frozen=True)

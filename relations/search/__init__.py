@@ -35,7 +35,7 @@ from relations.search.witnesses import certified_mi_upper, mi_witness, simplify
 #: DeprecationWarning).
 _MOVED = {
     **dict.fromkeys(["FINITE", "Derivation", "derive", "lemma_facts"], "relations.proofs.derive"),
-    **dict.fromkeys(["RATIO_NOTIONS", "Lemma", "ProofResult", "SearchResult", "Shape", "bounded_search",
+    **dict.fromkeys(["Lemma", "ProofResult", "SearchResult", "Shape", "bounded_search",
                      "density_lemma", "is_ratio_relation", "lemma_for", "prove"], "relations.proofs.smt"),
     **dict.fromkeys(["DENSE", "SMT_SHAPES", "WITNESS_EPS_M", "Effort", "RelationVerdict", "verify_all",
                      "verify_relation"], "relations.pipeline.verify"),

@@ -40,12 +40,13 @@ from collections.abc import Iterable, Mapping
 
 import numpy as np
 
+from relations.notions import BASE_NOTIONS
 from relations.search.divergences import _divergence, parse
 
 __all__ = ["PAPER", "dense_values", "ordered_pairs", "mechanism_values"]
 
 #: The notions :func:`dense_values` always computes.
-PAPER = ("eps_i", "eps_d", "sigma_min", "neg_sigma", "eps_m", "eps_all")
+PAPER = BASE_NOTIONS
 
 
 def ordered_pairs(pairs: Iterable[tuple[int, int]]) -> np.ndarray:

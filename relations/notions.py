@@ -1,0 +1,212 @@
+"""The notion table: every privacy notion the tool knows, as one row of data.
+
+Each row (:class:`NotionSpec`) gives a notion's name (a :class:`~relations.kinds.Notion`), its
+symbol as text and as LaTeX, its kind, its argument, the settings where it is defined, a
+definition in words, its reference, and where its evaluators live (exact, and the vectorised float
+one the searches use).  Everything that lists notions is derived from :data:`NOTIONS`: the
+grammar's names (:data:`BASE_NOTIONS` and the further notions), the CLI's choices, the tables and
+LaTeX (:func:`latex`), the SMT encodings' list (:data:`SMT_NOTIONS`), and the docs' list
+(``docs/notions.md``, written by :func:`markdown`).
+
+Adding a notion means one row here, its :class:`~relations.kinds.Notion` member, its evaluator
+and its tests (``CONTRIBUTING.md``).
+
+Examples
+--------
+>>> from relations.notions import NOTIONS, latex
+>>> NOTIONS["rho"].kind, NOTIONS["rho"].symbol, latex("eps_d")
+(<NotionKind.DIVERGENCE: 'divergence'>, 'ρ', '\\\\varepsilon_d')
+>>> BASE_NOTIONS[:3], "sigma_min" in RATIO_NOTIONS, "sigma_min" in SMT_NOTIONS
+(('eps_i', 'eps_d', 'eps_m'), True, False)
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from relations.kinds import Notion, NotionKind, Setting
+
+__all__ = ["NotionSpec", "NOTIONS", "BASE_NOTIONS", "RATIO_NOTIONS", "SMT_NOTIONS", "FURTHER_NOTIONS", "latex",
+           "mathtext", "evaluator", "markdown"]
+
+_BOTH = (Setting.LOCAL, Setting.CENTRAL)
+
+
+@dataclass(frozen=True)
+class NotionSpec:
+    """One row of the notion table.
+
+    Attributes
+    ----------
+    name : Notion
+        Its name, e.g. ``Notion.RENYI`` (``"renyi"``).
+    symbol : str
+        How it is written in text, e.g. ``"ε_d"``.
+    latex : str
+        How it is written in LaTeX math (without ``$``), e.g. ``r"\\varepsilon_d"``.
+    kind : NotionKind
+        What it measures: a ratio, information, a divergence, a profile or a leakage.
+    argument : str or None
+        What its argument is (``"eps"``, ``"delta"``, ``"alpha"``), or None when it takes none.
+    example : str or None
+        The argument ``relations measure --notion all`` uses (``"2"`` for ``renyi(2)``).
+    settings : tuple of Setting
+        Where it is defined.
+    description : str
+        Its definition, in one line of words.
+    reference : str
+        Where it is defined (with a DOI where there is one).
+    exact : str
+        ``"module:function"`` computing it exactly (a certified enclosure for information).
+    floats : str or None
+        ``"module:function"`` computing it in floats for the searches (vectorised where it can be).
+    smt : bool
+        Whether the SMT encodings (:mod:`relations.proofs.smt`) state relations about it.
+    paper : bool
+        One of the paper's budgets, computed together by :func:`relations.measures.measure`.
+    """
+
+    name: Notion
+    symbol: str
+    latex: str
+    kind: NotionKind
+    argument: str | None
+    example: str | None
+    settings: tuple[Setting, ...]
+    description: str
+    reference: str
+    exact: str
+    floats: str | None
+    smt: bool = False
+    paper: bool = False
+
+    @property
+    def pattern(self) -> str:
+        """The name as the catalogue writes it, its argument in capitals: ``renyi(ALPHA)``, ``rho``."""
+        return self.name if self.argument is None else f"{self.name}({self.argument.upper()})"
+
+
+_PAPER = "Zheng et al., Relations Between Several Classical Privacy Notions, 2025"
+_BBG = "Balle, Barthe, Gaboardi, NeurIPS 2018"
+_MEASURE = "relations.measures.api:measure"
+_DENSE = "relations.search.batch:dense_values"
+_FLOAT = "relations.search.notion_floats:notion_float"
+
+_ROWS = (
+    NotionSpec(Notion.EPS_I, "ε_i", r"\varepsilon_i", NotionKind.RATIO, None, None, _BOTH,
+               "identifiability budget: max ln p(x|y)/p(x'|y) over neighbours x~x' and outputs y", _PAPER,
+               _MEASURE, _DENSE, smt=True, paper=True),
+    NotionSpec(Notion.EPS_D, "ε_d", r"\varepsilon_d", NotionKind.RATIO, None, None, _BOTH,
+               "differential-privacy budget: max ln Q[x][y]/Q[x'][y] over neighbours x~x' and outputs y",
+               _PAPER, _MEASURE, _DENSE, smt=True, paper=True),
+    NotionSpec(Notion.EPS_M, "ε_m", r"\varepsilon_m", NotionKind.INFORMATION, None, None, _BOTH,
+               "mutual-information budget: I(X;Y) in nats", _PAPER, _MEASURE, _DENSE, paper=True),
+    NotionSpec(Notion.SIGMA_MIN, "σ_min", r"\sigma_{\min}", NotionKind.RATIO, None, None, _BOTH,
+               "the prior constant: min ln p(x)/p(x') over neighbours", _PAPER, _MEASURE, _DENSE,
+               paper=True),
+    NotionSpec(Notion.EPS_ALL, "ε_all", r"\varepsilon_{\mathrm{all}}", NotionKind.RATIO, None, None, _BOTH,
+               "DP budget over every pair of inputs (neighbours or not): max ln Q[x][y]/Q[x'][y]",
+               _PAPER, "relations.measures.api:eps_all", _DENSE, smt=True, paper=True),
+    NotionSpec(Notion.NEG_SIGMA, "−σ_min", r"-\sigma_{\min}", NotionKind.RATIO, None, None, _BOTH,
+               "-sigma_min = max ln p(x)/p(x') over neighbours (the prior's skew)", _PAPER,
+               _MEASURE, _DENSE, smt=True, paper=True),
+    NotionSpec(Notion.DELTA, "δ", r"\delta", NotionKind.PROFILE, "eps", "1", _BOTH,
+               "privacy profile: max over ordered neighbours of sum_y max(0, Q[x][y] - e^EPS Q[x'][y])", _BBG,
+               "relations.measures.profile:delta", _FLOAT),
+    NotionSpec(Notion.EPS_DELTA, "ε_δ", r"\varepsilon_{\delta}", NotionKind.PROFILE, "delta", "1/100000", _BOTH,
+               "the least eps >= 0 with delta(eps) <= DELTA", _BBG, "relations.measures.profile:eps_delta", _FLOAT),
+    NotionSpec(Notion.RENYI, "ε_RDP", r"\varepsilon_{\mathrm{RDP}}", NotionKind.DIVERGENCE, "alpha", "2", _BOTH,
+               "Renyi DP: max Renyi divergence of order ALPHA over ordered neighbour pairs",
+               "Mironov, CSF 2017, doi:10.1109/CSF.2017.11", "relations.measures.renyi:renyi", _FLOAT),
+    NotionSpec(Notion.RHO, "ρ", r"\rho", NotionKind.DIVERGENCE, None, None, _BOTH,
+               "zCDP budget: sup over alpha > 1 of renyi(alpha) / alpha",
+               "Bun, Steinke, TCC 2016, doi:10.1007/978-3-662-53641-4_24", "relations.measures.zcdp:rho", _FLOAT),
+    NotionSpec(Notion.KL, "KL", r"\mathrm{KL}", NotionKind.DIVERGENCE, None, None, _BOTH,
+               "max KL divergence D(Q[x] || Q[x']) over ordered neighbour pairs",
+               "Dwork, Rothblum, Vadhan, FOCS 2010, doi:10.1109/FOCS.2010.12", "relations.measures.renyi:kl", _FLOAT),
+    NotionSpec(Notion.MIN_ENTROPY_LEAKAGE, "L_ME", r"\mathcal{L}_{\mathrm{ME}}", NotionKind.LEAKAGE, None, None, _BOTH,
+               "min-entropy leakage: ln sum_y max_x p(x) Q[x][y] - ln max_x p(x)",
+               "Smith, FoSSaCS 2009, doi:10.1007/978-3-642-00596-1_21",
+               "relations.measures.leakage:min_entropy_leakage", _FLOAT),
+    NotionSpec(Notion.MAXIMAL_LEAKAGE, "L_max", r"\mathcal{L}_{\max}", NotionKind.LEAKAGE, None, None, _BOTH,
+               "maximal leakage: ln sum_y max_x Q[x][y] (x over the prior's support)",
+               "Issa, Wagner, Kamath, IEEE Trans. Inf. Theory 2020, doi:10.1109/TIT.2019.2935768",
+               "relations.measures.leakage:maximal_leakage", _FLOAT),
+    NotionSpec(Notion.CMI, "CMI", r"\mathrm{CMI}", NotionKind.INFORMATION, None, None, _BOTH,
+               "per-record conditional mutual information: max over records i of I(X_i; Y | X_-i) (I(X;Y) locally)",
+               "Cuff, Yu, CCS 2016, doi:10.1145/2976749.2978308", "relations.measures.leakage:cmi", None),
+)
+
+#: Every notion, by name, in the order tables list them (the paper's budgets first).
+NOTIONS: dict[str, NotionSpec] = {str(row.name): row for row in _ROWS}
+assert set(NOTIONS) == {str(n) for n in Notion}, "every Notion has one row"
+
+#: The paper's budgets, in the order claims, conjectures and proofs list them (computed together by ``measure``).
+BASE_NOTIONS: tuple[str, ...] = tuple(n for n, row in NOTIONS.items() if row.paper)
+#: The budgets that are logarithms of rationals (``ln q``), decided exactly by rational arithmetic.
+RATIO_NOTIONS: tuple[str, ...] = tuple(n for n in BASE_NOTIONS if NOTIONS[n].kind == NotionKind.RATIO)
+#: The notions the SMT encodings speak about (``sigma_min`` is the prior's alone: its negation is encoded).
+SMT_NOTIONS: tuple[str, ...] = tuple(n for n, row in NOTIONS.items() if row.smt)
+#: The notions beyond the paper's budgets, each computed on its own (:func:`relations.measures.notions.notion_result`).
+FURTHER_NOTIONS: tuple[str, ...] = tuple(n for n in NOTIONS if n not in BASE_NOTIONS)
+
+
+def latex(name: str) -> str:
+    """A notion's LaTeX (math mode, without ``$``); a name that is not a notion is set upright.
+
+    Examples
+    --------
+    >>> latex("sigma_min"), latex("maximal_leakage"), latex("foo")
+    ('\\\\sigma_{\\\\min}', '\\\\mathcal{L}_{\\\\max}', '\\\\mathrm{foo}')
+    """
+    row = NOTIONS.get(name)
+    return row.latex if row is not None else r"\mathrm{" + name.replace("_", r"\_") + "}"
+
+
+def mathtext(name: str) -> str:
+    """A notion's symbol for matplotlib: its LaTeX between ``$``.
+
+    Examples
+    --------
+    >>> mathtext("rho")
+    '$\\\\rho$'
+    """
+    return f"${latex(name)}$"
+
+
+def evaluator(name: str, *, which: str = "exact") -> Callable[..., Any]:
+    """The function computing a notion: ``which="exact"`` or ``"floats"``, imported on first use.
+
+    Examples
+    --------
+    >>> evaluator("rho").__name__, evaluator("kl", which="floats").__name__
+    ('rho', 'notion_float')
+    """
+    row = NOTIONS[name]
+    path = row.exact if which == "exact" else row.floats
+    if path is None:
+        raise ValueError(f"{name} has no {which} evaluator")
+    module, function = path.split(":")
+    return getattr(importlib.import_module(module), function)
+
+
+def markdown() -> str:
+    """The notion table as Markdown (``docs/notions.md`` is this text; a test keeps it current).
+
+    Examples
+    --------
+    >>> print(markdown().splitlines()[0])
+    # Notions
+    """
+    lines = ["# Notions", "",
+             "Every notion `relations` computes, from its notion table (`relations.notions.NOTIONS`). All values",
+             "are in nats; `docs/semantics.md` states the conventions on zeros and infinities. Generated by",
+             "`python -c 'import relations.notions as n; print(n.markdown(), end=\"\")' > docs/notions.md`.", "",
+             "| name | symbol | kind | definition | reference |", "|---|---|---|---|---|"]
+    for row in NOTIONS.values():
+        cells = (f"`{row.pattern}`", f"${row.latex}$", str(row.kind), row.description, row.reference)
+        lines.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
+    return "\n".join(lines) + "\n"

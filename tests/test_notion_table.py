@@ -1,0 +1,57 @@
+"""The notion table is the one place notions are spelled out: every list of notions is read from it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import relations.notions as table
+from relations.kinds import Notion, NotionKind
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_every_notion_has_one_row_and_the_docs_list_is_current():
+    assert list(table.NOTIONS) == [str(n) for n in Notion]
+    assert (ROOT / "docs" / "notions.md").read_text(encoding="utf-8") == table.markdown(), \
+        "docs/notions.md is stale: regenerate it (its first lines say how)"
+
+
+@pytest.mark.parametrize("name", list(table.NOTIONS))
+def test_every_evaluator_resolves(name):
+    row = table.NOTIONS[name]
+    assert callable(table.evaluator(name))
+    if row.floats is not None:
+        assert callable(table.evaluator(name, which="floats"))
+    assert row.settings and row.description and row.reference and row.latex and row.symbol
+
+
+def test_the_derived_lists():
+    # written out by hand: the paper's six budgets, the five of them that are logarithms of rationals,
+    # and the four the SMT encodings state (sigma_min only through its negation)
+    assert table.BASE_NOTIONS == ("eps_i", "eps_d", "eps_m", "sigma_min", "eps_all", "neg_sigma")
+    assert table.RATIO_NOTIONS == ("eps_i", "eps_d", "sigma_min", "eps_all", "neg_sigma")
+    assert table.SMT_NOTIONS == ("eps_i", "eps_d", "eps_all", "neg_sigma")
+    assert set(table.FURTHER_NOTIONS) == set(table.NOTIONS) - set(table.BASE_NOTIONS)
+    assert all(table.NOTIONS[n].kind == NotionKind.RATIO for n in table.RATIO_NOTIONS)
+
+
+def test_every_list_of_notions_reads_the_table():
+    from relations.catalogue.conversions import EXTRA_NOTIONS, is_notion
+    from relations.catalogue.entries import NOTIONS as CATALOGUE_NOTIONS
+    from relations.checking.claims import CLAIM_NAMES
+    from relations.io.exports import latex_math
+    from relations.io.reports import ALL_NOTIONS
+    from relations.measures.display import LATEX_NAMES
+    from relations.measures.notions import NOTIONS as FURTHER
+    from relations.search.batch import PAPER
+
+    assert set(CATALOGUE_NOTIONS) == {row.pattern for row in table.NOTIONS.values()}
+    assert set(EXTRA_NOTIONS) == {table.NOTIONS[n].pattern for n in table.FURTHER_NOTIONS}
+    assert set(CLAIM_NAMES) == set(table.NOTIONS) and set(FURTHER) == set(table.FURTHER_NOTIONS)
+    assert set(PAPER) == set(table.BASE_NOTIONS) == set(LATEX_NAMES)
+    assert [n.split("(")[0] for n in ALL_NOTIONS] == list(table.FURTHER_NOTIONS)
+    assert all(is_notion(n) for n in ALL_NOTIONS) and not is_notion("eps_d")
+    for name, row in table.NOTIONS.items():
+        assert latex_math(name) == row.latex
