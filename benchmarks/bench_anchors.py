@@ -6,8 +6,8 @@ a library that is missing is reported and skipped).
 Side by side, on a random float channel with a random prior (``n x n``; ``--quick``: smaller):
 
 * **eps_d** (local DP, every pair of inputs neighbours): ``qif.measure.d_privacy.smallest_epsilon(C,
-  qif.metric.discrete())`` against :func:`relations.measures.dense.eps_d` of the float mechanism;
-* **I(X;Y)**: ``qif.measure.shannon.add_leakage(prior, C)`` (bits) against :func:`relations.measures.dense.eps_m`
+  qif.metric.discrete())`` against :func:`relations.measures._dense.eps_d` of the float mechanism;
+* **I(X;Y)**: ``qif.measure.shannon.add_leakage(prior, C)`` (bits) against :func:`relations.measures._dense.eps_m`
   (nats) of the float mechanism;
 * **I(X;Y)** with dit: building the joint ``dit.Distribution`` and ``dit.shannon.mutual_information`` against
   ``relations`` (dit works on outcome lists, so its size is smaller).
@@ -27,7 +27,7 @@ import time
 
 import numpy as np
 
-from relations.measures.dense import eps_d, eps_m
+from relations.measures._dense import eps_d, eps_m
 from relations.model import Channel, LocalInputs, Mechanism, Prior
 
 

@@ -49,9 +49,9 @@ from fractions import Fraction
 import numpy as np
 
 from relations.measures import measure
-from relations.measures.information import mutual_information, mutual_information_float
+from relations.measures._information import mutual_information, mutual_information_float
 from relations.model import Channel, HammingInputs, LocalInputs, Mechanism, Prior, ProductChannel, ProductPrior, Runs
-from relations.model.distributions import stochastic_rows
+from relations.model._distributions import stochastic_rows
 
 BASELINE = """
 import sys, numpy as np
@@ -72,7 +72,7 @@ def numpy_mi(p: np.ndarray, q: np.ndarray) -> float:
 
 def numpy_mi_log(p: np.ndarray, q: np.ndarray) -> float:
     """A second baseline: numpy's vectorised log over the whole matrix, one thread (the arithmetic of
-    :func:`~relations.measures.information.mutual_information_float`, without its blocks and threads)."""
+    :func:`~relations.measures._information.mutual_information_float`, without its blocks and threads)."""
     t = np.maximum(q, np.nextafter(0.0, 1.0))
     np.log(t, out=t)
     t *= q
@@ -85,7 +85,7 @@ def exact_marginal_mi(prior, rows, bits: int = 100):
     """The certified ``I(X;Y)`` with ``p(y)`` summed exactly first (the baseline of case 6)."""
     from flint import arb, fmpq
 
-    from relations.numbers.enclosure import working_precision
+    from relations.numbers._enclosure import working_precision
 
     py = [sum((px * row[y] for px, row in zip(prior, rows)), Fraction(0)) for y in range(len(rows[0]))]
     with working_precision(bits + 64):

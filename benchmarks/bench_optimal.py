@@ -3,7 +3,7 @@
 Run: ``python benchmarks/bench_optimal.py`` (``--full`` adds k = 1024, about 3 minutes).
 
 * ``optimize --notion dp``, Hamming loss, ``eps = ln(3)``, a skewed prior: the whole exact pipeline of
-  :func:`~relations.tradeoffs.optimal.optimal_dp` (the ``k^2``-inequality LP by dual simplex, the exact
+  :func:`~relations.tradeoffs._optimal.optimal_dp` (the ``k^2``-inequality LP by dual simplex, the exact
   vertex and its exact dual certificate) against HiGHS on the naive LP, one inequality
   ``Q[x][y] <= t Q[x'][y]`` per ordered pair and output (``k^2 (k-1)`` rows), at k = 32 and 64;
   the tool alone at 128, 256 and 512 (targets: 2 s at 256, 60 s at 1024);
@@ -19,7 +19,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from relations.tradeoffs.optimal import blahut_arimoto, optimal_dp, optimal_mi
+from relations.tradeoffs._optimal import blahut_arimoto, optimal_dp, optimal_mi
 
 
 def timed(fn):

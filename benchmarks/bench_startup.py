@@ -7,6 +7,8 @@ baselines so that a busy machine slows all of them alike, and the median wall-cl
 compared:
 
 * ``python -c pass`` -- the interpreter alone (with this environment's ``site`` and ``.pth`` files);
+* ``python -c "import numpy"`` -- the baseline of the start-up target: a 2 x 2 ``relations measure``
+  takes at most 3 times as long (the ``/ numpy`` column and ``over_numpy`` in the JSON);
 * ``python -c "import numpy, flint"`` -- the numerical libraries every exact measurement needs;
 * ``relations --version`` -- answered without importing the command-line framework;
 * ``relations measure FILE`` -- the shipped 2 x 2 example, exact, printed as a table;
@@ -36,6 +38,7 @@ def commands() -> dict[str, list[str]]:
     """The timed command lines, by name (``relations`` run as ``python -m relations`` of this interpreter)."""
     py = sys.executable
     return {"python -c pass": [py, "-c", "pass"],
+            "python -c 'import numpy'": [py, "-c", "import numpy"],
             "python -c 'import numpy, flint'": [py, "-c", "import numpy, flint"],
             "relations --version": [py, "-m", "relations", "--version"],
             "relations measure (table)": [py, "-m", "relations", "measure", str(EXAMPLE)],
@@ -53,13 +56,15 @@ def main() -> None:
             times[name].append(time.perf_counter() - t)
     med = {name: statistics.median(ts) for name, ts in times.items()}
     base = med["python -c pass"]
-    print(f"{'command':36s} {'median s':>9s} {'/ python':>9s} {'+ s':>7s}")
+    numpy = med["python -c 'import numpy'"]
+    print(f"{'command':36s} {'median s':>9s} {'/ python':>9s} {'/ numpy':>8s} {'+ s':>7s}")
     for name, s in med.items():
-        print(f"{name:36s} {s:9.3f} {s / base:9.2f} {s - base:7.3f}")
+        print(f"{name:36s} {s:9.3f} {s / base:9.2f} {s / numpy:8.2f} {s - base:7.3f}")
     cached = _bytecode_cached()
     print(f"package bytecode cached: {cached}; PYTHONDONTWRITEBYTECODE={os.environ.get('PYTHONDONTWRITEBYTECODE', '')!r}")
     print(json.dumps({"runs": runs, "median_seconds": {k: round(v, 4) for k, v in med.items()},
-                      "over_python": {k: round(v / base, 3) for k, v in med.items()}, "bytecode_cached": cached}))
+                      "over_python": {k: round(v / base, 3) for k, v in med.items()},
+                      "over_numpy": {k: round(v / numpy, 3) for k, v in med.items()}, "bytecode_cached": cached}))
 
 
 def _bytecode_cached() -> bool:

@@ -27,9 +27,9 @@ import tempfile
 import time
 
 from relations import Mechanism, check
-from relations.app.sweep import run_sweep
+from relations.app._sweep import run_sweep
 from relations.catalogue import get
-from relations.sweeps.spec import parse_spec
+from relations.sweeps._spec import parse_spec
 
 RELATIONS = ["zheng2025.thm4", "relations.thm4_corrected", "zheng2025.thm7", "zheng2025.thm11", "zheng2025.thm12"]
 

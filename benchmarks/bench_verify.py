@@ -6,12 +6,12 @@ Side by side in one process, on the same relations, families and starts:
 
 * **baseline** -- the search as it was: ``scipy.optimize.minimize(method="Nelder-Mead")`` start by
   start and objective by objective, each evaluation building a float
-  :class:`~relations.model.mechanism.Mechanism` and measuring it
-  (:func:`relations.search.families.float_values`);
-* **batched** -- :func:`relations.search.optimiser.search_dense`: all simplexes step together
-  (:mod:`relations.search.neldermead`), each step one :func:`relations.search.batch.dense_values` call;
+  :class:`~relations.model._mechanism.Mechanism` and measuring it
+  (:func:`relations.search._families.float_values`);
+* **batched** -- :func:`relations.search._optimiser.search_dense`: all simplexes step together
+  (:mod:`relations.search._neldermead`), each step one :func:`relations.search._batch.dense_values` call;
 * **catalogue** -- every implication over each family, one :func:`search_dense` after another against
-  :func:`relations.search.optimiser.search_dense_all` (what ``verify`` runs: all relations as one batch).
+  :func:`relations.search._optimiser.search_dense_all` (what ``verify`` runs: all relations as one batch).
 
 Both report the best violation and tightness ratio they found (the two methods take the same steps up to
 last-bit differences of the floats, so the values agree closely but not always to the last digit).
@@ -31,8 +31,8 @@ import time
 import numpy as np
 
 from relations.catalogue import CATALOGUE, get
-from relations.search.families import DenseFamily, float_values
-from relations.search.optimiser import float_bound, ratio, search_dense, search_dense_all, violation
+from relations.search._families import DenseFamily, float_values
+from relations.search._optimiser import float_bound, ratio, search_dense, search_dense_all, violation
 
 RELATIONS = ("relations.thm11_sharp", "zheng2025.thm9", "bs2016.dp_zcdp", "cks2020.rdp_dp")
 FAMILIES = (DenseFamily(2, 2), DenseFamily(3, 3), DenseFamily(4, 2, 2, 2))
@@ -42,7 +42,7 @@ def baseline(rel, family, starts, rng, maxiter):
     """The search before vectorisation: scipy Nelder-Mead per start and objective, one mechanism per call."""
     from scipy.optimize import minimize
 
-    from relations.model.neighbours import diameter
+    from relations.model._neighbours import diameter
 
     diam = diameter(family.inputs())
 

@@ -64,7 +64,7 @@ class NotionSpec:
     floats : str or None
         ``"module:function"`` computing it in floats for the searches (vectorised where it can be).
     smt : bool
-        Whether the SMT encodings (:mod:`relations.proofs.smt`) state relations about it.
+        Whether the SMT encodings (:mod:`relations.proofs._smt`) state relations about it.
     paper : bool
         One of the paper's budgets, computed together by :func:`relations.measures.measure`.
     """
@@ -91,9 +91,9 @@ class NotionSpec:
 
 _PAPER = "Zheng et al., Relations Between Several Classical Privacy Notions, 2025"
 _BBG = "Balle, Barthe, Gaboardi, NeurIPS 2018"
-_MEASURE = "relations.measures.api:measure"
-_DENSE = "relations.search.batch:dense_values"
-_FLOAT = "relations.search.notion_floats:notion_float"
+_MEASURE = "relations.measures._api:measure"
+_DENSE = "relations.search._batch:dense_values"
+_FLOAT = "relations.search._notion_floats:notion_float"
 
 _ROWS = (
     NotionSpec(Notion.EPS_I, "ε_i", r"\varepsilon_i", NotionKind.RATIO, None, None, _BOTH,
@@ -109,35 +109,35 @@ _ROWS = (
                paper=True),
     NotionSpec(Notion.EPS_ALL, "ε_all", r"\varepsilon_{\mathrm{all}}", NotionKind.RATIO, None, None, _BOTH,
                "DP budget over every pair of inputs (neighbours or not): max ln Q[x][y]/Q[x'][y]",
-               _PAPER, "relations.measures.api:eps_all", _DENSE, smt=True, paper=True),
+               _PAPER, "relations.measures._api:eps_all", _DENSE, smt=True, paper=True),
     NotionSpec(Notion.NEG_SIGMA, "−σ_min", r"-\sigma_{\min}", NotionKind.RATIO, None, None, _BOTH,
                "-sigma_min = max ln p(x)/p(x') over neighbours (the prior's skew)", _PAPER,
                _MEASURE, _DENSE, smt=True, paper=True),
     NotionSpec(Notion.DELTA, "δ", r"\delta", NotionKind.PROFILE, "eps", "1", _BOTH,
                "privacy profile: max over ordered neighbours of sum_y max(0, Q[x][y] - e^EPS Q[x'][y])", _BBG,
-               "relations.measures.profile:delta", _FLOAT),
+               "relations.measures._profile:delta", _FLOAT),
     NotionSpec(Notion.EPS_DELTA, "ε_δ", r"\varepsilon_{\delta}", NotionKind.PROFILE, "delta", "1/100000", _BOTH,
-               "the least eps >= 0 with delta(eps) <= DELTA", _BBG, "relations.measures.profile:eps_delta", _FLOAT),
+               "the least eps >= 0 with delta(eps) <= DELTA", _BBG, "relations.measures._profile:eps_delta", _FLOAT),
     NotionSpec(Notion.RENYI, "ε_RDP", r"\varepsilon_{\mathrm{RDP}}", NotionKind.DIVERGENCE, "alpha", "2", _BOTH,
                "Renyi DP: max Renyi divergence of order ALPHA over ordered neighbour pairs",
-               "Mironov, CSF 2017, doi:10.1109/CSF.2017.11", "relations.measures.renyi:renyi", _FLOAT),
+               "Mironov, CSF 2017, doi:10.1109/CSF.2017.11", "relations.measures._renyi:renyi", _FLOAT),
     NotionSpec(Notion.RHO, "ρ", r"\rho", NotionKind.DIVERGENCE, None, None, _BOTH,
                "zCDP budget: sup over alpha > 1 of renyi(alpha) / alpha",
-               "Bun, Steinke, TCC 2016, doi:10.1007/978-3-662-53641-4_24", "relations.measures.zcdp:rho", _FLOAT),
+               "Bun, Steinke, TCC 2016, doi:10.1007/978-3-662-53641-4_24", "relations.measures._zcdp:rho", _FLOAT),
     NotionSpec(Notion.KL, "KL", r"\mathrm{KL}", NotionKind.DIVERGENCE, None, None, _BOTH,
                "max KL divergence D(Q[x] || Q[x']) over ordered neighbour pairs",
-               "Dwork, Rothblum, Vadhan, FOCS 2010, doi:10.1109/FOCS.2010.12", "relations.measures.renyi:kl", _FLOAT),
+               "Dwork, Rothblum, Vadhan, FOCS 2010, doi:10.1109/FOCS.2010.12", "relations.measures._renyi:kl", _FLOAT),
     NotionSpec(Notion.MIN_ENTROPY_LEAKAGE, "L_ME", r"\mathcal{L}_{\mathrm{ME}}", NotionKind.LEAKAGE, None, None, _BOTH,
                "min-entropy leakage: ln sum_y max_x p(x) Q[x][y] - ln max_x p(x)",
                "Smith, FoSSaCS 2009, doi:10.1007/978-3-642-00596-1_21",
-               "relations.measures.leakage:min_entropy_leakage", _FLOAT),
+               "relations.measures._leakage:min_entropy_leakage", _FLOAT),
     NotionSpec(Notion.MAXIMAL_LEAKAGE, "L_max", r"\mathcal{L}_{\max}", NotionKind.LEAKAGE, None, None, _BOTH,
                "maximal leakage: ln sum_y max_x Q[x][y] (x over the prior's support)",
                "Issa, Wagner, Kamath, IEEE Trans. Inf. Theory 2020, doi:10.1109/TIT.2019.2935768",
-               "relations.measures.leakage:maximal_leakage", _FLOAT),
+               "relations.measures._leakage:maximal_leakage", _FLOAT),
     NotionSpec(Notion.CMI, "CMI", r"\mathrm{CMI}", NotionKind.INFORMATION, None, None, _BOTH,
                "per-record conditional mutual information: max over records i of I(X_i; Y | X_-i) (I(X;Y) locally)",
-               "Cuff, Yu, CCS 2016, doi:10.1145/2976749.2978308", "relations.measures.leakage:cmi", None),
+               "Cuff, Yu, CCS 2016, doi:10.1145/2976749.2978308", "relations.measures._leakage:cmi", None),
 )
 
 #: Every notion, by name, in the order tables list them (the paper's budgets first).
@@ -150,7 +150,7 @@ BASE_NOTIONS: tuple[str, ...] = tuple(n for n, row in NOTIONS.items() if row.pap
 RATIO_NOTIONS: tuple[str, ...] = tuple(n for n in BASE_NOTIONS if NOTIONS[n].kind == NotionKind.RATIO)
 #: The notions the SMT encodings speak about (``sigma_min`` is the prior's alone: its negation is encoded).
 SMT_NOTIONS: tuple[str, ...] = tuple(n for n, row in NOTIONS.items() if row.smt)
-#: The notions beyond the paper's budgets, each computed on its own (:func:`relations.measures.notions.notion_result`).
+#: The notions beyond the paper's budgets, each computed on its own (:func:`relations.measures._notions.notion_result`).
 FURTHER_NOTIONS: tuple[str, ...] = tuple(n for n in NOTIONS if n not in BASE_NOTIONS)
 
 

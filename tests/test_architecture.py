@@ -12,7 +12,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "relations"
 
 #: Rank of each layer; a module may import from its own subpackage and from lower ranks only.
 LAYERS = {
-    "errors": 0, "kinds": 0, "notions": 0.5,
+    "errors": 0, "kinds": 0, "_lazy": 0, "notions": 0.5,
     "numbers": 1,
     "model": 2,
     "measures": 3, "mechanisms": 3,
@@ -110,10 +110,10 @@ def test_module_docstring_and_all(name, path):
 def test_every_constructor_is_registered_and_listed():
     from conftest import run_cli
 
-    import relations.mechanisms.local as local
-    import relations.mechanisms.paper as paper
-    import relations.mechanisms.ranges as ranges
-    from relations.mechanisms.registry import REGISTRY
+    import relations.mechanisms._local as local
+    import relations.mechanisms._paper as paper
+    import relations.mechanisms._ranges as ranges
+    from relations.mechanisms._registry import REGISTRY
 
     registered = {e.function.__name__ for e in REGISTRY.values()}
     combinators = {"product", "krr_rows", "utility_sensitivity", "paper_local", "paper_central"}
@@ -125,9 +125,9 @@ def test_every_constructor_is_registered_and_listed():
         assert f'"mechanism": "{name}"' in listing
 
 
-WORKER_SAFE = {"relations.audit.enumerate", "relations.audit.generator", "relations.audit.vectors", "relations.audit.exact",
-               "relations.audit.outputs",
-               "relations.audit.intercept", "relations.audit.libraries", "relations.audit.worker"}
+WORKER_SAFE = {"relations.audit._enumerate", "relations.audit._generator", "relations.audit._vectors", "relations.audit._exact",
+               "relations.audit._outputs",
+               "relations.audit._intercept", "relations.audit._libraries", "relations.audit._worker"}
 
 
 @pytest.mark.parametrize("name", sorted(WORKER_SAFE))
@@ -149,8 +149,8 @@ def test_worker_modules_stand_alone(name):
 def test_one_name_per_idea_with_shims_for_the_old_names():
     """Verdict and Notion each name one thing (the enums of relations.kinds); the 0.1 names of the relation's
     result and the notion table's entry still resolve, with a DeprecationWarning."""
-    import relations.measures.notions as notions
-    import relations.pipeline.verify as verify
+    import relations.measures._notions as notions
+    import relations.pipeline._verify as verify
     from relations.kinds import Notion, Verdict
 
     assert not hasattr(verify, "__all__") or "Verdict" not in verify.__all__

@@ -22,8 +22,8 @@ import numpy as np
 import pytest
 
 from relations.audit import audit
-from relations.audit.exact import enumerate_channel
-from relations.audit.intercept import HiddenEntropy
+from relations.audit._exact import enumerate_channel
+from relations.audit._intercept import HiddenEntropy
 
 RR = [[Fraction(3, 4), Fraction(1, 4)], [Fraction(1, 4), Fraction(3, 4)]]
 POINT = [[Fraction(1), Fraction(0)], [Fraction(0), Fraction(1)]]
@@ -218,7 +218,7 @@ def _leaky_retry(x, rng):
 
 
 def test_a_loop_on_draws_never_hangs_nor_claims_exactness():
-    from relations.audit.exact import Unexplored
+    from relations.audit._exact import Unexplored
 
     with pytest.raises(Unexplored) as info:
         enumerate_channel(_retry_krr, [0, 1, 2, 3])
@@ -260,8 +260,8 @@ def test_a_loop_is_followed_deeper_while_its_bound_decides_nothing():
 def test_deepening_is_bounded_by_work_not_the_clock():
     """Levels of 128, 256, ... draws while the next level's predicted work, 4 * paths * depth, stays within
     DEEPENING_WORK: a count, so the audit stops at the same depth on any machine, and says which."""
-    from relations.audit.enumerate import DEEPENING_WORK, deeper
-    from relations.audit.exact import mass_text
+    from relations.audit._enumerate import DEEPENING_WORK, deeper
+    from relations.audit._exact import mass_text
 
     assert deeper(128, DEEPENING_WORK // 512) and not deeper(128, DEEPENING_WORK // 512 + 1)
     depth = 128
@@ -304,7 +304,7 @@ def test_numpy_scalars_compare_with_draws_on_either_side():
 
     for fn in (left, right, ufunc):
         assert enumerate_channel(fn, [0, 1]).rows == RR, fn.__name__
-    from relations.audit.enumerate import NotEnumerable
+    from relations.audit._enumerate import NotEnumerable
 
     with pytest.raises(NotEnumerable, match="log"):
         enumerate_channel(lambda x, rng: x if np.log(rng.random()) < -1 else 1 - x, [0, 1])
@@ -462,7 +462,7 @@ def test_a_claim_failing_by_nats_is_not_excused_as_rounding():
     and eps = 30 (rounding radius above 1) no longer crashes."""
     import math
 
-    from relations.model.floats import MAX_EXCUSED
+    from relations.model._floats import MAX_EXCUSED
 
     for eps, claim in ((29, 27), (30, 25)):
         p = math.exp(eps) / (1 + math.exp(eps))
@@ -509,7 +509,7 @@ def test_repeatability_compares_the_runs_not_only_the_counts():
     """A randomizer with hidden state whose counts repeat exactly (an alternating output, one step skipped at
     the 500th call: 500 of each in each 1000 runs) but whose runs do not (the second probe starts on the other
     parity): not repeatable."""
-    from relations.audit.blackbox import sample_audit
+    from relations.audit._blackbox import sample_audit
 
     state = [0]
 
@@ -586,7 +586,7 @@ def test_a_mixture_of_a_point_mass_and_noise_is_binned(target_file, scale, verdi
 
 def test_a_dict_output_keeps_its_order():
     """A published dict shows its keys in order: {'a': 1, 'b': 2} and {'b': 2, 'a': 1} are different outputs."""
-    from relations.audit.outputs import output_key
+    from relations.audit._outputs import output_key
 
     assert output_key({"a": 1, "b": 2}) != output_key({"b": 2, "a": 1})
     leak = audit(lambda x, rng: {"a": 1, "b": 1} if x == 0 else {"b": 1, "a": 1}, domain=[0, 1])

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from relations import measure
 from relations.audit import NotEnumerable, exact_channel, exact_mechanism
-from relations.audit.enumerate import HiddenRandomness
+from relations.audit._enumerate import HiddenRandomness
 
 
 def _rows_by_output(fn, domain, **kw):

@@ -20,7 +20,7 @@ from importlib.metadata import version
 import pytest
 
 from relations.audit import audit_target
-from relations.audit.libraries import ADAPTERS
+from relations.audit._libraries import ADAPTERS
 
 OTHER_PYTHON = os.environ.get("RELATIONS_TEST_PYTHON")
 

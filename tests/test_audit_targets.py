@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from relations.audit import audit_target
-from relations.audit.pool import WORKER
+from relations.audit._pool import WORKER
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -1,4 +1,4 @@
-"""Arrays of independent draws on the white-box route, kept factorised (relations.audit.vectors).
+"""Arrays of independent draws on the white-box route, kept factorised (relations.audit._vectors).
 
 Expected budgets are derived by hand.  Unary encoding with q = 1 / (e^eps + 1) and the user's bit 1 with
 probability 1/2 (OUE): eps_d = ln((1/2)/q) + ln((1 - q)/(1/2)) = ln((e^eps + 1)/2 * 2 e^eps/(e^eps + 1)) = eps.
@@ -16,9 +16,9 @@ import numpy as np
 import pytest
 
 from relations.audit import audit
-from relations.audit.enumerate import NotEnumerable
-from relations.audit.exact import enumerate_channel
-from relations.audit.vectors import merge_products
+from relations.audit._enumerate import NotEnumerable
+from relations.audit._exact import enumerate_channel
+from relations.audit._vectors import merge_products
 
 EPS = 1.0
 Q = 1 / (math.exp(EPS) + 1)

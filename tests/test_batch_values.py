@@ -1,4 +1,4 @@
-"""The vectorised notions of :mod:`relations.search.batch` against the one-mechanism float path and hand values."""
+"""The vectorised notions of :mod:`relations.search._batch` against the one-mechanism float path and hand values."""
 
 from __future__ import annotations
 
@@ -7,10 +7,10 @@ import math
 import numpy as np
 import pytest
 
-from relations.model.distributions import Channel, Prior
-from relations.model.mechanism import Mechanism
-from relations.search.batch import dense_values, ordered_pairs
-from relations.search.families import DenseFamily, float_values
+from relations.model._distributions import Channel, Prior
+from relations.model._mechanism import Mechanism
+from relations.search._batch import dense_values, ordered_pairs
+from relations.search._families import DenseFamily, float_values
 
 NAMES = ("kl", "rho", "renyi(2)", "renyi(3/2)", "delta(1)", "delta(0)", "eps_delta(1/100000)", "eps_delta(1/2)",
          "maximal_leakage", "min_entropy_leakage")
@@ -67,7 +67,7 @@ def test_batched_scores_are_the_scalar_violation_and_ratio():
     """optimiser._scores (arrays) against optimiser.violation / ratio / float_bound (one point), for every
     catalogued bound, with infinite premises and conclusions and a disconnected graph's diameter."""
     from relations.catalogue import CATALOGUE
-    from relations.search.optimiser import _scores, float_bound, ratio, violation
+    from relations.search._optimiser import _scores, float_bound, ratio, violation
 
     rng = np.random.default_rng(3)
     for rel in [r for r in CATALOGUE if r.bound is not None]:

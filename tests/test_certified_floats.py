@@ -14,14 +14,14 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from relations import Mechanism, measure
-from relations.checking.quantities import _mi_real
-from relations.measures.certified_floats import mutual_information_floats
-from relations.measures.dense import FLOAT_CERTIFIED_ENTRIES, width_bits
+from relations.checking._quantities import _mi_real
+from relations.measures._certified_floats import mutual_information_floats
+from relations.measures._dense import FLOAT_CERTIFIED_ENTRIES, width_bits
 from relations.model import Channel, Prior
-from relations.model.floats import exact_float_rows
-from relations.model.scaled import SCALED_ENTRIES, ScaledRows, exact_row_sums
+from relations.model._floats import exact_float_rows
+from relations.model._scaled import SCALED_ENTRIES, ScaledRows, exact_row_sums
 from relations.numbers import Rational, compare
-from relations.numbers.floatlog import LOG_ERROR, UNIT, certified_log
+from relations.numbers._floatlog import LOG_ERROR, UNIT, certified_log
 
 TINY = float(np.finfo(np.float64).tiny)
 NORMAL = st.floats(min_value=TINY, max_value=float(np.finfo(np.float64).max), allow_nan=False, allow_infinity=False)
@@ -194,7 +194,7 @@ def test_a_large_float_channel_taken_exactly_measures_as_the_fraction_reading():
 
 
 def test_width_bits():
-    from relations.numbers.enclosure import Enclosure
+    from relations.numbers._enclosure import Enclosure
 
     for w, b in [(Fraction(1, 2**44), 44), (Fraction(3, 2**45), 43), (Fraction(1, 3), 1), (Fraction(2), 0)]:
         assert width_bits(Enclosure(Fraction(0), w)) == b

@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from relations.measures.dense import eps_d, eps_i
-from relations.numbers.logs import LogRatio
-from relations.tradeoffs.certify import certify
-from relations.tradeoffs.optimal import _lp, optimal_dp, optimal_id
+from relations.measures._dense import eps_d, eps_i
+from relations.numbers._logs import LogRatio
+from relations.tradeoffs._certify import certify
+from relations.tradeoffs._optimal import _lp, optimal_dp, optimal_id
 
 
 @pytest.mark.parametrize("k, t", [(2, 3), (3, 2), (5, 4), (8, 3), (16, 7), (32, 2)])
@@ -49,7 +49,7 @@ def test_the_certificate_does_not_trust_the_solver():
     """HiGHS's duals and solution are hints: a wrong dual is re-derived exactly from the vertex (the
     same certified answer) or refused, never passed on; the exact checker refuses wrong duals; a
     primal that is not optimal has no certificate."""
-    from relations.tradeoffs.certify import _dual_ok
+    from relations.tradeoffs._certify import _dual_ok
 
     _, _, (a, low, d) = _lp(np.array([0.5, 0.5]), 1 - np.eye(2), 3.0, False, duals=True)
     hamming = [[Fraction(0), Fraction(1)], [Fraction(1), Fraction(0)]]
@@ -90,7 +90,7 @@ def test_tiny_priors_are_certified(digits, a, t):
 def test_skewed_priors_far_apart_are_certified(prior, t):
     """Priors whose entries span many orders of magnitude: the vertex is solved exactly from its active
     constraints; the budget is re-measured exactly and the distortion agrees with HiGHS's float optimum."""
-    from relations.tradeoffs.utility import expected_distortion
+    from relations.tradeoffs._utility import expected_distortion
 
     for notion, solve, measure in (("dp", optimal_dp, eps_d), ("id", optimal_id, eps_i)):
         if notion == "id" and max(prior) / min(prior) > t:
@@ -135,9 +135,9 @@ def test_a_ratio_below_one_after_the_safety_margin_is_refused():
     ratio is max/min of w(x)/s_x, the prior's own ratio; above t it must be refused, not returned."""
     import math
 
-    from relations.tradeoffs.certify import within_budget
-    from relations.tradeoffs.inputs import budget_of, prior_of
-    from relations.tradeoffs.optimal import _rational_below
+    from relations.tradeoffs._certify import within_budget
+    from relations.tradeoffs._inputs import budget_of, prior_of
+    from relations.tradeoffs._optimal import _rational_below
 
     d = Fraction(249875, 10**15) / 2
     prior = prior_of([Fraction(1, 2) + d, Fraction(1, 2) - d], "id")

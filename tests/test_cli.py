@@ -135,7 +135,7 @@ def test_version_does_not_import_the_framework_and_measure_not_the_checker():
     import sys
 
     code = ("import sys\nfrom relations.__main__ import main\ntry:\n    main({argv!r})\nexcept SystemExit as e:\n"
-            "    assert e.code in (0, None), e.code\nprint(sorted(m for m in ('typer', 'relations.checking.checker', "
+            "    assert e.code in (0, None), e.code\nprint(sorted(m for m in ('typer', 'relations.checking._checker', "
             "'sympy', 'z3', 'scipy') if m in sys.modules), file=sys.stderr)")
     seen = {}
     for name, argv in {"version": ["--version"], "measure": ["measure", str(EXAMPLES / "paper_example.json")]}.items():

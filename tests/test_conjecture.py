@@ -10,11 +10,11 @@ import pytest
 from conftest import run_cli
 
 from relations import Mechanism, check, conjecture, load, measure
-from relations.checking.conjecture_eval import decide
-from relations.checking.conjectures import MAX_CONJECTURE_LENGTH, float_side, parse_conjecture
-from relations.checking.quantities import values
+from relations.checking._conjecture_eval import decide
+from relations.checking._conjectures import MAX_CONJECTURE_LENGTH, float_side, parse_conjecture
+from relations.checking._quantities import values
 from relations.errors import InputError
-from relations.pipeline.conjecture import decide_conjecture
+from relations.pipeline._conjecture import decide_conjecture
 
 
 def side(text: str, **vals) -> float:
@@ -131,7 +131,7 @@ def test_tanh_bound_survives():
 
 
 def test_exhaustive_families_are_what_they_say():
-    from relations.search.conjecture_exhaustive import families
+    from relations.search._conjecture_exhaustive import families
 
     for setting in ("local", "central"):
         for fam in families(setting, quick=True):
@@ -231,7 +231,7 @@ def test_full_search_tanh_survives_both_settings():
 
 
 def test_further_notions_by_name():
-    pytest.importorskip("relations.measures.notions", reason="the further notions have not landed")
+    pytest.importorskip("relations.measures._notions", reason="the further notions have not landed")
     from relations.mechanisms import krr
 
     # maximal leakage ln sum_y max_x Q[x][y] is at most eps_d; for 3-RR with ratio 2 it is ln(3/2)

@@ -1,4 +1,4 @@
-"""The conversion relations (relations.catalogue.conversions): their bounds in every form, their
+"""The conversion relations (relations.catalogue._conversions): their bounds in every form, their
 exact evaluation on mechanisms whose values are computed independently here (mpmath, by hand),
 the local frontiers against numerical maximisation (scipy) and the extremal mechanisms, and
 the refutation of the conversions that fail."""
@@ -15,15 +15,15 @@ from scipy.optimize import minimize
 
 from relations import Mechanism
 from relations.catalogue import CATALOGUE, get
-from relations.catalogue.conversions import CONVERSIONS, DELTA, is_notion
-from relations.catalogue.formulas import KINDS, Formula
-from relations.checking.checker import evaluate
-from relations.checking.quantities import values
+from relations.catalogue._conversions import CONVERSIONS, DELTA, is_notion
+from relations.catalogue._formulas import KINDS, Formula
+from relations.checking._checker import evaluate
+from relations.checking._quantities import values
 from relations.kinds import Status
-from relations.mechanisms.local import krr, product
+from relations.mechanisms._local import krr, product
 from relations.numbers import Log, LogRatio
-from relations.numbers.reals import Rational, compare
-from relations.pipeline.conversion_frontiers import (
+from relations.numbers._reals import Rational, compare
+from relations.pipeline._conversion_frontiers import (
     conversion_frontier,
     eps_delta_sup,
     frontier_float,
@@ -31,8 +31,8 @@ from relations.pipeline.conversion_frontiers import (
     ml_sup,
     profile_sup,
 )
-from relations.search.divergences import pair_value, rho_pair
-from relations.search.notion_floats import leakages, notion_float
+from relations.search._divergences import pair_value, rho_pair
+from relations.search._notion_floats import leakages, notion_float
 
 IDS = [c["id"] for c in CONVERSIONS]
 EPS = [0.1, 0.5, 1.0, 2.0, 4.0]
@@ -211,7 +211,7 @@ def test_ml_central_refuted_with_exact_witness():
 
 
 def test_verify_refutes_ml_central():
-    from relations.pipeline.verify import Effort, verify_relation
+    from relations.pipeline._verify import Effort, verify_relation
 
     v = verify_relation(get("relations.ml_dp_central"), Effort.of(True))
     assert str(v.verdict) == "refuted"
@@ -324,7 +324,7 @@ def test_frontier_fields():
 
 def test_figure_data_against_independent_values():
     from relations.figures import FIGURES
-    from relations.figures.conversions import conversion_frontiers_data
+    from relations.figures._conversions import conversion_frontiers_data
 
     assert "conversion_frontiers" in FIGURES
     d = conversion_frontiers_data(points=8)
@@ -352,7 +352,7 @@ def test_float_rho_and_kl_keep_relative_accuracy_near_zero():
     import mpmath
     import numpy as np
 
-    from relations.search.divergences import pair_value, rho_pair
+    from relations.search._divergences import pair_value, rho_pair
 
     with mpmath.workdps(50):
         for eps in (1e-6, 1e-4, 1e-2):

@@ -162,7 +162,7 @@ def test_coq_makefile_builds_the_folder(tmp_path):
 
 def test_verify_names_existing_coq_theorems():
     """Every Coq proof a verdict cites exists, with the theorem it names."""
-    from relations.proofs.coq import COQ_PROOFS
+    from relations.proofs._coq import COQ_PROOFS
 
     root = Path(__file__).resolve().parents[1]
     written = {(module, name): statement for module, name, statement in MAIN_THEOREMS}
@@ -175,7 +175,7 @@ def test_verify_names_existing_coq_theorems():
 
 def test_verify_checks_a_coq_only_relation():
     """drv2010.kl has no z3 proof: check_theorem compiles its Coq proof now, and a wrong statement fails."""
-    from relations.proofs.coq import COQ_PROOFS, CoqProof, check_theorem
+    from relations.proofs._coq import COQ_PROOFS, CoqProof, check_theorem
 
     _tool("coqc")
     proof = COQ_PROOFS["drv2010.kl"]
@@ -189,7 +189,7 @@ def test_check_theorem_fails_when_a_file_does_not_compile(tmp_path):
     started early by prepare() or not, and the repository's own folder still checks."""
     import shutil
 
-    from relations.proofs.coq import COQ_DIR, COQ_PROOFS, check_theorem, prepare
+    from relations.proofs._coq import COQ_DIR, COQ_PROOFS, check_theorem, prepare
 
     _tool("coqc")
     broken = tmp_path / "coq"
@@ -209,8 +209,7 @@ def test_a_coqc_killed_by_ctrl_c_is_not_remembered_as_a_failure(tmp_path, monkey
     import shutil
     import subprocess
 
-    from relations.proofs import coq
-
+    from relations.proofs import _coq as coq
     _tool("coqc")
     copy = tmp_path / "coq"
     shutil.copytree(coq.COQ_DIR, copy, ignore=shutil.ignore_patterns("*.vo", "*.vok", "*.vos", "*.glob", ".*.aux"))
@@ -228,8 +227,7 @@ def test_theorems_are_checked_together_and_a_wrong_statement_is_still_attributed
     import shutil
     from dataclasses import replace
 
-    from relations.proofs import coq
-
+    from relations.proofs import _coq as coq
     coqc = _tool("coqc")
     ids = sorted(coq.COQ_ONLY)
     for name, wrong in (("good", None), ("wrong", "drv2010.kl_dp")):

@@ -25,7 +25,7 @@ from fractions import Fraction
 
 import pytest
 
-from relations.demo.state import DEFAULTS, RANGES, Params, parse_params, state
+from relations.demo._state import DEFAULTS, RANGES, Params, parse_params, state
 from relations.errors import InputError
 
 

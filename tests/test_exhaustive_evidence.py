@@ -13,9 +13,9 @@ pytest.importorskip("pyarrow")
 from conftest import run_cli  # noqa: E402
 
 from relations import check, load  # noqa: E402
-from relations.app.sweep import run_sweep  # noqa: E402
+from relations.app._sweep import run_sweep  # noqa: E402
 from relations.errors import InputError  # noqa: E402
-from relations.io.sweep_evidence import read_family_evidence  # noqa: E402
+from relations.io._sweep_evidence import read_family_evidence  # noqa: E402
 
 FAMILY = {"exhaustive": {"inputs": 2, "outputs": 2, "denominator": 2},
           "relations": ["zheng2025.thm4", "relations.thm4_corrected", "zheng2025.thm1"]}

@@ -17,7 +17,7 @@ import pytest
 from conftest import EXAMPLES, ROOT, cli_command, run_cli
 
 from relations import __version__
-from relations.io.exports import latex_escape, latex_math, to_csv, to_latex
+from relations.io._exports import latex_escape, latex_math, to_csv, to_latex
 
 PAPER = str(EXAMPLES / "paper_example.json")
 CLAIMS = ["--claim", "eps_d<=ln(13/7)", "--claim", "eps_m<1e-3"]  # the second fails: exit status 1

@@ -14,9 +14,9 @@ import pytest
 
 from relations import figures
 from relations.errors import InputError
-from relations.figures import style
-from relations.figures.conversions import conversion_frontiers_data
-from relations.figures.diagram import draw_relation_diagram
+from relations.figures import _style as style
+from relations.figures._conversions import conversion_frontiers_data
+from relations.figures._diagram import draw_relation_diagram
 
 GREYS = {"grey", "gray", "black", "white", "#000000"}
 

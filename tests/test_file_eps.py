@@ -1,7 +1,7 @@
 """Named mechanisms in files take ``eps`` where they take ``ratio`` (``docs/mechanism-files.md``,
 *eps instead of ratio*): ``"ln(q)"`` is the ratio ``q`` exactly, a number is rounded to the rational
 nearest to ``e^eps`` with denominator at most ``10**6`` (as ``eps=`` of the Python constructors,
-``relations.mechanisms.budgets.ratio_of``), and the file is then the same mechanism as the file with
+``relations.mechanisms._budgets.ratio_of``), and the file is then the same mechanism as the file with
 that ratio: compared through the loader and through ``relations measure --json``.  Both, neither, a
 negative or non-numeric ``eps`` are one-line errors, exit status 2."""
 
@@ -17,9 +17,9 @@ from conftest import run_cli
 from relations import measure
 from relations import mechanisms as M
 from relations.errors import InputError
-from relations.io.reading import loads
-from relations.mechanisms.budgets import EPS_DENOMINATOR, ratio_of
-from relations.mechanisms.registry import REGISTRY
+from relations.io._reading import loads
+from relations.mechanisms._budgets import EPS_DENOMINATOR, ratio_of
+from relations.mechanisms._registry import REGISTRY
 
 # every registry entry taking a ratio, with its other parameters and the setting its file needs
 WITH_RATIO = {
@@ -164,8 +164,8 @@ def test_bad_budgets_exit_2_with_one_line(tmp_path, budget, words):
 
 def test_sweep_spec_takes_eps_as_a_mechanism_file_does():
     """A sweep over eps builds, point by point, the mechanisms of the sweep over the equivalent ratios."""
-    from relations.mechanisms.budgets import ratio_of
-    from relations.sweeps.spec import parse_spec
+    from relations.mechanisms._budgets import ratio_of
+    from relations.sweeps._spec import parse_spec
 
     eps_values = ["ln(3)", 1, "1/2", "ln(5/2)"]
     by_eps = parse_spec({"mechanism": "krr", "k": [2, 4], "eps": eps_values})
@@ -185,7 +185,7 @@ def test_sweep_spec_takes_eps_as_a_mechanism_file_does():
 ])
 def test_sweep_spec_eps_errors(spec, words):
     from relations.errors import InputError
-    from relations.sweeps.spec import parse_spec
+    from relations.sweeps._spec import parse_spec
 
     with pytest.raises(InputError, match=words):
         parse_spec(spec)

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from relations import Mechanism, check
 from relations.errors import InputError
 from relations.model import FLOAT_ROUNDING, MAX_EXACT_FLOAT_ENTRIES, Channel, Prior
-from relations.model.floats import exact_float_rows, float_rows
+from relations.model._floats import exact_float_rows, float_rows
 
 EPS = [0.1, 0.5, 1.0, math.log(3), 2.0, 5.0]
 

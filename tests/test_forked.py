@@ -1,4 +1,4 @@
-"""relations.search.forked: work beside in a forked child, with the same results as in one process."""
+"""relations.search._forked: work beside in a forked child, with the same results as in one process."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from relations.search import forked
+from relations.search import _forked as forked
 
 
 def test_the_child_runs_meanwhile_and_its_result_comes_back():
@@ -61,8 +61,7 @@ def test_disabled_runs_everything_here(monkeypatch):
 
 def test_verify_dense_searches_are_the_same_with_and_without_the_child(monkeypatch):
     from relations.catalogue import get
-    from relations.pipeline import verify
-
+    from relations.pipeline import _verify as verify
     rels = [get("zheng2025.thm4"), get("zheng2025.thm1"), get("bs2016.zcdp_dp"), get("zheng2025.thm11")]
     effort = verify.Effort.of(True)
     beside = verify._dense_searches(rels, effort, 7)

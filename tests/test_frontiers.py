@@ -1,4 +1,4 @@
-"""Known frontiers (relations.pipeline.frontiers) against independent computations.
+"""Known frontiers (relations.pipeline._frontiers) against independent computations.
 
 * the closed form ``c - 1 - ln c`` against a numerical maximum over theta of the Bernoulli KL
   (scipy) and against mpmath at 50 digits (the certified enclosure must contain it);
@@ -23,8 +23,8 @@ from scipy.optimize import minimize_scalar
 
 from relations import measure
 from relations.catalogue import BY_ID, get
-from relations.mechanisms.local import krr, product, subset_selection
-from relations.pipeline.frontiers import (
+from relations.mechanisms._local import krr, product, subset_selection
+from relations.pipeline._frontiers import (
     bernoulli_kl,
     frontier_for,
     local_mi_sup,
@@ -97,7 +97,7 @@ def test_attained_frontiers_are_equalities():
     assert group.attained
     m = product(krr(3, 2), records=3)
     res = measure(m)
-    from relations.measures.api import eps_all
+    from relations.measures._api import eps_all
     assert eps_all(m).value == pytest.approx(3 * res.eps_d.value)
     assert frontier_for(get("zheng2025.thm3")).attained
     assert frontier_for(get("zheng2025.eq18")).attained

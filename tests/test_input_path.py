@@ -199,7 +199,7 @@ def test_bad_limit_variable(value):
 
 def test_too_many_json_values_are_refused_before_parsing(tmp_path):
     path = tmp_path / "many.json"
-    n = relations.io.reading.MAX_JSON_VALUES
+    n = relations.io._reading.MAX_JSON_VALUES
     path.write_text('{"setting": "local", "prior": "uniform", "channel": [[' + "0," * n + "1]]}")
     start = time.monotonic()
     assert_one_line_error(run("measure", str(path)), "many.json", f"{n} JSON values")
@@ -314,7 +314,7 @@ def test_json_named_npz_is_read_as_json(tmp_path, expected):
     path.write_bytes(EXAMPLE.read_bytes())
     assert measured(run("measure", str(path), "--json")) == expected
     with pytest.raises(relations.InputError, match="not an .npz archive \\(it looks like JSON\\)"):
-        relations.io.npz.load_npz(path)
+        relations.io._npz.load_npz(path)
 
 
 def test_neither_npz_nor_json(tmp_path):

@@ -15,9 +15,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from relations.checking.claims import MAX_CLAIM_LENGTH, parse_claim
+from relations.checking._claims import MAX_CLAIM_LENGTH, parse_claim
 from relations.errors import InputError
-from relations.model.neighbours import MAX_EDGES, GraphInputs, diameter, edge_list
+from relations.model._neighbours import MAX_EDGES, GraphInputs, diameter, edge_list
 
 
 @st.composite

@@ -97,7 +97,7 @@ def test_binary_randomized_response_attains_the_zcdp_constant(ratio):
 
 def test_rho_above_kl_is_not_taken_for_kl():
     # P = (1/2, 1/2), R = (99/100, 1/100): V/2 > KL, so D_alpha/alpha rises past alpha = 1 and rho > KL.
-    from relations.measures.zcdp import rho_is_kl, rho_pair
+    from relations.measures._zcdp import rho_is_kl, rho_pair
 
     p, q = [Fraction(1, 2), Fraction(1, 2)], [Fraction(99, 100), Fraction(1, 100)]
     kl = 0.5 * math.log(0.5 / 0.99) + 0.5 * math.log(50)

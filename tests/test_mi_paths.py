@@ -14,7 +14,7 @@ import mpmath
 import pytest
 from bruteforce import mi_mpmath, mpf_of
 
-from relations.measures.information import mutual_information
+from relations.measures._information import mutual_information
 
 
 def row_with(rng: random.Random, m: int, den_of) -> list[Fraction]:
@@ -60,7 +60,7 @@ def test_exact_mi_paths_enclose_mpmath(kind, seed):
 def _child_mi(conn):
     import numpy as np
 
-    from relations.measures.information import mutual_information_float
+    from relations.measures._information import mutual_information_float
 
     q = np.full((1024, 1024), 1.0 / 1024)
     conn.send(mutual_information_float(np.full(1024, 1.0 / 1024), q))
@@ -75,7 +75,7 @@ def test_float_mi_thread_pool_survives_fork():
 
     import numpy as np
 
-    from relations.measures.information import mutual_information_float
+    from relations.measures._information import mutual_information_float
 
     rng = np.random.default_rng(5)
     q = rng.random((1024, 1024))

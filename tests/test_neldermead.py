@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from scipy.optimize import minimize, rosen
 
-from relations.search.neldermead import minimize_batch
+from relations.search._neldermead import minimize_batch
 
 
 @pytest.mark.parametrize("dim", [2, 4, 7])
@@ -44,9 +44,9 @@ def test_batched_relations_search_as_each_alone():
     # notions only where used, linear bounds vectorised); each relation must end where search_dense alone
     # ends from the same starts
     from relations.catalogue import CATALOGUE
-    from relations.catalogue.bounds import Linear
-    from relations.search.families import DenseFamily
-    from relations.search.optimiser import extra_notions, search_dense, search_dense_all
+    from relations.catalogue._bounds import Linear
+    from relations.search._families import DenseFamily
+    from relations.search._optimiser import extra_notions, search_dense, search_dense_all
 
     rels = [r for r in CATALOGUE if r.kind == "implication" and r.bound is not None]
     assert any(not isinstance(r.bound, Linear) for r in rels) and any(extra_notions(r) for r in rels)
@@ -61,7 +61,7 @@ def test_batched_relations_search_as_each_alone():
 
 
 def test_dense_values_only_computes_a_notion_where_asked():
-    from relations.search.batch import dense_values, ordered_pairs
+    from relations.search._batch import dense_values, ordered_pairs
 
     rng = np.random.default_rng(3)
     q = rng.dirichlet(np.ones(3), size=(6, 3))

@@ -38,14 +38,14 @@ def test_the_derived_lists():
 
 
 def test_every_list_of_notions_reads_the_table():
-    from relations.catalogue.conversions import EXTRA_NOTIONS, is_notion
-    from relations.catalogue.entries import NOTIONS as CATALOGUE_NOTIONS
-    from relations.checking.claims import CLAIM_NAMES
-    from relations.io.exports import latex_math
-    from relations.io.reports import ALL_NOTIONS
-    from relations.measures.display import LATEX_NAMES
-    from relations.measures.notions import NOTIONS as FURTHER
-    from relations.search.batch import PAPER
+    from relations.catalogue._conversions import EXTRA_NOTIONS, is_notion
+    from relations.catalogue._entries import NOTIONS as CATALOGUE_NOTIONS
+    from relations.checking._claims import CLAIM_NAMES
+    from relations.io._exports import latex_math
+    from relations.io._reports import ALL_NOTIONS
+    from relations.measures._display import LATEX_NAMES
+    from relations.measures._notions import NOTIONS as FURTHER
+    from relations.search._batch import PAPER
 
     assert set(CATALOGUE_NOTIONS) == {row.pattern for row in table.NOTIONS.values()}
     assert set(EXTRA_NOTIONS) == {table.NOTIONS[n].pattern for n in table.FURTHER_NOTIONS}
@@ -55,3 +55,13 @@ def test_every_list_of_notions_reads_the_table():
     assert all(is_notion(n) for n in ALL_NOTIONS) and not is_notion("eps_d")
     for name, row in table.NOTIONS.items():
         assert latex_math(name) == row.latex
+
+
+def test_the_glossary_names_every_verdict_word():
+    from relations.kinds import AuditVerdict, Status, Verdict
+
+    text = (ROOT / "docs" / "claims-and-verdicts.md").read_text(encoding="utf-8")
+    glossary = text[text.index("## Glossary of verdicts"):text.index("## Exit statuses")]
+    for word in [*Status, *Verdict, *AuditVerdict]:
+        assert f"`{word}`" in glossary, word
+    assert "survived" not in text.replace("said `survived` before", "")

@@ -1,4 +1,4 @@
-"""The notions of relations.measures.notions against values derived here, independently.
+"""The notions of relations.measures._notions against values derived here, independently.
 
 References are computed in this file: by hand for binary randomized response, by enumeration in
 Fractions (privacy profile, leakages, eps_delta by bisection), with mpmath at 50 digits (Renyi, KL,
@@ -18,7 +18,7 @@ import pytest
 from relations import Mechanism
 from relations.checking import check, values
 from relations.errors import InputError
-from relations.measures.notions import NOTIONS, notion_result, notion_value, parse_notion
+from relations.measures._notions import NOTIONS, notion_result, notion_value, parse_notion
 from relations.mechanisms import krr, paper_example, product, randomized_response
 from relations.model import Channel
 from relations.numbers import Log, LogRatio, Rational, compare, inf

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from relations import Mechanism
 from relations.measures import measure
-from relations.measures.notions import notion_value
+from relations.measures._notions import notion_value
 from relations.numbers import Log, LogRatio, compare
 
 

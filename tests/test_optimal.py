@@ -20,8 +20,8 @@ import relations
 from relations import mechanisms as M
 from relations.checking import check
 from relations.errors import InputError
-from relations.tradeoffs.optimal import optimal_dp, optimal_id, optimal_mi, privacy_distortion_curves
-from relations.tradeoffs.utility import (
+from relations.tradeoffs._optimal import optimal_dp, optimal_id, optimal_mi, privacy_distortion_curves
+from relations.tradeoffs._utility import (
     conditional_entropy,
     entropy,
     expected_distortion,
@@ -365,7 +365,7 @@ def test_cli_utility_bad_file(tmp_path):
 @pytest.mark.parametrize("seed", range(6))
 def test_irrational_budgets_built_within_budget_near_the_optimum(seed):
     """eps = 1, 0.3, 2.5 (e^eps irrational): the mechanism is built within a rational ratio below e^eps
-    (relations.tradeoffs.certify.within_budget); the exact checker confirms the budget, the exact
+    (relations.tradeoffs._certify.within_budget); the exact checker confirms the budget, the exact
     distortion is recomputed independently, and it is within 1e-6 of the pairwise LP's optimum and
     never below it."""
     rng = np.random.default_rng(seed)

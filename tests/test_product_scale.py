@@ -18,10 +18,10 @@ from hypothesis import strategies as st
 from reference_strategies import examples
 
 import relations
-from relations.checking.quantities import values
+from relations.checking._quantities import values
 from relations.measures import eps_all
 from relations.model import MAX_PRODUCT_RECORDS, Runs
-from relations.numbers.reals import compare
+from relations.numbers._reals import compare
 
 BILLION = 10**9
 W = [["3/4", "1/4"], ["1/4", "3/4"]]

@@ -10,7 +10,7 @@ import pytest
 
 from relations import check, load
 from relations.catalogue import get
-from relations.proofs.derive import derive
+from relations.proofs._derive import derive
 from relations.proofs.solvers import solve
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -57,8 +57,8 @@ def test_the_perturbation_changes_floats():
     """The perturbed path is really another float path: its values differ in the last bits."""
     import numpy as np
 
-    import relations.search.batch as batch
-    import relations.search.optimiser as optimiser
+    import relations.search._batch as batch
+    import relations.search._optimiser as optimiser
 
     rng = np.random.default_rng(3)
     q = rng.dirichlet(np.ones(5), size=(64, 7))

@@ -23,8 +23,8 @@ from conftest import ROOT, cli_command, run_cli
 import relations
 import relations.mechanisms
 from relations.errors import InputError
-from relations.numbers.text import fraction_text
-from relations.tradeoffs.utility import expected_distortion
+from relations.numbers._text import fraction_text
+from relations.tradeoffs._utility import expected_distortion
 
 
 def one_error_line(proc, *needles: str) -> str:
@@ -100,8 +100,8 @@ def test_check_product_beyond_float_range(tmp_path, records):
 
 def test_kl_bound_float_mode_beyond_float_range():
     """Float mode (a premise given as a float): a bound beyond the float range is +inf, not OverflowError."""
-    from relations.catalogue.bounds import KLBound
-    from relations.numbers.reals import Rational
+    from relations.catalogue._bounds import KLBound
+    from relations.numbers._reals import Rational
 
     assert KLBound().exact(Rational(F(800)), Rational(F(0)), 1).infinite == 1
     assert KLBound().float(800.0, 0.0, 1) == float("inf")
@@ -320,7 +320,7 @@ def test_symbolic_krr_at_its_maximum():
 
 
 def test_symbolic_krr_library_limit():
-    from relations.mechanisms.symbolic import MAX_SYMBOLIC_K, krr
+    from relations.mechanisms._symbolic import MAX_SYMBOLIC_K, krr
 
     with pytest.raises(InputError, match="2 to 64"):
         krr(MAX_SYMBOLIC_K + 1)
@@ -331,8 +331,8 @@ def test_symbolic_krr_library_limit():
 
 def _scan(setting, eps_m, full_support):
     """The witness of the smallest j = 1, 2, ... whose certified I is at most eps_m (a linear scan)."""
-    from relations.mechanisms.paper import paper_central, paper_local
-    from relations.search.witnesses import _full_support, certified_mi_upper
+    from relations.mechanisms._paper import paper_central, paper_local
+    from relations.search._witnesses import _full_support, certified_mi_upper
 
     for j in range(1, 200):
         beta = F(1, 2**j)
@@ -349,15 +349,15 @@ def _scan(setting, eps_m, full_support):
 @pytest.mark.parametrize("eps_m", [F(1, 3), F(1, 1000), F(1, 10**9)])
 def test_mi_witness_is_the_smallest_power_found_by_a_linear_scan(setting, full_support, eps_m):
     """Doubling and bisection find the j that a scan from j = 1 finds (I decreases with beta)."""
-    from relations.search.witnesses import mi_witness
+    from relations.search._witnesses import mi_witness
 
     got, want = mi_witness(setting, eps_m, full_support), _scan(setting, eps_m, full_support)
     assert got.prior.exact == want.prior.exact and got.channel.exact == want.channel.exact
 
 
 def test_witness_for_a_tiny_eps_m_is_certified_below_it():
-    from relations.io.reading import loads
-    from relations.measures.information import mutual_information
+    from relations.io._reading import loads
+    from relations.measures._information import mutual_information
 
     res = run_cli("witness", "zheng2025.thm12", "--eps-m", "1e-300")
     assert res.returncode == 0, res.stderr

@@ -1,4 +1,4 @@
-"""Proved scopes (relations.catalogue.scopes) and the erasure family of the non-implications.
+"""Proved scopes (relations.catalogue._scopes) and the erasure family of the non-implications.
 
 * ``check`` never contradicts a ``proved`` verdict: every random mechanism inside a
   relation's proved scope (local, D^r, connected and disconnected graphs, zero priors,
@@ -25,8 +25,8 @@ from hypothesis import strategies as st
 from relations import Mechanism, check, measure
 from relations.catalogue import BY_ID, CATALOGUE, PRIOR_ON_COMPONENTS, zero_prior_components
 from relations.kinds import Status
-from relations.pipeline.verify import erasure_member
-from relations.search import erasure
+from relations.pipeline._verify import erasure_member
+from relations.search import _erasure as erasure
 from relations.search.strategies import (
     central_dense_mechanisms,
     graph_mechanisms,

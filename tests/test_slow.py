@@ -15,7 +15,7 @@ import pytest
 
 from relations.catalogue import CATALOGUE
 from relations.checking import evaluate, values
-from relations.pipeline.verify import Effort, verify_all
+from relations.pipeline._verify import Effort, verify_all
 
 ROOT = pathlib.Path(__file__).parent.parent
 

@@ -4,7 +4,7 @@ z3's default solver for nonlinear real arithmetic races tactics under wall-clock
 variables by term identifiers, so the same query could return another model (and ``verify`` another
 witness) after unrelated queries or on a busy machine: CI once failed that way.  Each query now starts
 from a fresh context and runs z3's SMT core under a resource limit
-(:func:`relations.proofs.z3context.deterministic_solver`)."""
+(:func:`relations.proofs._z3context.deterministic_solver`)."""
 
 from __future__ import annotations
 
@@ -15,15 +15,15 @@ import sys
 import z3
 
 from relations.catalogue import get
-from relations.pipeline.verify import SMT_SHAPES
-from relations.proofs import smt
-from relations.proofs.derive import derive
+from relations.pipeline._verify import SMT_SHAPES
+from relations.proofs import _smt as smt
+from relations.proofs._derive import derive
 
 SCRIPT = """
 import json
 from relations.catalogue import get
-from relations.proofs import smt
-from relations.pipeline.verify import SMT_SHAPES
+from relations.proofs import _smt as smt
+from relations.pipeline._verify import SMT_SHAPES
 res = smt.bounded_search(get("zheng2025.thm2"), SMT_SHAPES["central"][0])
 print(json.dumps([res.status, [str(v) for v in res.prior], [[str(v) for v in r] for r in res.channel]]))
 """

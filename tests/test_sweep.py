@@ -18,11 +18,11 @@ pytest.importorskip("pyarrow")
 from conftest import ROOT, cli_command  # noqa: E402
 
 from relations import Mechanism, check, load, measure  # noqa: E402
-from relations.app.sweep import run_sweep
+from relations.app._sweep import run_sweep
 from relations.catalogue import get  # noqa: E402
-from relations.io.sweeps import read_rows  # noqa: E402
+from relations.io._sweeps import read_rows  # noqa: E402
 from relations.mechanisms import krr, product  # noqa: E402
-from relations.sweeps.spec import MAX_POINTS, parse_spec  # noqa: E402
+from relations.sweeps._spec import MAX_POINTS, parse_spec  # noqa: E402
 
 GRID = {"mechanism": "krr", "k": [2, 3], "ratio": ["2", "10"], "prior": ["uniform", {"skewed": "1/2"}],
         "records": [1, 3], "relations": ["zheng2025.thm1", "zheng2025.thm5", "zheng2025.thm9"]}
@@ -126,7 +126,7 @@ def test_dask_local_cluster_gives_the_same_rows(tmp_path, processes):
 def test_an_unreachable_scheduler_is_one_line():
     pytest.importorskip("distributed")
     from relations.errors import InputError
-    from relations.sweeps.chunks import connect
+    from relations.sweeps._chunks import connect
 
     with pytest.raises(InputError, match=r"^--scheduler tcp://127.0.0.1:1: cannot connect"):
         connect("tcp://127.0.0.1:1", timeout=1)
@@ -312,7 +312,7 @@ def test_ctrl_c_on_a_dask_cluster_is_raised_between_chunks(caplog):
     # distributed 2026.8 can log a NameError traceback from its event loop); the sweep raises it itself before
     # its next chunk, cancels the rest and gives the caller back its own handler
     distributed = pytest.importorskip("distributed")
-    from relations.sweeps.chunks import sweep
+    from relations.sweeps._chunks import sweep
 
     spec = parse_spec({"exhaustive": {"inputs": 2, "outputs": 2, "denominator": 3},
                        "relations": ["zheng2025.thm4"]})

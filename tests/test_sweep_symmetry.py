@@ -17,14 +17,14 @@ import pytest
 pytest.importorskip("pyarrow")
 
 from relations import Mechanism  # noqa: E402
-from relations.app.sweep import run_sweep
+from relations.app._sweep import run_sweep
 from relations.catalogue import CATALOGUE  # noqa: E402
-from relations.checking.checker import check  # noqa: E402
+from relations.checking._checker import check  # noqa: E402
 from relations.errors import InputError  # noqa: E402
-from relations.io.sweep_evidence import read_family_evidence  # noqa: E402
-from relations.io.sweeps import CHUNK_LOG, read_rows  # noqa: E402
-from relations.search.small_scope import family_rows, orbit_count, representatives  # noqa: E402
-from relations.sweeps.spec import parse_spec  # noqa: E402
+from relations.io._sweep_evidence import read_family_evidence  # noqa: E402
+from relations.io._sweeps import CHUNK_LOG, read_rows  # noqa: E402
+from relations.search._small_scope import family_rows, orbit_count, representatives  # noqa: E402
+from relations.sweeps._spec import parse_spec  # noqa: E402
 
 FAMILIES = [(2, 2, 3, "all"), (3, 2, 2, "all"), (2, 3, 3, "positive"), (3, 3, 2, "uniform"), (2, 4, 2, "all"),
             (4, 2, 2, "positive"), (3, 3, 3, "uniform")]

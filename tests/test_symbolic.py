@@ -1,4 +1,4 @@
-"""Closed forms (relations.mechanisms.symbolic) against the exact numeric path: the sympy expressions for
+"""Closed forms (relations.mechanisms._symbolic) against the exact numeric path: the sympy expressions for
 ``eps_d``, ``eps_i``, ``sigma_min`` and ``I(X;Y)``, evaluated at sampled parameters (``eps = ln t`` with
 ``t`` rational, rational priors / ``beta``), agree with ``relations.measure`` on the corresponding
 numeric mechanism; ``eps_m`` falls inside the certified enclosure.  Sympy is slow: forms are built
@@ -17,7 +17,7 @@ from conftest import run_cli  # noqa: E402
 
 import relations  # noqa: E402
 from relations import mechanisms as M  # noqa: E402
-from relations.mechanisms import symbolic as S  # noqa: E402
+from relations.mechanisms import _symbolic as S  # noqa: E402
 
 EPS = sympy.Symbol("eps", positive=True)
 TOL = 1e-12
@@ -153,7 +153,7 @@ def test_cli_symbolic_bad_name_exit_2():
 def test_cli_symbolic_pretty_and_latex():
     import sympy
 
-    from relations.mechanisms.symbolic import krr
+    from relations.mechanisms._symbolic import krr
 
     latex = run_cli("symbolic", "krr", "--k", "3", "--format", "LaTeX")
     assert latex.returncode == 0, latex.stderr

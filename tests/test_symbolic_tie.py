@@ -1,4 +1,4 @@
-"""Exact ties of conjectures (relations.checking.symbolic_tie): two sides that are equal at a
+"""Exact ties of conjectures (relations.checking._symbolic_tie): two sides that are equal at a
 mechanism are decided as equal, by values derived by hand here; sides that differ by less than the
 enclosures can resolve stay undecided; and an operation the enclosures cannot certify as defined
 is never given a verdict."""
@@ -11,10 +11,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from relations import Mechanism
-from relations.checking.conjecture_eval import decide
-from relations.checking.conjectures import parse_conjecture
-from relations.checking.quantities import values
-from relations.mechanisms.local import krr, product
+from relations.checking._conjecture_eval import decide
+from relations.checking._conjectures import parse_conjecture
+from relations.checking._quantities import values
+from relations.mechanisms._local import krr, product
 
 ratios = st.fractions(min_value=Fraction(11, 10), max_value=20, max_denominator=12).filter(lambda r: r != 1)
 
@@ -106,7 +106,7 @@ def test_a_proved_identity_holds_to_200_digits(lhs, rhs, r):
     mpmath at 200 (a second, independent evaluation)."""
     import mpmath
 
-    from relations.checking.symbolic_tie import symbolic_zero
+    from relations.checking._symbolic_tie import symbolic_zero
 
     if symbolic_zero(parse_conjecture(f"{lhs[0]} + 0 * eps_d <= {rhs[0]}"), values(krr(2, r)).reals):
         with mpmath.workdps(200):

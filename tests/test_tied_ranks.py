@@ -7,9 +7,9 @@ from fractions import Fraction
 
 import pytest
 
-import relations.measures.ratios as ratios
+import relations.measures._ratios as ratios
 from relations import Mechanism
-from relations.measures.dense import eps_d, eps_i, sigma_min
+from relations.measures._dense import eps_d, eps_i, sigma_min
 from relations.mechanisms import product, randomized_response
 
 
@@ -61,8 +61,7 @@ def test_the_tied_case_takes_the_rank_path(monkeypatch):
 @pytest.mark.parametrize("name, mech", list(_tied_cases())[:2], ids=lambda v: v if isinstance(v, str) else "")
 def test_rank_path_without_the_presence_table(name, mech, monkeypatch):
     """The sort branch of ``distinct_codes`` (used above TABLE possible codes) gives the same results."""
-    from relations.measures import dense
-
+    from relations.measures import _dense as dense
     fast = [eps_d(mech), eps_i(mech), sigma_min(mech)]
     dense._RANKS.clear()
     monkeypatch.setattr(ratios, "TABLE", 0)
@@ -96,8 +95,8 @@ def test_indexed_rows_agree_with_reading_every_entry():
 
     import numpy as np
 
-    from relations.model.distributions import Channel
-    from relations.model.indexed import IndexedRows
+    from relations.model._distributions import Channel
+    from relations.model._indexed import IndexedRows
 
     rng = random.Random(11)
     for _ in range(30):

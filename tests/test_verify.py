@@ -23,13 +23,13 @@ import pytest
 import relations
 from relations.catalogue import CATALOGUE, Linear, Relation, get
 from relations.checking import evaluate, values
-from relations.io.evidence import write_evidence
-from relations.pipeline.verify import Effort, verify_relation
-from relations.proofs import smt
-from relations.proofs.coq import COQ_ONLY, COQ_PROOFS, check_theorem
-from relations.proofs.derive import derive, lemma_facts
+from relations.io._evidence import write_evidence
+from relations.pipeline._verify import Effort, verify_relation
+from relations.proofs import _smt as smt
+from relations.proofs._coq import COQ_ONLY, COQ_PROOFS, check_theorem
+from relations.proofs._derive import derive, lemma_facts
 from relations.search import DenseFamily, search_dense, search_rr
-from relations.search.witnesses import mi_witness
+from relations.search._witnesses import mi_witness
 
 
 @pytest.fixture(autouse=True)
@@ -119,7 +119,7 @@ def test_smt_bounded_search_finds_ratio_counterexample(false_claim):
 
 @pytest.mark.parametrize("false_claim", [WRONG_SIGN, NO_PRIOR, MI_TENTH])
 def test_hypothesis_engine_finds_counterexample(false_claim):
-    from relations.pipeline.verify import _hypothesis_search
+    from relations.pipeline._verify import _hypothesis_search
 
     mech = _hypothesis_search(false_claim, "local", Effort(hypothesis_examples=300))
     assert mech is not None
@@ -166,7 +166,7 @@ def test_true_ratio_claim_has_no_bounded_counterexample(shape):
 
 
 def test_true_claims_survive_search():
-    from relations.pipeline.verify import _hypothesis_search
+    from relations.pipeline._verify import _hypothesis_search
 
     for true_claim in (TRUE_RATIO, TRUE_MI):
         assert _hypothesis_search(true_claim, "local", QUICK) is None
@@ -334,7 +334,7 @@ def test_hypothesis_examples_are_drawn_once_and_match_hypothesis_own_search():
     from hypothesis import find
     from hypothesis.errors import NoSuchExample
 
-    from relations.search.screening import _settings, generated, hypothesis_search, refutes
+    from relations.search._screening import _settings, generated, hypothesis_search, refutes
     from relations.search.strategies import mechanisms
 
     def key(m):

@@ -9,12 +9,12 @@ import pytest
 
 from relations import Mechanism
 from relations.catalogue import get
-from relations.checking.checker import evaluate
-from relations.checking.quantities import values
+from relations.checking._checker import evaluate
+from relations.checking._quantities import values
 from relations.kinds import Status
-from relations.pipeline.verify import Effort
-from relations.search.screening import generated, hypothesis_search
-from relations.search.witnesses import _round_positive, simplify
+from relations.pipeline._verify import Effort
+from relations.search._screening import generated, hypothesis_search
+from relations.search._witnesses import _round_positive, simplify
 
 
 def _fails(rel):
@@ -73,7 +73,7 @@ def test_hamming_pairs_are_the_pairs_at_hamming_distance_one():
     """HammingInputs.pairs (index arithmetic) against the definition, over every pair of datasets."""
     import itertools
 
-    from relations.model.neighbours import HammingInputs
+    from relations.model._neighbours import HammingInputs
 
     for k, r in [(1, 3), (2, 1), (2, 4), (3, 3), (4, 2)]:
         space = HammingInputs(tuple(map(str, range(k))), r)

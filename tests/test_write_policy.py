@@ -1,4 +1,4 @@
-"""The write policy (relations.io.outputs) and one-line errors, run as a user runs the CLI.
+"""The write policy (relations.io._outputs) and one-line errors, run as a user runs the CLI.
 
 * a user's own files in an output folder are never replaced without --force;
 * files the tool wrote (listed in the folder's manifest, unchanged) are replaced;
@@ -95,10 +95,9 @@ def test_an_interrupted_or_killed_verify_loses_nothing(tmp_path, sig):
 def test_a_swallowed_ctrl_c_still_stops_verify(tmp_path, monkeypatch):
     # SIGINT landing in a gc callback (hypothesis installs one) is printed as "Exception ignored" and
     # lost; the run must still stop before writing and report 130 (a CI run once went on to exit 0)
-    from relations.app import verify as app_verify
-    from relations.catalogue.entries import get
-    from relations.pipeline import verify
-
+    from relations.app import _verify as app_verify
+    from relations.catalogue._entries import get
+    from relations.pipeline import _verify as verify
     calls = []
 
     def swallowing(self):

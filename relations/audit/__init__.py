@@ -5,8 +5,8 @@ certified bounds when the randomness cannot be enumerated (the black-box route).
 
 from __future__ import annotations
 
-from relations.audit.blackbox import MAX_SAMPLES, SampleAudit, clopper_pearson, sample_audit
-from relations.audit.enumerate import (
+from relations.audit._blackbox import MAX_SAMPLES, SampleAudit, clopper_pearson, sample_audit
+from relations.audit._enumerate import (
     MAX_OUTCOMES,
     MAX_PATHS,
     THRESHOLD_ROUNDING,
@@ -14,14 +14,14 @@ from relations.audit.enumerate import (
     ScaledDraw,
     UniformDraw,
 )
-from relations.audit.exact import Enumerated, enumerate_channel, exact_channel, exact_mechanism
-from relations.audit.generator import EnumeratingGenerator
-from relations.audit.intercept import intercepted_globals
-from relations.audit.libraries import ADAPTERS
-from relations.audit.outputs import output_key, output_label
-from relations.audit.pool import Pool
-from relations.audit.report import AuditReport, assert_private, audit, load_target, parse_domain
-from relations.audit.runner import audit_target
+from relations.audit._exact import Enumerated, enumerate_channel, exact_channel, exact_mechanism
+from relations.audit._generator import EnumeratingGenerator
+from relations.audit._intercept import intercepted_globals
+from relations.audit._libraries import ADAPTERS
+from relations.audit._outputs import output_key, output_label
+from relations.audit._pool import Pool
+from relations.audit._report import AuditReport, assert_private, audit, load_target, parse_domain
+from relations.audit._runner import audit_target
 
 __all__ = ["MAX_SAMPLES", "SampleAudit", "clopper_pearson", "sample_audit", "MAX_OUTCOMES", "MAX_PATHS",
            "THRESHOLD_ROUNDING", "EnumeratingGenerator", "NotEnumerable", "ScaledDraw", "UniformDraw", "Enumerated",

@@ -1,16 +1,16 @@
 """The relation catalogue: bounds between budgets as data, with their sources.
 
-:data:`CATALOGUE` holds every :class:`Relation` (:mod:`~relations.catalogue.entries`) and
+:data:`CATALOGUE` holds every :class:`Relation` (:mod:`~relations.catalogue._entries`) and
 :func:`get` finds one by id; each implication's bound is a :class:`Linear` or
-:class:`KLBound` (:mod:`~relations.catalogue.bounds`), which gives its exact, float,
-z3 and sympy forms; each relation's :class:`Scope` (:mod:`~relations.catalogue.scopes`) says
+:class:`KLBound` (:mod:`~relations.catalogue._bounds`), which gives its exact, float,
+z3 and sympy forms; each relation's :class:`Scope` (:mod:`~relations.catalogue._scopes`) says
 which mechanisms its proof covers.  How relations are decided is in ``docs/claims-and-verdicts.md``.
 """
 
 from __future__ import annotations
 
-from relations.catalogue.bounds import Bound, KLBound, Linear
-from relations.catalogue.entries import (
+from relations.catalogue._bounds import Bound, KLBound, Linear
+from relations.catalogue._entries import (
     BY_ID,
     CATALOGUE,
     CUFF_YU,
@@ -22,6 +22,6 @@ from relations.catalogue.entries import (
     Relation,
     get,
 )
-from relations.catalogue.scopes import EVERY, PRIOR_ON_COMPONENTS, Scope, zero_prior_components
+from relations.catalogue._scopes import EVERY, PRIOR_ON_COMPONENTS, Scope, zero_prior_components
 
 __all__ = ["Linear", "KLBound", "Bound", "NOTIONS", "PAPER", "SUN", "DWORK_ROTH", "DRV", "CUFF_YU", "Relation", "CATALOGUE", "BY_ID", "get", "Scope", "EVERY", "PRIOR_ON_COMPONENTS", "zero_prior_components"]

@@ -2,17 +2,17 @@
 
 Start with :func:`check`.  The submodules:
 
-* :mod:`~relations.checking.checker` -- :func:`check`, :func:`evaluate` (one relation) and
+* :mod:`~relations.checking._checker` -- :func:`check`, :func:`evaluate` (one relation) and
   :func:`decide` (one claim), with their outcomes;
-* :mod:`~relations.checking.claims` -- claimed budgets such as ``eps_d <= ln(13/7)``;
-* :mod:`~relations.checking.quantities` -- a mechanism's quantities as exact reals.
+* :mod:`~relations.checking._claims` -- claimed budgets such as ``eps_d <= ln(13/7)``;
+* :mod:`~relations.checking._quantities` -- a mechanism's quantities as exact reals.
 
 Statuses and the claim grammar are in ``docs/claims-and-verdicts.md``.
 """
 
 from __future__ import annotations
 
-from relations.checking.checker import (
+from relations.checking._checker import (
     ClaimOutcome,
     Outcome,
     Report,
@@ -22,8 +22,8 @@ from relations.checking.checker import (
     decide,
     evaluate,
 )
-from relations.checking.claims import CLAIM_NAMES, Claim, parse_claim
-from relations.checking.quantities import (
+from relations.checking._claims import CLAIM_NAMES, Claim, parse_claim
+from relations.checking._quantities import (
     FLOAT_EVALUATION,
     Values,
     rounding_margins,

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from relations.cli.app import (  # noqa: F401
+from relations.cli._app import (  # noqa: F401
     Interrupted,
     _console,
     app,
@@ -45,14 +45,14 @@ def measure(
                                      "eps_delta(DELTA), min_entropy_leakage, maximal_leakage, cmi, or all. Repeatable."),
 ) -> None:
     """The four quantities eps_i, eps_d, eps_m, sigma_min with exact forms and witnesses (and --notion ones)."""
-    from relations.io.reading import load
-    from relations.io.reports import measures_json, notions_json
-    from relations.io.tables import measures_table, notions_table
-    from relations.measures.api import measure as compute
+    from relations.io._reading import load
+    from relations.io._reports import measures_json, notions_json
+    from relations.io._tables import measures_table, notions_table
+    from relations.measures._api import measure as compute
 
     fmt = output_format(fmt, json_out)
     if notion:  # the further notions' modules are imported only when asked for
-        from relations.measures.notions import parse_notion
+        from relations.measures._notions import parse_notion
 
         for name in notion:
             if name.strip().lower() != "all":
@@ -66,7 +66,7 @@ def measure(
     if fmt == "json":
         sys.stdout.write(json.dumps(obj, indent=2) + "\n")
     elif fmt != "table":
-        from relations.io.exports import export
+        from relations.io._exports import export
 
         sys.stdout.write(export("measure", obj, fmt, source=file))
     else:
@@ -85,11 +85,11 @@ def check(
     """Every catalogued relation on this mechanism, and the user's claimed budgets.
 
     Exit status: 0 every --claim holds, 1 some --claim fails or is undecided, 2 bad input."""
-    from relations.checking.checker import check as run_check
-    from relations.checking.claims import parse_claim
+    from relations.checking._checker import check as run_check
+    from relations.checking._claims import parse_claim
     from relations.io import check_json
-    from relations.io.reading import load
-    from relations.io.tables import check_tables
+    from relations.io._reading import load
+    from relations.io._tables import check_tables
 
     fmt = output_format(fmt, json_out)
     claims = [parse_claim(c) for c in claim]
@@ -98,11 +98,11 @@ def check(
     if fmt == "json":
         sys.stdout.write(json.dumps(check_json(report), indent=2) + "\n")
     elif fmt != "table":
-        from relations.io.exports import export
+        from relations.io._exports import export
 
         sys.stdout.write(export("check", check_json(report), fmt, source=file))
     else:
-        from relations.io.tables import measures_table
+        from relations.io._tables import measures_table
 
         console = _console()
         console.print(measures_table(mech, report.values.measures))
@@ -115,8 +115,8 @@ def check(
 @app.command()
 def catalogue(json_out: bool = typer.Option(False, "--json", help="Print the catalogue as JSON.")) -> None:
     """The relation catalogue: id, setting, statement in words and symbols, source."""
-    from relations.io.reports import catalogue_json
-    from relations.io.tables import catalogue_table
+    from relations.io._reports import catalogue_json
+    from relations.io._tables import catalogue_table
 
     if json_out:
         sys.stdout.write(json.dumps(catalogue_json(), indent=2) + "\n")
@@ -144,9 +144,9 @@ def verify(
                                          "'relations sweep' (repeatable): its families become evidence."),
 ) -> None:
     """The main job: a verdict with re-checkable evidence for every catalogued relation (and yours)."""
-    from relations.app.verify import run_verify
-    from relations.catalogue.entries import BY_ID
-    from relations.io.conjecture_files import read_conjecture_file
+    from relations.app._verify import run_verify
+    from relations.catalogue._entries import BY_ID
+    from relations.io._conjecture_files import read_conjecture_file
 
     fmt = output_format(fmt, json_out)
     unknown = [i for i in only if i not in BY_ID]
@@ -171,10 +171,10 @@ def witness(
                                                "support with e^eps_d at least this ratio."),
 ) -> None:
     """Print a witness mechanism file for a non-implication: I(X;Y) <= eps_m, infinite (or huge) eps_d / eps_i."""
-    from relations.catalogue.entries import BY_ID
-    from relations.io.writing import dumps
-    from relations.numbers.text import parse_rational
-    from relations.search.witnesses import MIN_WITNESS_EPS_M, mi_witness
+    from relations.catalogue._entries import BY_ID
+    from relations.io._writing import dumps
+    from relations.numbers._text import parse_rational
+    from relations.search._witnesses import MIN_WITNESS_EPS_M, mi_witness
 
     rel = BY_ID.get(relation)
     if rel is None or rel.kind != "non-implication":
@@ -196,7 +196,7 @@ def mechanisms(json_out: bool = typer.Option(False, "--json", help="Print the li
     """The named mechanisms a file can use: "channel": {"mechanism": NAME, ...parameters}."""
     from rich.table import Table
 
-    from relations.mechanisms.registry import REGISTRY
+    from relations.mechanisms._registry import REGISTRY
 
     if json_out:
         sys.stdout.write(json.dumps([{"mechanism": e.name, "parameters": list(e.params), "summary": e.summary,
@@ -222,8 +222,8 @@ def utility(
     json_out: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """Expected distortion, H(X), H(X|Y), I(X;Y) and the Fano lower bound on leakage."""
-    from relations.io.reading import load, load_loss_matrix
-    from relations.tradeoffs.utility import utility_summary
+    from relations.io._reading import load, load_loss_matrix
+    from relations.tradeoffs._utility import utility_summary
 
     if file == "-" and loss == "-":
         raise InputError("the mechanism file and --loss cannot both be read from standard input ('-')")
@@ -250,12 +250,12 @@ def optimize(
     force: bool = typer.Option(False, "--force", help="Replace an existing --out file."),
 ) -> None:
     """The least-distortion mechanism under an eps budget of one notion (LP via HiGHS, or Blahut-Arimoto)."""
-    from relations.io.outputs import check_output_file
+    from relations.io._outputs import check_output_file
 
     if out is not None:
         check_output_file(out, force=force)
-    from relations.io.writing import dumps
-    from relations.tradeoffs.optimal import optimal_dp, optimal_id, optimal_mi
+    from relations.io._writing import dumps
+    from relations.tradeoffs._optimal import optimal_dp, optimal_id, optimal_mi
 
     notion = notion.strip().lower()  # choices are case-insensitive: --notion EPS_D
     notion = {"dp": "eps_d", "id": "eps_i", "mi": "eps_m"}.get(notion, notion)  # the 0.2 names
@@ -264,12 +264,12 @@ def optimize(
     if solver is None:
         raise InputError(f"--notion must be one of {', '.join(solvers)}, got {notion!r}"
                          f"{did_you_mean(notion, [*solvers, 'dp', 'id', 'mi'])}")
-    from relations.numbers.text import parse_rational_list
+    from relations.numbers._text import parse_rational_list
 
     p = parse_rational_list(prior, "--prior")
     if any(v < 0 for v in p) or sum(p) != 1:
         raise InputError("--prior: entries must be non-negative and sum to 1")
-    from relations.io.reading import load_loss_matrix
+    from relations.io._reading import load_loss_matrix
 
     lm = loss if loss == "hamming" else load_loss_matrix(loss)
     result = solver(p, eps, loss=lm)
@@ -282,7 +282,7 @@ def optimize(
                 + (f", Blahut gap {result.gap:.3g}" if result.gap is not None else ""))
     text = dumps(result.mechanism, f"optimal {notion} mechanism, {notion} <= {eps}: {said}")
     if out:
-        from relations.io.writing import write_text_atomic
+        from relations.io._writing import write_text_atomic
 
         write_text_atomic(out, text)
         sys.stderr.write(f"wrote {out}: distortion {float(result.distortion):.12g} (solver {result.value:.12g})"
@@ -301,7 +301,7 @@ def symbolic(
     """Closed forms (sympy) of eps_d, eps_i, sigma_min and I(X;Y) in the symbolic parameter."""
     import sympy
 
-    import relations.mechanisms.symbolic as sym
+    import relations.mechanisms._symbolic as sym
 
     fmt = fmt.strip().lower()
     if fmt not in ("text", "pretty", "latex"):
@@ -348,7 +348,7 @@ def figures(
     if importlib.util.find_spec("matplotlib") is None:
         fail("relations figures draws with matplotlib, an extra: pip install 'privacy-relations[figures]'")
     from relations.figures import FIGURES, write_all
-    from relations.figures.style import FORMATS, parse_formats
+    from relations.figures._style import FORMATS, parse_formats
 
     bad = [p.strip().lower() for p in fmt.split(",") if p.strip().lower() not in (*FORMATS, "all", "")]
     if bad:
@@ -414,10 +414,10 @@ def main(argv: list[str] | None = None) -> None:
 
 # Commands defined in their own modules register themselves on ``app`` when imported.
 from relations.cli import (  # noqa: E402
-    audit_command,  # noqa: E402,F401  (registers 'audit')
-    conjecture_command,  # noqa: E402,F401  (registers 'conjecture')
-    demo_command,  # noqa: E402,F401  (registers 'demo')
-    sweep_command,  # noqa: E402,F401  (registers 'sweep')
+    _audit_command,  # noqa: E402,F401  (registers 'audit')
+    _conjecture_command,  # noqa: E402,F401  (registers 'conjecture')
+    _demo_command,  # noqa: E402,F401  (registers 'demo')
+    _sweep_command,  # noqa: E402,F401  (registers 'sweep')
 )
 
 if __name__ == "__main__":  # pragma: no cover

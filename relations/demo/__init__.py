@@ -5,9 +5,9 @@ the exact budgets ``eps_i``, ``eps_d``, ``eps_m``, ``sigma_min`` of k-ary random
 catalogued relations hold or fail on it, the frontier plot (``I(X;Y)`` against ``eps`` with the current
 point and the catalogue's bounds) and counterexamples on demand.
 
-* :mod:`relations.demo.state` -- what the page shows for one slider position, as JSON (exact:
-  :func:`relations.demo.state.state`);
-* :mod:`relations.demo.server` -- a local HTTP server (the standard library's): one self-contained page
+* :mod:`relations.demo._state` -- what the page shows for one slider position, as JSON (exact:
+  :func:`relations.demo._state.state`);
+* :mod:`relations.demo._server` -- a local HTTP server (the standard library's): one self-contained page
   (no internet needed, nothing loaded from a CDN) and its JSON endpoints.
 
 The layer sits with :mod:`relations.figures`: it imports the layers below it, and only
@@ -16,7 +16,7 @@ The layer sits with :mod:`relations.figures`: it imports the layers below it, an
 
 from __future__ import annotations
 
-from relations.demo.server import make_server, page_html, server_url
-from relations.demo.state import RANGES, Params, counterexample, parse_params
+from relations.demo._server import make_server, page_html, server_url
+from relations.demo._state import RANGES, Params, counterexample, parse_params
 
 __all__ = ["RANGES", "Params", "counterexample", "make_server", "page_html", "parse_params", "server_url"]

@@ -2,7 +2,7 @@
 
 Every ``*_data`` function returns the exact series a figure plots, computed by the library
 (the tests compare these with independent computations); every ``draw_*`` function takes that
-data and returns a matplotlib figure in the one style of :mod:`relations.figures.style`
+data and returns a matplotlib figure in the one style of :mod:`relations.figures._style`
 (Okabe-Ito colours, a dash pattern and marker per line, mathtext symbols), so the figures read in
 greyscale too; units are nats.  :data:`FIGURES` pairs them by name and :func:`write_all` saves them
 (``relations figures``) as 300 dpi PNG, vector PDF and SVG.
@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-from relations.figures.conversions import conversion_frontiers_data, draw_conversion_frontiers
-from relations.figures.data import (
+from relations.figures._conversions import conversion_frontiers_data, draw_conversion_frontiers
+from relations.figures._data import (
     central_records_data,
     krr_information_data,
     prior_skew_data,
@@ -26,15 +26,15 @@ from relations.figures.data import (
     relation_diagram_data,
     symmetric_channel_data,
 )
-from relations.figures.diagram import draw_relation_diagram
-from relations.figures.plots import (
+from relations.figures._diagram import draw_relation_diagram
+from relations.figures._plots import (
     draw_central_records,
     draw_krr_information,
     draw_prior_skew,
     draw_privacy_distortion,
     draw_symmetric_channel,
 )
-from relations.figures.style import FORMATS, parse_formats, render, setup
+from relations.figures._style import FORMATS, parse_formats, render, setup
 from relations.io import EVIDENCE_DIR
 
 __all__ = ["FIGURES", "FORMATS", "write_all", "relation_diagram_data", "prior_skew_data", "krr_information_data",
@@ -57,7 +57,7 @@ def write_all(out: str = "figures", fmt: str | Sequence[str] = FORMATS, only: Se
     """Compute, draw and save every figure (and its data as JSON); returns the written image paths.
 
     Everything is computed and drawn first, then written under the write policy of
-    :mod:`relations.io.outputs` (atomic files; files the tool did not write are refused
+    :mod:`relations.io._outputs` (atomic files; files the tool did not write are refused
     unless ``force``).
 
     Parameters
@@ -80,7 +80,7 @@ def write_all(out: str = "figures", fmt: str | Sequence[str] = FORMATS, only: Se
         An unknown format, a file in ``out`` the tool did not write (without ``force``), or a
         ``verdicts`` file that is not one of ``relations verify``.
     """
-    from relations.io.outputs import OutputDir
+    from relations.io._outputs import OutputDir
 
     formats = parse_formats(fmt)
     folder = OutputDir(out, force=force)

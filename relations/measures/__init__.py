@@ -4,20 +4,20 @@ witnesses) and ``eps_m`` (certified mutual information), for dense, graph and pr
 Start with :func:`measure` (all four at once) and :func:`eps_all` (the DP budget over
 every pair of inputs).  The submodules:
 
-* :mod:`~relations.measures.api` -- :func:`measure` and :func:`eps_all` for any mechanism;
-* :mod:`~relations.measures.dense` -- the definitions on dense mechanisms (local, ``D^r``, graph);
-* :mod:`~relations.measures.product` -- product forms reduced to their local factors;
-* :mod:`~relations.measures.ratios` -- the largest neighbour ratio, exactly at float speed;
-* :mod:`~relations.measures.information` -- certified enclosures of ``I(X;Y)`` and exact tie-breakers;
-* :mod:`~relations.measures.results` -- the result objects.
+* :mod:`~relations.measures._api` -- :func:`measure` and :func:`eps_all` for any mechanism;
+* :mod:`~relations.measures._dense` -- the definitions on dense mechanisms (local, ``D^r``, graph);
+* :mod:`~relations.measures._product` -- product forms reduced to their local factors;
+* :mod:`~relations.measures._ratios` -- the largest neighbour ratio, exactly at float speed;
+* :mod:`~relations.measures._information` -- certified enclosures of ``I(X;Y)`` and exact tie-breakers;
+* :mod:`~relations.measures._results` -- the result objects.
 
 The definitions and the conventions on zeros and infinities are in ``docs/semantics.md``.
 """
 
 from __future__ import annotations
 
-from relations.measures.api import eps_all, measure
-from relations.measures.dense import (
+from relations.measures._api import eps_all, measure
+from relations.measures._dense import (
     Joint,
     eps_all_dense,
     eps_d,
@@ -26,7 +26,7 @@ from relations.measures.dense import (
     measure_dense,
     sigma_min,
 )
-from relations.measures.information import (
+from relations.measures._information import (
     MAX_TIE_BITS,
     MAX_TIE_DENOMINATOR,
     compare_with_log,
@@ -34,8 +34,8 @@ from relations.measures.information import (
     mutual_information,
     mutual_information_float,
 )
-from relations.measures.product import eps_all_product, factor_groups, measure_product
-from relations.measures.ratios import WINDOW, EntryFn, max_log_ratio, scan_float
-from relations.measures.results import Budget, Measures, MutualInformation, Witness
+from relations.measures._product import eps_all_product, factor_groups, measure_product
+from relations.measures._ratios import WINDOW, EntryFn, max_log_ratio, scan_float
+from relations.measures._results import Budget, Measures, MutualInformation, Witness
 
 __all__ = ["measure", "eps_all", "Joint", "eps_d", "eps_i", "sigma_min", "eps_m", "eps_all_dense", "measure_dense", "mutual_information", "independent", "MAX_TIE_DENOMINATOR", "MAX_TIE_BITS", "compare_with_log", "mutual_information_float", "factor_groups", "measure_product", "eps_all_product", "WINDOW", "EntryFn", "max_log_ratio", "scan_float", "Witness", "Budget", "MutualInformation", "Measures"]

@@ -4,13 +4,13 @@ and the :class:`Mechanism` that ties them together (immutable, validated on cons
 
 from __future__ import annotations
 
-from relations.model.distributions import (
+from relations.model._distributions import (
     Channel,
     Prior,
     probability_vector,
     stochastic_rows,
 )
-from relations.model.floats import (
+from relations.model._floats import (
     FLOAT_ROUNDING,
     FLOAT_TOLERANCE,
     MAX_EXACT_FLOAT_ENTRIES,
@@ -19,8 +19,8 @@ from relations.model.floats import (
     rounded_literal,
     take_exactly,
 )
-from relations.model.mechanism import MAX_DENSE_ENTRIES, Mechanism
-from relations.model.neighbours import (
+from relations.model._mechanism import MAX_DENSE_ENTRIES, Mechanism
+from relations.model._neighbours import (
     GraphInputs,
     HammingInputs,
     InputSpace,
@@ -28,9 +28,9 @@ from relations.model.neighbours import (
     diameter,
     edge_list,
 )
-from relations.model.products import ProductChannel, ProductPrior
-from relations.model.runs import MAX_RUN_LENGTH, Runs
-from relations.model.validate import (
+from relations.model._products import ProductChannel, ProductPrior
+from relations.model._runs import MAX_RUN_LENGTH, Runs
+from relations.model._validate import (
     MAX_PRODUCT_RECORDS,
     MAX_RECORDS,
     dataset_count,

@@ -4,18 +4,19 @@ certified enclosures (arb balls) and exact comparison of the reals the tool meet
 
 from __future__ import annotations
 
-from relations.numbers.enclosure import (
+from relations.numbers._enclosure import (
     DEFAULT_BITS,
     Enclosure,
     ball,
+    certified_text,
     interval,
     rational,
     sum_enclosures,
     working_precision,
 )
-from relations.numbers.logforms import MAX_FORM_BITS, MAX_FORM_TERMS, coprime_basis, form_difference, log_form_sign
-from relations.numbers.logs import LogRatio, log_of
-from relations.numbers.reals import (
+from relations.numbers._logforms import MAX_FORM_BITS, MAX_FORM_TERMS, coprime_basis, form_difference, log_form_sign
+from relations.numbers._logs import LogRatio, log_of
+from relations.numbers._reals import (
     LADDER,
     ArbExpr,
     Log,
@@ -29,8 +30,8 @@ from relations.numbers.reals import (
     log_form,
     log_times,
 )
-from relations.numbers.rounding import largest_remainder
-from relations.numbers.text import (
+from relations.numbers._rounding import largest_remainder
+from relations.numbers._text import (
     MAX_DIGITS,
     MAX_EXPONENT,
     fraction_text,
@@ -40,4 +41,4 @@ from relations.numbers.text import (
     short_text,
 )
 
-__all__ = ["DEFAULT_BITS", "Enclosure", "sum_enclosures", "working_precision", "ball", "rational", "interval", "log_of", "LogRatio", "MAX_FORM_TERMS", "MAX_FORM_BITS", "coprime_basis", "log_form_sign", "form_difference", "log_form", "LADDER", "Rational", "Log", "ArbExpr", "Real", "inf", "compare", "log_times", "kl_bound", "log_combination", "affine_enclosure", "largest_remainder", "MAX_EXPONENT", "MAX_DIGITS", "parse_rational", "parse_rational_list", "fraction_text", "short_text", "json_repr"]
+__all__ = ["DEFAULT_BITS", "Enclosure", "certified_text", "sum_enclosures", "working_precision", "ball", "rational", "interval", "log_of", "LogRatio", "MAX_FORM_TERMS", "MAX_FORM_BITS", "coprime_basis", "log_form_sign", "form_difference", "log_form", "LADDER", "Rational", "Log", "ArbExpr", "Real", "inf", "compare", "log_times", "kl_bound", "log_combination", "affine_enclosure", "largest_remainder", "MAX_EXPONENT", "MAX_DIGITS", "parse_rational", "parse_rational_list", "fraction_text", "short_text", "json_repr"]

@@ -4,13 +4,25 @@ Both run the same stages in order -- proof (SMT or derivation), witness families
 bounded-exhaustive families, hypothesis, the batched optimiser -- and stop at the first that
 decides; a relation that survives them all is ``unrefuted``.
 
-* :mod:`relations.pipeline.verify` -- the catalogue's relations (``relations verify``);
-* :mod:`relations.pipeline.conjecture` -- relations a user states (``relations conjecture``);
-* :mod:`relations.pipeline.tightness`, :mod:`relations.pipeline.frontiers`,
-  :mod:`relations.pipeline.conversion_frontiers` -- how tight a proved bound is, against the
+* :mod:`relations.pipeline._verify` -- the catalogue's relations (``relations verify``);
+* :mod:`relations.pipeline._conjecture` -- relations a user states (``relations conjecture``);
+* :mod:`relations.pipeline._tightness`, :mod:`relations.pipeline._frontiers`,
+  :mod:`relations.pipeline._conversion_frontiers` -- how tight a proved bound is, against the
   known frontiers.
 """
 
 from __future__ import annotations
 
-__all__: list[str] = []
+from relations._lazy import exports
+
+#: Each public name and the module that defines it (imported on first use).
+_WHERE = {
+    **dict.fromkeys(["Effort", "RelationVerdict", "verify_relation", "verify_all", "SMT_SHAPES", "DENSE", "WITNESS_EPS_M"], "relations.pipeline._verify"),
+    **dict.fromkeys(["ConjectureResult", "conjecture", "decide_conjecture", "SETTINGS"], "relations.pipeline._conjecture"),
+    **dict.fromkeys(["tightness"], "relations.pipeline._tightness"),
+    **dict.fromkeys(["Frontier", "frontier_for", "local_mi_sup", "local_mi_sup_float"], "relations.pipeline._frontiers"),
+    **dict.fromkeys(["conversion_frontier"], "relations.pipeline._conversion_frontiers"),
+}
+__getattr__, __dir__ = exports(__name__, _WHERE)
+
+__all__ = list(_WHERE)

@@ -10,14 +10,15 @@ from __future__ import annotations
 import importlib
 import warnings
 
-from relations.search.families import (
+from relations.search._erasure import rows as erasure_rows
+from relations.search._families import (
     DenseFamily,
     RRFamily,
     float_values,
     local_rr_values,
     product_values,
 )
-from relations.search.optimiser import (
+from relations.search._optimiser import (
     RATIO_FLOOR,
     RR_DOMAINS,
     RR_RECORDS,
@@ -29,16 +30,16 @@ from relations.search.optimiser import (
     search_rr,
     violation,
 )
-from relations.search.witnesses import certified_mi_upper, mi_witness, simplify
+from relations.search._witnesses import certified_mi_upper, mi_witness, simplify
 
 #: 0.2 names that moved to :mod:`relations.proofs` and :mod:`relations.pipeline` (still resolved, with a
 #: DeprecationWarning).
 _MOVED = {
-    **dict.fromkeys(["FINITE", "Derivation", "derive", "lemma_facts"], "relations.proofs.derive"),
+    **dict.fromkeys(["FINITE", "Derivation", "derive", "lemma_facts"], "relations.proofs._derive"),
     **dict.fromkeys(["Lemma", "ProofResult", "SearchResult", "Shape", "bounded_search",
-                     "density_lemma", "is_ratio_relation", "lemma_for", "prove"], "relations.proofs.smt"),
+                     "density_lemma", "is_ratio_relation", "lemma_for", "prove"], "relations.proofs._smt"),
     **dict.fromkeys(["DENSE", "SMT_SHAPES", "WITNESS_EPS_M", "Effort", "RelationVerdict", "verify_all",
-                     "verify_relation"], "relations.pipeline.verify"),
+                     "verify_relation"], "relations.pipeline._verify"),
 }
 
 
@@ -51,4 +52,4 @@ def __getattr__(name: str):
 
 __all__ = ["float_values", "DenseFamily", "RRFamily", "local_rr_values", "product_values", "float_bound", "violation",
            "RATIO_FLOOR", "ratio", "Found", "VIOLATION_MARGIN", "search_dense", "RR_DOMAINS", "RR_RECORDS", "search_rr",
-           "certified_mi_upper", "mi_witness", "simplify"]
+           "certified_mi_upper", "mi_witness", "simplify", "erasure_rows"]

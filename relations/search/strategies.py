@@ -31,7 +31,7 @@ from functools import cache, lru_cache
 
 from hypothesis import strategies as st
 
-from relations.model.mechanism import Mechanism
+from relations.model._mechanism import Mechanism
 
 __all__ = ["MAX_WEIGHT", "distributions", "channels", "local_mechanisms", "central_dense_mechanisms", "graph_mechanisms", "product_mechanisms", "mechanisms"]
 
@@ -122,7 +122,7 @@ def graph_mechanisms(draw, max_inputs: int = 5, max_outputs: int = 3, zeros: boo
     With ``connected=False`` the inputs are split into up to three groups, each joined by a
     path, and (half the time, when ``zeros``) one group gets zero prior everywhere: the
     mechanisms at the edge of the identifiability-to-DP relations' proved scope
-    (:mod:`relations.catalogue.scopes`).
+    (:mod:`relations.catalogue._scopes`).
     """
     n = draw(_integers(2, max_inputs))
     order = draw(_permutations(n))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from relations.tradeoffs.optimal import (
+from relations.tradeoffs._optimal import (
     Optimum,
     blahut_arimoto,
     optimal_dp,
@@ -10,7 +10,7 @@ from relations.tradeoffs.optimal import (
     optimal_mi,
     privacy_distortion_curves,
 )
-from relations.tradeoffs.utility import (
+from relations.tradeoffs._utility import (
     binary_entropy,
     conditional_entropy,
     entropy,

@@ -1,0 +1,74 @@
+"""Running ``relations audit``: a randomizer audited (:func:`relations.audit._runner.audit_target`), its
+channel written when asked, and its report printed.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+__all__ = ["run_audit"]
+
+
+def run_audit(target: str, *, domain: Sequence[Any] | None = None, eps: str | None = None,
+              claims: Sequence[str] = (), k: int | None = None, params: Sequence[str] = (), out: str | None = None,
+              force: bool = False, max_paths: int = 1_000_000, samples: int | None = None, bins: Any = None,
+              seconds: float = 120.0, exact_only: bool = False, white_box: bool = True, seed: int = 0,
+              python: str | None = None, workers: int = 1, scheduler: str | None = None,
+              json_out: bool = False) -> int:
+    """``relations audit TARGET``: audit, write the implemented channel to ``out``, print the report.
+
+    The options are the command's (``params`` as ``NAME=VALUE`` strings, ``white_box`` is not
+    ``--black-box``, ``seconds`` is ``--time-budget``); ``out`` is checked before the audit runs.
+
+    Returns
+    -------
+    int
+        The exit status: 0 consistent, 1 violated, 3 inconclusive.
+
+    Raises
+    ------
+    InputError
+        A bad target, option or output file; with ``exact_only``, randomness that cannot be enumerated.
+    """
+    from relations.audit import NotEnumerable
+    from relations.audit._runner import audit_target
+    from relations.errors import EXIT_FAILED, EXIT_INCONCLUSIVE, InputError
+    from relations.io._audits import audit_json, parse_params, progress_bar_on_stderr
+    from relations.io._writing import dumps, write_text_atomic
+    from relations.kinds import AuditVerdict
+
+    if out is not None:
+        from relations.io._outputs import check_output_file
+
+        check_output_file(out, force=force)
+    parsed = parse_params(params)
+    progress_bar = progress_bar_on_stderr() if (not json_out and sys.stderr.isatty()) else None
+    try:
+        report = audit_target(target, domain=domain, eps=eps, claims=claims, k=k, params=parsed, samples=samples,
+                              seed=seed, max_paths=max_paths, python=python, workers=workers, scheduler=scheduler,
+                              white_box=white_box, progress=progress_bar, exact_only=exact_only, bins=bins,
+                              seconds=seconds)
+    except NotEnumerable as exc:
+        raise InputError(f"{target}: its randomness cannot be enumerated exactly ({exc}); without --exact-only it "
+                         "is sampled") from None
+    if out and report.mechanism is not None:
+        write_text_atomic(out, dumps(report.mechanism, f"channel implemented by {target}"))
+    elif out:  # said, not silently skipped
+        why = (f"its channel is {report.bits} independent bits, never expanded" if report.bits else
+               "it was sampled" if report.sampled is not None else "its channel is known only within the unexplored mass")
+        sys.stderr.write(f"relations: --out {out} not written: {why}\n")
+    if json_out:
+        sys.stdout.write(json.dumps(audit_json(report, channel_file=out if report.mechanism else None), indent=1)
+                         + "\n")
+    else:
+        sys.stdout.write(report.summary() + "\n")
+        if report.conformance:
+            sys.stdout.write(report.conformance + "\n")
+    if report.verdict == AuditVerdict.VIOLATED:
+        return EXIT_FAILED
+    if report.verdict == AuditVerdict.INCONCLUSIVE:
+        return EXIT_INCONCLUSIVE
+    return 0

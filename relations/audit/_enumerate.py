@@ -1,0 +1,340 @@
+"""The exact channel of a randomizer written in code, by enumerating every random choice it makes.
+
+A randomizer is a Python function ``fn(x)`` or ``fn(x, rng=...)``.  :func:`exact_channel`
+runs it once per *path* through its random choices: the random source handed to it
+(:class:`~relations.audit._generator.EnumeratingGenerator`, a stand-in for ``numpy.random.Generator``) answers each
+draw with one of its finitely many outcomes, and the runs are replayed depth first until
+every combination of outcomes has been tried.  Each path is weighted by the exact
+product of its choices' probabilities, so the result is the channel the code
+implements, in rationals, with no sampling: a bug that fires with probability
+``1e-9`` is found with certainty.
+
+Finite draws are enumerated outcome by outcome: ``integers``, ``choice`` (uniform or
+with probabilities ``p``), ``permutation``, ``shuffle``, ``binomial``.  A uniform float
+(``random()``) is kept *symbolic*: it is an interval ``[lo, hi)`` of ``[0, 1)``, and each
+comparison with a number ``t`` (``u < t``, ``u >= t``, ...) splits the path in two with
+weights ``(t - lo) / (hi - lo)`` and ``(hi - t) / (hi - lo)``, so Bernoulli draws
+written as ``rng.random() < p`` are exact for every float ``p`` (taken at its exact
+binary value); so are comparisons of a scaled draw ``c * u`` (``rng.random() * C < t``).
+Any other use of such a float (sums, ``float()``, ``log``) is refused with
+:class:`NotEnumerable`: the white-box route does not apply and sampling must be used.
+
+Limits: at most ``max_paths`` runs (default :data:`MAX_PATHS`),
+``max_outcomes`` outcomes per finite draw (default :data:`MAX_OUTCOMES`) and
+``max_depth`` draws along one path (default :data:`MAX_DEPTH`), checked as they are met.  A path
+that reaches the depth (a loop on draws) is not followed further: its probability is carried as the
+input's *unexplored mass*, so every entry of its row is known within that mass, never "exactly".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+__all__ = ["MAX_PATHS", "MAX_DEPTH", "MAX_DEEPENING", "DEEPENING_WORK", "deeper", "MAX_OUTCOMES", "Truncated", "THRESHOLD_ROUNDING", "NotEnumerable", "HiddenRandomness",
+           "Replay", "exact_threshold", "float_radius", "NUMPY_COMPARISONS", "UniformDraw",
+           "ScaledDraw"]
+
+#: Relative rounding assumed for a float threshold or weight the code uses (``2**-42``, the
+#: same as :data:`relations.model.FLOAT_ROUNDING`; kept here so that this module runs in a
+#: worker interpreter without the rest of the package).
+THRESHOLD_ROUNDING = 2.0**-42
+
+#: Most runs of the randomizer one enumeration may make.
+MAX_PATHS = 1_000_000
+#: Most draws along one path: a loop on draws (rejection sampling, a geometric built from coin flips) is
+#: followed this deep, and the probability of the paths beyond is carried as unexplored mass.
+MAX_DEPTH = 128
+#: Deepest a loop on draws is followed: when the bound at one depth decides nothing, the depth is doubled
+#: (256, 512, 1024) while :func:`deeper` says so.
+MAX_DEEPENING = 1024
+#: Work a deeper level of a loop may take, in draws replayed (its paths times their depth): a level costs
+#: about four times the last, each path being replayed from its start.
+DEEPENING_WORK = 4_000_000
+
+
+def deeper(depth: int, runs: int) -> bool:
+    """Whether to double ``depth`` after a level of ``runs`` paths: not past :data:`MAX_DEEPENING`, and only when
+    the next level's predicted work, ``4 * runs * depth`` draws, is within :data:`DEEPENING_WORK`.  A count,
+    not a clock, so that the same audit goes as deep on any machine (the time budget still stops a level).
+
+    Examples
+    --------
+    >>> deeper(128, 3000), deeper(256, 6000), deeper(1024, 1)
+    (True, False, False)
+    """
+    return depth * 2 <= MAX_DEEPENING and 4 * runs * depth <= DEEPENING_WORK
+#: Most outcomes one finite draw may have.
+MAX_OUTCOMES = 100_000
+
+
+class NotEnumerable(Exception):
+    """The randomizer uses its randomness in a way that cannot be enumerated exactly."""
+
+
+class Truncated(BaseException):
+    """A path reached :data:`MAX_DEPTH` draws (a ``BaseException``, so that the code's own
+    ``except Exception`` cannot swallow it and loop on)."""
+
+
+class HiddenRandomness(NotEnumerable):
+    """The randomizer draws from a source the audit does not control (operating-system entropy, a generator
+    built before the run, native code): sampling it cannot be reproduced from the audit's seed."""
+
+
+class Replay:
+    """Depth-first replay of the decision tree: forced choices, then first choices recorded."""
+
+    def __init__(self, max_outcomes: int, max_depth: int | None = None):
+        self.max_depth = MAX_DEPTH if max_depth is None else max_depth
+        self.forced: list[int] = []
+        self.trail: list[tuple[int, list[Fraction]]] = []  # (choice taken, weights of all choices)
+        self.radius = 1.0  # product of (1 + relative rounding) of the choices on this path
+        self.max_outcomes = max_outcomes
+
+    def decide(self, weights: list[Fraction], radii: Sequence[float] | None = None) -> int:
+        """Pick a branch among ``weights`` (exact, summing to 1; zero-weight branches skipped).
+
+        ``radii[i]`` is the relative rounding of branch ``i``'s weight (floats in the code)."""
+        if len(weights) > self.max_outcomes:
+            raise NotEnumerable(f"a draw with {len(weights)} outcomes exceeds the limit of {self.max_outcomes}")
+        depth = len(self.trail)
+        if depth >= self.max_depth:
+            raise Truncated()
+        if depth < len(self.forced):
+            choice = self.forced[depth]
+        else:
+            choice = next(i for i, w in enumerate(weights) if w > 0)
+        self.trail.append((choice, weights))
+        if radii is not None:
+            self.radius *= 1 + radii[choice]
+        return choice
+
+    def probability(self) -> Fraction:
+        p = Fraction(1)
+        for choice, weights in self.trail:
+            p *= weights[choice]
+        return p
+
+    def advance(self) -> bool:
+        """Move to the next path; False when every path has been run."""
+        trail = self.trail
+        while trail:
+            choice, weights = trail[-1]
+            nxt = next((i for i in range(choice + 1, len(weights)) if weights[i] > 0), None)
+            if nxt is not None:
+                self.forced = [c for c, _ in trail[:-1]] + [nxt]
+                self.trail = []
+                self.radius = 1.0
+                return True
+            trail.pop()
+        return False
+
+
+def exact_threshold(value: Any) -> tuple[Fraction, float]:
+    """A threshold's exact value and its absolute rounding (0 for ints and Fractions)."""
+    if isinstance(value, (UniformDraw, ScaledDraw)):
+        raise NotEnumerable("a uniform draw compared with or combined with another uniform draw")
+    if isinstance(value, _Rounded):
+        return value.value, value.err
+    if hasattr(value, "item") and not isinstance(value, (int, float, Fraction)):  # numpy scalars: np.float32 too
+        value = value.item()
+    try:
+        q = Fraction(value)
+    except (TypeError, ValueError):
+        raise NotEnumerable(f"cannot compare a uniform draw with {value!r}") from None
+    return q, (0.0 if isinstance(value, (int, Fraction)) else THRESHOLD_ROUNDING * abs(float(q)))
+
+
+def float_radius(values: Sequence[Any]) -> float:
+    """Relative rounding of weights given as numbers: 0 when all are exact."""
+    return 0.0 if all(isinstance(v, (int, Fraction)) for v in values) else 2 * THRESHOLD_ROUNDING
+
+
+@dataclass(eq=False)
+class UniformDraw:
+    """A uniform float on ``[lo, hi)``, narrowed by the comparisons the randomizer makes with it."""
+
+    replay: Replay
+    lo: Fraction = Fraction(0)
+    hi: Fraction = Fraction(1)
+    lo_err: float = 0.0  # absolute rounding of the thresholds lo and hi came from
+    hi_err: float = 0.0
+
+    def _below(self, t: Any) -> bool:
+        """Branch on ``u < t``: True with probability ``(t - lo)/(hi - lo)`` (clipped)."""
+        return self.below(*exact_threshold(t))
+
+    def below(self, t: Fraction, err: float) -> bool:
+        """Branch on ``u < t`` for an exact ``t`` with absolute rounding ``err``."""
+        if t <= self.lo:
+            t, err = self.lo, self.lo_err
+        elif t >= self.hi:
+            t, err = self.hi, self.hi_err
+        width = self.hi - self.lo
+        p_below = (t - self.lo) / width
+        radii = None
+        if err or self.lo_err or self.hi_err:
+            whole = (self.lo_err + self.hi_err) / float(width)
+            radii = [(err + self.lo_err) / float(t - self.lo) + whole if t > self.lo else 0.0,
+                     (err + self.hi_err) / float(self.hi - t) + whole if t < self.hi else 0.0]
+        choice = self.replay.decide([p_below, 1 - p_below], radii)
+        if choice == 0:
+            self.hi, self.hi_err = t, err
+            return True
+        self.lo, self.lo_err = t, err
+        return False
+
+    def _affine(self) -> ScaledDraw:
+        return ScaledDraw(self, Fraction(1), 0.0)
+
+    def __mul__(self, c: Any) -> ScaledDraw:
+        return self._affine() * c
+
+    __rmul__ = __mul__
+
+    def __truediv__(self, c: Any) -> ScaledDraw:
+        return self._affine() / c
+
+    def __add__(self, c: Any) -> ScaledDraw:
+        return self._affine() + c
+
+    __radd__ = __add__
+
+    def __sub__(self, c: Any) -> ScaledDraw:
+        return self._affine() - c
+
+    def __rsub__(self, c: Any) -> ScaledDraw:
+        return self._affine().__rsub__(c)
+
+    def __neg__(self) -> ScaledDraw:
+        return self._affine() * -1
+
+    def __lt__(self, t: Any) -> bool:
+        return self._below(t)
+
+    def __ge__(self, t: Any) -> bool:
+        return not self._below(t)
+
+    def __le__(self, t: Any) -> bool:  # u <= t and u < t differ on a null set
+        return self._below(t)
+
+    def __gt__(self, t: Any) -> bool:
+        return not self._below(t)
+
+    def _refuse(self, *args: Any) -> Any:
+        raise NotEnumerable("arithmetic on a uniform draw (only comparisons with numbers are enumerable)")
+
+    __float__ = __rtruediv__ = __int__ = __round__ = __floor__ = __ceil__ = __pow__ = __index__ = _refuse
+    __array_function__ = _refuse  # np.log(u), np.floor(u) ...
+
+    def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:
+        return _compare_ufunc(self, ufunc, method, inputs, kwargs)
+
+    def __bool__(self) -> bool:
+        raise NotEnumerable("truth value of a uniform draw")
+
+
+@dataclass(eq=False)
+class ScaledDraw:
+    """``c * u + o`` for a uniform draw ``u`` and numbers ``c``, ``o`` (diffprivlib's
+    ``rng.random() * (e^eps + 1)``, ``uniform(a, b)``): its comparisons with ``t`` are
+    those of ``u`` with ``(t - o) / c``."""
+
+    draw: UniformDraw
+    factor: Fraction
+    factor_err: float
+    offset: Fraction = Fraction(0)
+    offset_err: float = 0.0
+
+    def _compare(self, t: Any, below: bool) -> bool:
+        q, err = exact_threshold(t)
+        q, err = q - self.offset, err + self.offset_err
+        c = self.factor
+        if c == 0:
+            return (0 < q) == below
+        s = q / c  # u < s when c > 0, u > s when c < 0
+        s_err = err / abs(float(c)) + abs(float(s)) * self.factor_err / abs(float(c))
+        result = self.draw.below(s, s_err)
+        return result == below if c > 0 else (not result) == below
+
+    def __lt__(self, t: Any) -> bool:
+        return self._compare(t, True)
+
+    __le__ = __lt__
+
+    def __gt__(self, t: Any) -> bool:
+        return self._compare(t, False)
+
+    __ge__ = __gt__
+
+    def __mul__(self, c: Any) -> ScaledDraw:
+        q, err = exact_threshold(c)
+        af, ao = abs(float(q)), abs(float(self.factor))
+        return ScaledDraw(self.draw, self.factor * q, self.factor_err * af + err * ao, self.offset * q,
+                          self.offset_err * af + err * abs(float(self.offset)))
+
+    __rmul__ = __mul__
+
+    def __truediv__(self, c: Any) -> ScaledDraw:
+        q, err = exact_threshold(c)
+        if q == 0:
+            raise ZeroDivisionError("division of a uniform draw by zero")
+        return self * _Rounded(1 / q, err / float(q) ** 2)
+
+    def __add__(self, c: Any) -> ScaledDraw:
+        q, err = exact_threshold(c)
+        return ScaledDraw(self.draw, self.factor, self.factor_err, self.offset + q, self.offset_err + err)
+
+    __radd__ = __add__
+
+    def __sub__(self, c: Any) -> ScaledDraw:
+        q, err = exact_threshold(c)
+        return ScaledDraw(self.draw, self.factor, self.factor_err, self.offset - q, self.offset_err + err)
+
+    def __rsub__(self, c: Any) -> ScaledDraw:
+        return (self * -1) + c
+
+    def __neg__(self) -> ScaledDraw:
+        return self * -1
+
+    def _refuse(self, *args: Any) -> Any:
+        raise NotEnumerable("arithmetic on a uniform draw beyond c * u + o (only comparisons are enumerable)")
+
+    __float__ = __rtruediv__ = __bool__ = __int__ = __round__ = __floor__ = __ceil__ = __pow__ = __index__ = _refuse
+    __array_function__ = _refuse  # np.log(u), np.floor(u) ...
+
+    def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:
+        return _compare_ufunc(self, ufunc, method, inputs, kwargs)
+
+
+#: numpy's comparison ufuncs as a draw's own comparison: ``(with the draw on the left, on the right)``,
+#: ``np.less(u, t)`` is ``u < t`` and ``np.less(t, u)`` is ``u > t``.
+NUMPY_COMPARISONS = {"less": ("__lt__", "__gt__"), "less_equal": ("__le__", "__ge__"),
+                     "greater": ("__gt__", "__lt__"), "greater_equal": ("__ge__", "__le__")}
+
+
+def _compare_ufunc(draw: Any, ufunc: Any, method: str, inputs: Sequence[Any], kwargs: dict) -> Any:
+    """numpy's comparisons of a draw with a number on either side (``np.float64(p) > rng.random()``,
+    ``np.less(u, t)``), enumerated like Python's; any other ufunc on a draw is refused."""
+    import numpy as np
+
+    name = getattr(ufunc, "__name__", "")
+    if method == "__call__" and not kwargs and len(inputs) == 2 and name in NUMPY_COMPARISONS:
+        a, b = inputs
+        left, right = NUMPY_COMPARISONS[name]
+        if a is draw and np.ndim(b) == 0:
+            return np.bool_(getattr(draw, left)(b.item() if hasattr(b, "item") else b))
+        if b is draw and np.ndim(a) == 0:
+            return np.bool_(getattr(draw, right)(a.item() if hasattr(a, "item") else a))
+    raise NotEnumerable(f"numpy's {name or ufunc} on a uniform draw (only comparisons with numbers are enumerable)")
+
+
+@dataclass(frozen=True)
+class _Rounded:
+    """An exact number with an absolute rounding, as :func:`_exact` returns it."""
+
+    value: Fraction
+    err: float

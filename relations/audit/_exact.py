@@ -1,0 +1,490 @@
+"""The exact channel of a randomizer, from every path through its random choices.
+
+:func:`enumerate_channel` runs the randomizer once per path, with the
+:class:`~relations.audit._generator.EnumeratingGenerator` as its random source and the
+global generators intercepted (:mod:`relations.audit._intercept`), and weights each path
+by the exact product of its choices' probabilities.  Kept free of the rest of the package
+(except :func:`exact_mechanism`, which imports it when called) so that a worker
+interpreter can run it alone.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, TypeVar
+
+from relations.audit._enumerate import (
+    MAX_DEPTH,
+    MAX_OUTCOMES,
+    MAX_PATHS,
+    HiddenRandomness,
+    NotEnumerable,
+    Replay,
+    Truncated,
+    deeper,
+)
+from relations.audit._generator import EnumeratingGenerator
+from relations.audit._intercept import HiddenEntropy, intercepted_globals
+from relations.audit._outputs import output_key, output_label
+from relations.audit._vectors import BitVector, Factorised, merge_products
+
+__all__ = ["REPLAYS", "Enumerated", "Unexplored", "enumerate_channel", "deepening", "exact_channel", "exact_mechanism",
+           "mass_text"]
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Enumerated:
+    """The channel a randomizer implements (:func:`enumerate_channel`).
+
+    Attributes
+    ----------
+    outputs : list
+        The distinct outputs (as :func:`output_key`), in order of first appearance.
+    rows : list of list of Fraction
+        ``rows[i][j] = P(fn(domain[i]) = outputs[j])``, each row summing to exactly 1.
+    runs : int
+        Paths run.
+    rounding : float
+        Relative rounding of the entries that comes from float thresholds and weights in
+        the code (each taken at its binary value, within :data:`THRESHOLD_ROUNDING` of the
+        intended one); 0 when every probability in the code is exact.
+    """
+
+    outputs: list[Hashable]
+    rows: list[list[Fraction]]
+    runs: int
+    rounding: float
+    unexplored: tuple[Fraction, ...] = ()
+    factorised: Any = None  # a Factorised channel (relations.audit._vectors) when the outputs are independent bits
+
+    @property
+    def complete(self) -> bool:
+        """Every path was followed to its end: the rows are the channel, exactly."""
+        return not any(self.unexplored)
+
+    def eps_d_lower(self) -> tuple[Fraction | None, tuple[int, int, int] | None]:
+        """A certified lower bound ``ln(q)`` on ``eps_d`` from the explored paths: ``(q, (x, x', y))``, the largest
+        ``rows[x][y] / (rows[x'][y] + unexplored[x'])`` (``q = None``: infinite; ``(Fraction(1), None)`` when
+        no output was seen twice).  Each explored entry is at most its true value, and the true value of
+        ``Q[x'][y]`` is at most the explored one plus the unexplored mass of ``x'``.
+
+        Examples
+        --------
+        >>> from fractions import Fraction as F
+        >>> e = Enumerated([0, 1], [[F(3, 4), F(1, 8)], [F(1, 4), F(3, 4)]], 5, 0.0, (F(1, 8), F(0)))
+        >>> e.eps_d_lower()
+        (Fraction(3, 1), (0, 1, 0))
+        """
+        best: Fraction | None = Fraction(1)
+        where = None
+        rows, mass = self.rows, self.unexplored or tuple(Fraction(0) for _ in self.rows)
+        for i, row in enumerate(rows):
+            for i2, other in enumerate(rows):
+                if i == i2:
+                    continue
+                for j, p in enumerate(row):
+                    if p <= 0:
+                        continue
+                    top = other[j] + mass[i2]
+                    if top == 0:
+                        return None, (i, i2, j)
+                    if best is not None and p / top > best:
+                        best, where = p / top, (i, i2, j)
+        return best, where
+
+
+#: Times the first path of every input is replayed to detect randomness the audit cannot see.
+REPLAYS = 16
+
+
+def _replayed(fn: Callable[..., Any], x: Any, pass_rng: bool, replay: Replay, key: Hashable, current: Any) -> None:
+    """Replay the path just run; a different output means randomness from a source the audit
+    does not control (OS entropy, native code, a generator created inside the function)."""
+    forced = [c for c, _ in replay.trail]
+    for _ in range(REPLAYS):
+        again = Replay(replay.max_outcomes, replay.max_depth)
+        again.forced = list(forced)
+        value = _run(fn, x, pass_rng, again, current)
+        if _key(value) != key or [c for c, _ in again.trail] != forced:
+            raise HiddenRandomness("the randomizer draws from a source the audit cannot see (operating-system "
+                                "entropy, native code or its own generator): the same choices gave different "
+                                "outputs")
+
+
+def _prebuilt(fn: Callable[..., Any]) -> list[tuple[str, Any]]:
+    """The generators built before the run, named where ``fn`` reaches them by name (its module's globals and
+    those of the user's modules imported there, one level down, its closure, its defaults, a bound method's
+    object, what it wraps), and every other numpy generator and ``random.Random`` alive in the process.  Their
+    draws cannot be enumerated (the audit did not build them, or the code holds a draw function bound before
+    the interception); a run that moves one of them is hidden randomness."""
+    import sys
+    import types
+
+    import numpy as np
+
+    kinds = (np.random.Generator, np.random.RandomState)
+    found: dict[int, tuple[str, Any]] = {}
+
+    def look(where: str, values: Any) -> None:
+        for name, v in values:
+            if isinstance(v, kinds):
+                found.setdefault(id(v), (f"{where}{name}", v))
+
+    chain: list[Any] = []
+    target: Any = fn
+    while target is not None and len(chain) < 8:  # the function and what it wraps (functools.wraps)
+        chain.append(target)
+        target = getattr(target, "__wrapped__", None)
+    for target in chain:
+        g = getattr(target, "__globals__", None) or {}
+        look("", g.items())
+        for module in [v for v in g.values() if isinstance(v, types.ModuleType)]:
+            root = module.__name__.split(".")[0]
+            if root not in sys.stdlib_module_names and root not in ("numpy", "scipy", "relations"):
+                look(f"{module.__name__}.", vars(module).items())
+        cells = getattr(target, "__closure__", None) or ()
+        look("closure ", [(str(i), c.cell_contents) for i, c in enumerate(cells) if _filled(c)])
+        look("default ", enumerate(getattr(target, "__defaults__", None) or ()))
+    owner = getattr(fn, "__self__", None)
+    if owner is not None and hasattr(owner, "__dict__"):
+        look("self.", vars(owner).items())
+    # every other generator alive in the process (a class attribute, a dict or list entry, a partial's
+    # argument, a bound method kept by 'from random import randrange'): found by the garbage collector
+    import gc
+    import random
+
+    legacy = getattr(np.random.mtrand, "_rand", None)
+    for obj in gc.get_objects():
+        if id(obj) in found:
+            continue
+        if isinstance(obj, kinds):
+            found[id(obj)] = ("numpy's legacy global generator (a draw function imported by name before the audit)"
+                              if obj is legacy else f"a numpy {type(obj).__name__}", obj)
+        elif isinstance(obj, random.Random) and not isinstance(obj, random.SystemRandom):
+            found[id(obj)] = ("Python's random module generator (a draw function imported by name before the audit)"
+                              if obj is getattr(random, "_inst", None) else "a random.Random instance", obj)
+    return list(found.values())
+
+
+def _excused(g: Any, current: Any) -> bool:
+    """A generator the closed world runs for real in this run: seeded in it (random.seed(s), np.random.seed(s),
+    ``instance.seed(s)``), so its state moves by the code's own seeded draws."""
+    import random
+
+    import numpy as np
+
+    if g is getattr(random, "_inst", None):
+        return bool(current.py_reseeded)
+    if g is getattr(np.random.mtrand, "_rand", None):
+        return bool(current.np_reseeded)
+    return bool(getattr(g, "_relations_reseeded", False))
+
+
+def _filled(cell: Any) -> bool:
+    try:
+        _ = cell.cell_contents
+    except ValueError:  # an empty cell
+        return False
+    return True
+
+
+def _state(g: Any) -> Any:
+    """Bytes that change when ``g`` draws (numpy states hold arrays, which ``==`` does not compare as a whole)."""
+    import pickle
+
+    if hasattr(g, "getstate"):  # random.Random
+        return pickle.dumps(g.getstate())
+    bits = g.bit_generator if hasattr(g, "bit_generator") else g._bit_generator
+    return pickle.dumps(bits.state)
+
+
+def _run(fn: Callable[..., Any], x: Any, pass_rng: bool, replay: Replay, current: Any) -> Any:
+    """One run of ``fn(x)`` along ``replay``'s path, in the closed world: a blocked source ends the route, even
+    when the code caught the exception it raised."""
+    current.begin()
+    gen = current.generator = EnumeratingGenerator(replay)
+    try:
+        value = fn(x, rng=gen) if pass_rng else fn(x)
+    except HiddenEntropy:
+        raise
+    except Exception:
+        if current.blocked:
+            raise HiddenEntropy(current.blocked) from None
+        raise
+    if current.blocked:
+        raise HiddenEntropy(current.blocked)
+    return value
+
+
+def enumerate_channel(fn: Callable[..., Any], domain: Sequence[Any], *, pass_rng: bool = True,
+                      max_paths: int = MAX_PATHS, max_outcomes: int = MAX_OUTCOMES, max_depth: int | None = MAX_DEPTH,
+                      allow_unexplored: bool = False, seconds: float | None = None) -> Enumerated:
+    """The exact channel of ``fn`` on ``domain`` and the rounding it inherits from float thresholds.
+
+    Parameters and exceptions as for :func:`exact_channel`; ``max_depth`` bounds the draws along one path
+    (:data:`~relations.audit._enumerate.MAX_DEPTH`).  A path that reaches it (a loop on draws) is not
+    followed further: with ``allow_unexplored`` its probability is added to the input's ``unexplored``
+    mass and the rows sum to less than 1; otherwise :class:`Unexplored` is raised, with the certified
+    lower bound on ``eps_d`` the explored paths give.  ``seconds`` bounds the wall time of the whole
+    enumeration: past it, :class:`~relations.audit._enumerate.NotEnumerable` says how far it got.
+
+    Returns
+    -------
+    Enumerated
+
+    Examples
+    --------
+    >>> def rr(x, rng):
+    ...     return x if rng.random() < 0.75 else 1 - x
+    >>> e = enumerate_channel(rr, [0, 1])
+    >>> e.rows[1], 0 < e.rounding < 1e-12
+    ([Fraction(1, 4), Fraction(3, 4)], True)
+    >>> from fractions import Fraction
+    >>> enumerate_channel(lambda x, rng: x if rng.random() < Fraction(3, 4) else 1 - x, [0, 1]).rounding
+    0.0
+    """
+    outputs: dict[Hashable, int] = {}
+    raw_rows: list[dict[int, Fraction]] = []
+    watched = _prebuilt(fn)
+    unexplored: list[Fraction] = []
+    deadline = None if seconds is None else time.monotonic() + seconds
+    runs = 0
+    radius = 1.0
+    with intercepted_globals() as current:
+        for x in domain:
+            row: dict[int, Fraction] = {}
+            lost = Fraction(0)
+            replay = Replay(max_outcomes, max_depth)
+            while True:
+                runs += 1
+                if runs > max_paths:
+                    raise NotEnumerable(f"more than {max_paths} paths through the randomizer")
+                if deadline is not None and time.monotonic() > deadline:
+                    raise NotEnumerable(f"the white-box time budget of {seconds:g} s ran out after {runs - 1} paths")
+                truncated = False
+                states = [_state(g) for _, g in watched]
+                try:
+                    value = _run(fn, x, pass_rng, replay, current)
+                except Truncated:  # a loop on draws: the paths below this prefix are not followed
+                    lost += replay.probability()
+                    truncated = True
+                for (name, g), before in zip(watched, states):
+                    if _state(g) != before and not _excused(g, current):
+                        raise HiddenRandomness(f"the randomizer draws from {name}, a generator built before the "
+                                               "audit ran (at import): its draws cannot be enumerated")
+                if not truncated:
+                    key = _key(value)
+                    if not row:  # the first complete path, replayed: hidden randomness would change its output
+                        _replayed(fn, x, pass_rng, replay, key, current)
+                    j = outputs.setdefault(key, len(outputs))
+                    row[j] = row.get(j, Fraction(0)) + replay.probability()
+                    radius = max(radius, replay.radius)
+                if not replay.advance():
+                    break
+            raw_rows.append(row)
+            unexplored.append(lost)
+    keys = list(outputs)
+    if any(_is_bits(k) for k in keys):  # independent bits: one product per input, never expanded
+        return Enumerated([], [], runs, (radius - 1) * (1 + 2.0**-40), tuple(unexplored),
+                          _factorised(keys, raw_rows, radius, unexplored))
+    rows = [[r.get(j, Fraction(0)) for j in range(len(keys))] for r in raw_rows]
+    for x, r, m in zip(domain, rows, unexplored):
+        if sum(r) + m != 1:  # pragma: no cover - the weights of a decision tree sum to 1
+            raise AssertionError(f"probabilities for input {x!r} sum to {sum(r) + m}")
+    e = Enumerated(keys, rows, runs, (radius - 1) * (1 + 2.0**-40), tuple(unexplored))
+    if not e.complete and not allow_unexplored:
+        raise Unexplored(e, MAX_DEPTH if max_depth is None else max_depth)
+    return e
+
+
+def _key(value: Any) -> Hashable:
+    """A path's output as a key: a vector of independent bits as its product form, anything else as
+    :func:`~relations.audit._outputs.output_key`."""
+    return value.output() if isinstance(value, BitVector) else output_key(value)
+
+
+def _is_bits(key: Any) -> bool:
+    return isinstance(key, tuple) and len(key) == 4 and key[0] == "bits"
+
+
+def _factorised(keys: list, raw_rows: list[dict[int, Fraction]], radius: float, unexplored: list[Fraction]) -> Any:
+    """The :class:`~relations.audit._vectors.Factorised` channel of paths whose outputs are all bit vectors."""
+    if not all(_is_bits(k) for k in keys):
+        raise NotEnumerable("the randomizer returns a vector of independent bits on some paths and something "
+                            "else on others")
+    if any(unexplored):
+        raise NotEnumerable("a loop on draws around a vector of independent bits")
+    kinds = {k[1] for k in keys}
+    sizes = {len(k[2]) for k in keys}
+    if len(kinds) > 1 or len(sizes) > 1:
+        raise NotEnumerable("bit vectors of different types or lengths on different paths")
+    rows = []
+    for row in raw_rows:
+        merged = merge_products([(w, keys[j][2]) for j, w in row.items()])
+        if merged is None:
+            raise NotEnumerable("a mixture of products of independent bits that does not factorise")
+        rows.append(merged)
+    inner = max(k[3] for k in keys)
+    return Factorised(rows, (radius - 1) * (1 + 2.0**-40) + inner, kinds.pop())
+
+
+def mass_text(mass: Fraction) -> str:
+    """A probability as short text, ``2^-n`` when it is too small for a float.
+
+    Examples
+    --------
+    >>> mass_text(Fraction(1, 8)), mass_text(Fraction(1, 2**1100))
+    ('0.125', 'about 2^-1100')
+    """
+    if mass == 0 or float(mass) > 1e-300:
+        return f"{float(mass):.3g}"
+    return f"about 2^-{mass.denominator.bit_length() - mass.numerator.bit_length()}"
+
+
+class Unexplored(NotEnumerable):
+    """A loop on draws: paths longer than the depth were not followed, so the channel is known only within
+    the unexplored mass.  ``enumerated`` holds the explored rows; the message gives the certified lower bound
+    on ``eps_d`` and the mass."""
+
+    def __init__(self, enumerated: Enumerated, depth: int):
+        self.enumerated, self.depth = enumerated, depth
+        q, _ = enumerated.eps_d_lower()
+        lower = "inf" if q is None else f"{math.log(q.numerator) - math.log(q.denominator):.6g}"
+        self.interval = {"lower": lower, "upper": None, "depth": depth,
+                         "unexplored": mass_text(max(enumerated.unexplored))}
+        super().__init__(f"a loop on draws: paths of more than {depth} draws were not followed (unexplored mass "
+                         f"up to {mass_text(max(enumerated.unexplored))} per input), so eps_d is known only within "
+                         f"[{lower}, inf)")
+
+
+def deepening(explore: Callable[[int, float], T], *, seconds: float) -> T:
+    """``explore(depth, seconds_left)`` at :data:`~relations.audit._enumerate.MAX_DEPTH`, and again at twice the
+    depth each time it raises :class:`Unexplored` (a loop whose bound decided nothing) while
+    :func:`~relations.audit._enumerate.deeper` allows it and ``seconds`` last; then that :class:`Unexplored`
+    propagates, or, when a deeper level fails (its time budget ran out), the deepest one found.
+
+    Examples
+    --------
+    >>> def explore(depth, left):
+    ...     if depth < 512:
+    ...         raise Unexplored(Enumerated([0], [[Fraction(1, 2)]], 10, 0.0, (Fraction(1, 2),)), depth)
+    ...     return depth
+    >>> deepening(explore, seconds=60.0)
+    512
+    """
+    start, depth = time.monotonic(), MAX_DEPTH
+    deepest: Unexplored | None = None
+    while True:
+        left = seconds if deepest is None else seconds - (time.monotonic() - start)
+        try:
+            return explore(depth, left)
+        except Unexplored as cut:
+            if not deeper(depth, cut.enumerated.runs) or time.monotonic() - start >= seconds:
+                raise
+            deepest = cut
+        except NotEnumerable:
+            if deepest is None:
+                raise
+            raise deepest from None  # the time budget ran out while deepening: the deepest bound found
+        depth *= 2
+
+
+def exact_channel(fn: Callable[..., Any], domain: Sequence[Any], *, pass_rng: bool = True,
+                  max_paths: int = MAX_PATHS, max_outcomes: int = MAX_OUTCOMES
+                  ) -> tuple[list[Hashable], list[list[Fraction]], int]:
+    """The exact channel ``Q[x][y]`` that the randomizer ``fn`` implements on ``domain``.
+
+    Parameters
+    ----------
+    fn : callable
+        ``fn(x, rng=generator)`` (or ``fn(x)`` with ``pass_rng=False``, for randomizers that
+        close over a generator they were given).
+    domain : sequence
+        The inputs, in row order.
+    pass_rng : bool, optional
+        Hand the enumerating generator to ``fn`` as the keyword ``rng``.  Draws from Python's
+        ``random`` module and numpy's global generator (``np.random.random`` ...) are
+        intercepted either way.
+    max_paths, max_outcomes : int, optional
+        Limits on runs and on the outcomes of one draw.
+
+    Returns
+    -------
+    outputs : list
+        The distinct outputs (as :func:`output_key`), in order of first appearance.
+    rows : list of list of Fraction
+        ``rows[i][j] = P(fn(domain[i]) = outputs[j])``, each row summing to exactly 1.
+    runs : int
+        How many paths were run.
+
+    Raises
+    ------
+    NotEnumerable
+        If the randomizer's randomness cannot be enumerated, or a limit is exceeded.
+
+    Examples
+    --------
+    Randomized response written as code, with the truth kept when ``u < 3/4``:
+
+    >>> def rr(x, rng):
+    ...     return x if rng.random() < 0.75 else 1 - x
+    >>> outputs, rows, runs = exact_channel(rr, [0, 1])
+    >>> outputs, rows[0], runs
+    ([0, 1], [Fraction(3, 4), Fraction(1, 4)], 4)
+    """
+    e = enumerate_channel(fn, domain, pass_rng=pass_rng, max_paths=max_paths, max_outcomes=max_outcomes)
+    return e.outputs, e.rows, e.runs
+
+
+def exact_mechanism(fn: Callable[..., Any], domain: Sequence[Any], *, prior: Any = "uniform", pass_rng: bool = True,
+                    max_paths: int = MAX_PATHS) -> Any:
+    """The local mechanism that the randomizer ``fn`` implements on ``domain``, exactly.
+
+    Parameters
+    ----------
+    fn, domain, pass_rng, max_paths
+        As for :func:`exact_channel`.
+    prior : optional
+        The prior over ``domain`` (uniform by default).
+
+    Returns
+    -------
+    Mechanism
+        Inputs labelled by ``domain``, outputs by what the code returned.
+
+    Raises
+    ------
+    NotEnumerable
+        As for :func:`exact_channel`.
+
+    Examples
+    --------
+    Unary encoding whose user bit is drawn like the others and then set to 1 with
+    probability ``p`` (the pure-ldp 1.1.2 bug): at ``p = 1/2``, ``q = 1/4`` (claimed
+    ``eps = ln 3``) the true budget is ``ln 5``:
+
+    >>> from relations import measure
+    >>> def buggy_oue(x, rng):
+    ...     bits = [1 if rng.random() < 0.25 else 0 for _ in range(2)]
+    ...     if rng.random() < 0.5:
+    ...         bits[x] = 1
+    ...     return tuple(bits)
+    >>> str(measure(exact_mechanism(buggy_oue, [0, 1])).eps_d.exact)
+    'ln(5)'
+    """
+    from relations.model._distributions import Channel
+    from relations.model._mechanism import Mechanism  # not at the top: a worker interpreter runs this module alone
+
+    e = enumerate_channel(fn, domain, pass_rng=pass_rng, max_paths=max_paths)
+    labels = [str(x) for x in domain]
+    outs = [output_label(k) for k in e.outputs]
+    if len(set(outs)) != len(outs):
+        outs = [f"{i}:{o}" for i, o in enumerate(outs)]
+    channel = Channel.from_exact(e.rows, Fraction(e.rounding))
+    return Mechanism.local(channel, prior=prior, inputs=labels, outputs=outs)

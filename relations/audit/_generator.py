@@ -1,0 +1,202 @@
+"""The stand-in for ``numpy.random.Generator`` that the white-box route hands a randomizer.
+
+Every draw of :class:`EnumeratingGenerator` is a choice of the current :class:`~relations.audit._enumerate.Replay`:
+finite draws (``integers``, ``choice``, ``permutation``, ``shuffle``, ``binomial``, ``geometric``) outcome by
+outcome, uniform floats (``random``, ``uniform``) as symbolic draws
+(:class:`~relations.audit._enumerate.UniformDraw`) that branch on each comparison.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+from typing import Any
+
+from relations.audit._enumerate import (
+    MAX_PATHS,
+    THRESHOLD_ROUNDING,
+    NotEnumerable,
+    Replay,
+    ScaledDraw,
+    UniformDraw,
+    exact_threshold,
+    float_radius,
+)
+from relations.audit._vectors import UniformVector
+
+__all__ = ["EnumeratingGenerator"]
+
+
+def _weight_radii(given: Sequence[Any], weights: Sequence[Fraction]) -> list[float] | None:
+    """The relative rounding of each weight of ``choice(p=...)``: 0 when every weight is exact; otherwise each
+    float weight is taken within an absolute ``2 * THRESHOLD_ROUNDING * max(weights)`` of the intended one, as
+    the code computes it at the scale of its largest weight (``1 - p``, ``(1 - p) / (k - 1)``): a small weight's
+    relative rounding is that much larger.
+
+    Examples
+    --------
+    >>> from fractions import Fraction as F
+    >>> _weight_radii([F(1, 2), F(1, 2)], [F(1, 2), F(1, 2)]) is None
+    True
+    >>> r = _weight_radii([0.999, 0.001], [F(0.999), F(0.001)])
+    >>> round(r[1] / r[0])
+    999
+    """
+    if float_radius(given) == 0:
+        return None
+    top = max(weights)
+    return [2 * THRESHOLD_ROUNDING * float(top / w) if w > 0 else 0.0 for w in weights]
+
+
+def _bernoulli_radius(p: Any) -> float:
+    """The relative rounding of a float ``p`` and of ``1 - p`` as weights of one trial (0 for an exact ``p``)."""
+    q = Fraction(p)
+    if isinstance(p, (int, Fraction)) or not 0 < q < 1:
+        return 0.0
+    return THRESHOLD_ROUNDING * max(1.0, float(q / (1 - q)), float((1 - q) / q))
+
+
+def _too_many(size: Any, outcomes: int) -> bool:
+    """An array of ``size`` independent draws of ``outcomes`` values each is kept factorised
+    (:mod:`relations.audit._vectors`) when enumerating it element by element would exceed the path limit
+    (:data:`~relations.audit._enumerate.MAX_PATHS`); smaller ones stay element by element, where the code may do
+    anything with the array."""
+    if size is None:
+        return False
+    count = size if isinstance(size, int) else math.prod(size)
+    return count * math.log2(outcomes) > math.log2(MAX_PATHS)
+
+
+class EnumeratingGenerator:
+    """A stand-in for ``numpy.random.Generator`` whose draws enumerate their outcomes.
+
+    Only draws of a single value (``size=None``) or small fixed-size arrays of finite
+    draws are supported; anything else raises :class:`NotEnumerable`.
+    """
+
+    def __init__(self, replay: Replay):
+        self._replay = replay
+
+    def _pick(self, weights: list[Fraction]) -> int:
+        return self._replay.decide(weights)
+
+    def _sized(self, size: Any, draw: Callable[[], Any]) -> Any:
+        if size is None:
+            return draw()
+        import numpy as np
+
+        shape = (size,) if isinstance(size, int) else tuple(size)
+        count = math.prod(shape)
+        return np.array([draw() for _ in range(count)], dtype=object).reshape(shape)
+
+    def integers(self, low: int, high: int | None = None, size: Any = None, endpoint: bool = False, **_: Any) -> Any:
+        """Uniform integers in ``[low, high)`` (``[low, high]`` with ``endpoint``); ``integers(n)`` is ``[0, n)``."""
+        if high is None:
+            low, high = 0, low
+        low, high = int(low), int(high) + (1 if endpoint else 0)
+        if high <= low:
+            raise ValueError("high <= low")
+        n = high - low
+        if n > self._replay.max_outcomes:
+            raise NotEnumerable(f"a draw of integers in [{low}, {high}) has more than {self._replay.max_outcomes} "
+                                "outcomes")
+
+        if (low, n) == (0, 2) and _too_many(size, 2):  # fair bits: kept factorised
+            return (UniformVector(self._replay, size) < Fraction(1, 2)).astype(int)
+
+        def one() -> int:
+            return low + self._pick([Fraction(1, n)] * n)
+        return self._sized(size, one)
+
+    def random(self, size: Any = None, **_: Any) -> Any:
+        """A symbolic uniform float on ``[0, 1)`` (comparisons branch exactly); with ``size``, a vector of
+        independent ones kept factorised (:class:`~relations.audit._vectors.UniformVector`)."""
+        if size is not None:
+            return UniformVector(self._replay, size)
+        return UniformDraw(self._replay)
+
+    def uniform(self, low: Any = 0.0, high: Any = 1.0, size: Any = None) -> Any:
+        """A symbolic uniform float on ``[low, high)``: ``low + (high - low) u``."""
+        if size is not None:
+            raise NotEnumerable("uniform(size=...) arrays of uniform floats")
+        lo, lo_err = exact_threshold(low)
+        hi, hi_err = exact_threshold(high)
+        u = UniformDraw(self._replay)
+        return ScaledDraw(u, hi - lo, lo_err + hi_err, lo, lo_err)
+
+    def choice(self, a: Any, size: Any = None, replace: bool = True, p: Sequence[float] | None = None,
+               **_: Any) -> Any:
+        """A uniform (or ``p``-weighted) element of ``a`` (an int ``n`` means ``range(n)``)."""
+        items = list(range(a)) if isinstance(a, int) else list(a)
+        if not items:
+            raise ValueError("choice from an empty population")
+        radii = None
+        if p is None:
+            weights = [Fraction(1, len(items))] * len(items)
+        else:
+            p = list(p)
+            weights = [Fraction(w) if isinstance(w, (int, Fraction)) else Fraction(float(w)) for w in p]
+            total = sum(weights)
+            weights = [w / total for w in weights]
+            radii = _weight_radii(p, weights)
+        if size is not None and not replace:
+            count = size if isinstance(size, int) else math.prod(size)
+            chosen: list[Any] = []
+            pool, pw = list(range(len(items))), list(weights)
+            for _pick in range(count):
+                total = sum(pw)
+                k = self._replay.decide([w / total for w in pw], radii and [2 * r for r in radii[:len(pw)]])
+                chosen.append(items[pool.pop(k)])
+                pw.pop(k)
+            import numpy as np
+
+            return np.array(chosen, dtype=object)
+        return self._sized(size, lambda: items[self._replay.decide(weights, radii)])
+
+    def permutation(self, x: Any) -> Any:
+        """A uniformly random permutation of ``x`` (an int ``n`` means ``range(n)``)."""
+        import numpy as np
+
+        items = list(range(x)) if isinstance(x, int) else list(x)
+        out = []
+        while items:
+            out.append(items.pop(self._pick([Fraction(1, len(items))] * len(items))))
+        return np.array(out)
+
+    def shuffle(self, x: Any) -> None:
+        """Shuffle the sequence ``x`` in place, uniformly."""
+        perm = list(self.permutation(len(x)))
+        values = [x[i] for i in perm]
+        for i, v in enumerate(values):
+            x[i] = v
+
+    def binomial(self, n: int, p: float, size: Any = None) -> Any:
+        """Binomial ``(n, p)``, exactly (``p`` at its exact binary value)."""
+        q = Fraction(p)
+        weights = [Fraction(math.comb(n, k)) * q**k * (1 - q) ** (n - k) for k in range(n + 1)]
+        r = _bernoulli_radius(p)
+        radii = [(1 + r) ** n - 1] * (n + 1) if r else None
+        if n == 1 and _too_many(size, 2):  # independent bits, kept factorised
+            return (UniformVector(self._replay, size) < p).astype(int)
+        return self._sized(size, lambda: self._replay.decide(weights, radii))
+
+    def geometric(self, p: float, size: Any = None) -> Any:
+        """Geometric ``p`` (trials up to the first success, from 1), as the loop of Bernoulli trials it is: each
+        trial one choice, so the enumeration follows it to the depth and carries the rest as unexplored mass
+        (``p`` at its exact binary value)."""
+        q = Fraction(p)
+        if not 0 < q <= 1:
+            raise NotEnumerable(f"geometric with p = {p!r}")
+        r = _bernoulli_radius(p)
+        radii = [r, r] if r else None
+
+        def one() -> int:
+            k = 1
+            while self._replay.decide([q, 1 - q], radii) == 1:
+                k += 1
+            return k
+        return self._sized(size, one)
+
+    def __getattr__(self, name: str) -> Any:
+        raise NotEnumerable(f"the draw '{name}' cannot be enumerated exactly")

@@ -1,0 +1,401 @@
+"""Auditing a randomizer against its claimed budget: the white-box route, a report and a test helper.
+
+:func:`audit` computes the exact channel the code implements
+(:mod:`relations.audit._enumerate`), measures it, and decides the claims exactly:
+``violated`` when a claim fails (the report carries the exact budget and the witness
+pair and output), ``consistent`` otherwise.  :func:`assert_private` turns a violation
+into a failing assertion, for a library's own test suite.
+"""
+
+from __future__ import annotations
+
+import inspect
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from relations.audit._blackbox import REPEATS, SampleAudit, sample_audit
+from relations.audit._enumerate import MAX_DEPTH, MAX_PATHS, NotEnumerable
+from relations.audit._exact import Enumerated, Unexplored, deepening, enumerate_channel, mass_text
+from relations.audit._outputs import output_label
+from relations.audit._worker import TargetError
+from relations.audit._worker import load_target as _load
+from relations.checking._checker import ClaimOutcome, decide
+from relations.checking._claims import parse_claim
+from relations.checking._quantities import values
+from relations.errors import InputError
+from relations.kinds import AuditVerdict, Status
+from relations.measures._results import Measures
+from relations.model._distributions import Channel
+from relations.model._floats import MAX_EXCUSED
+from relations.model._mechanism import Mechanism
+
+__all__ = ["AuditReport", "audit", "assert_private", "load_target", "parse_domain", "decide_channel",
+           "depth_bounded_report", "factorised_report"]
+
+
+@dataclass(frozen=True)
+class AuditReport:
+    """The outcome of an audit.
+
+    Attributes
+    ----------
+    target : str
+        What was audited.
+    route : str
+        ``"white-box"``: the exact channel of the code, enumerated.
+    verdict : str
+        An :class:`~relations.kinds.AuditVerdict`: ``"violated"`` (a claim fails: exactly, or below a
+        certified lower bound), ``"consistent"``, or ``"inconclusive"`` (samples that certify nothing).
+    mechanism : Mechanism
+        The channel the code implements, exact.
+    measures : Measures
+        Its budgets.
+    claims : tuple of ClaimOutcome
+    runs : int
+        Paths through the randomizer that were run (white-box).
+    sampled : SampleAudit or None
+        The black-box evidence: certified ``eps_d_lower``, samples, what sampling cannot see.
+    claimed : float or None
+        The budget a library mechanism documents (``--eps`` otherwise).
+    version : str
+        The library's version, for library mechanisms.
+    conformance : str
+        How the implemented (or sampled) channel compares with the channel the library
+        documents, when it documents one.
+    route_reason : str
+        Why the white-box route did not answer (black-box reports), in one sentence.
+    repeatable : bool
+        False when the randomizer draws from a source the audit's seed does not control: the same
+        ``--seed`` will not give the same counts (measured: :attr:`SampleAudit.repeatable`).
+    """
+
+    target: str
+    route: str
+    verdict: str
+    mechanism: Mechanism | None
+    measures: Measures | None
+    claims: tuple[ClaimOutcome, ...]
+    runs: int
+    sampled: SampleAudit | None = None
+    claimed: float | None = None
+    version: str = ""
+    conformance: str = ""
+    labels: dict = field(default_factory=dict, repr=False)
+    claim: str = ""
+    route_reason: str = ""
+    binning: str = ""  # black-box: how real-valued outputs were binned, if they were
+    eps_d_lower: str = ""  # depth-bounded white-box: the certified lower bound, ln(q) or inf
+    eps_d_exact: str = ""  # factorised white-box: eps_d exactly, ln(q) or inf
+    bits: int = 0  # factorised white-box: the number of independent bits of an output
+    eps_d_value: float = 0.0  # factorised white-box: eps_d in nats
+    within_rounding: bool = False  # factorised white-box: the claim holds only within the code's float rounding
+    budgets: dict = field(default_factory=dict)  # the path, depth, time and sample budgets the audit ran with
+    witness: tuple = ()  # its (x, x', y)
+    white_box_interval: dict = field(default_factory=dict)  # a loop cut at a depth, then sampled: eps_d's bounds
+
+    @property
+    def repeatable(self) -> bool:
+        return self.sampled is None or self.sampled.repeatable
+
+    def summary(self) -> str:
+        """One paragraph for a person: verdict, exact ``eps_d`` (or its certified lower bound) and its witness."""
+        if self.sampled is not None:
+            sa = self.sampled
+            y = None if sa.witness is None else self.labels.get(sa.witness[2], sa.witness[2])
+            where = "" if sa.witness is None else f" (x={sa.witness[0]}, x'={sa.witness[1]}, y={y})"
+            text = (f"{self.verdict}: {self.target}: eps_d >= {sa.eps_d_lower:.6g} nats{where} with confidence "
+                    f"{1 - sa.alpha:g} (black-box, {sa.samples} samples per input in {sa.rounds} round(s); outputs "
+                    f"rarer than about {sa.undetectable:.2g} cannot be excluded)")
+            if self.verdict == AuditVerdict.INCONCLUSIVE:
+                text += (f"; only {sa.repeated_share():.0%} of the samples fell on outputs seen {REPEATS} times or "
+                         "more, so they could not show a violation: this is no evidence of privacy")
+            if self.binning:
+                text += f"\nbinning: {self.binning}"
+            if self.route_reason:
+                text += f"\nwhy not exact: {self.route_reason}"
+            if not self.repeatable:
+                text += ("\nthe counts will not repeat: the randomizer draws from a source the audit's --seed does not "
+                         "control")
+            return text
+        if self.mechanism is None and self.bits:  # factorised white-box: eps_d exactly, 2^bits outputs never expanded
+            x, x2, y = self.witness
+            head = f"{self.verdict}: " + (f"{self.claim} fails; " if self.verdict == AuditVerdict.VIOLATED else (
+                f"{self.claim} holds within the rounding of the code's floats; " if self.within_rounding else ""))
+            text = self.eps_d_exact if len(self.eps_d_exact) <= 60 else "ln(q), q a long rational,"
+            return (f"{head}{self.target} implements a channel of {self.bits} independent bits with eps_d = "
+                    f"{text} (x={x}, x'={x2}, y={y}) = {self.eps_d_value:.6g} nats, exactly (white-box, factorised: its 2^{self.bits} "
+                    f"outputs never expanded; {self.runs} paths)")
+        if self.mechanism is None:  # depth-bounded white-box: a certified lower bound
+            x, x2, y = self.witness
+            return (f"{self.verdict}: {self.claim} fails: {self.target} implements a channel with eps_d >= "
+                    f"{self.eps_d_lower}, certified (x={x}, x'={x2}, y={y}; {self.route_reason}; {self.runs} paths)")
+        m, mech = self.measures, self.mechanism
+        assert m is not None  # a white-box report with its mechanism carries its measures
+        w = m.eps_d.witness
+        where = "" if w is None else (f" (x={mech.input_label(w.x)}, x'={mech.input_label(w.x_prime)}, "
+                                      f"y={mech.output_label(w.y)})")
+        failed = [c.claim.text for c in self.claims if c.holds is False]
+        within = [c.claim.text for c in self.claims if c.status == Status.HOLDS_WITHIN_ROUNDING]
+        head = f"{self.verdict}: " + (f"{', '.join(failed)} fails; " if failed else "") + (
+            f"{', '.join(within)} holds within the rounding of the code's floats; " if within else "")
+        return (f"{head}{self.target} implements a channel with eps_d = {m.eps_d.exact}{where} "
+                f"= {m.eps_d.value:.6g} nats, exactly ({self.route}, {self.runs} paths)")
+
+
+def audit(fn: Callable[..., Any], *, domain: Sequence[Any], eps: Any = None, claims: Sequence[str] = (),
+          prior: Any = "uniform", max_paths: int = MAX_PATHS, target: str | None = None,
+          samples: int | None = None, seed: int = 0, alpha: float = 0.05, seconds: float = 120.0) -> AuditReport:
+    """Audit the randomizer ``fn`` on ``domain``: its exact channel, budgets and the claims decided exactly.
+
+    Parameters
+    ----------
+    fn : callable
+        ``fn(x)`` or ``fn(x, rng=...)``; draws from Python's ``random`` and numpy's global
+        generator are intercepted too.
+    domain : sequence
+        The inputs.
+    eps : str or number, optional
+        The documented budget: adds the claim ``eps_d <= eps`` (``"ln(3)"``, ``1.0986``).
+    claims : sequence of str, optional
+        More claims, as for ``relations check``.
+    prior : optional
+        Prior over ``domain`` for ``eps_i`` and ``eps_m`` (uniform by default).
+    max_paths : int, optional
+    target : str, optional
+        A name for the report (default: the function's qualified name).
+    seconds : float, optional
+        Wall-time budget of the white-box route; a loop on draws is followed from depth
+        :data:`~relations.audit._enumerate.MAX_DEPTH`, doubled up to
+        :data:`~relations.audit._enumerate.MAX_DEEPENING` while its bound decides nothing and the budget lasts.
+    samples, seed, alpha : optional
+        The black-box route, taken when the randomness cannot be enumerated and ``samples``
+        is given (:func:`~relations.audit._blackbox.sample_audit`): ``violated`` when the
+        certified lower bound on ``eps_d`` exceeds ``eps``.
+
+    Returns
+    -------
+    AuditReport
+
+    Raises
+    ------
+    InputError
+        If a claim does not parse.
+    NotEnumerable
+        If the randomness cannot be enumerated exactly (use sampling).
+
+    Examples
+    --------
+    OpenDP 0.4's boolean randomized response answered a Bernoulli lie instead of the
+    negation; at ``p = 3/4`` it claims ``ln 3`` and delivers ``ln 13``:
+
+    >>> def rr_bool(x, rng):
+    ...     if rng.random() < 0.75:
+    ...         return x
+    ...     return rng.random() < 0.75  # the bug: a coin, not "not x"
+    >>> report = audit(rr_bool, domain=[True, False], eps="ln(3)")
+    >>> report.verdict, str(report.measures.eps_d.exact)
+    ('violated', 'ln(13)')
+    """
+    parsed = _claims(eps, claims)
+    pass_rng = "rng" in inspect.signature(fn, follow_wrapped=False).parameters
+    name: str = target or getattr(fn, "__qualname__", None) or repr(fn)
+
+    def explore(depth: int, left: float) -> AuditReport | Enumerated:
+        e = enumerate_channel(fn, domain, pass_rng=pass_rng, max_paths=max_paths, allow_unexplored=True,
+                              max_depth=depth, seconds=left)
+        if e.factorised is not None:
+            return factorised_report(name, domain, e.factorised, parsed, e.runs)
+        if e.complete:
+            return e
+        labels = [output_label(k) for k in e.outputs]  # violated on a certified lower bound, or deeper, or sampled
+        report = depth_bounded_report(name, domain, labels, e, parsed, depth=depth)
+        if report is None:
+            raise Unexplored(e, depth)
+        return report
+
+    try:
+        result = deepening(explore, seconds=seconds)
+    except NotEnumerable as exc:
+        if samples is None:
+            raise
+        sampled = sample_audit(fn, domain=domain, samples=samples, seed=seed, alpha=alpha, stop_above=_bound(eps))
+        return _sampled_report(name, sampled, eps, route_reason=str(exc),
+                               white_box_interval=getattr(exc, "interval", None) or {})
+    if isinstance(result, AuditReport):
+        return result
+    e = result
+    labels = [output_label(k) for k in e.outputs]
+    mech = _mechanism(domain, labels, e.rows, e.rounding, prior, name)
+    decided, verdict = decide_channel(mech, parsed)
+    return AuditReport(mech.source, "white-box", verdict, mech, decided[0], decided[1], e.runs)
+
+
+def factorised_report(name: str, domain: Sequence[Any], f: Any, claims: Sequence[Any], runs: int,
+                      extra: dict | None = None) -> AuditReport:
+    """The report of a randomizer whose outputs are vectors of independent bits (:mod:`relations.audit._vectors`):
+    ``eps_d`` exactly from the coordinate probabilities, and each ``eps_d`` claim decided exactly, with the
+    rounding of the code's float thresholds as a margin (``holds within rounding`` is consistent).  Claims on
+    other notions need the whole channel, so they send the audit to sampling."""
+    from relations.numbers._reals import compare
+
+    others = [c for c in claims if c.name != "eps_d" or c.op not in ("<=", "<")]
+    if others:
+        raise NotEnumerable(f"the claim {others[0].text!r} needs the whole channel of {len(f.rows[0])} independent "
+                            "bits; only eps_d is computed factorised")
+    q, (x, x2, y) = f.eps_d()
+    value = _ln(q)
+    d = len(f.rows[0])
+    r = Fraction(f.radius)
+    # the true ratio is within this factor, excused up to MAX_EXCUSED nats (beyond, the binary values decide)
+    cap = Fraction(math.exp(MAX_EXCUSED))
+    spread = Fraction(1) if not r else cap if r >= 1 else min(((1 + r) / (1 - r)) ** d, cap)
+    verdict, within, failed = AuditVerdict.CONSISTENT, False, ""
+    for c in claims:
+        if (compare(value, c.bound) or 0) <= 0 and not (c.op == "<" and compare(value, c.bound) == 0):
+            continue
+        low = value if q is None else _ln(q / spread)
+        if (compare(low, c.bound) or 0) > 0:
+            verdict, failed = AuditVerdict.VIOLATED, c.text
+            break
+        within, failed = True, c.text
+    return AuditReport(name, "white-box (factorised)", str(verdict), None, None, (), runs, claim=failed,
+                       eps_d_exact=str(value), witness=(domain[x], domain[x2], "".join(map(str, y))), bits=d,
+                       within_rounding=within, eps_d_value=float(value), **(extra or {}))
+
+
+def depth_bounded_report(name: str, domain: Sequence[Any], outputs: Sequence[str], e: Any, claims: Sequence[Any],
+                         extra: dict | None = None, *, depth: int = MAX_DEPTH) -> AuditReport | None:
+    """The report of an enumeration cut at its depth (a loop on draws): ``violated`` when the certified lower
+    bound on ``eps_d`` (:meth:`~relations.audit._exact.Enumerated.eps_d_lower`) exceeds an ``eps_d`` claim,
+    decided exactly; ``None`` when it does not, and the audit must sample."""
+    from relations.numbers._reals import compare
+
+    q, where = e.eps_d_lower()
+    lower = _ln(q)
+    failed = [c for c in claims if c.name == "eps_d" and c.op in ("<=", "<")
+              and (compare(lower, c.bound) or 0) > 0]
+    if not failed:
+        return None
+    x, x2, y = where
+    mass = mass_text(max(e.unexplored))
+    return AuditReport(name, "white-box (depth-bounded)", str(AuditVerdict.VIOLATED), None, None, (), e.runs,
+                       claim=failed[0].text, eps_d_lower=_short(lower), witness=(domain[x], domain[x2], outputs[y]),
+                       route_reason=f"paths of more than {depth} draws not followed, unexplored mass up to "
+                                    f"{mass} per input", **(extra or {}))
+
+
+def _ln(q: Fraction | None) -> Any:
+    """``ln(q)`` exactly, ``q = None`` meaning an infinite ratio (as the exact bounds of the audit give it)."""
+    from relations.numbers._logs import LogRatio
+    from relations.numbers._reals import Log
+
+    return Log(LogRatio.inf()) if q is None else Log(LogRatio.of(q))
+
+
+def _short(x: Any) -> str:
+    """An exact ``ln(q)`` as text, or its value in nats when ``q`` is long."""
+    text = str(x)
+    return text if len(text) <= 40 else f"{float(x):.6g} nats (the log of a {len(text)}-character rational)"
+
+
+def _claims(eps: Any, claims: Sequence[str]) -> list:
+    parsed = [parse_claim(c) for c in claims]
+    if eps is not None:
+        parsed.insert(0, parse_claim(f"eps_d <= {eps}"))
+    return parsed
+
+
+def _bound(eps: Any) -> float | None:
+    if eps is None:
+        return None
+    b = float(parse_claim(f"eps_d <= {eps}").bound)
+    return None if math.isinf(b) else b
+
+
+def _sampled_report(name: str, sampled: SampleAudit, eps: Any, **extra: Any) -> AuditReport:
+    """``violated`` when the certified lower bound exceeds the claim; otherwise ``consistent`` only when the
+    samples could have shown a violation (:meth:`SampleAudit.informative`), else ``inconclusive``."""
+    bound = _bound(eps)
+    if bound is not None and sampled.eps_d_lower > bound:
+        verdict = AuditVerdict.VIOLATED
+    else:
+        verdict = AuditVerdict.CONSISTENT if sampled.informative() else AuditVerdict.INCONCLUSIVE
+    return AuditReport(name, "black-box", str(verdict), None, None, (), 0, sampled,
+                       claim="" if eps is None else f"eps_d <= {eps}", **extra)
+
+
+def _mechanism(domain: Sequence[Any], outputs: list[str], rows: list, rounding: float, prior: Any,
+               name: str) -> Mechanism:
+    labels = [str(x) for x in domain]
+    if len(set(labels)) != len(labels):
+        raise InputError("--domain: the input values must be distinct")
+    if len(set(outputs)) != len(outputs):
+        outputs = [f"{i}:{o}" for i, o in enumerate(outputs)]
+    channel = Channel.from_exact(rows, Fraction(rounding))
+    return Mechanism.local(channel, prior=prior, inputs=labels, outputs=outputs, source=name)
+
+
+def decide_channel(mech: Mechanism, claims: Sequence[Any]) -> tuple[tuple[Measures, tuple[ClaimOutcome, ...]], str]:
+    """Measure an implemented channel and decide the claims: ``violated`` when one fails
+    exactly (``holds within rounding`` of the code's floats is consistent)."""
+    vals = values(mech)
+    decided = tuple(decide(c, vals) for c in claims)
+    verdict = "violated" if any(c.holds is False for c in decided) else "consistent"
+    return (vals.measures, decided), verdict
+
+
+def assert_private(fn: Callable[..., Any], *, domain: Sequence[Any], eps: Any, **options: Any) -> AuditReport:
+    """Fail (``AssertionError``) unless ``fn`` is ``eps``-DP on ``domain``; for a library's test suite.
+
+    Returns
+    -------
+    AuditReport
+
+    Raises
+    ------
+    AssertionError
+        With the exact budget and the witness pair and output.
+
+    Examples
+    --------
+    >>> def rr(x, rng):
+    ...     return x if rng.random() < 0.75 else 1 - x
+    >>> assert_private(rr, domain=[0, 1], eps="ln(3)").verdict
+    'consistent'
+    """
+    report = audit(fn, domain=domain, eps=eps, **options)
+    if report.verdict == "violated":
+        raise AssertionError(report.summary())
+    return report
+
+
+def parse_domain(text: str) -> list[Any]:
+    """``--domain 0,1,2`` (integers become ``int``), ``True,False`` (``bool``), else strings.
+
+    Examples
+    --------
+    >>> parse_domain("0, 1,2"), parse_domain("yes,no"), parse_domain("True,False")
+    ([0, 1, 2], ['yes', 'no'], [True, False])
+    """
+    items = [t.strip() for t in text.split(",")]
+    if not text.strip() or any(not t for t in items):
+        raise InputError(f"--domain: expected comma-separated values, got {text!r}")
+    named = {"True": True, "False": False}
+    return [int(t) if t.lstrip("-").isascii() and t.lstrip("-").isdigit() else named.get(t, t) for t in items]
+
+
+def load_target(target: str) -> Callable[..., Any]:
+    """The function named by ``MODULE:FUNCTION`` or ``FILE.py:FUNCTION`` (the user's own code is run).
+
+    Raises
+    ------
+    InputError
+        If the target cannot be found or is not callable.
+    """
+    try:
+        return _load(target).fn
+    except TargetError as exc:
+        raise InputError(str(exc)) from None

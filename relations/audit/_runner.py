@@ -1,0 +1,411 @@
+"""Auditing a target named on the command line: user code or a library mechanism, run by workers.
+
+:func:`audit_target` is what ``relations audit TARGET`` does: it asks the workers
+(:class:`~relations.audit._pool.Pool`) to describe the target, to enumerate its exact
+channel input by input (white-box) and, when the randomness cannot be enumerated, to
+sample it in seeded chunks, round after round (black-box, :mod:`relations.audit._blackbox`).
+Where the library documents its channel, the implemented one is compared with it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+from typing import Any
+
+from relations.audit._blackbox import CHUNK, sequential
+from relations.audit._enumerate import MAX_DEPTH, MAX_PATHS, NotEnumerable
+from relations.audit._exact import Enumerated, Unexplored, deepening
+from relations.audit._outputs import output_real
+from relations.audit._pool import Pool
+from relations.audit._report import (
+    AuditReport,
+    _claims,
+    _mechanism,
+    _sampled_report,
+    decide_channel,
+    depth_bounded_report,
+    factorised_report,
+)
+from relations.audit._vectors import Factorised
+from relations.errors import InputError
+
+__all__ = ["DEFAULT_SAMPLES", "DEFAULT_TOTAL", "WHITE_BOX_SECONDS", "AUTO_BINS", "POINT_MASS", "quantile_edges",
+           "point_masses", "audit_target"]
+
+#: Samples per input of the black-box route when the exact route cannot answer and ``--samples`` is not
+#: given (at most :data:`DEFAULT_TOTAL` over all inputs).
+DEFAULT_SAMPLES = 100_000
+#: The most samples, over all inputs, that the default budget draws.
+DEFAULT_TOTAL = 2_000_000
+#: Wall-time budget (seconds) of the white-box route for one input; past it the audit samples.
+WHITE_BOX_SECONDS = 120.0
+#: Equal-mass intervals of the automatic binning of real-valued outputs.
+AUTO_BINS = 16
+
+
+def quantile_edges(sampled: Any, count: int) -> list[float] | None:
+    """Edges of ``count`` equal-mass intervals at the pooled quantiles of a sample's outputs, or ``None``
+    unless every output is a finite real number.  Exact and deterministic: the same counts give the same
+    edges.
+
+    Examples
+    --------
+    >>> from collections import Counter
+    >>> from relations.audit._blackbox import SampleAudit
+    >>> s = SampleAudit(0.0, None, 4, 0.05, {0: Counter({"('float', 0.5)": 2, "('float', 1.5)": 2}),
+    ...                                      1: Counter({"('float', 2.5)": 4})}, 0.75)
+    >>> quantile_edges(s, 2), quantile_edges(SampleAudit(0.0, None, 1, 0.05, {0: Counter({"'a'": 1})}, 3.0), 2)
+    ([1.5], None)
+    """
+    reals = _sampled_reals(sampled)
+    if any(v is None for v, _ in reals):
+        return None
+    values = [(v, n) for v, n in reals if v is not None]
+    values.sort()
+    total = sum(n for _, n in values)
+    if total == 0 or count < 2:
+        return None
+    edges: list[float] = []
+    seen, j = 0, 1
+    for v, n in values:
+        seen += n
+        while j < count and seen * count >= j * total:
+            if not edges or v > edges[-1]:
+                edges.append(v)
+            j += 1
+    return edges[:-1] if edges and edges[-1] == values[-1][0] else edges or None
+
+
+#: Share of samples on outputs seen fewer than :data:`~relations.audit._blackbox.REPEATS` times above which real
+#: outputs are binned: beyond it, counting outputs one by one leaves that share untested.
+MIXED_SHARE = 0.05
+#: A real output seen this many times in the first sample (pooled over inputs) is a point mass: the binning
+#: keeps it as an output of its own, so that an interval cannot hide it.
+POINT_MASS = 10
+
+
+def point_masses(sampled: Any) -> list[float]:
+    """The real outputs seen at least :data:`POINT_MASS` times in a sample, pooled over inputs, sorted.
+
+    Examples
+    --------
+    >>> from collections import Counter
+    >>> from relations.audit._blackbox import SampleAudit
+    >>> s = SampleAudit(0.0, None, 20, 0.05, {0: Counter({"('float', 0.5)": 6, "('float', 1.5)": 1}),
+    ...                                       1: Counter({"('float', 0.5)": 4, "('float', 2.5)": 9})}, 0.15)
+    >>> point_masses(s)
+    [0.5]
+    """
+    pooled: Counter = Counter()
+    for v, n in _sampled_reals(sampled):
+        if v is not None:
+            pooled[v] += n
+    return sorted(v for v, n in pooled.items() if n >= POINT_MASS)
+
+
+def _sampled_reals(sampled: Any) -> list[tuple[float | None, int]]:
+    """Each sampled output's real value (``None`` unless it is a finite real number) and its count; the outputs
+    are the texts of their keys (``('float', 0.5)``, ``3``, ...)."""
+    import ast
+
+    out: list[tuple[float | None, int]] = []
+    for counts in sampled.counts.values():
+        for key, n in counts.items():
+            try:
+                v = output_real(ast.literal_eval(key) if isinstance(key, str) else key)
+            except (ValueError, SyntaxError):
+                v = None
+            out.append((v if v is not None and math.isfinite(v) else None, n))
+    return out
+
+
+def _atoms_text(atoms: list[float]) -> str:
+    if not atoms:
+        return ""
+    shown = ", ".join(repr(a) for a in atoms[:5]) + (", ..." if len(atoms) > 5 else "")
+    return f"; {len(atoms)} value(s) seen {POINT_MASS} times or more in the first sample kept as outputs of their own ({shown})"
+
+
+def _check(answer: dict) -> dict:
+    if answer.get("ok"):
+        return answer
+    if answer.get("kind") == "not-enumerable":
+        raise NotEnumerable(answer["message"])
+    if answer.get("kind") == "input":
+        raise InputError(answer["message"])
+    raise InputError(f"the randomizer failed: {answer.get('message')}")
+
+
+def _conformance_exact(rows: list[list[Fraction]], outputs: list[str], declared: list[dict]) -> str:
+    """Largest relative difference between the implemented and the declared channel."""
+    worst, where = 0.0, None
+    for i, (row, dec) in enumerate(zip(rows, declared)):
+        for key, p in zip(outputs, row):
+            d = dec.get(key, 0.0)
+            if p == 0 and d == 0:
+                continue
+            gap = math.inf if d == 0 or p == 0 else abs(float(p) / d - 1)
+            if gap > worst:
+                worst, where = gap, (i, key)
+    if worst <= 1e-9 or where is None:
+        return f"conforms to the declared channel (largest relative difference {worst:.2g})"
+    return f"differs from the declared channel: relative difference {worst:.3g} at input #{where[0]}, output {where[1]}"
+
+
+def audit_target(target: str, *, domain: Sequence[Any] | None = None, eps: Any = None, claims: Sequence[str] = (),
+                 k: int | None = None, params: dict | None = None, prior: Any = "uniform",
+                 samples: int | None = None, seed: int = 0, alpha: float = 0.05, max_paths: int = MAX_PATHS,
+                 python: str | None = None, workers: int = 0, scheduler: Any = None, white_box: bool = True,
+                 progress: Callable[[int, int], None] | None = None, exact_only: bool = False,
+                 bins: int | Sequence[float] | None = None, seconds: float = WHITE_BOX_SECONDS) -> AuditReport:
+    """Audit ``target`` (``MODULE:FUNCTION``, ``FILE.py:FUNCTION`` or a library mechanism).
+
+    Parameters
+    ----------
+    target : str
+        What to audit; library mechanisms are listed by ``relations audit --list``.
+    domain : sequence, optional
+        The inputs (library mechanisms default to their own inputs for ``k``).
+    eps : str or number, optional
+        The claimed budget (library mechanisms: the ``eps`` they are built with, and by
+        default the claim).
+    claims : sequence of str, optional
+        More claims, as for ``relations check``.
+    k : int, optional
+        Domain size of a library mechanism.
+    params : dict, optional
+        A library mechanism's own parameters (``g``, ``t``, ``threshold``).
+    prior, samples, seed, alpha, max_paths
+        As for :func:`~relations.audit.audit`.
+    python : str, optional
+        Interpreter for the worker processes.
+    workers : int, optional
+        Worker processes (0: this process).
+    scheduler : str or distributed.Client, optional
+        A Dask scheduler for the sampling.
+    white_box : bool, optional
+        False skips enumeration and samples directly.
+    progress : callable, optional
+        ``progress(done, total)`` as sampling chunks finish.
+    bins : int or sequence of float, optional
+        Bin real-valued outputs on the black-box route: the edges, or a number of equal-mass intervals
+        at the pooled quantiles of a first sample.  By default, outputs that seldom repeat and are all real
+        numbers (a Laplace or Gaussian mechanism) are binned into :data:`AUTO_BINS` such intervals, and the
+        binned channel is sampled afresh (``seed + 1``).  Binning is post-processing, so a certified lower
+        bound on the binned channel is one on the mechanism.
+    seconds : float, optional
+        Wall-time budget of the white-box route for one input (:data:`WHITE_BOX_SECONDS`); with the path
+        budget ``max_paths`` and the depth :data:`~relations.audit._enumerate.MAX_DEPTH` it is reported in
+        the JSON (``budgets``).
+    exact_only : bool, optional
+        Refuse (:class:`~relations.audit._enumerate.NotEnumerable`) rather than sample when the exact route
+        cannot answer.  Otherwise the report says why, and samples: ``samples`` per input, or by default
+        :data:`DEFAULT_SAMPLES` (at most :data:`DEFAULT_TOTAL` in all).
+
+    Returns
+    -------
+    AuditReport
+
+    Raises
+    ------
+    InputError
+        For a target that cannot be loaded or bad parameters.
+    NotEnumerable
+        With ``exact_only``, when the randomness cannot be enumerated.
+
+    Examples
+    --------
+    >>> import os, tempfile, textwrap
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = os.path.join(folder, "rr.py")
+    ...     with open(path, "w") as fh:
+    ...         _ = fh.write("def rr(x, rng):\\n    return x if rng.random() < 0.75 else 1 - x\\n")
+    ...     report = audit_target(f"{path}:rr", domain=[0, 1], eps="ln(3)")
+    >>> report.verdict, str(report.measures.eps_d.exact)
+    ('consistent', 'ln(3)')
+    """
+    library = ":" not in target
+    job: dict[str, Any] = {"target": target, "params": None}
+    if library:
+        if eps is None or k is None:
+            raise InputError(f"{target}: a library mechanism needs --eps and --k")
+        job["params"] = {"eps": float(parse_eps(eps)), "k": int(k), **(params or {})}
+    with Pool(python=python, workers=workers, scheduler=None) as pool:
+        info = _check(pool.map([dict(job, task="describe")])[0])
+        if domain is None:
+            if info["domain"] is None:
+                raise InputError("--domain is required for MODULE:FUNCTION and FILE.py:FUNCTION targets")
+            domain = info["domain"]
+        domain = list(domain)
+        job["domain"] = domain
+        claimed = info.get("claimed")
+        if library and claimed is not None:  # the budget the library documents for these parameters
+            eps = repr(float(claimed))
+        parsed = _claims(eps, claims)
+        extra = {"claimed": claimed, "version": info.get("version", ""),
+                 "budgets": {"max_paths": max_paths, "max_depth": MAX_DEPTH, "white_box_seconds": seconds,
+                             "samples_per_input": samples if samples is not None else
+                             max(1, min(DEFAULT_SAMPLES, DEFAULT_TOTAL // len(domain)))}}
+        declared = None
+        if info.get("declared"):
+            answer = _check(pool.map([dict(job, task="declared", inputs=list(range(len(domain))))])[0])
+            declared = [{key: float(p) for key, _, p in answer["rows"][str(i)]} for i in range(len(domain))]
+        reason = ""
+        interval: dict = {}
+        if white_box and info.get("enumerable", True):
+            try:
+                report = _deepening(pool, job, domain, parsed, prior, declared, extra, max_paths, seconds)
+                if info.get("seeds"):  # local hashing: exact given each of a few hash seeds, not over all
+                    report = _with(report, route=f"white-box over {info['seeds']} hash seeds")
+                return report
+            except NotEnumerable as exc:
+                if exact_only:
+                    raise
+                reason = str(exc)
+                interval = getattr(exc, "interval", None) or {}
+        elif exact_only:
+            raise NotEnumerable("the target's randomness is not enumerated (a library mechanism sampled by design)"
+                                if white_box else "--black-box was asked for")
+        else:
+            reason = ("--black-box was asked for" if not white_box else
+                      "the library mechanism's randomness is not enumerated (native code or hashing)")
+        if samples is None:
+            samples = max(1, min(DEFAULT_SAMPLES, DEFAULT_TOTAL // len(domain)))
+        labels: dict = {}
+        total = [0, 0]
+        plan: dict[str, Any] = {"bins": None if bins is None or isinstance(bins, int) else sorted(float(b) for b in bins),
+                                "seed": seed, "atoms": None}
+
+        def draw_round(tasks: list[tuple[int, int, int]], ordered: bool = False) -> list[Counter]:
+            jobs = [dict(job, task="sample", input=i, chunk=c, size=n, seed=plan["seed"], bins=plan["bins"],
+                         atoms=plan["atoms"], ordered=ordered) for i, c, n in tasks]
+            total[1] += len(jobs)
+
+            def tick(n: int) -> None:
+                total[0] += n
+                if progress:
+                    progress(total[0], total[1])
+            runner = Pool(scheduler=scheduler) if scheduler is not None else pool
+            out = []
+            for a in runner.map(jobs, progress=tick):
+                a = _check(a)
+                labels.update({key: label for key, label, _ in a["counts"]})
+                out.append(Counter({key: n for key, _, n in a["counts"]}))
+            return out
+        binning, edges = "", None
+        if plan["bins"] is not None:
+            binning = (f"outputs binned into the {len(plan['bins']) + 1} intervals given (--bins); post-processing "
+                       "cannot raise eps_d, so a lower bound on the binned channel is one on the mechanism")
+        else:  # a first chunk per input: real-valued outputs that seldom repeat are binned
+            first = sequential(None, domain=domain, samples=min(samples, CHUNK), alpha=alpha, draw_round=draw_round)
+            # binned when real outputs seldom repeat, or when a share of them does not (a mixture of a point mass
+            # and noise: the repeated outputs become outputs of their own, the rest intervals)
+            if first.repeated_share() < 1 - MIXED_SHARE or isinstance(bins, int):
+                edges = quantile_edges(first, bins if isinstance(bins, int) else AUTO_BINS)
+            if edges:  # audit the binned mechanism, on a fresh sample
+                atoms = point_masses(first)
+                plan["bins"], plan["seed"], plan["atoms"] = edges, seed + 1, atoms or None
+                binning = (f"outputs binned into {len(edges) + 1} intervals at the pooled quantiles of a first sample "
+                           f"({first.samples} per input, --seed {seed}); the binned channel sampled afresh (--seed "
+                           f"{seed + 1}){_atoms_text(atoms)}; post-processing cannot raise eps_d, so a lower bound on the binned channel "
+                           "is one on the mechanism")
+            labels.clear()
+        sampled = sequential(None, domain=domain, samples=samples, alpha=alpha, stop_above=_stop(eps),
+                             draw_round=draw_round, declared=None if plan["bins"] else declared)
+        report = _sampled_report(target, sampled, eps, labels=labels, route_reason=reason, binning=binning,
+                                 white_box_interval=interval, **extra)
+        if sampled.conformance is not None:
+            report = _with(report, conformance=(
+                f"conformance with the declared channel: p = {sampled.conformance:.3g} (chi-square, Bonferroni "
+                f"over inputs){'; does not conform' if sampled.conformance < 1e-3 else ''}"))
+        return report
+
+
+def _with(report: AuditReport, **changes: Any) -> AuditReport:
+    from dataclasses import replace
+
+    return replace(report, **changes)
+
+
+def parse_eps(eps: Any) -> float:
+    """``--eps`` as a float for a library (``ln(3)`` is accepted)."""
+    from relations.checking._claims import parse_claim
+
+    return float(parse_claim(f"eps_d <= {eps}").bound)
+
+
+def _stop(eps: Any) -> float | None:
+    if eps is None:
+        return None
+    b = parse_eps(eps)
+    return None if math.isinf(b) else b
+
+
+def _deepening(pool: Pool, job: dict, domain: list, parsed: list, prior: Any, declared: list | None, extra: dict,
+               max_paths: int, seconds: float) -> AuditReport:
+    """The white-box report, deepening a loop on draws: when the paths cut at one depth leave the claims
+    undecided, the depth is doubled (:func:`~relations.audit._exact.deepening`; the budget ``seconds`` is that
+    of one input, spent by the inputs in parallel); then :class:`Unexplored`, from the deepest level run, sends
+    the audit to sampling."""
+    def explore(depth: int, left: float) -> AuditReport:
+        jobs = [dict(job, task="enumerate", inputs=[i], max_paths=max_paths, seconds=left, max_depth=depth)
+                for i in range(len(domain))]
+        answers = pool.map(jobs)
+        if len({a.get("fingerprint") for a in answers if a.get("ok")}) > 1:  # a value drawn at import differs
+            answers = _one_process(pool, dict(jobs[0], inputs=list(range(len(domain)))), len(domain))
+        for a in answers:  # an exception under enumeration: symbolic draws used beyond comparisons
+            if a.get("kind") == "error":
+                raise NotEnumerable(f"the randomizer failed under enumeration ({a['message']})")
+        return _white(job["target"], domain, [_check(a) for a in answers], parsed, prior, declared, extra, depth)
+
+    return deepening(explore, seconds=seconds)
+
+
+def _one_process(pool: Pool, job: dict, n: int) -> list[dict]:
+    """Every input enumerated in one worker (the module drew a value at import, which differs between
+    processes: within one, it is a constant of the mechanism), split back into one answer per input."""
+    a = pool.map([job])[0]
+    if not a.get("ok"):
+        return [a] * n
+    return [{"ok": True, "rows": {str(i): a["rows"][str(i)]}, "runs": a["runs"] if i == 0 else 0,
+             "rounding": a["rounding"], "unexplored": {str(i): a["unexplored"][str(i)]},
+             "bits": {k: v for k, v in a["bits"].items() if k == str(i)}} for i in range(n)]
+
+
+def _white(target: str, domain: list, answers: list[dict], parsed: list, prior: Any, declared: list | None,
+           extra: dict, depth: int = MAX_DEPTH) -> AuditReport:
+    bits = [a.get("bits", {}).get(str(i)) for a, i in zip(answers, range(len(domain)))]
+    if any(b is not None for b in bits):  # vectors of independent bits: the factorised channel
+        if not all(b is not None for b in bits) or len({b["kind"] for b in bits}) != 1:
+            raise NotEnumerable("independent bits for some inputs and not for others")
+        f = Factorised([tuple(Fraction(p) for p in b["row"]) for b in bits], max(b["radius"] for b in bits),
+                       bits[0]["kind"])
+        return factorised_report(target, domain, f, parsed, sum(a["runs"] for a in answers), extra)
+    order: dict[str, int] = {}
+    labels: list[str] = []
+    cells = []
+    for a, i in zip(answers, range(len(domain))):
+        row = {}
+        for key, label, p in a["rows"][str(i)]:
+            if key not in order:
+                order[key] = len(order)
+                labels.append(label)
+            row[order[key]] = Fraction(p)
+        cells.append(row)
+    rows = [[r.get(j, Fraction(0)) for j in range(len(order))] for r in cells]
+    rounding = max(a["rounding"] for a in answers)
+    runs = sum(a["runs"] for a in answers)
+    unexplored = tuple(Fraction(a.get("unexplored", {}).get(str(i), "0")) for a, i in zip(answers, range(len(domain))))
+    if any(unexplored):  # a loop on draws: a certified lower bound only, violated or sampled
+        e = Enumerated(list(order), rows, runs, rounding, unexplored)
+        report = depth_bounded_report(target, domain, labels, e, parsed, extra, depth=depth)
+        if report is None:
+            raise Unexplored(e, depth)
+        return report
+    mech = _mechanism(domain, labels, rows, rounding, prior, target)
+    (measures, decided), verdict = decide_channel(mech, parsed)
+    conformance = _conformance_exact(rows, list(order), declared) if declared else ""
+    return AuditReport(target, "white-box", verdict, mech, measures, decided, runs, conformance=conformance, **extra)

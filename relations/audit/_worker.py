@@ -1,0 +1,288 @@
+"""Running a randomizer where it lives: the jobs of an audit, in this process or in a worker.
+
+A *job* is a JSON object; :func:`run_job` answers it with another:
+
+* ``{"task": "describe", "target": T, "params": P}``: the target's default domain, the
+  budget it claims and its version (library mechanisms);
+* ``{"task": "enumerate", "target": T, "params": P, "domain": D, "inputs": [i, ...],
+  "max_paths": N, "seconds": S, "max_depth": L}``: the exact rows of inputs ``D[i]``, as ``[output, label,
+  "num/den"]``, within the path, time and depth budgets, and the mass of the paths cut at depth ``L``;
+* ``{"task": "sample", ..., "input": i, "chunk": c, "size": n, "seed": s}``: counts of the
+  outputs of ``n`` runs on ``D[i]``, seeded from ``(s, i, c)`` only, so that any split
+  of the work over processes or machines gives the same counts (with ``"bins": [edges]``, of
+  the interval each real-valued output falls in);
+* ``{"task": "declared", ..., "inputs": [...]}``: the channel the library documents.
+
+Outputs travel as the text of their :func:`~relations.audit._outputs.output_key`.  Run as a
+script (``python _worker.py``, any interpreter with the randomizer's libraries, e.g. one
+pinned to an old numpy), it reads one job per line on stdin and writes one answer per line
+on stdout; the randomizer's own prints go to stderr.  As a script it loads only the
+modules of :mod:`relations.audit` it needs, not the rest of the package.
+"""
+
+from __future__ import annotations
+
+import sys
+
+if __name__ == "__main__" and not __package__:  # a worker interpreter: load relations.audit's modules alone
+    import os
+    import types
+
+    _here = os.path.dirname(os.path.abspath(__file__))
+    sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != _here]
+    sys.path.insert(0, os.getcwd())  # MODULE:FUNCTION targets are found as with 'python -m'
+    for _name, _path in (("relations", os.path.dirname(_here)), ("relations.audit", _here)):
+        _pkg = types.ModuleType(_name)
+        _pkg.__path__ = [_path]
+        sys.modules[_name] = _pkg
+
+import importlib
+import importlib.util
+import inspect
+import json
+import os
+import threading
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+from relations.audit._enumerate import NotEnumerable
+from relations.audit._exact import enumerate_channel
+from relations.audit._outputs import output_key, output_label, output_real
+
+__all__ = ["TargetError", "Target", "load_target", "bin_key", "run_job", "main"]
+
+class TargetError(Exception):
+    """The target cannot be loaded or called as asked (a one-line message for the user)."""
+
+class Target:
+    """A loaded randomizer: ``fn(x, rng=...)`` plus what a library adapter knows about it."""
+
+    def __init__(self, fn: Callable[..., Any], *, pass_rng: bool, domain: list | None = None,
+                 claimed: float | None = None, version: str = "", seed: Callable[[int], None] | None = None,
+                 white: Callable[..., Any] | None = None, declared: Callable[[Any], dict] | None = None,
+                 enumerable: bool = True, seeds: int = 0):
+        self.fn, self.pass_rng, self.domain, self.claimed, self.version = fn, pass_rng, domain, claimed, version
+        self.seed, self.white, self.declared, self.enumerable = seed, white, declared, enumerable
+        self.seeds = seeds  # local hashing: the white-box route is over this many fixed hash seeds
+
+    def call(self, fn: Callable[..., Any], x: Any, rng: Any) -> Any:
+        return fn(x, rng=rng) if self.pass_rng else fn(x)
+
+def _import_file(where: str) -> Any:
+    """Import ``FILE.py`` as ``python FILE.py`` would find its imports: its folder first on ``sys.path``."""
+    folder = os.path.dirname(os.path.abspath(where))
+    if folder not in sys.path:
+        sys.path.insert(0, folder)
+    spec = importlib.util.spec_from_file_location(f"_relations_audit_{abs(hash(os.path.abspath(where)))}", where)
+    if spec is None or spec.loader is None:
+        raise TargetError(f"cannot import {where}")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+def _fingerprint(fn: Callable[..., Any]) -> str:
+    """A digest of the plain values among the globals of ``fn``'s module (numbers, text, tuples, UUIDs): two
+    processes that imported it differently (a value drawn at import) give different digests."""
+    import hashlib
+
+    values = getattr(getattr(fn, "__wrapped__", fn), "__globals__", None) or {}
+    plain = sorted((k, repr(v)) for k, v in values.items() if not k.startswith("__") and (
+        isinstance(v, (str, bytes, int, float, tuple, frozenset)) or type(v).__name__ == "UUID"))
+    return hashlib.sha256(repr(plain).encode()).hexdigest()[:16]
+
+
+def load_target(target: str, params: dict | None = None) -> Target:
+    """Load ``MODULE:FUNCTION``, ``FILE.py:FUNCTION`` or a library mechanism ``LIBRARY.NAME``.
+
+    ``params`` (library mechanisms): ``eps``, ``k`` and the adapter's own parameters.
+
+    Raises
+    ------
+    TargetError
+        With one line saying what is wrong.
+    """
+    params = dict(params or {})
+    if ":" not in target:
+        from relations.audit._libraries import ADAPTERS, build
+
+        if target not in ADAPTERS:
+            raise TargetError(f"target {target!r}: expected MODULE:FUNCTION, FILE.py:FUNCTION or a library "
+                              "mechanism ('relations audit --list')")
+        eps, k = params.pop("eps", None), params.pop("k", None)
+        if eps is None or k is None:
+            raise TargetError(f"{target}: needs --eps and --k (the budget and the domain size)")
+        try:
+            built = build(target, eps=float(eps), k=int(k), params=params)
+        except ImportError as exc:
+            lib = ADAPTERS[target].library
+            raise TargetError(f"{target}: the library {lib} is not installed in {sys.executable} ({exc}); "
+                              f"install it (pip install 'privacy-relations[audit]') or pass --python") from None
+        except KeyError as exc:
+            raise TargetError(str(exc.args[0])) from None
+        except Exception as exc:  # the library refused the parameters
+            raise TargetError(f"{target}: the library refused eps={eps}, k={k}: {type(exc).__name__}: {exc}") from None
+        return Target(built.fn, pass_rng=True, domain=built.domain, claimed=built.claimed, version=built.version,
+                      seed=built.seed, white=built.white, declared=built.declared, enumerable=built.enumerable,
+                      seeds=built.seeds)
+    where, name = target.rsplit(":", 1)
+    try:
+        if where.endswith(".py"):
+            if not os.path.isfile(where):
+                raise TargetError(f"target {target!r}: no file {where}")
+            module = _import_file(where)
+        else:
+            module = importlib.import_module(where)
+    except TargetError:
+        raise
+    except Exception as exc:  # the user's module failed to import: one line, not a traceback
+        raise TargetError(f"target {target!r}: cannot import {where}: {type(exc).__name__}: {exc}") from None
+    fn: Any = module
+    for part in name.split("."):
+        fn = getattr(fn, part, None)
+        if fn is None:
+            raise TargetError(f"target {target!r}: {where} has no {name!r}")
+    if not callable(fn):
+        raise TargetError(f"target {target!r}: {name!r} is not callable")
+    try:
+        pass_rng = "rng" in inspect.signature(fn, follow_wrapped=False).parameters
+    except (TypeError, ValueError):
+        pass_rng = False
+    return Target(fn, pass_rng=pass_rng)
+
+def _seeds(seed: int, index: int, chunk: int) -> tuple[Any, int]:
+    import numpy as np
+
+    ss = np.random.SeedSequence([int(seed), int(index), int(chunk)])
+    return np.random.default_rng(ss), int(ss.generate_state(1, dtype=np.uint64)[0])
+
+_GLOBALS = threading.Lock()  # the global generators are seeded per chunk: one chunk at a time per process
+
+
+def sample_counts(target: Target, x: Any, *, index: int, chunk: int, size: int, seed: int,
+                  bins: list | None = None, atoms: list | None = None, ordered: bool = False) -> Counter:
+    """Counts of ``output_key``s over ``size`` runs on ``x``, seeded from ``(seed, index, chunk)`` alone; with
+    ``bins`` (sorted edges), counts of the bin each real-valued output falls in (:func:`bin_key`), the values
+    in ``atoms`` (point masses) counted as outputs of their own.  With ``ordered``, each run's output is
+    counted under its position (``"j:key"``), so that two samples compare equal only when every run agrees."""
+    with _GLOBALS:
+        counts = _sample_counts(target, x, index=index, chunk=chunk, size=size, seed=seed, ordered=ordered)
+    if bins is None or ordered:  # the runs in order compare the same binned or not
+        return counts
+    binned: Counter = Counter()
+    for key, n in counts.items():
+        binned[bin_key(key, bins, atoms)] += n
+    return binned
+
+
+def bin_key(key: Any, edges: list, atoms: list | None = None) -> str:
+    """The interval of ``edges`` that the real output ``key`` falls in: ``"[a, b)"``, open at infinity; a value
+    in ``atoms`` is its own output, ``"{v}"``.
+
+    Examples
+    --------
+    >>> bin_key(0.5, [0.0, 1.0]), bin_key(-3, [0.0, 1.0]), bin_key(1.0, [0.0, 1.0]), bin_key(0.5, [0.0], [0.5])
+    ('[0.0, 1.0)', '(-inf, 0.0)', '[1.0, inf)', '{0.5}')
+    """
+    import bisect
+
+    value = output_real(key)
+    if value is None:
+        raise TargetError(f"--bins needs a real-valued output; the randomizer returned {key!r}")
+    if atoms and value in atoms:
+        return f"{{{value!r}}}"
+    i = bisect.bisect_right(edges, value)
+    lo = "(-inf" if i == 0 else f"[{edges[i - 1]!r}"
+    hi = "inf)" if i == len(edges) else f"{edges[i]!r})"
+    return f"{lo}, {hi}"
+
+
+def _sample_counts(target: Target, x: Any, *, index: int, chunk: int, size: int, seed: int,
+                   ordered: bool = False) -> Counter:
+    import random
+
+    import numpy as np
+
+    rng, state = _seeds(seed, index, chunk)
+    random.seed(state)
+    np.random.seed(state % 2**32)
+    if target.seed is not None:
+        target.seed(state)
+    counts: Counter = Counter()
+    fn = target.fn
+    for j in range(size):
+        key = output_key(target.call(fn, x, rng))
+        counts[f"{j}:{key!r}" if ordered else key] += 1
+    return counts
+
+def run_job(job: dict, cache: dict | None = None) -> dict:
+    """Answer one job (the module docstring lists them); errors come back as ``{"ok": False, ...}``."""
+    cache = {} if cache is None else cache
+    try:
+        key = json.dumps([job["target"], job.get("params")], sort_keys=True)
+        if key not in cache:
+            cache[key] = load_target(job["target"], job.get("params"))
+        target = cache[key]
+        task = job["task"]
+        if task == "describe":
+            return {"ok": True, "domain": target.domain, "claimed": target.claimed, "version": target.version,
+                    "enumerable": target.enumerable, "declared": target.declared is not None, "seeds": target.seeds}
+        domain = job["domain"]
+        if task == "enumerate":
+            fn = target.white or target.fn
+            rows, runs, rounding, unexplored, bits = {}, 0, 0.0, {}, {}
+            for i in job["inputs"]:
+                e = enumerate_channel(fn, [domain[i]], pass_rng=target.pass_rng or target.white is not None,
+                                      max_paths=job.get("max_paths", 1_000_000), allow_unexplored=True,
+                                      seconds=job.get("seconds"), max_depth=job.get("max_depth"))
+                if e.factorised is not None:  # independent bits: the coordinate probabilities
+                    f = e.factorised
+                    bits[str(i)] = {"kind": f.kind, "radius": f.radius,
+                                    "row": [f"{p.numerator}/{p.denominator}" for p in f.rows[0]]}
+                rows[str(i)] = [[repr(k), output_label(k), f"{p.numerator}/{p.denominator}"]
+                                for k, p in zip(e.outputs, e.rows[0] if e.rows else [])]
+                m = e.unexplored[0]
+                unexplored[str(i)] = f"{m.numerator}/{m.denominator}"
+                runs += e.runs
+                rounding = max(rounding, e.rounding)
+            return {"ok": True, "rows": rows, "runs": runs, "rounding": rounding, "unexplored": unexplored,
+                    "bits": bits, "fingerprint": _fingerprint(fn)}
+        if task == "sample":
+            i = job["input"]
+            counts = sample_counts(target, domain[i], index=i, chunk=job["chunk"], size=job["size"], seed=job["seed"],
+                                   bins=job.get("bins"), atoms=job.get("atoms"),
+                                   ordered=bool(job.get("ordered")))
+            return {"ok": True, "counts": [[repr(k), output_label(k), n] for k, n in counts.items()]}
+        if task == "declared":
+            if target.declared is None:
+                return {"ok": True, "rows": None}
+            rows = {}
+            for i in job["inputs"]:
+                row = target.declared(domain[i])
+                rows[str(i)] = [[repr(output_key(y)), output_label(output_key(y)), repr(float(p))]
+                                for y, p in row.items()]
+            return {"ok": True, "rows": rows}
+        return {"ok": False, "kind": "input", "message": f"unknown task {task!r}"}
+    except TargetError as exc:
+        return {"ok": False, "kind": "input", "message": str(exc)}
+    except NotEnumerable as exc:
+        return {"ok": False, "kind": "not-enumerable", "message": str(exc)}
+    except Exception as exc:  # the randomizer raised: report it, the audit decides what it means
+        return {"ok": False, "kind": "error", "message": f"{type(exc).__name__}: {exc}"}
+
+def main() -> None:
+    """The worker loop: one JSON job per line on stdin, one JSON answer per line on stdout."""
+    protocol = os.fdopen(os.dup(1), "w", encoding="utf-8")
+    os.dup2(2, 1)  # the randomizer's prints go to stderr, not into the protocol
+    sys.stdout = sys.stderr
+    cache: dict = {}
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        answer = run_job(json.loads(line), cache)
+        protocol.write(json.dumps(answer) + "\n")
+        protocol.flush()
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,151 @@
+"""The local HTTP server of ``relations demo``: one self-contained page and two JSON endpoints.
+
+The standard library's :class:`http.server.ThreadingHTTPServer` serves
+
+* ``/`` -- the page (``page.html`` next to this module: HTML, CSS and JavaScript in one file, nothing
+  fetched from the internet, so it works in a classroom without a connection);
+* ``/api/state?k=K&n=N&skew=J&records=R`` -- :func:`relations.demo._state.state` as JSON;
+* ``/api/counterexample?kind=mi|thm4&k=...`` -- :func:`relations.demo._state.counterexample`.
+
+Query values outside the sliders' ranges are refused with status 400 and a one-line ``error`` before
+anything is computed; computations run one at a time (a lock), so a class of browsers cannot overload
+the machine.  Infinite values are sent as the strings ``"inf"`` / ``"-inf"`` (JSON has no infinity).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import socket
+import sys
+import threading
+from collections.abc import Callable
+from functools import lru_cache
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from importlib import resources
+from typing import Any, cast
+from urllib.parse import parse_qs, urlsplit
+
+from relations.demo._state import COUNTEREXAMPLES, DEFAULTS, RANGES, counterexample, parse_params, state
+from relations.errors import InputError
+
+__all__ = ["DemoServer", "make_server", "page_html", "server_url"]
+
+
+@lru_cache(maxsize=1)
+def page_html() -> str:
+    """The page, with the sliders' ranges and starting positions filled in.
+
+    Examples
+    --------
+    >>> html = page_html()
+    >>> html.startswith("<!DOCTYPE html>"), "http://" in html.replace("http://www.w3.org", ""), '"k": [2, 16]' in html
+    (True, False, True)
+    """
+    text = resources.files("relations.demo").joinpath("page.html").read_text(encoding="utf-8")
+    config = {"ranges": {k: list(v) for k, v in RANGES.items()}, "defaults": DEFAULTS,
+              "counterexamples": list(COUNTEREXAMPLES)}
+    return text.replace("/*CONFIG*/null", json.dumps(config))
+
+
+def _finite(obj: Any) -> Any:
+    """``obj`` with every non-finite float replaced by ``"inf"``, ``"-inf"`` or ``"nan"``."""
+    if isinstance(obj, float) and not math.isfinite(obj):
+        return "nan" if math.isnan(obj) else ("inf" if obj > 0 else "-inf")
+    if isinstance(obj, dict):
+        return {k: _finite(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_finite(v) for v in obj]
+    return obj
+
+
+class _Handler(BaseHTTPRequestHandler):
+    """Routes ``GET`` requests to the page and the endpoints."""
+
+    server_version = "relations-demo"
+    server: DemoServer
+
+    def do_GET(self) -> None:  # noqa: N802 (the http.server name)
+        url = urlsplit(self.path)
+        query = {k: v[-1] for k, v in parse_qs(url.query).items()}
+        if url.path in ("/", "/index.html"):
+            self._send(HTTPStatus.OK, "text/html; charset=utf-8", page_html().encode("utf-8"))
+        elif url.path == "/api/state":
+            self._json(lambda: state(parse_params(query)))
+        elif url.path == "/api/counterexample":
+            self._json(lambda: counterexample(query.get("kind", "mi"), parse_params(query)))
+        elif url.path == "/favicon.ico":
+            self._send(HTTPStatus.NO_CONTENT, "image/x-icon", b"")
+        else:
+            self._send(HTTPStatus.NOT_FOUND, "application/json", b'{"error": "not found"}')
+
+    def _json(self, compute: Callable[[], dict[str, Any]]) -> None:
+        try:
+            with self.server.lock:
+                obj = compute()
+            status = HTTPStatus.OK
+        except InputError as exc:
+            obj, status = {"error": str(exc)}, HTTPStatus.BAD_REQUEST
+        except Exception as exc:  # a bug must not take the page down: report it and keep serving
+            sys.stderr.write(f"relations demo: {self.path}: {type(exc).__name__}: {exc}\n")
+            obj, status = {"error": f"{type(exc).__name__}: {exc}"}, HTTPStatus.INTERNAL_SERVER_ERROR
+        body = json.dumps(_finite(obj), allow_nan=False).encode("utf-8")
+        self._send(status, "application/json", body)
+
+    def _send(self, status: HTTPStatus, ctype: str, body: bytes) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", ctype)
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Cache-Control", "no-store")
+        self.end_headers()
+        if body:
+            self.wfile.write(body)
+
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 (the http.server signature)
+        """Quiet: a classroom terminal shows the address, not every request."""
+
+
+class DemoServer(ThreadingHTTPServer):
+    """A :class:`~http.server.ThreadingHTTPServer` with a lock that runs one computation at a time."""
+
+    daemon_threads = True
+
+    def __init__(self, address: tuple[str, int]) -> None:
+        if ":" in address[0]:
+            self.address_family = socket.AF_INET6
+        self.lock = threading.Lock()
+        super().__init__(address, _Handler)
+
+
+def make_server(host: str = "127.0.0.1", port: int = 5006) -> DemoServer:
+    """A server bound to ``host:port`` (``port=0``: a free port), not yet serving.
+
+    The first computation is done here, so that the first slider move is not slowed by imports.
+
+    Raises
+    ------
+    OSError
+        If the address cannot be bound (in use, or not this machine's).
+
+    Examples
+    --------
+    >>> import threading, urllib.request, json
+    >>> srv = make_server(port=0)
+    >>> thread = threading.Thread(target=srv.serve_forever, daemon=True); thread.start()
+    >>> with urllib.request.urlopen(server_url(srv) + "api/state?k=3&n=8") as r:
+    ...     json.load(r)["budgets"]["eps_d"]["exact"]
+    'ln(2)'
+    >>> srv.shutdown(); srv.server_close()
+    """
+    server = DemoServer((host, port))
+    state(parse_params(DEFAULTS))
+    return server
+
+
+def server_url(server: DemoServer) -> str:
+    """``http://HOST:PORT/`` of a bound server (the port it really got when asked for 0)."""
+    host, port = cast("tuple[str, int]", server.server_address[:2])  # an IP server
+    if ":" in str(host):
+        host = f"[{host}]"
+    return f"http://{host}:{port}/"

@@ -1,0 +1,310 @@
+"""What the live page shows for one position of its sliders, computed exactly by the package.
+
+The page (:mod:`relations.demo._server`) has four sliders, each an integer in a fixed range
+(:data:`RANGES`), so that nothing else can reach the engine:
+
+* ``k`` -- the domain size of k-ary randomized response, 2 to 16;
+* ``n`` -- the ratio ``t = e^eps = n/4``, 4 to 64 (``eps = ln t`` from 0 to ``ln 16 = 2.77``);
+* ``skew`` -- ``j`` from 0 to 19: a share ``s = j/20`` of the prior sits on the first value, the rest
+  is uniform (``p(x) = (1 - s)/k + s [x = 0]``; ``s = 0`` is the uniform prior);
+* ``records`` -- ``r`` from 1 to 20: ``r = 1`` is the local mechanism ``krr(k, t)``, ``r >= 2`` the central
+  ``product(krr(k, t), r)`` on ``D^r`` (product form, never expanded).
+
+:func:`state` measures the mechanism and checks every catalogued relation on it
+(:data:`RELATIONS`, by :func:`relations.checking.check`, exact: ratios as ``ln(q)``, ``I(X;Y)`` as a certified enclosure) and
+adds the frontier plot's data (:func:`frontier`, cached per ``(k, skew, records)``);
+:func:`counterexample` builds a witness on demand.  At the largest sizes a slider move costs about
+0.5 s (2 cores), the frontier about 0.3 s more when ``k``, ``skew`` or ``records`` changes.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any, cast
+
+from relations.catalogue._entries import BY_ID, CATALOGUE
+from relations.checking._checker import BASE_NAMES, check
+from relations.checking._encoding import check_json
+from relations.errors import InputError
+from relations.measures._api import measure
+from relations.measures._encoding import measures_json
+from relations.mechanisms import krr, paper_example, product
+from relations.model._distributions import Channel, Prior
+from relations.model._mechanism import Mechanism
+from relations.model._neighbours import HammingInputs
+from relations.pipeline._frontiers import local_mi_sup_float
+from relations.search._witnesses import mi_witness
+
+if TYPE_CHECKING:
+    from relations.catalogue._bounds import KLBound, Linear
+    from relations.catalogue._formulas import Formula
+
+__all__ = ["RANGES", "DEFAULTS", "RELATIONS", "Params", "parse_params", "mechanism", "state", "frontier", "counterexample",
+           "COUNTEREXAMPLES"]
+
+#: Each slider's integer range (inclusive): the page's sliders and the server accept nothing else.
+RANGES = {"k": (2, 16), "n": (4, 64), "skew": (0, 19), "records": (1, 20)}
+#: The sliders' starting positions: 4-RR with ``e^eps = 3``, uniform prior, local.
+DEFAULTS = {"k": 4, "n": 12, "skew": 0, "records": 1}
+#: The relations the page checks: every catalogued relation between ``eps_i``, ``eps_d``, ``eps_m``, ``sigma_min``
+#: (and ``eps_all``, ``-sigma_min``) -- the paper's theorems, their sources and corrections.  The relations of the
+#: further notions (rho, KL, Renyi, leakages) are left to ``relations check``: deciding ``rho`` exactly near
+#: ``eps = 0`` alone takes about a second at ``k = 16``.
+RELATIONS = tuple(r for r in CATALOGUE if r.premise in BASE_NAMES and r.conclusion in BASE_NAMES)
+#: The counterexamples the page can show (:func:`counterexample`).
+COUNTEREXAMPLES = ("mi", "thm4")
+
+
+@dataclass(frozen=True)
+class Params:
+    """One position of the sliders (see the module docstring for the ranges).
+
+    Examples
+    --------
+    >>> p = Params(k=4, n=13, skew=10, records=1)
+    >>> p.ratio, p.skew_share, p.prior
+    (Fraction(13, 4), Fraction(1, 2), [Fraction(5, 8), Fraction(1, 8), Fraction(1, 8), Fraction(1, 8)])
+    """
+
+    k: int
+    n: int
+    skew: int
+    records: int
+
+    @property
+    def ratio(self) -> Fraction:
+        """``t = e^eps = n/4``."""
+        return Fraction(self.n, 4)
+
+    @property
+    def skew_share(self) -> Fraction:
+        """``s = skew/20``, the prior's extra share on the first value."""
+        return Fraction(self.skew, 20)
+
+    @property
+    def prior(self) -> list[Fraction]:
+        """``p(x) = (1 - s)/k + s [x = 0]``."""
+        s = self.skew_share
+        return [(1 - s) / self.k + (s if x == 0 else 0) for x in range(self.k)]
+
+    @property
+    def setting(self) -> str:
+        """``"local"`` for one record, else ``"central"``."""
+        return "local" if self.records == 1 else "central"
+
+
+def parse_params(query: Mapping[str, Any]) -> Params:
+    """Slider positions from a query (text or ints), each checked against :data:`RANGES`.
+
+    Missing names take their :data:`DEFAULTS`.
+
+    Raises
+    ------
+    InputError
+        If a value is not a whole number or is outside its range.
+
+    Examples
+    --------
+    >>> parse_params({"k": "3", "n": "8"})
+    Params(k=3, n=8, skew=0, records=1)
+    >>> parse_params({"k": "99"})
+    Traceback (most recent call last):
+    ...
+    relations.errors.InputError: k must be a whole number from 2 to 16, got '99'
+    """
+    values = {}
+    for name, (lo, hi) in RANGES.items():
+        raw = query.get(name, DEFAULTS[name])
+        text = str(raw).strip()
+        if not (text.isdigit() and lo <= int(text) <= hi):
+            raise InputError(f"{name} must be a whole number from {lo} to {hi}, got {str(raw)[:20]!r}")
+        values[name] = int(text)
+    return Params(**values)
+
+
+def mechanism(p: Params) -> Mechanism:
+    """``krr(k, t)`` with the skewed prior; on ``r >= 2`` records its product form (central).
+
+    Examples
+    --------
+    >>> from relations import measure
+    >>> m = mechanism(Params(k=2, n=12, skew=0, records=3))
+    >>> str(m.setting), str(measure(m).eps_d.exact)
+    ('central', 'ln(3)')
+    """
+    local = krr(p.k, p.ratio, prior=p.prior)
+    return local if p.records == 1 else product(local, p.records)
+
+
+def _number(v: float | None) -> float | str | None:
+    """A float for JSON: ``"inf"`` / ``"-inf"`` for infinities (JSON has none)."""
+    if v is None or math.isfinite(v):
+        return v
+    return "inf" if v > 0 else "-inf"
+
+
+def _budgets(mech: Mechanism, measures) -> dict[str, Any]:
+    """The four budgets: exact form, value, witness in words (``eps_m``: its certified enclosure)."""
+    obj = measures_json(mech, measures)
+    out: dict[str, Any] = {}
+    for name in ("eps_i", "eps_d", "sigma_min"):
+        b = obj[name]
+        w = b.get("witness")
+        where = None
+        if w:
+            where = f"x = {w['x']}, x' = {w['x_prime']}" + (f", y = {w['y']}" if "y" in w else "")
+        out[name] = {"exact": b["exact"], "value": b["value"], "witness": where}
+    mi = measures.eps_m
+    lo, hi = mi.enclosure.lower, mi.enclosure.upper
+    out["eps_m"] = {"value": mi.value, "exact": None, "enclosure": [f"{float(lo):.15f}", f"{float(hi):.15f}"],
+                    "bits": mi.bits, "witness": "I(X;Y)"}
+    return out
+
+
+def _relation_rows(report_json: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every relation that applies to the mechanism: id, claim, status, conclusion and bound."""
+    rows = []
+    for r in report_json["relations"]:
+        if r["status"] == "not applicable":
+            continue
+        side = {key: (None if r.get(key) is None else {"exact": r[key].get("exact"), "value": r[key]["value"],
+                                                        "name": r[key].get("name")})
+                for key in ("premise", "bound", "conclusion")}
+        rows.append({"id": r["id"], "symbols": r["symbols"], "status": str(r["status"]), "kind": str(r["kind"]),
+                     "title": r["title"], "note": r["note"], **side,
+                     "slack": None if r.get("slack") is None else r["slack"]})
+    return rows
+
+
+def state(p: Params) -> dict[str, Any]:
+    """Everything the page shows for one slider position, as JSON.
+
+    Returns
+    -------
+    dict
+        ``params`` (the mechanism in words: ``ratio``, ``eps`` as ``ln(t)``, ``prior``, ``setting``),
+        ``budgets`` (``eps_i``, ``eps_d``, ``sigma_min`` with ``exact`` and ``value``; ``eps_m`` with its
+        ``enclosure``), ``relations`` (each applicable catalogue relation with its ``status``),
+        ``counts`` (relations per status), ``frontier`` (:func:`frontier`) and ``seconds``.
+
+    Examples
+    --------
+    >>> s = state(Params(k=4, n=12, skew=0, records=1))
+    >>> s["budgets"]["eps_d"]["exact"], s["budgets"]["sigma_min"]["exact"], s["params"]["eps"]
+    ('ln(3)', '0', 'ln(3)')
+    >>> {r["id"]: r["status"] for r in s["relations"]}["relations.thm11_sharp"]
+    'holds'
+    """
+    start = time.perf_counter()
+    mech = mechanism(p)
+    report = check(mech, relations=RELATIONS)
+    obj = check_json(report)
+    rows = _relation_rows(obj)
+    counts: dict[str, int] = {}
+    for r in rows:
+        counts[r["status"]] = counts.get(r["status"], 0) + 1
+    t = p.ratio
+    params = {"k": p.k, "n": p.n, "skew": p.skew, "records": p.records, "ratio": str(t),
+              "eps": "0" if t == 1 else f"ln({t})", "eps_value": math.log(t), "skew_share": str(p.skew_share),
+              "prior": [str(v) for v in p.prior], "setting": p.setting,
+              "mechanism": f"krr({p.k}, {t})" + (f" on {p.records} records (product)" if p.records > 1 else "")}
+    return {"params": params, "budgets": _budgets(mech, report.values.measures), "relations": rows, "counts": counts,
+            "frontier": frontier(p.k, p.skew, p.records), "seconds": round(time.perf_counter() - start, 3)}
+
+
+#: Slider positions of ``n`` where the frontier plot evaluates ``I(X;Y)`` (every other one).
+FRONTIER_N = tuple(range(RANGES["n"][0], RANGES["n"][1] + 1, 2))
+
+
+@lru_cache(maxsize=64)
+def frontier(k: int, skew: int, records: int) -> dict[str, Any]:
+    """The frontier plot's data: ``I(X;Y)`` of the page's k-RR against ``eps``, and the bounds it is checked against.
+
+    ``eps_m`` is the certified value of :func:`~relations.measures.measure` at every other ratio ``n/4``.
+    The lines are the catalogue's bounds on ``eps_m`` from ``eps_d`` for the setting -- the published one
+    (Zheng et al. 2025 Theorem 11 locally, Theorem 9 centrally: ``2 eps_d``) and the corrected one
+    (``relations.thm11_sharp``: ``eps_d``; ``relations.thm9_corrected``: ``r eps_d``) -- and the largest
+    ``I(X;Y)`` of any ``eps``-DP mechanism (``r F(eps)``, :func:`~relations.pipeline._frontiers.local_mi_sup_float`).
+
+    Examples
+    --------
+    >>> f = frontier(2, 0, 1)
+    >>> [b["id"] for b in f["bounds"]], len(f["eps"]) == len(f["eps_m"])
+    (['zheng2025.thm11', 'relations.thm11_sharp'], True)
+    """
+    ids = ("zheng2025.thm11", "relations.thm11_sharp") if records == 1 else ("zheng2025.thm9",
+                                                                              "relations.thm9_corrected")
+    eps, info = [], []
+    for n in FRONTIER_N:
+        p = Params(k=k, n=n, skew=skew, records=records)
+        eps.append(math.log(p.ratio))
+        info.append(measure(mechanism(p)).eps_m.value)
+    diameter = records  # D^r: datasets differ in at most r records
+    bounds = [{"id": i, "symbols": BY_ID[i].symbols,
+               "values": [_bound(i).float(e, 0.0, diameter) for e in eps]} for i in ids]
+    sup = [records * local_mi_sup_float(e) for e in eps]
+    return {"eps": eps, "eps_m": info, "bounds": bounds, "sup": sup,
+            "sup_label": ("r F(eps)" if records > 1 else "F(eps)") + ": most I(X;Y) of any eps-DP mechanism"}
+
+
+def _bound(relation_id: str) -> Linear | KLBound | Formula:
+    """The bound of the catalogue's implication ``relation_id``."""
+    bound = BY_ID[relation_id].bound
+    assert bound is not None  # an implication
+    return bound
+
+
+def _matrix(mech: Mechanism) -> dict[str, Any]:
+    """A small mechanism written out: input and output labels, prior and channel as exact text."""
+    prior, rows = cast(Prior, mech.prior).exact, cast(Channel, mech.channel).exact  # small, dense and exact
+    assert prior is not None and rows is not None and not isinstance(mech.inputs, HammingInputs)
+    return {"inputs": list(mech.inputs.labels), "outputs": [str(o) for o in mech.outputs],
+            "prior": [str(v) for v in prior], "channel": [[str(v) for v in row] for row in rows],
+            "neighbours": [list(e) for e in getattr(mech.inputs, "edges", ())] or "every pair"}
+
+
+def counterexample(kind: str, p: Params) -> dict[str, Any]:
+    """A counterexample to show on demand, checked exactly.
+
+    * ``"mi"`` -- a channel with at most the mutual information of the page's k-RR (rounded down to
+      thousandths, at least ``1/1000``) and infinite ``eps_d``
+      (:func:`~relations.search._witnesses.mi_witness`, the constructions of Zheng et al. 2025, Theorems 12
+      and 10): a small ``I(X;Y)`` does not bound ``eps_d``;
+    * ``"thm4"`` -- the paper's own Section 5 example, on which its Theorem 4 fails.
+
+    Returns
+    -------
+    dict
+        ``title``, ``relation`` (id and claim), ``text``, ``mechanism`` (:func:`_matrix`), ``budgets`` and
+        ``status`` (the relation's status on the witness, from :func:`~relations.checking.check`).
+
+    Examples
+    --------
+    >>> c = counterexample("mi", Params(k=2, n=12, skew=0, records=1))
+    >>> c["relation"]["id"], c["budgets"]["eps_d"]["exact"], c["status"]
+    ('zheng2025.thm12', 'inf', 'witness')
+    """
+    if kind not in COUNTEREXAMPLES:
+        raise InputError(f"kind must be one of {', '.join(COUNTEREXAMPLES)}, got {kind[:20]!r}")
+    if kind == "mi":
+        rel = BY_ID["zheng2025.thm12" if p.records == 1 else "zheng2025.thm10"]
+        mi = measure(mechanism(p)).eps_m.value
+        target = max(Fraction(1, 1000), Fraction(math.floor(mi * 1000), 1000))
+        mech = mi_witness(rel.setting, target)
+        text = (f"I(X;Y) <= {target} (your mechanism: {mi:.4f}) and yet eps_d = inf: an output that one input "
+                "can produce and its neighbour never can. Small mutual information does not bound DP.")
+    else:
+        rel = BY_ID["zheng2025.thm4"]
+        mech = paper_example()
+        text = ("The paper's own Section 5 example: prior (19/20, 1/20), rows (13/20, 7/20) and (7/20, 13/20). "
+                "Theorem 4 claims eps_i <= eps_d + sigma_min; the corrected bound is eps_i <= eps_d - sigma_min.")
+    report = check(mech, relations=[rel])
+    outcome = check_json(report)["relations"][0]
+    return {"title": rel.title, "relation": {"id": rel.id, "symbols": rel.symbols, "statement": rel.statement},
+            "text": text, "mechanism": _matrix(mech), "budgets": _budgets(mech, report.values.measures),
+            "status": str(outcome["status"]), "conclusion": outcome.get("conclusion"), "bound": outcome.get("bound")}

@@ -1,0 +1,170 @@
+"""The conversion frontiers under eps-LDP against the catalogue's bounds (figure ``conversion_frontiers``).
+
+Four panels over ``eps = eps_d``: the sup of ``kl``, of ``rho``, of ``eps_delta(10^-5)`` and of maximal
+leakage under ``eps``-LDP (:mod:`relations.pipeline._conversion_frontiers`), each with the catalogue
+relations that bound it, evaluated by their own bound objects; for ``eps_delta`` also the RDP and zCDP
+conversions evaluated at binary randomized response's own ``renyi(2)`` and ``rho``.
+
+Examples
+--------
+>>> d = conversion_frontiers_data(points=5)
+>>> sorted(d["panels"]), len(d["eps"])
+(['eps_delta', 'kl', 'maximal_leakage', 'rho'], 5)
+>>> d["panels"]["kl"]["frontier"]["values"][0] <= d["panels"]["kl"]["bounds"][0]["values"][0]
+True
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+    from relations.catalogue._bounds import KLBound, Linear
+    from relations.catalogue._formulas import Formula
+
+__all__ = ["conversion_frontiers_data", "draw_conversion_frontiers", "math_ln"]
+
+_PANELS = {
+    "kl": ("kl", ["drv2010.kl_dp", "relations.kl_tanh"]),
+    "rho": ("rho", ["bs2016.dp_zcdp", "relations.dp_zcdp_tanh"]),
+    "eps_delta": ("eps_delta(1/100000)", ["kov2017.dp_eps_delta"]),
+    "maximal_leakage": ("maximal_leakage", ["iwk2020.ml_ldp"]),
+}
+_AT_RR = {"mironov2017.rdp_dp": "renyi(2)", "cks2020.rdp_dp": "renyi(2)", "bs2016.zcdp_dp": "rho"}
+
+
+def _bound(i: str) -> Linear | KLBound | Formula:
+    """The bound of the catalogue's implication ``i``."""
+    from relations.catalogue._entries import get
+
+    bound = get(i).bound
+    assert bound is not None  # an implication
+    return bound
+
+
+def conversion_frontiers_data(*, points: int = 300, eps_max: float = 4.0) -> dict[str, Any]:
+    """The frontiers and bounds on a grid of ``eps``.
+
+    Parameters
+    ----------
+    points : int, optional
+        Grid points in ``(0, eps_max]``.
+    eps_max : float, optional
+        The largest ``eps``.
+
+    Returns
+    -------
+    dict
+        ``eps`` and, per panel, ``frontier`` (``label``, ``values``), ``bounds`` (``id``, ``label``,
+        ``values`` of ``f(eps)``), ``rr`` (the notion of binary RR computed by the library's float path,
+        which lies on the frontier), ``certified`` (arb enclosures of the frontier at ``ln 2, ln 3, ln 10``)
+        and, for ``eps_delta``, ``at_rr`` (the RDP/zCDP conversions at binary RR).
+    """
+    from relations.catalogue._entries import get
+    from relations.mechanisms._local import krr
+    from relations.pipeline._conversion_frontiers import eps_delta_sup, frontier_float, kl_sup, ml_sup
+    from relations.search._notion_floats import notion_float
+
+    eps = [float(x) for x in np.linspace(eps_max / points, eps_max, points)]
+    ratios = [Fraction(math.exp(e)).limit_denominator(10**6) for e in eps]
+    rr = [krr(2, t) for t in ratios]
+    out: dict[str, Any] = {"eps": eps, "panels": {}}
+    for key, (notion, ids) in _PANELS.items():
+        panel: dict[str, Any] = {
+            "notion": notion,
+            "frontier": {"label": f"sup {notion} under eps-LDP",
+                         "values": [frontier_float(notion, e) for e in eps]},
+            "bounds": [{"id": i, "label": get(i).symbols, "values": [_bound(i).float(e, 0.0, 1) for e in eps]}
+                       for i in ids],
+            "rr": [notion_float(m, notion) for m in rr] if key != "maximal_leakage" else None,
+        }
+        if key == "maximal_leakage":
+            panel["k"] = {str(k): [frontier_float(notion, e, k=k) for e in eps] for k in (2, 4, 16)}
+        cert = []
+        for t in (Fraction(2), Fraction(3), Fraction(10)):
+            lo, hi = {"kl": lambda: kl_sup(t), "rho": lambda: kl_sup(t),  # noqa: B023
+                      "eps_delta": lambda: eps_delta_sup(t, Fraction(1, 100000)),  # noqa: B023
+                      "maximal_leakage": lambda: ml_sup(t, 16)}[key]()  # noqa: B023
+            cert.append({"eps": f"ln({t})", "lower": float(lo), "upper": float(hi)})
+        panel["certified"] = cert
+        out["panels"][key] = panel
+    out["panels"]["eps_delta"]["at_rr"] = [
+        {"id": i, "label": get(i).symbols,
+         "values": [_bound(i).float(notion_float(m, arg), 0.0, 1) for m in rr]} for i, arg in _AT_RR.items()]
+    return out
+
+
+def draw_conversion_frontiers(data: dict[str, Any]) -> Figure:
+    """Four panels: each frontier (thick, black) with the catalogue's bounds (coloured, dashed, marked).
+
+    The frontier and the bounds are the float paths on the grid of ``data["eps"]``; the open circles are
+    binary randomized response computed by the library, the crosses the certified (arb) enclosures of
+    the frontier at ``ln 2, ln 3, ln 10`` (of maximal leakage: with ``k = 16`` outputs, as computed).  A bound equal to the frontier is drawn over it, dashed.
+    """
+    from relations.figures._plots import legend_below
+    from relations.figures._style import SYMBOLS, math, series, setup
+
+    plt = setup()
+    fig, axes = plt.subplots(2, 2, figsize=(7.4, 8.4), layout="constrained")
+    eps = data["eps"]
+    every = max(1, len(eps) // 8)
+    titles = {"kl": "KL divergence", "rho": r"zCDP $\rho$", "eps_delta": r"$\varepsilon'$ at $\delta = 10^{-5}$",
+              "maximal_leakage": "maximal leakage"}
+    for ax, (key, panel) in zip(axes.flat, data["panels"].items()):
+        sym = math(panel["notion"])
+        ax.plot(eps, panel["frontier"]["values"], lw=3.0, **series(0, marker=None),
+                label=f"$\\sup$ {sym} under {SYMBOLS['eps_d']}-LDP")
+        if panel.get("rr"):
+            ax.plot(eps[every // 2::every], panel["rr"][every // 2::every], "o", color="black", ms=5, mfc="white",
+                    label="binary RR (library values)", zorder=5)
+        lines = panel["bounds"] + panel.get("at_rr", [])
+        for i, b in enumerate(lines, start=1):
+            at_rr = " at binary RR" if b in panel.get("at_rr", []) else ""
+            same = all(abs(u - v) < 1e-9 for u, v in zip(b["values"], panel["frontier"]["values"]))
+            ax.plot(eps, b["values"], **series(i, markevery=(every * i // len(lines), every)),
+                    label=f"{math(b['label'])}{at_rr}\n({b['id']}" + ("; equals the frontier)" if same else ")"))
+        for k, vals in panel.get("k", {}).items():
+            ax.plot(eps, vals, color="grey", lw=1, ls=(0, (1, 2)))
+            ax.annotate(f"$k = {k}$", (eps[-1], vals[-1]), fontsize=7.5, xytext=(2, 0), textcoords="offset points",
+                        va="center")
+        cert = panel["certified"]
+        ax.plot([math_ln(c["eps"]) for c in cert], [(c["lower"] + c["upper"]) / 2 for c in cert], "x",
+                color="black", ms=7, mew=1.5, zorder=6, label="certified enclosure (arb) at $\\ln 2, \\ln 3, \\ln 10$"
+                + (", $k = 16$" if key == "maximal_leakage" else ""))
+        top = max(panel["frontier"]["values"]) * 1.7
+        if key == "eps_delta":  # the RDP/zCDP conversions sit ln(1/delta)-ish above the frontier
+            top = min(18.0, 1.1 * max(max(b["values"]) for b in lines))
+        ax.set_ylim(0, top)
+        ax.set_xlim(0, eps[-1] * 1.1)
+        ax.set_title(titles[key])
+        ax.set_xlabel(f"{SYMBOLS['eps_d']} (nats)")
+        ax.set_ylabel(f"{sym} (nats)" if key != "eps_delta" else r"$\varepsilon'$ (nats)")
+        legend_below(ax, fontsize=7)
+    fig.suptitle(r"Frontiers under $\varepsilon_d$-LDP (black) against the catalogue's conversion bounds")
+    return fig
+
+
+def math_ln(text: str) -> float:
+    """``ln(t)`` (as the certified points name their ``eps``) as a float.
+
+    Parameters
+    ----------
+    text : str
+        ``"ln(T)"`` with ``T`` a rational.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> round(math_ln("ln(10)"), 6)
+    2.302585
+    """
+    return math.log(float(Fraction(text[3:-1])))

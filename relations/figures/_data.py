@@ -1,0 +1,270 @@
+"""The figures' data: every number a figure shows, computed by the library (never typed in).
+
+Each ``*_data`` function returns a JSON-ready dict, saved next to its figure by
+:func:`relations.figures.write_all`.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Any
+
+from relations.errors import InputError
+from relations.io import EVIDENCE_DIR
+
+__all__ = ["NOTION_NODES", "relation_diagram_data", "prior_skew_data", "krr_information_data",
+           "central_records_data", "symmetric_channel_data", "privacy_distortion_data"]
+
+NOTION_NODES = {"eps_i": "identifiability", "eps_d": "differential privacy", "eps_m": "MI privacy"}
+
+
+def _measure(mech):
+    from relations.measures._api import measure
+
+    return measure(mech)
+
+
+# --------------------------------------------------------------------------- data
+
+
+def relation_diagram_data(verdicts_path: str | None = f"{EVIDENCE_DIR}/verdicts.json") -> dict[str, Any]:
+    """Zheng et al. 2025, Fig. 3 redrawn from the catalogue: the paper's theorems between three notions.
+
+    Parameters
+    ----------
+    verdicts_path : str or None, optional
+        A ``verdicts.json`` to take verdicts from; theorems it lacks are verified now (quick effort).
+
+    Returns
+    -------
+    dict
+        ``nodes``: identifiability, DP and MI privacy, central and local; ``edges``: one per theorem
+        with its ``relations verify`` verdict and, where the project has one, the corrected bound.
+    """
+    from relations.catalogue._entries import CATALOGUE
+
+    verdicts = {}
+    if verdicts_path and os.path.exists(verdicts_path):
+        try:
+            with open(verdicts_path, encoding="utf-8") as fh:
+                rows = json.load(fh)
+            verdicts = {str(v["id"]): str(v["verdict"]) for v in rows}
+        except (OSError, ValueError, TypeError, KeyError, AttributeError):
+            raise InputError(f"{verdicts_path}: not a verdicts.json of 'relations verify' (a list of objects with "
+                             "'id' and 'verdict'); give another with --verdicts") from None
+        unknown = sorted(set(verdicts.values()) - {"proved", "refuted", "holds-bounded", "unrefuted"})
+        if unknown:
+            raise InputError(f"{verdicts_path}: unknown verdict {unknown[0]!r}; give another with --verdicts")
+    paper = [r for r in CATALOGUE if r.id.startswith("zheng2025.thm")]
+    missing = [r for r in paper if r.id not in verdicts]
+    if missing:
+        from relations.pipeline._verify import Effort, verify_relation
+
+        for r in missing:
+            verdicts[r.id] = verify_relation(r, Effort.of(True)).verdict
+    corrected = {r.corrects: r for r in CATALOGUE if r.corrects}
+    edges = []
+    for r in paper:
+        fix = corrected.get(r.id)
+        edges.append({"id": r.id, "setting": r.setting, "source": r.premise, "target": r.conclusion,
+                      "kind": r.kind, "label": r.symbols if r.kind == "implication" else "does not imply",
+                      "verdict": verdicts[r.id],
+                      "corrected": None if fix is None else {"id": fix.id, "label": fix.symbols,
+                                                             "verdict": verdicts.get(fix.id)}})
+    nodes = [{"notion": n, "setting": s} for s in ("central", "local") for n in NOTION_NODES]
+    return {"nodes": nodes, "edges": edges}
+
+
+def prior_skew_data(*, points: int = 361, channel: Sequence[str] = ("13/20", "7/20")) -> dict[str, Any]:
+    """``eps_i``, ``eps_d``, ``-sigma_min`` of the paper's channel as ``p(1)`` goes from 1/2 to 19/20.
+
+    Parameters
+    ----------
+    points : int, optional
+        The number of evenly spaced priors, at least 2.
+    channel : pair of str, optional
+        Labels the figure only: the series are those of ``paper_example``'s channel.
+
+    Returns
+    -------
+    dict
+        Lists ``p1``, ``eps_i``, ``eps_d``, ``neg_sigma_min``; ``marked``: the paper's Section 5
+        priors ``p(1) = 11/20`` and ``19/20`` with exact ``eps_i``.
+    """
+    from relations.mechanisms._paper import paper_example
+
+    a, b = (Fraction(v) for v in channel)
+    xs = [Fraction(1, 2) + (Fraction(19, 20) - Fraction(1, 2)) * i / (points - 1) for i in range(points)]
+    out: dict[str, list] = {"p1": [], "eps_i": [], "eps_d": [], "neg_sigma_min": [], "marked": []}
+    for p in xs:
+        m = _measure(paper_example((p, 1 - p)))
+        out["p1"].append(float(p))
+        out["eps_i"].append(m.eps_i.value)
+        out["eps_d"].append(m.eps_d.value)
+        out["neg_sigma_min"].append(-m.sigma_min.value)
+    for p in (Fraction(11, 20), Fraction(19, 20)):  # the paper's Section 5 priors
+        m = _measure(paper_example((p, 1 - p)))
+        out["marked"].append({"p1": float(p), "eps_i": m.eps_i.value, "eps_i_exact": str(m.eps_i.exact),
+                              "eps_d": m.eps_d.value, "neg_sigma_min": -m.sigma_min.value})
+    out["channel"] = [str(a), str(b)]
+    return out
+
+
+def krr_information_data(k: int = 4, ratios: Sequence[Fraction] | None = None) -> dict[str, Any]:
+    """``I(X;Y)`` of k-RR (uniform prior) against ``eps_d``, with the catalogued bounds.
+
+    Parameters
+    ----------
+    k : int, optional
+    ratios : sequence of Fraction, optional
+        The ratios ``e^eps``; by default 301 rationals within ``10^-4`` of ``e^eps`` for ``eps`` evenly
+        spaced over ``[0, ln 15]``, and ``2`` (where the tightest bound has its corner).
+
+    Returns
+    -------
+    dict
+        ``k`` and lists: ``eps_d``, ``I``, ``two_eps`` (Zheng et al. 2025, Thm 11), ``eps`` and
+        ``tightest``, the tightest catalogued bound ``min(eps, eps (e^eps - 1))``.
+    """
+    from relations.mechanisms._local import krr
+
+    if not ratios:
+        grid = {Fraction(math.exp(math.log(15) * i / 300)).limit_denominator(10**4) for i in range(1, 301)}
+        ratios = sorted(grid | {Fraction(1), Fraction(2), Fraction(15)})
+    out: dict[str, Any] = {"k": k, "eps_d": [], "I": [], "two_eps": [], "eps": [], "tightest": []}
+    for t in ratios:
+        m = _measure(krr(k, t))
+        e = m.eps_d.value
+        out["eps_d"].append(e)
+        out["I"].append(m.eps_m.value)
+        out["two_eps"].append(2 * e)
+        out["eps"].append(e)
+        out["tightest"].append(min(e, e * math.expm1(e)))
+    return out
+
+
+def central_records_data(ratio: Fraction = Fraction(3), records: Sequence[int] = tuple(range(1, 31))) -> dict[str, Any]:
+    """``I(X;Y)`` of binary RR on each of ``r`` records (uniform prior, product form) against ``r``.
+
+    Parameters
+    ----------
+    ratio : Fraction, optional
+        ``e^eps`` of the randomized response.
+    records : sequence of int, optional
+
+    Returns
+    -------
+    dict
+        Lists ``r``, ``I``, ``two_eps`` (Zheng et al. 2025, Thm 9), ``r_eps``; ``first_crossing``,
+        the first ``r`` whose certified ``I(X;Y)`` exceeds ``2 eps_d`` (or None).
+    """
+    from relations.mechanisms._local import product, randomized_response
+
+    local = randomized_response(ratio)
+    out: dict[str, Any] = {"ratio": str(ratio), "r": [], "I": [], "two_eps": [], "r_eps": [], "first_crossing": None}
+    for r in records:
+        mech = local if r == 1 else product(local, r, prior="uniform")
+        m = _measure(mech)
+        out["r"].append(r)
+        out["I"].append(m.eps_m.value)
+        out["two_eps"].append(2 * m.eps_d.value)
+        out["r_eps"].append(r * m.eps_d.value)
+        if out["first_crossing"] is None and m.eps_m.enclosure.lower > 2 * Fraction(m.eps_d.value):
+            out["first_crossing"] = r
+    return out
+
+
+def symmetric_channel_data(symbols: int = 7, distortions: Sequence[Fraction] | None = None) -> dict[str, Any]:
+    """Wu, Peng, Mou (2019), Fig. 2 and 3: the ``symbols``-ary symmetric channel against its distortion.
+
+    Parameters
+    ----------
+    symbols : int, optional
+    distortions : sequence of Fraction, optional
+        ``D``: the channel keeps the input with ``1 - D``, each error has ``D/(symbols-1)``; by default
+        ``1/100, 5/400, ..., 340/400``.
+
+    Returns
+    -------
+    dict
+        ``symbols``, ``H`` and lists ``D``, ``eps = ln((symbols-1)(1 - D)/D)``, ``I`` and the Fano
+        bound ``fano``, for a uniform source (the paper does not give its source).
+
+    Examples
+    --------
+    >>> data = symmetric_channel_data(7, [Fraction(1, 2), Fraction(6, 7)])  # ln 6; then no leak
+    >>> [round(v, 4) for v in data["eps"]], [round(v, 4) for v in data["I"]]
+    ([1.7918, 0.0], [0.3569, 0.0])
+    """
+    from relations.model import Mechanism
+    from relations.tradeoffs._utility import fano_leakage_bound
+
+    distortions = distortions or [Fraction(i, 400) for i in range(4, 341)]
+    out: dict[str, Any] = {"symbols": symbols, "D": [], "eps": [], "I": [], "fano": [], "H": math.log(symbols)}
+    prior = [Fraction(1, symbols)] * symbols
+    for d in distortions:
+        rows = [[1 - d if i == j else d / (symbols - 1) for j in range(symbols)] for i in range(symbols)]
+        mech = Mechanism.local(rows, prior=prior)
+        m = _measure(mech)
+        out["D"].append(float(d))
+        out["eps"].append(m.eps_d.value)
+        out["I"].append(m.eps_m.value)
+        out["fano"].append(float(fano_leakage_bound(prior, d).midpoint))
+    return out
+
+
+def privacy_distortion_data(*, prior: Sequence[str | Fraction] = ("1/2", "1/4", "1/8", "1/8"),
+                            budgets: Sequence[float] | None = None) -> dict[str, Any]:
+    """Least expected Hamming distortion under DP, identifiability and MI privacy for one prior.
+
+    Parameters
+    ----------
+    prior : sequence of str or Fraction, optional
+    budgets : sequence of float, optional
+        The budgets ``eps``; by default ``0.1, 0.2, ..., 3.0``, refined adaptively (halving the intervals
+        next to a bend or a change of feasibility, at most three times) so that corners sit where they are.
+
+    Returns
+    -------
+    dict
+        ``prior`` and lists ``eps``, ``dp``, ``id``, ``mi`` (None where infeasible) from
+        :func:`relations.tradeoffs._optimal.privacy_distortion_curves` (Blahut-Arimoto for ``mi``).
+    """
+    from relations.tradeoffs._optimal import privacy_distortion_curves
+
+    pr = [Fraction(v) for v in prior]
+    data = privacy_distortion_curves(pr, budgets or [0.1 * i for i in range(1, 31)])
+    for _ in range(0 if budgets else 3):
+        mids = _bends(data)
+        if not mids:
+            break
+        more = privacy_distortion_curves(pr, mids)
+        order = sorted(range(len(data["eps"]) + len(mids)), key=lambda i: (data["eps"] + more["eps"])[i])
+        data = {k: [(data[k] + more[k])[i] for i in order] for k in ("eps", "dp", "id", "mi")}
+    data["prior"] = [str(v) for v in pr]
+    return data
+
+
+def _bends(data: dict[str, Any], tol: float = 1.5e-3, smooth: float = 8e-3) -> list[float]:
+    """Midpoints of the intervals next to a corner (a second difference above ``tol`` and 2.5 times its
+    neighbours'), a strong bend (above ``smooth``) or a change of feasibility of a curve."""
+    xs = data["eps"]
+    split: set[int] = set()
+    for key in ("dp", "id", "mi"):
+        ys = data[key]
+        bend = [0.0] * len(xs)
+        for i in range(1, len(xs) - 1):
+            a, b, c = ys[i - 1], ys[i], ys[i + 1]
+            if None in (a, b, c):
+                split.update(j for j, (u, v) in ((i - 1, (a, b)), (i, (b, c))) if (u is None) != (v is None))
+                continue
+            h0, h1 = xs[i] - xs[i - 1], xs[i + 1] - xs[i]
+            bend[i] = abs((c - b) / h1 - (b - a) / h0) * min(h0, h1)
+        for i in range(1, len(xs) - 1):
+            if bend[i] > smooth or (bend[i] > tol and bend[i] > 2.5 * max(bend[i - 1], bend[i + 1])):
+                split.update((i - 1, i))
+    return [(xs[i] + xs[i + 1]) / 2 for i in sorted(split)]

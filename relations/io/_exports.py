@@ -1,0 +1,410 @@
+"""Exports for a paper: the JSON objects of ``measure``, ``check`` and ``verify`` as LaTeX or CSV.
+
+``relations measure|check|verify --format latex|csv`` print what these functions make of the
+very objects ``--json`` prints (:mod:`relations.io._reports`); nothing is recomputed here.
+
+* LaTeX: booktabs tables (``\\toprule``, ``\\midrule``, ``\\bottomrule``; the document needs
+  ``\\usepackage{booktabs,amsmath}``), the notions in math mode (``$\\varepsilon_d$``), exact
+  values as LaTeX (``ln(13/7)`` is ``$\\ln\\frac{13}{7}$``), floats to 6 significant digits,
+  text escaped, and a first comment line naming the tool's version and the input.
+* CSV: RFC 4180 (the :mod:`csv` module, ``\\r\\n`` line ends), a header row and one row per
+  quantity, relation or claim, or verdict; floats as their shortest round-trip ``repr``.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from typing import Any
+
+from relations.notions import NOTIONS
+
+__all__ = ["FORMATS", "KINDS", "latex_escape", "latex_math", "latex_number", "to_latex", "to_csv", "export"]
+
+#: The values of ``--format`` (``json`` is also ``--json``; ``table`` is the rich table).
+FORMATS = ("table", "json", "latex", "csv")
+#: The commands whose JSON objects can be exported.
+KINDS = ("measure", "check", "verify")
+
+_ESCAPES = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "#": r"\#", "$": r"\$", "{": r"\{", "}": r"\}",
+            "_": r"\_", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}", "<": r"\textless{}",
+            ">": r"\textgreater{}", "|": r"\textbar{}", "\u2014": "---", "\u2013": "--", "\u2026": r"\ldots{}",
+            "\u2264": r"$\le$", "\u2265": r"$\ge$", "\u221e": r"$\infty$", "\u2212": "-", "\u00d7": r"$\times$"}
+_NAMES = {**{name: row.latex for name, row in NOTIONS.items()},
+          "diam": r"\operatorname{diam}", "KL": NOTIONS["kl"].latex, "inf": r"\infty"}
+_FUNCTIONS = {"ln", "log", "exp", "tanh", "max", "min"}
+_OPS = {"<=": r"\le", ">=": r"\ge", "=/=>": r"\;\not\Rightarrow\;", "*": r"\cdot"}
+_TOKEN = re.compile(r"\s*(?:(?P<num>\d+(?:\.\d+)?(?:e[-+]?\d+)?)|(?P<name>[A-Za-z_][A-Za-z_0-9]*)"
+                    r"|(?P<op>=/=>|<=|>=|[-+*/^(),;<>=\[\]]))")
+_CLOSED = re.compile(r"-?(?:ln\(\d+(?:/\d+)?\)|\d+(?:/\d+)?|inf)")
+
+
+def latex_escape(text: Any) -> str:
+    """Text for LaTeX's text mode: ``\\ & % # $ { } ~ ^ _ < > |`` (and a few Unicode symbols) escaped.
+
+    Examples
+    --------
+    >>> print(latex_escape("relations.thm4_corrected: 50% & {x} ~ 2^3 #1 $5 a\\\\b"))
+    relations.thm4\\_corrected: 50\\% \\& \\{x\\} \\textasciitilde{} 2\\textasciicircum{}3 \\#1 \\$5 a\\textbackslash{}b
+    """
+    return "".join(_ESCAPES.get(ch, ch) for ch in str(text))
+
+
+def _tokens(text: str) -> list[tuple[str, str]] | None:
+    out, pos, text = [], 0, text.rstrip()
+    while pos < len(text):
+        m = _TOKEN.match(text, pos)
+        if m is None or m.end() == pos:
+            return None
+        kind = m.lastgroup or ""
+        spaced = kind == "op" and m.group(kind) == "(" and m.start(kind) > pos  # 'eps_d (...)' is no call
+        out.append(("open" if spaced else kind, m.group(kind)))
+        pos = m.end()
+    return out
+
+
+def _name(word: str) -> str:
+    return _NAMES.get(word) or (word if len(word) == 1 else r"\mathrm{" + latex_escape(word) + "}")
+
+
+def _call(word: str, inner: list[tuple[str, str]]) -> str:
+    inner = _fracs(inner)
+    body = _render(inner)
+    if word == "sqrt":
+        return r"\sqrt{" + body + "}"
+    if word == "ln" and len(inner) == 1 and inner[0][0] in ("num", "frac"):
+        return r"\ln" + ("" if inner[0][0] == "frac" else " ") + inner[0][1]
+    head = "\\" + word if word in _FUNCTIONS else _name(word)
+    return head + "(" + body + ")"
+
+
+def _atoms(tokens: list[tuple[str, str]], pos: int = 0) -> tuple[list[tuple[str, str]], int]:
+    """Atoms ``(kind, latex)`` up to the matching ``)``: calls and groups are one atom each."""
+    atoms: list[tuple[str, str]] = []
+    while pos < len(tokens):
+        kind, text = tokens[pos]
+        if text == ")":
+            return atoms, pos
+        if kind == "name" and pos + 1 < len(tokens) and tokens[pos + 1] == ("op", "("):
+            inner, pos = _atoms(tokens, pos + 2)
+            if pos >= len(tokens):
+                raise ValueError("unbalanced")
+            atoms.append(("call", _call(text, inner)))
+        elif text == "(":
+            inner, pos = _atoms(tokens, pos + 1)
+            if pos >= len(tokens):
+                raise ValueError("unbalanced")
+            atoms.append(("group", _render(inner)))
+        elif kind == "name":
+            atoms.append(("name", _name(text)))
+        elif kind == "num" and "e" in text:  # 1e-3: 1 \times 10^{-3}
+            mantissa, exponent = text.split("e")
+            atoms.append(("sci",
+                          (f"{mantissa} \\times " if mantissa != "1" else "") + f"10^{{{int(exponent)}}}"))
+        elif kind == "num":
+            atoms.append(("num", text))
+        else:
+            atoms.append(("op", _OPS.get(text, text)))
+        pos += 1
+    return atoms, pos
+
+
+def _fracs(atoms: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """``integer / integer`` (not an exponent, not part of a chain of divisions) as one ``\\frac`` atom."""
+    atoms = list(atoms)
+    i = 0
+    while i + 2 < len(atoms):  # integer / integer (not an exponent, not a chain): \frac
+        (k1, a), (_, op), (k2, b) = atoms[i:i + 3]
+        before = atoms[i - 1][1] if i else ""
+        after = atoms[i + 3][1] if i + 3 < len(atoms) else ""
+        if k1 == k2 == "num" and op == "/" and "." not in a + b and before not in ("^", "/") and after != "^":
+            atoms[i:i + 3] = [("frac", r"\frac{" + a + "}{" + b + "}")]
+        i += 1
+    return atoms
+
+
+def _render(atoms: list[tuple[str, str]]) -> str:
+    atoms = _fracs(atoms)
+    parts: list[str] = []
+    i = 0
+    while i < len(atoms):
+        kind, text = atoms[i]
+        if text == "^" and parts and i + 1 < len(atoms):
+            parts[-1] += "^{" + atoms[i + 1][1] + "}"
+            i += 2
+            continue
+        parts.append("(" + text + ")" if kind == "group" else text)
+        i += 1
+    return " ".join(parts)
+
+
+def latex_math(text: Any) -> str:
+    """A formula of the tool's output (a notion, a relation, an exact value) as LaTeX math, without ``$``.
+
+    Anything it cannot read is set as escaped text (``\\text{...}``), so the result always compiles.
+
+    Examples
+    --------
+    >>> print(latex_math("ln(13/7)"))
+    \\ln\\frac{13}{7}
+    >>> print(latex_math("eps_i <= eps_d - sigma_min"))
+    \\varepsilon_i \\le \\varepsilon_d - \\sigma_{\\min}
+    >>> print(latex_math("rho <= eps_d^2/2"))
+    \\rho \\le \\varepsilon_d^{2} / 2
+    >>> print(latex_math("eps_delta(1/100000) <= rho + 2 sqrt(rho ln(100000))"))
+    \\varepsilon_{\\delta}(\\frac{1}{100000}) \\le \\rho + 2 \\sqrt{\\rho \\ln 100000}
+    >>> print(latex_math("-inf"))
+    - \\infty
+    """
+    tokens = _tokens(str(text))
+    try:
+        atoms, end = _atoms(tokens) if tokens else ([], 0)
+        if tokens is None or end != len(tokens) or not tokens:
+            raise ValueError("not a formula")
+        return _render(atoms)
+    except ValueError:
+        return r"\text{" + latex_escape(text) + "}"
+
+
+def latex_number(value: Any, digits: int = 6) -> str:
+    """A JSON number (or ``"inf"`` / ``"-inf"``) in math mode with ``digits`` significant digits; ``--`` for None.
+
+    Examples
+    --------
+    >>> latex_number(0.6190392084062234), latex_number(-1e-5), latex_number("inf"), latex_number(None)
+    ('$0.619039$', '$-1 \\\\times 10^{-5}$', '$\\\\infty$', '--')
+    """
+    if value is None:
+        return "--"
+    if isinstance(value, str):
+        return "$" + latex_math(value) .replace("- ", "-") + "$"
+    text = f"{float(value):.{digits}g}"
+    if "e" in text:
+        mantissa, exponent = text.split("e")
+        text = f"{mantissa} \\times 10^{{{int(exponent)}}}"
+    return f"${text}$"
+
+
+def _certified(enclosure: list[str] | None) -> str | None:
+    """The digits two outward-rounded decimals share (every number between them starts so), then dots."""
+    if not enclosure:
+        return None
+    lo, hi = enclosure
+    n = 0
+    while n < min(len(lo), len(hi)) and lo[n] == hi[n]:
+        n += 1
+    shared = lo[:n]
+    if lo == hi:
+        return f"${lo}$"
+    if "." not in shared or shared.endswith(".") or len(lo.split(".")[0]) != len(hi.split(".")[0]):
+        return None
+    whole, point, digits = shared.partition(".")
+    return f"${whole}{point}{digits[:12]}\\ldots$"  # a prefix of certified digits is certified
+
+
+def _exact_cell(item: dict[str, Any] | None) -> str:
+    """An exact closed form (``ln(q)``, a rational, an infinity) in math mode, else the value to 6 digits."""
+    if item is None:
+        return "--"
+    exact = item.get("exact")
+    if isinstance(exact, str) and _CLOSED.fullmatch(exact):
+        return "$" + latex_math(exact).replace("- ", "-") + "$"
+    return _certified(item.get("enclosure")) or latex_number(item.get("value"))
+
+
+def _witness(w: dict[str, Any] | None) -> str:
+    if not w:
+        return ""
+    text = f"x={w['x']}, x'={w['x_prime']}"
+    return text + (f", y={w['y']}" if "y" in w else "")
+
+
+def _tabular(spec: str, header: list[str], rows: list[list[str]]) -> list[str]:
+    lines = [f"\\begin{{tabular}}{{{spec}}}", r"\toprule", " & ".join(header) + r" \\", r"\midrule"]
+    lines += [" & ".join(row) + r" \\" for row in rows]
+    return lines + [r"\bottomrule", r"\end{tabular}"]
+
+
+def _measure_rows(obj: dict[str, Any]) -> list[list[str]]:
+    rows = []
+    for name in ("eps_i", "eps_d", "eps_m", "sigma_min"):
+        item = obj[name]
+        exact = _exact_cell(item) if name != "eps_m" else (_certified(item.get("enclosure")) or "--")
+        witness = "$I(X;Y)$" if name == "eps_m" else (latex_escape(_witness(item.get("witness"))) or "--")
+        rows.append([f"${latex_math(name)}$", exact, latex_number(item["value"]), witness])
+    for item in obj.get("notions", []):  # measure --notion
+        cell = _certified(item["enclosure"]) if item.get("enclosure") else _exact_cell(item)
+        rows.append([r"\texttt{" + latex_escape(item["name"]) + "}", cell or "--", latex_number(item["value"]),
+                     latex_escape(_witness(item.get("witness"))) or "--"])
+    return rows
+
+
+def _version() -> str:
+    from relations import __version__
+
+    return __version__
+
+
+def to_latex(kind: str, obj: Any, *, source: str | None = None) -> str:
+    """The JSON object of ``relations KIND --json`` as booktabs LaTeX tables (``tabular`` environments).
+
+    Parameters
+    ----------
+    kind : {"measure", "check", "verify"}
+    obj : dict
+        What ``--json`` prints for that command (:func:`~relations.io._reports.measures_json`,
+        :func:`~relations.checking._encoding.check_json`, or verify's ``{"relations": [...], ...}``).
+    source : str, optional
+        The input file, named in the first comment line.
+
+    Returns
+    -------
+    str
+        A comment line, then one ``tabular`` (``measure``, ``verify``) or two or three (``check``:
+        the budgets, the relations, the claims), each ending in a newline.
+
+    Examples
+    --------
+    >>> from relations import measure
+    >>> from relations.io._reports import measures_json
+    >>> from relations.mechanisms import paper_example
+    >>> m = paper_example()
+    >>> text = to_latex("measure", measures_json(m, measure(m)), source="paper_example.json")
+    >>> print(text.split("\\n", 1)[0].split(":", 1)[1])
+     relations measure paper_example.json
+    >>> print(text.split("\\n")[6])
+    $\\varepsilon_d$ & $\\ln\\frac{13}{7}$ & $0.619039$ & x=1, x'=2, y=1 \\\\
+    """
+    if kind not in KINDS:
+        raise ValueError(f"kind must be one of {', '.join(KINDS)}, got {kind!r}")
+    command = f"relations {kind}" + (f" {source}" if source else "")
+    if kind == "verify":
+        command += (" --quick" if obj.get("quick") else "") + f" --seed {obj.get('seed')}"
+        command += "" if obj.get("complete", True) else " (interrupted: incomplete)"
+    lines = [f"% relations {_version()}: {command}".replace("\n", " ")]
+    if kind == "measure":
+        lines += _tabular("llrl", ["quantity", "exact", "value", "witness"], _measure_rows(obj))
+    elif kind == "check":
+        lines += _tabular("llrl", ["quantity", "exact", "value", "witness"], _measure_rows(obj["measures"]))
+        rows = []
+        for r in obj["relations"]:
+            note = _witness(r.get("witness")) or r.get("note") or ""
+            slack = r.get("slack")
+            rows.append([r"\texttt{" + latex_escape(r["id"]) + "}", f"${latex_math(r['symbols'])}$",
+                         latex_escape(r["status"]), _exact_cell(r.get("conclusion")), _exact_cell(r.get("bound")),
+                         latex_number(None if slack is None else slack["value"]), latex_escape(note)])
+        lines += [""] + _tabular("lllllrp{4cm}", ["relation", "statement", "status", "conclusion", "bound", "slack",
+                                                  "witness / note"], rows)
+        if obj.get("claims"):
+            rows = [[f"${latex_math(c['claim'])}$", latex_escape(c["status"]), _exact_cell(c.get("value")),
+                     latex_escape(c.get("note") or "")] for c in obj["claims"]]
+            lines += [""] + _tabular("llrl", ["claim", "status", "value", "note"], rows)
+    else:
+        rows = [[r"\texttt{" + latex_escape(v["id"]) + "}", f"${latex_math(v['statement'])}$",
+                 latex_escape(v["verdict"]), latex_escape(v.get("evidence") or ""), latex_number(v.get("tightness"))]
+                for v in _verify_rows(obj)]
+        lines += _tabular("lllp{7cm}r", ["relation", "statement", "verdict", "evidence", "tightness"], rows)
+    return "\n".join(lines) + "\n"
+
+
+def _verify_rows(obj: dict[str, Any]) -> list[dict[str, Any]]:
+    """verify's relations, then the user's conjectures (``--conjectures``) as rows ``conjecture.ID``."""
+    return list(obj["relations"]) + [{**c, "id": f"conjecture.{c['id']}", "scope": None, "tightness": None}
+                                     for c in obj.get("conjectures", [])]
+
+
+def _cell(value: Any) -> str:
+    """A CSV field: floats as their ``repr``, booleans as ``true``/``false``, None as empty."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return repr(float(value))  # numpy's float64 too: its plain shortest repr
+    return str(value)
+
+
+def _pair(item: dict[str, Any] | None) -> list[str]:
+    return ["", ""] if item is None else [_cell(item.get("value")), _cell(item.get("exact"))]
+
+
+def to_csv(kind: str, obj: Any) -> str:
+    """The JSON object of ``relations KIND --json`` as RFC 4180 CSV: a header row, then one row per item.
+
+    Columns: ``measure``: ``name, exact, value, lower, upper, witness`` (``lower``/``upper`` the
+    certified enclosure of ``eps_m``); ``check``: ``id, kind, setting, claim, status, holds,
+    premise, premise_exact, conclusion, conclusion_exact, bound, bound_exact, slack, slack_exact,
+    witness, note``, one row per relation, then one per ``--claim`` (``kind`` is ``claim``, the
+    claimed quantity in ``conclusion``); ``verify``: ``id, statement, setting, verdict, scope,
+    evidence, files, tightness`` (``files``: the evidence files written, separated by ``;``).
+
+    Parameters
+    ----------
+    kind : {"measure", "check", "verify"}
+    obj : dict
+        What ``--json`` prints for that command.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> import csv
+    >>> from relations import measure
+    >>> from relations.io._reports import measures_json
+    >>> from relations.mechanisms import paper_example
+    >>> m = paper_example()
+    >>> rows = list(csv.reader(to_csv("measure", measures_json(m, measure(m))).splitlines()))
+    >>> rows[0], rows[2][:3]
+    (['name', 'exact', 'value', 'lower', 'upper', 'witness'], ['eps_d', 'ln(13/7)', '0.6190392084062234'])
+    """
+    if kind not in KINDS:
+        raise ValueError(f"kind must be one of {', '.join(KINDS)}, got {kind!r}")
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\r\n")
+    if kind == "measure":
+        writer.writerow(["name", "exact", "value", "lower", "upper", "witness"])
+        for name in ("eps_i", "eps_d", "eps_m", "sigma_min"):
+            item = obj[name]
+            lower, upper = item.get("enclosure") or ("", "")
+            writer.writerow([name, _cell(item.get("exact")), _cell(item["value"]), lower, upper,
+                             "I(X;Y)" if name == "eps_m" else _witness(item.get("witness"))])
+        for item in obj.get("notions", []):  # measure --notion
+            lower, upper = item.get("enclosure") or ("", "")
+            writer.writerow([item["name"], _cell(item.get("exact")), _cell(item["value"]), lower, upper,
+                             _witness(item.get("witness"))])
+    elif kind == "check":
+        writer.writerow(["id", "kind", "setting", "claim", "status", "holds", "premise", "premise_exact", "conclusion",
+                         "conclusion_exact", "bound", "bound_exact", "slack", "slack_exact", "witness", "note"])
+        for r in obj["relations"]:
+            writer.writerow([r["id"], r["kind"], r["setting"], r["symbols"], r["status"], _cell(r["holds"]),
+                             *_pair(r.get("premise")), *_pair(r.get("conclusion")), *_pair(r.get("bound")),
+                             *_pair(r.get("slack")), _witness(r.get("witness")), r.get("note") or ""])
+        setting = obj["measures"].get("setting", "")
+        for c in obj.get("claims", []):
+            writer.writerow(["", "claim", setting, c["claim"], c["status"], _cell(c["holds"]), "", "",
+                             *_pair(c.get("value")), "", "", "", "", "", c.get("note") or ""])
+    else:
+        writer.writerow(["id", "statement", "setting", "verdict", "scope", "evidence", "files", "tightness"])
+        for v in _verify_rows(obj):
+            files = ";".join(v[k] for k in ("witness_file", "proof_file", "family_file") if v.get(k))
+            writer.writerow([v["id"], v["statement"], v["setting"], v["verdict"], v.get("scope") or "",
+                             v.get("evidence") or "", files, _cell(v.get("tightness"))])
+    return buffer.getvalue()
+
+
+def export(kind: str, obj: Any, fmt: str, *, source: str | None = None) -> str:
+    """``to_latex`` or ``to_csv`` by ``fmt`` (``"latex"`` or ``"csv"``): the text ``--format FMT`` prints.
+
+    Examples
+    --------
+    >>> export("verify", {"relations": [], "quick": True, "seed": 1}, "csv")
+    'id,statement,setting,verdict,scope,evidence,files,tightness\\r\\n'
+    """
+    if fmt == "latex":
+        return to_latex(kind, obj, source=source)
+    if fmt == "csv":
+        return to_csv(kind, obj)
+    raise ValueError(f"export format must be latex or csv, got {fmt!r}")

@@ -1,0 +1,405 @@
+"""Reading mechanisms from files: JSON (exact) and NumPy ``.npz`` (float mode).
+
+The JSON format is ``docs/mechanism-files.md``; every rule is checked
+here (mostly by the :class:`~relations.model.Mechanism` constructors) and a violation is an :class:`~relations.errors.InputError` whose one
+line names the key, row and column.  Numbers are parsed by
+:func:`relations.numbers.parse_rational`; nothing is evaluated as code.
+
+Keys (``setting``, ``prior`` and ``channel`` are required):
+
+* ``setting`` — ``"local"`` or ``"central"``;
+* ``inputs`` / ``outputs`` — optional labels (strings or numbers);
+* ``prior`` — a list, ``"uniform"``, or (central) ``{"product": [p_1, ..., p_r]}``;
+* ``channel`` — a list of rows, or (central) ``{"product": W}``;
+* central only: ``domain`` (``k`` labels) and ``records`` (``r >= 1``) for the
+  default ``D^r`` structure, or ``neighbours`` (an edge list over row indices,
+  any number of rows; ``domain``/``records`` then optional);
+* ``name``, ``description``, ``comment`` — free text, ignored.
+
+Every file is read once (:func:`relations.io._inputs.read_input`: a path, ``-``, a pipe),
+within a size limit; its first bytes decide the format (a zip archive is ``.npz``).  A
+JSON file may hold at most :data:`MAX_JSON_VALUES` values, no key twice in an object,
+and at most :data:`~relations.model.MAX_DENSE_ENTRIES` entries in its prior or channel.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from fractions import Fraction
+from typing import Any
+
+from relations.errors import InputError
+from relations.io._inputs import read_input
+from relations.io._npz import npz_from_bytes
+from relations.model._distributions import Prior
+from relations.model._mechanism import MAX_DENSE_ENTRIES, Mechanism
+from relations.model._neighbours import GraphInputs, LocalInputs
+from relations.model._validate import MAX_PRODUCT_RECORDS, MAX_RECORDS, labels_of
+from relations.model._validate import product_prior as product_prior_of
+from relations.numbers._text import NumberLiteral, json_repr, parse_rational
+
+__all__ = ["KNOWN_KEYS", "MAX_JSON_VALUES", "load", "loads", "from_dict", "load_loss_matrix"]
+
+#: The keys a mechanism file may have.
+KNOWN_KEYS = {"setting", "inputs", "outputs", "prior", "channel", "domain", "records", "neighbours",
+              "name", "description", "comment"}
+#: Most values (array elements and object members, counted by the commas between them
+#: before the text is parsed) a JSON file may hold: ``2**23``, twice the entries a dense
+#: prior or channel may have (:data:`~relations.model.MAX_DENSE_ENTRIES`).
+MAX_JSON_VALUES = 2 * MAX_DENSE_ENTRIES
+
+
+class _Number(str):
+    """A JSON number literal kept as its text, parsed exactly later."""
+
+
+class _Float(_Number, NumberLiteral):
+    """A JSON number with a fraction or exponent: exact value, but a rounding (``NumberLiteral``)."""
+
+
+def _reject_constant(name: str):
+    """``NaN``, ``Infinity``, ``-Infinity`` literals: kept as their text, so that the place they
+    appear in is named when they are rejected (as numbers they never parse)."""
+    return _Number(name)
+
+
+def load(path: str | os.PathLike) -> Mechanism:
+    """Load a mechanism file: ``.npz`` (float mode) or JSON (exact).
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file, ``-`` for standard input, or a pipe (``/dev/stdin``, a FIFO, ``/dev/fd/N``):
+        it is read once, within :data:`~relations.io._inputs.MAX_JSON_BYTES` (JSON) or
+        :data:`~relations.io._inputs.MAX_NPZ_BYTES` (``.npz``).  Content that starts with a zip
+        signature is read as ``.npz``; anything else as JSON, whatever the name (a JSON
+        file named ``x.npz`` is read as JSON).
+
+    Returns
+    -------
+    Mechanism
+        Its ``source`` is ``path`` (``<stdin>`` for ``-``).
+
+    Raises
+    ------
+    InputError
+        If the file cannot be read, is too large, or breaks any rule of ``docs/mechanism-files.md``.
+
+    Examples
+    --------
+    >>> from importlib.resources import files
+    >>> m = load(files("relations.data") / "examples" / "paper_example.json")
+    >>> str(m.setting), m.channel.exact[0]
+    ('local', (Fraction(13, 20), Fraction(7, 20)))
+    """
+    got = read_input(path)
+    if got.is_zip:
+        return npz_from_bytes(got.data, source=got.name)
+    if got.name.endswith(".npz") and not got.looks_like_json:
+        raise InputError(f"{got.name}: not an .npz archive (a zip archive starts with PK\\x03\\x04) nor JSON")
+    return loads(_text(got.data, got.name), source=got.name)
+
+
+def _text(data: bytes, name: str) -> str:
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{name}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+
+
+def loads(text: str, *, source: str = "<input>") -> Mechanism:
+    """Parse a mechanism from JSON text.
+
+    Parameters
+    ----------
+    text : str
+        A mechanism file's content (``docs/mechanism-files.md``).
+    source : str, optional
+        A name for messages and reports.
+
+    Returns
+    -------
+    Mechanism
+
+    Raises
+    ------
+    InputError
+        For malformed JSON, a key repeated in an object, more than :data:`MAX_JSON_VALUES`
+        values, or any invalid entry, prefixed with ``source``.
+
+    Examples
+    --------
+    >>> m = loads('{"setting": "local", "prior": "uniform", "channel": {"mechanism": "krr", "k": 3, "ratio": "2"}}')
+    >>> m.channel.exact[0]
+    (Fraction(1, 2), Fraction(1, 4), Fraction(1, 4))
+    """
+    commas = text.count(",")
+    if commas >= MAX_JSON_VALUES:
+        raise InputError(f"{source}: more than {MAX_JSON_VALUES} JSON values ({commas} commas), the limit for a "
+                         f"mechanism file (at most {MAX_DENSE_ENTRIES} prior or channel entries)")
+    repeated: list[tuple[dict, str]] = []
+    try:
+        data = json.loads(text, parse_float=_Float, parse_int=_Number, parse_constant=_reject_constant,
+                          object_pairs_hook=lambda pairs: _object(pairs, repeated))
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{source}: malformed JSON at line {exc.lineno} column {exc.colno}: {exc.msg}") from None
+    except InputError as exc:
+        raise InputError(f"{source}: {exc}") from None
+    except (ValueError, RecursionError) as exc:
+        raise InputError(f"{source}: malformed JSON: {exc}") from None
+    if repeated:
+        obj, key = repeated[0]
+        raise InputError(f"{source}: key {json_repr(key)} appears twice in {_place(data, obj)}")
+    try:
+        return from_dict(data, source=source)
+    except InputError as exc:
+        raise InputError(f"{source}: {exc}") from None
+
+
+# --------------------------------------------------------------------------- JSON
+
+
+def _object(pairs: list, repeated: list) -> dict:
+    """A JSON object; one with a key twice is noted in ``repeated`` (with that key)."""
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen: set = set()
+        for k, _ in pairs:  # the first key met twice
+            if k in seen:
+                break
+            seen.add(k)
+        repeated.append((obj, k))
+    return obj
+
+
+def _place(data: Any, target: dict) -> str:
+    """Where the object ``target`` lies in ``data``: ``the top-level object`` or ``'channel.product'``."""
+    stack: list[tuple[Any, str]] = [(data, "")]
+    while stack:
+        value, where = stack.pop()
+        if value is target:
+            return f"'{where}'" if where else "the top-level object"
+        if isinstance(value, dict):
+            stack.extend((v, f"{where}.{k}" if where else str(k)) for k, v in value.items())
+        elif isinstance(value, list):
+            stack.extend((v, f"{where}[{i}]") for i, v in enumerate(value) if isinstance(v, (dict, list)))
+    return "an object"  # pragma: no cover - every parsed object is in the tree
+
+
+def _entries(value: Any) -> int:
+    """How many numbers a prior or channel spec holds (rows of lists counted entry by entry)."""
+    if isinstance(value, dict):
+        return sum(_entries(v) for v in value.values() if isinstance(v, (list, tuple)))
+    if hasattr(value, "size") and not isinstance(value, (list, tuple, str)):
+        return int(value.size)
+    if not isinstance(value, (list, tuple)):
+        return 0
+    return sum(len(v) if isinstance(v, (list, tuple)) else 1 for v in value)
+
+
+def _check_entries(data: dict) -> None:
+    """At most :data:`~relations.model.MAX_DENSE_ENTRIES` entries in the prior and in the channel,
+    checked before any number is parsed."""
+    for key in ("prior", "channel"):
+        n = _entries(data[key])
+        if n > MAX_DENSE_ENTRIES:
+            raise InputError(f"key '{key}': {n} entries, more than the limit of {MAX_DENSE_ENTRIES} for a "
+                             "mechanism file")
+
+
+def _whole(v: Any) -> int | None:
+    """A whole number >= 0 given as a JSON integer literal (text kept by :func:`loads`) or a
+    Python ``int`` (a dict built in code, or parsed by the standard ``json`` module), else None."""
+    if isinstance(v, _Number):
+        return int(v) if v.isascii() and v.isdigit() else None
+    if isinstance(v, int) and not isinstance(v, bool):
+        return v if v >= 0 else None
+    return None
+
+
+def _json_ints(value: Any) -> Any:
+    """JSON integer literals (kept as text by :func:`loads`) inside a list of pairs, as ints."""
+    if not isinstance(value, list):
+        return value
+    return [[_whole(v) if _whole(v) is not None and isinstance(v, _Number) else v for v in pair]
+            if isinstance(pair, list) else pair for pair in value]
+
+
+def _records(data: dict, limit: int = MAX_RECORDS) -> int:
+    r = data.get("records")
+    n = _whole(r)
+    if n is not None and 1 <= n <= limit:
+        return n
+    raise InputError(f"key 'records': expected a whole number from 1 to {limit}, got {json_repr(r)}")
+
+
+def from_dict(data: Any, *, source: str = "<input>") -> Mechanism:
+    """Build and validate a mechanism from parsed JSON (the mechanism-file format).
+
+    Parameters
+    ----------
+    data : dict
+        The parsed file: numbers as text, ints, Fractions or floats (exact binary values).
+    source : str, optional
+        Where it came from, kept on the mechanism for reports.
+
+    Returns
+    -------
+    Mechanism
+
+    Raises
+    ------
+    InputError
+        One line naming the key, row and column of the first problem.
+
+    Examples
+    --------
+    >>> m = from_dict({"setting": "local", "prior": ["19/20", "1/20"],
+    ...                "channel": [["0.65", "0.35"], ["0.35", "0.65"]]})
+    >>> m.channel.exact[0]
+    (Fraction(13, 20), Fraction(7, 20))
+    >>> from_dict({"setting": "local", "neighbors": [], "prior": [], "channel": []})
+    Traceback (most recent call last):
+    ...
+    relations.errors.InputError: unknown key 'neighbors' (did you mean 'neighbours'?); known keys: channel, \
+comment, description, domain, inputs, name, neighbours, outputs, prior, records, setting
+    """
+    if not isinstance(data, dict):
+        raise InputError(f"expected a JSON object at top level, got {json_repr(data)}")
+    unknown = sorted(set(data) - KNOWN_KEYS)
+    if unknown:
+        hint = " (did you mean 'neighbours'?)" if unknown[0] == "neighbors" else ""
+        raise InputError(f"unknown key '{unknown[0]}'{hint}; known keys: {', '.join(sorted(KNOWN_KEYS))}")
+    for key in ("setting", "prior", "channel"):
+        if key not in data:
+            raise InputError(f"key '{key}' is missing")
+    setting = data["setting"]
+    if setting not in ("local", "central"):
+        raise InputError(f"key 'setting': unknown setting {json_repr(setting)} (expected 'local' or 'central')")
+
+    if isinstance(data["channel"], dict) and "mechanism" in data["channel"]:
+        data = _expand_named(data, setting)
+    _check_entries(data)
+    channel_spec, prior_spec = data["channel"], data["prior"]
+    product_channel = isinstance(channel_spec, dict)
+    product_prior = isinstance(prior_spec, dict)
+    if setting == "local":
+        for key in ("domain", "records", "neighbours"):
+            if key in data:
+                raise InputError(f"key '{key}' belongs to the central setting, but setting is 'local'")
+        if product_channel or product_prior:
+            raise InputError("product forms need setting 'central' with 'domain' and 'records'")
+    if product_channel:
+        if set(channel_spec) != {"product"}:
+            raise InputError(f"key 'channel': expected a list of rows or {{\"product\": [...]}}, got keys "
+                             f"{sorted(channel_spec)}")
+        if "neighbours" in data:
+            raise InputError("a product channel uses the D^r neighbour structure; drop 'neighbours'")
+    if product_prior and (set(prior_spec) != {"product"} or not isinstance(prior_spec["product"], list)):
+        raise InputError("key 'prior': expected a list, \"uniform\" or {\"product\": [p_1, ..., p_r]}")
+    prior: Any = prior_spec if prior_spec == "uniform" or product_prior else Prior.of(prior_spec)
+    inputs, outputs = data.get("inputs"), data.get("outputs")
+
+    if setting == "local":
+        return Mechanism.local(channel_spec, prior=prior, inputs=inputs, outputs=outputs, source=source)
+    if "neighbours" in data:
+        if "records" in data:  # optional with explicit neighbours, but never silently wrong
+            _records(data)
+        if "domain" in data:
+            labels_of(data["domain"], "domain", None)
+        if product_prior:
+            raise InputError("a product prior needs the D^r structure ('domain' and 'records')")
+        return Mechanism.graph(channel_spec, _json_ints(data["neighbours"]), prior=prior, inputs=inputs, outputs=outputs,
+                               source=source)
+    if "domain" not in data or "records" not in data:
+        raise InputError("central setting needs 'domain' and 'records' (or an explicit 'neighbours' list)")
+    domain = labels_of(data["domain"], "domain", None)
+    if not domain:
+        raise InputError("key 'domain': needs at least one value")
+    r = _records(data, MAX_PRODUCT_RECORDS if product_channel else MAX_RECORDS)
+    if inputs is not None:
+        raise InputError("key 'inputs': central D^r inputs are named by 'domain'; drop 'inputs'")
+    if product_prior:
+        prior = prior_spec["product"]
+    if product_channel:
+        return Mechanism.product(channel_spec["product"], records=r, prior=prior, domain=domain, outputs=outputs,
+                                 source=source)
+    if product_prior:
+        prior = product_prior_of(prior, r, len(domain))
+    return Mechanism.central(channel_spec, records=r, domain=domain, prior=prior, outputs=outputs, source=source)
+
+
+def _expand_named(data: dict, setting: str) -> dict:
+    """Replace ``"channel": {"mechanism": NAME, ...}`` by the registered mechanism's channel
+    (:mod:`relations.mechanisms`): the channel itself locally, ``{"product": W}`` on ``D^r``,
+    and the mechanism's own neighbour list for the counting-range mechanisms."""
+    from relations.mechanisms._registry import named
+
+    mech = named(data["channel"])
+    out = dict(data)
+    out.setdefault("outputs", list(mech.outputs))
+    if mech.setting == "local":
+        assert isinstance(mech.inputs, LocalInputs)
+        if setting == "central" and "neighbours" not in data:
+            out["channel"] = {"product": mech.channel}
+            out.setdefault("domain", list(mech.inputs.labels))
+        else:
+            out["channel"] = mech.channel
+            if setting == "local":
+                out.setdefault("inputs", list(mech.inputs.labels))
+        return out
+    if setting != "central":
+        raise InputError(f"mechanism {data['channel']['mechanism']!r} is central (a counting range with its own "
+                         "neighbours): use setting 'central'")
+    out["channel"] = mech.channel
+    assert isinstance(mech.inputs, GraphInputs)  # a counting range with its own neighbours
+    out.setdefault("inputs", list(mech.inputs.labels))
+    out.setdefault("neighbours", [list(e) for e in mech.inputs.edges])
+    return out
+
+
+# --------------------------------------------------------------------------- npz
+
+
+def load_loss_matrix(path: str | os.PathLike) -> list[list[Fraction]]:
+    """Read a loss matrix: a JSON list of rows of exact numbers (``relations utility/optimize --loss``).
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        ``L[x][y]``, the loss of reporting ``y`` for the input ``x``, as numbers or rational text
+        (``-`` for standard input; read once, like a mechanism file).
+
+    Returns
+    -------
+    list of list of Fraction
+
+    Raises
+    ------
+    InputError
+        If the file cannot be read or is not a list of rows of numbers.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = os.path.join(folder, "loss.json")
+    ...     with open(path, "w") as fh:
+    ...         _ = fh.write('[[0, 1], ["1/2", 0.25]]')
+    ...     load_loss_matrix(path)
+    [[Fraction(0, 1), Fraction(1, 1)], [Fraction(1, 2), Fraction(1, 4)]]
+    """
+    got = read_input(path, what="loss matrix")
+    text = _text(got.data, got.name)
+    if text.count(",") >= MAX_JSON_VALUES:
+        raise InputError(f"{got.name}: more than {MAX_JSON_VALUES} JSON values, the limit for a loss matrix")
+    try:
+        data = json.loads(text, parse_float=str, parse_int=str)
+    except (ValueError, RecursionError) as exc:
+        raise InputError(f"cannot read loss matrix {got.name}: {exc}") from None
+    if not isinstance(data, list) or not all(isinstance(r, list) for r in data):
+        raise InputError(f"{got.name}: expected a JSON list of rows")
+    if sum(map(len, data)) > MAX_DENSE_ENTRIES:
+        raise InputError(f"{got.name}: more than {MAX_DENSE_ENTRIES} entries, the limit for a loss matrix")
+    return [[parse_rational(v, f"{got.name}[{i}][{j}]") for j, v in enumerate(r)] for i, r in enumerate(data)]

@@ -1,0 +1,145 @@
+"""Results as JSON: measures, relation outcomes, claims, the catalogue and verdicts.
+
+``relations measure --json`` prints one object with keys ``eps_i``, ``eps_d``,
+``eps_m``, ``sigma_min``, each an object with
+
+* ``value`` -- a number, or the strings ``"inf"`` / ``"-inf"``;
+* ratio measures: ``exact`` (``"ln(247/7)"``, ``"inf"``, ``"0"``; ``null`` in
+  float mode), ``ratio`` (the rational ``q`` of ``ln(q)`` as text, ``null``
+  for an infinity) and ``witness`` (``{"x", "x_prime", "y"}`` labels and
+  ``{"x_index", ...}`` indices, or ``null``);
+* ``eps_m``: ``enclosure`` ``[lower, upper]`` as decimal strings rounded
+  outward (``null`` in float mode) and ``bits`` (the width is at most ``2**-bits``);
+
+plus ``mode`` (``"exact"`` or ``"float"``), ``setting``, ``inputs`` and ``outputs``
+(counts, as decimal text: ``k^r`` may be huge) and ``form`` (``"dense"`` or
+``"product"``).  The other objects are described in ``docs/claims-and-verdicts.md``.
+
+The encoders of measures (:func:`~relations.measures._encoding.measures_json`,
+:func:`~relations.measures._encoding.budget_json`, ...) and of check reports
+(:func:`~relations.checking._encoding.check_json`, ...) live in
+:mod:`relations.measures._encoding` and :mod:`relations.checking._encoding`, where the result
+objects' ``to_dict()`` methods use them; they are importable from here as before.  This module
+adds the catalogue and the verdicts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from relations.io._writing import to_dict
+from relations.measures._encoding import (  # noqa: F401 (re-exported)
+    budget_json,
+    measures_json,
+    mi_json,
+    number,
+    rounding_json,
+    sizes,
+)
+from relations.notions import FURTHER_NOTIONS, NOTIONS
+
+if TYPE_CHECKING:
+    from relations.pipeline._verify import RelationVerdict
+
+__all__ = ["catalogue_json", "verdict_json", "ALL_NOTIONS", "notions_json"]
+
+def catalogue_json() -> list[dict[str, Any]]:
+    """The relation catalogue as JSON (``relations catalogue --json``), one object per relation.
+
+    Examples
+    --------
+    >>> from relations import CATALOGUE
+    >>> rows = catalogue_json()
+    >>> len(rows) == len(CATALOGUE), rows[0]["id"], rows[0]["symbols"]
+    (True, 'zheng2025.thm1', 'eps_d <= eps_i - sigma_min')
+    """
+    from relations.catalogue._entries import CATALOGUE
+
+    return [{"id": r.id, "title": r.title, "statement": r.statement, "symbols": r.symbols, "setting": r.setting,
+             "kind": r.kind, "premise": r.premise, "conclusion": r.conclusion, "source": r.source,
+             "min_records": r.min_records, "corrects": r.corrects, "reason": r.reason,
+             "scope": {"name": r.scope.name, "text": r.scope.describe(r.setting)}} for r in CATALOGUE]
+
+
+def verdict_json(v: RelationVerdict, *, with_witness: bool = True) -> dict[str, Any]:
+    """A :class:`~relations.pipeline._verify.RelationVerdict` as JSON (``relations verify --json``, ``verdicts.json``).
+
+    Parameters
+    ----------
+    v : RelationVerdict
+    with_witness : bool, optional
+        Include the counterexample as a mechanism file's dict (``verdicts.json`` leaves it out:
+        the witness has its own file).
+
+    Returns
+    -------
+    dict
+    """
+    out = {"id": v.relation.id, "statement": v.relation.symbols, "setting": v.relation.setting,
+           "verdict": v.verdict, "scope": v.scope, "evidence": v.evidence, "lemma": v.lemma,
+           "proof_file": v.proof_file, "witness_file": v.witness_file, "family_file": v.family_file,
+           "coq": v.coq, "bounded": v.bounded, "searched": v.searched,
+           "tightness": v.tightness, "tightness_family": v.tightness_family or None,
+           "frontier": None if v.frontier is None else v.frontier.json(),
+           "seconds": round(v.seconds, 3)}
+    if with_witness:
+        out["witness"] = None if v.witness is None else to_dict(v.witness)
+    if v.recheck is not None:
+        o = v.recheck
+        out["recheck"] = {"status": o.status, "conclusion": None if o.conclusion is None else float(o.conclusion),
+                          "bound": None if o.bound is None else float(o.bound)}
+    return out
+
+
+#: What ``relations measure --notion all`` computes (the argument-free notions and common arguments).
+ALL_NOTIONS = tuple(n if NOTIONS[n].example is None else f"{n}({NOTIONS[n].example})" for n in FURTHER_NOTIONS)
+
+
+def notions_json(mech: Any, names: Sequence[str]) -> list[dict[str, Any]]:
+    """The further notions of ``relations measure --notion NAME`` as JSON rows.
+
+    Parameters
+    ----------
+    mech : Mechanism
+    names : sequence of str
+        Notion names with their arguments (``"rho"``, ``"delta(1/2)"``, ``"renyi(3/2)"``), or ``"all"``
+        for :data:`ALL_NOTIONS`; repeated names are computed once.
+
+    Returns
+    -------
+    list of dict
+        ``{"name", "value", "exact", ["enclosure"], "witness", "detail"}`` in the order given, ``name``
+        canonical (``delta(1/2)``); ``exact`` is None in float mode.
+
+    Raises
+    ------
+    InputError
+        An unknown notion or a bad argument (before anything is computed), or one that does not apply
+        (``cmi`` on an explicit neighbour graph).
+
+    Examples
+    --------
+    >>> from relations.mechanisms import randomized_response
+    >>> [(r["name"], r["exact"]) for r in notions_json(randomized_response(3), ["delta(0)", "maximal_leakage"])]
+    [('delta(0)', '1/2'), ('maximal_leakage', 'ln(3/2)')]
+    """
+    from relations.checking._encoding import real_json
+    from relations.measures._encoding import witness_json
+    from relations.measures._notions import canonical_name, notion_result, parse_notion
+
+    wanted: list[str] = []
+    for name in names:
+        for one in (ALL_NOTIONS if name.strip().lower() == "all" else (name,)):
+            canonical = canonical_name(*parse_notion(one))
+            if canonical not in wanted:
+                wanted.append(canonical)
+    rows = []
+    for name in wanted:
+        r = notion_result(mech, name)
+        row = {"name": r.name, **real_json(r.value, approximate=not mech.exact),
+               "witness": witness_json(mech, r.witness)}
+        if getattr(r, "detail", ""):
+            row["detail"] = r.detail
+        rows.append(row)
+    return rows

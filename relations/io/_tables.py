@@ -1,0 +1,401 @@
+"""Results as rich tables for a terminal: measures, relation outcomes, claims, catalogue, verdicts.
+
+The tables carry the same numbers as the JSON of :mod:`relations.io._reports`, rounded for
+reading; values are in nats.  ``rich`` is imported only when a table is built.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+from relations.io._reports import sizes
+from relations.measures._results import Budget, Measures
+from relations.model._mechanism import Mechanism
+from relations.model._neighbours import HammingInputs
+from relations.numbers._enclosure import certified_text
+
+if TYPE_CHECKING:
+    from rich.table import Table
+    from rich.text import Text
+
+    from relations.checking._checker import Report
+    from relations.pipeline._verify import RelationVerdict
+
+__all__ = ["NARROW", "measures_table", "notions_table", "check_tables", "catalogue_table", "verdicts_table",
+           "conjectures_table", "tally"]
+
+#: Below this many columns ``relations check`` leaves the notes out of its relation tables.
+NARROW = 120
+
+
+def _short(label: str, limit: int = 48) -> str:
+    return label if len(label) <= limit else label[: limit - 5] + "…" + label[-4:]
+
+
+
+def measures_table(mech: Mechanism, measures: Measures) -> Table:
+    """A rich table of the four quantities: quantity, value, exact form (or enclosure), witness.
+
+    Parameters
+    ----------
+    mech : Mechanism
+        Titles the table and names the witnesses.
+    measures : Measures
+        ``measure(mech)``.
+
+    Returns
+    -------
+    rich.table.Table
+
+    Examples
+    --------
+    >>> from relations import measure
+    >>> from relations.mechanisms import krr
+    >>> m = krr(3, 2)
+    >>> table = measures_table(m, measure(m))
+    >>> table.row_count, [column.header for column in table.columns]
+    (4, ['quantity', 'value (nats)', 'exact form', 'witness'])
+    """
+    from rich.table import Table
+
+    n, m = sizes(mech)
+    structure = "all pairs" if mech.setting == "local" else (
+        f"D^{mech.inputs.records}, |D|={mech.inputs.k}" if isinstance(mech.inputs, HammingInputs)
+        else f"{len(mech.inputs.edges)} neighbour pairs")  # type: ignore[union-attr]
+    mode = "exact" if measures.exact else "float mode (approximate)"
+    rho, rho_p = mech.rounding
+    if rho or rho_p:
+        mode += f" (floats at their binary values, rows renormalised; rounding {float(max(rho, rho_p)):.2g})"
+    title = f"{mech.source or 'mechanism'} — {mech.setting}, {n} inputs x {m} outputs, {structure}; {mode}"
+    table = Table(title=title, title_justify="left")
+    table.add_column("quantity")
+    table.add_column("value (nats)", justify="right")
+    table.add_column("exact form", overflow="fold")  # an enclosure wraps rather than losing digits
+    table.add_column("witness")
+    for budget in (measures.eps_i, measures.eps_d):
+        table.add_row(budget.name, _fmt(budget.value), _exact(budget), _wit(mech, budget))
+    mi = measures.eps_m
+    if mi.enclosure is not None:
+        lo, hi = mi.enclosure.decimal(24)
+        form = f"[{lo}, {hi}]"
+    else:
+        form = "float, not certified"
+    shown = _fmt(mi.value) if mi.enclosure is None else certified_text(mi.enclosure.lower, mi.enclosure.upper)
+    table.add_row("eps_m", shown, form, "I(X;Y)")
+    s = measures.sigma_min
+    table.add_row(s.name, _fmt(s.value), _exact(s), _wit(mech, s))
+    return table
+
+
+
+def notions_table(rows: Sequence[dict]) -> Table:
+    """A rich table of ``relations measure --notion`` rows (:func:`~relations.io._reports.notions_json`).
+
+    Examples
+    --------
+    >>> notions_table([{"name": "kl", "value": 0.5, "exact": "KL", "witness": None}]).row_count
+    1
+    """
+    from rich.table import Table
+
+    table = Table(title="further notions (nats; delta is a probability)", title_justify="left")
+    columns: tuple[tuple[str, dict[str, Any]], ...] = (("notion", {}), ("value", {"justify": "right"}),
+                                                       ("exact form", {"overflow": "fold"}), ("witness", {}))
+    for col, kw in columns:
+        table.add_column(col, **kw)
+    for r in rows:
+        enc = r.get("enclosure")
+        form = (_common_digits(*enc) if enc else "") or (r.get("exact") or "")
+        w = r.get("witness")
+        table.add_row(r["name"], _num(r["value"]), form, "" if w is None else f"x={w['x']}, x'={w['x_prime']}")
+    return table
+
+
+def _common_digits(lo: str, hi: str, most: int = 30) -> str:
+    """The digits both ends of an enclosure share, with ``…`` (``""`` when they share too few)."""
+    n = 0
+    while n < min(len(lo), len(hi)) and lo[n] == hi[n]:
+        n += 1
+    return "" if n < 4 else (lo[:min(n, most)] + "…")
+
+
+def _fmt(v: float) -> str:
+    return ("inf" if v > 0 else "-inf") if math.isinf(v) else f"{v:.12g}"
+
+
+
+def _exact(b: Budget) -> str:
+    return "—" if b.exact is None else str(b.exact)
+
+
+
+def _wit(mech: Mechanism, b: Budget) -> str:
+    w = b.witness
+    if w is None:
+        return "no contributing pair"
+    text = f"x={_short(mech.input_label(w.x))}, x'={_short(mech.input_label(w.x_prime))}"
+    if w.y is not None:
+        text += f", y={_short(mech.output_label(w.y))}"
+    return text
+
+
+
+_STYLE = {"holds": "green", "holds within rounding": "green", "fails": "bold red", "undecided": "yellow", "not applicable": "dim",
+          "outside the proved scope": "magenta",
+          "witness": "cyan", "not a witness": "dim"}
+
+
+
+def _num(x, digits: int = 6) -> str:
+    if x is None:
+        return "—"
+    from relations.numbers._reals import ArbExpr, Log
+
+    v = float(x) if not isinstance(x, float) else x
+    text = ("inf" if v > 0 else "-inf") if math.isinf(v) else f"{v:.{digits}g}"
+    if isinstance(x, ArbExpr):  # a certified real: only the digits its enclosure certifies
+        lo, hi = x.enclose(x.display_bits)
+        if lo >= 0:
+            text = certified_text(Fraction(lo), Fraction(hi), digits=max(digits, 6))
+    if isinstance(x, Log) and x.log.is_finite and x.log.ratio != 1:
+        exact = str(x.log)
+        if len(exact) <= 20:
+            text += f" = {exact}"
+    return text
+
+
+
+def check_tables(report: Report, width: int | None = None) -> list[Table | Text]:
+    """Rich tables of ``relations check``: the applicable relations, a line for the rest, then claims.
+
+    Relations are grouped by setting; a failing one shows the numbers that break it and its witness.
+
+    Parameters
+    ----------
+    report : Report
+        :func:`relations.check`'s result.
+    width : int, optional
+        The console's width.  Below :data:`NARROW` columns the relation tables have no
+        ``witness / note`` column (a witness goes under the relation's id and claim, and a footer
+        says where the notes are), so that ids and numbers are not broken mid-word.
+
+    Returns
+    -------
+    list of rich.table.Table or rich.text.Text
+
+    Examples
+    --------
+    >>> from relations import check
+    >>> from relations.mechanisms import paper_example
+    >>> [getattr(part, "title", None) for part in check_tables(check(paper_example()))]
+    ['relations for the local setting', 'relations for both settings', None]
+    """
+    from rich.table import Table
+    from rich.text import Text
+
+    mech = report.values.mechanism
+    narrow = width is not None and width < NARROW
+    longest = max((len(o.relation.id) for o in report.outcomes), default=0)
+    tables: list[Table | Text] = []
+    skipped = []
+    noted = False
+    for setting in ("local", "central", "both"):
+        rows = [o for o in report.outcomes if o.relation.setting == setting]
+        skipped += [o.relation.id for o in rows if o.status == "not applicable"]
+        rows = [o for o in rows if o.status != "not applicable"]
+        if not rows:
+            continue
+        title = "relations for both settings" if setting == "both" else f"relations for the {setting} setting"
+        t = Table(title=title, title_justify="left")
+        if narrow:  # fixed widths for the short columns; the numbers take the rest
+            t.add_column("id / claim", width=min(longest, 28), overflow="fold")
+            t.add_column("status", width=13, overflow="fold")
+            t.add_column("conclusion vs bound", overflow="fold")
+            t.add_column("slack", width=10, overflow="fold")
+        else:
+            for col in ("id", "claim", "status", "conclusion vs bound", "slack", "witness / note"):
+                t.add_column(col, overflow="fold")
+        for o in rows:
+            style = _STYLE.get(o.status, "")
+            note = o.note
+            if o.witness is not None:
+                w = o.witness
+                where = f"x={_short(mech.input_label(w.x))}, x'={_short(mech.input_label(w.x_prime))}"
+                if w.y is not None:
+                    where += f", y={_short(mech.output_label(w.y))}"
+                note = f"{note}; attained at {where}" if o.status == "outside the proved scope" else where
+            r = o.relation
+            if o.bound is not None:
+                op = {"holds": "<=", "fails": ">", "undecided": "?"}.get(o.status, "vs")
+                numbers = f"{r.conclusion} {_num(o.conclusion)}\n{op} {_num(o.bound)}"
+            else:
+                numbers = f"{r.premise} {_num(o.premise)}\n{r.conclusion} {_num(o.conclusion)}"
+            slack = "—" if o.slack is None else _num(o.slack)
+            if narrow:
+                first = Text(r.id + "\n" + r.symbols)
+                if o.witness is not None:
+                    first.append("\nwitness " + where, style="dim")
+                noted = noted or bool(o.note)
+                t.add_row(first, Text(o.status, style=style), numbers, slack)
+            else:
+                t.add_row(r.id, r.symbols, Text(o.status, style=style), numbers, slack, Text(note))
+        tables.append(t)
+    if noted:
+        tables.append(Text(f"notes are left out below {NARROW} columns: see --format csv or --json, or a wider "
+                           "terminal", style="dim"))
+    if skipped:
+        tables.append(Text(f"not applicable to this {mech.setting} mechanism: {', '.join(skipped)}", style="dim"))
+    if report.claims:
+        t = Table(title="claims", title_justify="left")
+        for col in ("claim", "value", "holds", "note"):
+            t.add_column(col)
+        for c in report.claims:
+            holds = Text(str(c.status), _STYLE.get(str(c.status), "green"))
+            t.add_row(c.claim.text, _num(c.value, 12), holds, c.note)
+        tables.append(t)
+    return tables
+
+
+
+def catalogue_table(width: int | None = None) -> Table:
+    """The relation catalogue as one rich table (``relations catalogue``), one row per relation.
+
+    Parameters
+    ----------
+    width : int, optional
+        The terminal's width: below :data:`NARROW` the table keeps the id, setting and claim (ids
+        never split) and its caption points to ``--json`` for the statements and sources.
+
+    Examples
+    --------
+    >>> from relations import CATALOGUE
+    >>> catalogue_table().row_count == len(CATALOGUE)
+    True
+    >>> [c.header for c in catalogue_table(width=80).columns]
+    ['id', 'setting', 'claim']
+    """
+    from rich.table import Table
+
+    from relations.catalogue._entries import CATALOGUE
+
+    narrow = width is not None and width < NARROW
+    t = Table(title="relation catalogue", title_justify="left", show_lines=not narrow,
+              caption="statements, sources, corrections: relations catalogue --json (or a wider terminal)"
+              if narrow else None)
+    if narrow:
+        t.add_column("id", no_wrap=True)
+        t.add_column("setting", no_wrap=True)
+        t.add_column("claim", overflow="fold")
+        for r in CATALOGUE:
+            t.add_row(r.id, r.setting, r.symbols)
+        return t
+    for col in ("id", "setting", "claim", "statement", "source"):
+        t.add_column(col, overflow="fold")
+    for r in CATALOGUE:
+        statement = r.statement + (f"\n[dim]corrects {r.corrects}: {r.reason}[/]" if r.corrects else "")
+        t.add_row(r.id, r.setting, r.symbols, statement, r.source)
+    return t
+
+
+
+_VERDICT_STYLE = {"proved": "bold green", "holds-bounded": "green", "unrefuted": "yellow", "refuted": "bold red"}
+
+
+
+def verdicts_table(verdicts: Sequence[RelationVerdict], width: int | None = None, folder: str | None = None) -> Table:
+    """The table of ``relations verify``: id, statement, verdict, evidence, tightness (best found, and the frontier where known).
+
+    Parameters
+    ----------
+    verdicts : sequence of RelationVerdict
+    width : int, optional
+        The terminal's width: below :data:`NARROW` the statement goes under the id (never split),
+        and the tightness after the evidence.
+    folder : str, optional
+        The evidence folder: the files of the evidence, which the verdicts name relative to it, are shown
+        under it.
+
+    Returns
+    -------
+    rich.table.Table
+    """
+    from rich.table import Table
+    from rich.text import Text
+
+    narrow = width is not None and width < NARROW
+    t = Table(title="relations verify", title_justify="left", show_lines=narrow)
+    cols = ("id", "verdict", "evidence") if narrow else ("id", "statement", "verdict", "evidence", "tightness")
+    for col in cols:
+        t.add_column(col, overflow="fold", no_wrap=col in ("id", "verdict") and narrow)
+    import posixpath
+
+    def where(path: str) -> str:
+        return path if folder is None else posixpath.join(folder.replace(os.sep, "/"), path)
+
+    for v in verdicts:
+        evidence = v.evidence
+        if v.witness_file:
+            evidence += f"\nwitness: {where(v.witness_file)}"
+        if v.proof_file and v.verdict == "proved":
+            evidence += f"\nlemma: {where(v.proof_file)}"
+        if v.verdict == "unrefuted" and v.searched:
+            evidence += f"\nsearched: {len(v.searched)} searches (see --json)"
+        if v.family_file:
+            evidence += f"\nfamily: {where(v.family_file)}"
+        if v.coq and v.coq not in evidence:
+            evidence += f"\nCoq: {v.coq}"
+        tight = "—" if v.tightness is None else f"best found {v.tightness:.4g}" + (
+            f" ({v.tightness_family})" if v.tightness_family else "")
+        if v.frontier is not None:
+            tight += "\n" + v.frontier.summary()
+        elif v.tightness is not None:
+            tight += "\nfrontier not known"
+        verdict = Text(v.verdict, style=_VERDICT_STYLE.get(v.verdict, ""))
+        if narrow:
+            ident = Text(v.relation.id)
+            ident.append("\n" + "\n".join(_chunks(v.relation.symbols, 24)), style="dim")
+            t.add_row(ident, verdict, Text(evidence + "\ntightness: " + tight))
+        else:
+            t.add_row(v.relation.id, v.relation.symbols, verdict, Text(evidence), tight)
+    return t
+
+
+def _chunks(text: str, size: int) -> list[str]:
+    """``text`` in lines of at most ``size`` characters, broken at spaces where it can be."""
+    import textwrap
+
+    return textwrap.wrap(text, size) or [""]
+
+
+def tally(verdicts) -> str:
+    """One line counting the verdicts, in the order of :class:`~relations.kinds.Verdict`.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace as V
+    >>> tally([V(verdict="proved"), V(verdict="refuted"), V(verdict="proved")])
+    '3 relations: 2 proved, 1 refuted'
+    """
+    from collections import Counter
+
+    from relations.kinds import Verdict
+
+    counts = Counter(str(v.verdict) for v in verdicts)
+    parts = [f"{counts[str(k)]} {k}" for k in Verdict if counts[str(k)]]
+    return f"{len(verdicts)} relation{'s' if len(verdicts) != 1 else ''}: " + ", ".join(parts)
+
+
+def conjectures_table(rows):
+    """A rich table of the user's conjectures: id, statement, setting, verdict, evidence."""
+    from rich.table import Table
+
+    table = Table(title="your conjectures")
+    for col in ("id", "statement", "setting", "verdict", "evidence"):
+        table.add_column(col, overflow="fold")
+    for r in rows:
+        table.add_row(r["id"], r["statement"], r["setting"], r["verdict"], r["evidence"])
+    return table

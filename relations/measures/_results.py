@@ -1,0 +1,193 @@
+"""Result objects of the measures: budgets with exact forms and witnesses, mutual information.
+
+A :class:`Budget` is a ratio measure (``eps_d``, ``eps_i``, ``sigma_min``, and the
+derived ``eps_all`` and ``neg_sigma``): its float value, its exact form ``ln(q)`` (a
+:class:`~relations.numbers.LogRatio`; ``None`` in float mode) and the :class:`Witness`
+``(x, x', y)`` attaining it.  A :class:`MutualInformation` is ``I(X;Y)`` with its
+certified enclosure.  :class:`Measures` holds all four quantities of one mechanism.
+The conventions on zeros, infinities and witnesses are those of ``docs/semantics.md``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from relations.numbers._enclosure import Enclosure
+from relations.numbers._logs import LogRatio
+
+if TYPE_CHECKING:
+    from relations.model._mechanism import Mechanism
+    from relations.model._runs import Runs
+
+__all__ = ["Witness", "Budget", "MutualInformation", "Measures"]
+
+
+@dataclass(frozen=True)
+class Witness:
+    """Where a budget is attained: inputs ``x``, ``x_prime`` and output ``y``.
+
+    Attributes
+    ----------
+    x, x_prime : int, tuple of int or Runs
+        The neighbouring inputs whose ratio attains the budget: row indices of a
+        dense mechanism, or tuples of per-record value indices for a product form
+        (:class:`~relations.model._runs.Runs` when long).
+    y : int, tuple of int, Runs or None
+        The output column (per-record output indices for a product form); ``None``
+        for ``sigma_min`` and ``neg_sigma``, which involve the prior only.
+
+    Examples
+    --------
+    >>> from relations.measures import eps_d
+    >>> from relations.mechanisms import randomized_response
+    >>> eps_d(randomized_response(3)).witness
+    Witness(x=0, x_prime=1, y=0)
+    """
+
+    x: int | tuple[int, ...] | Runs
+    x_prime: int | tuple[int, ...] | Runs
+    y: int | tuple[int, ...] | Runs | None = None
+
+
+
+@dataclass(frozen=True)
+class Budget:
+    """A ratio measure (``eps_d``, ``eps_i``, ``sigma_min``, ``eps_all`` or ``neg_sigma``).
+
+    Attributes
+    ----------
+    name : str
+        Which measure this is, e.g. ``"eps_d"``.
+    value : float
+        The float value in nats (``+inf`` and ``-inf`` allowed).
+    exact : LogRatio or None
+        ``ln(q)`` with ``q`` rational, or an infinity; ``None`` in float mode.
+    witness : Witness or None
+        The ``(x, x', y)`` attaining the budget; ``None`` when no neighbour pair
+        contributes (the budget is then reported as ``0``).
+
+    Examples
+    --------
+    >>> from relations.measures import sigma_min
+    >>> from relations.mechanisms import paper_example
+    >>> b = sigma_min(paper_example(["19/20", "1/20"]))
+    >>> b.name, str(b.exact), round(b.value, 4), b.witness
+    ('sigma_min', 'ln(1/19)', -2.9444, Witness(x=1, x_prime=0, y=None))
+    """
+
+    name: str
+    value: float
+    exact: LogRatio | None
+    witness: Witness | None
+
+
+
+@dataclass(frozen=True)
+class MutualInformation:
+    """``eps_m = I(X;Y)`` in nats: a float value and, in exact mode, a certified enclosure.
+
+    Attributes
+    ----------
+    value : float
+        The float value (the enclosure's midpoint in exact mode).
+    enclosure : Enclosure or None
+        Exact dyadic bounds ``lower <= I(X;Y) <= upper``; ``None`` in float mode.
+    bits : int or None
+        The requested precision: ``upper - lower <= 2**-bits``; ``None`` in float mode.
+    """
+
+    value: float
+    enclosure: Enclosure | None
+    bits: int | None = None
+
+
+
+@dataclass(frozen=True)
+class Measures:
+    """The four quantities of one mechanism.
+
+    Iterating yields ``eps_i``, ``eps_d``, ``eps_m``, ``sigma_min`` in that order.
+
+    Attributes
+    ----------
+    eps_i, eps_d, sigma_min : Budget
+        The ratio measures, exact with witnesses.
+    eps_m : MutualInformation
+        ``I(X;Y)``, certified in exact mode.
+    exact : bool
+        False in float mode (a ``.npz`` mechanism, or float arrays).
+    mechanism : Mechanism or None
+        The mechanism measured (it names the witnesses); not compared.
+
+    In Jupyter the measures show as a table (``_repr_html_``) or as LaTeX lines
+    (``_repr_latex_``); :meth:`to_dict` and :meth:`to_pandas` convert them
+    (:mod:`relations.measures._display`).
+
+    Examples
+    --------
+    3-ary randomized response with ratio 2 under the uniform prior (rows
+    ``(1/2, 1/4, 1/4)`` and permutations): ``eps_d = eps_i = ln 2``, ``sigma_min = 0``
+    and ``I(X;Y) = ln 3 - H(1/2, 1/4, 1/4) = ln 3 - (3/2) ln 2``:
+
+    >>> from relations import measure
+    >>> from relations.mechanisms import krr
+    >>> res = measure(krr(3, 2))
+    >>> e_i, e_d, e_m, s_min = res
+    >>> str(e_i.exact), str(e_d.exact), str(s_min.exact), res.exact
+    ('ln(2)', 'ln(2)', '0', True)
+    >>> e_m.enclosure.decimal(4)
+    ('0.0588', '0.0589')
+    """
+
+    eps_i: Budget
+    eps_d: Budget
+    eps_m: MutualInformation
+    sigma_min: Budget
+    exact: bool
+    mechanism: Mechanism | None = field(default=None, compare=False, repr=False)
+
+    def __iter__(self) -> Iterator[Budget | MutualInformation]:
+        return iter((self.eps_i, self.eps_d, self.eps_m, self.sigma_min))
+
+    def to_dict(self) -> dict[str, Any]:
+        """The object ``relations measure --json`` prints: exact forms as text, values as floats.
+
+        Examples
+        --------
+        >>> import json
+        >>> from relations import measure
+        >>> from relations.mechanisms import paper_example
+        >>> d = measure(paper_example()).to_dict()
+        >>> d["eps_d"]["exact"], d["eps_d"]["witness"]["x"], json.loads(json.dumps(d)) == d
+        ('ln(13/7)', '1', True)
+        """
+        from relations.measures._display import measures_dict
+
+        return measures_dict(self)
+
+    def to_pandas(self) -> Any:
+        """A ``pandas.DataFrame`` indexed by quantity, columns ``value``, ``exact``, ``witness``.
+
+        Examples
+        --------
+        >>> from relations import measure
+        >>> from relations.mechanisms import paper_example
+        >>> df = measure(paper_example()).to_pandas()
+        >>> list(df.columns), df.loc["eps_d", "exact"]
+        (['value', 'exact', 'witness'], 'ln(13/7)')
+        """
+        from relations.measures._display import measures_frame
+
+        return measures_frame(self)
+
+    def _repr_html_(self) -> str:
+        from relations.measures._display import measures_html
+
+        return measures_html(self)
+
+    def _repr_latex_(self) -> str:
+        from relations.measures._display import measures_latex
+
+        return measures_latex(self)

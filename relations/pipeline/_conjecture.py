@@ -1,0 +1,385 @@
+"""User conjectures decided over all mechanisms of a setting: ``proved``, ``refuted`` or ``unrefuted``.
+
+:func:`conjecture` parses the statement (:mod:`relations.checking._conjectures`) and then, as
+``relations verify`` decides the catalogue:
+
+1. **proof** (:mod:`relations.proofs._conjectures`): a conjecture polynomial in the ratio
+   budgets and ``eps_m`` that follows in real arithmetic from the lemma-proved relations and the
+   basic facts is ``proved``, with the SMT-LIB script and the relations used;
+2. **seeded families**, screened in floats and confirmed exactly: k-RR for
+   ``k in`` :data:`RR_KS` over a grid of ratios (refined by a bounded scalar search) with uniform
+   and skewed priors, subset selection, the paper's constructions, erasure channels, binary
+   channels with skewed priors (locally); k-RR products over several records (centrally);
+3. **bounded-exhaustive**: every mechanism of fixed small rational families
+   (:mod:`relations.search._conjecture_exhaustive`), each decided exactly;
+4. **hypothesis** over small random exact mechanisms (:mod:`relations.search.strategies`);
+5. **Nelder-Mead** over dense ``2x2`` and ``3x3`` channels and priors (``D^2`` centrally), the best
+   points rounded to rationals.
+
+Every candidate is decided exactly (:func:`~relations.checking._conjecture_eval.decide`); the first
+that fails is simplified (:func:`~relations.search._witnesses.simplify`), decided again and
+returned as the witness of ``refuted``.  Otherwise the verdict is ``unrefuted``, with the record
+of what was searched.  Everything is seeded.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from relations.checking._conjecture_eval import Decision, decide
+from relations.checking._conjectures import Conjecture, float_gap, parse_conjecture
+from relations.checking._quantities import values
+from relations.errors import InputError
+from relations.kinds import Verdict
+from relations.model._distributions import Channel, Prior
+from relations.model._mechanism import Mechanism
+from relations.model._neighbours import LocalInputs
+from relations.proofs._conjectures import Proof, prove_conjecture
+from relations.search._optimiser import round_bits
+
+if TYPE_CHECKING:
+    from relations.search._families import RRFamily
+
+__all__ = ["RR_KS", "SETTINGS", "ConjectureResult", "conjecture", "decide_conjecture"]
+
+#: Domain sizes of the k-RR family (local); the large ones reach ratios ``I / eps_d`` above 1/2.
+RR_KS = (2, 3, 4, 5, 6, 8, 12, 16, 24, 32, 48, 64)
+
+_QUICK_KS = (2, 3, 4, 5, 8, 16, 48)
+
+#: The settings a conjecture is stated for.
+SETTINGS = ("local", "central")
+
+
+@dataclass(frozen=True)
+class ConjectureResult:
+    """A conjecture's verdict and its evidence (:func:`conjecture`).
+
+    Attributes
+    ----------
+    text : str
+        The conjecture as written.
+    setting : str
+        ``"local"`` or ``"central"``.
+    verdict : str
+        ``"proved"``, ``"refuted"`` or ``"unrefuted"``.
+    evidence : str
+        One sentence.
+    witness : Mechanism or None
+        For ``refuted``: the exact counterexample, simplified and re-checked.
+    decision : Decision or None
+        The conjecture decided on the witness.
+    proof : str or None
+        For ``proved``: the SMT-LIB script (z3 and cvc5 answer ``unsat``).
+    used : tuple of str
+        For ``proved``: the catalogue relations the proof uses.
+    searched : tuple of str
+        What was searched.
+    checked, undefined, undecided : int
+        Mechanisms decided exactly; of those, where a side had no value, or the enclosures did
+        not separate.
+    best_gap : float
+        The largest float ``lhs - rhs`` (oriented: positive refutes) the searches met.
+    exhaustive : int
+        For ``unrefuted``: members of the bounded-exhaustive families decided exactly to satisfy it.
+    seconds : float
+    """
+
+    text: str
+    setting: str
+    verdict: str
+    evidence: str
+    witness: Mechanism | None = None
+    decision: Decision | None = None
+    proof: str | None = None
+    used: tuple[str, ...] = ()
+    searched: tuple[str, ...] = ()
+    checked: int = 0
+    undefined: int = 0
+    undecided: int = 0
+    best_gap: float = -math.inf
+    exhaustive: int = 0
+    seconds: float = 0.0
+
+
+def decide_conjecture(conj: Conjecture | str, mech: Mechanism) -> Decision:
+    """The conjecture decided exactly on one mechanism (``conj`` parsed if given as text).
+
+    Examples
+    --------
+    >>> from relations.mechanisms import paper_example
+    >>> decide_conjecture("eps_i <= eps_d + sigma_min", paper_example()).status
+    'fails'
+    """
+    return decide(parse_conjecture(conj) if isinstance(conj, str) else conj, values(mech).reals)
+
+
+class _Search:
+    def __init__(self, conj: Conjecture, setting: str, quick: bool, seed: int):
+        self.conj, self.setting, self.quick = conj, setting, quick
+        self.rng = np.random.default_rng(seed)
+        self.searched: list[str] = []
+        self.checked = self.undefined = self.undecided = 0
+        self.best_gap = -math.inf
+
+    def gap(self, mech: Mechanism) -> float:
+        """The float ``lhs - rhs`` at ``mech``, rounded to 24 significant bits
+        (:func:`~relations.search._optimiser.round_bits`): the searches steer by it, and last-bit differences
+        between machines must not change their path, nor the candidates they re-check."""
+        try:
+            g = float_gap(self.conj, values(mech).reals)
+        except (OverflowError, ValueError, ZeroDivisionError):
+            return math.nan
+        if g == g:
+            g = float(round_bits(np.array([g]))[0]) if math.isfinite(g) else g
+            self.best_gap = max(self.best_gap, g)
+        return g
+
+    def refutes(self, mech: Mechanism) -> bool:
+        d = decide(self.conj, values(mech).reals)
+        self.checked += 1
+        self.undefined += d.status == "undefined"
+        self.undecided += d.status == "undecided"
+        return d.status == "fails"
+
+    # ------------------------------------------------------------ families
+
+    def families(self) -> Iterator[Mechanism]:
+        from relations.mechanisms._local import subset_selection
+        from relations.mechanisms._paper import paper_central, paper_example, paper_local
+        from relations.search._families import RRFamily
+
+        fixed = self._fixed(paper_example, paper_local, paper_central)
+        yield from fixed
+        grid = np.linspace(0.05, 10.0, 24 if self.quick else 60)
+        scored: list[tuple[float, _Subset | RRFamily, float]] = []  # (gap, family, log t)
+        if self.setting == "local":
+            for k in _QUICK_KS if self.quick else RR_KS:
+                for skew in (0.0, 0.9):
+                    scored.append(self._scan(lambda x, k=k, skew=skew: self._rr_float(k, math.exp(x), skew), grid,
+                                             RRFamily(k, 1, Fraction(skew).limit_denominator(10))))
+            for k, s in ((4, 2), (5, 2), (6, 2), (6, 3), (8, 2), (8, 3)):
+                fam: _Subset | RRFamily = _Subset(k, s, subset_selection)
+                scored.append(self._scan(lambda x, fam=fam: self.gap(fam.mechanism(_simple(math.exp(x)))),
+                                         grid[::3], fam))
+            self.searched.append(f"k-RR, k in {_QUICK_KS if self.quick else RR_KS}, priors uniform and skewed 0.9, "
+                                 f"{len(grid)} ratios e^0.05..e^10 each, refined; subset selection (k, s) in "
+                                 "(4,2) (5,2) (6,2) (6,3) (8,2) (8,3)")
+        else:
+            for k in (2, 3, 4, 8):
+                for r in ((2, 3, 5) if self.quick else (2, 3, 4, 6, 10, 20)):
+                    for skew in (0.0, 0.9):
+                        fam = RRFamily(k, r, Fraction(skew).limit_denominator(10))
+                        scored.append(self._scan(lambda x, fam=fam: self.gap(fam.mechanism(_simple(math.exp(x)))),
+                                                 grid[::2], fam))
+            self.searched.append("k-RR products, k in (2, 3, 4, 8), several records, priors uniform and skewed 0.9")
+        self.searched.append(f"fixed seeds: {len(fixed)} (the paper's example and constructions, erasure and "
+                             "noiseless channels, binary channels with skewed priors)")
+        # violating points first, smallest family first (readable witnesses); then the nearest misses
+        scored.sort(key=lambda s: (0, _size(s[1]), -s[0]) if s[0] > 1e-12 else (1, 0, -s[0] if s[0] == s[0] else math.inf))
+        for _, fam, x in scored[: 8 if self.quick else 20]:
+            for t in _ratios(math.exp(x)):
+                yield fam.mechanism(t)
+
+    def _scan(self, gap_at, grid, fam) -> tuple[float, _Subset | RRFamily, float]:
+        """The best ``log t`` of ``fam`` on ``grid``, refined by a bounded scalar search."""
+        from scipy.optimize import minimize_scalar
+
+        gaps = np.array([gap_at(x) for x in grid])
+        gaps = np.where(np.isnan(gaps), -np.inf, gaps)
+        i = int(np.argmax(gaps))
+        if not math.isfinite(gaps[i]):
+            return float(gaps[i]), fam, float(grid[i])
+        lo, hi = grid[max(i - 1, 0)], grid[min(i + 1, len(grid) - 1)]
+        res = minimize_scalar(lambda x: -_finite(gap_at(x)), bounds=(lo, hi), method="bounded",
+                              options={"xatol": 1e-4, "maxiter": 30 if self.quick else 60})
+        if -res.fun > gaps[i]:
+            return float(-res.fun), fam, float(res.x)
+        return float(gaps[i]), fam, float(grid[i])
+
+    def _rr_float(self, k: int, t: float, skew: float) -> float:
+        from relations.mechanisms._local import krr_rows
+
+        w = np.array(krr_rows(k, t), dtype=np.float64)
+        p = np.full(k, 1 / k) if not skew else np.array([1 - skew] + [skew / (k - 1)] * (k - 1))
+        mech = Mechanism("local", Prior(p), Channel(w), LocalInputs(tuple(map(str, range(k)))),
+                         tuple(map(str, range(k))), exact=False)
+        return self.gap(mech)
+
+    def _fixed(self, paper_example, paper_local, paper_central) -> list[Mechanism]:
+        from relations.pipeline._verify import erasure_member
+
+        q = Fraction
+        if self.setting == "local":
+            out = [paper_example(p) for p in (("19/20", "1/20"), ("1/2", "1/2"), ("1/10", "9/10"))]
+            out += [paper_local(q(1, 2**j)) for j in (1, 2, 4, 8)]
+            out += [erasure_member("local", q(1, d)) for d in (1, 2, 10)]
+            for p in (q(1, 2), q(1, 10), q(1, 100)):
+                for a in (q(1, 2), q(3, 4), q(9, 10), q(1)):
+                    out.append(Mechanism.local([[a, 1 - a], [1 - a, a]], prior=[1 - p, p]))
+            return out
+        out = [paper_central(q(1, 2**j)) for j in (1, 2, 4, 8)]
+        return out + [erasure_member("central", q(1, d)) for d in (1, 2, 10)]
+
+    def exhaustive(self) -> Iterator[Mechanism]:
+        """Every member of the bounded families (:mod:`relations.search._conjecture_exhaustive`)."""
+        from relations.search._conjecture_exhaustive import families
+
+        before = (self.checked, self.undecided, self.undefined)
+        for fam in families(self.setting, quick=self.quick):
+            self.searched.append(f"bounded-exhaustive: {fam.text}")
+            yield from fam.members()
+        self.exhaustive_counts = (self.checked - before[0], self.undecided - before[1], self.undefined - before[2])
+
+    # ------------------------------------------------------------ hypothesis and Nelder-Mead
+
+    def hypothesis(self) -> Mechanism | None:
+        from hypothesis import HealthCheck, Phase, find, settings
+        from hypothesis.errors import NoSuchExample
+
+        from relations.search.strategies import mechanisms
+
+        n = 60 if self.quick else 300
+        config = settings(max_examples=n, database=None, derandomize=True, deadline=None,
+                          suppress_health_check=list(HealthCheck), phases=[Phase.generate, Phase.shrink])
+        self.searched.append(f"hypothesis: {n} random exact {self.setting} mechanisms")
+        try:
+            return find(mechanisms(self.setting), self.refutes, settings=config)
+        except NoSuchExample:
+            return None
+
+    def nelder_mead(self) -> Iterator[Mechanism]:
+        from scipy.optimize import minimize
+
+        from relations.search._families import DenseFamily
+
+        fams = (DenseFamily(2, 2), DenseFamily(3, 3)) if self.setting == "local" else (DenseFamily(4, 2, 2, 2),)
+        starts, maxiter = (2, 150) if self.quick else (4, 400)
+        for fam in fams:
+            def objective(theta, fam=fam):
+                g = self.gap(fam.float_mechanism(theta))
+                return 1e6 if g != g else -math.tanh(g) if math.isinf(g) else -g / (1 + abs(g))
+
+            best = None
+            for _ in range(starts):
+                res = minimize(objective, self.rng.normal(scale=1.5, size=fam.dim), method="Nelder-Mead",
+                               options={"maxiter": maxiter, "xatol": 1e-7, "fatol": 1e-12})
+                if best is None or res.fun < best.fun:
+                    best = res
+            self.searched.append(f"Nelder-Mead: {fam.describe()}, {starts} starts, rounded to rationals")
+            if best is not None and best.fun < 1e-9:
+                yield from fam.exact_mechanisms(best.x)
+
+
+class _Subset:
+    def __init__(self, k: int, s: int, build):
+        self.k, self.s, self.build = k, s, build
+
+    def mechanism(self, t: Fraction) -> Mechanism:
+        return self.build(self.k, self.s, t)
+
+
+def _size(fam) -> int:
+    k, r = getattr(fam, "k", 2), getattr(fam, "records", 1)
+    return k**r if not isinstance(fam, _Subset) else math.comb(fam.k, fam.s)
+
+
+def _finite(g: float) -> float:
+    return -1e6 if g != g else max(min(g, 1e6), -1e6)
+
+
+def _simple(t: float) -> Fraction:
+    return Fraction(t).limit_denominator(1000) if t < 1e6 else Fraction(int(t))
+
+
+def _ratios(t: float) -> Iterator[Fraction]:
+    seen = set()
+    for den in (1, 2, 10, 100, 10**4):
+        q = Fraction(t).limit_denominator(den)
+        if q > 1 and q not in seen:
+            seen.add(q)
+            yield q
+
+
+def conjecture(text: str, *, setting: str = "local", quick: bool = False, seed: int = 2025,
+               prove: bool = True) -> ConjectureResult:
+    """Decide a user conjecture over every mechanism of ``setting``: proved, refuted or unrefuted.
+
+    Parameters
+    ----------
+    text : str
+        ``LHS OP RHS`` (``docs/claims-and-verdicts.md``), e.g. ``"eps_m <= eps_d / 2"``.
+    setting : {"local", "central"}, optional
+    quick : bool, optional
+        A smaller search (CI).
+    seed : int, optional
+        Seed of every random choice: the same seed gives the same verdict and witness.
+    prove : bool, optional
+        Try a z3 proof first (default).
+
+    Returns
+    -------
+    ConjectureResult
+
+    Raises
+    ------
+    InputError
+        A malformed conjecture, an unknown setting or a notion this version does not have.
+
+    Examples
+    --------
+    >>> conjecture("eps_d <= eps_i - sigma_min", quick=True).verdict
+    'proved'
+    >>> r = conjecture("eps_i <= eps_d + sigma_min", quick=True)
+    >>> r.verdict, r.decision.status
+    ('refuted', 'fails')
+    """
+    t0 = time.perf_counter()
+    if setting not in SETTINGS:
+        raise InputError(f"setting {setting!r}: one of local, central")
+    conj = parse_conjecture(text)
+    from relations.mechanisms._local import randomized_response
+
+    decide(conj, values(randomized_response(3)).reals)  # every notion available (InputError otherwise)
+    proof: Proof | None = prove_conjecture(conj, setting) if prove else None
+    if proof is not None:
+        return ConjectureResult(conj.text, setting, str(Verdict.PROVED), f"z3: follows in real arithmetic from "
+                                f"{', '.join(proof.used) or 'the basic facts'} (negation unsat); infinite cases "
+                                f"checked in the extended reals; scope: {proof.scope}", proof=proof.smt2,
+                                used=proof.used, searched=("z3 proof from the lemma-proved relations",),
+                                seconds=time.perf_counter() - t0)
+    search = _Search(conj, setting, quick, seed)
+    search.searched.append("z3 proof: " + ("not attempted" if not prove else "none (not polynomial in the ratio "
+                                           "budgets and eps_m, or not implied by the proved relations)"))
+    found, engine = None, ""
+    for engine, candidates in (("seeded families", search.families),  # noqa: B007
+                               ("the bounded-exhaustive check", search.exhaustive),
+                               ("hypothesis", lambda: iter([m] if (m := search.hypothesis()) else [])),
+                               ("Nelder-Mead", search.nelder_mead)):
+        found = next((m for m in candidates() if search.refutes(m)), None)
+        if found is not None:
+            break
+    common: dict[str, Any] = dict(searched=tuple(search.searched), checked=search.checked,
+                                  undefined=search.undefined, undecided=search.undecided, best_gap=search.best_gap)
+    if found is None:
+        n, und, undef = search.exhaustive_counts
+        return ConjectureResult(conj.text, setting, str(Verdict.UNREFUTED), f"no counterexample among {search.checked} "
+                                f"mechanisms decided exactly; "
+                                f"bounded-exhaustive: all {n} members of the bounded families satisfy it"
+                                + (f" except {und} undecided and {undef} where a side has no value" if und or undef
+                                   else ""), exhaustive=n - und - undef, seconds=time.perf_counter() - t0, **common)
+    from relations.search._witnesses import simplify
+
+    simple = simplify(found, lambda m: decide(conj, values(m).reals).status == "fails")
+    decision = decide(conj, values(simple).reals)
+    assert decision.status == "fails"
+    return ConjectureResult(conj.text, setting, str(Verdict.REFUTED), f"counterexample found by {engine}, simplified and "
+                            f"re-checked exactly: lhs = {decision.lhs:.6g}, rhs = {decision.rhs:.6g}", witness=simple,
+                            decision=decision, seconds=time.perf_counter() - t0, **common)

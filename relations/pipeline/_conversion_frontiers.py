@@ -1,0 +1,255 @@
+"""Exact local frontiers of the conversion notions under eps-LDP, certified with arb.
+
+For ``t = e^eps`` (``eps``-DP over every pair of inputs, i.e. ``eps``-LDP):
+
+* **KL** -- ``sup D(Q[x] || Q[x']) = eps tanh(eps/2) = ln(t) (t - 1)/(t + 1)``, attained by binary
+  randomized response (``Q = [[t, 1], [1, t]] / (1 + t)``): two distributions whose ratio lies in
+  ``[1/t, t]`` have the largest divergence with all mass on the two extreme ratios [1]_;
+* **zCDP** -- binary RR has ``rho = eps tanh(eps/2)``: ``renyi(a)/a`` decreases in ``a`` for it and
+  tends to its KL divergence as ``a -> 1``; no eps-DP pair found by the searches exceeds it (the
+  relation ``relations.dp_zcdp_tanh``, ``unrefuted``), so it is the frontier if that relation holds;
+  in any case ``rho(RR) / (eps^2/2) -> 1`` as ``eps -> 0``, so Bun and Steinke's ``eps^2/2`` is
+  asymptotically tight;
+* **privacy profile** -- ``sup delta(e) = max(0, (t - e^e)/(1 + t))`` and so
+  ``sup eps_delta(d) = ln(max(1, (1 - d) t - d))``, attained by binary RR, whose privacy region
+  contains that of every eps-DP pair [2]_;
+* **maximal leakage** -- with ``k`` inputs ``sup ln sum_y max_x Q[x][y] = ln(k t / (t + k - 1))``,
+  attained by ``k``-RR (that nothing exceeds it is checked numerically, not proved here), tending to
+  ``eps`` as ``k -> inf`` (never attained).
+
+Each closed form is validated in ``tests/test_conversions.py`` against a numerical maximisation
+over small channels (scipy) and against the extremal mechanism's own value.
+
+References
+----------
+.. [1] Dwork, Rothblum, Vadhan. Boosting and differential privacy. FOCS 2010. doi:10.1109/FOCS.2010.12
+.. [2] Kairouz, Oh, Viswanath. The composition theorem for differential privacy. IEEE Trans. Inf.
+   Theory 63(6), 2017. doi:10.1109/TIT.2017.2685505
+
+Examples
+--------
+>>> lo, hi = kl_sup(Fraction(3))  # ln 3 * 2/4
+>>> round(float(lo), 12), float(hi - lo) < 1e-30
+(0.549306144334, True)
+>>> round(float(ml_sup(Fraction(3), 2)[0]), 6)  # binary RR: ln(2 * 3/4)
+0.405465
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+from relations.catalogue._conversions import CONVERSIONS
+from relations.catalogue._entries import Relation
+from relations.mechanisms._local import krr
+from relations.numbers._enclosure import interval, working_precision
+from relations.pipeline._frontiers import REFERENCE_RATIOS, Frontier, Point
+
+__all__ = ["CONVERSION_IDS", "kl_sup", "profile_sup", "eps_delta_sup", "ml_sup", "frontier_float", "ML_K", "conversion_frontier"]
+
+#: Ids of the conversion relations, whose frontiers are here (``verify`` asks :func:`conversion_frontier`).
+CONVERSION_IDS = frozenset(c["id"] for c in CONVERSIONS)
+
+#: The number of inputs of the k-RR that stands for ``k -> inf`` at the reference points.
+ML_K = 64
+
+
+def _t(ratio: Fraction):
+    from flint import arb, fmpq
+
+    ratio = Fraction(ratio)
+    if ratio <= 1:
+        raise ValueError("ratio must exceed 1")
+    return arb(fmpq(ratio.numerator, ratio.denominator))
+
+
+def _q(x: Fraction):
+    from flint import arb, fmpq
+
+    x = Fraction(x)
+    return arb(fmpq(x.numerator, x.denominator))
+
+
+def kl_sup(ratio: Fraction, *, bits: int = 128) -> tuple[Fraction, Fraction]:
+    """A certified enclosure of ``eps tanh(eps/2)``, ``eps = ln(ratio)``: the sup of ``kl`` (and the
+    ``rho`` of binary RR) under ``eps``-LDP.
+
+    Parameters
+    ----------
+    ratio : Fraction
+        ``e^eps > 1``.
+    bits : int, optional
+        arb working precision.
+    """
+    with working_precision(bits):
+        t = _t(ratio)
+        return interval(t.log() * (t - 1) / (t + 1))
+
+
+def profile_sup(ratio: Fraction, eps_prime: Fraction, *, bits: int = 128) -> tuple[Fraction, Fraction]:
+    """A certified enclosure of ``max(0, (e^eps - e^eps')/(1 + e^eps))``: the sup of ``delta(eps')``.
+
+    Examples
+    --------
+    >>> lo, hi = profile_sup(Fraction(10), Fraction(1))
+    >>> round(float(lo), 9)  # (10 - e)/11
+    0.661974379
+    """
+    with working_precision(bits):
+        t = _t(ratio)
+        v = (t - _q(eps_prime).exp()) / (1 + t)
+        return interval(v.max(_q(Fraction(0))))
+
+
+def eps_delta_sup(ratio: Fraction, delta: Fraction, *, bits: int = 128) -> tuple[Fraction, Fraction]:
+    """A certified enclosure of ``ln(max(1, (1 - delta) e^eps - delta))``: the sup of ``eps_delta(delta)``.
+
+    Examples
+    --------
+    >>> lo, hi = eps_delta_sup(Fraction(3), Fraction(1, 100000))
+    >>> round(float(lo), 9), float(lo) < math.log(3)
+    (1.098598955, True)
+    """
+    with working_precision(bits):
+        d = _q(delta)
+        v = (1 - d) * _t(ratio) - d
+        return interval(v.max(_q(Fraction(1))).log())
+
+
+def ml_sup(ratio: Fraction, k: int, *, bits: int = 128) -> tuple[Fraction, Fraction]:
+    """A certified enclosure of ``ln(k e^eps / (e^eps + k - 1))``: the sup of maximal leakage under
+    ``eps``-LDP with ``k`` inputs (``k``-RR).
+
+    Parameters
+    ----------
+    ratio : Fraction
+        ``e^eps > 1``.
+    k : int
+        The number of inputs, ``>= 2``.
+    bits : int, optional
+        arb working precision.
+    """
+    with working_precision(bits):
+        t = _t(ratio)
+        return interval((k * t / (t + k - 1)).log())
+
+
+def frontier_float(name: str, eps: float, *, k: int | None = None) -> float:
+    """The frontier of a conversion notion at ``eps`` in floats (``maximal_leakage``: with ``k`` inputs,
+    ``k = None`` for the limit ``eps``).
+
+    Parameters
+    ----------
+    name : str
+        ``kl``, ``rho``, ``delta(e)``, ``eps_delta(d)`` or ``maximal_leakage``.
+    eps : float
+        The LDP budget.
+    k : int, optional
+        Inputs, for ``maximal_leakage``.
+
+    Examples
+    --------
+    >>> round(frontier_float("rho", 1.0), 6), round(frontier_float("maximal_leakage", 1.0, k=2), 6)
+    (0.462117, 0.379885)
+    """
+    t = math.exp(eps)
+    if name in ("kl", "rho"):
+        return eps * math.tanh(eps / 2)
+    if name.startswith("delta("):
+        return max(0.0, (t - math.exp(float(Fraction(name[6:-1])))) / (1 + t))
+    if name.startswith("eps_delta("):
+        d = float(Fraction(name[10:-1]))
+        return math.log(max(1.0, (1 - d) * t - d))
+    if name == "maximal_leakage":
+        return eps if k is None else math.log(k * t / (t + k - 1))
+    raise KeyError(name)
+
+
+def _points(conclusion: str, quick: bool) -> list[Point]:
+    """The certified frontier at the reference points against the extremal mechanism's float value."""
+    out = []
+    for ratio in REFERENCE_RATIOS[:2] if quick else REFERENCE_RATIOS:
+        if conclusion == "maximal_leakage":
+            mech, fam = krr(ML_K, ratio), f"{ML_K}-RR (k -> inf)"
+            enclosure = _ln_enclosure(ratio)
+        else:
+            mech, fam = krr(2, ratio), "binary randomized response"
+            if conclusion in ("kl", "rho"):
+                enclosure = kl_sup(ratio)
+            elif conclusion.startswith("delta("):
+                enclosure = profile_sup(ratio, Fraction(conclusion[6:-1]))
+            else:
+                enclosure = eps_delta_sup(ratio, Fraction(conclusion[10:-1]))
+        if enclosure[1] > 0:  # delta(e') is 0 for e' >= eps: no point to compare
+            out.append(Point(Fraction(ratio), enclosure, _certified_lower(mech, conclusion), fam, notion=conclusion))
+    return out
+
+
+def _certified_lower(mech, name: str) -> float:
+    """The lower end of a certified enclosure of the notion ``name`` on ``mech``, as a float (the same on every
+    machine, unlike the notion's float value)."""
+    from relations.checking._quantities import values
+    from relations.search._selection import BITS
+
+    return float(values(mech).reals[name].enclose(BITS)[0])
+
+
+def _ln_enclosure(ratio: Fraction, bits: int = 128) -> tuple[Fraction, Fraction]:
+    with working_precision(bits):
+        return interval(_t(ratio).log())
+
+
+def conversion_frontier(rel: Relation, *, quick: bool = False) -> Frontier | None:
+    """The known frontier of a conversion relation (``None`` where none is known: "best found").
+
+    Parameters
+    ----------
+    rel : Relation
+        A relation of :mod:`relations.catalogue._conversions`.
+    quick : bool, optional
+        Fewer reference points.
+
+    Returns
+    -------
+    Frontier or None
+
+    Examples
+    --------
+    >>> from relations.catalogue import get
+    >>> f = conversion_frontier(get("relations.kl_tanh"), quick=True)
+    >>> f.sup_ratio, f.attained, round(f.points[0].json()["share_of_frontier"], 9)
+    (1.0, True, 1.0)
+    >>> round(conversion_frontier(get("drv2010.kl_dp")).sup_ratio, 3)
+    0.5
+    """
+    kind = getattr(rel.bound, "kind", None)
+    c, p = str(rel.conclusion), str(rel.premise)
+    if p != "eps_d" and not (p == "eps_all" and c == "maximal_leakage") and not (p, c) == (
+            "maximal_leakage", "min_entropy_leakage"):
+        return None
+    if c in ("kl", "rho") and kind == "tanh":
+        how = ("binary randomized response has kl = eps tanh(eps/2) exactly" if c == "kl" else
+               "binary randomized response has rho >= its kl = eps tanh(eps/2) (renyi(a)/a -> kl as a -> 1), "
+               "so the bound is attained wherever the relation holds")
+        return Frontier(1.0, True, f"{how}: sup ratio 1", _points(c, quick))
+    if c == "kl":  # eps (e^eps - 1): the ratio tanh(eps/2) / (e^eps - 1) = 1 / (1 + e^eps) -> 1/2 as eps -> 0
+        return Frontier(0.5, False, "sup kl under eps-LDP is eps tanh(eps/2): sup of eps tanh(eps/2) / "
+                        "(eps (e^eps - 1)) = sup 1/(1 + e^eps) = 1/2, approached as eps -> 0 (not attained)",
+                        _points(c, quick))
+    if c == "rho" and kind == "half_square":
+        return Frontier(1.0, False, "binary randomized response has rho >= eps tanh(eps/2), and "
+                        "eps tanh(eps/2) / (eps^2/2) = tanh(eps/2)/(eps/2) -> 1 as eps -> 0: sup ratio 1, "
+                        "approached as eps -> 0 (not attained)", _points(c, quick))
+    if c.startswith("delta(") or c.startswith("eps_delta("):
+        if kind not in ("profile", "dp_eps_delta"):
+            return None
+        return Frontier(1.0, True, "binary randomized response attains the privacy profile of eps-DP "
+                        "(Kairouz, Oh, Viswanath): equality for every eps", _points(c, quick))
+    if c == "maximal_leakage" and (p == "eps_all" or rel.setting == "local"):
+        return Frontier(1.0, False, "sup maximal leakage under eps-LDP with k inputs is ln(k e^eps/(e^eps + k - 1)) "
+                        "(k-RR), -> eps as k -> inf (not attained)", _points(c, quick))
+    if c == "min_entropy_leakage":
+        return Frontier(1.0, True, "equality for every uniform prior: max_x p(x) Q[x][y] / max_x p(x) = "
+                        "max_x Q[x][y]")
+    return None

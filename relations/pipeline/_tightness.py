@@ -1,0 +1,83 @@
+"""A relation's tightness: the largest ``conclusion / bound`` among the searches' candidates, certified.
+
+For a relation that stands, ``verify`` reports how close the searches came to the bound: the "best found"
+ratio ``conclusion / bound``.  The searches score their candidates in floats (Nelder-Mead endpoints over the
+dense families, the best grid point of each k-RR family and number of records); the float scores only
+screen them.  Each candidate kept is an exact mechanism, whose two sides are enclosed in ball arithmetic;
+the best is chosen by those enclosures, an exact tie (the equality cases, where every k-RR family reaches
+ratio 1) goes to the simplest family, and the reported value is the certified lower end, to
+:data:`~relations.search._selection.SIGNIFICANT_DIGITS` significant digits
+(:func:`~relations.search._selection.select_max`).  So the figure and its family are the same on every
+machine, whatever numpy's kernels or the summation order.
+
+Only candidates the checker evaluates exactly take part: those where the relation applies, within
+:data:`~relations.checking._checker.MAX_NOTION_WORK`, and, for a proved relation, inside its proved scope,
+where the ratio is at most 1 (which lets the choice stop at the first candidate that reaches 1).
+
+Examples
+--------
+>>> from relations.catalogue import get
+>>> from relations.search._optimiser import search_rr
+>>> rel = get("zheng2025.thm3")  # eps_d <= eps_i - sigma_min: an equality for every uniform prior
+>>> tightness(rel, [search_rr(rel, central=False, quick=True)], proved=True)
+(1.0, '2-RR')
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable
+from fractions import Fraction
+
+from relations.catalogue._entries import Relation
+from relations.checking._checker import MAX_NOTION_WORK, applicable, bound_value, notion_work
+from relations.checking._quantities import values
+from relations.model._mechanism import Mechanism
+from relations.search._optimiser import Found
+from relations.search._selection import ratio_enclosure, screen_window, select_max
+
+__all__ = ["tightness"]
+
+
+def tightness(rel: Relation, founds: Iterable[Found], *, proved: bool = False) -> tuple[float | None, str]:
+    """The best ratio ``conclusion / bound`` among the candidates of ``founds``, and its family.
+
+    Parameters
+    ----------
+    rel : Relation
+        An implication with a bound.
+    founds : iterable of Found
+        The searches' results; their ``ratio_candidates`` are the candidates.
+    proved : bool, optional
+        The relation is proved: candidates outside its proved scope are left out, and the ratio of the
+        others is at most 1.
+
+    Returns
+    -------
+    (float or None, str)
+        The certified lower end of the best ratio, rounded to
+        :data:`~relations.search._selection.SIGNIFICANT_DIGITS` significant digits, and the family of its
+        candidate; ``(None, "")`` when no candidate has a finite ratio.
+    """
+    def admissible(mech: Mechanism | None) -> bool:
+        return (mech is not None and not applicable(rel, mech) and notion_work(rel, mech) <= MAX_NOTION_WORK
+                and not (proved and rel.scope.outside(mech) is not None))
+
+    def certify(mech: Mechanism, bits: int):  # both sides enclosed, the relation not decided (a tie would be costly)
+        vals = _values(mech)
+        premise, conclusion = vals.reals[rel.premise], vals.reals[rel.conclusion]
+        if premise.infinite:
+            return None
+        return ratio_enclosure(conclusion, bound_value(rel, premise, vals.reals["sigma_min"], vals.diameter), bits)
+
+    candidates = [c for f in founds for c in f.ratio_candidates if admissible(c.exact())]
+    chosen = select_max(candidates, certify, window=screen_window((rel.premise, rel.conclusion)),
+                        ceiling=Fraction(1) if proved else None)
+    return (None, "") if chosen is None else (chosen.value(), chosen.label)
+
+
+@functools.lru_cache(maxsize=4096)
+def _values(mech: Mechanism):
+    """:func:`~relations.checking._quantities.values`, once per mechanism object (the k-RR candidates are shared
+    between relations: :func:`~relations.search._optimiser.rr_candidate`)."""
+    return values(mech)

@@ -1,0 +1,250 @@
+"""The divergence notions of row pairs in floats, for the searches: one vectorised implementation.
+
+For ordered pairs of rows ``A = Q[x]``, ``C = Q[x']`` stacked in arrays of shape ``(..., m)``:
+
+* ``kl``: ``D(A || C) = sum_y A_y ln(A_y / C_y)``;
+* ``renyi(a)``: ``D_a(A || C) = ln(sum_y A_y^a C_y^(1-a)) / (a - 1)`` for ``a > 1`` [1]_;
+* ``rho``: ``sup_{a > 1} D_a(A || C) / a`` (zero-concentrated DP [2]_), on a log-spaced grid of orders
+  refined twice around its best point, and at least the KL divergence (the limit ``a -> 1``);
+* ``delta(e)``: ``sum_y max(0, A_y - e^e C_y)`` (the privacy profile);
+* ``eps_delta(d)``: the least ``eps >= 0`` with ``delta(eps) <= d``.
+
+A pair where ``A`` puts mass on an output that ``C`` does not has infinite ``kl``, ``renyi`` and
+``rho``.  :func:`relations.search._batch.dense_values` (stacks of mechanisms) and
+:func:`relations.search._notion_floats.notion_float` (one mechanism) both read these functions, so
+the float screen and the optimising searches agree to the last bit.  These are floats that steer
+searches; every candidate is re-checked by the exact checker.
+
+References
+----------
+.. [1] T. van Erven and P. Harremos, "Renyi divergence and Kullback-Leibler divergence", IEEE
+   Trans. Inf. Theory 60(7), 2014. doi:10.1109/TIT.2014.2320500
+.. [2] M. Bun and T. Steinke, "Concentrated differential privacy: simplifications, extensions,
+   and lower bounds", TCC 2016. doi:10.1007/978-3-662-53641-4_24
+
+Examples
+--------
+>>> import numpy as np
+>>> P, Q = np.array([0.75, 0.25]), np.array([0.25, 0.75])
+>>> round(pair_value("kl", P, Q), 6), round(pair_value("renyi(2)", P, Q), 6)  # ln 3 tanh(ln 3 / 2), ln(7/3)
+(0.549306, 0.847298)
+>>> round(pair_value("delta(0)", P, Q), 6), round(pair_value("eps_delta(1/2)", P, Q), 6)
+(0.5, 0.0)
+>>> divergence("kl", np.array([P, Q]), np.array([Q, [1.0, 0.0]])).round(6).tolist()  # per pair
+[0.549306, inf]
+"""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+
+import numpy as np
+
+__all__ = ["KINDS", "parse", "divergence", "pair_value", "rho_pair"]
+
+#: The divergence notions (the name before any argument).
+KINDS = ("kl", "rho", "renyi", "delta", "eps_delta")
+
+_CALL = re.compile(r"^(\w+)\(([^()]+)\)$")
+
+
+def parse(name: str) -> tuple[str, Fraction | None]:
+    """``("renyi", 2)`` for ``"renyi(2)"``; ``("kl", None)`` for ``"kl"``.
+
+    Examples
+    --------
+    >>> parse("eps_delta(1/100000)"), parse("rho")
+    (('eps_delta', Fraction(1, 100000)), ('rho', None))
+    """
+    m = _CALL.match(name)
+    return (m.group(1), Fraction(m.group(2))) if m else (name, None)
+
+
+def divergence(name: str, A: np.ndarray, C: np.ndarray, *, cache: dict | None = None) -> np.ndarray:
+    """A divergence notion of every ordered pair of rows ``(A[..., :], C[..., :])``.
+
+    Parameters
+    ----------
+    name : str
+        ``kl``, ``rho``, ``renyi(a)`` (``a > 1``), ``delta(e)`` or ``eps_delta(d)``.
+    A, C : numpy.ndarray
+        The rows ``Q[x]`` and ``Q[x']``, the same shape ``(..., m)``, float64.
+    cache : dict, optional
+        Shared between calls on the same ``A`` and ``C``: the log-ratios and the KL divergences.
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape ``A.shape[:-1]``; ``inf`` where the notion is infinite.
+
+    Raises
+    ------
+    KeyError
+        For a name that is not a divergence notion.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> A = np.array([[0.5, 0.5], [0.75, 0.25]])
+    >>> divergence("delta(0)", A, np.full((2, 2), 0.5)).tolist()  # sum of the positive parts of A - C
+    [0.0, 0.25]
+    """
+    kind, arg = parse(name)
+    A, C = np.asarray(A, dtype=float), np.asarray(C, dtype=float)
+    return _divergence(kind, arg, A, C, {} if cache is None else cache)
+
+
+def pair_value(name: str, P: np.ndarray, Q: np.ndarray) -> float:
+    """:func:`divergence` of one ordered pair of rows ``(P, Q)``.
+
+    Parameters
+    ----------
+    name : str
+        ``kl``, ``rho``, ``renyi(a)``, ``delta(e)`` or ``eps_delta(d)``.
+    P, Q : numpy.ndarray
+        The rows ``Q[x]`` and ``Q[x']``.
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    KeyError
+        For a name that is not a divergence notion.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> round(pair_value("renyi(2)", np.array([1.0, 0.0]), np.array([0.5, 0.5])), 6)  # ln(1 / (1/2))
+    0.693147
+    """
+    return float(divergence(name, np.asarray(P, dtype=float)[None], np.asarray(Q, dtype=float)[None])[0])
+
+
+def rho_pair(P: np.ndarray, Q: np.ndarray) -> float:
+    """``sup_{a > 1} D_a(P || Q) / a`` of one pair: :func:`pair_value` of ``rho``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> round(rho_pair(np.array([0.75, 0.25]), np.array([0.25, 0.75])), 5)  # binary RR: its KL
+    0.54931
+    """
+    return pair_value("rho", P, Q)
+
+
+def _log_ratio(a: np.ndarray, c: np.ndarray) -> np.ndarray:
+    """``ln(a/c)`` entrywise, through ``log1p((a - c)/c)`` where the ratio is near 1 (``a - c`` is exact
+    there, so the relative accuracy near ``a = c`` is kept); 0 where ``a = 0`` or ``c = 0`` (the callers
+    mask those)."""
+    both = (a > 0) & (c > 0)
+    a, c = np.where(both, a, 1.0), np.where(both, c, 1.0)
+    r = a / c
+    return np.where(np.abs(r - 1) < 0.5, np.log1p((a - c) / c), np.log(r))
+
+
+def _renyi(a: np.ndarray, A: np.ndarray, lr: np.ndarray, support: np.ndarray, *,
+           parts: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None) -> np.ndarray:
+    """``D_a(A || C)`` for orders ``a > 1`` broadcast against ``A.shape[:-1]`` (finite pairs only).
+
+    ``parts``: ``(ln A, A, max |lr|)`` on the support (``0``, ``0`` off it), when the caller evaluates many
+    orders for the same pairs (:func:`_rho`).  Near ``a = 1`` (``|(a - 1) lr| < 1/2`` on the support) the
+    sum is ``log1p(sum A expm1(t))``, else a log-sum-exp; each only where it is used."""
+    grid = a.ndim > A.ndim - 1
+    if parts is None:
+        parts = _renyi_parts(A, lr, support)
+    log_a, a0, top_lr = parts
+    t = (a[..., None] - 1) * lr[..., None, :] if grid else (a[..., None] - 1) * lr
+    Ab, sb, log_ab = (a0[..., None, :], support[..., None, :], log_a[..., None, :]) if grid else (a0, support, log_a)
+    small = (a - 1) * (top_lr[..., None] if grid else top_lr) < 0.5  # = max over the support of |t|: rounding is monotone
+    out = np.empty(small.shape)
+    far = ~small
+    if far.any():
+        tf = t[far]
+        M = np.where(np.broadcast_to(sb, t.shape)[far], np.broadcast_to(log_ab, t.shape)[far] + tf, -np.inf)
+        top = M.max(axis=-1)
+        out[far] = top + np.log(np.exp(M - top[..., None]).sum(axis=-1))
+    if small.any():
+        ts = np.where(np.broadcast_to(sb, t.shape)[small], t[small], 0.0)
+        out[small] = np.log1p((np.broadcast_to(Ab, t.shape)[small] * np.expm1(ts)).sum(axis=-1))
+    return np.maximum(0.0, out / (a - 1))
+
+
+def _renyi_parts(A: np.ndarray, lr: np.ndarray, support: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """What :func:`_renyi` needs of the pairs whatever the order: ``ln A``, ``A`` and ``max |lr|`` on the support."""
+    with np.errstate(divide="ignore"):
+        log_a = np.where(support, np.log(np.where(support, A, 1.0)), 0.0)
+    return log_a, np.where(support, A, 0.0), np.where(support, np.abs(lr), 0.0).max(axis=-1, initial=0.0)
+
+
+def _rho(A: np.ndarray, lr: np.ndarray, support: np.ndarray, kl: np.ndarray) -> np.ndarray:
+    """``sup_{a>1} D_a / a``: the log-spaced grid of :func:`rho_pair`, refined
+    twice around each pair's best order, then one parabolic step through the best point and its
+    neighbours; at least the KL divergence (the limit ``a -> 1``)."""
+    shape = A.shape[:-1]
+    grid = np.broadcast_to(1 + np.logspace(-4, 3, 36), shape + (36,))
+    best = kl.copy()
+    parts = _renyi_parts(A, lr, support)
+    for step in range(3):
+        vals = _renyi(grid, A, lr, support, parts=parts) / grid
+        i = vals.argmax(axis=-1)
+        best = np.maximum(best, np.take_along_axis(vals, i[..., None], -1)[..., 0])
+        g = grid.shape[-1]
+        near = np.stack([np.clip(i + k, 0, g - 1) for k in (-1, 0, 1)], axis=-1)
+        x, y = np.take_along_axis(grid, near, -1), np.take_along_axis(vals, near, -1)
+        if step < 2:
+            grid = x[..., :1] + (x[..., 2:] - x[..., :1]) * np.linspace(0.0, 1.0, 13)
+    # last, the vertex of the parabola through the best point and its neighbours (clamped to them)
+    d0, d2 = x[..., 0] - x[..., 1], x[..., 2] - x[..., 1]
+    e0, e2 = y[..., 0] - y[..., 1], y[..., 2] - y[..., 1]
+    den = d0 * e2 - d2 * e0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        v = x[..., 1] + 0.5 * (d0 * d0 * e2 - d2 * d2 * e0) / den
+    v = np.where(np.isfinite(v) & (den != 0), np.clip(v, x[..., 0], x[..., 2]), x[..., 1])
+    at = _renyi(v, A, lr, support, parts=parts) / v
+    return np.maximum(best, np.where(np.isfinite(at), at, -np.inf))
+
+
+def _eps_delta(A: np.ndarray, C: np.ndarray, d: float) -> np.ndarray:
+    """The least ``eps >= 0`` with ``sum_y max(0, A - e^eps C) <= d``, per pair: on the segment where the outputs of the ``j``
+    largest ratios are the positive terms, ``e^eps = (A_S - d) / C_S``."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        r = np.where(A > 0, np.where(C > 0, A / np.where(C > 0, C, 1.0), np.inf), -np.inf)
+    order = np.argsort(-r, axis=-1, kind="stable")
+    rs = np.take_along_axis(r, order, -1)
+    ps = np.cumsum(np.take_along_axis(A, order, -1), axis=-1)
+    qs = np.cumsum(np.take_along_axis(np.where(A > 0, C, 0.0), order, -1), axis=-1)
+    nxt = np.concatenate([rs[..., 1:], np.full(rs.shape[:-1] + (1,), -np.inf)], axis=-1)
+    nxt = np.where(np.isneginf(nxt), 0.0, nxt)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        e = (ps - d) / qs
+        ok = (rs > -np.inf) & (qs > 0) & (ps - d > 0) & (nxt <= e) & (e <= rs)
+        first = ok.argmax(axis=-1)
+        found = np.take_along_axis(e, first[..., None], -1)[..., 0]
+        out = np.where(ok.any(axis=-1), np.maximum(0.0, np.log(np.where(ok.any(axis=-1), found, 1.0))), np.inf)
+    return np.where(np.maximum(0.0, A - C).sum(axis=-1) <= d, 0.0, out)
+
+
+def _divergence(kind: str, arg, A: np.ndarray, C: np.ndarray, cache: dict) -> np.ndarray:
+    """One divergence notion per pair, shape ``A.shape[:-1]``."""
+    support = A > 0
+    broken = (support & (C == 0)).any(axis=-1)  # A puts mass where C has none: infinite divergences
+    if "lr" not in cache:
+        cache["lr"] = _log_ratio(A, C)
+    lr = cache["lr"]
+    if kind in ("kl", "rho") and "kl" not in cache:
+        cache["kl"] = np.where(broken, np.inf, np.maximum(0.0, np.where(support, A * lr, 0.0).sum(axis=-1)))
+    if kind == "kl":
+        return cache["kl"]
+    if kind == "rho":  # broken pairs get harmless finite stand-ins, then inf
+        return np.where(broken, np.inf, _rho(np.where(broken[..., None], 1.0, A), np.where(broken[..., None], 0.0, lr),
+                                             support | broken[..., None], np.where(broken, 0.0, cache["kl"])))
+    if kind == "renyi":
+        return np.where(broken, np.inf, _renyi(np.full(A.shape[:-1], float(arg)), A, lr, support))
+    if kind == "delta":
+        return np.maximum(0.0, A - np.exp(float(arg)) * C).sum(axis=-1)
+    if kind == "eps_delta":
+        return _eps_delta(A, C, float(arg))
+    raise KeyError(kind)

@@ -1,0 +1,118 @@
+"""Float values of the conversion notions (``rho``, ``kl``, ``renyi(a)``, ``delta(e)``, ``eps_delta(d)``,
+``maximal_leakage``, ``min_entropy_leakage``), for the optimising search only.
+
+The searches (:mod:`relations.search._optimiser`) steer by floats; every candidate they report is
+re-checked by the exact checker, which reads the exact values of
+:func:`relations.checking.values`.  :class:`FloatValues` is the dict the searches read: the
+paper's six notions up front and the conversion notions computed on first use.
+
+For a product form (``r`` records through one local channel ``W``) the divergence notions are
+those of ``W``'s rows (neighbours differ in one record, the other factors cancel) and the two
+leakages are ``r`` times ``W``'s (both add over independent records with a product prior).
+
+The divergence notions of the row pairs are :func:`relations.search._divergences.divergence`'s,
+the same code as the vectorised batch of :func:`relations.search._batch.dense_values`.
+
+Examples
+--------
+>>> from relations.mechanisms._local import krr
+>>> round(notion_float(krr(2, ratio=3), "kl"), 6)  # ln 3 tanh(ln 3 / 2)
+0.549306
+"""
+
+from __future__ import annotations
+
+import math
+from typing import cast
+
+import numpy as np
+
+from relations.model._distributions import Prior
+from relations.model._mechanism import Mechanism
+from relations.model._products import ProductChannel
+from relations.search._divergences import divergence, parse
+
+__all__ = ["leakages", "notion_float", "ADDITIVE", "FloatValues"]
+
+#: Notions that add over the records of a product form.
+ADDITIVE = ("maximal_leakage", "min_entropy_leakage")
+
+
+def leakages(p: np.ndarray, W: np.ndarray) -> dict[str, float]:
+    """``maximal_leakage`` and ``min_entropy_leakage`` of prior ``p`` and channel ``W`` (floats).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> out = leakages(np.array([0.5, 0.5]), np.array([[0.75, 0.25], [0.25, 0.75]]))
+    >>> round(out["maximal_leakage"], 6), round(out["min_entropy_leakage"], 6)  # ln(3/2) both
+    (0.405465, 0.405465)
+    """
+    support = p > 0
+    ml = math.log(float(np.sum(np.max(W[support], axis=0))))
+    mel = math.log(float(np.sum(np.max(p[:, None] * W, axis=0)))) - math.log(float(np.max(p)))
+    return {"maximal_leakage": ml, "min_entropy_leakage": mel}
+
+
+def notion_float(mech: Mechanism, name: str) -> float:
+    """A conversion notion of a (float or exact) mechanism, in floats.
+
+    Parameters
+    ----------
+    mech : Mechanism
+        Dense (local, ``D^r`` or graph) or a product form.
+    name : str
+        A conversion notion (:data:`relations.catalogue.EXTRA_NOTIONS`).
+
+    Raises
+    ------
+    KeyError
+        For a name that is not one.
+    """
+    kind, _ = parse(name)
+    ch = mech.channel
+    if isinstance(ch, ProductChannel):
+        W = np.asarray(ch.local.array, dtype=float)
+        if kind in ADDITIVE:
+            prior = mech.prior
+            factors = getattr(prior, "factors", None) or [prior] * ch.records
+            return sum(leakages(np.asarray(f.array, dtype=float), W)[kind] for f in factors)
+        pairs = [(i, j) for i in range(W.shape[0]) for j in range(W.shape[0]) if i != j]
+    else:
+        W = np.asarray(ch.array, dtype=float)
+        if kind in ADDITIVE:
+            return leakages(np.asarray(cast(Prior, mech.prior).array, dtype=float), W)[kind]  # dense
+        pairs = [q for i, j in mech.inputs.pairs() for q in ((i, j), (j, i))]
+    seen: dict = {}  # pairs with the same multiset of column pairs have the same value: one of each
+    for i, j in pairs:
+        seen.setdefault(tuple(sorted(zip(W[i].tolist(), W[j].tolist()))), (i, j))
+    if not seen:
+        return 0.0
+    idx = np.array(list(seen.values()), dtype=np.intp)
+    return float(divergence(name, W[idx[:, 0]], W[idx[:, 1]]).max())
+
+
+class FloatValues(dict):
+    """The float values the searches read: given entries, and conversion notions computed on first use.
+
+    Parameters
+    ----------
+    mech : Mechanism
+        The mechanism the missing values are computed from.
+    records : int, optional
+        For the central values of an ``r``-fold product computed from the local mechanism's
+        :class:`FloatValues` (``values``, whose cache is then shared): the leakages are multiplied by
+        ``records``, the divergence notions kept.
+    """
+
+    def __init__(self, mech: Mechanism, values: dict[str, float], records: int = 1):
+        super().__init__(values)
+        self.mech, self.records = mech, records
+        self.base = values if isinstance(values, FloatValues) and records != 1 else None
+
+    def __missing__(self, name: str) -> float:
+        v = self.base[name] if self.base is not None else notion_float(self.mech, name)  # the local values, cached
+        if parse(name)[0] in ADDITIVE:
+            v *= self.records
+        self[name] = v
+        return v

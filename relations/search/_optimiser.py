@@ -1,0 +1,410 @@
+"""Optimising search: maximise a relation's violation (or its tightness) over the families.
+
+Float values drive the search (:func:`~relations.search._batch.dense_values`, whole stacks at once);
+every candidate that looks violating is turned into an exact rational mechanism
+and re-checked by the exact checker before anything is reported.
+:func:`search_dense` runs Nelder-Mead from seeded starts over
+:class:`~relations.search._families.DenseFamily`; :func:`search_rr` scans a grid of
+k-RR products and refines the most nearly violating points.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import lru_cache
+from typing import cast
+
+import numpy as np
+
+from relations.catalogue._bounds import Linear
+from relations.catalogue._entries import Relation
+from relations.model._mechanism import Mechanism
+from relations.model._neighbours import diameter
+from relations.search._batch import PAPER, dense_values, ordered_pairs
+from relations.search._families import DenseFamily, RRFamily, product_values, rr_float_prior
+from relations.search._selection import Candidate
+
+__all__ = ["float_bound", "violation", "RATIO_FLOOR", "RATIO_BITS", "round_bits", "ratio", "Found", "VIOLATION_MARGIN", "search_dense", "search_dense_all", "RR_DOMAINS", "RR_RECORDS", "RR_TIGHTNESS_RECORDS", "search_rr", "rr_candidate", "extra_notions"]
+
+
+def float_bound(rel: Relation, v: dict[str, float], diam: int | None) -> float:
+    """The relation's bound at the float values ``v``."""
+    assert rel.bound is not None  # an implication
+    return rel.bound.float(v[rel.premise], v["sigma_min"], diam)
+
+
+def violation(rel: Relation, v: dict[str, float], diam: int | None) -> float:
+    """``conclusion - bound`` in floats (``-inf`` when the premise is infinite: vacuous)."""
+    if math.isinf(v[rel.premise]):
+        return -math.inf
+    bound = float_bound(rel, v, diam)
+    c = v[rel.conclusion]
+    if math.isinf(bound) and bound > 0:
+        return -math.inf
+    if math.isinf(c):
+        return math.inf if c > 0 else -math.inf
+    return c - bound
+
+
+
+#: Bounds below this are too small for a float ratio conclusion / bound to mean anything.
+RATIO_FLOOR = 1e-6
+
+
+
+def ratio(rel: Relation, v: dict[str, float], diam: int | None) -> float | None:
+    """``conclusion / bound`` when both are finite and the bound positive (tightness)."""
+    if math.isinf(v[rel.premise]):
+        return None
+    bound = float_bound(rel, v, diam)
+    c = v[rel.conclusion]
+    if not (RATIO_FLOOR < bound < math.inf) or math.isinf(c):
+        return None  # below the floor both sides are float noise (~1e-16) and the ratio means nothing
+    return c / bound
+
+
+
+@dataclass
+class Found:
+    """Best candidates of a search: a violating one (if any) and the tightest holding ratio.
+
+    ``best_ratio`` and ``ratio_family`` are the float screen's best; ``ratio_candidates`` are the
+    candidates for the tightness (:class:`~relations.search._selection.Candidate`, each building its exact
+    mechanism), from which :func:`~relations.search._selection.select_max` chooses by certified value.
+    """
+
+    candidates: list  # exact mechanisms to re-check, most promising first
+    best_violation: float = -math.inf
+    best_ratio: float | None = None
+    ratio_family: str = ""
+    searched: list | None = None
+    ratio_candidates: list = field(default_factory=list)
+
+
+
+#: A float violation must exceed this to be worth an exact re-check (float noise is ~1e-15).
+VIOLATION_MARGIN = 1e-9
+
+
+
+def search_dense(rel: Relation, family: DenseFamily, starts: int, rng: np.random.Generator,
+                 maxiter: int = 400) -> Found:
+    """Nelder-Mead from ``starts`` random logit vectors, maximising the violation and (separately) the ratio.
+
+    All ``2 starts`` simplexes step together (:func:`~relations.search._neldermead.minimize_batch`), each
+    step one batch evaluation (:func:`~relations.search._batch.dense_values`).  The starts are read in
+    order: the first whose violation exceeds :data:`VIOLATION_MARGIN` gives the candidates, and the
+    tightness is the best ratio of the starts before it.  This is :func:`search_dense_all` of one
+    relation, from ``rng.normal(scale=1.5, size=(starts, family.dim))``.
+    """
+    theta0 = rng.normal(scale=1.5, size=(starts, family.dim))
+    return search_dense_all([rel], family, [theta0], maxiter)[0]
+
+
+def search_dense_all(rels: Sequence[Relation], family: DenseFamily, starts: Sequence[np.ndarray],
+                     maxiter: int = 400) -> list[Found]:
+    """:func:`search_dense` of several relations over one family at once: every relation's simplexes step
+    together, and each step is one :func:`~relations.search._batch.dense_values` call for all of them.
+
+    Each simplex's steps depend only on its own values, so relation ``i``'s result is the one
+    :func:`search_dense` finds from the same starts (up to the last bits of the float values).
+
+    Parameters
+    ----------
+    rels : sequence of Relation
+        Implications with a bound.
+    family : DenseFamily
+        The family searched.
+    starts : sequence of numpy.ndarray
+        Relation ``i``'s starting logit vectors, shape ``(starts_i, family.dim)``.
+    maxiter : int, optional
+        Nelder-Mead iterations per simplex at most.
+
+    Returns
+    -------
+    list of Found
+        One per relation, in order.
+
+    Examples
+    --------
+    >>> from relations.catalogue import get
+    >>> rng = np.random.default_rng(1)
+    >>> theta = rng.normal(scale=1.5, size=(2, DenseFamily(2, 2).dim))
+    >>> found = search_dense_all([get("zheng2025.thm1"), get("zheng2025.thm4")], DenseFamily(2, 2), [theta, theta], 200)
+    >>> found[0].candidates == [], len(found[1].candidates) > 0  # thm1 holds; thm4 is refuted on 2 x 2
+    (True, True)
+    """
+    from relations.search._neldermead import minimize_batch
+
+    rels, starts = list(rels), list(starts)
+    if not rels:
+        return []
+
+    diam = diameter(family.inputs())
+    pairs = ordered_pairs(family.inputs().pairs())
+    extra = tuple(dict.fromkeys(n for rel in rels for n in extra_notions(rel)))
+    uses = {n: np.array([n in extra_notions(rel) for rel in rels]) for n in extra}  # a conversion notion is
+    counts = [len(t) for t in starts]                                               # computed where it is used
+    offsets = np.concatenate([[0], np.cumsum([2 * c for c in counts])]).astype(int)  # relation i: [off_i, off_i+1)
+    which = np.repeat(np.arange(len(rels)), [2 * c for c in counts])  # the relation of each simplex
+    violating = np.zeros(offsets[-1], dtype=bool)  # the first starts_i simplexes of relation i: its violation
+    for i, c in enumerate(counts):
+        violating[offsets[i]:offsets[i] + c] = True
+
+    def scores(rel, vals):  # (violation, ratio, bound, conclusion) at each row of vals
+        return _scores(rel, vals, diam) + (vals[rel.conclusion],)
+
+    keys = sorted({k for rel in rels for k in (rel.premise, rel.conclusion)})
+    linear = np.array([isinstance(rel.bound, Linear) for rel in rels])
+    per = {"prem": [keys.index(rel.premise) for rel in rels], "concl": [keys.index(rel.conclusion) for rel in rels],
+           "ca": [float(cast(Linear, rel.bound).ca) if linear[i] else 0.0 for i, rel in enumerate(rels)],
+           "cs": [float(cast(Linear, rel.bound).cs) if linear[i] else 0.0 for i, rel in enumerate(rels)],
+           "g": [bool(cast(Linear, rel.bound).times_diameter) if linear[i] else False for i, rel in enumerate(rels)]}
+    per = {k: np.asarray(v)[which] for k, v in per.items()}  # by simplex
+
+    def objective(theta, owner):  # violation simplexes: -violation (scaled); the others: -ratio
+        q, p = family.float_arrays(theta)
+        rel_of = which[owner]
+        vals = dense_values(q, p, pairs, extra, only={n: np.flatnonzero(u[rel_of]) for n, u in uses.items()})
+        table, at = np.stack([vals[k] for k in keys]), np.arange(len(theta))
+        premise, conclusion, sigma = table[per["prem"][owner], at], table[per["concl"][owner], at], vals["sigma_min"]
+        bound = _linear_bound(per["ca"][owner], per["cs"][owner], per["g"][owner], premise, sigma, diam)
+        for i in np.flatnonzero(~linear).tolist():  # other bounds: their float method, point by point
+            rows = np.flatnonzero(rel_of == i)
+            other = rels[i].bound
+            assert other is not None  # an implication
+            bound[rows] = [other.float(float(a), float(s), diam) for a, s in zip(premise[rows], sigma[rows])]
+        viol, ratios, bound = _score_arrays(premise, conclusion, bound)
+        with np.errstate(invalid="ignore"):  # scale-free, so that the search does not run off to infinite budgets
+            neg_violation = np.where(np.isfinite(viol), -viol / (1.0 + np.abs(conclusion) + np.abs(bound)),
+                                     np.where(viol > 0, -1e6, 1e6))
+        return np.where(violating[owner], neg_violation, round_bits(np.where(np.isnan(ratios), 1e6, -ratios)))
+
+    x0 = np.concatenate([np.concatenate([t, t]) for t in starts])
+    xs, fs = minimize_batch(objective, x0, maxiter=maxiter,
+                            xatol=np.concatenate([np.repeat([1e-6, 1e-4], c) for c in counts]),
+                            fatol=np.concatenate([np.repeat([1e-12, 1e-4], c) for c in counts]))
+    out = []
+    for i, rel in enumerate(rels):
+        c, off = counts[i], int(offsets[i])
+        found = Found([], searched=[])
+        q, p = family.float_arrays(xs[off:off + c])
+        for s, v in enumerate(scores(rel, dense_values(q, p, pairs, extra_notions(rel)))[0].tolist()):
+            found.best_violation = max(found.best_violation, v)
+            if v > VIOLATION_MARGIN:
+                found.candidates.extend(family.exact_mechanisms(xs[off + s]))
+                break
+            r = -fs[off + c + s]
+            if r < 1e5:
+                theta = xs[off + c + s].copy()
+                found.ratio_candidates.append(Candidate(
+                    float(r), (family.n * family.m, family.describe(), s), family.describe(),
+                    functools.partial(DenseFamily.fine_mechanism, family, theta)))  # picklable: found in a forked child
+                if found.best_ratio is None or r > found.best_ratio:
+                    found.best_ratio, found.ratio_family = r, family.describe()
+        assert found.searched is not None  # given above
+        found.searched.append(f"{family.describe()}: {c} Nelder-Mead starts")
+        out.append(found)
+    return out
+
+
+
+RR_DOMAINS = (2, 3, 4, 6, 8, 16, 32, 64)
+
+
+
+RR_RECORDS = tuple(range(2, 41))
+
+#: The records of the k-RR products whose best ratio is a tightness candidate (certified one by one, so not
+#: all of :data:`RR_RECORDS`; local k-RR, ``r = 1``, always is).
+RR_TIGHTNESS_RECORDS = (1, 2, 3, 4, 5, 6, 8, 10, 16, 24, 40)
+
+
+
+#: Significant bits the ratio simplexes of :func:`search_dense_all` see of their objective.
+RATIO_BITS = 24
+
+
+def round_bits(x: np.ndarray, bits: int = RATIO_BITS) -> np.ndarray:
+    """``x`` rounded to ``bits`` significant bits (half to even; exact operations only).
+
+    The ratio simplexes of the dense search minimise this rounding of ``-ratio``: float values that differ in
+    their last bits between machines (numpy's SIMD kernels, summation order) round to the same number except
+    within about ``2^-52`` of a rounding boundary (about one evaluation in ``2^28``), so Nelder-Mead takes the
+    same path, and ends at the same candidate, on every machine.
+
+    Examples
+    --------
+    >>> round_bits(np.array([1 / 3, -2.0, 0.0]), 4).tolist()
+    [0.34375, -2.0, 0.0]
+    >>> bool(round_bits(np.array([1 / 3]))[0] == round_bits(np.array([1 / 3 * (1 + 2**-52)]))[0])
+    True
+    """
+    m, e = np.frexp(np.asarray(x, dtype=float))
+    return np.ldexp(np.round(np.ldexp(m, bits)), e - bits)
+
+
+def search_rr(rel: Relation, central: bool, quick: bool = False) -> Found:
+    """Grid over ``k``, ``ln t`` (and ``r`` for central), refined by bounded scalar search."""
+    from scipy.optimize import minimize_scalar
+
+    found = Found([], searched=[])
+    domains = RR_DOMAINS[:5] if quick else RR_DOMAINS
+    records = RR_RECORDS if central else (1,)
+    skews = (0.0, 0.9)
+    grid = np.linspace(0.05, 10.0, 40 if quick else 80)
+    hits: list[tuple[int, int, int, float, float]] = []  # (r, k, skew idx, log t, violation)
+    near: list[tuple[float, int, int, int, int]] = []  # best non-violating grid points, refined below
+    for k in domains:
+        for si, skew in enumerate(skews):
+            local = _rr_grid_values(rel, k, np.exp(grid), skew)
+            if central:  # every r at once: the products' values stacked, each with its diameter r
+                parts = [product_values(local, r) for r in records]
+                stacked = {key: np.concatenate([v[key] for v in parts]) for key in parts[0]}
+                all_viol, all_ratios, _ = _scores(rel, stacked, np.repeat(records, len(grid)))
+            else:
+                all_viol, all_ratios, _ = _scores(rel, local, 1)
+            for n, r in enumerate(records):
+                viol, ratios = all_viol[n * len(grid):(n + 1) * len(grid)], all_ratios[n * len(grid):(n + 1) * len(grid)]
+                i = int(np.argmax(viol))
+                found.best_violation = max(found.best_violation, float(viol[i]))
+                if viol[i] > VIOLATION_MARGIN:
+                    hits.append((r, k, si, float(grid[i]), float(viol[i])))
+                else:
+                    near.append((float(viol[i]), r, k, si, i))
+                if r in RR_TIGHTNESS_RECORDS and not np.isnan(ratios).all():  # the last ratio of the rounded max
+                    rounded = np.where(np.isnan(ratios), -np.inf, round_bits(np.nan_to_num(ratios, nan=0.0)))
+                    j = len(rounded) - 1 - int(np.argmax(rounded[::-1]))
+                    label = f"{k}-RR" + (f" over r={r}" if central else "")
+                    found.ratio_candidates.append(Candidate(
+                        float(ratios[j]), (k ** (2 * r), label, si, j), label,
+                        functools.partial(rr_candidate, k, r, Fraction(skews[si]).limit_denominator(10), float(grid[j]))))
+                    if found.best_ratio is None or ratios[j] > found.best_ratio:
+                        found.best_ratio = float(ratios[j])
+                        found.ratio_family = label
+    if not hits:  # refine the three most nearly violating grid points with a bounded scalar search
+        for _, r, k, si, i in sorted(near, reverse=True)[:3]:
+            skew, diam = skews[si], (r if central else 1)
+
+            def neg(x, k=k, r=r, skew=skew, diam=diam):
+                v = _rr_grid_values(rel, k, np.array([math.exp(x)]), skew)
+                return -float(_scores(rel, product_values(v, r) if central else v, diam)[0][0])
+
+            res = minimize_scalar(neg, bounds=(grid[max(i - 1, 0)], grid[min(i + 1, len(grid) - 1)]),
+                                  method="bounded", options={"xatol": 1e-6})
+            found.best_violation = max(found.best_violation, -float(res.fun))
+            if -res.fun > VIOLATION_MARGIN:
+                hits.append((r, k, si, float(res.x), -float(res.fun)))
+    assert found.searched is not None  # given above
+    found.searched.append(f"k-RR {'products' if central else 'local'}: k in {domains}, "
+                          f"{'r in 2..40, ' if central else ''}skew in {skews}, {len(grid)} ratios + refinement")
+    # Smallest witnesses first: fewest datasets k^r (the dense size), then fewer records.
+    for r, k, si, x, _ in sorted(hits, key=lambda h: (h[0] * math.log(h[1]), h[0], h[1]))[:6]:
+        fam = RRFamily(k, r, Fraction(skews[si]).limit_denominator(10))
+        for t in _simple_ratios(math.exp(x)):
+            found.candidates.append(fam.mechanism(t))
+    return found
+
+
+
+def extra_notions(rel: Relation) -> tuple[str, ...]:
+    """The relation's notions beyond :data:`~relations.search._batch.PAPER` (computed on demand).
+
+    Parameters
+    ----------
+    rel : Relation
+
+    Returns
+    -------
+    tuple of str
+        Its premise and conclusion notions that :func:`~relations.search._batch.dense_values` computes
+        only when asked.
+
+    Examples
+    --------
+    >>> from relations.catalogue._entries import get
+    >>> extra_notions(get("zheng2025.thm1"))
+    ()
+    """
+    return tuple(n for n in (str(rel.premise), str(rel.conclusion)) if n not in PAPER)
+
+
+def _rr_grid_values(rel: Relation, k: int, ts: np.ndarray, skew: float) -> dict[str, np.ndarray]:
+    """Float values of local k-RR at each ratio in ``ts`` (one batch; every ordered pair of k-RR rows is a
+    column permutation of rows 0 and 1, and inputs ``1..k-1`` are exchangeable under the prior).  They
+    depend on the relation only through its conversion notions, so each grid is computed once per
+    process for all relations (read-only arrays)."""
+    return _rr_values(k, np.asarray(ts, dtype=float).tobytes(), skew, extra_notions(rel))
+
+
+@lru_cache(maxsize=512)
+def _rr_values(k: int, ts: bytes, skew: float, extra: tuple[str, ...]) -> dict[str, np.ndarray]:
+    t = np.frombuffer(ts)[:, None, None]  # krr_rows' matrix, stacked over the ratios
+    q = np.where(np.eye(k, dtype=bool)[None], t, 1.0) / (t + k - 1)
+    out = dense_values(q, np.broadcast_to(rr_float_prior(k, skew), (len(t), k)), np.array([[0, 1], [1, 0]]), extra)
+    for v in out.values():
+        v.flags.writeable = False
+    return out
+
+
+def _scores(rel: Relation, vals: dict[str, np.ndarray], diam) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`violation`, :func:`ratio` (NaN for None) and :func:`float_bound` at every point of a batch of
+    values; ``diam`` is the diameter (None: disconnected), or an array of one per point."""
+    premise, sigma = vals[rel.premise], vals["sigma_min"]
+    if isinstance(rel.bound, Linear):
+        b = rel.bound
+        bound = _linear_bound(np.full(premise.shape, float(b.ca)), np.full(premise.shape, float(b.cs)),
+                              np.full(premise.shape, b.times_diameter), premise, sigma, diam)
+    else:
+        diams = diam.tolist() if isinstance(diam, np.ndarray) else [diam] * len(premise)
+        assert rel.bound is not None  # an implication
+        bound = np.array([rel.bound.float(float(a), float(s), d) for a, s, d in zip(premise, sigma, diams)])
+    return _score_arrays(premise, vals[rel.conclusion], bound)
+
+
+def _linear_bound(ca: np.ndarray, cs: np.ndarray, times_diameter: np.ndarray, premise: np.ndarray,
+                  sigma: np.ndarray, diam) -> np.ndarray:
+    """:meth:`Linear.float <relations.catalogue._bounds.Linear.float>` element by element: ``ca a + cs s``
+    (the ``s`` term only where ``cs != 0``), times the diameter where asked (``inf`` when disconnected)."""
+    with np.errstate(all="ignore"):
+        base = ca * premise + np.where(cs != 0, cs * sigma, 0.0)
+        return np.where(times_diameter, math.inf if diam is None else diam * base, base)
+
+
+def _score_arrays(premise: np.ndarray, conclusion: np.ndarray, bound: np.ndarray
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(violation, ratio, bound) from the premise, conclusion and bound at each point (see :func:`_scores`)."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        viol = np.where(np.isposinf(bound) | np.isinf(premise), -np.inf, conclusion - bound)
+        viol = np.where(np.isinf(conclusion) & ~np.isinf(premise) & ~np.isposinf(bound), conclusion, viol)
+        ok = ~np.isinf(premise) & (bound > RATIO_FLOOR) & (bound < np.inf) & ~np.isinf(conclusion)
+        ratios = np.where(ok, conclusion / np.where(ok, bound, 1.0), np.nan)
+    return viol, ratios, bound
+
+
+@lru_cache(maxsize=4096)
+def rr_candidate(k: int, records: int, skew: Fraction, g: float) -> Mechanism:
+    """The exact k-RR mechanism (a product over ``records``) at the grid point ``ln t = g`` of :func:`search_rr`,
+    built once per process: the relations share their grids, and often their best points."""
+    return RRFamily(k, records, skew).mechanism(_grid_ratio(g))
+
+
+def _grid_ratio(g: float) -> Fraction:
+    """The exact ratio of the grid point ``ln t = g``: ``e^g`` rounded to a multiple of ``2^-30`` (a float
+    ``e^g`` that differs in its last bits between machines gives the same ratio)."""
+    return Fraction(round(math.exp(g) * 2**30), 2**30)
+
+
+def _simple_ratios(t: float) -> Iterator[Fraction]:
+    """Rational ratios near ``t``: integers first, then finer fractions."""
+    seen = set()
+    for den in (1, 2, 4, 10, 100, 10**4):
+        q = Fraction(t).limit_denominator(den)
+        if q > 1 and q not in seen:
+            seen.add(q)
+            yield q
+

@@ -1,0 +1,182 @@
+"""Deciding whether a candidate refutes a relation, cheaply first; and the random (hypothesis) search.
+
+:func:`refutes` is what every search of :mod:`relations.pipeline._verify` asks of a candidate: a
+float screen (:func:`float_screen`) lets through only mechanisms not clearly satisfying the
+relation, and those are decided by the exact checker.
+
+:func:`hypothesis_search` draws random mechanisms (:mod:`relations.search.strategies`) with
+hypothesis, derandomized: the examples it draws depend only on the strategy and the settings,
+never on the relation.  So the examples of each setting are drawn once per process
+(:func:`generated`) and each relation is run over that list; the first that refutes it is the
+result.  It is not shrunk by hypothesis (seconds of pure Python, most of ``relations verify``'s
+time for the catalogue): the verifier makes it small itself
+(:func:`~relations.search._witnesses.simplify`: fewer records, then small denominators, each
+step re-checked).  ``shrink=True`` asks hypothesis for its shrunk example instead.
+
+Examples
+--------
+>>> from relations.catalogue import get
+>>> from relations import Mechanism
+>>> refutes(get("zheng2025.thm4"))(Mechanism.local([["3/4", "1/4"], ["1/4", "3/4"]], prior=["19/20", "1/20"]))
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import lru_cache
+from typing import Any
+
+from relations.catalogue._entries import Relation
+from relations.checking._checker import evaluate
+from relations.checking._quantities import values
+from relations.kinds import Notion, Status
+from relations.model._mechanism import Mechanism
+
+__all__ = ["refutes", "float_screen", "generated", "hypothesis_search"]
+
+
+def refutes(rel: Relation, *, memo: dict | None = None) -> Callable[[Mechanism], bool]:
+    """A test ``mechanism -> bool``: True when ``rel`` fails on it, decided exactly (after the float screen).
+
+    ``memo`` (keyed by the mechanism's ``id``: only for mechanisms kept alive as long as it) keeps the
+    float and exact values for the next relation tested on the same mechanisms (with their lazily
+    computed notions)."""
+    screen = float_screen(rel, memo=memo)
+
+    def check(mech: Mechanism) -> bool:
+        if not screen(mech):
+            return False
+        return evaluate(rel, _remembered(memo, (id(mech), "values"), lambda: values(mech))).status == Status.FAILS
+    return check
+
+
+def _remembered(memo: dict | None, key, compute):
+    """``compute()``, kept in ``memo`` under ``key`` (computed every time without a memo)."""
+    if memo is None:
+        return compute()
+    if key not in memo:
+        memo[key] = compute()
+    return memo[key]
+
+
+def float_screen(rel: Relation, *, memo: dict | None = None) -> Callable[[Mechanism], bool]:
+    """A float test that lets through to the exact check every mechanism not clearly satisfying ``rel``
+    (float violation above ``-1e-6`` relative).  Dense mechanisms whose float copy is reliable (exact zero
+    pattern, no subnormal entry) are measured by :func:`~relations.search._batch.mechanism_values`; for
+    the others only a relation on a conversion notion is screened (by ``float_values``), the paper's
+    notions go straight to the exact check.  A refutation is reported only after the exact check.
+
+    ``memo``: as for :func:`refutes`."""
+    from relations.model._neighbours import diameter
+    from relations.search._batch import mechanism_values
+    from relations.search._families import float_values
+    from relations.search._optimiser import extra_notions, violation
+
+    paper = all(n in Notion.__members__.values() for n in (rel.premise, rel.conclusion))
+
+    extra = extra_notions(rel)
+
+    def screen(mech: Mechanism) -> bool:
+        try:
+            v = _remembered(memo, (id(mech), extra), lambda: mechanism_values(mech, extra))
+            if v is None and paper:
+                return True
+            v = v if v is not None else _remembered(memo, (id(mech), None), lambda: float_values(mech))
+            gap = violation(rel, v, diameter(mech.inputs))
+            return not gap < -1e-6 * (1 + abs(v[rel.conclusion]))
+        except (ArithmeticError, ValueError):  # pragma: no cover - floats failed: check exactly
+            return True
+    return screen
+
+
+def _settings(examples: int):
+    from hypothesis import HealthCheck, Phase, settings
+
+    return settings(max_examples=examples, database=None, derandomize=True, deadline=None,
+                    suppress_health_check=list(HealthCheck), phases=[Phase.generate, Phase.shrink])
+
+
+@lru_cache(maxsize=8)
+def generated(setting: str, examples: int) -> tuple[Mechanism, ...]:
+    """Every mechanism hypothesis draws for ``setting`` with ``examples`` examples, in order (drawn once).
+
+    Parameters
+    ----------
+    setting : str
+        ``"local"`` or ``"central"``.
+    examples : int
+        hypothesis's ``max_examples``.
+
+    Returns
+    -------
+    tuple of Mechanism
+    """
+    from hypothesis import find
+    from hypothesis.errors import NoSuchExample
+
+    from relations.search.strategies import mechanisms
+
+    drawn: list[Mechanism] = []
+
+    def record(mech: Mechanism) -> bool:
+        drawn.append(mech)
+        return False
+
+    try:
+        find(mechanisms(setting), record, settings=_settings(examples))
+    except NoSuchExample:
+        pass
+    return tuple(drawn)
+
+
+def hypothesis_search(rel: Relation, setting: str, effort: Any, *, shrink: bool = False) -> Mechanism | None:
+    """The first random mechanism of ``setting`` that refutes ``rel``, or ``None``.
+
+    Parameters
+    ----------
+    rel : Relation
+        The relation.
+    setting : str
+        ``"local"`` or ``"central"``.
+    effort : relations.pipeline._verify.Effort
+        Its ``hypothesis_examples`` is hypothesis's ``max_examples``.
+    shrink : bool, optional
+        Return hypothesis's shrunk example instead of the first refuting draw (its search over the
+        same examples, then shrinking).
+
+    Returns
+    -------
+    Mechanism or None
+
+    Examples
+    --------
+    >>> from relations.catalogue import get
+    >>> from relations.pipeline._verify import Effort
+    >>> m = hypothesis_search(get("zheng2025.thm4"), "local", Effort.of(True))
+    >>> refutes(get("zheng2025.thm4"))(m)
+    True
+    >>> hypothesis_search(get("zheng2025.thm3"), "local", Effort.of(True)) is None  # thm3 holds
+    True
+    """
+    mechs, memo = _drawn(setting, effort.hypothesis_examples)
+    test = refutes(rel, memo=memo)
+    first = next((m for m in mechs if test(m)), None)
+    if first is None or not shrink:
+        return first  # hypothesis would draw exactly these, and stop at the first that refutes rel
+    from hypothesis import find
+    from hypothesis.errors import NoSuchExample
+
+    from relations.search.strategies import mechanisms
+
+    try:
+        return find(mechanisms(setting), refutes(rel), settings=_settings(effort.hypothesis_examples))
+    except NoSuchExample:  # pragma: no cover - a refuting example was drawn above
+        return None
+
+
+@lru_cache(maxsize=8)
+def _drawn(setting: str, examples: int) -> tuple[tuple[Mechanism, ...], dict]:
+    """:func:`generated`'s mechanisms and a memo of their float and exact values (:func:`refutes`), shared by
+    every relation screened over them; the mechanisms are held here, so the memo's ids stay theirs."""
+    return generated(setting, examples), {}
