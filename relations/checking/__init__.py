@@ -4,10 +4,14 @@ Start with :func:`check`.  The submodules:
 
 * :mod:`~relations.checking._checker` -- :func:`check`, :func:`evaluate` (one relation) and
   :func:`decide` (one claim), with their outcomes;
-* :mod:`~relations.checking._claims` -- claimed budgets such as ``eps_d <= ln(13/7)``;
+* :mod:`~relations.checking._grammar` -- the one grammar of claims and conjectures;
+* :mod:`~relations.checking._claims` -- claimed budgets such as ``eps_d <= ln(13/7)``: conjectures
+  whose left side is one notion and whose right side is an exact constant;
+* :mod:`~relations.checking._conjectures` -- conjectures such as ``eps_m <= eps_d * tanh(eps_d / 2)``;
+* :mod:`~relations.checking._conjecture_eval` -- the one decider of claims and conjectures on a mechanism;
 * :mod:`~relations.checking._quantities` -- a mechanism's quantities as exact reals.
 
-Statuses and the claim grammar are in ``docs/claims-and-verdicts.md``.
+Statuses and the grammar are in ``docs/claims-and-verdicts.md``.
 """
 
 from __future__ import annotations

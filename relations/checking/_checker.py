@@ -13,7 +13,8 @@
 * a non-implication is not decided by one mechanism; the outcome says whether
   this mechanism is a witness for it (finite premise, infinite conclusion).
 
-User claims (:mod:`relations.checking._claims`) are decided the same way.
+User claims (:mod:`relations.checking._claims`) are decided by :func:`decide`, through the one
+decider of claims and conjectures (:func:`relations.checking._conjecture_eval.decide`).
 Float-mode mechanisms are compared on their float values and every outcome says
 ``approximate``.
 """
@@ -26,6 +27,7 @@ from dataclasses import dataclass, replace
 
 import relations.catalogue as cat
 from relations.checking._claims import Claim, parse_claim
+from relations.checking._conjecture_eval import decide as decide_statement
 from relations.checking._display import ReportDisplay
 from relations.checking._quantities import Values, values
 from relations.kinds import RelationKind, Status
@@ -357,22 +359,16 @@ class ClaimOutcome:
     status: Status = Status.HOLDS
 
 
-def _within(value: Real, bound: Real, margin: float) -> bool:
-    """Whether ``|value - bound| <= margin`` (plus float evaluation error), both finite."""
-    if margin <= 0 or value.infinite or bound.infinite:
-        return False
-    v, b = float(value), float(bound)
-    return abs(v - b) <= margin + 2.0**-50 * max(1.0, abs(v), abs(b))
-
-
 def decide(claim: Claim, vals: Values) -> ClaimOutcome:
-    """Decide a claim exactly on the measured values.
+    """Decide a claim exactly on the measured values, by the one decider of claims and conjectures.
 
-    The claim is decided on the mechanism as given (float entries at their exact binary
-    values, rows renormalised exactly).  When it fails there, or is undecided, but its
-    boundary lies within the quantity's rounding margin
-    (:func:`~relations.checking.rounding_margins`), the verdict is ``holds within
-    rounding``: a mechanism within the inputs' rounding satisfies it.
+    The claim is the conjecture ``name op bound`` (:attr:`Claim.statement
+    <relations.checking._claims.Claim.statement>`), decided by
+    :func:`relations.checking._conjecture_eval.decide` on the mechanism as given (float entries at
+    their exact binary values, rows renormalised exactly).  When it fails there, or is undecided,
+    but its boundary lies within the quantity's rounding margin
+    (:func:`~relations.checking.rounding_margins`), the verdict is ``holds within rounding``: a
+    mechanism within the inputs' rounding satisfies it.
 
     Parameters
     ----------
@@ -406,17 +402,13 @@ def decide(claim: Claim, vals: Values) -> ClaimOutcome:
     'holds within rounding'
     """
     value = vals.reals[claim.name]
-    s: int | None
-    if value.infinite:
-        s = value.infinite
-    else:
-        s = compare(value, claim.bound)
+    decision = decide_statement(claim, vals.reals, margins=vals.margins)
     approx = "approximate (float mode)" if vals.approximate else ""
-    holds = None if s is None else {"<=": s <= 0, "<": s < 0, ">=": s >= 0, ">": s > 0}[claim.op]
-    if not holds and _within(value, claim.bound, vals.margins.get(claim.name, 0.0)):
-        note = (f"the boundary is within the inputs' rounding (|{claim.name} - bound| <= "
-                f"{vals.margins[claim.name]:.3g})")
-        return ClaimOutcome(claim, True, value, "; ".join(filter(None, [approx, note])), Status.HOLDS_WITHIN_ROUNDING)
-    if s is None:
+    if decision.status == Status.HOLDS_WITHIN_ROUNDING:
+        return ClaimOutcome(claim, True, value, "; ".join(filter(None, [approx, decision.how])),
+                            Status.HOLDS_WITHIN_ROUNDING)
+    if decision.status == "undecided":
         return ClaimOutcome(claim, None, value, "undecided: enclosures did not separate", Status.UNDECIDED)
+    assert decision.status in ("holds", "fails"), decision  # a notion against a finite constant is defined
+    holds = decision.status == "holds"
     return ClaimOutcome(claim, holds, value, approx, Status.HOLDS if holds else Status.FAILS)

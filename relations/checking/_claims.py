@@ -1,27 +1,40 @@
 """Claimed budgets ``NAME OP BOUND`` (``eps_d <= ln(13/7)``, ``renyi(2) < ln(3)``), parsed without evaluating anything.
 
+A claim is a conjecture (:mod:`relations.checking._conjectures`) whose left side is one notion and whose
+right side is an exact constant; it is parsed by the same grammar (:data:`GRAMMAR`,
+:mod:`relations.checking._grammar`) and decided by the same decider
+(:func:`relations.checking._conjecture_eval.decide`, through :func:`relations.checking.decide`).
 ``NAME`` is one of :data:`CLAIM_NAMES`, with ``(ARGUMENT)`` for the notions that take one
 (``delta(1/2)``, ``eps_delta(1/100)``, ``renyi(2)``; :data:`~relations.measures._notions.NOTIONS`),
-``OP`` one of ``<=``, ``<``, ``>=``, ``>``, and
-``BOUND`` a decimal, a fraction or ``ln(RATIONAL)``; the bound becomes an exact real
+``OP`` one of ``<=``, ``<``, ``>=``, ``>``, and ``BOUND`` (like ``ARGUMENT``) a decimal, a fraction,
+a rational constant such as ``-3/2`` or ``1/2 + 1/4``, or ``ln`` of one; the bound becomes an exact real
 (:mod:`relations.numbers._reals`).  The grammar is in ``docs/claims-and-verdicts.md``.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property
 
-from relations.errors import InputError
-from relations.measures._notions import NOTIONS, canonical_name, check_argument
-from relations.notions import BASE_NOTIONS
-from relations.numbers._logs import LogRatio
-from relations.numbers._reals import (
-    Log,
-    Rational,
-    Real,
+from relations.checking._conjectures import Conjecture, Side
+from relations.checking._grammar import (
+    GRAMMAR,
+    DividesByZero,
+    Problem,
+    check_size,
+    column,
+    error_column,
+    exact,
+    inexact_part,
+    notion_key,
+    parse_tree,
+    shown,
+    span,
 )
-from relations.numbers._text import parse_rational
+from relations.errors import InputError
+from relations.measures._notions import NOTIONS
+from relations.notions import BASE_NOTIONS
+from relations.numbers._reals import Real
 
 __all__ = ["CLAIM_NAMES", "MAX_CLAIM_LENGTH", "GRAMMAR", "Claim", "parse_claim"]
 
@@ -30,38 +43,8 @@ __all__ = ["CLAIM_NAMES", "MAX_CLAIM_LENGTH", "GRAMMAR", "Claim", "parse_claim"]
 #: with an argument in parentheses).
 CLAIM_NAMES = BASE_NOTIONS + tuple(NOTIONS)
 
-
-
 #: Longest claim accepted (characters): longer text is refused before it is parsed.
 MAX_CLAIM_LENGTH = 10_000
-
-#: The claim grammar (lark, LALR: linear time, no backtracking); numbers are checked by
-#: :func:`~relations.numbers._text.parse_rational`.
-GRAMMAR = r"""
-    claim: quantity OP bound
-    quantity: NAME ("(" argument ")")?
-    ?argument: number | "ln" "(" number ")" -> ln
-    ?bound: number | "ln" "(" number ")" -> ln
-    number: NUMBER
-    NAME: /[A-Za-z_][A-Za-z_0-9]*/
-    OP: "<=" | ">=" | "<" | ">"
-    NUMBER: /[0-9.+\-\/eE]+/
-    %import common.WS
-    %ignore WS
-"""
-
-
-def _shown(text: str) -> str:
-    """The claim as an error message shows it: at most 80 characters."""
-    return text if len(text) <= 80 else text[:60] + "..." + text[-17:]
-
-
-@lru_cache(maxsize=1)
-def _parser():
-    from lark import Lark
-
-    return Lark(GRAMMAR, start="claim", parser="lalr")
-
 
 
 @dataclass(frozen=True)
@@ -87,6 +70,17 @@ class Claim:
     op: str
     bound: Real
 
+    @cached_property
+    def statement(self) -> Conjecture:
+        """The claim as the conjecture ``name op bound`` it is (its sympy sides built only when asked for).
+
+        Examples
+        --------
+        >>> c = parse_claim("renyi(2) < ln(3)").statement
+        >>> c.notions, c.left.notion, str(c.right.constant), str(c)
+        (('renyi(2)',), 'renyi(2)', 'ln(3)', 'renyi(2) < log(3)')
+        """
+        return Conjecture(self.text, self.op, Side(notion=self.name), Side(constant=self.bound), (self.name,))
 
 
 def parse_claim(text: str) -> Claim:
@@ -96,7 +90,8 @@ def parse_claim(text: str) -> Claim:
     ----------
     text : str
         ``NAME`` one of :data:`CLAIM_NAMES`, ``OP`` one of ``<=``, ``<``, ``>=``, ``>``,
-        ``BOUND`` a decimal, a fraction or ``ln(RATIONAL)``.  Never evaluated as code.
+        ``BOUND`` a decimal, a fraction (a rational constant: numbers with ``+ - * /``) or
+        ``ln(RATIONAL)``.  Parsed by the grammar of conjectures; never evaluated as code.
 
     Returns
     -------
@@ -134,35 +129,65 @@ def parse_claim(text: str) -> Claim:
 
     if len(text) > MAX_CLAIM_LENGTH:
         raise InputError(f"claim of {len(text)} characters: longer than {MAX_CLAIM_LENGTH}")
+    where = f"claim {shown(text)!r}"
     try:
-        tree = _parser().parse(text)
+        tree = parse_tree(text)
     except UnexpectedInput as exc:
-        column = getattr(exc, "column", None)
-        at = f" at column {column}" if isinstance(column, int) and column > 0 else ""
-        raise InputError(f"claim {_shown(text)!r}: expected NAME OP BOUND, e.g. 'eps_d<=ln(13/7)' "
-                         f"(unexpected input{at})") from None
+        raise _unexpected(where, error_column(exc)) from None
+    check_size(tree, where)
     quantity, op, bound_tree = tree.children[0], str(tree.children[1]), tree.children[2]
+    arguments = quantity.children[1:] if quantity.data == "call" else []
+    if quantity.data not in ("name", "call"):  # not NAME OP BOUND: say where it stops being one
+        raise _unexpected(where, _column(quantity, text))
+    if len(arguments) > 1:
+        raise _unexpected(where, _column(arguments[1], text, before=True))
+    for part in (arguments[0] if arguments else None, bound_tree):
+        odd = None if part is None else inexact_part(part)
+        if odd is not None:
+            raise _unexpected(where, _column(odd, text))
     name = str(quantity.children[0])
     if name not in CLAIM_NAMES:
-        raise InputError(f"claim {_shown(text)!r}: unknown quantity {name!r} (one of {', '.join(CLAIM_NAMES)})")
+        raise InputError(f"{where}: unknown quantity {name!r} (one of {', '.join(CLAIM_NAMES)})")
     if name in NOTIONS:
-        arg = _exact(quantity.children[1], text) if len(quantity.children) > 1 else None
+        arg = _exact(arguments[0], text, where) if arguments else None
         try:
-            name = canonical_name(name, check_argument(name, arg))
+            name = notion_key(name, arg)
         except InputError as exc:
-            raise InputError(f"claim {_shown(text)!r}: {exc}") from None
-    elif len(quantity.children) > 1:
-        raise InputError(f"claim {_shown(text)!r}: {name} takes no argument")
-    return Claim(text.strip(), name, op, _exact(bound_tree, text))
+            raise InputError(f"{where}: {exc}") from None
+    elif arguments:
+        raise InputError(f"{where}: {name} takes no argument")
+    return Claim(text.strip(), name, op, _exact(bound_tree, text, where))
 
 
-def _exact(tree, text: str) -> Real:
-    """A number or ``ln(number)`` of the parse tree as an exact real."""
-    number = tree if tree.data == "number" else tree.children[0]
-    q = parse_rational(str(number.children[0]), f"claim {_shown(text)!r}")
-    if tree.data == "ln":
-        if q <= 0:
-            raise InputError(f"claim {_shown(text)!r}: ln needs a positive argument")
-        return Log(LogRatio.of(q))
-    return Rational(q)
+def _unexpected(where: str, at: int | None) -> InputError:
+    return InputError(f"{where}: expected NAME OP BOUND, e.g. 'eps_d<=ln(13/7)' (unexpected input"
+                      f"{f' at column {at}' if at else ''})")
 
+
+def _column(node, text: str, before: bool = False) -> int | None:
+    """Where the claim stops being ``NAME OP BOUND`` at ``node``: the operator of an operation, the
+    separator before an extra argument (``before``), else where the node starts."""
+    meta = getattr(node, "meta", None)
+    if meta is None or meta.empty:
+        return column(node)
+    if before:  # the "," before an extra argument
+        pos = meta.start_pos - 1
+        while pos > 0 and text[pos].isspace():
+            pos -= 1
+    elif node.data in ("add", "sub", "mul", "div", "pow"):  # the operator after the first operand
+        pos = getattr(node.children[0].meta, "end_pos", meta.start_pos)
+        while pos < len(text) - 1 and text[pos].isspace():
+            pos += 1
+    else:
+        return column(node)
+    return pos - text.rfind("\n", 0, pos)
+
+
+def _exact(tree, text: str, where: str) -> Real:
+    """An argument or the bound (an exact constant: the shape is checked) as an exact real."""
+    try:
+        return exact(tree, where)
+    except DividesByZero as problem:
+        raise InputError(f"{where}: {span(problem.node, text)!r} divides by zero") from None
+    except Problem as problem:
+        raise InputError(f"{where}: {problem.message}") from None

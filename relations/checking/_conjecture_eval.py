@@ -1,15 +1,29 @@
-"""A conjecture (:mod:`relations.checking._conjectures`) decided exactly on one mechanism.
+"""Claims and conjectures decided exactly on one mechanism: the one decider, :func:`decide`.
 
-Both sides are evaluated over the extended reals with certified ball arithmetic (python-flint's
-``arb``), each notion entering as its certified enclosure (``Real.enclose(bits)``) at the
-precisions of :data:`~relations.numbers._reals.LADDER`; the comparison is decided as soon as the
-balls separate.  Before that, a side that is a rational linear combination of notions, rationals
-and ``ln`` of rationals is decided exactly: ratio notions are ``ln q``, so the comparison is one
-of rationals (``eps_d <= eps_i - sigma_min`` holds with equality where it is attained), and one
-enclosed notion (``eps_m``) is compared with ``ln Q`` or a rational by its own exact tie-breaker.
-Two sides that the enclosures do not separate at 64 bits, once every operation is certified to be
-defined, are tested for an exact identity (:func:`relations.checking._symbolic_tie.symbolic_zero`:
-``exp(eps_d) <= 3`` at ``eps_d = ln 3`` holds with equality).
+A claim (:mod:`relations.checking._claims`) is the conjecture (:mod:`relations.checking._conjectures`)
+whose one side is a single notion and whose other side is an exact constant (``eps_d <= ln(13/7)``);
+both are decided here, in this order:
+
+1. **a notion against an exact constant** (every claim): an infinite notion decides by its sign
+   (``"infinities"``); otherwise the two exact reals are compared by
+   :func:`~relations.numbers._reals.compare` (rational arithmetic for ``ln q`` against ``ln r`` or a
+   rational, enclosures with the notion's own exact tie-breakers otherwise: ``"exact"``).  No sympy is
+   needed, and nothing is imported for it;
+2. **rational-linear sides**: a side that is a rational linear combination of notions, rationals and
+   ``ln`` of rationals is decided exactly: ratio notions are ``ln q``, so the comparison is one of
+   rationals (``eps_d <= eps_i - sigma_min`` holds with equality where it is attained), and one
+   enclosed notion (``eps_m``) is compared with ``ln Q`` or a rational by its own exact tie-breaker;
+3. **certified balls**: both sides are evaluated over the extended reals with certified ball
+   arithmetic (python-flint's ``arb``), each notion entering as its certified enclosure
+   (``Real.enclose(bits)``) at the precisions of :data:`~relations.numbers._reals.LADDER`; the
+   comparison is decided as soon as the balls separate.  Two sides that the enclosures do not separate
+   at 64 bits, once every operation is certified to be defined, are tested for an exact identity
+   (:func:`relations.checking._symbolic_tie.symbolic_zero`: ``exp(eps_d) <= 3`` at ``eps_d = ln 3``
+   holds with equality).  Otherwise the statement is ``undecided``, never guessed.
+
+A claim on a mechanism given in floats may **hold within rounding**: when it fails (or is undecided)
+on the channel as given but the boundary lies within the quantity's rounding margin (``margins``,
+:func:`~relations.checking.rounding_margins`), a mechanism within the inputs' rounding satisfies it.
 
 Conventions (``docs/claims-and-verdicts.md``): an infinite notion is an infinity; ``x + inf = inf``
 for ``x > -inf``; ``c * inf = +-inf`` for ``c != 0``; ``x / +-inf = 0``; ``exp(inf) = inf``,
@@ -23,13 +37,16 @@ number, ``0`` to a non-positive power.  On a mechanism where a side is undefined
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, cast
 
-from relations.checking._conjectures import Conjecture, float_side
+from relations.checking._claims import Claim
+from relations.checking._conjectures import Conjecture
 from relations.checking._symbolic_tie import symbolic_zero
 from relations.errors import InputError
+from relations.kinds import Status
 from relations.numbers._enclosure import ball, working_precision
 from relations.numbers._logs import LogRatio
 from relations.numbers._reals import LADDER, Log, Rational, Real, compare
@@ -47,17 +64,19 @@ class _Undefined(Exception):
 
 @dataclass(frozen=True)
 class Decision:
-    """A conjecture on one mechanism.
+    """A claim or conjecture on one mechanism (:func:`decide`).
 
     Attributes
     ----------
     status : str
         ``"holds"``, ``"fails"`` (the mechanism refutes it), ``"undecided"`` (the enclosures did
-        not separate and no exact tie-breaker applied) or ``"undefined"`` (a side has no value).
+        not separate and no exact tie-breaker applied), ``"undefined"`` (a side has no value) or, for
+        a notion against a constant given ``margins``, ``"holds within rounding"``.
     lhs, rhs : float
         The two sides as floats (``nan`` when undefined).
     how : str
-        How it was decided (``"exact"``, ``"enclosures at N bits"``, ``"infinities"``, ...).
+        How it was decided (``"exact"``, ``"enclosures at N bits"``, ``"infinities"``, ...; for
+        ``holds within rounding``, the margin).
     """
 
     status: str
@@ -77,14 +96,21 @@ def _reals(conj: Conjecture, reals) -> dict[str, Real]:
     return out
 
 
-def decide(conj: Conjecture, reals) -> Decision:
-    """Decide ``conj`` on one mechanism, given its notions (``values(mech).reals``).
+def decide(statement: Conjecture | Claim, reals, *, margins: Mapping[str, float] | None = None) -> Decision:
+    """Decide a claim or a conjecture on one mechanism, given its notions (``values(mech).reals``).
 
     Parameters
     ----------
-    conj : Conjecture
+    statement : Conjecture or Claim
+        A parsed conjecture (:func:`~relations.checking._conjectures.parse_conjecture`) or claim
+        (:func:`~relations.checking._claims.parse_claim`: decided as its
+        :attr:`~relations.checking._claims.Claim.statement`).
     reals : mapping of str to Real
         ``values(mech).reals`` (looked up by each notion's name).
+    margins : mapping of str to float, optional
+        How far each notion can move within the inputs' rounding (``values(mech).margins``): a notion
+        against a constant that fails or is undecided, with its boundary within the margin, holds
+        within rounding.  Other statements ignore it.
 
     Returns
     -------
@@ -93,13 +119,14 @@ def decide(conj: Conjecture, reals) -> Decision:
     Raises
     ------
     InputError
-        If a notion the conjecture names is not available.
+        If a notion the statement names is not available.
 
     Examples
     --------
     The paper's example refutes Theorem 4 as published, and the corrected form holds with
     equality (decided exactly):
 
+    >>> from relations.checking._claims import parse_claim
     >>> from relations.checking._conjectures import parse_conjecture
     >>> from relations.checking._quantities import values
     >>> from relations.mechanisms import paper_example
@@ -109,13 +136,63 @@ def decide(conj: Conjecture, reals) -> Decision:
     >>> d = decide(parse_conjecture("eps_i <= eps_d - sigma_min"), vals)
     >>> d.status, d.how
     ('holds', 'exact')
+
+    A claim is decided the same way:
+
+    >>> d = decide(parse_claim("eps_d <= ln(13/7)"), vals)
+    >>> d.status, d.how
+    ('holds', 'exact')
     """
+    conj = statement.statement if isinstance(statement, Claim) else statement
     reals = _reals(conj, reals)
-    lhs, rhs = float_side(conj.lhs, reals), float_side(conj.rhs, reals)
+    lhs, rhs = conj.left.float_value(reals), conj.right.float_value(reals)
+    one = _notion_and_constant(conj)
+    if one is not None:
+        return _decide_notion(conj, reals, lhs, rhs, *one, margins or {})
     if not any(r.infinite for r in reals.values()):
         sign = _linear_sign(conj, reals)
         if sign is not None:
             return Decision(_status(conj.op, sign), lhs, rhs, "exact")
+    return _enclosures(conj, reals, lhs, rhs)
+
+
+def _notion_and_constant(conj: Conjecture) -> tuple[str, Real, int] | None:
+    """``(notion, constant, 1)`` for ``notion OP constant``, ``(..., -1)`` for ``constant OP notion``."""
+    left, right = conj.left, conj.right
+    if left.notion is not None and right.constant is not None:
+        return left.notion, right.constant, 1
+    if right.notion is not None and left.constant is not None:
+        return right.notion, left.constant, -1
+    return None
+
+
+def _decide_notion(conj: Conjecture, reals: dict[str, Real], lhs: float, rhs: float, name: str, bound: Real,
+                   orientation: int, margins: Mapping[str, float]) -> Decision:
+    """A notion against an exact constant: infinities, then :func:`compare`, then the balls; then the rounding."""
+    value = reals[name]
+    if value.infinite:
+        decision = Decision(_status(conj.op, orientation * value.infinite), lhs, rhs, "infinities")
+    else:
+        s = compare(value, bound)
+        decision = (_enclosures(conj, reals, lhs, rhs) if s is None  # only the symbolic tie can still decide
+                    else Decision(_status(conj.op, orientation * s), lhs, rhs, "exact"))
+    margin = margins.get(name, 0.0)
+    if decision.status in ("fails", "undecided") and _within(value, bound, margin):
+        return Decision(str(Status.HOLDS_WITHIN_ROUNDING), lhs, rhs,
+                        f"the boundary is within the inputs' rounding (|{name} - bound| <= {margin:.3g})")
+    return decision
+
+
+def _within(value: Real, bound: Real, margin: float) -> bool:
+    """Whether ``|value - bound| <= margin`` (plus float evaluation error), both finite."""
+    if margin <= 0 or value.infinite or bound.infinite:
+        return False
+    v, b = float(value), float(bound)
+    return abs(v - b) <= margin + 2.0**-50 * max(1.0, abs(v), abs(b))
+
+
+def _enclosures(conj: Conjecture, reals: dict[str, Real], lhs: float, rhs: float) -> Decision:
+    """Certified balls at rising precision, with the symbolic tie-breaker once they are 64 bits wide."""
     tried = False
     for bits in LADDER:
         try:

@@ -2,38 +2,60 @@
 
 A conjecture compares two expressions (``eps_m <= eps_d * tanh(eps_d / 2)``) built from
 numbers (``2``, ``0.25``, ``1e-3``; ``13/7`` is a division of integers, hence exact),
-the notions of :data:`NOTIONS` (and the parametrised :data:`PARAMETRISED` ones, e.g.
-``renyi(2)``), ``+ - * / ^``, unary minus, parentheses and the functions of
-:data:`FUNCTIONS`.  The text is parsed by a lark LALR grammar (:data:`GRAMMAR`, linear
-time) and the sympy expression is built node by node from the parse tree, unevaluated
-(``evaluate=False``: ``eps_d / eps_d`` stays as written), so no user text ever reaches
-``eval`` or ``sympify``.  Limits, checked before any work that could grow with them:
-:data:`MAX_CONJECTURE_LENGTH` characters, :data:`MAX_NODES` parse-tree nodes and
-:data:`MAX_DEPTH` levels of nesting.  :func:`float_side` and :func:`float_gap` evaluate a side in
-floats with the conventions of :mod:`relations.checking._conjecture_eval` (the searches' screening).
-The contract is in ``docs/claims-and-verdicts.md``.
+the notions of :data:`NOTIONS` and the parametrised :data:`PARAMETRISED` ones with an exact
+constant argument, checked and spelled as in claims (``renyi(2)``, ``delta(0.5)`` is
+``delta(1/2)``, ``delta(ln(3))``, ``eps_delta(1e-3)``), ``+ - * / ^``, unary signs, parentheses
+and the functions of :data:`FUNCTIONS`.  The text is parsed by the one grammar of claims and
+conjectures (:data:`GRAMMAR`, :mod:`relations.checking._grammar`; linear time) and the sympy
+expression is built node by node from the parse tree, unevaluated (``evaluate=False``:
+``eps_d / eps_d`` stays as written), so no user text ever reaches ``eval`` or ``sympify``.
+Limits, checked before any work that could grow with them: :data:`MAX_CONJECTURE_LENGTH`
+characters, :data:`MAX_NODES` parse-tree nodes and :data:`MAX_DEPTH` levels of nesting.
+
+A claim (:mod:`relations.checking._claims`) is the conjecture whose left side is one notion and whose
+right side is an exact constant: each :class:`Side` says whether it is one notion or an exact
+constant, which :func:`relations.checking._conjecture_eval.decide` compares without sympy, and a
+claim's sides build their sympy expressions only when asked (:attr:`Side.expr`).
+:func:`float_side` and :func:`float_gap` evaluate a side in floats with the conventions of
+:mod:`relations.checking._conjecture_eval` (the searches' screening).  The contract is in
+``docs/claims-and-verdicts.md``.
 """
 
 from __future__ import annotations
 
 import difflib
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cache, lru_cache
-from typing import TYPE_CHECKING
+from functools import cache, cached_property
+from typing import TYPE_CHECKING, Any
 
+from relations.checking._grammar import (
+    GRAMMAR,
+    MAX_DEPTH,
+    MAX_NODES,
+    OPERATORS,
+    Problem,
+    check_size,
+    exact,
+    inexact_part,
+    notion_key,
+    parse_tree,
+    shown,
+    syntax_error,
+)
 from relations.errors import InputError
 from relations.measures._notions import NOTIONS as NOTION_SPECS
 from relations.notions import BASE_NOTIONS
 from relations.notions import RATIO_NOTIONS as _RATIO_NOTIONS
+from relations.numbers._reals import Log, Rational, Real
 from relations.numbers._text import parse_rational
 
 if TYPE_CHECKING:
     import sympy
 
 __all__ = ["NOTIONS", "RATIO_NOTIONS", "PARAMETRISED", "FUNCTIONS", "OPERATORS", "MAX_CONJECTURE_LENGTH", "MAX_NODES",
-           "MAX_DEPTH", "GRAMMAR", "Conjecture", "parse_conjecture", "symbol", "float_side", "float_gap"]
+           "MAX_DEPTH", "GRAMMAR", "Side", "Conjecture", "parse_conjecture", "symbol", "float_side", "float_gap"]
 
 #: Notions a conjecture may name: the budgets of ``docs/semantics.md`` and the further notions of
 #: :func:`~relations.checking._quantities.values` (each resolved by name in ``values(mech).reals``).
@@ -42,60 +64,16 @@ NOTIONS = BASE_NOTIONS + tuple(name for name, spec in NOTION_SPECS.items() if sp
 #: The notions that are logarithms of rationals (``ln q``), decided exactly by rational arithmetic.
 RATIO_NOTIONS = _RATIO_NOTIONS
 
-#: Notions with a constant argument, keyed in ``values(mech).reals`` with the argument normalised
-#: (``renyi(2)``, ``delta(1/2)``, ``delta(ln(3))``, ``eps_delta(1/1000)``).
-PARAMETRISED = ("delta", "renyi", "eps_delta")
+#: Notions with a constant argument, keyed in ``values(mech).reals`` with the argument checked and
+#: spelled canonically (:func:`~relations.measures._notions.canonical_name`: ``renyi(2)``,
+#: ``delta(1/2)``, ``delta(ln(3))``, ``eps_delta(1/1000)``).
+PARAMETRISED = tuple(name for name, spec in NOTION_SPECS.items() if spec.argument is not None)
 
 #: Functions and their arity (``None``: two or more arguments).
 FUNCTIONS = {"ln": 1, "exp": 1, "tanh": 1, "sqrt": 1, "min": None, "max": None}
 
-#: The comparisons.
-OPERATORS = ("<=", "<", ">=", ">")
-
 #: Longest conjecture accepted (characters), refused before parsing.
 MAX_CONJECTURE_LENGTH = 10_000
-
-#: Most nodes of the parse tree (numbers, names, operations).
-MAX_NODES = 2_000
-
-#: Deepest nesting of the parse tree: each operation, unary minus and function call adds a level
-#: (a sum of ``n`` terms is ``n`` levels deep); parentheses add none.
-MAX_DEPTH = 200
-
-#: The grammar (lark, LALR).  ``^`` binds tightest and to the right (``-x^2 = -(x^2)``, ``2^-1``).
-GRAMMAR = r"""
-    start: sum OP sum
-    ?sum: product
-        | sum "+" product -> add
-        | sum "-" product -> sub
-    ?product: unary
-        | product "*" unary -> mul
-        | product "/" unary -> div
-    ?unary: power
-        | "-" unary -> neg
-    ?power: atom
-        | atom "^" unary -> pow
-    ?atom: NUMBER -> number
-        | NAME -> name
-        | NAME "(" sum ("," sum)* ")" -> call
-        | "(" sum ")"
-    OP: "<=" | ">=" | "<" | ">"
-    NAME: /[A-Za-z_][A-Za-z_0-9]*/
-    NUMBER: /(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?/
-    %import common.WS
-    %ignore WS
-"""
-
-
-@lru_cache(maxsize=1)
-def _parser():
-    from lark import Lark
-
-    return Lark(GRAMMAR, parser="lalr")
-
-
-def _shown(text: str) -> str:
-    return text if len(text) <= 80 else text[:60] + "..." + text[-17:]
 
 
 @cache
@@ -113,26 +91,91 @@ def symbol(name: str):
 
 
 @dataclass(frozen=True, eq=False)
+class Side:
+    """One side of a statement: its sympy expression, and whether it is one notion or an exact constant.
+
+    Attributes
+    ----------
+    notion : str or None
+        The notion the side is (a key of ``values(mech).reals``), when it is exactly one.
+    constant : Real or None
+        The side's value when it is an exact constant: a rational constant
+        (:class:`~relations.numbers.Rational`) or ``ln`` of a positive one (:class:`~relations.numbers.Log`).
+    built : sympy.Expr or None
+        The expression as parsed; None for a claim's side, whose :attr:`expr` is built from
+        ``notion`` or ``constant`` when first asked for (claims are decided without sympy when they can be).
+
+    Examples
+    --------
+    >>> from fractions import Fraction
+    >>> Side(constant=Rational(Fraction(1, 2))).expr
+    1/2
+    """
+
+    notion: str | None = None
+    constant: Real | None = None
+    built: Any = field(default=None, repr=False)
+
+    @cached_property
+    def expr(self) -> sympy.Expr:
+        """The side as an unevaluated sympy expression over :func:`symbol` s."""
+        if self.built is not None:
+            return self.built
+        if self.notion is not None:
+            return symbol(self.notion)
+        import sympy
+
+        c = self.constant
+        if isinstance(c, Log):
+            q = c.log.ratio
+            assert q is not None  # an exact constant is finite
+            return sympy.log(sympy.Rational(q.numerator, q.denominator), evaluate=False)
+        assert isinstance(c, Rational), c
+        return sympy.Rational(c.value.numerator, c.value.denominator)
+
+    def float_value(self, values) -> float:
+        """The side in floats, as :func:`float_side` gives it, from ``values[name]`` (floats or reals)."""
+        if self.notion is not None:
+            return float(values[self.notion])
+        if self.built is None:
+            return float(self.constant)  # type: ignore[arg-type]  # a claim's side: a notion or a constant
+        return float_side(self.built, values)
+
+
+@dataclass(frozen=True, eq=False)
 class Conjecture:
-    """A parsed conjecture ``lhs op rhs`` (:func:`parse_conjecture`).
+    """A parsed conjecture ``lhs op rhs`` (:func:`parse_conjecture`; a claim's: :attr:`Claim.statement
+    <relations.checking._claims.Claim.statement>`).
 
     Attributes
     ----------
     text : str
         As written (stripped).
-    lhs, rhs : sympy.Expr
-        The two sides, unevaluated sympy expressions over :func:`symbol` s.
     op : str
         One of :data:`OPERATORS`.
+    left, right : Side
+        The two sides.
     notions : tuple of str
         The notions named, in order of first appearance (keys of ``values(mech).reals``).
+    lhs, rhs : sympy.Expr
+        The two sides' unevaluated sympy expressions over :func:`symbol` s (:attr:`Side.expr`).
     """
 
     text: str
-    lhs: sympy.Expr
     op: str
-    rhs: sympy.Expr
+    left: Side
+    right: Side
     notions: tuple[str, ...]
+
+    @property
+    def lhs(self) -> sympy.Expr:
+        """The left side as a sympy expression."""
+        return self.left.expr
+
+    @property
+    def rhs(self) -> sympy.Expr:
+        """The right side as a sympy expression."""
+        return self.right.expr
 
     def __str__(self) -> str:
         return f"{self.lhs} {self.op} {self.rhs}"
@@ -143,11 +186,26 @@ class _Builder:
 
     def __init__(self, text: str):
         self.text = text
+        self.where = f"conjecture {shown(text)!r}"
         self.notions: list[str] = []
 
     def error(self, message: str, token=None) -> InputError:
         at = f" at column {token.column}" if getattr(token, "column", None) else ""
-        return InputError(f"conjecture {_shown(self.text)!r}: {message}{at}")
+        return InputError(f"{self.where}: {message}{at}")
+
+    def side(self, tree) -> Side:
+        """One side: its expression, and the notion or exact constant it is, if it is one."""
+        expr = self.build(tree)
+        notion = None
+        if tree.data == "name" or tree.data == "call" and str(tree.children[0]) in PARAMETRISED:
+            notion = expr.name  # built: a notion (anything else named is refused by build)
+        constant = None
+        if inexact_part(tree) is None:
+            try:
+                constant = exact(tree, self.where)
+            except Problem:  # 1/0, ln(0): not a constant but undefined or infinite (conjecture_eval)
+                constant = None
+        return Side(notion, constant, expr)
 
     def build(self, tree):
         import sympy
@@ -155,11 +213,13 @@ class _Builder:
         kind = tree.data
         kids = tree.children
         if kind == "number":
-            return sympy.Rational(*_ratio(parse_rational(str(kids[0]), f"conjecture {_shown(self.text)!r}")))
+            return sympy.Rational(*_ratio(parse_rational(str(kids[0]), self.where)))
         if kind == "name":
             return self.notion(kids[0])
         if kind == "call":
             return self.call(kids[0], kids[1:])
+        if kind == "pos":
+            return self.build(kids[0])
         if kind == "neg":
             x = self.build(kids[0])
             return -x if x.is_Number else sympy.Mul(sympy.Integer(-1), x, evaluate=False)
@@ -192,7 +252,14 @@ class _Builder:
         if name in PARAMETRISED:
             if len(args) != 1:
                 raise self.error(f"{name}(...) takes one constant argument", token)
-            key = f"{name}({self.parameter(name, args[0], token)})"
+            try:
+                arg = exact(args[0], self.where)  # a number parse_rational refuses: its own message
+            except Problem as problem:
+                raise self.error(problem.message, token) from None
+            try:
+                key = notion_key(name, arg)
+            except InputError as exc:
+                raise self.error(str(exc), token) from None
             if key not in self.notions:
                 self.notions.append(key)
             return symbol(key)
@@ -212,34 +279,6 @@ class _Builder:
             return sympy.Pow(xs[0], sympy.Rational(1, 2), evaluate=False)
         return {"ln": sympy.log, "exp": sympy.exp, "tanh": sympy.tanh}[name](xs[0], evaluate=False)
 
-    def parameter(self, name: str, tree, token) -> str:
-        """A parametrised notion's argument, normalised: a rational (``1/2``), or ``ln(q)`` for ``delta``."""
-        if name == "delta" and tree.data == "call" and str(tree.children[0]) == "ln" and len(tree.children) == 2:
-            q = self.constant(tree.children[1], token)
-            if q <= 0:
-                raise self.error("ln needs a positive argument", token)
-            return "0" if q == 1 else f"ln({q})"
-        value = self.constant(tree, token)
-        if name == "renyi" and value <= 0:
-            raise self.error("renyi(ALPHA) needs ALPHA > 0", token)
-        if name == "eps_delta" and not 0 <= value <= 1:
-            raise self.error("eps_delta(DELTA) needs 0 <= DELTA <= 1", token)
-        return str(value)
-
-    def constant(self, tree, token) -> Fraction:
-        """The exact value of a constant argument: numbers with ``+ - * /`` and unary minus."""
-        kind, kids = tree.data, tree.children
-        if kind == "number":
-            return parse_rational(str(kids[0]), f"conjecture {_shown(self.text)!r}")
-        if kind == "neg":
-            return -self.constant(kids[0], token)
-        if kind in ("add", "sub", "mul", "div"):
-            a, b = self.constant(kids[0], token), self.constant(kids[1], token)
-            if kind == "div" and b == 0:
-                raise self.error("division by zero in an argument", token)
-            return {"add": a + b, "sub": a - b, "mul": a * b, "div": a / b if b else a}[kind]
-        raise self.error("the argument must be a rational constant (e.g. 2, 1/2, 1e-3)", token)
-
 
 def _ratio(q: Fraction) -> tuple[int, int]:
     return q.numerator, q.denominator
@@ -248,23 +287,6 @@ def _ratio(q: Fraction) -> tuple[int, int]:
 def _did_you_mean(name: str) -> str:
     close = difflib.get_close_matches(name, [*NOTIONS, *PARAMETRISED, *FUNCTIONS], n=1, cutoff=0.6)
     return f" (did you mean {close[0]!r}?)" if close else f" (notions: {', '.join(NOTIONS)}; {', '.join(PARAMETRISED)}(...))"
-
-
-def _check_size(tree, text: str) -> None:
-    """Refuse trees above :data:`MAX_NODES` nodes or :data:`MAX_DEPTH` levels (iteratively, no recursion)."""
-    from lark import Tree
-
-    nodes, deepest, stack = 0, 0, [(tree, 1)]
-    while stack:
-        node, depth = stack.pop()
-        nodes, deepest = nodes + 1, max(deepest, depth)
-        if isinstance(node, Tree):
-            stack.extend((c, depth + 1) for c in node.children)
-    if nodes > MAX_NODES:
-        raise InputError(f"conjecture {_shown(text)!r}: more than {MAX_NODES} terms")
-    if deepest > MAX_DEPTH:
-        raise InputError(f"conjecture {_shown(text)!r}: nested deeper than {MAX_DEPTH} levels (a chain of n "
-                         "operations, e.g. a sum of n terms, counts n levels)")
 
 
 def parse_conjecture(text: str) -> Conjecture:
@@ -284,52 +306,44 @@ def parse_conjecture(text: str) -> Conjecture:
     InputError
         One line naming the conjecture, what is wrong and the column: a character or token the
         grammar does not allow, an unknown name (with a suggestion), a wrong number of arguments,
-        or a limit exceeded.
+        an argument a notion does not take (as in claims: ``renyi(1)``), or a limit exceeded.
 
     Examples
     --------
     >>> c = parse_conjecture("eps_m <= eps_d * tanh(eps_d / 2)")
     >>> str(c), c.notions
     ('eps_m <= eps_d*tanh(eps_d/2)', ('eps_m', 'eps_d'))
-    >>> parse_conjecture("eps_d <= 2^-1 + renyi(0.5)").notions
-    ('eps_d', 'renyi(1/2)')
+    >>> parse_conjecture("eps_d <= 2^-1 + renyi(1.5) + delta(ln(3))").notions
+    ('eps_d', 'renyi(3/2)', 'delta(ln(3))')
     >>> parse_conjecture("eps_m <= eps_dd")
     Traceback (most recent call last):
     ...
     relations.errors.InputError: conjecture 'eps_m <= eps_dd': unknown name 'eps_dd' (did you mean 'eps_d'?) at column 10
+    >>> parse_conjecture("renyi(1/2) <= eps_d")
+    Traceback (most recent call last):
+    ...
+    relations.errors.InputError: conjecture 'renyi(1/2) <= eps_d': renyi(alpha) needs a rational alpha > 1, got 1/2 at column 1
     >>> parse_conjecture("__import__('os') <= 1")
     Traceback (most recent call last):
     ...
     relations.errors.InputError: conjecture "__import__('os') <= 1": unexpected character "'" at column 12
     """
-    from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+    from lark.exceptions import UnexpectedInput
 
     if not isinstance(text, str):
         raise InputError(f"conjecture: expected text, got {type(text).__name__}")
     if len(text) > MAX_CONJECTURE_LENGTH:
         raise InputError(f"conjecture of {len(text)} characters: longer than {MAX_CONJECTURE_LENGTH}")
     try:
-        tree = _parser().parse(text)
+        tree = parse_tree(text)
     except UnexpectedInput as exc:
-        if isinstance(exc, UnexpectedCharacters):
-            pos = exc.pos_in_stream
-            assert pos is not None  # always set on UnexpectedCharacters (lark types it on the base class)
-            what = f"unexpected character {text[pos]!r}" if 0 <= pos < len(text) else "unexpected input"
-        elif isinstance(exc, UnexpectedEOF) or (isinstance(exc, UnexpectedToken) and exc.token.type == "$END"):
-            what = "unexpected end (expected LHS OP RHS, e.g. 'eps_m <= eps_d / 2')"
-        elif isinstance(exc, UnexpectedToken):
-            what = f"unexpected {str(exc.token)!r}"
-        else:  # pragma: no cover
-            what = "unexpected input"
-        column = getattr(exc, "column", None)
-        at = f" at column {column}" if isinstance(column, int) and column > 0 and "end" not in what else ""
-        raise InputError(f"conjecture {_shown(text)!r}: {what}{at}") from None
-    _check_size(tree, text)
+        raise InputError(f"conjecture {shown(text)!r}: {syntax_error(exc, text)}") from None
+    check_size(tree, f"conjecture {shown(text)!r}")
     builder = _Builder(text)
-    lhs, op, rhs = builder.build(tree.children[0]), str(tree.children[1]), builder.build(tree.children[2])
+    left, op, right = builder.side(tree.children[0]), str(tree.children[1]), builder.side(tree.children[2])
     if not builder.notions:
-        raise InputError(f"conjecture {_shown(text)!r}: names no notion (e.g. eps_m <= eps_d / 2)")
-    return Conjecture(text.strip(), lhs, op, rhs, tuple(builder.notions))
+        raise InputError(f"conjecture {shown(text)!r}: names no notion (e.g. eps_m <= eps_d / 2)")
+    return Conjecture(text.strip(), op, left, right, tuple(builder.notions))
 
 
 # ------------------------------------------------------------------ floats (the searches' screening)

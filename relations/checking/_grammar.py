@@ -1,0 +1,400 @@
+"""The one grammar of claims and conjectures, and the exact constants written in them.
+
+A *statement* is ``LHS OP RHS``, ``OP`` one of :data:`OPERATORS`, each side built from numbers
+(``2``, ``0.25``, ``1e-3``), names (``eps_d``), calls (``tanh(eps_d / 2)``, ``renyi(2)``),
+``+ - * / ^``, unary ``-`` and ``+`` and parentheses.  :data:`GRAMMAR` (lark, LALR: linear time, no
+backtracking) parses every statement; what a name means is decided by the reader of the tree:
+
+* a conjecture (:func:`~relations.checking._conjectures.parse_conjecture`) takes any expression on
+  either side and turns it into sympy, unevaluated;
+* a claim (:func:`~relations.checking._claims.parse_claim`) is the statement whose left side is one
+  notion and whose right side is an exact constant: ``eps_d <= ln(13/7)``, ``renyi(2) < ln(3)``.
+
+The exact constants are read here, never evaluated as code: :func:`rational` reads a rational
+constant (numbers with ``+ - * /`` and unary minus: ``13/7``, ``-3/2``, ``1e-3``) and :func:`exact`
+also ``ln`` of one, as the :class:`~relations.numbers._reals.Real` a claim's bound or a notion's
+argument is; :func:`notion_key` checks a notion's argument
+(:func:`~relations.measures._notions.check_argument`) and spells it canonically (``delta(0.5)`` is
+``delta(1/2)``).  A tree is refused above :data:`MAX_NODES` nodes or :data:`MAX_DEPTH` levels
+(:func:`check_size`) before anything recursive walks it.  The contract is in
+``docs/claims-and-verdicts.md``.
+
+Examples
+--------
+>>> tree = parse_tree("renyi(1.5) < ln(3)")
+>>> argument, bound = exact(tree.children[0].children[1], "claim"), exact(tree.children[2], "claim")
+>>> notion_key("renyi", argument), str(bound)
+('renyi(3/2)', 'ln(3)')
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from functools import lru_cache
+from typing import Any
+
+from relations.errors import InputError
+from relations.measures._notions import canonical_name, check_argument
+from relations.numbers._logs import LogRatio
+from relations.numbers._reals import Log, Rational, Real
+from relations.numbers._text import parse_rational
+
+__all__ = ["GRAMMAR", "OPERATORS", "MAX_NODES", "MAX_DEPTH", "Problem", "NotConstant", "DividesByZero", "shown",
+           "parse_tree", "syntax_error", "error_column", "column", "span", "check_size", "inexact_part", "rational",
+           "exact", "notion_key"]
+
+#: The one grammar of claims and conjectures (lark, LALR).  ``^`` binds tightest and to the right
+#: (``-x^2 = -(x^2)``, ``2^-1``); unary ``+`` is the identity (``eps_d <= +1``).
+GRAMMAR = r"""
+    start: sum OP sum
+    ?sum: product
+        | sum "+" product -> add
+        | sum "-" product -> sub
+    ?product: unary
+        | product "*" unary -> mul
+        | product "/" unary -> div
+    ?unary: power
+        | "-" unary -> neg
+        | "+" unary -> pos
+    ?power: atom
+        | atom "^" unary -> pow
+    ?atom: NUMBER -> number
+        | NAME -> name
+        | NAME "(" sum ("," sum)* ")" -> call
+        | "(" sum ")"
+    OP: "<=" | ">=" | "<" | ">"
+    NAME: /[A-Za-z_][A-Za-z_0-9]*/
+    NUMBER: /(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?/
+    %import common.WS
+    %ignore WS
+"""
+
+#: The comparisons.
+OPERATORS = ("<=", "<", ">=", ">")
+
+#: Most nodes of the parse tree (numbers, names, operations).
+MAX_NODES = 2_000
+
+#: Deepest nesting of the parse tree: each operation, unary sign and function call adds a level
+#: (a sum of ``n`` terms is ``n`` levels deep); parentheses add none.
+MAX_DEPTH = 200
+
+# The rational constants: numbers, + - * / and unary signs.
+_RATIONAL = frozenset({"number", "neg", "pos", "add", "sub", "mul", "div"})
+
+
+class Problem(Exception):
+    """What is wrong with a part of a statement: ``message``, and ``node``, the part (for its column)."""
+
+    def __init__(self, message: str, node: Any):
+        super().__init__(message)
+        self.message = message
+        self.node = node
+
+
+class NotConstant(Problem):
+    """A part that must be a rational constant is not (a name, a call, a power)."""
+
+
+class DividesByZero(Problem):
+    """A rational constant divides by zero."""
+
+
+def shown(text: str) -> str:
+    """A statement as an error message shows it: at most 80 characters.
+
+    Examples
+    --------
+    >>> len(shown("eps_d <= " + "1" * 200))
+    80
+    """
+    return text if len(text) <= 80 else text[:60] + "..." + text[-17:]
+
+
+@lru_cache(maxsize=1)
+def _parser():
+    from lark import Lark
+
+    return Lark(GRAMMAR, parser="lalr", propagate_positions=True)
+
+
+def parse_tree(text: str):
+    """The parse tree of ``LHS OP RHS`` (``tree.children``: the left side, the ``OP`` token, the right side).
+
+    Parameters
+    ----------
+    text : str
+        The statement; the caller has bounded its length.
+
+    Returns
+    -------
+    lark.Tree
+
+    Raises
+    ------
+    lark.exceptions.UnexpectedInput
+        Where the text leaves the grammar (:func:`syntax_error` says how, :func:`error_column` where).
+
+    Examples
+    --------
+    >>> parse_tree("eps_m <= eps_d / 2").children[2].data
+    'div'
+    """
+    return _parser().parse(text)
+
+
+def syntax_error(exc, text: str) -> str:
+    """What a lark error of ``text`` is, in words, with its column when it has one.
+
+    Examples
+    --------
+    >>> from lark.exceptions import UnexpectedInput
+    >>> try:
+    ...     parse_tree("eps_m <= eps_d.x")
+    ... except UnexpectedInput as exc:
+    ...     syntax_error(exc, "eps_m <= eps_d.x")
+    "unexpected character '.' at column 15"
+    """
+    from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
+
+    if isinstance(exc, UnexpectedCharacters):
+        pos = exc.pos_in_stream
+        assert pos is not None  # always set on UnexpectedCharacters (lark types it on the base class)
+        what = f"unexpected character {text[pos]!r}" if 0 <= pos < len(text) else "unexpected input"
+    elif isinstance(exc, UnexpectedEOF) or (isinstance(exc, UnexpectedToken) and exc.token.type == "$END"):
+        what = "unexpected end (expected LHS OP RHS, e.g. 'eps_m <= eps_d / 2')"
+    elif isinstance(exc, UnexpectedToken):
+        what = f"unexpected {str(exc.token)!r}"
+    else:  # pragma: no cover
+        what = "unexpected input"
+    at = error_column(exc)
+    return f"{what} at column {at}" if at is not None and "end" not in what else what
+
+
+def error_column(exc) -> int | None:
+    """The column (from 1) a lark error points at, or None.
+
+    Examples
+    --------
+    >>> from lark.exceptions import UnexpectedInput
+    >>> try:
+    ...     parse_tree("eps_d <= ; 1")
+    ... except UnexpectedInput as exc:
+    ...     error_column(exc)
+    10
+    """
+    at = getattr(exc, "column", None)
+    return at if isinstance(at, int) and at > 0 else None
+
+
+def column(node) -> int | None:
+    """The column (from 1) where a node of the tree (or a token) starts.
+
+    Examples
+    --------
+    >>> column(parse_tree("eps_d <= ln(3)").children[2])
+    10
+    """
+    meta = getattr(node, "meta", None)
+    at = getattr(meta, "column", None) if meta is not None else getattr(node, "column", None)
+    return at if isinstance(at, int) and at > 0 else None
+
+
+def span(node, text: str) -> str:
+    """The text a node of the tree was parsed from.
+
+    Examples
+    --------
+    >>> text = "eps_d <= -(13)/7"
+    >>> span(parse_tree(text).children[2], text)
+    '-(13)/7'
+    """
+    meta = getattr(node, "meta", None)
+    if meta is not None and not meta.empty:
+        return text[meta.start_pos:meta.end_pos]
+    return str(node)
+
+
+def check_size(tree, label: str) -> None:
+    """Refuse trees above :data:`MAX_NODES` nodes or :data:`MAX_DEPTH` levels (iteratively, no recursion).
+
+    Parameters
+    ----------
+    tree : lark.Tree
+        A parse tree (:func:`parse_tree`).
+    label : str
+        How error messages name the statement (``"conjecture 'eps_m <= ...'"``).
+
+    Raises
+    ------
+    InputError
+        One line naming the limit.
+
+    Examples
+    --------
+    >>> check_size(parse_tree("eps_m <= " + "+".join(["eps_d"] * 1500)), "conjecture '...'")
+    Traceback (most recent call last):
+    ...
+    relations.errors.InputError: conjecture '...': more than 2000 terms
+    """
+    from lark import Tree
+
+    nodes, deepest, stack = 0, 0, [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        nodes, deepest = nodes + 1, max(deepest, depth)
+        if isinstance(node, Tree):
+            stack.extend((c, depth + 1) for c in node.children)
+    if nodes > MAX_NODES:
+        raise InputError(f"{label}: more than {MAX_NODES} terms")
+    if deepest > MAX_DEPTH:
+        raise InputError(f"{label}: nested deeper than {MAX_DEPTH} levels (a chain of n "
+                         "operations, e.g. a sum of n terms, counts n levels)")
+
+
+def _is_ln(node) -> bool:
+    return node.data == "call" and str(node.children[0]) == "ln" and len(node.children) == 2
+
+
+def inexact_part(node):
+    """The first part of ``node`` that keeps it from being an exact constant (None when it is one).
+
+    An exact constant is a rational constant (numbers with ``+ - * /`` and unary signs) or ``ln`` of
+    one: the shape of a claim's bound and of a notion's argument.  Nothing is evaluated.
+
+    Examples
+    --------
+    >>> inexact_part(parse_tree("eps_d <= ln(13/7)").children[2]) is None
+    True
+    >>> inexact_part(parse_tree("eps_d <= 1 + exp(1)").children[2]).data
+    'call'
+    """
+    if _is_ln(node):
+        node = node.children[1]
+    stack = [node]
+    while stack:
+        part = stack.pop()
+        if part.data not in _RATIONAL:
+            return part
+        if part.data != "number":
+            stack.extend(reversed(part.children))
+    return None
+
+
+def rational(node, where: str) -> Fraction:
+    """The exact value of a rational constant: numbers with ``+ - * /`` and unary signs.
+
+    Parameters
+    ----------
+    node : lark.Tree
+        A part of a parse tree (at most :data:`MAX_DEPTH` deep: :func:`check_size`).
+    where : str
+        How the user named the statement, for the messages of
+        :func:`~relations.numbers._text.parse_rational`.
+
+    Returns
+    -------
+    Fraction
+
+    Raises
+    ------
+    NotConstant
+        For a name, a call or a power.
+    DividesByZero
+        For a division by zero (``node``: the division).
+    InputError
+        For a number that :func:`~relations.numbers._text.parse_rational` refuses (too many digits,
+        an exponent out of range).
+
+    Examples
+    --------
+    >>> rational(parse_tree("eps_d <= -3/2 + 1e-3").children[2], "claim")
+    Fraction(-1499, 1000)
+    """
+    kind, kids = node.data, node.children
+    if kind == "number":
+        return parse_rational(str(kids[0]), where)
+    if kind == "neg":
+        return -rational(kids[0], where)
+    if kind == "pos":
+        return rational(kids[0], where)
+    if kind in ("add", "sub", "mul", "div"):
+        a, b = rational(kids[0], where), rational(kids[1], where)
+        if kind == "div" and b == 0:
+            raise DividesByZero("division by zero in an argument", node)
+        return {"add": a + b, "sub": a - b, "mul": a * b, "div": a / b if b else a}[kind]
+    raise NotConstant("the argument must be a rational constant (e.g. 2, 1/2, 1e-3)", node)
+
+
+def exact(node, where: str) -> Real:
+    """An exact constant as a real: :class:`~relations.numbers.Log` for ``ln(q)``, else
+    :class:`~relations.numbers.Rational`.
+
+    Parameters
+    ----------
+    node : lark.Tree
+        A part of a parse tree.
+    where : str
+        How the user named the statement (for number errors).
+
+    Returns
+    -------
+    Real
+
+    Raises
+    ------
+    Problem
+        :class:`NotConstant`, :class:`DividesByZero`, or ``ln`` of a number that is not positive.
+    InputError
+        For a number :func:`~relations.numbers._text.parse_rational` refuses.
+
+    Examples
+    --------
+    >>> str(exact(parse_tree("eps_d <= ln(26/14)").children[2], "claim"))
+    'ln(13/7)'
+    >>> exact(parse_tree("eps_d <= ln(1 - 1)").children[2], "claim")
+    Traceback (most recent call last):
+    ...
+    relations.checking._grammar.Problem: ln needs a positive argument
+    """
+    if _is_ln(node):
+        q = rational(node.children[1], where)
+        if q <= 0:
+            raise Problem("ln needs a positive argument", node)
+        return Log(LogRatio.of(q))
+    return Rational(rational(node, where))
+
+
+def notion_key(name: str, argument: Real | None) -> str:
+    """A notion of :data:`~relations.measures._notions.NOTIONS` with its argument, checked and spelled canonically.
+
+    Claims and conjectures both name their notions through here, with the argument read by :func:`exact`.
+
+    Parameters
+    ----------
+    name : str
+        The notion's name (``"renyi"``).
+    argument : Real or None
+        Its argument, None when it is written without one.
+
+    Returns
+    -------
+    str
+        The key of :attr:`Values.reals <relations.checking.Values>`: ``"delta(1/2)"``, ``"delta(ln(3))"``.
+
+    Raises
+    ------
+    InputError
+        When :func:`~relations.measures._notions.check_argument` refuses the argument (a message that
+        does not name the statement).
+
+    Examples
+    --------
+    >>> notion_key("delta", exact(parse_tree("delta(ln(1)) <= 1").children[0].children[1], "claim"))
+    'delta(0)'
+    >>> notion_key("renyi", Rational(Fraction(1)))
+    Traceback (most recent call last):
+    ...
+    relations.errors.InputError: renyi(alpha) needs a rational alpha > 1, got 1
+    """
+    return canonical_name(name, check_argument(name, argument))
