@@ -34,7 +34,7 @@ import importlib
 _EXPORTS = {
     "CATALOGUE": "relations.catalogue", "Relation": "relations.catalogue",
     "check": "relations.checking", "parse_claim": "relations.checking",
-    "InputError": "relations.errors", "RelationsError": "relations.errors", "SolverError": "relations.errors",
+    "InputError": "relations.errors", "NumericMode": "relations.kinds", "RelationsError": "relations.errors", "SolverError": "relations.errors",
     "from_dict": "relations.io.reading", "load": "relations.io.reading", "loads": "relations.io.reading",
     "Budget": "relations.measures", "Measures": "relations.measures", "MutualInformation": "relations.measures",
     "Witness": "relations.measures", "eps_all": "relations.measures", "measure": "relations.measures",
@@ -64,7 +64,7 @@ def __dir__() -> list[str]:
 
 __all__ = [
     "CATALOGUE", "Budget", "Channel", "ConjectureResult", "Enclosure", "InputError", "LogRatio", "Measures",
-    "Mechanism", "MutualInformation", "Prior", "ProductChannel", "ProductPrior", "Relation", "RelationsError", "SolverError",
+    "Mechanism", "MutualInformation", "NumericMode", "Prior", "ProductChannel", "ProductPrior", "Relation", "RelationsError", "SolverError",
     "Witness", "check", "conjecture", "eps_all", "from_dict", "load", "loads", "measure", "parse_claim", "parse_rational",
     "verify_relation", "__version__",
 ]
