@@ -66,10 +66,11 @@ def measures_table(mech: Mechanism, measures: Measures) -> Table:
     structure = "all pairs" if mech.setting == "local" else (
         f"D^{mech.inputs.records}, |D|={mech.inputs.k}" if isinstance(mech.inputs, HammingInputs)
         else f"{len(mech.inputs.edges)} neighbour pairs")  # type: ignore[union-attr]
-    mode = "exact" if measures.exact else "float mode (approximate)"
-    rho, rho_p = mech.rounding
-    if rho or rho_p:
-        mode += f" (floats at their binary values, rows renormalised; rounding {float(max(rho, rho_p)):.2g})"
+    rho, rho_p = mech.rounding  # the mode, why (mode_rule) and the rounding: docs/semantics.md, "Numeric mode"
+    why = [(measures.mechanism or mech).mode_rule] + ["floats at their binary values, rows renormalised"] * (
+        bool(rho or rho_p) and measures.exact) + [f"rounding {float(max(rho, rho_p)):.2g}"] * bool(rho or rho_p)
+    mode = ("mode exact" if measures.exact else "mode float, approximate") + (f" ({'; '.join(filter(None, why))})"
+                                                                             if any(why) else "")
     title = f"{mech.source or 'mechanism'} — {mech.setting}, {n} inputs x {m} outputs, {structure}; {mode}"
     table = Table(title=title, title_justify="left")
     table.add_column("quantity")
