@@ -66,11 +66,13 @@ def measures_table(mech: Mechanism, measures: Measures) -> Table:
     structure = "all pairs" if mech.setting == "local" else (
         f"D^{mech.inputs.records}, |D|={mech.inputs.k}" if isinstance(mech.inputs, HammingInputs)
         else f"{len(mech.inputs.edges)} neighbour pairs")  # type: ignore[union-attr]
-    rho, rho_p = mech.rounding  # the mode, why (mode_rule) and the rounding: docs/semantics.md, "Numeric mode"
-    why = [(measures.mechanism or mech).mode_rule] + ["floats at their binary values, rows renormalised"] * (
-        bool(rho or rho_p) and measures.exact) + [f"rounding {float(max(rho, rho_p)):.2g}"] * bool(rho or rho_p)
-    mode = ("mode exact" if measures.exact else "mode float, approximate") + (f" ({'; '.join(filter(None, why))})"
-                                                                             if any(why) else "")
+    measured = measures.mechanism or mech  # in the mode it was measured in (docs/semantics.md, "Numeric mode")
+    rho, rho_p = measured.rounding
+    why = [measured.mode_rule]
+    if rho or rho_p:
+        why += ["floats at their binary values, rows renormalised"] * measures.exact + [f"rounding {float(max(rho, rho_p)):.2g}"]
+    reasons = "; ".join(filter(None, why))
+    mode = ("mode exact" if measures.exact else "mode float, approximate") + (f" ({reasons})" if reasons else "")
     title = f"{mech.source or 'mechanism'} — {mech.setting}, {n} inputs x {m} outputs, {structure}; {mode}"
     table = Table(title=title, title_justify="left")
     table.add_column("quantity")
