@@ -80,7 +80,8 @@ if not any(isinstance(f, _OldModules) for f in sys.meta_path):
 _EXPORTS = {
     "CATALOGUE": "relations.catalogue", "Relation": "relations.catalogue",
     "check": "relations.checking", "parse_claim": "relations.checking",
-    "InputError": "relations.errors", "RelationsError": "relations.errors", "SolverError": "relations.errors",
+    "InputError": "relations.errors", "NumericMode": "relations.kinds",
+    "RelationsError": "relations.errors", "SolverError": "relations.errors",
     "from_dict": "relations.io._reading", "load": "relations.io._reading", "loads": "relations.io._reading",
     "Budget": "relations.measures", "Measures": "relations.measures", "MutualInformation": "relations.measures",
     "Witness": "relations.measures", "eps_all": "relations.measures", "measure": "relations.measures",
@@ -110,7 +111,7 @@ def __dir__() -> list[str]:
 
 __all__ = [
     "CATALOGUE", "Budget", "Channel", "ConjectureResult", "Enclosure", "InputError", "LogRatio", "Measures",
-    "Mechanism", "MutualInformation", "Prior", "ProductChannel", "ProductPrior", "Relation", "RelationsError", "SolverError",
+    "Mechanism", "MutualInformation", "NumericMode", "Prior", "ProductChannel", "ProductPrior", "Relation", "RelationsError", "SolverError",
     "Witness", "check", "conjecture", "eps_all", "from_dict", "load", "loads", "measure", "parse_claim", "parse_rational",
     "verify_relation", "__version__",
 ]

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-__all__ = ["Setting", "Notion", "NotionKind", "RelationKind", "Status", "AuditVerdict", "Verdict"]
+__all__ = ["Setting", "Notion", "NotionKind", "RelationKind", "Status", "AuditVerdict", "Verdict", "NumericMode"]
 
 
 class Setting(StrEnum):
@@ -95,3 +95,15 @@ class Verdict(StrEnum):
     HOLDS_BOUNDED = "holds-bounded"
     UNREFUTED = "unrefuted"
 
+
+class NumericMode(StrEnum):
+    """How a mechanism's numbers are taken (``measure(..., mode=...)``, ``relations measure --mode``).
+
+    Chosen by the caller, or by the documented rule (``docs/semantics.md``, "Numeric mode"); every
+    output states the mode it ran in (``"mode": "exact"`` or ``"float"`` in JSON, and in the table's title).
+    """
+
+    AUTO = "auto"  #: the documented rule: exact, except NumPy float arrays (``.npz`` files) of more than
+    #: 65536 entries (``MAX_EXACT_FLOAT_ENTRIES``), which are float mode unless an ``.npz`` file's ``mode`` says
+    EXACT = "exact"  #: exact rationals; a float array at its binary values (at most ``MAX_EXACT_MODE_ENTRIES``)
+    FLOAT = "float"  #: float64 arithmetic: approximate budgets, no exact forms, no certified enclosure

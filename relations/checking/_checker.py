@@ -30,7 +30,7 @@ from relations.checking._claims import Claim, parse_claim
 from relations.checking._conjecture_eval import decide as decide_statement
 from relations.checking._display import ReportDisplay
 from relations.checking._quantities import Values, values
-from relations.kinds import RelationKind, Status
+from relations.kinds import NumericMode, RelationKind, Status
 from relations.measures._results import Witness
 from relations.model._mechanism import Mechanism
 from relations.model._neighbours import HammingInputs
@@ -283,7 +283,7 @@ class Report(ReportDisplay):
 
 
 def check(mech: Mechanism, claims: Iterable[str | Claim] = (), *,
-          relations: Iterable[cat.Relation] | None = None) -> Report:
+          relations: Iterable[cat.Relation] | None = None, mode: NumericMode | str = NumericMode.AUTO) -> Report:
     """Evaluate every catalogued relation (or ``relations``) and the given claims on ``mech``.
 
     The mechanism is measured once (:func:`~relations.checking.values`); each
@@ -297,6 +297,9 @@ def check(mech: Mechanism, claims: Iterable[str | Claim] = (), *,
         Claimed budgets such as ``"eps_d <= ln(13/7)"`` (:func:`~relations.checking.parse_claim`).
     relations : iterable of Relation, optional
         Defaults to the whole :data:`~relations.catalogue.CATALOGUE`.
+    mode : NumericMode or str, optional
+        The numeric mode, as for :func:`~relations.measures.measure`: ``"auto"`` (the mechanism as
+        built), ``"exact"`` or ``"float"`` (:meth:`Mechanism.in_mode <relations.model.Mechanism.in_mode>`).
 
     Returns
     -------
@@ -307,7 +310,8 @@ def check(mech: Mechanism, claims: Iterable[str | Claim] = (), *,
     Raises
     ------
     InputError
-        If a claim does not parse.
+        If a claim does not parse, ``mode`` is unknown, or ``"exact"`` meets a float array too large
+        to be taken exactly.
 
     References
     ----------
@@ -325,8 +329,14 @@ def check(mech: Mechanism, claims: Iterable[str | Claim] = (), *,
     >>> status = {o.relation.id: str(o.status) for o in report.outcomes}
     >>> status["zheng2025.thm4"], status["relations.thm4_corrected"]
     ('fails', 'holds')
+
+    The same claims in float mode: decided on the floats, each note saying so.
+
+    >>> floats = check(paper_example(["19/20", "1/20"]), ["eps_d<=ln(13/7)"], mode="float")
+    >>> floats.values.approximate, floats.claims[0].holds, floats.claims[0].note.split(";")[0]
+    (True, True, 'approximate (float mode)')
     """
-    vals = values(mech)
+    vals = values(mech.in_mode(mode))
     rels = cat.CATALOGUE if relations is None else relations
     parsed = [c if isinstance(c, Claim) else parse_claim(c) for c in claims]
     return Report(vals, tuple(evaluate(r, vals) for r in rels), tuple(decide(c, vals) for c in parsed))

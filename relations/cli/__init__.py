@@ -31,11 +31,18 @@ from relations.cli._app import (  # noqa: F401
 )
 from relations.errors import InputError
 from relations.io import EVIDENCE_DIR
+from relations.kinds import NumericMode
+
+#: The help of ``--mode`` (its choices are those of :class:`~relations.kinds.NumericMode`).
+_MODE_HELP = (f"Numeric mode: {', '.join(NumericMode)}. auto (the default) is the documented rule (docs/semantics.md, "
+              "'Numeric mode'): exact, except an .npz channel of more than 65536 entries, which is float mode unless "
+              "its 'mode' array says; exact takes floats at their binary values (at most 4096 x 4096 entries, else an "
+              "error); float computes in float64.")
 
 
 @app.command()
 def measure(
-    file: str = typer.Argument(..., help="Mechanism file: JSON (exact) or .npz (float mode); - for standard input."),
+    file: str = typer.Argument(..., help="Mechanism file: JSON or .npz (floats; see --mode); - for standard input."),
     json_out: bool = typer.Option(False, "--json", help="Print the result as JSON (docs/claims-and-verdicts.md)."),
     fmt: str = typer.Option("table", "--format", help="table, json, latex (booktabs) or csv (docs/claims-and-verdicts.md)."),
     bits: int | None = typer.Option(None, "--bits", help="Width of the eps_m enclosure at most 2**-bits (default 100; "
@@ -43,6 +50,8 @@ def measure(
                                        min=1, max=100000),
     notion: list[str] = typer.Option([], "--notion", help="Also a further notion: rho, kl, renyi(ALPHA), delta(EPS), "
                                      "eps_delta(DELTA), min_entropy_leakage, maximal_leakage, cmi, or all. Repeatable."),
+    mode: NumericMode = typer.Option(NumericMode.AUTO, "--mode", case_sensitive=False, show_default=False,
+                                     help=_MODE_HELP),
 ) -> None:
     """The four quantities eps_i, eps_d, eps_m, sigma_min with exact forms and witnesses (and --notion ones)."""
     from relations.io._reading import load
@@ -57,7 +66,7 @@ def measure(
         for name in notion:
             if name.strip().lower() != "all":
                 parse_notion(name)  # a bad name is bad input before the file is read
-    mech = load(file)
+    mech = load(file, mode=mode)
     result = compute(mech, bits=bits)
     obj = measures_json(mech, result) if fmt != "table" else None
     rows = notions_json(mech, notion) if notion else []
@@ -77,10 +86,12 @@ def measure(
 
 @app.command()
 def check(
-    file: str = typer.Argument(..., help="Mechanism file: JSON (exact) or .npz (float mode); - for standard input."),
+    file: str = typer.Argument(..., help="Mechanism file: JSON or .npz (floats; see --mode); - for standard input."),
     claim: list[str] = typer.Option([], "--claim", help="A claimed budget NAME OP BOUND, e.g. 'eps_d<=ln(13/7)'. Repeatable."),
     json_out: bool = typer.Option(False, "--json", help="Print the result as JSON (docs/claims-and-verdicts.md)."),
     fmt: str = typer.Option("table", "--format", help="table, json, latex (booktabs) or csv (docs/claims-and-verdicts.md)."),
+    mode: NumericMode = typer.Option(NumericMode.AUTO, "--mode", case_sensitive=False, show_default=False,
+                                     help=_MODE_HELP),
 ) -> None:
     """Every catalogued relation on this mechanism, and the user's claimed budgets.
 
@@ -93,7 +104,7 @@ def check(
 
     fmt = output_format(fmt, json_out)
     claims = [parse_claim(c) for c in claim]
-    mech = load(file)
+    mech = load(file, mode=mode)
     report = run_check(mech, claims)
     if fmt == "json":
         sys.stdout.write(json.dumps(check_json(report), indent=2) + "\n")

@@ -1,7 +1,8 @@
 """Reading mechanisms from NumPy ``.npz`` archives (float64 arrays ``prior`` and ``channel``).
 
 Small arrays are taken exactly (each float its binary value, rows renormalised exactly,
-with a rounding radius); large ones are in float mode (``docs/semantics.md``, "Floats").
+with a rounding radius); large ones are in float mode, unless the archive's ``mode`` array or
+the caller's numeric mode chooses (``docs/semantics.md``, "Numeric mode").
 The archive is read once (:func:`relations.io._inputs.read_input`) and then member by member:
 each ``.npy`` header is parsed and its size checked against the limit before anything is
 allocated, only the arrays of :data:`NPZ_ARRAYS` are accepted, and an array of Python
@@ -22,8 +23,9 @@ from numpy.lib import format as npy
 
 from relations.errors import InputError
 from relations.io._inputs import LIMIT_VARIABLE, Input, input_limit, read_input, size_text
+from relations.kinds import NumericMode
 from relations.model._distributions import Channel, Prior
-from relations.model._floats import float_rows
+from relations.model._floats import auto_rule, check_exact_size, exact_flag, float_rows, mode_rule, numeric_mode
 from relations.model._mechanism import Mechanism
 from relations.model._neighbours import HammingInputs, LocalInputs
 from relations.model._validate import MAX_RECORDS, dataset_count
@@ -39,13 +41,15 @@ _BAD_ARCHIVE = (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError, Val
                 RuntimeError, zlib.error)
 
 
-def load_npz(path: str | os.PathLike) -> Mechanism:
+def load_npz(path: str | os.PathLike, *, mode: NumericMode | str = NumericMode.AUTO) -> Mechanism:
     """Load a mechanism from the ``.npz`` arrays ``prior`` and ``channel`` (float64).
 
-    Arrays with at most :data:`~relations.model.MAX_EXACT_FLOAT_ENTRIES` entries are taken
-    exactly: each float is its binary value and each row is renormalised exactly (rows must
-    sum to 1 within :data:`~relations.model.FLOAT_TOLERANCE`); claims within the inputs'
-    rounding are ``holds within rounding``.  Larger arrays are in float mode.
+    Under the numeric mode ``auto`` (the default), the archive's ``mode`` array decides when it
+    has one; otherwise arrays with at most :data:`~relations.model.MAX_EXACT_FLOAT_ENTRIES`
+    entries are taken exactly: each float is its binary value and each row is renormalised
+    exactly (rows must sum to 1 within :data:`~relations.model.FLOAT_TOLERANCE`); claims within
+    the inputs' rounding are ``holds within rounding``.  Larger arrays are in float mode.
+    ``mode="exact"`` or ``"float"`` chooses, whatever the archive says.
 
     Parameters
     ----------
@@ -55,19 +59,23 @@ def load_npz(path: str | os.PathLike) -> Mechanism:
         and ``domain_size``: inputs are then ``D^r`` in row-major order) and ``mode``
         (``"exact"`` or ``"float"``; by default exact up to
         :data:`~relations.model.MAX_EXACT_FLOAT_ENTRIES` entries).
+    mode : NumericMode or str, optional
+        ``"auto"``, ``"exact"`` (at most :data:`~relations.model._floats.MAX_EXACT_MODE_ENTRIES`
+        channel entries, checked before the arrays are validated) or ``"float"``.
 
     Returns
     -------
     Mechanism
-        Exact (rationals from the floats) or, for large arrays, float mode (``exact`` is
-        False: budgets are floats without exact forms).
+        Exact (rationals from the floats) or float mode (``exact`` is False: budgets are floats
+        without exact forms); its ``mode_rule`` says which rule chose.
 
     Raises
     ------
     InputError
         If the archive cannot be read, is larger than its limit
-        (:data:`~relations.io._inputs.MAX_NPZ_BYTES`), or an array is missing, unknown,
-        misshapen or invalid.
+        (:data:`~relations.io._inputs.MAX_NPZ_BYTES`), an array is missing, unknown,
+        misshapen or invalid, or the mode (``mode`` or the archive's) is ``exact`` for a channel
+        of more than :data:`~relations.model._floats.MAX_EXACT_MODE_ENTRIES` entries.
 
     Examples
     --------
@@ -78,14 +86,17 @@ def load_npz(path: str | os.PathLike) -> Mechanism:
     ...     path = os.path.join(folder, "rr.npz")
     ...     np.savez(path, prior=np.array([0.5, 0.5]), channel=np.array([[0.75, 0.25], [0.25, 0.75]]))
     ...     m = load_npz(path)
+    ...     f = load_npz(path, mode="float")
     >>> m.exact, str(measure(m).eps_d.exact), m.rounding[0] == 2**-42  # 0.75 and 0.25 are binary
     (True, 'ln(3)', True)
+    >>> m.mode_rule, f.exact, f.mode_rule
+    ('auto: a float array of at most 65536 entries', False, 'chosen by the caller')
     """
     got = read_input(path)
-    return npz_from_bytes(got.data, source=got.name)
+    return npz_from_bytes(got.data, source=got.name, mode=mode)
 
 
-def npz_from_bytes(data: bytes, *, source: str = "<input>") -> Mechanism:
+def npz_from_bytes(data: bytes, *, source: str = "<input>", mode: NumericMode | str = NumericMode.AUTO) -> Mechanism:
     """Build a mechanism from the bytes of an ``.npz`` archive (see :func:`load_npz`).
 
     Parameters
@@ -94,6 +105,8 @@ def npz_from_bytes(data: bytes, *, source: str = "<input>") -> Mechanism:
         The whole archive.
     source : str, optional
         Its name, for messages and reports.
+    mode : NumericMode or str, optional
+        As for :func:`load_npz`.
 
     Returns
     -------
@@ -111,12 +124,13 @@ def npz_from_bytes(data: bytes, *, source: str = "<input>") -> Mechanism:
     ...
     relations.errors.InputError: m.npz: not an .npz archive (it looks like JSON)
     """
+    mode = numeric_mode(mode)
     got = Input(source, data)
     if not got.is_zip:
         hint = "it looks like JSON" if got.looks_like_json else "a zip archive starts with PK\\x03\\x04"
         raise InputError(f"{source}: not an .npz archive ({hint})")
     try:
-        return _from_arrays(npz_arrays(data), source)
+        return _from_arrays(npz_arrays(data), source, mode)
     except InputError as exc:
         raise InputError(f"{source}: {exc}") from None
 
@@ -233,7 +247,7 @@ def _scalar(arrays: dict, key: str):
     return value.decode("ascii", "replace") if isinstance(value, bytes) else value
 
 
-def _from_arrays(arrays: dict, source: str = "") -> Mechanism:
+def _from_arrays(arrays: dict, source: str = "", mode: NumericMode = NumericMode.AUTO) -> Mechanism:
     for key in ("prior", "channel"):
         if key not in arrays:
             raise InputError(f"array '{key}' is missing")
@@ -247,6 +261,16 @@ def _from_arrays(arrays: dict, source: str = "") -> Mechanism:
         raise InputError(f"array 'channel': expected float64 entries, got {q.dtype}")
     if not (np.issubdtype(p.dtype, np.floating) or np.issubdtype(p.dtype, np.integer)):
         raise InputError(f"array 'prior': expected float64 entries, got {p.dtype}")
+    written = str(_scalar(arrays, "mode")) if "mode" in arrays else None
+    if written not in (None, "exact", "float"):
+        raise InputError(f"array 'mode': expected 'exact' or 'float', got {written!r}")
+    if mode is NumericMode.AUTO and written is not None:  # the file's own choice replaces the size rule
+        mode, rule = NumericMode(written), "the file's mode array"
+    else:
+        rule = auto_rule(q.size) if mode is NumericMode.AUTO else mode_rule(q, mode)
+    exact = exact_flag(mode)
+    if exact:  # up front: before any array is validated or converted
+        check_exact_size(q.size, "array 'channel'")
     for loaded in (p, q):  # read from the file (npz_arrays): marked read-only, float_rows need not copy them
         loaded.setflags(write=False)
     p = float_rows(p[None, :], "prior")[0]  # the channel is validated once, by Channel.of below
@@ -268,14 +292,10 @@ def _from_arrays(arrays: dict, source: str = "") -> Mechanism:
         if dataset_count(k, r) != n:
             raise InputError(f"array 'channel': {n} rows but domain_size^records = {k}^{r}")
         inputs = HammingInputs(tuple(map(str, range(k))), r)
-    mode = str(_scalar(arrays, "mode")) if "mode" in arrays else None
-    if mode not in (None, "exact", "float"):
-        raise InputError(f"array 'mode': expected 'exact' or 'float', got {mode!r}")
-    exact = None if mode is None else mode == "exact"
     channel = Channel.of(np.asarray(q, dtype=np.float64), where="channel", exact=exact)
     prior = Prior.of(np.asarray(p, dtype=np.float64), exact=exact if channel.exact is not None else False)
     if (prior.exact is None) != (channel.exact is None):  # a large prior with a small channel: both in floats
         channel = Channel.of(np.asarray(q, dtype=np.float64), where="channel", exact=False)
         prior = Prior.of(np.asarray(p, dtype=np.float64), exact=False)
     return Mechanism(setting, prior, channel, inputs, tuple(map(str, range(q.shape[1]))), channel.exact is not None,
-                     source)
+                     source, rule)

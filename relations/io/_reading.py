@@ -1,4 +1,4 @@
-"""Reading mechanisms from files: JSON (exact) and NumPy ``.npz`` (float mode).
+"""Reading mechanisms from files: JSON (exact) and NumPy ``.npz`` (floats: exact or float mode).
 
 The JSON format is ``docs/mechanism-files.md``; every rule is checked
 here (mostly by the :class:`~relations.model.Mechanism` constructors) and a violation is an :class:`~relations.errors.InputError` whose one
@@ -32,7 +32,9 @@ from typing import Any
 from relations.errors import InputError
 from relations.io._inputs import read_input
 from relations.io._npz import npz_from_bytes
+from relations.kinds import NumericMode
 from relations.model._distributions import Prior
+from relations.model._floats import numeric_mode
 from relations.model._mechanism import MAX_DENSE_ENTRIES, Mechanism
 from relations.model._neighbours import GraphInputs, LocalInputs
 from relations.model._validate import MAX_PRODUCT_RECORDS, MAX_RECORDS, labels_of
@@ -64,8 +66,8 @@ def _reject_constant(name: str):
     return _Number(name)
 
 
-def load(path: str | os.PathLike) -> Mechanism:
-    """Load a mechanism file: ``.npz`` (float mode) or JSON (exact).
+def load(path: str | os.PathLike, *, mode: NumericMode | str = NumericMode.AUTO) -> Mechanism:
+    """Load a mechanism file: ``.npz`` (floats) or JSON (exact), in a numeric mode.
 
     Parameters
     ----------
@@ -75,30 +77,44 @@ def load(path: str | os.PathLike) -> Mechanism:
         :data:`~relations.io._inputs.MAX_NPZ_BYTES` (``.npz``).  Content that starts with a zip
         signature is read as ``.npz``; anything else as JSON, whatever the name (a JSON
         file named ``x.npz`` is read as JSON).
+    mode : NumericMode or str, optional
+        ``"auto"`` (the default, ``docs/semantics.md``, "Numeric mode"): JSON is exact, an ``.npz``
+        file follows its ``mode`` array or else is exact up to
+        :data:`~relations.model.MAX_EXACT_FLOAT_ENTRIES` channel entries and float mode beyond;
+        ``"exact"``: exact, an ``.npz`` file's floats at their binary values (at most
+        :data:`~relations.model._floats.MAX_EXACT_MODE_ENTRIES` entries, checked up front);
+        ``"float"``: float mode (:func:`~relations.io._npz.load_npz`,
+        :meth:`Mechanism.in_mode <relations.model.Mechanism.in_mode>`).
 
     Returns
     -------
     Mechanism
-        Its ``source`` is ``path`` (``<stdin>`` for ``-``).
+        Its ``source`` is ``path`` (``<stdin>`` for ``-``), its ``mode_rule`` why it is exact or in
+        float mode.
 
     Raises
     ------
     InputError
-        If the file cannot be read, is too large, or breaks any rule of ``docs/mechanism-files.md``.
+        If the file cannot be read, is too large, breaks any rule of ``docs/mechanism-files.md``,
+        ``mode`` is unknown, or mode ``exact`` meets an ``.npz`` channel too large to be taken exactly.
 
     Examples
     --------
     >>> from importlib.resources import files
     >>> m = load(files("relations.data") / "examples" / "paper_example.json")
-    >>> str(m.setting), m.channel.exact[0]
-    ('local', (Fraction(13, 20), Fraction(7, 20)))
+    >>> str(m.setting), m.channel.exact[0], m.mode_rule
+    ('local', (Fraction(13, 20), Fraction(7, 20)), 'auto: not a float array')
+    >>> f = load(files("relations.data") / "examples" / "paper_example.json", mode="float")
+    >>> f.exact, f.channel.array[0].tolist(), f.mode_rule
+    (False, [0.65, 0.35], 'chosen by the caller')
     """
+    mode = numeric_mode(mode)
     got = read_input(path)
     if got.is_zip:
-        return npz_from_bytes(got.data, source=got.name)
+        return npz_from_bytes(got.data, source=got.name, mode=mode)
     if got.name.endswith(".npz") and not got.looks_like_json:
         raise InputError(f"{got.name}: not an .npz archive (a zip archive starts with PK\\x03\\x04) nor JSON")
-    return loads(_text(got.data, got.name), source=got.name)
+    return loads(_text(got.data, got.name), source=got.name).in_mode(mode)
 
 
 def _text(data: bytes, name: str) -> str:

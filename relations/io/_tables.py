@@ -66,10 +66,13 @@ def measures_table(mech: Mechanism, measures: Measures) -> Table:
     structure = "all pairs" if mech.setting == "local" else (
         f"D^{mech.inputs.records}, |D|={mech.inputs.k}" if isinstance(mech.inputs, HammingInputs)
         else f"{len(mech.inputs.edges)} neighbour pairs")  # type: ignore[union-attr]
-    mode = "exact" if measures.exact else "float mode (approximate)"
-    rho, rho_p = mech.rounding
+    measured = measures.mechanism or mech  # in the mode it was measured in (docs/semantics.md, "Numeric mode")
+    rho, rho_p = measured.rounding
+    why = [measured.mode_rule]
     if rho or rho_p:
-        mode += f" (floats at their binary values, rows renormalised; rounding {float(max(rho, rho_p)):.2g})"
+        why += ["floats at their binary values, rows renormalised"] * measures.exact + [f"rounding {float(max(rho, rho_p)):.2g}"]
+    reasons = "; ".join(filter(None, why))
+    mode = ("mode exact" if measures.exact else "mode float, approximate") + (f" ({reasons})" if reasons else "")
     title = f"{mech.source or 'mechanism'} — {mech.setting}, {n} inputs x {m} outputs, {structure}; {mode}"
     table = Table(title=title, title_justify="left")
     table.add_column("quantity")

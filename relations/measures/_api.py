@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from relations.kinds import NumericMode
 from relations.measures._dense import eps_all_dense, measure_dense
 from relations.measures._product import eps_all_product, measure_product
 from relations.measures._results import Budget, Measures
@@ -10,7 +11,7 @@ from relations.model._mechanism import Mechanism
 __all__ = ["measure", "eps_all"]
 
 
-def measure(mech: Mechanism, *, bits: int | None = None) -> Measures:
+def measure(mech: Mechanism, *, bits: int | None = None, mode: NumericMode | str = NumericMode.AUTO) -> Measures:
     """All four quantities of a mechanism: ``eps_i``, ``eps_d``, ``eps_m`` and ``sigma_min``.
 
     Ratio measures are exact logarithms of rationals with witnesses; ``eps_m`` is a
@@ -27,13 +28,25 @@ def measure(mech: Mechanism, *, bits: int | None = None) -> Measures:
         enclosure comes from error-bounded float arithmetic
         (:mod:`~relations.measures._certified_floats`, about ``2**-44`` wide); give ``bits`` to have
         ball arithmetic reach it instead.
+    mode : NumericMode or str, optional
+        The numeric mode (``docs/semantics.md``, "Numeric mode"): ``"auto"`` (the default) measures
+        the mechanism in the mode it was built in (by the documented rule, unless its builder
+        chose); ``"exact"`` takes a float-mode mechanism's floats at their binary values (at most
+        :data:`~relations.model._floats.MAX_EXACT_MODE_ENTRIES` channel entries, else an
+        ``InputError``, never a switch to floats); ``"float"`` measures the float64 copy of an
+        exact one (:meth:`Mechanism.in_mode <relations.model.Mechanism.in_mode>`).
 
     Returns
     -------
     Measures
         ``eps_i``, ``eps_d``, ``sigma_min`` as :class:`~relations.measures.Budget`,
         ``eps_m`` as :class:`~relations.measures.MutualInformation`; ``exact`` is False
-        in float mode.
+        in float mode, and ``mechanism`` is the mechanism measured (in ``mode``).
+
+    Raises
+    ------
+    InputError
+        If ``mode`` is unknown, or ``"exact"`` meets a float array too large to be taken exactly.
 
     References
     ----------
@@ -51,7 +64,18 @@ def measure(mech: Mechanism, *, bits: int | None = None) -> Measures:
     ('ln(13/7)', 'ln(247/7)', 'ln(1/19)')
     >>> res.eps_m.enclosure.decimal(6)
     ('0.008794', '0.008795')
+
+    A float array of 257 x 256 entries is in float mode by the rule (more than 65536 entries);
+    ``mode="exact"`` takes its floats exactly, ``mode="float"`` a small one in floats:
+
+    >>> import numpy as np
+    >>> big = Mechanism.local(np.full((257, 256), 1 / 256))
+    >>> measure(big).exact, str(measure(big, mode="exact").eps_d.exact)
+    (False, '0')
+    >>> measure(m, mode="float").exact, round(measure(m, mode="float").eps_d.value, 12)
+    (False, 0.619039208406)
     """
+    mech = mech.in_mode(mode)
     if mech.is_product:
         return measure_product(mech, bits=bits)
     return measure_dense(mech, bits=bits)

@@ -14,8 +14,10 @@ from relations.model._floats import (
     FLOAT_ROUNDING,
     FLOAT_TOLERANCE,
     MAX_EXACT_FLOAT_ENTRIES,
+    MAX_EXACT_MODE_ENTRIES,
     float_rounding,
     float_rows,
+    numeric_mode,
     rounded_literal,
     take_exactly,
 )
@@ -39,4 +41,4 @@ from relations.model._validate import (
     records_of,
 )
 
-__all__ = ["probability_vector", "stochastic_rows", "Prior", "Channel", "ProductPrior", "ProductChannel", "FLOAT_TOLERANCE", "FLOAT_ROUNDING", "MAX_EXACT_FLOAT_ENTRIES", "rounded_literal", "float_rows", "take_exactly", "float_rounding", "MAX_DENSE_ENTRIES", "Mechanism", "LocalInputs", "HammingInputs", "GraphInputs", "InputSpace", "diameter", "edge_list", "MAX_RECORDS", "MAX_PRODUCT_RECORDS", "Runs", "MAX_RUN_LENGTH", "labels_of", "records_of", "dataset_count", "product_prior"]
+__all__ = ["probability_vector", "stochastic_rows", "Prior", "Channel", "ProductPrior", "ProductChannel", "FLOAT_TOLERANCE", "FLOAT_ROUNDING", "MAX_EXACT_FLOAT_ENTRIES", "MAX_EXACT_MODE_ENTRIES", "numeric_mode", "rounded_literal", "float_rows", "take_exactly", "float_rounding", "MAX_DENSE_ENTRIES", "Mechanism", "LocalInputs", "HammingInputs", "GraphInputs", "InputSpace", "diameter", "edge_list", "MAX_RECORDS", "MAX_PRODUCT_RECORDS", "Runs", "MAX_RUN_LENGTH", "labels_of", "records_of", "dataset_count", "product_prior"]

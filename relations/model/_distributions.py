@@ -12,8 +12,9 @@ only the float array, and every result derived from it says it is approximate.
 :meth:`Prior.of` and :meth:`Channel.of` validate what a user hands in: Fractions,
 ints, rational text (``"13/20"``, ``"0.65"``, never evaluated as code), Python
 floats (their exact binary value) or numpy arrays.  Exact input must be
-non-negative and sum to exactly 1 per row; a float numpy array is float mode and
-must sum to 1 within :data:`FLOAT_TOLERANCE`.
+non-negative and sum to exactly 1 per row; a float numpy array must sum to 1 within
+:data:`FLOAT_TOLERANCE` and is taken at its binary values or in float mode, as the
+numeric mode says (their ``exact`` argument; ``docs/semantics.md``, "Numeric mode").
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from relations.model._arrays import plain
 from relations.model._floats import (
     FLOAT_ROUNDING,
     FLOAT_TOLERANCE,
+    check_exact_size,
     exact_float_rows,
     float_rows,
 )
@@ -233,8 +235,10 @@ class Prior:
         where : str, optional
             The name used in error messages.
         exact : bool, optional
-            For a float numpy array: take it exactly (True) or in float mode (False);
-            by default exactly when it has at most :data:`MAX_EXACT_FLOAT_ENTRIES` entries.
+            For a float numpy array: take it exactly (True, the numeric mode ``exact``: at most
+            :data:`~relations.model._floats.MAX_EXACT_MODE_ENTRIES` entries, checked before anything
+            else) or in float mode (False); by default (None, mode ``auto``) exactly when it has at
+            most :data:`~relations.model._floats.MAX_EXACT_FLOAT_ENTRIES` entries.
 
         Returns
         -------
@@ -243,7 +247,8 @@ class Prior:
         Raises
         ------
         InputError
-            If the entries are not a probability vector.
+            If the entries are not a probability vector, or ``exact`` asks for a float array too
+            large to be taken exactly.
 
         Examples
         --------
@@ -260,8 +265,10 @@ class Prior:
         if _is_float_array(values):
             if values.ndim != 1 or values.shape[0] == 0:
                 raise InputError(f"{where}: expected a non-empty 1-d array, got shape {values.shape}")
+            if exact:
+                check_exact_size(values.size, where)
             a = float_rows(values[None, :], "prior")
-            if not _take_exactly(a, exact):
+            if not _take_exactly(a, exact, where):
                 return Prior(a[0], rounding=_float_rounding(a))
             rows, rho, _ = exact_float_rows(a, where, vector=True)
             return cls.from_exact(rows[0], rho)
@@ -329,7 +336,8 @@ class Channel:
         Raises
         ------
         InputError
-            If a row is not a probability vector or the rows differ in length.
+            If a row is not a probability vector or the rows differ in length, or ``exact`` asks for a
+            float array too large to be taken exactly.
 
         Examples
         --------
@@ -342,8 +350,10 @@ class Channel:
         if _is_float_array(rows):
             if rows.ndim != 2 or 0 in rows.shape:
                 raise InputError(f"{where}: expected a non-empty 2-d array, got shape {rows.shape}")
+            if exact:
+                check_exact_size(rows.size, where)
             a = float_rows(rows, where)
-            if not _take_exactly(a, exact):
+            if not _take_exactly(a, exact, where):
                 return Channel(a, rounding=_float_rounding(a))
             if a.size >= SCALED_ENTRIES:  # kept as floats over exact row sums (relations.model._scaled)
                 scaled, deviation, floats = scaled_float_rows(a, where, Fraction(FLOAT_TOLERANCE))

@@ -16,9 +16,12 @@ from typing import Any
 import numpy as np
 
 from relations.errors import InputError
+from relations.kinds import NumericMode
 from relations.numbers._text import NumberLiteral
 
-__all__ = ["FLOAT_TOLERANCE", "FLOAT_ROUNDING", "MAX_EXACT_FLOAT_ENTRIES", "rounded_literal", "float_rows", "take_exactly", "float_rounding", "exact_float_rows"]
+__all__ = ["FLOAT_TOLERANCE", "FLOAT_ROUNDING", "MAX_EXACT_FLOAT_ENTRIES", "MAX_EXACT_MODE_ENTRIES", "rounded_literal",
+           "float_rows", "take_exactly", "float_rounding", "exact_float_rows", "numeric_mode", "exact_flag",
+           "check_exact_size", "auto_rule", "mode_rule"]
 
 #: Tolerance on row and prior sums accepted for floats (numpy arrays, Python floats and
 #: decimal literals); such rows are renormalised exactly (``docs/semantics.md``, "Floats").
@@ -32,9 +35,13 @@ FLOAT_ROUNDING = Fraction(1, 2**42)
 #: budget by far less (binary and k-ary RR in floats, k up to 64, eps up to 20: about 1e-6 nats at most), except where an entry is itself tiny (a threshold within about ``e^-24`` of 0 or 1),
 #: where the margin would excuse whole nats; there the claim is decided on the binary values.
 MAX_EXCUSED = 2.0**-16
-#: Float arrays with at most this many entries are taken exactly (their binary values,
-#: rows renormalised); larger ones stay in float mode.
+#: Under the numeric mode ``auto`` (the default), float arrays with at most this many entries are taken
+#: exactly (their binary values, rows renormalised); larger ones are in float mode
+#: (``docs/semantics.md``, "Numeric mode").
 MAX_EXACT_FLOAT_ENTRIES = 1 << 16
+#: The most entries a float array may have to be taken exactly when mode ``exact`` asks for it (``4096 x 4096``,
+#: about 10 s and 0.6 GiB for all four measures); a larger one is refused up front, never switched to floats.
+MAX_EXACT_MODE_ENTRIES = 1 << 24
 
 
 def rounded_literal(v: Any) -> bool:
@@ -92,9 +99,111 @@ def float_rows(a: np.ndarray, key: str) -> np.ndarray:
     return a
 
 
-def take_exactly(a: np.ndarray, exact: bool | None) -> bool:
-    """Whether a validated float array is taken exactly (``exact``, or small enough by default)."""
-    return a.size <= MAX_EXACT_FLOAT_ENTRIES if exact is None else exact
+def numeric_mode(value: Any, where: str = "mode") -> NumericMode:
+    """The :class:`~relations.kinds.NumericMode` a caller names: the enum, its text (any case) or None (``auto``).
+
+    Raises
+    ------
+    InputError
+        One line naming ``where`` and the three choices, for anything else.
+
+    Examples
+    --------
+    >>> numeric_mode("Float"), numeric_mode(None)
+    (<NumericMode.FLOAT: 'float'>, <NumericMode.AUTO: 'auto'>)
+    >>> numeric_mode("fast")
+    Traceback (most recent call last):
+    ...
+    relations.errors.InputError: mode: expected auto, exact or float, got 'fast'
+    """
+    if value is None:
+        return NumericMode.AUTO
+    if isinstance(value, str):
+        try:
+            return NumericMode(value.strip().lower())
+        except ValueError:
+            pass
+    raise InputError(f"{where}: expected auto, exact or float, got {value!r}")
+
+
+def exact_flag(mode: NumericMode) -> bool | None:
+    """The ``exact`` argument of :meth:`~relations.model.Channel.of` for a mode: None (the rule), True or False.
+
+    Examples
+    --------
+    >>> [exact_flag(m) for m in NumericMode]
+    [None, True, False]
+    """
+    return {NumericMode.AUTO: None, NumericMode.EXACT: True, NumericMode.FLOAT: False}[NumericMode(mode)]
+
+
+def check_exact_size(size: int, where: str) -> None:
+    """Refuse, up front, a float array of ``size`` entries taken exactly by mode ``exact``: more than
+    :data:`MAX_EXACT_MODE_ENTRIES` is an :class:`~relations.errors.InputError` that names mode ``float``.
+
+    Examples
+    --------
+    >>> check_exact_size(4096 * 4096, "channel")
+    >>> check_exact_size(4097 * 4096, "channel")
+    Traceback (most recent call last):
+    ...
+    relations.errors.InputError: channel: 16781312 float entries, more than 16777216 (4096 x 4096), the most mode exact takes exactly; use mode float (--mode float) for float arithmetic
+    """
+    if size > MAX_EXACT_MODE_ENTRIES:
+        raise InputError(f"{where}: {size} float entries, more than {MAX_EXACT_MODE_ENTRIES} (4096 x 4096), the most "
+                         "mode exact takes exactly; use mode float (--mode float) for float arithmetic")
+
+
+def take_exactly(a: np.ndarray, exact: bool | None, where: str = "array") -> bool:
+    """Whether a validated float array is taken exactly: ``exact`` (True: mode ``exact``, within
+    :data:`MAX_EXACT_MODE_ENTRIES`; False: mode ``float``), or by the rule of mode ``auto`` when None
+    (at most :data:`MAX_EXACT_FLOAT_ENTRIES` entries).
+
+    Examples
+    --------
+    >>> a = np.full((257, 256), 1 / 256)
+    >>> take_exactly(a[:256], None), take_exactly(a, None), take_exactly(a, True)
+    (True, False, True)
+    """
+    if exact is None:
+        return a.size <= MAX_EXACT_FLOAT_ENTRIES
+    if exact:
+        check_exact_size(a.size, where)
+    return exact
+
+
+def mode_rule(value: Any, mode: NumericMode) -> str:
+    """Why a channel handed in as ``value`` is exact or in float mode under ``mode``: the text the table's
+    title shows (``docs/semantics.md``, "Numeric mode").
+
+    ``value`` is the channel as :func:`~relations.model._arrays.plain` returns it (a float64 array for
+    float input); for a product form, the local channel.
+
+    Examples
+    --------
+    >>> mode_rule(np.full((257, 256), 1 / 256), NumericMode.AUTO)
+    'auto: a float array of more than 65536 entries'
+    >>> mode_rule([["1/2", "1/2"]], NumericMode.AUTO), mode_rule([["1/2", "1/2"]], NumericMode.FLOAT)
+    ('auto: not a float array', 'chosen by the caller')
+    """
+    mode = NumericMode(mode)
+    if mode is not NumericMode.AUTO:
+        return "chosen by the caller"
+    if isinstance(value, np.ndarray) and value.dtype.kind == "f":
+        return auto_rule(value.size)
+    return "auto: not a float array"
+
+
+def auto_rule(size: int) -> str:
+    """The rule of mode ``auto`` for a float array of ``size`` entries, as text (see :func:`mode_rule`).
+
+    Examples
+    --------
+    >>> auto_rule(256 * 256), auto_rule(257 * 256)
+    ('auto: a float array of at most 65536 entries', 'auto: a float array of more than 65536 entries')
+    """
+    most = "at most" if size <= MAX_EXACT_FLOAT_ENTRIES else "more than"
+    return f"auto: a float array of {most} {MAX_EXACT_FLOAT_ENTRIES} entries"
 
 
 def float_rounding(a: np.ndarray) -> Fraction:

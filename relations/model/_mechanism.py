@@ -12,9 +12,12 @@ one with the constructor that says which neighbour structure it has:
 
 Each accepts Fractions, ints, rational text, Python floats (exact binary values), numpy
 arrays and pandas DataFrames (:mod:`relations.model._arrays`: a frame's index and columns
-label the inputs and outputs; floats are their exact binary values, rows renormalised, and a
-float array beyond 65536 entries is *float mode*: approximate results), and raises
-:class:`~relations.errors.InputError` with one line naming the offending input.  A mechanism
+label the inputs and outputs; floats are their exact binary values, rows renormalised), and raises
+:class:`~relations.errors.InputError` with one line naming the offending input.  Their ``mode``
+(:class:`~relations.kinds.NumericMode`) says how float arrays are taken: ``"auto"`` (the default)
+is the documented rule, a float array beyond 65536 entries being *float mode* (approximate results);
+``"exact"`` and ``"float"`` choose (``docs/semantics.md``, "Numeric mode").  :meth:`Mechanism.in_mode`
+converts a mechanism built one way to the other, and ``mode_rule`` says why it is in its mode.  A mechanism
 shows itself in Jupyter and converts with ``to_dict()`` and ``to_pandas()``
 (:mod:`relations.model._display`).
 """
@@ -29,11 +32,11 @@ from typing import Any
 import numpy as np
 
 from relations.errors import InputError
-from relations.kinds import Setting
+from relations.kinds import NumericMode, Setting
 from relations.model._arrays import labelled
 from relations.model._display import MechanismDisplay
 from relations.model._distributions import Channel, Prior
-from relations.model._floats import FLOAT_ROUNDING
+from relations.model._floats import FLOAT_ROUNDING, exact_flag, float_rounding, mode_rule, numeric_mode
 from relations.model._neighbours import (
     GraphInputs,
     HammingInputs,
@@ -62,15 +65,41 @@ def _default(n: int) -> tuple[str, ...]:
     return tuple(map(str, range(n)))
 
 
-def _dense_prior(prior: Any, n: int, channel: Channel) -> Prior:
+def _dense_prior(prior: Any, n: int, channel: Channel, exact: bool | None = None) -> Prior:
+    """The prior of a dense channel: taken like the channel (``exact`` True for mode ``exact``)."""
     if prior is None or (isinstance(prior, str) and prior == "uniform"):
         return Prior.uniform(n) if channel.exact is not None else Prior(np.full(n, 1.0 / n))
-    p = Prior.of(prior, exact=None if channel.exact is not None else False)
+    p = Prior.of(prior, exact=(True if exact else None) if channel.exact is not None else False)
     if p.size != n:
         raise InputError(f"prior: {p.size} entries but the channel has {n} rows")
     if channel.exact is None and p.exact is not None:  # a float-mode channel takes its prior in floats
         p = Prior(p.array, rounding=p.rounding + (FLOAT_ROUNDING if p.rounding == 0 else 0))
     return p
+
+
+def _auto_rule(channel: Any) -> str:
+    """Why a channel handed in (made :func:`~relations.model._arrays.plain`) is in its mode under ``auto``."""
+    return "auto: a Channel as built" if isinstance(channel, Channel) else mode_rule(channel, NumericMode.AUTO)
+
+
+def _channel_in(channel: Channel, exact: bool, where: str) -> Channel:
+    """``channel`` exact (its floats at their binary values) or in float mode (its float64 copy)."""
+    if (channel.exact is not None) == exact:
+        return channel
+    if exact:
+        return Channel.of(channel.array, where=where, exact=True)
+    return Channel(channel.array, rounding=channel.rounding + float_rounding(channel.array))
+
+
+def _prior_in(prior: Prior, exact: bool) -> Prior:
+    """``prior`` exact or in float mode, as :func:`_channel_in` (a float uniform prior is the exact one)."""
+    if (prior.exact is not None) == exact:
+        return prior
+    if not exact:
+        return Prior(prior.array, rounding=prior.rounding + float_rounding(prior.array[None, :]))
+    if not prior.rounding and np.all(prior.array == prior.array[0]):  # Prior(np.full(n, 1/n)): "uniform"
+        return Prior.uniform(prior.size)
+    return Prior.of(prior.array, exact=True)
 
 
 def _exactness(prior: Prior, channel: Channel) -> bool:
@@ -89,7 +118,9 @@ class Mechanism(MechanismDisplay):
     :class:`~relations.model._neighbours.HammingInputs` or
     :class:`~relations.model._neighbours.GraphInputs`); ``outputs`` labels the
     channel's columns (the local outputs of a product channel); ``exact`` is
-    False for float-mode input.
+    False in float mode; ``mode_rule`` says why the mechanism is exact or in float
+    mode (``"auto: a float array of more than 65536 entries"``, ``"chosen by the caller"``;
+    empty when not recorded), as the table's title shows it.
     """
 
     setting: str
@@ -99,12 +130,14 @@ class Mechanism(MechanismDisplay):
     outputs: tuple[str, ...]
     exact: bool = True
     source: str = field(default="", compare=False)
+    mode_rule: str = field(default="", compare=False)
 
     # ------------------------------------------------------------------ constructors
 
     @classmethod
     def local(cls, channel: Any, *, prior: Any = "uniform", inputs: Sequence | None = None,
-              outputs: Sequence | None = None, source: str = "") -> Mechanism:
+              outputs: Sequence | None = None, source: str = "",
+              mode: NumericMode | str = NumericMode.AUTO) -> Mechanism:
         """A local mechanism: ``n`` single values, every two distinct ones neighbours.
 
         Parameters
@@ -118,6 +151,12 @@ class Mechanism(MechanismDisplay):
             Labels of the rows and columns (default ``"0"``, ``"1"``, ...).
         source : str, optional
             Where it came from (a file name), shown in reports.
+        mode : NumericMode or str, optional
+            ``"auto"`` (the default: a float array of more than
+            :data:`~relations.model._floats.MAX_EXACT_FLOAT_ENTRIES` entries is float mode, anything
+            else exact), ``"exact"`` (float arrays at their binary values, at most
+            :data:`~relations.model._floats.MAX_EXACT_MODE_ENTRIES` entries) or ``"float"``
+            (float64 arithmetic); see :meth:`in_mode`.
 
         Returns
         -------
@@ -126,7 +165,8 @@ class Mechanism(MechanismDisplay):
         Raises
         ------
         InputError
-            If the channel or the prior is not a distribution, or a size disagrees.
+            If the channel or the prior is not a distribution, a size disagrees, ``mode`` is
+            unknown, or mode ``exact`` meets a float array too large to be taken exactly.
 
         Examples
         --------
@@ -134,17 +174,19 @@ class Mechanism(MechanismDisplay):
         >>> str(m.setting), m.channel.shape, m.prior.exact[1]
         ('local', (2, 2), Fraction(1, 20))
         """
+        mode = numeric_mode(mode)
         channel, inputs, outputs, prior = labelled(channel, inputs, outputs, prior)
-        q = Channel.of(channel)
+        q = Channel.of(channel, exact=exact_flag(mode))
         n, m = q.shape
-        p = _dense_prior(prior, n, q)
+        p = _dense_prior(prior, n, q, exact_flag(mode))
         space = LocalInputs(labels_of(inputs, "inputs", n) if inputs is not None else _default(n))
         outs = labels_of(outputs, "outputs", m) if outputs is not None else _default(m)
-        return cls(Setting.LOCAL, p, q, space, outs, _exactness(p, q), source)
+        return cls(Setting.LOCAL, p, q, space, outs, _exactness(p, q), source, _auto_rule(channel)).in_mode(mode)
 
     @classmethod
     def central(cls, channel: Any, *, records: int, domain: Sequence | int | None = None, prior: Any = "uniform",
-                outputs: Sequence | None = None, source: str = "") -> Mechanism:
+                outputs: Sequence | None = None, source: str = "",
+                mode: NumericMode | str = NumericMode.AUTO) -> Mechanism:
         """A central mechanism on ``D^r`` with a dense channel of ``k^r`` rows.
 
         Row ``i`` is the dataset whose records are the base-``k`` digits of ``i``, the first
@@ -163,6 +205,8 @@ class Mechanism(MechanismDisplay):
             A dense prior over the ``k^r`` datasets, or a :class:`ProductPrior` (expanded).
         outputs : sequence of labels, optional
         source : str, optional
+        mode : NumericMode or str, optional
+            As for :meth:`local`.
 
         Returns
         -------
@@ -179,9 +223,10 @@ class Mechanism(MechanismDisplay):
         >>> m.inputs.k, m.inputs.records, m.input_label(3)
         (2, 2, '(1,1)')
         """
+        mode = numeric_mode(mode)
         r = records_of(records)
         channel, _, outputs, prior = labelled(channel, None, outputs, prior)
-        q = Channel.of(channel)
+        q = Channel.of(channel, exact=exact_flag(mode))
         n, m = q.shape
         if domain is None:
             k = round(n ** (1 / r))
@@ -200,13 +245,15 @@ class Mechanism(MechanismDisplay):
                              f"{'' if expected is None else ' = ' + str(expected)}")
         if isinstance(prior, ProductPrior):
             prior = prior.dense()
-        p = _dense_prior(prior, n, q)
+        p = _dense_prior(prior, n, q, exact_flag(mode))
         outs = labels_of(outputs, "outputs", m) if outputs is not None else _default(m)
-        return cls(Setting.CENTRAL, p, q, HammingInputs(dom, r), outs, _exactness(p, q), source)
+        return cls(Setting.CENTRAL, p, q, HammingInputs(dom, r), outs, _exactness(p, q), source,
+                   _auto_rule(channel)).in_mode(mode)
 
     @classmethod
     def graph(cls, channel: Any, edges: Any, *, prior: Any = "uniform", inputs: Sequence | None = None,
-              outputs: Sequence | None = None, source: str = "") -> Mechanism:
+              outputs: Sequence | None = None, source: str = "",
+              mode: NumericMode | str = NumericMode.AUTO) -> Mechanism:
         """A central mechanism whose neighbours are an explicit, undirected edge list over row indices.
 
         Parameters
@@ -214,7 +261,7 @@ class Mechanism(MechanismDisplay):
         channel : Channel, sequence of rows or numpy.ndarray
         edges : sequence of pairs of int
             ``[[i, j], ...]``; duplicates and both orders are merged.
-        prior, inputs, outputs, source
+        prior, inputs, outputs, source, mode
             As for :meth:`local`.
 
         Returns
@@ -232,17 +279,20 @@ class Mechanism(MechanismDisplay):
         >>> m.inputs.edges
         ((0, 1), (1, 2))
         """
+        mode = numeric_mode(mode)
         channel, inputs, outputs, prior = labelled(channel, inputs, outputs, prior)
-        q = Channel.of(channel)
+        q = Channel.of(channel, exact=exact_flag(mode))
         n, m = q.shape
-        p = _dense_prior(prior, n, q)
+        p = _dense_prior(prior, n, q, exact_flag(mode))
         labels = labels_of(inputs, "inputs", n) if inputs is not None else _default(n)
         outs = labels_of(outputs, "outputs", m) if outputs is not None else _default(m)
-        return cls(Setting.CENTRAL, p, q, GraphInputs(labels, edge_list(edges, n)), outs, _exactness(p, q), source)
+        return cls(Setting.CENTRAL, p, q, GraphInputs(labels, edge_list(edges, n)), outs, _exactness(p, q), source,
+                   _auto_rule(channel)).in_mode(mode)
 
     @classmethod
     def product(cls, channel: Any, *, records: int, prior: Any = "uniform", domain: Sequence | None = None,
-                outputs: Sequence | None = None, source: str = "") -> Mechanism:
+                outputs: Sequence | None = None, source: str = "",
+                mode: NumericMode | str = NumericMode.AUTO) -> Mechanism:
         """A central product form: each of ``r`` records through the same local channel ``W``.
 
         Nothing of size ``k^r`` is built: the measures reduce to the local channel
@@ -262,6 +312,8 @@ class Mechanism(MechanismDisplay):
         domain, outputs : sequence of labels, optional
             Labels of the record values (rows of ``W``) and of ``W``'s outputs.
         source : str, optional
+        mode : NumericMode or str, optional
+            As for :meth:`local` (the local channel ``W`` decides under ``auto``).
 
         Returns
         -------
@@ -278,9 +330,11 @@ class Mechanism(MechanismDisplay):
         >>> m.is_product, m.inputs.records, m.channel.local.shape
         (True, 1000, (2, 2))
         """
+        mode = numeric_mode(mode)
         r = records_of(records, limit=MAX_PRODUCT_RECORDS)
         channel, domain, outputs, prior = labelled(channel, domain, outputs, prior)
-        w = Channel.of(channel, where="channel.product")
+        w = Channel.of(channel, where="channel.product", exact=exact_flag(mode))
+        rule = _auto_rule(channel)
         k, m = w.shape
         dom = labels_of(domain, "domain", None) if domain is not None else _default(k)
         if not dom:
@@ -302,12 +356,13 @@ class Mechanism(MechanismDisplay):
             if size is None or size > MAX_DENSE_ENTRIES:
                 raise InputError("a dense prior with a product channel needs the dense channel, which is too "
                                  "large; use \"uniform\" or {\"product\": [...]} for the prior")
-            return cls(Setting.CENTRAL, dense, ProductChannel(w, r), space, outs, exact, source).dense()
+            return cls(Setting.CENTRAL, dense, ProductChannel(w, r), space, outs, exact, source,
+                       rule).dense().in_mode(mode)
         else:
             pp = product_prior(prior, r, k)
         if pp.records != r:
             raise InputError(f"prior.product: {pp.records} local priors but records = {r}")
-        return cls(Setting.CENTRAL, pp, ProductChannel(w, r), space, outs, exact, source)
+        return cls(Setting.CENTRAL, pp, ProductChannel(w, r), space, outs, exact, source, rule).in_mode(mode)
 
     # ------------------------------------------------------------------ views
 
@@ -331,7 +386,65 @@ class Mechanism(MechanismDisplay):
         q = self.channel if channel is None else Channel.of(channel)
         if q.shape != self.channel.shape or p.size != self.prior.size:
             raise InputError("with_entries(): the new prior and channel must keep the shape")
-        return Mechanism(self.setting, p, q, self.inputs, self.outputs, _exactness(p, q), self.source)
+        return Mechanism(self.setting, p, q, self.inputs, self.outputs, _exactness(p, q), self.source,
+                         self.mode_rule if channel is None else "")
+
+    def in_mode(self, mode: NumericMode | str) -> Mechanism:
+        """The same mechanism in the numeric mode ``mode`` (``"auto"``: this one, as built).
+
+        ``"exact"`` takes the floats of a float-mode mechanism at their binary values, rows renormalised
+        exactly (as a float array handed in with mode ``exact``; a float uniform prior is the uniform
+        prior), after checking the size limit
+        (:data:`~relations.model._floats.MAX_EXACT_MODE_ENTRIES` channel entries); ``"float"`` keeps only
+        the float64 copy of an exact one, its rounding radius widened by that of the copy
+        (:func:`~relations.model._floats.float_rounding`).  ``mode_rule`` records the choice.
+
+        Parameters
+        ----------
+        mode : NumericMode or str
+            ``"auto"``, ``"exact"`` or ``"float"``.
+
+        Returns
+        -------
+        Mechanism
+
+        Raises
+        ------
+        InputError
+            If ``mode`` is unknown, or ``"exact"`` meets a float array of more than
+            :data:`~relations.model._floats.MAX_EXACT_MODE_ENTRIES` entries (before anything is converted).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> big = Mechanism.local(np.full((257, 256), 1 / 256))
+        >>> big.exact, big.mode_rule
+        (False, 'auto: a float array of more than 65536 entries')
+        >>> taken = big.in_mode("exact")
+        >>> taken.exact, taken.channel.exact[0][0], taken.prior.exact[0], taken.mode_rule
+        (True, Fraction(1, 256), Fraction(1, 257), 'chosen by the caller')
+        >>> floats = Mechanism.local([["3/4", "1/4"], ["1/4", "3/4"]]).in_mode("float")
+        >>> floats.exact, floats.channel.array[0].tolist(), floats.mode_rule
+        (False, [0.75, 0.25], 'chosen by the caller')
+        """
+        mode = numeric_mode(mode)
+        if mode is NumericMode.AUTO:
+            return self
+        exact = mode is NumericMode.EXACT
+        channel: Channel | ProductChannel
+        prior: Prior | ProductPrior
+        if isinstance(self.channel, ProductChannel):
+            channel = ProductChannel(_channel_in(self.channel.local, exact, "channel.product"), self.channel.records)
+        else:
+            channel = _channel_in(self.channel, exact, "channel")
+        if isinstance(self.prior, ProductPrior):
+            distinct, which, counts = self.prior.run_index
+            taken = [_prior_in(f, exact) for f in distinct]
+            prior = ProductPrior(Runs.trusted([taken[i] for i in which.tolist()], counts))
+        else:
+            prior = _prior_in(self.prior, exact)
+        return Mechanism(self.setting, prior, channel, self.inputs, self.outputs, exact, self.source,
+                         mode_rule(None, mode))
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "setting", Setting(self.setting))
@@ -375,7 +488,7 @@ class Mechanism(MechanismDisplay):
         if isinstance(self.channel, ProductChannel):
             outputs = tuple(_tuple_label(t) for t in np.ndindex(*(len(self.outputs),) * self.channel.records)
                             for t in [tuple(self.outputs[i] for i in t)])
-        return Mechanism(self.setting, prior, channel, self.inputs, outputs, self.exact, self.source)
+        return Mechanism(self.setting, prior, channel, self.inputs, outputs, self.exact, self.source, self.mode_rule)
 
     def input_label(self, x) -> str:
         """The label of input ``x``: a row index, or per-record value indices (a tuple or
