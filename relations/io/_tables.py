@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from relations.io._reports import sizes
 from relations.measures._results import Budget, Measures
+from relations.model._floats import EXACT_INPUT_RULE
 from relations.model._mechanism import Mechanism
 from relations.model._neighbours import HammingInputs
 from relations.numbers._enclosure import certified_text
@@ -68,7 +69,7 @@ def measures_table(mech: Mechanism, measures: Measures) -> Table:
         else f"{len(mech.inputs.edges)} neighbour pairs")  # type: ignore[union-attr]
     measured = measures.mechanism or mech  # in the mode it was measured in (docs/semantics.md, "Numeric mode")
     rho, rho_p = measured.rounding
-    why = [measured.mode_rule]
+    why = [measured.mode_rule if measured.mode_rule != EXACT_INPUT_RULE else ""]  # exact input is always exact
     if rho or rho_p:
         why += ["floats at their binary values, rows renormalised"] * measures.exact + [f"rounding {float(max(rho, rho_p)):.2g}"]
     reasons = "; ".join(filter(None, why))

@@ -21,7 +21,7 @@ from relations.numbers._text import NumberLiteral
 
 __all__ = ["FLOAT_TOLERANCE", "FLOAT_ROUNDING", "MAX_EXACT_FLOAT_ENTRIES", "MAX_EXACT_MODE_ENTRIES", "rounded_literal",
            "float_rows", "take_exactly", "float_rounding", "exact_float_rows", "numeric_mode", "exact_flag",
-           "check_exact_size", "auto_rule", "mode_rule"]
+           "check_exact_size", "auto_rule", "mode_rule", "EXACT_INPUT_RULE"]
 
 #: Tolerance on row and prior sums accepted for floats (numpy arrays, Python floats and
 #: decimal literals); such rows are renormalised exactly (``docs/semantics.md``, "Floats").
@@ -172,6 +172,11 @@ def take_exactly(a: np.ndarray, exact: bool | None, where: str = "array") -> boo
     return exact
 
 
+#: The rule that made a mechanism exact when its input was no float array (rationals, decimals, JSON): the
+#: mode that input always has, so tables leave it unsaid.
+EXACT_INPUT_RULE = "auto: not a float array"
+
+
 def mode_rule(value: Any, mode: NumericMode) -> str:
     """Why a channel handed in as ``value`` is exact or in float mode under ``mode``: the text the table's
     title shows (``docs/semantics.md``, "Numeric mode").
@@ -191,7 +196,7 @@ def mode_rule(value: Any, mode: NumericMode) -> str:
         return "chosen by the caller"
     if isinstance(value, np.ndarray) and value.dtype.kind == "f":
         return auto_rule(value.size)
-    return "auto: not a float array"
+    return EXACT_INPUT_RULE
 
 
 def auto_rule(size: int) -> str:
