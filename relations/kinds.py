@@ -40,6 +40,7 @@ class Notion(StrEnum):
     NEG_SIGMA = "neg_sigma"  #: -sigma_min
     DELTA = "delta"  #: the privacy profile delta(eps)
     EPS_DELTA = "eps_delta"  #: the least eps with delta(eps) <= delta
+    TV = "tv"  #: total variation between neighbours' rows: delta(0)
     RENYI = "renyi"  #: Renyi DP of order alpha
     RHO = "rho"  #: zCDP
     KL = "kl"  #: the largest KL divergence between neighbours' rows

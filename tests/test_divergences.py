@@ -132,7 +132,7 @@ def test_divergence_is_per_pair_and_rejects_unknown_names():
     assert got[0] == pytest.approx(ref_kl(A[0], C[0]), rel=1e-12) and got[1] == pytest.approx(math.log(2), rel=1e-12)
     assert math.isinf(divergence("kl", C[::-1], A[::-1])[0])  # (0.5, 0.5) against (1, 0): mass where C has none
     with pytest.raises(KeyError):
-        divergence("tv", A, C)
+        divergence("not_a_notion", A, C)
     assert parse("renyi(3/2)") == ("renyi", 1.5)
 
 

@@ -65,3 +65,33 @@ def test_the_glossary_names_every_verdict_word():
     for word in [*Status, *Verdict, *AuditVerdict]:
         assert f"`{word}`" in glossary, word
     assert "survived" not in text.replace("said `survived` before", "")
+
+
+def test_tv_is_one_row_and_works_everywhere():
+    """``tv`` was added as one row, one enum member and one evaluator; claims, conjectures, ``measure``, the
+    float searches and LaTeX read it from the table.  Values by hand: for the rows (1/2, 1/4, 1/4),
+    (1/4, 1/2, 1/4), (1/8, 1/8, 3/4) the positive parts of Q[x] - Q[x'] sum to 1/4 (0 vs 1), 1/2 (0 vs 2),
+    1/2 (1 vs 2) and 1/2 (2 vs 0 or 2 vs 1), so tv = 1/2, first attained by (0, 2)."""
+    from fractions import Fraction
+
+    import numpy as np
+
+    from relations.checking import check
+    from relations.io._exports import latex_math
+    from relations.measures._notions import notion_result, notion_value
+    from relations.model import Mechanism
+    from relations.pipeline import conjecture
+    from relations.search._notion_floats import notion_float
+
+    mech = Mechanism.local([["1/2", "1/4", "1/4"], ["1/4", "1/2", "1/4"], ["1/8", "1/8", "3/4"]])
+    r = notion_result(mech, "tv")
+    assert str(r.value) == "1/2" and (r.witness.x, r.witness.x_prime) == (0, 2)
+    assert notion_value(mech, "delta", Fraction(0)) == r.value  # a second method: the profile at 0
+    assert notion_float(mech, "tv") == 0.5
+    claims = check(mech, claims=["tv <= 1/2", "tv < 1/2"]).claims
+    assert [c.holds for c in claims] == [True, False]
+    assert latex_math("tv") == r"\mathrm{TV}"
+    # binary RR with e^eps = 2 has tv = 2/3 - 1/3 = 1/3 > ln(2)/4: the searches find a counterexample
+    refuted = conjecture("tv <= eps_d / 4", quick=True)
+    assert refuted.verdict == "refuted" and refuted.decision.lhs > refuted.decision.rhs
+    assert np.isclose(refuted.decision.lhs, float(notion_value(refuted.witness, "tv").value))

@@ -37,7 +37,7 @@ from relations.numbers._enclosure import ball, display_float, interval, rational
 from relations.numbers._logs import LogRatio
 from relations.numbers._reals import ArbExpr, Log, Rational, Real, compare
 
-__all__ = ["delta", "eps_delta", "exp_argument", "hockey_stick_time"]
+__all__ = ["tv", "delta", "eps_delta", "exp_argument", "hockey_stick_time"]
 
 
 def exp_argument(eps: Real | Fraction | int) -> tuple[Fraction | None, Fraction | None]:
@@ -229,6 +229,36 @@ def hockey_stick_time(p, q, level) -> Fraction | float | None:
         if A - point * B > level:
             return (A - level) / B
     raise AssertionError("unreachable: f(1) > level")  # pragma: no cover
+
+
+def tv(mech: Mechanism, *, name: str = "tv") -> NotionResult:
+    """The largest total variation distance between neighbours' rows: ``delta(0)``.
+
+    ``tv = max over neighbours x ~ x' of sum_y max(0, Q[x][y] - Q[x'][y])``, exactly (a rational).
+
+    Parameters
+    ----------
+    mech : Mechanism
+    name : str, optional
+        The name of the result.
+
+    Returns
+    -------
+    NotionResult
+        With the pair that attains it.
+
+    References
+    ----------
+    .. [1] Balle, Barthe, Gaboardi. Privacy Amplification by Subsampling. NeurIPS 2018.
+
+    Examples
+    --------
+    >>> from relations.model import Mechanism
+    >>> r = tv(Mechanism.local([["3/4", "1/4"], ["1/4", "3/4"]]))
+    >>> str(r.value), r.name
+    ('1/2', 'tv')
+    """
+    return delta(mech, 0, name=name)
 
 
 def eps_delta(mech: Mechanism, level: Fraction | int, *, name: str | None = None) -> NotionResult:

@@ -243,8 +243,8 @@ def _divergence(kind: str, arg, A: np.ndarray, C: np.ndarray, cache: dict) -> np
                                              support | broken[..., None], np.where(broken, 0.0, cache["kl"])))
     if kind == "renyi":
         return np.where(broken, np.inf, _renyi(np.full(A.shape[:-1], float(arg)), A, lr, support))
-    if kind == "delta":
-        return np.maximum(0.0, A - np.exp(float(arg)) * C).sum(axis=-1)
+    if kind in ("delta", "tv"):  # tv is delta(0)
+        return np.maximum(0.0, A - (1.0 if kind == "tv" else np.exp(float(arg))) * C).sum(axis=-1)
     if kind == "eps_delta":
         return _eps_delta(A, C, float(arg))
     raise KeyError(kind)
