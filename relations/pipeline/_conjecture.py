@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
@@ -41,6 +41,7 @@ from relations.kinds import Verdict
 from relations.model._distributions import Channel, Prior
 from relations.model._mechanism import Mechanism
 from relations.model._neighbours import LocalInputs
+from relations.pipeline._stages import Stage, first_refutation
 from relations.proofs._conjectures import Proof, prove_conjecture
 from relations.search._optimiser import round_bits
 
@@ -358,14 +359,15 @@ def conjecture(text: str, *, setting: str = "local", quick: bool = False, seed: 
     search = _Search(conj, setting, quick, seed)
     search.searched.append("z3 proof: " + ("not attempted" if not prove else "none (not polynomial in the ratio "
                                            "budgets and eps_m, or not implied by the proved relations)"))
-    found, engine = None, ""
-    for engine, candidates in (("seeded families", search.families),  # noqa: B007
-                               ("the bounded-exhaustive check", search.exhaustive),
-                               ("hypothesis", lambda: iter([m] if (m := search.hypothesis()) else [])),
-                               ("Nelder-Mead", search.nelder_mead)):
-        found = next((m for m in candidates() if search.refutes(m)), None)
-        if found is not None:
-            break
+    def labelled(candidates: Callable[[], Iterable[Mechanism]], engine: str) -> Iterator[tuple[Mechanism, str]]:
+        for m in candidates():  # started only when the stages before it found nothing
+            yield m, engine
+
+    hit = first_refutation(((Stage.FAMILIES, labelled(search.families, "seeded families")),
+                            (Stage.BOUNDED_EXHAUSTIVE, labelled(search.exhaustive, "the bounded-exhaustive check")),
+                            (Stage.HYPOTHESIS, labelled(lambda: [m] if (m := search.hypothesis()) else [], "hypothesis")),
+                            (Stage.OPTIMISER, labelled(search.nelder_mead, "Nelder-Mead"))), refutes=search.refutes)
+    found, engine = (hit.candidate, hit.engine) if hit is not None else (None, "")
     common: dict[str, Any] = dict(searched=tuple(search.searched), checked=search.checked,
                                   undefined=search.undefined, undecided=search.undecided, best_gap=search.best_gap)
     if found is None:

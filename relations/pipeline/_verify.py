@@ -46,6 +46,7 @@ from relations.kinds import Verdict as V
 from relations.model._mechanism import Mechanism
 from relations.pipeline._conversion_frontiers import CONVERSION_IDS, conversion_frontier
 from relations.pipeline._frontiers import Frontier, frontier_for
+from relations.pipeline._stages import Stage, first_refutation
 from relations.pipeline._tightness import tightness
 from relations.proofs._coq import COQ_ONLY, COQ_PROOFS, check_theorem, prepare
 from relations.proofs._derive import derive
@@ -234,10 +235,14 @@ class _Search:
             if check.status == "checked":
                 return self._proved(f"Coq: {proof.cite} ({check.detail})", proof.statement, None)
             coq_note = f"; the Coq proof {proof.cite} was not checked in this run: {check.detail}"
-        bounded_ok, bounded_all, found = self._bounded_search()
-        found = found or self._hypothesis() or self._optimise_for_counterexample()
-        if found is not None:
-            return found
+        self.bounded_ok: list[str] = []
+        self.bounded_all = True
+        hit = first_refutation(((Stage.FAMILIES, self._bounded_candidates()),
+                                (Stage.HYPOTHESIS, self._hypothesis_candidates()),
+                                (Stage.OPTIMISER, self._optimiser_candidates())), refutes=self.refutes)
+        if hit is not None:
+            return self._refuted(hit.candidate, hit.engine)
+        bounded_ok, bounded_all = self.bounded_ok, self.bounded_all
         tight, fam = self._tightness()
         if smt.is_ratio_relation(rel) and bounded_all and bounded_ok:
             return self._finish(RelationVerdict(rel, V.HOLDS_BOUNDED, "z3: no counterexample among all mechanisms of sizes "
@@ -248,40 +253,33 @@ class _Search:
 
     # ---------------------------------------------------------------- steps
 
-    def _bounded_search(self) -> tuple[list[str], bool, RelationVerdict | None]:
-        """z3 over every mechanism of the small sizes: (sizes covered, all covered, refutation or None)."""
-        ok: list[str] = []
-        every = True
+    def _bounded_candidates(self) -> Iterator[tuple[Mechanism, str]]:
+        """z3 over every mechanism of the small sizes: its models, as candidates; records the sizes covered
+        (``bounded_ok``) and whether every size was (``bounded_all``)."""
         if not smt.is_ratio_relation(self.rel):
-            return ok, every, None
+            return
         for setting in _settings(self.rel):
             for shape in SMT_SHAPES[setting]:
                 res = smt.bounded_search(self.rel, shape, self.effort.smt_timeout_ms)
                 self.searched.append(f"z3 bounded {shape}: {res.status}")
                 if res.status == "sat":
-                    cand = _from_model(res)
-                    if self.refutes(cand):
-                        return ok, every, self._refuted(cand, f"z3 bounded search ({shape})")
-                ok += [str(shape)] if res.status == "unsat" else []
-                every = every and res.status == "unsat"
-        return ok, every, None
+                    yield _from_model(res), f"z3 bounded search ({shape})"
+                self.bounded_ok += [str(shape)] if res.status == "unsat" else []
+                self.bounded_all = self.bounded_all and res.status == "unsat"
 
-    def _hypothesis(self) -> RelationVerdict | None:
+    def _hypothesis_candidates(self) -> Iterator[tuple[Mechanism, str]]:
         for setting in _settings(self.rel):
             cand = _hypothesis_search(self.rel, setting, self.effort)
             self.searched.append(f"hypothesis: {self.effort.hypothesis_examples} random {setting} mechanisms "
                                  f"(dense, sparse, skewed priors{', D^r, graphs, products' if setting == 'central' else ''})")
             if cand is not None:
-                return self._refuted(cand, f"hypothesis ({setting} mechanisms, the first refuting draw)")
-        return None
+                yield cand, f"hypothesis ({setting} mechanisms, the first refuting draw)"
 
-    def _optimise_for_counterexample(self) -> RelationVerdict | None:
+    def _optimiser_candidates(self) -> Iterator[tuple[Mechanism, str]]:
         for f in self._optimiser_runs():
             for cand in f.candidates:
-                if self.refutes(cand):
-                    assert f.searched is not None  # the optimisers say what they searched
-                    return self._refuted(cand, f"optimiser ({f.searched[-1].split(':')[0]})")
-        return None
+                assert f.searched is not None  # the optimisers say what they searched
+                yield cand, f"optimiser ({f.searched[-1].split(':')[0]})"
 
     def _optimiser_runs(self) -> Iterator[Found]:
         for setting in _settings(self.rel):
