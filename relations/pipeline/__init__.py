@@ -20,7 +20,7 @@ _WHERE = {
     **dict.fromkeys(["Effort", "RelationVerdict", "verify_relation", "verify_all", "SMT_SHAPES", "DENSE", "WITNESS_EPS_M"], "relations.pipeline._verify"),
     **dict.fromkeys(["ConjectureResult", "conjecture", "decide_conjecture", "SETTINGS"], "relations.pipeline._conjecture"),
     **dict.fromkeys(["tightness"], "relations.pipeline._tightness"),
-    **dict.fromkeys(["Stage", "first_refutation"], "relations.pipeline._stages"),
+    **dict.fromkeys(["Stage", "first_refutation", "PipelineResult"], "relations.pipeline._stages"),
     **dict.fromkeys(["Frontier", "frontier_for", "local_mi_sup", "local_mi_sup_float"], "relations.pipeline._frontiers"),
     **dict.fromkeys(["conversion_frontier"], "relations.pipeline._conversion_frontiers"),
 }

@@ -41,7 +41,7 @@ from relations.kinds import Verdict
 from relations.model._distributions import Channel, Prior
 from relations.model._mechanism import Mechanism
 from relations.model._neighbours import LocalInputs
-from relations.pipeline._stages import Stage, first_refutation
+from relations.pipeline._stages import PipelineResult, Stage, first_refutation
 from relations.proofs._conjectures import Proof, prove_conjecture
 from relations.search._optimiser import round_bits
 
@@ -60,7 +60,7 @@ SETTINGS = ("local", "central")
 
 
 @dataclass(frozen=True)
-class ConjectureResult:
+class ConjectureResult(PipelineResult):
     """A conjecture's verdict and its evidence (:func:`conjecture`).
 
     Attributes

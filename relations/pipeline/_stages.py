@@ -21,9 +21,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-__all__ = ["Stage", "Hit", "first_refutation"]
+if TYPE_CHECKING:
+    from relations.model._mechanism import Mechanism
+
+__all__ = ["Stage", "Hit", "first_refutation", "PipelineResult"]
 
 
 class Stage(StrEnum):
@@ -65,3 +68,29 @@ def first_refutation(stages: Iterable[tuple[Stage, Iterable[tuple[Any, str]]]], 
             if refutes(candidate):
                 return Hit(candidate, engine, stage)
     return None
+
+
+class PipelineResult:
+    """What the pipeline gives for a relation: the base of :class:`~relations.pipeline.RelationVerdict` (a
+    catalogued relation) and :class:`~relations.pipeline.ConjectureResult` (a relation a user states).
+
+    Attributes
+    ----------
+    verdict : str
+        A :class:`~relations.kinds.Verdict`: ``proved``, ``refuted``, ``holds-bounded`` (catalogue only) or
+        ``unrefuted``.
+    evidence : str
+        One sentence: what decided it.
+    witness : Mechanism or None
+        For ``refuted``: the exact counterexample, simplified and re-checked.
+    searched : sequence of str
+        What the stages searched, in order.
+    seconds : float
+        Time taken.
+    """
+
+    verdict: str
+    evidence: str
+    witness: Mechanism | None
+    searched: Any
+    seconds: float

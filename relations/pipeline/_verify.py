@@ -46,7 +46,7 @@ from relations.kinds import Verdict as V
 from relations.model._mechanism import Mechanism
 from relations.pipeline._conversion_frontiers import CONVERSION_IDS, conversion_frontier
 from relations.pipeline._frontiers import Frontier, frontier_for
-from relations.pipeline._stages import Stage, first_refutation
+from relations.pipeline._stages import PipelineResult, Stage, first_refutation
 from relations.pipeline._tightness import tightness
 from relations.proofs._coq import COQ_ONLY, COQ_PROOFS, check_theorem, prepare
 from relations.proofs._derive import derive
@@ -93,7 +93,7 @@ DENSE = {"local": (DenseFamily(2, 2), DenseFamily(3, 3)), "central": (DenseFamil
 
 
 @dataclass
-class RelationVerdict:
+class RelationVerdict(PipelineResult):
     """A relation's verdict and its evidence.
 
     ``verdict`` is a :class:`~relations.kinds.Verdict`: ``proved`` (SMT lemma, derivation or

@@ -41,10 +41,13 @@ from fractions import Fraction
 
 import numpy as np
 
+from relations.kinds import NotionKind
+from relations.notions import NOTIONS
+
 __all__ = ["KINDS", "parse", "divergence", "pair_value", "rho_pair"]
 
-#: The divergence notions (the name before any argument).
-KINDS = ("kl", "rho", "renyi", "delta", "eps_delta")
+#: The divergence and profile notions (the name before any argument), from the notion table.
+KINDS = tuple(n for n, row in NOTIONS.items() if row.kind in (NotionKind.DIVERGENCE, NotionKind.PROFILE))
 
 _CALL = re.compile(r"^(\w+)\(([^()]+)\)$")
 
