@@ -14,66 +14,31 @@ decide a relation for all mechanisms with :func:`verify_relation` (or one you st
 
 The package is layered; each layer imports only from the layers above it in this list:
 
+* :mod:`relations.kinds`, :mod:`relations.notions` -- the vocabulary and the notion table;
 * :mod:`relations.numbers` -- exact rationals, logarithms, certified enclosures;
 * :mod:`relations.model` -- priors, channels, neighbour structures, mechanisms;
 * :mod:`relations.measures`, :mod:`relations.mechanisms` -- budgets; named mechanisms;
 * :mod:`relations.catalogue` -- relations between budgets, as data;
-* :mod:`relations.checking` -- relations and claims decided on one mechanism;
-* :mod:`relations.search`, :mod:`relations.tradeoffs` -- verdicts over all mechanisms;
-  privacy against utility;
-* :mod:`relations.io` -- files and reports; then :mod:`relations.figures` and
-  :mod:`relations.cli`.
+* :mod:`relations.checking` -- relations, claims and conjectures decided on one mechanism;
+* :mod:`relations.proofs`, :mod:`relations.search`, :mod:`relations.audit`,
+  :mod:`relations.tradeoffs` -- proofs, counterexample searches, audits of code, privacy
+  against utility;
+* :mod:`relations.pipeline`, :mod:`relations.sweeps` -- verdicts over all mechanisms; sweeps;
+* :mod:`relations.io` -- formats and writes; :mod:`relations.app` -- the runs of the commands;
+  then :mod:`relations.figures`, :mod:`relations.demo` and :mod:`relations.cli`.
+
+Modules named ``_module`` are internal: import from the packages.
 """
 
 from __future__ import annotations
 
 import importlib
-import importlib.abc
-import importlib.util
 import sys
-import warnings
 
-#: Modules of 0.2 that moved to another package (not only behind an underscore).
-_MOVED_MODULES = {
-    **{f"relations.search.{m}": f"relations.proofs._{m}" for m in ("smt", "derive", "coq", "z3context")},
-    "relations.search.solvers": "relations.proofs.solvers",
-    "relations.search.conjecture_proof": "relations.proofs._conjectures",
-    **{f"relations.search.{m}": f"relations.pipeline._{m}"
-       for m in ("verify", "conjecture", "tightness", "frontiers", "conversion_frontiers")},
-    "relations.search.sweep_spec": "relations.sweeps._spec", "relations.search.sweep": "relations.sweeps._chunks",
-}
+from relations._lazy import OldModules
 
-
-class _OldModules(importlib.abc.MetaPathFinder, importlib.abc.Loader):
-    """The 0.2 module paths (``relations.measures.ratios``, ``relations.search.smt``) still import, as the module
-    that replaced them (``relations.measures._ratios``, ``relations.proofs._smt``), with a DeprecationWarning:
-    modules other than the packages and a few documented ones are internal since 0.3."""
-
-    def find_spec(self, fullname, path=None, target=None):
-        if not fullname.startswith("relations.") or fullname.rpartition(".")[2].startswith("_"):
-            return None
-        new = _MOVED_MODULES.get(fullname)
-        if new is None:
-            head, _, last = fullname.rpartition(".")
-            new = f"{head}._{last}"
-            try:
-                if importlib.util.find_spec(new) is None:
-                    return None
-            except ModuleNotFoundError:
-                return None
-        return importlib.util.spec_from_loader(fullname, self, origin=new)
-
-    def create_module(self, spec):
-        warnings.warn(f"{spec.name} is internal since 0.3 (now {spec.origin}); import from its package",
-                      DeprecationWarning, stacklevel=2)
-        return importlib.import_module(spec.origin)
-
-    def exec_module(self, module) -> None:
-        """Nothing to run: the module is the one that replaced the old path."""
-
-
-if not any(isinstance(f, _OldModules) for f in sys.meta_path):
-    sys.meta_path.append(_OldModules())
+if not any(isinstance(f, OldModules) for f in sys.meta_path):  # the 0.2 module paths still import
+    sys.meta_path.append(OldModules())
 
 #: Where each public name lives: imported on first use (PEP 562), so ``import relations`` and the
 #: command line start without numpy, sympy or z3.

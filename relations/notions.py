@@ -183,6 +183,11 @@ def mathtext(name: str) -> str:
 def evaluator(name: str, *, which: str = "exact") -> Callable[..., Any]:
     """The function computing a notion: ``which="exact"`` or ``"floats"``, imported on first use.
 
+    The paper's budgets are computed together: their exact evaluator is :func:`relations.measures.measure`
+    (a ``Measures``, the budget an attribute of it; ``eps_all`` has its own) and their float one the batch
+    evaluator of the searches.  The table names evaluators as ``"module:function"`` text, so this
+    bottom-layer module imports none of them until asked.
+
     Examples
     --------
     >>> evaluator("rho").__name__, evaluator("kl", which="floats").__name__

@@ -159,3 +159,32 @@ def test_one_name_per_idea_with_shims_for_the_old_names():
         assert verify.Verdict is verify.RelationVerdict
     with pytest.warns(DeprecationWarning, match="NotionSpec"):
         assert notions.Notion is notions.NotionSpec
+
+
+def test_the_0_2_module_paths_still_work_with_a_warning():
+    """Old paths import as the same module (warned), keep the module's own spec (reload works), resolve as
+    package attributes, and never shadow a public name of the package."""
+    import importlib
+    import subprocess
+    import sys
+
+    import relations.measures as measures
+    import relations.measures._ratios as ratios
+    import relations.pipeline as pipeline
+    import relations.search as search
+
+    with pytest.warns(DeprecationWarning, match="internal since 0.3"):
+        old = importlib.import_module("relations.measures.ratios")
+    assert old is ratios and ratios.__spec__.name == "relations.measures._ratios"
+    real = ratios.max_log_ratio
+    ratios.max_log_ratio = None
+    importlib.reload(ratios)
+    assert ratios.max_log_ratio is not None and ratios.max_log_ratio.__name__ == real.__name__
+    with pytest.warns(DeprecationWarning):
+        assert search.smt.__name__ == "relations.proofs._smt" and measures.ratios is ratios
+    with pytest.raises(ModuleNotFoundError):
+        importlib.import_module("relations.pipeline.conjecture")  # a public function, never a 0.2 module
+    assert callable(pipeline.conjecture) and not hasattr(measures, "no_such_module")
+    run = subprocess.run([sys.executable, "-W", "always", "-m", "relations.search.solvers"], capture_output=True,
+                         text=True, timeout=60)
+    assert "relations.proofs.solvers" in run.stderr and "Traceback" not in run.stderr, run.stderr

@@ -5,6 +5,7 @@ certified bounds when the randomness cannot be enumerated (the black-box route).
 
 from __future__ import annotations
 
+from relations._lazy import exports
 from relations.audit._blackbox import MAX_SAMPLES, SampleAudit, clopper_pearson, sample_audit
 from relations.audit._enumerate import (
     MAX_OUTCOMES,
@@ -28,3 +29,6 @@ __all__ = ["MAX_SAMPLES", "SampleAudit", "clopper_pearson", "sample_audit", "MAX
            "enumerate_channel", "exact_channel", "exact_mechanism", "intercepted_globals", "output_key",
            "output_label", "AuditReport", "assert_private", "audit", "load_target", "parse_domain", "ADAPTERS", "Pool",
            "audit_target"]
+
+# 0.2 submodule names (relations.measures.ratios) resolve to their replacements, with a DeprecationWarning
+__getattr__, __dir__ = exports(__name__, {})

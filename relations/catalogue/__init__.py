@@ -9,6 +9,7 @@ which mechanisms its proof covers.  How relations are decided is in ``docs/claim
 
 from __future__ import annotations
 
+from relations._lazy import exports
 from relations.catalogue._bounds import Bound, KLBound, Linear
 from relations.catalogue._entries import (
     BY_ID,
@@ -25,3 +26,6 @@ from relations.catalogue._entries import (
 from relations.catalogue._scopes import EVERY, PRIOR_ON_COMPONENTS, Scope, zero_prior_components
 
 __all__ = ["Linear", "KLBound", "Bound", "NOTIONS", "PAPER", "SUN", "DWORK_ROTH", "DRV", "CUFF_YU", "Relation", "CATALOGUE", "BY_ID", "get", "Scope", "EVERY", "PRIOR_ON_COMPONENTS", "zero_prior_components"]
+
+# 0.2 submodule names (relations.measures.ratios) resolve to their replacements, with a DeprecationWarning
+__getattr__, __dir__ = exports(__name__, {})

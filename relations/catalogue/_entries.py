@@ -31,6 +31,7 @@ from relations.catalogue._conversions import CONVERSIONS, is_notion
 from relations.catalogue._formulas import Formula
 from relations.catalogue._scopes import EVERY, PRIOR_ON_COMPONENTS, Scope
 from relations.kinds import Notion, RelationKind, Setting
+from relations.notions import BASE_NOTIONS
 from relations.notions import NOTIONS as _TABLE
 
 __all__ = ["NOTIONS", "PAPER", "SUN", "DWORK_ROTH", "DRV", "CUFF_YU", "Relation", "CATALOGUE", "BY_ID", "get"]
@@ -164,7 +165,7 @@ class Relation:
 
 def _notion(name: str) -> str:
     """A :class:`~relations.kinds.Notion`, or a conversion notion such as ``renyi(2)`` kept as its string."""
-    if name in Notion.__members__.values() or not is_notion(str(name)):
+    if name in BASE_NOTIONS or not is_notion(str(name)):
         return Notion(name)
     return str(name)
 

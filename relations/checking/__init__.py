@@ -16,6 +16,7 @@ Statuses and the grammar are in ``docs/claims-and-verdicts.md``.
 
 from __future__ import annotations
 
+from relations._lazy import exports
 from relations.checking._checker import (
     ClaimOutcome,
     Outcome,
@@ -35,3 +36,6 @@ from relations.checking._quantities import (
 )
 
 __all__ = ["Outcome", "applicable", "bound_value", "evaluate", "Report", "check", "ClaimOutcome", "decide", "CLAIM_NAMES", "Claim", "parse_claim", "FLOAT_EVALUATION", "Values", "values", "rounding_margins"]
+
+# 0.2 submodule names (relations.measures.ratios) resolve to their replacements, with a DeprecationWarning
+__getattr__, __dir__ = exports(__name__, {})

@@ -32,12 +32,18 @@ from relations.cli._app import (  # noqa: F401
 from relations.errors import InputError
 from relations.io import EVIDENCE_DIR
 from relations.kinds import NumericMode
+from relations.notions import FURTHER_NOTIONS, NOTIONS
 
 #: The help of ``--mode`` (its choices are those of :class:`~relations.kinds.NumericMode`).
 _MODE_HELP = (f"Numeric mode: {', '.join(NumericMode)}. auto (the default) is the documented rule (docs/semantics.md, "
               "'Numeric mode'): exact, except an .npz channel of more than 65536 entries, which is float mode unless "
               "its 'mode' array says; exact takes floats at their binary values (at most 4096 x 4096 entries, else an "
               "error); float computes in float64.")
+
+
+#: ``measure --notion``'s help: the further notions of the notion table (``docs/notions.md``).
+_NOTION_HELP = ("Also a further notion: " + ", ".join(NOTIONS[n].pattern for n in FURTHER_NOTIONS)
+                + ", or all. Repeatable.")
 
 
 @app.command()
@@ -48,8 +54,7 @@ def measure(
     bits: int | None = typer.Option(None, "--bits", help="Width of the eps_m enclosure at most 2**-bits (default 100; "
                                        "exact channels of 2^18 entries or more: certified floats, about 2**-44).",
                                        min=1, max=100000),
-    notion: list[str] = typer.Option([], "--notion", help="Also a further notion: rho, kl, renyi(ALPHA), delta(EPS), "
-                                     "eps_delta(DELTA), min_entropy_leakage, maximal_leakage, cmi, or all. Repeatable."),
+    notion: list[str] = typer.Option([], "--notion", help=_NOTION_HELP),
     mode: NumericMode = typer.Option(NumericMode.AUTO, "--mode", case_sensitive=False, show_default=False,
                                      help=_MODE_HELP),
 ) -> None:

@@ -16,7 +16,11 @@ The layer sits with :mod:`relations.figures`: it imports the layers below it, an
 
 from __future__ import annotations
 
+from relations._lazy import exports
 from relations.demo._server import make_server, page_html, server_url
 from relations.demo._state import RANGES, Params, counterexample, parse_params
 
 __all__ = ["RANGES", "Params", "counterexample", "make_server", "page_html", "parse_params", "server_url"]
+
+# 0.2 submodule names (relations.measures.ratios) resolve to their replacements, with a DeprecationWarning
+__getattr__, __dir__ = exports(__name__, {})

@@ -14,6 +14,8 @@ import json
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from relations._lazy import exports
+
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
@@ -100,3 +102,6 @@ def write_all(out: str = "figures", fmt: str | Sequence[str] = FORMATS, only: Se
         folder.write_text(f"{name}.json", text)
     folder.commit()
     return paths
+
+# 0.2 submodule names (relations.measures.ratios) resolve to their replacements, with a DeprecationWarning
+__getattr__, __dir__ = exports(__name__, {})

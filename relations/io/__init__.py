@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import importlib
 
+from relations._lazy import old_submodule
+
 #: The folder ``relations verify`` writes its evidence to unless told (``--out``), in the current directory.
 #: It is not the repository's ``proofs/``: the committed evidence is regenerated on purpose (``--out proofs``),
 #: never as a side effect, since evidence names the versions of z3, hypothesis and coqc that produced it.
@@ -44,7 +46,10 @@ def __getattr__(name: str):
         value = getattr(importlib.import_module(where if "." in where else f"relations.io._{where}"), name)
         globals()[name] = value
         return value
-    raise AttributeError(f"module 'relations.io' has no attribute {name!r}")
+    old = old_submodule(__name__, name)  # a 0.2 module: relations.io.reading
+    if old is None:
+        raise AttributeError(f"module 'relations.io' has no attribute {name!r}")
+    return old
 
 
 def __dir__() -> list[str]:

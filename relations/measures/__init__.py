@@ -16,6 +16,7 @@ The definitions and the conventions on zeros and infinities are in ``docs/semant
 
 from __future__ import annotations
 
+from relations._lazy import exports
 from relations.measures._api import eps_all, measure
 from relations.measures._dense import (
     Joint,
@@ -39,3 +40,6 @@ from relations.measures._ratios import WINDOW, EntryFn, max_log_ratio, scan_floa
 from relations.measures._results import Budget, Measures, MutualInformation, Witness
 
 __all__ = ["measure", "eps_all", "Joint", "eps_d", "eps_i", "sigma_min", "eps_m", "eps_all_dense", "measure_dense", "mutual_information", "independent", "MAX_TIE_DENOMINATOR", "MAX_TIE_BITS", "compare_with_log", "mutual_information_float", "factor_groups", "measure_product", "eps_all_product", "WINDOW", "EntryFn", "max_log_ratio", "scan_float", "Witness", "Budget", "MutualInformation", "Measures"]
+
+# 0.2 submodule names (relations.measures.ratios) resolve to their replacements, with a DeprecationWarning
+__getattr__, __dir__ = exports(__name__, {})

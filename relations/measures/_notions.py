@@ -226,11 +226,11 @@ def notion_value(mech: Mechanism, name: str, arg: Real | Fraction | int | str | 
 
 def __getattr__(name: str) -> type:
     """``Notion``, the 0.1 name of :class:`NotionSpec`, with a :class:`DeprecationWarning`
-    (:class:`relations.kinds.Notion` is the enum of the paper's notions)."""
+    (:class:`relations.kinds.Notion` is the enum of the notions' names)."""
     if name == "Notion":
         import warnings
 
         warnings.warn("relations.measures._notions.Notion is now NotionSpec; relations.kinds.Notion is the "
-                      "enum of the paper's notions", DeprecationWarning, stacklevel=2)
+                      "enum of the notions' names", DeprecationWarning, stacklevel=2)
         return NotionSpec
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -24,6 +24,7 @@ Examples
 
 from __future__ import annotations
 
+from relations._lazy import exports
 from relations.mechanisms._aliases import hadamard, oue, rr, subset, sue
 from relations.mechanisms._budgets import EPS_DENOMINATOR, ratio_of
 from relations.mechanisms._local import (
@@ -47,3 +48,6 @@ from relations.mechanisms._ranges import folded_geometric, staircase, truncated_
 from relations.mechanisms._registry import REGISTRY, NamedMechanism, named
 
 __all__ = ["krr_rows", "randomized_response", "krr", "unary_encoding", "subset_selection", "hadamard_response", "exponential", "utility_sensitivity", "product", "paper_example", "paper_construction", "paper_local", "paper_central", "truncated_geometric", "folded_geometric", "staircase", "NamedMechanism", "REGISTRY", "named", "rr", "oue", "sue", "subset", "hadamard", "ratio_of", "EPS_DENOMINATOR"]
+
+# 0.2 submodule names (relations.measures.ratios) resolve to their replacements, with a DeprecationWarning
+__getattr__, __dir__ = exports(__name__, {})

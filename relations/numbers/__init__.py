@@ -4,6 +4,7 @@ certified enclosures (arb balls) and exact comparison of the reals the tool meet
 
 from __future__ import annotations
 
+from relations._lazy import exports
 from relations.numbers._enclosure import (
     DEFAULT_BITS,
     Enclosure,
@@ -42,3 +43,6 @@ from relations.numbers._text import (
 )
 
 __all__ = ["DEFAULT_BITS", "Enclosure", "certified_text", "sum_enclosures", "working_precision", "ball", "rational", "interval", "log_of", "LogRatio", "MAX_FORM_TERMS", "MAX_FORM_BITS", "coprime_basis", "log_form_sign", "form_difference", "log_form", "LADDER", "Rational", "Log", "ArbExpr", "Real", "inf", "compare", "log_times", "kl_bound", "log_combination", "affine_enclosure", "largest_remainder", "MAX_EXPONENT", "MAX_DIGITS", "parse_rational", "parse_rational_list", "fraction_text", "short_text", "json_repr"]
+
+# 0.2 submodule names (relations.measures.ratios) resolve to their replacements, with a DeprecationWarning
+__getattr__, __dir__ = exports(__name__, {})

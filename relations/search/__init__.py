@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib
 import warnings
 
+from relations._lazy import old_submodule
 from relations.search._erasure import rows as erasure_rows
 from relations.search._families import (
     DenseFamily,
@@ -36,7 +37,7 @@ from relations.search._witnesses import certified_mi_upper, mi_witness, simplify
 #: DeprecationWarning).
 _MOVED = {
     **dict.fromkeys(["FINITE", "Derivation", "derive", "lemma_facts"], "relations.proofs._derive"),
-    **dict.fromkeys(["Lemma", "ProofResult", "SearchResult", "Shape", "bounded_search",
+    **dict.fromkeys(["RATIO_NOTIONS", "Lemma", "ProofResult", "SearchResult", "Shape", "bounded_search",
                      "density_lemma", "is_ratio_relation", "lemma_for", "prove"], "relations.proofs._smt"),
     **dict.fromkeys(["DENSE", "SMT_SHAPES", "WITNESS_EPS_M", "Effort", "RelationVerdict", "verify_all",
                      "verify_relation"], "relations.pipeline._verify"),
@@ -47,7 +48,10 @@ def __getattr__(name: str):
     if name in _MOVED:
         warnings.warn(f"relations.search.{name} moved to {_MOVED[name]}.{name}", DeprecationWarning, stacklevel=2)
         return getattr(importlib.import_module(_MOVED[name]), name)
-    raise AttributeError(f"module 'relations.search' has no attribute {name!r}")
+    old = old_submodule(__name__, name)  # a 0.2 module: relations.search.smt
+    if old is None:
+        raise AttributeError(f"module 'relations.search' has no attribute {name!r}")
+    return old
 
 
 __all__ = ["float_values", "DenseFamily", "RRFamily", "local_rr_values", "product_values", "float_bound", "violation",

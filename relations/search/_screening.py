@@ -30,8 +30,9 @@ from typing import Any
 from relations.catalogue._entries import Relation
 from relations.checking._checker import evaluate
 from relations.checking._quantities import values
-from relations.kinds import Notion, Status
+from relations.kinds import Status
 from relations.model._mechanism import Mechanism
+from relations.notions import BASE_NOTIONS
 
 __all__ = ["refutes", "float_screen", "generated", "hypothesis_search"]
 
@@ -73,7 +74,7 @@ def float_screen(rel: Relation, *, memo: dict | None = None) -> Callable[[Mechan
     from relations.search._families import float_values
     from relations.search._optimiser import extra_notions, violation
 
-    paper = all(n in Notion.__members__.values() for n in (rel.premise, rel.conclusion))
+    paper = all(n in BASE_NOTIONS for n in (rel.premise, rel.conclusion))
 
     extra = extra_notions(rel)
 

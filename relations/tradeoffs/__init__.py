@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from relations._lazy import exports
 from relations.tradeoffs._optimal import (
     Optimum,
     blahut_arimoto,
@@ -21,3 +22,6 @@ from relations.tradeoffs._utility import (
 )
 
 __all__ = ["Optimum", "optimal_dp", "optimal_id", "blahut_arimoto", "optimal_mi", "privacy_distortion_curves", "loss_matrix", "expected_distortion", "entropy", "conditional_entropy", "binary_entropy", "fano_leakage_bound", "utility_summary"]
+
+# 0.2 submodule names (relations.measures.ratios) resolve to their replacements, with a DeprecationWarning
+__getattr__, __dir__ = exports(__name__, {})
