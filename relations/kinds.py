@@ -44,6 +44,7 @@ class Notion(StrEnum):
     RENYI = "renyi"  #: Renyi DP of order alpha
     RHO = "rho"  #: zCDP
     KL = "kl"  #: the largest KL divergence between neighbours' rows
+    CHI2 = "chi2"  #: the largest chi-squared divergence between neighbours' rows
     MIN_ENTROPY_LEAKAGE = "min_entropy_leakage"  #: min-entropy leakage
     MAXIMAL_LEAKAGE = "maximal_leakage"  #: maximal leakage
     CMI = "cmi"  #: per-record conditional mutual information

@@ -130,6 +130,10 @@ _ROWS = (
     NotionSpec(Notion.KL, "KL", r"\mathrm{KL}", NotionKind.DIVERGENCE, None, None, _BOTH,
                "max KL divergence D(Q[x] || Q[x']) over ordered neighbour pairs",
                "Dwork, Rothblum, Vadhan, FOCS 2010, doi:10.1109/FOCS.2010.12", "relations.measures._renyi:kl", _FLOAT),
+    NotionSpec(Notion.CHI2, "χ²", r"\chi^2", NotionKind.DIVERGENCE, None, None, _BOTH,
+               "max chi-squared divergence sum_y (Q[x][y] - Q[x'][y])^2 / Q[x'][y] over ordered neighbour pairs "
+               "(= e^renyi(2) - 1)", "Pearson 1900; as a divergence, the f-divergence of f(t) = (t - 1)^2",
+               "relations.measures._renyi:chi2", _FLOAT),
     NotionSpec(Notion.MIN_ENTROPY_LEAKAGE, "L_ME", r"\mathcal{L}_{\mathrm{ME}}", NotionKind.LEAKAGE, None, None, _BOTH,
                "min-entropy leakage: ln sum_y max_x p(x) Q[x][y] - ln max_x p(x)",
                "Smith, FoSSaCS 2009, doi:10.1007/978-3-642-00596-1_21",

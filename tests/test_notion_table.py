@@ -95,3 +95,29 @@ def test_tv_is_one_row_and_works_everywhere():
     refuted = conjecture("tv <= eps_d / 4", quick=True)
     assert refuted.verdict == "refuted" and refuted.decision.lhs > refuted.decision.rhs
     assert np.isclose(refuted.decision.lhs, float(notion_value(refuted.witness, "tv").value))
+
+
+def test_chi2_by_hand_and_by_renyi():
+    """chi2 = max sum_y (P_y - R_y)^2 / R_y.  By hand for binary RR with ratio 3, rows (3/4, 1/4) and (1/4, 3/4):
+    (1/2)^2 / (1/4) + (1/2)^2 / (3/4) = 4/3; a second method: e^renyi(2) - 1 = 7/3 - 1."""
+    from fractions import Fraction
+
+    import numpy as np
+
+    from relations.checking import check
+    from relations.measures._notions import notion_result, notion_value
+    from relations.model import Mechanism
+    from relations.pipeline import conjecture
+    from relations.search._notion_floats import notion_float
+
+    rr = Mechanism.local([["3/4", "1/4"], ["1/4", "3/4"]])
+    assert notion_value(rr, "chi2").value == Fraction(4, 3)
+    assert notion_value(rr, "renyi(2)").log.ratio - 1 == Fraction(4, 3)
+    assert np.isclose(notion_float(rr, "chi2"), 4 / 3)
+    # (0, 1): P = (1, 0), R = (1/2, 1/2) gives 1/(1/2) - 1 = 1; (1, 0) puts mass where R has none: inf
+    assert str(notion_result(Mechanism.local([["1", "0"], ["1/2", "1/2"]]), "chi2").value) == "inf"
+    floats = Mechanism.local(np.array([[0.75, 0.25], [0.25, 0.75]]), mode="float")
+    assert not floats.exact and np.isclose(float(notion_value(floats, "chi2").value), 4 / 3)
+    assert [c.holds for c in check(rr, claims=["chi2 <= 4/3", "chi2 < 4/3"]).claims] == [True, False]
+    # kl = (1/2) ln 3 = 0.549 < 4/3 on binary RR: "chi2 <= kl" is false there, and the searches find one
+    assert conjecture("chi2 <= kl", quick=True).verdict == "refuted"

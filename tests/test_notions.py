@@ -364,7 +364,7 @@ def test_values_reals_by_name():
         vals.reals["nothing"]
     with pytest.raises(InputError):
         vals.reals["renyi(1)"]
-    assert set(NOTIONS) == {"delta", "eps_delta", "tv", "renyi", "rho", "kl", "min_entropy_leakage", "maximal_leakage",
+    assert set(NOTIONS) == {"delta", "eps_delta", "tv", "renyi", "rho", "kl", "chi2", "min_entropy_leakage", "maximal_leakage",
                             "cmi"}
     assert parse_notion("delta(ln(3))")[0] == "delta"
 

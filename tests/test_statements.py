@@ -82,7 +82,7 @@ def test_claim_messages():
                           "zero"), ("eps_d <= ln(0)", "ln needs a positive argument"), ("rho(2) < 1", "rho takes no "
                           "argument"), ("eps_m(2) < 1", "eps_m takes no argument"), ("delta < 1", "delta needs an "
                           "argument: delta(eps)"), ("eps_dd < 1", "unknown quantity 'eps_dd' (one of eps_i, eps_d, "
-                          "eps_m, sigma_min, eps_all, neg_sigma, delta, eps_delta, tv, renyi, rho, kl, min_entropy_leakage, "
+                          "eps_m, sigma_min, eps_all, neg_sigma, delta, eps_delta, tv, renyi, rho, kl, chi2, min_entropy_leakage, "
                           "maximal_leakage, cmi)")]:
         with pytest.raises(InputError) as exc:
             parse_claim(text)

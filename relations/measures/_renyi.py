@@ -34,7 +34,7 @@ from relations.numbers._logforms import form_difference, log_form_sign
 from relations.numbers._logs import LogRatio
 from relations.numbers._reals import ArbExpr, Log, Rational, Real, inf, log_form
 
-__all__ = ["MAX_EXACT_ORDER", "renyi", "kl", "max_kl_sign"]
+__all__ = ["chi2", "MAX_EXACT_ORDER", "renyi", "kl", "max_kl_sign"]
 
 #: Integer orders up to this are computed with an exact rational sum ``S``; larger ones by enclosures.
 MAX_EXACT_ORDER = 64
@@ -300,3 +300,43 @@ def kl(mech: Mechanism, *, name: str = "kl") -> NotionResult:
 
     expr, at = _max_expr("KL", [_kl_enclosure(p) for p in distinct], tie)
     return NotionResult(name, expr, distinct[at].witness)
+
+
+def chi2(mech: Mechanism, *, name: str = "chi2") -> NotionResult:
+    """The largest chi-squared divergence between neighbours' rows, exactly.
+
+    ``chi2 = max over neighbours x ~ x' of sum_y (Q[x][y] - Q[x'][y])^2 / Q[x'][y] = S - 1``, where
+    ``S = sum_y Q[x][y]^2 / Q[x'][y]`` is the sum of :func:`renyi` at order 2 (``renyi(2) = ln S``), so the
+    two share their maximising pair; infinite when ``Q[x]`` puts mass where ``Q[x']`` has none.
+
+    Parameters
+    ----------
+    mech : Mechanism
+    name : str, optional
+        The name of the result.
+
+    Returns
+    -------
+    NotionResult
+        A rational in exact mode (``inf`` when supports differ); a float's value in float mode.
+
+    References
+    ----------
+    .. [1] Pearson. On the criterion that a given system of deviations ... Philosophical Magazine 50, 1900.
+
+    Examples
+    --------
+    Binary randomized response with ratio 3: ``(1/2)^2 / (1/4) + (1/2)^2 / (3/4) = 4/3 = 7/3 - 1``.
+
+    >>> from relations.mechanisms import randomized_response
+    >>> str(chi2(randomized_response(3)).value)
+    '4/3'
+    """
+    r = renyi(mech, 2, name=name)
+    v = r.value
+    if isinstance(v, Log):
+        ratio = v.log.ratio
+        return NotionResult(name, v if ratio is None else Rational(ratio - 1), r.witness)  # ln S, or inf
+    if mech.exact:  # no pair of distinct rows: 0
+        return NotionResult(name, Rational(Fraction(0)), r.witness)
+    return NotionResult(name, Rational(Fraction(math.expm1(float(cast(Rational, v).value)))), r.witness)

@@ -241,6 +241,8 @@ def _divergence(kind: str, arg, A: np.ndarray, C: np.ndarray, cache: dict) -> np
         cache["kl"] = np.where(broken, np.inf, np.maximum(0.0, np.where(support, A * lr, 0.0).sum(axis=-1)))
     if kind == "kl":
         return cache["kl"]
+    if kind == "chi2":  # sum_y P_y^2 / R_y - 1, infinite where P puts mass outside R's support
+        return np.where(broken, np.inf, np.where(support, A * A / np.where(C > 0, C, 1.0), 0.0).sum(axis=-1) - 1.0)
     if kind == "rho":  # broken pairs get harmless finite stand-ins, then inf
         return np.where(broken, np.inf, _rho(np.where(broken[..., None], 1.0, A), np.where(broken[..., None], 0.0, lr),
                                              support | broken[..., None], np.where(broken, 0.0, cache["kl"])))
