@@ -32,10 +32,9 @@ Modules named ``_module`` are internal: import from the packages.
 
 from __future__ import annotations
 
-import importlib
 import sys
 
-from relations._lazy import OldModules
+from relations._lazy import OldModules, exports
 
 if not any(isinstance(f, OldModules) for f in sys.meta_path):  # the 0.2 module paths still import
     sys.meta_path.append(OldModules())
@@ -58,20 +57,14 @@ _EXPORTS = {
 }
 
 
+_getattr, __dir__ = exports(__name__, _EXPORTS)
+
+
 def __getattr__(name: str):
     if name == "__version__":  # read from the installed metadata on first use (about 25 ms)
         globals()[name] = _version()
         return globals()[name]
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'relations' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_EXPORTS))
+    return _getattr(name)
 
 
 __all__ = [

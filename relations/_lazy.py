@@ -53,9 +53,9 @@ def _replacement(fullname: str) -> str | None:
         return None
 
 
-def _warn(old: str, new: str) -> None:
+def _warn(old: str, new: str, stacklevel: int = 3) -> None:
     warnings.warn(f"{old} is internal since 0.3 (now {new}); import from its package", DeprecationWarning,
-                  stacklevel=3)
+                  stacklevel=stacklevel)
 
 
 def old_submodule(package: str, name: str) -> ModuleType | None:
@@ -63,7 +63,7 @@ def old_submodule(package: str, name: str) -> ModuleType | None:
     new = _replacement(f"{package}.{name}")
     if new is None:
         return None
-    _warn(f"{package}.{name}", new)
+    _warn(f"{package}.{name}", new, stacklevel=4)  # the user's line: _warn, this, a package's __getattr__, it
     return importlib.import_module(new)
 
 
@@ -97,7 +97,8 @@ class OldModules(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         return spec.loader.get_code(new)  # type: ignore[union-attr]
 
 
-def exports(package: str, where: dict[str, str]) -> tuple[Callable[[str], Any], Callable[[], list[str]]]:
+def exports(package: str, where: dict[str, str], *,
+            moved: dict[str, str] | None = None) -> tuple[Callable[[str], Any], Callable[[], list[str]]]:
     """``__getattr__`` and ``__dir__`` for ``package``: the name ``n`` is ``where[n]``'s attribute ``n``, and a
     0.2 submodule name (``relations.measures.ratios``) is its replacement, with a DeprecationWarning.
 
@@ -107,10 +108,15 @@ def exports(package: str, where: dict[str, str]) -> tuple[Callable[[str], Any], 
         The package's ``__name__``.
     where : dict of str to str
         Each public name imported on first use, and the module that defines it.
+    moved : dict of str to str, optional
+        0.2 names of the package that moved to another module: resolved there, with a DeprecationWarning.
     """
 
     def getattr_(name: str) -> Any:
         module = where.get(name)
+        if module is None and moved and name in moved:
+            warnings.warn(f"{package}.{name} moved to {moved[name]}.{name}", DeprecationWarning, stacklevel=2)
+            return getattr(importlib.import_module(moved[name]), name)
         if module is None:
             old = old_submodule(package, name)
             if old is None:

@@ -274,12 +274,13 @@ def optimize(
     from relations.tradeoffs._optimal import optimal_dp, optimal_id, optimal_mi
 
     notion = notion.strip().lower()  # choices are case-insensitive: --notion EPS_D
-    notion = {"dp": "eps_d", "id": "eps_i", "mi": "eps_m"}.get(notion, notion)  # the 0.2 names
+    old_names = {"dp": "eps_d", "id": "eps_i", "mi": "eps_m"}  # the 0.2 names, still accepted
+    notion = old_names.get(notion, notion)
     solvers = {"eps_d": optimal_dp, "eps_i": optimal_id, "eps_m": optimal_mi}
     solver = solvers.get(notion)
     if solver is None:
         raise InputError(f"--notion must be one of {', '.join(solvers)}, got {notion!r}"
-                         f"{did_you_mean(notion, [*solvers, 'dp', 'id', 'mi'])}")
+                         f"{did_you_mean(notion, [*solvers, *old_names])}")
     from relations.numbers._text import parse_rational_list
 
     p = parse_rational_list(prior, "--prior")

@@ -14,9 +14,7 @@
 
 from __future__ import annotations
 
-import importlib
-
-from relations._lazy import old_submodule
+from relations._lazy import exports
 
 #: The folder ``relations verify`` writes its evidence to unless told (``--out``), in the current directory.
 #: It is not the repository's ``proofs/``: the committed evidence is regenerated on purpose (``--out proofs``),
@@ -26,34 +24,21 @@ EVIDENCE_DIR = "relations-evidence"
 # Imported on first use (PEP 562): ``relations measure`` needs the readers and the tables, not the
 # evidence writer (which pulls in the checker and the whole catalogue, 0.3 s of start-up).
 _WHERE = {
-    "write_evidence": "evidence",
-    **dict.fromkeys(["MAX_JSON_BYTES", "MAX_NPZ_BYTES", "read_input"], "inputs"),
-    **dict.fromkeys(["KNOWN_KEYS", "from_dict", "load", "load_loss_matrix", "loads"], "reading"),
-    "load_npz": "npz",
+    "write_evidence": "relations.io._evidence",
+    **dict.fromkeys(["MAX_JSON_BYTES", "MAX_NPZ_BYTES", "read_input"], "relations.io._inputs"),
+    **dict.fromkeys(["KNOWN_KEYS", "from_dict", "load", "load_loss_matrix", "loads"], "relations.io._reading"),
+    "load_npz": "relations.io._npz",
     **dict.fromkeys(["budget_json", "catalogue_json", "measures_json", "mi_json", "number",
-                     "rounding_json", "sizes", "verdict_json"], "reports"),
+                     "rounding_json", "sizes", "verdict_json"], "relations.io._reports"),
     # the check-report encoders live a layer below, with the checker: measure need not import it
     **dict.fromkeys(["check_json", "outcome_json", "real_json"], "relations.checking._encoding"),
-    **dict.fromkeys(["catalogue_table", "check_tables", "measures_table", "verdicts_table"], "tables"),
-    **dict.fromkeys(["dumps", "to_dict", "write_text_atomic"], "writing"),
-    **dict.fromkeys(["load_spec", "read_rows", "iter_rows"], "sweeps"),
+    **dict.fromkeys(["catalogue_table", "check_tables", "measures_table", "verdicts_table"], "relations.io._tables"),
+    **dict.fromkeys(["dumps", "to_dict", "write_text_atomic"], "relations.io._writing"),
+    **dict.fromkeys(["load_spec", "read_rows", "iter_rows"], "relations.io._sweeps"),
 }
 
 
-def __getattr__(name: str):
-    if name in _WHERE:
-        where = _WHERE[name]
-        value = getattr(importlib.import_module(where if "." in where else f"relations.io._{where}"), name)
-        globals()[name] = value
-        return value
-    old = old_submodule(__name__, name)  # a 0.2 module: relations.io.reading
-    if old is None:
-        raise AttributeError(f"module 'relations.io' has no attribute {name!r}")
-    return old
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_WHERE))
+__getattr__, __dir__ = exports(__name__, _WHERE)
 
 
 __all__ = ["EVIDENCE_DIR", *_WHERE]  # the names of _WHERE are imported on first use

@@ -7,10 +7,7 @@ verdict, in :mod:`relations.pipeline`.
 
 from __future__ import annotations
 
-import importlib
-import warnings
-
-from relations._lazy import old_submodule
+from relations._lazy import exports
 from relations.search._erasure import rows as erasure_rows
 from relations.search._families import (
     DenseFamily,
@@ -44,14 +41,7 @@ _MOVED = {
 }
 
 
-def __getattr__(name: str):
-    if name in _MOVED:
-        warnings.warn(f"relations.search.{name} moved to {_MOVED[name]}.{name}", DeprecationWarning, stacklevel=2)
-        return getattr(importlib.import_module(_MOVED[name]), name)
-    old = old_submodule(__name__, name)  # a 0.2 module: relations.search.smt
-    if old is None:
-        raise AttributeError(f"module 'relations.search' has no attribute {name!r}")
-    return old
+__getattr__, __dir__ = exports(__name__, {}, moved=_MOVED)
 
 
 __all__ = ["float_values", "DenseFamily", "RRFamily", "local_rr_values", "product_values", "float_bound", "violation",
