@@ -67,6 +67,10 @@ class NotionSpec:
         Whether the SMT encodings (:mod:`relations.proofs._smt`) state relations about it.
     paper : bool
         One of the paper's budgets, computed together by :func:`relations.measures.measure`.
+    needs_records : bool
+        Defined only where the inputs are records (locally, or datasets ``D^r``): not on an explicit
+        neighbour graph, whose rows are not made of records (``relations measure --notion all`` leaves it out
+        there and says so).
     """
 
     name: Notion
@@ -82,6 +86,7 @@ class NotionSpec:
     floats: str | None
     smt: bool = False
     paper: bool = False
+    needs_records: bool = False
 
     @property
     def pattern(self) -> str:
@@ -144,7 +149,8 @@ _ROWS = (
                "relations.measures._leakage:maximal_leakage", _FLOAT),
     NotionSpec(Notion.CMI, "CMI", r"\mathrm{CMI}", NotionKind.INFORMATION, None, None, _BOTH,
                "per-record conditional mutual information: max over records i of I(X_i; Y | X_-i) (I(X;Y) locally)",
-               "Cuff, Yu, CCS 2016, doi:10.1145/2976749.2978308", "relations.measures._leakage:cmi", None),
+               "Cuff, Yu, CCS 2016, doi:10.1145/2976749.2978308", "relations.measures._leakage:cmi", None,
+               needs_records=True),
 )
 
 #: Every notion, by name, in the order tables list them (the paper's budgets first).

@@ -121,3 +121,28 @@ def test_chi2_by_hand_and_by_renyi():
     assert [c.holds for c in check(rr, claims=["chi2 <= 4/3", "chi2 < 4/3"]).claims] == [True, False]
     # kl = (1/2) ln 3 = 0.549 < 4/3 on binary RR: "chi2 <= kl" is false there, and the searches find one
     assert conjecture("chi2 <= kl", quick=True).verdict == "refuted"
+
+
+def test_notion_all_leaves_out_what_a_graph_does_not_define(cli, tmp_path):
+    """``--notion all`` on an explicit neighbour graph computes every notion defined there and names the
+    one it leaves out (``cmi`` needs records); naming ``cmi`` explicitly is still bad input (exit 2)."""
+    import json
+
+    path = tmp_path / "graph.json"
+    path.write_text(json.dumps({"setting": "central", "prior": ["1/2", "1/4", "1/4"],
+                                "channel": [["1/2", "1/2"], ["3/4", "1/4"], ["1/10", "9/10"]],
+                                "neighbours": [[0, 1], [1, 2]]}))
+    done = cli("measure", str(path), "--notion", "all", "--json")
+    assert done.returncode == 0, done.stderr
+    obj = json.loads(done.stdout)
+    computed = {row["name"].split("(")[0] for row in obj["notions"]}
+    needing = {name for name, row in table.NOTIONS.items() if row.needs_records}
+    assert needing == {"cmi"} and computed == set(table.FURTHER_NOTIONS) - needing
+    assert [item["name"] for item in obj["left_out"]] == ["cmi"] and "records" in obj["left_out"][0]["reason"]
+    text = cli("measure", str(path), "--notion", "all")
+    assert text.returncode == 0 and "left out: cmi" in text.stdout
+    explicit = cli("measure", str(path), "--notion", "cmi")
+    assert explicit.returncode == 2 and "not defined here" in explicit.stderr
+    local = json.loads(cli("measure", "examples/paper_example.json", "--notion", "all", "--json").stdout)
+    assert "left_out" not in local and {row["name"].split("(")[0] for row in local["notions"]} == set(
+        table.FURTHER_NOTIONS)

@@ -60,8 +60,8 @@ def measure(
 ) -> None:
     """The four quantities eps_i, eps_d, eps_m, sigma_min with exact forms and witnesses (and --notion ones)."""
     from relations.io._reading import load
-    from relations.io._reports import measures_json, notions_json
-    from relations.io._tables import measures_table, notions_table
+    from relations.io._reports import left_out_json, measures_json, notions_json
+    from relations.io._tables import left_out_text, measures_table, notions_table
     from relations.measures._api import measure as compute
 
     fmt = output_format(fmt, json_out)
@@ -75,8 +75,11 @@ def measure(
     result = compute(mech, bits=bits)
     obj = measures_json(mech, result) if fmt != "table" else None
     rows = notions_json(mech, notion) if notion else []
+    left = left_out_json(mech, notion) if notion else []
     if obj is not None and notion:
         obj["notions"] = rows
+        if left:
+            obj["left_out"] = left
     if fmt == "json":
         sys.stdout.write(json.dumps(obj, indent=2) + "\n")
     elif fmt != "table":
@@ -87,6 +90,8 @@ def measure(
         _console().print(measures_table(mech, result))
         if rows:
             _console().print(notions_table(rows))
+        if left:
+            _console().print(left_out_text(left))
 
 
 @app.command()

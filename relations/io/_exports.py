@@ -285,6 +285,7 @@ def to_latex(kind: str, obj: Any, *, source: str | None = None) -> str:
     lines = [f"% relations {_version()}: {command}".replace("\n", " ")]
     if kind == "measure":
         lines += _tabular("llrl", ["quantity", "exact", "value", "witness"], _measure_rows(obj))
+        lines += [f"% left out: {item['name']} ({item['reason']})" for item in obj.get("left_out", [])]
     elif kind == "check":
         lines += _tabular("llrl", ["quantity", "exact", "value", "witness"], _measure_rows(obj["measures"]))
         rows = []

@@ -42,7 +42,7 @@ from relations.notions import FURTHER_NOTIONS, NOTIONS
 if TYPE_CHECKING:
     from relations.pipeline._verify import RelationVerdict
 
-__all__ = ["catalogue_json", "verdict_json", "ALL_NOTIONS", "notions_json"]
+__all__ = ["catalogue_json", "verdict_json", "ALL_NOTIONS", "notions_json", "left_out_json"]
 
 def catalogue_json() -> list[dict[str, Any]]:
     """The relation catalogue as JSON (``relations catalogue --json``), one object per relation.
@@ -96,6 +96,25 @@ def verdict_json(v: RelationVerdict, *, with_witness: bool = True) -> dict[str, 
 ALL_NOTIONS = tuple(n if NOTIONS[n].example is None else f"{n}({NOTIONS[n].example})" for n in FURTHER_NOTIONS)
 
 
+def _wanted(mech: Any, names: Sequence[str]) -> tuple[list[str], list[dict[str, str]]]:
+    """The canonical names to compute, in order and once each, and those ``all`` leaves out with the reason."""
+    from relations.measures._notions import canonical_name, parse_notion, undefined_reason
+
+    wanted: list[str] = []
+    left: list[dict[str, str]] = []
+    for name in names:
+        every = name.strip().lower() == "all"
+        for one in (ALL_NOTIONS if every else (name,)):
+            canonical = canonical_name(*parse_notion(one))
+            reason = undefined_reason(mech, canonical) if every else None
+            if reason is not None:
+                if all(item["name"] != canonical for item in left):
+                    left.append({"name": canonical, "reason": reason})
+            elif canonical not in wanted:
+                wanted.append(canonical)
+    return wanted, [item for item in left if item["name"] not in wanted]
+
+
 def notions_json(mech: Any, names: Sequence[str]) -> list[dict[str, Any]]:
     """The further notions of ``relations measure --notion NAME`` as JSON rows.
 
@@ -104,7 +123,8 @@ def notions_json(mech: Any, names: Sequence[str]) -> list[dict[str, Any]]:
     mech : Mechanism
     names : sequence of str
         Notion names with their arguments (``"rho"``, ``"delta(1/2)"``, ``"renyi(3/2)"``), or ``"all"``
-        for :data:`ALL_NOTIONS`; repeated names are computed once.
+        for every notion of :data:`ALL_NOTIONS` defined on ``mech`` (:func:`left_out_json` lists the others);
+        repeated names are computed once.
 
     Returns
     -------
@@ -115,8 +135,8 @@ def notions_json(mech: Any, names: Sequence[str]) -> list[dict[str, Any]]:
     Raises
     ------
     InputError
-        An unknown notion or a bad argument (before anything is computed), or one that does not apply
-        (``cmi`` on an explicit neighbour graph).
+        An unknown notion or a bad argument (before anything is computed), or one named explicitly that is
+        not defined on ``mech`` (``cmi`` on an explicit neighbour graph).
 
     Examples
     --------
@@ -126,16 +146,10 @@ def notions_json(mech: Any, names: Sequence[str]) -> list[dict[str, Any]]:
     """
     from relations.checking._encoding import real_json
     from relations.measures._encoding import witness_json
-    from relations.measures._notions import canonical_name, notion_result, parse_notion
+    from relations.measures._notions import notion_result
 
-    wanted: list[str] = []
-    for name in names:
-        for one in (ALL_NOTIONS if name.strip().lower() == "all" else (name,)):
-            canonical = canonical_name(*parse_notion(one))
-            if canonical not in wanted:
-                wanted.append(canonical)
     rows = []
-    for name in wanted:
+    for name in _wanted(mech, names)[0]:
         r = notion_result(mech, name)
         row = {"name": r.name, **real_json(r.value, approximate=not mech.exact),
                "witness": witness_json(mech, r.witness)}
@@ -143,3 +157,17 @@ def notions_json(mech: Any, names: Sequence[str]) -> list[dict[str, Any]]:
             row["detail"] = r.detail
         rows.append(row)
     return rows
+
+
+def left_out_json(mech: Any, names: Sequence[str]) -> list[dict[str, str]]:
+    """The notions ``"all"`` in ``names`` leaves out because they are not defined on ``mech``, with why.
+
+    Examples
+    --------
+    >>> from relations.mechanisms import truncated_geometric
+    >>> left_out_json(truncated_geometric(3, ratio=2), ["all"])
+    [{'name': 'cmi', 'reason': 'an explicit neighbour graph has no records; it is defined locally and on D^r'}]
+    >>> left_out_json(truncated_geometric(3, ratio=2), ["rho"])
+    []
+    """
+    return _wanted(mech, names)[1]

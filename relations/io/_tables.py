@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from relations.checking._checker import Report
     from relations.pipeline._verify import RelationVerdict
 
-__all__ = ["NARROW", "measures_table", "notions_table", "check_tables", "catalogue_table", "verdicts_table",
+__all__ = ["NARROW", "measures_table", "notions_table", "left_out_text", "check_tables", "catalogue_table", "verdicts_table",
            "conjectures_table", "tally"]
 
 #: Below this many columns ``relations check`` leaves the notes out of its relation tables.
@@ -117,6 +117,19 @@ def notions_table(rows: Sequence[dict]) -> Table:
         w = r.get("witness")
         table.add_row(r["name"], _num(r["value"]), form, "" if w is None else f"x={w['x']}, x'={w['x_prime']}")
     return table
+
+
+def left_out_text(left: Sequence[dict]) -> Text:
+    """The line naming the notions ``--notion all`` left out (:func:`~relations.io._reports.left_out_json`).
+
+    Examples
+    --------
+    >>> print(left_out_text([{"name": "cmi", "reason": "no records"}]))
+    left out: cmi (no records)
+    """
+    from rich.text import Text
+
+    return Text("left out: " + "; ".join(f"{item['name']} ({item['reason']})" for item in left))
 
 
 def _common_digits(lo: str, hi: str, most: int = 30) -> str:

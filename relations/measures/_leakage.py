@@ -210,7 +210,9 @@ def cmi(mech: Mechanism, *, name: str = "cmi") -> NotionResult:
     (0.130812036, 0.130812036, 'record 0')
     """
     if isinstance(mech.inputs, GraphInputs):
-        raise InputError("cmi needs records (local or D^r): an explicit neighbour graph has none")
+        from relations.measures._notions import NO_RECORDS
+
+        raise InputError(f"cmi is not defined here: {NO_RECORDS}")
     if isinstance(mech.channel, ProductChannel):
         parts = _factors(mech)
         w = mech.channel.local

@@ -27,11 +27,15 @@ from relations.numbers._logs import LogRatio
 from relations.numbers._reals import Log, Rational, Real
 from relations.numbers._text import fraction_text, parse_rational
 
-__all__ = ["NotionSpec", "NOTIONS", "check_argument", "parse_notion", "canonical_name", "notion_result", "notion_value"]
+__all__ = ["NotionSpec", "NOTIONS", "NO_RECORDS", "check_argument", "parse_notion", "canonical_name", "undefined_reason",
+           "notion_result", "notion_value"]
 
 
 #: The further notions by name (:data:`relations.notions.FURTHER_NOTIONS`), rows of the notion table.
 NOTIONS: dict[str, NotionSpec] = {name: _TABLE[name] for name in FURTHER_NOTIONS}
+
+#: Why a notion that needs records (:attr:`NotionSpec.needs_records`) is not defined on an explicit graph.
+NO_RECORDS = "an explicit neighbour graph has no records; it is defined locally and on D^r"
 
 _NAME = re.compile(r"\s*([A-Za-z_][A-Za-z_0-9]*)\s*(?:\((.*)\))?\s*$", re.S)
 _LN = re.compile(r"\s*ln\s*\((.*)\)\s*$", re.S)
@@ -139,6 +143,29 @@ def canonical_name(name: str, arg: Real | None) -> str:
     else:
         text = fraction_text(cast(Rational, arg).value)  # the arguments are rationals or logarithms of rationals
     return f"{name}({text})"
+
+
+def undefined_reason(mech: Mechanism, name: str) -> str | None:
+    """Why notion ``name`` (with or without its argument) is not defined on ``mech``, or None when it is.
+
+    Examples
+    --------
+    >>> from relations.mechanisms import randomized_response
+    >>> from relations.model import GraphInputs, Mechanism
+    >>> rr = randomized_response(3)
+    >>> undefined_reason(rr, "cmi") is None
+    True
+    >>> graph = Mechanism("central", rr.prior, rr.channel, GraphInputs(("a", "b"), ((0, 1),)), rr.outputs)
+    >>> undefined_reason(graph, "cmi"), undefined_reason(graph, "renyi(2)")
+    ('an explicit neighbour graph has no records; it is defined locally and on D^r', None)
+    """
+    from relations.model._neighbours import GraphInputs
+
+    base = _NAME.match(name)
+    spec = _TABLE.get(base.group(1) if base else name)
+    if spec is not None and spec.needs_records and isinstance(mech.inputs, GraphInputs):
+        return NO_RECORDS
+    return None
 
 
 def _compute(mech: Mechanism, name: str, arg: Real | None, shown: str) -> NotionResult:
