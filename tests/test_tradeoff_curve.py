@@ -189,3 +189,34 @@ def test_properties_against_the_dual(rows):
         for x, y in pairs:  # each pair's own curve is convex and ends at (1, 0)
             curve = pair_curve(rows[x], rows[y])
             assert (curve[-1][0], curve[-1][1]) == (1, 0)
+
+
+def test_cli_tradeoff_json_plot_and_refusals(cli, tmp_path):
+    """``measure --tradeoff``: the breakpoints of the non-convex example by hand (above), exact and as floats;
+    ``--plot`` writes a PNG and refuses to replace it without ``--force``; misuse is one line and exit 2."""
+    import json
+
+    src = tmp_path / "m.json"
+    src.write_text(json.dumps({"setting": "local", "prior": ["1/2", "1/2"],
+                               "channel": [["1/2", "1/2"], ["3/4", "1/4"]]}))
+    png = tmp_path / "curve.png"
+    r = cli("measure", str(src), "--tradeoff", "--json", "--plot", str(png))
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert [(p["alpha"], p["beta"]) for p in out["tradeoff"]] == [("0", "1"), ("1/4", "1/2"), ("1/2", "1/4"),
+                                                                  ("1", "0")]
+    assert [p["beta_float"] for p in out["tradeoff"]] == [1.0, 0.5, 0.25, 0.0]
+    assert [(p["alpha"], p["beta"]) for p in out["pointwise_minimum"]][2] == ("2/5", "2/5")
+    assert out["gdp_mu"]["value"] == float(probit(F(3, 4)))
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    again = cli("measure", str(src), "--tradeoff", "--plot", str(png))
+    assert again.returncode == 2 and "exists; use --force" in again.stderr
+    assert cli("measure", str(src), "--tradeoff", "--plot", str(png), "--force").returncode == 0
+    table = cli("measure", str(src), "--tradeoff")
+    assert table.returncode == 0 and "1/4" in table.stdout and "Q[x]" in table.stdout
+    for args, said in ((("--plot", str(tmp_path / "a.png")), "add --tradeoff"),
+                       (("--tradeoff", "--format", "csv"), "a table or JSON"),
+                       (("--tradeoff", "--notion", "rho"), "drop --notion"),
+                       (("--tradeoff", "--plot", str(tmp_path / "a.gif")), ".png, .pdf or .svg")):
+        bad = cli("measure", str(src), *args)
+        assert bad.returncode == 2 and said in bad.stderr and "Traceback" not in bad.stderr
