@@ -137,7 +137,9 @@ def tradeoff_tables(data: dict[str, Any]) -> list[Table]:
         tables.append(g)
     mu = data["gdp_mu"]
     t = Table(title="Gaussian DP: the least mu with f >= G_mu, G_mu(a) = Phi(Phi^-1(1 - a) - mu)", title_justify="left",
-              caption=("the pointwise minimum over the pairs is f itself" if same else None), caption_justify="left")
+              caption=("the pointwise minimum over the pairs is f itself" if same else "the pointwise minimum over "
+                       "the pairs was not computed (too many pairs x breakpoints)" if minimum is None else None),
+              caption_justify="left")
     columns = (("notion", {}), ("value", right), ("exact form", fold), ("certified digits", fold), ("witness", fold))
     for col, kw in columns:
         t.add_column(col, **kw)

@@ -75,14 +75,14 @@ import numpy as np
 from relations.measures._pairs import NotionResult, Pair, float_rows, lift, row_pairs
 from relations.measures._results import Witness
 from relations.model._mechanism import Mechanism
-from relations.numbers._enclosure import ball, display_float, interval, working_precision
+from relations.numbers._enclosure import ball, display_float, interval, rational, working_precision
 from relations.numbers._reals import ArbExpr, Rational, inf
 
 __all__ = ["Breakpoint", "TradeoffCurve", "pair_curve", "lower_hull", "pointwise_minimum", "tradeoff_curve",
            "gdp_mu", "gdp_mu_pairs", "mu_term_enclosure", "MAX_MINIMUM_WORK"]
 
 #: The pointwise minimum is computed when (curves x grid points) is at most this (else ``None``).
-MAX_MINIMUM_WORK = 4_000_000
+MAX_MINIMUM_WORK = 1_000_000
 
 #: The widest arb precision tried when separating ``mu`` candidates or rounding its float.
 _MAX_PREC = 1 << 14
@@ -168,18 +168,17 @@ def pair_curve(p: Sequence, q: Sequence) -> list[tuple[Any, Any, tuple[int, ...]
     [('0', '1/2', (2,)), ('1', '0', (0, 1, 2))]
     """
     zero = 0 * p[0]
-    groups: dict[Any, list[int]] = {}
-    for y, (a, b) in enumerate(zip(p, q)):
-        if a == 0 and b == 0:
-            continue
-        groups.setdefault(None if a == 0 else b / a, []).append(y)
-    keys = sorted((k for k in groups if k is not None), reverse=True)
-    if None in groups:
-        keys.insert(0, None)
-    out: list[tuple[Any, Any, tuple[int, ...]]] = [] if None in groups else [(zero, zero + 1, ())]
+    top = [y for y, (a, b) in enumerate(zip(p, q)) if a == 0 and b != 0]  # ratio +inf
+    finite = sorted(((q[y] / p[y], y) for y in range(len(p)) if p[y] != 0), key=lambda t: t[0], reverse=True)
+    groups: list[list[int]] = [top] if top else []
+    for i, (r, y) in enumerate(finite):  # equal ratios are adjacent: one group (no hashing: fmpq hashes slowly)
+        if i and r == finite[i - 1][0]:
+            groups[-1].append(y)
+        else:
+            groups.append([y])
+    out: list[tuple[Any, Any, tuple[int, ...]]] = [] if top else [(zero, zero + 1, ())]
     a, b, reject = zero, zero + 1, []
-    for k in keys:
-        cols = groups[k]
+    for cols in groups:
         a, b = a + sum((p[y] for y in cols), zero), b - sum((q[y] for y in cols), zero)
         reject.extend(cols)
         out.append((a, b, tuple(sorted(reject))))
@@ -223,6 +222,17 @@ def _evaluate(curve: Sequence[tuple], x: Any) -> Any:
     return y0 + (y1 - y0) * (x - x0) / (x1 - x0)
 
 
+def _on_grid(curve: Sequence[tuple], grid: Sequence) -> list:
+    """A piecewise linear curve at every point of the sorted ``grid`` (within its range), in one sweep."""
+    out, i = [], 0
+    for x in grid:
+        while i < len(curve) - 2 and curve[i + 1][0] <= x:
+            i += 1
+        (x0, y0), (x1, y1) = curve[i][:2], curve[i + 1][:2]
+        out.append(y0 if x == x0 else y1 if x == x1 else y0 + (y1 - y0) * (x - x0) / (x1 - x0))
+    return out
+
+
 def pointwise_minimum(curves: Sequence[Sequence[tuple]]) -> list[tuple[Any, Any]]:
     """The breakpoints of ``min_i T_i`` for piecewise linear curves on ``[0, 1]`` (crossings included).
 
@@ -248,10 +258,11 @@ def pointwise_minimum(curves: Sequence[Sequence[tuple]]) -> list[tuple[Any, Any]
     [(Fraction(0, 1), Fraction(1, 2)), (Fraction(1, 3), Fraction(1, 3)), (Fraction(1, 2), Fraction(0, 1)), (Fraction(1, 1), Fraction(0, 1))]
     """
     grid = sorted({c[0] for curve in curves for c in curve})
+    values = [_on_grid(c, grid) for c in curves]  # values[i][k] = curve i at grid[k]
     out: list[tuple[Any, Any]] = []
-    for x0, x1 in zip(grid, grid[1:]):
-        v0 = [_evaluate(c, x0) for c in curves]
-        v1 = [_evaluate(c, x1) for c in curves]
+    for k, (x0, x1) in enumerate(zip(grid, grid[1:])):
+        v0 = [v[k] for v in values]
+        v1 = [v[k + 1] for v in values]
         slope = [(b - a) / (x1 - x0) for a, b in zip(v0, v1)]
         cur = min(range(len(curves)), key=lambda i: (v0[i], slope[i]))
         x = x0
@@ -413,8 +424,27 @@ def _float_mu(mech: Mechanism, name: str) -> NotionResult:
 
 
 def _curves(mech: Mechanism) -> tuple[list[Pair], list[list[tuple]], Witness | None]:
+    """The distinct pairs and their curves: exact rows in python-flint's ``fmpq`` (exact rationals, about ten
+    times faster than ``Fraction`` here; :func:`_fraction` converts back), float rows in floats."""
     distinct, same = row_pairs(mech)
-    return distinct, [pair_curve(list(p.p), list(p.q)) for p in distinct], (same.witness if same else None)
+    if mech.exact:
+        rows: dict[int, list] = {}  # by the row tuple's id: row_pairs passes the mechanism's own row tuples, which
+        # stay alive (in ``distinct``) while the ids are used, so one conversion per row
+
+        def q(row: tuple) -> list:
+            if id(row) not in rows:
+                rows[id(row)] = [rational(v) for v in row]
+            return rows[id(row)]
+
+        curves = [pair_curve(q(p.p), q(p.q)) for p in distinct]
+    else:
+        curves = [pair_curve(list(p.p), list(p.q)) for p in distinct]
+    return distinct, curves, (same.witness if same else None)
+
+
+def _fraction(x: Any) -> Any:
+    """An ``fmpq`` as a ``Fraction`` (floats and Fractions unchanged)."""
+    return x if isinstance(x, (float, Fraction)) else Fraction(int(x.p), int(x.q))
 
 
 def tradeoff_curve(mech: Mechanism, *, pointwise: bool = True) -> TradeoffCurve:
@@ -450,17 +480,20 @@ def tradeoff_curve(mech: Mechanism, *, pointwise: bool = True) -> TradeoffCurve:
     ([('0', '0'), ('1', '0')], 'inf')
     """
     distinct, curves, same = _curves(mech)
-    one = 0 * (distinct[0].p[0] if distinct else Fraction(0)) + 1
+    one = 0 * curves[0][0][0] + 1 if curves else Fraction(1)
     hull: list[tuple] = [(one - one, one, None, ()), (one, one - one, None, ())]  # 1 - alpha: every curve is below
-    for pair, curve in zip(distinct, curves):
-        hull = lower_hull(hull + [(a, b, pair.witness, r) for a, b, r in curve])
-    vertices = tuple(Breakpoint(a, b, w if w is not None else same, r) for a, b, w, r in hull)
+    for pair, curve in zip(distinct, curves):  # the hull of a union is the hull of the parts' hulls: in batches
+        hull.extend((a, b, pair.witness, r) for a, b, r in curve)
+        if len(hull) > 1 << 17:
+            hull = lower_hull(hull)
+    hull = lower_hull(hull)
+    vertices = tuple(Breakpoint(_fraction(a), _fraction(b), w if w is not None else same, r) for a, b, w, r in hull)
     minimum: tuple[tuple[Any, Any], ...] | None = None
     if pointwise:
         if not curves:
-            minimum = ((one - one, one), (one, one - one))
+            minimum = ((Fraction(0), Fraction(1)), (Fraction(1), Fraction(0)))
         elif len(curves) * len({c[0] for curve in curves for c in curve}) <= MAX_MINIMUM_WORK:
-            minimum = tuple(pointwise_minimum(curves))
+            minimum = tuple((_fraction(a), _fraction(b)) for a, b in pointwise_minimum(curves))
     name = "gdp_mu"
     mu = _mu_result(vertices, name, same) if mech.exact else _float_mu(mech, name)
     return TradeoffCurve(vertices, minimum, mu, len(distinct), mech.exact)
