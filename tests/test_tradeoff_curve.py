@@ -158,8 +158,8 @@ def mechanisms(draw):
 @settings(max_examples=60, deadline=None)
 @given(mechanisms())
 def test_properties_against_the_dual(rows):
-    """f is convex, non-increasing, below 1 - a, equal to the pointwise minimum at its vertices and below it
-    elsewhere; each vertex is attained by its pair's Neyman-Pearson test; the pointwise minimum agrees with the
+    """f is convex, non-increasing, below 1 - a, symmetric (f = f^-1), equal to the pointwise minimum at its
+    vertices and below it elsewhere; each vertex is attained by its pair's Neyman-Pearson test; the pointwise minimum agrees with the
     dual formula at its breakpoints and between them; mu from f's vertices is the largest of the pairs' mu
     (a second method, in floats)."""
     mech = Mechanism.local(rows)
@@ -172,6 +172,8 @@ def test_properties_against_the_dual(rows):
     assert all(s <= 0 for s in slopes) and slopes == sorted(slopes) and len(set(slopes)) == len(slopes)
     for p in pts:
         assert p.beta <= 1 - p.alpha and p.beta == g(p.alpha)
+        if pts[0].beta == 1 and all(q.beta > 0 for q in pts[:-1]):
+            assert c(p.beta) == p.alpha  # symmetric (both orders of every pair): the graph mirrors in beta = alpha
         if p.pair is not None and p.reject:
             P, R = rows[p.pair.x], rows[p.pair.x_prime]
             assert sum(P[y] for y in p.reject) == p.alpha and 1 - sum(R[y] for y in p.reject) == p.beta
