@@ -214,6 +214,10 @@ def test_cli_tradeoff_json_plot_and_refusals(cli, tmp_path):
     again = cli("measure", str(src), "--tradeoff", "--plot", str(png))
     assert again.returncode == 2 and "exists; use --force" in again.stderr
     assert cli("measure", str(src), "--tradeoff", "--plot", str(png), "--force").returncode == 0
+    fine = json.loads(cli("measure", str(src), "--tradeoff", "--json", "--bits", "200").stdout)["gdp_mu"]["enclosure"]
+    lo, hi = F(fine[0]), F(fine[1])
+    assert hi - lo <= F(1, 2 ** 199) and lo <= F(mpmath.nstr(probit(F(3, 4)), 55)) + F(1, 10 ** 50) \
+        and F(mpmath.nstr(probit(F(3, 4)), 55)) - F(1, 10 ** 50) <= hi  # mpmath at 60 digits: inside
     table = cli("measure", str(src), "--tradeoff")
     assert table.returncode == 0 and "1/4" in table.stdout and "Q[x]" in table.stdout
     for args, said in ((("--plot", str(tmp_path / "a.png")), "add --tradeoff"),

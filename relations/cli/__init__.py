@@ -106,8 +106,8 @@ def _measure_tradeoff(file: str, *, fmt: str, notion: list[str], bits: int | Non
 
     if not tradeoff:
         fail("--plot draws the trade-off curve: add --tradeoff")
-    if notion or bits is not None:
-        fail("--tradeoff prints the trade-off curve and gdp_mu alone: drop --notion and --bits")
+    if notion:
+        fail("--tradeoff prints the trade-off curve and gdp_mu alone: drop --notion")
     if fmt not in ("table", "json"):
         fail(f"--tradeoff prints a table or JSON, not --format {fmt}")
     if plot is not None:
@@ -127,7 +127,7 @@ def _measure_tradeoff(file: str, *, fmt: str, notion: list[str], bits: int | Non
     from relations.measures._tradeoff import tradeoff_curve
 
     mech = load(file, mode=mode)
-    data = tradeoff_json(mech, tradeoff_curve(mech))
+    data = tradeoff_json(mech, tradeoff_curve(mech, bits=100 if bits is None else bits))
     if plot is not None:
         from relations.figures._style import render
         from relations.figures._tradeoff import draw_tradeoff, tradeoff_plot_data

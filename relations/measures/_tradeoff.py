@@ -344,7 +344,7 @@ def _candidates(vertices: Sequence[Breakpoint]) -> list[Breakpoint]:
     return cands
 
 
-def _mu_result(vertices: Sequence[Breakpoint], name: str, fallback: Witness | None) -> NotionResult:
+def _mu_result(vertices: Sequence[Breakpoint], name: str, fallback: Witness | None, bits: int = 100) -> NotionResult:
     """:func:`gdp_mu` from the vertices of ``f`` (exact)."""
     first = vertices[0]
     if first.beta < 1:
@@ -362,7 +362,7 @@ def _mu_result(vertices: Sequence[Breakpoint], name: str, fallback: Witness | No
         return _mu_enclosure(terms, bits)
 
     value = ArbExpr(text, 0.0, enclose)
-    value = ArbExpr(text, _nearest_float(value.enclose), enclose)
+    value = ArbExpr(text, _nearest_float(value.enclose), enclose, display_bits=bits)
     at = cands[0]
     return NotionResult(name, value, at.pair, f"at the breakpoint ({at.alpha}, {at.beta}), rejecting outputs "
                         f"{list(at.reject)}")
@@ -447,7 +447,7 @@ def _fraction(x: Any) -> Any:
     return x if isinstance(x, (float, Fraction)) else Fraction(int(x.p), int(x.q))
 
 
-def tradeoff_curve(mech: Mechanism, *, pointwise: bool = True) -> TradeoffCurve:
+def tradeoff_curve(mech: Mechanism, *, pointwise: bool = True, bits: int = 100) -> TradeoffCurve:
     """The f-DP trade-off curve of a mechanism: the exact piecewise linear ``f``, the pointwise minimum and ``mu``.
 
     Parameters
@@ -456,6 +456,8 @@ def tradeoff_curve(mech: Mechanism, *, pointwise: bool = True) -> TradeoffCurve:
         Any mechanism (dense, graph, product; exact, or float mode with float breakpoints).
     pointwise : bool, optional
         Also compute the pointwise minimum over the pairs (skipped beyond :data:`MAX_MINIMUM_WORK`).
+    bits : int, optional
+        The width of the ``mu`` enclosure that outputs show, at most ``2^-bits`` (100 by default).
 
     Returns
     -------
@@ -495,7 +497,7 @@ def tradeoff_curve(mech: Mechanism, *, pointwise: bool = True) -> TradeoffCurve:
         elif len(curves) * len({c[0] for curve in curves for c in curve}) <= MAX_MINIMUM_WORK:
             minimum = tuple((_fraction(a), _fraction(b)) for a, b in pointwise_minimum(curves))
     name = "gdp_mu"
-    mu = _mu_result(vertices, name, same) if mech.exact else _float_mu(mech, name)
+    mu = _mu_result(vertices, name, same, bits) if mech.exact else _float_mu(mech, name)
     return TradeoffCurve(vertices, minimum, mu, len(distinct), mech.exact)
 
 
