@@ -48,6 +48,7 @@ class Notion(StrEnum):
     MIN_ENTROPY_LEAKAGE = "min_entropy_leakage"  #: min-entropy leakage
     MAXIMAL_LEAKAGE = "maximal_leakage"  #: maximal leakage
     CMI = "cmi"  #: per-record conditional mutual information
+    GDP_MU = "gdp_mu"  #: the least Gaussian-DP mu of the f-DP trade-off curve
 
 
 class NotionKind(StrEnum):

@@ -151,6 +151,11 @@ _ROWS = (
                "per-record conditional mutual information: max over records i of I(X_i; Y | X_-i) (I(X;Y) locally)",
                "Cuff, Yu, CCS 2016, doi:10.1145/2976749.2978308", "relations.measures._leakage:cmi", None,
                needs_records=True),
+    NotionSpec(Notion.GDP_MU, "μ_GDP", r"\mu_{\mathrm{GDP}}", NotionKind.PROFILE, None, None, _BOTH,
+               "Gaussian DP: the least mu with T(Q[x], Q[x']) >= G_mu for all ordered neighbours, "
+               "G_mu(a) = Phi(Phi^-1(1 - a) - mu) (inf when no mu suffices; a number, not nats); T the f-DP trade-off curve",
+               "Dong, Roth, Su, J. R. Stat. Soc. B 2022, doi:10.1111/rssb.12454",
+               "relations.measures._tradeoff:gdp_mu", _FLOAT),
 )
 
 #: Every notion, by name, in the order tables list them (the paper's budgets first).

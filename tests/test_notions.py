@@ -365,7 +365,7 @@ def test_values_reals_by_name():
     with pytest.raises(InputError):
         vals.reals["renyi(1)"]
     assert set(NOTIONS) == {"delta", "eps_delta", "tv", "renyi", "rho", "kl", "chi2", "min_entropy_leakage", "maximal_leakage",
-                            "cmi"}
+                            "cmi", "gdp_mu"}
     assert parse_notion("delta(ln(3))")[0] == "delta"
 
 

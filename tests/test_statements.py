@@ -83,7 +83,7 @@ def test_claim_messages():
                           "argument"), ("eps_m(2) < 1", "eps_m takes no argument"), ("delta < 1", "delta needs an "
                           "argument: delta(eps)"), ("eps_dd < 1", "unknown quantity 'eps_dd' (one of eps_i, eps_d, "
                           "eps_m, sigma_min, eps_all, neg_sigma, delta, eps_delta, tv, renyi, rho, kl, chi2, min_entropy_leakage, "
-                          "maximal_leakage, cmi)")]:
+                          "maximal_leakage, cmi, gdp_mu)")]:
         with pytest.raises(InputError) as exc:
             parse_claim(text)
         assert str(exc.value) == f"claim {text!r}: {message}"

@@ -57,6 +57,12 @@ def measure(
     notion: list[str] = typer.Option([], "--notion", help=_NOTION_HELP),
     mode: NumericMode = typer.Option(NumericMode.AUTO, "--mode", case_sensitive=False, show_default=False,
                                      help=_MODE_HELP),
+    tradeoff: bool = typer.Option(False, "--tradeoff", help="Instead of the budgets: the f-DP trade-off curve "
+                                  "(exact breakpoints, the pointwise minimum over pairs) and the least "
+                                  "Gaussian-DP mu (docs/notion-inequalities-tradeoff.md)."),
+    plot: str | None = typer.Option(None, "--plot", help="With --tradeoff: draw the curve with G_mu and 1 - alpha "
+                                    "to this file (.png, .pdf or .svg; an existing file only with --force)."),
+    force: bool = typer.Option(False, "--force", help="Replace an existing --plot file."),
 ) -> None:
     """The four quantities eps_i, eps_d, eps_m, sigma_min with exact forms and witnesses (and --notion ones)."""
     from relations.io._reading import load
@@ -65,6 +71,10 @@ def measure(
     from relations.measures._api import measure as compute
 
     fmt = output_format(fmt, json_out)
+    if tradeoff or plot is not None:
+        _measure_tradeoff(file, fmt=fmt, notion=notion, bits=bits, mode=mode, tradeoff=tradeoff, plot=plot,
+                          force=force)
+        return
     if notion:  # the further notions' modules are imported only when asked for
         from relations.measures._notions import parse_notion
 
@@ -92,6 +102,54 @@ def measure(
             _console().print(notions_table(rows))
         if left:
             _console().print(left_out_text(left))
+
+
+def _measure_tradeoff(file: str, *, fmt: str, notion: list[str], bits: int | None, mode: NumericMode, tradeoff: bool,
+                      plot: str | None, force: bool) -> None:
+    """``measure --tradeoff [--plot FILE]``: the curve as a table or JSON, and the figure written atomically."""
+    import os
+
+    if not tradeoff:
+        fail("--plot draws the trade-off curve: add --tradeoff")
+    if notion:
+        fail("--tradeoff prints the trade-off curve and gdp_mu alone: drop --notion")
+    if fmt not in ("table", "json"):
+        fail(f"--tradeoff prints a table or JSON, not --format {fmt}")
+    if plot is not None:
+        import importlib.util
+
+        from relations.figures._style import FORMATS
+        from relations.io._outputs import check_output_file
+
+        kind = os.path.splitext(plot)[1].lstrip(".").lower()
+        if kind not in FORMATS:
+            fail(f"--plot {plot}: the file name must end in .png, .pdf or .svg")
+        if importlib.util.find_spec("matplotlib") is None:
+            fail("--plot draws with matplotlib, an extra: pip install 'privacy-relations[figures]'")
+        check_output_file(plot, force=force, option="--plot")
+    from relations.io._reading import load
+    from relations.io._tradeoffs import tradeoff_json, tradeoff_tables
+    from relations.measures._tradeoff import tradeoff_curve
+
+    mech = load(file, mode=mode)
+    data = tradeoff_json(mech, tradeoff_curve(mech, bits=100 if bits is None else bits))
+    if plot is not None:
+        from relations.figures._style import render
+        from relations.figures._tradeoff import draw_tradeoff, tradeoff_plot_data
+        from relations.io._outputs import write_bytes_atomic
+
+        fig = draw_tradeoff(tradeoff_plot_data(data), title=None if file == "-" else os.path.basename(file))
+        image = render(fig, kind)
+        check_output_file(plot, force=force, option="--plot")  # still free (or --force) after the computation
+        write_bytes_atomic(plot, image)
+    if fmt == "json":
+        sys.stdout.write(json.dumps(data, indent=2) + "\n")
+    else:
+        console = _console()
+        for table in tradeoff_tables(data):
+            console.print(table)
+    if plot is not None:
+        sys.stderr.write(f"wrote {plot}\n")
 
 
 @app.command()

@@ -9,7 +9,8 @@ every pair of inputs).  The submodules:
 * :mod:`~relations.measures._product` -- product forms reduced to their local factors;
 * :mod:`~relations.measures._ratios` -- the largest neighbour ratio, exactly at float speed;
 * :mod:`~relations.measures._information` -- certified enclosures of ``I(X;Y)`` and exact tie-breakers;
-* :mod:`~relations.measures._results` -- the result objects.
+* :mod:`~relations.measures._results` -- the result objects;
+* :mod:`~relations.measures._tradeoff` -- :func:`tradeoff_curve`, the exact f-DP trade-off curve and Gaussian-DP ``mu``.
 
 The definitions and the conventions on zeros and infinities are in ``docs/semantics.md``.
 """
@@ -38,8 +39,9 @@ from relations.measures._information import (
 from relations.measures._product import eps_all_product, factor_groups, measure_product
 from relations.measures._ratios import WINDOW, EntryFn, max_log_ratio, scan_float
 from relations.measures._results import Budget, Measures, MutualInformation, Witness
+from relations.measures._tradeoff import TradeoffCurve, tradeoff_curve
 
-__all__ = ["measure", "eps_all", "Joint", "eps_d", "eps_i", "sigma_min", "eps_m", "eps_all_dense", "measure_dense", "mutual_information", "independent", "MAX_TIE_DENOMINATOR", "MAX_TIE_BITS", "compare_with_log", "mutual_information_float", "factor_groups", "measure_product", "eps_all_product", "WINDOW", "EntryFn", "max_log_ratio", "scan_float", "Witness", "Budget", "MutualInformation", "Measures"]
+__all__ = ["measure", "eps_all", "Joint", "eps_d", "eps_i", "sigma_min", "eps_m", "eps_all_dense", "measure_dense", "mutual_information", "independent", "MAX_TIE_DENOMINATOR", "MAX_TIE_BITS", "compare_with_log", "mutual_information_float", "factor_groups", "measure_product", "eps_all_product", "WINDOW", "EntryFn", "max_log_ratio", "scan_float", "Witness", "Budget", "MutualInformation", "Measures", "tradeoff_curve", "TradeoffCurve"]
 
 # 0.2 submodule names (relations.measures.ratios) resolve to their replacements, with a DeprecationWarning
 __getattr__, __dir__ = exports(__name__, {})

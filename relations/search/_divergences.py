@@ -252,4 +252,8 @@ def _divergence(kind: str, arg, A: np.ndarray, C: np.ndarray, cache: dict) -> np
         return np.maximum(0.0, A - (1.0 if kind == "tv" else np.exp(float(arg))) * C).sum(axis=-1)
     if kind == "eps_delta":
         return _eps_delta(A, C, float(arg))
+    if kind == "gdp_mu":  # the least Gaussian-DP mu of the pair's trade-off curve
+        from relations.measures._tradeoff import gdp_mu_pairs
+
+        return gdp_mu_pairs(A, C)
     raise KeyError(kind)
