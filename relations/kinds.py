@@ -26,7 +26,7 @@ class Setting(StrEnum):
 
 
 class Notion(StrEnum):
-    """The quantities relations, claims and conjectures speak about (all in nats).
+    """The quantities relations, claims and conjectures speak about (in nats, or probabilities: the table's unit).
 
     Their symbols, LaTeX, kinds, arguments, evaluators and references are the table
     :data:`relations.notions.NOTIONS`.
@@ -48,6 +48,12 @@ class Notion(StrEnum):
     MIN_ENTROPY_LEAKAGE = "min_entropy_leakage"  #: min-entropy leakage
     MAXIMAL_LEAKAGE = "maximal_leakage"  #: maximal leakage
     CMI = "cmi"  #: per-record conditional mutual information
+    SIBSON = "sibson"  #: Sibson's mutual information of order alpha
+    PML = "pml"  #: pointwise maximal leakage, its largest over outputs
+    PRIOR_VULNERABILITY = "prior_vulnerability"  #: Bayes vulnerability of the prior (a probability)
+    BAYES_VULNERABILITY = "bayes_vulnerability"  #: posterior Bayes vulnerability (a probability)
+    BAYES_LEAKAGE = "bayes_leakage"  #: additive Bayes leakage (a probability)
+    HELLINGER = "hellinger"  #: the largest squared Hellinger distance between neighbours' rows
 
 
 class NotionKind(StrEnum):
