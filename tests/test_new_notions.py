@@ -320,3 +320,39 @@ def test_measure_all_lists_the_new_notions(tmp_path):
     assert out.returncode == 0, out.stderr
     names = {row["name"] for row in json.loads(out.stdout)["notions"]}
     assert {"sibson(2)", "pml", "prior_vulnerability", "bayes_vulnerability", "bayes_leakage", "hellinger"} <= names
+
+
+@settings(max_examples=40, deadline=None)
+@given(mechanisms())
+def test_further_published_inequalities(mech):
+    """S5, P3, V2, V3, V4, H4, R2 of docs/notion-inequalities.md (the others are checked above)."""
+    eps_m = measure(mech).eps_m.enclosure
+    ml = notion_value(mech, "maximal_leakage")
+    assert eps_m.lower <= hi(ml)  # S5
+    eps_d = Log(measure(mech).eps_d.exact)
+    assert compare(notion_value(mech, "pml"), eps_d) <= 0  # P3 (local)
+    pv, bv, bl = (notion_value(mech, n).value for n in ("prior_vulnerability", "bayes_vulnerability", "bayes_leakage"))
+    assert 0 <= bl <= 1 - pv and bl == bv - pv  # V2
+    assert bv <= pv * ml.log.ratio  # V3: e^maximal_leakage is the rational M
+    assert bl == pv * (notion_value(mech, "min_entropy_leakage").log.ratio - 1)  # V4
+    kl, h = notion_value(mech, "kl"), notion_value(mech, "hellinger")
+    bound = 1 if kl.infinite else 1 - mpmath.exp(-mpf(lo(kl)) / 2)
+    assert mpf(lo(h)) <= bound + mpmath.mpf(10) ** -20  # H4
+    for alpha in (F(1, 2), F(2), F(3, 2)):  # R2
+        d = notion_value(mech, "renyi", alpha)
+        assert eps_d.infinite == 1 or (d.infinite == 0 and lo(d) <= hi(eps_d))
+
+
+def test_every_inequality_of_the_docs_parses():
+    """docs/notion-inequalities.md states each fact in the conjecture grammar (ALPHA, BETA instantiated)."""
+    import re
+    from pathlib import Path
+
+    from relations.checking._conjectures import parse_conjecture
+
+    text = (Path(__file__).resolve().parent.parent / "docs" / "notion-inequalities.md").read_text(encoding="utf-8")
+    lines = [line for line in text.splitlines() if line.startswith("- statement:")]
+    statements = [s for line in lines for s in re.findall(r"`([^`]*<=[^`]*)`", line)]
+    assert len(lines) == 18 and len(statements) == 20
+    for s in statements:
+        parse_conjecture(s.replace("ALPHA", "2").replace("BETA", "3"))
