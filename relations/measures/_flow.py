@@ -99,10 +99,17 @@ def _power_real(terms: list[tuple[int, Fraction]], text: str) -> Real:
             total = ball(Fraction(0))
             for c, q in terms:
                 total += ball(q).log() * c
+            if interval(total)[1] < -(bits + 2):  # below 2^-(bits + 2): a short enclosure (ln 2 < 1)
+                return Fraction(0), Fraction(1, 2 ** (bits + 2))
             return interval(total.exp())
 
     approx = math.exp(sum(c * (math.log(q.numerator) - math.log(q.denominator)) for c, q in terms))
-    return ArbExpr(text, approx, enclose)
+    return ArbExpr(text, approx, enclose, _positive)
+
+
+def _positive(other) -> int | None:
+    """The tie-breaker of a positive real: above ``0`` (its enclosure may not separate from 0 when tiny)."""
+    return 1 if isinstance(other, Rational) and other.value == 0 else None
 
 
 def _vulnerability(mech: Mechanism, per_factor, float_fn, name: str) -> NotionResult:
@@ -215,11 +222,16 @@ def bayes_leakage(mech: Mechanism, *, name: str = "bayes_leakage") -> NotionResu
     prior = prior_vulnerability(mech).value
     if isinstance(post, Rational) and isinstance(prior, Rational):
         return NotionResult(name, Rational(post.value - prior.value))
+    # a product too long to write: V(pi, C) >= V(pi) record by record, so the products are equal iff every
+    # record's are, and the leakage is 0 exactly then, positive otherwise
+    if all(_posterior_v(p.exact, w.exact) == _prior_v(p.exact, w.exact) for p, w, _ in _factors(mech)):
+        return NotionResult(name, Rational(Fraction(0)))
 
     def enclose(bits: int):
         alo, ahi = post.enclose(bits + 2)
         blo, bhi = prior.enclose(bits + 2)
         return alo - bhi, ahi - blo
 
-    return NotionResult(name, ArbExpr(name, display_float(Fraction(float(post)) - Fraction(float(prior))), enclose))
+    return NotionResult(name, ArbExpr(name, display_float(Fraction(float(post)) - Fraction(float(prior))), enclose,
+                                      _positive))
 
