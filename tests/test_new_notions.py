@@ -382,3 +382,18 @@ def test_vulnerabilities_of_long_products():
     assert compare(leak, Rational(F(0))) == 1
     skew = product(Mechanism.local([["3/4", "1/4"], ["1/4", "3/4"]], prior=["3/4", "1/4"]), 10**6)
     assert notion_value(skew, "bayes_leakage") == Rational(F(0))
+
+
+@pytest.mark.parametrize("name", ["sibson(2)", "sibson(999/1000)", "sibson(1/2)", "renyi(1/2)", "renyi(1/3)",
+                                  "hellinger"])
+def test_floats_keep_their_accuracy_on_near_identical_rows(name):
+    """Rows 10^-6 apart: the values are of order 10^-13 (second order in the difference), so a float formula whose
+    first-order terms do not cancel exactly loses most digits (sibson(999/1000) was off by 0.2 relative); the
+    searches' floats stay within 10^-6 of the certified value."""
+    d = F(1, 10**6)
+    m = Mechanism.local([["1/3", "1/3", "1/3"], [F(1, 3) + d, F(1, 3) - d, F(1, 3)], [F(1, 3), F(1, 3) - d, F(1, 3) + d]],
+                        prior=["1/2", "1/4", "1/4"])
+    exact = notion_value(m, name)
+    x = (lo(exact, 120) + hi(exact, 120)) / 2
+    assert 0 < x < F(1, 10**10)
+    assert abs(F(notion_float(m, name)) - x) <= x / 10**6

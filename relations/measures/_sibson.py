@@ -57,8 +57,29 @@ def _order(alpha) -> Fraction:
     return alpha
 
 
+def _excess(a: float, t: np.ndarray) -> np.ndarray:
+    """``expm1(a t) - a expm1(t)`` entrywise, without cancellation near ``t = 0`` (its Taylor series from ``t^2``
+    where ``max(1, a) |t| < 1/16``: ``sum_k (a^k - a) t^k / k!``); ``a - 1`` at ``t = -inf``."""
+    small = max(1.0, abs(a)) * np.abs(t) < 1 / 16  # the terms fall at least as (1/16)^k / k!
+    ts = np.where(small, t, 0.0)
+    series = np.zeros_like(ts)
+    power, factorial = ts * ts, 2.0
+    for k in range(2, 16):
+        series += (a**k - a) * power / factorial
+        power, factorial = power * ts, factorial * (k + 1)
+    with np.errstate(over="ignore", invalid="ignore"):
+        direct = np.expm1(a * t) - a * np.expm1(t)
+    return np.where(small, series, direct)
+
+
 def sibson_float(prior: np.ndarray, q: np.ndarray, alpha: float) -> np.ndarray:
-    """Sibson's ``I_alpha`` of priors ``(..., n)`` and channels ``(..., n, m)`` in float64 (log-sum-exp).
+    """Sibson's ``I_alpha`` of priors ``(..., n)`` and channels ``(..., n, m)`` in float64.
+
+    With ``r = Q[x][y] / p(y)`` (``sum_x p(x) r = 1`` for each reached ``y``), ``S = sum_y p(y) M_y`` where
+    ``M_y = (sum_x p(x) r^alpha)^(1/alpha)``, and ``sum_x p(x) r^alpha - 1 = sum_x p(x) (expm1(alpha t) -
+    alpha expm1(t))``, ``t = ln r``: the first-order terms cancel exactly, so near independence (``I_alpha``
+    of order ``t^2``) the value keeps its relative accuracy.  When ``r^alpha`` could overflow (large orders)
+    a log-sum-exp of ``ln p(x) + alpha ln Q[x][y]`` instead.
 
     Examples
     --------
@@ -67,16 +88,29 @@ def sibson_float(prior: np.ndarray, q: np.ndarray, alpha: float) -> np.ndarray:
     0.223144
     """
     prior, q = np.asarray(prior, dtype=float), np.asarray(q, dtype=float)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        keep = (prior[..., :, None] > 0) & (q > 0)
-        terms = np.where(keep, np.log(np.where(keep, prior[..., :, None], 1.0))
-                         + alpha * np.log(np.where(keep, q, 1.0)), -np.inf)  # ln p(x) + alpha ln Q[x][y]
+    p = prior[..., :, None]
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        py = (p * q).sum(axis=-2)  # (..., m)
+        reached = py > 0
+        pyb = np.where(reached, py, 1.0)[..., None, :]
+        valid = (p > 0) & reached[..., None, :]
+        ratio = np.where(valid, q / pyb, 1.0)
+        t = np.where(ratio > 0, np.where(np.abs(ratio - 1) < 0.5, np.log1p((q - pyb) / pyb), np.log(ratio)), -np.inf)
+        t = np.where(valid, t, 0.0)
+        e = (np.where(valid, p, 0.0) * _excess(alpha, t)).sum(axis=-2)  # sum_x p r^alpha - 1, per output
+        m1 = np.expm1(np.log1p(np.maximum(e, -1.0)) / alpha)  # M_y - 1
+        log_s = np.log1p(np.where(reached, py * m1, 0.0).sum(axis=-1))
+        relative = alpha / (alpha - 1) * log_s
+        # large orders: a log-sum-exp, where the relative form could overflow
+        keep = (p > 0) & (q > 0)
+        terms = np.where(keep, np.log(np.where(keep, p, 1.0)) + alpha * np.log(np.where(keep, q, 1.0)), -np.inf)
         top = terms.max(axis=-2)
         inner = top + np.log(np.exp(terms - np.where(np.isfinite(top), top, 0.0)[..., None, :]).sum(axis=-2))
-        outer = inner / alpha  # ln (sum_x p Q^alpha)^(1/alpha), -inf for unreached outputs
+        outer = inner / alpha
         big = outer.max(axis=-1)
-        log_s = big + np.log(np.exp(outer - big[..., None]).sum(axis=-1))
-    return np.maximum(0.0, alpha / (alpha - 1) * log_s)
+        direct = alpha / (alpha - 1) * (big + np.log(np.exp(outer - big[..., None]).sum(axis=-1)))
+        overflow = (alpha * np.where(valid, t, 0.0)).max(axis=(-2, -1)) > 500
+    return np.maximum(0.0, np.where(overflow | ~np.isfinite(relative), direct, relative))
 
 
 def _enclosure(prior, rows, alpha: Fraction):

@@ -213,14 +213,23 @@ def _rho(A: np.ndarray, lr: np.ndarray, support: np.ndarray, kl: np.ndarray) -> 
 
 
 def _renyi_below_one(a: float, A: np.ndarray, C: np.ndarray, lr: np.ndarray) -> np.ndarray:
-    """``D_a(A || C)`` for ``0 < a < 1``: ``ln(sum_{A_y, C_y > 0} A_y^a C_y^(1-a)) / (a - 1)``, the sum written as
-    ``1 + sum A expm1((a - 1) lr) - (A's mass off C's support)`` (``log1p``: accurate near ``a = 1`` and ``A = C``);
-    ``inf`` for disjoint supports."""
+    """``D_a(A || C)`` for ``0 < a < 1``: ``ln(sum_{A_y, C_y > 0} A_y^a C_y^(1-a)) / (a - 1)``; ``inf`` for disjoint
+    supports.  With ``b = a - 1`` and ``t = ln(A/C)`` the sum is ``1 + x``,
+    ``x = sum A (expm1(b t) + b expm1(-t)) - b sum (C - A) - (A's mass off C's support)`` over the joint support
+    (``A expm1(-t) = C - A``, and ``sum (C - A)`` there is the difference of the masses off it): the first-order
+    terms cancel exactly, so near ``A = C`` (a divergence of order
+    ``t^2``) the value keeps its relative accuracy."""
+    from relations.measures._sibson import _excess
+
     both = (A > 0) & (C > 0)
-    with np.errstate(over="ignore", invalid="ignore"):
-        t = np.where(both, (a - 1) * lr, 0.0)
-        x = np.where(both, A * np.expm1(t), 0.0).sum(axis=-1) - np.where(both, 0.0, A).sum(axis=-1)
-        out = np.log1p(np.maximum(x, -1.0)) / (a - 1)
+    b = a - 1
+    t = np.where(both, lr, 0.0)
+    a_off, c_off = np.where(both, 0.0, A).sum(axis=-1), np.where(both, 0.0, C).sum(axis=-1)
+    # sum over the joint support of C - A is a_off - c_off for rows summing to 1 (exactly 0 for equal supports,
+    # where the floats' rounding of the row sums would otherwise dominate a divergence of order t^2)
+    x = np.where(both, A * _excess(-b, -t), 0.0).sum(axis=-1) - b * (a_off - c_off) - a_off
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = np.log1p(np.maximum(x, -1.0)) / b
     return np.where(both.any(axis=-1), np.maximum(0.0, out), np.inf)
 
 
