@@ -157,7 +157,7 @@ _ROWS = (
                "Sibson's mutual information of order ALPHA (rational > 0, != 1): (ALPHA/(ALPHA-1)) ln sum_y "
                "(sum_x p(x) Q[x][y]^ALPHA)^(1/ALPHA), X the whole input (the dataset centrally, as for eps_m); "
                "tends to eps_m as ALPHA -> 1 and to maximal_leakage as ALPHA -> inf",
-               "Sibson, Information radius, Z. Wahrscheinlichkeitstheorie 14, 1969, doi:10.1007/BF00537520; "
+               "Sibson, Information radius, Z. Wahrscheinlichkeitstheorie 14, 1969; "
                "Verdu, alpha-mutual information, ITA 2015", "relations.measures._sibson:sibson", _FLOAT),
     NotionSpec(Notion.PML, "ℓ_pml", r"\ell_{\mathrm{PML}}", NotionKind.LEAKAGE, None, None, _BOTH,
                "pointwise maximal leakage, its largest over outputs: max over y with p(y) > 0 of "
@@ -177,7 +177,7 @@ _ROWS = (
                "max squared Hellinger distance 1 - sum_y sqrt(Q[x][y] Q[x'][y]) over neighbour pairs "
                "(= (1/2) sum_y (sqrt Q[x][y] - sqrt Q[x'][y])^2, in [0, 1]; H itself is its square root; "
                "renyi(1/2) = -2 ln(1 - H^2))",
-               "Hellinger, J. reine angew. Math. 136, 1909, doi:10.1515/crll.1909.136.210; Le Cam, Yang, "
+               "Hellinger, J. reine angew. Math. 136, 1909; Le Cam, Yang, "
                "Asymptotics in Statistics, 2000", "relations.measures._hellinger:hellinger", _FLOAT,
                unit="dimensionless"),
 )

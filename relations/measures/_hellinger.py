@@ -140,7 +140,7 @@ def hellinger(mech: Mechanism, *, name: str = "hellinger") -> NotionResult:
     References
     ----------
     .. [1] Hellinger. Neue Begruendung der Theorie quadratischer Formen von unendlichvielen Veraenderlichen.
-       J. reine angew. Math. 136, 1909. doi:10.1515/crll.1909.136.210
+       J. reine angew. Math. 136, 1909.
     .. [2] Le Cam, Yang. Asymptotics in Statistics: Some Basic Concepts, 2nd ed. Springer 2000, Section 2.2.
 
     Examples

@@ -220,7 +220,6 @@ def sibson(mech: Mechanism, alpha: Fraction | int, *, name: str | None = None) -
     References
     ----------
     .. [1] Sibson. Information radius. Z. Wahrscheinlichkeitstheorie verw. Geb. 14, 1969, pp. 149-160.
-       doi:10.1007/BF00537520
     .. [2] Verdu. alpha-mutual information. Information Theory and Applications Workshop (ITA), 2015.
 
     Examples
