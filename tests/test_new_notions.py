@@ -397,3 +397,18 @@ def test_floats_keep_their_accuracy_on_near_identical_rows(name):
     x = (lo(exact, 120) + hi(exact, 120)) / 2
     assert 0 < x < F(1, 10**10)
     assert abs(F(notion_float(m, name)) - x) <= x / 10**6
+
+
+def test_sibson_of_a_constant_information_density():
+    """Rows (1/2, 1/2, 0, 0) and (0, 0, 1/2, 1/2), uniform prior: p(y) = 1/4 and Q/p(y) = 2 wherever Q > 0, so
+    sum_x p Q^alpha = (1/2)(1/2)^alpha per output, S = 4 (1/2)^(1 + 1/alpha) = 2^((alpha-1)/alpha) and
+    I_alpha = ln 2 at every order, equal to eps_m = ln 2 and maximal_leakage = ln(1/2 + 1/2 + 1/2 + 1/2) = ln 2:
+    the comparisons are exact ties, decided."""
+    m = Mechanism.local([["1/2", "1/2", "0", "0"], ["0", "0", "1/2", "1/2"]])
+    from relations.checking._quantities import values
+
+    vals = values(m)
+    for a in ("1/2", "3/2", "7/3"):
+        v = notion_value(m, f"sibson({a})")
+        assert str(v) == "ln(2)"
+        assert compare(vals.reals["eps_m"], v) == 0 and compare(v, notion_value(m, "maximal_leakage")) == 0

@@ -15,7 +15,8 @@ form (independent records through one channel, a product prior) adds its records
 ``x`` and ``y`` factorises.  The value is irrational in general: an enclosure at any precision (arb), and the
 exact ``0`` under independence; for an order ``a/b`` it is ``ln(S^a) / (a - b)`` exactly when ``S^a`` is rational
 (a noiseless channel under the uniform prior gives ``ln k`` at every order, as ``eps_m`` and
-``maximal_leakage`` do).
+``maximal_leakage`` do); and ``ln c`` at every order when the information density ``ln(Q[x][y] / p(y))`` is
+the constant ``ln c`` on the support.
 Float mode reports floats as :class:`~relations.numbers.Rational`.
 """
 
@@ -193,6 +194,18 @@ def _power_sum(prior, rows, alpha: Fraction) -> Fraction | None:
     return k**a * terms[0] ** b
 
 
+def _constant_density(prior, rows) -> Fraction | None:
+    """``c`` when the information density is constant, ``Q[x][y] = c p(y)`` wherever ``p(x) Q[x][y] > 0``, else None.
+
+    Then ``sum_x p(x) Q[x][y]^alpha = (c p(y))^alpha / c`` (the inputs reaching ``y`` have prior mass ``1/c``),
+    ``S = c^((alpha-1)/alpha)`` and ``I_alpha = ln c`` at every order, as ``I(X;Y)`` and ``maximal_leakage``.
+    """
+    m = len(rows[0])
+    py = [sum((px * row[y] for px, row in zip(prior, rows)), Fraction(0)) for y in range(m)]
+    seen = {row[y] / py[y] for px, row in zip(prior, rows) if px for y in range(m) if row[y]}
+    return seen.pop() if len(seen) == 1 else None
+
+
 def sibson(mech: Mechanism, alpha: Fraction | int, *, name: str | None = None) -> NotionResult:
     """Sibson's mutual information of order ``alpha`` in nats, certified.
 
@@ -244,6 +257,13 @@ def sibson(mech: Mechanism, alpha: Fraction | int, *, name: str | None = None) -
     problems = [(p, rows, c) for p, rows, c in problems if not independent(p, rows)]
     if not problems:
         return NotionResult(name, Rational(Fraction(0)))
+    constants = [_constant_density(p, rows) for p, rows, _ in problems]
+    if all(c is not None for c in constants) and sum(power_bits(cast(Fraction, q), c) for q, (_, _, c) in
+                                                     zip(constants, problems)) <= MAX_POWER_BITS:
+        product = Fraction(1)
+        for q, (_, _, c) in zip(constants, problems):
+            product *= cast(Fraction, q) ** c
+        return NotionResult(name, Log(LogRatio.of(product)))  # I_alpha = ln c at every order
     a, b = alpha.numerator, alpha.denominator
     if max(a, b) <= MAX_EXACT_ORDER:  # I_alpha = ln(S^a) / (a - b), exactly when S^a is rational
         powers = [_power_sum(p, rows, alpha) for p, rows, _ in problems]
