@@ -26,7 +26,7 @@ class Setting(StrEnum):
 
 
 class Notion(StrEnum):
-    """The quantities relations, claims and conjectures speak about (all in nats).
+    """The quantities relations, claims and conjectures speak about (in nats, or probabilities: the table's unit).
 
     Their symbols, LaTeX, kinds, arguments, evaluators and references are the table
     :data:`relations.notions.NOTIONS`.
@@ -49,6 +49,12 @@ class Notion(StrEnum):
     MAXIMAL_LEAKAGE = "maximal_leakage"  #: maximal leakage
     CMI = "cmi"  #: per-record conditional mutual information
     GDP_MU = "gdp_mu"  #: the least Gaussian-DP mu of the f-DP trade-off curve
+    SIBSON = "sibson"  #: Sibson's mutual information of order alpha
+    PML = "pml"  #: pointwise maximal leakage, its largest over outputs
+    PRIOR_VULNERABILITY = "prior_vulnerability"  #: Bayes vulnerability of the prior (a probability)
+    BAYES_VULNERABILITY = "bayes_vulnerability"  #: posterior Bayes vulnerability (a probability)
+    BAYES_LEAKAGE = "bayes_leakage"  #: additive Bayes leakage (a probability)
+    HELLINGER = "hellinger"  #: the largest squared Hellinger distance between neighbours' rows
 
 
 class NotionKind(StrEnum):

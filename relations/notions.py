@@ -71,6 +71,10 @@ class NotionSpec:
         Defined only where the inputs are records (locally, or datasets ``D^r``): not on an explicit
         neighbour graph, whose rows are not made of records (``relations measure --notion all`` leaves it out
         there and says so).
+    unit : str
+        ``"nats"`` (the default); ``"probability"`` for the privacy profile, ``tv``, the Bayes
+        vulnerabilities and the additive Bayes leakage (probabilities or differences of them, not
+        logarithms); ``"dimensionless"`` for ``chi2`` and ``hellinger``.
     """
 
     name: Notion
@@ -87,6 +91,7 @@ class NotionSpec:
     smt: bool = False
     paper: bool = False
     needs_records: bool = False
+    unit: str = "nats"
 
     @property
     def pattern(self) -> str:
@@ -99,6 +104,8 @@ _BBG = "Balle, Barthe, Gaboardi, NeurIPS 2018"
 _MEASURE = "relations.measures._api:measure"
 _DENSE = "relations.search._batch:dense_values"
 _FLOAT = "relations.search._notion_floats:notion_float"
+_QIF = "Alvim, Chatzikokolakis, McIver, Morgan, Palamidessi, Smith, The Science of Quantitative Information Flow, " \
+       "Springer 2020, doi:10.1007/978-3-319-96131-6"
 
 _ROWS = (
     NotionSpec(Notion.EPS_I, "ε_i", r"\varepsilon_i", NotionKind.RATIO, None, None, _BOTH,
@@ -120,12 +127,13 @@ _ROWS = (
                _MEASURE, _DENSE, smt=True, paper=True),
     NotionSpec(Notion.DELTA, "δ", r"\delta", NotionKind.PROFILE, "eps", "1", _BOTH,
                "privacy profile: max over ordered neighbours of sum_y max(0, Q[x][y] - e^EPS Q[x'][y])", _BBG,
-               "relations.measures._profile:delta", _FLOAT),
+               "relations.measures._profile:delta", _FLOAT, unit="probability"),
     NotionSpec(Notion.EPS_DELTA, "ε_δ", r"\varepsilon_{\delta}", NotionKind.PROFILE, "delta", "1/100000", _BOTH,
                "the least eps >= 0 with delta(eps) <= DELTA", _BBG, "relations.measures._profile:eps_delta", _FLOAT),
     NotionSpec(Notion.TV, "TV", r"\mathrm{TV}", NotionKind.PROFILE, None, None, _BOTH,
                "total variation: max over ordered neighbours of sum_y max(0, Q[x][y] - Q[x'][y]), the privacy "
-               "profile at 0", _BBG + " (delta at eps = 0)", "relations.measures._profile:tv", _FLOAT),
+               "profile at 0", _BBG + " (delta at eps = 0)", "relations.measures._profile:tv", _FLOAT,
+               unit="probability"),
     NotionSpec(Notion.RENYI, "ε_RDP", r"\varepsilon_{\mathrm{RDP}}", NotionKind.DIVERGENCE, "alpha", "2", _BOTH,
                "Renyi DP: max Renyi divergence of order ALPHA over ordered neighbour pairs",
                "Mironov, CSF 2017, doi:10.1109/CSF.2017.11", "relations.measures._renyi:renyi", _FLOAT),
@@ -138,7 +146,7 @@ _ROWS = (
     NotionSpec(Notion.CHI2, "χ²", r"\chi^2", NotionKind.DIVERGENCE, None, None, _BOTH,
                "max chi-squared divergence sum_y (Q[x][y] - Q[x'][y])^2 / Q[x'][y] over ordered neighbour pairs "
                "(= e^renyi(2) - 1)", "Pearson 1900; as a divergence, the f-divergence of f(t) = (t - 1)^2",
-               "relations.measures._renyi:chi2", _FLOAT),
+               "relations.measures._renyi:chi2", _FLOAT, unit="dimensionless"),
     NotionSpec(Notion.MIN_ENTROPY_LEAKAGE, "L_ME", r"\mathcal{L}_{\mathrm{ME}}", NotionKind.LEAKAGE, None, None, _BOTH,
                "min-entropy leakage: ln sum_y max_x p(x) Q[x][y] - ln max_x p(x)",
                "Smith, FoSSaCS 2009, doi:10.1007/978-3-642-00596-1_21",
@@ -155,7 +163,34 @@ _ROWS = (
                "Gaussian DP: the least mu with T(Q[x], Q[x']) >= G_mu for all ordered neighbours, "
                "G_mu(a) = Phi(Phi^-1(1 - a) - mu) (inf when no mu suffices; a number, not nats); T the f-DP trade-off curve",
                "Dong, Roth, Su, J. R. Stat. Soc. B 2022, doi:10.1111/rssb.12454",
-               "relations.measures._tradeoff:gdp_mu", _FLOAT),
+               "relations.measures._tradeoff:gdp_mu", _FLOAT, unit="dimensionless"),
+    NotionSpec(Notion.SIBSON, "I_α^S", r"I^{\mathrm{S}}_{\alpha}", NotionKind.LEAKAGE, "alpha", "2", _BOTH,
+               "Sibson's mutual information of order ALPHA (rational > 0, != 1): (ALPHA/(ALPHA-1)) ln sum_y "
+               "(sum_x p(x) Q[x][y]^ALPHA)^(1/ALPHA), X the whole input (the dataset centrally, as for eps_m); "
+               "tends to eps_m as ALPHA -> 1 and to maximal_leakage as ALPHA -> inf",
+               "Sibson, Information radius, Z. Wahrscheinlichkeitstheorie 14, 1969; "
+               "Verdu, alpha-mutual information, ITA 2015", "relations.measures._sibson:sibson", _FLOAT),
+    NotionSpec(Notion.PML, "ℓ_pml", r"\ell_{\mathrm{PML}}", NotionKind.LEAKAGE, None, None, _BOTH,
+               "pointwise maximal leakage, its largest over outputs: max over y with p(y) > 0 of "
+               "ln( max_{x: p(x) > 0} Q[x][y] / p(y) )",
+               "Saeidian, Cervia, Oechtering, Skoglund, IEEE Trans. Inf. Theory 2023, "
+               "doi:10.1109/TIT.2022.3203579", "relations.measures._flow:pml", _FLOAT),
+    NotionSpec(Notion.PRIOR_VULNERABILITY, "V(π)", r"V(\pi)", NotionKind.LEAKAGE, None, None, _BOTH,
+               "prior Bayes vulnerability: max_x p(x), the chance of guessing X in one try without the output",
+               _QIF, "relations.measures._flow:prior_vulnerability", _FLOAT, unit="probability"),
+    NotionSpec(Notion.BAYES_VULNERABILITY, "V(π,C)", r"V(\pi, C)", NotionKind.LEAKAGE, None, None, _BOTH,
+               "posterior Bayes vulnerability: sum_y max_x p(x) Q[x][y], the chance of guessing X in one try "
+               "from the output", _QIF, "relations.measures._flow:bayes_vulnerability", _FLOAT, unit="probability"),
+    NotionSpec(Notion.BAYES_LEAKAGE, "L_V^+", r"\mathcal{L}^{+}_{V}", NotionKind.LEAKAGE, None, None, _BOTH,
+               "additive Bayes leakage: V(pi, C) - V(pi) (min_entropy_leakage is ln of their ratio)", _QIF,
+               "relations.measures._flow:bayes_leakage", _FLOAT, unit="probability"),
+    NotionSpec(Notion.HELLINGER, "H²", r"H^2", NotionKind.DIVERGENCE, None, None, _BOTH,
+               "max squared Hellinger distance 1 - sum_y sqrt(Q[x][y] Q[x'][y]) over neighbour pairs "
+               "(= (1/2) sum_y (sqrt Q[x][y] - sqrt Q[x'][y])^2, in [0, 1]; H itself is its square root; "
+               "renyi(1/2) = -2 ln(1 - H^2))",
+               "Hellinger, J. reine angew. Math. 136, 1909; Le Cam, Yang, "
+               "Asymptotics in Statistics, 2000", "relations.measures._hellinger:hellinger", _FLOAT,
+               unit="dimensionless"),
 )
 
 #: Every notion, by name, in the order tables list them (the paper's budgets first).
@@ -225,11 +260,13 @@ def markdown() -> str:
     # Notions
     """
     lines = ["# Notions", "",
-             "Every notion `relations` computes, from its notion table (`relations.notions.NOTIONS`). All values",
-             "are in nats; `docs/semantics.md` states the conventions on zeros and infinities. Generated by",
+             "Every notion `relations` computes, from its notion table (`relations.notions.NOTIONS`), with its",
+             "unit: nats (natural logarithms), a probability, or dimensionless. `docs/semantics.md` states the",
+             "conventions on zeros and infinities, and `docs/notion-inequalities.md` the inequalities among them,",
+             "with proofs. Generated by",
              "`python -c 'import relations.notions as n; print(n.markdown(), end=\"\")' > docs/notions.md`.", "",
-             "| name | symbol | kind | definition | reference |", "|---|---|---|---|---|"]
+             "| name | symbol | kind | unit | definition | reference |", "|---|---|---|---|---|---|"]
     for row in NOTIONS.values():
-        cells = (f"`{row.pattern}`", f"${row.latex}$", str(row.kind), row.description, row.reference)
+        cells = (f"`{row.pattern}`", f"${row.latex}$", str(row.kind), row.unit, row.description, row.reference)
         lines.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
     return "\n".join(lines) + "\n"

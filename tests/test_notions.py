@@ -365,7 +365,8 @@ def test_values_reals_by_name():
     with pytest.raises(InputError):
         vals.reals["renyi(1)"]
     assert set(NOTIONS) == {"delta", "eps_delta", "tv", "renyi", "rho", "kl", "chi2", "min_entropy_leakage", "maximal_leakage",
-                            "cmi", "gdp_mu"}
+                            "cmi", "gdp_mu", "sibson", "pml", "prior_vulnerability", "bayes_vulnerability", "bayes_leakage",
+                            "hellinger"}
     assert parse_notion("delta(ln(3))")[0] == "delta"
 
 
@@ -390,7 +391,7 @@ def test_claims_just_above_and_below(holds, fails):
     assert [c.holds for c in report.claims] == [True, False]
 
 
-@pytest.mark.parametrize("claim", ["delta(-1) <= 1", "renyi(1) < 2", "renyi(1/2) < 2", "rho(2) < 1", "delta < 1",
+@pytest.mark.parametrize("claim", ["delta(-1) <= 1", "renyi(1) < 2", "renyi(0) < 2", "sibson(1) < 2", "rho(2) < 1", "delta < 1",
                                    "eps_delta(2) < 1", "eps_delta(ln(2)) < 1", "renyi(ln(3)) < 1", "kl(1) < 1"])
 def test_bad_claims_are_input_errors(claim):
     with pytest.raises(InputError, match="claim"):
@@ -408,6 +409,6 @@ def test_check_command_exit_statuses(tmp_path):
     bad = run_cli("check", str(f), "--claim", "rho <= 0.5")
     assert bad.returncode == 1
     err = run_cli("check", str(f), "--claim", "renyi(1) <= 0.5")
-    assert err.returncode == 2 and "renyi(alpha) needs a rational alpha > 1" in err.stderr
+    assert err.returncode == 2 and "renyi(alpha) needs a rational alpha > 0, alpha != 1" in err.stderr
     assert len(err.stderr.strip().splitlines()) == 1
     assert math.isfinite(1.0)

@@ -33,8 +33,11 @@ def test_one_grammar():
 
 
 @pytest.mark.parametrize("notion,message", [
-    ("renyi(1)", "renyi(alpha) needs a rational alpha > 1, got 1"),
-    ("renyi(1/2)", "renyi(alpha) needs a rational alpha > 1, got 1/2"),
+    ("renyi(1)", "renyi(alpha) needs a rational alpha > 0, alpha != 1, got 1 (alpha = 1 is kl)"),
+    ("renyi(0)", "renyi(alpha) needs a rational alpha > 0, alpha != 1, got 0"),
+    ("renyi(-1/2)", "renyi(alpha) needs a rational alpha > 0, alpha != 1, got -1/2"),
+    ("sibson(1)", "sibson(alpha) needs a rational alpha > 0, alpha != 1, got 1 (alpha = 1 is eps_m)"),
+    ("sibson(0)", "sibson(alpha) needs a rational alpha > 0, alpha != 1, got 0"),
     ("eps_delta(2)", "eps_delta(delta) needs 0 <= delta <= 1, got 2"),
     ("eps_delta(ln(2))", "eps_delta(delta) needs a rational delta, got ln(2)"),
     ("delta(-1)", "delta(eps) needs eps >= 0, got -1"),
@@ -83,7 +86,7 @@ def test_claim_messages():
                           "argument"), ("eps_m(2) < 1", "eps_m takes no argument"), ("delta < 1", "delta needs an "
                           "argument: delta(eps)"), ("eps_dd < 1", "unknown quantity 'eps_dd' (one of eps_i, eps_d, "
                           "eps_m, sigma_min, eps_all, neg_sigma, delta, eps_delta, tv, renyi, rho, kl, chi2, min_entropy_leakage, "
-                          "maximal_leakage, cmi, gdp_mu)")]:
+                          "maximal_leakage, cmi, gdp_mu, sibson, pml, prior_vulnerability, bayes_vulnerability, bayes_leakage, hellinger)")]:
         with pytest.raises(InputError) as exc:
             parse_claim(text)
         assert str(exc.value) == f"claim {text!r}: {message}"

@@ -119,7 +119,7 @@ def parse_claim(text: str) -> Claim:
     >>> parse_claim("renyi(1) < 2")
     Traceback (most recent call last):
     ...
-    relations.errors.InputError: claim 'renyi(1) < 2': renyi(alpha) needs a rational alpha > 1, got 1
+    relations.errors.InputError: claim 'renyi(1) < 2': renyi(alpha) needs a rational alpha > 0, alpha != 1, got 1 (alpha = 1 is kl)
     >>> parse_claim("eps_d <= ln(0)")
     Traceback (most recent call last):
     ...

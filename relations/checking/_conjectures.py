@@ -319,10 +319,10 @@ def parse_conjecture(text: str) -> Conjecture:
     Traceback (most recent call last):
     ...
     relations.errors.InputError: conjecture 'eps_m <= eps_dd': unknown name 'eps_dd' (did you mean 'eps_d'?) at column 10
-    >>> parse_conjecture("renyi(1/2) <= eps_d")
+    >>> parse_conjecture("renyi(0) <= eps_d")
     Traceback (most recent call last):
     ...
-    relations.errors.InputError: conjecture 'renyi(1/2) <= eps_d': renyi(alpha) needs a rational alpha > 1, got 1/2 at column 1
+    relations.errors.InputError: conjecture 'renyi(0) <= eps_d': renyi(alpha) needs a rational alpha > 0, alpha != 1, got 0 at column 1
     >>> parse_conjecture("__import__('os') <= 1")
     Traceback (most recent call last):
     ...

@@ -395,6 +395,6 @@ def notion_key(name: str, argument: Real | None) -> str:
     >>> notion_key("renyi", Rational(Fraction(1)))
     Traceback (most recent call last):
     ...
-    relations.errors.InputError: renyi(alpha) needs a rational alpha > 1, got 1
+    relations.errors.InputError: renyi(alpha) needs a rational alpha > 0, alpha != 1, got 1 (alpha = 1 is kl)
     """
     return canonical_name(name, check_argument(name, argument))

@@ -106,7 +106,15 @@ def notions_table(rows: Sequence[dict]) -> Table:
     """
     from rich.table import Table
 
-    table = Table(title="further notions (nats; delta is a probability)", title_justify="left")
+    from relations.notions import NOTIONS
+
+    units: dict[str, list[str]] = {}
+    for r in rows:
+        row = NOTIONS.get(r["name"].split("(")[0])
+        if row is not None and row.unit != "nats":
+            units.setdefault(row.unit, []).append(r["name"].split("(")[0])
+    others = "; ".join(f"{', '.join(dict.fromkeys(names))}: {unit}" for unit, names in units.items())
+    table = Table(title="further notions (nats" + (f"; {others}" if others else "") + ")", title_justify="left")
     columns: tuple[tuple[str, dict[str, Any]], ...] = (("notion", {}), ("value", {"justify": "right"}),
                                                        ("exact form", {"overflow": "fold"}), ("witness", {}))
     for col, kw in columns:

@@ -5,9 +5,9 @@ Their rows (symbol, LaTeX, kind, argument, evaluators, references) are in the no
 exact evaluators.
 
 A notion is named by a string: ``"rho"``, ``"kl"``, ``"min_entropy_leakage"``,
-``"maximal_leakage"``, ``"cmi"``, or with an argument ``"delta(1/2)"`` (``eps``: a rational, a
-decimal or ``ln(q)``), ``"eps_delta(1/100000)"`` (``delta`` in ``[0, 1]``) and ``"renyi(2)"``
-(``alpha > 1`` rational).  :func:`parse_notion` reads such a name exactly (nothing is evaluated as
+``"maximal_leakage"``, ``"cmi"``, ``"pml"``, ``"hellinger"``, ..., or with an argument ``"delta(1/2)"``
+(``eps``: a rational, a decimal or ``ln(q)``), ``"eps_delta(1/100000)"`` (``delta`` in ``[0, 1]``),
+``"renyi(2)"`` and ``"sibson(2)"`` (``alpha > 0`` rational, ``alpha != 1``).  :func:`parse_notion` reads such a name exactly (nothing is evaluated as
 code), and :func:`canonical_name` writes it back in one canonical form, so ``"delta(0.5)"`` and
 ``"delta(1/2)"`` are the same quantity.  The definitions are in ``docs/semantics.md``.
 """
@@ -49,7 +49,7 @@ def check_argument(name: str, arg: Real | None) -> Real | None:
     >>> check_argument("renyi", Rational(Fraction(1)))
     Traceback (most recent call last):
     ...
-    relations.errors.InputError: renyi(alpha) needs a rational alpha > 1, got 1
+    relations.errors.InputError: renyi(alpha) needs a rational alpha > 0, alpha != 1, got 1 (alpha = 1 is kl)
     >>> from relations.numbers._logs import LogRatio
     >>> check_argument("delta", Log(LogRatio.inf()))
     Traceback (most recent call last):
@@ -73,8 +73,10 @@ def check_argument(name: str, arg: Real | None) -> Real | None:
         return arg
     if not isinstance(arg, Rational):
         raise InputError(f"{name}({notion.argument}) needs a rational {notion.argument}, got {arg}")
-    if name == "renyi" and arg.value <= 1:
-        raise InputError(f"renyi(alpha) needs a rational alpha > 1, got {arg}")
+    if name in ("renyi", "sibson") and (arg.value <= 0 or arg.value == 1):
+        one = {"renyi": "kl", "sibson": "eps_m"}[name]
+        raise InputError(f"{name}(alpha) needs a rational alpha > 0, alpha != 1, got {arg}"
+                         + (f" (alpha = 1 is {one})" if arg.value == 1 else ""))
     if name == "eps_delta" and not 0 <= arg.value <= 1:
         raise InputError(f"eps_delta(delta) needs 0 <= delta <= 1, got {arg}")
     return arg

@@ -4,7 +4,9 @@ For neighbours ``x ~ x'`` (both orders), ``P = Q[x]``, ``R = Q[x']``:
 
 * ``renyi(alpha) = max D_alpha(P || R)``, ``D_alpha = 1/(alpha-1) ln sum_y P^alpha R^(1-alpha)``
   for a rational ``alpha > 1`` (Mironov 2017); ``inf`` when some ``P_y > 0 = R_y``; outputs with
-  ``P_y = 0`` contribute 0.  For an integer ``alpha`` the sum ``S`` is an exact rational and
+  ``P_y = 0`` contribute 0.  For a rational ``0 < alpha < 1`` (van Erven and Harremoes 2014) outputs
+  where either row is 0 contribute 0, and the divergence is finite unless the supports are disjoint
+  (``inf`` then); ``alpha = 1`` is ``kl``.  For an integer ``alpha`` the sum ``S`` is an exact rational and
   ``D_alpha = ln(S)/(alpha-1)`` (``ln(S)`` exactly at ``alpha = 2``); otherwise an enclosure;
 * ``kl = max D(P || R) = max sum_y P_y ln(P_y / R_y)``, an enclosure with an exact tie-breaker
   against ``ln(r)`` (``e^D = prod (P/R)^P`` is compared with ``r`` in integers);
@@ -44,15 +46,20 @@ def _order(alpha) -> Fraction:
     if isinstance(alpha, Rational):
         alpha = alpha.value
     if isinstance(alpha, bool) or not isinstance(alpha, (int, Fraction)):
-        raise InputError(f"renyi(alpha) needs a rational alpha > 1, got {alpha}")
+        raise InputError(f"renyi(alpha) needs a rational alpha > 0, alpha != 1, got {alpha}")
     alpha = Fraction(alpha)
-    if alpha <= 1:
-        raise InputError(f"renyi(alpha) needs alpha > 1, got {alpha}")
+    if alpha <= 0 or alpha == 1:
+        raise InputError(f"renyi(alpha) needs alpha > 0, alpha != 1, got {alpha}"
+                         + (" (alpha = 1 is kl)" if alpha == 1 else ""))
     return alpha
 
 
 def _mismatch(pair: Pair) -> bool:
     return any(a > 0 and b == 0 for a, b in zip(pair.p, pair.q))
+
+
+def _disjoint(pair: Pair) -> bool:
+    return not any(a > 0 and b > 0 for a, b in zip(pair.p, pair.q))
 
 
 def _max_expr(text: str, fns: list[Callable[[int], tuple[Fraction, Fraction]]],
@@ -84,13 +91,14 @@ def _float_divergences(mech: Mechanism, alpha: float | None) -> tuple[np.ndarray
         for c0 in range(0, len(pairs), 4096):
             ch = pairs[c0:c0 + 4096]
             p, q = a[ch[:, 0]], a[ch[:, 1]]
-            bad = ((p > 0) & (q == 0)).any(axis=1)
+            below = alpha is not None and alpha < 1  # orders below 1: only outputs both rows reach count
+            bad = ~((p > 0) & (q > 0)).any(axis=1) if below else ((p > 0) & (q == 0)).any(axis=1)
             lp = np.where(p > 0, np.log(np.where(p > 0, p, 1.0)), 0.0)
             lq = np.where(q > 0, np.log(np.where(q > 0, q, 1.0)), 0.0)
             if alpha is None:
                 v = np.where(p > 0, p * (lp - lq), 0.0).sum(axis=1)
             else:
-                e = np.where(p > 0, lp + (alpha - 1) * (lp - lq), -np.inf)
+                e = np.where((p > 0) & (q > 0) if below else p > 0, lp + (alpha - 1) * (lp - lq), -np.inf)
                 top = e.max(axis=1)
                 v = (top + np.log(np.exp(e - top[:, None]).sum(axis=1))) / (alpha - 1)
             out[c0:c0 + len(ch)] = np.where(bad, np.inf, np.maximum(v, 0.0))
@@ -113,7 +121,7 @@ def renyi(mech: Mechanism, alpha: Fraction | int, *, name: str | None = None) ->
     mech : Mechanism
         Any mechanism (dense, graph, product; exact or float mode).
     alpha : Fraction or int
-        The order, a rational ``> 1``.
+        The order, a rational ``> 0`` other than 1.
     name : str, optional
         The name of the result (default ``"renyi(alpha)"``).
 
@@ -121,12 +129,13 @@ def renyi(mech: Mechanism, alpha: Fraction | int, *, name: str | None = None) ->
     -------
     NotionResult
         ``ln(S)`` exactly at ``alpha = 2``, an enclosure otherwise (exact tie-breakers against
-        ``0`` and ``ln(r)`` for integer orders), ``inf`` when supports differ.
+        ``0`` and ``ln(r)`` for integer orders), ``inf`` when ``Q[x]`` puts mass where ``Q[x']`` has
+        none (``alpha > 1``) or when the supports are disjoint (``alpha < 1``).
 
     Raises
     ------
     InputError
-        If ``alpha`` is not a rational above 1.
+        If ``alpha`` is not a rational above 0, or is 1 (``kl``).
 
     References
     ----------
@@ -143,6 +152,16 @@ def renyi(mech: Mechanism, alpha: Fraction | int, *, name: str | None = None) ->
     'ln(7/3)'
     >>> round(float(renyi(randomized_response(3), Fraction(3, 2)).value), 6)
     0.733969
+
+    Order 1/2 is ``-2 ln sum_y sqrt(P_y R_y)``, exactly ``ln`` of a rational when the sum's square is
+    rational: ``-2 ln(2 sqrt(3/16)) = ln(4/3)``, and ``-2 ln sqrt(1/2) = ln(2)`` for rows ``(1/2, 1/2)`` and
+    ``(1, 0)``, finite although the second misses an output of the first:
+
+    >>> str(renyi(randomized_response(3), Fraction(1, 2)).value)
+    'ln(4/3)'
+    >>> from relations.model import Mechanism
+    >>> str(renyi(Mechanism.local([["1/2", "1/2"], ["1", "0"]]), Fraction(1, 2)).value)
+    'ln(2)'
     """
     alpha = _order(alpha)
     name = name or f"renyi({alpha})"
@@ -152,8 +171,16 @@ def renyi(mech: Mechanism, alpha: Fraction | int, *, name: str | None = None) ->
     if not distinct:
         return NotionResult(name, Rational(Fraction(0)), same.witness if same else None)
     for pair in distinct:
-        if _mismatch(pair):
+        if _disjoint(pair) if alpha < 1 else _mismatch(pair):
             return NotionResult(name, inf(), pair.witness)
+    if alpha == Fraction(1, 2):  # D_1/2 = -2 ln BC = ln(1 / BC^2), BC = sum_y sqrt(P_y R_y): exact when BC^2 is rational
+        from relations.measures._hellinger import bhattacharyya_squared
+
+        squares = [bhattacharyya_squared(pair) for pair in distinct]
+        if all(c is not None for c in squares):
+            ratios = [1 / cast(Fraction, c) for c in squares]
+            i = max(range(len(ratios)), key=ratios.__getitem__)
+            return NotionResult(name, Log(LogRatio.of(ratios[i])), distinct[i].witness)
     if alpha.denominator == 1 and alpha <= MAX_EXACT_ORDER:
         n = int(alpha)
         sums = [sum((a**n / b ** (n - 1) for a, b in zip(pair.p, pair.q) if a), Fraction(0)) for pair in distinct]
@@ -165,7 +192,7 @@ def renyi(mech: Mechanism, alpha: Fraction | int, *, name: str | None = None) ->
             with working_precision(bits + 40 + alpha.numerator.bit_length()):
                 s = ball(Fraction(0))
                 for a, b in zip(pair.p, pair.q):
-                    if a:
+                    if a and b:  # a > 0 = b only below order 1, where it contributes 0
                         s += rational(a) * (rational(alpha - 1) * ball(a / b).log()).exp()
                 return interval(s.log() / rational(alpha - 1))
         return enclose

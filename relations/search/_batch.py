@@ -43,7 +43,7 @@ import numpy as np
 from relations.notions import BASE_NOTIONS
 from relations.search._divergences import _divergence, parse
 
-__all__ = ["PAPER", "dense_values", "ordered_pairs", "mechanism_values"]
+__all__ = ["PAPER", "PRIOR_KINDS", "prior_values", "dense_values", "ordered_pairs", "mechanism_values"]
 
 #: The notions :func:`dense_values` always computes.
 PAPER = BASE_NOTIONS
@@ -147,14 +147,50 @@ def dense_values(q: np.ndarray, p: np.ndarray, pairs: np.ndarray, extra: Iterabl
     return out
 
 
+#: The notions of the prior and the whole channel (not of neighbour pairs), computed by :func:`prior_values`.
+PRIOR_KINDS = ("maximal_leakage", "min_entropy_leakage", "sibson", "pml", "prior_vulnerability",
+               "bayes_vulnerability", "bayes_leakage")
+
+
+def prior_values(kind: str, arg, q: np.ndarray, p: np.ndarray) -> np.ndarray:
+    """A notion of :data:`PRIOR_KINDS` of channels ``(B, n, m)`` and priors ``(B, n)``, shape ``(B,)``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> q, p = np.array([[[0.75, 0.25], [0.25, 0.75]]]), np.array([[0.75, 0.25]])
+    >>> [round(float(prior_values(k, None, q, p)[0]), 6) for k in ("pml", "bayes_vulnerability", "bayes_leakage")]
+    [0.693147, 0.75, 0.0]
+    """
+    joint = p[:, :, None] * q
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if kind == "maximal_leakage":
+            return np.log(np.where(p[:, :, None] > 0, q, 0.0).max(axis=1).sum(axis=-1))
+        if kind == "min_entropy_leakage":
+            return np.log(joint.max(axis=1).sum(axis=-1)) - np.log(p.max(axis=-1))
+        if kind == "sibson":
+            from relations.measures._sibson import sibson_float
+
+            return sibson_float(p, q, float(arg))
+        if kind == "pml":  # max over reached outputs of max_{p(x) > 0} Q[x][y] / p(y)
+            py = joint.sum(axis=1)
+            top = np.where(p[:, :, None] > 0, q, 0.0).max(axis=1)
+            return np.log(np.where(py > 0, top / np.where(py > 0, py, 1.0), 0.0).max(axis=-1))
+        if kind == "prior_vulnerability":
+            return p.max(axis=-1)
+        if kind == "bayes_vulnerability":
+            return joint.max(axis=1).sum(axis=-1)
+        if kind == "bayes_leakage":
+            return np.maximum(0.0, joint.max(axis=1).sum(axis=-1) - p.max(axis=-1))
+    raise KeyError(kind)
+
+
 def _extra_value(name: str, q: np.ndarray, p: np.ndarray, joint: np.ndarray, A: np.ndarray, C: np.ndarray,
                  cache: dict) -> np.ndarray:
     """One conversion notion of :func:`dense_values` at every mechanism of the batch given."""
     kind, arg = parse(name)
-    if kind == "maximal_leakage":
-        return np.log(np.where(p[:, :, None] > 0, q, 0.0).max(axis=1).sum(axis=-1))
-    if kind == "min_entropy_leakage":
-        return np.log(joint.max(axis=1).sum(axis=-1)) - np.log(p.max(axis=-1))
+    if kind in PRIOR_KINDS:
+        return prior_values(kind, arg, q, p)
     per_pair = _divergence(kind, arg, A, C, cache)
     return per_pair.max(axis=-1) if per_pair.shape[-1] else np.zeros(len(q))
 

@@ -3,14 +3,16 @@
 For ordered pairs of rows ``A = Q[x]``, ``C = Q[x']`` stacked in arrays of shape ``(..., m)``:
 
 * ``kl``: ``D(A || C) = sum_y A_y ln(A_y / C_y)``;
-* ``renyi(a)``: ``D_a(A || C) = ln(sum_y A_y^a C_y^(1-a)) / (a - 1)`` for ``a > 1`` [1]_;
+* ``renyi(a)``: ``D_a(A || C) = ln(sum_y A_y^a C_y^(1-a)) / (a - 1)`` for ``a > 1`` [1]_, and for
+  ``0 < a < 1`` over the outputs both rows reach;
+* ``hellinger``: ``H^2(A, C) = (1/2) sum_y (sqrt A_y - sqrt C_y)^2``;
 * ``rho``: ``sup_{a > 1} D_a(A || C) / a`` (zero-concentrated DP [2]_), on a log-spaced grid of orders
   refined twice around its best point, and at least the KL divergence (the limit ``a -> 1``);
 * ``delta(e)``: ``sum_y max(0, A_y - e^e C_y)`` (the privacy profile);
 * ``eps_delta(d)``: the least ``eps >= 0`` with ``delta(eps) <= d``.
 
-A pair where ``A`` puts mass on an output that ``C`` does not has infinite ``kl``, ``renyi`` and
-``rho``.  :func:`relations.search._batch.dense_values` (stacks of mechanisms) and
+A pair where ``A`` puts mass on an output that ``C`` does not has infinite ``kl``, ``renyi`` (order
+above 1) and ``rho``; ``renyi`` below order 1 is infinite only for disjoint supports.  :func:`relations.search._batch.dense_values` (stacks of mechanisms) and
 :func:`relations.search._notion_floats.notion_float` (one mechanism) both read these functions, so
 the float screen and the optimising searches agree to the last bit.  These are floats that steer
 searches; every candidate is re-checked by the exact checker.
@@ -210,6 +212,27 @@ def _rho(A: np.ndarray, lr: np.ndarray, support: np.ndarray, kl: np.ndarray) -> 
     return np.maximum(best, np.where(np.isfinite(at), at, -np.inf))
 
 
+def _renyi_below_one(a: float, A: np.ndarray, C: np.ndarray, lr: np.ndarray) -> np.ndarray:
+    """``D_a(A || C)`` for ``0 < a < 1``: ``ln(sum_{A_y, C_y > 0} A_y^a C_y^(1-a)) / (a - 1)``; ``inf`` for disjoint
+    supports.  With ``b = a - 1`` and ``t = ln(A/C)`` the sum is ``1 + x``,
+    ``x = sum A (expm1(b t) + b expm1(-t)) - b sum (C - A) - (A's mass off C's support)`` over the joint support
+    (``A expm1(-t) = C - A``, and ``sum (C - A)`` there is the difference of the masses off it): the first-order
+    terms cancel exactly, so near ``A = C`` (a divergence of order
+    ``t^2``) the value keeps its relative accuracy."""
+    from relations.measures._sibson import _excess
+
+    both = (A > 0) & (C > 0)
+    b = a - 1
+    t = np.where(both, lr, 0.0)
+    a_off, c_off = np.where(both, 0.0, A).sum(axis=-1), np.where(both, 0.0, C).sum(axis=-1)
+    # sum over the joint support of C - A is a_off - c_off for rows summing to 1 (exactly 0 for equal supports,
+    # where the floats' rounding of the row sums would otherwise dominate a divergence of order t^2)
+    x = np.where(both, A * _excess(-b, -t), 0.0).sum(axis=-1) - b * (a_off - c_off) - a_off
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = np.log1p(np.maximum(x, -1.0)) / b
+    return np.where(both.any(axis=-1), np.maximum(0.0, out), np.inf)
+
+
 def _eps_delta(A: np.ndarray, C: np.ndarray, d: float) -> np.ndarray:
     """The least ``eps >= 0`` with ``sum_y max(0, A - e^eps C) <= d``, per pair: on the segment where the outputs of the ``j``
     largest ratios are the positive terms, ``e^eps = (A_S - d) / C_S``."""
@@ -246,8 +269,13 @@ def _divergence(kind: str, arg, A: np.ndarray, C: np.ndarray, cache: dict) -> np
     if kind == "rho":  # broken pairs get harmless finite stand-ins, then inf
         return np.where(broken, np.inf, _rho(np.where(broken[..., None], 1.0, A), np.where(broken[..., None], 0.0, lr),
                                              support | broken[..., None], np.where(broken, 0.0, cache["kl"])))
+    if kind == "renyi" and arg < 1:  # below order 1: outputs both rows reach, finite unless the supports are disjoint
+        return _renyi_below_one(float(arg), A, C, lr)
     if kind == "renyi":
         return np.where(broken, np.inf, _renyi(np.full(A.shape[:-1], float(arg)), A, lr, support))
+    if kind == "hellinger":  # (1/2) sum_y (sqrt A_y - sqrt C_y)^2 = 1 - sum_y sqrt(A_y C_y), without cancellation
+        d = np.sqrt(np.maximum(A, 0.0)) - np.sqrt(np.maximum(C, 0.0))
+        return np.minimum(1.0, 0.5 * (d * d).sum(axis=-1))
     if kind in ("delta", "tv"):  # tv is delta(0)
         return np.maximum(0.0, A - (1.0 if kind == "tv" else np.exp(float(arg))) * C).sum(axis=-1)
     if kind == "eps_delta":

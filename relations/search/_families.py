@@ -29,7 +29,7 @@ from relations.model._mechanism import Mechanism
 from relations.model._neighbours import HammingInputs, LocalInputs
 from relations.model._products import ProductPrior
 from relations.numbers._rounding import largest_remainder
-from relations.search._notion_floats import FloatValues
+from relations.search._notion_floats import ADDITIVE, MULTIPLICATIVE, FloatValues
 
 __all__ = ["float_values", "DenseFamily", "RRFamily", "rr_float_prior", "local_rr_values", "product_values"]
 
@@ -160,8 +160,12 @@ def local_rr_values(k: int, t: float, skew: float) -> dict[str, float]:
 def product_values(local: dict[str, Any], r: int) -> dict[str, Any]:
     """Central values of the ``r``-fold product from the local ones (identical records; floats or arrays)."""
     out = FloatValues(local.mech, local, r) if isinstance(local, FloatValues) else dict(local)
-    for name in [n for n in out if n.split("(")[0] in ("maximal_leakage", "min_entropy_leakage")]:
+    for name in [n for n in out if n.split("(")[0] in ADDITIVE]:
         out[name] = r * local[name]
+    for name in [n for n in out if n.split("(")[0] in MULTIPLICATIVE]:
+        out[name] = local[name] ** r
+    if "bayes_leakage" in out:  # a difference of products: from the local vulnerabilities (FloatValues computes them)
+        out["bayes_leakage"] = local["bayes_vulnerability"] ** r - local["prior_vulnerability"] ** r
     out["eps_m"] = r * local["eps_m"]
     out["eps_all"] = r * local["eps_d"]
     return out

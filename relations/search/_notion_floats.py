@@ -23,19 +23,41 @@ Examples
 from __future__ import annotations
 
 import math
-from typing import cast
+from typing import Any, cast
 
 import numpy as np
 
 from relations.model._distributions import Prior
 from relations.model._mechanism import Mechanism
 from relations.model._products import ProductChannel
+from relations.search._batch import PRIOR_KINDS, prior_values
 from relations.search._divergences import divergence, parse
 
-__all__ = ["leakages", "notion_float", "ADDITIVE", "FloatValues"]
+__all__ = ["leakages", "notion_float", "ADDITIVE", "MULTIPLICATIVE", "product_float", "FloatValues"]
 
 #: Notions that add over the records of a product form.
-ADDITIVE = ("maximal_leakage", "min_entropy_leakage")
+ADDITIVE = ("maximal_leakage", "min_entropy_leakage", "sibson", "pml")
+#: Notions that multiply over the records of a product form (probabilities).
+MULTIPLICATIVE = ("prior_vulnerability", "bayes_vulnerability")
+
+
+def product_float(name: str, per_record: list[Any]) -> float:
+    """A notion of a product form from its records' values (:data:`ADDITIVE`, :data:`MULTIPLICATIVE`,
+    ``bayes_leakage``; the records' values of ``bayes_leakage`` are pairs ``(V(pi, C), V(pi))``).
+
+    Examples
+    --------
+    >>> product_float("pml", [0.5, 0.25]), product_float("bayes_leakage", [(0.75, 0.5), (0.75, 0.5)])
+    (0.75, 0.3125)
+    """
+    kind = parse(name)[0]
+    if kind in ADDITIVE:
+        return float(sum(per_record))
+    if kind in MULTIPLICATIVE:
+        return float(np.prod(per_record))
+    if kind == "bayes_leakage":
+        return float(np.prod([v for v, _ in per_record]) - np.prod([u for _, u in per_record]))
+    raise KeyError(name)
 
 
 def leakages(p: np.ndarray, W: np.ndarray) -> dict[str, float]:
@@ -52,6 +74,11 @@ def leakages(p: np.ndarray, W: np.ndarray) -> dict[str, float]:
     ml = math.log(float(np.sum(np.max(W[support], axis=0))))
     mel = math.log(float(np.sum(np.max(p[:, None] * W, axis=0)))) - math.log(float(np.max(p)))
     return {"maximal_leakage": ml, "min_entropy_leakage": mel}
+
+
+def _prior_float(name: str, p: np.ndarray, W: np.ndarray) -> float:
+    kind, arg = parse(name)
+    return float(prior_values(kind, arg, np.asarray(W, dtype=float)[None], np.asarray(p, dtype=float)[None])[0])
 
 
 def notion_float(mech: Mechanism, name: str) -> float:
@@ -73,15 +100,18 @@ def notion_float(mech: Mechanism, name: str) -> float:
     ch = mech.channel
     if isinstance(ch, ProductChannel):
         W = np.asarray(ch.local.array, dtype=float)
-        if kind in ADDITIVE:
+        if kind in PRIOR_KINDS:
             prior = mech.prior
             factors = getattr(prior, "factors", None) or [prior] * ch.records
-            return sum(leakages(np.asarray(f.array, dtype=float), W)[kind] for f in factors)
+            if kind == "bayes_leakage":
+                return product_float(name, [(_prior_float("bayes_vulnerability", f.array, W),
+                                             _prior_float("prior_vulnerability", f.array, W)) for f in factors])
+            return product_float(name, [_prior_float(name, f.array, W) for f in factors])
         pairs = [(i, j) for i in range(W.shape[0]) for j in range(W.shape[0]) if i != j]
     else:
         W = np.asarray(ch.array, dtype=float)
-        if kind in ADDITIVE:
-            return leakages(np.asarray(cast(Prior, mech.prior).array, dtype=float), W)[kind]  # dense
+        if kind in PRIOR_KINDS:
+            return _prior_float(name, cast(Prior, mech.prior).array, W)  # dense
         pairs = [q for i, j in mech.inputs.pairs() for q in ((i, j), (j, i))]
     seen: dict = {}  # pairs with the same multiset of column pairs have the same value: one of each
     for i, j in pairs:
@@ -111,8 +141,15 @@ class FloatValues(dict):
         self.base = values if isinstance(values, FloatValues) and records != 1 else None
 
     def __missing__(self, name: str) -> float:
+        kind = parse(name)[0]
+        if self.base is not None and kind == "bayes_leakage":  # V(pi, C)^r - V(pi)^r from the local values
+            v = self.base["bayes_vulnerability"] ** self.records - self.base["prior_vulnerability"] ** self.records
+            self[name] = v
+            return v
         v = self.base[name] if self.base is not None else notion_float(self.mech, name)  # the local values, cached
-        if parse(name)[0] in ADDITIVE:
+        if kind in ADDITIVE:
             v *= self.records
+        elif kind in MULTIPLICATIVE:
+            v **= self.records
         self[name] = v
         return v
