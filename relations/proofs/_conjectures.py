@@ -296,8 +296,11 @@ def _multipliers(conj: Conjecture, used: list[Instance], setting: str) -> list[t
     except _Unsupported:
         return None
     gens = sorted({s for g in [target, *[r[2] for r in rows]] for s in g.free_symbols}, key=str)
-    polys = [sympy.Poly(g, *gens) if gens else None for g in [target, *[r[2] for r in rows]]]
-    if any(p is None for p in polys) or any(not p.is_polynomial for p in [sympy.sympify(target)]):
+    if not gens:
+        return None
+    try:
+        polys = [sympy.Poly(g, *gens) for g in [target, *[r[2] for r in rows]]]
+    except sympy.PolynomialError:
         return None
     monomials = sorted({m for p in polys for m in p.as_dict() if any(m)})
     coeff = [[float(p.as_dict().get(m, 0)) for p in polys] for m in monomials]

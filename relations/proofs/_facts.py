@@ -33,11 +33,11 @@ parametrised notion needs its placeholder in :data:`PLACEHOLDERS`.
 
 Examples
 --------
->>> f = BY_ID["renyi_rho"]
+>>> f = BY_ID["renyi_le_rho"]
 >>> f.statement, [i.text for i in f.instances(["renyi(2)", "renyi(3/2)"])]
 ('renyi(ALPHA) <= ALPHA * rho', ['renyi(2) <= (2) * rho', 'renyi(3/2) <= (3/2) * rho'])
 >>> sorted(finite_closure({"eps_d"}, "local", ["kl", "rho", "eps_i", "tv"])[0])
-['eps_all', 'eps_d', 'kl', 'rho', 'tv']
+['eps_d', 'kl', 'rho', 'tv']
 """
 
 from __future__ import annotations
@@ -394,10 +394,11 @@ def finite_closure(finite: Iterable[str], setting: str, universe: Iterable[str],
     for fact in facts(setting):
         for inst in fact.instances(keys, setting):
             for conj in inst.conjectures:
-                rule = _finiteness_of(conj)
-                if rule is not None:
-                    rules.append((rule[0], rule[1], inst.restrictions))
-    out, used = {key_of(k) for k in finite}, set()
+                derived = _finiteness_of(conj)
+                if derived is not None:
+                    rules.append((derived[0], derived[1], inst.restrictions))
+    out = {key_of(k) for k in finite}
+    used: set[str] = set()
     changed = True
     while changed:
         changed = False
