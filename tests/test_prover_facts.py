@@ -181,6 +181,9 @@ def test_proofs_that_need_case_splits_or_function_inequalities():
     p = _proof("tv <= sqrt(rho / 2)")
     assert p is not None and {"pinsker", "kl_le_rho"} <= set(p.used)
     assert _proof("min(kl, tv) <= eps_d") is not None
+    # chi2 = e^renyi(2) - 1 <= e^(2 rho) - 1: exp against ln through monotonicity
+    p = _proof("chi2 <= exp(2*rho) - 1", "central")
+    assert p is not None and {"renyi2_chi2", "renyi_le_rho[renyi(2) <= (2) * rho]"} <= set(p.used)
 
 
 def test_the_smt_script_stands_alone():
@@ -202,6 +205,10 @@ def test_infinite_cases_decided_right():
     assert any(line.strip().startswith("eps_i, sigma_min infinite:") for line in p.trace)
     # kl can be infinite (rows of different supports): kl <= 5 is false there, so never proved
     assert _proof("kl <= 5") is None
+    # eps_i = inf with sigma_min = -inf makes the left side inf - inf: undefined there, so no counterexample;
+    # every other case follows from eps_i <= eps_d - sigma_min
+    p = _proof("eps_i + sigma_min <= eps_d")
+    assert p is not None and any("eps_i, sigma_min infinite" in line for line in p.trace)
     # always finite: tv <= 1, and eps_m <= maximal_leakage
     assert _proof("tv <= 1") is not None and _proof("eps_m <= maximal_leakage", "central") is not None
 

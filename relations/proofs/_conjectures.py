@@ -200,8 +200,9 @@ class _Encoder:
             if k1 == k2 and k1 != "sqrt":  # sqrt is monotone through a^2 = u
                 defined = z3.And(u1 > 0, u2 > 0) if k1 == "ln" else z3.BoolVal(True)
                 out.append(z3.Implies(z3.And(defined, u1 <= u2), a1 <= a2))
-            if k1 == "exp" and k2 == "ln":  # e^(ln v) = v
-                out.append(z3.Implies(z3.And(u2 > 0, u1 == a2), a1 == u2))
+            if k1 == "exp" and k2 == "ln":  # e^w against v = e^(ln v), by monotonicity of exp
+                out.append(z3.Implies(z3.And(u2 > 0, a2 <= u1), u2 <= a1))
+                out.append(z3.Implies(z3.And(u2 > 0, a2 >= u1), u2 >= a1))
         return out
 
     def inequality(self, lhs, op: str, rhs):
@@ -248,6 +249,8 @@ def _substituted(conj, infinite: set[str]) -> _Goal | bool:
             subs[symbol(n)] = -sympy.oo if n == "sigma_min" else sympy.oo
     try:
         lhs, rhs = conj.lhs.xreplace(subs).doit(), conj.rhs.xreplace(subs).doit()
+        if lhs is sympy.nan or rhs is sympy.nan:
+            return True  # a side is inf - inf, 0 * inf, ...: undefined on every such mechanism, so no counterexample
         rel = {"<=": sympy.Le, "<": sympy.Lt, ">=": sympy.Ge, ">": sympy.Gt}[conj.op](lhs, rhs)
     except (TypeError, ValueError):
         return False
@@ -397,7 +400,12 @@ def _finite_proof(goal, setting: str, universe: list[str], allow: frozenset[str]
     pool = _instances(setting, allowed, allow)
     near = [i for i in pool if _names(i) <= named]
     for chosen in ([near, pool] if len(near) < len(pool) else [pool]):
-        found = _attempt(goal, setting, chosen, timeout_ms)
+        found = None
+        linear = _multipliers(goal, chosen, setting)  # a linear combination first: the facts it needs, no more
+        if linear is not None:
+            found = _attempt(goal, setting, list(dict.fromkeys(i for i, _, _ in linear)), timeout_ms)
+        if found is None:
+            found = _attempt(goal, setting, chosen, timeout_ms)
         if found is not None:
             core, smt2 = found
             # the closure's restricted rules matter only if a fact used names a notion they made finite

@@ -439,7 +439,8 @@ def _finiteness_of(conj) -> tuple[frozenset[str], str] | None:
     if not small.is_Symbol:
         return None
     for node in sympy.preorder_traversal(big):
-        if isinstance(node, sympy.Pow) and not (node.exp.is_Integer and node.exp >= 0) and not node.exp == sympy.S.Half:
+        if isinstance(node, sympy.Pow) and not (node.exp.is_Integer and node.exp >= 0) and not node.exp == sympy.S.Half \
+                and not (node.base.is_Rational and node.base != 0):
             return None  # a division or a negative power may blow up
         if isinstance(node, sympy.log):
             return None  # ln(0) = -inf is fine for an upper bound, but keep the rule simple
