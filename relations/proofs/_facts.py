@@ -29,7 +29,7 @@ intersection of their sets of mechanisms).  No restriction applies to a local do
 
 Adding a notion's facts (``sibson(ALPHA)``, ``pml``, ...) is one :class:`Fact` row each, with its
 proof in ``docs/proofs/notion-facts.md`` and, where it needs one, a :data:`FINITENESS` row; a new
-parametrised notion needs its placeholder in :data:`PLACEHOLDERS`.
+parametrised notion writes its argument with one of :data:`PLACEHOLDERS` (``sibson(ALPHA)``).
 
 Examples
 --------
@@ -55,8 +55,9 @@ __all__ = ["PLACEHOLDERS", "RESTRICTIONS", "Fact", "Instance", "Finiteness", "NO
 #: The page holding every notion fact's proof (the anchor is the fact's id).
 DOC = "docs/proofs/notion-facts.md"
 
-#: Placeholder -> the parametrised notion whose argument it stands for.
-PLACEHOLDERS = {"ALPHA": "renyi", "BETA": "renyi", "EPS2": "delta", "EPS": "delta", "DELTA": "eps_delta"}
+#: The placeholders a fact may use for the argument of a parametrised notion (``renyi(ALPHA)``); each
+#: ranges over the arguments of the keys of the notions it is written in (one value for all of them).
+PLACEHOLDERS = ("ALPHA", "BETA", "EPS", "EPS2", "DELTA")
 
 #: Restrictions of a scope, in words (central only: every restriction holds on every local domain).
 RESTRICTIONS = {
@@ -164,20 +165,26 @@ class Fact:
         names = self.placeholders
         if not names:
             return [Instance(self, self.statement, restrictions)]
-        args: dict[str, list[tuple[str, float | Fraction]]] = {}
+        import re
+
+        args: dict[str, dict[str, float | Fraction]] = {}
         for key in dict.fromkeys(keys):
             parsed = _argument(key)
             if parsed is not None:
-                args.setdefault(parsed[0], []).append(parsed[1:])
+                args.setdefault(parsed[0], {})[parsed[1]] = parsed[2]
+        ranges = []
+        for n in names:
+            notions = set(re.findall(r"(\w+)\(" + n + r"\)", self.statement))
+            ranges.append(sorted({t: v for notion in notions for t, v in args.get(notion, {}).items()}.items()))
         out = []
-        for choice in itertools.product(*[args.get(PLACEHOLDERS[n], []) for n in names]):
+        for choice in itertools.product(*ranges):
             values = {n: v for n, (_, v) in zip(names, choice)}
             if self.where is not None and not self.where(**values):
                 continue
             text = self.statement
-            for n, (arg_text, _) in sorted(zip(names, choice), key=lambda p: -len(p[0])):
-                text = text.replace(f"{PLACEHOLDERS[n]}({n})", f"{PLACEHOLDERS[n]}({arg_text})")
-            for n, (arg_text, _) in sorted(zip(names, choice), key=lambda p: -len(p[0])):
+            for n, (arg_text, _) in zip(names, choice):
+                text = re.sub(r"(\w+)\(" + n + r"\)", lambda m, a=arg_text: f"{m.group(1)}({a})", text)
+            for n, (arg_text, _) in zip(names, choice):
                 text = _replace_word(text, n, f"({arg_text})")
             out.append(Instance(self, text, restrictions))
         return out
