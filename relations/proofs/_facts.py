@@ -183,7 +183,7 @@ class Fact:
                 continue
             text = self.statement
             for n, (arg_text, _) in zip(names, choice):
-                text = re.sub(r"(\w+)\(" + n + r"\)", lambda m, a=arg_text: f"{m.group(1)}({a})", text)
+                text = re.sub(r"(\w+)\(" + n + r"\)", r"\g<1>(" + arg_text.replace("\\", "") + ")", text)
             for n, (arg_text, _) in zip(names, choice):
                 text = _replace_word(text, n, f"({arg_text})")
             out.append(Instance(self, text, restrictions))
