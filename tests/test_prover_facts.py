@@ -271,30 +271,50 @@ def test_the_pipeline_reports_the_trace():
     assert result_json(r)["trace"] == list(r.trace)
 
 
-def test_random_proved_conjectures_hold_on_random_mechanisms():
+def _random_rows(rng, n, m):
+    rows = []
+    for _ in range(n):
+        w = [rng.choice([0, 1, 2, 3, 5]) for _ in range(m)]
+        w[rng.randrange(m)] += 1
+        rows.append([F(x, sum(w)) for x in w])
+    return rows
+
+
+def _random_prior(rng, n, zero_from=None):
+    p = [rng.choice([0, 1, 2, 7]) if zero_from is None or i < zero_from else 0 for i in range(n)]
+    p[0] += 1
+    return [F(x, sum(p)) for x in p]
+
+
+@pytest.mark.parametrize("setting", ["local", "central"])
+def test_random_proved_conjectures_hold_on_random_mechanisms(setting):
     """Soundness at random: conjectures a <= c b + d e over seeded random notions and coefficients; every one the
-    prover proves is decided exactly (the notions' own evaluators) on seeded random local mechanisms with zeros."""
+    prover proves over the whole setting is decided exactly (the notions' own evaluators) on seeded random
+    mechanisms with zeros: local domains; centrally products over D^2 and D^3, and explicit graphs with a
+    component of zero prior or two components."""
     import random
 
     rng = random.Random(30)
-    names = ["kl", "rho", "eps_d", "tv", "eps_m", "renyi(2)", "chi2", "maximal_leakage", "eps_i", "neg_sigma"]
+    names = ["kl", "rho", "eps_d", "tv", "eps_m", "renyi(2)", "chi2", "maximal_leakage", "eps_i", "neg_sigma",
+             "eps_all"]
     mechs = []
-    for _ in range(12):
+    for i in range(12):
         n, m = rng.choice([2, 3]), rng.choice([2, 3])
-        rows = []
-        for _ in range(n):
-            w = [rng.choice([0, 1, 2, 3, 5]) for _ in range(m)]
-            w[rng.randrange(m)] += 1
-            rows.append([F(x, sum(w)) for x in w])
-        p = [rng.choice([0, 1, 2, 7]) for _ in range(n)]
-        p[0] += 1
-        mechs.append(values(Mechanism.local(rows, prior=[F(x, sum(p)) for x in p])).reals)
+        if setting == "local":
+            mech = Mechanism.local(_random_rows(rng, n, m), prior=_random_prior(rng, n))
+        elif i % 2:
+            mech = Mechanism.product(_random_rows(rng, n, m), records=rng.choice([2, 3]))
+        else:
+            mech = Mechanism.graph(_random_rows(rng, 4, m), [[0, 1], [2, 3]], prior=_random_prior(rng, 4, 2 + i % 4))
+        mechs.append(values(mech).reals)
     proved = 0
     for _ in range(30):
         a, b, e = rng.sample(names, 3)
         c, d = rng.choice(["1", "1/2", "2", "0"]), rng.choice(["1", "1/2", "0", "1/4"])
         text = f"{a} <= {c} * {b} + {d} * {e}"
-        p = _proof(text)
+        p = _proof(text, setting)
+        if p is not None and not p.whole:
+            continue
         if p is None:
             continue
         proved += 1

@@ -442,13 +442,19 @@ def prove_conjecture(conj: Conjecture, setting: str, *, timeout_ms: int = 10000)
     True
     """
     universe = _universe(conj, setting)
-    names = sorted(RESTRICTIONS) if setting == "central" else []
-    allows = [frozenset(c) for k in range(len(names) + 1) for c in itertools.combinations(names, k)]
-    for allow in allows:  # the fewest restrictions first: the first proof found has the widest scope
-        result = _prove_with(conj, setting, universe, allow, timeout_ms)
-        if result is not None:
-            return result
-    return None
+    whole = _prove_with(conj, setting, universe, frozenset(), timeout_ms)
+    if whole is not None or setting == "local":
+        return whole
+    narrow = _prove_with(conj, setting, universe, frozenset(RESTRICTIONS), timeout_ms)
+    if narrow is None:
+        return None
+    names = sorted(narrow.restrictions)
+    for k in range(1, len(names)):  # the widest scope: the fewest of the restrictions this proof needed
+        for allow in itertools.combinations(names, k):
+            result = _prove_with(conj, setting, universe, frozenset(allow), timeout_ms)
+            if result is not None:
+                return result
+    return narrow
 
 
 def _prove_with(conj, setting, universe, allow, timeout_ms) -> Proof | None:
