@@ -267,8 +267,60 @@ def _substituted(conj, infinite: set[str]) -> _Goal | bool:
 # ------------------------------------------------------------------ multipliers (an LP)
 
 
-def _multipliers(conj: Conjecture, used: list[Instance], setting: str) -> list[tuple[Instance, int, Fraction]] | None:
-    """Non-negative rationals ``l`` with ``rhs - lhs = sum l (b - a) + c``, ``c >= 0``, checked exactly; or None."""
+@dataclass(frozen=True)
+class _Row:
+    """One non-negative quantity of a linear certificate: a fact's ``b - a``, or a function inequality's."""
+
+    label: str
+    inst: Instance | None
+    gap: Any
+    text: str
+    free: bool = False  # an equality: its multiplier may have either sign
+
+
+def _nonnegative(u) -> bool:
+    """``u`` is a polynomial with positive coefficients in non-negative notions (every notion but ``sigma_min``)."""
+    import sympy
+
+    if u.is_Rational:
+        return bool(u >= 0)
+    try:
+        poly = sympy.Poly(u, *sorted(u.free_symbols, key=str))
+    except sympy.PolynomialError:
+        return False
+    return all(c >= 0 for c in poly.coeffs()) and all(
+        s.name != "sigma_min" and not s.name.startswith("atom") for s in u.free_symbols)
+
+
+def _axioms(atoms: dict, flat) -> list[_Row]:
+    """The function inequalities of the atoms, as rows (each true wherever the function is defined)."""
+    import sympy
+
+    out = []
+    for node, a in atoms.items():
+        u = flat(node.args[0]) if not isinstance(node, sympy.Pow) else flat(node.base)
+        shown = str(node)
+        if isinstance(node, sympy.exp):
+            out.append(_Row(f"axiom: {shown} >= 1 + {sympy.Add(1, node.args[0]) - 1}", None, a - 1 - u,
+                            f"{shown} - 1 - ({node.args[0]})"))
+        elif isinstance(node, sympy.log):
+            out.append(_Row(f"axiom: {shown} <= {node.args[0]} - 1", None, u - 1 - a, f"{node.args[0]} - 1 - {shown}"))
+        elif isinstance(node, sympy.tanh):
+            out.append(_Row(f"axiom: {shown} <= 1", None, 1 - a, f"1 - {shown}"))
+            if _nonnegative(u):
+                out.append(_Row(f"axiom: {shown} <= {node.args[0]} ({node.args[0]} >= 0)", None, u - a,
+                                f"{node.args[0]} - {shown}"))
+                out.append(_Row(f"axiom: {shown} >= 0 ({node.args[0]} >= 0)", None, a, shown))
+        elif isinstance(node, sympy.Pow) and node.exp == sympy.S.Half:
+            out.append(_Row(f"axiom: {shown} >= 0", None, a, shown))
+            out.append(_Row(f"axiom: {shown}^2 = {node.base}", None, sympy.expand(a**2 - u), f"{shown}^2 - ({node.base})",
+                            free=True))
+    return out
+
+
+def _multipliers(conj, used: list[Instance], setting: str) -> list[tuple[_Row, Fraction]] | None:
+    """Rationals ``l >= 0`` with ``rhs - lhs = sum l (b - a) + c``, ``c >= 0``, over the facts ``a <= b`` of ``used``
+    and the function inequalities of the applications in them, checked exactly in sympy; or None."""
     import numpy as np
     import sympy
     from scipy.optimize import linprog
@@ -285,6 +337,8 @@ def _multipliers(conj: Conjecture, used: list[Instance], setting: str) -> list[t
             e = e.xreplace({diam_symbol(): sympy.Integer(1)})
         repl = {}
         for node in sympy.preorder_traversal(e):
+            if isinstance(node, (sympy.Min, sympy.Max)):
+                raise _Unsupported
             if isinstance(node, (sympy.exp, sympy.log, sympy.tanh)) or (
                     isinstance(node, sympy.Pow) and not node.exp.is_Integer):
                 repl[node] = atoms.setdefault(node, sympy.Symbol(f"atom{len(atoms)}"))
@@ -295,14 +349,19 @@ def _multipliers(conj: Conjecture, used: list[Instance], setting: str) -> list[t
 
     try:
         target = gap(conj.lhs, conj.op, conj.rhs)
-        rows = [(inst, i, gap(q.lhs, q.op, q.rhs)) for inst in used for i, q in enumerate(inst.conjectures)]
+        rows = []
+        for inst in used:
+            for k, q in enumerate(inst.conjectures):
+                a, b = (q.lhs, q.rhs) if q.op in ("<=", "<") else (q.rhs, q.lhs)
+                rows.append(_Row(inst.id + ("" if k == 0 else " (>=)"), inst, gap(q.lhs, q.op, q.rhs), f"{b} - ({a})"))
+        rows += _axioms(dict(atoms), flat)
     except _Unsupported:
         return None
-    gens = sorted({s for g in [target, *[r[2] for r in rows]] for s in g.free_symbols}, key=str)
+    gens = sorted({s for g in [target, *[r.gap for r in rows]] for s in g.free_symbols}, key=str)
     if not gens:
         return None
     try:
-        polys = [sympy.Poly(g, *gens) for g in [target, *[r[2] for r in rows]]]
+        polys = [sympy.Poly(g, *gens) for g in [target, *[r.gap for r in rows]]]
     except sympy.PolynomialError:
         return None
     monomials = sorted({m for p in polys for m in p.as_dict() if any(m)})
@@ -311,14 +370,14 @@ def _multipliers(conj: Conjecture, used: list[Instance], setting: str) -> list[t
     a_eq = np.array([[c[i + 1] for i in range(n)] for c in coeff]) if coeff else np.zeros((0, n))
     b_eq = np.array([c[0] for c in coeff])
     res = linprog(np.ones(n), A_eq=a_eq if len(b_eq) else None, b_eq=b_eq if len(b_eq) else None,
-                  bounds=[(0, None)] * n, method="highs")
+                  bounds=[(None, None) if r.free else (0, None) for r in rows], method="highs")
     if res.status != 0:
         return None
     lam = [Fraction(float(x)).limit_denominator(10**6) for x in res.x]
-    rest = sympy.expand(target - sum(sympy.Rational(l.numerator, l.denominator) * r[2] for l, r in zip(lam, rows)))
+    rest = sympy.expand(target - sum(sympy.Rational(q.numerator, q.denominator) * r.gap for q, r in zip(lam, rows)))
     if not rest.is_Rational or rest < 0 or (conj.op in ("<", ">") and rest == 0):
         return None
-    return [(inst, i, l) for (inst, i, _), l in zip(rows, lam) if l]
+    return [(r, q) for r, q in zip(rows, lam) if q]
 
 
 # ------------------------------------------------------------------ the prover
@@ -399,12 +458,14 @@ def _finite_proof(goal, setting: str, universe: list[str], allow: frozenset[str]
     allowed, closure_used = finite_closure(named, setting, universe, allow=allow)
     pool = _instances(setting, allowed, allow)
     near = [i for i in pool if _names(i) <= named]
-    for chosen in ([near, pool] if len(near) < len(pool) else [pool]):
-        found = None
-        linear = _multipliers(goal, chosen, setting)  # a linear combination first: the facts it needs, no more
-        if linear is not None:
-            found = _attempt(goal, setting, list(dict.fromkeys(i for i, _, _ in linear)), timeout_ms)
-        if found is None:
+    pools = [near, pool] if len(near) < len(pool) else [pool]
+    attempts = [(chosen, True) for chosen in pools] + [(chosen, False) for chosen in pools]
+    for chosen, linear_only in attempts:  # linear combinations first (with multipliers), then z3 alone
+        if linear_only:
+            linear = _multipliers(goal, chosen, setting)
+            used = list(dict.fromkeys(r.inst for r, _ in linear if r.inst is not None)) if linear else None
+            found = None if used is None else _attempt(goal, setting, used, timeout_ms)
+        else:
             found = _attempt(goal, setting, chosen, timeout_ms)
         if found is not None:
             core, smt2 = found
@@ -488,7 +549,7 @@ def _prove_with(conj, setting, universe, allow, timeout_ms) -> Proof | None:
     trace = _trace(conj, setting, core, mult, cases, scope)
     return Proof("\n(reset)\n".join([smt2, *scripts]), tuple(i.id for i in everything), scope, tuple(trace),
                  not restrictions, restrictions,
-                 None if mult is None else tuple((i.id + ("" if k == 0 else " (>=)"), _frac(l)) for i, k, l in mult))
+                 None if mult is None else tuple((r.label, _frac(q)) for r, q in mult))
 
 
 def _names(inst: Instance) -> set[str]:
@@ -507,8 +568,9 @@ def _trace(conj: Conjecture, setting: str, core: list[Instance], mult, cases, sc
         lines.append(f"  {label}" + (f" ({', '.join(i.id for i in used)})" if used else ""))
     if mult is not None:
         lines.append("finite case: rhs - lhs = " + (" + ".join(
-            f"{_frac(l)} * ({_side_text(inst, k)})" for inst, k, l in mult) or "0") + " + c, c a constant >= 0 "
-            "(checked exactly in sympy)")
+            f"{_frac(q)} * ({r.text})" for r, q in mult) or "0") + " + c, c a constant >= 0 (checked exactly in "
+            "sympy)")
+        lines += [f"  {r.label}" for r, _ in mult if r.inst is None]
     else:
         lines.append("finite case: z3 finds the negated conjecture unsatisfiable with these facts "
                      "(not a linear combination: case splits or the function inequalities)")
@@ -517,9 +579,3 @@ def _trace(conj: Conjecture, setting: str, core: list[Instance], mult, cases, sc
         lines.append(f"  [{inst.id}] {inst.text}  -- scope: {restr}; {inst.fact.reference}; proof: {inst.fact.proof}")
     lines.append(f"scope: {scope}")
     return lines
-
-
-def _side_text(inst: Instance, k: int) -> str:
-    q = inst.conjectures[k]
-    a, b = (q.lhs, q.rhs) if q.op in ("<=", "<") else (q.rhs, q.lhs)
-    return f"{b} - ({a})"

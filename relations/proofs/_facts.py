@@ -320,8 +320,6 @@ def catalogue_facts() -> tuple[Fact, ...]:
     >>> "relations.thm4_corrected" in [f.id for f in catalogue_facts()]
     True
     """
-    import sympy
-
     from relations.catalogue._bounds import Linear
     from relations.catalogue._entries import CATALOGUE
     from relations.checking._conjectures import symbol
