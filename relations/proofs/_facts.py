@@ -254,6 +254,8 @@ NOTION_FACTS: tuple[Fact, ...] = (
     _f("renyi_monotone", "renyi(ALPHA) <= renyi(BETA)", "both", f"{_VEH} (monotone in the order)",
        where=lambda ALPHA, BETA: ALPHA < BETA),
     _f("kl_le_renyi", "kl <= renyi(ALPHA)", "both", f"{_VEH} (monotone in the order, continuous at 1)", where=lambda ALPHA: ALPHA > 1),
+    _f("renyi_le_kl", "renyi(ALPHA) <= kl", "both", f"{_VEH} (monotone in the order; orders below 1)",
+       where=lambda ALPHA: ALPHA < 1),
     _f("renyi_le_rho", "renyi(ALPHA) <= ALPHA * rho", "both", f"{_BS}, Definition 1.1",
        where=lambda ALPHA: ALPHA > 1),
     _f("renyi_le_dp", "renyi(ALPHA) <= eps_d", "both", f"{_MI}, Proposition 3; {_VEH} (D_alpha <= D_inf)"),
