@@ -47,10 +47,6 @@ __all__ = ["PROVABLE_NOTIONS", "Proof", "prove_conjecture", "scope_text"]
 #: The notions a proof may name: every notion (those without facts can only be proved from ranges).
 PROVABLE_NOTIONS = tuple(NOTIONS)
 
-#: Notions that are never infinite (their finiteness rules have no premise); others may be ``+inf``
-#: (``sigma_min``: ``-inf``).
-_NEGATIVE = {"sigma_min"}
-
 
 @dataclass(frozen=True)
 class Proof:
