@@ -66,7 +66,10 @@ def run_conjectures(statement: str | None, *, file: str | None = None, setting: 
             name = f"{cid}: " if cid else ""
             sys.stdout.write(f"{name}{r.text} ({r.setting}): {r.verdict}\n  {r.evidence}\n")
             if r.used:
-                sys.stdout.write(f"  relations used: {', '.join(r.used)}\n")
+                sys.stdout.write(f"  facts used: {', '.join(r.used)}\n")
+            if r.trace:
+                sys.stdout.write("  proof" + (" (narrower scope than the setting)" if r.verdict != Verdict.PROVED
+                                              else "") + ":\n" + "".join(f"    {line}\n" for line in r.trace))
             if r.verdict == Verdict.UNREFUTED:
                 sys.stdout.write("  searched: " + "; ".join(r.searched) + "\n")
             if r.witness is not None:

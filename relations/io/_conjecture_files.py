@@ -80,6 +80,7 @@ def result_json(result, *, cid: str | None = None, witness_file: str | None = No
     d = result.decision
     return {"id": cid, "statement": result.text, "setting": result.setting, "verdict": result.verdict,
             "evidence": result.evidence, "used": list(result.used), "proof": result.proof,
+            "trace": list(getattr(result, "trace", ())),
             "witness": None if result.witness is None else to_dict(result.witness), "witness_file": witness_file,
             "recheck": None if d is None else {"status": d.status, "lhs": _number(d.lhs), "rhs": _number(d.rhs),
                                                "how": d.how},

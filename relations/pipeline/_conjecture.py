@@ -3,9 +3,10 @@
 :func:`conjecture` parses the statement (:mod:`relations.checking._conjectures`) and then, as
 ``relations verify`` decides the catalogue:
 
-1. **proof** (:mod:`relations.proofs._conjectures`): a conjecture polynomial in the ratio
-   budgets and ``eps_m`` that follows in real arithmetic from the lemma-proved relations and the
-   basic facts is ``proved``, with the SMT-LIB script and the relations used;
+1. **proof** (:mod:`relations.proofs._conjectures`): a conjecture that follows from the base of
+   facts (:mod:`relations.proofs._facts`: the catalogue's proved relations and the notion facts),
+   with every infinite case decided, is ``proved``, with the SMT-LIB script, the facts used and the
+   trace; a proof whose scope is narrower than the setting is reported, and the searches still run;
 2. **seeded families**, screened in floats and confirmed exactly: k-RR for
    ``k in`` :data:`RR_KS` over a grid of ratios (refined by a bounded scalar search) with uniform
    and skewed priors, subset selection, the paper's constructions, erasure channels, binary
@@ -80,7 +81,7 @@ class ConjectureResult(PipelineResult):
     proof : str or None
         For ``proved``: the SMT-LIB script (z3 and cvc5 answer ``unsat``).
     used : tuple of str
-        For ``proved``: the catalogue relations the proof uses.
+        For ``proved``: the facts the proof uses (catalogue relations, notion facts).
     searched : tuple of str
         What was searched.
     checked, undefined, undecided : int
@@ -91,6 +92,10 @@ class ConjectureResult(PipelineResult):
     exhaustive : int
         For ``unrefuted``: members of the bounded-exhaustive families decided exactly to satisfy it.
     seconds : float
+    trace : tuple of str
+        The proof in lines (:attr:`relations.proofs.Proof.trace`): the infinite cases, the facts used with
+        their multipliers, scopes and references.  Also for a proof whose scope is narrower than the
+        setting, which does not make the verdict ``proved``.
     """
 
     text: str
@@ -108,6 +113,7 @@ class ConjectureResult(PipelineResult):
     best_gap: float = -math.inf
     exhaustive: int = 0
     seconds: float = 0.0
+    trace: tuple[str, ...] = ()
 
 
 def decide_conjecture(conj: Conjecture | str, mech: Mechanism) -> Decision:
@@ -350,15 +356,20 @@ def conjecture(text: str, *, setting: str = "local", quick: bool = False, seed: 
 
     decide(conj, values(randomized_response(3)).reals)  # every notion available (InputError otherwise)
     proof: Proof | None = prove_conjecture(conj, setting) if prove else None
-    if proof is not None:
-        return ConjectureResult(conj.text, setting, str(Verdict.PROVED), f"z3: follows in real arithmetic from "
-                                f"{', '.join(proof.used) or 'the basic facts'} (negation unsat); infinite cases "
-                                f"checked in the extended reals; scope: {proof.scope}", proof=proof.smt2,
-                                used=proof.used, searched=("z3 proof from the lemma-proved relations",),
-                                seconds=time.perf_counter() - t0)
+    if proof is not None and proof.whole:
+        how = ("a linear combination of" if proof.multipliers is not None else "z3 (real arithmetic) from")
+        return ConjectureResult(conj.text, setting, str(Verdict.PROVED), f"follows from the facts by {how} "
+                                f"{', '.join(proof.used) or 'no fact'}; infinite cases decided in the extended "
+                                f"reals; scope: {proof.scope}", proof=proof.smt2, used=proof.used,
+                                searched=("proof from the base of facts (relations.proofs._facts)",),
+                                seconds=time.perf_counter() - t0, trace=proof.trace)
     search = _Search(conj, setting, quick, seed)
-    search.searched.append("z3 proof: " + ("not attempted" if not prove else "none (not polynomial in the ratio "
-                                           "budgets and eps_m, or not implied by the proved relations)"))
+    if proof is not None:
+        search.searched.append(f"proof: only in the narrower scope {proof.scope} (the search covers the rest)")
+    else:
+        search.searched.append("proof: " + ("not attempted" if not prove else "none from the base of facts "
+                                            "(an infinite case fails, the statement is outside the encoding, "
+                                            "or the facts do not imply it)"))
     def labelled(candidates: Callable[[], Iterable[Mechanism]], engine: str) -> Iterator[tuple[Mechanism, str]]:
         for m in candidates():  # started only when the stages before it found nothing
             yield m, engine
@@ -369,10 +380,12 @@ def conjecture(text: str, *, setting: str = "local", quick: bool = False, seed: 
                             (Stage.OPTIMISER, labelled(search.nelder_mead, "Nelder-Mead"))), refutes=search.refutes)
     found, engine = (hit.candidate, hit.engine) if hit is not None else (None, "")
     common: dict[str, Any] = dict(searched=tuple(search.searched), checked=search.checked,
-                                  undefined=search.undefined, undecided=search.undecided, best_gap=search.best_gap)
+                                  undefined=search.undefined, undecided=search.undecided, best_gap=search.best_gap,
+                                  trace=() if proof is None else proof.trace)
     if found is None:
         n, und, undef = search.exhaustive_counts
-        return ConjectureResult(conj.text, setting, str(Verdict.UNREFUTED), f"no counterexample among {search.checked} "
+        scoped = "" if proof is None else f"proved in the scope: {proof.scope}; over the whole setting: "
+        return ConjectureResult(conj.text, setting, str(Verdict.UNREFUTED), f"{scoped}no counterexample among {search.checked} "
                                 f"mechanisms decided exactly; "
                                 f"bounded-exhaustive: all {n} members of the bounded families satisfy it"
                                 + (f" except {und} undecided and {undef} where a side has no value" if und or undef

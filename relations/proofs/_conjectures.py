@@ -1,114 +1,479 @@
-"""Proofs of user conjectures from the catalogue's proved relations (z3, real arithmetic).
+"""Proofs of user conjectures from the base of facts (:mod:`relations.proofs._facts`), with a trace.
 
-A conjecture (:mod:`relations.checking._conjectures`) that is polynomial in the ratio budgets
-and ``eps_m`` (``+ - *``, integer powers, division by constants, ``min``/``max``) is proved when
-z3 shows its negation unsatisfiable together with facts that hold on every mechanism of the
-setting: the relations whose own lemma z3 proves (:func:`~relations.proofs._derive.lemma_facts`)
-and the basic facts (budgets ``>= 0``, ``sigma_min <= 0``, ``eps_d <= eps_all``, locally
-``eps_all = eps_d``).  As in :mod:`relations.proofs._derive`, facts are only combined over
-quantities that are finite whenever the named ones are (``FINITE``); every pattern of infinite
-named notions consistent with that is checked separately in sympy's extended reals (each must
-give ``True``), so the proof covers infinite budgets too, in the relations' proved scope
-(connected neighbour graphs: every local domain and every ``D^r``).
+A conjecture (:mod:`relations.checking._conjectures`) over any notions is **proved** when:
+
+1. **every infinite case holds**: each pattern of infinite named notions consistent with the
+   finiteness rules (:func:`~relations.proofs._facts.finite_closure`: "``eps_d`` and ``sigma_min``
+   finite force ``eps_i`` finite", "``kl`` finite forces ``eps_d`` finite", ...) makes the
+   conjecture ``True`` in sympy's extended reals, whatever the finite notions are;
+2. **the finite case follows from facts**: z3 finds the negated conjecture unsatisfiable in real
+   arithmetic together with the facts over notions finite whenever the named ones are (so real
+   arithmetic is sound for them).  ``exp``, ``ln``, ``tanh`` and ``sqrt`` are eliminated by
+   monotone substitution: each application is a fresh real with the inequalities every such
+   function satisfies (``e^u >= 1 + u``, ``tanh(u) <= u`` for ``u >= 0``, ``sqrt(u)^2 = u``,
+   monotonicity between applications, ...), so what remains is polynomial real arithmetic, which z3
+   decides.  A conjecture's ``ln(u)`` and ``sqrt(u)`` count only once ``u > 0`` (``u >= 0``) follows
+   from the facts; a division by anything but a constant is not handled.
+
+Why z3 and not an LP alone: proofs need case splits (``min``, ``max``, the conditional function
+inequalities) and products of facts, which an LP does not find; but the **trace** asks for the
+multipliers, so once z3 has named the facts (its unsat core), an LP (scipy's HiGHS) looks for
+non-negative multipliers ``l_i`` with ``rhs - lhs = sum l_i (b_i - a_i) + c``, ``c >= 0`` a constant,
+over the facts ``a_i <= b_i`` (function applications as atoms), and the identity is checked
+exactly in sympy.  When there are such multipliers the trace prints them (a certificate anyone can
+check by expanding); otherwise it names the facts and says z3 combined them non-linearly.
+
+**Soundness and scope.** Only facts of the setting are used.  The first attempt uses only facts and
+finiteness rules that hold on every mechanism of the setting; a proof that needs a restricted one
+(:data:`~relations.proofs._facts.RESTRICTIONS`, e.g. prior on every component of an explicit graph)
+has ``whole = False`` and its scope says which mechanisms it covers.
 """
 
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
 
-from relations.catalogue._bounds import KLBound, Linear
 from relations.checking._conjectures import Conjecture
-from relations.notions import BASE_NOTIONS
-from relations.proofs._derive import FINITE, lemma_facts
+from relations.errors import InputError
+from relations.notions import NOTIONS
+from relations.proofs._facts import RESTRICTIONS, Instance, facts, finite_closure, key_of
 from relations.proofs._z3context import deterministic_solver, fresh_context
 
-__all__ = ["PROVABLE_NOTIONS", "Proof", "prove_conjecture"]
+__all__ = ["PROVABLE_NOTIONS", "Proof", "prove_conjecture", "scope_text"]
 
-#: The notions a proof may name (``neg_sigma`` is ``-sigma_min``).
-PROVABLE_NOTIONS = BASE_NOTIONS
-
-_KEY = {"sigma_min": "sigma", "neg_sigma": "sigma"}
+#: The notions a proof may name: every notion (those without facts can only be proved from ranges).
+PROVABLE_NOTIONS = tuple(NOTIONS)
 
 
 @dataclass(frozen=True)
 class Proof:
-    """A z3 proof: the SMT-LIB script (``unsat`` proves it), the relations used and the scope."""
+    """A proof of a conjecture from facts.
+
+    Attributes
+    ----------
+    smt2 : str
+        The SMT-LIB script: the function inequalities, the facts used and the negated conjecture
+        (``unsat`` proves the finite case).
+    used : tuple of str
+        The facts used (catalogue ids, notion-fact ids with their instance).
+    scope : str
+        The mechanisms the proof covers, in words.
+    trace : tuple of str
+        The proof in lines: the infinite cases, the facts with their multipliers, scopes and references.
+    whole : bool
+        Whether the scope is every mechanism of the setting.
+    restrictions : frozenset of str
+        The scope's restrictions (:data:`~relations.proofs._facts.RESTRICTIONS`); empty when ``whole``.
+    multipliers : tuple of (str, str) or None
+        Each fact used and its multiplier (a rational, as text) when the finite case is a linear
+        combination of facts; ``None`` when z3 combined them otherwise.
+    """
 
     smt2: str
     used: tuple[str, ...]
     scope: str
+    trace: tuple[str, ...] = ()
+    whole: bool = True
+    restrictions: frozenset[str] = frozenset()
+    multipliers: tuple[tuple[str, str], ...] | None = field(default=None)
 
 
-class _NotPolynomial(Exception):
+class _Unsupported(Exception):
     pass
 
 
-def _z3(expr, v):
-    import sympy
-    import z3
+def scope_text(setting: str, restrictions: frozenset[str]) -> str:
+    """The mechanisms a proof with these restrictions covers, in words.
 
-    if expr.is_Rational:
-        return z3.Q(int(expr.p), int(expr.q))
-    if expr.is_Symbol:
-        return -v["sigma"] if expr.name == "neg_sigma" else v[_KEY.get(expr.name, expr.name)]
-    if isinstance(expr, sympy.Pow) and expr.exp.is_Integer:
-        n = int(expr.exp)
-        if n == -1 and expr.base.is_Rational and expr.base != 0:
-            return z3.Q(int(expr.base.q), int(expr.base.p))
-        if 0 <= n <= 16:
-            b = _z3(expr.base, v)
-            return z3.RealVal(1) if n == 0 else z3.simplify(z3.Product(*[b] * n)) if n > 1 else b
-        raise _NotPolynomial
-    args = [_z3(a, v) for a in expr.args]
-    if isinstance(expr, sympy.Add):
-        return z3.Sum(*args)
-    if isinstance(expr, sympy.Mul):
-        return z3.Product(*args)
-    if isinstance(expr, (sympy.Min, sympy.Max)):
-        out = args[0]
-        for a in args[1:]:
-            out = z3.If(a > out, a, out) if isinstance(expr, sympy.Max) else z3.If(a < out, a, out)
+    Examples
+    --------
+    >>> scope_text("local", frozenset())
+    'every local mechanism (any domain, any prior)'
+    >>> scope_text("central", frozenset({"prior-on-components"}))
+    'central mechanisms where explicit neighbour graphs: each connected component with a neighbour pair has an input of positive prior'
+    """
+    if setting == "local":
+        return "every local mechanism (any domain, any prior)"
+    if not restrictions:
+        return "every central mechanism (every D^r, every explicit neighbour graph, any prior)"
+    return "central mechanisms where " + "; ".join(RESTRICTIONS[r] for r in sorted(restrictions))
+
+
+# ------------------------------------------------------------------ sympy -> z3
+
+
+class _Encoder:
+    """sympy expressions over notion symbols -> z3 terms; function applications become atoms with axioms."""
+
+    def __init__(self, setting: str):
+        import z3
+
+        self.z3 = z3
+        self.setting = setting
+        self.vars: dict[str, Any] = {}
+        self.atoms: dict[Any, tuple[str, Any, Any]] = {}  # sympy expr -> (kind, atom, argument)
+        self.side: list[Any] = []  # conditions under which the conjecture's functions are what they say
+        self.collect_side = False
+        self.diam = z3.Real("DIAM")
+
+    def var(self, name: str):
+        if name == "DIAM":
+            return self.diam
+        key = key_of(name)
+        if key not in self.vars:
+            self.vars[key] = self.z3.Real(key)
+        return -self.vars[key] if name == "neg_sigma" else self.vars[key]
+
+    def __call__(self, expr):
+        import sympy
+
+        z3 = self.z3
+        if expr.is_Rational:
+            return z3.Q(int(expr.p), int(expr.q))
+        if expr.is_Symbol:
+            return self.var(expr.name)
+        if isinstance(expr, sympy.Pow):
+            if expr.exp.is_Integer:
+                n = int(expr.exp)
+                if n == -1 and expr.base.is_Rational and expr.base != 0:
+                    return z3.Q(int(expr.base.q), int(expr.base.p))
+                if 0 <= n <= 16:
+                    b = self(expr.base)
+                    return z3.RealVal(1) if n == 0 else b if n == 1 else z3.Product(*[b] * n)
+                raise _Unsupported
+            if expr.exp == sympy.S.Half:
+                return self.atom("sqrt", expr, expr.base)
+            raise _Unsupported
+        if isinstance(expr, sympy.exp):
+            return self.atom("exp", expr, expr.args[0])
+        if isinstance(expr, sympy.log):
+            return self.atom("ln", expr, expr.args[0])
+        if isinstance(expr, sympy.tanh):
+            return self.atom("tanh", expr, expr.args[0])
+        args = [self(a) for a in expr.args]
+        if isinstance(expr, sympy.Add):
+            return z3.Sum(*args)
+        if isinstance(expr, sympy.Mul):
+            return z3.Product(*args)
+        if isinstance(expr, (sympy.Min, sympy.Max)):
+            out = args[0]
+            for a in args[1:]:
+                out = z3.If(a > out, a, out) if isinstance(expr, sympy.Max) else z3.If(a < out, a, out)
+            return out
+        raise _Unsupported
+
+    def atom(self, kind: str, expr, arg):
+        if expr in self.atoms:
+            atom, u = self.atoms[expr][1], self.atoms[expr][2]
+        else:
+            u = self(arg)
+            atom = self.z3.Real(f"{kind}!{len(self.atoms)}")
+            self.atoms[expr] = (kind, atom, u)
+        if self.collect_side and kind in ("ln", "sqrt"):
+            self.side.append(u > 0 if kind == "ln" else u >= 0)
+        return atom
+
+    def axioms(self) -> list:
+        """Inequalities every application satisfies, and monotonicity between applications of one function."""
+        z3 = self.z3
+        out = []
+        for kind, a, u in self.atoms.values():
+            if kind == "exp":
+                out += [a > 0, a >= 1 + u, z3.Implies(u >= 0, a >= 1 + u + u * u / 2),
+                        z3.Implies(u <= 0, a <= 1), z3.Implies(u < 1, a * (1 - u) <= 1)]
+            elif kind == "ln":
+                out += [z3.Implies(u > 0, a <= u - 1), z3.Implies(u > 0, a * u >= u - 1)]
+            elif kind == "tanh":
+                out += [a > -1, a < 1, z3.Implies(u >= 0, z3.And(a >= 0, a <= u)),
+                        z3.Implies(u <= 0, z3.And(a <= 0, a >= u))]
+            elif kind == "sqrt":
+                out += [a >= 0, z3.Implies(u >= 0, a * a == u)]
+        items = list(self.atoms.values())
+        for (k1, a1, u1), (k2, a2, u2) in itertools.permutations(items, 2):
+            if k1 == k2 and k1 != "sqrt":  # sqrt is monotone through a^2 = u
+                defined = z3.And(u1 > 0, u2 > 0) if k1 == "ln" else z3.BoolVal(True)
+                out.append(z3.Implies(z3.And(defined, u1 <= u2), a1 <= a2))
+            if k1 == "exp" and k2 == "ln":  # e^w against v = e^(ln v), by monotonicity of exp
+                out.append(z3.Implies(z3.And(u2 > 0, a2 <= u1), u2 <= a1))
+                out.append(z3.Implies(z3.And(u2 > 0, a2 >= u1), u2 >= a1))
         return out
-    raise _NotPolynomial
+
+    def inequality(self, lhs, op: str, rhs):
+        a, b = self(lhs), self(rhs)
+        return {"<=": a <= b, "<": a < b, ">=": a >= b, ">": a > b}[op]
 
 
-def _closure(finite: set[str]) -> set[str]:
-    out = set(finite) | {"eps_m"}
-    for n in finite:
-        out |= FINITE.get(n, set())
-    return out
+# ------------------------------------------------------------------ the infinite cases
 
 
-def _infinite_cases_hold(conj: Conjecture) -> bool:
-    """Every consistent pattern of infinite named notions makes the conjecture ``True`` in sympy."""
+@dataclass(frozen=True)
+class _Goal:
+    """A statement to prove: the conjecture, or one of its infinite cases with the infinities substituted."""
+
+    text: str
+    op: str
+    lhs: Any
+    rhs: Any
+    notions: tuple[str, ...]
+
+
+def _patterns(conj, setting: str, universe: list[str], allow: frozenset[str]):
+    """Each consistent pattern of infinite named notions: ``(infinite keys, finite keys)``."""
+    keys = sorted({key_of(n) for n in conj.notions})
+    always, _ = finite_closure((), setting, keys, allow=allow)
+    can = [k for k in keys if k not in always]
+    for size in range(1, len(can) + 1):
+        for infinite in itertools.combinations(can, size):
+            finite = set(keys) - set(infinite)
+            if finite_closure(finite, setting, universe, allow=allow)[0] & set(infinite):
+                continue  # impossible: the finite named notions force one of these finite
+            yield set(infinite), finite
+
+
+def _substituted(conj, infinite: set[str]) -> _Goal | bool:
+    """The conjecture with the infinite notions substituted: True/False when sympy decides it, else the rest."""
     import sympy
 
     from relations.checking._conjectures import symbol
 
-    keys = sorted({_KEY.get(n, n) for n in conj.notions} - {"eps_m"})
-    for size in range(1, len(keys) + 1):
-        for infinite in itertools.combinations(keys, size):
-            if _closure(set(keys) - set(infinite)) & set(infinite):
-                continue  # impossible: a finite named notion forces this one finite
-            subs = {}
-            for name in conj.notions:
-                key = _KEY.get(name, name)
-                if key in infinite:
-                    subs[symbol(name)] = -sympy.oo if name == "sigma_min" else sympy.oo
+    subs = {}
+    for n in conj.notions:
+        if key_of(n) in infinite:
+            subs[symbol(n)] = -sympy.oo if n == "sigma_min" else sympy.oo
+    try:
+        lhs, rhs = conj.lhs.xreplace(subs).doit(), conj.rhs.xreplace(subs).doit()
+        if lhs is sympy.nan or rhs is sympy.nan:
+            return True  # a side is inf - inf, 0 * inf, ...: undefined on every such mechanism, so no counterexample
+        rel = {"<=": sympy.Le, "<": sympy.Lt, ">=": sympy.Ge, ">": sympy.Gt}[conj.op](lhs, rhs)
+    except (TypeError, ValueError):
+        return False
+    if rel is sympy.true or rel is sympy.false:
+        return bool(rel)
+    bad = (sympy.oo, -sympy.oo, sympy.zoo, sympy.nan)
+    if any(lhs.has(b) or rhs.has(b) for b in bad):
+        return False
+    names = tuple(n for n in conj.notions if key_of(n) not in infinite)
+    text = f"{lhs} {conj.op} {rhs}"
+    return _Goal(text, conj.op, lhs, rhs, names)
+
+
+# ------------------------------------------------------------------ multipliers (an LP)
+
+
+@dataclass(frozen=True)
+class _Row:
+    """One non-negative quantity of a linear certificate: a fact's ``b - a``, or a function inequality's."""
+
+    label: str
+    inst: Instance | None
+    gap: Any
+    text: str
+    free: bool = False  # an equality: its multiplier may have either sign
+
+
+def _nonnegative(u) -> bool:
+    """``u`` is a polynomial with positive coefficients in non-negative notions (every notion but ``sigma_min``)."""
+    import sympy
+
+    if u.is_Rational:
+        return bool(u >= 0)
+    try:
+        poly = sympy.Poly(u, *sorted(u.free_symbols, key=str))
+    except sympy.PolynomialError:
+        return False
+    return all(c >= 0 for c in poly.coeffs()) and all(
+        s.name != "sigma_min" and not s.name.startswith("atom") for s in u.free_symbols)
+
+
+def _axioms(atoms: dict, flat) -> list[_Row]:
+    """The function inequalities of the atoms, as rows (each true wherever the function is defined)."""
+    import sympy
+
+    out = []
+    for node, a in atoms.items():
+        u = flat(node.args[0]) if not isinstance(node, sympy.Pow) else flat(node.base)
+        shown = str(node)
+        if isinstance(node, sympy.exp):
+            out.append(_Row(f"axiom: {shown} >= 1 + {sympy.Add(1, node.args[0]) - 1}", None, a - 1 - u,
+                            f"{shown} - 1 - ({node.args[0]})"))
+        elif isinstance(node, sympy.log):
+            out.append(_Row(f"axiom: {shown} <= {node.args[0]} - 1", None, u - 1 - a, f"{node.args[0]} - 1 - {shown}"))
+        elif isinstance(node, sympy.tanh):
+            out.append(_Row(f"axiom: {shown} <= 1", None, 1 - a, f"1 - {shown}"))
+            if _nonnegative(u):
+                out.append(_Row(f"axiom: {shown} <= {node.args[0]} ({node.args[0]} >= 0)", None, u - a,
+                                f"{node.args[0]} - {shown}"))
+                out.append(_Row(f"axiom: {shown} >= 0 ({node.args[0]} >= 0)", None, a, shown))
+        elif isinstance(node, sympy.Pow) and node.exp == sympy.S.Half:
+            out.append(_Row(f"axiom: {shown} >= 0", None, a, shown))
+            out.append(_Row(f"axiom: {shown}^2 = {node.base}", None, sympy.expand(a**2 - u), f"{shown}^2 - ({node.base})",
+                            free=True))
+    return out
+
+
+def _multipliers(conj, used: list[Instance], setting: str) -> list[tuple[_Row, Fraction]] | None:
+    """Rationals ``l >= 0`` with ``rhs - lhs = sum l (b - a) + c``, ``c >= 0``, over the facts ``a <= b`` of ``used``
+    and the function inequalities of the applications in them, checked exactly in sympy; or None."""
+    import numpy as np
+    import sympy
+    from scipy.optimize import linprog
+
+    from relations.proofs._facts import diam_symbol
+
+    atoms: dict[Any, Any] = {}
+
+    def flat(e):
+        if isinstance(e, (sympy.Min, sympy.Max)):
+            raise _Unsupported
+        e = e.doit() if hasattr(e, "doit") else e
+        if setting == "local":
+            e = e.xreplace({diam_symbol(): sympy.Integer(1)})
+        repl = {}
+        for node in sympy.preorder_traversal(e):
+            if isinstance(node, (sympy.Min, sympy.Max)):
+                raise _Unsupported
+            if isinstance(node, (sympy.exp, sympy.log, sympy.tanh)) or (
+                    isinstance(node, sympy.Pow) and not node.exp.is_Integer):
+                repl[node] = atoms.setdefault(node, sympy.Symbol(f"atom{len(atoms)}"))
+        return sympy.expand(e.xreplace(repl))
+
+    def gap(lhs, op, rhs):  # >= 0 when the inequality holds
+        return flat(rhs) - flat(lhs) if op in ("<=", "<") else flat(lhs) - flat(rhs)
+
+    try:
+        target = gap(conj.lhs, conj.op, conj.rhs)
+        rows = []
+        for inst in used:
+            for k, q in enumerate(inst.conjectures):
+                a, b = (q.lhs, q.rhs) if q.op in ("<=", "<") else (q.rhs, q.lhs)
+                rows.append(_Row(inst.id + ("" if k == 0 else " (>=)"), inst, gap(q.lhs, q.op, q.rhs), f"{b} - ({a})"))
+        rows += _axioms(dict(atoms), flat)
+    except _Unsupported:
+        return None
+    gens = sorted({s for g in [target, *[r.gap for r in rows]] for s in g.free_symbols}, key=str)
+    if not gens:
+        return None
+    try:
+        polys = [sympy.Poly(g, *gens) for g in [target, *[r.gap for r in rows]]]
+    except sympy.PolynomialError:
+        return None
+    monomials = sorted({m for p in polys for m in p.as_dict() if any(m)})
+    coeff = [[float(p.as_dict().get(m, 0)) for p in polys] for m in monomials]
+    n = len(rows)
+    a_eq = np.array([[c[i + 1] for i in range(n)] for c in coeff]) if coeff else np.zeros((0, n))
+    b_eq = np.array([c[0] for c in coeff])
+    res = linprog(np.ones(n), A_eq=a_eq if len(b_eq) else None, b_eq=b_eq if len(b_eq) else None,
+                  bounds=[(None, None) if r.free else (0, None) for r in rows], method="highs")
+    if res.status != 0:
+        return None
+    lam = [Fraction(float(x)).limit_denominator(10**6) for x in res.x]
+    rest = sympy.expand(target - sum(sympy.Rational(q.numerator, q.denominator) * r.gap for q, r in zip(lam, rows)))
+    if not rest.is_Rational or rest < 0 or (conj.op in ("<", ">") and rest == 0):
+        return None
+    return [(r, q) for r, q in zip(rows, lam) if q]
+
+
+# ------------------------------------------------------------------ the prover
+
+
+def _universe(conj: Conjecture, setting: str) -> list[str]:
+    """The notion keys a proof may go through: the named ones, every notion without an argument, ``renyi(2)``."""
+    simple = [n for n, row in NOTIONS.items() if row.argument is None and not (n == "cmi" and setting == "central")]
+    return list(dict.fromkeys([*(key_of(n) for n in conj.notions), *(key_of(n) for n in simple), "renyi(2)"]))
+
+
+def _instances(setting: str, allowed: set[str], allow: frozenset[str]) -> list[Instance]:
+    from relations.proofs._facts import diam_symbol
+
+    out = []
+    for fact in facts(setting):
+        for inst in fact.instances(allowed, setting):
+            if not inst.restrictions <= allow:
+                continue
             try:
-                lhs, rhs = conj.lhs.xreplace(subs).doit(), conj.rhs.xreplace(subs).doit()
-                rel = {"<=": sympy.Le, "<": sympy.Lt, ">=": sympy.Ge, ">": sympy.Gt}[conj.op](lhs, rhs)
-            except (TypeError, ValueError):
-                return False
-            if rel is not sympy.true:
-                return False
-    return True
+                names = {key_of(s.name) for q in inst.conjectures for s in (*q.lhs.free_symbols, *q.rhs.free_symbols)
+                         if s != diam_symbol()}
+            except InputError:  # a notion this version does not parse is no fact here
+                continue
+            if names <= allowed:
+                out.append(inst)
+    return out
 
 
 @fresh_context
+def _attempt(conj: Conjecture, setting: str, instances: list[Instance], timeout_ms: int):
+    """z3 over ``instances``: ``(core instances, smt2)`` when the negated conjecture is unsat, else None."""
+    import z3
+
+    from relations.proofs.solvers import standalone
+
+    enc = _Encoder(setting)
+    try:
+        enc.collect_side = True
+        goal = enc.inequality(conj.lhs, conj.op, conj.rhs)
+        enc.collect_side = False
+        encoded = {}
+        for inst in instances:
+            try:
+                encoded[inst.id] = (inst, [enc.inequality(q.lhs, q.op, q.rhs) for q in inst.conjectures])
+            except _Unsupported:
+                continue
+    except _Unsupported:
+        return None
+    base = [enc.diam == 1] if setting == "local" else [enc.diam >= 1]
+    solver = deterministic_solver(timeout_ms)
+    solver.add(*base, *enc.axioms())
+    for name, (_, terms) in encoded.items():
+        solver.assert_and_track(z3.And(*terms), name)
+    for cond in enc.side:  # ln(u), sqrt(u) of the conjecture: u > 0 (u >= 0) must follow from the facts
+        solver.push()
+        solver.add(z3.Not(cond))
+        if solver.check() != z3.unsat:
+            return None
+        solver.pop()
+    solver.add(z3.Not(goal))
+    if solver.check() != z3.unsat:
+        return None
+    core = [encoded[str(c)][0] for c in solver.unsat_core()]
+    alone = z3.Solver()
+    alone.add(*base, *enc.axioms(), *[z3.And(*encoded[i.id][1]) for i in core], *enc.side, z3.Not(goal))
+    header = (f"; conjecture ({setting}): {conj.text}\n"
+              + "".join(f"; fact {i.id}: {i.text}\n" for i in core)
+              + "; asserted: the diameter, the function inequalities, the facts, the conditions under which the "
+                "conjecture's ln and sqrt are finite (proved from the facts), and last the negated conjecture: "
+                "'unsat' proves the case where the named notions are finite\n")
+    return sorted(core, key=lambda i: i.id), header + standalone(alone.to_smt2())
+
+
+def _finite_proof(goal, setting: str, universe: list[str], allow: frozenset[str], timeout_ms: int):
+    """``(core, smt2, restrictions)`` proving ``goal`` with its named notions finite, or None."""
+    named = {key_of(n) for n in goal.notions}
+    allowed, closure_used = finite_closure(named, setting, universe, allow=allow)
+    pool = _instances(setting, allowed, allow)
+    near = [i for i in pool if _names(i) <= named]
+    pools = [near, pool] if len(near) < len(pool) else [pool]
+    attempts = [(chosen, True) for chosen in pools] + [(chosen, False) for chosen in pools]
+    for chosen, linear_only in attempts:  # linear combinations first (with multipliers), then z3 alone
+        if linear_only:
+            linear = _multipliers(goal, chosen, setting)
+            used = list(dict.fromkeys(r.inst for r, _ in linear if r.inst is not None)) if linear else None
+            found = None if used is None else _attempt(goal, setting, used, timeout_ms)
+        else:
+            found = _attempt(goal, setting, chosen, timeout_ms)
+        if found is not None:
+            core, smt2 = found
+            # the closure's restricted rules matter only if a fact used names a notion they made finite
+            plain, _ = finite_closure(named, setting, universe)
+            extra = closure_used if any(not _names(i) <= plain for i in core) else frozenset()
+            return core, smt2, frozenset().union(*(i.restrictions for i in core), extra)
+    return None
+
+
 def prove_conjecture(conj: Conjecture, setting: str, *, timeout_ms: int = 10000) -> Proof | None:
-    """A z3 proof of ``conj`` in ``setting`` from the lemma-proved catalogue relations, or ``None``.
+    """A proof of ``conj`` in ``setting`` from the base of facts, with its trace; or ``None``.
 
     Parameters
     ----------
@@ -116,69 +481,97 @@ def prove_conjecture(conj: Conjecture, setting: str, *, timeout_ms: int = 10000)
     setting : str
         ``"local"`` or ``"central"``.
     timeout_ms : int, optional
-        z3's time limit.
+        z3's budget per attempt.
 
     Returns
     -------
     Proof or None
-        ``None`` when the conjecture is not polynomial in :data:`PROVABLE_NOTIONS`, an infinite
-        case does not hold, or z3 does not answer ``unsat``.
+        ``None`` when an infinite case fails, the conjecture uses what the encoding does not handle
+        (a division by a notion, a power that is not an integer or 1/2), or z3 finds no proof.
 
     Examples
     --------
     >>> from relations.checking._conjectures import parse_conjecture
-    >>> prove_conjecture(parse_conjecture("eps_d <= eps_i - sigma_min"), "local").used
-    ('zheng2025.thm3',)
-    >>> prove_conjecture(parse_conjecture("eps_m <= eps_d / 2"), "local") is None
+    >>> p = prove_conjecture(parse_conjecture("kl <= rho"), "central")
+    >>> p.used, p.multipliers, p.whole
+    (('kl_le_rho',), (('kl_le_rho', '1'),), True)
+    >>> prove_conjecture(parse_conjecture("rho <= kl"), "local") is None
     True
     """
-    import z3
+    universe = _universe(conj, setting)
+    whole = _prove_with(conj, setting, universe, frozenset(), timeout_ms)
+    if whole is not None or setting == "local":
+        return whole
+    narrow = _prove_with(conj, setting, universe, frozenset(RESTRICTIONS), timeout_ms)
+    if narrow is None:
+        return None
+    names = sorted(narrow.restrictions)
+    for k in range(1, len(names)):  # the widest scope: the fewest of the restrictions this proof needed
+        for allow in itertools.combinations(names, k):
+            result = _prove_with(conj, setting, universe, frozenset(allow), timeout_ms)
+            if result is not None:
+                return result
+    return narrow
 
-    from relations.catalogue._entries import get as get_relation
-    from relations.proofs.solvers import standalone
 
-    if not set(conj.notions) <= set(PROVABLE_NOTIONS):
-        return None
-    facts = lemma_facts()  # proved (once per process) before this query builds its terms
-    v = {n: z3.Real(n) for n in ("eps_i", "eps_d", "eps_all", "eps_m", "sigma")}
-    diam = z3.Real("diam")
-    try:
-        lhs, rhs = _z3(conj.lhs, v), _z3(conj.rhs, v)
-    except _NotPolynomial:
-        return None
-    if not _infinite_cases_hold(conj):
-        return None
-    allowed = _closure({_KEY.get(n, n) for n in conj.notions})
-    base = [diam >= 1] + ([diam == 1] if setting == "local" else [])
-    base += [v[n] >= 0 for n in ("eps_i", "eps_d", "eps_all", "eps_m") if n in allowed]
-    base += [v["sigma"] <= 0] if "sigma" in allowed else []
-    if {"eps_d", "eps_all"} <= allowed:
-        base.append(v["eps_d"] <= v["eps_all"])
-        if setting == "local":
-            base.append(v["eps_all"] == v["eps_d"])
-    negated = z3.Not({"<=": lhs <= rhs, "<": lhs < rhs, ">=": lhs >= rhs, ">": lhs > rhs}[conj.op])
-    solver = deterministic_solver(timeout_ms)
-    solver.add(*base)
-    tracked = {}
-    for fact in facts:
-        if not fact.applies_to_setting(setting) or isinstance(fact.bound, KLBound) or not isinstance(fact.bound, Linear):
+def _prove_with(conj, setting, universe, allow, timeout_ms) -> Proof | None:
+    cases: list[tuple[str, list[Instance]]] = []
+    restrictions: frozenset[str] = frozenset()
+    scripts = []
+    for infinite, finite in _patterns(conj, setting, universe, allow):
+        restrictions |= finite_closure(finite, setting, universe, allow=allow)[1]
+        rest = _substituted(conj, infinite)
+        label = ", ".join(sorted(infinite)) + " infinite"
+        if rest is True:
+            cases.append((f"{label}: true in the extended reals", []))
             continue
-        names = {_KEY.get(n, n) for n in (fact.premise, fact.conclusion)} | ({"sigma"} if fact.bound.cs else set())
-        if names <= allowed:
-            conclusion = -v["sigma"] if fact.conclusion == "neg_sigma" else v[_KEY.get(fact.conclusion, fact.conclusion)]
-            tracked[fact.id] = conclusion <= fact.bound.z3_linear(v[_KEY.get(fact.premise, fact.premise)], v["sigma"], diam)
-            solver.assert_and_track(tracked[fact.id], fact.id)
-    solver.add(negated)
-    if solver.check() != z3.unsat:
+        if rest is False:
+            return None
+        assert isinstance(rest, _Goal)
+        sub = _finite_proof(rest, setting, universe, allow, timeout_ms)
+        if sub is None:
+            return None
+        cases.append((f"{label}: {rest.text} follows from the facts", sub[0]))
+        restrictions |= sub[2]
+        scripts.append(f"; case {label}\n" + sub[1])
+    main = _finite_proof(conj, setting, universe, allow, timeout_ms)
+    if main is None:
         return None
-    core = tuple(sorted(str(c) for c in solver.unsat_core()))
-    alone = z3.Solver()
-    alone.add(*base, *[tracked[c] for c in core], negated)
-    facts_text = "; ".join(f"{c}: {get_relation(c).symbols}" for c in core) or "none (basic facts only)"
-    header = (f"; conjecture ({setting}): {conj.text}\n; facts asserted after the ranges: {facts_text}\n"
-              f"; the last assertion is the negated conjecture: 'unsat' proves it for finite budgets; the infinite "
-              f"cases were checked in sympy's extended reals\n")
-    return Proof(header + standalone(alone.to_smt2()), core,
-                 "the proved scope of the relations used (every local domain and every D^r; explicit neighbour "
-                 "graphs whose components carry prior)")
+    core, smt2, used = main
+    restrictions = frozenset() if setting == "local" else restrictions | used
+    everything = list(dict.fromkeys([*core, *(i for _, c in cases for i in c)]))
+    mult = _multipliers(conj, core, setting)
+    scope = scope_text(setting, restrictions)
+    trace = _trace(conj, setting, core, mult, cases, scope)
+    return Proof("\n(reset)\n".join([smt2, *scripts]), tuple(i.id for i in everything), scope, tuple(trace),
+                 not restrictions, restrictions,
+                 None if mult is None else tuple((r.label, _frac(q)) for r, q in mult))
 
+
+def _names(inst: Instance) -> set[str]:
+    return {key_of(s.name) for q in inst.conjectures for s in (*q.lhs.free_symbols, *q.rhs.free_symbols)
+            if s.name != "DIAM"}
+
+
+def _frac(q: Fraction) -> str:
+    return str(q.numerator) if q.denominator == 1 else f"{q.numerator}/{q.denominator}"
+
+
+def _trace(conj: Conjecture, setting: str, core: list[Instance], mult, cases, scope: str) -> list[str]:
+    lines = [f"infinite cases ({len(cases)} consistent with the finiteness rules):" if cases else
+             "infinite cases: none possible (the named notions are always finite, or force each other finite)"]
+    for label, used in cases:
+        lines.append(f"  {label}" + (f" ({', '.join(i.id for i in used)})" if used else ""))
+    if mult is not None:
+        lines.append("finite case: rhs - lhs = " + (" + ".join(
+            f"{_frac(q)} * ({r.text})" for r, q in mult) or "0") + " + c, c a constant >= 0 (checked exactly in "
+            "sympy)")
+        lines += [f"  {r.label}" for r, _ in mult if r.inst is None]
+    else:
+        lines.append("finite case: z3 finds the negated conjecture unsatisfiable with these facts "
+                     "(not a linear combination: case splits or the function inequalities)")
+    for inst in core:
+        restr = "; ".join(sorted(inst.restrictions)) or "the whole setting"
+        lines.append(f"  [{inst.id}] {inst.text}  -- scope: {restr}; {inst.fact.reference}; proof: {inst.fact.proof}")
+    lines.append(f"scope: {scope}")
+    return lines
