@@ -25,7 +25,8 @@ from relations.proofs._facts import FINITENESS, NOTION_FACTS, catalogue_facts, f
 from relations.search.strategies import graph_mechanisms, local_mechanisms, product_mechanisms
 
 #: The arguments the parametrised facts are checked at.
-KEYS = ["renyi(2)", "renyi(3/2)", "renyi(3)", "delta(0)", "delta(1/2)", "delta(ln(2))", "eps_delta(1/10)"]
+KEYS = ["renyi(2)", "renyi(3/2)", "renyi(3)", "renyi(1/2)", "delta(0)", "delta(1/2)", "delta(ln(2))", "eps_delta(1/10)",
+        "sibson(1/2)", "sibson(2)", "sibson(3)"]
 
 _CONF = settings(max_examples=25, deadline=None, derandomize=True, database=None,
                  suppress_health_check=list(HealthCheck))
@@ -86,7 +87,8 @@ def test_finiteness_rules_hold(mech):
     """Each rule: the conclusion is finite whenever the premises are (floats of the exact values)."""
     reals = values(mech).reals
     universe = ["eps_i", "eps_d", "eps_all", "sigma_min", "eps_m", "kl", "rho", "chi2", "tv",
-                "maximal_leakage", "min_entropy_leakage", *KEYS]
+                "maximal_leakage", "min_entropy_leakage", "pml", "prior_vulnerability", "bayes_vulnerability",
+                "bayes_leakage", "hellinger", "gdp_mu", *KEYS]
     finite = {k for k in universe if math.isfinite(float(reals[k]))}
     for allow in (frozenset(), frozenset({"prior-on-components", "connected", "records>=2"})):
         if allow and _outside(mech, allow):
@@ -139,6 +141,16 @@ def _proof(text, setting="local"):
     ("1 + kl <= exp(rho)", "local", {"kl_le_rho"}, None),
     # kl <= rho <= eps_d^2 / 2
     ("kl <= eps_d^2 / 2", "local", {"kl_le_rho", "rho_le_half_square"}, {"kl_le_rho": "1", "rho_le_half_square": "1"}),
+    # the new notions' facts: eps_m <= maximal_leakage <= pml (1 + 1)
+    ("eps_m <= pml", "central", {"eps_m_le_ml", "ml_le_pml"}, {"eps_m_le_ml": "1", "ml_le_pml": "1"}),
+    # e.g. sibson(1/2) <= maximal_leakage <= pml <= eps_all = eps_d locally, or through eps_m
+    ("sibson(1/2) <= eps_d", "local", None, None),
+    # bayes_leakage = V(pi, C) - V(pi) <= 1 - V(pi) <= 1: the definition, V(pi, C) <= 1 and V(pi) > 0
+    ("bayes_leakage <= 1", "central", {"bayes_leakage_def", "posterior_le_1", "range_prior_vulnerability"}, None),
+    # hellinger <= tv <= tanh(eps_d / 2)
+    ("hellinger <= tanh(eps_d / 2)", "local", {"hellinger_le_tv", "tv_le_tanh"}, None),
+    # the Gaussian pair dominates: renyi(3) <= 3 mu^2 / 2, kl <= mu^2 / 2
+    ("renyi(3) + kl <= 2 * gdp_mu^2", "central", {"kl_le_gdp"}, None),
 ])
 def test_proved_with_the_facts_expected(text, setting, facts_used, multipliers):
     p = _proof(text, setting)

@@ -363,6 +363,8 @@ def _multipliers(conj, used: list[Instance], setting: str) -> list[tuple[_Row, F
     monomials = sorted({m for p in polys for m in p.as_dict() if any(m)})
     coeff = [[float(p.as_dict().get(m, 0)) for p in polys] for m in monomials]
     n = len(rows)
+    if n == 0:  # nothing to combine: the target names notions no fact speaks of
+        return None
     a_eq = np.array([[c[i + 1] for i in range(n)] for c in coeff]) if coeff else np.zeros((0, n))
     b_eq = np.array([c[0] for c in coeff])
     res = linprog(np.ones(n), A_eq=a_eq if len(b_eq) else None, b_eq=b_eq if len(b_eq) else None,

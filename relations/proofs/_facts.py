@@ -78,6 +78,14 @@ _KOV = ("Kairouz, Oh, Viswanath, The composition theorem for differential privac
 _IWK = ("Issa, Wagner, Kamath, An operational approach to information leakage, IEEE Trans. Inf. Theory 66(3), 2020, "
         "doi:10.1109/TIT.2019.2935768")
 _CT = "Cover, Thomas, Elements of Information Theory, 2nd ed., 2006"
+_VERDU = ("Verdu, alpha-mutual information, ITA 2015; Ho, Verdu, ISIT 2015, doi:10.1109/ISIT.2015.7282554 "
+          "(monotone in the order)")
+_PML = ("Saeidian, Cervia, Oechtering, Skoglund, Pointwise maximal leakage, IEEE Trans. Inf. Theory 2023, "
+        "doi:10.1109/TIT.2022.3203579")
+_QIF = ("Alvim, Chatzikokolakis, McIver, Morgan, Palamidessi, Smith, The Science of Quantitative Information Flow, "
+        "Springer 2020, doi:10.1007/978-3-319-96131-6")
+_LECAM = "Le Cam, Yang, Asymptotics in Statistics, Springer 2000; Tsybakov, Introduction to Nonparametric Estimation, 2009"
+_DRS = "Dong, Roth, Su, Gaussian differential privacy, J. R. Stat. Soc. B 84(1), 2022, doi:10.1111/rssb.12454"
 _TSY = "Tsybakov, Introduction to Nonparametric Estimation, 2009, Lemma 2.5 (Pinsker) and section 2.4"
 _DEF = "the definitions (docs/semantics.md)"
 
@@ -277,6 +285,32 @@ NOTION_FACTS: tuple[Fact, ...] = (
     _f("mel_le_ml", "min_entropy_leakage <= maximal_leakage", "both", f"{_IWK} (maximal leakage is the largest min-entropy leakage over priors)"),
     _f("ml_le_eps_all", "maximal_leakage <= eps_all", "both", f"{_IWK} (their bound under local DP, read over every pair of inputs)"),
     _f("eps_m_le_ml", "eps_m <= maximal_leakage", "both", f"{_IWK} (mutual information is at most maximal leakage)"),
+    # ---- Sibson's information, pointwise maximal leakage (docs/notion-inequalities.md: S1-S4, P1-P2)
+    _f("range_sibson", "sibson(ALPHA) >= 0", "both", _VERDU),
+    _f("eps_m_le_sibson", "eps_m <= sibson(ALPHA)", "both", _VERDU, where=lambda ALPHA: ALPHA > 1),
+    _f("sibson_le_eps_m", "sibson(ALPHA) <= eps_m", "both", _VERDU, where=lambda ALPHA: ALPHA < 1),
+    _f("sibson_monotone", "sibson(ALPHA) <= sibson(BETA)", "both", _VERDU, where=lambda ALPHA, BETA: ALPHA < BETA),
+    _f("sibson_le_ml", "sibson(ALPHA) <= maximal_leakage", "both", f"{_IWK} (maximal leakage is Sibson's order infinity)"),
+    _f("ml_le_pml", "maximal_leakage <= pml", "both", _PML),
+    _f("pml_le_eps_all", "pml <= eps_all", "both", _PML),
+    # ---- Bayes vulnerability (V1, V2)
+    _f("range_prior_vulnerability", "prior_vulnerability > 0", "both", _QIF),
+    _f("prior_le_posterior", "prior_vulnerability <= bayes_vulnerability", "both", _QIF),
+    _f("posterior_le_1", "bayes_vulnerability <= 1", "both", _QIF),
+    _f("bayes_leakage_def", "bayes_leakage = bayes_vulnerability - prior_vulnerability", "both", _QIF),
+    _f("mel_vulnerabilities", "bayes_vulnerability = prior_vulnerability * exp(min_entropy_leakage)", "both",
+       f"{_QIF}; Smith, FoSSaCS 2009"),
+    # ---- Hellinger (H1, H2, H4) and Renyi below order 1 (R2)
+    _f("range_hellinger", "hellinger >= 0", "both", _LECAM),
+    _f("hellinger_le_tv", "hellinger <= tv", "both", _LECAM),
+    _f("tv_le_hellinger", "tv <= sqrt(1 - (1 - hellinger)^2)", "both", _LECAM),
+    _f("hellinger_le_kl", "hellinger <= 1 - exp(-kl / 2)", "both", f"{_VEH} (D_1/2 <= D_1)"),
+    # ---- Gaussian DP (docs/notion-inequalities-tradeoff.md)
+    _f("range_gdp_mu", "gdp_mu >= 0", "both", _DRS),
+    _f("renyi_le_gdp", "renyi(ALPHA) <= ALPHA * gdp_mu^2 / 2", "both", f"{_DRS} (Blackwell: the Gaussian pair "
+       "dominates)"),
+    _f("kl_le_gdp", "kl <= gdp_mu^2 / 2", "both", f"{_DRS} (Blackwell: the Gaussian pair dominates)"),
+    _f("rho_le_gdp", "rho <= gdp_mu^2 / 2", "both", f"{_DRS} (Blackwell: the Gaussian pair dominates)"),
 )
 
 
@@ -301,7 +335,15 @@ FINITENESS: tuple[Finiteness, ...] = (
         ("min_entropy_leakage", "at most maximal_leakage"),
         ("cmi", "I(X_i; Y | X_-i) <= ln |D|"),
         ("tv", "at most 1"),
-        ("delta(EPS)", "at most tv <= 1"))),
+        ("delta(EPS)", "at most tv <= 1"),
+        ("sibson(ALPHA)", "at most maximal_leakage"),
+        ("pml", "Q[x][y] / p(y) <= 1 / p(x) for p(x) > 0"),
+        ("prior_vulnerability", "a probability"),
+        ("bayes_vulnerability", "a probability"),
+        ("bayes_leakage", "a difference of probabilities"),
+        ("hellinger", "at most 1"))),
+    Finiteness("finite_dp_gdp", ("eps_d",), "gdp_mu", "both", "gdp_mu = inf iff eps_d = inf"),
+    Finiteness("finite_gdp_dp", ("gdp_mu",), "eps_d", "both", "gdp_mu = inf iff eps_d = inf"),
     Finiteness("finite_kl_dp", ("kl",), "eps_d", "both",
                "kl = inf iff some neighbours' rows have different supports iff eps_d = inf"),
     Finiteness("finite_rho_dp", ("rho",), "eps_d", "both", "rho >= kl"),
