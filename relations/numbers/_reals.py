@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import cast
 
-from relations.numbers._enclosure import ball, display_float, interval, rational, working_precision
+from relations.numbers._enclosure import ball, display_float, interval, nearest_double, rational, working_precision
 from relations.numbers._logforms import LogForm, form_difference, log_form_sign
 from relations.numbers._logs import MAX_POWER_BITS, LogRatio, power_bits
 
@@ -83,7 +83,8 @@ class Log:
 class ArbExpr:
     """A real number known through enclosures: ``enclose_fn(bits) -> (lower, upper)``.
 
-    ``text`` describes it; ``approx`` is its float value; ``tie`` optionally
+    ``text`` describes it; ``approx`` is a float estimate for screening (``float(x)`` is the correctly
+    rounded value, from the enclosures); ``tie`` optionally
     decides ``sign(self - other)`` exactly when enclosures cannot separate them;
     ``form``, when known, is the number as an exact linear form in logarithms of
     rationals (:mod:`relations.numbers._logforms`), which decides ties with other forms;
@@ -120,7 +121,16 @@ class ArbExpr:
         return self._cache[bits]
 
     def __float__(self) -> float:
-        return self.approx
+        """The float nearest the number: correctly rounded from its enclosures
+        (:func:`~relations.numbers._enclosure.nearest_double`), computed once; ``approx`` (the
+        screening value) only if no enclosure determines it."""
+        if "float" not in self._cache:
+            if self.infinite:
+                value: float | None = math.inf * self.infinite
+            else:
+                value = nearest_double(self.enclose)
+            self._cache["float"] = self.approx if value is None else value
+        return self._cache["float"]
 
     def __str__(self) -> str:
         return self.text
