@@ -29,7 +29,15 @@ from fractions import Fraction
 import numpy as np
 
 from relations.measures._pairs import NotionResult, Pair, float_rows, lift, row_pairs
-from relations.measures._renyi import _float_divergences, _is_zero, _max_expr, _mismatch, max_kl_sign
+from relations.measures._renyi import (
+    MAX_FORM_PAIRS,
+    _float_divergences,
+    _is_zero,
+    _kl_form,
+    _max_expr,
+    _mismatch,
+    max_kl_sign,
+)
 from relations.model._mechanism import Mechanism
 from relations.numbers._enclosure import ball, display_float, interval, nearest_double, rational, working_precision
 from relations.numbers._reals import Rational, inf
@@ -505,7 +513,10 @@ def rho(mech: Mechanism, *, name: str = "rho") -> NotionResult:
         # rho = max KL over the searched pairs when each pair's supremum is its limit at alpha -> 1
         return max_kl_sign(keep, other) if all(c.kind == "kl" for c in curves) else None
 
-    expr, at = _max_expr("rho", [c.enclose for c in curves], tie)
+    def forms():  # rho = max KL over the searched pairs: their forms, when every supremum is its KL
+        return [_kl_form(p) for p in keep] if all(c.kind == "kl" for c in curves) else None
+
+    expr, at = _max_expr("rho", [c.enclose for c in curves], tie, forms if len(keep) <= MAX_FORM_PAIRS else None)
     return NotionResult(name, expr, keep[at].witness)
 
 
