@@ -285,3 +285,32 @@ def test_random_mechanisms_sweep(seed):
         mech, ref = _mech(**spec), Reference(**spec)
         for name in NOTIONS:
             _check_value(notion_result(mech, name).value, ref.value(name), (seed, name))
+
+
+def test_measure_bits_sets_the_width_of_the_notions_enclosures():
+    from relations.io._reports import notions_json
+
+    mech = _mech(**MECHANISMS["near 2x2"])
+    for bits in (100, 200):
+        (row,) = notions_json(mech, ["rho"], bits=bits)
+        lo, hi = (Fraction(end) for end in row["enclosure"])  # decimals rounded outward: a little wider
+        assert 0 < hi - lo <= Fraction(1, 2 ** (bits - 1))
+
+
+@pytest.mark.parametrize("rows", [[["3/4", "1/4"], ["1/4", "3/4"]],
+                                  [["1/2", "1/4", "1/4"], ["1/4", "1/2", "1/4"], ["1/4", "1/4", "1/2"]]])
+def test_exact_ties_of_rho_kl_and_whole_number_renyi_are_decided(rows):
+    # Randomized response: D_alpha/alpha falls from its limit KL (V/2 < KL), so rho = KL exactly, and
+    # 2 renyi(3) = ln S with S = sum P^3 / R^2 a rational (by hand below); enclosures never separate equal
+    # sides, so these ties are decided by the exact forms (undecided at 4096 bits before).
+    from relations.checking._conjecture_eval import decide
+    from relations.checking._conjectures import parse_conjecture
+    from relations.checking._quantities import values
+
+    vals = values(_mech(rows=rows)).reals
+    p, q = [F(v) for v in rows[0]], [F(v) for v in rows[1]]
+    s = sum(a**3 / b**2 for a, b in zip(p, q))
+    for text, status in (("rho <= kl", "holds"), ("kl <= rho", "holds"), ("rho < kl", "fails"),
+                         (f"2 * renyi(3) <= ln({s})", "holds"), (f"2 * renyi(3) < ln({s})", "fails")):
+        d = decide(parse_conjecture(text), vals)
+        assert (d.status, d.how.split(" ")[0]) == (status, "exact"), (text, d)

@@ -96,7 +96,7 @@ def verdict_json(v: RelationVerdict, *, with_witness: bool = True) -> dict[str, 
 ALL_NOTIONS = tuple(n if NOTIONS[n].example is None else f"{n}({NOTIONS[n].example})" for n in FURTHER_NOTIONS)
 
 
-def notions_json(mech: Any, names: Sequence[str]) -> list[dict[str, Any]]:
+def notions_json(mech: Any, names: Sequence[str], *, bits: int | None = None) -> list[dict[str, Any]]:
     """The further notions of ``relations measure --notion NAME`` as JSON rows.
 
     Parameters
@@ -105,6 +105,8 @@ def notions_json(mech: Any, names: Sequence[str]) -> list[dict[str, Any]]:
     names : sequence of str
         Notion names with their arguments (``"rho"``, ``"delta(1/2)"``, ``"renyi(3/2)"``), or ``"all"``
         for :data:`ALL_NOTIONS`; repeated names are computed once.
+    bits : int, optional
+        Enclosures at most ``2**-bits`` wide (``measure --bits``; default 100).
 
     Returns
     -------
@@ -137,7 +139,7 @@ def notions_json(mech: Any, names: Sequence[str]) -> list[dict[str, Any]]:
     rows = []
     for name in wanted:
         r = notion_result(mech, name)
-        row = {"name": r.name, **real_json(r.value, approximate=not mech.exact),
+        row = {"name": r.name, **real_json(r.value, approximate=not mech.exact, bits=bits),
                "witness": witness_json(mech, r.witness)}
         if getattr(r, "detail", ""):
             row["detail"] = r.detail
