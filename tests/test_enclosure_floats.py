@@ -115,17 +115,20 @@ class Reference:
             return mp.inf
         kl = cls._kl(p, q)
 
-        def f(alpha):
-            s = mp.fsum(_mp(a) * mp.exp((alpha - 1) * mp.log(_mp(a) / _mp(b))) for a, b in zip(p, q) if a)
-            return mp.log(s) / ((alpha - 1) * alpha)
+        def f(alpha):  # ln sum P (P/R)^(alpha-1) as log1p(sum P expm1(...)): no cancellation near alpha = 1
+            s = mp.fsum(_mp(a) * mp.expm1((alpha - 1) * mp.log(_mp(a) / _mp(b))) for a, b in zip(p, q) if a)
+            return mp.log1p(s) / ((alpha - 1) * alpha)
 
-        with mp.workprec(100):  # the grid locates the maximum; the root is found at full precision
-            grid = [1 + mp.mpf(10) ** (t / mp.mpf(20)) for t in range(-200, 121)]
+        with mp.workprec(160):  # the grid locates the maximum; the root is found at full precision
+            grid = [1 + mp.mpf(10) ** (t / mp.mpf(10)) for t in range(-100, 61)]
             values = [f(a) for a in grid]
         best = max(range(len(grid)), key=lambda i: values[i])
         if best == 0:
             return kl
-        root = mp.findroot(lambda a: mp.diff(f, a), grid[best])
+        assert best < len(grid) - 1
+        # a root of f' bracketed by the grid's neighbours of its best point (f' > 0 left, < 0 right)
+        root = mp.findroot(lambda a: mp.diff(f, a), (grid[best - 1], grid[best + 1]), solver="anderson")
+        assert grid[best - 1] <= root <= grid[best + 1]
         return max(f(root), kl)
 
     def value(self, name):

@@ -205,13 +205,20 @@ class RhoPair:
             kl = self._kl()
             kl_lo = interval(kl)[0]
             self._dinf = max(interval(ball(r).log())[1] for _, r in self.terms)
-            grid, vals = self._screen()
+            grid, vals, err = self._screen()
             at = int(np.argmax(vals))
-            if kl_lo > 0 and (at == 0 or vals[at] <= float(kl_lo) * (1 + 1e-12)):
+            if kl_lo > 0 and (at == 0 or vals[at] - err[at] <= float(kl_lo) * (1 + 1e-12)):
                 if self._below(kl, [(Fraction(0), self._tail(kl_lo))], True):
                     self.kind = "kl"
                     return
             if 0 < at < len(grid) - 1 and self._interior(grid[at - 1], grid[at], grid[at + 1]):
+                self.kind = "interior"
+                return
+            # the floats could not place the maximum (rows so close that f is flat to their precision):
+            # f - KL on the same grid in ball arithmetic
+            diffs = [float((self._f(b) - kl).mid()) for b in grid]
+            at2 = int(np.argmax(diffs))
+            if at2 != at and 0 < at2 < len(grid) - 1 and self._interior(grid[at2 - 1], grid[at2], grid[at2 + 1]):
                 self.kind = "interior"
                 return
         self.kind = "bisect"
@@ -220,8 +227,10 @@ class RhoPair:
         """``B`` with ``f(beta) <= D_inf / (1 + beta) <= c`` for ``beta >= B``."""
         return max(Fraction(1, 2**20), self._dinf / c - 1)
 
-    def _screen(self) -> tuple[list[Fraction], np.ndarray]:
-        """``f`` in floats on a log-spaced grid of ``beta`` (``expm1``/``log1p`` near 0, log-sum-exp beyond)."""
+    def _screen(self) -> tuple[list[Fraction], np.ndarray, np.ndarray]:
+        """``f`` in floats on a log-spaced grid of ``beta`` (``expm1``/``log1p`` near 0, log-sum-exp beyond),
+        and an estimate of each value's rounding error (the sums' terms are much larger than ``f`` when
+        ``P`` and ``R`` are close); only which kind to try first depends on them."""
         a = np.array([float(x) for x, _ in self.terms])
         lg = np.array([float(ball(r).log().mid()) for _, r in self.terms])
         kl = float(a @ lg)
@@ -234,8 +243,12 @@ class RhoPair:
             mx = x.max(axis=1)
             k_big = mx + np.log((a * np.exp(x - mx[:, None])).sum(axis=1))
             k = np.where(small, k_small, k_big)
-            vals = k / (betas * (1 + betas))
-        return [Fraction(float(b)) for b in betas], np.nan_to_num(vals, nan=-np.inf)
+            h = betas * (1 + betas)
+            vals = k / h
+            scale = np.where(small, (a * np.abs(np.expm1(np.where(small[:, None], x, 0.0)))).sum(axis=1),
+                             np.abs(mx) + 1)
+            err = 1e-14 * (scale + np.abs(k)) / h
+        return [Fraction(float(b)) for b in betas], np.nan_to_num(vals, nan=-np.inf), np.nan_to_num(err, nan=np.inf)
 
     def _interior(self, left: Fraction, b0: Fraction, right: Fraction) -> bool:
         """The interior certificate (class docstring) around the screened maximum ``b0``."""
