@@ -211,7 +211,7 @@ def test_claims_are_decided_at_a_margin_of_2_to_the_minus_90(key):
     mech, ref = _mech(**spec), Reference(**spec)
     claims, expected = [], []
     with mp.workprec(400):
-        for name in ("rho", "kl", "renyi(3/2)", "renyi(3)"):
+        for name in ("rho", "kl", "renyi(3/2)", "renyi(3)", "delta(1/3)", "cmi"):
             v = _exact(ref.value(name))
             margin = F(1, 2**90) * max(1, abs(v))
             for bound, holds in ((v + margin, True), (v - margin, False)):
