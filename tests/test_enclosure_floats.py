@@ -317,3 +317,28 @@ def test_exact_ties_of_rho_kl_and_whole_number_renyi_are_decided(rows):
                          (f"2 * renyi(3) <= ln({s})", "holds"), (f"2 * renyi(3) < ln({s})", "fails")):
         d = decide(parse_conjecture(text), vals)
         assert (d.status, d.how.split(" ")[0]) == (status, "exact"), (text, d)
+
+
+def test_product_form_divergences_are_those_of_its_local_rows():
+    # A product form's neighbours differ in one record and the others' factors add 0 to a divergence,
+    # so its rho, kl, renyi, chi2, tv and delta are those of W's rows (docs/semantics.md): the reference
+    # is computed on W alone, locally.
+    from relations.mechanisms import product
+
+    rows = [["1/2", "1/2"], ["99/100", "1/100"], ["1/3", "2/3"]]
+    mech, ref = product(_mech(rows=rows), 3), Reference(rows)
+    with mp.workprec(400):
+        for name in ("rho", "kl", "renyi(3/2)", "renyi(3)", "chi2", "tv", "delta(1/3)"):
+            _check_value(notion_result(mech, name).value, ref.value(name), name)
+
+
+def test_float_mode_rho_is_the_nearest_double_of_rho_of_the_binary_values():
+    # float mode takes each float at its binary value; the reference is computed on those rationals
+    import numpy as np
+
+    array = np.array([[0.501, 0.499], [0.5, 0.5], [0.2, 0.8]])
+    mech = Mechanism.local(array).in_mode("float")
+    rows = [[F(float(v)) for v in r] for r in array]
+    with mp.workprec(400):
+        ref = _exact(Reference(rows).value("rho"))
+    assert float(notion_result(mech, "rho").value) == float(ref)
