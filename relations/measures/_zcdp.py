@@ -542,6 +542,7 @@ def rho_is_kl(p, q, *, bits: int = 96, max_boxes: int = 4000) -> bool:
     beyond ``1 + b`` a branch and bound shows ``f < KL`` (``f <= D_inf/alpha`` past
     ``D_inf/KL``).  Then the supremum is the limit ``KL`` at ``alpha -> 1``, not attained.  False
     means "not certified" (a pair whose supremum is attained above ``1``, or the effort spent).
+    :class:`RhoPair`'s certificate (``phi_KL <= 0``) is tried first; this one after it.
 
     Parameters
     ----------
