@@ -94,6 +94,8 @@ class ArbExpr:
     ``display_bits`` is the precision at which outputs show its enclosure (lower when finer ones are costly).
     ``lazy_form``, when given, computes ``form`` on demand (a form too long to build for every
     comparison, such as ``I(X;Y)``'s one term per entry); :meth:`exact_form` reads either.
+    ``rounded`` says ``approx`` is already the nearest double, made from an enclosure (``I(X;Y)``'s
+    ``MutualInformation.value``), so that ``float()`` does not refine a costly enclosure again.
     """
 
     text: str
@@ -106,6 +108,7 @@ class ArbExpr:
     exp_form: tuple[Fraction, Fraction, Fraction] | None = None
     display_bits: int = 100
     lazy_form: Callable[[], LogForm | None] | None = None
+    rounded: bool = False
 
     def exact_form(self) -> LogForm | None:
         """The number as an exact linear form in logarithms of rationals, or ``None`` when not known."""
@@ -125,8 +128,10 @@ class ArbExpr:
         (:func:`~relations.numbers._enclosure.nearest_double`), computed once; ``approx`` (the
         screening value) only if no enclosure determines it."""
         if "float" not in self._cache:
-            if self.infinite:
-                value: float | None = math.inf * self.infinite
+            if self.rounded:  # approx is already the value's nearest double (made from its enclosure)
+                value: float | None = self.approx
+            elif self.infinite:
+                value = math.inf * self.infinite
             else:
                 value = nearest_double(self.enclose)
             self._cache["float"] = self.approx if value is None else value
