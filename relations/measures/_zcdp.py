@@ -178,8 +178,7 @@ class RhoPair:
             k2 = self._moments(ball(mid), 2)[2]
             k3 = self._moments(ball(a).union(ball(b)), 3)[3]
             curv = k2 + k3 * ball(r).union(ball(-r)) - 2 * c
-            top = self._quadratic_top(value, slope, curv, b - a)
-            if top is not None and top <= 0:
+            if self._quadratic_nonpositive(value, slope, curv, b - a):
                 continue
             if b - a < Fraction(1, 2**60) * max(b, Fraction(1)):
                 return False
@@ -189,15 +188,21 @@ class RhoPair:
         return True
 
     @staticmethod
-    def _quadratic_top(value, slope, curv, width: Fraction) -> Fraction | None:
-        """An upper bound of ``value + slope t + curv t^2 / 2`` over ``t`` in ``[0, width]`` (balls), or None."""
+    def _quadratic_nonpositive(value, slope, curv, width: Fraction) -> bool:
+        """Whether ``value + slope t + curv t^2 / 2 <= 0`` for every ``t`` in ``[0, width]`` and every point of
+        the balls, certainly (``arb``'s comparisons): at the ends, and at the vertex when ``curv < 0`` and it
+        may lie inside (the vertex's value bounds a concave quadratic everywhere)."""
+        from flint import arb
+
         if not (value.is_finite() and slope.is_finite() and curv.is_finite()):
-            return None
-        v, s, c = interval(value)[1], interval(slope)[1], interval(curv)[1]
-        ends = [v, v + s * width + c * width * width / 2]
-        if c < 0 and 0 < -s / c < width:
-            ends.append(v - s * s / (2 * c))
-        return max(ends)
+            return False
+        v, s, c = value.upper(), slope.upper(), curv.upper()
+        w = arb(rational(width))
+        if c < 0:
+            t = -s / c
+            if not (t <= 0 or t >= w):
+                return bool(v - s * s / (2 * c) <= 0)
+        return bool(v <= 0 and v + s * w + c * w * w / 2 <= 0)
 
     def _certify(self) -> None:
         """Decide the kind of the supremum (class docstring), once, at :data:`CERTIFY_BITS`."""
