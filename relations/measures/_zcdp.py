@@ -102,13 +102,35 @@ class RhoPair:
     ('interior', True, 1.820249261447)
     """
 
-    def __init__(self, p, q) -> None:
+    def __init__(self, p, q, *, certify: bool = True) -> None:
         self.p, self.q = tuple(p), tuple(q)
         self.terms = [(a, a / b) for a, b in zip(self.p, self.q) if a]
         self._logs: dict[int, list] = {}
         self._beta: dict[int, Fraction] = {}
         self.kind = ""
-        self._certify()
+        with working_precision(CERTIFY_BITS):
+            self._dinf = max(interval(ball(r).log())[1] for _, r in self.terms)
+        if certify:
+            self._certify()
+
+    def estimate(self) -> float:
+        """The largest value of ``f`` on the float screen's grid (no guarantee: for ordering pairs)."""
+        with working_precision(CERTIFY_BITS):
+            vals = self._screen()[1]
+        return float(np.max(vals))
+
+    def bounded_by(self, c: Fraction, *, boxes: int = 200) -> bool:
+        """Whether ``rho(P || R) <= c`` is certified (``phi_c <= 0`` on ``(0, B]``, class docstring), with at
+        most ``boxes`` intervals; ``c`` above ``KL``."""
+        with working_precision(CERTIFY_BITS):
+            if not interval(self._kl())[1] < c:
+                return False
+            return self._below(ball(c), [(Fraction(0), max(Fraction(1, 2**20), self._tail(c)))], False, boxes)
+
+    def certify(self) -> None:
+        """Decide the kind of the supremum, when the constructor was told not to."""
+        if not self.kind:
+            self._certify()
 
     # ---- ball arithmetic at the working precision
     def _ln(self):
@@ -157,7 +179,7 @@ class RhoPair:
         return k1 * h - k * hp, k2 * h - 2 * k
 
     # ---- certificates
-    def _below(self, c, boxes: list[tuple[Fraction, Fraction]], kl_limit: bool) -> bool:
+    def _below(self, c, boxes: list[tuple[Fraction, Fraction]], kl_limit: bool, most: int = MAX_BOXES) -> bool:
         """``phi_c <= 0`` on every interval of ``boxes`` (``c`` a ball; ``kl_limit``: ``c`` is ``KL``, so
         ``phi_c(0) = phi_c'(0) = 0`` exactly)."""
         from flint import arb
@@ -166,7 +188,7 @@ class RhoPair:
         while stack:
             a, b = stack.pop()
             spent += 1
-            if spent > MAX_BOXES:
+            if spent > most:
                 return False
             if a == 0:
                 value, slope = arb(0), arb(0) if kl_limit else self._kl() - c
@@ -209,7 +231,6 @@ class RhoPair:
         with working_precision(CERTIFY_BITS):
             kl = self._kl()
             kl_lo = interval(kl)[0]
-            self._dinf = max(interval(ball(r).log())[1] for _, r in self.terms)
             grid, vals, err = self._screen()
             at = int(np.argmax(vals))
             if kl_lo > 0 and (at == 0 or vals[at] - err[at] <= float(kl_lo) * (1 + 1e-12)):
@@ -523,19 +544,44 @@ def rho(mech: Mechanism, *, name: str = "rho") -> NotionResult:
         if _mismatch(pair):
             return NotionResult(name, inf(), pair.witness)
     keep = _candidates(distinct)
-    curves = [RhoPair(p.p, p.q) for p in keep]
+    curves, fns = _curves(keep)
+    certified = [c for c in curves if c.kind]
 
     def tie(other):
         if _is_zero(other):
             return 1
-        # rho = max KL over the searched pairs when each pair's supremum is its limit at alpha -> 1
-        return max_kl_sign(keep, other) if all(c.kind == "kl" for c in curves) else None
+        # rho = max KL over the searched pairs when each certified pair's supremum is its limit at alpha -> 1
+        # (a pair shown below a certified one's lower bound has KL <= its rho <= that pair's)
+        return max_kl_sign(keep, other) if all(c.kind == "kl" for c in certified) else None
 
-    def forms():  # rho = max KL over the searched pairs: their forms, when every supremum is its KL
-        return [_kl_form(p) for p in keep] if all(c.kind == "kl" for c in curves) else None
+    def forms():  # rho = max KL over the searched pairs: their forms, under the same condition
+        return [_kl_form(p) for p in keep] if all(c.kind == "kl" for c in certified) else None
 
-    expr, at = _max_expr("rho", [c.enclose for c in curves], tie, forms if len(keep) <= MAX_FORM_PAIRS else None)
+    expr, at = _max_expr("rho", fns, tie, forms if len(keep) <= MAX_FORM_PAIRS else None)
     return NotionResult(name, expr, keep[at].witness)
+
+
+def _curves(keep: list[Pair]) -> tuple[list[RhoPair], list]:
+    """The :class:`RhoPair` of each pair and its enclosure function, the pairs taken by decreasing float
+    screen: each is first tried against the largest certified lower bound so far (``bounded_by``); one
+    below it is not certified further and encloses as ``[0, bound]`` (its ``rho`` is in it, and the
+    maximum is not changed by it)."""
+    curves = [RhoPair(p.p, p.q, certify=False) for p in keep]
+    fns: list = [c.enclose for c in curves]
+    if len(curves) == 1:
+        curves[0].certify()
+        return curves, fns
+    order = sorted(range(len(curves)), key=lambda i: -curves[i].estimate())
+    best: Fraction | None = None
+    for i in order:
+        c = curves[i]
+        if best is not None and best > 0 and c.bounded_by(best):
+            fns[i] = (lambda b: lambda bits: (Fraction(0), b))(best)
+            continue
+        c.certify()
+        lo = c.enclose(64)[0]
+        best = lo if best is None else max(best, lo)
+    return curves, fns
 
 
 def rho_is_kl(p, q, *, bits: int = 96, max_boxes: int = 4000) -> bool:
