@@ -74,6 +74,9 @@ class RhoPair:
       ``|f'| <= |N(b)| / h_min^2`` between them).  :meth:`enclose` takes ``b`` from Newton's
       method on ``N`` at the requested precision, so the width is about ``2^-2bits``.
 
+    When neither is certified (kind ``"squeeze"``), each enclosure is the best lower bound found and
+    ``phi_c <= 0`` for ``c`` that bound plus ``2^-bits``, else the branch and bound :func:`_rho_bisect`.
+
     ``phi_c <= 0`` on an interval ``[a, b]`` is shown by Taylor's theorem at ``a``:
     ``phi_c(a + t) <= phi_c(a) + phi_c'(a) t + sup phi_c'' t^2 / 2``, with ``phi_c'' = K'' - 2c``
     bounded on the interval by the centred form ``K''(mid) + K'''([a, b]) [-r, r]`` in ball
@@ -107,6 +110,7 @@ class RhoPair:
         self.terms = [(a, a / b) for a, b in zip(self.p, self.q) if a]
         self._logs: dict[int, list] = {}
         self._beta: dict[int, Fraction] = {}
+        self._points: list[Fraction] = []  # where f was found largest (lower bounds of rho for "squeeze")
         self.kind = ""
         with working_precision(CERTIFY_BITS):
             self._dinf = max(interval(ball(r).log())[1] for _, r in self.terms)
@@ -244,10 +248,11 @@ class RhoPair:
             # f - KL on the same grid in ball arithmetic
             diffs = [float((self._f(b) - kl).mid()) for b in grid]
             at2 = int(np.argmax(diffs))
+            self._points.append(grid[at2])
             if at2 != at and 0 < at2 < len(grid) - 1 and self._interior(grid[at2 - 1], grid[at2], grid[at2 + 1]):
                 self.kind = "interior"
                 return
-        self.kind = "bisect"
+        self.kind = "squeeze"
 
     def _tail(self, c: Fraction) -> Fraction:
         """``B`` with ``f(beta) <= D_inf / (1 + beta) <= c`` for ``beta >= B``."""
@@ -282,6 +287,7 @@ class RhoPair:
         if root is None:
             return False
         b0 = root
+        self._points.append(root)
         c = interval(self._f(b0))[0]
         w = b0 / 2
         for _ in range(24):
@@ -341,13 +347,27 @@ class RhoPair:
         return b
 
     # ---- enclosures
+    def _squeeze(self, bits: int) -> tuple[Fraction, Fraction]:
+        """Neither certificate: the best lower bound found (``KL``, ``f`` at the best points) and
+        ``phi_c <= 0`` shown for ``c`` that bound plus ``2^-bits max(1, bound)``; the branch and bound
+        :func:`_rho_bisect` if that fails (rows so close that ``f`` is flat to the working precision
+        and its maximum interior come here: the Taylor boxes resolve what the slope test cannot)."""
+        with working_precision(max(CERTIFY_BITS, 2 * bits + 64)):
+            lows = [interval(self._kl())[0]] + [interval(self._f(b))[0] for b in self._points]
+            low = max(lows)
+            if low > 0:
+                c = low + Fraction(1, 2**bits) * max(Fraction(1), low)
+                if self._below(ball(c), [(Fraction(0), max(Fraction(1, 2**20), self._tail(c)))], False):
+                    return low, c
+        return _rho_bisect(self.p, self.q, bits)
+
     def enclose(self, bits: int) -> tuple[Fraction, Fraction]:
         """``(lower, upper)`` containing ``rho(P || R)``, at most ``2^-bits`` wide (relative to ``max(1, rho)``)."""
         if self.kind == "kl":
             with working_precision(bits + 32):
                 return interval(self._kl())
-        if self.kind == "bisect":
-            return _rho_bisect(self.p, self.q, bits)
+        if self.kind == "squeeze":
+            return self._squeeze(bits)
         prec = bits + 64
         lo_j, hi_j = self._j
         if prec not in self._beta:
