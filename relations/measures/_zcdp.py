@@ -6,14 +6,16 @@ Steinke 2016).  It is ``inf`` when two neighbours' supports differ, else ``max``
 (the limit ``KL`` at ``alpha -> 1``, or an interior maximum, a root of ``f'``) from a float screen
 and certificates in ball arithmetic, then encloses it at any precision: ``KL``'s enclosure, or
 Newton's method on ``f'`` with a proved error bound, so the enclosure is ``2^-bits`` wide in
-about the time of one evaluation.  When neither certificate succeeds, :func:`_rho_bisect`, a
+about the time of one evaluation.  When neither certificate succeeds, the best lower bound found
+is squeezed against a Taylor-box upper bound, and failing that :func:`_rho_bisect`, a
 branch and bound over ``alpha``, answers: ``D_alpha`` is nondecreasing in ``alpha`` (van Erven
 and Harremoes 2014), so on ``[a, b]`` ``f <= D_b / a``, and the mean-value form
 ``f(m) + f'([a, b]) [-r, r]`` (``f'`` in ball arithmetic) is tighter near a maximum; near ``1``
 Taylor's theorem bounds ``D_{1+b} = KL + b V / 2`` with ``V`` the variance of ``ln(P/R)`` under
 the tilted ``P e^(t ln(P/R))``, ``t`` in ``[0, b]``; ``f <= D_inf / B`` beyond ``B``.
 Only pairs whose upper bound ``min(eps^2/2, D_inf)`` (``eps = max |ln(P/R)|``; Bun and Steinke,
-Prop. 3.3) reaches the largest ``KL`` are searched.
+Prop. 3.3) reaches the largest ``KL`` are searched, by decreasing float screen; a pair shown below
+the largest certified lower bound so far is not certified further (``RhoPair.bounded_by``).
 
 Product forms reduce to ``W`` (:mod:`relations.measures._pairs`).  Float mode encloses ``rho`` of the
 binary values of the candidate pairs the same way and reports the nearest double of the enclosure
