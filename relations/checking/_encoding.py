@@ -19,14 +19,14 @@ __all__ = ["real_json", "outcome_json", "check_json"]
 
 
 @overload
-def real_json(x: None, *, approximate: bool = False) -> None: ...
+def real_json(x: None, *, approximate: bool = False, bits: int | None = None) -> None: ...
 
 
 @overload
-def real_json(x: Real | float, *, approximate: bool = False) -> dict[str, Any]: ...
+def real_json(x: Real | float, *, approximate: bool = False, bits: int | None = None) -> dict[str, Any]: ...
 
 
-def real_json(x: Any, *, approximate: bool = False) -> dict[str, Any] | None:
+def real_json(x: Any, *, approximate: bool = False, bits: int | None = None) -> dict[str, Any] | None:
     """An exact real for JSON: ``value`` (number or ``"inf"``), ``exact`` text, and an enclosure for ``I(X;Y)``.
 
     Parameters
@@ -35,6 +35,8 @@ def real_json(x: Any, *, approximate: bool = False) -> dict[str, Any] | None:
         A quantity of a relation outcome or claim (:mod:`relations.numbers._reals`).
     approximate : bool, optional
         Float mode: ``exact`` is None and no enclosure is given.
+    bits : int, optional
+        The enclosure at most ``2**-bits`` wide (default: the real's ``display_bits``, 100).
 
     Returns
     -------
@@ -51,7 +53,7 @@ def real_json(x: Any, *, approximate: bool = False) -> dict[str, Any] | None:
     elif isinstance(x, Log):
         out["exact"] = str(x.log)
     elif isinstance(x, ArbExpr):
-        lo, hi = x.enclose(x.display_bits)
+        lo, hi = x.enclose(x.display_bits if bits is None else bits)
         out["exact"] = x.text
         from relations.numbers._enclosure import Enclosure
 

@@ -210,7 +210,8 @@ def _mi_real(mech: Mechanism, measures: Measures) -> Real:
         e = cache[bits]
         return e.lower, e.upper
 
-    return ArbExpr("I(X;Y)", mi.value, enclose, tie, display_bits=min(reached, DEFAULT_BITS), lazy_form=lazy_form)
+    return ArbExpr("I(X;Y)", mi.value, enclose, tie, display_bits=min(reached, DEFAULT_BITS), lazy_form=lazy_form,
+                   rounded=True)  # mi.value is the nearest double already (measures._dense.nearest_value)
 
 
 

@@ -51,8 +51,9 @@ def measure(
     file: str = typer.Argument(..., help="Mechanism file: JSON or .npz (floats; see --mode); - for standard input."),
     json_out: bool = typer.Option(False, "--json", help="Print the result as JSON (docs/claims-and-verdicts.md)."),
     fmt: str = typer.Option("table", "--format", help="table, json, latex (booktabs) or csv (docs/claims-and-verdicts.md)."),
-    bits: int | None = typer.Option(None, "--bits", help="Width of the eps_m enclosure at most 2**-bits (default 100; "
-                                       "exact channels of 2^18 entries or more: certified floats, about 2**-44).",
+    bits: int | None = typer.Option(None, "--bits", help="Width of the eps_m and --notion enclosures at most 2**-bits "
+                                       "(default 100; eps_m of exact channels of 2^18 entries or more: certified "
+                                       "floats, about 2**-44).",
                                        min=1, max=100000),
     notion: list[str] = typer.Option([], "--notion", help=_NOTION_HELP),
     mode: NumericMode = typer.Option(NumericMode.AUTO, "--mode", case_sensitive=False, show_default=False,
@@ -84,7 +85,7 @@ def measure(
     mech = load(file, mode=mode)
     result = compute(mech, bits=bits)
     obj = measures_json(mech, result) if fmt != "table" else None
-    rows = notions_json(mech, notion) if notion else []
+    rows = notions_json(mech, notion, bits=bits) if notion else []
     left = left_out_json(mech, notion) if notion else []
     if obj is not None and notion:
         obj["notions"] = rows

@@ -115,7 +115,7 @@ def _wanted(mech: Any, names: Sequence[str]) -> tuple[list[str], list[dict[str, 
     return wanted, [item for item in left if item["name"] not in wanted]
 
 
-def notions_json(mech: Any, names: Sequence[str]) -> list[dict[str, Any]]:
+def notions_json(mech: Any, names: Sequence[str], *, bits: int | None = None) -> list[dict[str, Any]]:
     """The further notions of ``relations measure --notion NAME`` as JSON rows.
 
     Parameters
@@ -125,6 +125,8 @@ def notions_json(mech: Any, names: Sequence[str]) -> list[dict[str, Any]]:
         Notion names with their arguments (``"rho"``, ``"delta(1/2)"``, ``"renyi(3/2)"``), or ``"all"``
         for every notion of :data:`ALL_NOTIONS` defined on ``mech`` (:func:`left_out_json` lists the others);
         repeated names are computed once.
+    bits : int, optional
+        Enclosures at most ``2**-bits`` wide (``measure --bits``; default 100).
 
     Returns
     -------
@@ -151,7 +153,7 @@ def notions_json(mech: Any, names: Sequence[str]) -> list[dict[str, Any]]:
     rows = []
     for name in _wanted(mech, names)[0]:
         r = notion_result(mech, name)
-        row = {"name": r.name, **real_json(r.value, approximate=not mech.exact),
+        row = {"name": r.name, **real_json(r.value, approximate=not mech.exact, bits=bits),
                "witness": witness_json(mech, r.witness)}
         if getattr(r, "detail", ""):
             row["detail"] = r.detail

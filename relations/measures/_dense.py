@@ -37,7 +37,7 @@ from relations.model._scaled import ScaledRows
 from relations.numbers._enclosure import DEFAULT_BITS, Enclosure
 from relations.numbers._floatlog import UNIT
 
-__all__ = ["Joint", "eps_d", "eps_i", "sigma_min", "eps_m", "FLOAT_CERTIFIED_ENTRIES", "width_bits", "eps_all_dense", "measure_dense"]
+__all__ = ["nearest_value", "Joint", "eps_d", "eps_i", "sigma_min", "eps_m", "FLOAT_CERTIFIED_ENTRIES", "width_bits", "eps_all_dense", "measure_dense"]
 
 
 class Joint:
@@ -258,11 +258,31 @@ def eps_m(mech: Mechanism, *, bits: int | None = None) -> MutualInformation:
     if bits is None:
         if q.array.size >= FLOAT_CERTIFIED_ENTRIES and p.reliable and q.reliable:
             fast = mutual_information_floats(p.array, q.array, rho_p=UNIT, rho_q=q.float_error)
-            if fast is not None:
-                return MutualInformation(fast.midpoint, fast, width_bits(fast))
+            if fast is not None:  # its nearest double when it determines one; finer costs a ball pass
+                return MutualInformation(fast.midpoint if fast.nearest is None else fast.nearest, fast,
+                                         width_bits(fast))
         bits = DEFAULT_BITS
     enclosure = mutual_information(p.exact, q.exact, bits)
-    return MutualInformation(enclosure.midpoint, enclosure, bits)
+    return MutualInformation(nearest_value(enclosure, lambda b: mutual_information(p.exact, q.exact, b), bits),
+                             enclosure, bits)
+
+
+def nearest_value(enclosure: Enclosure, finer, bits: int) -> float:
+    """The float nearest the number ``enclosure`` contains, asking ``finer(bits)`` for narrower enclosures
+    when it does not determine it (up to 4096 bits; then its midpoint).
+
+    Examples
+    --------
+    >>> from fractions import Fraction
+    >>> third = lambda b: Enclosure(Fraction(1, 3) - Fraction(1, 2**b), Fraction(1, 3) + Fraction(1, 2**b))
+    >>> nearest_value(third(40), third, 40)
+    0.3333333333333333
+    """
+    value = enclosure.nearest
+    while value is None and bits < 4096:
+        bits *= 2
+        value = finer(bits).nearest
+    return enclosure.midpoint if value is None else value
 
 
 #: Exact channels with at least this many entries get ``eps_m`` from certified float arithmetic by

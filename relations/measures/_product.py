@@ -34,14 +34,14 @@ from typing import cast
 
 import numpy as np
 
-from relations.measures._dense import eps_d, eps_i, eps_m, sigma_min
+from relations.measures._dense import eps_d, eps_i, eps_m, nearest_value, sigma_min
 from relations.measures._results import Budget, Measures, MutualInformation, Witness
 from relations.model._distributions import Prior
 from relations.model._mechanism import Mechanism
 from relations.model._neighbours import LocalInputs
 from relations.model._products import ProductChannel, ProductPrior
 from relations.model._runs import Runs
-from relations.numbers._enclosure import DEFAULT_BITS, sum_enclosures
+from relations.numbers._enclosure import DEFAULT_BITS, Enclosure, sum_enclosures
 from relations.numbers._logs import power_or_none
 
 __all__ = ["factor_groups", "measure_product", "eps_all_product"]
@@ -193,7 +193,11 @@ def measure_product(mech: Mechanism, *, bits: int | None = None) -> Measures:
     assert best_i is not None and best_s is not None
     if mech.exact:
         enclosure = sum_enclosures((p.enclosure, c) for p, c in parts)  # type: ignore[misc]
-        mi = MutualInformation(enclosure.midpoint, enclosure, bits)
+        def finer(b: int) -> Enclosure:
+            return sum_enclosures((eps_m(_local(mech, prior.factors[j]), bits=b + extra).enclosure, c)  # type: ignore[misc]
+                                  for j, c in groups.values())
+
+        mi = MutualInformation(nearest_value(enclosure, finer, bits), enclosure, bits)
     else:
         mi = MutualInformation(sum(p.value * c for p, c in parts), None)
     return Measures(_lift(*best_i, fillers), d, mi, _lift(*best_s, fillers), mech.exact, mech)

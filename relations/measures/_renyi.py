@@ -36,7 +36,10 @@ from relations.numbers._logforms import form_difference, log_form_sign
 from relations.numbers._logs import LogRatio
 from relations.numbers._reals import ArbExpr, Log, Rational, Real, inf, log_form
 
-__all__ = ["chi2", "MAX_EXACT_ORDER", "renyi", "kl", "max_kl_sign"]
+__all__ = ["chi2", "MAX_FORM_PAIRS", "MAX_EXACT_ORDER", "renyi", "kl", "max_kl_sign"]
+
+#: The most neighbour pairs whose exact forms are compared to give a maximum's form (:func:`_max_form`).
+MAX_FORM_PAIRS = 256
 
 #: Integer orders up to this are computed with an exact rational sum ``S``; larger ones by enclosures.
 MAX_EXACT_ORDER = 64
@@ -63,8 +66,14 @@ def _disjoint(pair: Pair) -> bool:
 
 
 def _max_expr(text: str, fns: list[Callable[[int], tuple[Fraction, Fraction]]],
-              tie: Callable[[object], int | None] | None = None) -> tuple[ArbExpr, int]:
-    """The maximum of enclosed reals as one enclosed real; also the index of a maximiser at 64 bits."""
+              tie: Callable[[object], int | None] | None = None,
+              forms: Callable[[], list[tuple] | None] | None = None) -> tuple[ArbExpr, int]:
+    """The maximum of enclosed reals as one enclosed real; also the index of a maximiser at 64 bits.
+
+    ``forms``, when given, returns each real's exact linear form in logarithms (or None): the maximum's
+    form is then the form of the maximiser, found by exact comparisons of forms (:func:`_max_form`),
+    for the exact ties of conjectures (as ``eps_m``'s).
+    """
     cache: dict = {}
 
     def enclose(bits: int):
@@ -76,7 +85,36 @@ def _max_expr(text: str, fns: list[Callable[[int], tuple[Fraction, Fraction]]],
     first = [f(64) for f in fns]
     at = max(range(len(fns)), key=lambda i: first[i][0])
     lo, hi = enclose(64)
-    return ArbExpr(text, display_float((lo + hi) / 2), enclose, tie), at
+    lazy = None if forms is None else (lambda: _max_form(forms(), first))
+    return ArbExpr(text, display_float((lo + hi) / 2), enclose, tie, lazy_form=lazy), at
+
+
+def _max_form(forms: list[tuple] | None, ends: list[tuple[Fraction, Fraction]]) -> tuple | None:
+    """The exact form of ``max_i x_i`` given each ``x_i``'s form and an enclosure: the form of an ``x_i``
+    that no other exceeds, decided exactly (:func:`~relations.numbers._logforms.log_form_sign`); None
+    when a form is missing or a comparison too large.
+
+    Examples
+    --------
+    ``ln 2`` and ``2 ln(2)/2`` tie for the maximum above ``ln(3/2)``: either form is the maximum's.
+
+    >>> F = Fraction
+    >>> a, b, c = ((F(1), F(2)),), ((F(1, 2), F(4)),), ((F(1), F(3, 2)),)
+    >>> _max_form([a, b, c], [(F(69, 100), F(7, 10))] * 2 + [(F(4, 10), F(41, 100))])
+    ((Fraction(1, 1), Fraction(2, 1)),)
+    """
+    if forms is None or any(f is None for f in forms):
+        return None
+    floor = max(lo for lo, _ in ends)
+    live = [i for i, (_, hi) in enumerate(ends) if hi >= floor]
+    best = live[0]
+    for i in live[1:]:
+        sign = log_form_sign(form_difference(forms[i], forms[best]))
+        if sign is None:
+            return None
+        if sign > 0:
+            best = i
+    return forms[best]
 
 
 def _is_zero(x) -> bool:
@@ -218,7 +256,7 @@ def _log_over(s: Fraction, k: int, text: str) -> Real:
             return (s > target) - (s < target)
         return None
 
-    return ArbExpr(f"ln({s})/{k}", math.log(s.numerator) / k - math.log(s.denominator) / k, enclose, tie)
+    return ArbExpr(f"ln({s})/{k}", LogRatio.of(s).value / k, enclose, tie, form=((Fraction(1, k), s),))
 
 
 def _kl_sign(pair: Pair, r: Fraction) -> int | None:
@@ -325,7 +363,8 @@ def kl(mech: Mechanism, *, name: str = "kl") -> NotionResult:
             return None if None in signs else max(signs)
         return max_kl_sign(distinct, other)
 
-    expr, at = _max_expr("KL", [_kl_enclosure(p) for p in distinct], tie)
+    expr, at = _max_expr("KL", [_kl_enclosure(p) for p in distinct], tie,
+                         lambda: [_kl_form(p) for p in distinct] if len(distinct) <= MAX_FORM_PAIRS else None)
     return NotionResult(name, expr, distinct[at].witness)
 
 

@@ -91,7 +91,8 @@ class MutualInformation:
     Attributes
     ----------
     value : float
-        The float value (the enclosure's midpoint in exact mode).
+        The float value: in exact mode the double nearest I(X;Y), from its enclosure (refined when the
+        enclosure does not determine it; the midpoint of a certified-float enclosure that does not).
     enclosure : Enclosure or None
         Exact dyadic bounds ``lower <= I(X;Y) <= upper``; ``None`` in float mode.
     bits : int or None

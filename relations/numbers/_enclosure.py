@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from fractions import Fraction
 
-__all__ = ["display_float", "certified_text", "DEFAULT_BITS", "Enclosure", "sum_enclosures", "working_precision", "ball", "rational", "interval"]
+__all__ = ["display_float", "nearest_double", "nearest_of_ball", "ROUNDING_RUNGS", "certified_text", "DEFAULT_BITS", "Enclosure", "sum_enclosures", "working_precision", "ball", "rational", "interval"]
 
 DEFAULT_BITS = 100  # width below 2**-100 ~ 7.9e-31 < 1e-30
 
@@ -50,6 +50,86 @@ def display_float(q: Fraction) -> float:
 
 
 
+#: Widths ``2**-bits`` tried in turn by :func:`nearest_double` (the rungs of
+#: :data:`relations.numbers._reals.LADDER` from 64 bits, so that a cached enclosure serves both).
+ROUNDING_RUNGS = (64, 128, 256, 512, 1024, 2048, 4096)
+
+
+def nearest_double(enclose, *, rungs: tuple[int, ...] = ROUNDING_RUNGS) -> float | None:
+    """The float nearest a real known through enclosures (correctly rounded), or ``None``.
+
+    Rounding to nearest is nondecreasing, so when both ends of an enclosure round to the same
+    double, so does every number between them, the real included: that double is the real's
+    correctly rounded value.  ``enclose(bits)`` is asked at each of ``rungs`` in turn until its ends
+    agree; ``None`` when they never do (a real exactly halfway between two doubles, which only a
+    rational can be, or an enclosure that stops narrowing).  This is the one rule by which every
+    float the tool reports of a certified number is made.
+
+    Parameters
+    ----------
+    enclose : callable
+        ``enclose(bits) -> (lower, upper)``, exact rationals containing the real, narrower as
+        ``bits`` grows.
+    rungs : tuple of int, optional
+        The precisions tried.
+
+    Returns
+    -------
+    float or None
+
+    Examples
+    --------
+    ``ln 2`` from ball arithmetic; and ``1/3``, whose 64-bit enclosures already agree:
+
+    >>> import math
+    >>> def ln2(bits):
+    ...     with working_precision(bits + 8):
+    ...         return interval(ball(Fraction(2)).log())
+    >>> nearest_double(ln2) == math.log(2)
+    True
+    >>> nearest_double(lambda bits: (Fraction(1, 3) - Fraction(1, 2**bits), Fraction(1, 3)))
+    0.3333333333333333
+    >>> nearest_double(lambda bits: (Fraction(0), Fraction(1))) is None
+    True
+    """
+    previous = None
+    for bits in rungs:
+        lo, hi = enclose(bits)
+        a, b = display_float(lo), display_float(hi)
+        if a == b:
+            return a
+        if (lo, hi) == previous:
+            return None  # no narrower enclosure to be had
+        previous = (lo, hi)
+    return None
+
+
+def nearest_of_ball(x) -> float | None:
+    """The float nearest every point of the ``arb`` ball ``x``, or ``None`` when the ball straddles a
+    rounding boundary (halfway between two doubles) or leaves the float range.
+
+    The boundaries around the candidate ``g`` (the ball's midpoint rounded) are the midpoints with
+    its neighbours, exact in ball arithmetic at 64 bits or more; ``arb``'s comparisons are certain.
+    Needs the working precision at 64 bits at least.
+
+    Examples
+    --------
+    >>> from flint import arb
+    >>> with working_precision(80):
+    ...     nearest_of_ball(arb(2).log()), nearest_of_ball(arb(1).union(arb(2)))
+    (0.6931471805599453, None)
+    """
+    from flint import arb
+
+    g = float(x.mid())
+    if not math.isfinite(g):
+        return None
+    below, above = math.nextafter(g, -math.inf), math.nextafter(g, math.inf)
+    if not (math.isfinite(below) and math.isfinite(above)):
+        return None
+    return g if x > (arb(below) + g) / 2 and x < (arb(above) + g) / 2 else None
+
+
 @dataclass(frozen=True)
 class Enclosure:
     """A closed interval ``[lower, upper]`` of exact rationals containing a real number."""
@@ -64,6 +144,21 @@ class Enclosure:
     @property
     def midpoint(self) -> float:
         return display_float((self.lower + self.upper) / 2)
+
+    @property
+    def nearest(self) -> float | None:
+        """The float nearest the enclosed number when the enclosure determines it (both ends round to
+        it), else ``None``.
+
+        Examples
+        --------
+        >>> Enclosure(Fraction(1, 3), Fraction(1, 3) + Fraction(1, 2**80)).nearest
+        0.3333333333333333
+        >>> Enclosure(Fraction(1, 3), Fraction(1, 3) + Fraction(1, 2**40)).nearest is None
+        True
+        """
+        a, b = display_float(self.lower), display_float(self.upper)
+        return a if a == b else None
 
     def contains(self, value: Fraction | float) -> bool:
         v = Fraction(value)

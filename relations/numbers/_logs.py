@@ -12,25 +12,43 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 
+from relations.numbers._enclosure import nearest_of_ball, rational
 from relations.numbers._text import fraction_text
 
 __all__ = ["log_of", "LogRatio", "MAX_POWER_BITS", "power_bits", "power_or_none"]
 
 
 def log_of(q: Fraction) -> float:
-    """``ln(q)`` as a float for a positive rational, within a few ulp, without overflow for huge terms.
+    """``ln(q)`` as a float for a positive rational: the nearest double (correctly rounded), without overflow.
 
-    ``log(numerator) - log(denominator)`` alone loses all relative accuracy when
-    ``q`` is close to 1 with large terms (``ln(1 + 1e-20)`` came out as ``0.0``),
-    so ``q`` near 1 goes through ``log1p`` of the exact ``q - 1``, and ``q`` in
-    the normal float range through the correctly rounded ``float(q)``.
+    A ball of ``ln(q)`` (python-flint's ``arb``) at rising precision until both of its ends round to
+    the same double (:func:`~relations.numbers._enclosure.nearest_double`); ``ln(q)`` is
+    irrational for rational ``q != 1`` (Hermite-Lindemann), so it is never halfway between two
+    doubles and the loop ends.  ``log(numerator) - log(denominator)`` would lose all relative
+    accuracy for ``q`` close to 1 (``ln(1 + 1e-20)`` came out as ``0.0``).
+
+    Examples
+    --------
+    ``math.log(13 / 7)`` rounds ``13/7`` first and is one ulp off:
+
+    >>> log_of(Fraction(13, 7)), math.log(13 / 7), log_of(Fraction(10**20 + 1, 10**20))
+    (0.6190392084062234, 0.6190392084062235, 1e-20)
     """
-    if Fraction(1, 2) < q < 2:
-        return math.log1p(float(q - 1))
-    f = float(q) if Fraction(1, 2**1000) < q < 2**1000 else 0.0
-    if f:
-        return math.log(f)
-    return math.log(q.numerator) - math.log(q.denominator)
+    if q == 1:
+        return 0.0
+    from flint import arb, ctx
+
+    saved = ctx.prec
+    try:
+        for prec in (80, 160, 640, 4096):
+            ctx.prec = prec
+            value = nearest_of_ball(arb(rational(q)).log())
+            if value is not None:
+                return value
+    finally:
+        ctx.prec = saved
+    # not reached: ln(q) is irrational, so a fine enough ball rounds to one double
+    return math.log1p(float(q - 1)) if Fraction(1, 2) < q < 2 else math.log(q.numerator) - math.log(q.denominator)
 
 
 
@@ -123,7 +141,7 @@ class LogRatio:
 
     @property
     def value(self) -> float:
-        """The float nearest (to a few ulp) to the exact value."""
+        """The float nearest the exact value (correctly rounded, :func:`log_of`)."""
         return float(self)
 
     def __str__(self) -> str:

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import cast
 
-from relations.numbers._enclosure import ball, display_float, interval, rational, working_precision
+from relations.numbers._enclosure import ball, display_float, interval, nearest_double, rational, working_precision
 from relations.numbers._logforms import LogForm, form_difference, log_form_sign
 from relations.numbers._logs import MAX_POWER_BITS, LogRatio, power_bits
 
@@ -83,7 +83,8 @@ class Log:
 class ArbExpr:
     """A real number known through enclosures: ``enclose_fn(bits) -> (lower, upper)``.
 
-    ``text`` describes it; ``approx`` is its float value; ``tie`` optionally
+    ``text`` describes it; ``approx`` is a float estimate for screening (``float(x)`` is the correctly
+    rounded value, from the enclosures); ``tie`` optionally
     decides ``sign(self - other)`` exactly when enclosures cannot separate them;
     ``form``, when known, is the number as an exact linear form in logarithms of
     rationals (:mod:`relations.numbers._logforms`), which decides ties with other forms;
@@ -93,6 +94,8 @@ class ArbExpr:
     ``display_bits`` is the precision at which outputs show its enclosure (lower when finer ones are costly).
     ``lazy_form``, when given, computes ``form`` on demand (a form too long to build for every
     comparison, such as ``I(X;Y)``'s one term per entry); :meth:`exact_form` reads either.
+    ``rounded`` says ``approx`` is already the nearest double, made from an enclosure (``I(X;Y)``'s
+    ``MutualInformation.value``), so that ``float()`` does not refine a costly enclosure again.
     """
 
     text: str
@@ -105,6 +108,7 @@ class ArbExpr:
     exp_form: tuple[Fraction, Fraction, Fraction] | None = None
     display_bits: int = 100
     lazy_form: Callable[[], LogForm | None] | None = None
+    rounded: bool = False
 
     def exact_form(self) -> LogForm | None:
         """The number as an exact linear form in logarithms of rationals, or ``None`` when not known."""
@@ -120,7 +124,18 @@ class ArbExpr:
         return self._cache[bits]
 
     def __float__(self) -> float:
-        return self.approx
+        """The float nearest the number: correctly rounded from its enclosures
+        (:func:`~relations.numbers._enclosure.nearest_double`), computed once; ``approx`` (the
+        screening value) only if no enclosure determines it."""
+        if "float" not in self._cache:
+            if self.rounded:  # approx is already the value's nearest double (made from its enclosure)
+                value: float | None = self.approx
+            elif self.infinite:
+                value = math.inf * self.infinite
+            else:
+                value = nearest_double(self.enclose)
+            self._cache["float"] = self.approx if value is None else value
+        return self._cache["float"]
 
     def __str__(self) -> str:
         return self.text
