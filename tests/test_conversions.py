@@ -48,7 +48,7 @@ def _rr(t: Fraction) -> Mechanism:
 
 def test_conversions_are_catalogued_with_references():
     ids = {r.id for r in CATALOGUE}
-    assert set(IDS) <= ids and len(IDS) == 13
+    assert set(IDS) <= ids and len(IDS) == 21
     for rid in IDS:
         r = get(rid)
         assert r.kind == "implication" and r.bound is not None
@@ -185,6 +185,21 @@ def test_rr_equalities():
               evaluate(get("relations.dp_zcdp_tanh"), vals)):
         # a genuine tie, decided exactly (linear forms in logs; a + b e^1 with rational a, b; rho = kl certified)
         assert o.status == Status.HOLDS and o.slack == 0.0
+
+
+def test_tv_and_pinsker_on_binary_rr():
+    """Binary RR with ratio t: tv = (t - 1)/(t + 1) by hand (the rows differ by that in each column), which
+    equals tanh(ln(t)/2): kov2017.dp_tv is a tie, decided exactly (the bound is the rational (t-1)/(t+1)).
+    Pinsker: kl = ((t - 1)/(t + 1)) ln t (by hand), and tv <= sqrt(kl/2) strictly for t > 1."""
+    for t in (Fraction(2), Fraction(3), Fraction(13, 7)):
+        vals = values(_rr(t))
+        assert vals.reals["tv"] == Rational((t - 1) / (t + 1))
+        assert Formula("profile", Fraction(0)).exact(Log(LogRatio.of(t)), None, 1) == Rational((t - 1) / (t + 1))
+        o = evaluate(get("kov2017.dp_tv"), vals)
+        assert o.status == Status.HOLDS and o.slack == 0.0
+        kl = (t - 1) / (t + 1) * math.log(t)
+        assert float(get("pinsker.tv_kl").bound.float(kl, 0.0, 1)) == pytest.approx(math.sqrt(kl / 2), rel=1e-15)
+        assert evaluate(get("pinsker.tv_kl"), vals).status == Status.HOLDS
 
 
 def test_tanh_half_candidate_is_refuted_by_binary_rr():

@@ -31,8 +31,8 @@ from relations.catalogue._formulas import Formula
 from relations.notions import FURTHER_NOTIONS
 from relations.notions import NOTIONS as _TABLE
 
-__all__ = ["EXTRA_NOTIONS", "is_notion", "DELTA", "ALPHA", "PROFILE_EPS", "BUN_STEINKE", "DRV_KL", "KOV", "MIRONOV",
-           "CKS", "IWK", "BRAUN", "CONVERSIONS"]
+__all__ = ["EXTRA_NOTIONS", "is_notion", "DELTA", "ALPHA", "PROFILE_EPS", "SIBSON_ALPHA", "BUN_STEINKE", "DRV_KL", "KOV",
+           "MIRONOV", "CKS", "IWK", "BRAUN", "TSYBAKOV", "VERDU", "SCOS", "DRS", "CONVERSIONS"]
 
 #: Notions of the conversions, with their definitions in words (rows of :data:`relations.notions.NOTIONS`).
 EXTRA_NOTIONS = {_TABLE[n].pattern: _TABLE[n].description for n in FURTHER_NOTIONS}
@@ -78,7 +78,18 @@ IWK = ("Issa, Wagner, Kamath. An operational approach to information leakage. IE
 BRAUN = ("Braun, Chatzikokolakis, Palamidessi. Quantitative notions of leakage for one-try attacks. MFPS 2009, "
          "ENTCS 249. doi:10.1016/j.entcs.2009.07.085")
 
+TSYBAKOV = ("Tsybakov. Introduction to Nonparametric Estimation. Springer 2009, Lemma 2.5 (Pinsker) and Lemma 2.3. "
+            "doi:10.1007/b13794")
+VERDU = ("Verdu. alpha-mutual information. ITA 2015; Ho, Verdu. Convexity/concavity of Renyi entropy and "
+         "alpha-mutual information. ISIT 2015. doi:10.1109/ISIT.2015.7282554")
+SCOS = ("Saeidian, Cervia, Oechtering, Skoglund. Pointwise maximal leakage. IEEE Trans. Inf. Theory 69(12), 2023. "
+        "doi:10.1109/TIT.2022.3203579")
+DRS = "Dong, Roth, Su. Gaussian differential privacy. J. R. Stat. Soc. B 84(1), 2022. doi:10.1111/rssb.12454"
+#: Sibson order of the Sibson conversions.
+SIBSON_ALPHA = 2
+
 _D = f"eps_delta({DELTA})"
+_S = f"sibson({SIBSON_ALPHA})"
 _R = f"renyi({ALPHA})"
 
 
@@ -146,4 +157,29 @@ CONVERSIONS: tuple[dict, ...] = (
        "For every prior, ln(sum_y max_x p(x) Q[x][y] / max_x p(x)) <= ln sum_y max_x Q[x][y] (maximal leakage is "
        "the maximum of min-entropy leakage over priors).",
        "both", "maximal_leakage", "min_entropy_leakage", f"{IWK}; {BRAUN}", Linear(1)),
+    _c("kov2017.dp_tv", "Pure DP bounds total variation",
+       "An eps-DP mechanism has tv = delta(0) <= tanh(eps/2) = (e^eps - 1) / (e^eps + 1), attained by binary "
+       "randomized response.", "both", "eps_d", "tv", KOV, Formula("profile", Fraction(0))),
+    _c("pinsker.tv_kl", "Pinsker's inequality",
+       "Total variation is at most sqrt(KL / 2), pair by pair, hence for the largest over neighbours.",
+       "both", "kl", "tv", TSYBAKOV, Formula("pinsker")),
+    _c("lecam.hellinger_tv", "The squared Hellinger distance is at most total variation",
+       "1 - sum_y sqrt(P_y R_y) <= 1 - sum_y min(P_y, R_y) = TV(P, R), pair by pair.",
+       "both", "tv", "hellinger", TSYBAKOV, Linear(1)),
+    _c("verdu2015.mi_sibson", f"Mutual information is at most Sibson's information of order {SIBSON_ALPHA}",
+       "Sibson's alpha-mutual information is non-decreasing in alpha and equals I(X;Y) at alpha = 1.",
+       "both", _S, "eps_m", VERDU, Linear(1)),
+    _c("iwk2020.sibson_ml", f"Sibson's information of order {SIBSON_ALPHA} is at most maximal leakage",
+       "Maximal leakage is Sibson's information of order infinity, and the order is monotone.",
+       "both", "maximal_leakage", _S, f"{IWK}; {VERDU}", Linear(1)),
+    _c("scos2023.ml_pml", "Maximal leakage is at most pointwise maximal leakage",
+       "e^maximal_leakage is the mean over outputs of e^(pointwise maximal leakage), at most its maximum.",
+       "both", "pml", "maximal_leakage", SCOS, Linear(1)),
+    _c("scos2023.pml_ldp", "Pointwise maximal leakage under local DP",
+       "An eps-LDP mechanism has pointwise maximal leakage at most eps: p(y) >= min_x' Q[x'][y].",
+       "local", "eps_d", "pml", SCOS, Linear(1)),
+    _c("drs2022.gdp_zcdp", "Gaussian DP implies zCDP",
+       "A mu-GDP mechanism is (mu^2/2)-zCDP: by Blackwell's theorem each neighbour pair is a post-processing of "
+       "N(0, 1) and N(mu, 1), whose Renyi divergence of order alpha is alpha mu^2/2.",
+       "both", "gdp_mu", "rho", DRS, Formula("half_square")),
 )

@@ -15,7 +15,8 @@ Kinds (``c`` is the formula's rational parameter):
 * ``profile`` -- ``max(0, (e^a - e^c) / (1 + e^a))`` (the privacy profile ``delta(c)`` of binary RR);
 * ``dp_eps_delta`` -- ``ln(max(1, (1 - c) e^a - c))`` (the ``eps`` of binary RR at ``delta = c``);
 * ``shift`` -- ``a + ln(c)`` (Renyi DP -> approximate DP at a fixed order and ``delta``);
-* ``zcdp`` -- ``a + 2 sqrt(a ln(1/c))`` (zCDP -> approximate DP, Bun and Steinke 2016).
+* ``zcdp`` -- ``a + 2 sqrt(a ln(1/c))`` (zCDP -> approximate DP, Bun and Steinke 2016);
+* ``pinsker`` -- ``sqrt(a/2)`` (total variation from KL, Pinsker's inequality).
 
 Examples
 --------
@@ -48,7 +49,8 @@ if TYPE_CHECKING:
 __all__ = ["KINDS", "Formula", "formula_arb"]
 
 #: The formula kinds and whether they take a parameter.
-KINDS = {"half_square": False, "tanh": False, "profile": True, "dp_eps_delta": True, "shift": True, "zcdp": True}
+KINDS = {"half_square": False, "tanh": False, "profile": True, "dp_eps_delta": True, "shift": True, "zcdp": True,
+         "pinsker": False}
 
 
 def formula_arb(kind: str, c: Fraction, a):
@@ -93,6 +95,8 @@ def formula_arb(kind: str, c: Fraction, a):
         return a + q.log()
     if kind == "zcdp":
         return a + 2 * (a * (1 / q).log()).sqrt()
+    if kind == "pinsker":
+        return (a / 2).sqrt()
     raise ValueError(f"unknown formula kind {kind!r}")
 
 
@@ -148,6 +152,7 @@ class Formula:
             "dp_eps_delta": f"ln(max(1, (1 - {c}) e^{a} - {c}))",
             "shift": f"{a} + ln({c})",
             "zcdp": f"{a} + 2 sqrt({a} ln({1 / c if c else 'inf'}))",
+            "pinsker": f"sqrt({a}/2)",
         }[self.kind]
 
     def float(self, premise: float, sigma: float, diameter: int | None) -> float:
@@ -175,6 +180,8 @@ class Formula:
             return math.log(max(1.0, (1 - c) * math.exp(a) - c))
         if self.kind == "shift":
             return a + math.log(self.c.numerator) - math.log(self.c.denominator)
+        if self.kind == "pinsker":
+            return math.sqrt(a / 2)
         return a + 2 * math.sqrt(a * -math.log(c))
 
     def exact(self, premise: Real, sigma: Real | None, diameter: int | None, *, label: str = "") -> Real:
@@ -203,6 +210,10 @@ class Formula:
         if self.kind == "dp_eps_delta" and isinstance(premise, Log):  # ln of a rational: exact
             assert premise.log.ratio is not None  # finite
             return Log(LogRatio.of(max(Fraction(1), (1 - self.c) * premise.log.ratio - self.c)))
+        if self.kind == "profile" and isinstance(premise, Log) and self.c == 0:  # (r - 1)/(r + 1): a rational
+            r = premise.log.ratio
+            assert r is not None  # finite
+            return Rational(max(Fraction(0), (r - 1) / (r + 1)))
         kind, c = self.kind, self.c
 
         def enclose(bits: int):
@@ -252,4 +263,5 @@ class Formula:
             "dp_eps_delta": sp.log(sp.Max(1, (1 - c) * sp.exp(a) - c)),
             "shift": a + sp.log(c) if c else sp.oo,
             "zcdp": a + 2 * sp.sqrt(a * sp.log(1 / c)) if c else sp.oo,
+            "pinsker": sp.sqrt(a / 2),
         }[self.kind]
