@@ -71,6 +71,10 @@ class NotionSpec:
         Defined only where the inputs are records (locally, or datasets ``D^r``): not on an explicit
         neighbour graph, whose rows are not made of records (``relations measure --notion all`` leaves it out
         there and says so).
+    values : str
+        Its range and limits, e.g. ``"[0, 1], non-increasing in EPS"``.
+    zeros : str
+        How zeros and infinities are handled (``docs/semantics.md`` states the conventions in full).
     unit : str
         ``"nats"`` (the default); ``"probability"`` for the privacy profile, ``tv``, the Bayes
         vulnerabilities and the additive Bayes leakage (probabilities or differences of them, not
@@ -92,6 +96,8 @@ class NotionSpec:
     paper: bool = False
     needs_records: bool = False
     unit: str = "nats"
+    values: str = ""
+    zeros: str = ""
 
     @property
     def pattern(self) -> str:
@@ -110,87 +116,110 @@ _QIF = "Alvim, Chatzikokolakis, McIver, Morgan, Palamidessi, Smith, The Science 
 _ROWS = (
     NotionSpec(Notion.EPS_I, "ε_i", r"\varepsilon_i", NotionKind.RATIO, None, None, _BOTH,
                "identifiability budget: max ln p(x|y)/p(x'|y) over neighbours x~x' and outputs y", _PAPER,
-               _MEASURE, _DENSE, smt=True, paper=True),
+               _MEASURE, _DENSE, smt=True, paper=True,
+               values="[0, inf]", zeros="posterior ratios 0/0 are skipped and a/0 is inf; with no contributing neighbour pair, 0"),
     NotionSpec(Notion.EPS_D, "ε_d", r"\varepsilon_d", NotionKind.RATIO, None, None, _BOTH,
                "differential-privacy budget: max ln Q[x][y]/Q[x'][y] over neighbours x~x' and outputs y",
-               _PAPER, _MEASURE, _DENSE, smt=True, paper=True),
+               _PAPER, _MEASURE, _DENSE, smt=True, paper=True,
+               values="[0, inf]", zeros="ratios 0/0 are skipped; a/0 is inf (neighbours' rows with different supports); with no contributing pair, 0"),
     NotionSpec(Notion.EPS_M, "ε_m", r"\varepsilon_m", NotionKind.INFORMATION, None, None, _BOTH,
-               "mutual-information budget: I(X;Y) in nats", _PAPER, _MEASURE, _DENSE, paper=True),
+               "mutual-information budget: I(X;Y) in nats", _PAPER, _MEASURE, _DENSE, paper=True,
+               values="[0, ln |supp p|]", zeros="0 ln 0 = 0; inputs of zero prior contribute nothing"),
     NotionSpec(Notion.SIGMA_MIN, "σ_min", r"\sigma_{\min}", NotionKind.RATIO, None, None, _BOTH,
                "the prior constant: min ln p(x)/p(x') over neighbours", _PAPER, _MEASURE, _DENSE,
-               paper=True),
+               paper=True,
+               values="[-inf, 0]", zeros="a zero prior beside a positive neighbour gives -inf; with no contributing pair, 0"),
     NotionSpec(Notion.EPS_ALL, "ε_all", r"\varepsilon_{\mathrm{all}}", NotionKind.RATIO, None, None, _BOTH,
                "DP budget over every pair of inputs (neighbours or not): max ln Q[x][y]/Q[x'][y]",
-               _PAPER, "relations.measures._api:eps_all", _DENSE, smt=True, paper=True),
+               _PAPER, "relations.measures._api:eps_all", _DENSE, smt=True, paper=True,
+               values="[eps_d, inf]", zeros="as eps_d, over every pair of inputs"),
     NotionSpec(Notion.NEG_SIGMA, "−σ_min", r"-\sigma_{\min}", NotionKind.RATIO, None, None, _BOTH,
                "-sigma_min = max ln p(x)/p(x') over neighbours (the prior's skew)", _PAPER,
-               _MEASURE, _DENSE, smt=True, paper=True),
+               _MEASURE, _DENSE, smt=True, paper=True,
+               values="[0, inf]", zeros="as sigma_min, negated"),
     NotionSpec(Notion.DELTA, "δ", r"\delta", NotionKind.PROFILE, "eps", "1", _BOTH,
                "privacy profile: max over ordered neighbours of sum_y max(0, Q[x][y] - e^EPS Q[x'][y])", _BBG,
-               "relations.measures._profile:delta", _FLOAT, unit="probability"),
+               "relations.measures._profile:delta", _FLOAT, unit="probability",
+               values="[0, 1], non-increasing in EPS; delta(0) = tv", zeros="where Q[x][y] > 0 = Q[x'][y] the whole of Q[x][y] counts"),
     NotionSpec(Notion.EPS_DELTA, "ε_δ", r"\varepsilon_{\delta}", NotionKind.PROFILE, "delta", "1/100000", _BOTH,
-               "the least eps >= 0 with delta(eps) <= DELTA", _BBG, "relations.measures._profile:eps_delta", _FLOAT),
+               "the least eps >= 0 with delta(eps) <= DELTA", _BBG, "relations.measures._profile:eps_delta", _FLOAT,
+               values="[0, inf], at most eps_d; 0 when DELTA >= tv", zeros="the least eps >= 0; inf when no finite eps brings delta down to DELTA"),
     NotionSpec(Notion.TV, "TV", r"\mathrm{TV}", NotionKind.PROFILE, None, None, _BOTH,
                "total variation: max over ordered neighbours of sum_y max(0, Q[x][y] - Q[x'][y]), the privacy "
                "profile at 0", _BBG + " (delta at eps = 0)", "relations.measures._profile:tv", _FLOAT,
-               unit="probability"),
+               unit="probability",
+               values="[0, 1]", zeros="1 exactly for disjoint supports"),
     NotionSpec(Notion.RENYI, "ε_RDP", r"\varepsilon_{\mathrm{RDP}}", NotionKind.DIVERGENCE, "alpha", "2", _BOTH,
                "Renyi DP: max Renyi divergence of order ALPHA over ordered neighbour pairs",
-               "Mironov, CSF 2017, doi:10.1109/CSF.2017.11", "relations.measures._renyi:renyi", _FLOAT),
+               "Mironov, CSF 2017, doi:10.1109/CSF.2017.11", "relations.measures._renyi:renyi", _FLOAT,
+               values="[0, inf], non-decreasing in ALPHA; kl as ALPHA -> 1, eps_d as ALPHA -> inf", zeros="ALPHA > 1: inf when some Q[x][y] > 0 = Q[x'][y]; ALPHA < 1: inf only for disjoint supports"),
     NotionSpec(Notion.RHO, "ρ", r"\rho", NotionKind.DIVERGENCE, None, None, _BOTH,
                "zCDP budget: sup over alpha > 1 of renyi(alpha) / alpha",
-               "Bun, Steinke, TCC 2016, doi:10.1007/978-3-662-53641-4_24", "relations.measures._zcdp:rho", _FLOAT),
+               "Bun, Steinke, TCC 2016, doi:10.1007/978-3-662-53641-4_24", "relations.measures._zcdp:rho", _FLOAT,
+               values="[0, inf]; kl <= rho <= eps_d^2/2", zeros="inf when some Q[x][y] > 0 = Q[x'][y]"),
     NotionSpec(Notion.KL, "KL", r"\mathrm{KL}", NotionKind.DIVERGENCE, None, None, _BOTH,
                "max KL divergence D(Q[x] || Q[x']) over ordered neighbour pairs",
-               "Dwork, Rothblum, Vadhan, FOCS 2010, doi:10.1109/FOCS.2010.12", "relations.measures._renyi:kl", _FLOAT),
+               "Dwork, Rothblum, Vadhan, FOCS 2010, doi:10.1109/FOCS.2010.12", "relations.measures._renyi:kl", _FLOAT,
+               values="[0, inf]; renyi(ALPHA) as ALPHA -> 1", zeros="0 ln 0 = 0; inf when some Q[x][y] > 0 = Q[x'][y]"),
     NotionSpec(Notion.CHI2, "χ²", r"\chi^2", NotionKind.DIVERGENCE, None, None, _BOTH,
                "max chi-squared divergence sum_y (Q[x][y] - Q[x'][y])^2 / Q[x'][y] over ordered neighbour pairs "
                "(= e^renyi(2) - 1)", "Pearson 1900; as a divergence, the f-divergence of f(t) = (t - 1)^2",
-               "relations.measures._renyi:chi2", _FLOAT, unit="dimensionless"),
+               "relations.measures._renyi:chi2", _FLOAT, unit="dimensionless",
+               values="[0, inf]; e^renyi(2) - 1", zeros="inf when some Q[x][y] > 0 = Q[x'][y]"),
     NotionSpec(Notion.MIN_ENTROPY_LEAKAGE, "L_ME", r"\mathcal{L}_{\mathrm{ME}}", NotionKind.LEAKAGE, None, None, _BOTH,
                "min-entropy leakage: ln sum_y max_x p(x) Q[x][y] - ln max_x p(x)",
                "Smith, FoSSaCS 2009, doi:10.1007/978-3-642-00596-1_21",
-               "relations.measures._leakage:min_entropy_leakage", _FLOAT),
+               "relations.measures._leakage:min_entropy_leakage", _FLOAT,
+               values="[0, maximal_leakage]", zeros="inputs of zero prior contribute 0"),
     NotionSpec(Notion.MAXIMAL_LEAKAGE, "L_max", r"\mathcal{L}_{\max}", NotionKind.LEAKAGE, None, None, _BOTH,
                "maximal leakage: ln sum_y max_x Q[x][y] (x over the prior's support)",
                "Issa, Wagner, Kamath, IEEE Trans. Inf. Theory 2020, doi:10.1109/TIT.2019.2935768",
-               "relations.measures._leakage:maximal_leakage", _FLOAT),
+               "relations.measures._leakage:maximal_leakage", _FLOAT,
+               values="[0, ln |outputs|]; sibson(ALPHA) as ALPHA -> inf", zeros="x ranges over the prior's support"),
     NotionSpec(Notion.CMI, "CMI", r"\mathrm{CMI}", NotionKind.INFORMATION, None, None, _BOTH,
                "per-record conditional mutual information: max over records i of I(X_i; Y | X_-i) (I(X;Y) locally)",
                "Cuff, Yu, CCS 2016, doi:10.1145/2976749.2978308", "relations.measures._leakage:cmi", None,
-               needs_records=True),
+               needs_records=True,
+               values="[0, ln |D|]; eps_m locally", zeros="needs records: not defined on an explicit neighbour graph"),
     NotionSpec(Notion.GDP_MU, "μ_GDP", r"\mu_{\mathrm{GDP}}", NotionKind.PROFILE, None, None, _BOTH,
                "Gaussian DP: the least mu with T(Q[x], Q[x']) >= G_mu for all ordered neighbours, "
                "G_mu(a) = Phi(Phi^-1(1 - a) - mu) (inf when no mu suffices; a number, not nats); T the f-DP trade-off curve",
                "Dong, Roth, Su, J. R. Stat. Soc. B 2022, doi:10.1111/rssb.12454",
-               "relations.measures._tradeoff:gdp_mu", _FLOAT, unit="dimensionless"),
+               "relations.measures._tradeoff:gdp_mu", _FLOAT, unit="dimensionless",
+               values="[0, inf]; 0 exactly when every pair's rows are equal", zeros="inf exactly when eps_d is inf"),
     NotionSpec(Notion.SIBSON, "I_α^S", r"I^{\mathrm{S}}_{\alpha}", NotionKind.LEAKAGE, "alpha", "2", _BOTH,
                "Sibson's mutual information of order ALPHA (rational > 0, != 1): (ALPHA/(ALPHA-1)) ln sum_y "
                "(sum_x p(x) Q[x][y]^ALPHA)^(1/ALPHA), X the whole input (the dataset centrally, as for eps_m); "
                "tends to eps_m as ALPHA -> 1 and to maximal_leakage as ALPHA -> inf",
                "Sibson, Information radius, Z. Wahrscheinlichkeitstheorie 14, 1969; "
-               "Verdu, alpha-mutual information, ITA 2015", "relations.measures._sibson:sibson", _FLOAT),
+               "Verdu, alpha-mutual information, ITA 2015", "relations.measures._sibson:sibson", _FLOAT,
+               values="[0, maximal_leakage], non-decreasing in ALPHA; eps_m as ALPHA -> 1, maximal_leakage as ALPHA -> inf", zeros="inputs of zero prior and outputs with p(y) = 0 are skipped"),
     NotionSpec(Notion.PML, "ℓ_pml", r"\ell_{\mathrm{PML}}", NotionKind.LEAKAGE, None, None, _BOTH,
                "pointwise maximal leakage, its largest over outputs: max over y with p(y) > 0 of "
                "ln( max_{x: p(x) > 0} Q[x][y] / p(y) )",
                "Saeidian, Cervia, Oechtering, Skoglund, IEEE Trans. Inf. Theory 2023, "
-               "doi:10.1109/TIT.2022.3203579", "relations.measures._flow:pml", _FLOAT),
+               "doi:10.1109/TIT.2022.3203579", "relations.measures._flow:pml", _FLOAT,
+               values="[maximal_leakage, eps_all]; always finite", zeros="outputs with p(y) = 0 and inputs of zero prior are skipped"),
     NotionSpec(Notion.PRIOR_VULNERABILITY, "V(π)", r"V(\pi)", NotionKind.LEAKAGE, None, None, _BOTH,
                "prior Bayes vulnerability: max_x p(x), the chance of guessing X in one try without the output",
-               _QIF, "relations.measures._flow:prior_vulnerability", _FLOAT, unit="probability"),
+               _QIF, "relations.measures._flow:prior_vulnerability", _FLOAT, unit="probability",
+               values="[1/|supp p|, 1]", zeros="inputs of zero prior never attain the maximum"),
     NotionSpec(Notion.BAYES_VULNERABILITY, "V(π,C)", r"V(\pi, C)", NotionKind.LEAKAGE, None, None, _BOTH,
                "posterior Bayes vulnerability: sum_y max_x p(x) Q[x][y], the chance of guessing X in one try "
-               "from the output", _QIF, "relations.measures._flow:bayes_vulnerability", _FLOAT, unit="probability"),
+               "from the output", _QIF, "relations.measures._flow:bayes_vulnerability", _FLOAT, unit="probability",
+               values="[prior_vulnerability, 1]", zeros="inputs of zero prior contribute 0"),
     NotionSpec(Notion.BAYES_LEAKAGE, "L_V^+", r"\mathcal{L}^{+}_{V}", NotionKind.LEAKAGE, None, None, _BOTH,
                "additive Bayes leakage: V(pi, C) - V(pi) (min_entropy_leakage is ln of their ratio)", _QIF,
-               "relations.measures._flow:bayes_leakage", _FLOAT, unit="probability"),
+               "relations.measures._flow:bayes_leakage", _FLOAT, unit="probability",
+               values="[0, 1 - prior_vulnerability]", zeros="inputs of zero prior contribute 0"),
     NotionSpec(Notion.HELLINGER, "H²", r"H^2", NotionKind.DIVERGENCE, None, None, _BOTH,
                "max squared Hellinger distance 1 - sum_y sqrt(Q[x][y] Q[x'][y]) over neighbour pairs "
                "(= (1/2) sum_y (sqrt Q[x][y] - sqrt Q[x'][y])^2, in [0, 1]; H itself is its square root; "
                "renyi(1/2) = -2 ln(1 - H^2))",
                "Hellinger, J. reine angew. Math. 136, 1909; Le Cam, Yang, "
                "Asymptotics in Statistics, 2000", "relations.measures._hellinger:hellinger", _FLOAT,
-               unit="dimensionless"),
+               unit="dimensionless",
+               values="[0, tv]; renyi(1/2) = -2 ln(1 - hellinger)", zeros="1 exactly for disjoint supports"),
 )
 
 #: Every notion, by name, in the order tables list them (the paper's budgets first).
@@ -265,8 +294,10 @@ def markdown() -> str:
              "conventions on zeros and infinities, and `docs/notion-inequalities.md` the inequalities among them,",
              "with proofs. Generated by",
              "`python -c 'import relations.notions as n; print(n.markdown(), end=\"\")' > docs/notions.md`.", "",
-             "| name | symbol | kind | unit | definition | reference |", "|---|---|---|---|---|---|"]
+             "| name | symbol | kind | unit | definition | values and limits | zeros and infinities | reference |",
+             "|---|---|---|---|---|---|---|---|"]
     for row in NOTIONS.values():
-        cells = (f"`{row.pattern}`", f"${row.latex}$", str(row.kind), row.unit, row.description, row.reference)
+        cells = (f"`{row.pattern}`", f"${row.latex}$", str(row.kind), row.unit, row.description, row.values, row.zeros,
+                 row.reference)
         lines.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
     return "\n".join(lines) + "\n"

@@ -146,3 +146,11 @@ def test_notion_all_leaves_out_what_a_graph_does_not_define(cli, tmp_path):
     local = json.loads(cli("measure", "examples/paper_example.json", "--notion", "all", "--json").stdout)
     assert "left_out" not in local and {row["name"].split("(")[0] for row in local["notions"]} == set(
         table.FURTHER_NOTIONS)
+
+
+def test_every_row_states_its_values_and_zero_conventions():
+    """docs/notions.md gives each notion's range and limits and its zero conventions (issue 30, item 6)."""
+    for name, row in table.NOTIONS.items():
+        assert row.values and row.zeros and row.unit in ("nats", "probability", "dimensionless"), name
+        if row.unit == "probability":  # a probability's range lies in [0, 1]
+            assert row.values.startswith(("[0, ", "[1/", "[prior_vulnerability, 1]")), name
