@@ -6,19 +6,25 @@
 1. **proof** (:mod:`relations.proofs._conjectures`): a conjecture polynomial in the ratio
    budgets and ``eps_m`` that follows in real arithmetic from the lemma-proved relations and the
    basic facts is ``proved``, with the SMT-LIB script and the relations used;
-2. **seeded families**, screened in floats and confirmed exactly: k-RR for
+2. **smallest witnesses first** (:mod:`relations.search._smallest`): every small mechanism of the
+   setting, shape by shape in increasing size (fewest inputs x outputs, then smallest denominators),
+   screened in vectorised floats; the candidates the screen lets through are decided exactly, and the
+   first that refutes is the smallest witness of the enumeration;
+3. **seeded families**, screened in floats and confirmed exactly: k-RR for
    ``k in`` :data:`RR_KS` over a grid of ratios (refined by a bounded scalar search) with uniform
    and skewed priors, subset selection, the paper's constructions, erasure channels, binary
    channels with skewed priors (locally); k-RR products over several records (centrally);
-3. **bounded-exhaustive**: every mechanism of fixed small rational families
-   (:mod:`relations.search._conjecture_exhaustive`), each decided exactly;
-4. **hypothesis** over small random exact mechanisms (:mod:`relations.search.strategies`);
+4. **hypothesis** over small random exact mechanisms (:mod:`relations.search.strategies`), screened;
 5. **Nelder-Mead** over dense ``2x2`` and ``3x3`` channels and priors (``D^2`` centrally), the best
    points rounded to rationals.
 
-Every candidate is decided exactly (:func:`~relations.checking._conjecture_eval.decide`); the first
-that fails is simplified (:func:`~relations.search._witnesses.simplify`), decided again and
-returned as the witness of ``refuted``.  Otherwise the verdict is ``unrefuted``, with the record
+Every stage is budgeted by counts (grid points, examples, iterations, and the exact decisions of
+:data:`EXACT_DECISIONS`), never by time, so the verdict and the witness do not depend on the
+machine's speed.  Every candidate is screened in floats (:func:`~relations.search._smallest.screen_gap`) and, unless
+it satisfies the conjecture by more than the screening window, decided exactly
+(:func:`~relations.checking._conjecture_eval.decide`); the first that fails is returned as the witness of
+``refuted`` (from the later stages, simplified first: :func:`~relations.search._witnesses.simplify`, each
+step screened and decided again).  Otherwise the verdict is ``unrefuted``, with the record
 of what was searched.  Everything is seeded.
 """
 
@@ -29,6 +35,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -44,6 +51,7 @@ from relations.model._neighbours import LocalInputs
 from relations.pipeline._stages import PipelineResult, Stage, first_refutation
 from relations.proofs._conjectures import Proof, prove_conjecture
 from relations.search._optimiser import round_bits
+from relations.search._smallest import Outcome, float_notions, screen_gap, smallest_first, witness_size
 
 if TYPE_CHECKING:
     from relations.search._families import RRFamily
@@ -54,6 +62,10 @@ __all__ = ["RR_KS", "SETTINGS", "ConjectureResult", "conjecture", "decide_conjec
 RR_KS = (2, 3, 4, 5, 6, 8, 12, 16, 24, 32, 48, 64)
 
 _QUICK_KS = (2, 3, 4, 5, 8, 16, 48)
+
+#: Exact decisions allowed to the stages after the smallest-first enumeration (quick, full): counts,
+#: not seconds.  A candidate is decided only when the float screen does not clear it.
+EXACT_DECISIONS = (24, 60)
 
 #: The settings a conjecture is stated for.
 SETTINGS = ("local", "central")
@@ -89,8 +101,14 @@ class ConjectureResult(PipelineResult):
     best_gap : float
         The largest float ``lhs - rhs`` (oriented: positive refutes) the searches met.
     exhaustive : int
-        For ``unrefuted``: members of the bounded-exhaustive families decided exactly to satisfy it.
+        For ``unrefuted``: members of the smallest-first enumeration that satisfy it: in floats by more
+        than the screening window (:data:`~relations.search._smallest.WINDOW`), or decided exactly.
     seconds : float
+    witness_size : tuple of int or None
+        For ``refuted``: ``(inputs, outputs, largest denominator)`` of the witness
+        (:func:`~relations.search._smallest.witness_size`).
+    screened : int
+        Mechanisms screened in floats by the smallest-first enumeration.
     """
 
     text: str
@@ -108,6 +126,8 @@ class ConjectureResult(PipelineResult):
     best_gap: float = -math.inf
     exhaustive: int = 0
     seconds: float = 0.0
+    witness_size: tuple[int, int, int] | None = None
+    screened: int = 0
 
 
 def decide_conjecture(conj: Conjecture | str, mech: Mechanism) -> Decision:
@@ -129,14 +149,16 @@ class _Search:
         self.searched: list[str] = []
         self.checked = self.undefined = self.undecided = 0
         self.best_gap = -math.inf
+        self.budget = EXACT_DECISIONS[0 if quick else 1]
+        self.over_budget = 0
 
     def gap(self, mech: Mechanism) -> float:
         """The float ``lhs - rhs`` at ``mech``, rounded to 24 significant bits
         (:func:`~relations.search._optimiser.round_bits`): the searches steer by it, and last-bit differences
         between machines must not change their path, nor the candidates they re-check."""
         try:
-            g = float_gap(self.conj, values(mech).reals)
-        except (OverflowError, ValueError, ZeroDivisionError):
+            g = float_gap(self.conj, float_notions(mech, self.conj.notions))
+        except (OverflowError, ValueError, ZeroDivisionError, KeyError):
             return math.nan
         if g == g:
             g = float(round_bits(np.array([g]))[0]) if math.isfinite(g) else g
@@ -144,6 +166,13 @@ class _Search:
         return g
 
     def refutes(self, mech: Mechanism) -> bool:
+        """Screened in floats, then (within the count of exact decisions) decided exactly."""
+        g, tol = screen_gap(self.conj, mech)
+        if g < -tol:
+            return False
+        if self.checked >= self.budget:
+            self.over_budget += 1
+            return False
         d = decide(self.conj, values(mech).reals)
         self.checked += 1
         self.undefined += d.status == "undefined"
@@ -206,13 +235,26 @@ class _Search:
         return float(gaps[i]), fam, float(grid[i])
 
     def _rr_float(self, k: int, t: float, skew: float) -> float:
+        """The gap of local k-RR with ratio ``t`` (float arrays; the divergences of one pair of rows: every
+        pair of k-RR's rows has the same multiset of column pairs)."""
         from relations.mechanisms._local import krr_rows
+        from relations.search._batch import PAPER, dense_values, ordered_pairs
+        from relations.search._smallest import _vectorised, gap_array
 
         w = np.array(krr_rows(k, t), dtype=np.float64)
         p = np.full(k, 1 / k) if not skew else np.array([1 - skew] + [skew / (k - 1)] * (k - 1))
-        mech = Mechanism("local", Prior(p), Channel(w), LocalInputs(tuple(map(str, range(k)))),
-                         tuple(map(str, range(k))), exact=False)
-        return self.gap(mech)
+        if not all(_vectorised(n) for n in self.conj.notions):
+            mech = Mechanism("local", Prior(p), Channel(w), LocalInputs(tuple(map(str, range(k)))),
+                             tuple(map(str, range(k))), exact=False)
+            return self.gap(mech)
+        pairs = _all_pairs(k)
+        vals = dense_values(w[None], p[None], pairs, [n for n in self.conj.notions if n not in PAPER],
+                            divergence_pairs=ordered_pairs([(0, 1)]))
+        g = float(gap_array(self.conj, vals)[0][0])
+        if g == g:
+            g = float(round_bits(np.array([g]))[0]) if math.isfinite(g) else g
+            self.best_gap = max(self.best_gap, g)
+        return g
 
     def _fixed(self, paper_example, paper_local, paper_central) -> list[Mechanism]:
         from relations.pipeline._verify import erasure_member
@@ -229,32 +271,28 @@ class _Search:
         out = [paper_central(q(1, 2**j)) for j in (1, 2, 4, 8)]
         return out + [erasure_member("central", q(1, d)) for d in (1, 2, 10)]
 
-    def exhaustive(self) -> Iterator[Mechanism]:
-        """Every member of the bounded families (:mod:`relations.search._conjecture_exhaustive`)."""
-        from relations.search._conjecture_exhaustive import families
-
-        before = (self.checked, self.undecided, self.undefined)
-        for fam in families(self.setting, quick=self.quick):
-            self.searched.append(f"bounded-exhaustive: {fam.text}")
-            yield from fam.members()
-        self.exhaustive_counts = (self.checked - before[0], self.undecided - before[1], self.undefined - before[2])
+    def smallest(self) -> Outcome:
+        """The smallest-first enumeration (:func:`~relations.search._smallest.smallest_first`)."""
+        out = smallest_first(self.conj, self.setting, quick=self.quick)
+        self.checked += out.decided
+        self.undecided += out.undecided
+        self.undefined += out.undefined
+        self.best_gap = max(self.best_gap, out.best_gap)
+        self.searched.append(f"smallest first: {out.screened} mechanisms screened in floats, {out.decided} decided "
+                             f"exactly ({'; '.join(out.shapes)})")
+        return out
 
     # ------------------------------------------------------------ hypothesis and Nelder-Mead
 
-    def hypothesis(self) -> Mechanism | None:
-        from hypothesis import HealthCheck, Phase, find, settings
-        from hypothesis.errors import NoSuchExample
-
-        from relations.search.strategies import mechanisms
+    def hypothesis(self) -> Iterator[Mechanism]:
+        """The random exact mechanisms hypothesis draws (derandomized: the same list for every conjecture
+        of a setting, drawn once per process: :func:`~relations.search._screening.generated`), each
+        screened before any exact decision."""
+        from relations.search._screening import generated
 
         n = 60 if self.quick else 300
-        config = settings(max_examples=n, database=None, derandomize=True, deadline=None,
-                          suppress_health_check=list(HealthCheck), phases=[Phase.generate, Phase.shrink])
-        self.searched.append(f"hypothesis: {n} random exact {self.setting} mechanisms")
-        try:
-            return find(mechanisms(self.setting), self.refutes, settings=config)
-        except NoSuchExample:
-            return None
+        self.searched.append(f"hypothesis: {n} random exact {self.setting} mechanisms, screened in floats")
+        yield from generated(self.setting, n)
 
     def nelder_mead(self) -> Iterator[Mechanism]:
         from scipy.optimize import minimize
@@ -264,8 +302,12 @@ class _Search:
         fams = (DenseFamily(2, 2), DenseFamily(3, 3)) if self.setting == "local" else (DenseFamily(4, 2, 2, 2),)
         starts, maxiter = (2, 150) if self.quick else (4, 400)
         for fam in fams:
-            def objective(theta, fam=fam):
-                g = self.gap(fam.float_mechanism(theta))
+            dense = _dense_gap(self.conj, fam)
+
+            def objective(theta, fam=fam, dense=dense):
+                g = dense(theta) if dense is not None else self.gap(fam.float_mechanism(theta))
+                if g == g:
+                    self.best_gap = max(self.best_gap, g)
                 return 1e6 if g != g else -math.tanh(g) if math.isinf(g) else -g / (1 + abs(g))
 
             best = None
@@ -277,6 +319,32 @@ class _Search:
             self.searched.append(f"Nelder-Mead: {fam.describe()}, {starts} starts, rounded to rationals")
             if best is not None and best.fun < 1e-9:
                 yield from fam.exact_mechanisms(best.x)
+
+
+@lru_cache(maxsize=16)
+def _all_pairs(k: int) -> np.ndarray:
+    from relations.search._batch import ordered_pairs
+
+    return ordered_pairs([(i, j) for i in range(k) for j in range(i + 1, k)])
+
+
+def _dense_gap(conj: Conjecture, fam) -> Callable[[np.ndarray], float] | None:
+    """The float gap at the logits of a dense family, from the arrays (no mechanism built), rounded to 24
+    bits as :meth:`_Search.gap`; ``None`` when a notion has no vectorised float (``cmi``)."""
+    from relations.search._batch import PAPER, dense_values, ordered_pairs
+    from relations.search._smallest import _vectorised, gap_array
+
+    if not all(_vectorised(n) for n in conj.notions):
+        return None
+    pairs = ordered_pairs(fam.inputs().pairs())
+    extra = [n for n in conj.notions if n not in PAPER]
+
+    def gap(theta: np.ndarray) -> float:
+        q, p = fam.float_arrays(theta)
+        g = float(gap_array(conj, dense_values(q[None], p[None], pairs, extra))[0][0])
+        return float(round_bits(np.array([g]))[0]) if math.isfinite(g) else g
+
+    return gap
 
 
 class _Subset:
@@ -359,29 +427,55 @@ def conjecture(text: str, *, setting: str = "local", quick: bool = False, seed: 
     search = _Search(conj, setting, quick, seed)
     search.searched.append("z3 proof: " + ("not attempted" if not prove else "none (not polynomial in the ratio "
                                            "budgets and eps_m, or not implied by the proved relations)"))
+    small = search.smallest()
+    if small.witness is not None:
+        decision = small.decision
+        assert decision is not None and decision.status == "fails"
+        return _refuted(conj, setting, search, small.witness, decision, "the smallest-first enumeration "
+                        f"({small.shape.text if small.shape else ''})", t0, small.screened)
+
     def labelled(candidates: Callable[[], Iterable[Mechanism]], engine: str) -> Iterator[tuple[Mechanism, str]]:
         for m in candidates():  # started only when the stages before it found nothing
             yield m, engine
 
     hit = first_refutation(((Stage.FAMILIES, labelled(search.families, "seeded families")),
-                            (Stage.BOUNDED_EXHAUSTIVE, labelled(search.exhaustive, "the bounded-exhaustive check")),
-                            (Stage.HYPOTHESIS, labelled(lambda: [m] if (m := search.hypothesis()) else [], "hypothesis")),
+                            (Stage.HYPOTHESIS, labelled(search.hypothesis, "hypothesis")),
                             (Stage.OPTIMISER, labelled(search.nelder_mead, "Nelder-Mead"))), refutes=search.refutes)
-    found, engine = (hit.candidate, hit.engine) if hit is not None else (None, "")
-    common: dict[str, Any] = dict(searched=tuple(search.searched), checked=search.checked,
-                                  undefined=search.undefined, undecided=search.undecided, best_gap=search.best_gap)
-    if found is None:
-        n, und, undef = search.exhaustive_counts
-        return ConjectureResult(conj.text, setting, str(Verdict.UNREFUTED), f"no counterexample among {search.checked} "
-                                f"mechanisms decided exactly; "
-                                f"bounded-exhaustive: all {n} members of the bounded families satisfy it"
-                                + (f" except {und} undecided and {undef} where a side has no value" if und or undef
-                                   else ""), exhaustive=n - und - undef, seconds=time.perf_counter() - t0, **common)
+    if hit is None:
+        n = small.satisfied
+        left = f"; {search.over_budget} further candidates left undecided (count of exact decisions reached)" \
+            if search.over_budget else ""
+        skipped = f", {small.skipped} near ties beyond the count not decided" if small.skipped else ""
+        return ConjectureResult(conj.text, setting, str(Verdict.UNREFUTED), f"no counterexample among "
+                                f"{search.checked} mechanisms decided exactly; smallest first: {n} of the "
+                                f"{small.screened} small mechanisms satisfy it (in floats by more than the "
+                                f"screening window, or decided exactly){skipped}"
+                                + (f", {small.undecided} undecided and {small.undefined} where a side has no value"
+                                   if small.undecided or small.undefined else "") + left,
+                                exhaustive=n, screened=small.screened,
+                                seconds=time.perf_counter() - t0, **_common(search))
     from relations.search._witnesses import simplify
 
-    simple = simplify(found, lambda m: decide(conj, values(m).reals).status == "fails")
+    def still(m: Mechanism) -> bool:
+        g, tol = screen_gap(conj, m)
+        return not g < -tol and decide(conj, values(m).reals).status == "fails"
+
+    simple = simplify(hit.candidate, still)
     decision = decide(conj, values(simple).reals)
     assert decision.status == "fails"
-    return ConjectureResult(conj.text, setting, str(Verdict.REFUTED), f"counterexample found by {engine}, simplified and "
-                            f"re-checked exactly: lhs = {decision.lhs:.6g}, rhs = {decision.rhs:.6g}", witness=simple,
-                            decision=decision, seconds=time.perf_counter() - t0, **common)
+    return _refuted(conj, setting, search, simple, decision, hit.engine, t0, small.screened, simplified=True)
+
+
+def _common(search: _Search) -> dict[str, Any]:
+    return dict(searched=tuple(search.searched), checked=search.checked, undefined=search.undefined,
+                undecided=search.undecided, best_gap=search.best_gap)
+
+
+def _refuted(conj: Conjecture, setting: str, search: _Search, witness: Mechanism, decision: Decision, engine: str,
+             t0: float, screened: int, *, simplified: bool = False) -> ConjectureResult:
+    n, m, den = size = witness_size(witness)
+    return ConjectureResult(conj.text, setting, str(Verdict.REFUTED), f"counterexample found by {engine}, "
+                            f"{'simplified and ' if simplified else ''}re-checked exactly: lhs = {decision.lhs:.6g}, "
+                            f"rhs = {decision.rhs:.6g}; witness {n}x{m}, denominators <= {den}", witness=witness,
+                            decision=decision, seconds=time.perf_counter() - t0, witness_size=size,
+                            screened=screened, **_common(search))
