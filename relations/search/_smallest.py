@@ -48,6 +48,7 @@ import numpy as np
 from relations.checking._conjecture_eval import Decision, decide
 from relations.checking._conjectures import Conjecture
 from relations.model._mechanism import Mechanism
+from relations.search import _batch
 from relations.search._batch import dense_values, ordered_pairs
 from relations.search._divergences import KINDS as DIVERGENCE_KINDS
 from relations.search._divergences import parse
@@ -63,9 +64,11 @@ WINDOW = 1e-8
 #: Notions that depend on the channel only (not on the prior): computed once per channel.
 _CHANNEL_ONLY = ("eps_d", "eps_all") + DIVERGENCE_KINDS
 
-#: Notions :func:`~relations.search._batch.dense_values` computes (by the name before any argument).
-_VECTORISED = ("eps_i", "eps_d", "eps_m", "sigma_min", "neg_sigma", "eps_all", "maximal_leakage",
-               "min_entropy_leakage") + DIVERGENCE_KINDS
+#: Notions :func:`~relations.search._batch.dense_values` computes (by the name before any argument): the
+#: budgets, the divergences and profiles of the notion table, and the notions of the prior and the whole
+#: channel (``PRIOR_KINDS`` where :mod:`relations.search._batch` lists them).
+_VECTORISED = ("eps_i", "eps_d", "eps_m", "sigma_min", "neg_sigma", "eps_all") + DIVERGENCE_KINDS \
+    + tuple(getattr(_batch, "PRIOR_KINDS", ("maximal_leakage", "min_entropy_leakage")))
 
 
 @dataclass(frozen=True)
@@ -88,12 +91,12 @@ class Budget:
     clear: int = 6
     ties: int = 4
     total: int = 40
-    fallback: int = 600
+    fallback: int = 150
 
     @classmethod
     def of(cls, quick: bool) -> Budget:
         """The budget of a quick or a full run."""
-        return cls(4, 3, 16, 200) if quick else cls()
+        return cls(4, 3, 16, 60) if quick else cls()
 
 
 @dataclass(frozen=True)
@@ -464,16 +467,18 @@ def smallest_first(conj: Conjecture, setting: str, *, quick: bool = False, budge
         except InputError:
             out.shapes.append(f"{shape.text}: skipped (a notion is not defined there)")
             continue
-        gap, tol, sig, n = _screen(conj, shape, budget)
+        gap, tol, sig, members = _screen(conj, shape, budget)
+        n = len(members)
         out.screened += n
-        out.shapes.append(f"{shape.text} ({n} members)")
+        out.shapes.append(f"{shape.text} ({n} members" + (f" of {shape.size}, screened one by one)" if n < shape.size
+                                                         else ")"))
         if n == 0:
             continue
         finite = gap[~np.isnan(gap)]
         if finite.size:
             out.best_gap = max(out.best_gap, float(finite.max()))
         big, total = shape.denominators()
-        big, total = big.reshape(-1)[:n], total.reshape(-1)[:n]
+        big, total = big.reshape(-1)[members], total.reshape(-1)[members]
         clear = np.flatnonzero(gap > tol)
         tie = np.flatnonzero(~(gap > tol) & ~(gap < -tol))  # within the window, or nan
         satisfied_floats = n - clear.size - tie.size
@@ -489,7 +494,7 @@ def smallest_first(conj: Conjecture, setting: str, *, quick: bool = False, budge
                 continue
             n_clear += is_clear
             n_tie += not is_clear
-            c, k = divmod(int(i), len(shape.priors))
+            c, k = divmod(int(members[i]), len(shape.priors))
             mech = shape.mechanism(c, k)
             d = decider(mech)
             out.decided += 1
@@ -518,8 +523,10 @@ def _one_per_signature(tie: np.ndarray, sig: np.ndarray | None, rank: np.ndarray
     return [(int(rank[tie[j]]), int(tie[j]), False) for j in sorted(first)]
 
 
-def _screen(conj: Conjecture, shape: Shape, budget: Budget) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, int]:
-    """The gap, tolerance and float signature (the notions' values) of every member, flattened ``c * K + k``."""
+def _screen(conj: Conjecture, shape: Shape, budget: Budget
+            ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, np.ndarray]:
+    """The gap, tolerance and float signature (the notions' values) of the members screened, and their
+    indices ``c * K + k`` (every member, unless a notion has no vectorised float)."""
     names = conj.notions
     K = len(shape.priors)
     if not all(_vectorised(n, shape) for n in names):
@@ -549,27 +556,30 @@ def _screen(conj: Conjecture, shape: Shape, budget: Budget) -> tuple[np.ndarray,
         vals.update({n: np.concatenate(parts[n]) for n in per_member})
     g, a, b = gap_array(conj, vals)
     sig = np.stack([vals[n] for n in names], axis=-1)
-    return g, _tolerance(a, b), sig, C * K
+    return g, _tolerance(a, b), sig, np.arange(C * K)
 
 
 def _screen_one_by_one(conj: Conjecture, shape: Shape, budget: Budget
-                       ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, int]:
-    """The screen of members one at a time (a notion with no vectorised float), the first
-    ``budget.fallback`` members in the order of :attr:`Shape.channels` only."""
-    n = min(shape.size, budget.fallback)
+                       ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, np.ndarray]:
+    """The screen of members one at a time (a notion with no vectorised float): the ``budget.fallback``
+    smallest members (by largest denominator, sum of denominators, index) only."""
+    big, total = shape.denominators()
+    big, total = big.reshape(-1), total.reshape(-1)
+    members = np.sort(np.lexsort((np.arange(big.size), total, big))[:budget.fallback])
     K = len(shape.priors)
+    n = members.size
     gaps, tols, sigs = np.empty(n), np.empty(n), np.empty((n, len(conj.notions)))
-    for i in range(n):
-        c, k = divmod(i, K)
+    for j, i in enumerate(members):
+        c, k = divmod(int(i), K)
         mech = shape.mechanism(c, k)
         try:
             v = float_notions(mech, conj.notions)
         except Exception:  # noqa: BLE001 - a notion that fails in floats: decide it exactly
-            gaps[i], tols[i], sigs[i] = math.nan, 0.0, math.nan
+            gaps[j], tols[j], sigs[j] = math.nan, 0.0, math.nan
             continue
         g, a, b = gap_array(conj, {k_: np.array([x]) for k_, x in v.items()})
-        gaps[i], tols[i], sigs[i] = g[0], _tolerance(a, b)[0], [v[x] for x in conj.notions]
-    return gaps, tols, sigs, n
+        gaps[j], tols[j], sigs[j] = g[0], _tolerance(a, b)[0], [v[x] for x in conj.notions]
+    return gaps, tols, sigs, members
 
 
 def witness_size(mech: Mechanism) -> tuple[int, int, int]:
