@@ -176,3 +176,29 @@ def test_benchmark_list_full_effort(statement, setting, true):
         from relations.pipeline._conjecture import decide_conjecture
 
         assert decide_conjecture(statement, r.witness).status == "fails"
+
+
+@pytest.mark.parametrize("text", ["eps_m <= eps_d/2", "eps_i <= eps_d - sigma_min + eps_all/3", "rho <= kl",
+                                  "cmi <= eps_m/2 + tv", "maximal_leakage + renyi(2) <= 2*tv + delta(1/2)"])
+def test_family_scans_agree_with_one_mechanism_at_a_time(text):
+    """The vectorised k-RR (local and products) and subset-selection scans against the gap of each exact
+    mechanism measured on its own (``_Search.gap``: float_notions of the whole mechanism)."""
+    from relations.mechanisms._local import subset_selection
+    from relations.pipeline._conjecture import _Search, _subset_rows
+    from relations.search._families import RRFamily
+
+    xs = np.array([0.3, 1.7, 4.0])
+    ratios = [Fraction(math.exp(x)).limit_denominator(10**9) for x in xs]
+    for setting, r in (("local", 1), ("central", 3)):
+        s = _Search(parse_conjecture(text), setting, False, 1)
+        for k in (2, 3, 5):
+            for skew in (0.0, 0.9):
+                fam = RRFamily(k, r, Fraction(skew).limit_denominator(10))
+                got = s._rr_batch(k, r, skew)(xs)
+                want = [s.gap(fam.mechanism(t)) for t in ratios]
+                assert np.allclose(got, want, rtol=1e-6, atol=1e-9), (setting, k, skew)
+    s = _Search(parse_conjecture(text), "local", False, 1)
+    for k, size in ((4, 2), (6, 3)):
+        got = s._symmetric_batch(_subset_rows(k, size))(xs)
+        want = [s.gap(subset_selection(k, size, t)) for t in ratios]
+        assert np.allclose(got, want, rtol=1e-6, atol=1e-9), (k, size)

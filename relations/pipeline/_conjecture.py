@@ -64,8 +64,13 @@ RR_KS = (2, 3, 4, 5, 6, 8, 12, 16, 24, 32, 48, 64)
 _QUICK_KS = (2, 3, 4, 5, 8, 16, 48)
 
 #: Exact decisions allowed to the stages after the smallest-first enumeration (quick, full): counts,
-#: not seconds.  A candidate is decided only when the float screen does not clear it.
-EXACT_DECISIONS = (24, 60)
+#: not seconds (an exact decision on ``rho`` takes about a second).  A candidate is decided only when
+#: the float screen does not clear it.
+EXACT_DECISIONS = (8, 16)
+
+#: Of those, near ties (float gap within the screening window, or undefined in floats): they seldom refute
+#: (a strict inequality at equality does, and the smallest-first enumeration meets it first).
+TIE_DECISIONS = (3, 6)
 
 #: The settings a conjecture is stated for.
 SETTINGS = ("local", "central")
@@ -150,7 +155,8 @@ class _Search:
         self.checked = self.undefined = self.undecided = 0
         self.best_gap = -math.inf
         self.budget = EXACT_DECISIONS[0 if quick else 1]
-        self.over_budget = 0
+        self.tie_budget = TIE_DECISIONS[0 if quick else 1]
+        self.over_budget = self.ties = self.later = 0  # later: exact decisions after the smallest-first stage
 
     def gap(self, mech: Mechanism) -> float:
         """The float ``lhs - rhs`` at ``mech``, rounded to 24 significant bits
@@ -170,9 +176,12 @@ class _Search:
         g, tol = screen_gap(self.conj, mech)
         if g < -tol:
             return False
-        if self.checked >= self.budget:
+        tie = not g > tol
+        if self.later >= self.budget or (tie and self.ties >= self.tie_budget):
             self.over_budget += 1
             return False
+        self.ties += tie
+        self.later += 1
         d = decide(self.conj, values(mech).reals)
         self.checked += 1
         self.undefined += d.status == "undefined"
@@ -194,11 +203,12 @@ class _Search:
             for k in _QUICK_KS if self.quick else RR_KS:
                 for skew in (0.0, 0.9):
                     scored.append(self._scan(lambda x, k=k, skew=skew: self._rr_float(k, math.exp(x), skew), grid,
-                                             RRFamily(k, 1, Fraction(skew).limit_denominator(10))))
+                                             RRFamily(k, 1, Fraction(skew).limit_denominator(10)),
+                                             batch=self._rr_batch(k, 1, skew)))
             for k, s in ((4, 2), (5, 2), (6, 2), (6, 3), (8, 2), (8, 3)):
                 fam: _Subset | RRFamily = _Subset(k, s, subset_selection)
                 scored.append(self._scan(lambda x, fam=fam: self.gap(fam.mechanism(_simple(math.exp(x)))),
-                                         grid[::3], fam))
+                                         grid[::3], fam, batch=self._symmetric_batch(_subset_rows(k, s))))
             self.searched.append(f"k-RR, k in {_QUICK_KS if self.quick else RR_KS}, priors uniform and skewed 0.9, "
                                  f"{len(grid)} ratios e^0.05..e^10 each, refined; subset selection (k, s) in "
                                  "(4,2) (5,2) (6,2) (6,3) (8,2) (8,3)")
@@ -208,7 +218,7 @@ class _Search:
                     for skew in (0.0, 0.9):
                         fam = RRFamily(k, r, Fraction(skew).limit_denominator(10))
                         scored.append(self._scan(lambda x, fam=fam: self.gap(fam.mechanism(_simple(math.exp(x)))),
-                                                 grid[::2], fam))
+                                                 grid[::2], fam, batch=self._rr_batch(k, r, skew)))
             self.searched.append("k-RR products, k in (2, 3, 4, 8), several records, priors uniform and skewed 0.9")
         self.searched.append(f"fixed seeds: {len(fixed)} (the paper's example and constructions, erasure and "
                              "noiseless channels, binary channels with skewed priors)")
@@ -218,10 +228,13 @@ class _Search:
             for t in _ratios(math.exp(x)):
                 yield fam.mechanism(t)
 
-    def _scan(self, gap_at, grid, fam) -> tuple[float, _Subset | RRFamily, float]:
-        """The best ``log t`` of ``fam`` on ``grid``, refined by a bounded scalar search."""
+    def _scan(self, gap_at, grid, fam, *, batch=None) -> tuple[float, _Subset | RRFamily, float]:
+        """The best ``log t`` of ``fam`` on ``grid``, refined by a bounded scalar search (``batch``: the gaps at
+        an array of ``log t`` at once, used instead of ``gap_at`` when given)."""
         from scipy.optimize import minimize_scalar
 
+        if batch is not None:
+            return self._scan_batch(batch, np.asarray(grid, dtype=float), fam)
         gaps = np.array([gap_at(x) for x in grid])
         gaps = np.where(np.isnan(gaps), -np.inf, gaps)
         i = int(np.argmax(gaps))
@@ -234,27 +247,97 @@ class _Search:
             return float(-res.fun), fam, float(res.x)
         return float(gaps[i]), fam, float(grid[i])
 
-    def _rr_float(self, k: int, t: float, skew: float) -> float:
-        """The gap of local k-RR with ratio ``t`` (float arrays; the divergences of one pair of rows: every
-        pair of k-RR's rows has the same multiset of column pairs)."""
-        from relations.mechanisms._local import krr_rows
+    def _scan_batch(self, batch, grid: np.ndarray, fam) -> tuple[float, _Subset | RRFamily, float]:
+        """:meth:`_scan` with the gaps of a whole grid at once: the grid, then three finer grids of 17 points
+        between the best point's neighbours (a count of evaluations, the same on every machine)."""
+        best_g, best_x = -math.inf, float(grid[0])
+        for _ in range(4):
+            gaps = batch(grid)
+            gaps = np.where(np.isnan(gaps), -np.inf, gaps)
+            i = int(np.argmax(gaps))
+            if gaps[i] > best_g or best_g == -math.inf:
+                best_g, best_x = float(gaps[i]), float(grid[i])
+            if not math.isfinite(gaps[i]):
+                break
+            grid = np.linspace(grid[max(i - 1, 0)], grid[min(i + 1, len(grid) - 1)], 17)
+        return best_g, fam, best_x
+
+    def _symmetric_batch(self, rows_at: Callable[[np.ndarray], np.ndarray]) -> Callable[[np.ndarray], np.ndarray] | None:
+        """The gaps of a local channel family under the uniform prior whose rows are permutations of one
+        another with the same multiset of column pairs for every pair of rows (subset selection), at an array of
+        ``log t``: ``rows_at(t)`` gives the channels ``(G, k, m)``."""
         from relations.search._batch import PAPER, dense_values, ordered_pairs
-        from relations.search._smallest import _vectorised, gap_array
+        from relations.search._smallest import _vectorised
+
+        if not all(_vectorised(n) for n in self.conj.notions if n != "cmi"):
+            return None
+        one = ordered_pairs([(0, 1)])
+
+        def batch(x: np.ndarray) -> np.ndarray:
+            w = rows_at(np.exp(x))
+            k = w.shape[1]
+            vals = dense_values(w, np.full((len(x), k), 1.0 / k), ordered_pairs([(0, 1)]),  # uniform prior, symmetric rows
+                                [n for n in self.conj.notions if n not in PAPER and n != "cmi"], divergence_pairs=one)
+            vals["cmi"] = vals["eps_m"]
+            return self._rounded(vals)
+
+        return batch
+
+    def _rounded(self, vals: dict[str, np.ndarray]) -> np.ndarray:
+        """The gaps of float values, rounded to 24 bits as :meth:`gap`; the best one kept."""
+        from relations.search._smallest import gap_array
+
+        with np.errstate(all="ignore"):
+            g = gap_array(self.conj, vals)[0]
+        fin = np.isfinite(g)
+        g = np.where(fin, round_bits(np.where(fin, g, 0.0)), g)
+        if (~np.isnan(g)).any():
+            self.best_gap = max(self.best_gap, float(np.nanmax(g)))
+        return g
+
+    def _rr_float(self, k: int, t: float, skew: float) -> float:
+        """The gap of local k-RR with ratio ``t`` (a float mechanism: the notions without vectorised floats)."""
+        from relations.mechanisms._local import krr_rows
 
         w = np.array(krr_rows(k, t), dtype=np.float64)
         p = np.full(k, 1 / k) if not skew else np.array([1 - skew] + [skew / (k - 1)] * (k - 1))
-        if not all(_vectorised(n) for n in self.conj.notions):
-            mech = Mechanism("local", Prior(p), Channel(w), LocalInputs(tuple(map(str, range(k)))),
-                             tuple(map(str, range(k))), exact=False)
-            return self.gap(mech)
-        pairs = _all_pairs(k)
-        vals = dense_values(w[None], p[None], pairs, [n for n in self.conj.notions if n not in PAPER],
-                            divergence_pairs=ordered_pairs([(0, 1)]))
-        g = float(gap_array(self.conj, vals)[0][0])
-        if g == g:
-            g = float(round_bits(np.array([g]))[0]) if math.isfinite(g) else g
-            self.best_gap = max(self.best_gap, g)
-        return g
+        mech = Mechanism("local", Prior(p), Channel(w), LocalInputs(tuple(map(str, range(k)))),
+                         tuple(map(str, range(k))), exact=False)
+        return self.gap(mech)
+
+    def _rr_batch(self, k: int, records: int, skew: float) -> Callable[[np.ndarray], np.ndarray] | None:
+        """The gaps of k-RR (``records`` of them, a product form, when more than one) at an array of
+        ``log t``, from float arrays: the divergences of one pair of rows (every pair of k-RR's rows has
+        the same multiset of column pairs), a product's notions from the local ones
+        (:func:`~relations.search._families.product_values`; ``cmi`` of a product with one prior per
+        record is the local ``I(X;Y)``).  ``None`` when a notion has no vectorised float."""
+        from relations.search._batch import PAPER, dense_values, ordered_pairs
+        from relations.search._families import product_values, rr_float_prior
+        from relations.search._smallest import _vectorised
+
+        names = [n for n in self.conj.notions if n != "cmi"]
+        if not all(_vectorised(n) for n in names):
+            return None
+        if "bayes_leakage" in names:  # a product's is computed from the local vulnerabilities
+            names += ["bayes_vulnerability", "prior_vulnerability"]
+        # the prior (1 - skew, skew/(k-1), ...) and k-RR's rows are symmetric in the inputs 1..k-1: the pairs
+        # (0, 1), (1, 0) and (1, 2) are one of each kind, and every pair of rows has the same column pairs
+        pairs, one = ordered_pairs([(0, 1), (1, 2)] if k > 2 else [(0, 1)]), ordered_pairs([(0, 1)])
+        p = rr_float_prior(k, skew)
+
+        def batch(x: np.ndarray) -> np.ndarray:
+            t = np.exp(x)
+            on, off = t / (t + k - 1), 1 / (t + k - 1)
+            w = np.where(np.eye(k, dtype=bool)[None], on[:, None, None], off[:, None, None])
+            local = dense_values(w, np.broadcast_to(p, (len(x), k)), pairs, [n for n in names if n not in PAPER],
+                                 divergence_pairs=one)
+            local["cmi"] = local["eps_m"]
+            vals = product_values(local, records) if records > 1 else local
+            if records > 1:
+                vals["cmi"] = local["eps_m"]
+            return self._rounded(vals)
+
+        return batch
 
     def _fixed(self, paper_example, paper_local, paper_central) -> list[Mechanism]:
         from relations.pipeline._verify import erasure_member
@@ -290,7 +373,7 @@ class _Search:
         screened before any exact decision."""
         from relations.search._screening import generated
 
-        n = 60 if self.quick else 300
+        n = 60 if self.quick else 200 if self.setting == "local" else 150
         self.searched.append(f"hypothesis: {n} random exact {self.setting} mechanisms, screened in floats")
         yield from generated(self.setting, n)
 
@@ -300,7 +383,7 @@ class _Search:
         from relations.search._families import DenseFamily
 
         fams = (DenseFamily(2, 2), DenseFamily(3, 3)) if self.setting == "local" else (DenseFamily(4, 2, 2, 2),)
-        starts, maxiter = (2, 150) if self.quick else (4, 400)
+        starts, maxiter = (2, 100) if self.quick else (3, 250)
         for fam in fams:
             dense = _dense_gap(self.conj, fam)
 
@@ -353,6 +436,20 @@ class _Subset:
 
     def mechanism(self, t: Fraction) -> Mechanism:
         return self.build(self.k, self.s, t)
+
+
+def _subset_rows(k: int, s: int) -> Callable[[np.ndarray], np.ndarray]:
+    """Float s-subset selection channels at ratios ``t`` (``(G, k, C(k, s))``): ``t/Z`` on the subsets holding
+    the input, ``1/Z`` elsewhere, ``Z = C(k-1, s-1) t + C(k-1, s)``, as :func:`relations.mechanisms.subset_selection`."""
+    import itertools
+
+    member = np.array([[x in sub for sub in itertools.combinations(range(k), s)] for x in range(k)])
+
+    def rows(t: np.ndarray) -> np.ndarray:
+        z = math.comb(k - 1, s - 1) * t + math.comb(k - 1, s)
+        return np.where(member[None], (t / z)[:, None, None], (1 / z)[:, None, None])
+
+    return rows
 
 
 def _size(fam) -> int:
