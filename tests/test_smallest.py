@@ -158,7 +158,8 @@ BENCH = [  # (statement, setting, true?) as in benchmarks/bench_conjectures.py
     ("kl <= eps_d", "local", True), ("tv <= eps_d", "local", True), ("delta(1) <= tv", "local", True),
     ("eps_m <= eps_d*tanh(eps_d/2)", "local", True), ("chi2 <= kl", "local", False),
     ("eps_m <= eps_d / 2", "local", False), ("rho <= kl", "central", False), ("kl <= eps_d", "central", True),
-    ("eps_d <= 2 * eps_m", "central", False), ("eps_m <= eps_d", "central", True),
+    ("eps_d <= 2 * eps_m", "central", False), ("eps_m <= eps_d", "central", False),
+    ("eps_i <= eps_d - sigma_min", "central", True),
 ]
 
 

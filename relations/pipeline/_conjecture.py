@@ -570,9 +570,14 @@ def _common(search: _Search) -> dict[str, Any]:
 
 def _refuted(conj: Conjecture, setting: str, search: _Search, witness: Mechanism, decision: Decision, engine: str,
              t0: float, screened: int, *, simplified: bool = False) -> ConjectureResult:
+    from relations.model._products import ProductChannel
+
     n, m, den = size = witness_size(witness)
+    ch = witness.channel
+    what = f"{n}x{m}" if not isinstance(ch, ProductChannel) else \
+        f"{n}x{m} ({ch.records} records through a {len(ch.local.array)}x{len(ch.local.array[0])} channel)"
     return ConjectureResult(conj.text, setting, str(Verdict.REFUTED), f"counterexample found by {engine}, "
                             f"{'simplified and ' if simplified else ''}re-checked exactly: lhs = {decision.lhs:.6g}, "
-                            f"rhs = {decision.rhs:.6g}; witness {n}x{m}, denominators <= {den}", witness=witness,
+                            f"rhs = {decision.rhs:.6g}; witness {what}, denominators <= {den}", witness=witness,
                             decision=decision, seconds=time.perf_counter() - t0, witness_size=size,
                             screened=screened, **_common(search))

@@ -583,13 +583,16 @@ def _screen_one_by_one(conj: Conjecture, shape: Shape, budget: Budget
 
 
 def witness_size(mech: Mechanism) -> tuple[int, int, int]:
-    """``(inputs, outputs, largest denominator)`` of a mechanism (a product form: its local channel's, and
-    its records' priors).
+    """``(inputs, outputs, largest denominator)`` of a mechanism; a product form of ``r`` records through a
+    ``k x m`` channel has ``k^r`` inputs and ``m^r`` outputs, and the denominators of its local channel and its
+    records' priors.
 
     Examples
     --------
     >>> witness_size(Mechanism.local([["1/2", "1/2"], ["1/3", "2/3"]], prior=["1/4", "3/4"]))
     (2, 2, 4)
+    >>> witness_size(Mechanism.product([["1/2", "1/2"], ["1/3", "2/3"]], records=3))
+    (8, 8, 3)
     """
     from relations.model._products import ProductChannel
 
@@ -600,8 +603,9 @@ def witness_size(mech: Mechanism) -> tuple[int, int, int]:
     else:
         rows = ch.exact
         priors = [getattr(mech.prior, "exact", None)]
+    r = ch.records if isinstance(ch, ProductChannel) else 1
     if rows is None:  # a float mechanism
         shape = np.shape(ch.local.array if isinstance(ch, ProductChannel) else ch.array)
-        return (int(shape[0]), int(shape[1]), 0)
-    dens = [v.denominator for r in rows for v in r] + [v.denominator for p in priors if p for v in p]
-    return (len(rows), len(rows[0]), max(dens))
+        return (int(shape[0]) ** r, int(shape[1]) ** r, 0)
+    dens = [v.denominator for row in rows for v in row] + [v.denominator for p in priors if p for v in p]
+    return (len(rows) ** r, len(rows[0]) ** r, max(dens))
