@@ -20,7 +20,8 @@ with the certified value).  Candidates are decided exactly (:func:`relations.che
 in the order above: clear violations (gap above the window), then *ties* (within the window, or
 undefined), one per distinct float signature of the conjecture's notions.  Both are capped by
 counts (:class:`Budget`), never by time, so the verdict and the witness do not depend on the
-machine's speed.
+machine's speed; gaps and signatures are rounded to 24 bits first, so that last-bit differences between
+machines do not change them either.
 
 Inputs of a local mechanism may be relabelled with the prior (every two inputs are neighbours):
 channels are enumerated with their rows as a multiset, and every prior with them, one member of
@@ -468,6 +469,7 @@ def smallest_first(conj: Conjecture, setting: str, *, quick: bool = False, budge
             out.shapes.append(f"{shape.text}: skipped (a notion is not defined there)")
             continue
         gap, tol, sig, members = _screen(conj, shape, budget)
+        gap, tol = _stable(gap), _stable(tol)
         n = len(members)
         out.screened += n
         out.shapes.append(f"{shape.text} ({n} members" + (f" of {shape.size}, screened one by one)" if n < shape.size
@@ -510,6 +512,16 @@ def smallest_first(conj: Conjecture, setting: str, *, quick: bool = False, budge
     return out
 
 
+def _stable(x: np.ndarray) -> np.ndarray:
+    """``x`` rounded to 24 significant bits where finite (:func:`~relations.search._optimiser.round_bits`): float
+    values that differ in their last bits between machines give the same classes, signatures and order."""
+    from relations.search._optimiser import round_bits
+
+    x = np.asarray(x, dtype=float)
+    fin = np.isfinite(x)
+    return np.where(fin, round_bits(np.where(fin, x, 0.0)), x)
+
+
 def _one_per_signature(tie: np.ndarray, sig: np.ndarray | None, rank: np.ndarray) -> list[tuple[int, int, bool]]:
     """The first tie (by rank) of each distinct float signature."""
     if not tie.size:
@@ -517,7 +529,7 @@ def _one_per_signature(tie: np.ndarray, sig: np.ndarray | None, rank: np.ndarray
     tie = tie[np.argsort(rank[tie], kind="stable")]
     if sig is None:
         return [(int(rank[i]), int(i), False) for i in tie]
-    keys = np.round(sig[tie], 9)
+    keys = _stable(sig[tie])
     keys = np.where(np.isnan(keys), np.inf, keys)  # one class for nan (np.unique treats each nan apart)
     _, first = np.unique(keys, axis=0, return_index=True)
     return [(int(rank[tie[j]]), int(tie[j]), False) for j in sorted(first)]
