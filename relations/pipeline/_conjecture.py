@@ -542,7 +542,8 @@ def conjecture(text: str, *, setting: str = "local", quick: bool = False, seed: 
         n = small.satisfied
         left = f"; {search.over_budget} further candidates left undecided (count of exact decisions reached)" \
             if search.over_budget else ""
-        skipped = f", {small.skipped} near ties beyond the count not decided" if small.skipped else ""
+        skipped = (f", {small.skipped} candidates beyond the count of exact decisions" if small.skipped else "") + \
+            (f", {small.alike} near ties with the float values of one decided" if small.alike else "")
         return ConjectureResult(conj.text, setting, str(Verdict.UNREFUTED), f"no counterexample among "
                                 f"{search.checked} mechanisms decided exactly; smallest first: {n} of the "
                                 f"{small.screened} small mechanisms satisfy it (in floats by more than the "

@@ -409,6 +409,8 @@ class Outcome:
         Members that satisfy the conjecture: in floats by more than the window, or decided exactly.
     skipped : int
         Candidates not decided exactly because a count of :class:`Budget` was reached.
+    alike : int
+        Near ties not decided because they have the float values of one that was (or was to be).
     shapes : list of str
         The shapes enumerated, with their sizes.
     best_gap : float
@@ -424,6 +426,7 @@ class Outcome:
     undefined: int = 0
     satisfied: int = 0
     skipped: int = 0
+    alike: int = 0
     shapes: list[str] = field(default_factory=list)
     best_gap: float = -math.inf
 
@@ -507,7 +510,9 @@ def smallest_first(conj: Conjecture, setting: str, *, quick: bool = False, budge
                 out.satisfied += satisfied_floats + exact_ok
                 return out
             exact_ok += d.status == "holds"
-        out.skipped += clear.size + tie.size - n_clear - n_tie
+        reps = len(queue) - clear.size
+        out.alike += tie.size - reps
+        out.skipped += clear.size + reps - n_clear - n_tie
         out.satisfied += satisfied_floats + exact_ok
     return out
 
