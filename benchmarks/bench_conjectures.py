@@ -163,7 +163,8 @@ def _wrong(row: dict, key: str) -> bool:
 
 def table(result: dict, *, baseline: bool) -> str:
     """The dated Markdown table of a run."""
-    cols = ["quick", "full"] + (["baseline_quick", "baseline_full"] if baseline else [])
+    cols = ["quick", "full"] + ([c for c in ("baseline_quick", "baseline_full")
+                                 if any(c in r for r in result["rows"])] if baseline else [])
     names = {"quick": "--quick", "full": "full", "baseline_quick": "baseline --quick", "baseline_full": "baseline full"}
     lines = [f"# `relations conjecture`: verdicts, seconds, witness sizes ({result['date']})", "",
              "Measured by `python benchmarks/bench_conjectures.py` (each run a fresh process, wall-clock seconds "
@@ -182,6 +183,8 @@ def table(result: dict, *, baseline: bool) -> str:
     worst = {c: max((r[c]["seconds"] or 0) for r in result["rows"] if r.get(c) and r[c]["seconds"])
              for c in cols if any(r.get(c) and r[c]["seconds"] for r in result["rows"])}
     lines += ["", "Slowest: " + ", ".join(f"{names[c]} {v:.1f} s" for c, v in worst.items()) + ".", ""]
+    if result.get("note"):
+        lines += [result["note"], ""]
     return "\n".join(lines)
 
 
