@@ -11,7 +11,7 @@
    screened in vectorised floats; the candidates the screen lets through are decided exactly, and the
    first that refutes is the smallest witness of the enumeration;
 3. **seeded families**, screened in floats and confirmed exactly: k-RR for
-   ``k in`` :data:`RR_KS` over a grid of ratios (refined by a bounded scalar search) with uniform
+   ``k in`` :data:`RR_KS` over a grid of ratios (refined on three finer grids) with uniform
    and skewed priors, subset selection, the paper's constructions, erasure channels, binary
    channels with skewed priors (locally); k-RR products over several records (centrally);
 4. **hypothesis** over small random exact mechanisms (:mod:`relations.search.strategies`), screened;
@@ -35,7 +35,6 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -402,13 +401,6 @@ class _Search:
             self.searched.append(f"Nelder-Mead: {fam.describe()}, {starts} starts, rounded to rationals")
             if best is not None and best.fun < 1e-9:
                 yield from fam.exact_mechanisms(best.x)
-
-
-@lru_cache(maxsize=16)
-def _all_pairs(k: int) -> np.ndarray:
-    from relations.search._batch import ordered_pairs
-
-    return ordered_pairs([(i, j) for i in range(k) for j in range(i + 1, k)])
 
 
 def _dense_gap(conj: Conjecture, fam) -> Callable[[np.ndarray], float] | None:
