@@ -180,9 +180,15 @@ def table(result: dict, *, baseline: bool) -> str:
         cells = [(_cell(row.get(c)) + (" **wrong**" if _wrong(row, c) else "")) for c in cols]
         lines.append(f"| {row['setting']} | `{row['statement']}` | {row['expected']} ({row['why']}) | "
                      + " | ".join(cells) + " |")
-    worst = {c: max((r[c]["seconds"] or 0) for r in result["rows"] if r.get(c) and r[c]["seconds"])
-             for c in cols if any(r.get(c) and r[c]["seconds"] for r in result["rows"])}
-    lines += ["", "Slowest: " + ", ".join(f"{names[c]} {v:.1f} s" for c, v in worst.items()) + ".", ""]
+    worst = {}
+    for c in cols:
+        runs = [r[c] for r in result["rows"] if r.get(c)]
+        stopped = [x["timeout"] for x in runs if x["verdict"] is None]
+        if stopped:
+            worst[c] = f"> {max(stopped):.0f} s ({len(stopped)} stopped)"
+        elif runs:
+            worst[c] = f"{max(x['seconds'] for x in runs):.1f} s"
+    lines += ["", "Slowest: " + ", ".join(f"{names[c]} {v}" for c, v in worst.items()) + ".", ""]
     if result.get("note"):
         lines += [result["note"], ""]
     return "\n".join(lines)
