@@ -203,3 +203,19 @@ def test_family_scans_agree_with_one_mechanism_at_a_time(text):
         got = s._symmetric_batch(_subset_rows(k, size))(xs)
         want = [s.gap(subset_selection(k, size, t)) for t in ratios]
         assert np.allclose(got, want, rtol=1e-6, atol=1e-9), (k, size)
+
+
+def test_a_notion_undefined_on_graphs_skips_them():
+    """``cmi`` has no value on an explicit neighbour graph (it needs records): the central search skips the
+    graphs instead of stopping with an error, and says so."""
+    r = conjecture("eps_m <= cmi", setting="central", quick=True)
+    assert r.verdict == "refuted"  # D^2: I(X;Y) above each record's conditional information, by a 4x2 witness
+    assert r.witness.inputs.records == 2
+    m = r.witness
+    from relations.checking._quantities import values as exact_values
+
+    v = exact_values(m).reals
+    assert float(v["eps_m"]) > float(v["cmi"])
+    r = conjecture("cmi <= eps_m", setting="central", quick=True)
+    assert r.verdict in ("unrefuted", "refuted")
+    assert any("skipped (a notion is not defined there)" in s for s in r.searched)

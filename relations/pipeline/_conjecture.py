@@ -171,7 +171,15 @@ class _Search:
         return g
 
     def refutes(self, mech: Mechanism) -> bool:
-        """Screened in floats, then (within the count of exact decisions) decided exactly."""
+        """Screened in floats, then (within the count of exact decisions) decided exactly; a mechanism where a
+        notion is not defined (``cmi`` on an explicit neighbour graph) counts as one where a side has no value."""
+        try:
+            return self._refutes(mech)
+        except InputError:
+            self.undefined += 1
+            return False
+
+    def _refutes(self, mech: Mechanism) -> bool:
         g, tol = screen_gap(self.conj, mech)
         if g < -tol:
             return False
@@ -547,8 +555,11 @@ def conjecture(text: str, *, setting: str = "local", quick: bool = False, seed: 
     from relations.search._witnesses import simplify
 
     def still(m: Mechanism) -> bool:
-        g, tol = screen_gap(conj, m)
-        return not g < -tol and decide(conj, values(m).reals).status == "fails"
+        try:
+            g, tol = screen_gap(conj, m)
+            return not g < -tol and decide(conj, values(m).reals).status == "fails"
+        except InputError:  # pragma: no cover - a rounding of a witness keeps its neighbour structure
+            return False
 
     simple = simplify(hit.candidate, still)
     decision = decide(conj, values(simple).reals)

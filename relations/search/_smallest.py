@@ -364,6 +364,11 @@ def dense_base() -> tuple[str, ...]:
 def screen_gap(conj: Conjecture, mech: Mechanism) -> tuple[float, float]:
     """``(gap, tolerance)`` of one mechanism in floats: a positive gap refutes; ``nan`` when undefined.
 
+    Raises
+    ------
+    InputError
+        A notion not defined on the mechanism (``cmi`` on an explicit neighbour graph).
+
     Examples
     --------
     >>> from relations.checking._conjectures import parse_conjecture
@@ -372,8 +377,12 @@ def screen_gap(conj: Conjecture, mech: Mechanism) -> tuple[float, float]:
     >>> g < -tol
     True
     """
+    from relations.errors import InputError
+
     try:
         vals = {k: np.array([v]) for k, v in float_notions(mech, conj.notions).items()}
+    except InputError:
+        raise  # a notion not defined on this mechanism: the caller decides what that means
     except (ArithmeticError, ValueError):
         return math.nan, 0.0
     g, a, b = gap_array(conj, vals)
