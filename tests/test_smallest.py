@@ -98,7 +98,7 @@ def test_screen_values_agree_with_the_exact_enclosures(setting):
              "delta(1/3)", "eps_delta(1/10)", "tv", "chi2", "maximal_leakage", "min_entropy_leakage", "cmi"]
     for shape in schedule(setting, quick=True):
         for name in names + ["rho"]:
-            if name == "cmi" and shape.structure in ("edge", "path"):
+            if name == "cmi" and shape.structure in ("edge", "path", "split", "path4"):
                 continue  # refused on an explicit graph
             _, _, sig, members = _screen(parse_conjecture(f"{name} <= 1000"), shape, Budget())
             assert len(members) == shape.size

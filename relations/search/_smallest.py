@@ -100,12 +100,18 @@ class Budget:
         return cls(3, 2, 8, 60) if quick else cls()
 
 
+#: The edges of the explicit neighbour graphs of :class:`Shape`.
+_EDGES = {"path": ((0, 1), (1, 2)), "split": ((0, 1),), "path4": ((0, 1), (1, 2), (2, 3))}
+
+
 @dataclass(frozen=True)
 class Shape:
     """One shape of the enumeration: a neighbour structure, ``n`` inputs, ``m`` outputs, the denominators.
 
     ``structure`` is ``"local"`` (every two inputs neighbours), ``"edge"`` (two inputs, one edge),
-    ``"path"`` (three inputs, ``0 - 1 - 2``), ``"D^2"`` (``{0,1}^2``, neighbours differ in one record)
+    ``"path"`` (three inputs, ``0 - 1 - 2``), ``"split"`` (three inputs, the edge ``0 - 1`` and input 2
+    alone: a disconnected graph, where a zero prior can sit on a whole component), ``"path4"`` (four
+    inputs, ``0 - 1 - 2 - 3``: diameter 3), ``"D^2"`` (``{0,1}^2``, neighbours differ in one record)
     or ``"product"`` (two records through one ``2 x m`` channel ``W``; ``n x m`` is ``W``'s shape).
     ``prior_den`` 0 means the uniform prior only.
     """
@@ -119,8 +125,8 @@ class Shape:
 
     @property
     def text(self) -> str:
-        what = {"local": "local", "edge": "graph 0-1", "path": "graph 0-1-2", "D^2": "D^2",
-                "product": "product over D^2 of"}[self.structure]
+        what = {"local": "local", "edge": "graph 0-1", "path": "graph 0-1-2", "split": "graph 0-1, 2",
+                "path4": "graph 0-1-2-3", "D^2": "D^2", "product": "product over D^2 of"}[self.structure]
         priors = "uniform prior" if not self.prior_den else f"priors of denominator <= {self.prior_den}"
         return f"{what} {self.n}x{self.m}, entries of denominator <= {self.den}, {priors}"
 
@@ -133,6 +139,10 @@ class Shape:
             return ordered_pairs([(0, 1)])
         if self.structure == "path":
             return ordered_pairs([(0, 1), (1, 2)])
+        if self.structure == "split":
+            return ordered_pairs([(0, 1)])
+        if self.structure == "path4":
+            return ordered_pairs([(0, 1), (1, 2), (2, 3)])
         return ordered_pairs([(0, 1), (0, 2), (1, 3), (2, 3)])  # D^2 and the product's expanded channel
 
     @cached_property
@@ -174,8 +184,8 @@ class Shape:
             return Mechanism.local(rows, prior=p)
         if self.structure == "edge":
             return Mechanism.graph(rows, [[0, 1]], prior=p)
-        if self.structure == "path":
-            return Mechanism.graph(rows, [[0, 1], [1, 2]], prior=p)
+        if self.structure in _EDGES:
+            return Mechanism.graph(rows, [list(e) for e in _EDGES[self.structure]], prior=p)
         if self.structure == "D^2":
             return Mechanism.central(rows, records=2, domain=2, prior=p)
         return Mechanism.product(rows, records=2)
@@ -209,10 +219,12 @@ def schedule(setting: str, *, quick: bool) -> tuple[Shape, ...]:
         return tuple(Shape(L, "local", n, m, d, p) for n, m, d, p in dims)
     if quick:
         return (Shape(C, "edge", 2, 2, 6, 6), Shape(C, "edge", 2, 3, 3, 3), Shape(C, "path", 3, 2, 4, 3),
-                Shape(C, "D^2", 4, 2, 2, 2), Shape(C, "product", 2, 2, 4, 0))
+                Shape(C, "split", 3, 2, 3, 3), Shape(C, "D^2", 4, 2, 2, 2), Shape(C, "path4", 4, 2, 2, 2),
+                Shape(C, "product", 2, 2, 4, 0))
     return (Shape(C, "edge", 2, 2, 12, 12), Shape(C, "edge", 2, 3, 6, 6), Shape(C, "path", 3, 2, 6, 4),
-            Shape(C, "path", 3, 3, 3, 3), Shape(C, "D^2", 4, 2, 3, 2), Shape(C, "product", 2, 2, 8, 0),
-            Shape(C, "D^2", 4, 3, 2, 2), Shape(C, "product", 2, 3, 4, 0))
+            Shape(C, "split", 3, 2, 4, 4), Shape(C, "path", 3, 3, 3, 3), Shape(C, "D^2", 4, 2, 3, 2),
+            Shape(C, "path4", 4, 2, 3, 2), Shape(C, "product", 2, 2, 8, 0), Shape(C, "D^2", 4, 3, 2, 2),
+            Shape(C, "product", 2, 3, 4, 0))
 
 
 # ------------------------------------------------------------------ the conjecture in floats, vectorised
