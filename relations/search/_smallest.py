@@ -487,8 +487,8 @@ def smallest_first(conj: Conjecture, setting: str, *, quick: bool = False, budge
         if out.decided >= budget.total:
             out.shapes.append(f"{shape.text}: not enumerated (the exact decisions' count was reached)")
             continue
-        try:
-            decider(shape.mechanism(0, 0))  # every notion defined on this structure (cmi: not on a graph)
+        try:  # every notion defined on this structure (cmi is not on a graph); in floats, so cheaply
+            float_notions(shape.mechanism(0, 0), conj.notions)
         except InputError:
             out.shapes.append(f"{shape.text}: skipped (a notion is not defined there)")
             continue
