@@ -50,7 +50,7 @@ CONJECTURES = (
     ("rho <= kl", "central", "false", "as locally, on one edge"),
     ("kl <= eps_d", "central", "true", "as locally, pair by pair"),
     ("eps_d <= 2 * eps_m", "central", "false", "a point prior: eps_m = 0 < eps_d"),
-    ("eps_m <= eps_d", "central", "false", "I adds over records, eps_d does not: 6 records of binary RR(9)"),
+    ("eps_m <= eps_d", "central", "false", "eps_d is over neighbours only: an input alone, or 6 records of RR(9)"),
     ("eps_i <= eps_d - sigma_min", "central", "true", "as locally, neighbour pair by pair"),
 )
 
