@@ -9,12 +9,14 @@ the work, the tool's figure, the baseline measured in the same run (or the targe
 whether the target is met.  The last line is the whole result as JSON.  Baselines: numpy (float
 ``I(X;Y)``, a numpy process), HiGHS on the naive pairwise LP, the untied twin of a tied channel,
 ``--bits 100`` ball arithmetic, ``python -c 'import numpy, flint'``, qif and dit (when installed: the
-``bench`` extra).
+``bench`` extra).  ``bench_conjectures.py`` gives the slowest conjecture of its list against the targets
+(15 s with ``--quick``, 60 s at full effort) and counts verdicts that contradict the mathematics.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import subprocess
 import sys
 import time
@@ -49,6 +51,7 @@ def rows(quick: bool) -> tuple[list[tuple], dict]:
         "startup": _run("bench_startup.py", *q),
         "anchors": _run("bench_anchors.py", *q),
         "sweep": _run("bench_sweep.py", *q),
+        "conjectures": _run("bench_conjectures.py", *(["--quick-only"] if quick else [])),
     }
     o, m, v, s, a, w = (res[k] for k in ("optimal", "measure", "verify", "startup", "anchors", "sweep"))
     judge = (lambda ok: "n/a (--quick)") if quick else (lambda ok: "yes" if ok else "NO")
@@ -106,6 +109,16 @@ def rows(quick: bool) -> tuple[list[tuple], dict]:
     out.append((f"sweep up to relabelling, {r['representatives']} representatives of {w['mechanisms']}, 2 workers",
                 _seconds(r["seconds"]), f"whole sweep {_seconds(w['workers=2']['seconds'])}", f"{r['ratio']:.3g}x",
                 "-", "-"))
+    cj = res["conjectures"]["rows"]
+    for key, target in (("quick", 15), ("full", 60)):
+        done = [r[key] for r in cj if key in r]
+        if not done:
+            continue
+        slowest = max((d["seconds"] if d["seconds"] is not None else math.inf) for d in done)
+        wrong = sum(1 for r in cj if key in r and r[key]["verdict"] is not None
+                    and (r["expected"] == "true") == (r[key]["verdict"] == "refuted"))
+        out.append((f"conjecture{' --quick' if key == 'quick' else ''}, slowest of {len(done)} (wrong verdicts: {wrong})",
+                    _seconds(slowest), "-", "-", f"< {target} s", judge(slowest < target and not wrong)))
     return out, res
 
 

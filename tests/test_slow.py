@@ -36,6 +36,7 @@ def test_full_verify_evidence_rechecks():
                                           ("bench_audit.py", ["--quick"]), ("bench_sweep.py", ["--quick"]),
                                           ("bench_verify.py", ["--quick"]),
                                           ("bench_startup.py", ["--quick"]), ("bench_anchors.py", ["--quick"]),
+                                          ("bench_conjectures.py", ["--quick-only", "--only", "rho <= kl"]),
                                           ("run_all.py", ["--quick"])])
 def test_benchmarks_run(script, args):
     out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / script), *args], capture_output=True, text=True,

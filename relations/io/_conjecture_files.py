@@ -86,7 +86,9 @@ def result_json(result, *, cid: str | None = None, witness_file: str | None = No
                                                "how": d.how},
             "searched": list(result.searched), "checked": result.checked, "undefined": result.undefined,
             "undecided": result.undecided, "best_gap": _number(result.best_gap), "exhaustive": result.exhaustive,
-            "seconds": round(result.seconds, 3)}
+            "seconds": round(result.seconds, 3),
+            "witness_size": None if getattr(result, "witness_size", None) is None else list(result.witness_size),
+            "screened": getattr(result, "screened", 0)}
 
 
 def read_conjecture_file(path: str, *, setting: str = "local") -> list[tuple[str, str, str]]:

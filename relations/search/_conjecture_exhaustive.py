@@ -1,5 +1,9 @@
 """Bounded-exhaustive checks of a conjecture: every small mechanism on a rational grid, decided exactly.
 
+``relations conjecture`` no longer runs these families: its smallest-first enumeration
+(:mod:`relations.search._smallest`) covers them, screened in floats.  They stay for callers that want every
+member decided exactly.
+
 A search that finds no counterexample says little about the mechanisms it did not meet.  A
 bounded-exhaustive check says something precise: *every* mechanism of a finite family satisfies
 the conjecture, each one decided exactly (:func:`~relations.checking._conjecture_eval.decide`).  The
