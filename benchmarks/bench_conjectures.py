@@ -52,6 +52,11 @@ CONJECTURES = (
     ("eps_d <= 2 * eps_m", "central", "false", "a point prior: eps_m = 0 < eps_d"),
     ("eps_m <= eps_d", "central", "false", "eps_d is over neighbours only: an input alone, or 6 records of RR(9)"),
     ("eps_i <= eps_d - sigma_min", "central", "true", "as locally, neighbour pair by pair"),
+    ("hellinger <= kl", "local", "true", "hellinger <= 1 - e^(-kl/2) <= kl/2"),
+    ("sibson(2) <= eps_m", "local", "false", "Sibson's information increases in its order"),
+    ("pml <= eps_d", "local", "true", "p(y) >= min_x Q[x][y] (Saeidian et al. 2023)"),
+    ("gdp_mu <= eps_d", "local", "false", "binary RR: gdp_mu = 2 Phi^-1(e^eps/(1+e^eps)) > eps for small eps"),
+    ("bayes_leakage <= tv", "central", "false", "an input alone carries prior the output reveals"),
 )
 
 

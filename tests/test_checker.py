@@ -273,6 +273,14 @@ EXPECTED_CONVERSIONS = {
     "relations.ml_dp_central": ("central", "eps_d", "maximal_leakage", 2),
     "relations.ml_all_pairs": ("both", "eps_all", "maximal_leakage", 1),
     "iwk2020.mel_ml": ("both", "maximal_leakage", "min_entropy_leakage", 1),
+    "kov2017.dp_tv": ("both", "eps_d", "tv", 1),
+    "pinsker.tv_kl": ("both", "kl", "tv", 1),
+    "lecam.hellinger_tv": ("both", "tv", "hellinger", 1),
+    "verdu2015.mi_sibson": ("both", "sibson(2)", "eps_m", 1),
+    "iwk2020.sibson_ml": ("both", "maximal_leakage", "sibson(2)", 1),
+    "scos2023.ml_pml": ("both", "pml", "maximal_leakage", 1),
+    "scos2023.pml_ldp": ("local", "eps_d", "pml", 1),
+    "drs2022.gdp_zcdp": ("both", "gdp_mu", "rho", 1),
 }
 RATIO_NAMES = ("eps_d", "eps_i", "neg_sigma", "eps_all")
 TIE = mpmath.mpf(10) ** -45
