@@ -44,7 +44,7 @@ CONJECTURES = (
     ("kl <= eps_d", "local", "true", "D(P||Q) <= D_inf(P||Q)"),
     ("tv <= eps_d", "local", "true", "tv <= tanh(eps_d / 2) <= eps_d"),
     ("delta(1) <= tv", "local", "true", "delta(e) decreases in e, delta(0) = tv"),
-    ("eps_m <= eps_d*tanh(eps_d/2)", "local", "true", "open here: unrefuted expected"),
+    ("eps_m <= eps_d*tanh(eps_d/2)", "local", "true", "eps_m <= kl locally, kl <= eps_d tanh(eps_d/2) (Coq)"),
     ("chi2 <= kl", "local", "false", "chi2 >= e^kl - 1 > kl when kl > 0"),
     ("eps_m <= eps_d / 2", "local", "false", "k-RR with k > 32"),
     ("rho <= kl", "central", "false", "as locally, on one edge"),
@@ -57,6 +57,8 @@ CONJECTURES = (
     ("pml <= eps_d", "local", "true", "p(y) >= min_x Q[x][y] (Saeidian et al. 2023)"),
     ("gdp_mu <= eps_d", "local", "false", "binary RR: gdp_mu = 2 Phi^-1(e^eps/(1+e^eps)) > eps for small eps"),
     ("bayes_leakage <= tv", "central", "false", "an input alone carries prior the output reveals"),
+    ("tv <= 1 - exp(-eps_d)", "local", "true", "tv <= tanh(eps_d/2) <= 1 - e^-eps_d; not derived: the search runs"),
+    ("gdp_mu <= 2*eps_d", "local", "true", "gdp_mu <= 2 Phi^-1(e^eps_d/(1+e^eps_d)) and Phi(x) >= e^x/(1+e^x); not derived: the search runs"),
 )
 
 
