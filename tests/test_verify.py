@@ -363,11 +363,83 @@ def test_hypothesis_examples_are_drawn_once_and_match_hypothesis_own_search():
     assert hypothesis_search(rel, "local", Effort(hypothesis_examples=30)) is not None
 
 
-def test_verify_ends_with_a_tally(tmp_path):
-    out = subprocess.run([sys.executable, "-m", "relations.cli", "verify", "--quick", "--only", "zheng2025.thm4",
-                          "--only", "zheng2025.thm3", "--only", "zheng2025.thm12", "--out", str(tmp_path / "e")],
-                         capture_output=True, text=True)
+TALLY_IDS = ("zheng2025.thm4", "zheng2025.thm3", "zheng2025.thm12", "iwk2020.mel_ml")
+
+
+def _verify_cli(*args, columns: str | None = None):
+    import os
+
+    env = {k: v for k, v in os.environ.items() if k != "COLUMNS"}
+    if columns is not None:
+        env["COLUMNS"] = columns
+    return subprocess.run([sys.executable, "-m", "relations.cli", "verify", "--quick",
+                           *[a for i in TALLY_IDS for a in ("--only", i)], *args],
+                          capture_output=True, text=True, env=env)
+
+
+def _counted(rows) -> str:
+    """The tally of ``rows`` (dicts with a "verdict"), written out here by hand from their verdicts."""
+    order = ["proved", "refuted", "holds-bounded", "unrefuted"]
+    found = [r["verdict"] for r in rows]
+    assert set(found) <= set(order)
+    return ", ".join(f"{found.count(name)} {name}" for name in sorted(set(found), key=order.index))
+
+
+@pytest.mark.parametrize("columns", ["100", None, "200"])
+def test_verify_ends_with_a_tally_and_fits_100_columns(tmp_path, columns):
+    """The last line counts the verdicts of verdicts.json and names the folder; no line is over 100 columns,
+    whether COLUMNS says 100, nothing (a pipe) or 200."""
+    folder = str(tmp_path / "e")
+    out = _verify_cli("--out", folder, columns=columns)
     assert out.returncode == 0, out.stderr
-    tail = out.stdout[out.stdout.rindex("└"):]  # after the table
-    assert "\n3 relations: 2 proved, 1 refuted\n" in tail  # thm3 and thm12 proved, thm4 refuted
-    assert "evidence written to" in tail.split("refuted", 1)[1]
+    rows = json.loads((tmp_path / "e" / "verdicts.json").read_text(encoding="utf-8"))
+    assert sorted(r["id"] for r in rows) == sorted(TALLY_IDS)
+    lines = out.stdout.splitlines()
+    line = f"{len(rows)} relations: {_counted(rows)}; evidence in {folder}"
+    if len(line) <= 100:
+        assert lines[-1] == line
+    else:  # a long folder (pytest's) goes on a line of its own, whole
+        assert lines[-2:] == [line[: line.index(" evidence in")], f"evidence in {folder}"]
+    assert max(len(line) for line in lines) <= 100
+    header = next(line for line in lines if "verdict" in line)
+    assert "id / statement" in header and "tightness" not in header  # the compact table
+    assert "witnesses/zheng2025.thm4.json" in out.stdout  # the refuting witness's file, relative to the folder
+
+
+def test_verify_wide_is_the_full_table(tmp_path):
+    out = _verify_cli("--out", str(tmp_path / "e"), "--wide")
+    assert out.returncode == 0, out.stderr
+    header = next(line for line in out.stdout.splitlines() if "verdict" in line)
+    assert all(col in header for col in ("id", "statement", "verdict", "evidence", "tightness"))
+    assert max(len(line) for line in out.stdout.splitlines()) > 100  # 140 columns when piped
+    assert "best found" in out.stdout  # the tightness column's content
+
+
+def test_verify_table_in_a_wide_terminal_keeps_100_columns(tmp_path):
+    """A console of 200 columns: the compact table is 100 wide at most; --wide uses the 200."""
+    import io
+
+    from rich.console import Console
+
+    from relations.app import run_verify
+    from relations.catalogue import get
+
+    widths = {}
+    for wide in (False, True):
+        buffer = io.StringIO()
+        console = Console(file=buffer, width=200, force_terminal=True, color_system=None)
+        assert run_verify([get("zheng2025.thm4")], out=str(tmp_path / f"e{wide}"), quick=True, console=console,
+                          wide=wide) == 0
+        widths[wide] = max(len(line) for line in buffer.getvalue().splitlines())
+    assert widths[False] <= 100 < widths[True] <= 200
+
+
+def test_tally_counts_conjectures_and_breaks_only_before_the_folder():
+    from types import SimpleNamespace as V
+
+    from relations.io._tables import tally
+
+    rows = [{"verdict": "refuted"}, {"verdict": "proved"}, {"verdict": "refuted"}]
+    assert tally([V(verdict="unrefuted")], conjectures=rows, folder="ev") == (
+        "1 relation: 1 unrefuted; 3 conjectures: " + _counted(rows) + "; evidence in ev")
+    assert tally([], conjectures=rows) == "3 conjectures: " + _counted(rows)

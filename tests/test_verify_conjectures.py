@@ -63,6 +63,19 @@ def test_with_the_catalogue_and_file_policy(tmp_path):
     assert (tmp_path / "other" / "conjectures.json").read_text(encoding="utf-8") == "mine\n"
 
 
+def test_conjectures_end_with_a_tally(tmp_path):
+    """The last line counts the verdicts written to conjectures.json and names the folder, in 100 columns."""
+    (tmp_path / "mine.json").write_text(json.dumps({"conjectures": FILE["conjectures"][1:]}), encoding="utf-8")
+    run = _verify(tmp_path, "--conjectures", "mine.json", "--no-catalogue", "--out", "ev")
+    assert run.returncode == 1, run.stderr  # refuted conjectures
+    written = json.loads((tmp_path / "ev" / "conjectures.json").read_text(encoding="utf-8"))
+    refuted = sum(c["verdict"] == "refuted" for c in written)
+    assert refuted == len(written) == 2  # both are false (the witnesses are re-measured in the test above)
+    lines = run.stdout.splitlines()
+    assert lines[-1] == f"2 conjectures: {refuted} refuted; evidence in ev"
+    assert max(map(len, lines)) <= 100
+
+
 def test_bad_conjecture_file_is_one_line(tmp_path):
     (tmp_path / "bad.json").write_text('{"conjectures": [{"id": "x", "statement": "eps_m <="}]}', encoding="utf-8")
     run = _verify(tmp_path, "--conjectures", "bad.json", "--no-catalogue", "--out", "ev")

@@ -17,7 +17,7 @@ __all__ = ["run_verify"]
 def run_verify(relations, *, out: str = EVIDENCE_DIR, quick: bool = False, seed: int = 2025, force: bool = False,
                json_out: bool = False, fmt: str = "table", console=None,
                conjectures: Sequence[tuple[str, str, str]] = (), catalogue: bool = True,
-               exhaustive: Sequence[str] = ()) -> int:
+               exhaustive: Sequence[str] = (), wide: bool = False) -> int:
     """``relations verify``: verify ``relations`` (all when empty), print, and write the evidence.
 
     The output folder is checked before the (long) run (:class:`~relations.io._outputs.OutputDir`);
@@ -41,6 +41,10 @@ def run_verify(relations, *, out: str = EVIDENCE_DIR, quick: bool = False, seed:
         ``witnesses/conjecture.ID.json``.
     catalogue : bool, optional
         False: verify only the conjectures (the catalogue's evidence in ``out`` is left as it is).
+    wide : bool, optional
+        False (the default): the compact table (id and statement, verdict, a short evidence) in at most
+        :data:`~relations.io._tables.VERIFY_WIDTH` (100) columns, or the console's width when narrower.
+        True (``--wide``): the full table (statement, evidence, tightness) at the console's width.
     exhaustive : sequence of str, optional
         Folders of finished bounded-exhaustive ``relations sweep`` runs
         (:func:`~relations.io._sweep_evidence.read_family_evidence`), read before the run: a family where a
@@ -60,7 +64,7 @@ def run_verify(relations, *, out: str = EVIDENCE_DIR, quick: bool = False, seed:
     from relations.catalogue._entries import CATALOGUE
     from relations.io._evidence import write_conjectures, write_evidence
     from relations.io._outputs import InterruptLatch, OutputDir, cache_dir
-    from relations.io._tables import conjectures_table, tally, verdicts_table
+    from relations.io._tables import VERIFY_WIDTH, conjectures_table, tally, verdicts_table
     from relations.pipeline._verify import Effort, verify_all
 
     fmt = "json" if json_out else fmt
@@ -88,9 +92,12 @@ def run_verify(relations, *, out: str = EVIDENCE_DIR, quick: bool = False, seed:
     interrupted = False
     console = console or Console()
     latch = InterruptLatch()
+    progress_console = Console(stderr=True)
+    if not wide:  # the transient progress line too
+        progress_console.width = min(progress_console.width, VERIFY_WIDTH)
     try:
         with latch, Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                             TimeElapsedColumn(), console=Console(stderr=True), transient=True,
+                             TimeElapsedColumn(), console=progress_console, transient=True,
                              disable=fmt != "table" and not sys.stderr.isatty()) as progress:
             task = progress.add_task("verifying", total=len(relations) + len(conjectures))
             if relations:
@@ -134,19 +141,21 @@ def run_verify(relations, *, out: str = EVIDENCE_DIR, quick: bool = False, seed:
 
             sys.stdout.write(export("verify", obj, fmt))
     else:
+        width = console.width if wide else min(console.width, VERIFY_WIDTH)
         if relations:
-            console.print(verdicts_table(verdicts, width=console.width, folder=None if interrupted else out))
+            console.print(verdicts_table(verdicts, width=width, folder=None if interrupted else out, wide=wide),
+                          width=width)
         if rows:
-            console.print(conjectures_table(rows))
+            console.print(conjectures_table(rows), width=width)
         if interrupted:
-            console.print(f"[yellow]interrupted: {len(verdicts)} of {len(relations)} relations verified; nothing "
-                          f"written, the evidence in {out}/ is as it was[/]")
-        else:
-            if relations:
-                console.print(tally(verdicts), markup=False)
-            console.print(f"evidence written to {out}/ (" + ("witnesses/, lemmas/, families/, verdicts.json" if relations
-                                                             else "") + (", " if relations and rows else "")
-                          + ("conjectures.json" if rows else "") + ")", markup=False)
+            console.print(f"[yellow]interrupted after {len(verdicts)} of {len(relations)} relations ({tally(verdicts)}); "
+                          f"nothing written, the evidence in {out} is as it was[/]", width=width)
+        else:  # one line; broken before the folder only when it does not fit
+            line = tally(verdicts, conjectures=rows, folder=out)
+            if len(line) > width:
+                line = line.replace("; evidence in ", ";\nevidence in ")
+            console.print(line, markup=False, highlight=False, width=max(width, *map(len, line.splitlines())),
+                          soft_wrap=True)
     if interrupted:
         return 130
     return 1 if any(r["verdict"] == "refuted" for r in rows) else 0

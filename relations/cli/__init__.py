@@ -222,6 +222,9 @@ def verify(
     no_catalogue: bool = typer.Option(False, "--no-catalogue", help="With --conjectures: skip the catalogue."),
     exhaustive: list[str] = typer.Option([], "--exhaustive", help="The folder of a finished bounded-exhaustive "
                                          "'relations sweep' (repeatable): its families become evidence."),
+    wide: bool = typer.Option(False, "--wide", help="The full table: statements, evidence and tightness at the "
+                              "terminal's width (140 columns when piped). Without it: id and statement, verdict and "
+                              "a short evidence in at most 100 columns (the terminal's width when narrower)."),
 ) -> None:
     """The main job: a verdict with re-checkable evidence for every catalogued relation (and yours)."""
     from relations.app._verify import run_verify
@@ -238,7 +241,8 @@ def verify(
         return
     items = read_conjecture_file(conjectures) if conjectures is not None else []
     status = run_verify([BY_ID[i] for i in only], out=out, quick=quick, seed=seed, force=force, fmt=fmt,
-                        console=_console(), conjectures=items, catalogue=not no_catalogue, exhaustive=exhaustive)
+                        console=_console(), conjectures=items, catalogue=not no_catalogue, exhaustive=exhaustive,
+                        wide=wide)
     if status:
         raise typer.Exit(status)
 

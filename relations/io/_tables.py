@@ -27,7 +27,10 @@ if TYPE_CHECKING:
     from relations.pipeline._verify import RelationVerdict
 
 __all__ = ["NARROW", "measures_table", "notions_table", "left_out_text", "check_tables", "catalogue_table", "verdicts_table",
-           "conjectures_table", "tally"]
+           "conjectures_table", "tally", "short_evidence", "VERIFY_WIDTH"]
+
+#: ``relations verify`` prints its table in at most this many columns unless ``--wide``.
+VERIFY_WIDTH = 100
 
 #: Below this many columns ``relations check`` leaves the notes out of its relation tables.
 NARROW = 120
@@ -331,7 +334,8 @@ _VERDICT_STYLE = {"proved": "bold green", "holds-bounded": "green", "unrefuted":
 
 
 
-def verdicts_table(verdicts: Sequence[RelationVerdict], width: int | None = None, folder: str | None = None) -> Table:
+def verdicts_table(verdicts: Sequence[RelationVerdict], width: int | None = None, folder: str | None = None, *,
+                   wide: bool = True) -> Table:
     """The table of ``relations verify``: id, statement, verdict, evidence, tightness (best found, and the frontier where known).
 
     Parameters
@@ -343,14 +347,30 @@ def verdicts_table(verdicts: Sequence[RelationVerdict], width: int | None = None
     folder : str, optional
         The evidence folder: the files of the evidence, which the verdicts name relative to it, are shown
         under it.
+    wide : bool, optional
+        True (the default, ``verify --wide``): the full table above.  False (``verify``'s default): the
+        compact table of :data:`VERIFY_WIDTH` columns, with the statement under the id, the verdict and a
+        short evidence (:func:`short_evidence`: how it was decided, and its file, relative to ``folder``).
 
     Returns
     -------
     rich.table.Table
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace as V
+    >>> from relations.catalogue import get
+    >>> v = V(relation=get("zheng2025.thm4"), verdict="refuted", witness_file="witnesses/zheng2025.thm4.json",
+    ...       proof_file=None, family_file=None, searched=[], coq=None,
+    ...       evidence="counterexample found by z3 bounded search (local 2x2), re-checked exactly")
+    >>> [c.header for c in verdicts_table([v], wide=False).columns]
+    ['id / statement', 'verdict', 'evidence']
     """
     from rich.table import Table
     from rich.text import Text
 
+    if not wide:
+        return _compact_verdicts_table(verdicts)
     narrow = width is not None and width < NARROW
     t = Table(title="relations verify", title_justify="left", show_lines=narrow)
     cols = ("id", "verdict", "evidence") if narrow else ("id", "statement", "verdict", "evidence", "tightness")
@@ -389,6 +409,62 @@ def verdicts_table(verdicts: Sequence[RelationVerdict], width: int | None = None
     return t
 
 
+def _compact_verdicts_table(verdicts: Sequence[RelationVerdict]) -> Table:
+    """``verify``'s default table: id with the statement under it, verdict, short evidence."""
+    from rich.table import Table
+    from rich.text import Text
+
+    t = Table(title="relations verify (--wide: statements, full evidence, tightness)", title_justify="left")
+    t.add_column("id / statement", no_wrap=True, max_width=36)
+    t.add_column("verdict", no_wrap=True)
+    t.add_column("evidence", overflow="fold")
+    for v in verdicts:
+        ident = Text(v.relation.id)
+        ident.append("\n" + "\n".join(_chunks(v.relation.symbols, 34)), style="dim")
+        t.add_row(ident, Text(v.verdict, style=_VERDICT_STYLE.get(v.verdict, "")), Text(short_evidence(v)))
+    return t
+
+
+def short_evidence(v) -> str:
+    """How a verdict was decided, in a few words, and its file relative to the evidence folder.
+
+    The full text is the verdict's ``evidence`` (``verify --wide``, ``--json``, ``verdicts.json``).
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace as V
+    >>> print(short_evidence(V(verdict="proved", proof_file="lemmas/a.smt2", witness_file=None, family_file=None,
+    ...     searched=[], coq=None, relation=V(id="a"), evidence="z3 proved the ID->DP per-triple lemma for a "
+    ...     "(negation unsat); proved for every D^r")))
+    z3: ID->DP per-triple lemma
+    lemmas/a.smt2
+    >>> print(short_evidence(V(verdict="unrefuted", proof_file=None, witness_file=None, family_file=None,
+    ...     searched=["x", "y"], coq=None, relation=V(id="b"), evidence="no counterexample found in the searches listed")))
+    no counterexample in 2 searches
+    """
+    import re
+
+    text = re.sub(r" \([^()]*(\([^()]*\)[^()]*)*\)", "", v.evidence).split("; ")[0]  # no parentheses
+    if v.verdict == "unrefuted":
+        text = f"no counterexample in {len(v.searched)} search{'es' if len(v.searched) != 1 else ''}"
+        if "Coq proof" in v.evidence:
+            text += "; Coq proof not checked"
+    elif text.startswith("z3 proved the "):
+        text = "z3: " + text[len("z3 proved the "):].split(f" for {v.relation.id}")[0]
+    elif text.startswith("z3: follows"):
+        text = "z3: derived from lemma-proved relations"
+    elif text.startswith("z3: no counterexample among all mechanisms of sizes"):
+        text = "z3: no counterexample among all mechanisms of " + text.split(" sizes ", 1)[1]
+    elif text.startswith("erasure family"):
+        text = "erasure family, every eps_m > 0, checked by sympy"
+    else:  # a counterexample's engine, a Coq theorem, ...: the first clause
+        text = text.replace("counterexample found by", "counterexample by").split(", re-checked")[0]
+    if v.verdict == "refuted":
+        text += ", re-checked exactly"
+    files = [f for f in (v.witness_file, v.proof_file if v.verdict == "proved" else None, v.family_file) if f]
+    return "\n".join([text, *files])
+
+
 def _chunks(text: str, size: int) -> list[str]:
     """``text`` in lines of at most ``size`` characters, broken at spaces where it can be."""
     import textwrap
@@ -396,22 +472,42 @@ def _chunks(text: str, size: int) -> list[str]:
     return textwrap.wrap(text, size) or [""]
 
 
-def tally(verdicts) -> str:
-    """One line counting the verdicts, in the order of :class:`~relations.kinds.Verdict`.
+def tally(verdicts, *, conjectures: Sequence[dict] = (), folder: str | None = None) -> str:
+    """One line counting the verdicts, in the order of :class:`~relations.kinds.Verdict`, and naming the evidence.
+
+    Parameters
+    ----------
+    verdicts : sequence of RelationVerdict
+        The catalogue's verdicts (anything with a ``verdict``).
+    conjectures : sequence of dict, optional
+        The user's conjectures as written to ``conjectures.json`` (each with a ``"verdict"``), counted after them.
+    folder : str, optional
+        The evidence folder, named at the end.
 
     Examples
     --------
     >>> from types import SimpleNamespace as V
     >>> tally([V(verdict="proved"), V(verdict="refuted"), V(verdict="proved")])
     '3 relations: 2 proved, 1 refuted'
+    >>> tally([], conjectures=[{"verdict": "refuted"}], folder="my-evidence")
+    '1 conjecture: 1 refuted; evidence in my-evidence'
     """
     from collections import Counter
 
     from relations.kinds import Verdict
 
-    counts = Counter(str(v.verdict) for v in verdicts)
-    parts = [f"{counts[str(k)]} {k}" for k in Verdict if counts[str(k)]]
-    return f"{len(verdicts)} relation{'s' if len(verdicts) != 1 else ''}: " + ", ".join(parts)
+    def counted(found: list[str], noun: str) -> str:
+        counts = Counter(found)
+        parts = [f"{counts[str(k)]} {k}" for k in Verdict if counts[str(k)]]
+        parts += [f"{n} {name}" for name, n in counts.items() if name not in {str(k) for k in Verdict}]
+        return f"{len(found)} {noun}{'s' if len(found) != 1 else ''}: " + (", ".join(parts) or "none")
+
+    lines = [counted([str(v.verdict) for v in verdicts], "relation")] if verdicts or not conjectures else []
+    if conjectures:
+        lines.append(counted([str(r["verdict"]) for r in conjectures], "conjecture"))
+    if folder is not None:
+        lines.append(f"evidence in {folder}")
+    return "; ".join(lines)
 
 
 def conjectures_table(rows):
