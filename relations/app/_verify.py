@@ -142,14 +142,15 @@ def run_verify(relations, *, out: str = EVIDENCE_DIR, quick: bool = False, seed:
             sys.stdout.write(export("verify", obj, fmt))
     else:
         width = console.width if wide else min(console.width, VERIFY_WIDTH)
-        if relations:
+        if verdicts:
             console.print(verdicts_table(verdicts, width=width, folder=None if interrupted else out, wide=wide),
                           width=width)
         if rows:
             console.print(conjectures_table(rows), width=width)
         if interrupted:
-            console.print(f"[yellow]interrupted after {len(verdicts)} of {len(relations)} relations ({tally(verdicts)}); "
-                          f"nothing written, the evidence in {out} is as it was[/]", width=width)
+            so_far = f" ({tally(verdicts).split(': ', 1)[1]})" if verdicts else ""
+            console.print(f"interrupted after {len(verdicts)} of {len(relations)} relations{so_far}; nothing written, "
+                          f"the evidence in {out} is as it was", style="yellow", markup=False, width=width)
         else:  # one line; broken before the folder only when it does not fit
             line = tally(verdicts, conjectures=rows, folder=out)
             if len(line) > width:

@@ -350,7 +350,8 @@ def verdicts_table(verdicts: Sequence[RelationVerdict], width: int | None = None
     wide : bool, optional
         True (the default, ``verify --wide``): the full table above.  False (``verify``'s default): the
         compact table of :data:`VERIFY_WIDTH` columns, with the statement under the id, the verdict and a
-        short evidence (:func:`short_evidence`: how it was decided, and its file, relative to ``folder``).
+        short evidence (:func:`short_evidence`: how it was decided, and its files, relative to ``folder``,
+        when it is given).
 
     Returns
     -------
@@ -370,7 +371,7 @@ def verdicts_table(verdicts: Sequence[RelationVerdict], width: int | None = None
     from rich.text import Text
 
     if not wide:
-        return _compact_verdicts_table(verdicts)
+        return _compact_verdicts_table(verdicts, files=folder is not None)
     narrow = width is not None and width < NARROW
     t = Table(title="relations verify", title_justify="left", show_lines=narrow)
     cols = ("id", "verdict", "evidence") if narrow else ("id", "statement", "verdict", "evidence", "tightness")
@@ -409,8 +410,9 @@ def verdicts_table(verdicts: Sequence[RelationVerdict], width: int | None = None
     return t
 
 
-def _compact_verdicts_table(verdicts: Sequence[RelationVerdict]) -> Table:
-    """``verify``'s default table: id with the statement under it, verdict, short evidence."""
+def _compact_verdicts_table(verdicts: Sequence[RelationVerdict], *, files: bool) -> Table:
+    """``verify``'s default table: id with the statement under it, verdict, short evidence (with its files,
+    relative to the evidence folder, when ``files``)."""
     from rich.table import Table
     from rich.text import Text
 
@@ -421,7 +423,7 @@ def _compact_verdicts_table(verdicts: Sequence[RelationVerdict]) -> Table:
     for v in verdicts:
         ident = Text(v.relation.id)
         ident.append("\n" + "\n".join(_chunks(v.relation.symbols, 34)), style="dim")
-        t.add_row(ident, Text(v.verdict, style=_VERDICT_STYLE.get(v.verdict, "")), Text(short_evidence(v)))
+        t.add_row(ident, Text(v.verdict, style=_VERDICT_STYLE.get(v.verdict, "")), Text(short_evidence(v) if files else short_evidence(v).split("\n")[0]))
     return t
 
 
