@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from relations.model._display import FLOAT_MARK, one_line, short_real, text_view
 from relations.numbers._enclosure import Enclosure
 from relations.numbers._logs import LogRatio
 
@@ -105,6 +106,17 @@ class MutualInformation:
 
 
 
+def _mode_note(measures: Measures) -> str:
+    """What the one-line ``repr()`` says of the numeric mode: nothing for exact input."""
+    if not measures.exact:
+        return "float mode, approximate"
+    from relations.model._floats import EXACT_INPUT_RULE
+
+    mech = measures.mechanism
+    return "" if mech is None or mech.mode_rule in (EXACT_INPUT_RULE, "", "auto: a Channel as built") else \
+        f"exact, of the {FLOAT_MARK}"
+
+
 @dataclass(frozen=True)
 class Measures:
     """The four quantities of one mechanism.
@@ -151,6 +163,19 @@ class Measures:
 
     def __iter__(self) -> Iterator[Budget | MutualInformation]:
         return iter((self.eps_i, self.eps_d, self.eps_m, self.sigma_min))
+
+    def __str__(self) -> str:
+        """``relations measure``'s table, as plain text (:func:`relations.io._text.measures_text`)."""
+        return text_view(self, "relations.io._text:measures_text")
+
+    def __repr__(self) -> str:
+        """One line: the four values, exact forms where short (a float-derived ``ln(q)`` as a decimal, marked)."""
+        fields = [(b.name, short_real(b.value, None if b.exact is None else str(b.exact)))
+                  for b in (self.eps_i, self.eps_d)]
+        fields.append(("eps_m", short_real(self.eps_m.value)))
+        fields.append(("sigma_min", short_real(self.sigma_min.value, None if self.sigma_min.exact is None
+                                               else str(self.sigma_min.exact))))
+        return one_line("Measures", fields, note=_mode_note(self))
 
     def to_dict(self) -> dict[str, Any]:
         """The object ``relations measure --json`` prints: exact forms as text, values as floats.
