@@ -67,6 +67,9 @@ def test_float_derived_values_print_as_decimals_marked_binary(tmp_path):
     one_line(repr(m))
     assert f"eps_d≈{math.log(q):.5g}" in repr(m) and "floats at their binary values" in repr(m)
     assert "-0 " not in text and "≈-0," not in repr(m)
+    for part in m:  # the budgets and I(X;Y) too: one line, a decimal for the long ln(q)
+        one_line(repr(part))
+    assert repr(m.eps_d) == f"Budget(eps_d≈{math.log(q):.5g}, witness=(x=1, x'=0, y=1))"
 
 
 def test_check_report_print_is_the_cli_tables():

@@ -76,12 +76,24 @@ class Budget:
     >>> b = sigma_min(paper_example(["19/20", "1/20"]))
     >>> b.name, str(b.exact), round(b.value, 4), b.witness
     ('sigma_min', 'ln(1/19)', -2.9444, Witness(x=1, x_prime=0, y=None))
+    >>> b
+    Budget(sigma_min=ln(1/19)≈-2.9444, witness=(x=1, x'=0))
     """
 
     name: str
     value: float
     exact: LogRatio | None
     witness: Witness | None
+
+    def __repr__(self) -> str:
+        """One line: ``Budget(sigma_min=ln(1/19)≈-2.9444, witness=(x=1, x'=0))`` (a long float-derived ``ln(q)``
+        as a decimal)."""
+        fields: list[tuple[str, Any]] = [(self.name, short_real(self.value, None if self.exact is None
+                                                                 else str(self.exact)))]
+        w = self.witness
+        if w is not None:
+            fields.append(("witness", f"(x={w.x}, x'={w.x_prime}" + ("" if w.y is None else f", y={w.y}") + ")"))
+        return one_line("Budget", fields)
 
 
 
@@ -103,6 +115,14 @@ class MutualInformation:
     value: float
     enclosure: Enclosure | None
     bits: int | None = None
+
+    def __repr__(self) -> str:
+        """One line: ``MutualInformation(eps_m≈0.0087942, enclosure=[0.00879423159303…, …])``."""
+        fields: list[tuple[str, Any]] = [("eps_m", short_real(self.value))]
+        if self.enclosure is not None:
+            lo, hi = self.enclosure.decimal(16)
+            fields.append(("enclosure", f"[{lo}, {hi}]"))
+        return one_line("MutualInformation", fields, note="" if self.enclosure is not None else "float, not certified")
 
 
 
@@ -152,6 +172,15 @@ class Measures:
     ('ln(2)', 'ln(2)', '0', True)
     >>> e_m.enclosure.decimal(4)
     ('0.0588', '0.0589')
+    >>> e_m
+    MutualInformation(eps_m≈0.058892, enclosure=[0.0588915178281917, 0.0588915178281918])
+    >>> res
+    Measures(eps_i=ln(2)≈0.69315, eps_d=ln(2)≈0.69315, eps_m≈0.058892, sigma_min=0)
+    >>> print(res)  # doctest: +ELLIPSIS
+    mechanism — local, 3 inputs x 3 outputs, all pairs; mode exact
+    ...
+    │ eps_d     │    0.69314718056 │ ln(2) ...
+    ...
     """
 
     eps_i: Budget
