@@ -13,7 +13,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from relations.io._reports import sizes
-from relations.measures._results import Budget, Measures
+from relations.measures._results import Budget, Measures, float_derived
 from relations.model._floats import EXACT_INPUT_RULE
 from relations.model._mechanism import Mechanism
 from relations.model._neighbours import HammingInputs
@@ -80,7 +80,7 @@ def measures_table(mech: Mechanism, measures: Measures) -> Table:
     table.add_column("value (nats)", justify="right")
     table.add_column("exact form", overflow="fold")  # an enclosure wraps rather than losing digits
     table.add_column("witness")
-    binary = measures.exact and bool(why[0] or rho or rho_p)  # exact forms of floats' binary values
+    binary = float_derived(measures)  # exact forms of floats' binary values: a long ln(q) as a decimal
     for budget in (measures.eps_i, measures.eps_d):
         table.add_row(budget.name, _fmt(budget.value), _exact(budget, binary), _wit(mech, budget))
     mi = measures.eps_m

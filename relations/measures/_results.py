@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from relations.model._mechanism import Mechanism
     from relations.model._runs import Runs
 
-__all__ = ["Witness", "Budget", "MutualInformation", "Measures"]
+__all__ = ["Witness", "Budget", "MutualInformation", "Measures", "float_derived"]
 
 
 @dataclass(frozen=True)
@@ -126,15 +126,29 @@ class MutualInformation:
 
 
 
+def float_derived(measures: Measures) -> bool:
+    """Whether exact ``measures`` are those of floats' binary values: the mechanism was given as a float array
+    (or its floats were rounded on the way in), so a long ``ln(q)`` is shown as a decimal.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from relations import Mechanism, measure
+    >>> float_derived(measure(Mechanism.local(np.array([[0.9, 0.1], [0.2, 0.8]])))), float_derived(
+    ...     measure(Mechanism.local([["9/10", "1/10"], ["1/5", "4/5"]])))
+    (True, False)
+    """
+    mech = measures.mechanism
+    if not measures.exact or mech is None:
+        return False
+    return any(mech.rounding) or mech.mode_rule.startswith("auto: a float array")
+
+
 def _mode_note(measures: Measures) -> str:
     """What the one-line ``repr()`` says of the numeric mode: nothing for exact input."""
     if not measures.exact:
         return "float mode, approximate"
-    from relations.model._floats import EXACT_INPUT_RULE
-
-    mech = measures.mechanism
-    return "" if mech is None or mech.mode_rule in (EXACT_INPUT_RULE, "", "auto: a Channel as built") else \
-        f"exact, of the {FLOAT_MARK}"
+    return f"exact, of the {FLOAT_MARK}" if float_derived(measures) else ""
 
 
 @dataclass(frozen=True)
