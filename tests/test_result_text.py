@@ -156,3 +156,17 @@ def test_lower_layers_import_no_table_code_to_print():
             " r = repr(m); assert 'relations.io._tables' not in sys.modules, sorted(sys.modules);"
             " str(m); assert 'relations.io._tables' in sys.modules")
     subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT, timeout=120)
+
+
+def test_exact_input_keeps_its_long_fractions():
+    """Only float-derived forms become decimals: exact input keeps ln(q) as a fraction, however long."""
+    from relations import Mechanism
+
+    a, b = Fraction(123456789011, 10**12), Fraction(765432109877, 10**12)
+    mech = Mechanism.local([[str(a), str(1 - a)], [str(b), str(1 - b)]])
+    q = max(b / a, (1 - a) / (1 - b))  # eps_d by hand: the larger column ratio
+    text = str(measure(mech))
+    assert len(str(q)) > 24 and f"ln({q.numerator}/" in text  # a long form, kept
+    assert "…)" not in text.split("eps_m")[0]
+    assert f"eps_d≈{math.log(q):.5g}" in repr(measure(mech)) and "binary" not in repr(measure(mech))
+    one_line(repr(measure(mech)))
