@@ -127,7 +127,7 @@ def test_audit_report_print_has_the_cli_lines(tmp_path):
 def test_conjecture_result_print_is_the_cli_text():
     statement = "eps_d <= eps_i - sigma_min"
     result = conjecture(statement, quick=True)
-    assert str(result).rstrip("\n") == cli("conjecture", statement, "--quick")
+    assert str(result) == cli("conjecture", statement, "--quick")
     one_line(repr(result))
     assert repr(result).startswith(f"ConjectureResult(text={statement!r}, setting='local', verdict=")
 

@@ -155,7 +155,7 @@ class ConjectureResult(PipelineResult):
     def __str__(self) -> str:
         """``relations conjecture``'s lines: verdict, evidence, facts, proof, searches, witness
         (:func:`relations.io._text.conjecture_text`)."""
-        return text_view(self, "relations.io._text:conjecture_text")
+        return text_view(self, "relations.io._text:conjecture_text").rstrip("\n")
 
     def __repr__(self) -> str:
         """One line: the conjecture, its setting and verdict, and the witness's size when refuted."""
@@ -164,7 +164,8 @@ class ConjectureResult(PipelineResult):
         if self.witness_size is not None:
             fields.append(("witness", "{} inputs x {} outputs, denominators <= {}".format(*self.witness_size)))
         elif self.used:
-            fields.append(("used", repr(", ".join(self.used))))
+            used = ", ".join(self.used[:3]) + (f", … ({len(self.used)} facts)" if len(self.used) > 3 else "")
+            fields.append(("used", repr(used)))
         return one_line("ConjectureResult", fields)
 
 
