@@ -94,3 +94,14 @@ def test_solver_recheck_with_cvc5_answers_both(tmp_path):
     assert verdicts["zheng2025.thm3"] == "proved"  # so both solvers must answer unsat
     assert run.returncode == 0, run.stderr
     assert "z3 unsat" in run.stdout and "cvc5 unsat" in run.stdout
+
+
+def test_audit_library_and_scheduler_without_their_packages_are_one_line(tmp_path):
+    env = _hidden(tmp_path, "pure_ldp", "distributed")
+    run = subprocess.run([sys.executable, "-m", "relations", "audit", "pure-ldp.oue", "--eps", "1", "--k", "4"],
+                         capture_output=True, text=True, env=env, timeout=120)
+    _one_line_error(run, "pure-ldp is not installed", "[audit]", "--python")
+    run = subprocess.run([sys.executable, "-m", "relations", "audit", f"{ROOT / 'examples' / 'randomizer.py'}:privatise",
+                          "--domain", "0,1", "--eps", "1", "--black-box", "--scheduler", "tcp://127.0.0.1:1"],
+                         capture_output=True, text=True, env=env, timeout=120)
+    _one_line_error(run, "needs dask.distributed", "[audit]", "pip install 'dask[distributed]'")
