@@ -126,7 +126,9 @@ def _measure_tradeoff(file: str, *, fmt: str, notion: list[str], bits: int | Non
         if kind not in FORMATS:
             fail(f"--plot {plot}: the file name must end in .png, .pdf or .svg")
         if importlib.util.find_spec("matplotlib") is None:
-            fail("--plot draws with matplotlib, an extra: pip install 'privacy-relations[figures]'")
+            from relations._install import install_hint
+
+            fail("--plot draws with matplotlib, in the figures extra: " + install_hint("figures", only=["matplotlib>=3.7"]))
         check_output_file(plot, force=force, option="--plot")
     from relations.io._reading import load
     from relations.io._tradeoffs import tradeoff_json, tradeoff_tables
@@ -474,7 +476,10 @@ def figures(
     import importlib.util
 
     if importlib.util.find_spec("matplotlib") is None:
-        fail("relations figures draws with matplotlib, an extra: pip install 'privacy-relations[figures]'")
+        from relations._install import install_hint
+
+        fail("relations figures draws with matplotlib, in the figures extra: "
+             + install_hint("figures", only=["matplotlib>=3.7"]))
     from relations.figures import FIGURES, write_all
     from relations.figures._style import FORMATS, parse_formats
 

@@ -13,7 +13,7 @@
   interrupt before the write phase leaves the folder as it was; ``verdicts.json`` is written
   last, so a run killed during the (short) write phase leaves the previous ``verdicts.json``;
 * caches (hypothesis's example database) live in the user cache folder
-  (:func:`cache_dir`, from platformdirs), never in the current folder.
+  (:func:`cache_dir`, from platformdirs, see :mod:`relations._cache`), never in the current folder.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from relations._cache import cache_dir
 from relations.errors import InputError
 
 if TYPE_CHECKING:
@@ -36,21 +37,6 @@ __all__ = ["MANIFEST", "OutputDir", "InterruptLatch", "check_output_file", "file
 
 #: The manifest each output folder holds: ``{"files": {relative path: sha256}}``.
 MANIFEST = ".relations-output.json"
-
-
-def cache_dir() -> str:
-    """The tool's cache folder (platformdirs' user cache folder for ``relations``), created if missing.
-
-    Examples
-    --------
-    >>> os.path.isdir(cache_dir())
-    True
-    """
-    import platformdirs
-
-    path = platformdirs.user_cache_dir("relations", appauthor=False)
-    os.makedirs(path, exist_ok=True)
-    return path
 
 
 class InterruptLatch:
