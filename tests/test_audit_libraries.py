@@ -1,4 +1,4 @@
-"""Library mechanisms audited as their users call them (``pip install 'privacy-relations[audit]'``).
+"""Library mechanisms audited as their users call them (the audit extra: ``pip install -e '.[audit]'``).
 
 Expected budgets are derived by hand: a correct mechanism has ``eps_d = eps``; pure-ldp before
 1.2.0 draws the user's own unary-encoding bit like the others and then sets it with

@@ -187,7 +187,8 @@ def test_figures_without_matplotlib_is_one_line(tmp_path):
 
     blocker = tmp_path / "sitecustomize.py"  # hide matplotlib from the child process
     blocker.write_text("import sys\nsys.modules['matplotlib'] = None\n")
-    env = {**__import__("os").environ, "PYTHONPATH": str(tmp_path)}
+    env = {**__import__("os").environ, "PYTHONPATH": __import__("os").pathsep.join([str(tmp_path), str(ROOT)])}
     out = subprocess.run([sys.executable, "-m", "relations", "figures", "--out", str(tmp_path / "f")],
                          capture_output=True, text=True, env=env)
-    assert out.returncode == 2 and "privacy-relations[figures]" in out.stderr and "Traceback" not in out.stderr
+    assert out.returncode == 2 and "[figures]" in out.stderr and "Traceback" not in out.stderr
+    assert "pip install 'matplotlib>=3.7'" in out.stderr and out.stderr.count("\n") == 1

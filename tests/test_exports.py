@@ -105,9 +105,12 @@ def test_check_csv_equals_json_and_exit_status():
 
     tex = as_tex.stdout
     assert as_tex.returncode == 1
-    assert tex.startswith(f"% relations {__version__}: relations check {PAPER}\n")
+    assert tex.startswith(f"% relations {__version__}: relations check {PAPER} ")  # the whole command, then packages
+    assert tex.splitlines()[0].lower().endswith("--format latex") and tex.splitlines()[1].startswith("% needs \\usepackage{")
     assert balanced(tex)
-    assert tex.count("\\toprule") == tex.count("\\midrule") == tex.count("\\bottomrule") == 3  # budgets, relations, claims
+    # budgets, relations (a longtable: its header twice, for the first page and the next), claims
+    assert tex.count("\\bottomrule") == 3 and tex.count("\\begin{longtable}") == 1
+    assert tex.count("\\toprule") == tex.count("\\midrule") == 4
     for o in obj["relations"]:
         assert "\\texttt{" + latex_escape(o["id"]) + "}" in tex
     assert "relations.thm4\\_corrected" in tex and "$\\ln\\frac{13}{7}$" in tex
@@ -208,10 +211,54 @@ def test_latex_compiles(tmp_path):
     for name, proc in parts.items():
         assert proc.returncode == (1 if name == "check" else 0), proc.stderr
         (tmp_path / f"{name}.tex").write_text(proc.stdout, encoding="utf-8")
-    (tmp_path / "doc.tex").write_text("\\documentclass{article}\n\\usepackage{booktabs,amsmath}\n"
+    (tmp_path / "doc.tex").write_text("\\documentclass{article}\n\\usepackage{booktabs,longtable,amsmath,array}\n"
                                       "\\begin{document}\n\\input{measure}\n\n\\input{check}\n\n\\input{verify}\n"
                                       "\\end{document}\n", encoding="utf-8")
     proc = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "doc.tex"], cwd=tmp_path,
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stdout[-3000:]
     assert (tmp_path / "doc.pdf").stat().st_size > 0
+
+
+def test_check_latex_tables_only_and_applicable_only():
+    """--table picks the tables, --only the relations, --applicable-only drops the ones of the other setting;
+    the filters apply to --json too (the ids compared with the catalogue's, read independently)."""
+    from relations.catalogue import CATALOGUE
+
+    one = run_cli("check", PAPER, "--format", "latex", "--table", "relations", "--only", "zheng2025.thm3",
+                  "--only", "kov2017.dp_tv")
+    assert one.returncode == 0, one.stderr
+    assert one.stdout.count("\\bottomrule") == 1 and "\\begin{tabular}" in one.stdout  # two rows: no longtable
+    assert "zheng2025.thm3" in one.stdout and "kov2017.dp\\_tv" in one.stdout and "zheng2025.thm1}" not in one.stdout
+    assert "\\varepsilon_i" in one.stdout and "quantity" not in one.stdout  # no budgets table
+    obj = json.loads(run_cli("check", PAPER, "--json", "--applicable-only").stdout)
+    local = [r.id for r in CATALOGUE if r.setting in ("local", "both")]  # the paper's example is local
+    assert [r["id"] for r in obj["relations"]] == local
+    for args, message in ((["--table", "budgets"], "--table needs --format latex"),
+                          (["--format", "latex", "--table", "nope"], "one of budgets, relations, claims"),
+                          (["--only", "zheng2025.thm99"], "no such relation")):
+        bad = run_cli("check", PAPER, *args)
+        assert bad.returncode == 2 and message in bad.stderr and bad.stderr.count("\n") == 1, (args, bad.stderr)
+
+
+@pytest.mark.skipif(shutil.which("pdflatex") is None, reason="pdflatex is not installed")
+@pytest.mark.parametrize("name", ["paper_example.json", "golden/mechanisms/product_2.json",
+                                  "golden/mechanisms/graph_1.json"])
+def test_latex_fits_a_one_column_article(tmp_path, name):
+    """check (all tables) and measure --notion all, compiled twice by pdflatex in a plain one-column article:
+    no error and no overfull box in the log (long exact forms go to comments, long labels are elided)."""
+    path = str(EXAMPLES / name) if "/" not in name else str(ROOT / "tests" / name)
+    for kind, args in (("check", ["check", path, "--claim", "rho <= 1/10", "--format", "latex"]),
+                       ("measure", ["measure", path, "--notion", "all", "--format", "latex"])):
+        out = run_cli(*args)
+        assert out.returncode in (0, 1), out.stderr
+        (tmp_path / f"{kind}.tex").write_text(out.stdout, encoding="utf-8")
+        (tmp_path / f"doc_{kind}.tex").write_text(
+            "\\documentclass{article}\n\\usepackage{booktabs,longtable,amsmath,array}\n\\begin{document}\n"
+            f"\\input{{{kind}}}\n\\end{{document}}\n", encoding="utf-8")
+        for _ in range(2):  # longtable settles its column widths on the second run
+            proc = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", f"doc_{kind}.tex"],
+                                  cwd=tmp_path, capture_output=True, text=True, timeout=300)
+            assert proc.returncode == 0, proc.stdout[-2000:]
+        log = (tmp_path / f"doc_{kind}.log").read_text(errors="replace")
+        assert "Overfull" not in log, [line for line in log.splitlines() if "Overfull" in line]

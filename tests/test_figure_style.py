@@ -147,7 +147,7 @@ def test_relation_diagram_labels_neither_overlap_nor_leave_the_figure(verdicts):
 
 def test_curves_are_sampled_finely():
     assert len(figures.krr_information_data()["eps_d"]) >= 300
-    assert len(figures.prior_skew_data()["p1"]) >= 300
+    assert len(figures.prior_skew_data()["p0"]) >= 300
     assert len(figures.symmetric_channel_data()["D"]) >= 300
     assert len(conversion_frontiers_data()["eps"]) >= 300
     krr = figures.krr_information_data()

@@ -36,15 +36,19 @@ def h(p) -> mpmath.mpf:
 def test_prior_skew_data_matches_hand_computation():
     data = figures.prior_skew_data(points=10)
     a, b = Fraction(13, 20), Fraction(7, 20)
-    for p1, ei, ed, ns in zip(data["p1"], data["eps_i"], data["eps_d"], data["neg_sigma_min"]):
-        p = Fraction(p1).limit_denominator(10**6)
+    for p0, ei, ed, ns in zip(data["p0"], data["eps_i"], data["eps_d"], data["neg_sigma_min"]):
+        p = Fraction(p0).limit_denominator(10**6)
         # two inputs: the max posterior ratio is at output 1 with the larger prior in the numerator
         assert ei == pytest.approx(float(mpmath.log(mpf(p * a / ((1 - p) * b)))), abs=1e-12)
         assert ed == pytest.approx(float(mpmath.log(mpf(a / b))), abs=1e-12)
         assert ns == pytest.approx(float(mpmath.log(mpf(p / (1 - p)))), abs=1e-12)
-    marked = {round(m["p1"], 2): m for m in data["marked"]}
+    marked = {round(m["p0"], 2): m for m in data["marked"]}
     assert marked[0.95]["eps_i_exact"] == f"ln({Fraction(19 * 13, 1 * 7)})"
     assert marked[0.55]["eps_i_exact"] == f"ln({Fraction(11 * 13, 9 * 7)})"
+    # two inputs: eps_i = ln(p a / ((1 - p) b)) = ln(a / b) + ln(p / (1 - p)) = eps_d - sigma_min, at both priors;
+    # the paper printed 0.42 at p(0) = 0.55 (its p_D(1), inputs numbered from 1), where the value is ln(143/63) = 0.8197...
+    assert all(m["attains_eps_d_minus_sigma"] for m in marked.values())
+    assert marked[0.55]["paper_printed"] == "0.42" and round(marked[0.55]["eps_i"], 3) == 0.820
 
 
 def test_krr_information_matches_closed_form():
@@ -145,3 +149,20 @@ def test_figures_command_writes_every_figure(tmp_path):
     for name in figures.FIGURES:
         for fmt in ("png", "pdf", "svg", "json"):
             assert (tmp_path / f"{name}.{fmt}").stat().st_size > 1000
+
+
+def test_relation_diagram_says_sharpened_for_a_proved_theorem(tmp_path):
+    """A proved theorem with a tighter sibling (Theorems 7 and 11 in the committed evidence) is "sharpened";
+    a refuted one with a corrected sibling (Theorem 2) is "corrected"; read from the drawn figure's texts."""
+    from pathlib import Path
+
+    from relations.figures._diagram import draw_relation_diagram
+
+    data = figures.relation_diagram_data(str(Path(__file__).parent.parent / "proofs" / "verdicts.json"))
+    status = {e["id"]: e["verdict"] for e in data["edges"]}
+    texts = [t.get_text() for t in draw_relation_diagram(data).texts]
+    sharpened = [t for t in texts if t.strip().startswith("sharpened:")]
+    corrected = [t for t in texts if t.strip().startswith("corrected:")]
+    with_fix = [e for e in data["edges"] if e["corrected"]]
+    assert len(sharpened) == sum(status[e["id"]] == "proved" for e in with_fix) >= 2
+    assert len(corrected) == sum(status[e["id"]] != "proved" for e in with_fix) >= 1

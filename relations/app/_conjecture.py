@@ -62,20 +62,10 @@ def run_conjectures(statement: str | None, *, file: str | None = None, setting: 
         objs = [result_json(r, cid=cid, witness_file=files.get(i)) for i, (cid, r) in enumerate(results)]
         sys.stdout.write(json.dumps(objs[0] if file is None else {"conjectures": objs}, indent=1) + "\n")
     else:
+        from relations.io._text import conjecture_text
+
         for i, (cid, r) in enumerate(results):
-            name = f"{cid}: " if cid else ""
-            sys.stdout.write(f"{name}{r.text} ({r.setting}): {r.verdict}\n  {r.evidence}\n")
-            if r.used:
-                sys.stdout.write(f"  facts used: {', '.join(r.used)}\n")
-            if r.trace:
-                sys.stdout.write("  proof" + (" (narrower scope than the setting)" if r.verdict != Verdict.PROVED
-                                              else "") + ":\n" + "".join(f"    {line}\n" for line in r.trace))
-            if r.verdict == Verdict.UNREFUTED:
-                sys.stdout.write("  searched: " + "; ".join(r.searched) + "\n")
-            if r.witness is not None:
-                where = f"written to {files[i]}" if i in files else "(--out FILE writes it)"
-                assert r.decision is not None  # decided with its witness
-                sys.stdout.write(f"  witness (lhs = {r.decision.lhs:.6g}, rhs = {r.decision.rhs:.6g}) {where}\n")
+            sys.stdout.write(conjecture_text(r, cid=cid, witness_file=files.get(i), hint="(--out FILE writes it)"))
     if any(r.verdict == Verdict.REFUTED for _, r in results):
         return 1
     return 0

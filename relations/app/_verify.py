@@ -5,7 +5,6 @@ with progress, then their evidence written (:mod:`relations.io._evidence`).
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Sequence
 
 from relations.io import EVIDENCE_DIR
@@ -57,13 +56,12 @@ def run_verify(relations, *, out: str = EVIDENCE_DIR, quick: bool = False, seed:
     """
     import sys
 
-    from hypothesis.configuration import set_hypothesis_home_dir
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from relations.catalogue._entries import CATALOGUE
     from relations.io._evidence import write_conjectures, write_evidence
-    from relations.io._outputs import InterruptLatch, OutputDir, cache_dir
+    from relations.io._outputs import InterruptLatch, OutputDir
     from relations.io._tables import VERIFY_WIDTH, conjectures_table, tally, verdicts_table
     from relations.pipeline._verify import Effort, verify_all
 
@@ -81,7 +79,6 @@ def run_verify(relations, *, out: str = EVIDENCE_DIR, quick: bool = False, seed:
         f"{d}/{r.id}.{x}" for r in relations for d, x in (("witnesses", "json"), ("lemmas", "smt2"), ("families", "py"))]
         + (["conjectures.json"] + [f"witnesses/conjecture.{cid}.json" for cid, _, _ in conjectures] if conjectures
            else []))
-    set_hypothesis_home_dir(os.path.join(cache_dir(), "hypothesis"))  # never .hypothesis/ in the cwd
     import z3
 
     z3.set_param("ctrl_c", False)  # z3 would take Ctrl-C to cancel one query and go on; here it stops the run

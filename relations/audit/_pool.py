@@ -111,8 +111,10 @@ class Pool:
                 try:
                     from distributed import Client
                 except ImportError:
-                    raise InputError("--scheduler needs dask.distributed (pip install 'privacy-relations[audit]')") \
-                        from None
+                    from relations._install import install_hint
+
+                    raise InputError("--scheduler needs dask.distributed, in the audit extra: "
+                                     + install_hint("audit", only=["dask[distributed]"])) from None
                 try:
                     self.client = Client(scheduler, timeout=30)
                 except Exception as exc:

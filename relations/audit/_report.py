@@ -28,6 +28,7 @@ from relations.checking._quantities import values
 from relations.errors import InputError
 from relations.kinds import AuditVerdict, Status
 from relations.measures._results import Measures
+from relations.model._display import one_line, short_real, text_view
 from relations.model._distributions import Channel
 from relations.model._floats import MAX_EXCUSED
 from relations.model._mechanism import Mechanism
@@ -36,7 +37,7 @@ __all__ = ["AuditReport", "audit", "assert_private", "load_target", "parse_domai
            "depth_bounded_report", "factorised_report"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)  # repr(): one line
 class AuditReport:
     """The outcome of an audit.
 
@@ -70,6 +71,22 @@ class AuditReport:
     repeatable : bool
         False when the randomizer draws from a source the audit's seed does not control: the same
         ``--seed`` will not give the same counts (measured: :attr:`SampleAudit.repeatable`).
+
+    ``print(report)`` shows what ``relations audit`` prints (and the measures table of the channel, when
+    it is known exactly); ``repr(report)`` is one line.
+
+    Examples
+    --------
+    >>> def rr(x, rng):
+    ...     return x if rng.random() < 0.75 else 1 - x
+    >>> report = audit(rr, domain=[0, 1], claims=["eps_d <= ln(2)"])
+    >>> report
+    AuditReport(target='rr', verdict='violated', route='white-box', eps_d=ln(3)≈1.0986, claims=['eps_d <= ln(2): fails'])
+    >>> print(report)  # doctest: +ELLIPSIS
+    violated: eps_d <= ln(2) fails; rr implements a channel with eps_d = ln(3) (x=0, x'=1, y=0) = 1.09861 nats, ...
+    ...
+    │ eps_d     │ 1.09861228867 │ ln(3)  ...
+    ...
     """
 
     target: str
@@ -95,6 +112,28 @@ class AuditReport:
     budgets: dict = field(default_factory=dict)  # the path, depth, time and sample budgets the audit ran with
     witness: tuple = ()  # its (x, x', y)
     white_box_interval: dict = field(default_factory=dict)  # a loop cut at a depth, then sampled: eps_d's bounds
+
+    def __str__(self) -> str:
+        """``relations audit``'s text: the summary, the conformance line, the implemented channel's measures
+        (:func:`relations.io._text.audit_text`)."""
+        return text_view(self, "relations.io._text:audit_text")
+
+    def __repr__(self) -> str:
+        """One line: target, verdict, route, eps_d (exact where short) and the claims' statuses."""
+        if self.measures is not None:
+            m = self.measures.eps_d
+            eps_d = short_real(m.value, None if m.exact is None else str(m.exact))
+        elif self.sampled is not None:
+            eps_d = f">={self.sampled.eps_d_lower:.5g}"
+        elif self.bits:
+            eps_d = short_real(self.eps_d_value, self.eps_d_exact or None)
+        else:
+            eps_d = f">={self.eps_d_lower}" if self.eps_d_lower else "?"
+        fields = [("target", repr(self.target)), ("verdict", repr(str(self.verdict))), ("route", repr(self.route)),
+                  ("eps_d", eps_d)]
+        if self.claims:
+            fields.append(("claims", "[" + ", ".join(repr(f"{c.claim.text}: {c.status}") for c in self.claims) + "]"))
+        return one_line("AuditReport", fields).replace("eps_d=>=", "eps_d>=")
 
     @property
     def repeatable(self) -> bool:

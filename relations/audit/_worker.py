@@ -116,9 +116,11 @@ def load_target(target: str, params: dict | None = None) -> Target:
         try:
             built = build(target, eps=float(eps), k=int(k), params=params)
         except ImportError as exc:
+            from relations._install import install_hint
+
             lib = ADAPTERS[target].library
             raise TargetError(f"{target}: the library {lib} is not installed in {sys.executable} ({exc}); "
-                              f"install it (pip install 'privacy-relations[audit]') or pass --python") from None
+                              f"install the audit extra ({install_hint('audit')}) or pass --python") from None
         except KeyError as exc:
             raise TargetError(str(exc.args[0])) from None
         except Exception as exc:  # the library refused the parameters

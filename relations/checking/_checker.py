@@ -263,7 +263,7 @@ def _slack(bound: Real, conclusion: Real) -> tuple[float | None, str | None]:
     return float(bound) - float(conclusion), None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)  # repr() and str(): ReportDisplay
 class Report(ReportDisplay):
     """All relation outcomes and claim decisions for one mechanism (:func:`check`; display: :class:`ReportDisplay`).
 

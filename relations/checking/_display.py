@@ -2,6 +2,8 @@
 
 :class:`ReportDisplay` (a mixin of :class:`~relations.checking.Report`) gives
 
+* ``str()`` -- ``relations check``'s tables as plain text (:func:`relations.io._text.report_text`),
+  ``repr()`` -- one line: the mechanism, the count of each status, the claims';
 * ``_repr_html_`` -- the measures table (:mod:`relations.measures._display`), then one row per
   claim and per relation (id, statement, status, conclusion, bound, slack, witness), every
   cell escaped;
@@ -20,7 +22,7 @@ from typing import Any
 
 from relations.checking._encoding import check_json
 from relations.measures._display import measures_html, measures_latex, witness_text
-from relations.model._display import html_table, latex_text, pandas
+from relations.model._display import html_table, latex_text, one_line, pandas, text_view
 
 __all__ = ["COLUMNS", "report_rows", "ReportDisplay"]
 
@@ -70,8 +72,43 @@ def report_rows(report: Any) -> list[dict[str, Any]]:
     return rows
 
 
+def _counts(statuses: Any) -> str:
+    counts = Counter(str(s) for s in statuses)
+    return ", ".join(f"{n} {status}" for status, n in counts.most_common()) or "none"
+
+
 class ReportDisplay:
-    """Jupyter display and conversions of a :class:`~relations.checking.Report` (a mixin)."""
+    """Jupyter display, text and conversions of a :class:`~relations.checking.Report` (a mixin).
+
+    Examples
+    --------
+    >>> from relations import check
+    >>> from relations.mechanisms import paper_example
+    >>> report = check(paper_example(), ["eps_d <= ln(2)"])
+    >>> repr(report)  # doctest: +ELLIPSIS
+    'Report(relations: 32 holds, 11 not applicable, 2 not a witness, 1 fails, claims: 1 holds)'
+    >>> print(report)  # doctest: +ELLIPSIS
+    mechanism — local, 2 inputs x 2 outputs, all pairs; mode exact
+    ...
+    │ eps_d     │    0.619039208406 │ ln(13/7) ...
+    ...
+    claims
+    ...
+    """
+
+    def __str__(self) -> str:
+        """``relations check``'s tables as plain text, 100 columns (:func:`relations.io._text.report_text`)."""
+        return text_view(self, "relations.io._text:report_text")
+
+    def __repr__(self) -> str:
+        """One line: the mechanism, how many relations have each status, and the claims'."""
+        report: Any = self
+        mech = report.values.mechanism
+        fields = [("mechanism", repr(mech.source))] if mech.source else []
+        fields.append(("relations", ": " + _counts(o.status for o in report.outcomes)))
+        if report.claims:
+            fields.append(("claims", ": " + _counts(c.status for c in report.claims)))
+        return one_line("Report", fields).replace("=: ", ": ")
 
     def _repr_html_(self) -> str:
         report: Any = self

@@ -126,7 +126,9 @@ def _measure_tradeoff(file: str, *, fmt: str, notion: list[str], bits: int | Non
         if kind not in FORMATS:
             fail(f"--plot {plot}: the file name must end in .png, .pdf or .svg")
         if importlib.util.find_spec("matplotlib") is None:
-            fail("--plot draws with matplotlib, an extra: pip install 'privacy-relations[figures]'")
+            from relations._install import install_hint
+
+            fail("--plot draws with matplotlib, in the figures extra: " + install_hint("figures", only=["matplotlib>=3.7"]))
         check_output_file(plot, force=force, option="--plot")
     from relations.io._reading import load
     from relations.io._tradeoffs import tradeoff_json, tradeoff_tables
@@ -153,6 +155,37 @@ def _measure_tradeoff(file: str, *, fmt: str, notion: list[str], bits: int | Non
         sys.stderr.write(f"wrote {plot}\n")
 
 
+def _check_tables(table: list[str], fmt: str) -> tuple[str, ...] | None:
+    """``check --table`` values, checked: bad input unless they name tables and the format is LaTeX."""
+    from relations.io._exports import CHECK_TABLES
+
+    if not table:
+        return None
+    if fmt != "latex":
+        raise InputError("--table needs --format latex")
+    bad = [t for t in table if t not in CHECK_TABLES]
+    if bad:
+        raise InputError(f"--table {bad[0]!r}: one of {', '.join(CHECK_TABLES)}")
+    return tuple(dict.fromkeys(table))
+
+
+def _only_relations(only: list[str]):
+    """The catalogue relations ``check --only`` names (None: all); an unknown id is bad input, with a suggestion."""
+    if not only:
+        return None
+    import difflib
+
+    from relations.catalogue import CATALOGUE
+
+    ids = [r.id for r in CATALOGUE]
+    for rid in only:
+        if rid not in ids:
+            near = difflib.get_close_matches(rid, ids, n=1)
+            raise InputError(f"--only {rid!r}: no such relation" + (f" (did you mean {near[0]!r}?)" if near else
+                                                                    "; see 'relations catalogue'"))
+    return [r for r in CATALOGUE if r.id in set(only)]
+
+
 @app.command()
 def check(
     file: str = typer.Argument(..., help="Mechanism file: JSON or .npz (floats; see --mode); - for standard input."),
@@ -161,6 +194,12 @@ def check(
     fmt: str = typer.Option("table", "--format", help="table, json, latex (booktabs) or csv (docs/claims-and-verdicts.md)."),
     mode: NumericMode = typer.Option(NumericMode.AUTO, "--mode", case_sensitive=False, show_default=False,
                                      help=_MODE_HELP),
+    table: list[str] = typer.Option([], "--table", help="With --format latex: only these tables, budgets, relations "
+                                    "or claims (repeatable; default all)."),
+    only: list[str] = typer.Option([], "--only", help="Only this relation (an id of 'relations catalogue'; "
+                                   "repeatable)."),
+    applicable_only: bool = typer.Option(False, "--applicable-only", help="Leave out the relations that do not "
+                                         "apply to this mechanism's setting."),
 ) -> None:
     """Every catalogued relation on this mechanism, and the user's claimed budgets.
 
@@ -173,21 +212,31 @@ def check(
 
     fmt = output_format(fmt, json_out)
     claims = [parse_claim(c) for c in claim]
+    chosen = _check_tables(table, fmt)
+    relations = _only_relations(only)
     mech = load(file, mode=mode)
-    report = run_check(mech, claims)
+    report = run_check(mech, claims, relations=relations)
+    if applicable_only:
+        import dataclasses
+
+        report = dataclasses.replace(report, outcomes=tuple(o for o in report.outcomes
+                                                            if o.status != "not applicable"))
     if fmt == "json":
         sys.stdout.write(json.dumps(check_json(report), indent=2) + "\n")
     elif fmt != "table":
+        import shlex
+
         from relations.io._exports import export
 
-        sys.stdout.write(export("check", check_json(report), fmt, source=file))
+        command = shlex.join(["relations", *sys.argv[1:]]) if sys.argv[1:2] == ["check"] else None
+        sys.stdout.write(export("check", check_json(report), fmt, source=file, command=command, tables=chosen))
     else:
         from relations.io._tables import measures_table
 
         console = _console()
         console.print(measures_table(mech, report.values.measures))
-        for table in check_tables(report, width=console.width):
-            console.print(table)
+        for part in check_tables(report, width=console.width):
+            console.print(part)
     if any(c.holds is not True for c in report.claims):
         raise typer.Exit(1)
 
@@ -431,7 +480,10 @@ def figures(
     import importlib.util
 
     if importlib.util.find_spec("matplotlib") is None:
-        fail("relations figures draws with matplotlib, an extra: pip install 'privacy-relations[figures]'")
+        from relations._install import install_hint
+
+        fail("relations figures draws with matplotlib, in the figures extra: "
+             + install_hint("figures", only=["matplotlib>=3.7"]))
     from relations.figures import FIGURES, write_all
     from relations.figures._style import FORMATS, parse_formats
 

@@ -79,8 +79,13 @@ def relation_diagram_data(verdicts_path: str | None = f"{EVIDENCE_DIR}/verdicts.
     return {"nodes": nodes, "edges": edges}
 
 
+#: The ``eps_i`` the paper printed in Section 5 at its two priors ``p(0)`` (its ``p_D(1)``; as printed; the tool computes the true
+#: values: ``ln(143/63) = 0.820`` at ``11/20``, where the paper printed 0.42, and ``ln(247/7) = 3.564`` at ``19/20``).
+_PAPER_PRINTED = {Fraction(11, 20): "0.42", Fraction(19, 20): "3.56"}
+
+
 def prior_skew_data(*, points: int = 361, channel: Sequence[str] = ("13/20", "7/20")) -> dict[str, Any]:
-    """``eps_i``, ``eps_d``, ``-sigma_min`` of the paper's channel as ``p(1)`` goes from 1/2 to 19/20.
+    """``eps_i``, ``eps_d``, ``-sigma_min`` of the paper's channel as ``p(0)`` goes from 1/2 to 19/20.
 
     Parameters
     ----------
@@ -92,24 +97,28 @@ def prior_skew_data(*, points: int = 361, channel: Sequence[str] = ("13/20", "7/
     Returns
     -------
     dict
-        Lists ``p1``, ``eps_i``, ``eps_d``, ``neg_sigma_min``; ``marked``: the paper's Section 5
-        priors ``p(1) = 11/20`` and ``19/20`` with exact ``eps_i``.
+        Lists ``p0``, ``eps_i``, ``eps_d``, ``neg_sigma_min``; ``marked``: the paper's Section 5
+        priors ``p(0) = 11/20`` and ``19/20`` with exact ``eps_i``, the value the paper printed there
+        (``paper_printed``) and whether ``eps_i = eps_d - sigma_min`` exactly (``attains_eps_d_minus_sigma``).
     """
     from relations.mechanisms._paper import paper_example
 
     a, b = (Fraction(v) for v in channel)
     xs = [Fraction(1, 2) + (Fraction(19, 20) - Fraction(1, 2)) * i / (points - 1) for i in range(points)]
-    out: dict[str, list] = {"p1": [], "eps_i": [], "eps_d": [], "neg_sigma_min": [], "marked": []}
+    out: dict[str, list] = {"p0": [], "eps_i": [], "eps_d": [], "neg_sigma_min": [], "marked": []}
     for p in xs:
         m = _measure(paper_example((p, 1 - p)))
-        out["p1"].append(float(p))
+        out["p0"].append(float(p))
         out["eps_i"].append(m.eps_i.value)
         out["eps_d"].append(m.eps_d.value)
         out["neg_sigma_min"].append(-m.sigma_min.value)
-    for p in (Fraction(11, 20), Fraction(19, 20)):  # the paper's Section 5 priors
+    for p, printed in _PAPER_PRINTED.items():  # the paper's Section 5 priors, and the eps_i it printed there
         m = _measure(paper_example((p, 1 - p)))
-        out["marked"].append({"p1": float(p), "eps_i": m.eps_i.value, "eps_i_exact": str(m.eps_i.exact),
-                              "eps_d": m.eps_d.value, "neg_sigma_min": -m.sigma_min.value})
+        ratios = (m.eps_i.exact.ratio, m.eps_d.exact.ratio, m.sigma_min.exact.ratio)
+        out["marked"].append({"p0": float(p), "eps_i": m.eps_i.value, "eps_i_exact": str(m.eps_i.exact),
+                              "eps_d": m.eps_d.value, "neg_sigma_min": -m.sigma_min.value, "paper_printed": printed,
+                              # eps_i = eps_d - sigma_min exactly (ln q_i = ln q_d - ln q_s): Theorem 4's bound attained
+                              "attains_eps_d_minus_sigma": None not in ratios and ratios[0] == ratios[1] / ratios[2]})
     out["channel"] = [str(a), str(b)]
     return out
 

@@ -98,7 +98,8 @@ def _number(edge: dict[str, Any]) -> str:
 
 
 def _key(fig, ax, edges: list[dict[str, Any]]) -> None:
-    """One line per theorem (and per correction) under the panel's graph, in the verdict's colour."""
+    """One line per theorem (and per correction, or sharpening of a proved one) under the panel's graph, in the
+    verdict's colour."""
     line = 0
     for e in sorted(edges, key=lambda e: int(_number(e))):
         colour = VERDICT_STYLE.get(e["verdict"], ("grey", "-"))[0]
@@ -109,7 +110,8 @@ def _key(fig, ax, edges: list[dict[str, Any]]) -> None:
         fix = e["corrected"]
         if fix:
             fcol = VERDICT_STYLE.get(fix["verdict"], ("black", "-"))[0]
-            text = f"    corrected: {math(fix['label'])}" + (f"  [{fix['verdict']}]" if fix["verdict"] else "")
+            word = "sharpened" if e["verdict"] == "proved" else "corrected"  # a proved theorem is only sharpened
+            text = f"    {word}: {math(fix['label'])}" + (f"  [{fix['verdict']}]" if fix["verdict"] else "")
             fig.text(*_corner(ax), text, color=fcol, fontsize=8, va="top", transform=_offset(fig, line))
             line += 1
 

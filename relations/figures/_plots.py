@@ -41,19 +41,21 @@ def _figure(width: float = 5.0, height: float = 4.2):
 
 
 def draw_prior_skew(data: dict[str, Any]) -> Figure:
-    """``eps_i``, ``eps_d`` and the prior skew ``-sigma_min`` against ``p(1)`` (exact values at every point)."""
+    """``eps_i``, ``eps_d`` and the prior skew ``-sigma_min`` against ``p(0)`` (exact values at every point)."""
     fig, ax = _figure(5.0, 4.3)
-    ax.plot(data["p1"], data["eps_i"], lw=2, **series(0, marker=None), label=SYMBOLS["eps_i"] + " (identifiability)")
-    ax.plot(data["p1"], data["eps_d"], **series(1, marker=None), label=SYMBOLS["eps_d"] + " (differential privacy)")
-    ax.plot(data["p1"], data["neg_sigma_min"], **series(2, marker=None),
-            label=r"prior skew $-\sigma_{\min} = \ln\,\frac{p(1)}{p(0)}$")
+    ax.plot(data["p0"], data["eps_i"], lw=2, **series(0, marker=None), label=SYMBOLS["eps_i"] + " (identifiability)")
+    ax.plot(data["p0"], data["eps_d"], **series(1, marker=None), label=SYMBOLS["eps_d"] + " (differential privacy)")
+    ax.plot(data["p0"], data["neg_sigma_min"], **series(2, marker=None),
+            label=r"prior skew $-\sigma_{\min} = \ln\,\frac{p(0)}{p(1)}$")
     for m in data["marked"]:
-        ax.plot([m["p1"]], [m["eps_i"]], "o", color="black", ms=6, zorder=5)
-        ax.annotate(f"paper: $p(1) = {m['p1']:.2f}$, {SYMBOLS['eps_i']} = {math(m['eps_i_exact'])} "
-                    f"$\\approx {m['eps_i']:.3f}$", (m["p1"], m["eps_i"]), textcoords="axes fraction",
-                    xytext=(0.03, 0.58) if m["p1"] < 0.9 else (0.12, 0.93), fontsize=8,
+        ax.plot([m["p0"]], [m["eps_i"]], "o", color="black", ms=6, zorder=5)
+        tie = (f" = {SYMBOLS['eps_d']} $-$ {SYMBOLS['sigma_min']}" if m.get("attains_eps_d_minus_sigma") else "")
+        ax.annotate(f"$p(0) = {m['p0']:.2f}$: {SYMBOLS['eps_i']} = {math(m['eps_i_exact'])} "
+                    f"$\\approx {m['eps_i']:.3f}${tie}\n(Zheng et al. printed {m['paper_printed']})",
+                    (m["p0"], m["eps_i"]), textcoords="axes fraction",
+                    xytext=(0.03, 0.58) if m["p0"] < 0.9 else (0.1, 0.86), fontsize=8,
                     arrowprops={"arrowstyle": "-", "color": "grey", "lw": 0.6})
-    ax.set_xlabel("prior $p(1)$ of input 1 (two inputs)")
+    ax.set_xlabel("prior $p(0)$ of input 0 (inputs 0 and 1)")
     ax.set_ylabel(f"budget {_NATS}")
     a, b = data["channel"]
     ax.set_title(f"channel $Q(x\\,|\\,x) = {a}$, $Q(y\\,|\\,x) = {b}$ for $y \\neq x$:\n"

@@ -16,16 +16,20 @@ from __future__ import annotations
 import csv
 import io
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from relations.notions import NOTIONS
 
-__all__ = ["FORMATS", "KINDS", "latex_escape", "latex_math", "latex_number", "to_latex", "to_csv", "export"]
+__all__ = ["FORMATS", "KINDS", "CHECK_TABLES", "LONG_TABLE_ROWS", "PACKAGES", "latex_escape", "latex_math", "latex_number", "to_latex", "to_csv", "export"]
 
 #: The values of ``--format`` (``json`` is also ``--json``; ``table`` is the rich table).
 FORMATS = ("table", "json", "latex", "csv")
 #: The commands whose JSON objects can be exported.
 KINDS = ("measure", "check", "verify")
+
+#: The tables of ``relations check --format latex``, in the order printed (``--table``).
+CHECK_TABLES = ("budgets", "relations", "claims")
 
 _ESCAPES = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "#": r"\#", "$": r"\$", "{": r"\{", "}": r"\}",
             "_": r"\_", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}", "<": r"\textless{}",
@@ -200,7 +204,7 @@ def _certified(enclosure: list[str] | None) -> str | None:
     if "." not in shared or shared.endswith(".") or len(lo.split(".")[0]) != len(hi.split(".")[0]):
         return None
     whole, point, digits = shared.partition(".")
-    return f"${whole}{point}{digits[:12]}\\ldots$"  # a prefix of certified digits is certified
+    return f"${whole}{point}{digits[:10]}\\ldots$"  # a prefix of certified digits is certified
 
 
 def _exact_cell(item: dict[str, Any] | None) -> str:
@@ -220,23 +224,73 @@ def _witness(w: dict[str, Any] | None) -> str:
     return text + (f", y={w['y']}" if "y" in w else "")
 
 
+def _witness_math(w: dict[str, Any] | None) -> str:
+    """A witness, each coordinate in math mode and its label as text, breakable at the commas:
+    ``$x = \\text{1}$, $x' = \\text{2}$`` (``--`` for none)."""
+    if not w:
+        return "--"
+    names, labels = ["x", "x'"], [w["x"], w["x_prime"]]
+    if "y" in w:
+        names, labels = [*names, "y"], [*labels, w["y"]]
+    return ", ".join(f"${n} = \\text{{{_label(v)}}}$" for n, v in zip(names, labels))
+
+
+def _label(label: Any, most: int = 14) -> str:
+    """An input or output label for a table cell: escaped, and elided in the middle beyond ``most`` characters
+    (a dataset of 19 records is a 39-character tuple; the JSON and the evidence keep it whole)."""
+    text = str(label)
+    if len(text) <= most:
+        return latex_escape(text)
+    return latex_escape(text[:most - 5]) + r"\ldots{}" + latex_escape(text[-4:])
+
+
+#: The columns of the budgets' table: the witness wraps.
+_BUDGETS = r"@{}llr>{\raggedright\arraybackslash}p{0.34\linewidth}@{}"
+
+#: Above this many rows a table is a ``longtable`` (it breaks across pages, its header repeated).
+LONG_TABLE_ROWS = 20
+
+#: The one comment line naming the packages the tables need.
+PACKAGES = r"% needs \usepackage{booktabs,longtable,amsmath} (and \usepackage{array} for the p columns)"
+
+
 def _tabular(spec: str, header: list[str], rows: list[list[str]]) -> list[str]:
-    lines = [f"\\begin{{tabular}}{{{spec}}}", r"\toprule", " & ".join(header) + r" \\", r"\midrule"]
+    """A booktabs table: ``tabular``, or ``longtable`` (header repeated on each page) above :data:`LONG_TABLE_ROWS`."""
+    head = " & ".join(header) + r" \\"
+    if len(rows) > LONG_TABLE_ROWS:
+        lines = [f"\\begin{{longtable}}{{{spec}}}", r"\toprule", head, r"\midrule", r"\endfirsthead", r"\toprule", head,
+                 r"\midrule", r"\endhead", r"\bottomrule", r"\endlastfoot"]
+        return lines + [" & ".join(row) + r" \\" for row in rows] + [r"\end{longtable}"]
+    lines = [f"\\begin{{tabular}}{{{spec}}}", r"\toprule", head, r"\midrule"]
     lines += [" & ".join(row) + r" \\" for row in rows]
     return lines + [r"\bottomrule", r"\end{tabular}"]
 
 
-def _measure_rows(obj: dict[str, Any]) -> list[list[str]]:
+#: Longest exact form set in a table cell (characters of its text); a longer one is given in a comment below.
+LONGEST_CELL = 36
+
+
+def _measure_rows(obj: dict[str, Any], long: list[str] | None = None) -> list[list[str]]:
+    """The budgets' rows (and ``--notion`` ones); exact forms too long for a cell go to ``long`` as comment lines."""
     rows = []
+
+    def fitted(name: str, item: dict[str, Any], cell: str) -> str:
+        exact = item.get("exact")
+        if isinstance(exact, str) and len(exact) > LONGEST_CELL and long is not None:
+            long.append(f"% {name} = {exact}")
+            return "(below)"
+        return cell
+
     for name in ("eps_i", "eps_d", "eps_m", "sigma_min"):
         item = obj[name]
-        exact = _exact_cell(item) if name != "eps_m" else (_certified(item.get("enclosure")) or "--")
-        witness = "$I(X;Y)$" if name == "eps_m" else (latex_escape(_witness(item.get("witness"))) or "--")
+        exact = fitted(name, item, _exact_cell(item)) if name != "eps_m" else (
+            _certified(item.get("enclosure")) or "--")
+        witness = "$I(X;Y)$" if name == "eps_m" else _witness_math(item.get("witness"))
         rows.append([f"${latex_math(name)}$", exact, latex_number(item["value"]), witness])
     for item in obj.get("notions", []):  # measure --notion
-        cell = _certified(item["enclosure"]) if item.get("enclosure") else _exact_cell(item)
-        rows.append([r"\texttt{" + latex_escape(item["name"]) + "}", cell or "--", latex_number(item["value"]),
-                     latex_escape(_witness(item.get("witness"))) or "--"])
+        cell = _certified(item["enclosure"]) if item.get("enclosure") else fitted(item["name"], item, _exact_cell(item))
+        rows.append([f"${latex_math(item['name'])}$", cell or "--", latex_number(item["value"]),
+                     _witness_math(item.get("witness"))])
     return rows
 
 
@@ -246,8 +300,14 @@ def _version() -> str:
     return __version__
 
 
-def to_latex(kind: str, obj: Any, *, source: str | None = None) -> str:
-    """The JSON object of ``relations KIND --json`` as booktabs LaTeX tables (``tabular`` environments).
+def to_latex(kind: str, obj: Any, *, source: str | None = None, command: str | None = None,
+             tables: Sequence[str] | None = None) -> str:
+    """The JSON object of ``relations KIND --json`` as booktabs LaTeX tables, ready to paste.
+
+    Each table is a ``tabular``, or a ``longtable`` when it has more than :data:`LONG_TABLE_ROWS` rows;
+    notions, statements and witnesses are in math mode; the wide tables use ``p`` columns in fractions of
+    ``\\linewidth``, so they fit a one-column article.  The first lines are comments: the command that
+    produced the tables, and the packages they need (:data:`PACKAGES`).
 
     Parameters
     ----------
@@ -256,57 +316,72 @@ def to_latex(kind: str, obj: Any, *, source: str | None = None) -> str:
         What ``--json`` prints for that command (:func:`~relations.io._reports.measures_json`,
         :func:`~relations.checking._encoding.check_json`, or verify's ``{"relations": [...], ...}``).
     source : str, optional
-        The input file, named in the first comment line.
-
-    Returns
-    -------
-    str
-        A comment line, then one ``tabular`` (``measure``, ``verify``) or two or three (``check``:
-        the budgets, the relations, the claims), each ending in a newline.
+        The input file, named in the first comment line (when ``command`` is not given).
+    command : str, optional
+        The full command line, for the first comment line.
+    tables : sequence of str, optional
+        For ``check``: which of :data:`CHECK_TABLES` to print (default all of them).
 
     Examples
     --------
-    >>> from relations import measure
-    >>> from relations.io._reports import measures_json
-    >>> from relations.mechanisms import paper_example
-    >>> m = paper_example()
-    >>> text = to_latex("measure", measures_json(m, measure(m)), source="paper_example.json")
-    >>> print(text.split("\\n", 1)[0].split(":", 1)[1])
-     relations measure paper_example.json
-    >>> print(text.split("\\n")[6])
-    $\\varepsilon_d$ & $\\ln\\frac{13}{7}$ & $0.619039$ & x=1, x'=2, y=1 \\\\
+    >>> text = to_latex("verify", {"relations": [], "quick": True, "seed": 1}, command="relations verify --quick")
+    >>> text.splitlines()[0].split(": ", 1)[1], text.splitlines()[1] == PACKAGES
+    ('relations verify --quick', True)
     """
     if kind not in KINDS:
         raise ValueError(f"kind must be one of {', '.join(KINDS)}, got {kind!r}")
-    command = f"relations {kind}" + (f" {source}" if source else "")
-    if kind == "verify":
-        command += (" --quick" if obj.get("quick") else "") + f" --seed {obj.get('seed')}"
-        command += "" if obj.get("complete", True) else " (interrupted: incomplete)"
-    lines = [f"% relations {_version()}: {command}".replace("\n", " ")]
+    chosen = tuple(tables) if tables else CHECK_TABLES
+    if any(t not in CHECK_TABLES for t in chosen):
+        raise ValueError(f"tables must be among {', '.join(CHECK_TABLES)}, got {', '.join(chosen)}")
+    if command is None:
+        command = f"relations {kind}" + (f" {source}" if source else "")
+        if kind == "verify":
+            command += (" --quick" if obj.get("quick") else "") + f" --seed {obj.get('seed')}"
+    if kind == "verify" and not obj.get("complete", True):
+        command += " (interrupted: incomplete)"
+    lines = [f"% relations {_version()}: {command}".replace("\n", " "), PACKAGES]
+    long: list[str] = []  # exact forms too long for a cell
     if kind == "measure":
-        lines += _tabular("llrl", ["quantity", "exact", "value", "witness"], _measure_rows(obj))
+        lines += _tabular(_BUDGETS, ["quantity", "exact", "value", "witness"], _measure_rows(obj, long))
+        lines += [r"% exact forms too long for the table, marked (below):", *long] if long else []
         lines += [f"% left out: {item['name']} ({item['reason']})" for item in obj.get("left_out", [])]
     elif kind == "check":
-        lines += _tabular("llrl", ["quantity", "exact", "value", "witness"], _measure_rows(obj["measures"]))
-        rows = []
-        for r in obj["relations"]:
-            note = _witness(r.get("witness")) or r.get("note") or ""
-            slack = r.get("slack")
-            rows.append([r"\texttt{" + latex_escape(r["id"]) + "}", f"${latex_math(r['symbols'])}$",
-                         latex_escape(r["status"]), _exact_cell(r.get("conclusion")), _exact_cell(r.get("bound")),
-                         latex_number(None if slack is None else slack["value"]), latex_escape(note)])
-        lines += [""] + _tabular("lllllrp{4cm}", ["relation", "statement", "status", "conclusion", "bound", "slack",
-                                                  "witness / note"], rows)
-        if obj.get("claims"):
+        parts: list[list[str]] = []
+        if "budgets" in chosen:
+            parts.append(_tabular(_BUDGETS, ["quantity", "exact", "value", "witness"], _measure_rows(obj["measures"], long))
+                         + ([r"% exact forms too long for the table, marked (below):", *long] if long else []))
+        if "relations" in chosen:
+            rows = []
+            for r in obj["relations"]:
+                slack = r.get("slack")
+                note = _witness_math(r.get("witness")) if r.get("witness") else latex_escape(r.get("note") or "")
+                rows.append([r"{\footnotesize\texttt{" + latex_escape(r["id"]) + r"}}\newline $" + latex_math(r["symbols"])
+                             + "$", latex_escape(r["status"]), latex_number(None if slack is None else slack["value"], 3),
+                             note or "--"])
+            parts.append(_tabular(r"@{}>{\raggedright\arraybackslash}p{0.36\linewidth}"
+                                  r">{\raggedright\arraybackslash}p{0.13\linewidth}r"
+                                  r">{\raggedright\arraybackslash}p{0.2\linewidth}@{}",
+                                  ["relation", "status", "slack", "witness / note"], rows))
+        if "claims" in chosen and obj.get("claims"):
             rows = [[f"${latex_math(c['claim'])}$", latex_escape(c["status"]), _exact_cell(c.get("value")),
                      latex_escape(c.get("note") or "")] for c in obj["claims"]]
-            lines += [""] + _tabular("llrl", ["claim", "status", "value", "note"], rows)
+            parts.append(_tabular("llrl", ["claim", "status", "value", "note"], rows))
+        for i, part in enumerate(parts):
+            lines += ([""] if i else []) + part
     else:
-        rows = [[r"\texttt{" + latex_escape(v["id"]) + "}", f"${latex_math(v['statement'])}$",
-                 latex_escape(v["verdict"]), latex_escape(v.get("evidence") or ""), latex_number(v.get("tightness"))]
-                for v in _verify_rows(obj)]
-        lines += _tabular("lllp{7cm}r", ["relation", "statement", "verdict", "evidence", "tightness"], rows)
+        rows = [[r"{\footnotesize\texttt{" + latex_escape(v["id"]) + r"}}\newline $" + latex_math(v["statement"]) + "$",
+                 latex_escape(v["verdict"]), latex_escape(_short(v.get("evidence") or "")),
+                 latex_number(v.get("tightness"), 3)] for v in _verify_rows(obj)]
+        lines += _tabular(r"@{}>{\raggedright\arraybackslash}p{0.38\linewidth}l"
+                          r">{\raggedright\arraybackslash}p{0.27\linewidth}r@{}",
+                          ["relation", "verdict", "evidence", "tightness"], rows)
     return "\n".join(lines) + "\n"
+
+
+def _short(evidence: str, most: int = 60) -> str:
+    """The evidence's first clause, at most ``most`` characters (the full text is in the JSON and the evidence)."""
+    first = re.split(r"[;:(]", evidence, maxsplit=1)[0].strip()
+    return first if len(first) <= most else first[:most - 3].rstrip() + "..."
 
 
 def _verify_rows(obj: dict[str, Any]) -> list[dict[str, Any]]:
@@ -396,7 +471,8 @@ def to_csv(kind: str, obj: Any) -> str:
     return buffer.getvalue()
 
 
-def export(kind: str, obj: Any, fmt: str, *, source: str | None = None) -> str:
+def export(kind: str, obj: Any, fmt: str, *, source: str | None = None, command: str | None = None,
+           tables: Sequence[str] | None = None) -> str:
     """``to_latex`` or ``to_csv`` by ``fmt`` (``"latex"`` or ``"csv"``): the text ``--format FMT`` prints.
 
     Examples
@@ -405,7 +481,7 @@ def export(kind: str, obj: Any, fmt: str, *, source: str | None = None) -> str:
     'id,statement,setting,verdict,scope,evidence,files,tightness\\r\\n'
     """
     if fmt == "latex":
-        return to_latex(kind, obj, source=source)
+        return to_latex(kind, obj, source=source, command=command, tables=tables)
     if fmt == "csv":
         return to_csv(kind, obj)
     raise ValueError(f"export format must be latex or csv, got {fmt!r}")

@@ -13,7 +13,7 @@
   interrupt before the write phase leaves the folder as it was; ``verdicts.json`` is written
   last, so a run killed during the (short) write phase leaves the previous ``verdicts.json``;
 * caches (hypothesis's example database) live in the user cache folder
-  (:func:`cache_dir`, from platformdirs), never in the current folder.
+  (:func:`cache_dir`, from platformdirs, see :mod:`relations._cache`), never in the current folder.
 """
 
 from __future__ import annotations
@@ -27,30 +27,16 @@ import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from relations._cache import cache_dir
 from relations.errors import InputError
 
 if TYPE_CHECKING:
     from types import FrameType
 
-__all__ = ["MANIFEST", "OutputDir", "InterruptLatch", "check_output_file", "write_bytes_atomic", "cache_dir"]
+__all__ = ["MANIFEST", "OutputDir", "InterruptLatch", "check_output_file", "file_mode", "write_bytes_atomic", "cache_dir"]
 
 #: The manifest each output folder holds: ``{"files": {relative path: sha256}}``.
 MANIFEST = ".relations-output.json"
-
-
-def cache_dir() -> str:
-    """The tool's cache folder (platformdirs' user cache folder for ``relations``), created if missing.
-
-    Examples
-    --------
-    >>> os.path.isdir(cache_dir())
-    True
-    """
-    import platformdirs
-
-    path = platformdirs.user_cache_dir("relations", appauthor=False)
-    os.makedirs(path, exist_ok=True)
-    return path
 
 
 class InterruptLatch:
@@ -102,8 +88,47 @@ def _sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+def file_mode(path: str) -> int:
+    """The permission bits a file the tool writes at ``path`` gets: those of the file it replaces, else
+    ``0o666`` less the process's umask (0644 under umask 022), as ``open()`` would give a new file.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> old = os.umask(0o022)
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     oct(file_mode(os.path.join(folder, "new.txt")))
+    '0o644'
+    >>> _ = os.umask(old)
+    """
+    import stat
+
+    try:
+        return stat.S_IMODE(os.stat(path).st_mode)
+    except OSError:
+        return 0o666 & ~_umask()
+
+
+def _umask() -> int:
+    """The process's umask: read from ``/proc/self/status`` where there is one (no change to the process), else by
+    setting and restoring it."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
 def write_bytes_atomic(path: str, data: bytes) -> str:
     """Write ``data`` to ``path`` atomically: a temporary file in the same folder, then ``os.replace``.
+
+    The file gets the permissions of the file it replaces, or ``0o666`` less the umask for a new one
+    (:func:`file_mode`; ``tempfile`` alone would leave it ``0o600``).
 
     Parameters
     ----------
@@ -116,11 +141,13 @@ def write_bytes_atomic(path: str, data: bytes) -> str:
         ``path``.
     """
     folder = os.path.dirname(os.path.abspath(path))
+    mode = file_mode(path)
     fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix="-" + os.path.basename(path), dir=folder)
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
+            os.fchmod(fh.fileno(), mode)
             os.fsync(fh.fileno())
         os.replace(tmp, path)
     finally:

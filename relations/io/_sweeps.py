@@ -113,7 +113,10 @@ def require_pyarrow() -> None:
         import pyarrow  # noqa: F401
         import pyarrow.parquet  # noqa: F401
     except ImportError:
-        raise InputError("relations sweep needs pyarrow (pip install 'privacy-relations[sweep]')") from None
+        from relations._install import install_hint
+
+        raise InputError("relations sweep needs pyarrow, in the sweep extra: "
+                         + install_hint("sweep", only=["pyarrow>=14"])) from None
 
 
 def _lock(out: str) -> Any:

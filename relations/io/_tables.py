@@ -13,7 +13,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from relations.io._reports import sizes
-from relations.measures._results import Budget, Measures
+from relations.measures._results import Budget, Measures, float_derived
 from relations.model._floats import EXACT_INPUT_RULE
 from relations.model._mechanism import Mechanism
 from relations.model._neighbours import HammingInputs
@@ -83,8 +83,9 @@ def measures_table(mech: Mechanism, measures: Measures) -> Table:
     table.add_column("value (nats)", justify="right")
     table.add_column("exact form", overflow="fold")  # an enclosure wraps rather than losing digits
     table.add_column("witness")
+    binary = float_derived(measures)  # exact forms of floats' binary values: a long ln(q) as a decimal
     for budget in (measures.eps_i, measures.eps_d):
-        table.add_row(budget.name, _fmt(budget.value), _exact(budget), _wit(mech, budget))
+        table.add_row(budget.name, _fmt(budget.value), _exact(budget, binary), _wit(mech, budget))
     mi = measures.eps_m
     if mi.enclosure is not None:
         lo, hi = mi.enclosure.decimal(24)
@@ -94,7 +95,7 @@ def measures_table(mech: Mechanism, measures: Measures) -> Table:
     shown = _fmt(mi.value) if mi.enclosure is None else certified_text(mi.enclosure.lower, mi.enclosure.upper)
     table.add_row("eps_m", shown, form, "I(X;Y)")
     s = measures.sigma_min
-    table.add_row(s.name, _fmt(s.value), _exact(s), _wit(mech, s))
+    table.add_row(s.name, _fmt(s.value), _exact(s, binary), _wit(mech, s))
     return table
 
 
@@ -152,12 +153,31 @@ def _common_digits(lo: str, hi: str, most: int = 30) -> str:
 
 
 def _fmt(v: float) -> str:
-    return ("inf" if v > 0 else "-inf") if math.isinf(v) else f"{v:.12g}"
+    return ("inf" if v > 0 else "-inf") if math.isinf(v) else f"{v + 0.0:.12g}"  # + 0.0: no "-0"
 
 
+#: Longest ``ln(q)`` of a float-derived mechanism shown as a fraction; a longer ``q`` shows as a decimal.
+SHORT_RATIO = 24
 
-def _exact(b: Budget) -> str:
-    return "—" if b.exact is None else str(b.exact)
+
+def _exact(b: Budget, binary: bool = False) -> str:
+    """The exact form; of a mechanism given in floats (``binary``), a long ``ln(q)`` shows ``q`` as a decimal
+    (its leading digits, ``…``): the title says the values are those of the floats' binary values."""
+    if b.exact is None:
+        return "—"
+    text = str(b.exact)
+    ratio = b.exact.ratio
+    if not binary or len(text) <= SHORT_RATIO or ratio is None or not b.exact.is_finite:
+        return text
+    return f"ln({_decimal(ratio, 16)}…)"
+
+
+def _decimal(q: Fraction, digits: int) -> str:
+    """``q > 0`` to ``digits`` significant digits, truncated (the ``…`` that follows says so)."""
+    from decimal import ROUND_DOWN, Context, Decimal
+
+    ctx = Context(prec=digits, rounding=ROUND_DOWN)
+    return format(ctx.divide(Decimal(q.numerator), Decimal(q.denominator)), "f")
 
 
 

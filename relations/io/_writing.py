@@ -11,8 +11,6 @@ here).  :func:`write_text_atomic` is how every file is written.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from typing import Any
 
 from relations.model._encoding import to_dict
@@ -103,14 +101,6 @@ def write_text_atomic(path: str, text: str) -> str:
     ...     str(measure(load(path)).eps_d.exact), os.listdir(folder)
     ('ln(3)', ['rr.json'])
     """
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".relations-", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-    return path
+    from relations.io._outputs import write_bytes_atomic
+
+    return write_bytes_atomic(path, text.encode("utf-8"))

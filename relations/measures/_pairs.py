@@ -24,10 +24,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from relations.measures._results import Witness
+from relations.model._display import one_line, short_real, text_view
 from relations.model._mechanism import Mechanism
 from relations.model._neighbours import GraphInputs, HammingInputs, LocalInputs
 from relations.model._products import ProductChannel
@@ -52,12 +54,42 @@ class NotionResult:
         The neighbour pair ``(x, x')`` attaining it (``y`` is None), or None.
     detail : str
         Anything else the value needs said (the record attaining ``cmi``).
+
+    ``print(result)`` shows the row of ``relations measure --notion``'s table; ``repr(result)`` is one line.
+
+    Examples
+    --------
+    >>> from relations.measures._notions import notion_result
+    >>> from relations.mechanisms import randomized_response
+    >>> r = notion_result(randomized_response(3), "maximal_leakage")
+    >>> r
+    NotionResult(name='maximal_leakage', value=ln(3/2)≈0.40547)
+    >>> print(r)  # doctest: +ELLIPSIS
+    further notions (nats)
+    ...
+    │ maximal_leakage │ 0.405465 │ ln(3/2)    │         │
+    ...
     """
 
     name: str
     value: Real
     witness: Witness | None = None
     detail: str = ""
+
+    def __str__(self) -> str:
+        """``relations measure --notion``'s table row, as plain text (:func:`relations.io._text.notion_text`)."""
+        return text_view(self, "relations.io._text:notion_text")
+
+    def __repr__(self) -> str:
+        """One line: the notion, its value (exact form where short), its witness pair."""
+        from relations.numbers._reals import ArbExpr, Log
+
+        v = self.value
+        exact = str(v.log) if isinstance(v, Log) else (None if isinstance(v, ArbExpr) else str(v))
+        fields: list[tuple[str, Any]] = [("name", repr(self.name)), ("value", short_real(float(v), exact))]
+        if self.witness is not None:
+            fields.append(("witness", f"(x={self.witness.x}, x'={self.witness.x_prime})"))
+        return one_line("NotionResult", fields)
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from relations.model._display import FLOAT_MARK, one_line, short_real, text_view
 from relations.numbers._enclosure import Enclosure
 from relations.numbers._logs import LogRatio
 
@@ -21,7 +22,7 @@ if TYPE_CHECKING:
     from relations.model._mechanism import Mechanism
     from relations.model._runs import Runs
 
-__all__ = ["Witness", "Budget", "MutualInformation", "Measures"]
+__all__ = ["Witness", "Budget", "MutualInformation", "Measures", "float_derived"]
 
 
 @dataclass(frozen=True)
@@ -75,12 +76,24 @@ class Budget:
     >>> b = sigma_min(paper_example(["19/20", "1/20"]))
     >>> b.name, str(b.exact), round(b.value, 4), b.witness
     ('sigma_min', 'ln(1/19)', -2.9444, Witness(x=1, x_prime=0, y=None))
+    >>> b
+    Budget(sigma_min=ln(1/19)≈-2.9444, witness=(x=1, x'=0))
     """
 
     name: str
     value: float
     exact: LogRatio | None
     witness: Witness | None
+
+    def __repr__(self) -> str:
+        """One line: ``Budget(sigma_min=ln(1/19)≈-2.9444, witness=(x=1, x'=0))`` (a long float-derived ``ln(q)``
+        as a decimal)."""
+        fields: list[tuple[str, Any]] = [(self.name, short_real(self.value, None if self.exact is None
+                                                                 else str(self.exact)))]
+        w = self.witness
+        if w is not None:
+            fields.append(("witness", f"(x={w.x}, x'={w.x_prime}" + ("" if w.y is None else f", y={w.y}") + ")"))
+        return one_line("Budget", fields)
 
 
 
@@ -103,6 +116,39 @@ class MutualInformation:
     enclosure: Enclosure | None
     bits: int | None = None
 
+    def __repr__(self) -> str:
+        """One line: ``MutualInformation(eps_m≈0.0087942, enclosure=[0.00879423159303…, …])``."""
+        fields: list[tuple[str, Any]] = [("eps_m", short_real(self.value))]
+        if self.enclosure is not None:
+            lo, hi = self.enclosure.decimal(16)
+            fields.append(("enclosure", f"[{lo}, {hi}]"))
+        return one_line("MutualInformation", fields, note="" if self.enclosure is not None else "float, not certified")
+
+
+
+def float_derived(measures: Measures) -> bool:
+    """Whether exact ``measures`` are those of floats' binary values: the mechanism was given as a float array
+    (or its floats were rounded on the way in), so a long ``ln(q)`` is shown as a decimal.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from relations import Mechanism, measure
+    >>> float_derived(measure(Mechanism.local(np.array([[0.9, 0.1], [0.2, 0.8]])))), float_derived(
+    ...     measure(Mechanism.local([["9/10", "1/10"], ["1/5", "4/5"]])))
+    (True, False)
+    """
+    mech = measures.mechanism
+    if not measures.exact or mech is None:
+        return False
+    return any(mech.rounding) or mech.mode_rule.startswith("auto: a float array")
+
+
+def _mode_note(measures: Measures) -> str:
+    """What the one-line ``repr()`` says of the numeric mode: nothing for exact input."""
+    if not measures.exact:
+        return "float mode, approximate"
+    return f"exact, of the {FLOAT_MARK}" if float_derived(measures) else ""
 
 
 @dataclass(frozen=True)
@@ -140,6 +186,15 @@ class Measures:
     ('ln(2)', 'ln(2)', '0', True)
     >>> e_m.enclosure.decimal(4)
     ('0.0588', '0.0589')
+    >>> e_m
+    MutualInformation(eps_m≈0.058892, enclosure=[0.0588915178281917, 0.0588915178281918])
+    >>> res
+    Measures(eps_i=ln(2)≈0.69315, eps_d=ln(2)≈0.69315, eps_m≈0.058892, sigma_min=0)
+    >>> print(res)  # doctest: +ELLIPSIS
+    mechanism — local, 3 inputs x 3 outputs, all pairs; mode exact
+    ...
+    │ eps_d     │    0.69314718056 │ ln(2) ...
+    ...
     """
 
     eps_i: Budget
@@ -151,6 +206,19 @@ class Measures:
 
     def __iter__(self) -> Iterator[Budget | MutualInformation]:
         return iter((self.eps_i, self.eps_d, self.eps_m, self.sigma_min))
+
+    def __str__(self) -> str:
+        """``relations measure``'s table, as plain text (:func:`relations.io._text.measures_text`)."""
+        return text_view(self, "relations.io._text:measures_text")
+
+    def __repr__(self) -> str:
+        """One line: the four values, exact forms where short (a float-derived ``ln(q)`` as a decimal, marked)."""
+        fields = [(b.name, short_real(b.value, None if b.exact is None else str(b.exact)))
+                  for b in (self.eps_i, self.eps_d)]
+        fields.append(("eps_m", short_real(self.eps_m.value)))
+        fields.append(("sigma_min", short_real(self.sigma_min.value, None if self.sigma_min.exact is None
+                                               else str(self.sigma_min.exact))))
+        return one_line("Measures", fields, note=_mode_note(self))
 
     def to_dict(self) -> dict[str, Any]:
         """The object ``relations measure --json`` prints: exact forms as text, values as floats.

@@ -12,11 +12,19 @@ inputs and columns by the outputs, which :meth:`Mechanism.local
 The helpers :func:`html_table`, :func:`latex_text` and :func:`pandas` serve the result
 objects of the layers above (:mod:`relations.measures._display`,
 :mod:`relations.checking._display`).  pandas is imported only by :func:`pandas`.
+
+``print()`` and ``repr()`` of the result objects: :func:`text_view` is their ``str()``, the
+CLI's compact table, drawn by a function of :mod:`relations.io._text` that it names as
+``"module:function"`` text and imports on first use (as :func:`relations.notions.evaluator`
+does), so the lower layers import no table code; :func:`one_line` and :func:`short_real` build
+their one-line ``repr()``.
 """
 
 from __future__ import annotations
 
 import html
+import importlib
+import math
 from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
@@ -24,7 +32,15 @@ from typing import Any
 from relations.model._encoding import to_dict
 from relations.model._products import ProductChannel, ProductPrior
 
-__all__ = ["MAX_SHOWN", "html_table", "latex_text", "pandas", "MechanismDisplay"]
+__all__ = ["MAX_SHOWN", "html_table", "latex_text", "pandas", "MechanismDisplay", "text_view", "one_line",
+           "short_real", "FLOAT_MARK"]
+
+#: How a value computed exactly from a mechanism given in floats is marked: it is the exact value of the
+#: floats' binary values (the phrase of the CLI's table titles, :func:`relations.io._tables.measures_table`).
+FLOAT_MARK = "floats at their binary values"
+
+#: Longest exact form a one-line ``repr()`` shows; a longer one (a float-derived ``ln(q)``) shows as a decimal.
+SHORT_FORM = 24
 
 #: Most rows (and columns) of a mechanism shown in a notebook; the rest is elided.
 MAX_SHOWN = 12
@@ -170,3 +186,54 @@ class MechanismDisplay:
         data = channel.array.copy() if channel.exact is None else [list(r) for r in channel.exact]
         return pd.DataFrame(data, index=pd.Index(index, name="x"), columns=pd.Index(list(m.outputs), name="y"),
                             dtype=None if channel.exact is None else object)
+
+
+def text_view(obj: Any, renderer: str) -> str:
+    """``str()`` of a result object: ``renderer`` (``"module:function"``, imported on first use) applied to it.
+
+    The renderers are in :mod:`relations.io._text`: the CLI's table as plain text, 100 columns, no colour.
+
+    Examples
+    --------
+    >>> text_view(3, "builtins:str")
+    '3'
+    """
+    module, function = renderer.split(":")
+    return str(getattr(importlib.import_module(module), function)(obj))
+
+
+def short_real(value: float, exact: str | None = None, *, digits: int = 5) -> str:
+    """A value for a one-line ``repr()``: ``ln(13/7)≈0.61904``, ``0``, ``inf``, or ``≈0.2290`` (no exact form).
+
+    An exact form longer than :data:`SHORT_FORM` characters (``ln(q)`` of floats' binary values) is left
+    out: the decimal stands for it.
+
+    Examples
+    --------
+    >>> short_real(0.6190392084062235, "ln(13/7)"), short_real(0.0, "0"), short_real(float("-inf"), "-inf")
+    ('ln(13/7)≈0.61904', '0', '-inf')
+    >>> short_real(2.0794415416798357, "ln(144115188075855876/18014398509481985)"), short_real(-0.0)
+    ('≈2.0794', '≈0')
+    """
+    v = value + 0.0  # no "-0"
+    decimal = ("inf" if v > 0 else "-inf") if math.isinf(v) else f"{v:.{digits}g}"
+    if exact is None or len(exact) > SHORT_FORM:
+        return decimal if math.isinf(v) else "≈" + decimal
+    if exact == decimal or math.isinf(v) or exact.lstrip("-") in ("0", "inf"):
+        return exact
+    return f"{exact}≈{decimal}"
+
+
+def one_line(name: str, fields: Sequence[tuple[str, Any]], note: str = "") -> str:
+    """``Name(key=value, ...; note)`` on one line: the ``repr()`` of a result object.
+
+    Examples
+    --------
+    >>> one_line("Measures", [("eps_d", "ln(13/7)≈0.61904"), ("exact", True)])
+    'Measures(eps_d=ln(13/7)≈0.61904, exact=True)'
+    >>> one_line("X", [("a", "≈1")], note="approximate")
+    'X(a≈1; approximate)'
+    """
+    parts = [f"{k}{v}" if isinstance(v, str) and v.startswith("≈") else f"{k}={v}" for k, v in fields]
+    text = ", ".join(parts) + (f"; {note}" if note else "")
+    return f"{name}({' '.join(text.split())})"

@@ -45,6 +45,7 @@ from relations.checking._conjectures import Conjecture, float_gap, parse_conject
 from relations.checking._quantities import values
 from relations.errors import InputError
 from relations.kinds import Verdict
+from relations.model._display import one_line, text_view
 from relations.model._distributions import Channel, Prior
 from relations.model._mechanism import Mechanism
 from relations.model._neighbours import LocalInputs
@@ -118,6 +119,18 @@ class ConjectureResult(PipelineResult):
         The proof in lines (:attr:`relations.proofs.Proof.trace`): the infinite cases, the facts used with
         their multipliers, scopes and references.  Also for a proof whose scope is narrower than the
         setting, which does not make the verdict ``proved``.
+
+    ``print(result)`` shows the lines ``relations conjecture`` prints; ``repr(result)`` is one line.
+
+    Examples
+    --------
+    >>> r = ConjectureResult("eps_d <= eps_i", "local", "unrefuted", "no counterexample", searched=("smallest-first",))
+    >>> r
+    ConjectureResult(text='eps_d <= eps_i', setting='local', verdict='unrefuted')
+    >>> print(r)
+    eps_d <= eps_i (local): unrefuted
+      no counterexample
+      searched: smallest-first
     """
 
     text: str
@@ -138,6 +151,22 @@ class ConjectureResult(PipelineResult):
     witness_size: tuple[int, int, int] | None = None
     screened: int = 0
     trace: tuple[str, ...] = ()
+
+    def __str__(self) -> str:
+        """``relations conjecture``'s lines: verdict, evidence, facts, proof, searches, witness
+        (:func:`relations.io._text.conjecture_text`)."""
+        return text_view(self, "relations.io._text:conjecture_text").rstrip("\n")
+
+    def __repr__(self) -> str:
+        """One line: the conjecture, its setting and verdict, and the witness's size when refuted."""
+        fields: list[tuple[str, Any]] = [("text", repr(self.text)), ("setting", repr(self.setting)),
+                                         ("verdict", repr(str(self.verdict)))]
+        if self.witness_size is not None:
+            fields.append(("witness", "{} inputs x {} outputs, denominators <= {}".format(*self.witness_size)))
+        elif self.used:
+            used = ", ".join(self.used[:3]) + (f", … ({len(self.used)} facts)" if len(self.used) > 3 else "")
+            fields.append(("used", repr(used)))
+        return one_line("ConjectureResult", fields)
 
 
 def decide_conjecture(conj: Conjecture | str, mech: Mechanism) -> Decision:

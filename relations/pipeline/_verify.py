@@ -43,6 +43,7 @@ from relations.checking._checker import Outcome, evaluate
 from relations.checking._quantities import values
 from relations.kinds import RelationKind, Status
 from relations.kinds import Verdict as V
+from relations.model._display import one_line, text_view
 from relations.model._mechanism import Mechanism
 from relations.pipeline._conversion_frontiers import CONVERSION_IDS, conversion_frontier
 from relations.pipeline._frontiers import Frontier, frontier_for
@@ -100,6 +101,18 @@ class RelationVerdict(PipelineResult):
     re-checked witness), ``refuted`` (a counterexample ``witness`` re-checked exactly),
     ``holds-bounded`` (no counterexample among all mechanisms of the sizes in ``bounded``),
     ``unrefuted`` (no counterexample in the searches listed in ``searched``).
+
+    ``print(verdict)`` shows its row of ``relations verify``'s table; ``repr(verdict)`` is one line.
+
+    Examples
+    --------
+    >>> from relations.catalogue import get
+    >>> v = RelationVerdict(get("zheng2025.thm3"), V.PROVED, "SMT lemma")
+    >>> v
+    RelationVerdict(relation='zheng2025.thm3', verdict='proved', evidence='SMT lemma')
+    >>> text = str(v)
+    >>> text.splitlines()[0], "│ zheng2025.thm3 " in text and "│ proved " in text and "SMT lemma" in text
+    ('relations verify', True)
     """
 
     relation: Relation
@@ -121,6 +134,16 @@ class RelationVerdict(PipelineResult):
     family_file: str | None = None
     coq: str | None = None  # "FILE: THEOREM" of a Coq proof of the relation (or of a stronger one)
     smt: tuple[str, str] | None = None  # (header, SMT-LIB script) of the lemma or derivation, for proofs/lemmas/
+
+    def __str__(self) -> str:
+        """``relations verify``'s table row of this relation, as plain text (:func:`relations.io._text.verdict_text`)."""
+        return text_view(self, "relations.io._text:verdict_text")
+
+    def __repr__(self) -> str:
+        """One line: the relation's id, its verdict, the evidence (cut at 120 characters)."""
+        evidence = self.evidence if len(self.evidence) <= 120 else self.evidence[:119] + "…"
+        return one_line("RelationVerdict", [("relation", repr(self.relation.id)), ("verdict", repr(str(self.verdict))),
+                                            ("evidence", repr(evidence))])
 
 
 def _settings(rel: Relation) -> list[str]:

@@ -27,6 +27,7 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
+from relations._cache import hypothesis_home
 from relations.catalogue._entries import Relation
 from relations.checking._checker import evaluate
 from relations.checking._quantities import values
@@ -125,7 +126,8 @@ def generated(setting: str, examples: int) -> tuple[Mechanism, ...]:
         return False
 
     try:
-        find(mechanisms(setting), record, settings=_settings(examples))
+        with hypothesis_home():  # hypothesis's files under the user cache, never .hypothesis/ in the cwd
+            find(mechanisms(setting), record, settings=_settings(examples))
     except NoSuchExample:
         pass
     return tuple(drawn)
@@ -171,7 +173,8 @@ def hypothesis_search(rel: Relation, setting: str, effort: Any, *, shrink: bool 
     from relations.search.strategies import mechanisms
 
     try:
-        return find(mechanisms(setting), refutes(rel), settings=_settings(effort.hypothesis_examples))
+        with hypothesis_home():
+            return find(mechanisms(setting), refutes(rel), settings=_settings(effort.hypothesis_examples))
     except NoSuchExample:  # pragma: no cover - a refuting example was drawn above
         return None
 

@@ -208,7 +208,10 @@ def connect(scheduler: str, *, timeout: float = 30) -> Any:
     try:
         from distributed import Client
     except ImportError:
-        raise InputError("--scheduler needs dask.distributed (pip install 'privacy-relations[sweep]')") from None
+        from relations._install import install_hint
+
+        raise InputError("--scheduler needs dask.distributed, in the sweep extra: "
+                         + install_hint("sweep", only=["dask[distributed]"])) from None
     try:
         return Client(scheduler, timeout=timeout)
     except Exception as exc:

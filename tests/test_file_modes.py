@@ -1,0 +1,72 @@
+"""Files the tool writes honour the umask (0644 under umask 022), and a replaced file keeps its mode.
+
+``tempfile.mkstemp`` creates 0600 files; every write goes through
+:func:`relations.io._outputs.write_bytes_atomic`, which gives the file ``0o666 & ~umask`` (what ``open()`` gives a
+new file) or the mode of the file it replaces.  Checked here through the CLI as a user runs it, under two umasks.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from relations.io._outputs import write_bytes_atomic
+
+ROOT = Path(__file__).resolve().parent.parent
+RR = {"setting": "local", "prior": ["1/2", "1/2"], "channel": [["3/4", "1/4"], ["1/4", "3/4"]]}
+
+
+def _mode(path) -> int:
+    return stat.S_IMODE(os.stat(path).st_mode)
+
+
+def _cli(umask: int, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "relations.cli", *args], capture_output=True, text=True, timeout=300,
+                          cwd=ROOT, preexec_fn=lambda: os.umask(umask))
+
+
+@pytest.mark.parametrize("umask", [0o022, 0o077, 0o002])
+def test_atomic_writes_honour_the_umask(tmp_path, umask):
+    old = os.umask(umask)
+    try:
+        write_bytes_atomic(str(tmp_path / "new.bin"), b"x")
+    finally:
+        os.umask(old)
+    assert _mode(tmp_path / "new.bin") == 0o666 & ~umask
+
+
+def test_a_replaced_file_keeps_its_mode(tmp_path):
+    target = tmp_path / "mine.json"
+    target.write_text("{}")
+    os.chmod(target, 0o640)
+    old = os.umask(0o077)
+    try:
+        write_bytes_atomic(str(target), b"[]")
+    finally:
+        os.umask(old)
+    assert _mode(target) == 0o640 and target.read_bytes() == b"[]"
+
+
+@pytest.mark.parametrize("umask", [0o022, 0o077])
+def test_commands_write_files_under_the_umask(tmp_path, umask):
+    """measure --plot, conjecture --out FILE and conjecture --file --out DIR (a folder with its manifest)."""
+    mech = tmp_path / "rr.json"
+    mech.write_text(json.dumps(RR))
+    want = 0o666 & ~umask
+    plot = tmp_path / "curve.png"
+    assert _cli(umask, "measure", str(mech), "--tradeoff", "--plot", str(plot)).returncode == 0
+    witness = tmp_path / "w.json"
+    assert _cli(umask, "conjecture", "rho <= kl", "--quick", "--out", str(witness)).returncode == 1
+    spec = tmp_path / "mine.json"
+    spec.write_text(json.dumps({"conjectures": [{"id": "a", "statement": "rho <= kl", "setting": "local"}]}))
+    folder = tmp_path / "out"
+    assert _cli(umask, "conjecture", "--file", str(spec), "--quick", "--out", str(folder)).returncode == 1
+    written = [plot, witness, *sorted(p for p in folder.rglob("*") if p.is_file())]
+    assert len(written) >= 4 and any(p.name == ".relations-output.json" for p in written)
+    assert {p.name: oct(_mode(p)) for p in written} == {p.name: oct(want) for p in written}
