@@ -166,7 +166,8 @@ def notion_text(result: Any) -> str:
 
 
 def verdict_text(verdict: Any) -> str:
-    """``relations verify``'s table row of one :class:`~relations.pipeline.RelationVerdict`."""
+    """``relations verify``'s compact table row of one :class:`~relations.pipeline.RelationVerdict` (as the CLI
+    prints it without ``--wide``)."""
     from relations.io._tables import verdicts_table
 
-    return plain(verdicts_table([verdict], width=WIDTH))
+    return plain(verdicts_table([verdict], width=WIDTH, wide=False))

@@ -111,8 +111,8 @@ class RelationVerdict(PipelineResult):
     >>> v
     RelationVerdict(relation='zheng2025.thm3', verdict='proved', evidence='SMT lemma')
     >>> text = str(v)
-    >>> text.splitlines()[0], "│ zheng2025.thm3 " in text and "│ proved " in text and "SMT lemma" in text
-    ('relations verify', True)
+    >>> text.splitlines()[0].startswith("relations verify"), "│ zheng2025.thm3" in text and "│ proved " in text
+    (True, True)
     """
 
     relation: Relation
