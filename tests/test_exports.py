@@ -262,3 +262,18 @@ def test_latex_fits_a_one_column_article(tmp_path, name):
             assert proc.returncode == 0, proc.stdout[-2000:]
         log = (tmp_path / f"doc_{kind}.log").read_text(errors="replace")
         assert "Overfull" not in log, [line for line in log.splitlines() if "Overfull" in line]
+
+
+def test_symbolic_latex_uses_ln_and_compiles(tmp_path):
+    """symbolic --format latex: \\ln (not sympy's \\log), simplified where shorter, and pdflatex compiles it."""
+    out = run_cli("symbolic", "krr", "--k", "3", "--format", "latex")
+    assert out.returncode == 0, out.stderr
+    assert "\\ln" in out.stdout and "\\log" not in out.stdout and "\\varepsilon" in out.stdout
+    assert len(out.stdout.splitlines()) == 4 and all(line.startswith("$") for line in out.stdout.splitlines())
+    if shutil.which("pdflatex") is None:
+        return
+    (tmp_path / "s.tex").write_text("\\documentclass{article}\n\\usepackage{amsmath}\n\\begin{document}\n"
+                                    + out.stdout.replace("\n", "\n\n") + "\\end{document}\n", encoding="utf-8")
+    proc = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "s.tex"], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout[-2000:]

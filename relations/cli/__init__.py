@@ -455,8 +455,12 @@ def symbolic(
     for name in ("eps_d", "eps_i", "sigma_min", "eps_m"):
         expr = getattr(forms, name)
         expr = sym.piecewise(expr) if piecewise else expr
-        if fmt == "latex":
-            body = sympy.latex(expr, symbol_names={x: VAREPSILON for x in expr.free_symbols if x.name == "eps"})
+        if fmt == "latex":  # simplified (sympy keeps the value under the symbols' assumptions) where shorter; \ln
+            simple = sympy.simplify(expr)
+            if sympy.count_ops(simple) < sympy.count_ops(expr) and not simple.has(sympy.I):
+                expr = simple
+            body = sympy.latex(expr, ln_notation=True,
+                               symbol_names={x: VAREPSILON for x in expr.free_symbols if x.name == "eps"})
             sys.stdout.write(f"${tex[name]} = {body}$\n")
         elif fmt == "pretty":
             sys.stdout.write(f"{name} =\n{sympy.pretty(expr, use_unicode=True)}\n\n")
