@@ -270,13 +270,13 @@ def _tabular(spec: str, header: list[str], rows: list[list[str]]) -> list[str]:
 LONGEST_CELL = 36
 
 
-def _measure_rows(obj: dict[str, Any], long: list[str] | None = None) -> list[list[str]]:
-    """The budgets' rows (and ``--notion`` ones); exact forms too long for a cell go to ``long`` as comment lines."""
-    rows = []
+def _budgets_table(obj: dict[str, Any]) -> list[str]:
+    """The budgets' table (and ``--notion`` rows); exact forms too long for a cell follow it as comment lines."""
+    rows, long = [], []
 
     def fitted(name: str, item: dict[str, Any], cell: str) -> str:
         exact = item.get("exact")
-        if isinstance(exact, str) and len(exact) > LONGEST_CELL and long is not None:
+        if isinstance(exact, str) and len(exact) > LONGEST_CELL:
             long.append(f"% {name} = {exact}")
             return "(below)"
         return cell
@@ -291,7 +291,8 @@ def _measure_rows(obj: dict[str, Any], long: list[str] | None = None) -> list[li
         cell = _certified(item["enclosure"]) if item.get("enclosure") else fitted(item["name"], item, _exact_cell(item))
         rows.append([f"${latex_math(item['name'])}$", cell or "--", latex_number(item["value"]),
                      _witness_math(item.get("witness"))])
-    return rows
+    table = _tabular(_BUDGETS, ["quantity", "exact", "value", "witness"], rows)
+    return table + ([r"% exact forms too long for the table, marked (below):", *long] if long else [])
 
 
 def _version() -> str:
@@ -340,16 +341,13 @@ def to_latex(kind: str, obj: Any, *, source: str | None = None, command: str | N
     if kind == "verify" and not obj.get("complete", True):
         command += " (interrupted: incomplete)"
     lines = [f"% relations {_version()}: {command}".replace("\n", " "), PACKAGES]
-    long: list[str] = []  # exact forms too long for a cell
     if kind == "measure":
-        lines += _tabular(_BUDGETS, ["quantity", "exact", "value", "witness"], _measure_rows(obj, long))
-        lines += [r"% exact forms too long for the table, marked (below):", *long] if long else []
+        lines += _budgets_table(obj)
         lines += [f"% left out: {item['name']} ({item['reason']})" for item in obj.get("left_out", [])]
     elif kind == "check":
         parts: list[list[str]] = []
         if "budgets" in chosen:
-            parts.append(_tabular(_BUDGETS, ["quantity", "exact", "value", "witness"], _measure_rows(obj["measures"], long))
-                         + ([r"% exact forms too long for the table, marked (below):", *long] if long else []))
+            parts.append(_budgets_table(obj["measures"]))
         if "relations" in chosen:
             rows = []
             for r in obj["relations"]:

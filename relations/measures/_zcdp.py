@@ -420,6 +420,7 @@ def rho_pair(p, q, bits: int) -> tuple[Fraction, Fraction]:
     """
     return RhoPair(p, q).enclose(bits)
 
+
 def _rho_bisect(p, q, bits: int) -> tuple[Fraction, Fraction]:
     """The fallback enclosure of ``sup_{alpha > 1} D_alpha(P || R) / alpha`` (rows with equal supports, ``P != R``).
 
