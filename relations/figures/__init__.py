@@ -36,10 +36,10 @@ from relations.figures._plots import (
     draw_privacy_distortion,
     draw_symmetric_channel,
 )
-from relations.figures._style import FORMATS, parse_formats, render, setup
+from relations.figures._style import FORMATS, parse_formats, render, setup, use_style
 from relations.io import EVIDENCE_DIR
 
-__all__ = ["FIGURES", "FORMATS", "write_all", "relation_diagram_data", "prior_skew_data", "krr_information_data",
+__all__ = ["FIGURES", "FORMATS", "write_all", "use_style", "relation_diagram_data", "prior_skew_data", "krr_information_data",
            "central_records_data", "symmetric_channel_data", "privacy_distortion_data", "conversion_frontiers_data"]
 
 #: Each figure's name: its data function and its drawing function.

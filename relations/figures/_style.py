@@ -31,8 +31,8 @@ if TYPE_CHECKING:
 from relations.errors import InputError
 from relations.notions import NOTIONS, mathtext
 
-__all__ = ["PALETTE", "SERIES", "VERDICT_STYLE", "SYMBOLS", "FORMATS", "DPI", "setup", "math", "series",
-           "parse_formats", "render"]
+__all__ = ["PALETTE", "SERIES", "VERDICT_STYLE", "SYMBOLS", "FORMATS", "DPI", "setup", "use_style", "math",
+           "series", "parse_formats", "render"]
 
 #: Okabe-Ito: black, orange, sky blue, bluish green, yellow, blue, vermillion, reddish purple.
 PALETTE = ("#000000", "#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7")
@@ -79,11 +79,29 @@ def setup() -> Any:
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+
+    use_style()
+    return plt
+
+
+def use_style() -> None:
+    """Give your own matplotlib plots the figures' style: fonts, sizes, grid, and the palette as colour cycle.
+
+    Only ``matplotlib.rcParams`` change (the backend does not), so it works in a notebook with
+    ``%matplotlib inline`` as well as in a script.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> use_style()
+    >>> matplotlib.rcParams["axes.prop_cycle"].by_key()["color"][:2]
+    ['#000000', '#D55E00']
+    """
+    import matplotlib
     from matplotlib.rcsetup import cycler  # matplotlib.cycler, which its stub does not declare
 
-    plt.rcParams.update(_RC)
-    plt.rcParams["axes.prop_cycle"] = cycler(color=[s["color"] for s in SERIES])
-    return plt
+    matplotlib.rcParams.update(_RC)
+    matplotlib.rcParams["axes.prop_cycle"] = cycler(color=[s["color"] for s in SERIES])
 
 
 def math(text: str) -> str:
