@@ -1,7 +1,8 @@
-"""Every performance figure of README's table in one run, each next to its baseline or target.
+"""Every performance figure of docs/benchmarks.md in one run, each next to its baseline or target.
 
 Run: ``python benchmarks/run_all.py`` (the issue's sizes: about 10 minutes on a 2-core machine) or
-``python benchmarks/run_all.py --quick`` (small sizes, about 2 minutes; targets are then not judged).
+``python benchmarks/run_all.py --quick`` (small sizes, about 2 minutes; targets are then not judged);
+``--markdown benchmarks/run-all-DATE.md`` also writes the table as a dated page for ``docs/benchmarks.md``.
 
 Each benchmark script runs in its own process, one after the other (so none competes with another
 for the two cores), and prints a JSON line last; this script reads those lines and prints one table:
@@ -123,7 +124,13 @@ def rows(quick: bool) -> tuple[list[tuple], dict]:
 
 
 def main() -> None:
-    quick = "--quick" in sys.argv
+    import argparse
+
+    parser = argparse.ArgumentParser(description="Every performance figure in one run, next to its baseline.")
+    parser.add_argument("--quick", action="store_true", help="small sizes, about 2 minutes; targets not judged")
+    parser.add_argument("--markdown", metavar="FILE", help="also write the table as a dated Markdown table to FILE")
+    args = parser.parse_args()
+    quick = args.quick
     table, res = rows(quick)
     from rich.console import Console
     from rich.table import Table
@@ -134,7 +141,24 @@ def main() -> None:
     for row in table:
         t.add_row(*(str(c) for c in row))
     Console(width=160).print(t)
+    if args.markdown:
+        Path(args.markdown).write_text(_markdown(table, quick), encoding="utf-8")
     print(json.dumps({"quick": quick, "results": res}))
+
+
+def _markdown(table: list[tuple], quick: bool) -> str:
+    """The table as Markdown, headed by the date, the machine and its load (for docs/benchmarks.md)."""
+    import datetime
+    import os
+    import platform
+
+    load = " ".join(f"{v:.2f}" for v in os.getloadavg())
+    lines = [f"# `benchmarks/run_all.py{' --quick' if quick else ''}` ({datetime.date.today().isoformat()})", "",
+             f"{os.cpu_count()} cores, {platform.python_implementation()} {platform.python_version()}, "
+             f"load average (1, 5, 15 min) {load} at the end.", "",
+             "| work | tool | baseline | ratio | target | met |", "|---|---|---|---|---|---|"]
+    lines += ["| " + " | ".join(str(c).replace("|", "\\|") for c in row) + " |" for row in table]
+    return "\n".join(lines) + "\n"
 
 
 if __name__ == "__main__":

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-API = ROOT / "docs" / "api"
+DOCS = ROOT / "docs"
+API = DOCS / "api"
 
 # The strings that would point outside the repository (to a contract or notes it does not hold).
 OUTSIDE = (b"../shared", b"SPEC.md", b"SPEC section", b"NOTES.md")
@@ -61,19 +62,29 @@ def test_the_public_surface_is_small():
     assert 100 < total <= MAX_EXPORTED, total
 
 
-def test_api_reference_builds_without_warnings(tmp_path):
+def test_the_documentation_site_builds_without_warnings(tmp_path):
+    """The whole site: guides, the notebooks executed by myst-nb, the API reference, the benchmarks."""
     pytest.importorskip("sphinx", reason="sphinx is not installed (pip install -e '.[test]' or '.[docs]')")
+    pytest.importorskip("myst_nb", reason="myst-nb is not installed (pip install -e '.[test]' or '.[docs]')")
     out = tmp_path / "html"
-    run = subprocess.run([sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html", str(API),
+    run = subprocess.run([sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html", str(DOCS),
                           str(out)], capture_output=True, text=True, timeout=900, cwd=ROOT)
     assert run.returncode == 0, (run.stdout + run.stderr)[-6000:]
-    pages = ("index", "semantics", "mechanism-files", "claims-and-verdicts", "package", "numbers", "model",
-             "measures", "mechanisms", "catalogue", "checking", "proofs", "search", "pipeline", "sweeps", "tradeoffs",
-             "io", "app", "figures", "cli", "errors", "notions")
+    pages = ["index", "getting-started", "verifying", "auditing", "sweeps", "mechanisms", "notebooks",
+             "semantics", "mechanism-files", "claims-and-verdicts", "notions", "internals", "benchmarks",
+             "proofs/README", "proofs/notion-facts"]
+    pages += [f"api/{p.stem}" for p in API.glob("*.rst")]
+    pages += [f"notebooks/{p.stem}" for p in (ROOT / "notebooks").glob("*.ipynb")]
     for page in pages:
         assert (out / f"{page}.html").exists(), page
-    model = (out / "model.html").read_text(encoding="utf-8")
+    model = (out / "api" / "model.html").read_text(encoding="utf-8")
     assert "Mechanism.local" in model  # the constructors' docstrings are rendered
+    for notebook in (ROOT / "notebooks").glob("*.ipynb"):  # executed in the build: their outputs are shown
+        html = (out / "notebooks" / f"{notebook.stem}.html").read_text(encoding="utf-8")
+        assert "cell_output" in html, f"{notebook.name} has no output in the site"
+        assert "Traceback" not in html, f"{notebook.name} shows a traceback in the site"
+    benchmarks = (out / "benchmarks.html").read_text(encoding="utf-8")
+    assert re.search(r"20\d\d-\d\d-\d\d", benchmarks)  # dated tables
     guide = (out / "semantics.html").read_text(encoding="utf-8")
     assert "Zeros and infinities" in guide and 'href="mechanism-files.html"' in guide  # included, links resolved
 

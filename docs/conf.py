@@ -1,0 +1,62 @@
+"""Sphinx configuration of the documentation site: the guides, the executed notebooks, the API reference
+(built from the numpydoc docstrings) and the benchmarks.
+
+The guide pages are the Markdown files of ``docs/`` (readable as plain Markdown on GitHub too), the API
+pages are ``docs/api/*.rst``, and ``docs/notebooks`` is a link to the repository's ``notebooks/``, which
+myst-nb executes during the build (cached under the build folder), so the site shows their outputs.
+
+Build with warnings as errors (``tests/test_docs.py`` does exactly this)::
+
+    python -m sphinx -W --keep-going -b html docs docs/_build/html
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # document the source tree, installed or not
+# ... and execute the notebooks against it too (their kernels are new processes)
+os.environ["PYTHONPATH"] = os.pathsep.join([str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])])
+
+project = "relations"
+author = "relations developers"
+copyright = "relations developers"
+try:
+    from importlib.metadata import version as _version
+
+    release = _version("privacy-relations")
+except Exception:  # pragma: no cover - a source tree that was not installed
+    release = ""
+version = release
+
+extensions = ["sphinx.ext.autodoc", "sphinx.ext.mathjax", "numpydoc", "myst_nb"]
+source_suffix = {".rst": "restructuredtext", ".md": "myst-nb", ".ipynb": "myst-nb"}
+root_doc = "index"
+exclude_patterns = ["_build", "notebooks/README.md", "**/.ipynb_checkpoints", "**/__pycache__"]
+html_theme = "alabaster"  # ships with Sphinx: no extra dependency
+
+# autodoc: ``:members:`` follows each module's ``__all__``; types are in the numpydoc sections.
+autodoc_member_order = "bysource"
+autodoc_typehints = "none"
+
+# numpydoc: render the sections, enforce nothing (docstrings are being rewritten).
+numpydoc_show_class_members = False
+numpydoc_validation_checks: set[str] = set()
+numpydoc_xref_param_type = False
+
+# myst: the guide pages link each other as ``[text](page.md)``; $...$ is math in the guides and notebooks.
+myst_heading_anchors = 3
+myst_enable_extensions = ["dollarmath", "amsmath"]
+
+# myst-nb: run every notebook in the build (a fresh kernel each, cached by content under the build folder),
+# and fail the build on an error in a cell.
+nb_execution_mode = "cache"
+nb_execution_timeout = 600
+nb_execution_raise_on_error = True
+nb_execution_show_tb = True
+nb_merge_streams = True
+
+nitpicky = False
