@@ -280,6 +280,7 @@ def test_the_page_in_a_headless_browser(browser, demo_url, tmp_path):
         page.wait_for_selector("#counterexample.shown", timeout=30_000)
         assert page.inner_text("#cx-id") == "zheng2025.thm12"
         assert page.inner_text("#cx-status") == "witness"
+        assert page.inner_text("#cx-title").startswith("A witness for")  # not called a counterexample to the paper
         assert "ε_d = ∞" in page.get_attribute("#cx-budgets", "data-exact")
         assert _query(page)["cx"] == "mi"
 
