@@ -1,9 +1,9 @@
-"""The local HTTP server of ``relations demo``: one self-contained page and two JSON endpoints.
+"""The local HTTP server of ``relations demo``: one page, the KaTeX files it uses and two JSON endpoints.
 
 The standard library's :class:`http.server.ThreadingHTTPServer` serves
 
-* ``/`` -- the page (``page.html`` next to this module: HTML, CSS and JavaScript in one file, nothing
-  fetched from the internet, so it works in a classroom without a connection);
+* ``/`` -- the page (``page.html`` next to this module: HTML, CSS and JavaScript in one file; with KaTeX
+  below, nothing is fetched from the internet, so it works in a classroom without a connection);
 * ``/api/state?k=K&n=N&skew=J&records=R`` -- :func:`relations.demo._state.state` as JSON;
 * ``/api/counterexample?kind=mi|thm4&k=...`` -- :func:`relations.demo._state.counterexample`;
 * ``/static/katex/...`` -- the KaTeX files the page renders its formulas with (bundled: ``static/katex/``
