@@ -7,8 +7,8 @@ point and the catalogue's bounds) and counterexamples on demand.
 
 * :mod:`relations.demo._state` -- what the page shows for one slider position, as JSON (exact:
   :func:`relations.demo._state.state`);
-* :mod:`relations.demo._server` -- a local HTTP server (the standard library's): one self-contained page
-  (no internet needed, nothing loaded from a CDN) and its JSON endpoints.
+* :mod:`relations.demo._server` -- a local HTTP server (the standard library's): the page, the KaTeX it
+  sets its formulas with (bundled: no internet needed, nothing loaded from a CDN) and its JSON endpoints.
 
 The layer sits with :mod:`relations.figures`: it imports the layers below it, and only
 :mod:`relations.cli` imports it.

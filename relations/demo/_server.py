@@ -1,14 +1,19 @@
-"""The local HTTP server of ``relations demo``: one self-contained page and two JSON endpoints.
+"""The local HTTP server of ``relations demo``: one page, the KaTeX files it uses and two JSON endpoints.
 
 The standard library's :class:`http.server.ThreadingHTTPServer` serves
 
-* ``/`` -- the page (``page.html`` next to this module: HTML, CSS and JavaScript in one file, nothing
-  fetched from the internet, so it works in a classroom without a connection);
+* ``/`` -- the page (``page.html`` next to this module: HTML, CSS and JavaScript in one file; with KaTeX
+  below, nothing is fetched from the internet, so it works in a classroom without a connection);
 * ``/api/state?k=K&n=N&skew=J&records=R`` -- :func:`relations.demo._state.state` as JSON;
-* ``/api/counterexample?kind=mi|thm4&k=...`` -- :func:`relations.demo._state.counterexample`.
+* ``/api/counterexample?kind=mi|thm4&k=...`` -- :func:`relations.demo._state.counterexample`;
+* ``/static/katex/...`` -- the KaTeX files the page renders its formulas with (bundled: ``static/katex/``
+  next to this module, see its ``SOURCE``; only the files listed in :data:`STATIC` are served).
 
-Query values outside the sliders' ranges are refused with status 400 and a one-line ``error`` before
-anything is computed; computations run one at a time (a lock), so a class of browsers cannot overload
+The page's own address takes the same query (``/?k=3&n=8&skew=0&records=1&cx=thm4``): the page restores
+the sliders from it and keeps it up to date as they move, so a lesson's state can be bookmarked.
+
+Query values outside the sliders' ranges (or not whole numbers in ASCII digits) are refused with status
+400 and a one-line ``error`` before anything is computed; computations run one at a time (a lock), so a class of browsers cannot overload
 the machine.  Infinite values are sent as the strings ``"inf"`` / ``"-inf"`` (JSON has no infinity).
 """
 
@@ -24,13 +29,35 @@ from functools import lru_cache
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
+from pathlib import PurePosixPath
 from typing import Any, cast
 from urllib.parse import parse_qs, urlsplit
 
 from relations.demo._state import COUNTEREXAMPLES, DEFAULTS, RANGES, counterexample, parse_params, state
 from relations.errors import InputError
 
-__all__ = ["DemoServer", "make_server", "page_html", "server_url"]
+__all__ = ["DemoServer", "STATIC", "make_server", "page_html", "server_url"]
+
+#: The content type of each kind of static file the server sends.
+_TYPES = {".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8", ".woff2": "font/woff2",
+          "": "text/plain; charset=utf-8"}
+
+
+def _static_files() -> frozenset[str]:
+    """The files under ``static/`` that the server sends, as paths (``katex/fonts/KaTeX_Main-Regular.woff2``)."""
+    out, stack = set(), [(resources.files("relations.demo").joinpath("static"), "")]
+    while stack:
+        folder, prefix = stack.pop()
+        for entry in folder.iterdir():
+            if entry.is_dir():
+                stack.append((entry, f"{prefix}{entry.name}/"))
+            elif PurePosixPath(entry.name).suffix in _TYPES:
+                out.add(prefix + entry.name)
+    return frozenset(out)
+
+
+#: Every file ``/static/`` serves: a fixed list read once, so no request can name a file outside it.
+STATIC = _static_files()
 
 
 @lru_cache(maxsize=1)
@@ -75,6 +102,10 @@ class _Handler(BaseHTTPRequestHandler):
             self._json(lambda: state(parse_params(query)))
         elif url.path == "/api/counterexample":
             self._json(lambda: counterexample(query.get("kind", "mi"), parse_params(query)))
+        elif url.path.startswith("/static/") and url.path[len("/static/"):] in STATIC:
+            name = url.path[len("/static/"):]
+            data = resources.files("relations.demo").joinpath("static", *name.split("/")).read_bytes()
+            self._send(HTTPStatus.OK, _TYPES[PurePosixPath(name).suffix], data, cache="public, max-age=86400")
         elif url.path == "/favicon.ico":
             self._send(HTTPStatus.NO_CONTENT, "image/x-icon", b"")
         else:
@@ -93,11 +124,11 @@ class _Handler(BaseHTTPRequestHandler):
         body = json.dumps(_finite(obj), allow_nan=False).encode("utf-8")
         self._send(status, "application/json", body)
 
-    def _send(self, status: HTTPStatus, ctype: str, body: bytes) -> None:
+    def _send(self, status: HTTPStatus, ctype: str, body: bytes, *, cache: str = "no-store") -> None:
         self.send_response(status)
         self.send_header("Content-Type", ctype)
         self.send_header("Content-Length", str(len(body)))
-        self.send_header("Cache-Control", "no-store")
+        self.send_header("Cache-Control", cache)
         self.end_headers()
         if body:
             self.wfile.write(body)

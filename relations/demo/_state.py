@@ -31,6 +31,7 @@ from relations.catalogue._entries import BY_ID, CATALOGUE
 from relations.checking._checker import BASE_NAMES, check
 from relations.checking._encoding import check_json
 from relations.errors import InputError
+from relations.io._exports import latex_math
 from relations.measures._api import measure
 from relations.measures._encoding import measures_json
 from relations.mechanisms import krr, paper_example, product
@@ -44,8 +45,8 @@ if TYPE_CHECKING:
     from relations.catalogue._bounds import KLBound, Linear
     from relations.catalogue._formulas import Formula
 
-__all__ = ["RANGES", "DEFAULTS", "RELATIONS", "Params", "parse_params", "mechanism", "state", "frontier", "counterexample",
-           "COUNTEREXAMPLES"]
+__all__ = ["RANGES", "DEFAULTS", "RELATIONS", "THEOREM4", "Params", "parse_params", "mechanism", "state", "frontier",
+           "counterexample", "COUNTEREXAMPLES", "abridge", "tex"]
 
 #: Each slider's integer range (inclusive): the page's sliders and the server accept nothing else.
 RANGES = {"k": (2, 16), "n": (4, 64), "skew": (0, 19), "records": (1, 20)}
@@ -101,12 +102,13 @@ class Params:
 def parse_params(query: Mapping[str, Any]) -> Params:
     """Slider positions from a query (text or ints), each checked against :data:`RANGES`.
 
-    Missing names take their :data:`DEFAULTS`.
+    Missing names take their :data:`DEFAULTS`.  Only ASCII digits count (Python's ``int`` would also read
+    ``"３"`` or fail on ``"²"``, which ``str.isdigit`` accepts).
 
     Raises
     ------
     InputError
-        If a value is not a whole number or is outside its range.
+        If a value is not a whole number in ASCII digits or is outside its range.
 
     Examples
     --------
@@ -116,12 +118,16 @@ def parse_params(query: Mapping[str, Any]) -> Params:
     Traceback (most recent call last):
     ...
     relations.errors.InputError: k must be a whole number from 2 to 16, got '99'
+    >>> parse_params({"k": "\uff13"})
+    Traceback (most recent call last):
+    ...
+    relations.errors.InputError: k must be a whole number from 2 to 16, got '３'
     """
     values = {}
     for name, (lo, hi) in RANGES.items():
         raw = query.get(name, DEFAULTS[name])
         text = str(raw).strip()
-        if not (text.isdigit() and lo <= int(text) <= hi):
+        if not (text.isascii() and text.isdigit() and len(text) <= 6 and lo <= int(text) <= hi):
             raise InputError(f"{name} must be a whole number from {lo} to {hi}, got {str(raw)[:20]!r}")
         values[name] = int(text)
     return Params(**values)
@@ -148,17 +154,51 @@ def _number(v: float | None) -> float | str | None:
     return "inf" if v > 0 else "-inf"
 
 
+def abridge(label: str, *, keep: int = 6) -> str:
+    """A tuple label of more than ``keep`` entries shortened to its first three and last: ``(1,0,0,…,0)``.
+
+    The page shows the short form and keeps the whole one in a tooltip.
+
+    Examples
+    --------
+    >>> abridge("(1," + ",".join(["0"] * 19) + ")"), abridge("(0,1,2)"), abridge("3")
+    ('(1,0,0,…,0)', '(0,1,2)', '3')
+    """
+    if not (label.startswith("(") and label.endswith(")")):
+        return label
+    items = label[1:-1].split(",")
+    return label if len(items) <= keep else "(" + ",".join(items[:3]) + ",…," + items[-1] + ")"
+
+
+def _where(w: Mapping[str, str], short: bool) -> str:
+    """A witness in words: ``x = ..., x' = ..., y = ...`` (each label abridged when ``short``)."""
+    f = abridge if short else str
+    return f"x = {f(w['x'])}, x' = {f(w['x_prime'])}" + (f", y = {f(w['y'])}" if "y" in w else "")
+
+
+def tex(text: str | None, *, longest: int = 24) -> str | None:
+    """An exact form or a formula of the tool as LaTeX for the page's KaTeX; None if absent or longer than ``longest``.
+
+    Examples
+    --------
+    >>> print(tex("ln(39/2)"), tex("eps_i <= eps_d - sigma_min", longest=80), tex("ln(3486784401123456789012345)"))
+    \\ln\\frac{39}{2} \\varepsilon_i \\le \\varepsilon_d - \\sigma_{\\min} None
+    """
+    if text is None or len(text) > longest:
+        return None
+    return latex_math(text)
+
+
 def _budgets(mech: Mechanism, measures) -> dict[str, Any]:
-    """The four budgets: exact form, value, witness in words (``eps_m``: its certified enclosure)."""
+    """The four budgets: exact form (and its LaTeX), value, witness in words, whole and abridged
+    (``eps_m``: its certified enclosure)."""
     obj = measures_json(mech, measures)
     out: dict[str, Any] = {}
     for name in ("eps_i", "eps_d", "sigma_min"):
         b = obj[name]
         w = b.get("witness")
-        where = None
-        if w:
-            where = f"x = {w['x']}, x' = {w['x_prime']}" + (f", y = {w['y']}" if "y" in w else "")
-        out[name] = {"exact": b["exact"], "value": b["value"], "witness": where}
+        out[name] = {"exact": b["exact"], "tex": tex(b["exact"]), "value": b["value"],
+                     "witness": _where(w, False) if w else None, "witness_short": _where(w, True) if w else None}
     mi = measures.eps_m
     lo, hi = mi.enclosure.lower, mi.enclosure.upper
     out["eps_m"] = {"value": mi.value, "exact": None, "enclosure": [f"{float(lo):.15f}", f"{float(hi):.15f}"],
@@ -173,12 +213,38 @@ def _relation_rows(report_json: dict[str, Any]) -> list[dict[str, Any]]:
         if r["status"] == "not applicable":
             continue
         side = {key: (None if r.get(key) is None else {"exact": r[key].get("exact"), "value": r[key]["value"],
-                                                        "name": r[key].get("name")})
+                                                        "name": r[key].get("name"),
+                                                        "tex": None if r[key].get("name") == "eps_m"
+                                                        else tex(r[key].get("exact"), longest=16)})
                 for key in ("premise", "bound", "conclusion")}
-        rows.append({"id": r["id"], "symbols": r["symbols"], "status": str(r["status"]), "kind": str(r["kind"]),
+        rows.append({"id": r["id"], "symbols": r["symbols"], "tex": latex_math(r["symbols"]),
+                     "status": str(r["status"]), "kind": str(r["kind"]),
                      "title": r["title"], "note": r["note"], **side,
                      "slack": None if r.get("slack") is None else r["slack"]})
     return rows
+
+
+#: The paper's bound on ``eps_i`` from ``eps_d`` and its corrected form, per setting (Theorem 4 locally,
+#: Theorem 2 centrally): ``eps_i <= eps_d + sigma_min`` and ``eps_i <= eps_d - sigma_min``.
+THEOREM4 = {"local": ("zheng2025.thm4", "relations.thm4_corrected"),
+            "central": ("zheng2025.thm2", "relations.thm2_corrected")}
+
+
+def _theorem4(rows: list[dict[str, Any]], budgets: dict[str, Any], setting: str) -> dict[str, Any]:
+    """The Theorem 4 panel: ``eps_i`` next to the bound the paper compares it with (``eps_d + sigma_min``)
+    and the corrected one (``eps_d - sigma_min``), each with its exact form, value and status (from the
+    exact check of the two relations in ``rows``)."""
+    by_id = {r["id"]: r for r in rows}
+    out: dict[str, Any] = {"setting": setting,
+                           **{n: {k: budgets[n][k] for k in ("exact", "tex", "value")}
+                              for n in ("eps_i", "eps_d", "sigma_min")}}
+    for key, rid in zip(("paper", "corrected"), THEOREM4[setting], strict=True):
+        r, rel = by_id[rid], BY_ID[rid]
+        bound = r["bound"] or {}
+        out[key] = {"id": rid, "title": rel.title, "symbols": rel.symbols, "tex": latex_math(rel.symbols),
+                    "status": r["status"], "exact": bound.get("exact"), "tex_value": tex(bound.get("exact")),
+                    "value": bound.get("value")}
+    return out
 
 
 def state(p: Params) -> dict[str, Any]:
@@ -190,7 +256,9 @@ def state(p: Params) -> dict[str, Any]:
         ``params`` (the mechanism in words: ``ratio``, ``eps`` as ``ln(t)``, ``prior``, ``setting``),
         ``budgets`` (``eps_i``, ``eps_d``, ``sigma_min`` with ``exact`` and ``value``; ``eps_m`` with its
         ``enclosure``), ``relations`` (each applicable catalogue relation with its ``status``),
-        ``counts`` (relations per status), ``frontier`` (:func:`frontier`) and ``seconds``.
+        ``counts`` (relations per status), ``theorem4`` (``eps_i`` against the paper's bound
+        ``eps_d + sigma_min`` and the corrected ``eps_d - sigma_min``: Theorem 4 locally, Theorem 2
+        centrally), ``frontier`` (:func:`frontier`) and ``seconds``.
 
     Examples
     --------
@@ -199,6 +267,9 @@ def state(p: Params) -> dict[str, Any]:
     ('ln(3)', '0', 'ln(3)')
     >>> {r["id"]: r["status"] for r in s["relations"]}["relations.thm11_sharp"]
     'holds'
+    >>> t4 = state(Params(k=2, n=12, skew=10, records=1))["theorem4"]
+    >>> t4["eps_i"]["exact"], t4["paper"]["exact"], t4["paper"]["status"], t4["corrected"]["exact"]
+    ('ln(9)', '0', 'fails', 'ln(9)')
     """
     start = time.perf_counter()
     mech = mechanism(p)
@@ -213,8 +284,10 @@ def state(p: Params) -> dict[str, Any]:
               "eps": "0" if t == 1 else f"ln({t})", "eps_value": math.log(t), "skew_share": str(p.skew_share),
               "prior": [str(v) for v in p.prior], "setting": p.setting,
               "mechanism": f"krr({p.k}, {t})" + (f" on {p.records} records (product)" if p.records > 1 else "")}
-    return {"params": params, "budgets": _budgets(mech, report.values.measures), "relations": rows, "counts": counts,
-            "frontier": frontier(p.k, p.skew, p.records), "seconds": round(time.perf_counter() - start, 3)}
+    budgets = _budgets(mech, report.values.measures)
+    return {"params": params, "budgets": budgets, "relations": rows, "counts": counts,
+            "theorem4": _theorem4(rows, budgets, p.setting), "frontier": frontier(p.k, p.skew, p.records),
+            "seconds": round(time.perf_counter() - start, 3)}
 
 
 #: Slider positions of ``n`` where the frontier plot evaluates ``I(X;Y)`` (every other one).
@@ -245,11 +318,12 @@ def frontier(k: int, skew: int, records: int) -> dict[str, Any]:
         eps.append(math.log(p.ratio))
         info.append(measure(mechanism(p)).eps_m.value)
     diameter = records  # D^r: datasets differ in at most r records
-    bounds = [{"id": i, "symbols": BY_ID[i].symbols,
+    bounds = [{"id": i, "symbols": BY_ID[i].symbols, "title": BY_ID[i].title, "tex": latex_math(BY_ID[i].symbols),
                "values": [_bound(i).float(e, 0.0, diameter) for e in eps]} for i in ids]
     sup = [records * local_mi_sup_float(e) for e in eps]
     return {"eps": eps, "eps_m": info, "bounds": bounds, "sup": sup,
-            "sup_label": ("r F(eps)" if records > 1 else "F(eps)") + ": most I(X;Y) of any eps-DP mechanism"}
+            "sup_label": ("r F(eps)" if records > 1 else "F(eps)") + ": most I(X;Y) of any eps-DP mechanism",
+            "sup_tex": (r"r\,F(\varepsilon)" if records > 1 else r"F(\varepsilon)")}
 
 
 def _bound(relation_id: str) -> Linear | KLBound | Formula:
@@ -281,7 +355,8 @@ def counterexample(kind: str, p: Params) -> dict[str, Any]:
     -------
     dict
         ``title``, ``relation`` (id and claim), ``text``, ``mechanism`` (:func:`_matrix`), ``budgets`` and
-        ``status`` (the relation's status on the witness, from :func:`~relations.checking.check`).
+        ``status`` (the relation's status on the witness, from :func:`~relations.checking.check`); for
+        ``"thm4"`` also ``theorem4`` (the compared bounds, as in :func:`state`).
 
     Examples
     --------
@@ -296,15 +371,21 @@ def counterexample(kind: str, p: Params) -> dict[str, Any]:
         mi = measure(mechanism(p)).eps_m.value
         target = max(Fraction(1, 1000), Fraction(math.floor(mi * 1000), 1000))
         mech = mi_witness(rel.setting, target)
-        text = (f"I(X;Y) <= {target} (your mechanism: {mi:.4f}) and yet eps_d = inf: an output that one input "
+        text = (f"I(X;Y) ≤ {target} (your mechanism: {mi:.4f}) and yet ε_d = ∞: an output that one input "
                 "can produce and its neighbour never can. Small mutual information does not bound DP.")
     else:
         rel = BY_ID["zheng2025.thm4"]
         mech = paper_example()
         text = ("The paper's own Section 5 example: prior (19/20, 1/20), rows (13/20, 7/20) and (7/20, 13/20). "
-                "Theorem 4 claims eps_i <= eps_d + sigma_min; the corrected bound is eps_i <= eps_d - sigma_min.")
-    report = check(mech, relations=[rel])
-    outcome = check_json(report)["relations"][0]
-    return {"title": rel.title, "relation": {"id": rel.id, "symbols": rel.symbols, "statement": rel.statement},
-            "text": text, "mechanism": _matrix(mech), "budgets": _budgets(mech, report.values.measures),
-            "status": str(outcome["status"]), "conclusion": outcome.get("conclusion"), "bound": outcome.get("bound")}
+                "Theorem 4 claims ε_i ≤ ε_d + σ_min; the corrected bound is ε_i ≤ ε_d − σ_min.")
+    also = [BY_ID[THEOREM4["local"][1]]] if kind == "thm4" else []
+    report = check(mech, relations=[rel, *also])
+    outcomes = check_json(report)["relations"]
+    outcome, budgets = outcomes[0], _budgets(mech, report.values.measures)
+    out = {"title": rel.title, "relation": {"id": rel.id, "symbols": rel.symbols, "tex": latex_math(rel.symbols),
+                                            "statement": rel.statement},
+           "text": text, "mechanism": _matrix(mech), "budgets": budgets, "status": str(outcome["status"]),
+           "conclusion": outcome.get("conclusion"), "bound": outcome.get("bound")}
+    if kind == "thm4":
+        out["theorem4"] = _theorem4(_relation_rows({"relations": outcomes}), budgets, "local")
+    return out
