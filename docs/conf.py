@@ -38,6 +38,12 @@ root_doc = "index"
 exclude_patterns = ["_build", "notebooks/README.md", "**/.ipynb_checkpoints", "**/__pycache__"]
 html_theme = "alabaster"  # ships with Sphinx: no extra dependency
 
+# Math is set by the KaTeX bundled with the live page (relations/demo/static/katex), not MathJax from a CDN,
+# so the site reads offline: _static/render-math.js loads it and renders Sphinx's math elements.
+html_static_path = ["_static", "../relations/demo/static"]
+mathjax_path = "render-math.js"
+html_theme_options = {"page_width": "1200px", "sidebar_width": "240px"}  # room for the notebooks' code
+
 # autodoc: ``:members:`` follows each module's ``__all__``; types are in the numpydoc sections.
 autodoc_member_order = "bysource"
 autodoc_typehints = "none"

@@ -83,6 +83,9 @@ def test_the_documentation_site_builds_without_warnings(tmp_path):
         html = (out / "notebooks" / f"{notebook.stem}.html").read_text(encoding="utf-8")
         assert "cell_output" in html, f"{notebook.name} has no output in the site"
         assert "Traceback" not in html, f"{notebook.name} shows a traceback in the site"
+    index = (out / "index.html").read_text(encoding="utf-8")  # math by the bundled KaTeX: the site reads offline
+    assert "render-math.js" in index and "cdn" not in index.lower()
+    assert (out / "_static" / "katex" / "katex.min.js").is_file()
     benchmarks = (out / "benchmarks.html").read_text(encoding="utf-8")
     assert re.search(r"20\d\d-\d\d-\d\d", benchmarks)  # dated tables
     guide = (out / "semantics.html").read_text(encoding="utf-8")
