@@ -350,3 +350,33 @@ def test_usetex_names_dvipng_only_for_png(tmp_path):
             assert "dvipng not" not in str(err) and "type1cm" in str(err)
     finally:
         os.environ["PATH"] = old
+
+
+def test_every_label_compiles_with_latex(drawn, tmp_path):
+    """What ``--font usetex`` hands to LaTeX: every text and marker of every figure, set by pdflatex with the
+    preamble matplotlib's usetex uses (less ``type1cm``, which only scales fonts) and the style's packages;
+    any mathtext-only command or unescaped character would stop it."""
+    import shutil
+    import subprocess
+
+    from matplotlib.lines import Line2D
+
+    if shutil.which("pdflatex") is None:
+        pytest.skip("pdflatex not installed")
+    texts = set()
+    for fig in drawn.values():
+        texts |= {t.get_text() for t in fig.findobj(lambda a: hasattr(a, "get_text") and hasattr(a, "get_position"))
+                  if t.get_text().strip()}
+        texts |= {m for line in fig.findobj(Line2D) if isinstance(m := line.get_marker(), str) and m.startswith("$")}
+    assert len(texts) > 100
+    lines = [line for t in sorted(texts) for line in t.split("\n") if line.strip()]  # matplotlib sets each line
+    preamble = style._FONT_RC["usetex"]["text.latex.preamble"]
+    doc = "\n".join([r"\documentclass{article}", r"\usepackage[utf8]{inputenc}",
+                     r"\DeclareUnicodeCharacter{2212}{\ensuremath{-}}", r"\usepackage[papersize=72in,margin=1in]{geometry}",
+                     preamble, r"\usepackage[strings]{underscore}", r"\usepackage{textcomp}", r"\begin{document}",
+                     *(rf"\mbox{{{line}}}\par" for line in lines), r"\end{document}", ""])
+    (tmp_path / "labels.tex").write_text(doc, encoding="utf-8")
+    res = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "labels.tex"], cwd=tmp_path,
+                         capture_output=True, text=True, timeout=120)
+    errors = [line for line in res.stdout.splitlines() if line.startswith("!")]
+    assert res.returncode == 0 and not errors, errors[:3]

@@ -117,12 +117,13 @@ def draw_prior_skew(data: dict[str, Any], *, width: float | None = None, title: 
     narrow = fig.get_figwidth() < 4.5
     for m in data["marked"]:
         ax.plot([m["p0"]], [m["eps_i"]], "o", color="black", ms=6, zorder=5)
-        tie = (f" = {SYMBOLS['eps_d']} $-$ {SYMBOLS['sigma_min']}" if m.get("attains_eps_d_minus_sigma") else "")
-        text = (f"$p(0) = {m['p0']:.2f}$: {SYMBOLS['eps_i']} = {math(m['eps_i_exact'])} "
-                f"$\\approx {m['eps_i']:.3f}${tie}\n(Zheng et al. printed {m['paper_printed']})")
-        if narrow:  # the exact form and the tie on lines of their own
-            text = (f"$p(0) = {m['p0']:.2f}$: {SYMBOLS['eps_i']} $\\approx {m['eps_i']:.3f}$"
-                    f"{tie}\n(Zheng et al. printed {m['paper_printed']})")
+        tie = (f"= {SYMBOLS['eps_d']} $-$ {SYMBOLS['sigma_min']}" if m.get("attains_eps_d_minus_sigma") else "")
+        value = f"$p(0) = {m['p0']:.2f}$: {SYMBOLS['eps_i']} = {math(m['eps_i_exact'])} $\\approx {m['eps_i']:.3f}$"
+        printed = f"Zheng et al. printed {m['paper_printed']}"
+        if narrow:  # the tie moves to the second line
+            text = f"{value}\n{tie + '; ' if tie else ''}{printed}"
+        else:
+            text = f"{value} {tie}\n({printed})"
         ax.annotate(text, (m["p0"], m["eps_i"]), textcoords="axes fraction",
                     xytext=(0.03, 0.58) if m["p0"] < 0.9 else (0.1 if not narrow else 0.03, 0.86),
                     fontsize=8 if not narrow else 7, arrowprops={"arrowstyle": "-", "color": "grey", "lw": 0.6})
@@ -204,7 +205,7 @@ def draw_symmetric_channel(data: dict[str, Any], *, width: float | None = None, 
     a2.plot(d, data["I"], lw=3.2, **series(0, marker=None), label="$I(X;Y)$")
     step = max(1, len(d) // 12)
     a2.plot(d, data["fano"], **series(1, markevery=(step // 2, step), markerfacecolor="white"),
-            label="Fano lower bound ($=I(X;Y)$ here)")
+            label="Fano lower bound\n($=I(X;Y)$ here)")  # two lines: a narrow legend, clear of the curve
     a2.axhline(data["H"], **series(2, marker=None), lw=1.2, label=f"$H(X) = \\ln {data['symbols']}$")
     a2.set_ylim(0, data["H"] * 1.1)
     a2.set_xlabel("distortion $D$")
