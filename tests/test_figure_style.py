@@ -380,3 +380,15 @@ def test_every_label_compiles_with_latex(drawn, tmp_path):
                          capture_output=True, text=True, timeout=120)
     errors = [line for line in res.stdout.splitlines() if line.startswith("!")]
     assert res.returncode == 0 and not errors, errors[:3]
+
+
+def test_wrap_keeps_citations_and_math_whole():
+    style.setup(font="sans")
+    text = r"bound $\varepsilon_d (e^{\varepsilon_d} - 1)$ (Zheng et al. 2025, Thm 11; Mironov 2017, Prop. 3)"
+    for inches in (0.5, 1.0, 1.5, 3.0):
+        lines = style.wrap(text, inches).split("\n")
+        assert " ".join(lines) == text
+        assert not any(line.endswith(("Thm", "Prop.", "Zheng")) for line in lines)
+        assert all(line.count("$") % 2 == 0 for line in lines)
+        # a line is wider than asked only when it is one unbreakable word
+        assert all(style._width(line, 8.0) <= inches or len(style._words(line)) == 1 for line in lines)

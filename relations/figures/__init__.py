@@ -102,6 +102,18 @@ def write_all(out: str = "figures", fmt: str | Sequence[str] = FORMATS, only: Se
         An unknown format, width or font, ``usetex`` without ``latex`` (or ``dvipng`` for PNG), a file in
         ``out`` the tool did not write (without ``force``), or a ``verdicts`` file that is not one of
         ``relations verify``.
+
+    Examples
+    --------
+    One figure for a column of a two-column paper (3.5 in wide, 252 pt), without its title, in serif:
+
+    >>> import os, tempfile
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     paths = write_all(folder, "svg", ["prior_skew"], width="column", title=False, font="serif")
+    ...     svg = open(paths[0], encoding="utf-8").read()
+    >>> [os.path.basename(p) for p in paths], 'width="252pt"' in svg
+    (['prior_skew.svg'], True)
+    >>> use_style()  # back to the default font for what follows
     """
     from relations.io._outputs import OutputDir
 

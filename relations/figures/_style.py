@@ -318,6 +318,8 @@ def check_usetex(formats: Sequence[str]) -> None:
 def wrap(text: str, width: float, *, fontsize: float = 8.0) -> str:
     """``text`` broken at spaces outside ``$...$`` into lines at most ``width`` inches wide at ``fontsize`` points.
 
+    A citation's ``Thm 11``, ``Prop. 3`` and ``Zheng et al.`` are never broken.
+
     Lines are measured with matplotlib's own text layout (mathtext included); a word wider than ``width``
     stays whole on its line.
 
@@ -369,7 +371,16 @@ def _words(text: str) -> list[str]:
             cur += ch
     if cur:
         words.append(cur)
-    return words
+    glued: list[str] = []  # "Thm 11", "Prop. 3", "Zheng et al." stay on one line
+    for word in words:
+        if glued and (glued[-1].split(" ")[-1].lstrip("(") in _GLUE or word == "et"):
+            glued[-1] += " " + word
+        else:
+            glued.append(word)
+    return glued
+
+
+_GLUE = {"Thm", "Prop.", "Lemma", "Cor.", "eq.", "et"}
 
 
 def _width(text: str, fontsize: float) -> float:
