@@ -392,3 +392,17 @@ def test_wrap_keeps_citations_and_math_whole():
         assert all(line.count("$") % 2 == 0 for line in lines)
         # a line is wider than asked only when it is one unbreakable word
         assert all(style._width(line, 8.0) <= inches or len(style._words(line)) == 1 for line in lines)
+
+
+@pytest.mark.slow
+def test_usetex_renders_a_pdf_where_latex_is_complete(tmp_path):
+    """Where latex, kpsewhich and type1cm are installed, ``--font usetex`` writes a PDF set by LaTeX (its fonts
+    are TeX's Type 1 Computer Modern, not DejaVu or STIX)."""
+    try:
+        style.check_usetex(["pdf"])
+    except InputError as err:
+        pytest.skip(str(err))
+    paths = figures.write_all(str(tmp_path), "pdf", ["prior_skew"], width="column", title=False, font="usetex")
+    style.use_style()
+    pdf = open(paths[0], "rb").read()
+    assert pdf[:5] == b"%PDF-" and b"+CMR" in pdf and b"/Type1" in pdf and b"DejaVu" not in pdf

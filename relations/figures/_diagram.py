@@ -116,8 +116,10 @@ def _key(fig, ax, edges: list[dict[str, Any]], step: float = _LINE, size: float 
         if fix:
             fcol = VERDICT_STYLE.get(fix["verdict"], ("black", "-"))[0]
             word = "sharpened" if e["verdict"] == "proved" else "corrected"  # a proved theorem is only sharpened
-            text = f"    {word}: {math(fix['label'])}" + (f"  [{fix['verdict']}]" if fix["verdict"] else "")
-            fig.text(*_corner(ax), text, color=fcol, fontsize=size, va="top", transform=_offset(fig, line, step))
+            text = f"{word}: {math(fix['label'])}" + (f"  [{fix['verdict']}]" if fix["verdict"] else "")
+            # indented by the offset, not by spaces (LaTeX, under --font usetex, drops leading spaces)
+            fig.text(*_corner(ax), text, color=fcol, fontsize=size, va="top",
+                     transform=_offset(fig, line, step, indent=2 * size))
             line += 1
 
 
@@ -131,11 +133,13 @@ def _non(edge: dict[str, Any]) -> str:
     return f"${s} < \\infty \\;\\nRightarrow\\; {t} < \\infty$"
 
 
-def _offset(fig, line: int, step: float = _LINE):
-    """Figure coordinates of the panel's lower-left corner, moved down by ``line`` lines of ``step`` points."""
+def _offset(fig, line: int, step: float = _LINE, indent: float = 0.0):
+    """Figure coordinates of the panel's lower-left corner, moved down by ``line`` lines of ``step`` points
+    and right by ``indent`` points."""
     import matplotlib.transforms as mtransforms
 
-    return fig.transFigure + mtransforms.ScaledTranslation(6 / 72, -(4 + line * step) / 72, fig.dpi_scale_trans)
+    return fig.transFigure + mtransforms.ScaledTranslation((6 + indent) / 72, -(4 + line * step) / 72,
+                                                          fig.dpi_scale_trans)
 
 
 def _key_lines(edges: list[dict[str, Any]]) -> int:
