@@ -119,9 +119,10 @@ def test_labels_use_mathtext_symbols_not_ascii(drawn, name):
         assert ascii_name not in joined, ascii_name
 
 
-def test_relation_diagram_labels_neither_overlap_nor_leave_the_figure(verdicts):
-    plt = style.setup()
-    fig = draw_relation_diagram(figures.relation_diagram_data(verdicts))
+@pytest.mark.parametrize("width", [None, style.MIN_WIDTH, style.WIDTHS["column"], 5.99, 6.0, style.WIDTHS["text"]])
+def test_relation_diagram_labels_neither_overlap_nor_leave_the_figure(verdicts, width):
+    plt = style.setup(font="sans")
+    fig = draw_relation_diagram(figures.relation_diagram_data(verdicts), width=width)
     try:
         fig.canvas.draw()
         renderer = fig.canvas.get_renderer()
@@ -162,3 +163,246 @@ def test_math_turns_catalogue_formulas_into_mathtext():
     assert style.parse_formats("all") == style.FORMATS
     with pytest.raises(InputError):
         style.parse_formats("gif")
+
+
+# ------------------------------------------------------------------ paper options: width, title, font
+
+
+def _texts_inside(fig) -> list[str]:
+    """What is drawn outside ``fig`` (its tight box, in inches, beyond the figure's own), after layout."""
+    fig.canvas.draw()
+    box = fig.get_tightbbox(fig.canvas.get_renderer())
+    w, h = fig.get_size_inches()
+    tol = 0.01
+    return [side for side, out in (("left", box.x0 < -tol), ("bottom", box.y0 < -tol), ("right", box.x1 > w + tol),
+                                   ("top", box.y1 > h + tol)) if out]
+
+
+@pytest.mark.parametrize("inches", [style.MIN_WIDTH, style.WIDTHS["column"], 4.2, style.WIDTHS["text"]])
+@pytest.mark.parametrize("name", list(figures.FIGURES))
+def test_width_sets_the_saved_width_in_inches_and_nothing_is_cut(verdicts, name, inches):
+    """At ``width=W`` the PNG is W * 300 pixels wide (not cropped), its height follows the width, and every
+    text lies inside the figure."""
+    from PIL import Image
+
+    plt = style.setup(font="sans")
+    fig = figures.FIGURES[name][1](small_data(name, verdicts), width=inches)
+    try:
+        assert fig.get_figwidth() == pytest.approx(inches)
+        assert not _texts_inside(fig), name
+        with Image.open(io.BytesIO(style.render(fig, "png", tight=False))) as img:
+            assert abs(img.size[0] - inches * style.DPI) <= 1
+            height = img.size[1] / style.DPI
+        # a plotting area of about 0.62 of a panel's width (0.33 for four stacked panels) plus the labels: never
+        # flatter than 0.45 of a panel's width (two panels side by side from 5 inches) nor taller than a page
+        across = 2 if name in ("symmetric_channel", "conversion_frontiers") and inches >= 5 or inches >= 6 else 1
+        assert 0.45 * inches / across < height < 11.0, (name, height)
+    finally:
+        plt.close(fig)
+
+
+def test_heights_follow_the_width(verdicts):
+    """A single plot's height grows with its width; a column figure is taller than wide at most by its legend."""
+    plt = style.setup(font="sans")
+    data = small_data("central_records", verdicts)
+    draw = figures.FIGURES["central_records"][1]
+    heights = []
+    for inches in (3.5, 5.0, 6.5):
+        fig = draw(data, width=inches)
+        heights.append(fig.get_figheight())
+        plt.close(fig)
+    assert heights == sorted(heights) and heights[0] < heights[-1]
+
+
+@pytest.mark.parametrize("name", list(figures.FIGURES))
+def test_no_title_removes_every_title(verdicts, name):
+    plt = style.setup(font="sans")
+    draw = figures.FIGURES[name][1]
+    data = small_data(name, verdicts)
+    with_title, without = draw(data), draw(data, title=False, width=style.WIDTHS["text"])
+    try:
+        def titles(fig):
+            found = [ax.get_title(loc) for ax in fig.axes for loc in ("left", "center", "right")]
+            found.append(fig._suptitle.get_text() if fig._suptitle is not None else "")
+            return [t for t in found if t.strip()]
+
+        assert titles(with_title)
+        assert titles(without) == []
+    finally:
+        plt.close(with_title)
+        plt.close(without)
+
+
+def test_font_serif_changes_the_font_family_and_sans_restores_it():
+    from matplotlib.font_manager import findfont
+
+    plt = style.setup(font="serif")
+    fig = figures.FIGURES["prior_skew"][1](figures.prior_skew_data(points=5))
+    try:
+        label = fig.axes[0].xaxis.label
+        assert label.get_fontfamily() == ["serif"]
+        assert findfont(label.get_fontproperties()).endswith("STIXGeneral.ttf")
+        import matplotlib
+
+        assert matplotlib.rcParams["mathtext.fontset"] == "stix"
+    finally:
+        plt.close(fig)
+    plt = style.setup(font="sans")
+    fig = figures.FIGURES["prior_skew"][1](figures.prior_skew_data(points=5))
+    try:
+        assert findfont(fig.axes[0].xaxis.label.get_fontproperties()).endswith("DejaVuSans.ttf")
+    finally:
+        plt.close(fig)
+
+
+def test_use_style_keeps_working_without_arguments():
+    import matplotlib
+
+    style.use_style(font="serif")
+    style.use_style()
+    assert matplotlib.rcParams["font.family"] == ["sans-serif"] and not matplotlib.rcParams["text.usetex"]
+
+
+@pytest.mark.parametrize("text", ["0", "-3", "2.9", "12.5", "inf", "nan", "wide", ""])
+def test_bad_widths_are_refused(text):
+    if text == "":
+        assert style.parse_width(text) is None
+        return
+    with pytest.raises(InputError, match="--width"):
+        style.parse_width(text)
+
+
+def test_named_and_numeric_widths():
+    assert style.parse_width("column") == 3.5 and style.parse_width(" Text ") == 6.5
+    assert style.parse_width("3") == style.MIN_WIDTH and style.parse_width(12) == style.MAX_WIDTH
+    with pytest.raises(InputError, match="--font"):
+        style.parse_font("comic")
+
+
+def _cli(*args, env=None):
+    import subprocess
+    import sys
+
+    return subprocess.run([sys.executable, "-m", "relations.cli", "figures", *args], capture_output=True, text=True,
+                          timeout=400, env=env)
+
+
+def test_cli_width_no_title_and_font_options(tmp_path):
+    from PIL import Image
+
+    res = _cli("--out", str(tmp_path), "--only", "prior_skew", "--format", "png,svg", "--width", "column",
+               "--no-title", "--font", "serif")
+    assert res.returncode == 0, res.stderr
+    with Image.open(tmp_path / "prior_skew.png") as img:
+        assert img.size[0] == round(3.5 * style.DPI)
+    svg = ET.fromstring((tmp_path / "prior_skew.svg").read_bytes())
+    assert svg.get("width") == "252pt"  # 3.5 in at 72 pt an inch
+    for bad, word in (("--width=0", "--width"), ("--width=abc", "--width"), ("--font=comic", "--font")):
+        res = _cli("--out", str(tmp_path / "x"), bad)
+        assert res.returncode == 2 and "Traceback" not in res.stderr and word in res.stderr
+        assert len(res.stderr.strip().splitlines()) == 1 and not (tmp_path / "x").exists()
+
+
+def test_usetex_without_latex_fails_in_one_line(tmp_path):
+    """``--font usetex`` with no LaTeX on PATH (an empty PATH; the interpreter is called by its full path):
+    exit 2, one line naming what is missing, nothing written."""
+    import os
+
+    env = {**os.environ, "PATH": str(tmp_path / "empty")}
+    res = _cli("--out", str(tmp_path / "out"), "--only", "prior_skew", "--font", "usetex", env=env)
+    assert res.returncode == 2, res.stderr
+    assert "Traceback" not in res.stderr and len(res.stderr.strip().splitlines()) == 1
+    assert "latex" in res.stderr and "dvipng" in res.stderr and not (tmp_path / "out").exists()
+    with pytest.raises(InputError, match="usetex: latex and kpsewhich not found"):
+        _usetex_with_path(str(tmp_path / "empty"))
+
+
+def _usetex_with_path(path: str) -> None:
+    import os
+
+    old = os.environ["PATH"]
+    os.environ["PATH"] = path
+    try:
+        style.check_usetex(["pdf"])
+    finally:
+        os.environ["PATH"] = old
+
+
+def test_usetex_names_dvipng_only_for_png(tmp_path):
+    """With latex and kpsewhich on PATH but no dvipng, PNG is refused naming dvipng; PDF does not need it."""
+    import os
+    import shutil
+
+    if shutil.which("latex") is None or shutil.which("kpsewhich") is None:
+        pytest.skip("no LaTeX here")
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    for prog in ("latex", "kpsewhich"):
+        os.symlink(shutil.which(prog), bin_dir / prog)
+    old = os.environ["PATH"]
+    os.environ["PATH"] = str(bin_dir)
+    try:
+        with pytest.raises(InputError, match="dvipng"):
+            style.check_usetex(["png"])
+        try:
+            style.check_usetex(["pdf"])
+        except InputError as err:  # only when TeX lacks type1cm, which is then what it names
+            assert "dvipng not" not in str(err) and "type1cm" in str(err)
+    finally:
+        os.environ["PATH"] = old
+
+
+def test_every_label_compiles_with_latex(drawn, tmp_path):
+    """What ``--font usetex`` hands to LaTeX: every text and marker of every figure, set by pdflatex with the
+    preamble matplotlib's usetex uses (less ``type1cm``, which only scales fonts) and the style's packages;
+    any mathtext-only command or unescaped character would stop it."""
+    import shutil
+    import subprocess
+
+    from matplotlib.lines import Line2D
+
+    if shutil.which("pdflatex") is None:
+        pytest.skip("pdflatex not installed")
+    texts = set()
+    for fig in drawn.values():
+        texts |= {t.get_text() for t in fig.findobj(lambda a: hasattr(a, "get_text") and hasattr(a, "get_position"))
+                  if t.get_text().strip()}
+        texts |= {m for line in fig.findobj(Line2D) if isinstance(m := line.get_marker(), str) and m.startswith("$")}
+    assert len(texts) > 100
+    lines = [line for t in sorted(texts) for line in t.split("\n") if line.strip()]  # matplotlib sets each line
+    preamble = style._FONT_RC["usetex"]["text.latex.preamble"]
+    doc = "\n".join([r"\documentclass{article}", r"\usepackage[utf8]{inputenc}",
+                     r"\DeclareUnicodeCharacter{2212}{\ensuremath{-}}", r"\usepackage[papersize=72in,margin=1in]{geometry}",
+                     preamble, r"\usepackage[strings]{underscore}", r"\usepackage{textcomp}", r"\begin{document}",
+                     *(rf"\mbox{{{line}}}\par" for line in lines), r"\end{document}", ""])
+    (tmp_path / "labels.tex").write_text(doc, encoding="utf-8")
+    res = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "labels.tex"], cwd=tmp_path,
+                         capture_output=True, text=True, timeout=120)
+    errors = [line for line in res.stdout.splitlines() if line.startswith("!")]
+    assert res.returncode == 0 and not errors, errors[:3]
+
+
+def test_wrap_keeps_citations_and_math_whole():
+    style.setup(font="sans")
+    text = r"bound $\varepsilon_d (e^{\varepsilon_d} - 1)$ (Zheng et al. 2025, Thm 11; Mironov 2017, Prop. 3)"
+    for inches in (0.5, 1.0, 1.5, 3.0):
+        lines = style.wrap(text, inches).split("\n")
+        assert " ".join(lines) == text
+        assert not any(line.endswith(("Thm", "Prop.", "Zheng")) for line in lines)
+        assert all(line.count("$") % 2 == 0 for line in lines)
+        # a line is wider than asked only when it is one unbreakable word
+        assert all(style._width(line, 8.0) <= inches or len(style._words(line)) == 1 for line in lines)
+
+
+@pytest.mark.slow
+def test_usetex_renders_a_pdf_where_latex_is_complete(tmp_path):
+    """Where latex, kpsewhich and type1cm are installed, ``--font usetex`` writes a PDF set by LaTeX (its fonts
+    are TeX's Type 1 Computer Modern, not DejaVu or STIX)."""
+    try:
+        style.check_usetex(["pdf"])
+    except InputError as err:
+        pytest.skip(str(err))
+    paths = figures.write_all(str(tmp_path), "pdf", ["prior_skew"], width="column", title=False, font="usetex")
+    style.use_style()
+    pdf = open(paths[0], "rb").read()
+    assert pdf[:5] == b"%PDF-" and b"+CMR" in pdf and b"/Type1" in pdf and b"DejaVu" not in pdf

@@ -166,3 +166,100 @@ def test_relation_diagram_says_sharpened_for_a_proved_theorem(tmp_path):
     with_fix = [e for e in data["edges"] if e["corrected"]]
     assert len(sharpened) == sum(status[e["id"]] == "proved" for e in with_fix) >= 2
     assert len(corrected) == sum(status[e["id"]] != "proved" for e in with_fix) >= 1
+
+
+def test_krr_supremum_curve_is_the_maximum_over_two_level_channels():
+    """``sup`` is ``max_theta D(Bern(theta e^eps / s) || Bern(theta))``, ``s = 1 + theta (e^eps - 1)``: the
+    two-level channel that the supremum of ``I(X;Y)`` under eps-LDP reduces to (relations.pipeline._frontiers).
+    Found here by a golden-section search at 40 digits (no closed form; ``f`` is concave); also bounded by
+    ``I`` of k-RR below and by ``eps_d`` above, and ``H = ln k``."""
+    ratios = [Fraction(11, 10), Fraction(2), Fraction(3), Fraction(10), Fraction(15)]
+    data = figures.krr_information_data(4, ratios)
+    assert data["H"] == pytest.approx(math.log(4), abs=1e-15)
+    for t, e, s_value, i in zip(ratios, data["eps_d"], data["sup"], data["I"]):
+        r = mpf(t)
+
+        def f(theta, r=r):
+            a = theta * r / (1 + theta * (r - 1))
+            return a * mpmath.log(a / theta) + (1 - a) * mpmath.log((1 - a) / (1 - theta))
+
+        lo, hi, g = mpmath.mpf(0), mpmath.mpf(1), (mpmath.sqrt(5) - 1) / 2
+        for _ in range(200):
+            a, b = hi - g * (hi - lo), lo + g * (hi - lo)
+            lo, hi = (lo, b) if f(a) > f(b) else (a, hi)
+        best = f((lo + hi) / 2)
+        assert all(f(mpmath.mpf(k) / 200) <= best for k in range(1, 200))  # it is the maximum, not a saddle
+        assert s_value == pytest.approx(float(best), rel=1e-12, abs=1e-15)
+        assert i <= s_value + 1e-12 and s_value <= e
+        assert i <= data["H"]
+
+
+def test_krr_figure_draws_the_supremum_and_the_entropy():
+    from relations.figures._plots import draw_krr_information
+
+    data = figures.krr_information_data(4, [Fraction(1), Fraction(3), Fraction(15)])
+    fig = draw_krr_information(data)
+    ax = fig.axes[0]
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert any("c - 1 - \\ln c" in t for t in labels) and any("$H(X) = \\ln 4$" in t for t in labels)
+    ys = {tuple(line.get_ydata()) for line in ax.get_lines()}
+    assert tuple(data["sup"]) in ys and (data["H"], data["H"]) in ys
+
+
+def test_citations_read_authors_and_years_from_the_catalogue():
+    """By hand from the catalogue's source strings: "Zheng, Huang, Wang, Li, Xu, Li. ... 2025, Theorem 4" is
+    "Zheng et al. 2025, Thm 4"; two authors are joined by "and"; one stands alone."""
+    from relations.catalogue._citations import citation, cite_source
+    from relations.catalogue._entries import CATALOGUE
+
+    assert citation("zheng2025.thm4") == "Zheng et al. 2025, Thm 4"
+    assert citation("zheng2025.eq17") == "Zheng et al. 2025, eq. (17)"
+    assert citation("kov2017.dp_eps_delta") == "Kairouz et al. 2017"
+    assert citation("cuffyu2016.density") == "Cuff and Yu 2016"
+    assert citation("mironov2017.rdp_dp") == "Mironov 2017, Prop. 3"
+    assert citation("relations.thm9_corrected") == "this project, revising Zheng et al. 2025, Thm 9"
+    assert cite_source("no reference here") is None
+    for r in CATALOGUE:
+        text = citation(r)
+        assert r.id not in text and "_" not in text
+        if not r.source.startswith("this project"):  # every literature source reads as authors and a year
+            assert cite_source(r.source) == text and any(ch.isdigit() for ch in text)
+        # the id's year, where it has one, is the citation's year (zheng2025 -> 2025); a project id cites the
+        # revised relation or the work it builds on
+        year = "".join(ch for ch in r.id.split(".")[0] if ch.isdigit())
+        if len(year) == 4 and not r.id.startswith("relations."):
+            assert year in text, (r.id, text)
+
+
+def test_legends_and_texts_carry_no_catalogue_ids(tmp_path):
+    """Every figure's legends cite authors and years, never a catalogue id such as ``relations.thm11_sharp``."""
+    import re
+
+    from relations.catalogue._entries import CATALOGUE
+    from relations.figures._conversions import conversion_frontiers_data
+    from relations.figures._style import setup
+
+    verdicts = [{"id": r.id, "verdict": "proved"} for r in CATALOGUE if r.id.startswith("zheng2025.thm")]
+    path = tmp_path / "verdicts.json"
+    path.write_text(json.dumps(verdicts))
+    small = {"relation_diagram": lambda: figures.relation_diagram_data(str(path)),
+             "prior_skew": lambda: figures.prior_skew_data(points=5),
+             "krr_information": lambda: figures.krr_information_data(4, [Fraction(2), Fraction(5)]),
+             "central_records": lambda: figures.central_records_data(Fraction(3), range(1, 4)),
+             "symmetric_channel": lambda: figures.symmetric_channel_data(7, [Fraction(1, 4), Fraction(1, 2)]),
+             "privacy_distortion": lambda: figures.privacy_distortion_data(budgets=[0.5, 1.5]),
+             "conversion_frontiers": lambda: conversion_frontiers_data(points=6)}
+    ids = [r.id for r in CATALOGUE]
+    plt = setup(font="sans")
+    cited = []
+    for name, (_, draw) in figures.FIGURES.items():
+        for width in (None, 3.5):
+            fig = draw(small[name](), width=width)
+            texts = [t.get_text() for t in fig.findobj(lambda a: hasattr(a, "get_text") and hasattr(a, "get_position"))]
+            plt.close(fig)
+            joined = "\n".join(texts)
+            assert not [i for i in ids if i in joined], name
+            assert not re.search(r"\b(relations|zheng2025|[a-z]+20\d\d)\.[a-z0-9_]+", joined), name
+            cited += [t for t in texts if re.search(r"(et al\.|and [A-Z][a-z]+|[A-Z][a-z]+) (19|20)\d\d", t)]
+    assert any("Zheng et al. 2025, Thm 11" in t for t in cited)
+    assert any("Kairouz et al. 2017" in t for t in cited) and any("Cuff and Yu 2016" in t for t in cited)

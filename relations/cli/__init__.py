@@ -479,6 +479,11 @@ def figures(
                                  "'relations verify' for the relation diagram (verified now, quickly, if missing; "
                                  "the repository's own: proofs/verdicts.json)."),
     force: bool = typer.Option(False, "--force", help="Replace files in --out that relations did not write."),
+    width: str = typer.Option("", "--width", help="column (3.5 in, one column of a two-column paper), text (6.5 in, "
+                              "a one-column text width) or inches from 3 to 12; default: each figure's own size."),
+    no_title: bool = typer.Option(False, "--no-title", help="Leave out the figures' titles (the caption says it)."),
+    font: str = typer.Option("sans", "--font", help="sans (default), serif (STIX, Times-like) or usetex (LaTeX "
+                             "sets the text; needs latex, and dvipng for PNG)."),
 ) -> None:
     """Regenerate the figures from computed results (the relation diagram uses the verdicts of 'relations verify')."""
     import importlib.util
@@ -501,7 +506,14 @@ def figures(
     if unknown:
         fail(f"--only: unknown figure {unknown[0]!r}{did_you_mean(unknown[0], FIGURES)} (one of {', '.join(FIGURES)})")
         return
-    for path in write_all(out, formats, only, force=force, verdicts=verdicts):
+    from relations.figures._style import check_usetex, parse_font, parse_width
+
+    inches = parse_width(width or None)  # each raises InputError: one line, exit 2, before anything is computed
+    font = parse_font(font)
+    if font == "usetex":
+        check_usetex(formats)
+    for path in write_all(out, formats, only, force=force, verdicts=verdicts, width=inches, title=not no_title,
+                          font=font):
         sys.stdout.write(path + "\n")
 
 

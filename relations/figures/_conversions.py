@@ -100,53 +100,80 @@ def conversion_frontiers_data(*, points: int = 300, eps_max: float = 4.0) -> dic
     return out
 
 
-def draw_conversion_frontiers(data: dict[str, Any]) -> Figure:
-    """Four panels: each frontier (thick, black) with the catalogue's bounds (coloured, dashed, marked).
+def draw_conversion_frontiers(data: dict[str, Any], *, width: float | None = None, title: bool = True) -> Figure:
+    """Four panels: each frontier (thick, black) with the catalogue's bounds (coloured, dashed, marked);
+    2 x 2 panels, or one column of four flatter panels below 5 inches of ``width`` (then the frontier,
+    binary RR and the certified points, drawn alike in every panel, share one legend at the top, and the
+    panels' legends list only their bounds, so that the column stays under 10 inches tall).
 
     The frontier and the bounds are the float paths on the grid of ``data["eps"]``; the open circles are
     binary randomized response computed by the library, the crosses the certified (arb) enclosures of
     the frontier at ``ln 2, ln 3, ln 10`` (of maximal leakage: with ``k = 16`` outputs, as computed).  A bound equal to the frontier is drawn over it, dashed.
     """
-    from relations.figures._plots import legend_below
-    from relations.figures._style import SYMBOLS, math, series, setup
+    from relations.figures._plots import ASPECT, MAX_AXES_HEIGHT, cite, legend_below, new_figure, set_title
+    from relations.figures._style import SYMBOLS, math, series
 
-    plt = setup()
-    fig, axes = plt.subplots(2, 2, figsize=(7.4, 8.4), layout="constrained")
+    stacked = width is not None and width < 5.0
+    fig, axes = new_figure((3.7, 10.0) if stacked else (7.4, 8.4), width, 4 if stacked else 2, 1 if stacked else 2)
+    shared: dict[str, Any] = {}
     eps = data["eps"]
     every = max(1, len(eps) // 8)
     titles = {"kl": "KL divergence", "rho": r"zCDP $\rho$", "eps_delta": r"$\varepsilon'$ at $\delta = 10^{-5}$",
               "maximal_leakage": "maximal leakage"}
     for ax, (key, panel) in zip(axes.flat, data["panels"].items()):
         sym = math(panel["notion"])
-        ax.plot(eps, panel["frontier"]["values"], lw=3.0, **series(0, marker=None),
-                label=f"$\\sup$ {sym} under {SYMBOLS['eps_d']}-LDP")
+        line, = ax.plot(eps, panel["frontier"]["values"], lw=3.0, **series(0, marker=None),
+                        label=f"$\\sup$ {sym} under {SYMBOLS['eps_d']}-LDP")
+        shared.setdefault(f"the frontier: $\\sup$ of the panel's notion under {SYMBOLS['eps_d']}-LDP", line)
         if panel.get("rr"):
-            ax.plot(eps[every // 2::every], panel["rr"][every // 2::every], "o", color="black", ms=5, mfc="white",
-                    label="binary RR (library values)", zorder=5)
+            dots, = ax.plot(eps[every // 2::every], panel["rr"][every // 2::every], "o", color="black", ms=5,
+                            mfc="white", label="binary RR (library values)", zorder=5)
+            shared.setdefault("binary RR (library values)", dots)
         lines = panel["bounds"] + panel.get("at_rr", [])
         for i, b in enumerate(lines, start=1):
             at_rr = " at binary RR" if b in panel.get("at_rr", []) else ""
             same = all(abs(u - v) < 1e-9 for u, v in zip(b["values"], panel["frontier"]["values"]))
             ax.plot(eps, b["values"], **series(i, markevery=(every * i // len(lines), every)),
-                    label=f"{math(b['label'])}{at_rr}\n({b['id']}" + ("; equals the frontier)" if same else ")"))
+                    label=f"{math(b['label'])}{at_rr} ({cite(b['id'])}" + ("; equals the frontier)" if same else ")"))
         for k, vals in panel.get("k", {}).items():
             ax.plot(eps, vals, color="grey", lw=1, ls=(0, (1, 2)))
             ax.annotate(f"$k = {k}$", (eps[-1], vals[-1]), fontsize=7.5, xytext=(2, 0), textcoords="offset points",
                         va="center")
         cert = panel["certified"]
-        ax.plot([math_ln(c["eps"]) for c in cert], [(c["lower"] + c["upper"]) / 2 for c in cert], "x",
-                color="black", ms=7, mew=1.5, zorder=6, label="certified enclosure (arb) at $\\ln 2, \\ln 3, \\ln 10$"
-                + (", $k = 16$" if key == "maximal_leakage" else ""))
+        crosses, = ax.plot([math_ln(c["eps"]) for c in cert], [(c["lower"] + c["upper"]) / 2 for c in cert], "x",
+                           color="black", ms=7, mew=1.5, zorder=6,
+                           label="certified enclosure (arb) at $\\ln 2, \\ln 3, \\ln 10$"
+                           + (", $k = 16$" if key == "maximal_leakage" else ""))
+        shared.setdefault("certified enclosure (arb) at $\\ln 2, \\ln 3, \\ln 10$ (maximal leakage: $k = 16$)",
+                          crosses)
         top = max(panel["frontier"]["values"]) * 1.7
         if key == "eps_delta":  # the RDP/zCDP conversions sit ln(1/delta)-ish above the frontier
             top = min(18.0, 1.1 * max(max(b["values"]) for b in lines))
         ax.set_ylim(0, top)
         ax.set_xlim(0, eps[-1] * 1.1)
-        ax.set_title(titles[key])
+        set_title(ax, titles[key], title and not stacked)  # stacked: the y labels name the panels
         ax.set_xlabel(f"{SYMBOLS['eps_d']} (nats)")
-        ax.set_ylabel(f"{sym} (nats)" if key != "eps_delta" else r"$\varepsilon'$ (nats)")
+        ax.set_ylabel(f"{sym} (nats)" if key != "eps_delta" else r"$\varepsilon'$ at $\delta = 10^{-5}$ (nats)")
+        if stacked:
+            for artist in (line, crosses, *([dots] if panel.get("rr") else [])):
+                artist.set_label("_" + artist.get_label())  # in the shared legend instead
         legend_below(ax, fontsize=7)
-    fig.suptitle(r"Frontiers under $\varepsilon_d$-LDP (black) against the catalogue's conversion bounds")
+    if stacked:
+        from relations.figures._style import wrap
+
+        fig.legend(list(shared.values()), [wrap(t, fig.get_figwidth() - 0.6, fontsize=7) for t in shared],
+                   loc="outside lower center", fontsize=7, frameon=False)
+    if title:
+        fig.suptitle(r"Frontiers under $\varepsilon_d$-LDP (black) against the catalogue's conversion bounds"
+                     if not stacked else "Frontiers under $\\varepsilon_d$-LDP (black)\nagainst the catalogue's bounds")
+    if width is not None:  # every panel ASPECT * its width tall (the legends' heights differ: fit the tallest row)
+        target = min(MAX_AXES_HEIGHT, (0.33 if stacked else ASPECT) * width / (1 if stacked else 2))
+        for _ in range(3):
+            fig.canvas.draw()
+            have = min(a.get_position().height for a in axes.flat) * fig.get_figheight()
+            if abs(have - target) < 0.01:
+                break
+            fig.set_figheight(fig.get_figheight() + (target - have) * (4 if stacked else 2))
     return fig
 
 

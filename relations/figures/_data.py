@@ -124,7 +124,17 @@ def prior_skew_data(*, points: int = 361, channel: Sequence[str] = ("13/20", "7/
 
 
 def krr_information_data(k: int = 4, ratios: Sequence[Fraction] | None = None) -> dict[str, Any]:
-    """``I(X;Y)`` of k-RR (uniform prior) against ``eps_d``, with the catalogued bounds.
+    """``I(X;Y)`` of k-RR (uniform prior) against ``eps_d``, with the catalogued bounds, the supremum and ``H(X)``.
+
+    The figure illustrates Zheng et al. 2025, Theorem 11 (``eps_m <= 2 eps_d`` locally) and its sharpening
+    ``eps_m <= eps_d`` (``relations.thm11_sharp``).  Neither bound is reached: the supremum of ``I(X;Y)``
+    over *every* finite local mechanism whose ``eps_d`` is at most ``eps``, with any number of inputs and
+    any prior, is ``F(eps) = c - 1 - ln c`` with ``c = eps / (1 - e^-eps)``
+    (:func:`relations.pipeline._frontiers.local_mi_sup_float`): it is the maximum over ``theta`` of
+    ``D(Bern(theta e^eps / s) || Bern(theta))``, ``s = 1 + theta (e^eps - 1)``, reached at ``s = c``, which
+    ``s``-subset selection approaches as its share of inputs ``s/k`` tends to ``(c - 1)/(e^eps - 1)``.
+    So ``c`` is the mean ratio ``e^eps / s`` at the optimum; ``F(eps) <= eps`` with ``F(eps) / eps -> 1``
+    only as ``eps -> inf``.  For the plotted prior, ``I(X;Y) <= H(X) = ln k`` as well.
 
     Parameters
     ----------
@@ -136,15 +146,24 @@ def krr_information_data(k: int = 4, ratios: Sequence[Fraction] | None = None) -
     Returns
     -------
     dict
-        ``k`` and lists: ``eps_d``, ``I``, ``two_eps`` (Zheng et al. 2025, Thm 11), ``eps`` and
-        ``tightest``, the tightest catalogued bound ``min(eps, eps (e^eps - 1))``.
+        ``k``, ``H`` (``ln k``, the uniform prior's entropy) and lists: ``eps_d``, ``I``, ``two_eps``
+        (Zheng et al. 2025, Thm 11), ``eps`` and ``tightest``, the tightest catalogued bound
+        ``min(eps, eps (e^eps - 1))``, and ``sup``, ``F(eps_d)``.
+
+    Examples
+    --------
+    >>> d = krr_information_data(2, [Fraction(3)])  # c = (3/2) ln 3, F = c - 1 - ln c
+    >>> round(d["I"][0], 4), round(d["sup"][0], 4), round(d["H"], 4)
+    (0.1308, 0.1484, 0.6931)
     """
     from relations.mechanisms._local import krr
+    from relations.pipeline._frontiers import local_mi_sup_float
 
     if not ratios:
         grid = {Fraction(math.exp(math.log(15) * i / 300)).limit_denominator(10**4) for i in range(1, 301)}
         ratios = sorted(grid | {Fraction(1), Fraction(2), Fraction(15)})
-    out: dict[str, Any] = {"k": k, "eps_d": [], "I": [], "two_eps": [], "eps": [], "tightest": []}
+    out: dict[str, Any] = {"k": k, "H": math.log(k), "eps_d": [], "I": [], "two_eps": [], "eps": [], "tightest": [],
+                           "sup": []}
     for t in ratios:
         m = _measure(krr(k, t))
         e = m.eps_d.value
@@ -153,6 +172,7 @@ def krr_information_data(k: int = 4, ratios: Sequence[Fraction] | None = None) -
         out["two_eps"].append(2 * e)
         out["eps"].append(e)
         out["tightest"].append(min(e, e * math.expm1(e)))
+        out["sup"].append(local_mi_sup_float(e))
     return out
 
 

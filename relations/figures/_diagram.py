@@ -26,13 +26,16 @@ _RAD = 0.32  # the bend of every arc; the two arcs between a pair bend to opposi
 _LINE = 12.5  # points between the lines of the key
 
 
-def diagram_positions(edges: list[dict[str, Any]]) -> dict[str, tuple[float, float]]:
+def diagram_positions(edges: list[dict[str, Any]], *, margin: float = 0.18) -> dict[str, tuple[float, float]]:
     """The nodes' positions in the unit square, a layered layout of the edges' graph.
 
     Parameters
     ----------
     edges : list of dict
         ``source`` and ``target`` of each edge (one setting).
+    margin : float, optional
+        The top layer's distance from the left and right edges (0.25 in a narrow panel, so that the
+        boxes stay inside).
 
     Returns
     -------
@@ -56,7 +59,7 @@ def diagram_positions(edges: list[dict[str, Any]]) -> dict[str, tuple[float, flo
     lo, hi = min(xs), max(xs)
     pos = {}
     for node, (x, _) in raw.items():
-        pos[node] = (0.18 + 0.64 * (float(x) - lo) / (hi - lo or 1.0), 0.82 if _LAYERS[node] == 0 else 0.14)
+        pos[node] = (margin + (1 - 2 * margin) * (float(x) - lo) / (hi - lo or 1.0), 0.82 if _LAYERS[node] == 0 else 0.14)
     if pos["eps_i"][0] > pos["eps_d"][0]:  # identifiability on the left, as in the paper
         pos = {n: (1 - x, y) for n, (x, y) in pos.items()}
     return {n: pos[n] for n in _LAYERS}  # a fixed order (networkx orders a layer by a set: by hash)
@@ -70,12 +73,14 @@ def _badge_point(ax, a: tuple[float, float], b: tuple[float, float], rad: float)
     return tuple(ax.transData.inverted().transform((mx, my)))
 
 
-def _panel(ax, setting: str, edges: list[dict[str, Any]]) -> None:
+def _panel(ax, setting: str, edges: list[dict[str, Any]], margin: float = 0.18) -> None:
     ax.set_xlim(0, 1)
     ax.set_ylim(0, 1)
     ax.set_axis_off()
-    ax.set_title(f"{setting} setting", fontsize=10)
-    pos = diagram_positions(edges)
+    # the panel's name is part of the diagram (kept without a title), set above its graph
+    # (at the left: the arc between the two upper nodes bulges up in the middle)
+    ax.text(0.0, 1.0, f"{setting} setting", fontsize=10, ha="left", va="bottom", transform=ax.transAxes)
+    pos = diagram_positions(edges, margin=margin)
     boxes = {n: ax.text(x, y, NODE_TEXT[n], ha="center", va="center", fontsize=8.5, zorder=3, linespacing=1.4,
                         bbox={"boxstyle": "round,pad=0.35", "fc": "white", "ec": "black", "lw": 0.8})
              for n, (x, y) in pos.items()}
@@ -97,22 +102,24 @@ def _number(edge: dict[str, Any]) -> str:
     return edge["id"].split("thm")[1]
 
 
-def _key(fig, ax, edges: list[dict[str, Any]]) -> None:
+def _key(fig, ax, edges: list[dict[str, Any]], step: float = _LINE, size: float = 8) -> None:
     """One line per theorem (and per correction, or sharpening of a proved one) under the panel's graph, in the
     verdict's colour."""
     line = 0
     for e in sorted(edges, key=lambda e: int(_number(e))):
         colour = VERDICT_STYLE.get(e["verdict"], ("grey", "-"))[0]
         fig.text(*_corner(ax), f"Thm {_number(e)}: {math(e['label']) if e['kind'] == 'implication' else _non(e)}"
-                 f"  [{e['verdict']}]", color=colour, fontsize=8, va="top",
-                 transform=_offset(fig, line))
+                 f"  [{e['verdict']}]", color=colour, fontsize=size, va="top",
+                 transform=_offset(fig, line, step))
         line += 1
         fix = e["corrected"]
         if fix:
             fcol = VERDICT_STYLE.get(fix["verdict"], ("black", "-"))[0]
             word = "sharpened" if e["verdict"] == "proved" else "corrected"  # a proved theorem is only sharpened
-            text = f"    {word}: {math(fix['label'])}" + (f"  [{fix['verdict']}]" if fix["verdict"] else "")
-            fig.text(*_corner(ax), text, color=fcol, fontsize=8, va="top", transform=_offset(fig, line))
+            text = f"{word}: {math(fix['label'])}" + (f"  [{fix['verdict']}]" if fix["verdict"] else "")
+            # indented by the offset, not by spaces (LaTeX, under --font usetex, drops leading spaces)
+            fig.text(*_corner(ax), text, color=fcol, fontsize=size, va="top",
+                     transform=_offset(fig, line, step, indent=2 * size))
             line += 1
 
 
@@ -126,38 +133,72 @@ def _non(edge: dict[str, Any]) -> str:
     return f"${s} < \\infty \\;\\nRightarrow\\; {t} < \\infty$"
 
 
-def _offset(fig, line: int):
-    """Figure coordinates of the panel's lower-left corner, moved down by ``line`` lines (in points)."""
+def _offset(fig, line: int, step: float = _LINE, indent: float = 0.0):
+    """Figure coordinates of the panel's lower-left corner, moved down by ``line`` lines of ``step`` points
+    and right by ``indent`` points."""
     import matplotlib.transforms as mtransforms
 
-    return fig.transFigure + mtransforms.ScaledTranslation(6 / 72, -(4 + line * _LINE) / 72, fig.dpi_scale_trans)
+    return fig.transFigure + mtransforms.ScaledTranslation((6 + indent) / 72, -(4 + line * step) / 72,
+                                                          fig.dpi_scale_trans)
 
 
-def draw_relation_diagram(data: dict[str, Any]) -> Figure:
+def _key_lines(edges: list[dict[str, Any]]) -> int:
+    return len(edges) + sum(1 for e in edges if e["corrected"])
+
+
+def draw_relation_diagram(data: dict[str, Any], *, width: float | None = None, title: bool = True) -> Figure:
     """Two layered graphs (central, local) with numbered arcs and, under each, the theorems' formulas.
+
+    Side by side from 6 inches of width (the default is 7.4), stacked below that; the heights are in
+    inches (the graph about 0.62 of a panel's width, the key 12.5 pt a line), so nothing overlaps at any
+    width from :data:`~relations.figures._style.MIN_WIDTH` up.
 
     Parameters
     ----------
     data : dict
         :func:`relations.figures._data.relation_diagram_data`.
+    width : float or None, optional
+        Inches; ``None`` for 7.4.
+    title : bool, optional
+        The figure's title (Zheng et al. 2025, Fig. 3, with the verdicts); the panels' names stay.
 
     Returns
     -------
     matplotlib.figure.Figure
     """
+    from relations.figures._style import wrap
+
     plt = setup()
-    fig = plt.figure(figsize=(7.4, 4.7))
-    for i, setting in enumerate(("central", "local")):
-        ax = fig.add_axes((0.01 + 0.5 * i, 0.42, 0.48, 0.47))
-        edges = [e for e in data["edges"] if e["setting"] == setting]
-        _panel(ax, setting, edges)
-        _key(fig, ax, edges)
+    w = 7.4 if width is None else width
+    cols = 2 if w >= 6.0 else 1
+    pw = w / cols
+    graph = min(2.3, (0.62 if cols == 2 else 0.5) * pw)
+    step, size = (_LINE, 8.0) if cols == 2 else (11.0, 7.5)  # a stacked diagram is tall: a denser key
+    settings = ("central", "local")
+    per = {s: [e for e in data["edges"] if e["setting"] == s] for s in settings}
+    key = max(_key_lines(v) for v in per.values()) * step / 72 + 0.12
+    head = 0.22  # the panel's name
+    ncol = 6 if w >= 6.0 else 3 if w >= 3.4 else 2
+    entries = len(VERDICT_STYLE) + 2  # the verdicts, implication and non-implication
+    legend = 0.22 * -(-entries // ncol) + 0.08
+    text = wrap("Zheng et al. 2025, Fig. 3, with the verdicts of relations verify", w - 0.2, fontsize=10.5)
+    top = (0.2 * (text.count("\n") + 1) + 0.1) if title else 0.05
+    rows = 2 // cols
+    h = top + rows * (head + graph + key) + legend
+    fig = plt.figure(figsize=(w, h))
+    for i, setting in enumerate(settings):
+        col, row = (i, 0) if cols == 2 else (0, i)
+        y0 = h - top - row * (head + graph + key) - head - graph  # inches from the bottom
+        ax = fig.add_axes((col / cols + 0.01, y0 / h, 1 / cols - 0.02, graph / h))
+        _panel(ax, setting, per[setting], 0.18 if pw >= 3.6 else 0.25)
+        _key(fig, ax, per[setting], step, size)
     handles = [plt.Line2D([], [], color=c, linestyle=s, lw=1.5, label=v) for v, (c, s) in VERDICT_STYLE.items()]
     handles.append(plt.Line2D([], [], color="black", marker=r"$\rightarrow$", ls="none", ms=12,
                               label="implication"))
     handles.append(plt.Line2D([], [], color="black", marker=r"$\dashv$", ls="none", ms=10,
                               label="non-implication"))
-    fig.legend(handles=handles, loc="lower center", ncol=6, fontsize=7.5, frameon=False, handlelength=2.2,
+    fig.legend(handles=handles, loc="lower center", ncol=ncol, fontsize=7.5, frameon=False, handlelength=2.2,
                bbox_to_anchor=(0.5, 0.0), columnspacing=1.2)
-    fig.suptitle("Zheng et al. 2025, Fig. 3, with the verdicts of relations verify", fontsize=10.5, y=0.995)
+    if title:
+        fig.suptitle(text, fontsize=10.5, y=1 - 0.02 / h, va="top")
     return fig

@@ -31,8 +31,9 @@ if TYPE_CHECKING:
 from relations.errors import InputError
 from relations.notions import NOTIONS, mathtext
 
-__all__ = ["PALETTE", "SERIES", "VERDICT_STYLE", "SYMBOLS", "FORMATS", "DPI", "setup", "use_style", "math",
-           "series", "parse_formats", "render"]
+__all__ = ["PALETTE", "SERIES", "VERDICT_STYLE", "SYMBOLS", "FORMATS", "DPI", "WIDTHS", "MIN_WIDTH", "MAX_WIDTH",
+           "FONTS", "setup", "use_style", "math", "series", "parse_formats", "parse_width", "parse_font",
+           "check_usetex", "wrap", "render"]
 
 #: Okabe-Ito: black, orange, sky blue, bluish green, yellow, blue, vermillion, reddish purple.
 PALETTE = ("#000000", "#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7")
@@ -56,6 +57,18 @@ SYMBOLS = {**{name: mathtext(name) for name in NOTIONS}, "neg_sigma_min": mathte
 FORMATS = ("png", "pdf", "svg")
 #: The resolution of PNG files.
 DPI = 300
+#: The named widths of ``--width``, in inches.  ``column``: one column of a two-column paper, IEEEtran's
+#: ``\columnwidth`` of 21 pc = 252 pt = 3.49 in (acmart's sigconf has 241 pt = 3.33 in: scale by 0.95);
+#: ``text``: the text width of a one-column paper on US letter with 1-inch margins (article with
+#: ``geometry``'s ``margin=1in``: 8.5 - 2 = 6.5 in; IEEEtran's full width is 43 pc = 7.16 in, LNCS's 12.2 cm
+#: = 4.8 in).  Fonts keep their size in points, so a figure included at its own width has 8-9 pt text.
+WIDTHS = {"column": 3.5, "text": 6.5}
+#: The narrowest and widest ``--width`` in inches (narrower cannot hold the relation diagram's key or the
+#: legends at 7.5-8 pt; wider is a poster).
+MIN_WIDTH, MAX_WIDTH = 3.0, 12.0
+#: The fonts of ``--font``: ``sans`` (DejaVu Sans, the default), ``serif`` (STIX, a Times-like serif, with
+#: STIX mathtext) and ``usetex`` (LaTeX itself sets every text: Computer Modern, as in the paper).
+FONTS = ("sans", "serif", "usetex")
 
 _RC: dict[RcKeyType, Any]
 _RC = {"figure.dpi": 100, "savefig.dpi": DPI, "font.size": 9, "axes.titlesize": 10, "axes.labelsize": 9,
@@ -64,11 +77,28 @@ _RC = {"figure.dpi": 100, "savefig.dpi": DPI, "font.size": 9, "axes.titlesize": 
        "grid.alpha": 0.3, "grid.linewidth": 0.5, "mathtext.fontset": "dejavusans", "svg.hashsalt": "relations",
        "svg.fonttype": "path", "pdf.fonttype": 42, "path.simplify": False, "savefig.bbox": "tight",
        "savefig.pad_inches": 0.05, "axes.spines.top": False, "axes.spines.right": False}
+_FONT_RC: dict[str, dict[RcKeyType, Any]] = {
+    "sans": {"font.family": "sans-serif", "mathtext.fontset": "dejavusans", "text.usetex": False},
+    "serif": {"font.family": "serif", "font.serif": ["STIXGeneral", "DejaVu Serif"], "mathtext.fontset": "stix",
+              "text.usetex": False},
+    # LaTeX's own Computer Modern for serif text and math; each generic family named by a font LaTeX has without
+    # cm-super (matplotlib otherwise demands cm-super for its Computer Modern families)
+    "usetex": {"font.family": "serif", "font.serif": ["DejaVu Serif", "serif"], "font.sans-serif": ["helvetica"],
+               "font.monospace": ["courier"], "font.cursive": ["zapf chancery"], "text.usetex": True,
+               "text.latex.preamble": r"\usepackage{amsmath}\usepackage{amssymb}"},
+}
+#: The rcParams the usetex font changes that the other fonts restore to matplotlib's defaults.
+_RESTORE: tuple[RcKeyType, ...] = ("font.serif", "font.sans-serif", "font.monospace", "font.cursive", "text.latex.preamble")
 _MATHTEXT = {r"\not\Rightarrow": r"\nRightarrow", r"\le ": r"\leq ", r"\ge ": r"\geq ", r"\frac{1}{100000}": r"10^{-5}", "100000": "10^{5}"}
 
 
-def setup() -> Any:
+def setup(*, font: str | None = None) -> Any:
     """``matplotlib.pyplot`` on the Agg backend with this module's fonts, resolution and defaults.
+
+    Parameters
+    ----------
+    font : str or None, optional
+        One of :data:`FONTS`; ``None`` keeps the font already set (by :func:`use_style`, or ``sans``).
 
     Returns
     -------
@@ -80,15 +110,34 @@ def setup() -> Any:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    use_style()
+    use_style(font=font or _current_font())
     return plt
 
 
-def use_style() -> None:
+def _current_font() -> str:
+    import matplotlib
+
+    if matplotlib.rcParams["text.usetex"]:
+        return "usetex"
+    return "serif" if matplotlib.rcParams["font.family"] == ["serif"] else "sans"
+
+
+def use_style(*, font: str = "sans") -> None:
     """Give your own matplotlib plots the figures' style: fonts, sizes, grid, and the palette as colour cycle.
 
     Only ``matplotlib.rcParams`` change (the backend does not), so it works in a notebook with
     ``%matplotlib inline`` as well as in a script.
+
+    Parameters
+    ----------
+    font : str, optional
+        One of :data:`FONTS`: ``sans`` (default), ``serif`` (STIX text and math, close to Times) or
+        ``usetex`` (LaTeX sets the text; needs ``latex``, and ``dvipng`` for PNG: see :func:`check_usetex`).
+
+    Raises
+    ------
+    InputError
+        An unknown ``font``.
 
     Examples
     --------
@@ -96,11 +145,16 @@ def use_style() -> None:
     >>> use_style()
     >>> matplotlib.rcParams["axes.prop_cycle"].by_key()["color"][:2]
     ['#000000', '#D55E00']
+    >>> use_style(font="serif"); matplotlib.rcParams["font.family"], matplotlib.rcParams["mathtext.fontset"]
+    (['serif'], 'stix')
+    >>> use_style()
     """
     import matplotlib
     from matplotlib.rcsetup import cycler  # matplotlib.cycler, which its stub does not declare
 
     matplotlib.rcParams.update(_RC)
+    matplotlib.rcParams.update({k: matplotlib.rcParamsDefault[k] for k in _RESTORE})
+    matplotlib.rcParams.update(_FONT_RC[parse_font(font)])
     matplotlib.rcParams["axes.prop_cycle"] = cycler(color=[s["color"] for s in SERIES])
 
 
@@ -175,7 +229,172 @@ def parse_formats(text: str | Sequence[str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(names))
 
 
-def render(fig: Figure, fmt: str) -> bytes:
+def parse_width(text: str | float | None) -> float | None:
+    """The width in inches of ``--width``: ``column`` or ``text`` (:data:`WIDTHS`) or a number of inches.
+
+    Parameters
+    ----------
+    text : str or float or None
+        ``None`` (or ``""``) keeps each figure's own size.
+
+    Returns
+    -------
+    float or None
+
+    Raises
+    ------
+    InputError
+        Not a name of :data:`WIDTHS` nor a number from :data:`MIN_WIDTH` to :data:`MAX_WIDTH`.
+
+    Examples
+    --------
+    >>> parse_width("column"), parse_width("TEXT"), parse_width("5.5"), parse_width(None)
+    (3.5, 6.5, 5.5, None)
+    """
+    if text is None or text == "":
+        return None
+    if isinstance(text, str) and text.strip().lower() in WIDTHS:
+        return WIDTHS[text.strip().lower()]
+    try:
+        inches = float(text)
+    except ValueError:
+        inches = float("nan")
+    if not MIN_WIDTH <= inches <= MAX_WIDTH:  # also NaN and inf
+        raise InputError(f"--width: {text!r} is neither column ({WIDTHS['column']} in), text ({WIDTHS['text']} in) "
+                         f"nor a number of inches from {MIN_WIDTH:g} to {MAX_WIDTH:g}")
+    return inches
+
+
+def parse_font(text: str) -> str:
+    """The font of ``--font``, one of :data:`FONTS` (case-insensitive).
+
+    Raises
+    ------
+    InputError
+        Any other name.
+    """
+    name = str(text).strip().lower()
+    if name not in FONTS:
+        raise InputError(f"--font: unknown font {text!r} ({', '.join(FONTS)})")
+    return name
+
+
+def check_usetex(formats: Sequence[str]) -> None:
+    """Fail early, in one line, when ``--font usetex`` cannot work.
+
+    matplotlib's ``text.usetex`` runs ``latex`` with the ``type1cm`` package (TeX Live's
+    ``texlive-latex-extra``; the ``type1cm`` package of MiKTeX), finds fonts with ``kpsewhich``, and
+    turns the DVI into PNG with ``dvipng`` (PDF and SVG need no converter).  Ghostscript is needed only
+    for PostScript, which :func:`render` does not write.
+
+    Parameters
+    ----------
+    formats : sequence of str
+        The image formats to be written.
+
+    Raises
+    ------
+    InputError
+        A program missing from ``PATH`` or ``type1cm.sty`` missing from TeX, named with what needs it.
+    """
+    import shutil
+    import subprocess
+
+    needed = ["latex", "kpsewhich"] + (["dvipng"] if "png" in formats else [])
+    missing = [p for p in needed if shutil.which(p) is None]
+    if not missing:
+        try:
+            found = subprocess.run(["kpsewhich", "type1cm.sty"], capture_output=True, text=True, timeout=30).stdout
+        except (OSError, subprocess.SubprocessError):
+            found = ""
+        if not found.strip():
+            missing = ["the LaTeX package type1cm"]
+    if missing:
+        raise InputError(f"--font usetex: {' and '.join(missing)} not found (matplotlib's LaTeX text needs latex, "
+                         "kpsewhich and type1cm, and dvipng for PNG; install them, e.g. TeX Live's "
+                         "texlive-latex-extra and dvipng, or use --font serif)")
+
+
+def wrap(text: str, width: float, *, fontsize: float = 8.0) -> str:
+    """``text`` broken at spaces outside ``$...$`` into lines at most ``width`` inches wide at ``fontsize`` points.
+
+    A citation's ``Thm 11``, ``Prop. 3`` and ``Zheng et al.`` are never broken.
+
+    Lines are measured with matplotlib's own text layout (mathtext included); a word wider than ``width``
+    stays whole on its line.
+
+    Parameters
+    ----------
+    text : str
+        A label; existing line breaks are kept.
+    width : float
+        Inches.
+    fontsize : float, optional
+        Points.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> print(wrap("the information $I(X;Y)$ of the channel", 1.2))
+    the information $I(X;Y)$
+    of the channel
+    """
+    out = []
+    for paragraph in text.split("\n"):
+        words = _words(paragraph)
+        line = ""
+        for word in words:
+            trial = f"{line} {word}" if line else word
+            if line and _width(trial, fontsize) > width:
+                out.append(line)
+                line = word
+            else:
+                line = trial
+        out.append(line)
+    return "\n".join(out)
+
+
+def _words(text: str) -> list[str]:
+    """The words of ``text``, a ``$...$`` span counting as part of its word."""
+    words, cur, inside = [], "", False
+    for ch in text:
+        if ch == "$":
+            inside = not inside
+        if ch == " " and not inside:
+            if cur:
+                words.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    if cur:
+        words.append(cur)
+    glued: list[str] = []  # "Thm 11", "Prop. 3", "Zheng et al." stay on one line
+    for word in words:
+        if glued and (glued[-1].split(" ")[-1].lstrip("(") in _GLUE or word == "et"):
+            glued[-1] += " " + word
+        else:
+            glued.append(word)
+    return glued
+
+
+_GLUE = {"Thm", "Prop.", "Lemma", "Cor.", "eq.", "et"}
+
+
+def _width(text: str, fontsize: float) -> float:
+    """The width in inches of one line of ``text`` in mathtext at ``fontsize`` (the current font)."""
+    from matplotlib.font_manager import FontProperties
+    from matplotlib.textpath import TextToPath
+
+    prop = FontProperties(size=fontsize)
+    ismath = text.count("$") >= 2 and text.count("$") % 2 == 0
+    w, _, _ = TextToPath().get_text_width_height_descent(text, prop, ismath=ismath)
+    return w / 72
+
+
+def render(fig: Figure, fmt: str, *, tight: bool = True) -> bytes:
     """The bytes of ``fig`` as ``fmt`` (PNG at :data:`DPI` dpi, vector PDF or SVG), without timestamps.
 
     Parameters
@@ -183,6 +402,8 @@ def render(fig: Figure, fmt: str) -> bytes:
     fig : matplotlib.figure.Figure
     fmt : str
         One of :data:`FORMATS`.
+    tight : bool, optional
+        Crop to the drawn content (the default); ``False`` keeps the figure's size exactly (``--width``).
 
     Returns
     -------
@@ -194,6 +415,9 @@ def render(fig: Figure, fmt: str) -> bytes:
     import logging
 
     logging.getLogger("fontTools").setLevel(logging.ERROR)  # 'timestamp seems very low' of a reproducible PDF
+    import matplotlib
+
     buf = io.BytesIO()
-    fig.savefig(buf, format=fmt, metadata=metadata, dpi=DPI)
+    with matplotlib.rc_context({"savefig.bbox": "tight" if tight else "standard"}):
+        fig.savefig(buf, format=fmt, metadata=metadata, dpi=DPI)
     return buf.getvalue()
