@@ -70,7 +70,7 @@ def test_the_documentation_site_builds_without_warnings(tmp_path):
     run = subprocess.run([sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html", str(DOCS),
                           str(out)], capture_output=True, text=True, timeout=900, cwd=ROOT)
     assert run.returncode == 0, (run.stdout + run.stderr)[-6000:]
-    pages = ["index", "getting-started", "verifying", "auditing", "sweeps", "mechanisms", "notebooks",
+    pages = ["index", "getting-started", "verifying", "auditing", "sweeps", "mechanisms", "notebooks", "figures", "demo",
              "semantics", "mechanism-files", "claims-and-verdicts", "notions", "internals", "benchmarks",
              "proofs/README", "proofs/notion-facts"]
     pages += [f"api/{p.stem}" for p in API.glob("*.rst")]
