@@ -445,9 +445,12 @@ def symbolic(
 
     builders = {"krr": lambda: sym.krr(k), "rr-prior": sym.binary_rr_with_prior,
                 "paper6": lambda: sym.paper_construction(6), "paper8": lambda: sym.paper_construction(8)}
-    if mechanism not in builders or k < 2:
+    if mechanism not in builders:
         fail(f"unknown symbolic mechanism {mechanism!r}{did_you_mean(mechanism, builders)} (one of "
-             f"{', '.join(builders)}; --k >= 2)")
+             f"{', '.join(builders)})")
+        return
+    if k < 2:
+        fail(f"--k {k}: krr needs a domain of at least 2 values")
         return
     forms = builders[mechanism]()
     VAREPSILON = r"\varepsilon"

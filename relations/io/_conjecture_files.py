@@ -12,6 +12,7 @@ import re
 
 from relations.errors import InputError
 from relations.io._inputs import read_input
+from relations.numbers._text import whole_number
 
 __all__ = ["MAX_FILE_BYTES", "MAX_FILE_CONJECTURES", "parse_conjecture_file", "read_conjecture_file", "result_json"]
 
@@ -41,7 +42,7 @@ def parse_conjecture_file(text: str, *, where: str, setting: str) -> list[tuple[
         return dict(items)
 
     try:
-        data = json.loads(text, object_pairs_hook=pairs)
+        data = json.loads(text, object_pairs_hook=pairs, parse_int=lambda t: whole_number(t, where))
     except json.JSONDecodeError as exc:
         raise InputError(f"{where}: not JSON ({exc.msg} at line {exc.lineno} column {exc.colno})") from None
     if not isinstance(data, dict) or set(data) != {"conjectures"} or not isinstance(data["conjectures"], list):
