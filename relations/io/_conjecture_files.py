@@ -101,7 +101,7 @@ def read_conjecture_file(path: str, *, setting: str = "local") -> list[tuple[str
         An unreadable, oversized, non-UTF-8 or malformed file (one line), or a statement that does not
         parse (every statement is parsed before anything is searched).
     """
-    from relations.checking._conjectures import parse_conjecture
+    from relations.checking._conjecture_eval import parse_defined
 
     data = read_input(path, what="conjecture file").data
     if len(data) > MAX_FILE_BYTES:
@@ -112,5 +112,5 @@ def read_conjecture_file(path: str, *, setting: str = "local") -> list[tuple[str
         raise InputError(f"{path}: not UTF-8 text") from None
     items = parse_conjecture_file(text, where=path, setting=setting)
     for _, statement, _ in items:
-        parse_conjecture(statement)
+        parse_defined(statement)
     return items
