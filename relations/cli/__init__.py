@@ -520,7 +520,7 @@ def main(argv: list[str] | None = None) -> None:
     backslash escapes.  A closed standard output, or one whose reader went away (``| head``), ends the
     command quietly with status :data:`EXIT_BROKEN_PIPE`."""
     streams = sys.stdout, sys.stderr
-    sys.stdout, sys.stderr = _terminal(sys.stdout), _terminal(sys.stderr)  # text shown as text, any encoding
+    sys.stdout, sys.stderr = _terminal(sys.stdout), _terminal(sys.stderr, errors=True)  # text as text, any encoding
     try:
         try:
             _run(argv)
@@ -542,9 +542,11 @@ def main(argv: list[str] | None = None) -> None:
 EXIT_BROKEN_PIPE = 141
 
 
-def _terminal(stream):
+def _terminal(stream, *, errors: bool = False):
     """``stream`` wrapped in :class:`~relations.io._text.TerminalText` (control characters escaped, characters
-    its encoding lacks as backslash escapes); a closed stream (None) is one whose every write is a broken pipe."""
+    its encoding lacks as backslash escapes).  A closed standard output (None) is one whose every write is a
+    broken pipe; a closed standard error (``errors``) takes what is written and drops it (the exit status
+    still tells)."""
     import io
 
     from relations.io._text import TerminalText
@@ -552,6 +554,8 @@ def _terminal(stream):
     if stream is None:
         class Closed(io.TextIOBase):
             def write(self, s: str) -> int:
+                if errors:
+                    return len(s)
                 raise BrokenPipeError(32, "standard output is closed")
 
         return TerminalText(Closed())

@@ -13,7 +13,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from relations.io._reports import sizes
-from relations.io._text import safe
+from relations.io._terminal import safe
 from relations.measures._results import Budget, Measures, float_derived
 from relations.model._floats import EXACT_INPUT_RULE
 from relations.model._mechanism import Mechanism
