@@ -255,6 +255,14 @@ def _mech(**overrides) -> dict:
     (json.dumps(_mech(setting="central", neighbours=[[0, "N"]])).replace('"N"', BIG), "neighbours[0]"),
     (json.dumps(_mech(channel=[["C", "1/4"], ["1/4", "3/4"]])).replace('"C"', BIG), "channel[0][0]"),
     (json.dumps(_mech(channel={"mechanism": "krr", "k": "K", "ratio": 2})).replace('"K"', BIG), "'k'"),
+    (json.dumps(_mech(setting="central", domain=["a", "b"], records=2, inputs=None,
+                      prior={"product": [{"prior": ["1/2", "1/2"], "records": "R"}]},
+                      channel={"product": [["3/4", "1/4"], ["1/4", "3/4"]]})).replace('"inputs": null, ', "")
+     .replace('"R"', BIG), "prior.product[0].records"),
+    (json.dumps(_mech(setting="central", domain=["a", "b"], records=2, inputs=None,
+                      prior={"product": [{"prior": ["1/2", "1/2"], "records": "\u00b2"}]},  # a digit to isdigit()
+                      channel={"product": [["3/4", "1/4"], ["1/4", "3/4"]]})).replace('"inputs": null, ', ""),
+     "prior.product[0].records"),
 ])
 def test_long_integers_in_mechanism_files_are_one_line(text, needle):
     from relations.io._reading import loads
@@ -288,6 +296,14 @@ def test_long_integers_in_the_other_readers_are_one_line():
 def test_long_integers_on_the_command_line_are_one_line(args):
     proc = run_cli(*args)
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
+
+
+def test_a_long_input_limit_in_the_environment_is_one_line(monkeypatch):
+    from relations.io._inputs import LIMIT_VARIABLE, input_limit
+
+    monkeypatch.setenv(LIMIT_VARIABLE, BIG)
+    with pytest.raises(InputError, match="expected a whole number of bytes"):
+        input_limit(False)
 
 
 def test_long_records_in_a_file_through_the_command_line(tmp_path):
