@@ -136,13 +136,16 @@ def test_measure_and_check_show_labels_as_text(tmp_path):
     path = _hostile_file(tmp_path)
     for args, status in ((("measure", str(path)), 0), (("check", str(path), "--claim", "eps_d <= 2"), 0),
                          (("check", str(path), "--claim", "eps_d <= 1"), 1),  # ln 3 > 1: the claim fails
+                         (("measure", str(path), "--tradeoff"), 0), (("measure", str(path), "--notion", "all"), 0),
                          (("measure", str(path), "--format", "csv"), 0),
                          (("check", str(path), "--format", "latex"), 0)):
         proc = _run(*args)
         assert proc.returncode == status, (args, proc.stderr)
         _no_raw(proc)
-        if "--format" not in args:
+        assert "--format" in args or "\\[" not in proc.stdout  # no markup escapes left ('Q\\[x]' for Q[x])
+        if "--format" not in args and "--notion" not in args:  # (--notion's table names witnesses by index)
             assert TITLE_SHOWN in proc.stdout and CLOSE in proc.stdout
+        if args[2:] in ((), ("--claim", "eps_d <= 2"), ("--claim", "eps_d <= 1")):  # output labels in witnesses
             assert BOLD in proc.stdout and BIDI_SHOWN in proc.stdout  # '[bold]A' shown as written
 
 
