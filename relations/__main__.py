@@ -31,7 +31,7 @@ def main(argv: list[str] | None = None) -> None:
         try:
             sys.stdout.write(f"relations {__version__}\n")
             sys.stdout.flush()
-        except BrokenPipeError:
+        except OSError:  # a broken pipe, a full disk: the command line says how it ends
             from relations.cli import main as run
 
             run(args)

@@ -240,6 +240,16 @@ def test_a_reader_that_goes_away_is_a_quiet_exit(args):
     assert (proc.wait(timeout=120), err) == (141, b"")
 
 
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+@pytest.mark.parametrize("args", [("--version",), ("witness", "zheng2025.thm12"), ("catalogue", "--json")])
+def test_a_full_disk_is_one_line(args):
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run(cli_command(*args), stdout=full, stderr=subprocess.PIPE, text=True, timeout=120,
+                              cwd=ROOT)
+    assert proc.returncode == 2
+    assert proc.stderr.startswith("relations: error:") and proc.stderr.count("\n") == 1, proc.stderr
+
+
 # ------------------------------------------------------------------ integer-string limits
 
 BIG = "1" * 5000  # past Python's 4300-digit int-string limit

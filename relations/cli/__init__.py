@@ -529,7 +529,7 @@ def main(argv: list[str] | None = None) -> None:
                 raise ReaderGone from None
             raise
         finally:
-            sys.stdout.flush()  # a reader that went away shows here, not in Python's final flush
+            _flush()  # a reader that went away, or a full disk, shows here, not in Python's final flush
     except (BrokenPipeError, ReaderGone):  # the reader went away (e.g. '| head'): nothing to say, SIGPIPE's status
         _quiet(streams[0])
         sys.exit(EXIT_BROKEN_PIPE)
@@ -564,6 +564,18 @@ def _terminal(stream, *, errors: bool = False):
     except (AttributeError, ValueError, OSError):
         pass
     return TerminalText(stream)
+
+
+def _flush() -> None:
+    """Flush standard output: a broken pipe is for :func:`main`; another failure (a full disk) is one line, exit 2."""
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        sys.stderr.write(f"relations: error: standard output: {exc.strerror or exc}\n")
+        _quiet(sys.stdout)
+        sys.exit(2)
 
 
 def _quiet(stream) -> None:
