@@ -59,7 +59,7 @@ def safe(text: object, *, newlines: bool = False, tabs: bool = False) -> str:
     'café ≤ ∞'
     """
     s = str(text)
-    if s.isprintable() and not any(ord(c) in BIDI for c in s):  # the common case: nothing to escape
+    if s.isprintable():  # the common case: nothing to escape (controls, bidi controls and surrogates are not)
         return s
     return "".join(_escape(c) if _unsafe(c) and not ((newlines and c == "\n") or (tabs and c == "\t")) else c
                    for c in s)
