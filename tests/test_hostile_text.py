@@ -149,6 +149,16 @@ def test_measure_and_check_show_labels_as_text(tmp_path):
             assert BOLD in proc.stdout and BIDI_SHOWN in proc.stdout  # '[bold]A' shown as written
 
 
+def test_printed_results_in_python_show_labels_as_text(tmp_path):
+    """``print(measure(m))`` and ``print(check(m, ...))`` in a notebook: the same escapes as the command line."""
+    from relations import check, load, measure
+
+    mech = load(str(_hostile_file(tmp_path)))
+    for text in (str(measure(mech)), str(check(mech, ["eps_d <= 2"]))):
+        assert TITLE_SHOWN in text and CLOSE in text and BOLD + BIDI_SHOWN in text
+        assert not any(ch in text for ch in RAW)
+
+
 def test_json_output_keeps_the_labels_exactly(tmp_path):
     proc = _run("measure", str(_hostile_file(tmp_path)), "--json")
     assert proc.returncode == 0, proc.stderr
