@@ -518,7 +518,7 @@ def main(argv: list[str] | None = None) -> None:
     Everything it writes goes through :class:`~relations.io._text.TerminalText`: control characters in
     labels, file names and messages are escaped, and characters the terminal's encoding lacks are
     backslash escapes.  A closed standard output, or one whose reader went away (``| head``), ends the
-    command quietly with status :data:`EXIT_BROKEN_PIPE`."""
+    command quietly with status :data:`~relations.errors.EXIT_BROKEN_PIPE` (141)."""
     streams = sys.stdout, sys.stderr
     sys.stdout, sys.stderr = _terminal(sys.stdout), _terminal(sys.stderr, errors=True)  # text as text, any encoding
     try:
@@ -531,15 +531,12 @@ def main(argv: list[str] | None = None) -> None:
         finally:
             _flush()  # a reader that went away, or a full disk, shows here, not in Python's final flush
     except (BrokenPipeError, ReaderGone):  # the reader went away (e.g. '| head'): nothing to say, SIGPIPE's status
+        from relations.errors import exit_status
+
         _quiet(streams[0])
-        sys.exit(EXIT_BROKEN_PIPE)
+        sys.exit(exit_status(BrokenPipeError()))
     finally:
         sys.stdout, sys.stderr = streams
-
-
-#: The exit status when standard output is closed or its reader goes away (``| head``): 128 + SIGPIPE, as
-#: for a tool the shell's SIGPIPE would stop, with no message (docs/claims-and-verdicts.md, "Exit statuses").
-EXIT_BROKEN_PIPE = 141
 
 
 def _terminal(stream, *, errors: bool = False):

@@ -96,7 +96,7 @@ class Interrupted(BaseException):
 
 class ReaderGone(BaseException):
     """Standard output is closed, or its reader went away (``| head``): :func:`relations.cli.main` exits quietly
-    with :data:`~relations.cli.EXIT_BROKEN_PIPE`."""
+    with :data:`~relations.errors.EXIT_BROKEN_PIPE`."""
 
 
 def report_interrupts(command) -> None:
