@@ -64,7 +64,7 @@ def _no_raw(proc) -> None:
     ("plain label", "plain label"),
     (TITLE, TITLE_SHOWN),
     ("tab\there\nnext\rback", r"tab\there\nnext\rback"),
-    ("\x00\x7f\x85\x9b", r"\x00\x7f\x85\x9b"),  # NUL, DEL, NEL and CSI (C1)
+    ("\x00\x7f\x85\x9b", r"\x00\u007f\u0085\u009b"),  # NUL, DEL, NEL and CSI (C1)
     ("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069", r"\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"),
     ("\u200e\u200f\u061c", r"\u200e\u200f\u061c"),
     ("\udcff", r"\udcff"),  # a lone surrogate (a file name read with surrogateescape)
@@ -147,6 +147,16 @@ def test_measure_and_check_show_labels_as_text(tmp_path):
             assert TITLE_SHOWN in proc.stdout and CLOSE in proc.stdout
         if args[2:] in ((), ("--claim", "eps_d <= 2"), ("--claim", "eps_d <= 1")):  # output labels in witnesses
             assert BOLD in proc.stdout and BIDI_SHOWN in proc.stdout  # '[bold]A' shown as written
+
+
+def test_json_stays_valid_with_del_in_a_label(tmp_path):
+    """DEL and the C1 controls are escaped as \\uNNNN, which JSON reads back, should one reach a JSON output."""
+    path = tmp_path / "del.json"
+    path.write_text(json.dumps({"setting": "local", "inputs": ["a\x7f", "b"], "outputs": ["0", "1"],
+                                "prior": ["1/2", "1/2"], "channel": [["3/4", "1/4"], ["1/4", "3/4"]]}))
+    proc = _run("measure", str(path), "--json")
+    assert proc.returncode == 0 and "\x7f" not in proc.stdout
+    assert json.loads(proc.stdout)["eps_d"]["witness"]["x"] in ("a\x7f", "b")
 
 
 def test_printed_results_in_python_show_labels_as_text(tmp_path):

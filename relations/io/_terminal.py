@@ -24,7 +24,7 @@ _NAMED = {"\n": "\\n", "\t": "\\t", "\r": "\\r"}
 
 def _escape(ch: str) -> str:
     o = ord(ch)
-    return _NAMED.get(ch) or (f"\\x{o:02x}" if o < 0x100 else f"\\u{o:04x}")
+    return _NAMED.get(ch) or (f"\\x{o:02x}" if o < 0x20 else f"\\u{o:04x}")
 
 
 def _unsafe(ch: str) -> bool:
@@ -36,6 +36,9 @@ def safe(text: object, *, newlines: bool = False, tabs: bool = False) -> str:
     """``text`` fit for a terminal: control characters, DEL, the C1 controls, bidirectional overrides and lone
     surrogates escaped as ``\\x1b``, ``\\u202e``, ``\\n`` (the rest, rich markup included, unchanged: the
     tool's consoles interpret no markup).
+
+    C0 controls are ``\\xNN`` (``\\n``, ``\\t``, ``\\r`` by name), the others ``\\uNNNN``, an escape that a
+    JSON string also reads back (any text the command line writes, JSON included, goes through here).
 
     Parameters
     ----------
