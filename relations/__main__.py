@@ -25,10 +25,16 @@ def main(argv: list[str] | None = None) -> None:
     0
     """
     args = sys.argv[1:] if argv is None else list(argv)
-    if args == ["--version"]:
+    if args == ["--version"] and sys.stdout is not None:  # a closed stdout: relations.cli.main says how it ends
         from relations import __version__
 
-        sys.stdout.write(f"relations {__version__}\n")
+        try:
+            sys.stdout.write(f"relations {__version__}\n")
+            sys.stdout.flush()
+        except OSError:  # a broken pipe, a full disk: the command line says how it ends
+            from relations.cli import main as run
+
+            run(args)
         sys.exit(0)
     from relations.cli import main as run
 

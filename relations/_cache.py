@@ -9,6 +9,11 @@ run from the command line, from Python or from a notebook.
 An explicit ``HYPOTHESIS_STORAGE_DIRECTORY`` is respected, and a test suite of the user's own that
 uses hypothesis keeps its database where it was: the previous setting is restored on exit.
 
+A cache folder that cannot be used (a file in its place, no permission to write, a full disk) never
+stops a command: the tool says so in one line on standard error, once per process
+(``relations: note: cache folder ... is unusable (...); running without a cache``), and hypothesis
+works in a temporary folder removed afterwards (:func:`usable_cache_dir`).
+
 Examples
 --------
 >>> import os
@@ -22,10 +27,13 @@ True
 from __future__ import annotations
 
 import os
+import shutil
+import sys
+import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-__all__ = ["cache_dir", "hypothesis_home"]
+__all__ = ["cache_dir", "usable_cache_dir", "hypothesis_home"]
 
 
 def cache_dir() -> str:
@@ -48,6 +56,35 @@ def cache_dir() -> str:
     return path
 
 
+_NOTED: list[str] = []
+
+
+def usable_cache_dir() -> str | None:
+    """:func:`cache_dir`, checked by creating its ``hypothesis`` folder and a file in it; None when it cannot be
+    used, said once per process on standard error (a line naming it as the cache folder).
+
+    Examples
+    --------
+    >>> usable_cache_dir() in (None, cache_dir())
+    True
+    """
+    import platformdirs
+
+    path = platformdirs.user_cache_dir("relations", appauthor=False)
+    try:
+        os.makedirs(os.path.join(path, "hypothesis"), exist_ok=True)
+        fd, probe = tempfile.mkstemp(prefix=".probe-", dir=path)
+        os.close(fd)
+        os.unlink(probe)
+        return path
+    except OSError as exc:
+        if not _NOTED:
+            _NOTED.append(path)
+            why = exc.strerror or type(exc).__name__
+            sys.stderr.write(f"relations: note: cache folder {path} is unusable ({why}); running without a cache\n")
+        return None
+
+
 @contextmanager
 def hypothesis_home() -> Iterator[str | None]:
     """Within this block, hypothesis keeps its files under ``cache_dir()/hypothesis``.
@@ -55,8 +92,8 @@ def hypothesis_home() -> Iterator[str | None]:
     Yields
     ------
     str or None
-        The folder hypothesis uses, or None when ``HYPOTHESIS_STORAGE_DIRECTORY`` is set (then it is
-        left alone).
+        The folder hypothesis uses (a temporary one when the cache folder is unusable), or None when
+        ``HYPOTHESIS_STORAGE_DIRECTORY`` is set (then it is left alone).
 
     Examples
     --------
@@ -70,9 +107,13 @@ def hypothesis_home() -> Iterator[str | None]:
     from hypothesis import configuration
 
     previous = getattr(configuration, "__hypothesis_home_directory", None)  # module global: not name-mangled
-    home = os.path.join(cache_dir(), "hypothesis")
+    cache = usable_cache_dir()
+    scratch = None if cache is not None else tempfile.mkdtemp(prefix="relations-hypothesis-")
+    home = os.path.join(cache, "hypothesis") if cache is not None else str(scratch)
     configuration.set_hypothesis_home_dir(home)
     try:
         yield home
     finally:
         configuration.set_hypothesis_home_dir(previous)
+        if scratch is not None:
+            shutil.rmtree(scratch, ignore_errors=True)

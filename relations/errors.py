@@ -11,11 +11,13 @@ tool still shows as one.
 from __future__ import annotations
 
 __all__ = ["RelationsError", "InputError", "SolverError", "EXIT_OK", "EXIT_FAILED", "EXIT_BAD_INPUT",
-           "EXIT_INCONCLUSIVE", "EXIT_INTERRUPTED", "exit_status"]
+           "EXIT_INCONCLUSIVE", "EXIT_INTERRUPTED", "EXIT_BROKEN_PIPE", "exit_status"]
 
 #: Exit statuses of the command line: 1 a claim failed (or an audit found a violation); 3 an audit whose
 #: samples could certify nothing (``inconclusive``, never a pass).
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_INCONCLUSIVE, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
+#: Standard output closed, or its reader gone (``| head``): 128 + SIGPIPE, with no message.
+EXIT_BROKEN_PIPE = 141
 
 
 class RelationsError(Exception):
@@ -53,7 +55,8 @@ def exit_status(error: BaseException) -> int:
     -------
     int
         2 for bad input (:class:`InputError`) and for a failed solver on the user's
-        problem (:class:`SolverError`), 130 for an interrupt.
+        problem (:class:`SolverError`), 130 for an interrupt, 141 for a closed standard output
+        (``BrokenPipeError``).
 
     Raises
     ------
@@ -62,6 +65,8 @@ def exit_status(error: BaseException) -> int:
     """
     if isinstance(error, KeyboardInterrupt):
         return EXIT_INTERRUPTED
+    if isinstance(error, BrokenPipeError):
+        return EXIT_BROKEN_PIPE
     if isinstance(error, (InputError, SolverError)):
         return EXIT_BAD_INPUT
     raise TypeError(f"no exit status for {type(error).__name__}")

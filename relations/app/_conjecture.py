@@ -25,7 +25,7 @@ def run_conjectures(statement: str | None, *, file: str | None = None, setting: 
     int
         The exit status: 0 every conjecture proved or unrefuted, 1 one refuted.
     """
-    from relations.checking._conjectures import parse_conjecture
+    from relations.checking._conjecture_eval import parse_defined
     from relations.io._conjecture_files import read_conjecture_file, result_json
     from relations.io._outputs import OutputDir, check_output_file
     from relations.io._writing import dumps, write_text_atomic
@@ -42,7 +42,7 @@ def run_conjectures(statement: str | None, *, file: str | None = None, setting: 
         if out:
             check_output_file(out, force=force)
     for _, text_, _ in items:
-        parse_conjecture(text_)  # every statement checked before any search
+        parse_defined(text_)  # every statement checked before any search (0^0 included)
     results = [(cid, conjecture(text_, setting=where, quick=quick, seed=seed)) for cid, text_, where in items]
     files: dict[int, str] = {}
     if folder is not None:

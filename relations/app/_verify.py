@@ -56,13 +56,13 @@ def run_verify(relations, *, out: str = EVIDENCE_DIR, quick: bool = False, seed:
     """
     import sys
 
-    from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from relations.catalogue._entries import CATALOGUE
     from relations.io._evidence import write_conjectures, write_evidence
     from relations.io._outputs import InterruptLatch, OutputDir
     from relations.io._tables import VERIFY_WIDTH, conjectures_table, tally, verdicts_table
+    from relations.io._text import console as safe_console
     from relations.pipeline._verify import Effort, verify_all
 
     fmt = "json" if json_out else fmt
@@ -87,9 +87,9 @@ def run_verify(relations, *, out: str = EVIDENCE_DIR, quick: bool = False, seed:
     decided_so_far: list = []  # the verdicts decided when a Ctrl-C stops the run (verify_all's order)
     decided: list = []
     interrupted = False
-    console = console or Console()
+    console = console or safe_console()  # labels as text: markup off, control characters escaped
     latch = InterruptLatch()
-    progress_console = Console(stderr=True)
+    progress_console = safe_console(stderr=True)
     if not wide:  # the transient progress line too
         progress_console.width = min(progress_console.width, VERIFY_WIDTH)
     try:

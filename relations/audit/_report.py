@@ -32,6 +32,7 @@ from relations.model._display import one_line, short_real, text_view
 from relations.model._distributions import Channel
 from relations.model._floats import MAX_EXCUSED
 from relations.model._mechanism import Mechanism
+from relations.numbers._text import whole_number
 
 __all__ = ["AuditReport", "audit", "assert_private", "load_target", "parse_domain", "decide_channel",
            "depth_bounded_report", "factorised_report"]
@@ -423,7 +424,8 @@ def parse_domain(text: str) -> list[Any]:
     if not text.strip() or any(not t for t in items):
         raise InputError(f"--domain: expected comma-separated values, got {text!r}")
     named = {"True": True, "False": False}
-    return [int(t) if t.lstrip("-").isascii() and t.lstrip("-").isdigit() else named.get(t, t) for t in items]
+    return [whole_number(t, "--domain") if t.lstrip("-").isascii() and t.lstrip("-").isdigit() else named.get(t, t)
+            for t in items]
 
 
 def load_target(target: str) -> Callable[..., Any]:

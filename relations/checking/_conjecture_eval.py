@@ -28,9 +28,11 @@ on the channel as given but the boundary lies within the quantity's rounding mar
 Conventions (``docs/claims-and-verdicts.md``): an infinite notion is an infinity; ``x + inf = inf``
 for ``x > -inf``; ``c * inf = +-inf`` for ``c != 0``; ``x / +-inf = 0``; ``exp(inf) = inf``,
 ``exp(-inf) = 0``, ``ln(inf) = inf``, ``ln(0) = -inf``, ``tanh(+-inf) = +-1``, ``sqrt(inf) = inf``;
-``inf <= inf`` holds and ``inf < inf`` does not.  Undefined: ``inf - inf``, ``0 * inf``, ``x / 0``,
-``ln`` of a negative number, ``sqrt`` of a negative number, a non-integer power of a negative
-number, ``0`` to a non-positive power.  On a mechanism where a side is undefined the conjecture is
+``inf <= inf`` holds and ``inf < inf`` does not.  Undefined: ``inf - inf``, ``0 * inf``, ``x / 0``
+(so ``0 / 0`` and ``inf / inf``), ``ln`` of a negative number, ``sqrt`` of a negative number, a
+non-integer power of a negative number, ``0`` to a non-positive power (``0^0`` included; ``inf^0 = 1``).
+A constant part that is undefined (``0^0``, ``1/0``) makes the statement undefined on every mechanism:
+:func:`parse_defined` refuses it.  On a mechanism where a side is undefined the conjecture is
 ``undefined`` there: neither a counterexample nor evidence.
 """
 
@@ -51,7 +53,7 @@ from relations.numbers._enclosure import ball, working_precision
 from relations.numbers._logs import LogRatio
 from relations.numbers._reals import LADDER, Log, Rational, Real, compare
 
-__all__ = ["Decision", "decide"]
+__all__ = ["Decision", "decide", "parse_defined"]
 
 
 class _Imprecise(Exception):
@@ -154,6 +156,63 @@ def decide(statement: Conjecture | Claim, reals, *, margins: Mapping[str, float]
         if sign is not None:
             return Decision(_status(conj.op, sign), lhs, rhs, "exact")
     return _enclosures(conj, reals, lhs, rhs)
+
+
+def parse_defined(text: str, *, where: str = "conjecture") -> Conjecture:
+    """:func:`~relations.checking._conjectures.parse_conjecture`, refusing a statement with an undefined constant
+    part (``0^0``, ``1/0``, ``ln(-1)``, ``inf - inf`` as ``ln(0) - ln(0)``): it is undefined on every mechanism.
+
+    Raises
+    ------
+    InputError
+        One line naming the undefined part.
+
+    Examples
+    --------
+    >>> parse_defined("eps_d <= 0^0 + 1")
+    Traceback (most recent call last):
+    ...
+    relations.errors.InputError: conjecture 'eps_d <= 0^0 + 1': 0^0 is undefined (0 to a non-positive power), so \
+the statement is undefined on every mechanism (docs/claims-and-verdicts.md, 'Conventions')
+    >>> parse_defined("eps_d <= ln(0) + 1").text
+    'eps_d <= ln(0) + 1'
+    """
+    import sympy
+
+    from relations.checking._conjectures import parse_conjecture
+    from relations.checking._grammar import shown
+
+    conj = parse_conjecture(text)
+    for side in (conj.lhs, conj.rhs):
+        for part in sympy.postorder_traversal(side):  # the innermost undefined part first
+            if part.free_symbols or part.is_Number:
+                continue
+            try:
+                with working_precision(128):
+                    _ball(part, {}, 96)
+            except _Undefined:
+                shown_part = str(part).replace("**", "^").replace("log(", "ln(")
+                why = _why_undefined(part)
+                raise InputError(f"{where} {shown(conj.text)!r}: {shown_part} is undefined ({why}), so the statement "
+                                 "is undefined on every mechanism (docs/claims-and-verdicts.md, 'Conventions')") \
+                    from None
+            except _Imprecise:
+                continue
+    return conj
+
+
+def _why_undefined(part) -> str:
+    """Which convention leaves ``part`` (an undefined constant expression) without a value."""
+    import sympy
+
+    if isinstance(part, sympy.Pow):
+        if part.base == 0:
+            return "division by zero" if part.exp == -1 else "0 to a non-positive power"
+        return "the square root of a negative number" if part.exp == sympy.Rational(1, 2) else \
+            "a non-integer power of a negative number"
+    if isinstance(part, sympy.log):
+        return "ln of a negative number"
+    return "inf - inf" if isinstance(part, sympy.Add) else "0 * inf"
 
 
 def _notion_and_constant(conj: Conjecture) -> tuple[str, Real, int] | None:
@@ -405,6 +464,12 @@ def _pow(base, exponent, exponent_expr):
         n = int(exponent_expr)
         if isinstance(base, int):
             return arb(1) if n == 0 else (arb(0) if n < 0 else (base if base > 0 or n % 2 else 1))
+        if n == 0:
+            if base.is_zero():
+                raise _Undefined  # 0^0
+            if not (base > 0 or base < 0):
+                raise _Imprecise
+            return arb(1)
         if n < 0:
             if base.is_zero():
                 raise _Undefined  # x / 0

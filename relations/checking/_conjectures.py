@@ -383,7 +383,7 @@ def float_side(expr, values) -> float:
             b, e = xs
             if expr.exp == -1:
                 return math.nan if b == 0 else 1 / b
-            if b == 0 and e <= 0:
+            if b == 0 and e <= 0:  # 0^0 and 0^-1: undefined
                 return math.nan
             return math.nan if b < 0 and not float(e).is_integer() else b ** e
         x = xs[0]

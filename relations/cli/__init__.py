@@ -21,6 +21,7 @@ import typer
 
 from relations.cli._app import (  # noqa: F401
     Interrupted,
+    ReaderGone,
     _console,
     app,
     did_you_mean,
@@ -444,9 +445,12 @@ def symbolic(
 
     builders = {"krr": lambda: sym.krr(k), "rr-prior": sym.binary_rr_with_prior,
                 "paper6": lambda: sym.paper_construction(6), "paper8": lambda: sym.paper_construction(8)}
-    if mechanism not in builders or k < 2:
+    if mechanism not in builders:
         fail(f"unknown symbolic mechanism {mechanism!r}{did_you_mean(mechanism, builders)} (one of "
-             f"{', '.join(builders)}; --k >= 2)")
+             f"{', '.join(builders)})")
+        return
+    if k < 2:
+        fail(f"--k {k}: krr needs a domain of at least 2 values")
         return
     forms = builders[mechanism]()
     VAREPSILON = r"\varepsilon"
@@ -521,7 +525,82 @@ def main(argv: list[str] | None = None) -> None:
     """Entry point.  Every error is one line on stderr: a usage error (a misspelt command or option, with
     click's suggestion, or a bad option value) exits 2; a :class:`~relations.errors.RelationsError`
     anywhere in a command exits with the status of :func:`relations.errors.exit_status`, handled here once
-    for every command; Ctrl-C exits 130."""
+    for every command; Ctrl-C exits 130.
+
+    Everything it writes goes through :class:`~relations.io._text.TerminalText`: control characters in
+    labels, file names and messages are escaped, and characters the terminal's encoding lacks are
+    backslash escapes.  A closed standard output, or one whose reader went away (``| head``), ends the
+    command quietly with status :data:`~relations.errors.EXIT_BROKEN_PIPE` (141)."""
+    streams = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = _terminal(sys.stdout), _terminal(sys.stderr, errors=True)  # text as text, any encoding
+    try:
+        try:
+            _run(argv)
+        except SystemExit:
+            if type(sys.stdout).__name__ == "PacifyFlushWrapper":  # click met a broken pipe (e.g. in --help)
+                raise ReaderGone from None
+            raise
+        finally:
+            _flush()  # a reader that went away, or a full disk, shows here, not in Python's final flush
+    except (BrokenPipeError, ReaderGone):  # the reader went away (e.g. '| head'): nothing to say, SIGPIPE's status
+        from relations.errors import exit_status
+
+        _quiet(streams[0])
+        sys.exit(exit_status(BrokenPipeError()))
+    finally:
+        sys.stdout, sys.stderr = streams
+
+
+def _terminal(stream, *, errors: bool = False):
+    """``stream`` wrapped in :class:`~relations.io._text.TerminalText` (control characters escaped, characters
+    its encoding lacks as backslash escapes).  A closed standard output (None) is one whose every write is a
+    broken pipe; a closed standard error (``errors``) takes what is written and drops it (the exit status
+    still tells)."""
+    import io
+
+    from relations.io._text import TerminalText
+
+    if stream is None:
+        class Closed(io.TextIOBase):
+            def write(self, s: str) -> int:
+                if errors:
+                    return len(s)
+                raise BrokenPipeError(32, "standard output is closed")
+
+        return TerminalText(Closed())
+    try:
+        stream.reconfigure(errors="backslashreplace")  # rich writes to the stream itself
+    except (AttributeError, ValueError, OSError):
+        pass
+    return TerminalText(stream)
+
+
+def _flush() -> None:
+    """Flush standard output: a broken pipe is for :func:`main`; another failure (a full disk) is one line, exit 2."""
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        sys.stderr.write(f"relations: error: standard output: {exc.strerror or exc}\n")
+        _quiet(sys.stdout)
+        sys.exit(2)
+
+
+def _quiet(stream) -> None:
+    """Point the file descriptor of a broken ``stream`` at ``/dev/null``: Python's final flush stays silent."""
+    import os
+
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, stream.fileno())
+        os.close(null)
+    except (AttributeError, ValueError, OSError):
+        pass
+
+
+def _run(argv: list[str] | None) -> None:
+    """:func:`main` within the wrapped streams."""
     if TYPE_CHECKING:  # one of the two below (their classes differ to mypy)
         from typer._click.exceptions import ClickException, NoArgsIsHelpError, UsageError
     else:
@@ -556,9 +635,8 @@ def main(argv: list[str] | None = None) -> None:
     except RelationsError as exc:
         sys.stderr.write(f"relations: error: {exc}\n")
         sys.exit(exit_status(exc))
-    except BrokenPipeError:  # stdout closed early (e.g. '| head'): nothing more to say
-        sys.stderr.close()
-        sys.exit(0)
+    except BrokenPipeError:
+        raise  # main's
     except OSError as exc:  # e.g. stdout is /dev/full, or a disk fills up while writing
         name = f" {exc.filename}" if getattr(exc, "filename", None) else ""
         sys.stderr.write(f"relations: error:{name} {exc.strerror or exc}\n")

@@ -10,7 +10,7 @@ import sys
 
 import typer
 
-__all__ = ["Interrupted", "app", "did_you_mean", "fail", "output_format", "plain_metavars", "report_interrupts"]
+__all__ = ["Interrupted", "ReaderGone", "app", "did_you_mean", "fail", "output_format", "plain_metavars", "report_interrupts"]
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False, rich_markup_mode=None,
                   help="Exact privacy budgets of finite mechanisms and the relations between them.")
@@ -28,7 +28,10 @@ def _print_version(value: bool) -> None:
     if value:
         from relations import __version__
 
-        sys.stdout.write(f"relations {__version__}\n")
+        try:
+            sys.stdout.write(f"relations {__version__}\n")
+        except BrokenPipeError:
+            raise ReaderGone from None
         raise typer.Exit(0)
 
 
@@ -37,10 +40,10 @@ def _console():
     environment sets ``COLUMNS``."""
     import os
 
-    from rich.console import Console
+    from relations.io._text import console as safe_console  # labels shown as text, never as markup
 
-    console = Console()
-    return console if console.is_terminal or os.environ.get("COLUMNS", "").isdigit() else Console(width=140)
+    console = safe_console()
+    return console if console.is_terminal or os.environ.get("COLUMNS", "").isdigit() else safe_console(width=140)
 
 
 def did_you_mean(value: str, choices) -> str:
@@ -91,8 +94,14 @@ class Interrupted(BaseException):
     word; :func:`relations.cli.main` says ``relations: interrupted`` and exits 130)."""
 
 
+class ReaderGone(BaseException):
+    """Standard output is closed, or its reader went away (``| head``): :func:`relations.cli.main` exits quietly
+    with :data:`~relations.errors.EXIT_BROKEN_PIPE`."""
+
+
 def report_interrupts(command) -> None:
-    """Make a Ctrl-C in the callback of ``command`` (and of every subcommand) raise :class:`Interrupted`.
+    """Make a Ctrl-C in the callback of ``command`` (and of every subcommand) raise :class:`Interrupted` (and a
+    broken pipe :class:`ReaderGone`).
 
     Applied once to the built click command, before it runs.  Commands that handle a Ctrl-C themselves
     (``verify``, ``sweep``: they say what they kept) exit through ``typer.Exit`` and are unaffected.
@@ -104,6 +113,8 @@ def report_interrupts(command) -> None:
                 return callback(*args, **kwargs)
             except KeyboardInterrupt:
                 raise Interrupted from None
+            except BrokenPipeError:  # past click, which would make it exit status 1
+                raise ReaderGone from None
 
         run._reports_interrupts = True  # type: ignore[attr-defined]
         command.callback = run

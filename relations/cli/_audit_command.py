@@ -21,7 +21,7 @@ def _parse_bins(text: str | None):
     if text is None:
         return None
     parts = [p.strip() for p in text.split(",") if p.strip()]
-    if len(parts) == 1 and parts[0].isdigit():
+    if len(parts) == 1 and parts[0].isascii() and parts[0].isdigit() and len(parts[0]) <= 9:
         n = int(parts[0])
         if not 2 <= n <= 10_000:
             raise InputError(f"--bins: {n} intervals; give 2 to 10000")

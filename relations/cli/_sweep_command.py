@@ -19,11 +19,12 @@ class _progress_bar:
     """A rich progress bar on stderr, in points: ``update(done, total)``."""
 
     def __init__(self) -> None:
-        from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
+        from relations.io._text import console
+
         self.bar = Progress(TextColumn("sweeping"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                            console=Console(stderr=True), transient=True)
+                            console=console(stderr=True), transient=True)
         self.task = self.bar.add_task("sweep", total=None)
         self.bar.start()
 

@@ -8,6 +8,8 @@
 * :mod:`relations.io._reports` -- measures, relation outcomes, claims, the catalogue and
   verdicts as JSON (``docs/claims-and-verdicts.md``);
 * :mod:`relations.io._tables` -- the same results as rich tables for a terminal;
+* :mod:`relations.io._terminal` -- text for a terminal: labels and messages shown as text
+  (control characters escaped, no markup), in any encoding;
 * :mod:`relations.io._exports` -- the same JSON as LaTeX (booktabs) or CSV (``--format``);
 * :mod:`relations.io._evidence` -- the evidence files of ``relations verify``.
 """

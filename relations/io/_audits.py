@@ -93,10 +93,11 @@ def library_list() -> list[dict[str, str]]:
 
 def progress_bar_on_stderr() -> Any:
     """A rich progress bar on stderr: ``update(done, total)``."""
-    from rich.console import Console
     from rich.progress import Progress
 
-    bar = Progress(console=Console(stderr=True), transient=True)
+    from relations.io._text import console
+
+    bar = Progress(console=console(stderr=True), transient=True)
     task = bar.add_task("sampling", total=None)
     started: list[bool] = []
 

@@ -12,6 +12,7 @@ import re
 
 from relations.errors import InputError
 from relations.io._inputs import read_input
+from relations.numbers._text import whole_number
 
 __all__ = ["MAX_FILE_BYTES", "MAX_FILE_CONJECTURES", "parse_conjecture_file", "read_conjecture_file", "result_json"]
 
@@ -41,7 +42,7 @@ def parse_conjecture_file(text: str, *, where: str, setting: str) -> list[tuple[
         return dict(items)
 
     try:
-        data = json.loads(text, object_pairs_hook=pairs)
+        data = json.loads(text, object_pairs_hook=pairs, parse_int=lambda t: whole_number(t, where))
     except json.JSONDecodeError as exc:
         raise InputError(f"{where}: not JSON ({exc.msg} at line {exc.lineno} column {exc.colno})") from None
     if not isinstance(data, dict) or set(data) != {"conjectures"} or not isinstance(data["conjectures"], list):
@@ -100,7 +101,7 @@ def read_conjecture_file(path: str, *, setting: str = "local") -> list[tuple[str
         An unreadable, oversized, non-UTF-8 or malformed file (one line), or a statement that does not
         parse (every statement is parsed before anything is searched).
     """
-    from relations.checking._conjectures import parse_conjecture
+    from relations.checking._conjecture_eval import parse_defined
 
     data = read_input(path, what="conjecture file").data
     if len(data) > MAX_FILE_BYTES:
@@ -111,5 +112,5 @@ def read_conjecture_file(path: str, *, setting: str = "local") -> list[tuple[str
         raise InputError(f"{path}: not UTF-8 text") from None
     items = parse_conjecture_file(text, where=path, setting=setting)
     for _, statement, _ in items:
-        parse_conjecture(statement)
+        parse_defined(statement)
     return items

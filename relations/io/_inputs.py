@@ -106,7 +106,7 @@ def input_limit(zip_archive: bool) -> int:
     if text is None or not text.strip():
         return MAX_NPZ_BYTES if zip_archive else MAX_JSON_BYTES
     text = text.strip()
-    if not (text.isascii() and text.isdigit()) or int(text) < 1 or len(text) > 30:
+    if not (text.isascii() and text.isdigit()) or len(text) > 30 or int(text) < 1:  # length before int()
         raise InputError(f"environment variable {LIMIT_VARIABLE}={text[:40]!r}: expected a whole number of "
                          "bytes (at least 1)")
     return int(text)

@@ -30,7 +30,7 @@ from relations.model._mechanism import Mechanism
 from relations.model._neighbours import HammingInputs, LocalInputs
 from relations.model._validate import MAX_RECORDS, dataset_count
 
-__all__ = ["NPZ_ARRAYS", "load_npz", "npz_from_bytes", "npz_arrays"]
+__all__ = ["NPZ_ARRAYS", "MAX_NPZ_MEMBERS", "load_npz", "npz_from_bytes", "npz_arrays"]
 
 #: The arrays an ``.npz`` mechanism file may hold (members ``NAME.npy``); any other member is an error.
 NPZ_ARRAYS = ("prior", "channel", "setting", "records", "domain_size", "mode")
@@ -159,6 +159,7 @@ def npz_arrays(data: bytes, limit: int | None = None) -> dict[str, np.ndarray]:
     """
     limit = input_limit(True) if limit is None else limit
     arrays: dict[str, np.ndarray] = {}
+    _check_directory(data)  # before zipfile reads the central directory: a million members cost seconds
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
             infos = archive.infolist()
@@ -187,6 +188,50 @@ def npz_arrays(data: bytes, limit: int | None = None) -> dict[str, np.ndarray]:
 
 
 _RAISE = f"set the environment variable {LIMIT_VARIABLE} to raise it"
+
+#: Most members an ``.npz`` mechanism file may hold (one per array of :data:`NPZ_ARRAYS`), and most bytes
+#: of its central directory (a member's entry, its name and extra fields, at most 1 KiB each): both read
+#: from the end-of-central-directory record, before any member is opened.
+MAX_NPZ_MEMBERS = len(NPZ_ARRAYS)
+MAX_NPZ_DIRECTORY = MAX_NPZ_MEMBERS * 1024
+
+
+def _check_directory(data: bytes) -> None:
+    """Refuse an archive whose end-of-central-directory record (zip64's too) declares more than
+    :data:`MAX_NPZ_MEMBERS` members or a central directory of more than :data:`MAX_NPZ_DIRECTORY` bytes.
+
+    An archive without the record is left to :mod:`zipfile` (which refuses it).
+
+    Examples
+    --------
+    >>> import io, zipfile
+    >>> buf = io.BytesIO()
+    >>> with zipfile.ZipFile(buf, "w") as z:
+    ...     for i in range(7):
+    ...         z.writestr(f"a{i}.npy", b"")
+    >>> _check_directory(buf.getvalue())
+    Traceback (most recent call last):
+    ...
+    relations.errors.InputError: the archive declares 7 members; an .npz mechanism file holds at most 6 (one per \
+array: prior, channel, setting, records, domain_size, mode)
+    """
+    import struct
+
+    at = data.rfind(b"PK\x05\x06", max(0, len(data) - 22 - 0xFFFF))
+    if at < 0 or len(data) < at + 22:
+        return
+    total, size = struct.unpack_from("<HI", data, at + 10)
+    if (total == 0xFFFF or size == 0xFFFFFFFF) and at >= 20 and data[at - 20:at - 16] == b"PK\x06\x07":
+        (record,) = struct.unpack_from("<Q", data, at - 12)  # the zip64 end record's offset
+        if data[record:record + 4] == b"PK\x06\x06" and len(data) >= record + 48:
+            total, size = struct.unpack_from("<QQ", data, record + 32)
+    if total > MAX_NPZ_MEMBERS:
+        raise InputError(f"the archive declares {total} members; an .npz mechanism file holds at most "
+                         f"{MAX_NPZ_MEMBERS} (one per array: {', '.join(NPZ_ARRAYS)})")
+    if size > MAX_NPZ_DIRECTORY:
+        raise InputError(f"the archive's central directory is {size} bytes, more than {MAX_NPZ_DIRECTORY} for "
+                         f"{MAX_NPZ_MEMBERS} members; an .npz mechanism file holds only the arrays "
+                         f"{', '.join(NPZ_ARRAYS)}")
 
 
 def _cost(a: np.ndarray) -> int:

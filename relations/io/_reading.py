@@ -39,6 +39,7 @@ from relations.model._mechanism import MAX_DENSE_ENTRIES, Mechanism
 from relations.model._neighbours import GraphInputs, LocalInputs
 from relations.model._validate import MAX_PRODUCT_RECORDS, MAX_RECORDS, labels_of
 from relations.model._validate import product_prior as product_prior_of
+from relations.numbers._text import MAX_DIGITS as MAX_INT_DIGITS
 from relations.numbers._text import NumberLiteral, json_repr, parse_rational
 
 __all__ = ["KNOWN_KEYS", "MAX_JSON_VALUES", "load", "loads", "from_dict", "load_loss_matrix"]
@@ -228,7 +229,7 @@ def _whole(v: Any) -> int | None:
     """A whole number >= 0 given as a JSON integer literal (text kept by :func:`loads`) or a
     Python ``int`` (a dict built in code, or parsed by the standard ``json`` module), else None."""
     if isinstance(v, _Number):
-        return int(v) if v.isascii() and v.isdigit() else None
+        return int(v) if v.isascii() and v.isdigit() and len(v.lstrip("0")) <= MAX_INT_DIGITS else None
     if isinstance(v, int) and not isinstance(v, bool):
         return v if v >= 0 else None
     return None

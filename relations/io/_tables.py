@@ -13,6 +13,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from relations.io._reports import sizes
+from relations.io._terminal import safe
 from relations.measures._results import Budget, Measures, float_derived
 from relations.model._floats import EXACT_INPUT_RULE
 from relations.model._mechanism import Mechanism
@@ -37,6 +38,8 @@ NARROW = 120
 
 
 def _short(label: str, limit: int = 48) -> str:
+    """A label as text (:func:`~relations.io._text.safe`: control characters escaped), shortened to ``limit``."""
+    label = safe(label)
     return label if len(label) <= limit else label[: limit - 5] + "…" + label[-4:]
 
 
@@ -77,7 +80,7 @@ def measures_table(mech: Mechanism, measures: Measures) -> Table:
         why += ["floats at their binary values, rows renormalised"] * measures.exact + [f"rounding {float(max(rho, rho_p)):.2g}"]
     reasons = "; ".join(filter(None, why))
     mode = ("mode exact" if measures.exact else "mode float, approximate") + (f" ({reasons})" if reasons else "")
-    title = f"{mech.source or 'mechanism'} — {mech.setting}, {n} inputs x {m} outputs, {structure}; {mode}"
+    title = f"{safe(mech.source or 'mechanism')} — {mech.setting}, {n} inputs x {m} outputs, {structure}; {mode}"
     table = Table(title=title, title_justify="left")
     table.add_column("quantity")
     table.add_column("value (nats)", justify="right")
@@ -290,7 +293,7 @@ def check_tables(report: Report, width: int | None = None) -> list[Table | Text]
                 noted = noted or bool(o.note)
                 t.add_row(first, Text(o.status, style=style), numbers, slack)
             else:
-                t.add_row(r.id, r.symbols, Text(o.status, style=style), numbers, slack, Text(note))
+                t.add_row(r.id, r.symbols, Text(o.status, style=style), numbers, slack, Text(safe(note, newlines=True)))
         tables.append(t)
     if noted:
         tables.append(Text(f"notes are left out below {NARROW} columns: see --format csv or --json, or a wider "
@@ -303,7 +306,7 @@ def check_tables(report: Report, width: int | None = None) -> list[Table | Text]
             t.add_column(col)
         for c in report.claims:
             holds = Text(str(c.status), _STYLE.get(str(c.status), "green"))
-            t.add_row(c.claim.text, _num(c.value, 12), holds, c.note)
+            t.add_row(safe(c.claim.text), _num(c.value, 12), holds, safe(c.note))
         tables.append(t)
     return tables
 
@@ -327,6 +330,7 @@ def catalogue_table(width: int | None = None) -> Table:
     ['id', 'setting', 'claim']
     """
     from rich.table import Table
+    from rich.text import Text
 
     from relations.catalogue._entries import CATALOGUE
 
@@ -344,7 +348,9 @@ def catalogue_table(width: int | None = None) -> Table:
     for col in ("id", "setting", "claim", "statement", "source"):
         t.add_column(col, overflow="fold")
     for r in CATALOGUE:
-        statement = r.statement + (f"\n[dim]corrects {r.corrects}: {r.reason}[/]" if r.corrects else "")
+        statement = Text(r.statement)  # text, not markup (the tool's consoles interpret none)
+        if r.corrects:
+            statement.append(f"\ncorrects {r.corrects}: {r.reason}", style="dim")
         t.add_row(r.id, r.setting, r.symbols, statement, r.source)
     return t
 
@@ -540,5 +546,5 @@ def conjectures_table(rows):
     for col in ("id", "statement", "setting", "verdict", "evidence"):
         table.add_column(col, overflow="fold")
     for r in rows:
-        table.add_row(r["id"], r["statement"], r["setting"], r["verdict"], r["evidence"])
+        table.add_row(safe(r["id"]), safe(r["statement"]), r["setting"], r["verdict"], safe(r["evidence"], newlines=True))
     return table

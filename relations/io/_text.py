@@ -6,6 +6,11 @@
 is drawn here (the lower layers name these functions as text and import them on first use,
 :func:`relations.model._display.text_view`): the same rich tables and lines ``relations measure``,
 ``check``, ``audit``, ``conjecture`` and ``verify`` print, :data:`WIDTH` columns wide, without colour.
+
+Text from a user (labels, file names, claims, a target's output) is shown as text, never obeyed:
+:func:`safe` escapes control characters and bidirectional overrides visibly (``\\x1b``), every rich
+console of the tool is a :func:`console` (markup and emoji off, every string escaped), and the command
+line writes through :class:`TerminalText` (``docs/claims-and-verdicts.md``, "Hostile text").
 """
 
 from __future__ import annotations
@@ -13,12 +18,13 @@ from __future__ import annotations
 import io
 from typing import Any
 
-__all__ = ["WIDTH", "plain", "measures_text", "report_text", "audit_text", "conjecture_text", "notion_text",
-           "verdict_text"]
+from relations.io._terminal import TerminalText, console, safe
+
+__all__ = ["WIDTH", "plain", "safe", "console", "TerminalText", "measures_text", "report_text", "audit_text",
+           "conjecture_text", "notion_text", "verdict_text"]
 
 #: Columns of the text of a result object.
 WIDTH = 100
-
 
 def plain(*parts: Any, width: int = WIDTH) -> str:
     """Rich renderables as plain text, ``width`` columns, no colour, no trailing spaces; strings as they are.
@@ -36,16 +42,14 @@ def plain(*parts: Any, width: int = WIDTH) -> str:
     │ 1 │ 2 │
     └───┴───┘
     """
-    from rich.console import Console
-
     out = io.StringIO()
-    console = Console(file=out, width=width, color_system=None, force_terminal=False, force_jupyter=False,
-                      highlight=False, soft_wrap=False, emoji=False, markup=False)
+    drawn = console(file=out, width=width, color_system=None, force_terminal=False, force_jupyter=False,
+                    soft_wrap=False)
     for part in parts:
         if isinstance(part, str):  # a line the CLI writes as it is: not wrapped
-            out.write(part.rstrip("\n") + "\n")
+            out.write(safe(part.rstrip("\n"), newlines=True, tabs=True) + "\n")
         else:
-            console.print(part)
+            drawn.print(part)
     return "\n".join(line.rstrip() for line in out.getvalue().rstrip("\n").split("\n"))
 
 
@@ -130,8 +134,8 @@ def conjecture_text(result: Any, *, cid: str | None = None, witness_file: str | 
     from relations.kinds import Verdict
 
     r = result
-    name = f"{cid}: " if cid else ""
-    out = f"{name}{r.text} ({r.setting}): {r.verdict}\n  {r.evidence}\n"
+    name = f"{safe(cid)}: " if cid else ""
+    out = f"{name}{safe(r.text)} ({r.setting}): {r.verdict}\n  {safe(r.evidence)}\n"
     if r.used:
         out += f"  facts used: {', '.join(r.used)}\n"
     if r.trace:

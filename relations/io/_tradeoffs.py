@@ -104,13 +104,14 @@ def tradeoff_tables(data: dict[str, Any]) -> list[Table]:
     >>> [t.row_count for t in tradeoff_tables(tradeoff_json(rr, tradeoff_curve(rr)))]
     [3, 1]
     """
-    from rich.markup import escape
     from rich.table import Table
+
+    from relations.io._terminal import safe  # labels as text; the tool's consoles interpret no markup
 
     tables = []
     n = data["pairs"]
     f = Table(title=f"f-DP trade-off curve f ({data['mode']}; {n} ordered neighbour pair{'' if n == 1 else 's'} of "
-                    "different rows, one per curve)", title_justify="left", caption=escape(CONVENTION["tradeoff"]),
+                    "different rows, one per curve)", title_justify="left", caption=CONVENTION["tradeoff"],
               caption_justify="left")
     right: dict[str, Any] = {"justify": "right"}
     fold: dict[str, Any] = {"overflow": "fold"}
@@ -122,14 +123,14 @@ def tradeoff_tables(data: dict[str, Any]) -> list[Table]:
     for p in data["tradeoff"]:
         w = p["witness"]
         f.add_row(_cell(p, "alpha"), _cell(p, "beta"), f"{p['alpha_float']:.12g}", f"{p['beta_float']:.12g}",
-                  "" if w is None else f"{w['x']}, {w['x_prime']}", ", ".join(map(str, p["reject"])))
+                  "" if w is None else f"{safe(w['x'])}, {safe(w['x_prime'])}", ", ".join(map(str, p["reject"])))
     tables.append(f)
     minimum = data["pointwise_minimum"]
     same = minimum is not None and [(m["alpha_float"], m["beta_float"]) for m in minimum] == \
         [(p["alpha_float"], p["beta_float"]) for p in data["tradeoff"]]
     if minimum is not None and not same:
         g = Table(title="pointwise minimum over the pairs (not convex: f is its convex minorant)", title_justify="left",
-                  caption=escape(CONVENTION["pointwise_minimum"]), caption_justify="left")
+                  caption=CONVENTION["pointwise_minimum"], caption_justify="left")
         for col in ("alpha", "beta", "alpha (float)", "beta (float)"):
             g.add_column(col, justify="right")
         for m in minimum:
@@ -147,7 +148,7 @@ def tradeoff_tables(data: dict[str, Any]) -> list[Table]:
     value = mu["value"]
     enc = mu.get("enclosure")
     t.add_row(mu["name"], value if isinstance(value, str) else repr(value), mu.get("exact") or "",
-              escape(_digits(enc[0], enc[1])) if enc else "",
-              escape(("" if w is None else f"x={w['x']}, x'={w['x_prime']}") + (f"; {mu['detail']}" if mu["detail"] else "")))
+              _digits(enc[0], enc[1]) if enc else "",
+              ("" if w is None else f"x={safe(w['x'])}, x'={safe(w['x_prime'])}") + (f"; {mu['detail']}" if mu["detail"] else ""))
     tables.append(t)
     return tables

@@ -139,7 +139,7 @@ def product_prior(priors: Any, records: int, k: int) -> ProductPrior:
 
 def _count(value: Any, where: str) -> int:
     n = value if isinstance(value, int) and not isinstance(value, bool) else None
-    if n is None and isinstance(value, str) and value.isdigit():  # JSON integers may be kept as text
+    if n is None and isinstance(value, str) and value.isascii() and value.isdigit() and len(value) <= 30:  # JSON text
         n = int(value)
     if n is None or not 1 <= n <= MAX_PRODUCT_RECORDS:
         raise InputError(f"{where}.records: expected a whole number from 1 to {MAX_PRODUCT_RECORDS}, "

@@ -15,7 +15,7 @@ from fractions import Fraction
 
 from relations.errors import InputError
 
-__all__ = ["NumberLiteral", "RationalLike", "MAX_EXPONENT", "MAX_DIGITS", "parse_rational", "parse_rational_list", "fraction_text", "short_text", "json_repr"]
+__all__ = ["NumberLiteral", "RationalLike", "MAX_EXPONENT", "MAX_DIGITS", "parse_rational", "parse_rational_list", "whole_number", "fraction_text", "short_text", "json_repr"]
 
 _DECIMAL = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE]([+-]?[0-9]+))?")
 
@@ -109,6 +109,27 @@ def parse_rational(value: object, where: str) -> Fraction:
         return Fraction(int(num), int(den))
     raise InputError(f"{where}: {value!r} is not a number (use decimal or fraction text such as 0.65 or 13/20)")
 
+
+
+def whole_number(text: str, where: str) -> int:
+    """An integer written in ASCII digits (an optional sign), at most :data:`MAX_DIGITS` of them: a JSON
+    integer literal (``json.loads(..., parse_int=...)``) or an option's value; anything else is one line.
+
+    Examples
+    --------
+    >>> whole_number("-12", "x")
+    -12
+    >>> whole_number("9" * 5000, "sweep spec")
+    Traceback (most recent call last):
+    ...
+    relations.errors.InputError: sweep spec: an integer of 5000 digits, more than 4000
+    """
+    digits = text[1:] if text[:1] in "+-" else text
+    if not (digits.isascii() and digits.isdigit()):
+        raise InputError(f"{where}: expected an integer, got {json_repr(text)}")
+    if len(digits.lstrip("0")) > MAX_DIGITS:
+        raise InputError(f"{where}: an integer of {len(digits.lstrip('0'))} digits, more than {MAX_DIGITS}")
+    return int(text)
 
 
 def parse_rational_list(text: str, where: str) -> list[Fraction]:

@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from relations.checking._conjecture_eval import Decision, decide
+from relations.checking._conjecture_eval import Decision, decide, parse_defined
 from relations.checking._conjectures import Conjecture, float_gap, parse_conjecture
 from relations.checking._quantities import values
 from relations.errors import InputError
@@ -545,7 +545,7 @@ def conjecture(text: str, *, setting: str = "local", quick: bool = False, seed: 
     t0 = time.perf_counter()
     if setting not in SETTINGS:
         raise InputError(f"setting {setting!r}: one of local, central")
-    conj = parse_conjecture(text)
+    conj = parse_defined(text)  # an undefined constant part (0^0, 1/0): undefined everywhere, one line
     from relations.mechanisms._local import randomized_response
 
     decide(conj, values(randomized_response(3)).reals)  # every notion available (InputError otherwise)

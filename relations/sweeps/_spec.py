@@ -46,7 +46,7 @@ from relations.mechanisms._registry import REGISTRY, eps_text, named
 from relations.model import MAX_PRODUCT_RECORDS, Prior, ProductPrior
 from relations.model._mechanism import Mechanism
 from relations.model._neighbours import HammingInputs
-from relations.numbers._text import json_repr, parse_rational
+from relations.numbers._text import json_repr, parse_rational, whole_number
 from relations.search._small_scope import (  # noqa: F401 (importable from here before)
     count_rows,
     family_rows,
@@ -99,6 +99,7 @@ def parse_spec_text(text: str) -> SweepSpec:
     """
     try:
         data = json.loads(text, object_pairs_hook=_no_duplicates, parse_float=str,
+                          parse_int=lambda t: whole_number(t, "sweep spec"),
                           parse_constant=lambda c: (_ for _ in ()).throw(InputError(f"sweep spec: {c} is not allowed")))
     except json.JSONDecodeError as exc:
         raise InputError(f"sweep spec: not JSON ({exc.msg} at line {exc.lineno} column {exc.colno})") from None
