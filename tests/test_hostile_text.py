@@ -220,8 +220,8 @@ def test_symbolic_k_below_two_says_what_is_wrong():
 
 
 def _hostile_run(tmp_path, env_extra, *args):
-    env = {**os.environ, **env_extra}
-    return subprocess.run(cli_command(*args), capture_output=True, timeout=120, cwd=ROOT, env=env)
+    env = {**os.environ, "COLUMNS": "200", **env_extra}  # wide enough that no label is elided, however the
+    return subprocess.run(cli_command(*args), capture_output=True, timeout=120, cwd=ROOT, env=env)  # runner sets it
 
 
 @pytest.mark.parametrize("encoding", ["latin-1", "ascii"])
