@@ -30,9 +30,14 @@ def main(argv: list[str] | None = None) -> None:
 
         sys.stdout.write(f"relations {__version__}\n")
         sys.exit(0)
-    from relations.cli import main as run
+    from relations._processes import run_command_line
 
-    run(args)
+    def run(argv: list[str]) -> None:  # after a Ctrl-C, one line: 'relations: interrupted'
+        from relations.cli import main as command_line
+
+        command_line(argv)
+
+    run_command_line(run, args)
 
 
 if __name__ == "__main__":
