@@ -176,6 +176,8 @@ def run_command_line(run: Any, args: list[str] | None) -> None:
     except SystemExit as exc:
         if exc.code == 130:  # interrupted, and said so: leave now, before the interpreter's shutdown
             exit_interrupted(130)
+        if threading.current_thread() is threading.main_thread():  # done: a Ctrl-C now would only turn the
+            signal.signal(signal.SIGINT, signal.SIG_IGN)  # status into -SIGINT during the shutdown
         raise
     except KeyboardInterrupt:  # a Ctrl-C while the command line was being loaded
         error_stream().write("relations: interrupted\n")

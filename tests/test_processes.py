@@ -225,6 +225,21 @@ def test_distinct_outputs_are_limited(targets, monkeypatch):
         assert pool.map([job])[0]["ok"]
 
 
+def test_what_the_target_prints_is_limited(tmp_path, monkeypatch):
+    from relations.audit import _pool
+
+    (tmp_path / "loud.py").write_text("def loud(x, rng):\n    print('x' * 999)\n    return x\n")
+    job = {"task": "sample", "target": f"{tmp_path / 'loud.py'}:loud", "params": None, "domain": [0], "input": 0,
+           "chunk": 0, "size": 200, "seed": 0}
+    with _pool.Pool(workers=0) as pool:  # 200 kB printed: within the limit
+        assert pool.map([job])[0]["ok"]
+    monkeypatch.setattr(_pool, "MAX_PRINTED", 50_000)  # read by this process, which drains the prints
+    with _pool.Pool(workers=0) as pool:
+        answer = pool.map([job])[0]
+    assert answer["kind"] == "exit"
+    assert answer["message"].startswith("the randomizer printed more than 50000 bytes (the limit of its output)")
+
+
 def test_a_wrapper_that_prints_does_not_break_the_protocol(targets, tmp_path):
     wrapper = tmp_path / "py.sh"
     wrapper.write_text(f"#!/bin/sh\necho 'a wrapper says hello'\necho '{{\"ok\": true}}'\nexec {sys.executable} \"$@\"\n")
@@ -277,7 +292,9 @@ def _sigint_at_random_moments(tmp_path: Path, n: int, seed: int) -> None:
     commands = _commands(tmp_path)
     for k in range(n):
         args, longest = commands[0] if k % 2 == 0 else rng.choice(commands)  # verify half the time
-        at = rng.uniform(0.05, longest)
+        # from 0.25 s: before that, Python may still be importing its own site module, before any of the tool's
+        # code runs (a SIGINT there is a "Fatal Python error" of the interpreter, whatever the program)
+        at = rng.uniform(0.25, longest)
         code, err = _interrupt(args, at, tmp_path)
         _check_interrupted(code, err, f"{args[0]} at {at:.2f} s")
 

@@ -14,6 +14,7 @@ where they ran or in which order.
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import json
 import os
@@ -80,7 +81,7 @@ class _Process:
             raise InputError(f"--python {python}: cannot run it ({exc.strerror or exc})") from None
         for fd in (jobs_r, answers_w, watch_r):
             os.close(fd)
-        self.tail: list[str] = []
+        self.tail: collections.deque[str] = collections.deque(maxlen=20)
         self.printed = 0
         self._buffer = b""
         for stream in (self.proc.stdout, self.proc.stderr):
@@ -92,7 +93,7 @@ class _Process:
             self.printed += len(raw)
             line = raw.decode("utf-8", "replace").rstrip()
             if line:
-                self.tail = (self.tail + [line[:300]])[-20:]
+                self.tail.append(line[:300])
             if self.printed > MAX_PRINTED and self.proc.poll() is None:
                 self.proc.kill()
 
@@ -147,7 +148,8 @@ class _Process:
             self.kill()
             code = self.proc.returncode
         if self.printed > MAX_PRINTED:
-            why = f"the randomizer printed more than {MAX_PRINTED // 2**20} MiB"
+            size = f"{MAX_PRINTED // 2**20} MiB" if MAX_PRINTED % 2**20 == 0 else f"{MAX_PRINTED} bytes"
+            why = f"the randomizer printed more than {size} (the limit of its output)"
         elif code is not None and code < 0:
             name = signal.Signals(-code).name if -code in signal.valid_signals() else str(-code)
             why = f"the worker process was killed by {name}" + (
@@ -155,7 +157,7 @@ class _Process:
                 -code in (signal.SIGKILL, signal.SIGSEGV, signal.SIGABRT) else "")
         else:
             why = f"the randomizer ended the worker process (os._exit or a crash; exit status {code})"
-        tail = " | ".join(self.tail[-3:])
+        tail = " | ".join(list(self.tail)[-3:])
         return {"ok": False, "kind": "exit", "message": why + (f"; its last output: {tail}" if tail else "")}
 
     def kill(self) -> None:
@@ -284,7 +286,11 @@ class Pool:
                 answer = proc.ask(job, self._deadline, self.timeout)
                 answers[i] = answer
                 if answer.get("kind") in ("limit", "exit"):
-                    final.append(answer)
+                    with lock:
+                        final.append(answer)
+                    for other in self._procs:  # the audit ends here: busy workers are not waited for
+                        if other is not proc:
+                            other.kill()
                     return
                 if progress:
                     with lock:
@@ -297,5 +303,6 @@ class Pool:
                 t.start()
             for t in threads:
                 t.join()
-        stop = final[0] if final else {"ok": False, "kind": "input", "message": "no answer"}
-        return [a if a is not None else stop for a in answers]
+        if final:  # the first answer that ended the audit is its outcome, whatever the stopped workers said
+            return [final[0]] * len(jobs)
+        return [a if a is not None else {"ok": False, "kind": "input", "message": "no answer"} for a in answers]
