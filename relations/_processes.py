@@ -36,17 +36,28 @@ WATCH_VARIABLE = "RELATIONS_WATCH_FD"
 _PR_SET_PDEATHSIG = 1
 
 
+_PRCTL: list[Any] = []
+
+
+def _libc_prctl() -> Any:
+    """libc's ``prctl`` (resolved once), or ``None`` off Linux."""
+    if not _PRCTL:
+        fn = None
+        if sys.platform.startswith("linux"):
+            try:
+                import ctypes
+
+                fn = ctypes.CDLL(None, use_errno=True).prctl
+            except (OSError, AttributeError):
+                fn = None
+        _PRCTL.append(fn)
+    return _PRCTL[0]
+
+
 def _prctl_deathsig(sig: int) -> bool:
     """``prctl(PR_SET_PDEATHSIG, sig)``; whether it was set (Linux only)."""
-    if not sys.platform.startswith("linux"):
-        return False
-    try:
-        import ctypes
-
-        libc = ctypes.CDLL(None, use_errno=True)
-        return libc.prctl(_PR_SET_PDEATHSIG, int(sig), 0, 0, 0) == 0
-    except (OSError, AttributeError):
-        return False
+    fn = _libc_prctl()
+    return fn is not None and fn(_PR_SET_PDEATHSIG, int(sig), 0, 0, 0) == 0
 
 
 def die_with_parent(parent: int | None = None) -> bool:
@@ -69,10 +80,18 @@ def die_with_parent(parent: int | None = None) -> bool:
     return armed
 
 
-def preexec() -> None:
-    """A ``subprocess.Popen`` ``preexec_fn``: :func:`die_with_parent` in the child before it runs the program
-    (the death signal survives ``exec``).  It calls no Python that takes a lock the forked threads may hold."""
-    _prctl_deathsig(signal.SIGKILL)
+def preexec() -> Any:
+    """A ``subprocess.Popen`` ``preexec_fn`` that arms the death signal in the child before it runs the
+    program (it survives ``exec``): ``prctl`` is resolved here, in the parent, so that the child, forked
+    while other threads may hold locks, calls one C function and nothing else."""
+    fn = _libc_prctl()
+    sig = int(signal.SIGKILL)
+
+    def child() -> None:
+        if fn is not None:
+            fn(_PR_SET_PDEATHSIG, sig, 0, 0, 0)
+
+    return child
 
 
 def parent_watch_fds() -> tuple[int, int]:

@@ -127,7 +127,7 @@ def _run(coqc: str, folder: Path, name: str) -> subprocess.CompletedProcess:
     from relations._processes import preexec
 
     with subprocess.Popen(args, cwd=folder, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                          preexec_fn=preexec) as proc:  # coqc dies with the tool, even by SIGKILL
+                          preexec_fn=preexec()) as proc:  # coqc dies with the tool, even by SIGKILL
         with contextlib.suppress(OSError):  # not permitted here: the default priority
             os.setpriority(os.PRIO_PROCESS, proc.pid, NICE)
         try:
@@ -180,7 +180,7 @@ def _build(coqc: str, source: Path) -> tuple[Path | None, frozenset[str], str]:
                 from relations._processes import preexec
 
                 version = subprocess.run([coqc, "--version"], capture_output=True, text=True, timeout=60,
-                                         preexec_fn=preexec).stdout.split()
+                                         preexec_fn=preexec()).stdout.split()
                 result = ((None, frozenset(), _interrupted(std_run)) if _interrupted(std_run) else
                           (folder, frozenset(allowed), next((w for w in version if w[:1].isdigit()), "?")))
         except (OSError, subprocess.TimeoutExpired) as exc:
