@@ -60,7 +60,8 @@ def _start(*args: str, cwd: Path = ROOT, pipes: bool = True) -> subprocess.Popen
     out = subprocess.PIPE if pipes else subprocess.DEVNULL
     # a shell's background job ignores SIGINT, and the child would inherit that: restore the default
     return subprocess.Popen([sys.executable, "-m", "relations", *args], cwd=cwd, env=ENV, stdout=out, stderr=out,
-                            text=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+                            text=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+                            start_new_session=True)  # a process group of its own, as a terminal's job
 
 
 def _program(pid: int) -> str:
@@ -266,11 +267,16 @@ def test_a_wrapper_that_prints_does_not_break_the_protocol(targets, tmp_path):
 
 # Ctrl-C: one line, exit 130 --------------------------------------------------------------------------------
 
-def _interrupt(args: list[str], at: float, cwd: Path) -> tuple[int, str]:
+def _interrupt(args: list[str], at: float, cwd: Path, *, group: bool) -> tuple[int, str]:
+    """SIGINT ``at`` seconds in: to the tool alone, or (``group``) to its whole process group, as a terminal's
+    Ctrl-C does (workers, the forked search and coqc get it too)."""
     proc = _start(*args, cwd=cwd)
     time.sleep(at)
     try:
-        os.kill(proc.pid, signal.SIGINT)
+        if group:
+            os.killpg(proc.pid, signal.SIGINT)
+        else:
+            os.kill(proc.pid, signal.SIGINT)
     except ProcessLookupError:
         pass
     _, err = proc.communicate(timeout=120)
@@ -309,8 +315,9 @@ def _sigint_at_random_moments(tmp_path: Path, n: int, seed: int) -> None:
         # from 0.25 s: before that, Python may still be importing its own site module, before any of the tool's
         # code runs (a SIGINT there is a "Fatal Python error" of the interpreter, whatever the program)
         at = rng.uniform(0.25, longest)
-        code, err = _interrupt(args, at, tmp_path)
-        _check_interrupted(code, err, f"{args[0]} at {at:.2f} s")
+        group = rng.random() < 0.5
+        code, err = _interrupt(args, at, tmp_path, group=group)
+        _check_interrupted(code, err, f"{args[0]} at {at:.2f} s{' (process group)' if group else ''}")
 
 
 def test_ctrl_c_at_random_moments_says_one_line(tmp_path):

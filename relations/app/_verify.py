@@ -95,7 +95,7 @@ def run_verify(relations, *, out: str = EVIDENCE_DIR, quick: bool = False, seed:
     try:
         with latch, Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                              TimeElapsedColumn(), console=progress_console, transient=True,
-                             disable=fmt != "table" and not sys.stderr.isatty()) as progress:
+                             disable=not sys.stderr.isatty()) as progress:  # off a terminal it only wrote "\n"
             task = progress.add_task("verifying", total=len(relations) + len(conjectures))
             if relations:
                 progress.update(task, description="searching the dense families (all relations at once)")
