@@ -36,9 +36,14 @@ def main(argv: list[str] | None = None) -> None:
 
             run(args)
         sys.exit(0)
-    from relations.cli import main as run
+    from relations._processes import run_command_line
 
-    run(args)
+    def run(argv: list[str]) -> None:  # after a Ctrl-C, one line: 'relations: interrupted'
+        from relations.cli import main as command_line
+
+        command_line(argv)
+
+    run_command_line(run, args)
 
 
 if __name__ == "__main__":

@@ -95,7 +95,7 @@ def run_verify(relations, *, out: str = EVIDENCE_DIR, quick: bool = False, seed:
     try:
         with latch, Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                              TimeElapsedColumn(), console=progress_console, transient=True,
-                             disable=fmt != "table" and not sys.stderr.isatty()) as progress:
+                             disable=not sys.stderr.isatty()) as progress:  # off a terminal it only wrote "\n"
             task = progress.add_task("verifying", total=len(relations) + len(conjectures))
             if relations:
                 progress.update(task, description="searching the dense families (all relations at once)")
@@ -144,16 +144,18 @@ def run_verify(relations, *, out: str = EVIDENCE_DIR, quick: bool = False, seed:
                           width=width)
         if rows:
             console.print(conjectures_table(rows), width=width)
-        if interrupted:
-            so_far = f" ({tally(verdicts).split(': ', 1)[1]})" if verdicts else ""
-            console.print(f"interrupted after {len(verdicts)} of {len(relations)} relations{so_far}; nothing written, "
-                          f"the evidence in {out} is as it was", style="yellow", markup=False, width=width)
-        else:  # one line; broken before the folder only when it does not fit
+        if not interrupted:  # one line; broken before the folder only when it does not fit
             line = tally(verdicts, conjectures=rows, folder=out)
             if len(line) > width:
                 line = line.replace("; evidence in ", ";\nevidence in ")
             console.print(line, markup=False, highlight=False, width=max(width, *map(len, line.splitlines())),
                           soft_wrap=True)
-    if interrupted:
+    if interrupted:  # one line on stderr (the command line's 'relations: interrupted', with what was kept)
+        from relations._processes import error_stream
+
+        so_far = f" ({tally(verdicts).split(': ', 1)[1]})" if verdicts else ""
+        error_stream().write(f"relations: interrupted after {len(verdicts)} of {len(relations)} relations{so_far}; "
+                             f"nothing written, the evidence in {out} is as it was\n")
+        error_stream().flush()
         return 130
     return 1 if any(r["verdict"] == "refuted" for r in rows) else 0

@@ -19,7 +19,7 @@ from relations.audit._blackbox import CHUNK, sequential
 from relations.audit._enumerate import MAX_DEPTH, MAX_PATHS, NotEnumerable
 from relations.audit._exact import Enumerated, Unexplored, deepening
 from relations.audit._outputs import output_real
-from relations.audit._pool import Pool
+from relations.audit._pool import CALL_SECONDS, MEMORY_MB, TOTAL_SECONDS, Pool
 from relations.audit._report import (
     AuditReport,
     _claims,
@@ -32,9 +32,12 @@ from relations.audit._report import (
 from relations.audit._vectors import Factorised
 from relations.errors import InputError
 
-__all__ = ["DEFAULT_SAMPLES", "DEFAULT_TOTAL", "WHITE_BOX_SECONDS", "AUTO_BINS", "POINT_MASS", "quantile_edges",
+__all__ = ["MAX_DOMAIN", "DEFAULT_SAMPLES", "DEFAULT_TOTAL", "WHITE_BOX_SECONDS", "AUTO_BINS", "POINT_MASS", "quantile_edges",
            "point_masses", "audit_target"]
 
+#: Most inputs of a domain given to an audit (``--domain``; a library mechanism's is set by ``--k``),
+#: checked before anything is built: the channel and its measures grow with the square of the domain.
+MAX_DOMAIN = 1024
 #: Samples per input of the black-box route when the exact route cannot answer and ``--samples`` is not
 #: given (at most :data:`DEFAULT_TOTAL` over all inputs).
 DEFAULT_SAMPLES = 100_000
@@ -134,7 +137,7 @@ def _check(answer: dict) -> dict:
         return answer
     if answer.get("kind") == "not-enumerable":
         raise NotEnumerable(answer["message"])
-    if answer.get("kind") == "input":
+    if answer.get("kind") in ("input", "limit", "exit"):  # a limit hit, or the randomizer ended its worker
         raise InputError(answer["message"])
     raise InputError(f"the randomizer failed: {answer.get('message')}")
 
@@ -160,7 +163,9 @@ def audit_target(target: str, *, domain: Sequence[Any] | None = None, eps: Any =
                  samples: int | None = None, seed: int = 0, alpha: float = 0.05, max_paths: int = MAX_PATHS,
                  python: str | None = None, workers: int = 0, scheduler: Any = None, white_box: bool = True,
                  progress: Callable[[int, int], None] | None = None, exact_only: bool = False,
-                 bins: int | Sequence[float] | None = None, seconds: float = WHITE_BOX_SECONDS) -> AuditReport:
+                 bins: int | Sequence[float] | None = None, seconds: float = WHITE_BOX_SECONDS,
+                 timeout: float | None = TOTAL_SECONDS, call_seconds: float = CALL_SECONDS,
+                 memory_mb: int = MEMORY_MB) -> AuditReport:
     """Audit ``target`` (``MODULE:FUNCTION``, ``FILE.py:FUNCTION`` or a library mechanism).
 
     Parameters
@@ -183,7 +188,9 @@ def audit_target(target: str, *, domain: Sequence[Any] | None = None, eps: Any =
     python : str, optional
         Interpreter for the worker processes.
     workers : int, optional
-        Worker processes (0: this process).
+        Worker processes (0: one, without a pool).  The randomizer always runs in a worker process, never
+        in this one: its prints are kept off this process's output, and its exit and exceptions are
+        reported as the audit's outcome.
     scheduler : str or distributed.Client, optional
         A Dask scheduler for the sampling.
     white_box : bool, optional
@@ -200,6 +207,12 @@ def audit_target(target: str, *, domain: Sequence[Any] | None = None, eps: Any =
         Wall-time budget of the white-box route for one input (:data:`WHITE_BOX_SECONDS`); with the path
         budget ``max_paths`` and the depth :data:`~relations.audit._enumerate.MAX_DEPTH` it is reported in
         the JSON (``budgets``).
+    timeout : float, optional
+        Seconds the whole audit may take (:data:`~relations.audit._pool.TOTAL_SECONDS`; ``None``: no limit).
+    call_seconds : float, optional
+        Seconds one call of the randomizer may take (:data:`~relations.audit._pool.CALL_SECONDS`; 0: none).
+    memory_mb : int, optional
+        Address space of each worker process in MiB (:data:`~relations.audit._pool.MEMORY_MB`; 0: none).
     exact_only : bool, optional
         Refuse (:class:`~relations.audit._enumerate.NotEnumerable`) rather than sample when the exact route
         cannot answer.  Otherwise the report says why, and samples: ``samples`` per input, or by default
@@ -212,7 +225,8 @@ def audit_target(target: str, *, domain: Sequence[Any] | None = None, eps: Any =
     Raises
     ------
     InputError
-        For a target that cannot be loaded or bad parameters.
+        For a target that cannot be loaded or bad parameters, a domain of more than :data:`MAX_DOMAIN`
+        inputs, a limit hit (one line naming it) or a randomizer that ends its worker process.
     NotEnumerable
         With ``exact_only``, when the randomness cannot be enumerated.
 
@@ -228,12 +242,15 @@ def audit_target(target: str, *, domain: Sequence[Any] | None = None, eps: Any =
     ('consistent', 'ln(3)')
     """
     library = ":" not in target
+    if domain is not None and len(domain) > MAX_DOMAIN:
+        raise InputError(f"--domain: {len(domain)} inputs; at most {MAX_DOMAIN} can be audited")
     job: dict[str, Any] = {"target": target, "params": None}
     if library:
         if eps is None or k is None:
             raise InputError(f"{target}: a library mechanism needs --eps and --k")
         job["params"] = {"eps": float(parse_eps(eps)), "k": int(k), **(params or {})}
-    with Pool(python=python, workers=workers, scheduler=None) as pool:
+    with Pool(python=python, workers=workers, scheduler=None, timeout=timeout, call_seconds=call_seconds,
+              memory_mb=memory_mb) as pool:
         info = _check(pool.map([dict(job, task="describe")])[0])
         if domain is None:
             if info["domain"] is None:

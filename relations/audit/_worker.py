@@ -42,6 +42,7 @@ import inspect
 import json
 import os
 import threading
+import time
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
@@ -67,7 +68,34 @@ class Target:
         self.seeds = seeds  # local hashing: the white-box route is over this many fixed hash seeds
 
     def call(self, fn: Callable[..., Any], x: Any, rng: Any) -> Any:
-        return fn(x, rng=rng) if self.pass_rng else fn(x)
+        _CLOCK[0] = time.monotonic()
+        try:
+            return fn(x, rng=rng) if self.pass_rng else fn(x)
+        finally:
+            _CLOCK[0] = None
+
+
+#: When the randomizer's code (a call, or the import of its module) started running, or ``None`` between
+#: calls: the watchdog of a worker process (:func:`_watchdog`) ends a call that runs too long.
+_CLOCK: list[float | None] = [None]
+
+
+def _timed(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """``fn`` with its calls on :data:`_CLOCK` (the enumerator calls the randomizer itself)."""
+    import functools
+
+    @functools.wraps(fn)
+    def call(*args: Any, **kwargs: Any) -> Any:
+        _CLOCK[0] = time.monotonic()
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            _CLOCK[0] = None
+
+    owner = getattr(fn, "__self__", None)
+    if owner is not None:  # a bound method: the enumerator looks for generators on its owner too
+        call.__self__ = owner  # type: ignore[attr-defined]
+    return call
 
 def _import_file(where: str) -> Any:
     """Import ``FILE.py`` as ``python FILE.py`` would find its imports: its folder first on ``sys.path``."""
@@ -224,7 +252,11 @@ def run_job(job: dict, cache: dict | None = None) -> dict:
     try:
         key = json.dumps([job["target"], job.get("params")], sort_keys=True)
         if key not in cache:
-            cache[key] = load_target(job["target"], job.get("params"))
+            _CLOCK[0] = time.monotonic()  # the module's import runs the user's code too
+            try:
+                cache[key] = load_target(job["target"], job.get("params"))
+            finally:
+                _CLOCK[0] = None
         target = cache[key]
         task = job["task"]
         if task == "describe":
@@ -232,7 +264,7 @@ def run_job(job: dict, cache: dict | None = None) -> dict:
                     "enumerable": target.enumerable, "declared": target.declared is not None, "seeds": target.seeds}
         domain = job["domain"]
         if task == "enumerate":
-            fn = target.white or target.fn
+            fn = _timed(target.white or target.fn)
             rows, runs, rounding, unexplored, bits = {}, 0, 0.0, {}, {}
             for i in job["inputs"]:
                 e = enumerate_channel(fn, [domain[i]], pass_rng=target.pass_rng or target.white is not None,
@@ -249,12 +281,16 @@ def run_job(job: dict, cache: dict | None = None) -> dict:
                 runs += e.runs
                 rounding = max(rounding, e.rounding)
             return {"ok": True, "rows": rows, "runs": runs, "rounding": rounding, "unexplored": unexplored,
-                    "bits": bits, "fingerprint": _fingerprint(fn)}
+                    "bits": bits, "fingerprint": _fingerprint(target.white or target.fn)}
         if task == "sample":
             i = job["input"]
             counts = sample_counts(target, domain[i], index=i, chunk=job["chunk"], size=job["size"], seed=job["seed"],
                                    bins=job.get("bins"), atoms=job.get("atoms"),
                                    ordered=bool(job.get("ordered")))
+            if len(counts) > MAX_OUTPUTS:
+                return {"ok": False, "kind": "limit", "message": f"the randomizer gave more than {MAX_OUTPUTS} distinct "
+                        f"outputs in {job['size']} runs on input #{i} (the limit of distinct outputs; --bins groups "
+                        "real-valued ones)"}
             return {"ok": True, "counts": [[repr(k), output_label(k), n] for k, n in counts.items()]}
         if task == "declared":
             if target.declared is None:
@@ -270,21 +306,105 @@ def run_job(job: dict, cache: dict | None = None) -> dict:
         return {"ok": False, "kind": "input", "message": str(exc)}
     except NotEnumerable as exc:
         return {"ok": False, "kind": "not-enumerable", "message": str(exc)}
+    except MemoryError:
+        limit = os.environ.get(MEMORY_VARIABLE)
+        return {"ok": False, "kind": "limit", "message": "the randomizer ran out of memory" + (
+            f" (the limit of {limit} MiB of a worker process, --memory)" if limit else "")}
     except Exception as exc:  # the randomizer raised: report it, the audit decides what it means
-        return {"ok": False, "kind": "error", "message": f"{type(exc).__name__}: {exc}"}
+        return {"ok": False, "kind": "error", "message": f"{type(exc).__name__}: {_short(exc)}"}
+    except SystemExit as exc:  # the randomizer's exit is an outcome of the audit, not the worker's nor the tool's
+        return {"ok": False, "kind": "exit", "message": f"the randomizer called sys.exit({exc.code!r})"}
+    except BaseException as exc:  # KeyboardInterrupt or GeneratorExit raised by the randomizer itself
+        return {"ok": False, "kind": "exit", "message": f"the randomizer raised {type(exc).__name__}"}
+
+
+def _short(exc: BaseException, limit: int = 500) -> str:
+    text = " ".join(str(exc).split())
+    return text if len(text) <= limit else text[:limit] + "..."
+
+#: Environment variables by which the tool (:class:`relations.audit._pool.Pool`) hands a worker process its
+#: protocol's file descriptors and its limits.
+JOBS_VARIABLE, ANSWERS_VARIABLE = "RELATIONS_JOBS_FD", "RELATIONS_ANSWERS_FD"
+CALL_VARIABLE, MEMORY_VARIABLE = "RELATIONS_CALL_SECONDS", "RELATIONS_MEMORY_MB"
+#: Most distinct outputs one sampling job may report (more: a ``limit`` answer).
+MAX_OUTPUTS = 100_000
+
+
+def _limit_memory() -> None:
+    """``RLIMIT_AS`` of this process to :data:`MEMORY_VARIABLE` MiB (where the platform has it)."""
+    text = os.environ.get(MEMORY_VARIABLE, "")
+    if not text.isdigit():
+        return
+    try:
+        import resource
+
+        cap = int(text) * 2**20
+        _, hard = resource.getrlimit(resource.RLIMIT_AS)
+        resource.setrlimit(resource.RLIMIT_AS, (cap if hard == resource.RLIM_INFINITY else min(cap, hard), hard))
+    except (ImportError, ValueError, OSError):
+        pass
+
+
+def _watchdog(say: Callable[[dict], None], seconds: float) -> None:
+    """End this process when the randomizer's code has been running for ``seconds`` without returning, after
+    saying so (one ``limit`` answer)."""
+    def watch() -> None:
+        while True:
+            time.sleep(min(0.1, seconds / 4))
+            started = _CLOCK[0]
+            if started is not None and time.monotonic() - started > seconds:
+                say({"ok": False, "kind": "limit", "message": f"one call of the randomizer exceeded the time limit "
+                     f"of {seconds:g} s (--call-timeout)"})
+                os._exit(3)
+
+    threading.Thread(target=watch, daemon=True, name="relations-watchdog").start()
+
 
 def main() -> None:
-    """The worker loop: one JSON job per line on stdin, one JSON answer per line on stdout."""
-    protocol = os.fdopen(os.dup(1), "w", encoding="utf-8")
-    os.dup2(2, 1)  # the randomizer's prints go to stderr, not into the protocol
-    sys.stdout = sys.stderr
+    """The worker loop: one JSON job per line in, one JSON answer per line out.
+
+    Started by the tool, the jobs and answers travel on pipes of their own (:data:`JOBS_VARIABLE`,
+    :data:`ANSWERS_VARIABLE`), so that whatever the randomizer (or a ``--python`` wrapper) prints on
+    standard output or error cannot enter them; by hand, on standard input and output.  The process dies
+    with the tool (:mod:`relations._processes`), ignores Ctrl-C (the tool stops it), and applies the limits
+    it is given: the address space (``RLIMIT_AS``) and the time of one call of the randomizer."""
+    import signal
+
+    from relations._processes import PARENT_VARIABLE, die_with_parent, watch_parent
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    parent = os.environ.get(PARENT_VARIABLE, "")
+    die_with_parent(int(parent) if parent.isdigit() and os.getppid() == int(parent) else None)
+    watch_parent()  # through a wrapper (--python), the tool may not be the direct parent
+    jobs_fd, answers_fd = os.environ.get(JOBS_VARIABLE, ""), os.environ.get(ANSWERS_VARIABLE, "")
+    jobs: Any
+    if jobs_fd.isdigit() and answers_fd.isdigit():
+        jobs = os.fdopen(int(jobs_fd), "r", encoding="utf-8")
+        protocol = os.fdopen(int(answers_fd), "w", encoding="utf-8")
+    else:  # by hand: the randomizer's prints go to stderr, not into the protocol
+        jobs = sys.stdin
+        protocol = os.fdopen(os.dup(1), "w", encoding="utf-8")
+        os.dup2(2, 1)
+        sys.stdout = sys.stderr
+    lock = threading.Lock()
+
+    def say(answer: dict) -> None:
+        with lock:
+            protocol.write(json.dumps(answer) + "\n")
+            protocol.flush()
+
+    _limit_memory()
+    seconds = os.environ.get(CALL_VARIABLE, "")
+    try:
+        if float(seconds) > 0:
+            _watchdog(say, float(seconds))
+    except ValueError:
+        pass
     cache: dict = {}
-    for line in sys.stdin:
+    for line in jobs:
         if not line.strip():
             continue
-        answer = run_job(json.loads(line), cache)
-        protocol.write(json.dumps(answer) + "\n")
-        protocol.flush()
+        say(run_job(json.loads(line), cache))
 
 if __name__ == "__main__":
     main()

@@ -630,7 +630,10 @@ def _run(argv: list[str] | None) -> None:
         sys.stderr.write(f"relations: error: {' '.join(exc.format_message().split())}\n")
         sys.exit(EXIT_BAD_INPUT)
     except (Interrupted, typer.Abort, KeyboardInterrupt):
-        sys.stderr.write("relations: interrupted\n")
+        from relations._processes import error_stream
+
+        error_stream().write("relations: interrupted\n")
+        error_stream().flush()
         sys.exit(EXIT_INTERRUPTED)
     except RelationsError as exc:
         sys.stderr.write(f"relations: error: {exc}\n")

@@ -7,4 +7,6 @@ from relations.cli import main
 __all__ = ["main"]
 
 if __name__ == "__main__":
-    main()
+    from relations._processes import run_command_line
+
+    run_command_line(main, None)  # as the console script: one line after a Ctrl-C

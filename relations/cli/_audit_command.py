@@ -64,8 +64,15 @@ def audit(
     python: str | None = typer.Option(None, "--python", help="Run the randomizer under this interpreter (one "
                                          "with its libraries)."),
     workers: int | None = typer.Option(None, "--workers", help="Worker processes (default: one per core; 0: "
-                                          "in this process).", min=0, max=256),
+                                          "one, without a pool). The randomizer never runs in the tool's own "
+                                          "process.", min=0, max=256),
     scheduler: str | None = typer.Option(None, "--scheduler", help="Dask scheduler address for the sampling."),
+    timeout: float = typer.Option(3600.0, "--timeout", help="Seconds the whole audit may take; past them it stops "
+                                  "with one line (exit 2).", min=1, max=7 * 86_400),
+    call_timeout: float = typer.Option(30.0, "--call-timeout", help="Seconds one call of the randomizer (or the "
+                                       "import of its module) may take; 0: no limit.", min=0, max=86_400),
+    memory: int = typer.Option(4096, "--memory", help="Address space of each worker process running the "
+                               "randomizer, in MiB; 0: no limit.", min=0, max=1 << 30),
     list_: bool = typer.Option(False, "--list", help="List the library mechanisms and exit."),
     json_out: bool = typer.Option(False, "--json", help="Print the report as JSON."),
     force: bool = typer.Option(False, "--force", help="Replace an existing --out file."),
@@ -79,6 +86,7 @@ def audit(
     enumerated), 3 inconclusive (samples that could not have shown a violation: never a pass)."""
     from relations.app._audit import run_audit
     from relations.audit import parse_domain
+    from relations.audit._runner import MAX_DOMAIN
     from relations.io._audits import library_list_text
 
     if list_:
@@ -87,10 +95,14 @@ def audit(
     if target is None:
         fail("audit: give a TARGET (MODULE:FUNCTION, FILE.py:FUNCTION or a name from --list)")
         return
+    if domain is not None and domain.count(",") >= MAX_DOMAIN:  # before anything is built
+        fail(f"--domain: {domain.count(',') + 1} inputs; at most {MAX_DOMAIN} can be audited")
+        return
     status = run_audit(target, domain=None if domain is None else parse_domain(domain), eps=eps, claims=claim, k=k,
                        params=param, out=out, force=force, max_paths=max_paths, samples=samples,
                        bins=_parse_bins(bins), seconds=time_budget, exact_only=exact_only, white_box=not black_box,
                        seed=seed, python=python, workers=os.cpu_count() or 1 if workers is None else workers,
-                       scheduler=scheduler, json_out=json_out)
+                       scheduler=scheduler, json_out=json_out, timeout=timeout, call_seconds=call_timeout,
+                       memory_mb=memory)
     if status:
         raise typer.Exit(status)

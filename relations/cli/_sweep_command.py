@@ -69,8 +69,11 @@ def sweep(
             bar.stop()
             bar = None
         done = len(list(Path(out, "chunks").glob("*.parquet")))
-        sys.stderr.write(f"relations: interrupted; {done} finished chunk{'' if done == 1 else 's'} kept in {out}: run "
-                         "the same command to compute only the missing ones\n")
+        from relations._processes import error_stream
+
+        error_stream().write(f"relations: interrupted; {done} finished chunk{'' if done == 1 else 's'} kept in {out}: "
+                             "run the same command to compute only the missing ones\n")
+        error_stream().flush()
         raise typer.Exit(EXIT_INTERRUPTED) from None
     finally:
         if bar:

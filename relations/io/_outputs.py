@@ -62,8 +62,10 @@ class InterruptLatch:
         self._previous: Callable[[int, FrameType | None], Any] | int | None = None  # a SIGINT handler
 
     def _handler(self, signum, frame):
+        from relations._processes import interrupt_handler
+
         self.hit = True
-        raise KeyboardInterrupt
+        interrupt_handler(signum, frame)  # raises KeyboardInterrupt
 
     def __enter__(self) -> InterruptLatch:
         if threading.current_thread() is threading.main_thread():

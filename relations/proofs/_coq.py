@@ -27,12 +27,14 @@ import shutil
 import subprocess
 import tempfile
 import threading
-from collections.abc import Iterable
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 __all__ = ["COQ_DIR", "COQ_ONLY", "COQ_PROOFS", "CoqProof", "CoqCheck", "check_theorem", "prepare", "axioms"]
+
+T = TypeVar("T")
 
 #: The Coq sources, next to the package in a clone of the repository.
 COQ_DIR = Path(__file__).resolve().parents[2] / "proofs" / "coq"
@@ -122,7 +124,10 @@ def _run(coqc: str, folder: Path, name: str) -> subprocess.CompletedProcess:
     """coqc on one file, at a lower scheduling priority (:data:`NICE`): the checks run beside the searches
     and should take the cores those leave idle, not slow them down."""
     args = [coqc, "-R", ".", "Relations", name]
-    with subprocess.Popen(args, cwd=folder, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as proc:
+    from relations._processes import preexec
+
+    with subprocess.Popen(args, cwd=folder, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                          preexec_fn=preexec()) as proc:  # coqc dies with the tool, even by SIGKILL
         with contextlib.suppress(OSError):  # not permitted here: the default priority
             os.setpriority(os.PRIO_PROCESS, proc.pid, NICE)
         try:
@@ -160,27 +165,54 @@ def _build(coqc: str, source: Path) -> tuple[Path | None, frozenset[str], str]:
                 "From Coq Require Import Reals Rpower MVT.\n"
                 f"Definition relations_stdlib := ({', '.join(_STDLIB_REFERENCES)}).\n"
                 "Print Assumptions relations_stdlib.\n", encoding="utf-8")
-            with ThreadPoolExecutor(1) as aside:  # the standard library's axioms need none of the files
-                std_run = aside.submit(_run, coqc, folder, "Std.v")
-                for name in files:
-                    run = _run(coqc, folder, name)
-                    if run.returncode != 0:
-                        result = (None, frozenset(), _interrupted(run) or
-                                  f"coqc {name}: {(run.stderr or run.stdout).strip()[:400]}")
-                        break
-                std = std_run.result()
+            std = _aside(lambda: _run(coqc, folder, "Std.v"))  # the standard library's axioms need none of the files
+            for name in files:
+                run = _run(coqc, folder, name)
+                if run.returncode != 0:
+                    result = (None, frozenset(), _interrupted(run) or
+                              f"coqc {name}: {(run.stderr or run.stdout).strip()[:400]}")
+                    break
+            std_run = std()
             if result[0] is not None:
                 allowed: set[str] = set()
-                for part in std.stdout.split("Axioms:")[1:]:  # one coqc for all the references
+                for part in std_run.stdout.split("Axioms:")[1:]:  # one coqc for all the references
                     allowed |= axioms("Axioms:" + part)
-                version = subprocess.run([coqc, "--version"], capture_output=True, text=True, timeout=60).stdout.split()
-                result = ((None, frozenset(), _interrupted(std)) if _interrupted(std) else
+                from relations._processes import preexec
+
+                version = subprocess.run([coqc, "--version"], capture_output=True, text=True, timeout=60,
+                                         preexec_fn=preexec()).stdout.split()
+                result = ((None, frozenset(), _interrupted(std_run)) if _interrupted(std_run) else
                           (folder, frozenset(allowed), next((w for w in version if w[:1].isdigit()), "?")))
         except (OSError, subprocess.TimeoutExpired) as exc:
             result = (None, frozenset(), f"coqc could not be run: {exc}")
         if not result[2].startswith(_INTERRUPTED):  # a coqc stopped by a signal (Ctrl-C) is not an answer
             _BUILDS[source] = result
         return result
+
+
+def _aside(work: Callable[[], T]) -> Callable[[], T]:
+    """Start ``work`` in a daemon thread; the returned function waits for its result (or raises its
+    exception).  A plain thread, not an executor: an executor refuses new work once the interpreter shuts
+    down, which a Ctrl-C can make happen while :func:`prepare`'s thread is still compiling."""
+    box: list = []
+
+    def run() -> None:
+        try:
+            box.append((True, work()))
+        except BaseException as exc:  # handed to the waiter
+            box.append((False, exc))
+
+    thread = threading.Thread(target=run, daemon=True, name="relations-coq-aside")
+    thread.start()
+
+    def result() -> T:
+        thread.join()
+        ok, value = box[0]
+        if not ok:
+            raise value
+        return value
+
+    return result
 
 
 _INTERRUPTED = "coqc was stopped by signal"
@@ -208,6 +240,13 @@ def prepare(source: Path = COQ_DIR, *, ids: Iterable[str] | None = None) -> None
 
 
 def _build_and_check(coqc: str, source: Path, ids: list[str]) -> None:
+    """:func:`_prepared`, quietly: it works ahead of the callers, who redo whatever it did not finish (a Ctrl-C
+    or the interpreter's shutdown can stop it anywhere), so its own failures are not shown."""
+    with contextlib.suppress(BaseException):
+        _prepared(coqc, source, ids)
+
+
+def _prepared(coqc: str, source: Path, ids: list[str]) -> None:
     """:func:`prepare`'s thread: compile, then check the theorems of ``ids`` together (:func:`_check_together`;
     a theorem that waits for its check waits for this).  When that does not pass, each theorem is checked on
     its own when it is asked for, so that the failure is attributed."""

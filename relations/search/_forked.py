@@ -83,7 +83,12 @@ def run_beside(here: Callable[[], T], there: Callable[[], U]) -> tuple[T, U]:
     context = multiprocessing.get_context("fork")
     receive, send = context.Pipe(duplex=False)
 
+    parent = os.getpid()
+
     def child() -> None:
+        from relations._processes import die_with_parent
+
+        die_with_parent(parent)  # killed with the parent, even by SIGKILL
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # a Ctrl-C is the parent's to handle: it stops the child
         try:
             data = pickle.dumps(there(), protocol=pickle.HIGHEST_PROTOCOL)

@@ -174,12 +174,20 @@ def evaluate_chunk(spec_data: dict | str, chunk_size: int, chunk: int) -> list[d
 _ONE_CHUNK_AT_A_TIME = threading.Lock()
 
 
-def _quiet_worker() -> None:  # Ctrl-C is the parent's to handle; workers are stopped by it
+def _quiet_worker(parent: int | None = None) -> None:
+    """A sweep worker's start: Ctrl-C is the parent's to handle (it stops the workers), and the worker dies
+    with the process ``parent`` that started the pool, even when that one is killed by SIGKILL."""
+    from relations._processes import die_with_parent, watch_parent
+
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if parent is not None:
+        direct = os.getppid() == parent  # not so under a fork server
+        if not die_with_parent(parent if direct else None) or not direct:
+            watch_parent(pid=parent)
 
 
 def _local_pool(text: str, chunk_size: int, todo: list[int], workers: int) -> Iterator[tuple[int, list]]:
-    pool = ProcessPoolExecutor(max_workers=workers, initializer=_quiet_worker)
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=_quiet_worker, initargs=(os.getpid(),))
     pending: dict = {}
     queue = list(reversed(todo))
     try:
@@ -229,7 +237,13 @@ def _deferred_interrupt() -> Iterator[Callable[[], bool]]:
         yield lambda: False
         return
     caught: list[int] = []
-    previous = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
+    def note(signum: int, frame: Any) -> None:
+        from relations._processes import silence_stderr
+
+        silence_stderr()  # from here on, only the command's own last line (see relations._processes)
+        caught.append(signum)
+
+    previous = signal.signal(signal.SIGINT, note)
     try:
         yield lambda: bool(caught)
     finally:

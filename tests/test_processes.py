@@ -1,0 +1,329 @@
+"""Processes: no child outlives the tool (even a SIGKILL of it), code under audit runs apart and within
+limits, and a Ctrl-C at any moment says one line.
+
+The children are found by walking ``/proc`` (a process's parent is the fourth field of ``stat``) while the
+command runs, then the command is killed; each child recorded must be gone (or a zombie) within 5 s.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from conftest import ROOT
+
+pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="walks /proc (Linux)")
+
+ENV = dict(os.environ, PYTHONPATH=str(ROOT))
+
+
+def _children() -> dict[int, int]:
+    """Every process's parent, from /proc."""
+    parents = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_text()
+            except OSError:
+                continue
+            parents[int(entry)] = int(stat.rsplit(")", 1)[1].split()[1])
+    return parents
+
+
+def _descendants(pid: int) -> set[int]:
+    parents = _children()
+    found, frontier = set(), {pid}
+    while frontier:
+        frontier = {p for p, parent in parents.items() if parent in frontier} - found
+        found |= frontier
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state not in ("Z", "X")
+
+
+def _start(*args: str, cwd: Path = ROOT, pipes: bool = True) -> subprocess.Popen:
+    """The command line in a process of its own; without ``pipes``, its output goes nowhere (an orphan that
+    inherited a pipe would keep the reader waiting)."""
+    out = subprocess.PIPE if pipes else subprocess.DEVNULL
+    # a shell's background job ignores SIGINT, and the child would inherit that: restore the default
+    return subprocess.Popen([sys.executable, "-m", "relations", *args], cwd=cwd, env=ENV, stdout=out, stderr=out,
+                            text=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+                            start_new_session=True)  # a process group of its own, as a terminal's job
+
+
+def _program(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")[0].decode()
+    except OSError:
+        return ""
+
+
+def _kill_and_check(proc: subprocess.Popen, *, want: int, within: float = 60, program: str = "") -> None:
+    """Wait until ``proc`` has at least ``want`` descendants (one of them running ``program``, when given),
+    SIGKILL it, and check none survives 5 s."""
+    deadline = time.monotonic() + within
+    seen: set[int] = set()
+    found = not program
+    while time.monotonic() < deadline and proc.poll() is None:
+        now = _descendants(proc.pid)
+        seen |= now
+        found = found or any(_program(p).endswith(program) for p in now)
+        if len(seen) >= want and found:
+            break
+        time.sleep(0.02)
+    assert proc.poll() is None, f"the command ended before it could be killed (status {proc.returncode})"
+    assert len(seen) >= want and found, f"only {len(seen)} children seen ({program or 'any'} wanted)"
+    if not program:
+        time.sleep(0.3)
+    seen |= _descendants(proc.pid)
+    proc.kill()
+    proc.wait()
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline and any(_alive(p) for p in seen):
+        time.sleep(0.1)
+    survivors = [p for p in seen if _alive(p)]
+    for p in survivors:  # leave nothing behind for the next test
+        os.kill(p, signal.SIGKILL)
+    assert not survivors, f"children alive 5 s after the tool was killed: {survivors}"
+
+
+SPIN = "def spin(x, rng):\n    while True:\n        pass\n"
+
+
+def test_audit_workers_die_with_the_tool(tmp_path):
+    (tmp_path / "t.py").write_text(SPIN)
+    proc = _start("audit", f"{tmp_path / 't.py'}:spin", "--domain", "0,1", "--workers", "2", pipes=False)
+    _kill_and_check(proc, want=2)
+
+
+def test_audit_workers_through_a_wrapper_die_with_the_tool(tmp_path):
+    # --python through a shell script that does not exec: the worker is the tool's grandchild, and the
+    # pipe it watches is what ends it
+    (tmp_path / "t.py").write_text(SPIN)
+    wrapper = tmp_path / "py.sh"
+    wrapper.write_text(f"#!/bin/sh\necho starting\n{sys.executable} \"$@\"\n")
+    wrapper.chmod(0o755)
+    proc = _start("audit", f"{tmp_path / 't.py'}:spin", "--domain", "0,1", "--workers", "1", "--python", str(wrapper),
+                  pipes=False)
+    _kill_and_check(proc, want=2)
+
+
+def test_sweep_workers_die_with_the_tool(tmp_path):
+    pytest.importorskip("pyarrow")
+    spec = {"exhaustive": {"inputs": 2, "outputs": 3, "denominator": 6},
+            "relations": ["zheng2025.thm4", "zheng2025.thm7", "zheng2025.thm11"]}
+    (tmp_path / "spec.json").write_text(json.dumps(spec))
+    proc = _start("sweep", str(tmp_path / "spec.json"), "--out", str(tmp_path / "out"), "--workers", "2",
+                  "--chunk-size", "5", pipes=False)
+    _kill_and_check(proc, want=2)
+
+
+def test_verify_children_die_with_the_tool(tmp_path):
+    # the forked search and, where coqc is installed, a coqc process (killed while it runs)
+    import shutil
+
+    proc = _start("verify", "--quick", "--out", str(tmp_path / "ev"), pipes=False)
+    _kill_and_check(proc, want=1, program="coqc" if shutil.which("coqc") else "")
+
+
+# code under audit: apart and bounded ------------------------------------------------------------------------
+
+TARGETS = '''
+import os, sys
+print("printed at import")
+
+def rr(x, rng):
+    print("printed by a call")
+    sys.stderr.write("and on stderr\\n")
+    return x if rng.random() < 0.75 else 1 - x
+
+def spin(x, rng):
+    while True:
+        pass
+
+def leave(x, rng):
+    sys.exit(3)
+
+def gone(x, rng):
+    os._exit(5)
+
+def hog(x, rng):
+    return len(bytearray(8 * 2**30))
+
+def many(x, rng):
+    return rng.random()
+'''
+
+
+@pytest.fixture
+def targets(tmp_path):
+    (tmp_path / "t.py").write_text(TARGETS)
+    return tmp_path / "t.py"
+
+
+def _audit(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "relations", "audit", *args], cwd=ROOT, env=ENV,
+                          capture_output=True, text=True, timeout=timeout)
+
+
+def test_prints_of_the_target_stay_off_the_json(targets):
+    # also with --workers 0: the target runs in one worker process, never in the tool's
+    run = _audit(f"{targets}:rr", "--domain", "0,1", "--eps", "ln(3)", "--workers", "0", "--json")
+    assert run.returncode == 0, run.stderr
+    report = json.loads(run.stdout)  # the whole of stdout is the report
+    assert report["verdict"] == "consistent"
+    assert "printed" not in run.stdout + run.stderr
+
+
+@pytest.mark.parametrize("name, status_line", [
+    ("leave", "the randomizer called sys.exit(3)"),
+    ("gone", "the randomizer ended the worker process (os._exit or a crash; exit status 5)"),
+    ("hog", "the randomizer ran out of memory (the limit of 1024 MiB of a worker process, --memory)"),
+])
+def test_the_targets_exit_is_an_outcome_not_the_tools(targets, name, status_line):
+    run = _audit(f"{targets}:{name}", "--domain", "0,1", "--workers", "0", "--memory", "1024", "--json")
+    assert run.returncode == 2, run.stderr
+    assert run.stdout == ""
+    assert run.stderr.splitlines() == [run.stderr.rstrip("\n")], "one line"
+    assert run.stderr.startswith(f"relations: error: {status_line}"), run.stderr
+
+
+def test_an_endless_call_hits_the_time_limit(targets):
+    start = time.monotonic()
+    run = _audit(f"{targets}:spin", "--domain", "0,1", "--workers", "0", "--call-timeout", "1")
+    took = time.monotonic() - start
+    assert run.returncode == 2
+    assert run.stderr == "relations: error: one call of the randomizer exceeded the time limit of 1 s (--call-timeout)\n"
+    assert took < 20
+
+
+def test_the_whole_audit_hits_its_time_limit(targets):
+    run = _audit(f"{targets}:spin", "--domain", "0,1", "--workers", "2", "--call-timeout", "0", "--timeout", "2")
+    assert run.returncode == 2
+    assert run.stderr == "relations: error: the audit exceeded the time limit of 2 s (--timeout)\n"
+
+
+def test_a_large_domain_is_refused_up_front(targets):
+    from relations.audit._runner import MAX_DOMAIN
+
+    n = 8000
+    start = time.monotonic()
+    run = _audit(f"{targets}:rr", "--domain", ",".join(map(str, range(n))), "--eps", "1")
+    assert time.monotonic() - start < 15
+    assert run.returncode == 2
+    assert run.stderr == f"relations: error: --domain: {n} inputs; at most {MAX_DOMAIN} can be audited\n"
+
+
+def test_distinct_outputs_are_limited(targets, monkeypatch):
+    from relations.audit import _worker
+    from relations.audit._pool import Pool
+
+    job = {"task": "sample", "target": f"{targets}:many", "params": None, "domain": [0], "input": 0, "chunk": 0,
+           "size": 50, "seed": 0}
+    monkeypatch.setattr(_worker, "MAX_OUTPUTS", 10)  # in this process: run_job directly
+    answer = _worker.run_job(job)
+    assert answer["kind"] == "limit" and "more than 10 distinct outputs" in answer["message"]
+    with Pool(workers=0) as pool:  # the worker's own limit is far above 50 draws
+        assert pool.map([job])[0]["ok"]
+
+
+def test_what_the_target_prints_is_limited(tmp_path, monkeypatch):
+    from relations.audit import _pool
+
+    (tmp_path / "loud.py").write_text("def loud(x, rng):\n    print('x' * 999)\n    return x\n")
+    job = {"task": "sample", "target": f"{tmp_path / 'loud.py'}:loud", "params": None, "domain": [0], "input": 0,
+           "chunk": 0, "size": 200, "seed": 0}
+    with _pool.Pool(workers=0) as pool:  # 200 kB printed: within the limit
+        assert pool.map([job])[0]["ok"]
+    monkeypatch.setattr(_pool, "MAX_PRINTED", 50_000)  # read by this process, which drains the prints
+    with _pool.Pool(workers=0) as pool:
+        answer = pool.map([job])[0]
+    assert answer["kind"] == "exit"
+    assert answer["message"].startswith("the randomizer printed more than 50000 bytes (the limit of its output)")
+
+
+def test_a_wrapper_that_prints_does_not_break_the_protocol(targets, tmp_path):
+    wrapper = tmp_path / "py.sh"
+    wrapper.write_text(f"#!/bin/sh\necho 'a wrapper says hello'\necho '{{\"ok\": true}}'\nexec {sys.executable} \"$@\"\n")
+    wrapper.chmod(0o755)
+    run = _audit(f"{targets}:rr", "--domain", "0,1", "--eps", "ln(3)", "--python", str(wrapper), "--json")
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout)["verdict"] == "consistent"
+    assert run.stderr == ""
+
+
+# Ctrl-C: one line, exit 130 --------------------------------------------------------------------------------
+
+def _interrupt(args: list[str], at: float, cwd: Path, *, group: bool) -> tuple[int, str]:
+    """SIGINT ``at`` seconds in: to the tool alone, or (``group``) to its whole process group, as a terminal's
+    Ctrl-C does (workers, the forked search and coqc get it too)."""
+    proc = _start(*args, cwd=cwd)
+    time.sleep(at)
+    try:
+        if group:
+            os.killpg(proc.pid, signal.SIGINT)
+        else:
+            os.kill(proc.pid, signal.SIGINT)
+    except ProcessLookupError:
+        pass
+    _, err = proc.communicate(timeout=120)
+    return proc.returncode, err
+
+
+def _check_interrupted(code: int, err: str, what: str) -> None:
+    if code == 0:  # it finished before the signal: nothing to see
+        assert err == "", (what, err)
+        return
+    assert code == 130, (what, code, err)
+    lines = err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("relations: interrupted"), (what, err)
+
+
+def _commands(tmp_path: Path) -> list[tuple[list[str], float]]:
+    (tmp_path / "t.py").write_text(TARGETS)
+    spec = {"exhaustive": {"inputs": 2, "outputs": 2, "denominator": 4},
+            "relations": ["zheng2025.thm4", "zheng2025.thm7"]}
+    (tmp_path / "spec.json").write_text(json.dumps(spec))
+    example = ROOT / "examples" / "paper_example.json"
+    commands = [(["verify", "--quick", "--out", str(tmp_path / "ev")], 12.0),
+                (["audit", f"{tmp_path / 't.py'}:rr", "--domain", "0,1,2", "--black-box", "--samples", "200000"], 4.0),
+                (["sweep", str(tmp_path / "spec.json"), "--out", str(tmp_path / "sweep"), "--workers", "2",
+                  "--chunk-size", "3"], 6.0)]
+    if example.is_file():
+        commands += [(["measure", str(example)], 2.0), (["check", str(example), "--claim", "eps_d <= 100"], 2.0)]
+    return commands
+
+
+def _sigint_at_random_moments(tmp_path: Path, n: int, seed: int) -> None:
+    rng = random.Random(seed)
+    commands = _commands(tmp_path)
+    for k in range(n):
+        args, longest = commands[0] if k % 2 == 0 else rng.choice(commands)  # verify half the time
+        # from 0.25 s: before that, Python may still be importing its own site module, before any of the tool's
+        # code runs (a SIGINT there is a "Fatal Python error" of the interpreter, whatever the program)
+        at = rng.uniform(0.25, longest)
+        group = rng.random() < 0.5
+        code, err = _interrupt(args, at, tmp_path, group=group)
+        _check_interrupted(code, err, f"{args[0]} at {at:.2f} s{' (process group)' if group else ''}")
+
+
+def test_ctrl_c_at_random_moments_says_one_line(tmp_path):
+    _sigint_at_random_moments(tmp_path, 8, seed=32)
+
+
+@pytest.mark.slow
+def test_ctrl_c_at_fifty_random_moments_says_one_line(tmp_path):
+    _sigint_at_random_moments(tmp_path, 50, seed=3201)
