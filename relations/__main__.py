@@ -32,9 +32,9 @@ def main(argv: list[str] | None = None) -> None:
             sys.stdout.write(f"relations {__version__}\n")
             sys.stdout.flush()
         except OSError:  # a broken pipe, a full disk: the command line says how it ends
-            from relations.cli import main as run
+            from relations.cli import main as command_line
 
-            run(args)
+            command_line(args)
         sys.exit(0)
     from relations._processes import run_command_line
 
