@@ -712,14 +712,10 @@ class OutputDir:
         created it and it is empty."""
         if not self._locked:
             return
-        self._locked = False
         atexit.unregister(self.close)
-        staging = os.path.join(self.path, STAGING)
-        if self._written and os.path.lexists(staging) and _journal(staging) is None:
-            with contextlib.suppress(OSError):
-                _discard(staging)
-        self._written.clear()
-        self._order.clear()
+        with contextlib.suppress(OSError):
+            self.abort()
+        self._locked = False
         if self._fd is not None:
             _unlock(self._fd)
             self._fd = None
@@ -808,11 +804,11 @@ class OutputDir:
 
     def abort(self) -> None:
         """Drop what was staged and not committed."""
-        if self._written:
-            write_step("discard")
-            _discard(os.path.join(self.path, STAGING))
+        staging = os.path.join(self.path, STAGING)
         self._written.clear()
         self._order.clear()
+        if self._locked and os.path.lexists(staging) and _journal(staging) is None:  # committed: the next run replays
+            _discard(staging)
 
     def commit(self) -> None:
         """Put the staged files in place, with the folder's manifest updated (one transaction)."""
