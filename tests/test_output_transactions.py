@@ -140,10 +140,12 @@ def test_a_complete_file_whose_temporary_name_survived_a_kill_counts_as_the_tool
 
 def test_a_conjecture_id_taking_a_reserved_name_is_refused_before_any_search(tmp_path):
     conj = tmp_path / "c.json"
-    conj.write_text(json.dumps({"conjectures": [{"id": ".relations-output", "statement": "eps_d <= eps_i"}]}))
-    res = run("conjecture", "--file", conj, "--out", tmp_path / "w", cwd=tmp_path)
-    assert res.returncode == 2 and res.stderr.count("\n") == 1 and "reserved" in res.stderr, res.stderr
-    assert sorted(os.listdir(tmp_path)) == ["c.json"]
+    for cid in (".relations-output", "verdicts"):
+        conj.write_text(json.dumps({"conjectures": [{"id": "a", "statement": "eps_d <= eps_m"},
+                                                    {"id": cid, "statement": "eps_d <= eps_i"}]}))
+        res = run("conjecture", "--file", conj, "--out", tmp_path / "w", cwd=tmp_path)
+        assert res.returncode == 2 and res.stderr.count("\n") == 1 and "reserved" in res.stderr, res.stderr
+        assert f"{cid}.json" in res.stderr and sorted(os.listdir(tmp_path)) == ["c.json"]
     for name in (MANIFEST, STAGING, f"{STAGING}/x", "../x", "/etc/x"):
         with pytest.raises(InputError):
             OutputDir(str(tmp_path / "w")).write_text(name, "x")

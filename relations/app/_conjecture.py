@@ -27,7 +27,7 @@ def run_conjectures(statement: str | None, *, file: str | None = None, setting: 
     """
     from relations.checking._conjectures import parse_conjecture
     from relations.io._conjecture_files import read_conjecture_file, result_json
-    from relations.io._outputs import OutputDir, check_name, check_output_file, create_file
+    from relations.io._outputs import RESERVED, TOOL_FILES, OutputDir, check_name, check_output_file, create_file
     from relations.io._writing import dumps
     from relations.pipeline._conjecture import conjecture
 
@@ -37,7 +37,8 @@ def run_conjectures(statement: str | None, *, file: str | None = None, setting: 
         folder = OutputDir(out, force=force) if out else None
         if folder is not None:  # an id naming one of the tool's own files is refused before any search
             for given, _, _ in items:
-                check_name(f"{given}.json", what=f"--out {out}: conjecture id {given!r}")
+                check_name(f"{given}.json", what=f"--out {out}: conjecture id {given!r}", reserved=RESERVED | TOOL_FILES)
+            folder.lock()  # and a second run into the folder is refused now, not after the searches
     else:
         assert statement is not None  # one of the two (above)
         items = [(None, statement, setting)]

@@ -56,7 +56,7 @@ from relations.errors import InputError
 if TYPE_CHECKING:
     from types import FrameType
 
-__all__ = ["MANIFEST", "STAGING", "RESERVED", "OutputDir", "InterruptLatch", "check_output_file",
+__all__ = ["MANIFEST", "STAGING", "RESERVED", "TOOL_FILES", "OutputDir", "InterruptLatch", "check_output_file",
            "create_file", "file_mode", "recover", "write_bytes_atomic", "write_step", "cache_dir"]
 
 #: The manifest each output folder holds: ``{"files": {relative path: sha256}}``.
@@ -65,6 +65,8 @@ MANIFEST = ".relations-output.json"
 STAGING = ".relations-staging"
 #: File names no user-named file may take.
 RESERVED = frozenset({MANIFEST, STAGING})
+#: Files that the tool's readers interpret (``figures --verdicts``, ``verify --exhaustive``): not conjecture ids.
+TOOL_FILES = frozenset({"verdicts.json", "conjectures.json", "sweep.json", "summary.json", "chunks.jsonl"})
 _JOURNAL = "journal.json"
 _LAST = ("verdicts.json",)  # renamed into place after every other file (then the manifest)
 #: The fault-injection variables (read only here).
@@ -414,8 +416,9 @@ def check_output_file(path: str, *, force: bool = False, option: str = "--out") 
     return path
 
 
-def check_name(name: str, *, what: str = "file name") -> str:
-    """Refuse a relative file name that is one of the tool's own (:data:`RESERVED`) or leaves its folder.
+def check_name(name: str, *, what: str = "file name", reserved: frozenset[str] = RESERVED) -> str:
+    """Refuse a relative file name that is one of the tool's own (``reserved``: :data:`RESERVED` by default) or
+    leaves its folder.
 
     Examples
     --------
@@ -427,7 +430,7 @@ def check_name(name: str, *, what: str = "file name") -> str:
     parts = name.replace(os.sep, "/").split("/")
     if os.path.isabs(name) or any(p in ("", ".", "..") for p in parts):
         raise InputError(f"{what}: {name!r} is not a plain relative file name")
-    if parts[0] in RESERVED:
+    if parts[0] in reserved:
         raise InputError(f"{what}: the file name {parts[0]} is reserved by relations")
     return name
 
