@@ -223,3 +223,19 @@ def test_a_commit_once_begun_completes_despite_ctrl_c(tmp_path, monkeypatch):
                                       .read_bytes()} and consistent(tmp_path / "out")
     moves = [s.split()[1] for s in order if s.startswith("move")]
     assert moves == ["a.txt", "verdicts.json", MANIFEST]  # verdicts.json, then the manifest, last
+
+
+def test_a_call_that_stopped_on_an_error_does_not_lock_the_folder_for_the_next_call(tmp_path):
+    """As in a notebook: figures.write_all (say) fails between its check and its write; the next call in the
+    same thread must not be refused as "another run"."""
+    first = OutputDir(str(tmp_path / "out"))
+    first.plan(["a.json"])
+    first.write_text("a.json", "half")  # ...then an exception: no commit, no close
+    again = OutputDir(str(tmp_path / "out"))
+    again.plan(["a.json"])
+    again.write_text("a.json", "whole")
+    again.commit()
+    assert (tmp_path / "out" / "a.json").read_text() == "whole" and sorted(os.listdir(tmp_path / "out")) == [
+        MANIFEST, "a.json"]
+    first.close()  # harmless now
+    assert sorted(os.listdir(tmp_path / "out")) == [MANIFEST, "a.json"]

@@ -436,6 +436,7 @@ def check_name(name: str, *, what: str = "file name", reserved: frozenset[str] =
 
 
 _held: set[int] = set()  # descriptors of the folders this process has locked
+_holders: dict[tuple[int, int], OutputDir] = {}  # (device, inode) of a locked folder: the OutputDir holding it
 
 
 def _forget_locks_in_child() -> None:
@@ -669,6 +670,8 @@ class OutputDir:
         self._locked = False
         self._created: list[str] = []
         self._depth = 0
+        self._key: tuple[int, int] = (0, 0)
+        self._thread = 0
 
     def __enter__(self) -> OutputDir:
         return self
@@ -690,6 +693,12 @@ class OutputDir:
             at = parent
         os.makedirs(self.path, exist_ok=True)
         self._created = missing
+        st = os.stat(self.path)
+        key = (st.st_dev, st.st_ino)
+        earlier = _holders.get(key)
+        if earlier is not None and earlier is not self and earlier._thread == threading.get_ident():
+            self._created, earlier._created = self._created or earlier._created, []
+            earlier.close()  # left locked by an earlier call in this thread that stopped on an error (a notebook's)
         try:
             import fcntl  # noqa: F401
         except ImportError:  # pragma: no cover  (no advisory locks on this platform)
@@ -701,6 +710,8 @@ class OutputDir:
                 self._remove_created()
                 raise
         self._locked = True
+        self._key, self._thread = key, threading.get_ident()
+        _holders[key] = self
         atexit.register(self.close)
         recover(self.path)
 
@@ -716,6 +727,8 @@ class OutputDir:
         if not self._locked:
             return
         atexit.unregister(self.close)
+        if _holders.get(self._key) is self:
+            del _holders[self._key]
         with contextlib.suppress(OSError):
             self.abort()
         self._locked = False
