@@ -239,3 +239,22 @@ def test_a_call_that_stopped_on_an_error_does_not_lock_the_folder_for_the_next_c
         MANIFEST, "a.json"]
     first.close()  # harmless now
     assert sorted(os.listdir(tmp_path / "out")) == [MANIFEST, "a.json"]
+
+
+def test_a_file_made_in_the_folder_while_the_command_runs_is_not_replaced(tmp_path):
+    out = tmp_path / "out"
+    folder = OutputDir(str(out))
+    folder.plan(["a.json", "b.json"])  # both free at the check
+    folder.write_text("a.json", "tool a")
+    folder.write_text("b.json", "tool b")
+    (out / "a.json").write_text("the user's a")  # made by the user while the command ran
+    with pytest.raises(InputError, match="a.json was made or edited while relations ran"):
+        folder.commit()
+    folder.close()
+    assert tree(out) == {"a.json": b"the user's a"}  # nothing written
+    # between the commit point and the rename (the last moment): linked, never replaced
+    _staged(str(out), ["a.json", "sub/b.txt"], ["a.json", "sub/b.txt"])
+    with open(os.path.join(out, STAGING, "journal.json"), "w") as fh:
+        json.dump({"moves": ["a.json", "sub/b.txt"], "create": ["a.json", "sub/b.txt"]}, fh)
+    assert recover(str(out)) == "replayed"
+    assert tree(out) == {"a.json": b"the user's a", os.path.join("sub", "b.txt"): b"new sub/b.txt"}

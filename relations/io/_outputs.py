@@ -15,7 +15,9 @@ transaction.
   the staging folder is removed.  A run killed before the commit point leaves the old content (the
   next run removes its staging folder); a run killed after it leaves a journal that the next run
   into the folder replays before anything else, giving the new content.  So the same command, run
-  again, completes without ``--force``;
+  again, completes without ``--force``.  Just before the journal, the files :meth:`OutputDir.plan`
+  checked are checked again (one made or edited meanwhile is refused, nothing written), and a file
+  new to the folder is linked into place, so that it never replaces one;
 * one run at a time writes a folder: a run holds an advisory lock (``flock``) on the folder itself
   from its first check to its end, and a second run is refused with one line naming the first one's
   process id (no lock file: a refused or killed run leaves nothing behind; the kernel drops the lock
@@ -503,18 +505,20 @@ def _unlock(fd: int) -> None:
     os.close(fd)
 
 
-def _journal(staging: str) -> list[str] | None:
-    """The committed moves of a staging folder, or None (no journal: the transaction was not committed)."""
+def _journal(staging: str) -> tuple[list[str], frozenset[str]] | None:
+    """The committed moves of a staging folder and those that create a file (never replacing one), or None (no
+    journal: the transaction was not committed)."""
     try:
         with open(os.path.join(staging, _JOURNAL), encoding="utf-8") as fh:
-            moves = json.load(fh)["moves"]
-    except (OSError, ValueError, KeyError, TypeError):
+            data = json.load(fh)
+        moves, creates = data["moves"], data.get("create", [])
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
-    if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
+    if not all(isinstance(x, list) and all(isinstance(m, str) for m in x) for x in (moves, creates)):
         return None
     if not all(m == MANIFEST or _plain(m) for m in moves):
         return None  # not a journal this tool wrote: nothing is moved
-    return moves
+    return moves, frozenset(creates)
 
 
 def _plain(name: str) -> bool:
@@ -525,8 +529,11 @@ def _plain(name: str) -> bool:
     return True
 
 
-def _apply(folder: str, moves: list[str]) -> None:
-    """Rename each staged file of ``moves`` into place (those still staged: replaying is idempotent)."""
+def _apply(folder: str, moves: list[str], creates: frozenset[str] = frozenset()) -> None:
+    """Rename each staged file of ``moves`` into place (those still staged: replaying is idempotent).
+
+    A name in ``creates`` was free when the run committed: it is linked into place, which never replaces a
+    file; one that a user made there meanwhile is kept, and the tool's version dropped."""
     staging = os.path.join(folder, STAGING)
     for name in moves:
         parts = name.split("/")
@@ -538,7 +545,12 @@ def _apply(folder: str, moves: list[str]) -> None:
             write_step(f"mkdir {os.path.dirname(dst)}")
             os.makedirs(os.path.dirname(dst), exist_ok=True)
         write_step(f"move {name}")
-        os.replace(src, dst)
+        if name not in creates:
+            os.replace(src, dst)
+            continue
+        with contextlib.suppress(FileExistsError):  # linked before a kill, or a file the user made there: kept
+            os.link(src, dst)
+        os.unlink(src)
     _fsync_dir(folder)
 
 
@@ -571,9 +583,9 @@ def recover(folder: str) -> str | None:
     staging = os.path.join(folder, STAGING)
     outcome = None
     if os.path.lexists(staging):
-        moves = _journal(staging) if os.path.isdir(staging) and not os.path.islink(staging) else None
-        if moves is not None:
-            _apply(folder, moves)
+        journal = _journal(staging) if os.path.isdir(staging) and not os.path.islink(staging) else None
+        if journal is not None:
+            _apply(folder, *journal)
             outcome = "replayed"
         else:
             outcome = "rolled back"
@@ -671,6 +683,7 @@ class OutputDir:
         self._created: list[str] = []
         self._depth = 0
         self._key: tuple[int, int] = (0, 0)
+        self._planned: set[str] = set()  # names checked by plan(): checked again at commit
         self._thread = 0
 
     def __enter__(self) -> OutputDir:
@@ -732,6 +745,7 @@ class OutputDir:
         with contextlib.suppress(OSError):
             self.abort()
         self._locked = False
+        self._planned.clear()
         if self._fd is not None:
             _unlock(self._fd)
             self._fd = None
@@ -776,6 +790,7 @@ class OutputDir:
                 elif not self.owned(name):
                     raise InputError(f"{self.option} {self.path}: {name} exists and was not written by relations (or "
                                      "was edited since); use --force to replace it or --out to write elsewhere")
+                self._planned.add(name.replace(os.sep, "/"))
         except InputError:
             self.close()
             raise
@@ -843,10 +858,17 @@ class OutputDir:
             finally:
                 os.close(fd)
             moves = ([n for n in self._order if n not in _LAST] + [n for n in self._order if n in _LAST] + [MANIFEST])
+            creates = [] if self.force else [n for n in moves[:-1] if not os.path.lexists(os.path.join(self.path, n))]
+            for name in moves[:-1]:  # checked again: a file may have been made, or edited, while the command ran
+                if not self.force and name in self._planned and name not in creates and not self.owned(name):
+                    self.abort()
+                    raise InputError(f"{self.option} {self.path}: {name} was made or edited while relations ran; "
+                                     "nothing written (use --force to replace it, or --out to write elsewhere)")
             with _sigint_deferred():  # once the journal is written, the files go in place
-                write_bytes_atomic(os.path.join(staging, _JOURNAL), json.dumps({"moves": moves}).encode())
+                write_bytes_atomic(os.path.join(staging, _JOURNAL),
+                                   json.dumps({"moves": moves, "create": creates}).encode())
                 _fsync_dir(staging)
-                _apply(self.path, moves)
+                _apply(self.path, moves, frozenset(creates))
                 write_step(f"remove {staging}")
                 _discard(staging)
                 self._written.clear()
