@@ -480,15 +480,22 @@ def _lock_holder(fd: int) -> str:
 
 
 def _lock(folder: str, option: str) -> int:
-    """Lock the folder itself (``flock`` on its descriptor: no file is made); refused with one line if held."""
+    """Lock the folder itself (``flock`` on its descriptor: no file is made); refused with one line if held.
+
+    Returns the descriptor, or -1 on a file system that has no ``flock`` (the folder is then written unlocked).
+    """
     import fcntl
 
     fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0))
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
+    except OSError as exc:
+        import errno
+
         pid = _lock_holder(fd)
         os.close(fd)
+        if exc.errno not in (errno.EAGAIN, errno.EWOULDBLOCK, errno.EACCES):
+            return -1  # a file system without flock: written unlocked, as before locks
         who = f" (process {pid})" if pid else ""
         raise InputError(f"{option} {folder}: another relations run{who} is writing this folder; wait for it to "
                          "finish or write elsewhere") from None
@@ -718,7 +725,8 @@ class OutputDir:
             self._fd = None
         else:
             try:
-                self._fd = _lock(self.path, self.option)
+                fd = _lock(self.path, self.option)
+                self._fd = fd if fd >= 0 else None
             except BaseException:
                 self._remove_created()
                 raise
