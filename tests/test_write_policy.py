@@ -2,7 +2,7 @@
 
 * a user's own files in an output folder are never replaced without --force;
 * files the tool wrote (listed in the folder's manifest, unchanged) are replaced;
-* SIGINT and SIGKILL during ``verify`` leave the previous evidence byte for byte;
+* SIGINT and SIGKILL during ``verify``'s write phase leave the previous evidence byte for byte;
 * no ``.hypothesis/`` (or anything else) appears in the working directory;
 * usage errors and bad option values are one line on stderr with exit status 2.
 """
@@ -75,21 +75,27 @@ def test_verify_writes_nothing_into_cwd_but_its_folder(tmp_path):
     assert any(s.startswith("hypothesis") for s in verdict["searched"])
 
 
-@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGKILL])
+@pytest.mark.parametrize("sig", ["INT", "KILL"])
 def test_an_interrupted_or_killed_verify_loses_nothing(tmp_path, sig):
+    """Deterministic: the fault-injection hook (relations.io._outputs.write_step) interrupts or kills the run at
+    its first write step, when everything is computed and nothing is in place (tests/test_crash_points.py
+    does every step of every command)."""
     out = tmp_path / "ev"
     assert run("verify", *FAST, "--out", out).returncode == 0
     before = snapshot(out)
-    # a shell's background job ignores SIGINT, and the child inherits that: restore the default
-    proc = subprocess.Popen(CLI + ["verify", "--quick", "--out", str(out)], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True,
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-    time.sleep(4)  # imports done, mid-way through the catalogue
-    proc.send_signal(sig)
-    _, err = proc.communicate(timeout=120)
-    if sig == signal.SIGINT:
-        assert proc.returncode == 130, err
-    assert snapshot(out) == before
+    proc = subprocess.run(CLI + ["verify", "--quick", "--only", "zheng2025.thm9", "--out", str(out)],
+                          capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "RELATIONS_CRASH_AT": "1", "RELATIONS_CRASH_SIGNAL": sig},
+                          # a shell's background job ignores SIGINT, and the child inherits that: restore the default
+                          preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    if sig == "INT":
+        assert proc.returncode == 130 and proc.stderr.strip() == "relations: interrupted", proc.stderr
+    else:
+        assert proc.returncode == -signal.SIGKILL
+    assert {k: v for k, v in snapshot(out).items() if not k.startswith(".relations-staging")} == before
+    again = run("verify", "--quick", "--only", "zheng2025.thm9", "--out", out)  # the same command completes
+    assert again.returncode == 0, again.stderr
+    assert not (out / ".relations-staging").exists() and set(before) < set(snapshot(out))
 
 
 def test_a_swallowed_ctrl_c_still_stops_verify(tmp_path, monkeypatch):

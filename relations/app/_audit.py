@@ -40,7 +40,7 @@ def run_audit(target: str, *, domain: Sequence[Any] | None = None, eps: str | No
     from relations.audit._runner import audit_target
     from relations.errors import EXIT_FAILED, EXIT_INCONCLUSIVE, InputError
     from relations.io._audits import audit_json, parse_params, progress_bar_on_stderr
-    from relations.io._writing import dumps, write_text_atomic
+    from relations.io._writing import dumps
     from relations.kinds import AuditVerdict
 
     if out is not None:
@@ -60,7 +60,9 @@ def run_audit(target: str, *, domain: Sequence[Any] | None = None, eps: str | No
         raise InputError(f"{target}: its randomness cannot be enumerated exactly ({exc}); without --exact-only it "
                          "is sampled") from None
     if out and report.mechanism is not None:
-        write_text_atomic(out, dumps(report.mechanism, f"channel implemented by {target}"))
+        from relations.io._outputs import create_file
+
+        create_file(out, dumps(report.mechanism, f"channel implemented by {target}").encode("utf-8"), force=force)
     elif out:  # said, not silently skipped
         why = (f"its channel is {report.bits} independent bits, never expanded" if report.bits else
                "it was sampled" if report.sampled is not None else "its channel is known only within the unexplored mass")

@@ -27,14 +27,18 @@ def run_conjectures(statement: str | None, *, file: str | None = None, setting: 
     """
     from relations.checking._conjecture_eval import parse_defined
     from relations.io._conjecture_files import read_conjecture_file, result_json
-    from relations.io._outputs import OutputDir, check_output_file
-    from relations.io._writing import dumps, write_text_atomic
+    from relations.io._outputs import RESERVED, TOOL_FILES, OutputDir, check_name, check_output_file, create_file
+    from relations.io._writing import dumps
     from relations.pipeline._conjecture import conjecture
 
     items: Sequence[tuple[str | None, str, str]]  # (id, statement, setting)
     if file is not None:
         items = read_conjecture_file(file, setting=setting)
         folder = OutputDir(out, force=force) if out else None
+        if folder is not None:  # an id naming one of the tool's own files is refused before any search
+            for given, _, _ in items:
+                check_name(f"{given}.json", what=f"--out {out}: conjecture id {given!r}", reserved=RESERVED | TOOL_FILES)
+            folder.lock()  # and a second run into the folder is refused now, not after the searches
     else:
         assert statement is not None  # one of the two (above)
         items = [(None, statement, setting)]
@@ -54,8 +58,8 @@ def run_conjectures(statement: str | None, *, file: str | None = None, setting: 
         body = dumps(r.witness, f"counterexample to {r.text} ({r.setting})")
         if folder is not None:
             files[i] = folder.write_text(f"{cid}.json", body)
-        elif out:
-            files[i] = write_text_atomic(out, body)
+        elif out:  # created in one step: a file that appeared at this name meanwhile is not replaced
+            files[i] = create_file(out, body.encode("utf-8"), force=force)
     if folder is not None:
         folder.commit()
     if json_out:

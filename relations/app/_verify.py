@@ -19,7 +19,7 @@ def run_verify(relations, *, out: str = EVIDENCE_DIR, quick: bool = False, seed:
                exhaustive: Sequence[str] = (), wide: bool = False) -> int:
     """``relations verify``: verify ``relations`` (all when empty), print, and write the evidence.
 
-    The output folder is checked before the (long) run (:class:`~relations.io._outputs.OutputDir`);
+    The output folder is checked, and locked, before the (long) run (:class:`~relations.io._outputs.OutputDir`);
     caches go to the user cache folder; an interrupted run (Ctrl-C) writes nothing, so the previous
     evidence stays as it was, and returns 130.
 
@@ -74,7 +74,7 @@ def run_verify(relations, *, out: str = EVIDENCE_DIR, quick: bool = False, seed:
         for path in exhaustive:
             for rid, found in read_family_evidence(path).items():
                 families.setdefault(rid, []).extend(found)
-    folder = OutputDir(out, force=force)
+    folder = OutputDir(out, force=force, hold=True)  # locked from this check to the end of the run
     folder.plan((["verdicts.json"] if relations else []) + [
         f"{d}/{r.id}.{x}" for r in relations for d, x in (("witnesses", "json"), ("lemmas", "smt2"), ("families", "py"))]
         + (["conjectures.json"] + [f"witnesses/conjecture.{cid}.json" for cid, _, _ in conjectures] if conjectures
@@ -121,11 +121,15 @@ def run_verify(relations, *, out: str = EVIDENCE_DIR, quick: bool = False, seed:
         at = {id(rel): i for i, rel in enumerate(relations)}
         verdicts = sorted(decided_so_far, key=lambda v: at.get(id(v.relation), len(at)))
     rows = []
-    if not interrupted:  # an interrupted run writes nothing: the previous evidence stays as it was
-        if relations:
-            write_evidence(verdicts, folder)
-        if conjectures:
-            rows = write_conjectures(decided, folder)
+    try:
+        if not interrupted:  # an interrupted run writes nothing: the previous evidence stays as it was
+            with folder.transaction():  # the evidence and the conjectures: one transaction
+                if relations:
+                    write_evidence(verdicts, folder)
+                if conjectures:
+                    rows = write_conjectures(decided, folder)
+    finally:
+        folder.close()
     if fmt != "table":
         obj = {"relations": [verdict_json(v) for v in verdicts], "complete": not interrupted, "seed": seed,
                "quick": quick, "out": out}  # the files of the evidence are named relative to "out"

@@ -140,12 +140,11 @@ def _measure_tradeoff(file: str, *, fmt: str, notion: list[str], bits: int | Non
     if plot is not None:
         from relations.figures._style import render
         from relations.figures._tradeoff import draw_tradeoff, tradeoff_plot_data
-        from relations.io._outputs import write_bytes_atomic
+        from relations.io._outputs import create_file
 
         fig = draw_tradeoff(tradeoff_plot_data(data), title=None if file == "-" else os.path.basename(file))
         image = render(fig, kind)
-        check_output_file(plot, force=force, option="--plot")  # still free (or --force) after the computation
-        write_bytes_atomic(plot, image)
+        create_file(plot, image, force=force, option="--plot")  # still free (or --force): checked as it is made
     if fmt == "json":
         sys.stdout.write(json.dumps(data, indent=2) + "\n")
     else:
@@ -417,9 +416,9 @@ def optimize(
                 + (f", Blahut gap {result.gap:.3g}" if result.gap is not None else ""))
     text = dumps(result.mechanism, f"optimal {notion} mechanism, {notion} <= {eps}: {said}")
     if out:
-        from relations.io._writing import write_text_atomic
+        from relations.io._outputs import create_file
 
-        write_text_atomic(out, text)
+        create_file(out, text.encode("utf-8"), force=force)  # a file made meanwhile is not replaced
         sys.stderr.write(f"wrote {out}: distortion {float(result.distortion):.12g} (solver {result.value:.12g})"
                          + (", optimal, certified by an exact dual" if result.certified else "") + "\n")
     else:

@@ -16,7 +16,10 @@ Re-running the same command after Ctrl-C or SIGKILL computes only the chunks mis
 done when the manifest lists it with its file's SHA-256, or when its file is in place with this sweep's
 fingerprint, its number and its full row count (killed between the rename and the manifest line), so no
 chunk is computed twice or lost.  A different specification (or chunk size) into the same folder is
-refused unless ``force``, which replaces the old sweep.  Two runs cannot write one folder at once (a lock).
+refused unless ``force``, which replaces the old sweep.  Two runs cannot write one folder at once (the
+folder's lock, :class:`~relations.io._outputs.OutputDir`, held from the first check to the end), and
+``sweep.json`` and the final files (summary, counterexamples, sorted manifest) are each written as one
+transaction: a run killed while writing them completes when run again.
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from relations.errors import InputError
-from relations.io._outputs import OutputDir, write_bytes_atomic
+from relations.io._outputs import OutputDir, write_bytes_atomic, write_step
 from relations.sweeps._chunks import (
     MEASURE_COLUMNS,
     STATUS_PREFIX,
@@ -117,20 +120,6 @@ def require_pyarrow() -> None:
 
         raise InputError("relations sweep needs pyarrow, in the sweep extra: "
                          + install_hint("sweep", only=["pyarrow>=14"])) from None
-
-
-def _lock(out: str) -> Any:
-    try:
-        import fcntl
-    except ImportError:  # pragma: no cover  (no advisory locks on this platform)
-        return None
-    fh = open(os.path.join(out, ".sweep.lock"), "a")
-    try:
-        fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        fh.close()
-        raise InputError(f"--out {out}: another 'relations sweep' is writing this folder") from None
-    return fh
 
 
 def _read_json(path: str) -> Any:
@@ -273,8 +262,7 @@ class SweepFolder:
     def __init__(self, out: str, *, force: bool = False) -> None:
         self.out = out
         self.force = force
-        self._folder = OutputDir(out, force=force)
-        self._lock: Any = None
+        self._folder = OutputDir(out, force=force, hold=True)
         self._log: Any = None
         self.spec: SweepSpec | None = None
         self.chunk_size = 0
@@ -284,8 +272,9 @@ class SweepFolder:
     def open(self, spec: SweepSpec, chunk_size: int | None) -> dict[int, dict]:
         """Lock the folder, check it (a different sweep is refused unless ``force``), write ``sweep.json`` for a
         new sweep, and return the chunks already done (by chunk number)."""
-        os.makedirs(self.out, exist_ok=True)
-        self._lock = _lock(self.out)
+        self._folder.lock()  # refused with one line if another run writes the folder; a killed run's write replayed
+        if os.path.isfile(os.path.join(self.out, ".sweep.lock")):
+            os.unlink(os.path.join(self.out, ".sweep.lock"))  # the lock file of versions before 0.6
         size, new = _prepare(spec, self._folder, chunk_size, self.force)
         n = chunk_count(spec, size)
         if new:
@@ -306,6 +295,7 @@ class SweepFolder:
         data = chunk_bytes(self.spec, self.chunk_size, chunk, rows)
         write_bytes_atomic(os.path.join(self.out, name), data)
         entry = {"chunk": chunk, "file": name, "rows": len(rows), "sha256": hashlib.sha256(data).hexdigest()}
+        write_step(f"append {CHUNK_LOG}")
         self._log.write(json.dumps(entry) + "\n")
         self._log.flush()
         os.fsync(self._log.fileno())
@@ -321,15 +311,15 @@ class SweepFolder:
         self._log.close()
         summary, found = summarise(spec, iter_rows(self.out, columns=summary_columns(spec)), chunks=self.chunks)
         summary["chunk_size"] = self.chunk_size
-        for rel, row in found.items():
-            self._folder.write_text(f"counterexamples/{rel}.json", counterexample_text(spec, summary, rel, row))
-        self._folder.write_text(CHUNK_LOG, "".join(json.dumps(self.done[c]) + "\n" for c in sorted(self.done)))
-        self._folder.write_text("summary.json", json.dumps(summary, indent=1) + "\n")
-        self._folder.commit()
+        with self._folder.transaction():
+            for rel, row in found.items():
+                self._folder.write_text(f"counterexamples/{rel}.json", counterexample_text(spec, summary, rel, row))
+            self._folder.write_text(CHUNK_LOG, "".join(json.dumps(self.done[c]) + "\n" for c in sorted(self.done)))
+            self._folder.write_text("summary.json", json.dumps(summary, indent=1) + "\n")
         return summary
 
     def close(self) -> None:
-        """Release the lock (and the manifest)."""
-        for fh in (self._log, self._lock):
-            if fh is not None and not fh.closed:
-                fh.close()
+        """Close the chunk manifest and release the folder's lock."""
+        if self._log is not None and not self._log.closed:
+            self._log.close()
+        self._folder.close()

@@ -1,0 +1,235 @@
+"""Crash points, in the spirit of SQLite's crash tests: every command that writes is killed at each of its
+write steps in turn, and must leave the old content or the new, then complete when run again.
+
+The fault-injection hook is :func:`relations.io._outputs.write_step`: ``RELATIONS_CRASH_LOG=FILE`` lists a
+run's write steps (so each command's steps are counted first, on an uninterrupted run), and
+``RELATIONS_CRASH_AT=N`` makes the process kill itself at the N-th step, before doing it (SIGKILL, or SIGINT
+with ``RELATIONS_CRASH_SIGNAL=INT``).  For each command and step:
+
+* the command dies there (SIGKILL: status -9; SIGINT: 130, "relations: interrupted", no traceback);
+* killed before the commit point (the journal's rename), the folder's visible files are the old ones, byte
+  for byte;
+* once a killed run's transaction is recovered (replayed or rolled back, as the next run does first), the
+  whole tree is exactly the old one or exactly the new one (that of an uninterrupted run), byte for byte;
+  after a Ctrl-C it is so at once (the staged files are dropped, or a commit once begun completes);
+* the same command, run again without ``--force``, exits as an uninterrupted run does, and leaves exactly
+  the uninterrupted run's tree: no staging folder, no temporary file, nothing else.
+
+The default suite runs a few points per command, chosen from the step labels (the last step before the
+commit point, the first after it, the last); ``-m slow`` runs every point, with SIGKILL and with SIGINT.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import random
+import shutil
+import signal
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+from conftest import ROOT, cli_command
+
+from relations.io._outputs import STAGING, recover
+
+RANDOMIZER = str(ROOT / "examples" / "randomizer.py")
+SPEC = {"mechanism": "krr", "k": [2, 3], "ratio": ["2", "3"], "relations": ["zheng2025.thm3"]}
+CONJECTURES = {"conjectures": [{"id": "thm4", "statement": "eps_d <= eps_i"}]}
+OLD_CONJECTURES = {"conjectures": [{"id": "thm4", "statement": "eps_d <= eps_m"}]}  # another witness as thm4.json
+VARS = ("RELATIONS_CRASH_AT", "RELATIONS_CRASH_SIGNAL", "RELATIONS_CRASH_LOG")
+
+
+@dataclass
+class Command:
+    """A command writing ``target`` (relative to the case folder), after ``before`` commands made the old state."""
+
+    args: list[str]
+    target: str
+    before: list[list[str]] = field(default_factory=list)
+    folder: bool = True
+    incremental: bool = False  # a sweep: its chunks are kept as they finish, so "old or new" is checked on the end
+
+
+COMMANDS = {
+    "verify": Command(["verify", "--quick", "--only", "zheng2025.thm1", "--out", "ev"], "ev",
+                      before=[["verify", "--quick", "--only", "zheng2025.thm4", "--out", "ev"]]),
+    "figures": Command(["figures", "--only", "prior_skew", "--only", "krr_information", "--format", "svg",
+                        "--verdicts", "none.json", "--out", "figs"], "figs",
+                       before=[["figures", "--only", "prior_skew", "--format", "svg", "--verdicts", "none.json",
+                                "--out", "figs"]]),
+    "sweep": Command(["sweep", "spec.json", "--out", "sw", "--chunk-size", "2", "--workers", "0"], "sw",
+                     incremental=True),
+    "conjecture-folder": Command(["conjecture", "--file", "conjectures.json", "--quick", "--out", "wit"], "wit",
+                                 before=[["conjecture", "--file", "old.json", "--quick", "--out", "wit"]]),
+    "optimize": Command(["optimize", "--prior", "1/2,1/2", "--notion", "eps_d", "--eps", "1", "--out", "opt.json"],
+                        "opt.json", folder=False),
+    "conjecture-file": Command(["conjecture", "eps_i <= eps_d + sigma_min", "--quick", "--out", "w.json"], "w.json",
+                               folder=False),
+    "audit": Command(["audit", f"{RANDOMIZER}:privatise", "--domain", "0,1,2,3", "--eps", "ln(3)", "--out",
+                      "channel.json"], "channel.json", folder=False),
+}
+
+
+def _default_sigint():
+    signal.signal(signal.SIGINT, signal.SIG_DFL)  # a shell's background job ignores SIGINT; the child must not
+
+
+def run(args, cwd, *, crash_at: int | None = None, sig: str = "KILL", log: Path | None = None):
+    env = {k: v for k, v in os.environ.items() if k not in VARS}
+    if crash_at is not None:
+        env.update(RELATIONS_CRASH_AT=str(crash_at), RELATIONS_CRASH_SIGNAL=sig)
+    if log is not None:
+        env["RELATIONS_CRASH_LOG"] = str(log)
+    return subprocess.run(cli_command(*args), cwd=cwd, env=env, capture_output=True, text=True, timeout=300,
+                          preexec_fn=_default_sigint)
+
+
+def snapshot(folder: Path) -> dict[str, str]:
+    """Every file and folder under ``folder`` (its inputs included), with its SHA-256."""
+    return {str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest() if p.is_file() else "folder"
+            for p in sorted(folder.rglob("*"))}
+
+
+def _inputs(folder: Path) -> None:
+    folder.mkdir()
+    (folder / "spec.json").write_text(json.dumps(SPEC))
+    (folder / "conjectures.json").write_text(json.dumps(CONJECTURES))
+    (folder / "old.json").write_text(json.dumps(OLD_CONJECTURES))
+
+
+@dataclass
+class Reference:
+    base: Path  # the old state
+    old: dict[str, str]
+    new: dict[str, str]
+    status: int  # an uninterrupted run's exit status
+    steps: list[str]  # its write steps' labels
+
+
+_REFERENCES: dict[str, Reference] = {}
+
+
+def reference(name: str, tmp_root: Path) -> Reference:
+    """The old state, the uninterrupted run's tree and status, and its write steps (counted on that run)."""
+    if name in _REFERENCES:
+        return _REFERENCES[name]
+    cmd = COMMANDS[name]
+    base = tmp_root / f"{name}-base"
+    _inputs(base)
+    for args in cmd.before:
+        assert run(args, base).returncode in (0, 1)
+    whole = tmp_root / f"{name}-whole"
+    shutil.copytree(base, whole)
+    log = tmp_root / f"{name}.log"
+    done = run(cmd.args, whole, log=log)
+    assert done.returncode in (0, 1), done.stderr
+    steps = [line.split(" ", 2)[2] for line in log.read_text().splitlines()]
+    assert len(steps) >= 2
+    ref = Reference(base, snapshot(base), snapshot(whole), done.returncode, steps)
+    assert ref.new != ref.old
+    _REFERENCES[name] = ref
+    return ref
+
+
+def quick_points(steps: list[str]) -> list[int]:
+    """The last step before the commit point (the journal's rename), the first after it, and the last step;
+    for a single file, its last step (the link into place)."""
+    points = {len(steps)}
+    commits = [i + 1 for i, s in enumerate(steps) if s.startswith("rename") and s.endswith("journal.json")]
+    for at in commits[-1:]:
+        points.update({at, at + 1})
+    return sorted(points)
+
+
+def _without_staging(state: dict[str, str], target: str) -> dict[str, str]:
+    return {k: v for k, v in state.items() if not k.startswith(os.path.join(target, STAGING))}
+
+
+def check_point(name: str, at: int, sig: str, tmp_root: Path) -> None:
+    cmd, ref = COMMANDS[name], reference(name, tmp_root)
+    case = tmp_root / f"{name}-{sig}-{at}"
+    shutil.copytree(ref.base, case)
+    died = run(cmd.args, case, crash_at=at, sig=sig)
+    if sig == "KILL":
+        assert died.returncode == -signal.SIGKILL, (at, ref.steps[at - 1], died.returncode, died.stderr)
+    else:
+        assert died.returncode == 130 and "relations: interrupted" in died.stderr, (at, died.returncode, died.stderr)
+        assert "Traceback" not in died.stderr, died.stderr
+    state = snapshot(case)
+    committed = any(s.startswith("rename") and s.endswith("journal.json") for s in ref.steps[:at - 1])
+    if not cmd.incremental:
+        if sig == "KILL" and not committed:  # before the commit point: the visible files are the old ones
+            assert _without_staging(state, cmd.target) == ref.old, (at, ref.steps[at - 1])
+        if cmd.folder and sig == "KILL":  # (a Ctrl-C is handled in the process: no recovery is left to do)
+            probe = tmp_root / f"{name}-{sig}-{at}-probe"
+            shutil.copytree(case, probe)
+            recover(str(probe / cmd.target))
+            state = snapshot(probe)
+            shutil.rmtree(probe)
+        assert state in (ref.old, ref.new), (at, ref.steps[at - 1], set(state.items()) ^ set(ref.new.items()))
+    again = run(cmd.args, case)  # the same command, no --force
+    assert again.returncode == ref.status, (at, ref.steps[at - 1], again.stderr)
+    assert snapshot(case) == ref.new, (at, ref.steps[at - 1], set(snapshot(case).items()) ^ set(ref.new.items()))
+    shutil.rmtree(case)
+
+
+@pytest.fixture(scope="module")
+def tmp_root(tmp_path_factory):
+    _REFERENCES.clear()
+    return tmp_path_factory.mktemp("crash")
+
+
+@pytest.mark.parametrize("name", list(COMMANDS))
+def test_a_kill_at_a_write_point_leaves_old_or_new_and_the_command_completes(name, tmp_root):
+    ref = reference(name, tmp_root)
+    for at in quick_points(ref.steps):
+        check_point(name, at, "KILL", tmp_root)
+
+
+@pytest.mark.parametrize("name", ["verify", "optimize"])
+def test_ctrl_c_at_a_write_point_leaves_old_or_new_and_the_command_completes(name, tmp_root):
+    ref = reference(name, tmp_root)
+    for at in quick_points(ref.steps):
+        check_point(name, at, "INT", tmp_root)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("sig", ["KILL", "INT"])
+@pytest.mark.parametrize("name", list(COMMANDS))
+def test_every_write_point(name, sig, tmp_root):
+    ref = reference(name, tmp_root)
+    for at in range(1, len(ref.steps) + 1):
+        check_point(name, at, sig, tmp_root)
+
+
+def test_a_sweep_killed_again_and_again_at_seeded_points_gives_the_rows_of_one_run(tmp_path):
+    """Each run is killed at a random write step (seeded) until one finishes: the rows, and every file, are
+    those of an uninterrupted run."""
+    from relations.io._sweeps import read_rows
+
+    spec = {"mechanism": "krr", "k": [2, 3, 4], "ratio": ["2", "3", "5"], "relations": ["zheng2025.thm3"]}
+    args = ["sweep", "spec.json", "--out", "sw", "--chunk-size", "1", "--workers", "0"]  # 9 chunks
+    whole, case = tmp_path / "whole", tmp_path / "case"
+    for folder in (whole, case):
+        folder.mkdir()
+        (folder / "spec.json").write_text(json.dumps(spec))
+    log = tmp_path / "log"
+    assert run(args, whole, log=log).returncode == 0
+    steps = len(log.read_text().splitlines())
+    rng = random.Random(32)
+    kills = 0
+    for _ in range(40):
+        res = run(args, case, crash_at=rng.randint(1, steps // 2), sig=rng.choice(["KILL", "INT"]))
+        if res.returncode == 0:
+            break
+        assert res.returncode in (-signal.SIGKILL, 130) and "Traceback" not in res.stderr, res.stderr
+        kills += 1
+    else:
+        raise AssertionError("the sweep never finished")
+    assert kills >= 3
+    assert read_rows(str(case / "sw")) == read_rows(str(whole / "sw"))
+    assert snapshot(case) == snapshot(whole)
