@@ -60,7 +60,7 @@ myst_enable_extensions = ["dollarmath", "amsmath"]
 # myst-nb: run every notebook in the build (a fresh kernel each, cached by content under the build folder),
 # and fail the build on an error in a cell.
 nb_execution_mode = "cache"
-nb_execution_timeout = 600
+nb_execution_timeout = 300  # a cell of ours takes seconds: fail a hung kernel rather than wait
 nb_execution_raise_on_error = True
 nb_execution_show_tb = True
 nb_merge_streams = True
