@@ -60,6 +60,9 @@ myst_enable_extensions = ["dollarmath", "amsmath"]
 # myst-nb: run every notebook in the build (a fresh kernel each, cached by content under the build folder),
 # and fail the build on an error in a cell.
 nb_execution_mode = "cache"
+# The site's copies are static: the notebooks leave their sliders out (they need a live kernel; and ipywidgets'
+# comm traffic can leave nbclient waiting forever on an idle kernel: jupyter/nbclient#312, seen here twice).
+os.environ["RELATIONS_STATIC_NOTEBOOK"] = "1"
 nb_execution_timeout = 300  # a cell of ours takes seconds: fail a hung kernel rather than wait
 nb_execution_raise_on_error = True
 nb_execution_show_tb = True
