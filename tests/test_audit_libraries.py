@@ -67,7 +67,8 @@ def test_correct_library_mechanisms_are_consistent_white_box(name):
     assert "differs" not in report.conformance
 
 
-@pytest.mark.parametrize("name", ["opendp.rr", "opendp.rr_bool", "diffprivlib.geometric_truncated"])
+@pytest.mark.parametrize("name", ["opendp.rr", pytest.param("opendp.rr_bool", marks=pytest.mark.slow),
+                                  "diffprivlib.geometric_truncated"])
 def test_black_box_libraries(name):
     pytest.importorskip(ADAPTERS[name].library)
     report = audit_target(name, eps=1.0, k=3, samples=20_000, seed=1)
