@@ -229,8 +229,13 @@ class _Search:
         if self.proof is not None:
             assert self.lemma is not None  # proved from it
             said = "unsat" if self.proof.status == "proved" else self.proof.status
-            self.smt_evidence = (f"{self.lemma.name}\n{self.lemma.statement}\nthe assertions are the lemma's "
-                                 f"hypotheses and the negation of its goal: 'unsat' proves the lemma.\nz3 said: {said}",
+            blocks = self.proof.smt2.count("(check-sat)")
+            what = ("the assertions are the lemma's hypotheses and the negation of its goal: 'unsat' proves the lemma."
+                    if blocks == 1 else
+                    f"{blocks} blocks separated by (reset), each the hypotheses and the negated goal of one part of "
+                    f"the lemma: 'unsat' in every block proves the lemma.")
+            self.smt_evidence = (f"{self.lemma.name}\n{self.lemma.statement}\n{what}\nz3 said: "
+                                 + (said if blocks == 1 else f"{said} (every block)" if said == "unsat" else said),
                                  self.proof.smt2)
 
     def run(self) -> RelationVerdict:
