@@ -248,14 +248,20 @@ class _Search:
             assert self.lemma is not None  # proved from it
             return self._proved(f"z3 proved the {self.lemma.name} (negation unsat)", self.lemma.statement, None)
         derivation = derive(rel)
-        if derivation is not None:
+        narrow = ""
+        if derivation is not None and derivation.covers:
             used = ", ".join(derivation.used)
             header = (f"{rel.id}: {rel.symbols}, by composition of the lemma-proved relations {used}\nthe named "
                       f"assertions are those relations as facts on the minimal budgets; the last assertion is the "
-                      f"negated claim: 'unsat' proves it.")
+                      f"negated claim: 'unsat' proves it.\nscope covered (the facts' scopes intersected, as in "
+                      f"relations/proofs/_derive.py): {derivation.scope}")
             return self._proved(f"z3: follows in real arithmetic from the lemma-proved relations {used} (and eps_d <= "
-                                f"eps_all, budgets >= 0, sigma_min <= 0)", "composition of " + used,
+                                f"eps_all, budgets >= 0, sigma_min <= 0, diam >= 0)", "composition of " + used,
                                 (header, derivation.smt2))
+        if derivation is not None:  # the facts it needs cover less than the relation states: not a proof of it
+            narrow = (f"; z3 derives it from {', '.join(derivation.used)} only for {derivation.scope}, less than it "
+                      f"states")
+            self.searched.append(f"z3 derivation: only for {derivation.scope}")
         coq_note = ""
         if rel.id in COQ_ONLY:
             proof = COQ_PROOFS[rel.id]
@@ -274,10 +280,10 @@ class _Search:
         tight, fam = self._tightness()
         if smt.is_ratio_relation(rel) and bounded_all and bounded_ok:
             return self._finish(RelationVerdict(rel, V.HOLDS_BOUNDED, "z3: no counterexample among all mechanisms of sizes "
-                                        + ", ".join(bounded_ok), bounded=bounded_ok, tightness=tight,
+                                        + ", ".join(bounded_ok) + narrow, bounded=bounded_ok, tightness=tight,
                                         tightness_family=fam))
-        return self._finish(RelationVerdict(rel, V.UNREFUTED, f"no counterexample found in the searches listed{coq_note}",
-                                    bounded=bounded_ok, tightness=tight, tightness_family=fam))
+        return self._finish(RelationVerdict(rel, V.UNREFUTED, f"no counterexample found in the searches listed{coq_note}"
+                                    f"{narrow}", bounded=bounded_ok, tightness=tight, tightness_family=fam))
 
     # ---------------------------------------------------------------- steps
 
