@@ -301,7 +301,11 @@ def prove(lemma: Lemma, timeout_ms: int = 20000) -> ProofResult:
 
 
 def render_model(lemma: Lemma, model) -> str:
-    """A refuting z3 model as the mechanism quantities it stands for, in the lemma's variable order.
+    """A model of the lemma's negation, under the lemma's own variable names, in the lemma's order.
+
+    The variables are reals that the lemma quantifies over, not the entries of a mechanism (a model may
+    have ``q = 161/128``): the text says so, and the counterexample mechanism is the verdict's witness.
+    :attr:`Lemma.legend` says what each variable stands for in the proof.
 
     Examples
     --------
@@ -310,16 +314,16 @@ def render_model(lemma: Lemma, model) -> str:
     >>> lemma = lemma_for(get("zheng2025.thm4"))
     >>> p, pp, q, qq, a, s = z3.Reals("p pp q qq a s")
     >>> solver = z3.Solver()
-    >>> solver.add(p == 1, pp == 1, q == 1, qq == z3.Q(3, 4), a == 2, s == z3.Q(1, 2))
+    >>> solver.add(p == 1, pp == 1, q == z3.Q(5, 4), qq == z3.Q(3, 4), a == 2, s == z3.Q(1, 2))
     >>> _ = solver.check()
     >>> render_model(lemma, solver.model())
-    "p(x) = 1, p(x') = 1, Q[x][y] = 1, Q[x'][y] = 3/4, e^eps_d = 2, e^sigma_min = 1/2 (only the ratio p(x)/p(x') enters the lemma)"
+    "the lemma's variables (reals, not a mechanism's entries): p = 1, pp = 1, q = 5/4, qq = 3/4, a = 2, s = 1/2"
     """
-    legend = dict(lemma.legend)
     values = {str(d): str(model[d]) for d in model.decls()}
-    order = [name for name, _ in lemma.legend] + sorted(set(values) - set(legend))
-    text = ", ".join(f"{legend.get(name, name)} = {values[name]}" for name in order if name in values)
-    return text + (" (only the ratio p(x)/p(x') enters the lemma)" if "pp" in legend else "")
+    named = [name for name, _ in lemma.legend]
+    order = [n for n in named if n in values] + sorted(set(values) - set(named))
+    return "the lemma's variables (reals, not a mechanism's entries): " + ", ".join(
+        f"{name} = {values[name]}" for name in order)
 
 
 # --------------------------------------------------------------------------- bounded search
