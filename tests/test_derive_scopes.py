@@ -130,3 +130,22 @@ def test_verify_does_not_prove_a_relation_derivable_only_from_a_narrow_fact(monk
     assert "only for every D^r with r >= 2" in v.evidence
     monkeypatch.setattr(pipeline, "derive", lambda rel: derive(rel, (DENSITY, GROUP, THM1XIV)))
     assert str(verify_relation(THM5C, Effort.of(True)).verdict) == "proved"
+
+
+@pytest.mark.parametrize("setting", ["local", "central"])
+def test_conjecture_proofs_admit_a_single_input(setting):
+    """The conjecture prover's files state the same diameter range: a single input (every budget 0,
+    DIAM = 0) satisfies each block's assertions but the negated conjecture."""
+    import z3
+
+    from relations.checking._conjectures import parse_conjecture
+    from relations.proofs._conjectures import prove_conjecture
+
+    proof = prove_conjecture(parse_conjecture("eps_m <= eps_all"), setting)
+    assert proof is not None
+    for block in proof.smt2.split("(reset)"):
+        assertions = list(z3.parse_smt2_string(block))
+        names = {str(c) for a in assertions for c in _constants(a)}
+        solver = z3.Solver()
+        solver.add(*assertions[:-1], *[z3.Real(n) == 0 for n in names])
+        assert solver.check() == z3.sat, block[:300]
