@@ -81,7 +81,7 @@ def test_solver_recheck_without_cvc5_is_one_line(tmp_path):
     lemma = ROOT / "proofs" / "lemmas" / "zheng2025.thm3.smt2"
     run = subprocess.run([sys.executable, "-m", "relations.proofs.solvers", str(lemma)], capture_output=True,
                          text=True, env=_hidden(tmp_path, "cvc5"), timeout=120)
-    _one_line_error(run, "cvc5", "pip install 'cvc5>=1.1'", 'z3 "$f"')
+    _one_line_error(run, "cvc5", "pip install 'cvc5>=1.2'", 'z3 "$f"')
     assert run.stdout == ""
 
 

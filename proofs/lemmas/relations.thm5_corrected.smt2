@@ -1,7 +1,8 @@
-; relations.thm5_corrected: eps_m <= diam * (eps_i - sigma_min), by composition of the lemma-proved relations cuffyu2016.density, dworkroth2014.group, suntay2020.thm1xii, zheng2025.eq17, zheng2025.thm1
+; relations.thm5_corrected: eps_m <= diam * (eps_i - sigma_min), by composition of the lemma-proved relations cuffyu2016.density, dworkroth2014.group, suntay2020.thm1xiv
 ; the named assertions are those relations as facts on the minimal budgets; the last assertion is the negated claim: 'unsat' proves it.
+; scope covered (the facts' scopes intersected, as in relations/proofs/_derive.py): every D^r, any prior; every explicit neighbour graph, any prior
 ; setting: central
-; facts asserted, in order after the ranges: cuffyu2016.density: eps_m <= eps_all; dworkroth2014.group: eps_all <= diam * eps_d; suntay2020.thm1xii: eps_i <= eps_d - sigma_min; zheng2025.eq17: neg_sigma <= eps_i; zheng2025.thm1: eps_d <= eps_i - sigma_min
+; facts asserted, in order after the ranges: cuffyu2016.density: eps_m <= eps_all; dworkroth2014.group: eps_all <= diam * eps_d; suntay2020.thm1xiv: eps_d <= eps_i - sigma_min
 ; benchmark generated from python API
 (set-info :status unknown)
 (set-logic ALL)
@@ -14,28 +15,24 @@
 (assert
  (>= eps_d 0.0))
 (assert
- (let ((?x38 (* (- 1.0) eps_all)))
- (let ((?x39 (+ eps_d ?x38)))
- (<= ?x39 0.0))))
+ (let ((?x36 (* (- 1.0) eps_all)))
+ (let ((?x37 (+ eps_d ?x36)))
+ (<= ?x37 0.0))))
 (assert
  (>= eps_m 0.0))
 (assert
  (<= sigma 0.0))
 (assert
- (>= diam 1.0))
+ (>= diam 0.0))
 (assert
  (<= eps_m (+ (* 1.0 eps_all) 0.0)))
 (assert
  (<= eps_all (* diam (+ (* 1.0 eps_d) 0.0))))
 (assert
- (<= eps_i (+ (* 1.0 eps_d) (* (- 1.0) sigma))))
-(assert
- (<= (- sigma) (+ (* 1.0 eps_i) 0.0)))
-(assert
- (let ((?x37 (* (- 1.0) sigma)))
- (let ((?x13 (* 1.0 eps_i)))
- (let ((?x40 (+ ?x13 ?x37)))
- (<= eps_d ?x40)))))
+ (let ((?x44 (* (- 1.0) sigma)))
+ (let ((?x39 (* 1.0 eps_i)))
+ (let ((?x43 (+ ?x39 ?x44)))
+ (<= eps_d ?x43)))))
 (assert
  (not (<= eps_m (* diam (+ (* 1.0 eps_i) (* (- 1.0) sigma))))))
 (check-sat)

@@ -28,7 +28,16 @@ import numpy as np
 
 from relations.model._neighbours import GraphInputs
 
-__all__ = ["Scope", "EVERY", "PRIOR_ON_COMPONENTS", "zero_prior_components"]
+__all__ = ["Scope", "EVERY", "PRIOR_ON_COMPONENTS", "RESTRICTIONS", "zero_prior_components"]
+
+#: The restrictions a proof's scope may carry, in words (central only: every restriction holds on every local
+#: domain); the provers (``relations.proofs._facts``, ``relations.proofs._derive``) name scopes by these keys.
+RESTRICTIONS = {
+    "prior-on-components": "explicit neighbour graphs: each connected component with a neighbour pair has an input "
+                           "of positive prior",
+    "connected": "explicit neighbour graphs: connected (finite diameter)",
+    "records>=2": "D^r: at least 2 records",
+}
 
 
 def zero_prior_components(mech) -> list[tuple[int, ...]]:

@@ -38,6 +38,7 @@ import numpy as np
 
 import relations.proofs._smt as smt
 import relations.search._erasure as erasure
+from relations.catalogue._bounds import Linear
 from relations.catalogue._entries import CATALOGUE, Relation
 from relations.checking._checker import Outcome, evaluate
 from relations.checking._quantities import values
@@ -229,8 +230,13 @@ class _Search:
         if self.proof is not None:
             assert self.lemma is not None  # proved from it
             said = "unsat" if self.proof.status == "proved" else self.proof.status
-            self.smt_evidence = (f"{self.lemma.name}\n{self.lemma.statement}\nthe assertions are the lemma's "
-                                 f"hypotheses and the negation of its goal: 'unsat' proves the lemma.\nz3 said: {said}",
+            blocks = self.proof.smt2.count("(check-sat)")
+            what = ("the assertions are the lemma's hypotheses and the negation of its goal: 'unsat' proves the lemma."
+                    if blocks == 1 else
+                    f"{blocks} blocks separated by (reset), each the hypotheses and the negated goal of one part of "
+                    f"the lemma: 'unsat' in every block proves the lemma.")
+            self.smt_evidence = (f"{self.lemma.name}\n{self.lemma.statement}\n{what}\nz3 said: "
+                                 + (said if blocks == 1 else f"{said} (every block)" if said == "unsat" else said),
                                  self.proof.smt2)
 
     def run(self) -> RelationVerdict:
@@ -243,14 +249,20 @@ class _Search:
             assert self.lemma is not None  # proved from it
             return self._proved(f"z3 proved the {self.lemma.name} (negation unsat)", self.lemma.statement, None)
         derivation = derive(rel)
-        if derivation is not None:
+        narrow = ""
+        if derivation is not None and derivation.covers:
             used = ", ".join(derivation.used)
             header = (f"{rel.id}: {rel.symbols}, by composition of the lemma-proved relations {used}\nthe named "
                       f"assertions are those relations as facts on the minimal budgets; the last assertion is the "
-                      f"negated claim: 'unsat' proves it.")
+                      f"negated claim: 'unsat' proves it.\nscope covered (the facts' scopes intersected, as in "
+                      f"relations/proofs/_derive.py): {derivation.scope}")
             return self._proved(f"z3: follows in real arithmetic from the lemma-proved relations {used} (and eps_d <= "
-                                f"eps_all, budgets >= 0, sigma_min <= 0)", "composition of " + used,
+                                f"eps_all, budgets >= 0, sigma_min <= 0, diam >= 0)", "composition of " + used,
                                 (header, derivation.smt2))
+        if derivation is not None:  # the facts it needs cover less than the relation states: not a proof of it
+            narrow = (f"; z3 derives it from {', '.join(derivation.used)} only for {derivation.scope}, less than it "
+                      f"states")
+            self.searched.append(f"z3 derivation: only for {derivation.scope}")
         coq_note = ""
         if rel.id in COQ_ONLY:
             proof = COQ_PROOFS[rel.id]
@@ -269,10 +281,10 @@ class _Search:
         tight, fam = self._tightness()
         if smt.is_ratio_relation(rel) and bounded_all and bounded_ok:
             return self._finish(RelationVerdict(rel, V.HOLDS_BOUNDED, "z3: no counterexample among all mechanisms of sizes "
-                                        + ", ".join(bounded_ok), bounded=bounded_ok, tightness=tight,
+                                        + ", ".join(bounded_ok) + narrow, bounded=bounded_ok, tightness=tight,
                                         tightness_family=fam))
-        return self._finish(RelationVerdict(rel, V.UNREFUTED, f"no counterexample found in the searches listed{coq_note}",
-                                    bounded=bounded_ok, tightness=tight, tightness_family=fam))
+        return self._finish(RelationVerdict(rel, V.UNREFUTED, f"no counterexample found in the searches listed{coq_note}"
+                                    f"{narrow}", bounded=bounded_ok, tightness=tight, tightness_family=fam))
 
     # ---------------------------------------------------------------- steps
 
@@ -345,13 +357,83 @@ class _Search:
 
     def _refuted(self, mech: Mechanism, engine: str) -> RelationVerdict:
         simple = simplify(mech, self.refutes)
-        outcome = evaluate(self.rel, values(simple))
+        measured = values(simple)
+        outcome = evaluate(self.rel, measured)
         assert outcome.status == Status.FAILS
-        note = (f"; z3 refuted the lemma at {self.proof.model}"
+        note = (f"; z3 also refuted the lemma, a model of its negation in {self.proof.model}"
                 if self.proof is not None and self.proof.status == "refuted" else "")
-        return self._finish(RelationVerdict(self.rel, V.REFUTED, f"counterexample found by {engine}, re-checked exactly{note}",
+        return self._finish(RelationVerdict(self.rel, V.REFUTED, f"counterexample found by {engine}, re-checked "
+                                            f"exactly: {witness_text(self.rel, measured, outcome)}{note}",
                                     witness=simple, recheck=outcome,
                                     lemma=self.lemma.statement if self.lemma else None))
+
+
+def witness_text(rel: Relation, measured, outcome: Outcome, *, max_entries: int = 24) -> str:
+    """A refuting witness in one phrase: the mechanism as its file gives it, and the quantities that refute.
+
+    Parameters
+    ----------
+    rel : Relation
+    measured : Values
+        :func:`~relations.checking._quantities.values` of the witness.
+    outcome : Outcome
+        The relation evaluated on it (``fails``).
+    max_entries : int, optional
+        A prior or channel with more entries is summarised by its size (the witness file has them).
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> from relations import Mechanism
+    >>> from relations.catalogue import get
+    >>> from relations.checking._quantities import values
+    >>> rel, mech = get("zheng2025.thm4"), Mechanism.local([["1", "0"], ["1", "0"]], prior=["3/4", "1/4"])
+    >>> measured = values(mech)
+    >>> witness_text(rel, measured, evaluate(rel, measured))
+    'the witness (local, 2 inputs) has prior (3/4, 1/4), rows [[1, 0], [1, 0]]: eps_d = 0, sigma_min = ln(1/3), eps_i = ln(3) > eps_d + sigma_min = ln(1/3)'
+    """
+    d = measured.mechanism.to_dict()
+
+    def listed(xs) -> str:
+        return "[" + ", ".join(listed(x) if isinstance(x, list) else str(x) for x in xs) + "]"
+
+    if "records" in d:
+        where = f"D^{d['records']} over {{{', '.join(map(str, d['domain']))}}}"
+    else:
+        where = f"{len(d['inputs'])} inputs" + (f", neighbours {listed(d['neighbours'])}" if "neighbours" in d
+                                                and len(d["neighbours"]) <= max_entries else "")
+    prior = d["prior"]
+    prior_text = (str(prior) if isinstance(prior, str) else "(" + ", ".join(map(str, prior)) + ")"
+                  if isinstance(prior, list) and len(prior) <= max_entries else "as in the witness file")
+    channel = d["channel"]
+    if isinstance(channel, dict) and "product" in channel and isinstance(channel["product"], list):
+        channel_text = f"each record through {listed(channel['product'])}"
+    elif isinstance(channel, list) and sum(len(row) for row in channel) <= max_entries:
+        channel_text = f"rows {listed(channel)}"
+    else:
+        channel_text = "channel as in the witness file"
+    bound = rel.bound
+    parts = [f"{rel.premise} {_shown(outcome.premise)}"]
+    if isinstance(bound, Linear) and bound.cs:
+        parts.append(f"sigma_min {_shown(measured.reals['sigma_min'])}")
+    if isinstance(bound, Linear) and bound.times_diameter:
+        parts.append(f"diam = {measured.diameter if measured.diameter is not None else 'inf'}")
+    text = bound.text(str(rel.premise)) if bound is not None else "its bound"
+    parts.append(f"{rel.conclusion} {_shown(outcome.conclusion)} > {text} {_shown(outcome.bound)}")
+    return (f"the witness ({d['setting']}, {where}) has prior {prior_text}, {channel_text}: " + ", ".join(parts))
+
+
+def _shown(x) -> str:
+    """``= `` and an exact value's exact form (``ln(3)``, ``0``); ``≈ `` and an enclosed one to 10 digits."""
+    from relations.numbers import Log, Rational
+
+    if isinstance(x, (Log, Rational)):
+        return f"= {x}"
+    v = float(x)
+    return "= inf" if v == float("inf") else f"≈ {v:.10g}"
 
 
 def _from_model(res: smt.SearchResult) -> Mechanism:

@@ -425,7 +425,9 @@ def _attempt(conj: Conjecture, setting: str, instances: list[Instance], timeout_
                 continue
     except _Unsupported:
         return None
-    base = [enc.diam == 1] if setting == "local" else [enc.diam >= 1]
+    # the diameter: 0 for a single input, 1 for a local domain of two or more, r for D^r, finite on a connected
+    # graph (a fact with DIAM carries the restriction "connected"); not >= 1, false for a single input
+    base = [z3.Or(enc.diam == 0, enc.diam == 1)] if setting == "local" else [enc.diam >= 0]
     solver = deterministic_solver(timeout_ms)
     solver.add(*base, *enc.axioms())
     for name, (_, terms) in encoded.items():

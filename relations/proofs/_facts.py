@@ -49,6 +49,8 @@ from fractions import Fraction
 from functools import cache, lru_cache
 from typing import Any
 
+from relations.catalogue._scopes import RESTRICTIONS as _SCOPE_RESTRICTIONS
+
 __all__ = ["PLACEHOLDERS", "RESTRICTIONS", "Fact", "Instance", "Finiteness", "NOTION_FACTS", "FINITENESS", "BY_ID",
            "catalogue_facts", "facts", "finite_closure", "key_of", "DOC", "diam_symbol", "Ineq"]
 
@@ -59,13 +61,9 @@ DOC = "docs/proofs/notion-facts.md"
 #: ranges over the arguments of the keys of the notions it is written in (one value for all of them).
 PLACEHOLDERS = ("ALPHA", "BETA", "EPS", "EPS2", "DELTA")
 
-#: Restrictions of a scope, in words (central only: every restriction holds on every local domain).
-RESTRICTIONS = {
-    "prior-on-components": "explicit neighbour graphs: each connected component with a neighbour pair has an input "
-                           "of positive prior",
-    "connected": "explicit neighbour graphs: connected (finite diameter)",
-    "records>=2": "D^r: at least 2 records",
-}
+#: Restrictions of a scope, in words (central only: every restriction holds on every local domain); defined
+#: with the proved scopes, :data:`relations.catalogue._scopes.RESTRICTIONS`.
+RESTRICTIONS = _SCOPE_RESTRICTIONS
 
 _MI = "Mironov, Renyi differential privacy, IEEE CSF 2017, doi:10.1109/CSF.2017.11"
 _VEH = ("van Erven, Harremoes, Renyi divergence and Kullback-Leibler divergence, IEEE Trans. Inf. Theory 60(7), "

@@ -1,5 +1,9 @@
 """Running SMT-LIB files through two independent solvers: z3 and cvc5.
 
+Versions: the files under ``proofs/lemmas/`` answer in z3 4.8.12 or later and cvc5 1.0.3 or later (the
+command-line tools; Debian 12 ships these two); the Python route here needs the ``cvc5`` package 1.2 or later
+(``TermManager`` and the SMT-LIB parser API).
+
 The evidence files under ``proofs/lemmas/`` are complete scripts: every hypothesis, every
 fact used and the negated goal are asserted in the file, so that any SMT-LIB 2.6 solver
 answers them alone (``unsat`` proves the lemma or the derivation; ``sat`` refutes it).
@@ -41,23 +45,45 @@ def standalone(script: str) -> str:
     return script
 
 
-def run_z3(script: str) -> list[str]:
+def _answer(line: str) -> str | None:
+    """``sat``, ``unsat`` or ``unknown`` (also for cvc5's ``unknown (TIMEOUT)``), else None."""
+    word = line.strip().split(" ")[0]
+    return word if word in ("sat", "unsat", "unknown") else None
+
+
+def run_z3(script: str, *, timeout_ms: int | None = None) -> list[str]:
     """z3's answers (``sat``, ``unsat``, ``unknown``) to the script's ``check-sat`` commands.
+
+    Parameters
+    ----------
+    script : str
+        SMT-LIB 2.6.
+    timeout_ms : int, optional
+        A time limit for each ``check-sat`` (``unknown`` beyond it); none by default.
 
     Examples
     --------
-    >>> run_z3("(declare-fun x () Real)(assert (> x 1))(assert (< x 0))(check-sat)")
+    >>> run_z3("(declare-fun x () Real)(assert (> x 1))(assert (< x 0))(check-sat)", timeout_ms=10000)
     ['unsat']
     """
     import z3
 
-    ctx = z3.Context()
+    ctx = z3.Context() if timeout_ms is None else z3.Context(timeout=int(timeout_ms))
     out = z3.Z3_eval_smtlib2_string(ctx.ref(), script)
-    return [line.strip() for line in out.splitlines() if line.strip() in ("sat", "unsat", "unknown")]
+    return [a for a in map(_answer, out.splitlines()) if a is not None]
 
 
-def run_cvc5(script: str, *, name: str = "<script>") -> list[str]:
+def run_cvc5(script: str, *, name: str = "<script>", timeout_ms: int | None = None) -> list[str]:
     """cvc5's answers to the script's ``check-sat`` commands.
+
+    Parameters
+    ----------
+    script : str
+        SMT-LIB 2.6.
+    name : str, optional
+        The script's name in cvc5's messages.
+    timeout_ms : int, optional
+        A time limit for each ``check-sat`` (``unknown`` beyond it); none by default.
 
     Examples
     --------
@@ -69,6 +95,8 @@ def run_cvc5(script: str, *, name: str = "<script>") -> list[str]:
     tm = cvc5.TermManager()
     solver = cvc5.Solver(tm)
     solver.setOption("produce-models", "true")
+    if timeout_ms is not None:
+        solver.setOption("tlimit-per", str(int(timeout_ms)))
     symbols = cvc5.SymbolManager(tm)
     parser = cvc5.InputParser(solver, symbols)
     parser.setStringInput(cvc5.InputLanguage.SMT_LIB_2_6, script, name)
@@ -77,15 +105,15 @@ def run_cvc5(script: str, *, name: str = "<script>") -> list[str]:
         command = parser.nextCommand()
         if command.isNull():
             break
-        out = command.invoke(solver, symbols).strip()
-        if out in ("sat", "unsat", "unknown"):
+        out = _answer(command.invoke(solver, symbols))
+        if out is not None:
             answers.append(out)
     return answers
 
 
-def solve(script: str, *, name: str = "<script>") -> dict[str, list[str]]:
-    """Both solvers' answers: ``{"z3": [...], "cvc5": [...]}``."""
-    return {"z3": run_z3(script), "cvc5": run_cvc5(script, name=name)}
+def solve(script: str, *, name: str = "<script>", timeout_ms: int | None = None) -> dict[str, list[str]]:
+    """Both solvers' answers: ``{"z3": [...], "cvc5": [...]}``, each ``check-sat`` within ``timeout_ms`` if given."""
+    return {"z3": run_z3(script, timeout_ms=timeout_ms), "cvc5": run_cvc5(script, name=name, timeout_ms=timeout_ms)}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -102,7 +130,7 @@ def main(argv: list[str] | None = None) -> int:
     import importlib.util
 
     if importlib.util.find_spec("cvc5") is None:
-        print("relations.proofs.solvers: cvc5, the second solver, is not installed: pip install 'cvc5>=1.1' "
+        print("relations.proofs.solvers: cvc5, the second solver, is not installed: pip install 'cvc5>=1.2' "
               "(or z3 alone: for f in FILES; do z3 \"$f\"; done)", file=sys.stderr)
         return 2
     status = 0
