@@ -17,49 +17,6 @@ Open Scope R_scope.
     proof over every finite mechanism; it does not use the chain rule of mutual
     information over records. *)
 
-(** ** The local graph is charged *)
-
-(** A prior on [0 .. n-1] puts positive mass on some input. *)
-Lemma prior_positive n p : is_prior n p -> exists z, (z < n)%nat /\ 0 < p z.
-Proof.
-  intros [Hp Hs].
-  assert (Hsum : 0 < sum n p) by lra. clear Hs.
-  induction n as [|n IH]; simpl in Hsum; [lra|].
-  destruct (Rlt_dec 0 (p n)) as [Hpos|Hnpos].
-  - exists n. split; [lia | exact Hpos].
-  - assert (Hpn : p n = 0) by (pose proof (Hp n ltac:(lia)); lra).
-    destruct IH as [z [Hz Hpz]].
-    + intros x Hx. apply Hp. lia.
-    + lra.
-    + exists z. split; [lia | exact Hpz].
-Qed.
-
-(** Every input reaches itself, in any number of steps. *)
-Lemma reach_refl nb n d x : reach nb n d x x = true.
-Proof.
-  induction d as [|d IH]; simpl; [apply Nat.eqb_refl | rewrite IH; reflexivity].
-Qed.
-
-(** One step to a neighbour [w < n], then a path of [d] steps. *)
-Lemma reach_step nb n d x w z :
-  nb x w = true -> (w < n)%nat -> reach nb n d w z = true -> reach nb n (S d) x z = true.
-Proof.
-  intros Hnb Hw Hr. simpl. apply orb_true_iff. right.
-  apply existsb_exists. exists w. split; [apply in_seq; lia | rewrite Hnb, Hr; reflexivity].
-Qed.
-
-(** Locally, an input of positive prior is at most one step from any input. *)
-Lemma local_charged n p : is_prior n p -> charged local_nb n p.
-Proof.
-  intros Hp x x' Hx Hx' _.
-  destruct (prior_positive n p Hp) as [z [Hz Hpz]].
-  exists z. split; [exact Hz | split; [|exact Hpz]].
-  destruct n as [|n']; [lia|].
-  destruct (Nat.eq_dec x z) as [<-|Hne]; [apply reach_refl|].
-  apply (reach_step _ _ _ x z z); [| exact Hz | apply reach_refl].
-  unfold local_nb. apply negb_true_iff, Nat.eqb_neq. exact Hne.
-Qed.
-
 (** ** Monotonicity *)
 
 (** [d * a] is monotone in [a]. *)

@@ -15,27 +15,7 @@ Open Scope R_scope.
     proof over every finite mechanism; it does not use the chain rule of
     mutual information over records. *)
 
-(** ** Small facts about the extended reals and [exp] *)
-
-(** Everything is at most [+inf]. *)
-Lemma ele_pinf a : ele a PInf.
-Proof. destruct a; exact I. Qed.
-
-(** [ele] is transitive. *)
-Lemma ele_trans a b c : ele a b -> ele b c -> ele a c.
-Proof. destruct a, b, c; simpl; intros; auto; try lra; contradiction. Qed.
-
-(** [ele] is reflexive. *)
-Lemma ele_refl a : ele a a.
-Proof. destruct a; simpl; auto; lra. Qed.
-
-(** [exp] is monotone. *)
-Lemma exp_mono a b : a <= b -> exp a <= exp b.
-Proof. intros [H|<-]; [left; apply exp_increasing; exact H | right; reflexivity]. Qed.
-
-(** [e^a >= 1] for [a >= 0]. *)
-Lemma exp_ge_1 a : 0 <= a -> 1 <= exp a.
-Proof. intro H. rewrite <- exp_0. apply exp_mono. exact H. Qed.
+(** ** Small facts about the budgets *)
 
 (** A budget at most a finite [e] is itself finite, at least [0] and at most [e]
     (for [eps_d], which is never [-inf]). *)
@@ -55,7 +35,7 @@ Lemma ldp_of_eps_all n m Q e :
 Proof.
   intros HQ He H x x' y Hx Hx' Hy.
   destruct (Nat.eq_dec x x') as [<-|Hne].
-  - pose proof (exp_ge_1 e He). pose proof (proj1 (HQ x Hx) y Hy). nra.
+  - pose proof (exp_ge1 e He). pose proof (proj1 (HQ x Hx) y Hy). nra.
   - apply (proj1 (eps_d_le_iff local_nb n m Q e HQ He) H); try assumption.
     unfold local_nb. apply negb_true_iff, Nat.eqb_neq. exact Hne.
 Qed.
@@ -77,7 +57,7 @@ Proof.
     apply orb_true_iff in Hr as [Hr|Hr].
     + specialize (IH x Hr Hx Hz).
       assert (exp (INR d * e) <= exp (INR (S d) * e))
-        by (apply exp_mono; rewrite S_INR; nra).
+        by (apply exp_le_mono; rewrite S_INR; nra).
       nra.
     + apply existsb_exists in Hr as [w [Hw Hr]]. apply in_seq in Hw.
       apply andb_true_iff in Hr as [Hnb Hr].

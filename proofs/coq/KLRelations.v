@@ -10,23 +10,6 @@ Open Scope R_scope.
     has none (that would make [eps_d = +inf]), so every [kl_div] is finite and
     the rows are [eps_d]-indistinguishable. *)
 
-(** ** Maxima of extended reals *)
-
-(** [emax a c <= b] when both are. *)
-Lemma emax_le a c b : ele a b -> ele c b -> ele (emax a c) b.
-Proof.
-  destruct a, c, b; simpl; intros; auto; try contradiction.
-  apply Rmax_lub; assumption.
-Qed.
-
-(** An upper bound, at least [0], of every term bounds [emax_upto]. *)
-Lemma emax_upto_le n g b :
-  ele (Fin 0) b -> (forall i, (i < n)%nat -> ele (g i) b) -> ele (emax_upto n g) b.
-Proof.
-  intros H0 H. induction n as [|n IH]; simpl; [exact H0|].
-  apply emax_le; [apply IH; intros; apply H; lia | apply H; lia].
-Qed.
-
 (** ** One neighbour pair *)
 
 (** No output escapes the support of [P'] when [P' y = 0] forces [P y = 0]. *)
@@ -62,8 +45,8 @@ Proof.
             nb x x' = true -> Q x y <= exp e * Q x' y).
   { apply (eps_d_le_iff nb n m Q e HQ He0). rewrite He. apply ele_refl. }
   unfold kl_max.
-  apply emax_upto_le; [simpl; apply Hf0; exact He0|]. intros x Hx.
-  apply emax_upto_le; [simpl; apply Hf0; exact He0|]. intros x' Hx'.
+  apply emax_upto_le. split; [simpl; apply Hf0; exact He0|]. intros x Hx.
+  apply emax_upto_le. split; [simpl; apply Hf0; exact He0|]. intros x' Hx'.
   destruct (nb x x') eqn:Hnb; [|simpl; apply Hf0; exact He0].
   assert (Hnb' : nb x' x = true) by (rewrite Hsym; exact Hnb).
   assert (Hind : indist m e (Q x) (Q x'))
@@ -76,11 +59,11 @@ Qed.
 
 (** [e (e^e - 1) >= 0] and [e tanh(e/2) >= 0] for [e >= 0]. *)
 Lemma drv_nonneg e : 0 <= e -> 0 <= e * (exp e - 1).
-Proof. intro He. pose proof (exp_ge_1 e He). apply Rmult_le_pos; lra. Qed.
+Proof. intro He. pose proof (exp_ge1 e He). apply Rmult_le_pos; lra. Qed.
 
 Lemma tanh_nonneg e : 0 <= e -> 0 <= e * ((exp e - 1) / (exp e + 1)).
 Proof.
-  intro He. pose proof (exp_ge_1 e He). apply Rmult_le_pos; [lra|].
+  intro He. pose proof (exp_ge1 e He). apply Rmult_le_pos; [lra|].
   apply Rmult_le_pos; [lra | left; apply Rinv_0_lt_compat; lra].
 Qed.
 
