@@ -82,6 +82,9 @@ Ltac kl_budget :=
 Definition local3_p : nat -> R := fun x => nth x [1/2; 1/2; 0] 0.
 Definition local3_Q : nat -> nat -> R := fun x y => nth y (nth x [[1/2; 1/4; 1/4]; [1/4; 1/2; 1/4]; [1/6; 1/3; 1/2]] []) 0.
 
+Lemma local3_diam : diam local_nb 3 = Some 1%nat.
+Proof. vm_compute. reflexivity. Qed.
+
 Lemma local3_eps_d : eps_d local_nb 3 3 local3_Q = Fin (ln (3)).
 Proof. unfold local3_Q. budget. Qed.
 
@@ -97,9 +100,6 @@ Proof. unfold local3_p. budget. Qed.
 Lemma local3_sigma_min : sigma_min local_nb 3 local3_p = NInf.
 Proof. unfold local3_p. budget. Qed.
 
-Lemma local3_diam : diam local_nb 3 = Some 1%nat.
-Proof. vm_compute. reflexivity. Qed.
-
 Lemma local3_eps_m : eps_m 3 3 local3_p local3_Q = Fin (0 + (0 + 1/4 * ln (4/3) + 1/8 * ln (2/3) + 1/8 * ln (1)) + (0 + 1/8 * ln (2/3) + 1/4 * ln (4/3) + 1/8 * ln (1)) + (0 + 0 * ln (1) + 0 * ln (1) + 0 * ln (1))).
 Proof. unfold local3_p, local3_Q. mutual_info_form. Qed.
 
@@ -107,6 +107,9 @@ Proof. unfold local3_p, local3_Q. mutual_info_form. Qed.
 
 Definition paper_p : nat -> R := fun x => nth x [19/20; 1/20] 0.
 Definition paper_Q : nat -> nat -> R := fun x y => nth y (nth x [[13/20; 7/20]; [7/20; 13/20]] []) 0.
+
+Lemma paper_diam : diam local_nb 2 = Some 1%nat.
+Proof. vm_compute. reflexivity. Qed.
 
 Lemma paper_eps_d : eps_d local_nb 2 2 paper_Q = Fin (ln (13/7)).
 Proof. unfold paper_Q. budget. Qed.
@@ -123,9 +126,6 @@ Proof. unfold paper_p. budget. Qed.
 Lemma paper_sigma_min : sigma_min local_nb 2 paper_p = Fin (ln (1/19)).
 Proof. unfold paper_p. budget. Qed.
 
-Lemma paper_diam : diam local_nb 2 = Some 1%nat.
-Proof. vm_compute. reflexivity. Qed.
-
 Lemma paper_eps_m : eps_m 2 2 paper_p paper_Q = Fin (0 + (0 + 247/400 * ln (130/127) + 133/400 * ln (70/73)) + (0 + 7/400 * ln (70/127) + 13/400 * ln (130/73))).
 Proof. unfold paper_p, paper_Q. mutual_info_form. Qed.
 
@@ -133,6 +133,9 @@ Proof. unfold paper_p, paper_Q. mutual_info_form. Qed.
 
 Definition d2_p : nat -> R := fun x => nth x [1/10; 1/5; 3/10; 2/5] 0.
 Definition d2_Q : nat -> nat -> R := fun x y => nth y (nth x [[1/2; 3/10; 1/5]; [2/5; 3/10; 3/10]; [3/10; 3/10; 2/5]; [1/5; 3/10; 1/2]] []) 0.
+
+Lemma d2_diam : diam (dr_nb 2 2) 4 = Some 2%nat.
+Proof. vm_compute. reflexivity. Qed.
 
 Lemma d2_eps_d : eps_d (dr_nb 2 2) 4 3 d2_Q = Fin (ln (2)).
 Proof. unfold d2_Q. budget. Qed.
@@ -149,9 +152,6 @@ Proof. unfold d2_p. budget. Qed.
 Lemma d2_sigma_min : sigma_min (dr_nb 2 2) 4 d2_p = Fin (ln (1/3)).
 Proof. unfold d2_p. budget. Qed.
 
-Lemma d2_diam : diam (dr_nb 2 2) 4 = Some 2%nat.
-Proof. vm_compute. reflexivity. Qed.
-
 Lemma d2_eps_m : eps_m 4 3 d2_p d2_Q = Fin (0 + (0 + 1/20 * ln (5/3) + 3/100 * ln (1) + 1/50 * ln (1/2)) + (0 + 2/25 * ln (4/3) + 3/50 * ln (1) + 3/50 * ln (3/4)) + (0 + 9/100 * ln (1) + 9/100 * ln (1) + 3/25 * ln (1)) + (0 + 2/25 * ln (2/3) + 3/25 * ln (1) + 1/5 * ln (5/4))).
 Proof. unfold d2_p, d2_Q. mutual_info_form. Qed.
 
@@ -159,6 +159,9 @@ Proof. unfold d2_p, d2_Q. mutual_info_form. Qed.
 
 Definition graph0_p : nat -> R := fun x => nth x [1/2; 1/2; 0; 0] 0.
 Definition graph0_Q : nat -> nat -> R := fun x y => nth y (nth x [[1/2; 1/4; 1/4]; [1/3; 1/3; 1/3]; [1/4; 1/4; 1/2]; [1/5; 1/5; 3/5]] []) 0.
+
+Lemma graph0_diam : diam (graph_nb [(0, 1); (1, 2); (2, 3)]%nat) 4 = Some 3%nat.
+Proof. vm_compute. reflexivity. Qed.
 
 Lemma graph0_eps_d : eps_d (graph_nb [(0, 1); (1, 2); (2, 3)]%nat) 4 3 graph0_Q = Fin (ln (3/2)).
 Proof. unfold graph0_Q. budget. Qed.
@@ -175,9 +178,6 @@ Proof. unfold graph0_p. budget. Qed.
 Lemma graph0_sigma_min : sigma_min (graph_nb [(0, 1); (1, 2); (2, 3)]%nat) 4 graph0_p = NInf.
 Proof. unfold graph0_p. budget. Qed.
 
-Lemma graph0_diam : diam (graph_nb [(0, 1); (1, 2); (2, 3)]%nat) 4 = Some 3%nat.
-Proof. vm_compute. reflexivity. Qed.
-
 Lemma graph0_eps_m : eps_m 4 3 graph0_p graph0_Q = Fin (0 + (0 + 1/4 * ln (6/5) + 1/8 * ln (6/7) + 1/8 * ln (6/7)) + (0 + 1/6 * ln (4/5) + 1/6 * ln (8/7) + 1/6 * ln (8/7)) + (0 + 0 * ln (1) + 0 * ln (1) + 0 * ln (1)) + (0 + 0 * ln (1) + 0 * ln (1) + 0 * ln (1))).
 Proof. unfold graph0_p, graph0_Q. mutual_info_form. Qed.
 
@@ -185,6 +185,9 @@ Proof. unfold graph0_p, graph0_Q. mutual_info_form. Qed.
 
 Definition split_p : nat -> R := fun x => nth x [1/10; 1/5; 3/10; 2/5] 0.
 Definition split_Q : nat -> nat -> R := fun x y => nth y (nth x [[1/2; 1/2]; [1/2; 1/2]; [1/3; 2/3]; [1/3; 2/3]] []) 0.
+
+Lemma split_diam : diam (graph_nb [(0, 1); (2, 3)]%nat) 4 = None.
+Proof. vm_compute. reflexivity. Qed.
 
 Lemma split_eps_d : eps_d (graph_nb [(0, 1); (2, 3)]%nat) 4 2 split_Q = Fin (ln (1)).
 Proof. unfold split_Q. budget. Qed.
@@ -201,9 +204,6 @@ Proof. unfold split_p. budget. Qed.
 Lemma split_sigma_min : sigma_min (graph_nb [(0, 1); (2, 3)]%nat) 4 split_p = Fin (ln (1/2)).
 Proof. unfold split_p. budget. Qed.
 
-Lemma split_diam : diam (graph_nb [(0, 1); (2, 3)]%nat) 4 = None.
-Proof. vm_compute. reflexivity. Qed.
-
 Lemma split_eps_m : eps_m 4 2 split_p split_Q = Fin (0 + (0 + 1/20 * ln (30/23) + 1/20 * ln (30/37)) + (0 + 1/10 * ln (30/23) + 1/10 * ln (30/37)) + (0 + 1/10 * ln (20/23) + 1/5 * ln (40/37)) + (0 + 2/15 * ln (20/23) + 4/15 * ln (40/37))).
 Proof. unfold split_p, split_Q. mutual_info_form. Qed.
 
@@ -214,6 +214,9 @@ Proof. unfold split_Q. kl_budget. Qed.
 
 Definition inf_p : nat -> R := fun x => nth x [1/4; 3/4] 0.
 Definition inf_Q : nat -> nat -> R := fun x y => nth y (nth x [[1/2; 1/2; 0]; [1/3; 1/3; 1/3]] []) 0.
+
+Lemma inf_diam : diam local_nb 2 = Some 1%nat.
+Proof. vm_compute. reflexivity. Qed.
 
 Lemma inf_eps_d : eps_d local_nb 2 3 inf_Q = PInf.
 Proof. unfold inf_Q. budget. Qed.
@@ -230,9 +233,6 @@ Proof. unfold inf_p. budget. Qed.
 Lemma inf_sigma_min : sigma_min local_nb 2 inf_p = Fin (ln (1/3)).
 Proof. unfold inf_p. budget. Qed.
 
-Lemma inf_diam : diam local_nb 2 = Some 1%nat.
-Proof. vm_compute. reflexivity. Qed.
-
 Lemma inf_eps_m : eps_m 2 3 inf_p inf_Q = Fin (0 + (0 + 1/8 * ln (4/3) + 1/8 * ln (4/3) + 0 * ln (1)) + (0 + 1/4 * ln (8/9) + 1/4 * ln (8/9) + 1/4 * ln (4/3))).
 Proof. unfold inf_p, inf_Q. mutual_info_form. Qed.
 
@@ -243,6 +243,9 @@ Proof. unfold inf_Q. kl_budget. Qed.
 
 Definition zero_p : nat -> R := fun x => nth x [1/3; 2/3] 0.
 Definition zero_Q : nat -> nat -> R := fun x y => nth y (nth x [[1/2; 1/2; 0]; [1/3; 2/3; 0]] []) 0.
+
+Lemma zero_diam : diam local_nb 2 = Some 1%nat.
+Proof. vm_compute. reflexivity. Qed.
 
 Lemma zero_eps_d : eps_d local_nb 2 3 zero_Q = Fin (ln (3/2)).
 Proof. unfold zero_Q. budget. Qed.
@@ -258,9 +261,6 @@ Proof. unfold zero_p. budget. Qed.
 
 Lemma zero_sigma_min : sigma_min local_nb 2 zero_p = Fin (ln (1/2)).
 Proof. unfold zero_p. budget. Qed.
-
-Lemma zero_diam : diam local_nb 2 = Some 1%nat.
-Proof. vm_compute. reflexivity. Qed.
 
 Lemma zero_eps_m : eps_m 2 3 zero_p zero_Q = Fin (0 + (0 + 1/6 * ln (9/7) + 1/6 * ln (9/11) + 0 * ln (1)) + (0 + 2/9 * ln (6/7) + 4/9 * ln (12/11) + 0 * ln (1))).
 Proof. unfold zero_p, zero_Q. mutual_info_form. Qed.

@@ -33,6 +33,7 @@ Fin (ln (13/7))
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -61,9 +62,11 @@ class Example:
 
 
 def _paper() -> Mechanism:
-    from relations.io import load
-
-    return load(_ROOT / "examples" / "paper_example.json")
+    """The paper's Section 5 example, from ``examples/paper_example.json`` (a local mechanism; this layer
+    reads its prior and channel itself, as text rationals)."""
+    data = json.loads((_ROOT / "examples" / "paper_example.json").read_text(encoding="utf-8"))
+    assert data["setting"] == "local"
+    return Mechanism.local(data["channel"], prior=data["prior"], inputs=data["inputs"], outputs=data["outputs"])
 
 
 def examples() -> tuple[Example, ...]:
@@ -279,6 +282,7 @@ def _example_text(example: Example) -> str:
         lines.extend([f"Lemma {e}_{name} : {statement}.", f"Proof. {proof} Qed.", ""])
 
     unfold_q, unfold_pq = f"unfold {e}_Q.", f"unfold {e}_p, {e}_Q."
+    lemma("diam", f"diam {nb} {n} = {coq_value_text(diameter(mech.inputs))}", "vm_compute. reflexivity.")
     lemma("eps_d", f"eps_d {nb} {n} {m} {e}_Q = {coq_value_text(budget_value('eps_d', mech))}", unfold_q + " budget.")
     lemma("eps_all", f"eps_all {n} {m} {e}_Q = {coq_value_text(budget_value('eps_all', mech))}", unfold_q + " budget.")
     lemma("eps_i", f"eps_i {nb} {n} {m} {e}_p {e}_Q = {coq_value_text(budget_value('eps_i', mech))}",
@@ -287,7 +291,6 @@ def _example_text(example: Example) -> str:
           f"unfold {e}_p. budget.")
     lemma("sigma_min", f"sigma_min {nb} {n} {e}_p = {coq_value_text(budget_value('sigma_min', mech))}",
           f"unfold {e}_p. budget.")
-    lemma("diam", f"diam {nb} {n} = {coq_value_text(diameter(mech.inputs))}", "vm_compute. reflexivity.")
     form = mi_form(prior, rows)
     terms = " + ".join("(" + " + ".join(["0"] + [f"{_num(w)} * ln ({_num(r)})" for w, r in row]) + ")" for row in form)
     lemma("eps_m", f"eps_m {n} {m} {e}_p {e}_Q = Fin (0 + {terms})", unfold_pq + " mutual_info_form.")
