@@ -85,7 +85,10 @@ def test_values_derived_by_hand():
     1 ~ 3, 2 ~ 3): the largest neighbour ratio is (2/5)/(1/5) = 2 (datasets 1, 3), over all pairs
     (1/2)/(1/5) = 5/2 (datasets 0, 3, not neighbours); diameter 2.  The path graph has diameter 3; the
     disconnected graph has equal rows on each edge, so eps_d = 0 and kl_max = 0; the row (1/2, 1/2, 0)
-    against (1/3, 1/3, 1/3) makes eps_d and kl_max infinite."""
+    against (1/3, 1/3, 1/3) makes eps_d and kl_max infinite.  A single input has no pair: every budget is 0
+    and the diameter 0.  The edge 0 - 1 with priors (1/4, 3/4) and an isolated input of prior 0: sigma_min =
+    ln((1/4)/(3/4)) = ln(1/3), finite, the graph disconnected, and the rows (1/2, 1/2), (1, 0) of inputs 0 and 2
+    make eps_all infinite."""
     text = EXAMPLES.read_text(encoding="utf-8")
     expected = {
         "paper_eps_d": "Fin (ln (13/7))", "paper_eps_i": "Fin (ln (247/7))", "paper_sigma_min": "Fin (ln (1/19))",
@@ -93,6 +96,8 @@ def test_values_derived_by_hand():
         "d2_eps_d": "Fin (ln (2))", "d2_eps_all": "Fin (ln (5/2))", "d2_diam": "Some 2%nat",
         "graph0_diam": "Some 3%nat", "split_eps_d": "Fin (ln (1))", "split_kl_max": "Fin 0",
         "inf_eps_d": "PInf", "inf_kl_max": "PInf",
+        "single_diam": "Some 0%nat", "single_eps_d": "Fin (ln (1))", "single_sigma_min": "Fin (ln (1))",
+        "isolated_diam": "None", "isolated_sigma_min": "Fin (ln (1/3))", "isolated_eps_all": "PInf",
     }
     for lemma, value in expected.items():
         assert _statement(text, lemma).endswith(f" = {value}"), lemma
@@ -132,8 +137,8 @@ def _enclose(form) -> tuple[Fraction, Fraction]:
 @pytest.mark.parametrize("name", list(_examples()))
 def test_eps_m_form_is_the_tools_mutual_information(name):
     """Coq proves eps_m = Fin (the form) (Examples.v); here the form is rebuilt from the definition, and its
-    value lies in the tool's certified enclosure (width <= 2^-100); a form with one weight off by 1/1000
-    does not."""
+    value lies in the tool's certified enclosure (width <= 2^-100); a form with one ratio 1/1000 larger (the
+    value moves by w ln(1001/1000)) does not."""
     from relations import measure
 
     mech = _examples()[name].mechanism
@@ -148,7 +153,7 @@ def test_eps_m_form_is_the_tools_mutual_information(name):
     assert enclosure.lower <= lo <= hi <= enclosure.upper, (name, float(lo), enclosure)
     x, y = next((x, y) for x, row in enumerate(form) for y, (w, _) in enumerate(row) if w)
     off = [list(row) for row in form]
-    off[x][y] = (off[x][y][0] + Fraction(1, 1000), off[x][y][1])
+    off[x][y] = (off[x][y][0], off[x][y][1] * Fraction(1001, 1000))
     lo, hi = _enclose(off)
     assert hi < enclosure.lower or lo > enclosure.upper
 
@@ -208,6 +213,8 @@ PERTURBED = (
     ("local3", "sigma_min", "NInf", "Fin (ln (1/2))"),
     ("split", "kl_max", "Fin 0", "PInf"),
     ("zero", "eps_i", "Fin (ln (8/3))", "PInf"),
+    ("isolated", "sigma_min", "Fin (ln (1/3))", "NInf"),  # the zero prior of input 2 is in no neighbour pair
+    ("single", "diam", "Some 0%nat", "Some 1%nat"),
 )
 
 

@@ -264,3 +264,58 @@ Proof. unfold zero_p. budget. Qed.
 
 Lemma zero_eps_m : eps_m 2 3 zero_p zero_Q = Fin (0 + (0 + 1/6 * ln (9/7) + 1/6 * ln (9/11) + 0 * ln (1)) + (0 + 2/9 * ln (6/7) + 4/9 * ln (12/11) + 0 * ln (1))).
 Proof. unfold zero_p, zero_Q. mutual_info_form. Qed.
+
+(** ** [single]: a single input: no neighbour pair, every budget 0 (the ratio 1), diam = 0 *)
+
+Definition single_p : nat -> R := fun x => nth x [1] 0.
+Definition single_Q : nat -> nat -> R := fun x y => nth y (nth x [[1/4; 3/4]] []) 0.
+
+Lemma single_diam : diam local_nb 1 = Some 0%nat.
+Proof. vm_compute. reflexivity. Qed.
+
+Lemma single_eps_d : eps_d local_nb 1 2 single_Q = Fin (ln (1)).
+Proof. unfold single_Q. budget. Qed.
+
+Lemma single_eps_all : eps_all 1 2 single_Q = Fin (ln (1)).
+Proof. unfold single_Q. budget. Qed.
+
+Lemma single_eps_i : eps_i local_nb 1 2 single_p single_Q = Fin (ln (1)).
+Proof. unfold single_p, single_Q. budget. Qed.
+
+Lemma single_neg_sigma : neg_sigma local_nb 1 single_p = Fin (ln (1)).
+Proof. unfold single_p. budget. Qed.
+
+Lemma single_sigma_min : sigma_min local_nb 1 single_p = Fin (ln (1)).
+Proof. unfold single_p. budget. Qed.
+
+Lemma single_eps_m : eps_m 1 2 single_p single_Q = Fin (0 + (0 + 1/4 * ln (1) + 3/4 * ln (1))).
+Proof. unfold single_p, single_Q. mutual_info_form. Qed.
+
+Lemma single_kl_max : kl_max local_nb 1 2 single_Q = Fin 0.
+Proof. unfold single_Q. kl_budget. Qed.
+
+(** ** [isolated]: the edge 0 - 1 and an isolated input 2 of zero prior (diam = None; input 2 is in no pair, so sigma_min and eps_i stay finite) *)
+
+Definition isolated_p : nat -> R := fun x => nth x [1/4; 3/4; 0] 0.
+Definition isolated_Q : nat -> nat -> R := fun x y => nth y (nth x [[1/2; 1/2]; [1/4; 3/4]; [1; 0]] []) 0.
+
+Lemma isolated_diam : diam (graph_nb [(0, 1)]%nat) 3 = None.
+Proof. vm_compute. reflexivity. Qed.
+
+Lemma isolated_eps_d : eps_d (graph_nb [(0, 1)]%nat) 3 2 isolated_Q = Fin (ln (2)).
+Proof. unfold isolated_Q. budget. Qed.
+
+Lemma isolated_eps_all : eps_all 3 2 isolated_Q = PInf.
+Proof. unfold isolated_Q. budget. Qed.
+
+Lemma isolated_eps_i : eps_i (graph_nb [(0, 1)]%nat) 3 2 isolated_p isolated_Q = Fin (ln (9/2)).
+Proof. unfold isolated_p, isolated_Q. budget. Qed.
+
+Lemma isolated_neg_sigma : neg_sigma (graph_nb [(0, 1)]%nat) 3 isolated_p = Fin (ln (3)).
+Proof. unfold isolated_p. budget. Qed.
+
+Lemma isolated_sigma_min : sigma_min (graph_nb [(0, 1)]%nat) 3 isolated_p = Fin (ln (1/3)).
+Proof. unfold isolated_p. budget. Qed.
+
+Lemma isolated_eps_m : eps_m 3 2 isolated_p isolated_Q = Fin (0 + (0 + 1/8 * ln (8/5) + 1/8 * ln (8/11)) + (0 + 3/16 * ln (4/5) + 9/16 * ln (12/11)) + (0 + 0 * ln (1) + 0 * ln (1))).
+Proof. unfold isolated_p, isolated_Q. mutual_info_form. Qed.

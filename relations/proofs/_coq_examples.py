@@ -77,7 +77,7 @@ def examples() -> tuple[Example, ...]:
     tuple of Example
         A local mechanism with a zero prior entry, the paper's Section 5 example, a dense ``D^2``
         over two values, an explicit graph with zero priors, a disconnected graph, an infinite
-        ``eps_d`` and a ``0/0`` ratio.
+        ``eps_d``, a ``0/0`` ratio, a single input and an isolated input.
     """
     h, q, t, s = Fraction(1, 2), Fraction(1, 4), Fraction(1, 3), Fraction(1, 6)
     return (
@@ -104,6 +104,11 @@ def examples() -> tuple[Example, ...]:
                 Mechanism.local([[h, h, 0], [t, t, t]], prior=[q, 1 - q])),
         Example("zero", "an output that no input reaches (0/0 ratios, skipped; q(y) = 0)",
                 Mechanism.local([[h, h, 0], [t, 1 - t, 0]], prior=[t, 1 - t])),
+        Example("single", "a single input: no neighbour pair, every budget 0 (the ratio 1), diam = 0",
+                Mechanism.local([[q, 1 - q]])),
+        Example("isolated", "the edge 0 - 1 and an isolated input 2 of zero prior (diam = None; input 2 "
+                            "is in no pair, so sigma_min and eps_i stay finite)",
+                Mechanism.graph([[h, h], [q, 1 - q], [1, 0]], [[0, 1]], prior=[q, 1 - q, 0])),
     )
 
 
