@@ -158,6 +158,34 @@ def test_eps_m_form_is_the_tools_mutual_information(name):
     assert hi < enclosure.lower or lo > enclosure.upper
 
 
+@pytest.mark.parametrize("name", [n for n in _examples()
+                                  if f"Lemma {n}_kl_witness :" in EXAMPLES.read_text(encoding="utf-8")])
+def test_kl_of_the_witness_pair_is_the_tools_kl(name):
+    """Where kl_max is finite and positive, Examples.v proves that kl_div of the pair the tool names is
+    Fin (sum_y P(y) ln(P(y)/S(y))); here that form is rebuilt from the definition, and its value lies in the
+    tool's enclosure of kl (2^-100 wide); with one ratio 1/1000 larger it does not."""
+    from relations.checking import values
+
+    mech = _examples()[name].mechanism
+    rows = [list(r) for r in mech.channel.exact]
+    vals = values(mech)
+    kl, pair = vals.reals["kl"], vals.witnesses["kl"]
+    x, x2 = pair.x, pair.x_prime
+    assert {x, x2} <= set(range(len(rows))) and x != x2
+    form = [(a, a / b) if a else (Fraction(0), Fraction(1)) for a, b in zip(rows[x], rows[x2])]
+    terms = " + ".join(["0"] + [f"{_text(w)} * ln ({_text(r)})" for w, r in form])
+    assert _statement(EXAMPLES.read_text(encoding="utf-8"), f"{name}_kl_witness").endswith(
+        f"{x}%nat {x2}%nat = true /\\ kl_div {len(rows[0])} ({name}_Q {x}) ({name}_Q {x2}) = Fin ({terms})")
+    low, high = (Fraction(end) for end in kl.enclose(100))
+    assert high - low <= Fraction(1, 2 ** 100)
+    lo, hi = _enclose([form])
+    assert low <= lo <= hi <= high, (name, float(lo), float(low))
+    y = next(y for y, (w, _) in enumerate(form) if w)
+    form[y] = (form[y][0], form[y][1] * Fraction(1001, 1000))
+    lo, hi = _enclose([form])
+    assert hi < low or lo > high
+
+
 # ---------------------------------------------------------------------------------------------- coqc
 
 
@@ -208,6 +236,7 @@ PERTURBED = (
     ("paper", "eps_d", "Fin (ln (13/7))", "Fin (ln (13/6))"),
     ("paper", "sigma_min", "Fin (ln (1/19))", "Fin (ln (1/18))"),
     ("paper", "eps_m", "ln (130/127)", "ln (131/127)"),
+    ("paper", "kl_witness", "ln (13/7)", "ln (13/6)"),
     ("d2", "eps_d", "Fin (ln (2))", "Fin (ln (5/2))"),  # eps_all's value: the neighbour relation matters
     ("d2", "diam", "Some 2%nat", "Some 1%nat"),
     ("local3", "sigma_min", "NInf", "Fin (ln (1/2))"),

@@ -7,8 +7,9 @@
     definitions and deciding every comparison of concrete rationals with [lra] (never through
     [BudgetFacts.v]), so this file compiles only if the Coq definitions and the tool agree.
     [eps_m] is proved equal to [sum_x sum_y w ln r] with [w = p(x) Q(x,y)] and [r = Q(x,y)/q(y)]
-    exact rationals; tests/test_coq_definitions.py checks that the tool's certified enclosure of
-    I(X;Y) contains that sum. *)
+    exact rationals, and where [kl_max] is finite and positive, [kl_div] of the pair the tool names
+    to [sum_y P(y) ln(P(y)/S(y))]; tests/test_coq_definitions.py checks that the tool's certified
+    enclosures of I(X;Y) and of the largest KL divergence contain those sums. *)
 
 From Coq Require Import Reals Lra List.
 From Relations Require Import Sums Mechanism KLPair Budgets.
@@ -67,6 +68,9 @@ Ltac mi_terms :=
 Ltac mutual_info_form :=
   unfold eps_m, mutual_info, marginal; cbn; apply f_equal; mi_terms.
 
+(** [D(P || S)] of two rows against its form (the support check decided first). *)
+Ltac kl_pair := unfold kl_div, kl; cbn; repeat decide_step; apply f_equal; mi_terms.
+
 (** [kl_max]: decide the supports, then every divergence of equal rows is [0]. *)
 Ltac kl_budget :=
   unfold kl_max, kl_div, kl; cbn; repeat decide_step;
@@ -103,6 +107,9 @@ Proof. unfold local3_p. budget. Qed.
 Lemma local3_eps_m : eps_m 3 3 local3_p local3_Q = Fin (0 + (0 + 1/4 * ln (4/3) + 1/8 * ln (2/3) + 1/8 * ln (1)) + (0 + 1/8 * ln (2/3) + 1/4 * ln (4/3) + 1/8 * ln (1)) + (0 + 0 * ln (1) + 0 * ln (1) + 0 * ln (1))).
 Proof. unfold local3_p, local3_Q. mutual_info_form. Qed.
 
+Lemma local3_kl_witness : local_nb 0%nat 2%nat = true /\ kl_div 3 (local3_Q 0) (local3_Q 2) = Fin (0 + 1/2 * ln (3) + 1/4 * ln (3/4) + 1/4 * ln (1/2)).
+Proof. split; [reflexivity | unfold local3_Q; kl_pair]. Qed.
+
 (** ** [paper]: the paper's Section 5 example (examples/paper_example.json) *)
 
 Definition paper_p : nat -> R := fun x => nth x [19/20; 1/20] 0.
@@ -128,6 +135,9 @@ Proof. unfold paper_p. budget. Qed.
 
 Lemma paper_eps_m : eps_m 2 2 paper_p paper_Q = Fin (0 + (0 + 247/400 * ln (130/127) + 133/400 * ln (70/73)) + (0 + 7/400 * ln (70/127) + 13/400 * ln (130/73))).
 Proof. unfold paper_p, paper_Q. mutual_info_form. Qed.
+
+Lemma paper_kl_witness : local_nb 0%nat 1%nat = true /\ kl_div 2 (paper_Q 0) (paper_Q 1) = Fin (0 + 13/20 * ln (13/7) + 7/20 * ln (7/13)).
+Proof. split; [reflexivity | unfold paper_Q; kl_pair]. Qed.
 
 (** ** [d2]: D^2 over k = 2 values (4 datasets), a dense channel that is not a product; eps_all (datasets 0 and 3) > eps_d *)
 
@@ -155,6 +165,9 @@ Proof. unfold d2_p. budget. Qed.
 Lemma d2_eps_m : eps_m 4 3 d2_p d2_Q = Fin (0 + (0 + 1/20 * ln (5/3) + 3/100 * ln (1) + 1/50 * ln (1/2)) + (0 + 2/25 * ln (4/3) + 3/50 * ln (1) + 3/50 * ln (3/4)) + (0 + 9/100 * ln (1) + 9/100 * ln (1) + 3/25 * ln (1)) + (0 + 2/25 * ln (2/3) + 3/25 * ln (1) + 1/5 * ln (5/4))).
 Proof. unfold d2_p, d2_Q. mutual_info_form. Qed.
 
+Lemma d2_kl_witness : (dr_nb 2 2) 1%nat 3%nat = true /\ kl_div 3 (d2_Q 1) (d2_Q 3) = Fin (0 + 2/5 * ln (2) + 3/10 * ln (1) + 3/10 * ln (3/5)).
+Proof. split; [reflexivity | unfold d2_Q; kl_pair]. Qed.
+
 (** ** [graph0]: the path 0 - 1 - 2 - 3 with zero priors on inputs 2 and 3 (sigma_min = -inf; the pair 2 ~ 3 is 0/0 in the prior; eps_all > eps_d) *)
 
 Definition graph0_p : nat -> R := fun x => nth x [1/2; 1/2; 0; 0] 0.
@@ -180,6 +193,9 @@ Proof. unfold graph0_p. budget. Qed.
 
 Lemma graph0_eps_m : eps_m 4 3 graph0_p graph0_Q = Fin (0 + (0 + 1/4 * ln (6/5) + 1/8 * ln (6/7) + 1/8 * ln (6/7)) + (0 + 1/6 * ln (4/5) + 1/6 * ln (8/7) + 1/6 * ln (8/7)) + (0 + 0 * ln (1) + 0 * ln (1) + 0 * ln (1)) + (0 + 0 * ln (1) + 0 * ln (1) + 0 * ln (1))).
 Proof. unfold graph0_p, graph0_Q. mutual_info_form. Qed.
+
+Lemma graph0_kl_witness : (graph_nb [(0, 1); (1, 2); (2, 3)]%nat) 0%nat 1%nat = true /\ kl_div 3 (graph0_Q 0) (graph0_Q 1) = Fin (0 + 1/2 * ln (3/2) + 1/4 * ln (3/4) + 1/4 * ln (3/4)).
+Proof. split; [reflexivity | unfold graph0_Q; kl_pair]. Qed.
 
 (** ** [split]: a disconnected graph 0 - 1, 2 - 3 (diam = None) with equal rows on each edge (eps_d = 0, kl_max = 0, eps_all > 0) *)
 
@@ -265,6 +281,9 @@ Proof. unfold zero_p. budget. Qed.
 Lemma zero_eps_m : eps_m 2 3 zero_p zero_Q = Fin (0 + (0 + 1/6 * ln (9/7) + 1/6 * ln (9/11) + 0 * ln (1)) + (0 + 2/9 * ln (6/7) + 4/9 * ln (12/11) + 0 * ln (1))).
 Proof. unfold zero_p, zero_Q. mutual_info_form. Qed.
 
+Lemma zero_kl_witness : local_nb 0%nat 1%nat = true /\ kl_div 3 (zero_Q 0) (zero_Q 1) = Fin (0 + 1/2 * ln (3/2) + 1/2 * ln (3/4) + 0 * ln (1)).
+Proof. split; [reflexivity | unfold zero_Q; kl_pair]. Qed.
+
 (** ** [single]: a single input: no neighbour pair, every budget 0 (the ratio 1), diam = 0 *)
 
 Definition single_p : nat -> R := fun x => nth x [1] 0.
@@ -319,3 +338,6 @@ Proof. unfold isolated_p. budget. Qed.
 
 Lemma isolated_eps_m : eps_m 3 2 isolated_p isolated_Q = Fin (0 + (0 + 1/8 * ln (8/5) + 1/8 * ln (8/11)) + (0 + 3/16 * ln (4/5) + 9/16 * ln (12/11)) + (0 + 0 * ln (1) + 0 * ln (1))).
 Proof. unfold isolated_p, isolated_Q. mutual_info_form. Qed.
+
+Lemma isolated_kl_witness : (graph_nb [(0, 1)]%nat) 0%nat 1%nat = true /\ kl_div 2 (isolated_Q 0) (isolated_Q 1) = Fin (0 + 1/2 * ln (2) + 1/2 * ln (2/3)).
+Proof. split; [reflexivity | unfold isolated_Q; kl_pair]. Qed.

@@ -3,9 +3,11 @@
 A theorem about the wrong definition would still compile.  This module writes
 ``proofs/coq/Examples.v``: for each mechanism of :func:`examples` it states, as Coq lemmas, that
 the definitions of ``Budgets.v`` (``eps_d``, ``eps_all``, ``eps_i``, ``neg_sigma``, ``sigma_min``,
-``diam``, ``eps_m`` and, where it is ``0`` or ``+inf``, ``kl_max``) take the values **the tool
+``diam``, ``eps_m`` and ``kl_max`` where it is ``0`` or ``+inf``) take the values **the tool
 computes** (:func:`relations.measure`, :func:`relations.eps_all`, the diameter of
-:func:`relations.checking.values`, the ``kl`` notion).  Each lemma is proved by unfolding the
+:func:`relations.checking.values`, the ``kl`` notion).  Where ``kl_max`` is finite and positive, the
+lemma is about the pair of neighbours the tool names as attaining it: ``kl_div`` of their rows is
+``Fin`` of the form ``sum_y P(y) ln(P(y)/S(y))`` (:func:`kl_form`).  Each lemma is proved by unfolding the
 definitions and deciding every comparison of concrete rationals (``lra``), never through the
 characterisation lemmas of ``BudgetFacts.v``, so ``coqc Examples.v`` fails as soon as the Coq
 definitions and the tool disagree on one of them.
@@ -13,8 +15,8 @@ definitions and the tool disagree on one of them.
 ``eps_m`` is a sum of logarithms: the lemma says ``eps_m n m p Q = Fin F`` with ``F`` the form
 ``sum_x sum_y w(x,y) ln r(x,y)``, ``w = p(x) Q(x,y)`` and ``r = Q(x,y) / q(y)`` written as exact
 rationals (:func:`mi_form`; a term with ``w = 0`` is ``0 * ln 1``), in the term structure of
-``Sums.sum``.  ``tests/test_coq_definitions.py`` builds the form independently and checks that
-the tool's certified enclosure of ``I(X;Y)`` contains its value.
+``Sums.sum``.  ``tests/test_coq_definitions.py`` builds the forms independently and checks that
+the tool's certified enclosures of ``I(X;Y)`` and of ``kl`` contain their values.
 
 Regenerate the file (it is committed; the test checks that it is up to date) with::
 
@@ -44,7 +46,7 @@ from relations.measures import eps_all, measure
 from relations.model import Channel, GraphInputs, HammingInputs, LocalInputs, Mechanism, Prior, diameter
 from relations.numbers import LogRatio
 
-__all__ = ["Example", "examples", "mi_form", "budget_value", "coq_value_text", "render", "EXAMPLES_FILE"]
+__all__ = ["Example", "examples", "mi_form", "kl_form", "budget_value", "coq_value_text", "render", "EXAMPLES_FILE"]
 
 #: The generated file, next to the other Coq sources of a clone.
 EXAMPLES_FILE = Path(__file__).resolve().parents[2] / "proofs" / "coq" / "Examples.v"
@@ -161,14 +163,35 @@ def budget_value(name: str, mech: Mechanism) -> LogRatio:
     return exact
 
 
-def _kl_text(mech: Mechanism) -> str | None:
-    """``kl_max`` in Coq where it is cheap to evaluate there (``+inf`` or exactly ``0``), else ``None``."""
-    kl = values(mech).reals["kl"]
+def _kl_text(mech: Mechanism) -> str | tuple[int, int]:
+    """``kl_max`` in Coq where it is cheap to evaluate there (``+inf`` or exactly ``0``); otherwise the pair
+    ``(x, x')`` of neighbours that the tool names as attaining it."""
+    vals = values(mech)
+    kl = vals.reals["kl"]
     if kl.infinite > 0:
         return "PInf"
     if getattr(kl, "value", None) == 0:
         return "Fin 0"
-    return None
+    witness = vals.witnesses["kl"]
+    assert witness is not None and isinstance(witness.x, int) and isinstance(witness.x_prime, int)
+    return witness.x, witness.x_prime
+
+
+def kl_form(first: Sequence[Fraction], second: Sequence[Fraction]) -> list[tuple[Fraction, Fraction]]:
+    """``D(P || S)`` as the terms ``(w, r)`` of ``sum_y w ln r``: ``w = P(y)``, ``r = P(y) / S(y)``; a term with
+    ``P(y) = 0`` is ``(0, 1)``.
+
+    Examples
+    --------
+    >>> kl_form([Fraction(1, 2), Fraction(1, 2), Fraction(0)], [Fraction(1, 4), Fraction(3, 4), Fraction(0)])
+    [(Fraction(1, 2), Fraction(2, 1)), (Fraction(1, 2), Fraction(2, 3)), (Fraction(0, 1), Fraction(1, 1))]
+    """
+    return [(a, a / b) if a else (Fraction(0), Fraction(1)) for a, b in zip(first, second)]
+
+
+def _terms(row: Sequence[tuple[Fraction, Fraction]]) -> str:
+    """``(0 + w0 * ln (r0) + w1 * ln (r1) + ...)``: the term structure of ``Sums.sum``."""
+    return "(" + " + ".join(["0"] + [f"{_num(w)} * ln ({_num(r)})" for w, r in row]) + ")"
 
 
 def _neighbours(mech: Mechanism) -> str:
@@ -192,8 +215,9 @@ _HEADER = """\
     definitions and deciding every comparison of concrete rationals with [lra] (never through
     [BudgetFacts.v]), so this file compiles only if the Coq definitions and the tool agree.
     [eps_m] is proved equal to [sum_x sum_y w ln r] with [w = p(x) Q(x,y)] and [r = Q(x,y)/q(y)]
-    exact rationals; tests/test_coq_definitions.py checks that the tool's certified enclosure of
-    I(X;Y) contains that sum. *)
+    exact rationals, and where [kl_max] is finite and positive, [kl_div] of the pair the tool names
+    to [sum_y P(y) ln(P(y)/S(y))]; tests/test_coq_definitions.py checks that the tool's certified
+    enclosures of I(X;Y) and of the largest KL divergence contain those sums. *)
 
 From Coq Require Import Reals Lra List.
 From Relations Require Import Sums Mechanism KLPair Budgets.
@@ -252,6 +276,9 @@ Ltac mi_terms :=
 Ltac mutual_info_form :=
   unfold eps_m, mutual_info, marginal; cbn; apply f_equal; mi_terms.
 
+(** [D(P || S)] of two rows against its form (the support check decided first). *)
+Ltac kl_pair := unfold kl_div, kl; cbn; repeat decide_step; apply f_equal; mi_terms.
+
 (** [kl_max]: decide the supports, then every divergence of equal rows is [0]. *)
 Ltac kl_budget :=
   unfold kl_max, kl_div, kl; cbn; repeat decide_step;
@@ -297,11 +324,15 @@ def _example_text(example: Example) -> str:
     lemma("sigma_min", f"sigma_min {nb} {n} {e}_p = {coq_value_text(budget_value('sigma_min', mech))}",
           f"unfold {e}_p. budget.")
     form = mi_form(prior, rows)
-    terms = " + ".join("(" + " + ".join(["0"] + [f"{_num(w)} * ln ({_num(r)})" for w, r in row]) + ")" for row in form)
+    terms = " + ".join(_terms(row) for row in form)
     lemma("eps_m", f"eps_m {n} {m} {e}_p {e}_Q = Fin (0 + {terms})", unfold_pq + " mutual_info_form.")
     kl = _kl_text(mech)
-    if kl is not None:
+    if isinstance(kl, str):
         lemma("kl_max", f"kl_max {nb} {n} {m} {e}_Q = {kl}", unfold_q + " kl_budget.")
+    else:
+        x, x2 = kl
+        lemma("kl_witness", f"{nb} {x}%nat {x2}%nat = true /\\ kl_div {m} ({e}_Q {x}) ({e}_Q {x2}) = "
+                            f"Fin {_terms(kl_form(rows[x], rows[x2]))}", f"split; [reflexivity | unfold {e}_Q; kl_pair].")
     return "\n".join(lines)
 
 
