@@ -93,17 +93,17 @@ class Setting:
 #: The settings of ``Budgets.v``: local domains, every ``D^r``, explicit graphs (charged or not), and "every
 #: finite mechanism" for relations neither side of which depends on the neighbour relation.
 SETTINGS = {
-    "local": Setting("local", "n m", "local_nb", "n", "local: any number n of inputs, every two distinct inputs "
-                     "neighbours"),
-    "D^r": Setting("D^r", "k r m", "(dr_nb k r)", "(k ^ r)", "central D^r: every k values and r records (k^r "
-                   "datasets, neighbours differ in one record)"),
-    "graph": Setting("graph", "edges n m", "(graph_nb edges)", "n", "central, explicit graphs: any edge list on "
-                     "any n inputs"),
-    "charged graph": Setting("charged graph", "edges n m", "(graph_nb edges)", "n", "central, explicit graphs "
-                             "whose connected components with a neighbour pair hold an input of positive prior",
+    "local": Setting("local", "n m", "local_nb", "n", "`local_nb` on any number `n` of inputs: every two distinct "
+                     "inputs are neighbours"),
+    "D^r": Setting("D^r", "k r m", "(dr_nb k r)", "(k ^ r)", "`dr_nb k r` on `k ^ r` inputs, for every `k` and `r`: "
+                   "the datasets of `r` records over `k` values, neighbours when they differ in one record"),
+    "graph": Setting("graph", "edges n m", "(graph_nb edges)", "n", "`graph_nb edges` on any `n` inputs, for every "
+                     "list of (undirected) edges"),
+    "charged graph": Setting("charged graph", "edges n m", "(graph_nb edges)", "n", "the same, when `charged`: each "
+                             "connected component with a neighbour pair holds an input of positive prior",
                              charged=True),
-    "any": Setting("any", "n m", "", "n", "every finite mechanism (neither side depends on the neighbour "
-                   "relation), so every local domain, D^r and graph"),
+    "any": Setting("any", "n m", "", "n", "any `n` inputs, no neighbour relation: neither side depends on it, so "
+                   "every local domain, `D^r` and graph"),
 }
 
 
@@ -126,7 +126,7 @@ _DP_ID = ("ele (eps_i {nb} {n} m p Q) (eminus (eps_d {nb} {n} m Q) (sigma_min {n
           "eps_i(p, Q) <= eps_d(Q) - sigma_min(p)", True)
 _PRIOR = ("ele (neg_sigma {nb} {n} p) (eps_i {nb} {n} m p Q)", "-sigma_min(p) <= eps_i(p, Q)", True)
 _GROUP = ("ele (eps_all {n} m Q) (dmul (diam {nb} {n}) (eps_d {nb} {n} m Q))",
-          "eps_all(Q) <= diam * eps_d(Q) (+inf when the graph is disconnected, 0 when diam = 0)", False)
+          "eps_all(Q) <= diam * eps_d(Q)", False)
 _DENSITY = ("ele (eps_m {n} m p Q) (eps_all {n} m Q)", "I(X;Y) <= eps_all(Q)", True)
 _DRV = ("ele (eps_m {n} m p Q) (emap (fun e => e * (exp e - 1)) (eps_all {n} m Q))",
         "I(X;Y) <= eps_all(Q) (e^eps_all(Q) - 1)", True)
@@ -151,9 +151,8 @@ _BOTH, _BOTH_CHARGED = ("local", "D^r", "graph"), ("local", "D^r", "charged grap
 def _main(file: str, relation_id: str, conclusion: tuple[str, str, bool], settings: tuple[str, ...]) -> CoqProof:
     """The main theorem of ``relation_id`` (named after it) in ``proofs/coq/file``."""
     coq, math, prior = conclusion
-    words = "; ".join(SETTINGS[s].words for s in settings)
     return CoqProof(f"proofs/coq/{file}", relation_id.replace(".", "_"), _statement(coq, settings, prior=prior),
-                    f"for every {'prior p and ' if prior else ''}channel Q: {math}", words)
+                    f"for every {'prior `p` and ' if prior else ''}channel `Q`: `{math}`", ", ".join(settings))
 
 
 #: The main theorem of every proved implication of the catalogue (relation id -> theorem): the one registry
@@ -481,7 +480,7 @@ def _quietly(source: Path) -> None:
 
 def markdown_table() -> str:
     """The table of ``proofs/coq/README.md``: one row per proved implication, with its theorem, its statement
-    in plain mathematics and the mechanisms it covers.
+    in plain mathematics and the settings it covers (explained under the table).
 
     Examples
     --------
@@ -491,4 +490,6 @@ def markdown_table() -> str:
     rows = ["| relation | theorem | statement | over |", "|---|---|---|---|"]
     for rid, p in COQ_PROOFS.items():
         rows.append(f"| `{rid}` | `{Path(p.file).name}`: `{p.theorem}` | {p.math} | {p.scope} |")
+    rows += ["", "Settings (one conjunct of the statement each):", ""]
+    rows += [f"* **{s.name}**: {s.words}." for s in SETTINGS.values()]
     return "\n".join(rows) + "\n"
