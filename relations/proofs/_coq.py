@@ -8,10 +8,11 @@ mechanism of the catalogue's scope.
 
 :data:`COQ_PROOFS` is the one registry of which theorem proves which relation, with the statement it must
 have; ``relations verify``, the tests and ``proofs/coq/README.md`` (:func:`markdown_table`) read it.
-:func:`check_theorems` compiles the folder once per process in a temporary copy (in ``_CoqProject``
-order), then checks in **one** coqc session that every theorem still has its registered statement (a
-weakened statement fails) and that ``Print Assumptions`` lists only the axioms the standard library's reals
-rest on (those of ``Rpower.exp_ln`` and ``MVT.MVT``: an ``Admitted`` proof or an ``Axiom`` fails).
+:func:`check_theorems` compiles the files the theorems need (:func:`needed`) once per process in a temporary
+copy (in ``_CoqProject`` order), then checks in **one** coqc session that every theorem still has its
+registered statement (a weakened statement fails) and that ``Print Assumptions`` lists only the axioms the
+standard library's reals rest on (those of ``Rpower.exp_ln`` and ``MVT.MVT``: an ``Admitted`` proof or an
+``Axiom`` fails).
 
 ``relations verify`` cites a theorem (a verdict's ``coq``) only when that check passed in the same run.
 Without ``coqc`` (or without the ``proofs/coq`` folder, in an installed wheel) nothing is cited: a relation
@@ -43,7 +44,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 __all__ = ["COQ_DIR", "COQ_ONLY", "COQ_PROOFS", "COQ_LEMMAS", "CoqProof", "CoqCheck", "Setting", "SETTINGS",
-           "check_theorem", "check_theorems", "prepare", "axioms", "markdown_table"]
+           "check_theorem", "check_theorems", "prepare", "axioms", "markdown_table", "needed"]
 
 #: The Coq sources, next to the package in a clone of the repository.
 COQ_DIR = Path(__file__).resolve().parents[2] / "proofs" / "coq"
@@ -279,13 +280,38 @@ def _interrupted(run: subprocess.CompletedProcess) -> str:
     return f"{_INTERRUPTED} {-run.returncode}" if run.returncode < 0 else ""
 
 
-def _build(coqc: str, source: Path) -> tuple[Path | None, str]:
-    """Compile ``source`` once per process into a temporary copy (removed at exit): ``(folder, coqc's
-    release)``, or ``(None, failure message)``.  The caller holds :data:`_LOCK`."""
-    if source in _BUILDS:
-        return _BUILDS[source]
+_REQUIRE = re.compile(r"From\s+Relations\s+Require\s+(?:Import\s+|Export\s+)?([\w\s]+?)\s*\.")
+
+
+def needed(source: Path) -> list[str]:
+    """The files of ``source``'s ``_CoqProject``, in its order, that the registered theorems (:data:`COQ_PROOFS`,
+    :data:`COQ_LEMMAS`) need: their own files and what those require, transitively.  ``verify`` compiles only
+    these; the others (``Examples.v``, which evaluates the definitions on example mechanisms and has its
+    own test) are built by ``make`` and the tests.
+
+    Examples
+    --------
+    >>> files = needed(COQ_DIR)
+    >>> files[:2], "RatioRelations.v" in files
+    (['Sums.v', 'Mechanism.v'], True)
+    """
     files = [s.strip() for s in (source / "_CoqProject").read_text(encoding="utf-8").splitlines()
              if s.strip().endswith(".v")]
+    wanted = {Path(p.file).name for p in (*COQ_PROOFS.values(), *COQ_LEMMAS)}
+    for name in reversed(files):  # _CoqProject lists a file after those it requires
+        if name in wanted and (source / name).is_file():
+            for group in _REQUIRE.findall((source / name).read_text(encoding="utf-8")):
+                wanted |= {f"{module}.v" for module in group.split()}
+    return [name for name in files if name in wanted]
+
+
+def _build(coqc: str, source: Path) -> tuple[Path | None, str]:
+    """Compile the files of ``source`` the registered theorems need (:func:`needed`) once per process, in a
+    temporary copy (removed at exit): ``(folder, coqc's release)``, or ``(None, failure message)``.  The
+    caller holds :data:`_LOCK`."""
+    if source in _BUILDS:
+        return _BUILDS[source]
+    files = needed(source)
     tmp = tempfile.mkdtemp(prefix="relations-coq-")
     atexit.register(shutil.rmtree, tmp, True)
     folder = Path(tmp) / "coq"
@@ -314,10 +340,12 @@ def _build(coqc: str, source: Path) -> tuple[Path | None, str]:
 _MARK = "relations-coq-check"
 
 
-def _session(proofs: list[CoqProof]) -> str:
+def _session(proofs: list[CoqProof], *, each: bool = False) -> str:
     """One Coq file that checks every statement of ``proofs`` (without stopping at a wrong one: each is a
-    ``tryif`` in one proof of ``True``) and prints the assumptions of the standard library's references and
-    of each theorem, each after a marker line."""
+    ``tryif`` in one proof of ``True``) and prints, each after a marker line, the assumptions of the standard
+    library's references (``std``, one tuple) and of the theorems: all of them as one tuple (``all``: one
+    traversal of the library they share, about a second), or with ``each`` every theorem on its own (about a
+    second each), to say which one rests on what."""
     modules = " ".join(dict.fromkeys(["KLPair", "Budgets", *(p.module for p in proofs)]))  # Budgets: the definitions
     lines = ["From Coq Require Import Reals Rpower MVT.",
              f"From Relations Require Import Sums Mechanism {modules}.", "Open Scope R_scope.", "Goal True."]
@@ -325,10 +353,13 @@ def _session(proofs: list[CoqProof]) -> str:
         lines.append(f"tryif (let _ := constr:(({p.module}.{p.theorem}) : {p.statement}) in idtac) "
                      f'then idtac "{_MARK} {i} ok" else idtac "{_MARK} {i} differs".')
     lines += ["exact I.", "Qed."]
-    targets = [("std", ref) for ref in STDLIB_REFERENCES] + [(str(i), f"{p.module}.{p.theorem}")
-                                                             for i, p in enumerate(proofs)]
-    for key, name in targets:
-        lines += ["Goal True.", f'idtac "{_MARK} assumptions {key}".', "exact I.", "Qed.", f"Print Assumptions {name}."]
+    names = [f"{p.module}.{p.theorem}" for p in proofs]
+    targets = [("std", STDLIB_REFERENCES)] + ([(str(i), (name,)) for i, name in enumerate(names)] if each
+                                              else [("all", tuple(names))])
+    for key, tuple_ in targets:
+        lines += ["Goal True.", f'idtac "{_MARK} assumptions {key}".', "exact I.", "Qed.",
+                  f"Definition relations_assumptions_{key} := ({', '.join(tuple_)}).",
+                  f"Print Assumptions relations_assumptions_{key}."]
     return "\n".join(lines) + "\n"
 
 
@@ -356,7 +387,8 @@ def _parse(stdout: str) -> tuple[dict[int, str], dict[str, set[str]]]:
 
 def _check_session(coqc: str, folder: Path, release: str, proofs: list[CoqProof]) -> dict[CoqProof, CoqCheck]:
     """Check ``proofs`` against the compiled ``folder`` in one coqc run (:func:`_session`).  A theorem that is
-    not there stops coqc (its name cannot be read): it is reported missing and the run is repeated without it."""
+    not there stops coqc (its name cannot be read): it is reported missing and the run is repeated without it.
+    When the theorems together rest on more than the standard axioms, a second run finds which ones do."""
     out: dict[CoqProof, CoqCheck] = {}
     present = list(proofs)
     while present:
@@ -378,6 +410,13 @@ def _check_session(coqc: str, folder: Path, release: str, proofs: list[CoqProof]
         return out
     statements, found = _parse(run.stdout)
     allowed = found.get("std", set())
+    if not allowed or found.get("all", set()) - allowed:  # which theorem rests on what: each on its own
+        (folder / "Relations_check.v").write_text(_session(present, each=True), encoding="utf-8")
+        run = _run(coqc, folder, "Relations_check.v")
+        if _interrupted(run) or run.returncode != 0:
+            message = _interrupted(run) or f"coqc could not check the theorems: {(run.stderr or run.stdout).strip()[:400]}"
+            return {**out, **dict.fromkeys(present, CoqCheck("failed", message))}
+        found = _parse(run.stdout)[1]
     for i, p in enumerate(present):
         extra = found.get(str(i), set()) - allowed
         if statements.get(i) != "ok":
@@ -395,7 +434,8 @@ def _check_session(coqc: str, folder: Path, release: str, proofs: list[CoqProof]
 def check_theorems(proofs: Iterable[CoqProof], source: Path = COQ_DIR) -> dict[CoqProof, CoqCheck]:
     """Check every theorem of ``proofs`` against ``source``, compiled in a temporary copy.
 
-    The folder is compiled once per process (in ``_CoqProject`` order; :func:`prepare` starts that early),
+    The files the theorems need are compiled once per process (:func:`needed`, in ``_CoqProject`` order;
+    :func:`prepare` starts that early),
     then one coqc session checks every statement not checked yet in this process, together with the
     theorems of :data:`COQ_PROOFS` not checked yet: each must still have its registered statement (``(thm :
     statement)`` type-checks), and ``Print Assumptions`` of each must list only the axioms of
