@@ -320,6 +320,20 @@ def test_the_checker_tells_a_proof_a_changed_statement_and_a_missing_theorem_apa
     assert out[absent].status == "failed" and "is not a theorem of" in out[absent].detail
 
 
+def test_a_main_theorem_with_another_statement_is_not_checked(built):
+    """A registered statement that differs from the theorem's, weaker (an extra hypothesis) or stronger (one
+    hypothesis fewer), fails for the statement, proved or not: the check is convertibility, not implication."""
+    _tool("coqc")
+    proof = COQ_PROOFS["zheng2025.thm1"]
+    weaker = CoqProof(proof.file, proof.theorem, proof.statement.replace(
+        "is_prior (k ^ r) p ->", "is_prior (k ^ r) p -> (2 <= r)%nat ->"))
+    stronger = CoqProof(proof.file, proof.theorem, proof.statement.replace("charged (graph_nb edges) n p -> ", ""))
+    assert weaker.statement != proof.statement and stronger.statement != proof.statement
+    out = check_theorems([weaker, stronger])
+    for changed in (weaker, stronger):
+        assert out[changed].status == "failed" and "does not have the statement" in out[changed].detail
+
+
 def test_an_admitted_proof_is_not_checked(built, tmp_path):
     """A copy of the compiled folder in which one proof ends in Admitted (a file nothing imports, recompiled
     alone): that theorem fails for its assumptions, the other theorem of the file still checks."""
