@@ -435,11 +435,11 @@ def check_theorems(proofs: Iterable[CoqProof], source: Path = COQ_DIR) -> dict[C
     """Check every theorem of ``proofs`` against ``source``, compiled in a temporary copy.
 
     The files the theorems need are compiled once per process (:func:`needed`, in ``_CoqProject`` order;
-    :func:`prepare` starts that early),
-    then one coqc session checks every statement not checked yet in this process, together with the
-    theorems of :data:`COQ_PROOFS` not checked yet: each must still have its registered statement (``(thm :
-    statement)`` type-checks), and ``Print Assumptions`` of each must list only the axioms of
-    :data:`STDLIB_REFERENCES`.
+    :func:`prepare` starts that early), then one coqc session checks every theorem not checked yet in this
+    process, together with those of :data:`COQ_PROOFS` not checked yet: each must still have its registered
+    statement (``(thm : statement)`` type-checks: convertibility, so a weaker or a stronger statement fails),
+    and ``Print Assumptions`` of all of them together must list only the axioms of
+    :data:`STDLIB_REFERENCES` (when it lists more, a second session finds which theorems do).
 
     Parameters
     ----------
