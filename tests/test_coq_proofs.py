@@ -2,9 +2,13 @@
 
 Every ``.v`` file is compiled with ``coqc -R . Relations`` in ``_CoqProject`` order, in a temporary copy of
 the folder (nothing is built inside the repository); the folder also builds with ``coq_makefile`` and
-``make``.  ``Print Assumptions`` of each main theorem must list only axioms that the standard library's real
-numbers themselves use (the set printed for stdlib results such as ``Rpower.exp_ln``), and each main theorem
-must still have the statement written below (so a weakened statement fails the test).
+``make``.  Each theorem of the registry (``relations.proofs._coq``: :data:`COQ_PROOFS`, the main theorem of
+every proved implication, and :data:`COQ_LEMMAS`) must still have its registered statement (so a weakened
+statement fails), and ``Print Assumptions`` of it must list only the four axioms the standard library's
+real numbers rest on.  ``coqchk`` re-checks the compiled library independently of ``coqc``.
+
+These tests do the checks with their own code (a ``Check`` and a ``Print Assumptions`` per theorem, parsed
+here); the last ones test the checker ``relations verify`` uses (:func:`check_theorems`).
 """
 
 from __future__ import annotations
@@ -16,6 +20,10 @@ from pathlib import Path
 
 import pytest
 
+from relations.catalogue._entries import CATALOGUE
+from relations.proofs import _coq as coq
+from relations.proofs._coq import COQ_LEMMAS, COQ_ONLY, COQ_PROOFS, CoqProof, check_theorem, check_theorems
+
 ROOT = Path(__file__).resolve().parents[1]
 COQ_DIR = ROOT / "proofs" / "coq"
 TIMEOUT = 600
@@ -24,41 +32,15 @@ BUILD_PRODUCTS = ("*.vo", "*.vok", "*.vos", "*.glob", "*.aux", ".*.aux", ".lia.c
                   ".Makefile.d", "Makefile", "Makefile.conf")
 FORBIDDEN = re.compile(r"\b(Admitted|admit|Axiom|Axioms|Parameter|Parameters|Conjecture|Hypothesis|Hypotheses)\b")
 
-# The stdlib results whose assumptions define "the axioms the standard library's reals rely on".
+#: The axioms of the standard library's real numbers (Coq 8.16): the classical Dedekind construction's two
+#: decision principles, functional extensionality and excluded middle.  Written by hand; the test also
+#: checks that the stdlib's own ``Rpower.exp_ln`` and ``MVT.MVT`` rest on exactly these.
+STANDARD_AXIOMS = {"ClassicalDedekindReals.sig_not_dec", "ClassicalDedekindReals.sig_forall_dec",
+                   "FunctionalExtensionality.functional_extensionality_dep", "Classical_Prop.classic"}
 STDLIB_REFERENCES = ("Rpower.exp_ln", "MVT.MVT")
-
-# Main theorems: (module, name, statement it must still have).
-MAIN_THEOREMS = (
-    ("LocalMISharp", "local_mi_le_eps",
-     "forall (n m : nat) (eps : R) (p : nat -> R) (Q : nat -> nat -> R), 0 <= eps -> is_prior n p -> "
-     "is_channel n m Q -> ldp n m eps Q -> mutual_info n m p Q <= eps"),
-    ("LocalMITanh", "local_mi_le_eps_tanh",
-     "forall (n m : nat) (eps : R) (p : nat -> R) (Q : nat -> nat -> R), 0 <= eps -> is_prior n p -> "
-     "is_channel n m Q -> ldp n m eps Q -> mutual_info n m p Q <= eps * ((exp eps - 1) / (exp eps + 1))"),
-    ("LocalMITanh", "mi_le_kl_bound",
-     "forall (n m : nat) (eps : R) (p : nat -> R) (Q : nat -> nat -> R), 0 <= eps -> is_prior n p -> "
-     "is_channel n m Q -> ldp n m eps Q -> mutual_info n m p Q <= eps * (exp eps - 1)"),
-    ("KLPair", "kl_le_eps_tanh",
-     "forall (m : nat) (eps : R) (P S : nat -> R), 0 <= eps -> is_dist m P -> is_dist m S -> indist m eps P S -> "
-     "kl m P S <= eps * ((exp eps - 1) / (exp eps + 1))"),
-    ("KLPair", "kl_le_drv",
-     "forall (m : nat) (eps : R) (P S : nat -> R), 0 <= eps -> is_dist m P -> is_dist m S -> indist m eps P S -> "
-     "kl m P S <= eps * (exp eps - 1)"),
-    ("LocalIdentifiability", "local_identifiability_corrected",
-     "forall (n m : nat) (eps_d sigma : R) (p : nat -> R) (Q : nat -> nat -> R), "
-     "(forall x, (x < n)%nat -> 0 < p x) -> is_channel n m Q -> ldp n m eps_d Q -> "
-     "(forall x x', (x < n)%nat -> (x' < n)%nat -> ln (p x / p x') <= - sigma) -> "
-     "forall x x' y, (x < n)%nat -> (x' < n)%nat -> (y < m)%nat -> 0 < Q x y -> 0 < Q x' y -> "
-     "ln (posterior n p Q x y / posterior n p Q x' y) <= eps_d - sigma"),
-    ("LocalIdentifiability", "paper_thm4_form_invalid",
-     "~ (forall (n m : nat) (eps_d sigma : R) (p : nat -> R) (Q : nat -> nat -> R), "
-     "(forall x, (x < n)%nat -> 0 < p x) -> is_prior n p -> is_channel n m Q -> ldp n m eps_d Q -> "
-     "(forall x x', (x < n)%nat -> (x' < n)%nat -> ln (p x / p x') <= - sigma) -> "
-     "(exists x x', (x < n)%nat /\\ (x' < n)%nat /\\ ln (p x / p x') = sigma) -> "
-     "forall x x' y, (x < n)%nat -> (x' < n)%nat -> (y < m)%nat -> 0 < Q x y -> 0 < Q x' y -> "
-     "ln (posterior n p Q x y / posterior n p Q x' y) <= eps_d + sigma)"),
-)
-
+#: What the Coq files import from the standard library (coqchk trusts these, ``-admit``).
+STDLIB_MODULES = ("Coq.Reals.Reals", "Coq.Reals.Rpower", "Coq.micromega.Lra", "Coq.micromega.Lia",
+                  "Coq.micromega.Psatz", "Coq.Lists.List", "Coq.Bool.Bool", "Coq.Arith.Arith")
 
 def _tool(name: str) -> str:
     path = shutil.which(name)
@@ -94,15 +76,19 @@ def _axioms(output: str) -> set[str]:
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory) -> Path | None:
-    """A temporary copy of ``proofs/coq`` with every file compiled in ``_CoqProject`` order.
+    """A temporary copy of ``proofs/coq`` with the files the registered theorems need (:func:`coq.needed`:
+    all but ``Examples.v``, which ``tests/test_coq_definitions.py`` compiles) compiled in ``_CoqProject`` order.
 
     ``None`` when coqc is missing: each test then fails (not errors, not skips) in its own body."""
     if shutil.which("coqc") is None:
         return None
     folder = _copy(tmp_path_factory.mktemp("coq") / "coq")
-    for filename in _project_files(folder):
+    for filename in coq.needed(folder):
         run = _coqc(folder, filename)
         assert run.returncode == 0, f"coqc {filename} failed:\n{run.stdout}\n{run.stderr}"
+    release = subprocess.run([_tool("coqc"), "--version"], capture_output=True, text=True).stdout.split()[5]
+    with coq._LOCK:  # the checker's build of the repository's folder, in this process, is this one
+        coq._BUILDS.setdefault(COQ_DIR, (folder, release))
     return folder
 
 
@@ -113,9 +99,9 @@ def test_coqproject_lists_every_file_once():
     assert "-R . Relations" in (COQ_DIR / "_CoqProject").read_text(encoding="utf-8")
 
 
-def test_every_file_compiles_in_order(built):
+def test_the_theorems_files_compile_in_order(built):
     _tool("coqc")
-    for filename in _project_files(built):
+    for filename in coq.needed(COQ_DIR):
         assert (built / filename).with_suffix(".vo").is_file(), filename
 
 
@@ -125,30 +111,176 @@ def test_nothing_is_admitted_or_assumed():
         assert not found, f"{path.name} contains {sorted(set(found))}"
 
 
-def _print_assumptions(folder: Path, stem: str, requires: str, name: str, check: str = "") -> set[str]:
-    script = folder / f"{stem}.v"
-    script.write_text(f"{requires}\n{check}\nPrint Assumptions {name}.\n", encoding="utf-8")
-    run = _coqc(folder, script.name)
-    assert run.returncode == 0, f"{script.name} failed:\n{run.stdout}\n{run.stderr}"
-    return _axioms(run.stdout)
+# --------------------------------------------------------------------------- the registry
 
 
-def test_main_theorems_use_only_stdlib_reals_axioms(built):
+def test_every_proved_implication_has_its_main_theorem():
+    """The registry covers exactly the catalogue's implications proved for every mechanism of their scope
+    (the non-implications are proved by their families, not in Coq), each named after its id, in the file
+    that declares it."""
+    implications = {r.id for r in CATALOGUE if r.kind == "implication"}
+    assert set(COQ_PROOFS) <= implications
+    assert len(COQ_PROOFS) == 19
+    for rid, proof in COQ_PROOFS.items():
+        assert proof.theorem == rid.replace(".", "_") and proof.cite == f"{proof.file}: {proof.theorem}"
+        text = (ROOT / proof.file).read_text(encoding="utf-8")
+        assert re.search(rf"^Theorem\s+{proof.theorem}\s*:", text, re.M), (rid, proof.file)
+        assert f"[{rid}]" in text, f"{proof.file}: the comment above {proof.theorem} names {rid}"
+    for rel in CATALOGUE:
+        if rel.kind == "non-implication":
+            assert rel.id not in COQ_PROOFS
+
+
+def test_each_statement_covers_the_catalogue_scope():
+    """Read from the registered statement: a local relation quantifies over ``local_nb`` on any ``n``; a
+    central one over ``dr_nb k r`` on ``k ^ r`` inputs for all ``k, r`` and over every ``graph_nb edges``,
+    with ``charged`` exactly when the catalogue's scope needs a prior on each component; a relation with
+    no neighbour relation in it covers every mechanism."""
+    for rid, proof in COQ_PROOFS.items():
+        rel = next(r for r in CATALOGUE if r.id == rid)
+        conjuncts = proof.statement.split(" /\\ ")
+        local = any(c.startswith("(forall n m ") and "local_nb" in c for c in conjuncts)
+        dr = any(c.startswith("(forall k r m ") and "(dr_nb k r) (k ^ r)" in c for c in conjuncts)
+        graphs = [c for c in conjuncts if c.startswith("(forall edges n m ")]
+        free = len(conjuncts) == 1 and "_nb" not in proof.statement and "eps_all" in proof.statement
+        if free:
+            continue
+        if str(rel.setting) in ("local", "both"):
+            assert local, rid
+        if str(rel.setting) in ("central", "both"):
+            assert dr and len(graphs) == 1, rid
+            assert ("charged (graph_nb edges) n p" in graphs[0]) == rel.scope.needs_prior_on_components, rid
+        assert "charged" not in " ".join(c for c in conjuncts if c not in graphs), rid
+
+
+def test_the_readme_lists_every_theorem():
+    """``proofs/coq/README.md`` holds the table generated from the registry, and names every lemma."""
+    readme = (COQ_DIR / "README.md").read_text(encoding="utf-8")
+    assert coq.markdown_table() in readme
+    for proof in COQ_LEMMAS:
+        assert f"`{proof.theorem}`" in readme
+
+
+def test_verify_compiles_what_the_registered_theorems_need(tmp_path):
+    """``needed`` follows the ``Require`` lines from the registered theorems' files, in ``_CoqProject`` order,
+    and leaves out a file none of them requires."""
+    for name in ("Sums", "Mechanism", "KLPair", "Budgets", "RatioRelations", "Other"):
+        requires = {"Mechanism": "Sums", "KLPair": "Sums Mechanism", "Budgets": "Sums Mechanism KLPair",
+                    "RatioRelations": "Budgets", "Other": "Budgets"}.get(name)
+        (tmp_path / f"{name}.v").write_text(f"From Relations Require Import {requires}.\n" if requires else "",
+                                            encoding="utf-8")
+    (tmp_path / "_CoqProject").write_text("-R . Relations\n\nSums.v\nMechanism.v\nKLPair.v\nBudgets.v\n"
+                                          "Other.v\nRatioRelations.v\n", encoding="utf-8")
+    assert coq.needed(tmp_path) == ["Sums.v", "Mechanism.v", "KLPair.v", "Budgets.v", "RatioRelations.v"]
+    assert set(coq.needed(COQ_DIR)) >= {Path(p.file).name for p in (*COQ_PROOFS.values(), *COQ_LEMMAS)}
+
+
+def test_verdicts_cite_only_registered_theorems():
+    """``proofs/verdicts.json`` cites a Coq theorem only for a proved implication, and only its own."""
+    import json
+
+    for entry in json.loads((ROOT / "proofs" / "verdicts.json").read_text(encoding="utf-8")):
+        if entry["coq"] is not None:
+            assert entry["verdict"] == "proved" and entry["coq"] == COQ_PROOFS[entry["id"]].cite, entry["id"]
+        elif entry["id"] in COQ_PROOFS and entry["verdict"] == "proved":
+            assert "was not checked in this run" in entry["evidence"], entry["id"]
+
+
+# --------------------------------------------------------------------------- statements and axioms
+
+
+def _script(proofs, *, each: bool) -> str:
+    """Every ``Check (thm : statement)``, then one ``Print Assumptions`` of the tuple of all the theorems (one
+    traversal of the library), or with ``each`` one per theorem."""
+    modules = " ".join(dict.fromkeys(["KLPair", "Budgets", *(p.module for p in proofs)]))
+    names = [f"{p.module}.{p.theorem}" for p in proofs]
+    lines = ["From Coq Require Import Reals Rpower MVT.", f"From Relations Require Import Sums Mechanism {modules}.",
+             "Open Scope R_scope."]
+    lines += [f"Check ({name} : {p.statement})." for name, p in zip(names, proofs)]  # all before the first Print
+    if each:
+        lines += [f"Print Assumptions {name}." for name in names]
+    else:
+        lines += [f"Definition all_theorems := ({', '.join(names)}).", "Print Assumptions all_theorems."]
+    return "\n".join(lines) + "\n"
+
+
+def _assumptions(folder: Path, name: str, script: str) -> list[set[str]]:
+    """Run ``script`` and split its output at each ``Print Assumptions`` (one block each, in order)."""
+    (folder / f"{name}.v").write_text(script, encoding="utf-8")
+    run = _coqc(folder, f"{name}.v")
+    assert run.returncode == 0, f"{name}.v failed:\n{run.stdout}\n{run.stderr}"
+    blocks = re.split(r"^(?=Axioms:|Closed under the global context)", run.stdout, flags=re.M)[1:]
+    return [_axioms(block) for block in blocks]
+
+
+def test_the_standard_axioms_are_those_of_the_stdlib_reals(built):
     _tool("coqc")
-    allowed: set[str] = set()
-    for i, ref in enumerate(STDLIB_REFERENCES):
-        allowed |= _print_assumptions(built, f"StdlibAssumptions{i}", "From Coq Require Import Reals Rpower MVT.",
-                                      ref)
-    assert allowed, "the standard library's reals should rest on some axioms"
-    for i, (module, name, statement) in enumerate(MAIN_THEOREMS):
-        requires = f"From Coq Require Import Reals.\nFrom Relations Require Import Sums Mechanism {module}.\n" \
-                   "Open Scope R_scope."
-        check = f"Check ({name} : {statement})."
-        used = _print_assumptions(built, f"MainAssumptions{i}", requires, f"{module}.{name}", check)
-        assert used <= allowed, f"{name} uses axioms beyond the standard library's reals: {sorted(used - allowed)}"
+    lines = ["From Coq Require Import Reals Rpower MVT."] + [f"Print Assumptions {r}." for r in STDLIB_REFERENCES]
+    found = _assumptions(built, "StdlibAssumptions", "\n".join(lines) + "\n")
+    assert len(found) == 2 and set().union(*found) == STANDARD_AXIOMS
 
 
+@pytest.mark.parametrize("registry", ["main", "lemmas"])
+def test_registered_theorems_have_their_statements_and_only_standard_axioms(built, registry):
+    """One coqc run per registry: every ``Check (thm : statement)`` passes, then the assumptions of all the
+    theorems together (and, when those go beyond the standard axioms, of each, to name the culprits)."""
+    _tool("coqc")
+    proofs = list(COQ_PROOFS.values()) if registry == "main" else list(COQ_LEMMAS)
+    (together,) = _assumptions(built, f"Registered_{registry}", _script(proofs, each=False))
+    if together - STANDARD_AXIOMS:
+        found = _assumptions(built, f"Registered_{registry}_each", _script(proofs, each=True))
+        beyond = {p.theorem: sorted(used - STANDARD_AXIOMS) for p, used in zip(proofs, found)
+                  if used - STANDARD_AXIOMS}
+        pytest.fail(f"theorems resting on more than the standard axioms (Admitted?): {beyond}")
+
+
+def test_coqchk_rechecks_the_library(built):
+    """``coqchk`` re-checks every compiled module of the theorems (trusting the standard library's, with
+    ``-admit``) and lists the assumptions of the whole environment: none may come from the folder, and the
+    standard library's are those it lists for a file that only imports the same modules."""
+    _tool("coqc")
+    coqchk = _tool("coqchk")
+    (built / "StdlibOnly.v").write_text("From Coq Require Import Reals Rpower Lra Lia Psatz List Bool Arith.\n",
+                                        encoding="utf-8")
+    assert _coqc(built, "StdlibOnly.v").returncode == 0
+
+    def context(modules: list[str]) -> set[str]:
+        admit = [a for m in STDLIB_MODULES for a in ("-admit", m)]
+        run = subprocess.run([coqchk, "-silent", "-o", "-R", ".", "Relations", *admit, *modules], cwd=built,
+                             capture_output=True, text=True, timeout=TIMEOUT)
+        assert run.returncode == 0, run.stdout + run.stderr
+        text = run.stdout + run.stderr  # coqchk 8.16 writes the summary on stderr
+        assert "CONTEXT SUMMARY" in text, text
+        section = text.split("* Axioms:", 1)[1].split("\n* ", 1)[0]
+        return {line.strip() for line in section.splitlines() if line.strip() and line.strip() != "<none>"}
+
+    stdlib = context(["Relations.StdlibOnly"])
+    assert {"Coq.Reals.ClassicalDedekindReals.sig_not_dec", "Coq.Reals.ClassicalDedekindReals.sig_forall_dec",
+            "Coq.Logic.FunctionalExtensionality.functional_extensionality_dep", "Coq.Logic.Classical_Prop.classic"} <= stdlib
+    ours = context([f"Relations.{Path(f).stem}" for f in coq.needed(COQ_DIR)])
+    assert not {a for a in ours if a.startswith("Relations.")}, sorted(a for a in ours if a.startswith("Relations."))
+    assert ours <= stdlib, sorted(ours - stdlib)
+
+
+@pytest.mark.slow
+def test_coqchk_rechecks_the_library_and_the_stdlib(built):
+    """The same without trusting any module: the standard library's modules are re-checked too (minutes),
+    and the whole environment rests on exactly the four standard axioms."""
+    coqchk = _tool("coqchk")
+    run = subprocess.run([coqchk, "-silent", "-o", "-R", ".", "Relations",
+                          *[f"Relations.{Path(f).stem}" for f in coq.needed(COQ_DIR)]], cwd=built,
+                         capture_output=True, text=True, timeout=3 * TIMEOUT)
+    assert run.returncode == 0, run.stdout + run.stderr
+    section = (run.stdout + run.stderr).split("* Axioms:", 1)[1].split("\n* ", 1)[0]
+    found = {line.strip().removeprefix("Coq.Reals.").removeprefix("Coq.Logic.") for line in section.splitlines()
+             if line.strip()}
+    assert found == STANDARD_AXIOMS
+
+
+@pytest.mark.slow
 def test_coq_makefile_builds_the_folder(tmp_path):
+    """The README's recipe (``coq_makefile`` and ``make``); slow: it compiles the folder again, as the
+    fixture above does file by file."""
     _tool("coqc")
     folder = _copy(tmp_path / "coq")
     made = subprocess.run([_tool("coq_makefile"), "-f", "_CoqProject", "-o", "Makefile"], cwd=folder,
@@ -160,93 +292,129 @@ def test_coq_makefile_builds_the_folder(tmp_path):
         assert (folder / filename).with_suffix(".vo").is_file(), filename
 
 
-def test_verify_names_existing_coq_theorems():
-    """Every Coq proof a verdict cites exists, with the theorem it names."""
-    from relations.proofs._coq import COQ_PROOFS
-
-    root = Path(__file__).resolve().parents[1]
-    written = {(module, name): statement for module, name, statement in MAIN_THEOREMS}
-    for relation_id, proof in COQ_PROOFS.items():
-        text = (root / proof.file).read_text(encoding="utf-8")
-        assert re.search(rf"\b(Theorem|Corollary)\s+{proof.theorem}\b", text), (relation_id, proof.file)
-        # the statement verify checks is the one written independently above
-        assert written[(proof.module, proof.theorem)] == proof.statement, relation_id
+# --------------------------------------------------------------------------- the checker verify uses
 
 
-def test_verify_checks_a_coq_only_relation():
-    """drv2010.kl has no z3 proof: check_theorem compiles its Coq proof now, and a wrong statement fails."""
-    from relations.proofs._coq import COQ_PROOFS, CoqProof, check_theorem
-
+def test_check_theorems_checks_every_main_theorem(built):
+    """What ``relations verify`` cites: every main theorem passes its check (fails until every proof is done)."""
     _tool("coqc")
-    proof = COQ_PROOFS["drv2010.kl"]
-    assert check_theorem(proof).status == "checked"
+    outcomes = check_theorems(COQ_PROOFS.values())
+    failed = {p.theorem: o.detail for p, o in outcomes.items() if o.status != "checked"}
+    assert not failed, failed
+
+
+def _lemma(name: str) -> CoqProof:
+    return next(p for p in COQ_LEMMAS if p.theorem == name)
+
+
+def test_the_checker_tells_a_proof_a_changed_statement_and_a_missing_theorem_apart(built):
+    """On the proved lemmas: the registered statement passes; a stronger one, and a theorem that is not
+    there, fail with their reasons."""
+    _tool("coqc")
+    proof = _lemma("mi_le_kl_bound")
     stronger = CoqProof(proof.file, proof.theorem, proof.statement.replace("eps * (exp eps - 1)", "eps / 2"))
-    assert check_theorem(stronger).status == "failed"
+    absent = CoqProof(proof.file, "no_such_theorem", proof.statement)
+    out = check_theorems([proof, stronger, absent])
+    assert out[proof].status == "checked" and "coqc 8." in out[proof].detail
+    assert out[stronger].status == "failed" and "does not have the statement" in out[stronger].detail
+    assert out[absent].status == "failed" and "is not a theorem of" in out[absent].detail
+
+
+def test_a_main_theorem_with_another_statement_is_not_checked(built):
+    """A registered statement that differs from the theorem's, weaker (an extra hypothesis) or stronger (one
+    hypothesis fewer), fails for the statement, proved or not: the check is convertibility, not implication."""
+    _tool("coqc")
+    proof = COQ_PROOFS["zheng2025.thm1"]
+    weaker = CoqProof(proof.file, proof.theorem, proof.statement.replace(
+        "is_prior (k ^ r) p ->", "is_prior (k ^ r) p -> (2 <= r)%nat ->"))
+    stronger = CoqProof(proof.file, proof.theorem, proof.statement.replace("charged (graph_nb edges) n p -> ", ""))
+    assert weaker.statement != proof.statement and stronger.statement != proof.statement
+    out = check_theorems([weaker, stronger])
+    for changed in (weaker, stronger):
+        assert out[changed].status == "failed" and "does not have the statement" in out[changed].detail
+
+
+def test_an_admitted_proof_is_not_checked(built, tmp_path):
+    """A copy of the compiled folder in which one proof ends in Admitted (a file nothing imports, recompiled
+    alone): that theorem fails for its assumptions, the other theorem of the file still checks."""
+    _tool("coqc")
+    copy = tmp_path / "coq"
+    shutil.copytree(built, copy)
+    text = (copy / "LocalIdentifiability.v").read_text(encoding="utf-8")
+    start = text.index("Theorem local_identifiability_corrected")
+    end = text.index("Qed.", start)
+    (copy / "LocalIdentifiability.v").write_text(text[:end] + "Admitted." + text[end + len("Qed."):], encoding="utf-8")
+    assert _coqc(copy, "LocalIdentifiability.v").returncode == 0
+    admitted, other = _lemma("local_identifiability_corrected"), _lemma("paper_thm4_form_invalid")
+    out = coq._check_session(_tool("coqc"), copy, "8.x", [admitted, other])
+    assert out[admitted].status == "failed" and "Admitted" in out[admitted].detail
+    assert out[admitted].detail.endswith("['local_identifiability_corrected']")
+    assert out[other].status == "checked"
 
 
 def test_check_theorem_fails_when_a_file_does_not_compile(tmp_path):
-    """The folder is compiled once per process; a copy with a broken proof fails every theorem of it,
-    started early by prepare() or not, and the repository's own folder still checks."""
-    import shutil
-
-    from relations.proofs._coq import COQ_DIR, COQ_PROOFS, check_theorem, prepare
-
+    """A copy whose first file does not compile fails every theorem, started early by prepare() or not."""
     _tool("coqc")
-    broken = tmp_path / "coq"
-    shutil.copytree(COQ_DIR, broken, ignore=shutil.ignore_patterns("*.vo", "*.vok", "*.vos", "*.glob", ".*.aux"))
-    text = (broken / "KLPair.v").read_text(encoding="utf-8")
-    (broken / "KLPair.v").write_text(text.replace("Qed.", "Admitted. Qed.", 1), encoding="utf-8")
-    prepare(broken)
-    for rid in ("relations.kl_tanh", "drv2010.kl"):
+    broken = _copy(tmp_path / "coq")
+    text = (broken / "Sums.v").read_text(encoding="utf-8")
+    (broken / "Sums.v").write_text(text.replace("Qed.", "Admitted. Qed.", 1), encoding="utf-8")
+    coq.prepare(broken)
+    for rid in ("relations.kl_tanh", "zheng2025.thm1"):
         outcome = check_theorem(COQ_PROOFS[rid], broken)
-        assert outcome.status == "failed" and "KLPair.v" in outcome.detail, outcome
-    assert check_theorem(COQ_PROOFS["relations.kl_tanh"]).status == "checked"
+        assert outcome.status == "failed" and "coqc Sums.v" in outcome.detail, outcome
 
 
-def test_a_coqc_killed_by_ctrl_c_is_not_remembered_as_a_failure(tmp_path, monkeypatch):
-    """A Ctrl-C reaches prepare()'s coqc too; a run it killed (negative return code) is no answer, so the
-    next check in the same process compiles again and passes."""
-    import shutil
-    import subprocess
-
-    from relations.proofs import _coq as coq
+def test_one_coqc_session_checks_every_theorem(built, monkeypatch):
+    """After the compile, one coqc run checks all the registered theorems (their statements and one Print
+    Assumptions of all of them), and a second call in the process runs nothing."""
     _tool("coqc")
-    copy = tmp_path / "coq"
-    shutil.copytree(coq.COQ_DIR, copy, ignore=shutil.ignore_patterns("*.vo", "*.vok", "*.vos", "*.glob", ".*.aux"))
+    runs: list[str] = []
     real = coq._run
-    monkeypatch.setattr(coq, "_run", lambda coqc, folder, name: subprocess.CompletedProcess([coqc], -2, "", ""))
-    first = coq.check_theorem(coq.COQ_PROOFS["drv2010.kl"], copy)
+    monkeypatch.setattr(coq, "_CHECKED", {})
+    monkeypatch.setattr(coq, "_run", lambda c, folder, name: runs.append(name) or real(c, folder, name))
+    coq._quietly(COQ_DIR)  # prepare()'s thread, here
+    assert all((proof, COQ_DIR) in coq._CHECKED for proof in COQ_PROOFS.values())
+    passed = all(coq._CHECKED[proof, COQ_DIR].status == "checked" for proof in COQ_PROOFS.values())
+    assert runs == ["Relations_check.v"] * (1 if passed else 2)  # a second one only to name what is admitted
+    check_theorems([*COQ_PROOFS.values()][:3])
+    assert runs == ["Relations_check.v"] * (1 if passed else 2)
+
+
+def test_a_coqc_killed_by_ctrl_c_is_not_remembered_as_a_failure(built, tmp_path, monkeypatch):
+    """A Ctrl-C reaches prepare()'s coqc too; a run it killed (negative return code) is no answer, neither in
+    the compile nor in the check, so the next check in the same process does it again."""
+    _tool("coqc")
+    proof = _lemma("kl_le_eps_tanh")
+    real = coq._run
+    killed = lambda coqc, folder, name: subprocess.CompletedProcess([coqc], -2, "", "")  # noqa: E731
+    monkeypatch.setattr(coq, "_run", killed)
+    copy = _copy(tmp_path / "coq")
+    first = check_theorem(proof, copy)  # a folder never built: the compile is killed
     assert first.status == "failed" and first.detail == "coqc was stopped by signal 2"
+    assert copy not in coq._BUILDS and (proof, copy) not in coq._CHECKED
+    monkeypatch.setattr(coq, "_CHECKED", {})
+    second = check_theorem(proof)  # the repository's folder, built: the check session is killed
+    assert second.status == "failed" and second.detail == "coqc was stopped by signal 2"
     monkeypatch.setattr(coq, "_run", real)
-    assert coq.check_theorem(coq.COQ_PROOFS["drv2010.kl"], copy).status == "checked"
+    assert check_theorem(proof).status == "checked"
 
 
-def test_theorems_are_checked_together_and_a_wrong_statement_is_still_attributed(tmp_path, monkeypatch):
-    """prepare()'s thread checks the theorems in one coqc run (one Print Assumptions of their tuple); when
-    that fails, each theorem is checked alone when asked, so only the one whose statement changed fails."""
-    import shutil
-    from dataclasses import replace
+def test_verify_cites_only_what_it_checked(monkeypatch):
+    """A proved relation cites its Coq theorem only when the check passed in the run; otherwise ``coq`` is
+    empty and the evidence says why.  A refuted relation cites nothing."""
+    from relations.catalogue import get
+    from relations.pipeline import _verify
 
-    from relations.proofs import _coq as coq
-    coqc = _tool("coqc")
-    ids = sorted(coq.COQ_ONLY)
-    for name, wrong in (("good", None), ("wrong", "drv2010.kl_dp")):
-        copy = tmp_path / name
-        shutil.copytree(coq.COQ_DIR, copy, ignore=shutil.ignore_patterns("*.vo", "*.vok", "*.vos", "*.glob", ".*.aux"))
-        if wrong:
-            proof = coq.COQ_PROOFS[wrong]
-            monkeypatch.setitem(coq.COQ_PROOFS, wrong, replace(proof, statement=proof.statement.replace(
-                "exp eps - 1", "exp eps - 2")))
-        runs = []
-        real = coq._run
-        monkeypatch.setattr(coq, "_run", lambda c, folder, file: runs.append(file) or real(c, folder, file))  # noqa: B023
-        coq._build_and_check(coqc, copy, ids)
-        outcomes = {rid: coq.check_theorem(coq.COQ_PROOFS[rid], copy) for rid in ids}
-        monkeypatch.setattr(coq, "_run", real)
-        checks = [f for f in runs if f.startswith("Main_")]
-        if wrong is None:
-            assert checks == ["Main_together.v"] and all(o.status == "checked" for o in outcomes.values())
+    rel = get("zheng2025.eq18")
+    for status in ("checked", "failed", "unavailable"):
+        monkeypatch.setattr(_verify, "check_theorem", lambda proof, s=status: coq.CoqCheck(s, f"detail {s}"))
+        v = _verify.RelationVerdict(rel, "proved", "z3 proved it")
+        _verify._cite_coq(v)
+        if status == "checked":
+            assert v.coq == COQ_PROOFS[rel.id].cite and v.evidence.endswith("(detail checked)")
         else:
-            assert checks[0] == "Main_together.v" and len(checks) == 1 + len(ids)  # then each alone
-            assert {rid for rid, o in outcomes.items() if o.status != "checked"} == {wrong}
-            assert "does not have the statement" in outcomes[wrong].detail
+            assert v.coq is None and v.evidence.endswith(f"was not checked in this run: detail {status}")
+    refuted = _verify.RelationVerdict(get("zheng2025.thm4"), "refuted", "a witness")
+    _verify._cite_coq(refuted)
+    assert refuted.coq is None and refuted.evidence == "a witness"
+    assert COQ_ONLY <= set(COQ_PROOFS)

@@ -14,6 +14,10 @@ For each relation (verdicts in ``docs/claims-and-verdicts.md``):
   fails is simplified (:func:`~relations.search._witnesses.simplify`), re-checked again and reported
   ``refuted``.  (3) Without one: ``holds-bounded`` when z3 covered the bounded sizes (ratio-type), else
   ``unrefuted`` with the record of what was searched.
+* **Coq** — a proved implication with a main theorem in ``proofs/coq`` (:data:`~relations.proofs._coq.COQ_PROOFS`)
+  cites it in ``coq`` only when that theorem was checked in the same run (compiled, its registered statement,
+  only the standard axioms); otherwise ``coq`` is empty and the evidence says why (``coqc`` missing, a
+  proof not finished).  A relation proved only in Coq (``drv2010.kl``) is ``proved`` only then;
 * **tightness** — for a relation that stands, the largest ratio ``conclusion / bound`` among the searches'
   candidates ("best found"): floats screen them, their certified values choose and give the reported digits,
   and an exact tie goes to the simplest family (:mod:`relations.search._selection`); and, where it is known, the frontier (:mod:`relations.pipeline._frontiers`): the
@@ -133,7 +137,7 @@ class RelationVerdict(PipelineResult):
     scope: str | None = None  # the mechanisms a ``proved`` verdict covers
     family: tuple[str, str] | None = None  # (header, sympy script) of a non-implication's family, for proofs/families/
     family_file: str | None = None
-    coq: str | None = None  # "FILE: THEOREM" of a Coq proof of the relation (or of a stronger one)
+    coq: str | None = None  # "FILE: THEOREM": the relation's main Coq theorem, only when checked in this run
     smt: tuple[str, str] | None = None  # (header, SMT-LIB script) of the lemma or derivation, for proofs/lemmas/
 
     def __str__(self) -> str:
@@ -174,7 +178,9 @@ def verify_relation(rel: Relation, effort: Effort = Effort(), seed: int = 2025) 
     >>> str(v.verdict), str(v.witness.setting)
     ('refuted', 'local')
     """
-    return _decide(rel, effort, seed)
+    verdict = _decide(rel, effort, seed)
+    _cite_coq(verdict)
+    return verdict
 
 
 def _decide(rel: Relation, effort: Effort, seed: int, dense: Mapping[tuple[str, int], Found] | None = None,
@@ -339,8 +345,6 @@ class _Search:
         held = [ev for ev in self.families if ev.holds] if verdict.verdict != V.REFUTED else []
         verdict.bounded = verdict.bounded + [ev.describe() for ev in held]
         verdict.evidence += "".join(f"; bounded-exhaustive sweep: {ev.outcome}" for ev in held)
-        if verdict.verdict == V.PROVED and self.rel.id in COQ_PROOFS:
-            verdict.coq = COQ_PROOFS[self.rel.id].cite
         if verdict.verdict != V.REFUTED:
             verdict.frontier = (conversion_frontier(self.rel, quick=self.effort.quick) if self.rel.id in CONVERSION_IDS
                                 else frontier_for(self.rel, quick=self.effort.quick))
@@ -434,6 +438,20 @@ def _shown(x) -> str:
         return f"= {x}"
     v = float(x)
     return "= inf" if v == float("inf") else f"≈ {v:.10g}"
+def _cite_coq(verdict: RelationVerdict) -> None:
+    """Cite the relation's Coq theorem when it was checked in this run (:func:`~relations.proofs._coq.check_theorem`:
+    compiled, with its registered statement, on the standard axioms only); else say in the evidence why not.
+    A ``coq`` citation never claims a check that did not happen in the run."""
+    if verdict.verdict != V.PROVED or verdict.relation.id not in COQ_PROOFS:
+        return
+    proof = COQ_PROOFS[verdict.relation.id]
+    check = check_theorem(proof)  # once per process: prepare()'s thread has usually done it already
+    if check.status == "checked":
+        verdict.coq = proof.cite
+        if proof.cite not in verdict.evidence:
+            verdict.evidence += f"; Coq: {proof.cite} ({check.detail})"
+    else:
+        verdict.evidence += f"; the Coq proof {proof.cite} was not checked in this run: {check.detail}"
 
 
 def _from_model(res: smt.SearchResult) -> Mechanism:
@@ -452,8 +470,10 @@ def verify_all(relations: Iterable[Relation] = CATALOGUE, effort: Effort = Effor
     Faster than a loop of :func:`verify_relation`: the Nelder-Mead searches of all the relations over each
     dense family run as one batch (:func:`~relations.search._optimiser.search_dense_all`, from the starts each
     relation's own seeded generator would draw), the families but the first in a forked child process
-    (:func:`~relations.search._forked.run_beside`); the Coq-checked relations are decided last, so that the
-    compile started first (:func:`~relations.proofs._coq.prepare`) overlaps the other searches.
+    (:func:`~relations.search._forked.run_beside`); the relations whose only proof is Coq's are decided last,
+    so that the compile and check started first (:func:`~relations.proofs._coq.prepare`) overlap the other
+    searches, and every proved relation cites its main Coq theorem (``coq``) after all are decided, when
+    that check passed in this run.
 
     Parameters
     ----------
@@ -463,7 +483,7 @@ def verify_all(relations: Iterable[Relation] = CATALOGUE, effort: Effort = Effor
     seed : int, optional
     on_done, on_start : callable, optional
         Called with each verdict when it is decided, and with each relation before (in the order they are
-        decided, which puts the Coq-checked ones last).
+        decided, which puts the Coq-only ones last; before the Coq citations are added).
     families : mapping of str to sequence of FamilyEvidence, optional
         Finished bounded-exhaustive sweeps per relation id (:mod:`relations.search._exhaustive`): a
         counterexample among them is re-checked and refutes; a family that holds is listed in ``bounded``.
@@ -475,7 +495,7 @@ def verify_all(relations: Iterable[Relation] = CATALOGUE, effort: Effort = Effor
         searches, which run before any verdict.
     """
     relations = list(relations)
-    if any(rel.id in COQ_ONLY for rel in relations):  # coqc compiles and checks in its own process meanwhile
+    if any(rel.id in COQ_PROOFS for rel in relations):  # coqc compiles and checks in its own process meanwhile
         prepare(ids=[rel.id for rel in relations])
     dense = _dense_searches(relations, effort, seed)
     out: list[RelationVerdict | None] = [None] * len(relations)
@@ -487,7 +507,10 @@ def verify_all(relations: Iterable[Relation] = CATALOGUE, effort: Effort = Effor
         out[i] = v = _decide(rel, effort, seed, dense.get(i), (families or {}).get(rel.id, ()))
         if on_done:
             on_done(v)
-    return out  # type: ignore[return-value]
+    decided = [v for v in out if v is not None]
+    for verdict in decided:  # after every decision: the Coq check (started first by prepare) overlapped them all
+        _cite_coq(verdict)
+    return decided
 
 
 def _dense_searches(relations: list[Relation], effort: Effort, seed: int) -> dict[int, dict[tuple[str, int], Found]]:

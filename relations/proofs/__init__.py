@@ -4,6 +4,7 @@
 * :mod:`relations.proofs._derive` -- relations implied by relations already proved (composition);
 * :mod:`relations.proofs._conjectures` -- user conjectures proved from the catalogue's relations;
 * :mod:`relations.proofs._coq` -- machine-checked Coq proofs, re-checked with ``coqc``;
+* :mod:`relations.proofs._coq_examples` -- the Coq definitions evaluated against the tool (``Examples.v``);
 * :mod:`relations.proofs.solvers` -- SMT-LIB files through two independent solvers (z3, cvc5);
 * :mod:`relations.proofs._z3context` -- z3 queries whose answers do not depend on the machine.
 """
