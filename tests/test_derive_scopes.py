@@ -149,3 +149,20 @@ def test_conjecture_proofs_admit_a_single_input(setting):
         solver = z3.Solver()
         solver.add(*assertions[:-1], *[z3.Real(n) == 0 for n in names])
         assert solver.check() == z3.sat, block[:300]
+
+
+def test_a_relation_built_without_a_scope_gets_its_shapes_not_every_graph():
+    """Identifiability -> DP holds only where every component with a pair carries prior: a user's relation of
+    that shape, built without a scope, must not be reported as proved on every graph."""
+    from relations import Mechanism
+    from relations.catalogue import EVERY, PRIOR_ON_COMPONENTS, Linear, Relation
+
+    def made(premise, conclusion):
+        return Relation(id="user.rel", title="t", statement="s", setting="central", premise=premise,
+                        conclusion=conclusion, kind="implication", source="a user", bound=Linear(1, -1))
+
+    id_dp, dp_id = made("eps_i", "eps_d"), made("eps_d", "eps_i")
+    assert id_dp.scope == PRIOR_ON_COMPONENTS and dp_id.scope == EVERY
+    rows = [["3/4", "1/4"], ["1/4", "3/4"], ["9/10", "1/10"], ["1/10", "9/10"]]
+    uncharged = Mechanism.graph(rows, [[0, 1], [2, 3]], prior=["1/2", "1/2", "0", "0"])
+    assert id_dp.scope.outside(uncharged) is not None and dp_id.scope.outside(uncharged) is None

@@ -24,12 +24,15 @@ which statement they replace and why.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from relations.catalogue._bounds import KLBound, Linear
 from relations.catalogue._conversions import CONVERSIONS, is_notion
 from relations.catalogue._formulas import Formula
 from relations.catalogue._scopes import EVERY, PRIOR_ON_COMPONENTS, Scope
+
+#: Stands for "no scope given": replaced by the scope of the relation's shape (``_scope``).
+_BY_SHAPE = Scope("by-shape", "the scope of its shape's proof")
 from relations.kinds import Notion, RelationKind, Setting
 from relations.notions import BASE_NOTIONS
 from relations.notions import NOTIONS as _TABLE
@@ -102,7 +105,9 @@ class Relation:
         Why the corrected statement is wrong or loose.
     scope : Scope, optional
         The mechanisms its proof covers (:mod:`relations.catalogue._scopes`); ``check``
-        reports ``outside the proved scope`` for the others.  Default: every mechanism.
+        reports ``outside the proved scope`` for the others.  Default: what the
+        per-triple proof of its shape covers, ``PRIOR_ON_COMPONENTS`` for identifiability ->
+        DP (``premise`` ``eps_i``, ``conclusion`` ``eps_d``), every mechanism otherwise.
 
     Examples
     --------
@@ -123,13 +128,15 @@ class Relation:
     min_records: int = 1
     corrects: str | None = None
     reason: str | None = None
-    scope: Scope = EVERY
+    scope: Scope = field(default_factory=lambda: _BY_SHAPE)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "setting", Setting(self.setting))
         object.__setattr__(self, "kind", RelationKind(self.kind))
         object.__setattr__(self, "premise", _notion(self.premise))
         object.__setattr__(self, "conclusion", _notion(self.conclusion))
+        if self.scope is _BY_SHAPE:  # a relation built without a scope gets its shape's, never a wider one
+            object.__setattr__(self, "scope", _scope(self.premise, self.conclusion))
 
     @property
     def symbols(self) -> str:
