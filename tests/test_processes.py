@@ -19,6 +19,8 @@ from pathlib import Path
 import pytest
 from conftest import ROOT
 
+from relations.errors import InputError
+
 pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="walks /proc (Linux)")
 
 ENV = dict(os.environ, PYTHONPATH=str(ROOT))
@@ -327,3 +329,56 @@ def test_ctrl_c_at_random_moments_says_one_line(tmp_path):
 @pytest.mark.slow
 def test_ctrl_c_at_fifty_random_moments_says_one_line(tmp_path):
     _sigint_at_random_moments(tmp_path, 50, seed=3201)
+
+
+# the sampling on a Dask cluster: the same bounds ------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def dask_client():
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None) \
+            as cluster, distributed.Client(cluster) as client:
+        yield client
+
+
+@pytest.mark.parametrize("name, call_seconds, memory_mb, message", [
+    ("spin", 1.0, 0, "one call of the randomizer exceeded the time limit of 1 s (--call-timeout)"),
+    ("leave", 30.0, 0, "the randomizer called sys.exit(3)"),
+    ("gone", 30.0, 0, "the randomizer ended the worker process (os._exit or a crash; exit status 5)"),
+    ("hog", 30.0, 1024, "the randomizer ran out of memory (the limit of 1024 MiB of a worker process, --memory)"),
+])
+def test_dask_jobs_run_apart_and_within_the_limits(targets, dask_client, capfd, name, call_seconds, memory_mb,
+                                                    message):
+    # the Dask workers here are threads of this process: without a worker process of its own per job, 'spin'
+    # would never end, 'leave' would end a thread of this process and 'hog' would take 8 GiB of it
+    from relations.audit._runner import audit_target
+
+    start = time.monotonic()
+    with pytest.raises(InputError) as err:
+        audit_target(f"{targets}:{name}", domain=[0, 1], white_box=False, samples=100, scheduler=dask_client,
+                     call_seconds=call_seconds, memory_mb=memory_mb)
+    assert str(err.value) == message or str(err.value).startswith(message + ";"), str(err.value)
+    assert time.monotonic() - start < 60
+    out, err_text = capfd.readouterr()
+    assert "printed" not in out + err_text
+
+
+def test_dask_jobs_keep_the_whole_audits_time_limit(targets, dask_client):
+    from relations.audit._runner import audit_target
+
+    start = time.monotonic()
+    with pytest.raises(InputError, match=r"^the audit exceeded the time limit of 2 s \(--timeout\)$"):
+        audit_target(f"{targets}:spin", domain=[0, 1], white_box=False, samples=100, scheduler=dask_client,
+                     call_seconds=0, timeout=2.0)
+    assert time.monotonic() - start < 30
+
+
+def test_dask_jobs_print_nothing_and_give_the_local_counts(targets, dask_client, capfd):
+    from relations.audit._runner import audit_target
+
+    there = audit_target(f"{targets}:rr", domain=[0, 1], white_box=False, samples=2000, seed=5,
+                         scheduler=dask_client)
+    here = audit_target(f"{targets}:rr", domain=[0, 1], white_box=False, samples=2000, seed=5)
+    assert there.sampled.counts == here.sampled.counts
+    out, err = capfd.readouterr()
+    assert "printed" not in out + err
