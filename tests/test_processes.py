@@ -322,6 +322,92 @@ def _sigint_at_random_moments(tmp_path: Path, n: int, seed: int) -> None:
         _check_interrupted(code, err, f"{args[0]} at {at:.2f} s{' (process group)' if group else ''}")
 
 
+def _interpreter_start_up() -> float:
+    """Seconds Python takes to start and stop doing nothing here (the median of three)."""
+    times = []
+    for _ in range(3):
+        start = time.monotonic()
+        subprocess.run([sys.executable, "-c", "pass"], env=ENV, check=True)
+        times.append(time.monotonic() - start)
+    return sorted(times)[1]
+
+
+def _early_interrupts(n: int, seed: int, *, start: float = 0.0, stop: float = 1.5) -> None:
+    """SIGINT at ``n`` moments spread from ``start x start-up`` to ``stop x start-up + 0.2`` s after
+    ``relations measure`` starts, start-up being the time Python takes to run nothing.
+
+    Before the tool's first line runs (``relations/__init__.py``), the interpreter is starting (its ``site``
+    module, the ``.pth`` files of site-packages): what a SIGINT does there is Python's, the same for every
+    program (killed by the signal, or Python's "init_import_site" traceback), and no frame of the tool's
+    own files is in it.  From the tool's first line on, it is one line and status 130."""
+    example = ROOT / "examples" / "paper_example.json"
+    up = _interpreter_start_up()
+    first, span = start * up, (stop - start) * up + 0.2
+    rng = random.Random(seed)
+    ours = str(ROOT / "relations")
+    said = 0
+    for k in range(n):
+        at = first + (k + rng.random()) / n * span  # one moment in each of n equal slices
+        code, err = _interrupt(["measure", str(example)], at, ROOT, group=False)
+        if code == 130 and err == "relations: interrupted\n":
+            said += 1
+            continue
+        if code == 0 and err == "":  # caught while the interpreter started (by a .pth file's code): it ran on
+            continue
+        before_the_tool = (code == -signal.SIGINT and err == "") or (
+            ours not in err and err.rstrip().endswith("KeyboardInterrupt"))
+        assert before_the_tool, (at, code, err)
+    assert said >= 1, "no SIGINT reached the tool: the moments were all during the interpreter's start-up"
+
+
+# a sitecustomize module (found first on PYTHONPATH) that sends the process a SIGINT when a given module is
+# first looked for: an exact moment of the start-up, from the tool's first line on
+_SIGINT_AT_IMPORT = """
+import os, signal, sys
+
+class _Interrupt:
+    def find_spec(self, name, path=None, target=None):
+        if name == os.environ.get("SIGINT_AT"):
+            sys.meta_path.remove(self)
+            os.kill(os.getpid(), signal.SIGINT)
+        return None
+
+sys.meta_path.insert(0, _Interrupt())
+"""
+
+
+@pytest.mark.parametrize("module", ["relations._lazy", "relations.__main__", "relations._processes",
+                                    "relations.cli", "relations.notions", "numpy", "rich.table"])
+@pytest.mark.parametrize("how", ["-m relations", "-m relations.cli", "console script"])
+def test_ctrl_c_while_the_command_line_loads_says_one_line(tmp_path, module, how):
+    if how == "-m relations.cli" and module == "relations.__main__":
+        pytest.skip("not imported on that path")
+    (tmp_path / "sitecustomize.py").write_text(_SIGINT_AT_IMPORT)
+    if how == "console script":  # as pip writes it
+        script = tmp_path / "relations"
+        script.write_text("import re\nimport sys\nfrom relations.__main__ import main\nif __name__ == '__main__':\n"
+                          "    sys.argv[0] = re.sub(r'(-script\\.pyw|\\.exe)?$', '', sys.argv[0])\n"
+                          "    sys.exit(main())\n")
+        command = [sys.executable, str(script)]
+    else:
+        command = [sys.executable, *how.split()]
+    run = subprocess.run([*command, "measure", str(ROOT / "examples" / "paper_example.json")], cwd=tmp_path,
+                         env=dict(ENV, PYTHONPATH=f"{tmp_path}{os.pathsep}{ROOT}", SIGINT_AT=module),
+                         capture_output=True, text=True, timeout=120,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    assert (run.returncode, run.stderr) == (130, "relations: interrupted\n")
+
+
+def test_ctrl_c_in_the_first_moments_says_one_line():
+    # around the moment the interpreter has started and the tool's imports run (100 from 0 with -m slow)
+    _early_interrupts(12, seed=320, start=0.6, stop=1.2)
+
+
+@pytest.mark.slow
+def test_ctrl_c_at_a_hundred_early_moments_says_one_line():
+    _early_interrupts(100, seed=3202)
+
+
 def test_ctrl_c_at_random_moments_says_one_line(tmp_path):
     _sigint_at_random_moments(tmp_path, 5, seed=32)  # 50 with -m slow
 
