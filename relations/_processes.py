@@ -82,14 +82,18 @@ def die_with_parent(parent: int | None = None) -> bool:
 
 def preexec() -> Any:
     """A ``subprocess.Popen`` ``preexec_fn`` that arms the death signal in the child before it runs the
-    program (it survives ``exec``): ``prctl`` is resolved here, in the parent, so that the child, forked
-    while other threads may hold locks, calls one C function and nothing else."""
+    program (it survives ``exec``), and ends the child at once if the process that made the function (the
+    tool) is already gone: ``prctl`` is resolved here, in the parent, so that the child, forked while other
+    threads may hold locks, calls two system calls and nothing else."""
     fn = _libc_prctl()
     sig = int(signal.SIGKILL)
+    parent = os.getpid()
 
     def child() -> None:
         if fn is not None:
             fn(_PR_SET_PDEATHSIG, sig, 0, 0, 0)
+        if os.getppid() != parent:  # the tool died between the fork and the line above: never run the program
+            os._exit(1)
 
     return child
 
@@ -159,7 +163,11 @@ def silence_stderr() -> None:
         os.dup2(null, 2)
         os.close(null)
         encoding = getattr(sys.stderr, "encoding", None) or "utf-8"
-        _REAL_STDERR.append(open(saved, "w", encoding=encoding, errors="backslashreplace", closefd=True))
+        real: IO[str] = open(saved, "w", encoding=encoding, errors="backslashreplace", closefd=True)  # noqa: SIM115
+        wrapper: Any = type(sys.stderr)
+        if hasattr(sys.stderr, "inner"):  # the command line's escaping stream (io._terminal.TerminalText): the
+            real = wrapper(real)  # last line names user paths, shown as text there too
+        _REAL_STDERR.append(real)
         sys.stderr = open(os.devnull, "w", encoding="utf-8")
     except (OSError, ValueError):  # no file descriptor 2: nothing to silence
         _REAL_STDERR.append(sys.stderr)

@@ -468,3 +468,24 @@ def test_dask_jobs_print_nothing_and_give_the_local_counts(targets, dask_client,
     assert there.sampled.counts == here.sampled.counts
     out, err = capfd.readouterr()
     assert "printed" not in out + err
+
+
+def test_a_program_started_after_the_tool_died_never_runs():
+    """``preexec()``'s check: run in a child of the process that made it, it returns; run in a process whose
+    parent is another one (as when the tool died between the fork and the check), it exits with status 1."""
+    from relations._processes import preexec
+
+    arm = preexec()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child
+        arm()
+        os._exit(0)
+    assert os.waitpid(pid, 0)[1] == 0
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child, whose own child is not the tool's
+        grandchild = os.fork()
+        if grandchild == 0:
+            arm()
+            os._exit(0)
+        os._exit(os.waitstatus_to_exitcode(os.waitpid(grandchild, 0)[1]))
+    assert os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) == 1

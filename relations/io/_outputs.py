@@ -731,6 +731,9 @@ class OutputDir:
             try:
                 fd = _lock(self.path, self.option)
                 self._fd = fd if fd >= 0 else None
+            except InputError:  # another run holds it: the folder is that run's now, even if this one made it
+                self._created = []
+                raise
             except BaseException:
                 self._remove_created()
                 raise
