@@ -275,8 +275,8 @@ def test_a_kill_while_verify_computes_leaves_a_folder_the_next_run_takes(tmp_pat
     proc = subprocess.Popen(cli_command(*args), cwd=tmp_path, env=dict(env, RELATIONS_CRASH_LOG=str(log)),
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, preexec_fn=_default_sigint)
     deadline = time.monotonic() + 120
-    while not (tmp_path / "ev").is_dir() and proc.poll() is None and time.monotonic() < deadline:
-        time.sleep(0.005)
+    while not (log.exists() and log.read_text().strip()) and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.005)  # until the folder is made and locked (the lock step logged)
     proc.kill()
     proc.wait()
     steps = log.read_text().splitlines() if log.exists() else []
