@@ -242,7 +242,7 @@ def test_a_sweep_killed_again_and_again_at_seeded_points_gives_the_rows_of_one_r
     assert snapshot(case) == snapshot(whole)
 
 
-@pytest.mark.parametrize("out", ["wit", "made/for/it/wit"])
+@pytest.mark.parametrize("out", ["wit", pytest.param("made/for/it/wit", marks=pytest.mark.slow)])
 def test_a_kill_in_the_compute_phase_leaves_an_empty_folder_the_next_run_takes(tmp_path, out):
     """Killed once its output folder (and the parents it made) exist and are locked, before anything is written
     (the compute phase): the folders are empty, and the same command then completes as an uninterrupted run
