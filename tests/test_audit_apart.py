@@ -211,3 +211,25 @@ def _alive(pid: int) -> bool:
     except ProcessLookupError:
         return False
     return True
+
+
+def test_the_randomizer_reads_nothing_of_the_callers_standard_input(tmp_path):
+    """A program with a line waiting on its standard input audits a randomizer that reads it: the randomizer
+    reads end-of-file, and the line is still the program's."""
+    program = tmp_path / "prog.py"
+    program.write_text(textwrap.dedent("""
+        import sys
+        from relations.audit import audit
+
+        def greedy(x, rng):
+            got = sys.stdin.read()
+            assert got == "", got
+            return x if rng.random() < 0.75 else 1 - x
+
+        report = audit(greedy, domain=[0, 1], eps="ln(3)")
+        print(report.verdict, sys.stdin.read().strip())
+    """))
+    run = subprocess.run([sys.executable, str(program)], input="mine\n", capture_output=True, text=True, timeout=120,
+                         env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    assert run.returncode == 0, run.stderr
+    assert run.stdout == "consistent mine\n"

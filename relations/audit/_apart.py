@@ -9,6 +9,7 @@ back, pickled.  What the randomizer does stays in the child, as in the command l
 
 * its prints (standard output and error, file descriptors 1 and 2) are read and dropped, the last lines
   quoted if the child fails; past :data:`~relations.audit._pool.MAX_PRINTED` bytes the child is stopped;
+  its standard input is ``/dev/null``, not the caller's;
 * its ``sys.exit(N)``, ``os._exit(N)``, a crash, ``KeyboardInterrupt`` or an exception of its own is one
   :class:`~relations.errors.InputError`, never the caller's exit or the randomizer's exception;
 * the limits: one call of the randomizer (``call_seconds``), the whole of the child's work (``timeout``)
@@ -99,9 +100,13 @@ def _child(work: Callable[[], Any], answers: int, printed: int, parent: int, cal
         die_with_parent(parent)
         if "faulthandler" in sys.modules:  # its dumps go to a descriptor of the caller's (pytest's stderr)
             sys.modules["faulthandler"].disable()
+        null = os.open(os.devnull, os.O_RDONLY)  # the caller's standard input is not the randomizer's
+        os.dup2(null, 0)
+        os.close(null)
         os.dup2(printed, 1)
         os.dup2(printed, 2)
         os.close(printed)
+        sys.stdin = open(0, encoding="utf-8", closefd=False)  # noqa: SIM115
         sys.stdout = open(1, "w", 1, "utf-8", "backslashreplace", closefd=False)  # noqa: SIM115 - line-buffered
         sys.stderr = open(2, "w", 1, "utf-8", "backslashreplace", closefd=False)  # noqa: SIM115
         lock = threading.Lock()
