@@ -26,7 +26,7 @@ import threading
 from typing import IO, Any
 
 __all__ = ["PARENT_VARIABLE", "WATCH_VARIABLE", "die_with_parent", "preexec", "watch_parent", "parent_watch_fds",
-           "silence_stderr", "error_stream", "exit_interrupted", "run_command_line", "install_interrupt_handler", "interrupt_handler"]
+           "silence_stderr", "error_stream", "say_interrupted", "exit_interrupted", "run_command_line", "install_interrupt_handler", "interrupt_handler"]
 
 #: Environment variable holding the tool's process id, for a child started through a wrapper.
 PARENT_VARIABLE = "RELATIONS_PARENT_PID"
@@ -178,6 +178,20 @@ def error_stream() -> IO[str]:
     return _REAL_STDERR[0] if _REAL_STDERR else sys.stderr
 
 
+_SAID: list[bool] = []  # the command's last line after an interrupt was written
+
+
+def say_interrupted(line: str = "relations: interrupted") -> None:
+    """Write the command's one line after an interrupt on the real standard error (:func:`error_stream`), and
+    remember it: :func:`run_command_line` says ``relations: interrupted`` itself for a status 130 that comes
+    without it (a Ctrl-C while typer parses the command line, which typer turns into 130 without a word)."""
+    _SAID.append(True)
+    with contextlib.suppress(OSError, ValueError):
+        stream = error_stream()
+        stream.write(line + "\n")
+        stream.flush()
+
+
 def exit_interrupted(code: int = 130) -> None:
     """End the process with ``code`` at once, after an interrupt: standard output flushed, the ``atexit``
     clean-ups run (temporary folders), standard error silenced, and no interpreter shutdown, where daemon
@@ -201,13 +215,15 @@ def run_command_line(run: Any, args: list[str] | None) -> None:
     try:
         run(args)
     except SystemExit as exc:
-        if exc.code == 130:  # interrupted, and said so: leave now, before the interpreter's shutdown
+        if exc.code == 130:  # interrupted: leave now, before the interpreter's shutdown, having said so once
+            if not _SAID:
+                say_interrupted()
             exit_interrupted(130)
         if threading.current_thread() is threading.main_thread():  # done: a Ctrl-C now would only turn the
             signal.signal(signal.SIGINT, signal.SIG_IGN)  # status into -SIGINT during the shutdown
         raise
     except KeyboardInterrupt:  # a Ctrl-C while the command line was being loaded
-        error_stream().write("relations: interrupted\n")
+        say_interrupted()
         exit_interrupted(130)
 
 
