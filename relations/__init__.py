@@ -34,7 +34,42 @@ from __future__ import annotations
 
 import sys
 
-from relations._lazy import OldModules, exports
+
+def _started_as_command_line() -> bool:
+    """Whether this process is the ``relations`` command (``python -m relations[.cli]`` or the console
+    script), read from the interpreter's own command line before anything else is imported."""
+    if sys.argv[:1] == ["-m"]:  # python -m MODULE, while MODULE is being found
+        args = list(getattr(sys, "orig_argv", []))[1:]
+        for i, arg in enumerate(args):
+            if arg.startswith("-m"):
+                name = arg[2:] or (args[i + 1] if i + 1 < len(args) else "")
+                return name == "relations" or name.startswith("relations.")
+        return False
+    script = getattr(sys.modules.get("__main__"), "__file__", None)
+    if not sys.argv or not script or script != sys.argv[0]:
+        return False
+    name = script.replace("\\", "/").rsplit("/", 1)[-1].lower()
+    return name in ("relations", "relations.exe", "relations-script.py", "relations-script.pyw")
+
+
+def _interrupted_early(signum: int, frame: object) -> None:
+    """Ctrl-C while the command line is still being loaded: one line, status 130 (the command's own handler,
+    :func:`relations._processes.install_interrupt_handler`, takes over before the command runs)."""
+    import os
+
+    try:
+        os.write(2, b"relations: interrupted\n")
+    finally:
+        os._exit(130)
+
+
+if _started_as_command_line():  # first of all: a Ctrl-C during the imports below is one line, not a traceback
+    import _signal  # built in: 'signal' would import enum first, a window of its own
+
+    if _signal.getsignal(_signal.SIGINT) is _signal.default_int_handler:  # not ignored (a background job)
+        _signal.signal(_signal.SIGINT, _interrupted_early)
+
+from relations._lazy import OldModules, exports  # noqa: E402
 
 if not any(isinstance(f, OldModules) for f in sys.meta_path):  # the 0.2 module paths still import
     sys.meta_path.append(OldModules())

@@ -26,7 +26,7 @@ import threading
 from typing import IO, Any
 
 __all__ = ["PARENT_VARIABLE", "WATCH_VARIABLE", "die_with_parent", "preexec", "watch_parent", "parent_watch_fds",
-           "silence_stderr", "error_stream", "exit_interrupted", "run_command_line", "install_interrupt_handler", "interrupt_handler"]
+           "silence_stderr", "error_stream", "say_interrupted", "exit_interrupted", "run_command_line", "install_interrupt_handler", "interrupt_handler"]
 
 #: Environment variable holding the tool's process id, for a child started through a wrapper.
 PARENT_VARIABLE = "RELATIONS_PARENT_PID"
@@ -82,14 +82,18 @@ def die_with_parent(parent: int | None = None) -> bool:
 
 def preexec() -> Any:
     """A ``subprocess.Popen`` ``preexec_fn`` that arms the death signal in the child before it runs the
-    program (it survives ``exec``): ``prctl`` is resolved here, in the parent, so that the child, forked
-    while other threads may hold locks, calls one C function and nothing else."""
+    program (it survives ``exec``), and ends the child at once if the process that made the function (the
+    tool) is already gone: ``prctl`` is resolved here, in the parent, so that the child, forked while other
+    threads may hold locks, calls two system calls and nothing else."""
     fn = _libc_prctl()
     sig = int(signal.SIGKILL)
+    parent = os.getpid()
 
     def child() -> None:
         if fn is not None:
             fn(_PR_SET_PDEATHSIG, sig, 0, 0, 0)
+        if os.getppid() != parent:  # the tool died between the fork and the line above: never run the program
+            os._exit(1)
 
     return child
 
@@ -159,7 +163,11 @@ def silence_stderr() -> None:
         os.dup2(null, 2)
         os.close(null)
         encoding = getattr(sys.stderr, "encoding", None) or "utf-8"
-        _REAL_STDERR.append(open(saved, "w", encoding=encoding, errors="backslashreplace", closefd=True))
+        real: IO[str] = open(saved, "w", encoding=encoding, errors="backslashreplace", closefd=True)  # noqa: SIM115
+        wrapper: Any = type(sys.stderr)
+        if hasattr(sys.stderr, "inner"):  # the command line's escaping stream (io._terminal.TerminalText): the
+            real = wrapper(real)  # last line names user paths, shown as text there too
+        _REAL_STDERR.append(real)
         sys.stderr = open(os.devnull, "w", encoding="utf-8")
     except (OSError, ValueError):  # no file descriptor 2: nothing to silence
         _REAL_STDERR.append(sys.stderr)
@@ -168,6 +176,20 @@ def silence_stderr() -> None:
 def error_stream() -> IO[str]:
     """The real standard error, also after :func:`silence_stderr`."""
     return _REAL_STDERR[0] if _REAL_STDERR else sys.stderr
+
+
+_SAID: list[bool] = []  # the command's last line after an interrupt was written
+
+
+def say_interrupted(line: str = "relations: interrupted") -> None:
+    """Write the command's one line after an interrupt on the real standard error (:func:`error_stream`), and
+    remember it: :func:`run_command_line` says ``relations: interrupted`` itself for a status 130 that comes
+    without it (a Ctrl-C while typer parses the command line, which typer turns into 130 without a word)."""
+    _SAID.append(True)
+    with contextlib.suppress(OSError, ValueError):
+        stream = error_stream()
+        stream.write(line + "\n")
+        stream.flush()
 
 
 def exit_interrupted(code: int = 130) -> None:
@@ -193,13 +215,15 @@ def run_command_line(run: Any, args: list[str] | None) -> None:
     try:
         run(args)
     except SystemExit as exc:
-        if exc.code == 130:  # interrupted, and said so: leave now, before the interpreter's shutdown
+        if exc.code == 130:  # interrupted: leave now, before the interpreter's shutdown, having said so once
+            if not _SAID:
+                say_interrupted()
             exit_interrupted(130)
         if threading.current_thread() is threading.main_thread():  # done: a Ctrl-C now would only turn the
             signal.signal(signal.SIGINT, signal.SIG_IGN)  # status into -SIGINT during the shutdown
         raise
     except KeyboardInterrupt:  # a Ctrl-C while the command line was being loaded
-        error_stream().write("relations: interrupted\n")
+        say_interrupted()
         exit_interrupted(130)
 
 

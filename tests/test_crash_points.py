@@ -149,6 +149,12 @@ def _without_staging(state: dict[str, str], target: str) -> dict[str, str]:
     return {k: v for k, v in state.items() if not k.startswith(os.path.join(target, STAGING))}
 
 
+def _old(state: dict[str, str], ref: Reference, target: str) -> bool:
+    """The old state; or, when there was no ``target`` folder, the old state and the empty folder that a run
+    killed before writing anything made (the next run takes it as it is)."""
+    return state == ref.old or (target not in ref.old and state == {**ref.old, target: "folder"})
+
+
 def check_point(name: str, at: int, sig: str, tmp_root: Path) -> None:
     cmd, ref = COMMANDS[name], reference(name, tmp_root)
     case = tmp_root / f"{name}-{sig}-{at}"
@@ -163,14 +169,15 @@ def check_point(name: str, at: int, sig: str, tmp_root: Path) -> None:
     committed = any(s.startswith("rename") and s.endswith("journal.json") for s in ref.steps[:at - 1])
     if not cmd.incremental:
         if sig == "KILL" and not committed:  # before the commit point: the visible files are the old ones
-            assert _without_staging(state, cmd.target) == ref.old, (at, ref.steps[at - 1])
+            assert _old(_without_staging(state, cmd.target), ref, cmd.target), (at, ref.steps[at - 1])
         if cmd.folder and sig == "KILL":  # (a Ctrl-C is handled in the process: no recovery is left to do)
             probe = tmp_root / f"{name}-{sig}-{at}-probe"
             shutil.copytree(case, probe)
             recover(str(probe / cmd.target))
             state = snapshot(probe)
             shutil.rmtree(probe)
-        assert state in (ref.old, ref.new), (at, ref.steps[at - 1], set(state.items()) ^ set(ref.new.items()))
+        assert _old(state, ref, cmd.target) or state == ref.new, (
+            at, ref.steps[at - 1], set(state.items()) ^ set(ref.new.items()))
     again = run(cmd.args, case)  # the same command, no --force
     assert again.returncode == ref.status, (at, ref.steps[at - 1], again.stderr)
     assert snapshot(case) == ref.new, (at, ref.steps[at - 1], set(snapshot(case).items()) ^ set(ref.new.items()))
@@ -233,3 +240,51 @@ def test_a_sweep_killed_again_and_again_at_seeded_points_gives_the_rows_of_one_r
     assert kills >= 3
     assert read_rows(str(case / "sw")) == read_rows(str(whole / "sw"))
     assert snapshot(case) == snapshot(whole)
+
+
+@pytest.mark.parametrize("out", ["wit", pytest.param("made/for/it/wit", marks=pytest.mark.slow)])
+def test_a_kill_in_the_compute_phase_leaves_an_empty_folder_the_next_run_takes(tmp_path, out):
+    """Killed once its output folder (and the parents it made) exist and are locked, before anything is written
+    (the compute phase): the folders are empty, and the same command then completes as an uninterrupted run
+    into no folder does, without --force."""
+    args = ["conjecture", "--file", "conjectures.json", "--quick", "--out", out]
+    whole, case = tmp_path / "whole", tmp_path / "case"
+    _inputs(whole)
+    _inputs(case)
+    log = tmp_path / "log"
+    status = run(args, whole, log=log).returncode
+    steps = [line.split(" ", 2)[2] for line in log.read_text().splitlines()]
+    assert status in (0, 1) and steps[0].startswith("lock ")  # the folders made and locked: step 1
+    died = run(args, case, crash_at=1)
+    assert died.returncode == -signal.SIGKILL
+    before = snapshot(case)
+    assert {k for k in before if before[k] == "folder"} == {str(Path(*Path(out).parts[:i]))
+                                                            for i in range(1, len(Path(out).parts) + 1)}
+    again = run(args, case)
+    assert again.returncode == status, again.stderr
+    assert snapshot(case) == snapshot(whole)
+
+
+def test_a_kill_while_verify_computes_leaves_a_folder_the_next_run_takes(tmp_path):
+    """A SIGKILL from outside, at a moment of verify's search (its folder made, nothing written yet)."""
+    import time
+
+    args = ["verify", "--quick", "--only", "zheng2025.thm1", "--out", "ev"]
+    log = tmp_path / "log"
+    env = {k: v for k, v in os.environ.items() if k not in VARS}
+    proc = subprocess.Popen(cli_command(*args), cwd=tmp_path, env=dict(env, RELATIONS_CRASH_LOG=str(log)),
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, preexec_fn=_default_sigint)
+    deadline = time.monotonic() + 120
+    while not (log.exists() and log.read_text().strip()) and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.005)  # until the folder is made and locked (the lock step logged)
+    proc.kill()
+    proc.wait()
+    steps = log.read_text().splitlines() if log.exists() else []
+    assert [s.split(" ", 2)[2].split(" ")[0] for s in steps] == ["lock"], steps  # killed while computing
+    assert list((tmp_path / "ev").iterdir()) == []
+    again = run(args, tmp_path)
+    assert again.returncode == 0, again.stderr
+    fresh = tmp_path / "fresh"
+    fresh.mkdir()
+    assert run(args, fresh).returncode == 0
+    assert snapshot(tmp_path / "ev") == snapshot(fresh / "ev")

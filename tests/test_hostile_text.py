@@ -487,3 +487,20 @@ def test_usable_cache_dir(monkeypatch, tmp_path, capsys):
     with cache.hypothesis_home() as home:
         assert home is not None and os.path.isdir(home) and not home.startswith(str(tmp_path))
     assert not os.path.exists(home)  # the temporary folder is gone
+
+
+def test_the_last_line_after_a_ctrl_c_escapes_the_folder(tmp_path):
+    """Interrupted at a write step (fault injection: SIGINT), the sweep's last line names its folder, with the
+    folder's escape sequences shown as text: the line is written after standard error was silenced, through
+    the real one kept aside (relations._processes.error_stream)."""
+    spec = tmp_path / "spec.json"
+    spec.write_text(json.dumps({"mechanism": "krr", "k": [2, 3], "ratio": ["2", "3"],
+                                "relations": ["zheng2025.thm3"]}))
+    out = tmp_path / f"sw{TITLE}"
+    env = {**os.environ, "RELATIONS_CRASH_AT": "4", "RELATIONS_CRASH_SIGNAL": "INT"}
+    proc = subprocess.run(cli_command("sweep", str(spec), "--out", str(out), "--chunk-size", "1", "--workers", "0"),
+                          capture_output=True, text=True, timeout=300, cwd=ROOT, env=env)
+    assert proc.returncode == 130, proc.stderr
+    _no_raw(proc)
+    assert proc.stderr.startswith("relations: interrupted; ") and proc.stderr.count("\n") == 1, proc.stderr
+    assert f"kept in {tmp_path / 'sw'}{TITLE_SHOWN}: run the same command" in proc.stderr

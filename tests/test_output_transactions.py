@@ -258,3 +258,29 @@ def test_a_file_made_in_the_folder_while_the_command_runs_is_not_replaced(tmp_pa
         json.dump({"moves": ["a.json", "sub/b.txt"], "create": ["a.json", "sub/b.txt"]}, fh)
     assert recover(str(out)) == "replayed"
     assert tree(out) == {"a.json": b"the user's a", os.path.join("sub", "b.txt"): b"new sub/b.txt"}
+
+
+def test_a_run_refused_in_a_race_for_a_new_folder_does_not_remove_the_winners(tmp_path, monkeypatch):
+    """Both runs found the folder missing and made it; the other one locked it first.  The refused run must not
+    remove the folder (empty while the other computes): the other one's lock would then hold a deleted folder,
+    and a third run could write a new one at once."""
+    import fcntl
+
+    out = tmp_path / "new"
+    real_lock = _outputs._lock
+    held: list[int] = []
+
+    def the_other_run_first(folder: str, option: str) -> int:
+        fd = os.open(folder, os.O_RDONLY)  # another open file description: its flock excludes ours
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        held.append(fd)
+        return real_lock(folder, option)
+
+    monkeypatch.setattr(_outputs, "_lock", the_other_run_first)
+    try:
+        with pytest.raises(InputError, match="another relations run"):
+            OutputDir(str(out)).lock()
+        assert out.is_dir() and os.path.samestat(os.fstat(held[0]), os.stat(out))  # the locked folder is there
+    finally:
+        for fd in held:
+            os.close(fd)

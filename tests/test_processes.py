@@ -19,6 +19,8 @@ from pathlib import Path
 import pytest
 from conftest import ROOT
 
+from relations.errors import InputError
+
 pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="walks /proc (Linux)")
 
 ENV = dict(os.environ, PYTHONPATH=str(ROOT))
@@ -320,6 +322,108 @@ def _sigint_at_random_moments(tmp_path: Path, n: int, seed: int) -> None:
         _check_interrupted(code, err, f"{args[0]} at {at:.2f} s{' (process group)' if group else ''}")
 
 
+def _interpreter_start_up() -> float:
+    """Seconds Python takes to start and stop doing nothing here (the median of three)."""
+    times = []
+    for _ in range(3):
+        start = time.monotonic()
+        subprocess.run([sys.executable, "-c", "pass"], env=ENV, check=True)
+        times.append(time.monotonic() - start)
+    return sorted(times)[1]
+
+
+def _early_interrupts(n: int, seed: int, *, start: float = 0.0, stop: float = 1.5) -> int:
+    """SIGINT at ``n`` moments spread from ``start x start-up`` to ``stop x start-up + 0.2`` s after
+    ``relations measure`` starts, start-up being the time Python takes to run nothing.
+
+    Before the tool's first line runs (``relations/__init__.py``), the interpreter is starting (its ``site``
+    module, the ``.pth`` files of site-packages): what a SIGINT does there is Python's, the same for every
+    program (killed by the signal, or Python's "init_import_site" traceback), and no frame of the tool's
+    own files is in it.  From the tool's first line on, it is one line and status 130.  Returns how many
+    SIGINTs reached the tool."""
+    example = ROOT / "examples" / "paper_example.json"
+    up = _interpreter_start_up()
+    first, span = start * up, (stop - start) * up + 0.2
+    rng = random.Random(seed)
+    ours = str(ROOT / "relations")
+    said = 0
+    for k in range(n):
+        at = first + (k + rng.random()) / n * span  # one moment in each of n equal slices
+        code, err = _interrupt(["measure", str(example)], at, ROOT, group=False)
+        if code == 130 and err == "relations: interrupted\n":
+            said += 1
+            continue
+        if code == 0 and err == "":  # caught while the interpreter started (by a .pth file's code): it ran on
+            continue
+        before_the_tool = (code == -signal.SIGINT and err == "") or (
+            ours not in err and err.rstrip().endswith("KeyboardInterrupt"))
+        assert before_the_tool, (at, code, err)
+    return said
+
+
+# a sitecustomize module (found first on PYTHONPATH) that sends the process a SIGINT when a given module is
+# first looked for: an exact moment of the start-up, from the tool's first line on
+_SIGINT_AT_IMPORT = """
+import os, signal, sys
+
+class _Interrupt:
+    def find_spec(self, name, path=None, target=None):
+        if name == os.environ.get("SIGINT_AT"):
+            sys.meta_path.remove(self)
+            os.kill(os.getpid(), signal.SIGINT)
+        return None
+
+sys.meta_path.insert(0, _Interrupt())
+"""
+
+
+@pytest.mark.parametrize("module", ["relations._lazy", "relations.__main__", "relations._processes",
+                                    "typer._click.decorators",  # while typer parses: it made a silent 130
+                                    *(pytest.param(m, marks=pytest.mark.slow)  # after the handlers: -m slow
+                                      for m in ("relations.cli", "relations.notions", "numpy", "rich.table"))])
+@pytest.mark.parametrize("how", ["-m relations", "-m relations.cli", "console script"])
+def test_ctrl_c_while_the_command_line_loads_says_one_line(tmp_path, module, how):
+    if how == "-m relations.cli" and module == "relations.__main__":
+        pytest.skip("not imported on that path")
+    (tmp_path / "sitecustomize.py").write_text(_SIGINT_AT_IMPORT)
+    if how == "console script":  # as pip writes it
+        script = tmp_path / "relations"
+        script.write_text("import re\nimport sys\nfrom relations.__main__ import main\nif __name__ == '__main__':\n"
+                          "    sys.argv[0] = re.sub(r'(-script\\.pyw|\\.exe)?$', '', sys.argv[0])\n"
+                          "    sys.exit(main())\n")
+        command = [sys.executable, str(script)]
+    else:
+        command = [sys.executable, *how.split()]
+    run = subprocess.run([*command, "measure", str(ROOT / "examples" / "paper_example.json")], cwd=tmp_path,
+                         env=dict(ENV, PYTHONPATH=f"{tmp_path}{os.pathsep}{ROOT}", SIGINT_AT=module),
+                         capture_output=True, text=True, timeout=120,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    assert (run.returncode, run.stderr) == (130, "relations: interrupted\n")
+
+
+def test_ctrl_c_in_the_first_moments_says_one_line():
+    # around the moment the interpreter has started and the tool's imports run (100 from 0 with -m slow)
+    _early_interrupts(12, seed=320, start=0.6, stop=1.2)
+    # and once numpy is mapped (the command line is loading its modules): one line, whatever the machine's speed
+    proc = _start("measure", str(ROOT / "examples" / "paper_example.json"))
+    deadline = time.monotonic() + 60
+    while proc.poll() is None and time.monotonic() < deadline:
+        try:
+            if "numpy" in Path(f"/proc/{proc.pid}/maps").read_text():
+                break
+        except OSError:
+            pass
+        time.sleep(0.002)
+    os.kill(proc.pid, signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert (proc.returncode, err) == (130, "relations: interrupted\n")
+
+
+@pytest.mark.slow
+def test_ctrl_c_at_a_hundred_early_moments_says_one_line():
+    assert _early_interrupts(100, seed=3202) >= 1, "no SIGINT reached the tool: all during the interpreter's start-up"
+
+
 def test_ctrl_c_at_random_moments_says_one_line(tmp_path):
     _sigint_at_random_moments(tmp_path, 5, seed=32)  # 50 with -m slow
 
@@ -327,3 +431,77 @@ def test_ctrl_c_at_random_moments_says_one_line(tmp_path):
 @pytest.mark.slow
 def test_ctrl_c_at_fifty_random_moments_says_one_line(tmp_path):
     _sigint_at_random_moments(tmp_path, 50, seed=3201)
+
+
+# the sampling on a Dask cluster: the same bounds ------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def dask_client():
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None) \
+            as cluster, distributed.Client(cluster) as client:
+        yield client
+
+
+@pytest.mark.parametrize("name, call_seconds, memory_mb, message", [
+    ("spin", 1.0, 0, "one call of the randomizer exceeded the time limit of 1 s (--call-timeout)"),
+    ("leave", 30.0, 0, "the randomizer called sys.exit(3)"),
+    ("gone", 30.0, 0, "the randomizer ended the worker process (os._exit or a crash; exit status 5)"),
+    ("hog", 30.0, 1024, "the randomizer ran out of memory (the limit of 1024 MiB of a worker process, --memory)"),
+])
+def test_dask_jobs_run_apart_and_within_the_limits(targets, dask_client, capfd, name, call_seconds, memory_mb,
+                                                    message):
+    # the Dask workers here are threads of this process: without a worker process of its own per job, 'spin'
+    # would never end, 'leave' would end a thread of this process and 'hog' would take 8 GiB of it
+    from relations.audit._runner import audit_target
+
+    start = time.monotonic()
+    with pytest.raises(InputError) as err:
+        audit_target(f"{targets}:{name}", domain=[0, 1], white_box=False, samples=100, scheduler=dask_client,
+                     call_seconds=call_seconds, memory_mb=memory_mb)
+    assert str(err.value) == message or str(err.value).startswith(message + ";"), str(err.value)
+    assert time.monotonic() - start < 60
+    out, err_text = capfd.readouterr()
+    assert "printed" not in out + err_text
+
+
+def test_dask_jobs_keep_the_whole_audits_time_limit(targets, dask_client):
+    from relations.audit._runner import audit_target
+
+    start = time.monotonic()
+    with pytest.raises(InputError, match=r"^the audit exceeded the time limit of 2 s \(--timeout\)$"):
+        audit_target(f"{targets}:spin", domain=[0, 1], white_box=False, samples=100, scheduler=dask_client,
+                     call_seconds=0, timeout=2.0)
+    assert time.monotonic() - start < 30
+
+
+def test_dask_jobs_print_nothing_and_give_the_local_counts(targets, dask_client, capfd):
+    from relations.audit._runner import audit_target
+
+    there = audit_target(f"{targets}:rr", domain=[0, 1], white_box=False, samples=2000, seed=5,
+                         scheduler=dask_client)
+    here = audit_target(f"{targets}:rr", domain=[0, 1], white_box=False, samples=2000, seed=5)
+    assert there.sampled.counts == here.sampled.counts
+    out, err = capfd.readouterr()
+    assert "printed" not in out + err
+
+
+def test_a_program_started_after_the_tool_died_never_runs():
+    """``preexec()``'s check: run in a child of the process that made it, it returns; run in a process whose
+    parent is another one (as when the tool died between the fork and the check), it exits with status 1."""
+    from relations._processes import preexec
+
+    arm = preexec()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child
+        arm()
+        os._exit(0)
+    assert os.waitpid(pid, 0)[1] == 0
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child, whose own child is not the tool's
+        grandchild = os.fork()
+        if grandchild == 0:
+            arm()
+            os._exit(0)
+        os._exit(os.waitstatus_to_exitcode(os.waitpid(grandchild, 0)[1]))
+    assert os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) == 1

@@ -155,11 +155,10 @@ def run_verify(relations, *, out: str = EVIDENCE_DIR, quick: bool = False, seed:
             console.print(line, markup=False, highlight=False, width=max(width, *map(len, line.splitlines())),
                           soft_wrap=True)
     if interrupted:  # one line on stderr (the command line's 'relations: interrupted', with what was kept)
-        from relations._processes import error_stream
+        from relations._processes import say_interrupted
 
         so_far = f" ({tally(verdicts).split(': ', 1)[1]})" if verdicts else ""
-        error_stream().write(f"relations: interrupted after {len(verdicts)} of {len(relations)} relations{so_far}; "
-                             f"nothing written, the evidence in {out} is as it was\n")
-        error_stream().flush()
+        say_interrupted(f"relations: interrupted after {len(verdicts)} of {len(relations)} relations{so_far}; "
+                        f"nothing written, the evidence in {out} is as it was")
         return 130
     return 1 if any(r["verdict"] == "refuted" for r in rows) else 0

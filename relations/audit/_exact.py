@@ -362,6 +362,10 @@ class Unexplored(NotEnumerable):
                          f"up to {mass_text(max(enumerated.unexplored))} per input), so eps_d is known only within "
                          f"[{lower}, inf)")
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled with what it was made from (an audit's child process sends it back)."""
+        return (Unexplored, (self.enumerated, self.depth))
+
 
 def deepening(explore: Callable[[int, float], T], *, seconds: float) -> T:
     """``explore(depth, seconds_left)`` at :data:`~relations.audit._enumerate.MAX_DEPTH`, and again at twice the

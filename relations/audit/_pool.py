@@ -27,10 +27,10 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from relations.audit._worker import run_job
 from relations.errors import InputError
 
-__all__ = ["WORKER", "MAX_WORKERS", "CALL_SECONDS", "TOTAL_SECONDS", "MEMORY_MB", "MAX_PRINTED", "MAX_ANSWER", "Pool"]
+__all__ = ["WORKER", "MAX_WORKERS", "CALL_SECONDS", "TOTAL_SECONDS", "MEMORY_MB", "MAX_PRINTED", "MAX_ANSWER", "Pool",
+           "run_bounded"]
 
 #: The worker script run by worker processes.
 WORKER = Path(__file__).with_name("_worker.py")
@@ -223,6 +223,7 @@ class Pool:
         self.timeout, self.call_seconds, self.memory_mb = timeout, call_seconds, memory_mb
         self._deadline = None if timeout is None else time.monotonic() + timeout
         self.client = None
+        self._own_client = isinstance(scheduler, str)
         if scheduler is not None:
             if isinstance(scheduler, str):
                 try:
@@ -250,23 +251,46 @@ class Pool:
         self.close()
 
     def close(self) -> None:
-        """Stop the worker processes."""
+        """Stop the worker processes (and close the Dask client this pool connected)."""
         for p in self._procs:
             p.close()
         self._procs = []
+        if self._own_client and self.client is not None:
+            with contextlib.suppress(Exception):
+                self.client.close()
+            self.client = None
+
+    def _map_on_cluster(self, jobs: list[dict], progress: Callable[[int], None] | None) -> list[dict]:
+        """:meth:`map` on a Dask cluster: each job in a worker process of its own on a Dask worker
+        (:func:`run_bounded`), within the same limits; the whole audit's time limit is watched here."""
+        assert self.client is not None
+        left = None if self._deadline is None else max(0.0, self._deadline - time.monotonic())
+        futures = self.client.map(run_bounded, jobs, call_seconds=self.call_seconds, memory_mb=self.memory_mb,
+                                  seconds=left, total=self.timeout, pure=False)
+        out = []
+        try:
+            for f in futures:
+                wait = None if self._deadline is None else max(0.0, self._deadline - time.monotonic()) + 5.0
+                try:
+                    answer = f.result(timeout=wait)
+                except TimeoutError:
+                    answer = {"ok": False, "kind": "limit",
+                              "message": f"the audit exceeded the time limit of {self.timeout:g} s (--timeout)"}
+                if answer.get("kind") in ("limit", "exit"):  # the audit ends here, as with local workers
+                    return [answer] * len(jobs)
+                out.append(answer)
+                if progress:
+                    progress(1)
+        finally:
+            self.client.cancel([f for f in futures if not f.done()])
+        return out
 
     def map(self, jobs: Sequence[dict], *, progress: Callable[[int], None] | None = None) -> list[dict]:
         """Answers to ``jobs``, in order; ``progress(n)`` is called as each job is answered.  After an answer
         that ends the audit (a limit hit, the randomizer's exit), the jobs not started are not run."""
         jobs = list(jobs)
         if self.client is not None:
-            futures = self.client.map(run_job, jobs, pure=False)
-            out = []
-            for f in futures:
-                out.append(f.result())
-                if progress:
-                    progress(1)
-            return out
+            return self._map_on_cluster(jobs, progress)
         self._procs = [p for p in self._procs if p.proc.poll() is None]
         while len(self._procs) < min(self.workers, len(jobs)):
             self._procs.append(_Process(self.python, call_seconds=self.call_seconds, memory_mb=self.memory_mb))
@@ -306,3 +330,23 @@ class Pool:
         if final:  # the first answer that ended the audit is its outcome, whatever the stopped workers said
             return [final[0]] * len(jobs)
         return [a if a is not None else {"ok": False, "kind": "input", "message": "no answer"} for a in answers]
+
+
+def run_bounded(job: dict, *, call_seconds: float = CALL_SECONDS, memory_mb: int = MEMORY_MB,
+                seconds: float | None = TOTAL_SECONDS, total: float | None = None) -> dict:
+    """The answer to ``job`` from a worker process of its own, started here with this interpreter, within the
+    limits (as :class:`Pool`'s local workers): what a Dask worker runs for each job of an audit, so that the
+    randomizer's prints, exit, endless calls and memory stay in that process, not the Dask worker's.
+    ``seconds`` is the time the audit has left; ``total``, its whole time limit, named if it is hit.
+
+    Examples
+    --------
+    >>> run_bounded({"task": "describe", "target": "nowhere"})["ok"]
+    False
+    """
+    proc = _Process(sys.executable, call_seconds=call_seconds, memory_mb=memory_mb)
+    try:
+        return proc.ask(job, None if seconds is None else time.monotonic() + seconds, seconds if total is None else total)
+    finally:
+        proc.kill()
+        proc.close()

@@ -20,6 +20,7 @@ from relations.audit._blackbox import REPEATS, SampleAudit, sample_audit
 from relations.audit._enumerate import MAX_DEPTH, MAX_PATHS, NotEnumerable
 from relations.audit._exact import Enumerated, Unexplored, deepening, enumerate_channel, mass_text
 from relations.audit._outputs import output_label
+from relations.audit._pool import CALL_SECONDS, MEMORY_MB, TOTAL_SECONDS
 from relations.audit._worker import TargetError
 from relations.audit._worker import load_target as _load
 from relations.checking._checker import ClaimOutcome, decide
@@ -187,7 +188,9 @@ class AuditReport:
 
 def audit(fn: Callable[..., Any], *, domain: Sequence[Any], eps: Any = None, claims: Sequence[str] = (),
           prior: Any = "uniform", max_paths: int = MAX_PATHS, target: str | None = None,
-          samples: int | None = None, seed: int = 0, alpha: float = 0.05, seconds: float = 120.0) -> AuditReport:
+          samples: int | None = None, seed: int = 0, alpha: float = 0.05, seconds: float = 120.0,
+          timeout: float | None = TOTAL_SECONDS, call_seconds: float = CALL_SECONDS,
+          memory_mb: int = MEMORY_MB) -> AuditReport:
     """Audit the randomizer ``fn`` on ``domain``: its exact channel, budgets and the claims decided exactly.
 
     Parameters
@@ -214,6 +217,14 @@ def audit(fn: Callable[..., Any], *, domain: Sequence[Any], eps: Any = None, cla
         The black-box route, taken when the randomness cannot be enumerated and ``samples``
         is given (:func:`~relations.audit._blackbox.sample_audit`): ``violated`` when the
         certified lower bound on ``eps_d`` exceeds ``eps``.
+    timeout : float, optional
+        Seconds the randomizer's part of the audit may take in all
+        (:data:`~relations.audit._pool.TOTAL_SECONDS`; ``None``: no limit).
+    call_seconds : float, optional
+        Seconds one call of ``fn`` may take (:data:`~relations.audit._pool.CALL_SECONDS`; 0: no limit).
+    memory_mb : int, optional
+        MiB of memory (address space) the child process running ``fn`` may add to the caller's
+        (:data:`~relations.audit._pool.MEMORY_MB`; 0: no limit).
 
     Returns
     -------
@@ -222,9 +233,19 @@ def audit(fn: Callable[..., Any], *, domain: Sequence[Any], eps: Any = None, cla
     Raises
     ------
     InputError
-        If a claim does not parse.
+        If a claim does not parse; if ``fn`` raises, exits or crashes, or a limit is hit (one line
+        naming it).
     NotEnumerable
         If the randomness cannot be enumerated exactly (use sampling).
+
+    Notes
+    -----
+    ``fn`` runs apart (:func:`~relations.audit._apart.run_apart`): in a child process forked from the
+    caller, so that closures and lambdas need no pickling.  Its prints are dropped (the last lines are
+    quoted if it fails), its ``sys.exit`` and exceptions are an :class:`~relations.errors.InputError`, and
+    the limits above hold, as for the command line's workers.  The child starts with the caller's memory:
+    state that ``fn`` changes there is not seen by the caller.  Where ``os.fork`` does not exist
+    (Windows), ``fn`` runs in the caller's process, without these bounds.
 
     Examples
     --------
@@ -239,12 +260,15 @@ def audit(fn: Callable[..., Any], *, domain: Sequence[Any], eps: Any = None, cla
     >>> report.verdict, str(report.measures.eps_d.exact)
     ('violated', 'ln(13)')
     """
+    from relations.audit._apart import run_apart
+    from relations.audit._worker import _timed
+
     parsed = _claims(eps, claims)
     pass_rng = "rng" in inspect.signature(fn, follow_wrapped=False).parameters
     name: str = target or getattr(fn, "__qualname__", None) or repr(fn)
 
     def explore(depth: int, left: float) -> AuditReport | Enumerated:
-        e = enumerate_channel(fn, domain, pass_rng=pass_rng, max_paths=max_paths, allow_unexplored=True,
+        e = enumerate_channel(_timed(fn), domain, pass_rng=pass_rng, max_paths=max_paths, allow_unexplored=True,
                               max_depth=depth, seconds=left)
         if e.factorised is not None:
             return factorised_report(name, domain, e.factorised, parsed, e.runs)
@@ -256,14 +280,19 @@ def audit(fn: Callable[..., Any], *, domain: Sequence[Any], eps: Any = None, cla
             raise Unexplored(e, depth)
         return report
 
-    try:
-        result = deepening(explore, seconds=seconds)
-    except NotEnumerable as exc:
-        if samples is None:
-            raise
-        sampled = sample_audit(fn, domain=domain, samples=samples, seed=seed, alpha=alpha, stop_above=_bound(eps))
-        return _sampled_report(name, sampled, eps, route_reason=str(exc),
-                               white_box_interval=getattr(exc, "interval", None) or {})
+    def calls() -> AuditReport | Enumerated:
+        """Every part of the audit that calls ``fn``: run apart."""
+        try:
+            return deepening(explore, seconds=seconds)
+        except NotEnumerable as exc:
+            if samples is None:
+                raise
+            sampled = sample_audit(fn, domain=domain, samples=samples, seed=seed, alpha=alpha,
+                                   stop_above=_bound(eps))
+            return _sampled_report(name, sampled, eps, route_reason=str(exc),
+                                   white_box_interval=getattr(exc, "interval", None) or {})
+
+    result = run_apart(calls, timeout=timeout, call_seconds=call_seconds, memory_mb=memory_mb)
     if isinstance(result, AuditReport):
         return result
     e = result

@@ -9,6 +9,7 @@ Where the library documents its channel, the implemented one is compared with it
 
 from __future__ import annotations
 
+import contextlib
 import math
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -250,7 +251,16 @@ def audit_target(target: str, *, domain: Sequence[Any] | None = None, eps: Any =
             raise InputError(f"{target}: a library mechanism needs --eps and --k")
         job["params"] = {"eps": float(parse_eps(eps)), "k": int(k), **(params or {})}
     with Pool(python=python, workers=workers, scheduler=None, timeout=timeout, call_seconds=call_seconds,
-              memory_mb=memory_mb) as pool:
+              memory_mb=memory_mb) as pool, contextlib.ExitStack() as stack:
+        cluster: list[Pool] = []  # the sampling's Dask cluster, connected when first needed
+
+        def on_cluster() -> Pool:
+            """The Dask pool: the same limits as ``pool``, and the same deadline for the whole audit."""
+            if not cluster:
+                cluster.append(stack.enter_context(Pool(scheduler=scheduler, timeout=timeout,
+                                                        call_seconds=call_seconds, memory_mb=memory_mb)))
+                cluster[0]._deadline = pool._deadline
+            return cluster[0]
         info = _check(pool.map([dict(job, task="describe")])[0])
         if domain is None:
             if info["domain"] is None:
@@ -305,7 +315,7 @@ def audit_target(target: str, *, domain: Sequence[Any] | None = None, eps: Any =
                 total[0] += n
                 if progress:
                     progress(total[0], total[1])
-            runner = Pool(scheduler=scheduler) if scheduler is not None else pool
+            runner = on_cluster() if scheduler is not None else pool
             out = []
             for a in runner.map(jobs, progress=tick):
                 a = _check(a)

@@ -629,10 +629,9 @@ def _run(argv: list[str] | None) -> None:
         sys.stderr.write(f"relations: error: {' '.join(exc.format_message().split())}\n")
         sys.exit(EXIT_BAD_INPUT)
     except (Interrupted, typer.Abort, KeyboardInterrupt):
-        from relations._processes import error_stream
+        from relations._processes import say_interrupted
 
-        error_stream().write("relations: interrupted\n")
-        error_stream().flush()
+        say_interrupted()
         sys.exit(EXIT_INTERRUPTED)
     except RelationsError as exc:
         sys.stderr.write(f"relations: error: {exc}\n")

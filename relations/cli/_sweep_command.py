@@ -69,11 +69,10 @@ def sweep(
             bar.stop()
             bar = None
         done = len(list(Path(out, "chunks").glob("*.parquet")))
-        from relations._processes import error_stream
+        from relations._processes import say_interrupted
 
-        error_stream().write(f"relations: interrupted; {done} finished chunk{'' if done == 1 else 's'} kept in {out}: "
-                             "run the same command to compute only the missing ones\n")
-        error_stream().flush()
+        say_interrupted(f"relations: interrupted; {done} finished chunk{'' if done == 1 else 's'} kept in {out}: "
+                        "run the same command to compute only the missing ones")
         raise typer.Exit(EXIT_INTERRUPTED) from None
     finally:
         if bar:

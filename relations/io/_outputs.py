@@ -32,7 +32,9 @@ transaction.
   (:func:`cache_dir`, from platformdirs, see :mod:`relations._cache`), never in the current folder.
 
 Fault injection (the crash-point tests, ``tests/test_crash_points.py``): every write step calls
-:func:`write_step`; with ``RELATIONS_CRASH_AT=N`` in the environment the process kills itself with
+:func:`write_step`, and so does the moment a folder is locked (made if missing), before anything is
+written: a kill there is one in the compute phase, which leaves at most an empty folder that the next run
+takes as it is; with ``RELATIONS_CRASH_AT=N`` in the environment the process kills itself with
 SIGKILL (or SIGINT with ``RELATIONS_CRASH_SIGNAL=INT``) at the N-th step, and with
 ``RELATIONS_CRASH_LOG=FILE`` each step is logged to ``FILE``, one line each.
 """
@@ -729,6 +731,9 @@ class OutputDir:
             try:
                 fd = _lock(self.path, self.option)
                 self._fd = fd if fd >= 0 else None
+            except InputError:  # another run holds it: the folder is that run's now, even if this one made it
+                self._created = []
+                raise
             except BaseException:
                 self._remove_created()
                 raise
@@ -736,6 +741,7 @@ class OutputDir:
         self._key, self._thread = key, threading.get_ident()
         _holders[key] = self
         atexit.register(self.close)
+        write_step(f"lock {self.path}")  # not a write: a kill here is one in the compute phase, the folder made
         recover(self.path)
 
     def _remove_created(self) -> None:
