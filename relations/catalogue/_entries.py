@@ -30,12 +30,12 @@ from relations.catalogue._bounds import KLBound, Linear
 from relations.catalogue._conversions import CONVERSIONS, is_notion
 from relations.catalogue._formulas import Formula
 from relations.catalogue._scopes import EVERY, PRIOR_ON_COMPONENTS, Scope
-
-#: Stands for "no scope given": replaced by the scope of the relation's shape (``_scope``).
-_BY_SHAPE = Scope("by-shape", "the scope of its shape's proof")
 from relations.kinds import Notion, RelationKind, Setting
 from relations.notions import BASE_NOTIONS
 from relations.notions import NOTIONS as _TABLE
+
+#: Stands for "no scope given": replaced by the scope of the relation's shape (``_scope``).
+_BY_SHAPE = Scope("by-shape", "the scope of its shape's proof")
 
 __all__ = ["NOTIONS", "PAPER", "SUN", "DWORK_ROTH", "DRV", "CUFF_YU", "Relation", "CATALOGUE", "BY_ID", "get"]
 
