@@ -20,6 +20,13 @@ from pathlib import Path
 
 import pytest
 
+
+@pytest.fixture(autouse=True)
+def _no_coq_checks(monkeypatch):
+    """These tests are about writes, not proofs: verify runs here skip the Coq check (RELATIONS_COQC empty,
+    as without coqc), which tests/test_coq_proofs.py covers, to keep the default suite within its time."""
+    monkeypatch.setenv("RELATIONS_COQC", "")
+
 CLI = [sys.executable, "-m", "relations.cli"]
 FAST = ["--quick", "--only", "zheng2025.thm4", "--only", "zheng2025.thm1"]  # a refuted and a proved relation, seconds each
 
@@ -67,7 +74,7 @@ def test_verify_writes_nothing_into_cwd_but_its_folder(tmp_path):
     (tmp_path / "bin").mkdir()
     res = subprocess.run(CLI + ["verify", "--quick", "--only", "drv2010.kl", "--out", "ev", "--json"],
                          capture_output=True, text=True, cwd=tmp_path, timeout=300,
-                         env={**os.environ, "PATH": str(tmp_path / "bin")})
+                         env={**{k: v for k, v in os.environ.items() if k != "RELATIONS_COQC"}, "PATH": str(tmp_path / "bin")})
     assert res.returncode == 0, res.stderr
     assert sorted(os.listdir(tmp_path)) == ["bin", "ev"]
     (verdict,) = json.loads(res.stdout)["relations"]

@@ -461,9 +461,9 @@ def check_theorems(proofs: Iterable[CoqProof], source: Path = COQ_DIR) -> dict[C
     'unavailable'
     """
     wanted = list(dict.fromkeys(proofs))
-    coqc = shutil.which("coqc")
+    coqc, why = coqc_program()
     if coqc is None:
-        return dict.fromkeys(wanted, CoqCheck("unavailable", "coqc is not installed (apt-get install coq)"))
+        return dict.fromkeys(wanted, CoqCheck("unavailable", why))
     if not (source / "_CoqProject").is_file():
         return dict.fromkeys(wanted, CoqCheck("unavailable", f"the Coq sources ({source}) are not here: run from "
                                                              "a clone of the repository"))
@@ -482,6 +482,33 @@ def check_theorems(proofs: Iterable[CoqProof], source: Path = COQ_DIR) -> dict[C
         else:
             done = {}
         return {p: _CHECKED.get((p, source)) or done[p] for p in wanted}
+
+
+#: The environment variable that names the ``coqc`` to run (a path, or a name looked up on ``PATH``); set to
+#: an empty string, no Coq check is made and nothing is cited (as without ``coqc``).
+COQC_VARIABLE = "RELATIONS_COQC"
+
+
+def coqc_program() -> tuple[str | None, str]:
+    """The ``coqc`` executable to run, from :data:`COQC_VARIABLE` or ``PATH``: ``(path, "")``, or
+    ``(None, why not)``.
+
+    Examples
+    --------
+    >>> import os
+    >>> os.environ[COQC_VARIABLE] = ""
+    >>> coqc_program()
+    (None, 'Coq checks are off (RELATIONS_COQC is empty)')
+    >>> del os.environ[COQC_VARIABLE]
+    """
+    named = os.environ.get(COQC_VARIABLE)
+    if named is not None and not named.strip():
+        return None, f"Coq checks are off ({COQC_VARIABLE} is empty)"
+    found = shutil.which(named or "coqc")
+    if found is None:
+        return None, (f"{COQC_VARIABLE}={named!r} is not an executable" if named
+                      else "coqc is not installed (apt-get install coq)")
+    return found, ""
 
 
 def check_theorem(proof: CoqProof, source: Path = COQ_DIR) -> CoqCheck:
@@ -504,7 +531,7 @@ def prepare(source: Path = COQ_DIR, *, ids: Iterable[str] | None = None) -> None
     --------
     >>> prepare(Path("/nonexistent"))  # nothing to compile: returns at once, checks say "unavailable"
     """
-    if shutil.which("coqc") is None or not (source / "_CoqProject").is_file():
+    if coqc_program()[0] is None or not (source / "_CoqProject").is_file():
         return
     if ids is not None and not set(ids) & set(COQ_PROOFS):
         return
