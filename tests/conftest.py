@@ -36,3 +36,10 @@ def run_cli(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
 @pytest.fixture
 def cli():
     return run_cli
+
+
+@pytest.fixture
+def no_coq_checks(monkeypatch):
+    """verify (in this process and in the commands a test runs) makes no Coq check: ``RELATIONS_COQC`` empty,
+    as without coqc. For tests about writes and tables, which would otherwise compile the theorems each run."""
+    monkeypatch.setenv("RELATIONS_COQC", "")

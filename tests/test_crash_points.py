@@ -36,12 +36,8 @@ from conftest import ROOT, cli_command
 
 from relations.io._outputs import STAGING, recover
 
-
-@pytest.fixture(autouse=True)
-def _no_coq_checks(monkeypatch):
-    """These tests are about writes, not proofs: verify runs here skip the Coq check (RELATIONS_COQC empty,
-    as without coqc), which tests/test_coq_proofs.py covers, to keep the default suite within its time."""
-    monkeypatch.setenv("RELATIONS_COQC", "")
+# about writes and tables, not proofs: verify skips its Coq check here (tests/test_coq_proofs.py covers it)
+pytestmark = pytest.mark.usefixtures("no_coq_checks")
 
 RANDOMIZER = str(ROOT / "examples" / "randomizer.py")
 SPEC = {"mechanism": "krr", "k": [2, 3], "ratio": ["2", "3"], "relations": ["zheng2025.thm3"]}

@@ -17,6 +17,9 @@ from relations.app._sweep import run_sweep  # noqa: E402
 from relations.errors import InputError  # noqa: E402
 from relations.io._sweep_evidence import read_family_evidence  # noqa: E402
 
+# about writes and tables, not proofs: verify skips its Coq check here (tests/test_coq_proofs.py covers it)
+pytestmark = pytest.mark.usefixtures("no_coq_checks")
+
 FAMILY = {"exhaustive": {"inputs": 2, "outputs": 2, "denominator": 2},
           "relations": ["zheng2025.thm4", "relations.thm4_corrected", "zheng2025.thm1"]}
 

@@ -19,6 +19,9 @@ from conftest import EXAMPLES, ROOT, cli_command, run_cli
 from relations import __version__
 from relations.io._exports import latex_escape, latex_math, to_csv, to_latex
 
+# about writes and tables, not proofs: verify skips its Coq check here (tests/test_coq_proofs.py covers it)
+pytestmark = pytest.mark.usefixtures("no_coq_checks")
+
 PAPER = str(EXAMPLES / "paper_example.json")
 CLAIMS = ["--claim", "eps_d<=ln(13/7)", "--claim", "eps_m<1e-3"]  # the second fails: exit status 1
 

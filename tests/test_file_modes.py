@@ -18,6 +18,9 @@ import pytest
 
 from relations.io._outputs import write_bytes_atomic
 
+# about writes and tables, not proofs: verify skips its Coq check here (tests/test_coq_proofs.py covers it)
+pytestmark = pytest.mark.usefixtures("no_coq_checks")
+
 ROOT = Path(__file__).resolve().parent.parent
 RR = {"setting": "local", "prior": ["1/2", "1/2"], "channel": [["3/4", "1/4"], ["1/4", "3/4"]]}
 

@@ -19,12 +19,8 @@ from relations.errors import InputError
 from relations.io import _outputs
 from relations.io._outputs import MANIFEST, STAGING, OutputDir, check_output_file, create_file, recover
 
-
-@pytest.fixture(autouse=True)
-def _no_coq_checks(monkeypatch):
-    """These tests are about writes, not proofs: verify runs here skip the Coq check (RELATIONS_COQC empty,
-    as without coqc), which tests/test_coq_proofs.py covers, to keep the default suite within its time."""
-    monkeypatch.setenv("RELATIONS_COQC", "")
+# about writes and tables, not proofs: verify skips its Coq check here (tests/test_coq_proofs.py covers it)
+pytestmark = pytest.mark.usefixtures("no_coq_checks")
 
 FAST = ["verify", "--quick", "--only", "zheng2025.thm1"]
 

@@ -20,12 +20,8 @@ from pathlib import Path
 
 import pytest
 
-
-@pytest.fixture(autouse=True)
-def _no_coq_checks(monkeypatch):
-    """These tests are about writes, not proofs: verify runs here skip the Coq check (RELATIONS_COQC empty,
-    as without coqc), which tests/test_coq_proofs.py covers, to keep the default suite within its time."""
-    monkeypatch.setenv("RELATIONS_COQC", "")
+# about writes and tables, not proofs: verify skips its Coq check here (tests/test_coq_proofs.py covers it)
+pytestmark = pytest.mark.usefixtures("no_coq_checks")
 
 CLI = [sys.executable, "-m", "relations.cli"]
 FAST = ["--quick", "--only", "zheng2025.thm4", "--only", "zheng2025.thm1"]  # a refuted and a proved relation, seconds each
