@@ -385,6 +385,7 @@ def _counted(rows) -> str:
     return ", ".join(f"{found.count(name)} {name}" for name in sorted(set(found), key=order.index))
 
 
+@pytest.mark.usefixtures("no_coq_checks")  # a table test: verify skips its Coq check
 @pytest.mark.parametrize("columns", ["100", None, "200"])
 def test_verify_ends_with_a_tally_and_fits_100_columns(tmp_path, columns):
     """The last line counts the verdicts of verdicts.json and names the folder; no line is over 100 columns,
@@ -406,6 +407,7 @@ def test_verify_ends_with_a_tally_and_fits_100_columns(tmp_path, columns):
     assert "witnesses/zheng2025.thm4.json" in out.stdout  # the refuting witness's file, relative to the folder
 
 
+@pytest.mark.usefixtures("no_coq_checks")  # a table test: verify skips its Coq check
 def test_verify_wide_is_the_full_table(tmp_path):
     out = _verify_cli("--out", str(tmp_path / "e"), "--wide")
     assert out.returncode == 0, out.stderr
