@@ -265,7 +265,8 @@ def run_apart(work: Callable[[], T], *, timeout: float | None, call_seconds: flo
                 os.kill(pid, signal.SIGKILL)
         _, status = os.waitpid(pid, 0)
         drain.join(5)
-    if answer is None:
+    if answer is None or count[0] > MAX_PRINTED:  # the prints are counted to their end (the drain read to EOF),
+        # so the limit does not depend on whether the answer or the drain came first
         raise InputError(_stopped(status, count[0], MAX_PRINTED, memory_mb, tail))
     kind = answer[0]
     if kind == "ok":
