@@ -50,7 +50,7 @@ from relations.model._distributions import Channel, Prior
 from relations.model._mechanism import Mechanism
 from relations.model._neighbours import LocalInputs
 from relations.pipeline._stages import PipelineResult, Stage, first_refutation
-from relations.proofs._conjectures import Proof, prove_conjecture
+from relations.proofs._conjectures import Proof, prove_conjecture, undecided_sides
 from relations.search._optimiser import round_bits
 from relations.search._smallest import Outcome, float_notions, screen_gap, smallest_first, witness_size
 
@@ -564,6 +564,9 @@ def conjecture(text: str, *, setting: str = "local", quick: bool = False, seed: 
         search.searched.append("proof: " + ("not attempted" if not prove else "none from the base of facts "
                                             "(an infinite case fails, the statement is outside the encoding, "
                                             "or the facts do not imply it)"))
+    if prove:
+        search.searched += [f"fact not applied, its side condition undecided (the enclosures did not separate): {u}"
+                            for u in undecided_sides(conj, setting)]
     small = search.smallest()
     if small.witness is not None:
         decision = small.decision

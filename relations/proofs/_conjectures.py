@@ -42,7 +42,7 @@ from relations.notions import NOTIONS
 from relations.proofs._facts import RESTRICTIONS, Instance, facts, finite_closure, key_of
 from relations.proofs._z3context import deterministic_solver, fresh_context
 
-__all__ = ["PROVABLE_NOTIONS", "Proof", "prove_conjecture", "scope_text"]
+__all__ = ["PROVABLE_NOTIONS", "Proof", "prove_conjecture", "scope_text", "undecided_sides"]
 
 #: The notions a proof may name: every notion (those without facts can only be proved from ranges).
 PROVABLE_NOTIONS = tuple(NOTIONS)
@@ -547,9 +547,25 @@ def _prove_with(conj, setting, universe, allow, timeout_ms) -> Proof | None:
     mult = _multipliers(conj, core, setting)
     scope = scope_text(setting, restrictions)
     trace = _trace(conj, setting, core, mult, cases, scope)
+    trace += [f"not applied (side condition undecided: the enclosures did not separate): {u}"
+              for u in undecided_sides(conj, setting)]
     return Proof("\n(reset)\n".join([smt2, *scripts]), tuple(i.id for i in everything), scope, tuple(trace),
                  not restrictions, restrictions,
                  None if mult is None else tuple((r.label, _frac(q)) for r, q in mult))
+
+
+def undecided_sides(conj: Conjecture, setting: str) -> list[str]:
+    """The fact instances left out because their side condition could not be decided exactly (the
+    enclosures of two arguments did not separate: :func:`~relations.proofs._facts.side`), as text.
+
+    Examples
+    --------
+    >>> from relations.checking._conjectures import parse_conjecture
+    >>> undecided_sides(parse_conjecture("delta(ln(3)) <= delta(1.0986122886681097)"), "local")
+    []
+    """
+    keys = _universe(conj, setting)
+    return [u for fact in facts(setting) for u in fact.undecided(keys, setting)]
 
 
 def _names(inst: Instance) -> set[str]:

@@ -50,9 +50,10 @@ from functools import cache, lru_cache
 from typing import Any
 
 from relations.catalogue._scopes import RESTRICTIONS as _SCOPE_RESTRICTIONS
+from relations.numbers._reals import Real
 
 __all__ = ["PLACEHOLDERS", "RESTRICTIONS", "Fact", "Instance", "Finiteness", "NOTION_FACTS", "FINITENESS", "BY_ID",
-           "catalogue_facts", "facts", "finite_closure", "key_of", "DOC", "diam_symbol", "Ineq"]
+           "catalogue_facts", "facts", "finite_closure", "key_of", "DOC", "diam_symbol", "Ineq", "side"]
 
 #: The page holding every notion fact's proof (the anchor is the fact's id).
 DOC = "docs/proofs/notion-facts.md"
@@ -134,7 +135,10 @@ class Fact:
     proof : str
         Where its proof is: a section of :data:`DOC`, an SMT lemma, a Coq theorem.
     where : callable or None
-        A condition on the placeholders' values (``Fraction`` or float), e.g. ``ALPHA < BETA``.
+        A condition on the placeholders' values (exact reals, :class:`~relations.numbers.Rational` or
+        :class:`~relations.numbers.Log`), written with :func:`side` (``side(ALPHA, "<", BETA)``): ``True``,
+        ``False``, or ``None`` when the enclosures of the two reals do not separate (the instance is then
+        left out, and :meth:`Fact.undecided` names it).
     restrictions : frozenset of str
         Its scope's restrictions in the central setting (:data:`RESTRICTIONS`).
     """
@@ -144,7 +148,7 @@ class Fact:
     setting: str
     reference: str
     proof: str = ""
-    where: Callable[..., bool] | None = field(default=None, compare=False)
+    where: Callable[..., bool | None] | None = field(default=None, compare=False)
     restrictions: frozenset[str] = frozenset()
     built: tuple[Ineq, ...] | None = field(default=None, compare=False, repr=False)
 
@@ -160,20 +164,38 @@ class Fact:
     def instances(self, keys: Iterable[str], setting: str = "central") -> list[Instance]:
         """The fact for every filling of its placeholders by the arguments of ``keys`` that meets ``where``.
 
+        ``where`` is decided exactly (:func:`side`); a filling whose condition the enclosures cannot decide
+        is left out (:meth:`undecided` lists those).
+
         Parameters
         ----------
         keys : iterable of str
             Notion keys (``"renyi(2)"``, ``"delta(ln(3))"``); a placeholder ranges over the arguments of its notion.
         setting : str, optional
             ``"local"`` drops the restrictions (none applies to a local domain).
+
+        Examples
+        --------
+        ``1.0986122886681097`` is above ``ln 3`` (whose nearest double is above it), so ``delta`` at it is at most
+        ``delta(ln(3))``, never the converse:
+
+        >>> [i.text for i in BY_ID["delta_monotone"].instances(["delta(ln(3))", "delta(1.0986122886681097)"])]
+        ['delta(1.0986122886681097) <= delta(ln(3))']
         """
+        return self._fillings(keys, setting)[0]
+
+    def undecided(self, keys: Iterable[str], setting: str = "central") -> list[str]:
+        """The fillings of the placeholders whose condition ``where`` could not be decided (left out), as text."""
+        return self._fillings(keys, setting)[1]
+
+    def _fillings(self, keys: Iterable[str], setting: str) -> tuple[list[Instance], list[str]]:
         restrictions = self.restrictions if setting == "central" else frozenset()
         names = self.placeholders
         if not names:
-            return [Instance(self, self.statement, restrictions)]
+            return [Instance(self, self.statement, restrictions)], []
         import re
 
-        args: dict[str, dict[str, float | Fraction]] = {}
+        args: dict[str, dict[str, Real]] = {}
         for key in dict.fromkeys(keys):
             parsed = _argument(key)
             if parsed is not None:
@@ -182,10 +204,13 @@ class Fact:
         for n in names:
             notions = set(re.findall(r"(\w+)\(" + n + r"\)", self.statement))
             ranges.append(sorted({t: v for notion in notions for t, v in args.get(notion, {}).items()}.items()))
-        out = []
+        out, undecided = [], []
         for choice in itertools.product(*ranges):
             values = {n: v for n, (_, v) in zip(names, choice)}
-            if self.where is not None and not self.where(**values):
+            ok = True if self.where is None else self.where(**values)
+            if ok is None:
+                undecided.append(f"{self.id}: " + ", ".join(f"{n} = {t}" for n, (t, _) in zip(names, choice)))
+            if not ok:
                 continue
             text = self.statement
             for n, (arg_text, _) in zip(names, choice):
@@ -193,7 +218,7 @@ class Fact:
             for n, (arg_text, _) in zip(names, choice):
                 text = _replace_word(text, n, f"({arg_text})")
             out.append(Instance(self, text, restrictions))
-        return out
+        return out, undecided
 
 
 def _replace_word(text: str, word: str, by: str) -> str:
@@ -203,19 +228,42 @@ def _replace_word(text: str, word: str, by: str) -> str:
 
 
 @cache
-def _argument(key: str) -> tuple[str, str, float | Fraction] | None:
-    """``(notion, argument text, value)`` of a parametrised notion key; the value exact when rational."""
+def _argument(key: str) -> tuple[str, str, Real] | None:
+    """``(notion, argument text, value)`` of a parametrised notion key; the value an exact real
+    (:class:`~relations.numbers.Rational` or :class:`~relations.numbers.Log`), never a float."""
     if "(" not in key:
         return None
-    from relations.numbers._reals import Rational
-
     name, text = key.split("(", 1)
     text = text[:-1]
     from relations.measures._notions import parse_notion
 
     _, arg = parse_notion(key)
-    value: float | Fraction = arg.value if isinstance(arg, Rational) else float(arg)  # type: ignore[arg-type]
-    return name, text, value
+    assert arg is not None  # a key with an argument
+    return name, text, arg
+
+
+_OPS: dict[str, Callable[[int], bool]] = {"<": lambda s: s < 0, "<=": lambda s: s <= 0, ">": lambda s: s > 0,
+                                          ">=": lambda s: s >= 0}
+
+
+def side(a: Real | int | Fraction, op: str, b: Real | int | Fraction) -> bool | None:
+    """The side condition ``a OP b`` of a fact, decided exactly (:func:`~relations.numbers.compare`: rational
+    arithmetic, or enclosures refined until they separate); ``None`` when they do not separate.
+
+    Examples
+    --------
+    >>> from relations.numbers import Log, LogRatio
+    >>> ln3 = Log(LogRatio.of(Fraction(3)))
+    >>> side(ln3, "<", Fraction("1.0986122886681097")), side(ln3, ">", Fraction("1.0986122886681096")), side(2, ">", 1)
+    (True, True, True)
+    """
+    from relations.numbers._reals import Rational, compare
+
+    def real(x: Real | int | Fraction) -> Real:
+        return Rational(Fraction(x)) if isinstance(x, (int, Fraction)) else x
+
+    s = compare(real(a), real(b))
+    return None if s is None else _OPS[op](s)
 
 
 @lru_cache(maxsize=4096)
@@ -258,12 +306,12 @@ NOTION_FACTS: tuple[Fact, ...] = (
     # ---- divergences
     _f("kl_le_rho", "kl <= rho", "both", f"{_BS}, Definition 1.1; the limit alpha -> 1: {_VEH}"),
     _f("renyi_monotone", "renyi(ALPHA) <= renyi(BETA)", "both", f"{_VEH} (monotone in the order)",
-       where=lambda ALPHA, BETA: ALPHA < BETA),
-    _f("kl_le_renyi", "kl <= renyi(ALPHA)", "both", f"{_VEH} (monotone in the order, continuous at 1)", where=lambda ALPHA: ALPHA > 1),
+       where=lambda ALPHA, BETA: side(ALPHA, "<", BETA)),
+    _f("kl_le_renyi", "kl <= renyi(ALPHA)", "both", f"{_VEH} (monotone in the order, continuous at 1)", where=lambda ALPHA: side(ALPHA, ">", 1)),
     _f("renyi_le_kl", "renyi(ALPHA) <= kl", "both", f"{_VEH} (monotone in the order; orders below 1)",
-       where=lambda ALPHA: ALPHA < 1),
+       where=lambda ALPHA: side(ALPHA, "<", 1)),
     _f("renyi_le_rho", "renyi(ALPHA) <= ALPHA * rho", "both", f"{_BS}, Definition 1.1",
-       where=lambda ALPHA: ALPHA > 1),
+       where=lambda ALPHA: side(ALPHA, ">", 1)),
     _f("renyi_le_dp", "renyi(ALPHA) <= eps_d", "both", f"{_MI}, Proposition 3; {_VEH} (D_alpha <= D_inf)"),
     _f("kl_le_dp", "kl <= eps_d", "both", f"{_VEH} (D_1 <= D_inf)"),
     _f("rho_le_dp", "rho <= eps_d", "both", f"{_BS}, Definition 1.1; {_VEH} (D_alpha <= D_inf)"),
@@ -274,8 +322,8 @@ NOTION_FACTS: tuple[Fact, ...] = (
     _f("local_cmi", "cmi = eps_m", "local", "Cuff, Yu, CCS 2016, doi:10.1145/2976749.2978308 (one record)"),
     # ---- the privacy profile and total variation
     _f("tv_delta0", "tv = delta(0)", "both", f"{_BBG}, the definitions"),
-    _f("delta_le_tv", "delta(EPS) <= tv", "both", _BBG, where=lambda EPS: EPS >= 0),
-    _f("delta_monotone", "delta(EPS) <= delta(EPS2)", "both", _BBG, where=lambda EPS, EPS2: EPS2 < EPS),
+    _f("delta_le_tv", "delta(EPS) <= tv", "both", _BBG, where=lambda EPS: side(EPS, ">=", 0)),
+    _f("delta_monotone", "delta(EPS) <= delta(EPS2)", "both", _BBG, where=lambda EPS, EPS2: side(EPS2, "<", EPS)),
     _f("tv_le_tanh", "tv <= tanh(eps_d / 2)", "both", f"{_KOV} (the privacy region of eps-DP is that of binary randomized response)"),
     _f("pinsker", "tv <= sqrt(kl / 2)", "both", _TSY),
     _f("eps_delta_le_dp", "eps_delta(DELTA) <= eps_d", "both", _BBG),
@@ -285,9 +333,9 @@ NOTION_FACTS: tuple[Fact, ...] = (
     _f("eps_m_le_ml", "eps_m <= maximal_leakage", "both", f"{_IWK} (mutual information is at most maximal leakage)"),
     # ---- Sibson's information, pointwise maximal leakage (docs/notion-inequalities.md: S1-S4, P1-P2)
     _f("range_sibson", "sibson(ALPHA) >= 0", "both", _VERDU),
-    _f("eps_m_le_sibson", "eps_m <= sibson(ALPHA)", "both", _VERDU, where=lambda ALPHA: ALPHA > 1),
-    _f("sibson_le_eps_m", "sibson(ALPHA) <= eps_m", "both", _VERDU, where=lambda ALPHA: ALPHA < 1),
-    _f("sibson_monotone", "sibson(ALPHA) <= sibson(BETA)", "both", _VERDU, where=lambda ALPHA, BETA: ALPHA < BETA),
+    _f("eps_m_le_sibson", "eps_m <= sibson(ALPHA)", "both", _VERDU, where=lambda ALPHA: side(ALPHA, ">", 1)),
+    _f("sibson_le_eps_m", "sibson(ALPHA) <= eps_m", "both", _VERDU, where=lambda ALPHA: side(ALPHA, "<", 1)),
+    _f("sibson_monotone", "sibson(ALPHA) <= sibson(BETA)", "both", _VERDU, where=lambda ALPHA, BETA: side(ALPHA, "<", BETA)),
     _f("sibson_le_ml", "sibson(ALPHA) <= maximal_leakage", "both", f"{_IWK} (maximal leakage is Sibson's order infinity)"),
     _f("ml_le_pml", "maximal_leakage <= pml", "both", _PML),
     _f("pml_le_eps_all", "pml <= eps_all", "both", _PML),
@@ -321,7 +369,7 @@ class Finiteness:
     conclusion: str
     setting: str
     reason: str
-    where: Callable[..., bool] | None = field(default=None, compare=False)
+    where: Callable[..., bool | None] | None = field(default=None, compare=False)
     restrictions: frozenset[str] = frozenset()
 
 
@@ -347,7 +395,7 @@ FINITENESS: tuple[Finiteness, ...] = (
     Finiteness("finite_rho_dp", ("rho",), "eps_d", "both", "rho >= kl"),
     Finiteness("finite_chi2_dp", ("chi2",), "eps_d", "both", "chi2 = inf iff some neighbours' supports differ"),
     Finiteness("finite_renyi_dp", ("renyi(ALPHA)",), "eps_d", "both",
-               "for ALPHA > 1, renyi(ALPHA) = inf iff some neighbours' supports differ", where=lambda ALPHA: ALPHA > 1),
+               "for ALPHA > 1, renyi(ALPHA) = inf iff some neighbours' supports differ", where=lambda ALPHA: side(ALPHA, ">", 1)),
 )
 
 BY_ID = {f.id: f for f in NOTION_FACTS}
@@ -472,7 +520,7 @@ def _rule_instances(rule: Finiteness, keys: set[str]) -> list[tuple[frozenset[st
             if "(" in p and p.split("(")[0] == parsed[0]:
                 placeholder = p.split("(")[1][:-1]
                 if rule.where is not None and not rule.where(**{placeholder: parsed[2]}):
-                    continue
+                    continue  # False, or undecided (None): the rule does not apply
                 fill = [key if q == p else q for q in pattern]
                 out.append((frozenset(fill[:-1]), fill[-1]))
     return out
