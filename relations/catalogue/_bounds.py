@@ -34,7 +34,6 @@ import numpy as np
 
 from relations.numbers._logs import MAX_POWER_BITS, LogRatio, power_bits
 from relations.numbers._reals import (
-    ArbExpr,
     Log,
     Rational,
     Real,
@@ -209,13 +208,13 @@ class Linear:
             return inf()
         if self.cs and sigma.infinite:
             return inf(1 if self.cs * sigma.infinite < 0 else -1)
-        if isinstance(premise, ArbExpr) or (self.cs and isinstance(sigma, ArbExpr)):
-            return affine_enclosure(premise, sigma if self.cs else None, Fraction(self.ca) * g, Fraction(self.cs) * g,
-                                    self.text(label))
-        v = g * (float(self.ca) * float(premise) + (float(self.cs) * float(sigma) if self.cs else 0.0))
-        if v in (float("inf"), float("-inf")):
-            return Log(LogRatio(None, 1 if v > 0 else -1))
-        return Rational(Fraction(v))
+        if premise.infinite and self.ca:
+            return inf(1 if self.ca * premise.infinite > 0 else -1)
+        if isinstance(premise, Rational) and (not self.cs or isinstance(sigma, Rational)):
+            s = sigma.value if self.cs and isinstance(sigma, Rational) else Fraction(0)
+            return Rational(g * (Fraction(self.ca) * premise.value + Fraction(self.cs) * s))  # exactly, never in floats
+        return affine_enclosure(premise, sigma if self.cs else None, Fraction(self.ca) * g, Fraction(self.cs) * g,
+                                self.text(label))
 
     def _huge(self, a: LogRatio, s: LogRatio, g: int | None) -> bool:
         """Whether ``q_a^(g ca) q_s^(g cs)`` is too large to write (then the bound is a linear form)."""
@@ -365,10 +364,13 @@ class KLBound:
         if isinstance(premise, Log):
             assert premise.log.ratio is not None  # finite
             return kl_bound(premise.log.ratio, f"{premise} (e^{premise} - 1)")
-        if isinstance(premise, ArbExpr):  # e.g. r ln(q) of a product form too long to write as ln(q^r)
-            return kl_enclosure(premise, f"{premise} (e^{premise} - 1)")
-        v = self.float(float(premise), 0.0, diameter)
-        return Rational(Fraction(v)) if math.isfinite(v) else inf()
+        if premise.infinite:
+            return inf()
+        if isinstance(premise, Rational) and premise.value == 0:
+            return Rational(Fraction(0))
+        # an enclosed premise (r ln(q) of a product form too long to write as ln(q^r)), or a rational one (float mode):
+        # enclosed exactly, never rounded to a float
+        return kl_enclosure(premise, f"{premise} (e^{premise} - 1)")
 
     def float(self, premise: float, sigma: float, diameter: int | None) -> float:
         """``a (e^a - 1)`` in floats (``inf`` beyond the float range).

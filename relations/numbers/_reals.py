@@ -329,9 +329,9 @@ def kl_enclosure(premise: Real, text: str) -> Real:
     >>> round(float(x), 6), round(2 * math.log(3) * 8, 6)  # ln(9) (9 - 1)
     (17.577797, 17.577797)
     """
-    a = float(premise)
-    if a > MAX_EXP_PREMISE:
+    if compare(premise, Rational(Fraction(MAX_EXP_PREMISE))) == 1:  # exactly: a's float only steers precision
         return inf()
+    a = float(premise)
 
     extra = int(a / math.log(2)) + int(math.log2(2 + a)) + 8  # f'(a) = e^a (1 + a) - 1 magnifies the width
 
@@ -341,4 +341,7 @@ def kl_enclosure(premise: Real, text: str) -> Real:
         with working_precision(bits + extra + 32):
             return (interval(ball(lo) * (ball(lo).exp() - 1))[0], interval(ball(hi) * (ball(hi).exp() - 1))[1])
 
-    return ArbExpr(text, a * math.expm1(a) if a < 700 else math.inf, enclose)
+    exp_form = None
+    if isinstance(premise, Rational) and premise.value:  # a (e^a - 1) = -a + a e^a
+        exp_form = (-premise.value, premise.value, premise.value)
+    return ArbExpr(text, a * math.expm1(a) if a < 700 else math.inf, enclose, exp_form=exp_form)
