@@ -244,10 +244,22 @@ def _decide_notion(conj: Conjecture, reals: dict[str, Real], lhs: float, rhs: fl
 
 def _within(value: Real, bound: Real, margin: float) -> bool:
     """Whether ``|value - bound| <= margin`` (plus float evaluation error), both finite."""
-    if margin <= 0 or value.infinite or bound.infinite:
+    if not margin > 0 or value.infinite or bound.infinite:
         return False
-    v, b = float(value), float(bound)
-    return abs(v - b) <= margin + 2.0**-50 * max(1.0, abs(v), abs(b))
+    # decided with certified enclosures of value - bound, refined until they settle it (never in floats);
+    # still unsettled at the finest precision: not within (no "holds within rounding" is guessed)
+    vlo, vhi = value.enclose(LADDER[0])
+    blo, bhi = bound.enclose(LADDER[0])
+    m = Fraction(margin) + Fraction(1, 2**50) * max(Fraction(1), abs(vlo), abs(vhi), abs(blo), abs(bhi))
+    for bits in LADDER:
+        vlo, vhi = value.enclose(bits)
+        blo, bhi = bound.enclose(bits)
+        lo, hi = vlo - bhi, vhi - blo
+        if -m <= lo and hi <= m:
+            return True
+        if lo > m or hi < -m:
+            return False
+    return False
 
 
 def _enclosures(conj: Conjecture, reals: dict[str, Real], lhs: float, rhs: float) -> Decision:
