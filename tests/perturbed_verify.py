@@ -13,11 +13,27 @@ byte-identical to an unperturbed run's.
     changes every sum over inputs: ``MODE`` is ``reversed`` or ``shuffled`` (a fixed permutation), and
     ``+jitter`` (``reversed+jitter``) also multiplies every value by ``1 + 1e-13 u``, ``u`` standard normal
     from a fixed seed.
+``python tests/perturbed_verify.py ulp-up ARGS...`` (``ulp-down``)
+    runs ``relations ARGS...`` with **every conversion of an exact real to a float moved by one ulp** up
+    (down) from the nearest double (:func:`perturb_floats`): ``float()`` of a ``Fraction``, of the exact
+    reals of :mod:`relations.numbers` (``Rational``, ``Log``, ``ArbExpr``, ``LogRatio``), of a sympy
+    number, and the rounding helpers ``display_float`` / ``nearest_double``.  Only inexact conversions
+    move (an irrational, or a rational that is not a double): an exact one has no rounding to get wrong.
+    Floats may steer a search, never decide: a verdict that differs between ``ulp-up`` and ``ulp-down``
+    is a decision made by a float (issue 41: ``delta(ln(3)) <= delta(1.0986122886681097)`` was proved
+    because ``float(ln 3)`` rounds up past ``1.0986122886681097``).
+``python tests/perturbed_verify.py ulp-up --verdicts CASES.json``
+    decides the cases of the JSON file (:func:`verdicts`) with the floats moved, and prints their verdicts
+    as one JSON line: ``tests/test_perturbed_floats.py`` compares the two directions.
 """
 
 from __future__ import annotations
 
+import json
+import math
 import sys
+from fractions import Fraction
+from typing import Any
 
 import numpy as np
 
@@ -57,9 +73,148 @@ def perturb(mode: str) -> None:
     optimiser.dense_values = perturbed
 
 
+#: The modes of :func:`perturb_floats`: the direction of the one-ulp move.
+ULP_MODES = {"ulp-up": math.inf, "ulp-down": -math.inf}
+
+
+def perturb_floats(mode: str) -> None:
+    """Move every inexact conversion of an exact real to a float by one ulp (see the module docstring).
+
+    A conversion made inside another (``float(Log)`` through ``float(LogRatio)``, ``nearest_double`` through
+    ``float`` of its ends) moves once, at the outermost call.
+    """
+    import importlib
+
+    import sympy
+
+    import relations.numbers._enclosure as enclosure
+    import relations.numbers._logs as logs
+    import relations.numbers._reals as reals
+
+    towards = ULP_MODES[mode]
+    depth = [0]
+
+    def wrap(original, exact):
+        def converted(*args):
+            if depth[0]:
+                return original(*args)
+            depth[0] += 1
+            try:
+                f = original(*args)
+            finally:
+                depth[0] -= 1
+            if f is None or not math.isfinite(f) or exact(f, *args):
+                return f
+            return math.nextafter(f, towards)
+
+        return converted
+
+    def rational_exact(f: float, q) -> bool:
+        return Fraction(f) == q
+
+    def sympy_exact(f: float, x) -> bool:
+        return bool(x.is_Rational) and Fraction(f) == Fraction(int(x.p), int(x.q))
+
+    Fraction.__float__ = wrap(Fraction.__float__, rational_exact)  # type: ignore[method-assign]
+    reals.Rational.__float__ = wrap(reals.Rational.__float__, lambda f, r: Fraction(f) == r.value)  # type: ignore[method-assign]
+    reals.Log.__float__ = wrap(reals.Log.__float__, lambda f, x: x.log.ratio == 1)  # type: ignore[method-assign]
+    logs.LogRatio.__float__ = wrap(logs.LogRatio.__float__, lambda f, x: x.ratio == 1)  # type: ignore[method-assign]
+    reals.ArbExpr.__float__ = wrap(reals.ArbExpr.__float__, lambda f, x: f == 0)  # type: ignore[method-assign]
+    sympy.Expr.__float__ = wrap(sympy.Expr.__float__, sympy_exact)  # type: ignore[method-assign]
+    display = wrap(enclosure.display_float, rational_exact)
+    nearest = wrap(enclosure.nearest_double, lambda f, enclose: f == 0)
+    logs_of = wrap(logs.log_of, lambda f, q: q == 1)
+    for name in list(sys.modules):  # the helpers, wherever they were imported by name
+        if name == "relations" or name.startswith("relations."):
+            module = importlib.import_module(name)
+            for attr, new in (("display_float", display), ("nearest_double", nearest), ("log_of", logs_of)):
+                if getattr(module, attr, None) is getattr(enclosure if attr != "log_of" else logs, attr):
+                    setattr(module, attr, new)
+            # modules imported later read the patched helpers from here
+    enclosure.display_float, enclosure.nearest_double, logs.log_of = display, nearest, logs_of
+
+
+def _import_all() -> None:
+    """Import every module of ``relations`` first, so that :func:`perturb_floats` patches every name."""
+    import importlib
+    import pkgutil
+
+    import relations
+
+    for info in pkgutil.walk_packages(relations.__path__, "relations."):
+        if info.name.endswith("__main__") or ".demo" in info.name:
+            continue
+        try:
+            importlib.import_module(info.name)
+        except ImportError:  # an optional extra that is not installed
+            pass
+
+
+def verdicts(cases: list[dict[str, Any]]) -> list[Any]:
+    """The verdict of each case, in this process (with or without the floats moved).
+
+    A case is ``{"conjecture": TEXT, "setting": S, "quick": B}`` (its verdict), ``{"prove": TEXT, "setting": S}``
+    (whether the prover proves it, the search not run), ``{"mechanism": M, "claims": [...]}`` (the
+    claims' statuses on the mechanism, and the status of every catalogued relation there).  ``M`` is a
+    ``relations.mechanisms`` name with its arguments: ``["krr", 3, "3"]`` is ``krr(3, "3")``.
+    """
+    import relations.mechanisms as mechanisms
+    from relations import check, conjecture
+
+    out: list[Any] = []
+    for case in cases:
+        if "prove" in case:
+            from relations.checking._conjectures import parse_conjecture
+            from relations.proofs._conjectures import prove_conjecture
+
+            proof = prove_conjecture(parse_conjecture(case["prove"]), case.get("setting", "local"))
+            out.append("not proved" if proof is None else "proved" if proof.whole else "proved in a narrower scope")
+        elif "conjecture" in case:
+            r = conjecture(case["conjecture"], setting=case.get("setting", "local"), quick=case.get("quick", True))
+            if r.verdict == "refuted":  # a refutation must re-check
+                from relations.pipeline._conjecture import decide_conjecture
+
+                assert decide_conjecture(case["conjecture"], r.witness).status == "fails"
+            out.append(r.verdict)
+        elif "mechanism" in case:
+            name, *args = case["mechanism"]
+            mech = getattr(mechanisms, name)(*args)
+            report = check(mech, case.get("claims", []))
+            out.append({"claims": [str(c.status) for c in report.claims],
+                        "catalogue": {o.relation.id: str(o.status) for o in report.outcomes}})
+        else:
+            raise SystemExit(f"unknown case {case!r}")
+    return out
+
+
+def same_verdicts(*directories: str) -> list[str]:
+    """The relations whose verdict differs between the ``verdicts.json`` of ``verify`` runs (empty: none)."""
+    runs = []
+    for d in directories:
+        with open(f"{d}/verdicts.json", encoding="utf-8") as f:
+            runs.append({r["id"]: r["verdict"] for r in json.load(f)})
+    ids = sorted(set().union(*runs))
+    return [f"{i}: " + " / ".join(str(r.get(i)) for r in runs) for i in ids if len({r.get(i) for r in runs}) > 1]
+
+
 if __name__ == "__main__":
     if sys.argv[1:] == ["--simd-features"]:
         print(simd_features())
+    elif sys.argv[1] == "--same-verdicts":
+        differ = same_verdicts(*sys.argv[2:])
+        if differ:
+            raise SystemExit("verdicts changed with the floats moved by one ulp:\n" + "\n".join(differ))
+    elif sys.argv[1] in ULP_MODES or sys.argv[1] == "none":
+        _import_all()
+        if sys.argv[1] != "none":
+            perturb_floats(sys.argv[1])
+        if sys.argv[2] == "--verdicts":
+            with open(sys.argv[3], encoding="utf-8") as f:
+                print(json.dumps(verdicts(json.load(f))))
+        else:
+            from relations.cli import main
+
+            main(sys.argv[2:])
     else:
         perturb(sys.argv[1])
         from relations.cli import main

@@ -278,7 +278,7 @@ def _parsed(text: str):
     return (Ineq(c.lhs, c.op, c.rhs),)
 
 
-def _f(id: str, statement: str, setting: str, reference: str, where: Callable[..., bool] | None = None,
+def _f(id: str, statement: str, setting: str, reference: str, where: Callable[..., bool | None] | None = None,
        restrictions: Sequence[str] = ()) -> Fact:
     return Fact(id, statement, setting, reference, f"{DOC}#{id.replace('_', '-')}", where, frozenset(restrictions))
 
