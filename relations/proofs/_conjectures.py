@@ -143,6 +143,9 @@ class _Encoder:
                 if 0 <= n <= 16:
                     b = self(expr.base)
                     return z3.RealVal(1) if n == 0 else b if n == 1 else z3.Product(*[b] * n)
+                if -16 <= n < 0:  # 1 / base^|n|: the inverse of base, an atom with inv * base = 1 where base != 0
+                    inv = self.atom("inv", sympy.Pow(expr.base, -1), expr.base)
+                    return inv if n == -1 else z3.Product(*[inv] * -n)
                 raise _Unsupported
             if expr.exp == sympy.S.Half:
                 return self.atom("sqrt", expr, expr.base)
@@ -172,8 +175,8 @@ class _Encoder:
             u = self(arg)
             atom = self.z3.Real(f"{kind}!{len(self.atoms)}")
             self.atoms[expr] = (kind, atom, u)
-        if self.collect_side and kind in ("ln", "sqrt"):
-            self.side.append(u > 0 if kind == "ln" else u >= 0)
+        if self.collect_side and kind in ("ln", "sqrt", "inv"):
+            self.side.append(u > 0 if kind == "ln" else u >= 0 if kind == "sqrt" else u != 0)
         return atom
 
     def axioms(self) -> list:
@@ -191,14 +194,42 @@ class _Encoder:
                         z3.Implies(u <= 0, z3.And(a <= 0, a >= u))]
             elif kind == "sqrt":
                 out += [a >= 0, z3.Implies(u >= 0, a * a == u)]
+            elif kind == "inv":
+                out += [z3.Implies(u != 0, a * u == 1)]
         items = list(self.atoms.values())
         for (k1, a1, u1), (k2, a2, u2) in itertools.permutations(items, 2):
-            if k1 == k2 and k1 != "sqrt":  # sqrt is monotone through a^2 = u
+            if k1 == k2 and k1 not in ("sqrt", "inv"):  # sqrt is monotone through a^2 = u, inv through a u = 1
                 defined = z3.And(u1 > 0, u2 > 0) if k1 == "ln" else z3.BoolVal(True)
                 out.append(z3.Implies(z3.And(defined, u1 <= u2), a1 <= a2))
-            if k1 == "exp" and k2 == "ln":  # e^w against v = e^(ln v), by monotonicity of exp
+                if k1 != "tanh":
+                    out.append(z3.Implies(z3.And(defined, u1 < u2), a1 < a2))  # exp and ln are strictly increasing
+            if k1 == "exp" and k2 == "ln":  # e^w against v = e^(ln v), by strict monotonicity of exp
                 out.append(z3.Implies(z3.And(u2 > 0, a2 <= u1), u2 <= a1))
                 out.append(z3.Implies(z3.And(u2 > 0, a2 >= u1), u2 >= a1))
+                out.append(z3.Implies(z3.And(u2 > 0, a2 < u1), u2 < a1))
+                out.append(z3.Implies(z3.And(u2 > 0, a2 > u1), u2 > a1))
+        out += self.identities()
+        return out
+
+    def identities(self) -> list:
+        """Algebraic identities between applications whose arguments are proportional, so that rewrites of one
+        another are one term: ``e^(k u) = (e^u)^k`` for integers ``|k| <= 4`` (``e^-u e^u = 1``), and
+        ``tanh(w) (e^(2w) + 1) = e^(2w) - 1`` (``tanh(eps_d / 2)`` is ``(e^eps_d - 1) / (e^eps_d + 1)``)."""
+        import sympy
+
+        z3 = self.z3
+        out = []
+        apps = [(node, kind, a) for node, (kind, a, _) in self.atoms.items() if kind in ("exp", "tanh")]
+        for (n1, k1, a1), (n2, k2, a2) in itertools.permutations(apps, 2):
+            ratio = n2.args[0] / n1.args[0] if n1.args[0] != 0 else None  # sympy cancels proportional arguments
+            if ratio is None or not ratio.is_Rational:
+                continue
+            if k1 == k2 == "exp" and ratio.is_Integer and int(ratio) not in (0, 1) and abs(int(ratio)) <= 4:
+                k = int(ratio)
+                power = z3.Product(*[a1] * abs(k))
+                out.append(a2 == power if k > 0 else a2 * power == 1)
+            elif k1 == "tanh" and k2 == "exp" and ratio in (2, -2):  # n2 = e^(+-2w)
+                out.append(a1 * (a2 + 1) == (a2 - 1 if ratio == 2 else 1 - a2))
         return out
 
     def inequality(self, lhs, op: str, rhs):
@@ -233,18 +264,61 @@ def _patterns(conj, setting: str, universe: list[str], allow: frozenset[str]):
             yield set(infinite), finite
 
 
-def _substituted(conj, infinite: set[str]) -> _Goal | bool:
-    """The conjecture with the infinite notions substituted: True/False when sympy decides it, else the rest."""
+def _forced(infinite: set[str], keys: list[str], setting: str, subs: dict) -> dict:
+    """Values the infinities force on finite notions, from the equality facts of the whole setting: ``k = f(...)``
+    whose right side is a finite constant once the infinite notions are substituted (``hellinger = 1 -
+    exp(-renyi(1/2) / 2)`` is 1 where ``renyi(1/2)`` is infinite)."""
+    import sympy
+
+    out = {}
+    for fact in facts(setting):
+        if " = " not in fact.statement:
+            continue
+        for inst in fact.instances(keys, setting):
+            if inst.restrictions:
+                continue
+            q = inst.conjectures[0]
+            names = {key_of(x.name) for x in q.rhs.free_symbols}
+            if not q.lhs.is_Symbol or key_of(q.lhs.name) in infinite or not names or not names <= infinite:
+                continue
+            value = q.rhs.xreplace(subs).doit()
+            if value.is_number and value.is_finite and value.is_real:
+                out[q.lhs] = value
+    return out
+
+
+def _positive(setting: str) -> set[str]:
+    """The notions a fact of the whole setting says are positive (``prior_vulnerability > 0``)."""
+    import re
+
+    return {m.group(1) for f in facts(setting) if not f.restrictions
+            for m in [re.fullmatch(r"(\w+) > 0", f.statement)] if m}
+
+
+def _substituted(conj, infinite: set[str], setting: str = "local") -> _Goal | bool:
+    """The conjecture with the infinite notions substituted, and the values they force (:func:`_forced`):
+    True/False when sympy decides it (``ln(0) = -inf``; a notion a fact says is positive is positive), else the
+    rest."""
     import sympy
 
     from relations.checking._conjectures import symbol
 
-    subs = {}
+    subs: dict = {}
     for n in conj.notions:
         if key_of(n) in infinite:
             subs[symbol(n)] = -sympy.oo if n == "sigma_min" else sympy.oo
+    subs.update(_forced(infinite, [key_of(n) for n in conj.notions], setting, dict(subs)))
+    positive = {symbol(n): sympy.Symbol(n, positive=True) for n in conj.notions
+                if key_of(n) not in infinite and n in _positive(setting) and symbol(n) not in subs}
+
+    def value(side):
+        with sympy.evaluate(False):
+            side = side.xreplace({**subs, **positive})
+        side = side.replace(lambda e: isinstance(e, sympy.log) and e.args[0].is_zero, lambda e: -sympy.oo)
+        return side.doit()
+
     try:
-        lhs, rhs = conj.lhs.xreplace(subs).doit(), conj.rhs.xreplace(subs).doit()
+        lhs, rhs = value(conj.lhs), value(conj.rhs)
         if lhs is sympy.nan or rhs is sympy.nan:
             return True  # a side is inf - inf, 0 * inf, ...: undefined on every such mechanism, so no counterexample
         rel = {"<=": sympy.Le, "<": sympy.Lt, ">=": sympy.Ge, ">": sympy.Gt}[conj.op](lhs, rhs)
@@ -252,6 +326,8 @@ def _substituted(conj, infinite: set[str]) -> _Goal | bool:
         return False
     if rel is sympy.true or rel is sympy.false:
         return bool(rel)
+    back = {v: k for k, v in positive.items()}
+    lhs, rhs = lhs.xreplace(back), rhs.xreplace(back)
     bad = (sympy.oo, -sympy.oo, sympy.zoo, sympy.nan)
     if any(lhs.has(b) or rhs.has(b) for b in bad):
         return False
@@ -524,7 +600,7 @@ def _prove_with(conj, setting, universe, allow, timeout_ms) -> Proof | None:
     scripts = []
     for infinite, finite in _patterns(conj, setting, universe, allow):
         restrictions |= finite_closure(finite, setting, universe, allow=allow)[1]
-        rest = _substituted(conj, infinite)
+        rest = _substituted(conj, infinite, setting)
         label = ", ".join(sorted(infinite)) + " infinite"
         if rest is True:
             cases.append((f"{label}: true in the extended reals", []))

@@ -320,6 +320,8 @@ NOTION_FACTS: tuple[Fact, ...] = (
     _f("renyi2_chi2", "renyi(2) = ln(1 + chi2)", "both", f"{_VEH}; the definitions"),
     _f("local_eps_m_le_kl", "eps_m <= kl", "local", f"{_CT}, Theorem 2.7.2 (convexity of KL)"),
     _f("local_cmi", "cmi = eps_m", "local", "Cuff, Yu, CCS 2016, doi:10.1145/2976749.2978308 (one record)"),
+    _f("cmi_le_kl", "cmi <= kl", "both", f"Cuff, Yu, CCS 2016, doi:10.1145/2976749.2978308 (conditioned on the other "
+       f"records, the channel of record i compares neighbours); {_CT}, Theorem 2.7.2 (convexity of KL)"),
     # ---- the privacy profile and total variation
     _f("tv_delta0", "tv = delta(0)", "both", f"{_BBG}, the definitions"),
     _f("delta_le_tv", "delta(EPS) <= tv", "both", _BBG, where=lambda EPS: side(EPS, ">=", 0)),
@@ -351,10 +353,14 @@ NOTION_FACTS: tuple[Fact, ...] = (
     _f("hellinger_le_tv", "hellinger <= tv", "both", _LECAM),
     _f("tv_le_hellinger", "tv <= sqrt(1 - (1 - hellinger)^2)", "both", _LECAM),
     _f("hellinger_le_kl", "hellinger <= 1 - exp(-kl / 2)", "both", f"{_VEH} (D_1/2 <= D_1)"),
+    _f("hellinger_renyi_half", "hellinger = 1 - exp(-renyi(1/2) / 2)", "both",
+       f"{_VEH} (D_1/2 = -2 ln(1 - H^2)); the definitions"),
     # ---- Gaussian DP (docs/notion-inequalities-tradeoff.md)
     _f("range_gdp_mu", "gdp_mu >= 0", "both", _DRS),
     _f("renyi_le_gdp", "renyi(ALPHA) <= ALPHA * gdp_mu^2 / 2", "both", f"{_DRS} (Blackwell: the Gaussian pair "
        "dominates)"),
+    _f("gdp_le_dp", "gdp_mu <= 2 * eps_d", "both", f"{_DRS}, Proposition 2.5 and Theorem 2.10 (eps-DP is the "
+       "trade-off of binary randomized response); Phi(x) >= e^x / (1 + e^x) for x >= 0"),
     _f("kl_le_gdp", "kl <= gdp_mu^2 / 2", "both", f"{_DRS} (Blackwell: the Gaussian pair dominates)"),
     _f("rho_le_gdp", "rho <= gdp_mu^2 / 2", "both", f"{_DRS} (Blackwell: the Gaussian pair dominates)"),
 )
