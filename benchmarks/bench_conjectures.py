@@ -57,8 +57,8 @@ CONJECTURES = (
     ("pml <= eps_d", "local", "true", "p(y) >= min_x Q[x][y] (Saeidian et al. 2023)"),
     ("gdp_mu <= eps_d", "local", "false", "binary RR: gdp_mu = 2 Phi^-1(e^eps/(1+e^eps)) > eps for small eps"),
     ("bayes_leakage <= tv", "central", "false", "an input alone carries prior the output reveals"),
-    ("tv <= 1 - exp(-eps_d)", "local", "true", "tv <= tanh(eps_d/2) <= 1 - e^-eps_d; not derived: the search runs"),
-    ("gdp_mu <= 2*eps_d", "local", "true", "gdp_mu <= 2 Phi^-1(e^eps_d/(1+e^eps_d)) and Phi(x) >= e^x/(1+e^x); not derived: the search runs"),
+    ("tv <= 1 - exp(-eps_d)", "local", "true", "tv <= tanh(eps_d/2) <= 1 - e^-eps_d"),
+    ("gdp_mu <= 2*eps_d", "local", "true", "gdp_mu <= 2 Phi^-1(e^eps_d/(1+e^eps_d)) and Phi(x) >= e^x/(1+e^x)"),
 )
 
 
