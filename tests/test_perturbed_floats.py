@@ -113,3 +113,31 @@ def test_conjecture_verdicts_do_not_move_with_the_floats(tmp_path):
     for (text, setting, expected), verdict in zip(rows, up):
         assert verdict != ("proved" if expected == "false" else "refuted"), (text, setting, verdict)
     _check_claims(up[len(rows):])
+
+
+
+def test_an_undecided_side_condition_leaves_the_fact_out_and_says_so(monkeypatch):
+    """A rational within ``1e-1300`` of ``ln 3`` (mpmath, 1400 digits): the enclosures of the finest rung
+    (4096 bits, about 1233 digits) cannot separate it from ``ln 3``, so ``delta_monotone`` is instantiated
+    in neither order, and the fact lists what it left out.  (A notion's argument is at most 1000
+    characters long, so such a rational never comes from a conjecture's text: this is the helper's own
+    guarantee, tested through the instances' argument lookup.)"""
+    from fractions import Fraction
+
+    import mpmath
+
+    import relations.proofs._facts as facts_module
+    from relations.numbers import Log, LogRatio, Rational
+    from relations.proofs._facts import BY_ID, side
+
+    with mpmath.workdps(1400):
+        near = Rational(Fraction(mpmath.nstr(mpmath.log(3), 1320, min_fixed=-1, max_fixed=2)))
+    ln3 = Log(LogRatio.of(Fraction(3)))
+    assert side(ln3, "<", near) is None and side(near, "<", ln3) is None
+    assert side(ln3, "<", Rational(Fraction("1.0986122886681097"))) is True
+    arguments = {"delta(ln(3))": ("delta", "ln(3)", ln3), "delta(near)": ("delta", "near", near)}
+    monkeypatch.setattr(facts_module, "_argument", arguments.get)
+    fact = BY_ID["delta_monotone"]
+    assert fact.instances(list(arguments), "local") == []
+    assert sorted(fact.undecided(list(arguments), "local")) == [
+        "delta_monotone: EPS = ln(3), EPS2 = near", "delta_monotone: EPS = near, EPS2 = ln(3)"]
