@@ -19,6 +19,8 @@ byte-identical to an unperturbed run's.
     reals of :mod:`relations.numbers` (``Rational``, ``Log``, ``ArbExpr``, ``LogRatio``), of a sympy
     number, and the rounding helpers ``display_float`` / ``nearest_double``.  Only inexact conversions
     move (an irrational, or a rational that is not a double): an exact one has no rounding to get wrong.
+    sympy's own numbers (``Rational``, ``Float``) are left alone: a ``Float``'s hash is its float, and
+    the tool decides nothing on them (it reads their ``p`` and ``q``).
     Floats may steer a search, never decide: a verdict that differs between ``ulp-up`` and ``ulp-down``
     is a decision made by a float (issue 41: ``delta(ln(3)) <= delta(1.0986122886681097)`` was proved
     because ``float(ln 3)`` rounds up past ``1.0986122886681097``).
