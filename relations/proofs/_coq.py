@@ -8,11 +8,14 @@ mechanism of the catalogue's scope.
 
 :data:`COQ_PROOFS` is the one registry of which theorem proves which relation, with the statement it must
 have; ``relations verify``, the tests and ``proofs/coq/README.md`` (:func:`markdown_table`) read it.
-:func:`check_theorems` compiles the files the theorems need (:func:`needed`) once per process in a temporary
-copy (in ``_CoqProject`` order), then checks in **one** coqc session that every theorem still has its
-registered statement (a weakened statement fails) and that ``Print Assumptions`` lists only the axioms the
-standard library's reals rest on (those of ``Rpower.exp_ln`` and ``MVT.MVT``: an ``Admitted`` proof or an
-``Axiom`` fails).
+:func:`check_theorems` compiles the files the theorems need (:func:`needed`) in a temporary copy (in
+``_CoqProject`` order) once per set of files and coqc: the compiled files are kept in the cache folder
+(:func:`cache_folder`, keyed by a hash of the files and of coqc, each file's hash checked when it is read
+back).  Then it checks in **one** coqc session that every definition the statements use has its registered
+body (:data:`~relations.proofs._coq_definitions.COQ_DEFINITIONS`), that every theorem still has its
+registered statement over those definitions (a weakened statement fails), and that ``Print Assumptions``
+lists only the axioms the standard library's reals rest on (those of ``Rpower.exp_ln`` and ``MVT.MVT``: an
+``Admitted`` proof or an ``Axiom`` fails; read once per compiled library and kept with it).
 
 ``relations verify`` cites a theorem (a verdict's ``coq``) only when that check passed in the same run.
 Without ``coqc`` (or without the ``proofs/coq`` folder, in an installed wheel) nothing is cited: a relation
