@@ -33,11 +33,26 @@ import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-__all__ = ["cache_dir", "usable_cache_dir", "hypothesis_home"]
+__all__ = ["CACHE_VARIABLE", "cache_dir", "usable_cache_dir", "hypothesis_home"]
+
+
+#: The environment variable that names another cache folder (the tests point it at a temporary one).
+CACHE_VARIABLE = "RELATIONS_CACHE_DIR"
+
+
+def _folder() -> str:
+    """:data:`CACHE_VARIABLE` when set and not empty, else platformdirs' user cache folder for ``relations``."""
+    named = os.environ.get(CACHE_VARIABLE, "").strip()
+    if named:
+        return os.path.abspath(named)
+    import platformdirs
+
+    return platformdirs.user_cache_dir("relations", appauthor=False)
 
 
 def cache_dir() -> str:
-    """The tool's cache folder (platformdirs' user cache folder for ``relations``), created if missing.
+    """The tool's cache folder (platformdirs' user cache folder for ``relations``, or ``$RELATIONS_CACHE_DIR``),
+    created if missing.
 
     Returns
     -------
@@ -46,12 +61,10 @@ def cache_dir() -> str:
 
     Examples
     --------
-    >>> os.path.basename(cache_dir())
-    'relations'
+    >>> os.path.basename(cache_dir()) == "relations" or bool(os.environ.get(CACHE_VARIABLE))
+    True
     """
-    import platformdirs
-
-    path = platformdirs.user_cache_dir("relations", appauthor=False)
+    path = _folder()
     os.makedirs(path, exist_ok=True)
     return path
 
@@ -68,9 +81,7 @@ def usable_cache_dir() -> str | None:
     >>> usable_cache_dir() in (None, cache_dir())
     True
     """
-    import platformdirs
-
-    path = platformdirs.user_cache_dir("relations", appauthor=False)
+    path = _folder()
     try:
         os.makedirs(os.path.join(path, "hypothesis"), exist_ok=True)
         fd, probe = tempfile.mkstemp(prefix=".probe-", dir=path)

@@ -2,15 +2,26 @@
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
 
 sys.path.insert(0, os.path.dirname(__file__))  # tests/bruteforce.py, tests/reference_strategies.py
+
+# The tool's cache folder (relations._cache) is a temporary one per test session, shared by the session's
+# tests and the commands they run (so the Coq theorems are compiled once per session, not once per
+# ``verify``), and the user's own cache folder is never written.
+_SESSION_CACHE = tempfile.mkdtemp(prefix="relations-tests-cache-")
+atexit.register(shutil.rmtree, _SESSION_CACHE, True)
+os.environ["XDG_CACHE_HOME"] = _SESSION_CACHE
+os.environ.pop("RELATIONS_CACHE_DIR", None)
 
 # CI is deterministic (derandomize: the same examples on every run, so a red run is reproducible and a
 # green one does not turn red by chance); HYPOTHESIS_PROFILE=explore draws fresh random examples, ten times

@@ -82,13 +82,17 @@ def built(tmp_path_factory) -> Path | None:
     ``None`` when coqc is missing: each test then fails (not errors, not skips) in its own body."""
     if shutil.which("coqc") is None:
         return None
+    with coq._LOCK:  # already compiled in this process by the checker (tests/test_coq_pins.py): the same files
+        earlier = coq._BUILDS.get(COQ_DIR)
+    if earlier is not None and earlier.folder is not None:
+        return earlier.folder
     folder = _copy(tmp_path_factory.mktemp("coq") / "coq")
     for filename in coq.needed(folder):
         run = _coqc(folder, filename)
         assert run.returncode == 0, f"coqc {filename} failed:\n{run.stdout}\n{run.stderr}"
     release = subprocess.run([_tool("coqc"), "--version"], capture_output=True, text=True).stdout.split()[5]
     with coq._LOCK:  # the checker's build of the repository's folder, in this process, is this one
-        coq._BUILDS.setdefault(COQ_DIR, (folder, release))
+        coq._BUILDS.setdefault(COQ_DIR, coq._Build(folder, release))
     return folder
 
 
@@ -348,7 +352,7 @@ def test_an_admitted_proof_is_not_checked(built, tmp_path):
     admitted, other = _lemma("local_identifiability_corrected"), _lemma("paper_thm4_form_invalid")
     out = coq._check_session(_tool("coqc"), copy, "8.x", [admitted, other])
     assert out[admitted].status == "failed" and "Admitted" in out[admitted].detail
-    assert out[admitted].detail.endswith("['local_identifiability_corrected']")
+    assert out[admitted].detail.endswith("local_identifiability_corrected']")  # LocalIdentifiability.local_...
     assert out[other].status == "checked"
 
 
@@ -384,6 +388,7 @@ def test_a_coqc_killed_by_ctrl_c_is_not_remembered_as_a_failure(built, tmp_path,
     """A Ctrl-C reaches prepare()'s coqc too; a run it killed (negative return code) is no answer, neither in
     the compile nor in the check, so the next check in the same process does it again."""
     _tool("coqc")
+    monkeypatch.setenv("RELATIONS_CACHE_DIR", str(tmp_path / "cache"))  # empty: the copy is compiled
     proof = _lemma("kl_le_eps_tanh")
     real = coq._run
     killed = lambda coqc, folder, name: subprocess.CompletedProcess([coqc], -2, "", "")  # noqa: E731

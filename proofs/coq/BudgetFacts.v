@@ -201,6 +201,50 @@ Proof. intro Hb. unfold ratio. destruct (Req_EM_T b 0); [contradiction | reflexi
 Lemma eln_pos r : 0 < r -> eln (XFin r) = Fin (ln r).
 Proof. intro Hr. simpl. destruct (Rlt_dec 0 r); [reflexivity | lra]. Qed.
 
+(** ** The one argument behind the ratio budgets
+
+    [eps_d], [eps_i] and [neg_sigma] are each [eln (pair_max nb n f)], the
+    logarithm of the largest term [f x x'] over neighbour pairs (each term a
+    ratio, or a maximum of ratios over the outputs).  What such a budget is
+    -- below [e] iff every neighbour pair's term is below [e^e], [+inf] with
+    an infinite term, above the logarithm of each finite one -- is proved
+    here once; the lemmas of each budget below instantiate it. *)
+
+Lemma pair_max_eln_le nb n f e :
+  0 <= e ->
+  (ele (eln (pair_max nb n f)) (Fin e) <->
+   forall x x', (x < n)%nat -> (x' < n)%nat -> nb x x' = true -> xbelow (exp e) (f x x')).
+Proof. intro He. rewrite eln_le_fin by apply pair_max_ge1. apply pair_max_le, exp_ge1, He. Qed.
+
+Lemma pair_max_eln_pinf nb n f x x' :
+  (x < n)%nat -> (x' < n)%nat -> nb x x' = true -> f x x' = Some XInf -> eln (pair_max nb n f) = PInf.
+Proof.
+  intros Hx Hx' Hnb Hf. unfold pair_max.
+  rewrite (xmax_upto_inf n _ x); [reflexivity | exact Hx|]. cbv beta. f_equal.
+  apply (xmax_upto_inf n _ x' Hx'). rewrite Hnb. exact Hf.
+Qed.
+
+Lemma pair_max_eln_ge nb n f x x' X r :
+  (x < n)%nat -> (x' < n)%nat -> nb x x' = true -> f x x' = Some X -> xle (XFin r) X -> 0 < r ->
+  ele (Fin (ln r)) (eln (pair_max nb n f)).
+Proof.
+  intros Hx Hx' Hnb Hf Hle Hr. rewrite <- eln_pos by exact Hr. apply eln_mono.
+  eapply xle_trans; [exact Hle | apply (pair_max_term nb n f x x' X Hx Hx' Hnb Hf)].
+Qed.
+
+(** A neighbour pair's term of [eps_d] or [eps_i], a maximum of ratios
+    [a y / b y] of non-negative numbers over the outputs, is below [B >= 1]
+    iff every [a y <= B b y]. *)
+Lemma ratios_below m (a b : nat -> R) B :
+  (forall y, (y < m)%nat -> 0 <= a y /\ 0 <= b y) -> 1 <= B ->
+  (xbelow B (Some (xmax_upto m (fun y => ratio (a y) (b y)))) <->
+   forall y, (y < m)%nat -> a y <= B * b y).
+Proof.
+  intros Hab HB. simpl. rewrite xmax_upto_le by exact HB.
+  split; intros H y Hy; specialize (H y Hy); destruct (Hab y Hy); cbv beta in *;
+    [rewrite ratio_below in H | rewrite ratio_below]; solve [assumption | lra].
+Qed.
+
 (** ** Ratio budgets *)
 
 Lemma eps_d_le_iff nb n m Q e :
@@ -209,15 +253,13 @@ Lemma eps_d_le_iff nb n m Q e :
   (forall x x' y, (x < n)%nat -> (x' < n)%nat -> (y < m)%nat -> nb x x' = true ->
      Q x y <= exp e * Q x' y).
 Proof.
-  intros HQ He. pose proof (exp_ge1 e He) as H1. pose proof (exp_pos e) as Hpos.
-  unfold eps_d, dp_ratio. rewrite eln_le_fin by apply pair_max_ge1.
-  rewrite pair_max_le by exact H1. split.
-  - intros H x x' y Hx Hx' Hy Hnb. specialize (H x x' Hx Hx' Hnb). simpl in H.
-    rewrite xmax_upto_le in H by exact H1. specialize (H y Hy).
-    rewrite ratio_below in H; [exact H | apply HQ; assumption | apply HQ; assumption | exact Hpos].
-  - intros H x x' Hx Hx' Hnb. simpl. rewrite xmax_upto_le by exact H1. intros y Hy.
-    rewrite ratio_below; [apply H; assumption | apply HQ; assumption | apply HQ; assumption
-                          | exact Hpos].
+  intros HQ He. unfold eps_d, dp_ratio. rewrite pair_max_eln_le by exact He.
+  assert (Hab : forall x x', (x < n)%nat -> (x' < n)%nat ->
+            forall y, (y < m)%nat -> 0 <= Q x y /\ 0 <= Q x' y)
+    by (intros; split; apply HQ; assumption).
+  split; intros H x x'; [intros y Hx Hx' Hy Hnb | intros Hx Hx' Hnb].
+  - exact (proj1 (ratios_below m _ _ _ (Hab x x' Hx Hx') (exp_ge1 e He)) (H x x' Hx Hx' Hnb) y Hy).
+  - apply (proj2 (ratios_below m _ _ _ (Hab x x' Hx Hx') (exp_ge1 e He))). intros y Hy. apply H; assumption.
 Qed.
 
 Lemma eps_i_le_iff nb n m p Q e :
@@ -226,16 +268,13 @@ Lemma eps_i_le_iff nb n m p Q e :
   (forall x x' y, (x < n)%nat -> (x' < n)%nat -> (y < m)%nat -> nb x x' = true ->
      p x * Q x y <= exp e * (p x' * Q x' y)).
 Proof.
-  intros Hp HQ He. pose proof (exp_ge1 e He) as H1. pose proof (exp_pos e) as Hpos.
-  assert (Hnn : forall x y, (x < n)%nat -> (y < m)%nat -> 0 <= p x * Q x y)
-    by (intros x y Hx Hy; apply Rmult_le_pos; [apply Hp | apply HQ]; assumption).
-  unfold eps_i, id_ratio. rewrite eln_le_fin by apply pair_max_ge1.
-  rewrite pair_max_le by exact H1. split.
-  - intros H x x' y Hx Hx' Hy Hnb. specialize (H x x' Hx Hx' Hnb). simpl in H.
-    rewrite xmax_upto_le in H by exact H1. specialize (H y Hy).
-    rewrite ratio_below in H by auto. exact H.
-  - intros H x x' Hx Hx' Hnb. simpl. rewrite xmax_upto_le by exact H1. intros y Hy.
-    rewrite ratio_below by auto. apply H; assumption.
+  intros Hp HQ He. unfold eps_i, id_ratio. rewrite pair_max_eln_le by exact He.
+  assert (Hab : forall x x', (x < n)%nat -> (x' < n)%nat ->
+            forall y, (y < m)%nat -> 0 <= p x * Q x y /\ 0 <= p x' * Q x' y)
+    by (intros; split; apply Rmult_le_pos; solve [apply Hp; assumption | apply HQ; assumption]).
+  split; intros H x x'; [intros y Hx Hx' Hy Hnb | intros Hx Hx' Hnb].
+  - exact (proj1 (ratios_below m _ _ _ (Hab x x' Hx Hx') (exp_ge1 e He)) (H x x' Hx Hx' Hnb) y Hy).
+  - apply (proj2 (ratios_below m _ _ _ (Hab x x' Hx Hx') (exp_ge1 e He))). intros y Hy. apply H; assumption.
 Qed.
 
 Lemma neg_sigma_le_iff nb n p e :
@@ -243,13 +282,9 @@ Lemma neg_sigma_le_iff nb n p e :
   ele (neg_sigma nb n p) (Fin e) <->
   (forall x x', (x < n)%nat -> (x' < n)%nat -> nb x x' = true -> p x <= exp e * p x').
 Proof.
-  intros Hp He. pose proof (exp_ge1 e He) as H1. pose proof (exp_pos e) as Hpos.
-  unfold neg_sigma, prior_ratio. rewrite eln_le_fin by apply pair_max_ge1.
-  rewrite pair_max_le by exact H1. split.
-  - intros H x x' Hx Hx' Hnb. specialize (H x x' Hx Hx' Hnb).
-    rewrite ratio_below in H by (try apply Hp; auto). exact H.
-  - intros H x x' Hx Hx' Hnb.
-    rewrite ratio_below by (try apply Hp; auto). apply H; assumption.
+  intros Hp He. unfold neg_sigma, prior_ratio. rewrite pair_max_eln_le by exact He.
+  pose proof (exp_pos e) as Hpos. split; intros H x x' Hx Hx' Hnb; specialize (H x x' Hx Hx' Hnb); cbv beta in *;
+    [rewrite ratio_below in H | rewrite ratio_below]; solve [assumption | apply Hp; assumption].
 Qed.
 
 Lemma eps_d_cases nb n m Q :
@@ -269,9 +304,7 @@ Lemma eps_d_pinf nb n m Q x x' y :
   (x < n)%nat -> (x' < n)%nat -> (y < m)%nat -> nb x x' = true ->
   Q x' y = 0 -> Q x y <> 0 -> eps_d nb n m Q = PInf.
 Proof.
-  intros Hx Hx' Hy Hnb H0 H1. unfold eps_d, dp_ratio, pair_max.
-  rewrite (xmax_upto_inf n _ x); [reflexivity | exact Hx|]. cbv beta. f_equal.
-  apply (xmax_upto_inf n _ x' Hx'). rewrite Hnb. f_equal.
+  intros Hx Hx' Hy Hnb H0 H1. apply (pair_max_eln_pinf nb n _ x x' Hx Hx' Hnb). f_equal.
   apply (xmax_upto_inf m _ y Hy). apply ratio_inf; assumption.
 Qed.
 
@@ -280,9 +313,8 @@ Lemma le_eps_d nb n m Q x x' y :
   (x < n)%nat -> (x' < n)%nat -> (y < m)%nat -> nb x x' = true ->
   0 < Q x y -> 0 < Q x' y -> ele (Fin (ln (Q x y / Q x' y))) (eps_d nb n m Q).
 Proof.
-  intros Hx Hx' Hy Hnb H1 H2. unfold eps_d, dp_ratio.
-  rewrite <- eln_pos by (apply Rdiv_lt_0_compat; assumption). apply eln_mono.
-  eapply xle_trans; [|apply (pair_max_term nb n _ x x' _ Hx Hx' Hnb eq_refl)].
+  intros Hx Hx' Hy Hnb H1 H2.
+  apply (pair_max_eln_ge nb n _ x x' _ _ Hx Hx' Hnb eq_refl); [|apply Rdiv_lt_0_compat; assumption].
   apply (xmax_upto_term m _ y); [exact Hy|]. apply ratio_fin. lra.
 Qed.
 
@@ -291,9 +323,7 @@ Lemma eps_i_pinf nb n m p Q x x' y :
   (x < n)%nat -> (x' < n)%nat -> (y < m)%nat -> nb x x' = true ->
   p x' * Q x' y = 0 -> p x * Q x y <> 0 -> eps_i nb n m p Q = PInf.
 Proof.
-  intros Hx Hx' Hy Hnb H0 H1. unfold eps_i, id_ratio, pair_max.
-  rewrite (xmax_upto_inf n _ x); [reflexivity | exact Hx|]. cbv beta. f_equal.
-  apply (xmax_upto_inf n _ x' Hx'). rewrite Hnb. f_equal.
+  intros Hx Hx' Hy Hnb H0 H1. apply (pair_max_eln_pinf nb n _ x x' Hx Hx' Hnb). f_equal.
   apply (xmax_upto_inf m _ y Hy). apply ratio_inf; assumption.
 Qed.
 
@@ -303,9 +333,8 @@ Lemma le_eps_i nb n m p Q x x' y :
   0 < p x * Q x y -> 0 < p x' * Q x' y ->
   ele (Fin (ln (p x * Q x y / (p x' * Q x' y)))) (eps_i nb n m p Q).
 Proof.
-  intros Hx Hx' Hy Hnb H1 H2. unfold eps_i, id_ratio.
-  rewrite <- eln_pos by (apply Rdiv_lt_0_compat; assumption). apply eln_mono.
-  eapply xle_trans; [|apply (pair_max_term nb n _ x x' _ Hx Hx' Hnb eq_refl)].
+  intros Hx Hx' Hy Hnb H1 H2.
+  apply (pair_max_eln_ge nb n _ x x' _ _ Hx Hx' Hnb eq_refl); [|apply Rdiv_lt_0_compat; assumption].
   apply (xmax_upto_term m _ y); [exact Hy|]. apply ratio_fin. lra.
 Qed.
 
@@ -313,20 +342,16 @@ Qed.
 Lemma neg_sigma_pinf nb n p x x' :
   (x < n)%nat -> (x' < n)%nat -> nb x x' = true ->
   p x' = 0 -> p x <> 0 -> neg_sigma nb n p = PInf.
-Proof.
-  intros Hx Hx' Hnb H0 H1. unfold neg_sigma, prior_ratio, pair_max.
-  rewrite (xmax_upto_inf n _ x); [reflexivity | exact Hx|]. cbv beta. f_equal.
-  apply (xmax_upto_inf n _ x' Hx'). rewrite Hnb. apply ratio_inf; assumption.
-Qed.
+Proof. intros Hx Hx' Hnb H0 H1. apply (pair_max_eln_pinf nb n _ x x' Hx Hx' Hnb), ratio_inf; assumption. Qed.
 
 (** [ln(p(x)/p(x')) <= -sigma_min] for a neighbour pair of positive priors. *)
 Lemma le_neg_sigma nb n p x x' :
   (x < n)%nat -> (x' < n)%nat -> nb x x' = true -> 0 < p x -> 0 < p x' ->
   ele (Fin (ln (p x / p x'))) (neg_sigma nb n p).
 Proof.
-  intros Hx Hx' Hnb H1 H2. unfold neg_sigma, prior_ratio.
-  rewrite <- eln_pos by (apply Rdiv_lt_0_compat; assumption). apply eln_mono.
-  apply (pair_max_term nb n _ x x' _ Hx Hx' Hnb). apply ratio_fin. lra.
+  intros Hx Hx' Hnb H1 H2.
+  apply (pair_max_eln_ge nb n _ x x' (XFin (p x / p x')) _ Hx Hx' Hnb); [apply ratio_fin; lra | simpl; lra
+                                                                      | apply Rdiv_lt_0_compat; assumption].
 Qed.
 
 (** ** Maxima of extended reals ([kl_max]) *)

@@ -40,6 +40,15 @@ Proof.
     unfold local_nb. apply negb_true_iff, Nat.eqb_neq. exact Hne.
 Qed.
 
+(** A finite [eps_all = e] is [e >= 0] and [e]-LDP; otherwise [eps_all] is [+inf]. *)
+Lemma eps_all_cases_ldp n m Q :
+  is_channel n m Q -> eps_all n m Q = PInf \/ exists e, 0 <= e /\ eps_all n m Q = Fin e /\ ldp n m e Q.
+Proof.
+  intro HQ. destruct (eps_d_cases local_nb n m Q) as [He|[e [He0 He]]]; [left; exact He | right].
+  exists e. repeat split; [exact He0 | exact He |].
+  apply ldp_of_eps_all; [exact HQ | exact He0 |]. unfold eps_all. rewrite He. apply ele_refl.
+Qed.
+
 (** ** Group privacy *)
 
 (** Along a path of at most [d] steps from [x] to [z], each step multiplies the
@@ -123,10 +132,8 @@ Theorem cuffyu2016_density :
      ele (eps_m n m p Q) (eps_all n m Q).
 Proof.
   intros n m p Q Hp HQ.
-  destruct (eps_d_cases local_nb n m Q) as [He|[e [He0 He]]];
-    unfold eps_all; rewrite He; [apply ele_pinf|].
-  simpl. apply local_mi_le_eps; try assumption.
-  apply ldp_of_eps_all; try assumption. unfold eps_all. rewrite He. apply ele_refl.
+  destruct (eps_all_cases_ldp n m Q HQ) as [He|[e [He0 [He Hl]]]]; rewrite He; [apply ele_pinf|].
+  simpl. apply local_mi_le_eps; assumption.
 Qed.
 
 (** [drv2010.kl]: [eps_m <= eps_all (e^eps_all - 1)], every finite mechanism, any prior.
@@ -137,10 +144,8 @@ Theorem drv2010_kl :
      ele (eps_m n m p Q) (emap (fun e => e * (exp e - 1)) (eps_all n m Q)).
 Proof.
   intros n m p Q Hp HQ.
-  destruct (eps_d_cases local_nb n m Q) as [He|[e [He0 He]]];
-    unfold eps_all; rewrite He; [apply ele_pinf|].
-  simpl. apply mi_le_kl_bound; try assumption.
-  apply ldp_of_eps_all; try assumption. unfold eps_all. rewrite He. apply ele_refl.
+  destruct (eps_all_cases_ldp n m Q HQ) as [He|[e [He0 [He Hl]]]]; rewrite He; [apply ele_pinf|].
+  simpl. apply mi_le_kl_bound; assumption.
 Qed.
 
 (** [relations.thm11_sharp]: [eps_m <= eps_d], local, any prior.

@@ -159,7 +159,8 @@ Qed.
 
 (** [suntay2020.thm1xiv]: [eps_d <= eps_i - sigma_min], both settings: local; every [D^r]; explicit graphs whose components with a neighbour pair hold an input of positive prior.
     Proof: [id_to_dp] on each relation, charged locally by
-    [local_charged], on [D^r] by [dr_charged], on a graph by the scope. *)
+    [local_charged], on [D^r] by [dr_charged], on a graph by the scope: the
+    local and the central theorems above, together. *)
 Theorem suntay2020_thm1xiv :
   (forall n m p Q,
      is_prior n p -> is_channel n m Q ->
@@ -170,32 +171,7 @@ Theorem suntay2020_thm1xiv :
   /\ (forall edges n m p Q,
      is_prior n p -> is_channel n m Q -> charged (graph_nb edges) n p ->
      ele (eps_d (graph_nb edges) n m Q) (eminus (eps_i (graph_nb edges) n m p Q) (sigma_min (graph_nb edges) n p))).
-Proof.
-  split; [|split].
-  - intros n m p Q Hp HQ. apply id_to_dp; [apply local_symmetric | exact Hp | exact HQ | apply local_charged, Hp].
-  - intros k r m p Q Hp HQ. apply id_to_dp; [apply dr_symmetric | exact Hp | exact HQ | apply dr_charged, Hp].
-  - intros edges n m p Q Hp HQ Hch. apply id_to_dp; [apply graph_symmetric | exact Hp | exact HQ | exact Hch].
-Qed.
-
-(** [suntay2020.thm1xii]: [eps_i <= eps_d - sigma_min], both settings, any prior.
-    Proof: [dp_to_id] on each relation (no charged condition: the
-    bound multiplies p(x) <= e^b p(x') and Q(x,y) <= e^a Q(x',y)). *)
-Theorem suntay2020_thm1xii :
-  (forall n m p Q,
-     is_prior n p -> is_channel n m Q ->
-     ele (eps_i local_nb n m p Q) (eminus (eps_d local_nb n m Q) (sigma_min local_nb n p)))
-  /\ (forall k r m p Q,
-     is_prior (k ^ r) p -> is_channel (k ^ r) m Q ->
-     ele (eps_i (dr_nb k r) (k ^ r) m p Q) (eminus (eps_d (dr_nb k r) (k ^ r) m Q) (sigma_min (dr_nb k r) (k ^ r) p)))
-  /\ (forall edges n m p Q,
-     is_prior n p -> is_channel n m Q ->
-     ele (eps_i (graph_nb edges) n m p Q) (eminus (eps_d (graph_nb edges) n m Q) (sigma_min (graph_nb edges) n p))).
-Proof.
-  split; [|split].
-  - intros n m p Q Hp HQ. apply dp_to_id; [apply local_symmetric | exact Hp | exact HQ].
-  - intros k r m p Q Hp HQ. apply dp_to_id; [apply dr_symmetric | exact Hp | exact HQ].
-  - intros edges n m p Q Hp HQ. apply dp_to_id; [apply graph_symmetric | exact Hp | exact HQ].
-Qed.
+Proof. exact (conj zheng2025_thm3 zheng2025_thm1). Qed.
 
 (** [relations.thm2_corrected]: [eps_i <= eps_d - sigma_min], central: every [D^r] and explicit graph, any prior.
     Proof: [dp_to_id] on [D^r] and on the graph. *)
@@ -221,6 +197,22 @@ Theorem relations_thm4_corrected :
 Proof.
   intros n m p Q Hp HQ. apply dp_to_id; [apply local_symmetric | exact Hp | exact HQ].
 Qed.
+
+(** [suntay2020.thm1xii]: [eps_i <= eps_d - sigma_min], both settings, any prior.
+    Proof: [dp_to_id] on each relation (no charged condition: the
+    bound multiplies p(x) <= e^b p(x') and Q(x,y) <= e^a Q(x',y)): the
+    local and the central theorems above, together. *)
+Theorem suntay2020_thm1xii :
+  (forall n m p Q,
+     is_prior n p -> is_channel n m Q ->
+     ele (eps_i local_nb n m p Q) (eminus (eps_d local_nb n m Q) (sigma_min local_nb n p)))
+  /\ (forall k r m p Q,
+     is_prior (k ^ r) p -> is_channel (k ^ r) m Q ->
+     ele (eps_i (dr_nb k r) (k ^ r) m p Q) (eminus (eps_d (dr_nb k r) (k ^ r) m Q) (sigma_min (dr_nb k r) (k ^ r) p)))
+  /\ (forall edges n m p Q,
+     is_prior n p -> is_channel n m Q ->
+     ele (eps_i (graph_nb edges) n m p Q) (eminus (eps_d (graph_nb edges) n m Q) (sigma_min (graph_nb edges) n p))).
+Proof. exact (conj relations_thm4_corrected relations_thm2_corrected). Qed.
 
 (** [zheng2025.eq17]: [neg_sigma <= eps_i], central: every [D^r] and explicit graph, any prior.
     Proof: [prior_bound] (the mediant) on [D^r] and on the graph. *)

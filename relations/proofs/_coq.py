@@ -8,11 +8,14 @@ mechanism of the catalogue's scope.
 
 :data:`COQ_PROOFS` is the one registry of which theorem proves which relation, with the statement it must
 have; ``relations verify``, the tests and ``proofs/coq/README.md`` (:func:`markdown_table`) read it.
-:func:`check_theorems` compiles the files the theorems need (:func:`needed`) once per process in a temporary
-copy (in ``_CoqProject`` order), then checks in **one** coqc session that every theorem still has its
-registered statement (a weakened statement fails) and that ``Print Assumptions`` lists only the axioms the
-standard library's reals rest on (those of ``Rpower.exp_ln`` and ``MVT.MVT``: an ``Admitted`` proof or an
-``Axiom`` fails).
+:func:`check_theorems` compiles the files the theorems need (:func:`needed`) in a temporary copy (in
+``_CoqProject`` order) once per set of files and coqc: the compiled files are kept in the cache folder
+(:func:`cache_folder`, keyed by a hash of the files and of coqc, each file's hash checked when it is read
+back).  Then it checks in **one** coqc session that every definition the statements use has its registered
+body (:data:`~relations.proofs._coq_definitions.COQ_DEFINITIONS`), that every theorem still has its
+registered statement over those definitions (a weakened statement fails), and that ``Print Assumptions``
+lists only the axioms the standard library's reals rest on (those of ``Rpower.exp_ln`` and ``MVT.MVT``: an
+``Admitted`` proof or an ``Axiom`` fails; read once per compiled library and kept with it).
 
 ``relations verify`` cites a theorem (a verdict's ``coq``) only when that check passed in the same run.
 Without ``coqc`` (or without the ``proofs/coq`` folder, in an installed wheel) nothing is cited: a relation
@@ -33,6 +36,8 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import hashlib
+import json
 import os
 import re
 import shutil
@@ -40,11 +45,13 @@ import subprocess
 import tempfile
 import threading
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
+from relations.proofs._coq_definitions import COQ_DEFINITIONS, closure, uses
+
 __all__ = ["COQ_DIR", "COQ_ONLY", "COQ_PROOFS", "COQ_LEMMAS", "CoqProof", "CoqCheck", "Setting", "SETTINGS",
-           "check_theorem", "check_theorems", "prepare", "axioms", "markdown_table", "needed"]
+           "check_theorem", "check_theorems", "prepare", "axioms", "markdown_table", "needed", "cache_folder"]
 
 #: The Coq sources, next to the package in a clone of the repository.
 COQ_DIR = Path(__file__).resolve().parents[2] / "proofs" / "coq"
@@ -270,7 +277,7 @@ NICE = 10
 
 #: One lock for the builds and the checks: a caller waits for the work :func:`prepare` started.
 _LOCK = threading.RLock()
-_BUILDS: dict[Path, tuple[Path | None, str]] = {}
+_BUILDS: dict[Path, _Build] = {}
 _CHECKED: dict[tuple[CoqProof, Path], CoqCheck] = {}
 _INTERRUPTED = "coqc was stopped by signal"
 
@@ -305,34 +312,168 @@ def needed(source: Path) -> list[str]:
     return [name for name in files if name in wanted]
 
 
-def _build(coqc: str, source: Path) -> tuple[Path | None, str]:
-    """Compile the files of ``source`` the registered theorems need (:func:`needed`) once per process, in a
-    temporary copy (removed at exit): ``(folder, coqc's release)``, or ``(None, failure message)``.  The
-    caller holds :data:`_LOCK`."""
+@dataclass
+class _Build:
+    """The compiled files of one source folder in this process: ``folder`` (a private temporary copy), or
+    ``None`` with ``release`` saying why; the axioms already known per theorem (from the cache); the cache
+    key, and whether this process compiled them (so stores them in the cache after its first check)."""
+
+    folder: Path | None
+    release: str
+    known: dict[str, frozenset[str]] = field(default_factory=dict)
+    key: str = ""
+    compiled: bool = False
+
+
+def _coqc_identity(coqc: str) -> tuple[str, dict[str, object]]:
+    """coqc's release and everything about it that a compiled file depends on: its version text, the folder
+    of its standard library (and the size and time of two of its files), the executable's size and time, and
+    the variables that change where coqc looks for libraries."""
+    from relations._processes import preexec
+
+    def ask(*args: str) -> str:
+        return subprocess.run([coqc, *args], capture_output=True, text=True, timeout=60,
+                              preexec_fn=preexec()).stdout
+
+    version, where = ask("--version"), ask("-where").strip()
+    release = next((w for w in version.split() if w[:1].isdigit()), "?")
+    stamps = {}
+    for path in (os.path.realpath(coqc), os.path.join(where, "theories", "Init", "Prelude.vo"),
+                 os.path.join(where, "theories", "Reals", "Reals.vo")):
+        with contextlib.suppress(OSError):
+            st = os.stat(path)
+            stamps[path] = [st.st_size, st.st_mtime_ns]
+    return release, {"version": version, "where": where, "stamps": stamps,
+                     "environment": {v: os.environ.get(v) for v in ("COQPATH", "COQLIB", "COQCORELIB")}}
+
+
+#: Bump when what is stored or how it is compiled changes: older entries are then never read.
+CACHE_FORMAT = 1
+_SAFE_NAME = re.compile(r"[A-Za-z0-9_]+\.vo?")
+
+
+def _digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _cache_key(identity: dict[str, object], source: Path, files: list[str]) -> str:
+    """The cache key of compiling ``files`` of ``source`` with the coqc of ``identity``: a hash of all of it."""
+    described = {"format": CACHE_FORMAT, "command": "coqc -R . Relations FILE, in order", "coqc": identity,
+                 "project": _digest((source / "_CoqProject").read_bytes()),
+                 "files": [[name, _digest((source / name).read_bytes())] for name in files]}
+    return _digest(json.dumps(described, sort_keys=True).encode())
+
+
+def cache_folder() -> Path | None:
+    """Where compiled theorem files are kept: ``coq/`` in the tool's cache folder (``relations._cache``), one
+    folder per cache key; ``None`` when the cache folder is unusable (then every run compiles).
+
+    Examples
+    --------
+    >>> folder = cache_folder()
+    >>> folder is None or folder.name == "coq"
+    True
+    """
+    from relations._cache import usable_cache_dir
+
+    base = usable_cache_dir()
+    return None if base is None else Path(base) / "coq"
+
+
+def _discard(entry: Path) -> None:
+    """Remove a cache entry that failed its check: renamed aside first (one atomic step that a concurrent
+    run cannot see half done), then deleted."""
+    aside = entry.with_name(f".stale-{entry.name}-{os.getpid()}-{threading.get_ident()}")
+    with contextlib.suppress(OSError):
+        os.rename(entry, aside)
+    shutil.rmtree(aside, ignore_errors=True)
+
+
+def _load(entry: Path, key: str, files: list[str], dest: Path) -> dict[str, frozenset[str]] | None:
+    """Copy the cache entry ``entry`` into ``dest`` and check it on the way: its manifest names this key and
+    exactly the source and compiled files of ``files``, and each copied file has the hash the manifest
+    records.  The axioms the manifest records per theorem, or ``None`` when anything differs (the entry is
+    then discarded: never trusted)."""
+    try:
+        manifest = json.loads((entry / "manifest.json").read_text(encoding="utf-8"))
+        recorded = manifest["files"]
+        expected = {f"{name}{suffix}" for name in files for suffix in ("", "o")}
+        if manifest.get("format") != CACHE_FORMAT or manifest.get("key") != key or set(recorded) != expected \
+                or not all(_SAFE_NAME.fullmatch(name) for name in recorded):
+            raise ValueError("manifest")
+        for name, digest in recorded.items():
+            data = (entry / name).read_bytes()
+            if _digest(data) != digest:
+                raise ValueError(name)
+            (dest / name).write_bytes(data)
+        return {k: frozenset(v) for k, v in manifest.get("axioms", {}).items()}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        if entry.exists():
+            _discard(entry)
+        return None
+
+
+def _store(build: _Build, files: list[str]) -> None:
+    """Keep the files ``build`` compiled (sources and ``.vo``) in the cache, with a manifest of their hashes
+    and the axioms known per theorem: written in a temporary folder beside the entry and renamed into place
+    (atomic; when a concurrent run stored the same key first, its entry stays and this copy is dropped)."""
+    parent = cache_folder()
+    if parent is None or build.folder is None:
+        return
+    try:
+        parent.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=".build-", dir=parent))
+    except OSError:
+        return
+    try:
+        recorded = {}
+        for name in files:
+            for file in (name, f"{name}o"):
+                data = (build.folder / file).read_bytes()
+                (tmp / file).write_bytes(data)
+                recorded[file] = _digest(data)
+        manifest = {"format": CACHE_FORMAT, "key": build.key, "files": recorded,
+                    "axioms": {k: sorted(v) for k, v in sorted(build.known.items())}}
+        (tmp / "manifest.json").write_text(json.dumps(manifest, indent=1, sort_keys=True), encoding="utf-8")
+        os.rename(tmp, parent / build.key)
+    except OSError:
+        pass
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _build(coqc: str, source: Path) -> _Build:
+    """The files of ``source`` the registered theorems need (:func:`needed`), compiled, in a private temporary
+    copy (removed at exit), once per process: copied from the cache when an entry for their hashes and this
+    coqc passes its check (:func:`_load`), else compiled in ``_CoqProject`` order.  The caller holds
+    :data:`_LOCK`."""
     if source in _BUILDS:
         return _BUILDS[source]
     files = needed(source)
     tmp = tempfile.mkdtemp(prefix="relations-coq-")
     atexit.register(shutil.rmtree, tmp, True)
     folder = Path(tmp) / "coq"
-    result: tuple[Path | None, str]
     try:
+        release, identity = _coqc_identity(coqc)
+        key = _cache_key(identity, source, files)
+        cache = cache_folder()
+        if cache is not None and (cache / key).is_dir():
+            folder.mkdir()
+            known = _load(cache / key, key, files, folder)
+            if known is not None:
+                _BUILDS[source] = result = _Build(folder, release, known, key)
+                return result
+            shutil.rmtree(folder, ignore_errors=True)
         shutil.copytree(source, folder, ignore=shutil.ignore_patterns(*_BUILD))
-        result = (folder, "")
+        result = _Build(folder, release, {}, key, compiled=True)
         for name in files:
             run = _run(coqc, folder, name)
             if run.returncode != 0:
-                result = (None, _interrupted(run) or f"coqc {name}: {(run.stderr or run.stdout).strip()[:400]}")
+                result = _Build(None, _interrupted(run) or f"coqc {name}: {(run.stderr or run.stdout).strip()[:400]}")
                 break
-        if result[0] is not None:
-            from relations._processes import preexec
-
-            version = subprocess.run([coqc, "--version"], capture_output=True, text=True, timeout=60,
-                                     preexec_fn=preexec()).stdout.split()
-            result = (folder, next((w for w in version if w[:1].isdigit()), "?"))
     except (OSError, subprocess.TimeoutExpired) as exc:
-        result = (None, f"coqc could not be run: {exc}")
-    if not result[1].startswith(_INTERRUPTED):  # a coqc stopped by a signal (Ctrl-C) is not an answer
+        result = _Build(None, f"coqc could not be run: {exc}")
+    if not result.release.startswith(_INTERRUPTED):  # a coqc stopped by a signal (Ctrl-C) is not an answer
         _BUILDS[source] = result
     return result
 
@@ -340,22 +481,59 @@ def _build(coqc: str, source: Path) -> tuple[Path | None, str]:
 _MARK = "relations-coq-check"
 
 
-def _session(proofs: list[CoqProof], *, each: bool = False) -> str:
-    """One Coq file that checks every statement of ``proofs`` (without stopping at a wrong one: each is a
-    ``tryif`` in one proof of ``True``) and prints, each after a marker line, the assumptions of the standard
-    library's references (``std``, one tuple) and of the theorems: all of them as one tuple (``all``: one
-    traversal of the library they share, about a second), or with ``each`` every theorem on its own (about a
-    second each), to say which one rests on what."""
-    modules = " ".join(dict.fromkeys(["KLPair", "Budgets", *(p.module for p in proofs)]))  # Budgets: the definitions
-    lines = ["From Coq Require Import Reals Rpower MVT.",
-             f"From Relations Require Import Sums Mechanism {modules}.", "Open Scope R_scope.", "Goal True."]
+def _checks(proofs: list[CoqProof], gone: set[str]) -> list[str]:
+    """The body of one proof of ``True`` that checks, each with a marker line and without stopping at a
+    failure (``tryif``): every registered inductive type has its constructors, every registered definition of
+    the compiled library is convertible with its registered body (``Pinned``), and every theorem of
+    ``proofs`` has its statement, read over the registered definitions.  ``gone`` lists the definitions the
+    library lacks (they are not named: the name could not be read)."""
+    lines = []
+
+    def check(term: str, label: str) -> None:
+        lines.append(f'tryif ({term} idtac) then idtac "{_MARK} {label} ok" else idtac "{_MARK} {label} differs".')
+
+    for d in COQ_DEFINITIONS.values():
+        if d.name in gone:
+            continue
+        if d.kind == "Inductive":
+            cases = " | ".join(f"{c}{' _' * arity} => tt" for c, arity, _ in d.constructors())
+            typed = ", ".join(f"({c} : {t})" for c, _, t in d.constructors())
+            check(f"let _ := constr:(fun e : {d.name} => match e with {cases} end) in let _ := constr:(({typed})) in",
+                  f"def {d.name}")
+        else:
+            check(f"let _ := constr:(eq_refl : Relations.{d.module}.{d.name} = Pinned.{d.name}) in", f"def {d.name}")
     for i, p in enumerate(proofs):
-        lines.append(f"tryif (let _ := constr:(({p.module}.{p.theorem}) : {p.statement}) in idtac) "
-                     f'then idtac "{_MARK} {i} ok" else idtac "{_MARK} {i} differs".')
-    lines += ["exact I.", "Qed."]
-    names = [f"{p.module}.{p.theorem}" for p in proofs]
-    targets = [("std", STDLIB_REFERENCES)] + ([(str(i), (name,)) for i, name in enumerate(names)] if each
-                                              else [("all", tuple(names))])
+        check(f"let _ := constr:((Relations.{p.module}.{p.theorem}) : {p.statement}) in", f"stmt {i}")
+    return lines
+
+
+def _session(proofs: list[CoqProof], *, printing: list[CoqProof] | None = None, std: bool = True,
+             each: bool = False, gone: Iterable[str] = ()) -> str:
+    """One Coq file that checks the registered definitions and every statement of ``proofs`` (:func:`_checks`)
+    and prints, each after a marker line, the assumptions of the standard library's references (``std``, one
+    tuple, when ``std``) and of the theorems of ``printing`` (default: ``proofs``): all of them as one tuple
+    (``all``: one traversal of the library they share, about a second), or with ``each`` every theorem on
+    its own (about a second each), to say which one rests on what.
+
+    The theorems' modules are required, not imported: the statements are read in a scope that holds the
+    standard library and the registered definitions, declared afresh in a module ``Pinned`` from their
+    registered text (the inductive types are the library's, imported by name), so a theorem passes only if
+    its type is convertible with its statement over the registered definitions."""
+    gone = set(gone)
+    printing = proofs if printing is None else printing
+    defs = list(COQ_DEFINITIONS.values())  # all declared in Pinned; the checks skip those the library lacks
+    inductives = [d for d in defs if d.kind == "Inductive"]
+    modules = " ".join(dict.fromkeys([*(d.module for d in COQ_DEFINITIONS.values()), *(p.module for p in proofs)]))
+    lines = ["From Coq Require Import Reals Rpower MVT List Bool Arith.", f"From Relations Require {modules}."]
+    for module in dict.fromkeys(d.module for d in inductives):
+        lines.append(f"Import {module}({', '.join(f'{d.name}(..)' for d in inductives if d.module == module)}).")
+    lines += ["Open Scope R_scope.", "Module Pinned."]
+    lines += [d.text for d in defs if d.kind != "Inductive"]
+    lines += ["End Pinned.", "Import Pinned.", "Goal True.", *_checks(proofs, gone), "exact I.", "Qed."]
+    names = [_qualified(p) for p in printing]
+    targets: list[tuple[str, tuple[str, ...]]] = [("std", STDLIB_REFERENCES)] if std else []
+    if names:
+        targets += [(str(i), (name,)) for i, name in enumerate(names)] if each else [("all", tuple(names))]
     for key, tuple_ in targets:
         lines += ["Goal True.", f'idtac "{_MARK} assumptions {key}".', "exact I.", "Qed.",
                   f"Definition relations_assumptions_{key} := ({', '.join(tuple_)}).",
@@ -363,10 +541,15 @@ def _session(proofs: list[CoqProof], *, each: bool = False) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _parse(stdout: str) -> tuple[dict[int, str], dict[str, set[str]]]:
-    """The statement outcomes (index -> ``ok`` / ``differs``) and the axioms printed after each assumptions
-    marker (``std`` for the references, else the index) in the output of :func:`_session`."""
-    statements: dict[int, str] = {}
+def _qualified(proof: CoqProof) -> str:
+    return f"Relations.{proof.module}.{proof.theorem}"
+
+
+def _parse(stdout: str) -> tuple[dict[str, str], dict[str, set[str]]]:
+    """The outcomes of the checks (``def NAME`` or ``stmt INDEX`` -> ``ok`` / ``differs``) and the axioms
+    printed after each assumptions marker (``std`` for the references, ``all``, or an index) in the output of
+    :func:`_session`."""
+    outcomes: dict[str, str] = {}
     printed: dict[str, list[str]] = {}
     current: list[str] | None = None
     for line in stdout.splitlines():
@@ -375,71 +558,107 @@ def _parse(stdout: str) -> tuple[dict[int, str], dict[str, set[str]]]:
             if words[1] == "assumptions":
                 current = printed.setdefault(words[2], [])
             else:
-                statements[int(words[1])], current = words[2], None
+                outcomes[f"{words[1]} {words[2]}"], current = words[3], None
         elif current is not None:
             current.append(line)
     found: dict[str, set[str]] = {key: set() for key in printed}
     for key, text in printed.items():
         for part in "\n".join(text).split("Axioms:")[1:]:  # one block per Print Assumptions
             found[key] |= axioms("Axioms:" + part)
-    return statements, found
+    return outcomes, found
 
 
-def _check_session(coqc: str, folder: Path, release: str, proofs: list[CoqProof]) -> dict[CoqProof, CoqCheck]:
-    """Check ``proofs`` against the compiled ``folder`` in one coqc run (:func:`_session`).  A theorem that is
-    not there stops coqc (its name cannot be read): it is reported missing and the run is repeated without it.
-    When the theorems together rest on more than the standard axioms, a second run finds which ones do."""
+def _failing_roots(outcomes: dict[str, str]) -> set[str]:
+    """The registered definitions that fail their check while every registered definition they use passes
+    (a definition over a changed one fails too: the changed one is named)."""
+    failing = {name for name in COQ_DEFINITIONS if outcomes.get(f"def {name}") != "ok"}
+    return {name for name in failing
+            if not (closure(" ".join(uses(COQ_DEFINITIONS[name].text, own=name))) - {name}) & failing}
+
+
+def _check_session(coqc: str, folder: Path, release: str, proofs: list[CoqProof],
+                   known: dict[str, frozenset[str]] | None = None) -> dict[CoqProof, CoqCheck]:
+    """Check ``proofs`` against the compiled ``folder`` in one coqc run (:func:`_session`).  A theorem or a
+    registered definition (or constructor) that is not there stops coqc (its name cannot be read): it is
+    reported missing and the run is repeated without it.  The axioms of the theorems are printed unless ``known`` already
+    holds them (the cache keeps them with the compiled files they were read from); what is printed is added
+    to ``known``.  When the theorems together rest on more than the standard axioms, a second run finds
+    which ones do."""
+    known = {} if known is None else known
     out: dict[CoqProof, CoqCheck] = {}
-    present = list(proofs)
+    present, gone = list(proofs), set[str]()
     while present:
-        (folder / "Relations_check.v").write_text(_session(present), encoding="utf-8")
+        printing = [p for p in present if _qualified(p) not in known]
+        std = "std" not in known or bool(printing)
+        (folder / "Relations_check.v").write_text(_session(present, printing=printing, std=std, gone=gone),
+                                                  encoding="utf-8")
         run = _run(coqc, folder, "Relations_check.v")
         if _interrupted(run):
             return dict.fromkeys(proofs, CoqCheck("failed", _interrupted(run)))
         if run.returncode == 0:
             break
         said = re.search(r"The reference (\S+) was not found", run.stderr + run.stdout)
-        gone = [p for p in present if said and said.group(1) == f"{p.module}.{p.theorem}"]
-        if not gone:
+        missing = said.group(1) if said else ""
+        absent = [p for p in present if missing == _qualified(p)]
+        lost = {d.name for d in COQ_DEFINITIONS.values() if missing == f"Relations.{d.module}.{d.name}"
+                or missing in (c for c, _, _ in d.constructors())} - gone
+        if not absent and not lost:
             message = f"coqc could not check the theorems: {(run.stderr or run.stdout).strip()[:400]}"
-            return dict.fromkeys(proofs, CoqCheck("failed", message))
-        for p in gone:
+            return {**out, **dict.fromkeys(present, CoqCheck("failed", message))}
+        for p in absent:
             out[p] = CoqCheck("failed", f"{p.theorem} is not a theorem of {p.file}")
-        present = [p for p in present if p not in gone]
+        present = [p for p in present if p not in absent]
+        gone |= lost
     if not present:
         return out
-    statements, found = _parse(run.stdout)
-    allowed = found.get("std", set())
-    if not allowed or found.get("all", set()) - allowed:  # which theorem rests on what: each on its own
-        (folder / "Relations_check.v").write_text(_session(present, each=True), encoding="utf-8")
-        run = _run(coqc, folder, "Relations_check.v")
-        if _interrupted(run) or run.returncode != 0:
-            message = _interrupted(run) or f"coqc could not check the theorems: {(run.stderr or run.stdout).strip()[:400]}"
-            return {**out, **dict.fromkeys(present, CoqCheck("failed", message))}
-        found = _parse(run.stdout)[1]
+    outcomes, found = _parse(run.stdout)
+    if "std" in found:
+        known["std"] = frozenset(found["std"])
+    allowed = known.get("std", frozenset())
+    if "all" in found:
+        if not allowed or found["all"] - allowed:  # which theorem rests on what: each on its own
+            (folder / "Relations_check.v").write_text(_session(present, printing=printing, std=False, each=True,
+                                                               gone=gone), encoding="utf-8")
+            run = _run(coqc, folder, "Relations_check.v")
+            if _interrupted(run) or run.returncode != 0:
+                message = _interrupted(run) or f"coqc could not check the theorems: {(run.stderr or run.stdout).strip()[:400]}"
+                return {**out, **dict.fromkeys(present, CoqCheck("failed", message))}
+            each = _parse(run.stdout)[1]
+            known.update({_qualified(p): frozenset(each.get(str(i), set())) for i, p in enumerate(printing)})
+        else:  # together within the standard axioms: so is each
+            known.update({_qualified(p): frozenset(found["all"]) for p in printing})
+    roots = _failing_roots(outcomes)
     for i, p in enumerate(present):
-        extra = found.get(str(i), set()) - allowed
-        if statements.get(i) != "ok":
+        changed = sorted(roots & closure(p.statement))
+        extra = known.get(_qualified(p), frozenset()) - allowed
+        if changed:
+            named = ", ".join(f"{name} ({COQ_DEFINITIONS[name].file})" for name in changed)
+            out[p] = CoqCheck("failed", f"{p.theorem} uses a definition that does not have its registered body "
+                                        f"(relations/proofs/_coq_definitions.py): {named}")
+        elif outcomes.get(f"stmt {i}") != "ok":
             out[p] = CoqCheck("failed", f"{p.theorem} does not have the statement it proves (registered in "
                                         "relations/proofs/_coq.py)")
         elif not allowed or extra:
             out[p] = CoqCheck("failed", f"{p.theorem} rests on more than the standard library's real-number "
                                         f"axioms (an Admitted proof or an Axiom): {sorted(extra)}")
         else:
-            out[p] = CoqCheck("checked", f"compiled by coqc {release} in this run; only the standard library's "
-                                         "real-number axioms")
+            out[p] = CoqCheck("checked", f"checked by coqc {release} in this run: its registered statement and "
+                                         "definitions; only the standard library's real-number axioms")
     return out
 
 
 def check_theorems(proofs: Iterable[CoqProof], source: Path = COQ_DIR) -> dict[CoqProof, CoqCheck]:
     """Check every theorem of ``proofs`` against ``source``, compiled in a temporary copy.
 
-    The files the theorems need are compiled once per process (:func:`needed`, in ``_CoqProject`` order;
-    :func:`prepare` starts that early), then one coqc session checks every theorem not checked yet in this
-    process, together with those of :data:`COQ_PROOFS` not checked yet: each must still have its registered
-    statement (``(thm : statement)`` type-checks: convertibility, so a weaker or a stronger statement fails),
-    and ``Print Assumptions`` of all of them together must list only the axioms of
-    :data:`STDLIB_REFERENCES` (when it lists more, a second session finds which theorems do).
+    The files the theorems need are compiled once per set of files and coqc (:func:`needed`, in
+    ``_CoqProject`` order, kept in the cache folder, :func:`cache_folder`, and copied from there, checked,
+    when they are there; :func:`prepare` starts that early), then one coqc session checks every theorem not
+    checked yet in this process, together with those of :data:`COQ_PROOFS` not checked yet: every registered
+    definition (:data:`~relations.proofs._coq_definitions.COQ_DEFINITIONS`) must still have its registered
+    body, each theorem its registered statement over those definitions (``(thm : statement)`` type-checks:
+    convertibility, so a weaker or a stronger statement fails), and ``Print Assumptions`` of all of them
+    together must list only the axioms of :data:`STDLIB_REFERENCES` (when it lists more, a second session
+    finds which theorems do; the axioms are read once per compiled library and kept with it).
 
     Parameters
     ----------
@@ -452,8 +671,9 @@ def check_theorems(proofs: Iterable[CoqProof], source: Path = COQ_DIR) -> dict[C
     -------
     dict of CoqProof to CoqCheck
         ``"checked"`` with the coqc version; ``"unavailable"`` without coqc or the folder; ``"failed"`` with
-        the reason when a file does not compile, the theorem is missing or has another statement, or it
-        rests on an axiom beyond the standard library's (an ``Admitted`` proof).
+        the reason when a file does not compile, a definition the theorem uses does not have its registered
+        body, the theorem is missing or has another statement, or it rests on an axiom beyond the standard
+        library's (an ``Admitted`` proof).
 
     Examples
     --------
@@ -471,9 +691,14 @@ def check_theorems(proofs: Iterable[CoqProof], source: Path = COQ_DIR) -> dict[C
         todo = [p for p in dict.fromkeys([*wanted, *COQ_PROOFS.values()]) if (p, source) not in _CHECKED]
         if todo:
             try:
-                folder, release = _build(coqc, source)
-                done = (dict.fromkeys(todo, CoqCheck("failed", release)) if folder is None
-                        else _check_session(coqc, folder, release, todo))
+                build = _build(coqc, source)
+                if build.folder is None:
+                    done = dict.fromkeys(todo, CoqCheck("failed", build.release))
+                else:
+                    done = _check_session(coqc, build.folder, build.release, todo, build.known)
+                    if build.compiled and not any(c.detail.startswith(_INTERRUPTED) for c in done.values()):
+                        build.compiled = False
+                        _store(build, needed(source))
             except (OSError, subprocess.TimeoutExpired) as exc:
                 done = dict.fromkeys(todo, CoqCheck("failed", f"coqc could not be run: {exc}"))
             for p, check in done.items():

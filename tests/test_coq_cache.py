@@ -1,0 +1,220 @@
+"""The Coq check compiles once per set of theorem files and coqc: a cache in the tool's cache folder.
+
+``relations.proofs._coq`` keeps the compiled files under ``coq/KEY`` of the cache folder, ``KEY`` a hash of
+the files, their order, ``_CoqProject`` and coqc (version, standard library, executable); each entry has a
+manifest of the hashes of its files.  A run copies the entry into a private folder, checking every hash on
+the way; an entry that fails (a changed byte, a manifest naming other files or a path outside the entry,
+no manifest) is discarded and the files compiled again.  Entries are written in a temporary folder and
+renamed into place, so two runs at once both succeed and leave one whole entry.
+
+The tests use a cache folder of their own (``RELATIONS_CACHE_DIR``), never the user's; the small ones
+compile a one-file project (``needed`` patched to ``Sums.v``).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from relations.proofs import _coq as coq
+from relations.proofs._coq import COQ_PROOFS
+
+ROOT = Path(__file__).resolve().parents[1]
+COQ_DIR = ROOT / "proofs" / "coq"
+
+
+def _coqc() -> str:
+    path = shutil.which("coqc")
+    if path is None:
+        pytest.fail("Coq is not installed: apt-get install -y coq (see README)", pytrace=False)
+    return path
+
+
+@pytest.fixture
+def small(tmp_path, monkeypatch):
+    """A one-file project (``Sums.v`` of the repository), a fresh cache folder, a fresh process state, and a
+    count of coqc compiles."""
+    source = tmp_path / "src"
+    source.mkdir()
+    shutil.copy(COQ_DIR / "Sums.v", source / "Sums.v")
+    (source / "_CoqProject").write_text("-R . Relations\n\nSums.v\n", encoding="utf-8")
+    monkeypatch.setenv("RELATIONS_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(coq, "needed", lambda s: ["Sums.v"])
+    monkeypatch.setattr(coq, "_BUILDS", {})
+    runs: list[str] = []
+    real = coq._run
+    monkeypatch.setattr(coq, "_run", lambda c, folder, name: runs.append(name) or real(c, folder, name))
+    return source, runs
+
+
+def _build_and_store(source: Path) -> coq._Build:
+    """What a run does: build (from the cache or by compiling), and store what it compiled."""
+    coq._BUILDS.clear()  # a new process
+    build = coq._build(_coqc(), source)
+    assert build.folder is not None, build.release
+    if build.compiled:
+        coq._store(build, ["Sums.v"])
+    return build
+
+
+def _entry() -> Path:
+    entries = [p for p in (coq.cache_folder() or Path("/nonexistent")).iterdir() if not p.name.startswith(".")]
+    assert len(entries) == 1, entries
+    return entries[0]
+
+
+def test_the_second_run_copies_the_compiled_file_from_the_cache(small):
+    source, runs = small
+    cold = _build_and_store(source)
+    assert runs == ["Sums.v"] and cold.compiled
+    entry = _entry()
+    assert entry.parent == Path(coq.cache_folder()) and sorted(p.name for p in entry.iterdir()) == \
+        ["Sums.v", "Sums.vo", "manifest.json"]
+    warm = _build_and_store(source)
+    assert runs == ["Sums.v"] and not warm.compiled  # no compile
+    assert warm.folder != cold.folder  # a private copy
+    assert (warm.folder / "Sums.vo").read_bytes() == (cold.folder / "Sums.vo").read_bytes()
+
+
+def test_a_changed_source_or_another_coqc_is_another_key(small, monkeypatch):
+    source, runs = small
+    _build_and_store(source)
+    first = _entry().name
+    (source / "Sums.v").write_text((source / "Sums.v").read_text(encoding="utf-8") + "\n(* changed *)\n",
+                                   encoding="utf-8")
+    _build_and_store(source)
+    assert runs == ["Sums.v", "Sums.v"]
+    keys = {p.name for p in Path(coq.cache_folder()).iterdir()}
+    assert first in keys and len(keys) == 2
+    real = coq._coqc_identity
+    monkeypatch.setattr(coq, "_coqc_identity", lambda c: (real(c)[0], {**real(c)[1], "version": "another coqc"}))
+    _build_and_store(source)
+    assert runs == ["Sums.v"] * 3
+
+
+@pytest.mark.parametrize("damage", ["a changed byte", "a truncated file", "no manifest", "a broken manifest",
+                                    "a manifest naming a path outside", "a manifest without the compiled file",
+                                    "another key in the manifest"])
+def test_a_damaged_entry_is_never_used_and_is_rebuilt(small, damage):
+    source, runs = small
+    _build_and_store(source)
+    entry = _entry()
+    vo = entry / "Sums.vo"
+    manifest = json.loads((entry / "manifest.json").read_text(encoding="utf-8"))
+    if damage == "a changed byte":
+        data = bytearray(vo.read_bytes())
+        data[len(data) // 2] ^= 1
+        vo.write_bytes(bytes(data))
+    elif damage == "a truncated file":
+        vo.write_bytes(vo.read_bytes()[:100])
+    elif damage == "no manifest":
+        (entry / "manifest.json").unlink()
+    elif damage == "a broken manifest":
+        (entry / "manifest.json").write_text("{", encoding="utf-8")
+    elif damage == "a manifest naming a path outside":
+        manifest["files"]["../Sums.vo"] = manifest["files"].pop("Sums.vo")
+    elif damage == "a manifest without the compiled file":
+        del manifest["files"]["Sums.vo"]
+    else:
+        manifest["key"] = "0" * 64
+    if damage.startswith("a manifest") or damage.startswith("another"):
+        (entry / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    rebuilt = _build_and_store(source)
+    assert runs == ["Sums.v", "Sums.v"] and rebuilt.compiled  # compiled again, not read
+    assert not (rebuilt.folder.parent / "Sums.vo").exists()  # nothing written outside the private folder
+    again = _build_and_store(source)  # the new entry is whole
+    assert runs == ["Sums.v", "Sums.v"] and not again.compiled
+    assert (again.folder / "Sums.vo").read_bytes() == (rebuilt.folder / "Sums.vo").read_bytes()
+
+
+def test_two_runs_at_once_leave_one_whole_entry(small, tmp_path):
+    """Two processes build and store the same key at the same time: both succeed, one entry stays, and it
+    passes its check."""
+    source, runs = small
+    script = tmp_path / "run.py"
+    script.write_text(textwrap.dedent(f"""
+        import sys
+        from pathlib import Path
+        sys.path.insert(0, {str(ROOT)!r})
+        from relations.proofs import _coq as coq
+        coq.needed = lambda s: ["Sums.v"]
+        build = coq._build({_coqc()!r}, Path({str(source)!r}))
+        assert build.folder is not None, build.release
+        coq._store(build, ["Sums.v"])
+        print("ok")
+    """), encoding="utf-8")
+    procs = [subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              text=True) for _ in range(2)]
+    for proc in procs:
+        out, err = proc.communicate(timeout=300)
+        assert proc.returncode == 0 and out.strip() == "ok", err
+    _entry()
+    assert sorted(p.name for p in Path(coq.cache_folder()).iterdir()) == [_entry().name]  # no leftovers
+    assert not _build_and_store(source).compiled and runs == []
+
+
+def test_an_unusable_cache_folder_means_compiling_every_time(small, tmp_path, monkeypatch):
+    source, runs = small
+    (tmp_path / "file").write_text("", encoding="utf-8")
+    monkeypatch.setenv("RELATIONS_CACHE_DIR", str(tmp_path / "file"))
+    monkeypatch.setattr("relations._cache._NOTED", ["said"])
+    assert coq.cache_folder() is None
+    _build_and_store(source)
+    _build_and_store(source)
+    assert runs == ["Sums.v", "Sums.v"]
+
+
+def test_warm_and_cold_checks_say_the_same(tmp_path, monkeypatch):
+    """The theorems checked from a cached library give the outcomes, word for word, of the check right after
+    compiling; the warm check runs coqc once (the session: no compile, and the axioms kept with the entry
+    are not printed again)."""
+    coqc = _coqc()
+    with coq._LOCK:
+        build = coq._build(coqc, COQ_DIR)  # compiled once per test session (the session's cache folder)
+    assert build.folder is not None, build.release
+    proofs = list(COQ_PROOFS.values())
+    known: dict = {}
+    cold = coq._check_session(coqc, build.folder, build.release, proofs, known)
+    assert set(known) >= {"std", *(coq._qualified(p) for p in proofs)}
+    monkeypatch.setenv("RELATIONS_CACHE_DIR", str(tmp_path / "cache"))
+    stored = coq._Build(build.folder, build.release, known,
+                        coq._cache_key(coq._coqc_identity(coqc)[1], COQ_DIR, coq.needed(COQ_DIR)), compiled=True)
+    coq._store(stored, coq.needed(COQ_DIR))
+    monkeypatch.setattr(coq, "_BUILDS", {})
+    monkeypatch.setattr(coq, "_CHECKED", {})
+    runs: list[str] = []
+    real = coq._run
+    monkeypatch.setattr(coq, "_run", lambda c, folder, name: runs.append(name) or real(c, folder, name))
+    warm = coq.check_theorems(proofs)
+    assert runs == ["Relations_check.v"]
+    assert warm == cold
+    assert all(c.status == "checked" for c in warm.values())
+
+
+@pytest.mark.slow
+def test_verify_evidence_is_the_same_cold_and_warm(tmp_path):
+    """``verify --quick --json`` twice with a new cache folder: the first compiles, the second reads the cache;
+    the JSON is the same but for timings."""
+    import os
+
+    _coqc()
+    env = {**os.environ, "RELATIONS_CACHE_DIR": str(tmp_path / "cache")}
+    outputs = []
+    for run in ("cold", "warm"):
+        proc = subprocess.run([sys.executable, "-m", "relations.cli", "verify", "--quick", "--json", "--out",
+                               str(tmp_path / run)], capture_output=True, text=True, cwd=ROOT, env=env, timeout=1200)
+        assert proc.returncode == 0, proc.stderr
+        data = json.loads(proc.stdout)
+        data.pop("out", None)
+        for rel in data["relations"]:
+            rel.pop("seconds", None)
+        outputs.append(data)
+        assert len([p for p in (tmp_path / "cache" / "coq").iterdir() if not p.name.startswith(".")]) == 1
+    assert outputs[0] == outputs[1]
+    assert sum(rel.get("coq") is not None for rel in outputs[0]["relations"]) == len(COQ_PROOFS)
