@@ -57,6 +57,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from relations._cache import cache_dir
+from relations._json import read_json
 from relations.errors import InputError
 
 if TYPE_CHECKING:
@@ -560,7 +561,7 @@ def _journal(staging: str) -> tuple[list[str], frozenset[str]] | None:
     journal: the transaction was not committed)."""
     try:
         with open(os.path.join(staging, _JOURNAL), encoding="utf-8") as fh:
-            data = json.load(fh)
+            data = read_json(fh.read(), source=_JOURNAL)
         moves, creates = data["moves"], data.get("create", [])
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
@@ -645,7 +646,7 @@ def recover(folder: str) -> str | None:
     folders = {folder}
     try:
         with open(os.path.join(folder, MANIFEST), encoding="utf-8") as fh:
-            listed = json.load(fh).get("files", {})
+            listed = read_json(fh.read(), source=MANIFEST).get("files", {})
         folders.update(os.path.join(folder, *str(n).split("/")[:-1]) for n in listed if _plain(str(n)))
     except (OSError, ValueError, AttributeError):
         pass
@@ -810,7 +811,7 @@ class OutputDir:
     def _manifest(self) -> dict[str, str]:
         try:
             with open(os.path.join(self.path, MANIFEST), encoding="utf-8") as fh:
-                files = json.load(fh).get("files", {})
+                files = read_json(fh.read(), source=MANIFEST).get("files", {})
             return {str(k): str(v) for k, v in files.items()} if isinstance(files, dict) else {}
         except (OSError, ValueError, AttributeError):
             return {}
