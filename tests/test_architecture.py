@@ -12,7 +12,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "relations"
 
 #: Rank of each layer; a module may import from its own subpackage and from lower ranks only.
 LAYERS = {
-    "errors": 0, "kinds": 0, "_lazy": 0, "_cache": 0, "_install": 0, "_processes": 0, "notions": 0.5,
+    "errors": 0, "kinds": 0, "_lazy": 0, "_cache": 0, "_install": 0, "_processes": 0, "notions": 0.5, "_json": 0.5,
     "numbers": 1,
     "model": 2,
     "measures": 3, "mechanisms": 3,

@@ -64,7 +64,7 @@ def test_sliders_are_bounded():
         assert getattr(parse_params({name: str(hi)}), name) == hi
         # "\uff13" (fullwidth 3) and "\u0663" (Arabic-Indic 3) are digits to str.isdigit and int(); "\u00b2"
         # (superscript 2) is a digit to str.isdigit that int() refuses; 5000 digits exceed int()'s limit
-        for bad in (str(lo - 1), str(hi + 1), "1.5", "x", "-1", "", "\uff13", "\u0663", "\u00b2", "9" * 5000):
+        for bad in (str(lo - 1), str(hi + 1), "1.5", "x", "-1", "", "\uff13", "\u0663", "\u00b2", "9" * 5000, f" {hi}", f"{lo} "):
             with pytest.raises(InputError, match=name):
                 parse_params({name: bad})
 

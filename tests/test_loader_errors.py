@@ -320,3 +320,23 @@ def test_records_with_explicit_neighbours_are_still_validated(tmp_path):
             "channel": [["1/2", "1/2"], ["1", "0"]]}
     with pytest.raises(relations.InputError, match="records"):
         relations.from_dict(spec)
+
+
+@pytest.mark.parametrize(("channel", "prior", "field"), [
+    ({"mechanism": "krr", "k": " 3", "ratio": "2"}, "uniform", "'k'"),
+    ({"mechanism": "krr", "k": "3 ", "ratio": "2"}, "uniform", "'k'"),
+    ({"mechanism": "krr", "k": "3\n", "ratio": "2"}, "uniform", "'k'"),
+    ({"mechanism": "krr", "k": 3, "ratio": " 2"}, "uniform", "ratio"),
+    ([["0.65", "0.35"], ["0.35", "0.65"]], [" 1/2", "1/2"], "prior"),
+    ([["0.65 ", "0.35"], ["0.35", "0.65"]], ["1/2", "1/2"], "channel"),
+])
+def test_numbers_in_text_are_exactly_as_the_format_says(channel, prior, field):
+    """Digits and number text are accepted only as docs/mechanism-files.md spells them: no spaces around."""
+    text = json.dumps({"setting": "local", "prior": prior, "channel": channel})
+    with pytest.raises(relations.InputError, match=field):
+        relations.loads(text)
+    fixed = json.loads(text)  # the same file without the spaces loads
+    fixed["prior"] = [p.strip() for p in prior] if isinstance(prior, list) else prior
+    fixed["channel"] = ({k: v.strip() if isinstance(v, str) else v for k, v in channel.items()}
+                        if isinstance(channel, dict) else [[e.strip() for e in row] for row in channel])
+    assert relations.loads(json.dumps(fixed)).channel.exact[0][0] > 0

@@ -174,3 +174,61 @@ def test_stdout_to_dev_full_is_one_line(tmp_path):
     with open("/dev/full", "w") as full:
         res = subprocess.run(CLI + ["measure", str(example)], stdout=full, stderr=subprocess.PIPE, text=True)
     one_line_error(res)
+
+
+def _special_targets(tmp_path: Path) -> dict[str, Path]:
+    """A FIFO, and a symbolic link to /dev/null (never /dev/null itself), in the test's folder."""
+    fifo, link = tmp_path / "fifo", tmp_path / "null-link"
+    os.mkfifo(fifo)
+    os.symlink("/dev/null", link)
+    return {"fifo": fifo, "link to /dev/null": link}
+
+
+@pytest.mark.parametrize("force", [False, True])
+def test_optimize_never_replaces_a_fifo_or_a_device(tmp_path, force):
+    for kind, target in _special_targets(tmp_path).items():
+        before = os.lstat(target)
+        res = run("optimize", "--prior", "1/2,1/2", "--notion", "dp", "--eps", "1", "--out", target,
+                  *(["--force"] if force else []))
+        one_line_error(res)
+        assert "regular file" in res.stderr, (kind, res.stderr)
+        after = os.lstat(target)
+        assert (after.st_ino, after.st_mode) == (before.st_ino, before.st_mode), kind
+    assert os.path.islink(tmp_path / "null-link") and os.readlink(tmp_path / "null-link") == "/dev/null"
+
+
+def test_measure_plot_never_replaces_a_fifo(tmp_path):
+    example = Path(__file__).resolve().parents[1] / "relations" / "data" / "examples" / "paper_example.json"
+    fifo = tmp_path / "curve.png"
+    os.mkfifo(fifo)
+    res = run("measure", example, "--tradeoff", "--plot", fifo, "--force")
+    one_line_error(res)
+    assert "FIFO" in res.stderr and stat_is_fifo(fifo)
+
+
+def stat_is_fifo(path: Path) -> bool:
+    import stat
+
+    return stat.S_ISFIFO(os.lstat(path).st_mode)
+
+
+def test_the_write_path_refuses_special_files_at_every_entry(tmp_path):
+    from relations.errors import InputError
+    from relations.io._outputs import OutputDir, check_output_file, create_file, write_bytes_atomic
+
+    targets = _special_targets(tmp_path)
+    for target in targets.values():
+        for call in (lambda t: check_output_file(str(t), force=True), lambda t: create_file(str(t), b"x", force=True),
+                     lambda t: create_file(str(t), b"x"), lambda t: write_bytes_atomic(str(t), b"x")):
+            with pytest.raises(InputError, match="not a regular file"):
+                call(target)
+    out = OutputDir(str(tmp_path), force=True)
+    with pytest.raises(InputError, match="FIFO"):
+        out.plan(["fifo"])
+    out = OutputDir(str(tmp_path), force=True)
+    out.write_text("fifo", "x")  # staged without a plan: refused at the commit, nothing renamed over it
+    with pytest.raises(InputError, match="FIFO"):
+        out.commit()
+    out.close()
+    assert stat_is_fifo(tmp_path / "fifo") and os.readlink(tmp_path / "null-link") == "/dev/null"
+    assert not (tmp_path / ".relations-staging").exists()

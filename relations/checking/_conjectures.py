@@ -36,6 +36,7 @@ from relations.checking._grammar import (
     MAX_NODES,
     OPERATORS,
     Problem,
+    check_powers,
     check_size,
     exact,
     inexact_part,
@@ -339,6 +340,7 @@ def parse_conjecture(text: str) -> Conjecture:
     except UnexpectedInput as exc:
         raise InputError(f"conjecture {shown(text)!r}: {syntax_error(exc, text)}") from None
     check_size(tree, f"conjecture {shown(text)!r}")
+    check_powers(tree, f"conjecture {shown(text)!r}")  # before sympy or a prover evaluates a constant
     builder = _Builder(text)
     left, op, right = builder.side(tree.children[0]), str(tree.children[1]), builder.side(tree.children[2])
     if not builder.notions:

@@ -29,18 +29,21 @@ Examples
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 
 from relations.errors import InputError
 from relations.measures._notions import canonical_name, check_argument
+from relations.numbers._logs import MAX_POWER_BITS as _MAX_POWER_BITS
 from relations.numbers._logs import LogRatio
 from relations.numbers._reals import Log, Rational, Real
 from relations.numbers._text import parse_rational
 
 __all__ = ["GRAMMAR", "OPERATORS", "MAX_NODES", "MAX_DEPTH", "Problem", "NotConstant", "DividesByZero", "shown",
-           "parse_tree", "syntax_error", "error_column", "column", "span", "check_size", "inexact_part", "rational",
+           "parse_tree", "syntax_error", "error_column", "column", "span", "check_size", "check_powers",
+           "MAX_POWER_BITS", "MAX_EXPONENT_BITS", "inexact_part", "rational",
            "exact", "notion_key"]
 
 #: The one grammar of claims and conjectures (lark, LALR).  ``^`` binds tightest and to the right
@@ -71,6 +74,14 @@ GRAMMAR = r"""
 
 #: The comparisons.
 OPERATORS = ("<=", "<", ">=", ">")
+
+#: Most bits (numerator and denominator, an upper bound computed from the text before anything is evaluated)
+#: that the powers of constants in one statement may produce together (``10^10^10`` would have about
+#: ``3.3e10``): the limit of :data:`relations.numbers._logs.MAX_POWER_BITS`, 2^20.
+MAX_POWER_BITS = _MAX_POWER_BITS
+
+#: Most bits of an exponent of a constant read exactly (a larger one is refused: its power could not be written).
+MAX_EXPONENT_BITS = 64
 
 #: Most nodes of the parse tree (numbers, names, operations).
 MAX_NODES = 2_000
@@ -250,6 +261,123 @@ def check_size(tree, label: str) -> None:
     if deepest > MAX_DEPTH:
         raise InputError(f"{label}: nested deeper than {MAX_DEPTH} levels (a chain of n "
                          "operations, e.g. a sum of n terms, counts n levels)")
+
+
+def check_powers(tree, label: str) -> None:
+    """Refuse a statement whose powers of constants would be too large to compute exactly, before any is computed.
+
+    Every part without a notion in it is a constant; an upper bound on the bits of its exact value is
+    computed from the text alone (numbers: their bits; ``+ - * /`` and calls: the sum of their parts' bits;
+    ``a^(p/q)``: ``|p|`` times ``a``'s bits).  The bits of all powers of constants together may not exceed
+    :data:`MAX_POWER_BITS`, and the exponent of a constant must be a rational constant of at most
+    :data:`MAX_EXPONENT_BITS` bits (or any exponent of ``0``, ``1`` or ``-1``).  A power of an expression
+    with a notion in it is left to the reader of the tree (nothing in it is evaluated exactly here).
+
+    Parameters
+    ----------
+    tree : lark.Tree
+        A parse tree within :func:`check_size`'s limits.
+    label : str
+        How error messages name the statement.
+
+    Raises
+    ------
+    InputError
+        One line naming the power and the limit.
+
+    Examples
+    --------
+    >>> check_powers(parse_tree("eps_d <= 2^20 * eps_d"), "conjecture")
+    >>> check_powers(parse_tree("eps_d <= 10^10^10 * eps_d"), "conjecture")
+    Traceback (most recent call last):
+    ...
+    relations.errors.InputError: conjecture: 10^10^10 is too large to compute exactly (about 3.3e+10 bits; the limit for the powers in a statement is 1048576 bits)
+    """
+    from lark import Tree
+
+    info: dict[int, tuple[int, Fraction | None] | None] = {}  # id(node): (bits bound, value if small), None: not constant
+    total = 0
+    stack: list[tuple[Any, bool]] = [(tree, False)]
+    while stack:
+        node, done = stack.pop()
+        if not isinstance(node, Tree):
+            continue
+        if not done:
+            stack.append((node, True))
+            stack.extend((c, False) for c in node.children if isinstance(c, Tree))
+            continue
+        kind, kids = node.data, [c for c in node.children if isinstance(c, Tree)]
+        parts = [info[id(c)] for c in kids]
+        got: tuple[int, Fraction | None] | None
+        if kind == "number":
+            try:
+                q = parse_rational(str(node.children[0]), label)
+            except InputError:
+                got = (0, None)  # refused with its own message by the reader of the tree
+            else:
+                bits = q.numerator.bit_length() + q.denominator.bit_length()
+                got = (bits, q if bits <= 4 * MAX_EXPONENT_BITS else None)
+        elif kind == "name" or any(p is None for p in parts) or kind in ("comparison", "statement"):
+            got = None
+        elif kind in ("pos", "neg"):
+            bits, value = cast("tuple[int, Fraction | None]", parts[0])
+            got = (bits, None if value is None else (value if kind == "pos" else -value))
+        elif kind == "pow":
+            (bits, base), (_, exponent) = cast("list[tuple[int, Fraction | None]]", parts)
+            if base is not None and base in (0, 1, -1):
+                got = (2, None)
+            elif exponent is None or abs(exponent.numerator).bit_length() > MAX_EXPONENT_BITS:
+                raise InputError(f"{label}: {shown(span_text(node))} is too large to compute exactly (its exponent "
+                                 f"has more than {MAX_EXPONENT_BITS} bits or is not a rational constant)")
+            else:
+                n = abs(exponent.numerator)  # a^(p/q) is computed as the q-th root of a^p, at worst
+                size = (n * max(bits, 1) if base is None else
+                        math.ceil(n * (math.log2(abs(base.numerator)) + math.log2(base.denominator)))) + bits
+                total += size
+                if total > MAX_POWER_BITS:
+                    raise InputError(f"{label}: {shown(span_text(node))} is too large to compute exactly (about "
+                                     f"{float(total):.2g} bits; the limit for the powers in a statement is "
+                                     f"{MAX_POWER_BITS} bits)")
+                small = exponent.denominator == 1 and size <= 4 * MAX_EXPONENT_BITS
+                got = (size, base ** int(exponent) if base is not None and small and (base or exponent > 0) else None)
+        else:  # + - * / and calls of constants
+            bits = sum(p[0] for p in cast("list[tuple[int, Fraction | None]]", parts)) + 1
+            values = [p[1] for p in cast("list[tuple[int, Fraction | None]]", parts)]
+            value = None
+            if bits <= 4 * MAX_EXPONENT_BITS and kind in ("add", "sub", "mul", "div") and None not in values:
+                a, b = cast("list[Fraction]", values)
+                value = a + b if kind == "add" else a - b if kind == "sub" else a * b if kind == "mul" else (
+                    a / b if b else None)
+            got = (bits, value)
+        info[id(node)] = got
+
+
+def span_text(node) -> str:
+    """The text of a parse-tree part, rebuilt from its tokens (for messages): ``10^10^10``."""
+    from lark import Tree
+
+    if not isinstance(node, Tree):
+        return str(node)
+    kind, kids = node.data, node.children
+    if kind in ("number", "name"):
+        return str(kids[0])
+    if kind == "call":
+        return f"{kids[0]}(" + ", ".join(span_text(k) for k in kids[1:]) + ")"
+    if kind in ("neg", "pos"):
+        return ("-" if kind == "neg" else "+") + _wrapped(kids[0])
+    symbol = {"add": "+", "sub": "-", "mul": "*", "div": "/", "pow": "^"}.get(kind)
+    if symbol is None:
+        return " ".join(span_text(k) for k in kids)
+    return _wrapped(kids[0]) + symbol + _wrapped(kids[1], symbol == "^")
+
+
+def _wrapped(node, right_of_power: bool = False) -> str:
+    from lark import Tree
+
+    text = span_text(node)
+    simple = not isinstance(node, Tree) or node.data in ("number", "name", "call") or (
+        right_of_power and node.data == "pow")
+    return text if simple else f"({text})"
 
 
 def _is_ln(node) -> bool:

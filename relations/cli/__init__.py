@@ -636,6 +636,12 @@ def _run(argv: list[str] | None) -> None:
     except RelationsError as exc:
         sys.stderr.write(f"relations: error: {exc}\n")
         sys.exit(exit_status(exc))
+    except MemoryError:  # anywhere in reading or computing: one line, what was running and the limit
+        from relations._json import memory_error
+
+        what = " ".join(a for a in (argv if argv is not None else sys.argv[1:])[:1])
+        sys.stderr.write(f"relations: error: {memory_error(f'relations {what}'.strip())}\n")
+        sys.exit(EXIT_BAD_INPUT)
     except BrokenPipeError:
         raise  # main's
     except OSError as exc:  # e.g. stdout is /dev/full, or a disk fills up while writing

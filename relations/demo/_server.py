@@ -15,6 +15,13 @@ the sliders from it and keeps it up to date as they move, so a lesson's state ca
 Query values outside the sliders' ranges (or not whole numbers in ASCII digits) are refused with status
 400 and a one-line ``error`` before anything is computed; computations run one at a time (a lock), so a class of browsers cannot overload
 the machine.  Infinite values are sent as the strings ``"inf"`` / ``"-inf"`` (JSON has no infinity).
+
+Under load (a class opening the page at once): each connection has its own thread, the listen backlog is
+:data:`BACKLOG` (so that many connections waiting to be accepted are never reset), at most
+:data:`MAX_WAITING` computations wait for the lock, each at most :data:`MAX_WAIT` seconds; a request
+beyond them is answered at once with status 503 and ``Retry-After:`` :data:`RETRY_AFTER` (the page
+retries).  The page and its static files need no lock.  A connection that sends nothing is closed after
+:data:`IDLE_TIMEOUT` seconds.
 """
 
 from __future__ import annotations
@@ -36,7 +43,19 @@ from urllib.parse import parse_qs, urlsplit
 from relations.demo._state import COUNTEREXAMPLES, DEFAULTS, RANGES, counterexample, parse_params, state
 from relations.errors import InputError
 
-__all__ = ["DemoServer", "STATIC", "make_server", "page_html", "server_url"]
+__all__ = ["DemoServer", "STATIC", "BACKLOG", "MAX_WAITING", "MAX_WAIT", "RETRY_AFTER", "IDLE_TIMEOUT", "make_server",
+           "page_html", "server_url"]
+
+#: Connections the kernel keeps waiting to be accepted (the listen backlog; the system may cap it lower).
+BACKLOG = 1024
+#: Computations (``/api/...``) that may wait for the lock at once; beyond them: 503 with Retry-After.
+MAX_WAITING = 64
+#: Longest wait for the lock, in seconds, before a 503.
+MAX_WAIT = 60.0
+#: The ``Retry-After`` of a 503, in seconds.
+RETRY_AFTER = 2
+#: Seconds a connection may stay silent before it is closed.
+IDLE_TIMEOUT = 30
 
 #: The content type of each kind of static file the server sends.
 _TYPES = {".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8", ".woff2": "font/woff2",
@@ -92,6 +111,7 @@ class _Handler(BaseHTTPRequestHandler):
 
     server_version = "relations-demo"
     server: DemoServer
+    timeout = IDLE_TIMEOUT
 
     def do_GET(self) -> None:  # noqa: N802 (the http.server name)
         url = urlsplit(self.path)
@@ -112,23 +132,42 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(HTTPStatus.NOT_FOUND, "application/json", b'{"error": "not found"}')
 
     def _json(self, compute: Callable[[], dict[str, Any]]) -> None:
+        if not self.server.waiting.acquire(blocking=False):
+            self._busy()
+            return
         try:
-            with self.server.lock:
+            if not self.server.lock.acquire(timeout=MAX_WAIT):
+                self._busy()
+                return
+            try:
                 obj = compute()
+            finally:
+                self.server.lock.release()
             status = HTTPStatus.OK
         except InputError as exc:
             obj, status = {"error": str(exc)}, HTTPStatus.BAD_REQUEST
         except Exception as exc:  # a bug must not take the page down: report it and keep serving
             sys.stderr.write(f"relations demo: {self.path}: {type(exc).__name__}: {exc}\n")
             obj, status = {"error": f"{type(exc).__name__}: {exc}"}, HTTPStatus.INTERNAL_SERVER_ERROR
+        finally:
+            self.server.waiting.release()
         body = json.dumps(_finite(obj), allow_nan=False).encode("utf-8")
         self._send(status, "application/json", body)
 
-    def _send(self, status: HTTPStatus, ctype: str, body: bytes, *, cache: str = "no-store") -> None:
+    def _busy(self) -> None:
+        """503: too many computations waiting; the client is told when to retry."""
+        body = json.dumps({"error": "the demo is busy: try again in a moment", "retry_after": RETRY_AFTER})
+        self._send(HTTPStatus.SERVICE_UNAVAILABLE, "application/json", body.encode("utf-8"),
+                   extra={"Retry-After": str(RETRY_AFTER)})
+
+    def _send(self, status: HTTPStatus, ctype: str, body: bytes, *, cache: str = "no-store",
+              extra: dict[str, str] | None = None) -> None:
         self.send_response(status)
         self.send_header("Content-Type", ctype)
         self.send_header("Content-Length", str(len(body)))
         self.send_header("Cache-Control", cache)
+        for name, value in (extra or {}).items():
+            self.send_header(name, value)
         self.end_headers()
         if body:
             self.wfile.write(body)
@@ -138,14 +177,17 @@ class _Handler(BaseHTTPRequestHandler):
 
 
 class DemoServer(ThreadingHTTPServer):
-    """A :class:`~http.server.ThreadingHTTPServer` with a lock that runs one computation at a time."""
+    """A :class:`~http.server.ThreadingHTTPServer` with a lock that runs one computation at a time, at most
+    :data:`MAX_WAITING` computations waiting for it, and a listen backlog of :data:`BACKLOG`."""
 
     daemon_threads = True
+    request_queue_size = BACKLOG
 
     def __init__(self, address: tuple[str, int]) -> None:
         if ":" in address[0]:
             self.address_family = socket.AF_INET6
         self.lock = threading.Lock()
+        self.waiting = threading.BoundedSemaphore(MAX_WAITING)
         super().__init__(address, _Handler)
 
 

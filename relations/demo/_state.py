@@ -126,7 +126,7 @@ def parse_params(query: Mapping[str, Any]) -> Params:
     values = {}
     for name, (lo, hi) in RANGES.items():
         raw = query.get(name, DEFAULTS[name])
-        text = str(raw).strip()
+        text = str(raw)  # as written: " 3" and "3 " are not ASCII digits
         if not (text.isascii() and text.isdigit() and len(text) <= 6 and lo <= int(text) <= hi):
             raise InputError(f"{name} must be a whole number from {lo} to {hi}, got {str(raw)[:20]!r}")
         values[name] = int(text)

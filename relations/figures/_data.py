@@ -6,13 +6,13 @@ Each ``*_data`` function returns a JSON-ready dict, saved next to its figure by
 
 from __future__ import annotations
 
-import json
 import math
 import os
 from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
+from relations._json import read_json
 from relations.errors import InputError
 from relations.io import EVIDENCE_DIR
 
@@ -51,7 +51,7 @@ def relation_diagram_data(verdicts_path: str | None = f"{EVIDENCE_DIR}/verdicts.
     if verdicts_path and os.path.exists(verdicts_path):
         try:
             with open(verdicts_path, encoding="utf-8") as fh:
-                rows = json.load(fh)
+                rows = read_json(fh.read(), source=verdicts_path)
             verdicts = {str(v["id"]): str(v["verdict"]) for v in rows}
         except (OSError, ValueError, TypeError, KeyError, AttributeError):
             raise InputError(f"{verdicts_path}: not a verdicts.json of 'relations verify' (a list of objects with "

@@ -10,6 +10,7 @@ import json
 import math
 import re
 
+from relations._json import read_json
 from relations.errors import InputError
 from relations.io._inputs import read_input
 from relations.numbers._text import whole_number
@@ -42,7 +43,7 @@ def parse_conjecture_file(text: str, *, where: str, setting: str) -> list[tuple[
         return dict(items)
 
     try:
-        data = json.loads(text, object_pairs_hook=pairs, parse_int=lambda t: whole_number(t, where))
+        data = read_json(text, source=where, object_pairs_hook=pairs, parse_int=lambda t: whole_number(t, where))
     except json.JSONDecodeError as exc:
         raise InputError(f"{where}: not JSON ({exc.msg} at line {exc.lineno} column {exc.colno})") from None
     if not isinstance(data, dict) or set(data) != {"conjectures"} or not isinstance(data["conjectures"], list):

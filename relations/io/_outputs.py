@@ -25,6 +25,8 @@ transaction.
 * a single file the user names (``--out FILE``, ``--plot FILE``) is created without ever replacing a
   file that appeared meanwhile (:func:`create_file`: written unnamed, then linked into place, which
   fails if the name exists); ``--force`` replaces it atomically;
+* only regular files are replaced: a device, FIFO, socket or folder (or a symbolic link to one) where a file
+  goes is refused with one line, ``--force`` or not (:func:`refuse_special`);
 * the names ``.relations-output.json`` and ``.relations-staging`` are the tool's
   (:data:`RESERVED`): no file a user names (a conjecture id, say) may take them;
 * files get ``0o666`` less the umask, or the mode of the file they replace (:func:`file_mode`);
@@ -55,13 +57,14 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from relations._cache import cache_dir
+from relations._json import read_json
 from relations.errors import InputError
 
 if TYPE_CHECKING:
     from types import FrameType
 
 __all__ = ["MANIFEST", "STAGING", "RESERVED", "TOOL_FILES", "OutputDir", "InterruptLatch", "check_output_file",
-           "create_file", "file_mode", "recover", "write_bytes_atomic", "write_step", "cache_dir"]
+           "create_file", "file_mode", "recover", "refuse_special", "write_bytes_atomic", "write_step", "cache_dir"]
 
 #: The manifest each output folder holds: ``{"files": {relative path: sha256}}``.
 MANIFEST = ".relations-output.json"
@@ -257,6 +260,7 @@ def write_bytes_atomic(path: str, data: bytes) -> str:
     str
         ``path``.
     """
+    refuse_special(path, "cannot write")
     folder = os.path.dirname(os.path.abspath(path))
     suffix = "-" + os.path.basename(path)
     _remove(_stale_temps(folder, suffix))
@@ -269,6 +273,7 @@ def write_bytes_atomic(path: str, data: bytes) -> str:
         finally:
             os.close(fd)
         write_step(f"rename {path}")
+        refuse_special(path, "cannot write")  # checked again: a FIFO may have been made meanwhile
         os.replace(tmp, path)
     finally:
         if os.path.lexists(tmp):
@@ -288,6 +293,39 @@ def _adopted(path: str) -> bool:
             if os.path.samestat(os.stat(tmp), st):
                 return True
     return False
+
+
+def refuse_special(path: str, option: str = "--out") -> None:
+    """Refuse, with one line, to write over anything but a regular file (or a symbolic link to one, or nothing).
+
+    A device, a FIFO, a socket or a folder at ``path`` (or where a symbolic link at ``path`` leads) is never
+    replaced, ``--force`` or not: a rename over ``/dev/null`` would replace the system's ``/dev/null``.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     os.mkfifo(os.path.join(d, "pipe"))
+    ...     refuse_special(os.path.join(d, "pipe"))
+    Traceback (most recent call last):
+    ...
+    relations.errors.InputError: --out ...pipe: is a FIFO (named pipe), not a regular file; relations writes only regular files
+    """
+    import stat
+
+    for follow in (False, True):
+        try:
+            mode = os.stat(path, follow_symlinks=follow).st_mode
+        except OSError:
+            return  # nothing there (or a dangling link, which is replaced)
+        if stat.S_ISREG(mode) or (not follow and stat.S_ISLNK(mode)):
+            continue
+        kind = ("a folder" if stat.S_ISDIR(mode) else "a FIFO (named pipe)" if stat.S_ISFIFO(mode)
+                else "a character device" if stat.S_ISCHR(mode) else "a block device" if stat.S_ISBLK(mode)
+                else "a socket" if stat.S_ISSOCK(mode) else "a special file")
+        link = " (through a symbolic link)" if follow else ""
+        raise InputError(f"{option} {path}: is {kind}{link}, not a regular file; relations writes only regular "
+                         "files")
 
 
 def _exists(path: str, option: str) -> InputError:
@@ -330,6 +368,7 @@ def create_file(path: str, data: bytes, *, force: bool = False, option: str = "-
     ...
     relations.errors.InputError: --out ...a.json: exists; use --force to replace it
     """
+    refuse_special(path, option)
     if force or _adopted(path):
         write_bytes_atomic(path, data)
         _remove(_stale_temps(os.path.dirname(os.path.abspath(path)), "-" + os.path.basename(path)))
@@ -414,6 +453,7 @@ def check_output_file(path: str, *, force: bool = False, option: str = "--out") 
         raise InputError(f"{option}: empty path")
     if os.path.isdir(path):
         raise InputError(f"{option} {path}: is a folder; give a file name")
+    refuse_special(path, option)
     parent = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(parent):
         raise InputError(f"{option} {path}: the folder {parent} does not exist")
@@ -521,7 +561,7 @@ def _journal(staging: str) -> tuple[list[str], frozenset[str]] | None:
     journal: the transaction was not committed)."""
     try:
         with open(os.path.join(staging, _JOURNAL), encoding="utf-8") as fh:
-            data = json.load(fh)
+            data = read_json(fh.read(), source=_JOURNAL)
         moves, creates = data["moves"], data.get("create", [])
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
@@ -557,6 +597,7 @@ def _apply(folder: str, moves: list[str], creates: frozenset[str] = frozenset())
             os.makedirs(os.path.dirname(dst), exist_ok=True)
         write_step(f"move {name}")
         if name not in creates:
+            refuse_special(dst, "cannot write")  # never renamed over a device or a FIFO, even when replaying
             os.replace(src, dst)
             continue
         with contextlib.suppress(FileExistsError):  # linked before a kill, or a file the user made there: kept
@@ -605,7 +646,7 @@ def recover(folder: str) -> str | None:
     folders = {folder}
     try:
         with open(os.path.join(folder, MANIFEST), encoding="utf-8") as fh:
-            listed = json.load(fh).get("files", {})
+            listed = read_json(fh.read(), source=MANIFEST).get("files", {})
         folders.update(os.path.join(folder, *str(n).split("/")[:-1]) for n in listed if _plain(str(n)))
     except (OSError, ValueError, AttributeError):
         pass
@@ -770,7 +811,7 @@ class OutputDir:
     def _manifest(self) -> dict[str, str]:
         try:
             with open(os.path.join(self.path, MANIFEST), encoding="utf-8") as fh:
-                files = json.load(fh).get("files", {})
+                files = read_json(fh.read(), source=MANIFEST).get("files", {})
             return {str(k): str(v) for k, v in files.items()} if isinstance(files, dict) else {}
         except (OSError, ValueError, AttributeError):
             return {}
@@ -803,6 +844,7 @@ class OutputDir:
                 if self.force:
                     if os.path.isdir(os.path.join(self.path, name)):
                         raise InputError(f"{self.option} {self.path}: {name} is a folder")
+                    refuse_special(os.path.join(self.path, name), self.option)
                 elif not self.owned(name):
                     raise InputError(f"{self.option} {self.path}: {name} exists and was not written by relations (or "
                                      "was edited since); use --force to replace it or --out to write elsewhere")
@@ -876,6 +918,11 @@ class OutputDir:
             moves = ([n for n in self._order if n not in _LAST] + [n for n in self._order if n in _LAST] + [MANIFEST])
             creates = [] if self.force else [n for n in moves[:-1] if not os.path.lexists(os.path.join(self.path, n))]
             for name in moves[:-1]:  # checked again: a file may have been made, or edited, while the command ran
+                try:
+                    refuse_special(os.path.join(self.path, name), self.option)
+                except InputError:
+                    self.abort()
+                    raise
                 if not self.force and name in self._planned and name not in creates and not self.owned(name):
                     self.abort()
                     raise InputError(f"{self.option} {self.path}: {name} was made or edited while relations ran; "

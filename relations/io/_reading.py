@@ -29,6 +29,7 @@ import os
 from fractions import Fraction
 from typing import Any
 
+from relations._json import MAX_JSON_DEPTH, Shape, memory_error, read_json, shape
 from relations.errors import InputError
 from relations.io._inputs import read_input
 from relations.io._npz import npz_from_bytes
@@ -36,7 +37,7 @@ from relations.kinds import NumericMode
 from relations.model._distributions import Prior
 from relations.model._floats import numeric_mode
 from relations.model._mechanism import MAX_DENSE_ENTRIES, Mechanism
-from relations.model._neighbours import GraphInputs, LocalInputs
+from relations.model._neighbours import MAX_EDGES, GraphInputs, LocalInputs
 from relations.model._validate import MAX_PRODUCT_RECORDS, MAX_RECORDS, labels_of
 from relations.model._validate import product_prior as product_prior_of
 from relations.numbers._text import MAX_DIGITS as MAX_INT_DIGITS
@@ -155,14 +156,17 @@ def loads(text: str, *, source: str = "<input>") -> Mechanism:
     if commas >= MAX_JSON_VALUES:
         raise InputError(f"{source}: more than {MAX_JSON_VALUES} JSON values ({commas} commas), the limit for a "
                          f"mechanism file (at most {MAX_DENSE_ENTRIES} prior or channel entries)")
+    found = _shape_of(text, source)
+    _check_structure(found, source)
     repeated: list[tuple[dict, str]] = []
     try:
-        data = json.loads(text, parse_float=_Float, parse_int=_Number, parse_constant=_reject_constant,
-                          object_pairs_hook=lambda pairs: _object(pairs, repeated))
+        data = read_json(text, source=source, checked=found, parse_float=_Float, parse_int=_Number,
+                         parse_constant=_reject_constant, object_pairs_hook=lambda pairs: _object(pairs, repeated))
     except json.JSONDecodeError as exc:
         raise InputError(f"{source}: malformed JSON at line {exc.lineno} column {exc.colno}: {exc.msg}") from None
     except InputError as exc:
-        raise InputError(f"{source}: {exc}") from None
+        raise InputError(exc.args[0] if str(exc).startswith((source, "not enough memory")) else f"{source}: {exc}"
+                         ) from None
     except (ValueError, RecursionError) as exc:
         raise InputError(f"{source}: malformed JSON: {exc}") from None
     if repeated:
@@ -175,6 +179,28 @@ def loads(text: str, *, source: str = "<input>") -> Mechanism:
 
 
 # --------------------------------------------------------------------------- JSON
+
+
+def _shape_of(text: str, source: str) -> Shape:
+    try:
+        return shape(text)
+    except MemoryError:
+        raise memory_error(f"reading {source}") from None
+
+
+def _check_structure(found: Shape, source: str) -> None:
+    """The limits on entries and neighbour pairs, checked on the text's shape before any value is built: the
+    leaves of ``prior`` and ``channel`` (every number in them) and the items of ``neighbours``."""
+    if found.depth > MAX_JSON_DEPTH:
+        raise InputError(f"{source}: JSON nested {found.depth} levels deep, deeper than the limit of {MAX_JSON_DEPTH}")
+    members = found.members or {}
+    for key in ("prior", "channel"):
+        if key in members and members[key].leaves > MAX_DENSE_ENTRIES:
+            raise InputError(f"{source}: key '{key}': {members[key].leaves} entries, more than the limit of "
+                             f"{MAX_DENSE_ENTRIES} for a mechanism file")
+    if "neighbours" in members and members["neighbours"].items > MAX_EDGES:
+        raise InputError(f"{source}: key 'neighbours': {members['neighbours'].items} pairs, more than the limit of "
+                         f"{MAX_EDGES}")
 
 
 def _object(pairs: list, repeated: list) -> dict:
@@ -411,9 +437,12 @@ def load_loss_matrix(path: str | os.PathLike) -> list[list[Fraction]]:
     text = _text(got.data, got.name)
     if text.count(",") >= MAX_JSON_VALUES:
         raise InputError(f"{got.name}: more than {MAX_JSON_VALUES} JSON values, the limit for a loss matrix")
+    found = _shape_of(text, got.name)
+    if found.leaves > MAX_DENSE_ENTRIES:
+        raise InputError(f"{got.name}: more than {MAX_DENSE_ENTRIES} entries, the limit for a loss matrix")
     try:
-        data = json.loads(text, parse_float=str, parse_int=str)
-    except (ValueError, RecursionError) as exc:
+        data = read_json(text, source=got.name, checked=found, parse_float=str, parse_int=str)
+    except ValueError as exc:
         raise InputError(f"cannot read loss matrix {got.name}: {exc}") from None
     if not isinstance(data, list) or not all(isinstance(r, list) for r in data):
         raise InputError(f"{got.name}: expected a JSON list of rows")

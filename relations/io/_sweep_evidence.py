@@ -17,6 +17,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
+from relations._json import read_json
 from relations.errors import InputError
 from relations.io._sweep_summary import family_text, summarise, summary_columns
 from relations.io._sweeps import SWEEP_FILE, iter_rows
@@ -59,7 +60,7 @@ def read_family_evidence(folder: str) -> dict[str, list[FamilyEvidence]]:
     name = f"--exhaustive {folder}"
     try:
         with open(os.path.join(folder, SWEEP_FILE), encoding="utf-8") as fh:
-            meta = json.load(fh)
+            meta = read_json(fh.read(), source=SWEEP_FILE)
         spec = parse_spec(meta["spec"])
     except (OSError, ValueError, KeyError, TypeError, InputError) as exc:
         raise InputError(f"{name}: not the folder of a relations sweep ({SWEEP_FILE}: "
@@ -114,7 +115,7 @@ def _same_sweep(folder: str, fingerprint: str, name: str) -> None:
             continue
         try:
             meta = pq.read_metadata(os.path.join(chunks, entry)).metadata or {}
-            info = json.loads(meta.get(b"relations.sweep", b"{}"))
+            info = read_json(meta.get(b"relations.sweep", b"{}"), source=entry)
         except Exception:  # an unreadable file is no evidence
             info = {}
         if info.get("fingerprint") != fingerprint:

@@ -31,6 +31,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+from relations._json import read_json
 from relations.errors import InputError
 from relations.io._outputs import OutputDir, write_bytes_atomic, write_step
 from relations.sweeps._chunks import (
@@ -125,7 +126,7 @@ def require_pyarrow() -> None:
 def _read_json(path: str) -> Any:
     try:
         with open(path, encoding="utf-8") as fh:
-            return json.load(fh)
+            return read_json(fh.read(), source=path)
     except (OSError, ValueError):
         return None
 
@@ -180,7 +181,7 @@ def _recover(spec: SweepSpec, out: str, chunk_size: int, chunks: int) -> dict[in
         lines = []
     for line in lines:
         try:
-            entry = json.loads(line)
+            entry = read_json(line, source=CHUNK_LOG)
             c = entry["chunk"]
             if isinstance(c, int) and 0 <= c < chunks and entry["file"] == chunk_name(c) \
                     and _sha(os.path.join(out, entry["file"])) == entry["sha256"]:
@@ -199,7 +200,7 @@ def _recover(spec: SweepSpec, out: str, chunk_size: int, chunks: int) -> dict[in
         c = int(match.group(1))
         try:
             meta = pq.read_metadata(path)
-            info = json.loads((meta.metadata or {}).get(_META, b"{}"))
+            info = read_json((meta.metadata or {}).get(_META, b"{}"), source=name)
         except Exception:
             continue
         if c < chunks and info.get("fingerprint") == spec.fingerprint and info.get("chunk") == c \

@@ -104,8 +104,8 @@ def _int(spec: dict, key: str) -> int:
     v = spec[key]
     if isinstance(v, int) and not isinstance(v, bool):
         n = v
-    elif isinstance(v, str) and re.fullmatch(r"[0-9]{1,9}", v.strip()):  # ASCII digits only: not "٣", "3_0"
-        n = int(v.strip())
+    elif isinstance(v, str) and re.fullmatch(r"[0-9]{1,9}", v):  # ASCII digits only: not "٣", "3_0", " 3"
+        n = int(v)
     else:
         raise InputError(f"mechanism parameter '{key}': expected a whole number, got {json_repr(v)}")
     if n < 1 or n > MAX_WHOLE:

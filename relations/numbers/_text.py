@@ -93,7 +93,10 @@ def parse_rational(value: object, where: str) -> Fraction:
     if not value.isascii():
         raise InputError(f"{where}: {json_repr(value)} is not a number (it has non-ASCII characters; write "
                          "digits as 0-9)")
-    text = value.strip()
+    text = value
+    if text != text.strip():
+        raise InputError(f"{where}: {json_repr(value)} is not a number (spaces around it; write the number alone, "
+                         "e.g. \"0.65\")")
     if any(len(run) > MAX_DIGITS for run in re.findall(r"[0-9]+", text)):
         raise InputError(f"{where}: {json_repr(value)} has more than {MAX_DIGITS} digits")
     match = _DECIMAL.fullmatch(text)
@@ -140,7 +143,7 @@ def parse_rational_list(text: str, where: str) -> list[Fraction]:
     >>> parse_rational_list("1/2, 0.25,1/4", "--prior")
     [Fraction(1, 2), Fraction(1, 4), Fraction(1, 4)]
     """
-    return [parse_rational(v, f"{where}[{i}]") for i, v in enumerate(text.split(","))]
+    return [parse_rational(v.strip(), f"{where}[{i}]") for i, v in enumerate(text.split(","))]
 
 
 def fraction_text(q: Fraction) -> str:

@@ -81,6 +81,36 @@ class Proof:
     multipliers: tuple[tuple[str, str], ...] | None = field(default=None)
 
 
+#: Most terms the linear-multiplier route expands a side into (an upper bound counted before expanding), and the
+#: largest integer exponent it expands (as the z3 encoding: a power beyond it is outside the encoding).
+MAX_EXPANDED_TERMS = 2_000
+MAX_EXPANDED_POWER = 16
+
+
+def _expanded_terms(e) -> int:
+    """An upper bound on the terms of ``sympy.expand(e)``, capped just above :data:`MAX_EXPANDED_TERMS`
+    (a power with an integer exponent beyond :data:`MAX_EXPANDED_POWER` counts as too many)."""
+    import math
+
+    import sympy
+
+    cap = MAX_EXPANDED_TERMS + 1
+    if isinstance(e, sympy.Add):
+        return min(cap, sum(_expanded_terms(a) for a in e.args))
+    if isinstance(e, sympy.Mul):
+        out = 1
+        for a in e.args:
+            out = min(cap, out * _expanded_terms(a))
+        return out
+    if isinstance(e, sympy.Pow) and e.exp.is_Integer:
+        n = int(e.exp)
+        if abs(n) > MAX_EXPANDED_POWER:
+            return cap
+        t = _expanded_terms(e.base)
+        return min(cap, math.comb(t + n - 1, n)) if n > 0 else t
+    return 1
+
+
 class _Unsupported(Exception):
     pass
 
@@ -414,7 +444,10 @@ def _multipliers(conj, used: list[Instance], setting: str) -> list[tuple[_Row, F
             if isinstance(node, (sympy.exp, sympy.log, sympy.tanh)) or (
                     isinstance(node, sympy.Pow) and not node.exp.is_Integer):
                 repl[node] = atoms.setdefault(node, sympy.Symbol(f"atom{len(atoms)}"))
-        return sympy.expand(e.xreplace(repl))
+        e = e.xreplace(repl)
+        if _expanded_terms(e) > MAX_EXPANDED_TERMS:
+            raise _Unsupported  # checked before expanding: (eps_d + 1)^100000 would never end
+        return sympy.expand(e)
 
     def gap(lhs, op, rhs):  # >= 0 when the inequality holds
         return flat(rhs) - flat(lhs) if op in ("<=", "<") else flat(lhs) - flat(rhs)
@@ -436,8 +469,9 @@ def _multipliers(conj, used: list[Instance], setting: str) -> list[tuple[_Row, F
         polys = [sympy.Poly(g, *gens) for g in [target, *[r.gap for r in rows]]]
     except sympy.PolynomialError:
         return None
-    monomials = sorted({m for p in polys for m in p.as_dict() if any(m)})
-    coeff = [[float(p.as_dict().get(m, 0)) for p in polys] for m in monomials]
+    dicts = [p.as_dict() for p in polys]  # once each: as_dict() is not cached
+    monomials = sorted({m for d in dicts for m in d if any(m)})
+    coeff = [[float(d.get(m, 0)) for d in dicts] for m in monomials]
     n = len(rows)
     if n == 0:  # nothing to combine: the target names notions no fact speaks of
         return None

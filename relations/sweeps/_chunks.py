@@ -34,6 +34,7 @@ from contextlib import contextmanager
 from functools import lru_cache
 from typing import Any
 
+from relations._json import read_json
 from relations.errors import InputError, RelationsError
 from relations.sweeps._spec import SweepSpec, parse_spec
 
@@ -139,7 +140,7 @@ def evaluate_point(spec: SweepSpec, index: int) -> dict[str, Any]:
 
 @lru_cache(maxsize=4)
 def _spec(text: str) -> SweepSpec:
-    return parse_spec(json.loads(text))
+    return parse_spec(read_json(text, source="sweep spec"))
 
 
 def evaluate_chunk(spec_data: dict | str, chunk_size: int, chunk: int) -> list[dict[str, Any]]:

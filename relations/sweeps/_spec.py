@@ -40,6 +40,7 @@ from typing import Any
 
 import numpy as np
 
+from relations._json import read_json
 from relations.errors import InputError
 from relations.mechanisms._local import product
 from relations.mechanisms._registry import REGISTRY, eps_text, named
@@ -98,7 +99,7 @@ def parse_spec_text(text: str) -> SweepSpec:
     relations.errors.InputError: sweep spec: key 'ratio' appears twice in one object
     """
     try:
-        data = json.loads(text, object_pairs_hook=_no_duplicates, parse_float=str,
+        data = read_json(text, source="sweep spec", object_pairs_hook=_no_duplicates, parse_float=str,
                           parse_int=lambda t: whole_number(t, "sweep spec"),
                           parse_constant=lambda c: (_ for _ in ()).throw(InputError(f"sweep spec: {c} is not allowed")))
     except json.JSONDecodeError as exc:
