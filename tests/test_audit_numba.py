@@ -99,3 +99,24 @@ def test_a_user_file_importing_multi_freq_ldpy_is_audited_as_its_adapter(tmp_pat
     assert mine["route"] == theirs["route"] == "white-box"
     assert math.isclose(mine["eps_d"]["value"], 1.0, rel_tol=1e-12)
     assert mine["eps_d"]["ratio"] == theirs["eps_d"]["ratio"]  # the same exact channel
+
+
+def test_compiled_draws_of_a_user_file_are_sampled_reproducibly():
+    """Sampling runs the compiled code: numba's own generator is seeded per chunk, as for the adapters, so two
+    runs with the same seed give the same counts (unseeded, numba seeds itself from os.urandom)."""
+    pytest.importorskip("numba")
+    out = _run("""
+        import numba, numpy as np
+        from relations.audit._worker import Target, sample_counts
+
+        @numba.njit
+        def rr(x):
+            return x if np.random.random() < 0.75 else 1 - x
+
+        target = Target(rr, pass_rng=False)
+        runs = [sample_counts(target, 0, index=0, chunk=0, size=2000, seed=7) for _ in range(2)]
+        other = sample_counts(target, 0, index=0, chunk=1, size=2000, seed=7)
+        print(runs[0] == runs[1], runs[0] != other, sum(runs[0].values()))
+    """)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.split() == ["True", "True", "2000"]

@@ -301,6 +301,20 @@ def bin_key(key: Any, edges: list, atoms: list | None = None) -> str:
     return f"{lo}, {hi}"
 
 
+def _seed_numba(state: int) -> None:
+    """Seed numba's own generators (those of compiled ``np.random`` and ``random`` draws), when numba is loaded,
+    so that compiled code a user's file calls is sampled as reproducibly as the library adapters' (which seed
+    them the same way, through a compiled ``np.random.seed``)."""
+    helper = sys.modules.get("numba._helperlib")
+    if helper is None:
+        return
+    try:
+        for pointer in (helper.rnd_get_np_state_ptr(), helper.rnd_get_py_state_ptr()):
+            helper.rnd_seed(pointer, state)
+    except Exception:  # noqa: S110 - another numba: its generators stay unseeded
+        pass
+
+
 def _sample_counts(target: Target, x: Any, *, index: int, chunk: int, size: int, seed: int,
                    ordered: bool = False) -> Counter:
     import random
@@ -310,6 +324,7 @@ def _sample_counts(target: Target, x: Any, *, index: int, chunk: int, size: int,
     rng, state = _seeds(seed, index, chunk)
     random.seed(state)
     np.random.seed(state % 2**32)
+    _seed_numba(state % 2**32)
     if target.seed is not None:
         target.seed(state)
     counts: Counter = Counter()
