@@ -9,6 +9,17 @@ child of the tool (an ``--python`` wrapper script in between), :func:`watch_pare
 that ends the process when a pipe the tool holds is closed (the tool is gone, whatever killed it)
 or when the tool's process id no longer exists.
 
+**The whole tree.**  Code under audit may start processes of its own, and a daemon double-forks and calls
+``setsid()`` to leave its parent, its process group and its session.  A process that runs such code calls
+:func:`keep_descendants` first: on Linux it becomes a *child subreaper* (``prctl(PR_SET_CHILD_SUBREAPER)``),
+so that every orphaned descendant, daemons included, is re-parented to it rather than to ``init``, and
+forks; the child runs the code, the parent stays as the *keeper*, which runs nothing else: when the child
+ends (by an answer, an exit, a crash or a signal) it kills every descendant left and ends the same way.
+The tool ends a worker with :func:`end_tree`: it stops (``SIGSTOP``) the worker and every descendant it
+finds in ``/proc``, again until no new one appears, then kills them all (``SIGKILL``).  No cgroup or PID
+namespace is needed (neither is available unprivileged everywhere); a descendant escapes only if the
+keeper itself is killed from outside (the tool killed by SIGKILL: the keeper and the worker die with it).
+
 **One line on Ctrl-C.**  After a SIGINT, a command still unwinds: threads of solvers and proof
 checkers, progress bars and garbage-collector callbacks may each print a traceback or a stray line
 on the way out.  :func:`silence_stderr` (called by every SIGINT handler of the tool) points file
@@ -26,6 +37,7 @@ import threading
 from typing import IO, Any
 
 __all__ = ["PARENT_VARIABLE", "WATCH_VARIABLE", "die_with_parent", "preexec", "watch_parent", "parent_watch_fds",
+           "keep_descendants", "descendants", "end_tree",
            "silence_stderr", "error_stream", "say_interrupted", "exit_interrupted", "run_command_line", "install_interrupt_handler", "interrupt_handler"]
 
 #: Environment variable holding the tool's process id, for a child started through a wrapper.
@@ -34,6 +46,7 @@ PARENT_VARIABLE = "RELATIONS_PARENT_PID"
 #: holds: when it reads end-of-file, the tool is gone.
 WATCH_VARIABLE = "RELATIONS_WATCH_FD"
 _PR_SET_PDEATHSIG = 1
+_PR_SET_CHILD_SUBREAPER = 36
 
 
 _PRCTL: list[Any] = []
@@ -78,6 +91,157 @@ def die_with_parent(parent: int | None = None) -> bool:
     if parent is not None and os.getppid() != parent:
         os._exit(1)
     return armed
+
+
+def _processes() -> dict[int, tuple[int, str]]:
+    """Every process in ``/proc``: its parent's id and its state letter (empty off Linux)."""
+    table: dict[int, tuple[int, str]] = {}
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        return table
+    for name in names:
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as fh:
+                fields = fh.read().rsplit(b")", 1)[1].split()
+            table[int(name)] = (int(fields[1]), fields[0].decode("ascii", "replace"))
+        except (OSError, IndexError, ValueError):  # gone meanwhile
+            continue
+    return table
+
+
+def descendants(pid: int) -> list[int]:
+    """The living descendants of process ``pid`` (children first), from ``/proc``; empty where there is none.
+
+    Examples
+    --------
+    >>> descendants(os.getpid()) == [] or all(p != os.getpid() for p in descendants(os.getpid()))
+    True
+    """
+    table = _processes()
+    children: dict[int, list[int]] = {}
+    for child, (parent, state) in table.items():
+        if state not in ("Z", "X"):
+            children.setdefault(parent, []).append(child)
+    out: list[int] = []
+    frontier = [pid]
+    while frontier:
+        nxt = [c for p in frontier for c in children.get(p, ()) if c not in out]
+        out += nxt
+        frontier = nxt
+    return out
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as fh:
+            return fh.read().rsplit(b")", 1)[1].split()[0] not in (b"Z", b"X")
+    except (OSError, IndexError):
+        return False
+
+
+def end_tree(pid: int, *, wait: float = 2.0) -> None:
+    """Kill process ``pid`` and all its descendants: each is stopped (``SIGSTOP``, so that none forks again)
+    as it is found, the search repeated until it finds no new one, then all are killed (``SIGKILL``) and
+    awaited (up to ``wait`` seconds) until they are gone or zombies.  ``pid`` itself is not reaped."""
+    import time
+
+    found: list[int] = []
+    with contextlib.suppress(OSError):
+        os.kill(pid, signal.SIGSTOP)
+    for _ in range(100):
+        new = [p for p in descendants(pid) if p not in found]
+        if not new:
+            break
+        for p in new:
+            with contextlib.suppress(OSError):
+                os.kill(p, signal.SIGSTOP)
+        found += new
+    for p in [*reversed(found), pid]:
+        with contextlib.suppress(OSError):
+            os.kill(p, signal.SIGKILL)
+    end = time.monotonic() + wait
+    while any(_alive(p) for p in found) and time.monotonic() < end:
+        time.sleep(0.005)
+
+
+def _end_children() -> None:
+    """In a keeper: kill every child (orphans re-parented to it included) and reap them, until none is left."""
+    import time
+
+    me = os.getpid()
+    for _ in range(10_000):
+        kids = [c for c, (parent, state) in _processes().items() if parent == me and state not in ("Z", "X")]
+        for c in kids:
+            with contextlib.suppress(OSError):
+                os.kill(c, signal.SIGKILL)
+        reaped = False
+        while True:
+            try:
+                done, _ = os.waitpid(-1, os.WNOHANG)
+            except ChildProcessError:
+                return
+            if done == 0:
+                break
+            reaped = True
+        if not kids and not reaped:
+            time.sleep(0.005)
+
+
+def keep_descendants() -> None:
+    """In a child process about to run code under audit: stay as its keeper, run the code in a child.
+
+    On Linux, where ``prctl(PR_SET_CHILD_SUBREAPER)`` succeeds, this process forks: the function returns in
+    the child (armed to die with the keeper), and never returns in the keeper, which closes every file
+    descriptor but the parent watch (:data:`WATCH_VARIABLE`), waits for the child, reaping the orphans
+    re-parented to it meanwhile, then kills every descendant left (:func:`_end_children`) and ends as the
+    child ended (its exit status, or its signal).  Elsewhere it returns at once, and the code runs here."""
+    fn = _libc_prctl()
+    if fn is None or fn(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0:
+        return
+    keeper = os.getpid()
+    with contextlib.suppress(Exception):
+        sys.stdout.flush()
+        sys.stderr.flush()
+    child = os.fork()
+    if child == 0:
+        fn(_PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0)  # orphans go to the keeper, not to the code's own process
+        die_with_parent(keeper)
+        return
+    status = 0
+    try:  # pragma: no cover - the keeper (a child process of the tool)
+        watch = os.environ.get(WATCH_VARIABLE, "")
+        keep = int(watch) if watch.isdigit() else -1
+        null = os.open(os.devnull, os.O_RDWR)
+        for fd in (0, 1, 2):
+            os.dup2(null, fd)
+        os.close(null)
+        top = os.sysconf("SC_OPEN_MAX") if hasattr(os, "sysconf") else 1024
+        if keep >= 3:
+            os.closerange(3, keep)
+            os.closerange(keep + 1, top)
+        else:
+            os.closerange(3, top)
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        watch_parent()  # through a wrapper (--python), the tool may not be the direct parent
+        while True:
+            try:
+                done, status = os.waitpid(-1, 0)
+            except ChildProcessError:
+                break
+            if done == child:
+                break
+        _end_children()
+        if os.WIFSIGNALED(status):
+            sig = os.WTERMSIG(status)
+            with contextlib.suppress(Exception):
+                signal.signal(sig, signal.SIG_DFL)
+                os.kill(os.getpid(), sig)
+        os._exit(os.WEXITSTATUS(status) if os.WIFEXITED(status) else 1)
+    finally:  # pragma: no cover
+        os._exit(1)
 
 
 def preexec() -> Any:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 import os
 import random
+import re
 import secrets
 import subprocess
 import sys
@@ -74,59 +75,88 @@ def test_an_unseeded_generator_is_enumerated(name):
     assert _rows(UNSEEDED[name]) == RR
 
 
-BLOCKED = {
+_SYSTEM = random.SystemRandom()  # made before the run: its draws are enumerated too
+
+ENTROPY = {  # operating-system entropy small enough to enumerate: each keeps the truth with probability 3/4
+    "os.urandom": lambda x: x if os.urandom(1)[0] < 192 else 1 - x,  # 192 of 256 bytes
+    "os.urandom(2)": lambda x: x if int.from_bytes(os.urandom(2), "big") < 3 * 2**14 else 1 - x,
     "secrets.randbelow": lambda x: x if secrets.randbelow(4) < 3 else 1 - x,
+    "secrets.randbits": lambda x: x if secrets.randbits(2) < 3 else 1 - x,
     "secrets.choice": lambda x: secrets.choice([x, x, x, 1 - x]),
-    "os.urandom": lambda x: x if os.urandom(1)[0] < 192 else 1 - x,
+    "secrets.token_bytes": lambda x: x if secrets.token_bytes(1)[0] < 192 else 1 - x,
+    "secrets.token_hex": lambda x: x if int(secrets.token_hex(1), 16) < 192 else 1 - x,
     "random.SystemRandom": lambda x: _keep(random.SystemRandom().random(), x),
-    "uuid.uuid4": lambda x: x if uuid.uuid4().int % 4 < 3 else 1 - x,
+    "a SystemRandom made before the run": lambda x: x if _SYSTEM.randint(0, 3) < 3 else 1 - x,
+    "SystemRandom.randbytes": lambda x: x if _SYSTEM.randbytes(1)[0] < 192 else 1 - x,
 }
 
-_SYSTEM = random.SystemRandom()  # made before the run: its draws are blocked too
+
+@pytest.mark.parametrize("name", ENTROPY)
+def test_operating_system_entropy_is_enumerated_when_finite(name):
+    assert _rows(ENTROPY[name]) == RR
+
+
+BLOCKED = {  # more outcomes than the route enumerates: blocked, the call named
+    "uuid.uuid4": lambda x: x if uuid.uuid4().int % 4 < 3 else 1 - x,
+    "os.urandom(8)": lambda x: x if os.urandom(8)[0] < 192 else 1 - x,
+    "secrets.token_hex(32)": lambda x: x if int(secrets.token_hex(), 16) % 4 < 3 else 1 - x,
+    "secrets.randbelow(1000000)": lambda x: x if secrets.randbelow(10**6) < 750_000 else 1 - x,
+    "secrets.randbits(64)": lambda x: x if secrets.randbits(64) % 4 < 3 else 1 - x,
+    "random.SystemRandom.getrandbits(64)": lambda x: x if _SYSTEM.getrandbits(64) % 4 < 3 else 1 - x,
+}
 
 
 @pytest.mark.parametrize("name", BLOCKED)
-def test_operating_system_entropy_is_blocked_and_named(name):
-    with pytest.raises(HiddenEntropy, match=name.replace(".", r"\.")):
+def test_operating_system_entropy_beyond_the_limits_is_blocked_and_named(name):
+    with pytest.raises(HiddenEntropy, match=re.escape(name)):
         _rows(BLOCKED[name])
 
 
 def test_a_blocked_source_is_named_even_when_the_code_catches_the_error():
     def careful(x):
         try:
-            return x if secrets.randbelow(4) < 3 else 1 - x
+            return x if uuid.uuid4().int % 4 < 3 else 1 - x
         except Exception:
             return x  # a fallback that would look deterministic
 
-    with pytest.raises(HiddenEntropy, match="secrets.randbelow"):
+    with pytest.raises(HiddenEntropy, match="uuid.uuid4"):
         _rows(careful)
 
 
-def test_a_system_random_made_before_the_run_is_blocked():
-    with pytest.raises(HiddenEntropy, match="SystemRandom"):
-        _rows(lambda x: x if _SYSTEM.randint(0, 3) < 3 else 1 - x)
+def test_modulo_bias_on_os_entropy_is_violated_exactly():
+    """3-RR at eps = ln 4 (the truth with probability 2/3, each other value 1/6) from one byte of os.urandom,
+    with modulo bias.  By hand: 256 = 3 * 85 + 1, so ``b % 3 < 2`` for 86 + 85 = 171 bytes (the truth,
+    171/256); the other 85 bytes are b = 3j + 2, j = 0..84, which pick x + 1 for the 43 even j and x + 2 for
+    the 42 odd j.  So eps_d = ln((171/256) / (42/256)) = ln(57/14), above the claim ln 4 by ln(57/56), about
+    0.0177 nats; sampling 10^5 runs per input would not see it."""
+    def krr(x):
+        b = os.urandom(1)[0]
+        if b % 3 < 2:
+            return x
+        return (x + 1 + (b // 3) % 2) % 3
 
-
-def test_everything_is_restored_after_the_run():
-    before = (np.random.default_rng, np.random.Generator, np.random.RandomState, random.random, random.Random.random,
-              secrets.randbelow, os.urandom, uuid.uuid4, random.SystemRandom)
-    _rows(SEEDED["default_rng(2024)"])
-    with pytest.raises(HiddenEntropy):
-        _rows(BLOCKED["secrets.randbelow"])
-    after = (np.random.default_rng, np.random.Generator, np.random.RandomState, random.random, random.Random.random,
-             secrets.randbelow, os.urandom, uuid.uuid4, random.SystemRandom)
-    assert before == after
-    assert isinstance(np.random.default_rng(1), np.random.Generator)
+    truth, next_one, last = Fraction(171, 256), Fraction(43, 256), Fraction(42, 256)
+    assert truth + next_one + last == 1
+    rows = enumerate_channel(krr, [0, 1, 2], pass_rng=False).rows
+    keys = enumerate_channel(krr, [0, 1, 2], pass_rng=False).outputs
+    for x, row in enumerate(rows):
+        by_output = dict(zip(keys, row))
+        assert by_output == {x: truth, (x + 1) % 3: next_one, (x + 2) % 3: last}
+    report = audit(krr, domain=[0, 1, 2], eps="ln(4)")
+    assert report.route == "white-box" and report.verdict == "violated"
+    assert report.measures.eps_d.exact.ratio == truth / last == Fraction(57, 14)
+    assert math.isclose(math.log(Fraction(57, 56)), 0.01770, abs_tol=1e-5)
 
 
 def test_hidden_randomness_is_sampled_and_said_not_repeatable():
-    """A correct randomized response on secrets (true eps_d = ln 3): sampled, never "violated exactly"."""
+    """A correct randomized response on 64 bits of secrets (true eps_d = ln 3, 2^64 divisible by 4): sampled,
+    never "violated exactly"."""
     def rr(x):
-        return x if secrets.randbelow(4) < 3 else 1 - x
+        return x if secrets.randbits(64) % 4 < 3 else 1 - x
 
     report = audit(rr, domain=[0, 1], eps="ln(3)", samples=20_000, seed=1)
     assert report.route == "black-box" and report.verdict == "consistent"
-    assert "secrets.randbelow" in report.route_reason and not report.repeatable
+    assert "secrets.randbits(64)" in report.route_reason and not report.repeatable
     assert "will not repeat" in report.summary()
 
 
@@ -159,11 +189,11 @@ def test_cli_samples_by_default_and_says_why(target_file):
     target = target_file("""
         import secrets
         def rr(x):
-            return x if secrets.randbelow(4) < 3 else 1 - x
+            return x if secrets.randbits(64) % 4 < 3 else 1 - x
     """)
     out = _cli("audit", target, "--domain", "0,1", "--eps", "ln(3)", "--samples", "20000", "--workers", "0")
     assert out.returncode == 0, out.stderr
-    assert "black-box" in out.stdout and "why not exact: " in out.stdout and "secrets.randbelow" in out.stdout
+    assert "black-box" in out.stdout and "why not exact: " in out.stdout and "secrets.randbits" in out.stdout
     refused = _cli("audit", target, "--domain", "0,1", "--eps", "ln(3)", "--exact-only", "--workers", "0")
     assert refused.returncode == 2 and len(refused.stderr.strip().splitlines()) == 1
 

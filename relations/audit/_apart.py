@@ -16,7 +16,8 @@ back, pickled.  What the randomizer does stays in the child, as in the command l
   and the memory the child may add to the address space it inherits (``memory_mb``, ``RLIMIT_AS``).
 
 The child dies with the caller, even by SIGKILL (:mod:`relations._processes`), and ignores Ctrl-C: the
-caller stops it.  Where ``os.fork`` does not exist (Windows), the work runs in the caller's process,
+caller stops it.  It keeps the processes the randomizer starts (daemons that double-fork and call
+``setsid()`` included) and ends them with itself (:func:`~relations._processes.keep_descendants`).  Where ``os.fork`` does not exist (Windows), the work runs in the caller's process,
 without these bounds.
 """
 
@@ -81,6 +82,10 @@ def _portable(exc: BaseException) -> tuple:
         return ("input", str(exc))
     if isinstance(exc, MemoryError):
         return ("memory", "")
+    from relations.audit._worker import AnswerTooLarge
+
+    if isinstance(exc, AnswerTooLarge):
+        return ("input", str(exc))
     if isinstance(exc, Exception):
         text = " ".join(str(exc).split())
         text = text if len(text) <= 500 else text[:500] + "..."
@@ -90,14 +95,34 @@ def _portable(exc: BaseException) -> tuple:
     return ("input", f"the randomizer raised {type(exc).__name__}")
 
 
+class _TooLarge(Exception):
+    pass
+
+
+class _Bounded:
+    """A file for ``pickle`` that keeps what it is given, up to ``limit`` bytes (past it, :class:`_TooLarge`)."""
+
+    def __init__(self, limit: int):
+        self.parts: list[bytes] = []
+        self.size, self.limit = 0, limit
+
+    def write(self, data: Any) -> int:
+        self.size += len(data)
+        if self.size > self.limit:
+            raise _TooLarge
+        self.parts.append(bytes(data))
+        return len(data)
+
+
 def _child(work: Callable[[], Any], answers: int, printed: int, parent: int, call_seconds: float,
-           memory_mb: int) -> None:
+           memory_mb: int, limit: int) -> None:
     """The child's side: never returns (``os._exit``), whatever ``work`` does."""
     try:
-        from relations._processes import die_with_parent
+        from relations._processes import die_with_parent, keep_descendants
 
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # the caller handles Ctrl-C and stops the child
         die_with_parent(parent)
+        keep_descendants()  # the work runs in a child of this one, which ends every process the randomizer starts
         if "faulthandler" in sys.modules:  # its dumps go to a descriptor of the caller's (pytest's stderr)
             sys.modules["faulthandler"].disable()
         null = os.open(os.devnull, os.O_RDONLY)  # the caller's standard input is not the randomizer's
@@ -110,9 +135,19 @@ def _child(work: Callable[[], Any], answers: int, printed: int, parent: int, cal
         sys.stdout = open(1, "w", 1, "utf-8", "backslashreplace", closefd=False)  # noqa: SIM115 - line-buffered
         sys.stderr = open(2, "w", 1, "utf-8", "backslashreplace", closefd=False)  # noqa: SIM115
         lock = threading.Lock()
+        from relations.audit._worker import _ANSWER
+
+        _ANSWER[0] = limit  # an output of the randomizer larger than the limit of one answer ends the work
 
         def say(answer: tuple) -> None:
-            data = pickle.dumps(answer, protocol=pickle.HIGHEST_PROTOCOL)
+            sink = _Bounded(limit)  # the answer is given up as soon as it passes the limit, not made whole first
+            try:
+                pickle.Pickler(sink, protocol=pickle.HIGHEST_PROTOCOL).dump(answer)
+                data = b"".join(sink.parts)
+            except _TooLarge:
+                del sink
+                size = f"{limit // 2**20} MiB" if limit % 2**20 == 0 else f"{limit} bytes"
+                data = pickle.dumps(("input", f"the audit's result is larger than {size} (the limit of one answer)"))
             with lock:
                 view = memoryview(_HEADER.pack(len(data)) + data)
                 while view:
@@ -166,8 +201,9 @@ def _drain(fd: int, tail: collections.deque, count: list[int], limit: int, pid: 
                 if line:
                     tail.append(line[:300])
             if count[0] > limit:
-                with contextlib.suppress(OSError):
-                    os.kill(pid, signal.SIGKILL)
+                from relations._processes import end_tree
+
+                end_tree(pid)
                 break
     if partial.strip():
         tail.append(partial.decode("utf-8", "replace").rstrip()[:300])
@@ -227,7 +263,7 @@ def run_apart(work: Callable[[], T], *, timeout: float | None, call_seconds: flo
     if pid == 0:  # pragma: no cover - the child; it ends in os._exit
         os.close(answers_r)
         os.close(printed_r)
-        _child(work, answers_w, printed_w, parent, call_seconds, memory_mb)
+        _child(work, answers_w, printed_w, parent, call_seconds, memory_mb, MAX_ANSWER)
     os.close(answers_w)
     os.close(printed_w)
     tail: collections.deque[str] = collections.deque(maxlen=20)
@@ -238,6 +274,7 @@ def run_apart(work: Callable[[], T], *, timeout: float | None, call_seconds: flo
     buffer = bytearray()
     status: int | None = None
     answer: tuple | None = None
+    ended = False
     try:
         import select
 
@@ -253,16 +290,18 @@ def run_apart(work: Callable[[], T], *, timeout: float | None, call_seconds: flo
             if not ready:
                 continue
             chunk = os.read(answers_r, 1 << 20)
-            if not chunk:
+            if not chunk:  # the child ended on its own: its keeper ends its descendants, then itself, as it did
+                ended = True
                 break
             buffer += chunk
             if len(buffer) > MAX_ANSWER + 8:
                 raise InputError(f"the audit's result is larger than {MAX_ANSWER // 2**20} MiB")
     finally:
         os.close(answers_r)
-        if answer is None:  # a limit, an error here, or a Ctrl-C: the child is stopped now
-            with contextlib.suppress(OSError):
-                os.kill(pid, signal.SIGKILL)
+        if answer is None and not ended:  # a limit, an error here, a Ctrl-C: the child is stopped now, with its descendants
+            from relations._processes import end_tree
+
+            end_tree(pid)
         _, status = os.waitpid(pid, 0)
         drain.join(5)
     if answer is None or count[0] > MAX_PRINTED:  # the prints are counted to their end (the drain read to EOF),

@@ -13,11 +13,18 @@ Within :class:`intercepted_globals`:
   ``random.seed(s)`` followed by module draws, ``random.Random(s)``, ``np.random.seed(s)`` followed by
   legacy draws, ``default_rng(s)``, ``RandomState(s)``, ``Generator(PCG64(s))``, for any seed ``s`` other
   than ``None``;
-* **blocked** (operating-system entropy, which cannot be enumerated): ``secrets`` (``randbelow``,
-  ``randbits``, ``choice``, ``token_*``), ``os.urandom``, ``os.getrandom``, ``random.SystemRandom`` and
-  ``uuid.uuid4``.  A blocked call raises :class:`HiddenEntropy` naming the source, and is remembered in
-  ``current.blocked``, so that the route ends with that reason even when the code catches the
-  exception.
+* **enumerated when finite** (operating-system entropy): ``os.urandom(n)``, ``os.getrandom(n)``,
+  ``secrets.token_bytes`` / ``token_hex`` / ``token_urlsafe`` byte by byte (each byte one draw of 256
+  outcomes), ``secrets.randbelow(n)``, ``secrets.randbits(k)``, ``secrets.choice`` and the draws of
+  ``random.SystemRandom`` (instances made before the run too) as the same draws of the enumerating generator,
+  when the call has at most :data:`ENTROPY_BYTES` bytes or :data:`~relations.audit._enumerate.MAX_OUTCOMES`
+  outcomes;
+* **blocked**: a larger call of those, and ``uuid.uuid4`` (122 random bits).  A blocked call raises
+  :class:`HiddenEntropy` naming the source, and is remembered in ``current.blocked``, so that the route ends
+  with that reason even when the code catches the exception;
+* **run as Python**: numba-compiled functions called from Python (their ``py_func``), as the library
+  adapters run them; numba's own generators are marked seeded before the run (:func:`_settle_native_generators`),
+  so that compiled code never asks ``os.urandom`` for a seed from C, where an error aborts the process.
 
 Still invisible: a generator built *before* the run (at import) and native code that draws its own
 entropy.  Their draws are not seen here; the replays of :mod:`relations.audit._exact` detect them when they
@@ -26,30 +33,43 @@ change an output.  Everything patched is restored on exit, also after an error.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import operator
+import sys
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from relations.audit._enumerate import HiddenRandomness
+from relations.audit._enumerate import MAX_OUTCOMES, MAX_PATHS, HiddenRandomness
 
-__all__ = ["HiddenEntropy", "BLOCKED", "intercepted_globals"]
+__all__ = ["HiddenEntropy", "BLOCKED", "ENTROPY", "intercepted_globals"]
 
 #: The sources the white-box route blocks, as ``module.name``.
-BLOCKED = ("secrets.randbelow", "secrets.randbits", "secrets.choice", "secrets.token_bytes", "secrets.token_hex",
-           "secrets.token_urlsafe", "os.urandom", "os.getrandom", "random.SystemRandom", "uuid.uuid4")
+BLOCKED = ("uuid.uuid4",)
+#: The operating-system entropy the white-box route enumerates when the draw is finite and small enough (each
+#: byte one draw of 256 outcomes, at most :data:`ENTROPY_BYTES` bytes per call; an integer at most
+#: :data:`~relations.audit._enumerate.MAX_OUTCOMES` outcomes), and blocks otherwise, naming the call.
+ENTROPY = ("os.urandom", "os.getrandom", "secrets.randbelow", "secrets.randbits", "secrets.choice",
+           "secrets.token_bytes", "secrets.token_hex", "secrets.token_urlsafe", "random.SystemRandom")
+#: Most bytes of one call of :data:`ENTROPY` enumerated: ``256 ** n`` paths must fit the default path limit.
+ENTROPY_BYTES = max(n for n in range(1, 8) if 256**n <= MAX_PATHS)
 
 
 class HiddenEntropy(HiddenRandomness):
-    """The randomizer drew operating-system entropy (a blocked source): the exact route cannot enumerate it.
+    """The randomizer drew operating-system entropy that the exact route cannot enumerate: a blocked source
+    (``uuid.uuid4``), or a call with more outcomes than the route's limits (``source`` is then
+    ``"call: why"``).
 
     Examples
     --------
-    >>> str(HiddenEntropy("os.urandom"))
-    'the randomizer draws from os.urandom (operating-system entropy), which the exact route cannot enumerate'
+    >>> str(HiddenEntropy("uuid.uuid4"))
+    'the randomizer draws from uuid.uuid4 (operating-system entropy), which the exact route cannot enumerate'
+    >>> str(HiddenEntropy("os.urandom(16): 2^128 outcomes"))
+    'the randomizer draws from os.urandom(16) (operating-system entropy, 2^128 outcomes), which the exact route cannot enumerate'
     """
 
     def __init__(self, source: str):
-        super().__init__(f"the randomizer draws from {source} (operating-system entropy), which the exact route "
-                         "cannot enumerate")
+        call, _, why = source.partition(": ")
+        super().__init__(f"the randomizer draws from {call} (operating-system entropy{', ' + why if why else ''}), "
+                         "which the exact route cannot enumerate")
 
 
 class _Current:
@@ -90,10 +110,7 @@ class _EnumeratingRandomState:
 
 def _global_patches(current: Any) -> list[tuple[Any, str, Any]]:
     """(module or class, attribute, replacement) for every source of the closed world."""
-    import os
     import random
-    import secrets
-    import uuid
 
     import numpy as np
 
@@ -145,22 +162,7 @@ def _global_patches(current: Any) -> list[tuple[Any, str, Any]]:
         original = getattr(random.Random, name)
         out.append((random.Random, name, (lambda f, original: lambda self, *a, **kw: original(self, *a, **kw)  # noqa: B023
                                           if getattr(self, "_relations_seeded", False) else f(*a, **kw))(f, original)))  # noqa: B023
-    # operating-system entropy: blocked
-
-    def blocker(name: str) -> Any:
-        def blocked(*_: Any, **__: Any) -> Any:
-            current.blocked = current.blocked or name
-            raise HiddenEntropy(name)
-        return blocked
-    system = random.SystemRandom  # instances made before the run, too: every draw blocked
-    for qualified in BLOCKED:
-        module_name, name = qualified.split(".")
-        module = {"secrets": secrets, "os": os, "random": random, "uuid": uuid}[module_name]
-        if hasattr(module, name):
-            out.append((module, name, blocker(qualified)))
-    for name in sorted(set(draws) | {"random", "getrandbits", "randbytes"}):
-        if hasattr(system, name):
-            out.append((system, name, (lambda b: lambda self, *a, **kw: b())(blocker("random.SystemRandom"))))
+    out += _entropy_patches(current, g, draws)
     # numpy: the legacy global state and every generator built in the run
     npr = np.random
     legacy = _legacy(g)
@@ -196,6 +198,113 @@ def _global_patches(current: Any) -> list[tuple[Any, str, Any]]:
                                                   if seed is None or isinstance(seed, _Unseeded) else
                                                   real(seed, *a, **kw))(real, name))))  # noqa: B023
     return out
+
+
+def _entropy_patches(current: Any, g: Callable[[], Any], draws: dict[str, Any]) -> list[tuple[Any, str, Any]]:
+    """Operating-system entropy in the closed world (:data:`ENTROPY`): each call answered by the enumerating
+    generator ``g()``, byte by byte (256 outcomes each) or as one integer draw, when it is small enough to
+    enumerate; otherwise blocked (:class:`HiddenEntropy`, remembered in ``current.blocked``, naming the call and
+    its size).  :data:`BLOCKED` sources are blocked outright."""
+    import base64
+    import os
+    import random
+    import secrets
+    import uuid
+
+    def refuse(what: str) -> Any:
+        current.blocked = current.blocked or what
+        raise HiddenEntropy(what)
+
+    def take(name: str, n: Any) -> bytes:
+        n = operator.index(n)
+        if n < 0:
+            raise ValueError("negative argument not allowed")
+        if n > ENTROPY_BYTES:
+            refuse(f"{name}({n}): 2^{8 * n} outcomes, beyond the path limit of {MAX_PATHS:,}")
+        return bytes(int(g().integers(0, 256)) for _ in range(n))
+
+    def below(name: str, n: Any) -> int:
+        n = operator.index(n)
+        if n <= 0:
+            raise ValueError("Upper bound must be positive.")
+        if n > MAX_OUTCOMES:
+            refuse(f"{name}({n}): {n:,} outcomes, beyond the limit of {MAX_OUTCOMES:,} per draw")
+        return int(g().integers(0, n))
+
+    def bits(name: str, k: Any) -> int:
+        k = operator.index(k)
+        if k < 0:
+            raise ValueError("number of bits must be non-negative")
+        if 2**k > MAX_OUTCOMES:
+            refuse(f"{name}({k}): 2^{k} outcomes, beyond the limit of {MAX_OUTCOMES:,} per draw")
+        return int(g().integers(0, 2**k))
+
+    def token(name: str, nbytes: Any) -> bytes:
+        return take(name, secrets.DEFAULT_ENTROPY if nbytes is None else nbytes)
+
+    def blocker(name: str) -> Any:
+        def blocked(*_: Any, **__: Any) -> Any:
+            refuse(name)
+        return blocked
+
+    out: list[tuple[Any, str, Any]] = [
+        (os, "urandom", lambda n: take("os.urandom", n)),
+        (secrets, "randbelow", lambda n: below("secrets.randbelow", n)),
+        (secrets, "randbits", lambda k: bits("secrets.randbits", k)),
+        (secrets, "choice", lambda seq: draws["choice"](seq)),
+        (secrets, "token_bytes", lambda nbytes=None: token("secrets.token_bytes", nbytes)),
+        (secrets, "token_hex", lambda nbytes=None: token("secrets.token_hex", nbytes).hex()),
+        (secrets, "token_urlsafe", lambda nbytes=None: base64.urlsafe_b64encode(
+            token("secrets.token_urlsafe", nbytes)).rstrip(b"=").decode("ascii"))]
+    if hasattr(os, "getrandom"):
+        out.append((os, "getrandom", lambda size, flags=0: take("os.getrandom", size)))
+    system = random.SystemRandom  # instances made before the run, too
+
+    def method(f: Callable[..., Any]) -> Callable[..., Any]:
+        return lambda self, *a, **kw: f(*a, **kw)
+    methods = {name: method(f) for name, f in draws.items()}
+    methods.update({"getrandbits": method(lambda k: bits("random.SystemRandom.getrandbits", k)),
+                    "randbytes": method(lambda n: take("random.SystemRandom.randbytes", n)),
+                    "_randbelow": method(lambda n: below("random.SystemRandom", n))})
+    for name, method in sorted(methods.items()):
+        if hasattr(system, name):
+            out.append((system, name, method))
+    for qualified in BLOCKED:
+        module_name, name = qualified.split(".")
+        module = {"uuid": uuid}[module_name]
+        if hasattr(module, name):
+            out.append((module, name, blocker(qualified)))
+    return out
+
+
+def _numba_patches() -> list[tuple[Any, str, Any]]:
+    """numba-compiled functions (``@jit``, ``@njit``) in the closed world: when numba is loaded, a call of one
+    from Python runs its Python source (``py_func``), whose draws are then enumerated, as the library adapters
+    do (:mod:`relations.audit._libraries`); compiled code drawing from numba's own generators stays invisible
+    (the replays see it)."""
+    numba = sys.modules.get("numba")
+    dispatcher = getattr(sys.modules.get("numba.core.dispatcher"), "Dispatcher", None)
+    if numba is None or not isinstance(dispatcher, type):
+        return []
+
+    def call(self: Any, *args: Any, **kw: Any) -> Any:
+        return self.py_func(*args, **kw)
+    return [(dispatcher, "__call__", call)]
+
+
+def _settle_native_generators() -> None:
+    """numba's own generators (compiled code's ``np.random`` and ``random``) seed themselves from ``os.urandom``
+    on their first draw, from C, where an error is fatal (``Py_FatalError``: the process aborts).  Before the
+    closed world replaces ``os.urandom``, each is marked initialized at the state it has (setting a state to
+    itself), so that native code never calls it during the run."""
+    helper = sys.modules.get("numba._helperlib")
+    if helper is None:
+        return
+    try:
+        for pointer in (helper.rnd_get_np_state_ptr(), helper.rnd_get_py_state_ptr()):
+            helper.rnd_set_state(pointer, helper.rnd_get_state(pointer))
+    except Exception:  # noqa: S110 - another numba: its generators stay as they were
+        pass
 
 
 def _unless_seeded(original: Any, enumerated: Any, seeded: Any) -> Any:
@@ -238,7 +347,8 @@ class intercepted_globals:
             current.py_reseeded = current.np_reseeded = False
         current.begin = staticmethod(begin)
         self.saved = []
-        for module, name, replacement in _global_patches(current):
+        _settle_native_generators()
+        for module, name, replacement in _global_patches(current) + _numba_patches():
             self.saved.append((module, name, module.__dict__.get(name, _MISSING) if isinstance(module, type)
                                else getattr(module, name)))
             setattr(module, name, replacement)

@@ -58,7 +58,13 @@ class _Process:
 
     def __init__(self, python: str, *, call_seconds: float = CALL_SECONDS, memory_mb: int = MEMORY_MB):
         from relations._processes import PARENT_VARIABLE, WATCH_VARIABLE, parent_watch_fds
-        from relations.audit._worker import ANSWERS_VARIABLE, CALL_VARIABLE, JOBS_VARIABLE, MEMORY_VARIABLE
+        from relations.audit._worker import (
+            ANSWER_VARIABLE,
+            ANSWERS_VARIABLE,
+            CALL_VARIABLE,
+            JOBS_VARIABLE,
+            MEMORY_VARIABLE,
+        )
 
         jobs_r, self._jobs = os.pipe()
         self._answers, answers_w = os.pipe()
@@ -68,7 +74,7 @@ class _Process:
         env = dict(os.environ, PYTHONHASHSEED="0", PYTHONUNBUFFERED="1")
         env.update({JOBS_VARIABLE: str(jobs_r), ANSWERS_VARIABLE: str(answers_w), WATCH_VARIABLE: str(watch_r),
                     PARENT_VARIABLE: str(os.getpid()), CALL_VARIABLE: repr(float(call_seconds)),
-                    MEMORY_VARIABLE: str(int(memory_mb)) if memory_mb else ""})
+                    MEMORY_VARIABLE: str(int(memory_mb)) if memory_mb else "", ANSWER_VARIABLE: str(MAX_ANSWER)})
         for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):  # one core per worker
             env.setdefault(name, "1")
         self.call_seconds, self.memory_mb = call_seconds, memory_mb
@@ -83,7 +89,8 @@ class _Process:
             os.close(fd)
         self.tail: collections.deque[str] = collections.deque(maxlen=20)
         self.printed = 0
-        self._buffer = b""
+        self._buffer = bytearray()
+        self._searched = 0  # bytes of the buffer known to hold no end of line
         for stream in (self.proc.stdout, self.proc.stderr):
             threading.Thread(target=self._drain, args=(stream,), daemon=True).start()
 
@@ -95,28 +102,33 @@ class _Process:
             if line:
                 self.tail.append(line[:300])
             if self.printed > MAX_PRINTED and self.proc.poll() is None:
-                self.proc.kill()
+                from relations._processes import end_tree
+
+                end_tree(self.proc.pid)
 
     def _line(self, deadline: float | None) -> bytes | None:
         """The next answer line, ``b""`` at end of file, ``None`` past ``deadline``."""
         import select
         import time
 
-        while b"\n" not in self._buffer:
+        while (end := self._buffer.find(b"\n", self._searched)) < 0:
+            self._searched = len(self._buffer)
             wait = None if deadline is None else deadline - time.monotonic()
             if wait is not None and wait <= 0:
                 return None
             ready, _, _ = select.select([self._answers], [], [], wait)
             if not ready:
                 return None
-            chunk = os.read(self._answers, 1 << 16)
+            chunk = os.read(self._answers, 1 << 20)
             if not chunk:
                 return b""
-            self._buffer += chunk
-            if len(self._buffer) > MAX_ANSWER:
-                self.proc.kill()
+            self._buffer += chunk  # a bytearray grows in place: reading an answer is linear in its size
+            if len(self._buffer) > MAX_ANSWER + 1:  # the worker bounds its answers; this one does not follow
+                self.kill()
                 return b""
-        line, _, self._buffer = self._buffer.partition(b"\n")
+        line = bytes(self._buffer[:end])
+        del self._buffer[:end + 1]
+        self._searched = 0
         return line
 
     def ask(self, job: dict, deadline: float | None = None, total: float | None = None) -> dict:
@@ -161,9 +173,12 @@ class _Process:
         return {"ok": False, "kind": "exit", "message": why + (f"; its last output: {tail}" if tail else "")}
 
     def kill(self) -> None:
-        """Stop the worker process now."""
+        """Stop the worker process now, with every process the randomizer started
+        (:func:`~relations._processes.end_tree`)."""
+        from relations._processes import end_tree
+
         if self.proc.poll() is None:
-            self.proc.kill()
+            end_tree(self.proc.pid)
         self.proc.wait()
 
     def close(self) -> None:

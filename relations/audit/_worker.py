@@ -51,7 +51,7 @@ from relations.audit._enumerate import NotEnumerable
 from relations.audit._exact import enumerate_channel
 from relations.audit._outputs import output_key, output_label, output_real
 
-__all__ = ["TargetError", "Target", "load_target", "bin_key", "run_job", "main"]
+__all__ = ["TargetError", "AnswerTooLarge", "Target", "load_target", "bin_key", "encode_answer", "run_job", "main"]
 
 class TargetError(Exception):
     """The target cannot be loaded or called as asked (a one-line message for the user)."""
@@ -70,7 +70,7 @@ class Target:
     def call(self, fn: Callable[..., Any], x: Any, rng: Any) -> Any:
         _CLOCK[0] = time.monotonic()
         try:
-            return fn(x, rng=rng) if self.pass_rng else fn(x)
+            return _bounded(fn(x, rng=rng) if self.pass_rng else fn(x))
         finally:
             _CLOCK[0] = None
 
@@ -78,6 +78,79 @@ class Target:
 #: When the randomizer's code (a call, or the import of its module) started running, or ``None`` between
 #: calls: the watchdog of a worker process (:func:`_watchdog`) ends a call that runs too long.
 _CLOCK: list[float | None] = [None]
+#: Most bytes of one answer (the tool's :data:`~relations.audit._pool.MAX_ANSWER`, handed to a worker process as
+#: :data:`ANSWER_VARIABLE`): an output of the randomizer larger than that, or an answer that grows past it while
+#: it is encoded, is a ``limit`` answer, found before the text of the whole answer is made.
+_ANSWER: list[int] = [256 * 2**20]
+
+
+class AnswerTooLarge(Exception):
+    """An output of the randomizer, or an answer, larger than the limit of one answer (:data:`_ANSWER`).
+
+    Examples
+    --------
+    >>> str(AnswerTooLarge(2**20))
+    'the randomizer returned more than 1 MiB (the limit of one answer)'
+    """
+
+    def __init__(self, limit: int):
+        size = f"{limit // 2**20} MiB" if limit % 2**20 == 0 else f"{limit} bytes"
+        super().__init__(f"the randomizer returned more than {size} (the limit of one answer)")
+
+
+def _size_at_least(value: Any, limit: int, depth: int = 0) -> int:
+    """A lower bound on the length of the text of ``value`` as an answer carries it, found without making that
+    text, and given up past ``limit``: the length of a string or bytes, two per element of a container (its
+    separator), the elements' own bounds to a depth of 8.
+
+    Examples
+    --------
+    >>> _size_at_least("abc", 100), _size_at_least(("ab", ["cd", 1]), 100), _size_at_least(list(range(60)), 100)
+    (3, 13, 120)
+    """
+    if isinstance(value, (str, bytes, bytearray)):
+        return len(value)
+    if hasattr(value, "size") and hasattr(value, "dtype") and isinstance(getattr(value, "size", None), int):
+        return 2 * value.size  # a numpy array: every element at least one character and a separator
+    if isinstance(value, (list, tuple, set, frozenset, dict)):
+        if 2 * len(value) > limit or depth >= 8:
+            return 2 * len(value)
+        items = value.items() if isinstance(value, dict) else value
+        total = 0
+        for item in items:
+            total += 2 + _size_at_least(item, limit, depth + 1)
+            if total > limit:
+                break
+        return total
+    return 1
+
+
+def _bounded(value: Any) -> Any:
+    """``value``, an output of the randomizer, checked against the limit of one answer (:class:`AnswerTooLarge`)."""
+    if _size_at_least(value, _ANSWER[0]) > _ANSWER[0]:
+        raise AnswerTooLarge(_ANSWER[0])
+    return value
+
+
+def encode_answer(answer: dict, limit: int | None = None) -> str:
+    """``json.dumps(answer)``, given up as soon as the text passes ``limit`` characters (:data:`_ANSWER`), when
+    it is a ``limit`` answer instead: the text of a huge answer is never made whole.
+
+    Examples
+    --------
+    >>> encode_answer({"ok": True, "rows": [1, 2]})
+    '{"ok": true, "rows": [1, 2]}'
+    >>> encode_answer({"ok": True, "rows": ["x" * 100]}, limit=50)
+    '{"ok": false, "kind": "limit", "message": "the randomizer returned more than 50 bytes (the limit of one answer)"}'
+    """
+    limit = _ANSWER[0] if limit is None else limit
+    pieces, size = [], 0
+    for piece in json.JSONEncoder().iterencode(answer):
+        size += len(piece)
+        if size > limit:
+            return json.dumps({"ok": False, "kind": "limit", "message": str(AnswerTooLarge(limit))})
+        pieces.append(piece)
+    return "".join(pieces)
 
 
 def _timed(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -88,7 +161,7 @@ def _timed(fn: Callable[..., Any]) -> Callable[..., Any]:
     def call(*args: Any, **kwargs: Any) -> Any:
         _CLOCK[0] = time.monotonic()
         try:
-            return fn(*args, **kwargs)
+            return _bounded(fn(*args, **kwargs))
         finally:
             _CLOCK[0] = None
 
@@ -228,6 +301,20 @@ def bin_key(key: Any, edges: list, atoms: list | None = None) -> str:
     return f"{lo}, {hi}"
 
 
+def _seed_numba(state: int) -> None:
+    """Seed numba's own generators (those of compiled ``np.random`` and ``random`` draws), when numba is loaded,
+    so that compiled code a user's file calls is sampled as reproducibly as the library adapters' (which seed
+    them the same way, through a compiled ``np.random.seed``)."""
+    helper = sys.modules.get("numba._helperlib")
+    if helper is None:
+        return
+    try:
+        for pointer in (helper.rnd_get_np_state_ptr(), helper.rnd_get_py_state_ptr()):
+            helper.rnd_seed(pointer, state)
+    except Exception:  # noqa: S110 - another numba: its generators stay unseeded
+        pass
+
+
 def _sample_counts(target: Target, x: Any, *, index: int, chunk: int, size: int, seed: int,
                    ordered: bool = False) -> Counter:
     import random
@@ -237,6 +324,7 @@ def _sample_counts(target: Target, x: Any, *, index: int, chunk: int, size: int,
     rng, state = _seeds(seed, index, chunk)
     random.seed(state)
     np.random.seed(state % 2**32)
+    _seed_numba(state % 2**32)
     if target.seed is not None:
         target.seed(state)
     counts: Counter = Counter()
@@ -304,6 +392,8 @@ def run_job(job: dict, cache: dict | None = None) -> dict:
         return {"ok": False, "kind": "input", "message": f"unknown task {task!r}"}
     except TargetError as exc:
         return {"ok": False, "kind": "input", "message": str(exc)}
+    except AnswerTooLarge as exc:
+        return {"ok": False, "kind": "limit", "message": str(exc)}
     except NotEnumerable as exc:
         return {"ok": False, "kind": "not-enumerable", "message": str(exc)}
     except MemoryError:
@@ -326,6 +416,7 @@ def _short(exc: BaseException, limit: int = 500) -> str:
 #: protocol's file descriptors and its limits.
 JOBS_VARIABLE, ANSWERS_VARIABLE = "RELATIONS_JOBS_FD", "RELATIONS_ANSWERS_FD"
 CALL_VARIABLE, MEMORY_VARIABLE = "RELATIONS_CALL_SECONDS", "RELATIONS_MEMORY_MB"
+ANSWER_VARIABLE = "RELATIONS_MAX_ANSWER"
 #: Most distinct outputs one sampling job may report (more: a ``limit`` answer).
 MAX_OUTPUTS = 100_000
 
@@ -367,14 +458,18 @@ def main() -> None:
     :data:`ANSWERS_VARIABLE`), so that whatever the randomizer (or a ``--python`` wrapper) prints on
     standard output or error cannot enter them; by hand, on standard input and output.  The process dies
     with the tool (:mod:`relations._processes`), ignores Ctrl-C (the tool stops it), and applies the limits
-    it is given: the address space (``RLIMIT_AS``) and the time of one call of the randomizer."""
+    it is given: the address space (``RLIMIT_AS``) and the time of one call of the randomizer.  Started by
+    the tool, it runs the jobs in a child of its own (:func:`~relations._processes.keep_descendants`), so that
+    every process the randomizer starts ends with the worker."""
     import signal
 
-    from relations._processes import PARENT_VARIABLE, die_with_parent, watch_parent
+    from relations._processes import PARENT_VARIABLE, die_with_parent, keep_descendants, watch_parent
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     parent = os.environ.get(PARENT_VARIABLE, "")
     die_with_parent(int(parent) if parent.isdigit() and os.getppid() == int(parent) else None)
+    if os.environ.get(JOBS_VARIABLE, "").isdigit():  # started by the tool: the randomizer's processes are kept
+        keep_descendants()  # (a daemon that double-forks and calls setsid() included) and end with the worker
     watch_parent()  # through a wrapper (--python), the tool may not be the direct parent
     jobs_fd, answers_fd = os.environ.get(JOBS_VARIABLE, ""), os.environ.get(ANSWERS_VARIABLE, "")
     jobs: Any
@@ -389,10 +484,14 @@ def main() -> None:
     lock = threading.Lock()
 
     def say(answer: dict) -> None:
+        text = encode_answer(answer)
         with lock:
-            protocol.write(json.dumps(answer) + "\n")
+            protocol.write(text + "\n")
             protocol.flush()
 
+    limit = os.environ.get(ANSWER_VARIABLE, "")
+    if limit.isdigit() and int(limit) > 0:
+        _ANSWER[0] = int(limit)
     _limit_memory()
     seconds = os.environ.get(CALL_VARIABLE, "")
     try:
