@@ -49,7 +49,7 @@ __all__ = ["DemoServer", "STATIC", "BACKLOG", "MAX_WAITING", "MAX_WAIT", "RETRY_
 #: Connections the kernel keeps waiting to be accepted (the listen backlog; the system may cap it lower).
 BACKLOG = 1024
 #: Computations (``/api/...``) that may wait for the lock at once; beyond them: 503 with Retry-After.
-MAX_WAITING = 64
+MAX_WAITING = 256
 #: Longest wait for the lock, in seconds, before a 503.
 MAX_WAIT = 60.0
 #: The ``Retry-After`` of a 503, in seconds.
