@@ -38,6 +38,7 @@ Examples
 
 from __future__ import annotations
 
+import math
 import re
 from fractions import Fraction
 
@@ -52,6 +53,7 @@ __all__ = ["KINDS", "parse", "divergence", "pair_value", "rho_pair"]
 KINDS = tuple(n for n, row in NOTIONS.items() if row.kind in (NotionKind.DIVERGENCE, NotionKind.PROFILE))
 
 _CALL = re.compile(r"^(\w+)\(([^()]+)\)$")
+_LN_CALL = re.compile(r"^(\w+)\(ln\(([^()]+)\)\)$")
 
 
 def parse(name: str) -> tuple[str, Fraction | None]:
@@ -59,9 +61,16 @@ def parse(name: str) -> tuple[str, Fraction | None]:
 
     Examples
     --------
-    >>> parse("eps_delta(1/100000)"), parse("rho")
-    (('eps_delta', Fraction(1, 100000)), ('rho', None))
+    ``delta(ln(q))``'s argument is the float nearest ``ln q`` (as a ``Fraction``): these floats only screen
+    candidates, which are then decided exactly.
+
+    >>> parse("eps_delta(1/100000)"), parse("rho"), float(parse("delta(ln(3))")[1]) == math.log(3)
+    (('eps_delta', Fraction(1, 100000)), ('rho', None), True)
     """
+    ln = _LN_CALL.match(name)
+    if ln:
+        q = Fraction(ln.group(2))
+        return ln.group(1), Fraction(math.log(q.numerator) - math.log(q.denominator))
     m = _CALL.match(name)
     return (m.group(1), Fraction(m.group(2))) if m else (name, None)
 
