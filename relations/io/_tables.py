@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from relations.checking._checker import Report
     from relations.pipeline._verify import RelationVerdict
 
-__all__ = ["NARROW", "measures_table", "notions_table", "left_out_text", "check_tables", "catalogue_table", "verdicts_table",
+__all__ = ["NARROW", "claims_table", "measures_table", "notions_table", "left_out_text", "check_tables", "catalogue_table", "verdicts_table",
            "conjectures_table", "tally", "short_evidence", "VERIFY_WIDTH"]
 
 #: ``relations verify`` prints its table in at most this many columns unless ``--wide``.
@@ -328,14 +328,40 @@ def check_tables(report: Report, width: int | None = None) -> list[Table | Text]
     if skipped:
         tables.append(Text(f"not applicable to this {mech.setting} mechanism: {', '.join(skipped)}", style="dim"))
     if report.claims:
-        t = Table(title="claims", title_justify="left")
-        for col in ("claim", "value", "holds", "note"):
-            t.add_column(col)
-        for c in report.claims:
-            holds = Text(str(c.status), _STYLE.get(str(c.status), "green"))
-            t.add_row(safe(c.claim.text), _num(c.value, 12), holds, safe(c.note))
-        tables.append(t)
+        tables.append(claims_table(report))
     return tables
+
+
+def claims_table(report: Report) -> Table:
+    """The claims of ``relations check``: each claim, its quantity's value, the bound, the slack, the status.
+
+    The slack is ``bound - value`` for ``<=`` and ``<`` (``value - bound`` for ``>=`` and ``>``), in floats
+    for reading; the status is decided exactly (:func:`relations.checking.decide`).
+
+    Examples
+    --------
+    >>> from relations import check
+    >>> from relations.mechanisms import paper_example
+    >>> [c.header for c in claims_table(check(paper_example(), ["eps_d <= 1"])).columns]
+    ['claim', 'value', 'bound', 'slack', 'status', 'note']
+    """
+    from rich.table import Table
+    from rich.text import Text
+
+    t = Table(title="claims", title_justify="left")
+    for col in ("claim", "value", "bound", "slack"):
+        t.add_column(col, justify="left" if col == "claim" else "right")
+    for col in ("status", "note"):
+        t.add_column(col)
+    for c in report.claims:
+        status = Text(str(c.status), _STYLE.get(str(c.status), "green"))
+        value, bound = float(c.value), float(c.claim.bound)
+        if math.isinf(value) or math.isinf(bound):
+            slack = "—"
+        else:
+            slack = _num(bound - value if c.claim.op in ("<=", "<") else value - bound)
+        t.add_row(safe(c.claim.text), _num(c.value, 12), _num(c.claim.bound, 12), slack, status, safe(c.note))
+    return t
 
 
 

@@ -62,30 +62,55 @@ def measures_text(measures: Any) -> str:
     >>> from relations.mechanisms import paper_example
     >>> text = measures_text(measure(paper_example()))
     >>> [line.split("│")[1:3] for line in text.splitlines() if "ln(13/7)" in line]
-    [[' eps_d     ', '    0.619039208406 ']]
+    [[' eps_d     ', '   0.619039208406… ']]
     """
     from relations.io._tables import measures_table
 
     if measures.mechanism is None:
         return repr(measures)
-    return plain(measures_table(measures.mechanism, measures))
+    tables = [measures_table(measures.mechanism, measures)]
+    if measures.notions:
+        from relations.checking._encoding import real_json
+        from relations.io._tables import notions_table
+        from relations.measures._encoding import witness_json
+
+        mech = measures.mechanism
+        tables.append(notions_table([{"name": r.name, **real_json(r.value, approximate=not mech.exact),
+                                      "witness": witness_json(mech, r.witness)} for r in measures.notions.values()]))
+    return plain(*tables)
 
 
-def report_text(report: Any) -> str:
+def report_text(report: Any, *, catalogue: bool | None = None) -> str:
     """``relations check``'s tables: the measures, the relations that apply (a line for the rest), the claims.
+
+    With claims and ``catalogue`` not True (Python's ``print(check(m, claims))``): the measures, the claims with
+    their bound and slack, and one line counting the catalogue's outcomes.
 
     Examples
     --------
     >>> from relations import check
     >>> from relations.mechanisms import paper_example
-    >>> text = report_text(check(paper_example(), ["eps_d <= ln(2)"]))
+    >>> report = check(paper_example(), ["eps_d <= ln(2)"])
+    >>> text = report_text(report, catalogue=True)
     >>> "relations for the local setting" in text, "claims" in text, max(map(len, text.splitlines())) <= 100
     (True, True, True)
+    >>> print(*report_text(report).splitlines()[-2:], sep=chr(10))
+    catalogue: 46 relations evaluated (32 holds, 11 not applicable, 2 not a witness, 1 fails);
+    report.text(catalogue=True) shows each
     """
-    from relations.io._tables import check_tables, measures_table
+    from relations.io._tables import check_tables, claims_table, measures_table
 
     mech = report.values.mechanism
-    return plain(measures_table(mech, report.values.measures), *check_tables(report, width=WIDTH))
+    if catalogue is None:
+        catalogue = not report.claims
+    measures = measures_table(mech, report.values.measures)
+    if catalogue:
+        return plain(measures, *check_tables(report, width=WIDTH))
+    from relations.checking._display import _counts
+
+    line = (f"catalogue: {len(report.outcomes)} relations evaluated ({_counts(o.status for o in report.outcomes)});\n"
+            "report.text(catalogue=True) shows each")
+    return plain(measures, *([claims_table(report)] if report.claims else []), line)
 
 
 def audit_text(report: Any) -> str:
