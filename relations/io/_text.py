@@ -21,6 +21,7 @@ from typing import Any
 from relations.io._terminal import TerminalText, console, safe
 
 __all__ = ["WIDTH", "plain", "safe", "console", "TerminalText", "measures_text", "report_text", "audit_text",
+           "witness_lines",
            "conjecture_text", "notion_text", "verdict_text"]
 
 #: Columns of the text of a result object.
@@ -171,7 +172,50 @@ def conjecture_text(result: Any, *, cid: str | None = None, witness_file: str | 
     if r.witness is not None and r.decision is not None:
         where = f"written to {witness_file}" if witness_file else hint
         out += f"  witness (lhs = {r.decision.lhs:.6g}, rhs = {r.decision.rhs:.6g}) {where}".rstrip() + "\n"
+        out += witness_lines(r.witness)
+        degenerate = getattr(r, "degenerate", ())
+        if degenerate:
+            out += f"  the smallest witness is an edge case ({', '.join(degenerate)});\n"
+            full, decision = getattr(r, "full_witness", None), getattr(r, "full_decision", None)
+            if full is not None and decision is not None:
+                out += (f"  smallest with full support, distinct rows and finite values (lhs = {decision.lhs:.6g}, "
+                        f"rhs = {decision.rhs:.6g}):\n") + witness_lines(full)
+            else:
+                out += "  the smallest-first enumeration met no witness with full support and finite values\n"
     return out
+
+
+def witness_lines(mech: Any, indent: str = "    ") -> str:
+    """A small witness in lines: its prior and channel rows as exact fractions (a product form: its local channel).
+
+    Examples
+    --------
+    >>> from relations.model import Mechanism
+    >>> print(witness_lines(Mechanism.local([["1/2", "1/2"], ["1/4", "3/4"]], prior=["0", "1"])), end="")
+        prior (0, 1)
+        rows  (1/2, 1/2), (1/4, 3/4)
+    """
+    from relations.model._products import ProductChannel, ProductPrior
+
+    def vector(v: Any) -> str:
+        return "(" + ", ".join(str(q) for q in v) + ")"
+
+    def rows_of(dist: Any) -> list[Any]:  # exact entries where known, else the floats
+        exact = dist.exact
+        if isinstance(exact, tuple):
+            return list(exact) if exact and isinstance(exact[0], tuple) else [exact]
+        return [list(r) for r in dist.array.reshape(-1, dist.array.shape[-1]).tolist()]
+
+    prior, channel = mech.prior, mech.channel
+    if isinstance(prior, ProductPrior):
+        p = " x ".join(vector(rows_of(f)[0]) for f in prior.factors)
+    else:
+        p = vector(rows_of(prior)[0])
+    if isinstance(channel, ProductChannel):
+        rows = ", ".join(vector(r) for r in rows_of(channel.local)) + f" (each of {channel.records} records)"
+    else:
+        rows = ", ".join(vector(r) for r in rows_of(channel))
+    return f"{indent}prior {safe(p)}\n{indent}rows  {safe(rows)}\n"
 
 
 def notion_text(result: Any) -> str:
