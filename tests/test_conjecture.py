@@ -247,3 +247,28 @@ def test_further_notions_by_name():
     # maximal leakage ln sum_y max_x Q[x][y] is at most eps_d; for 3-RR with ratio 2 it is ln(3/2)
     d = decide_conjecture("maximal_leakage <= eps_d", krr(3, 2))
     assert d.status == "holds" and d.lhs == pytest.approx(math.log(1.5))
+
+
+def test_a_degenerate_smallest_witness_comes_with_a_full_support_one():
+    """Theorem 4 (``eps_i <= eps_d + sigma_min``, local): the smallest witness has prior (0, 1) and identical rows
+    (lhs inf, rhs -inf); the result also gives the smallest with full support, distinct rows and finite values,
+    re-checked here by hand in rationals: for a 2x2 local channel with prior (p, 1 - p) and rows a, b,
+    e^eps_d = max_y max(a_y / b_y, b_y / a_y), e^sigma_min = min(p, 1-p) / max(p, 1-p), e^eps_i = max over y and
+    orders of (p a_y) / ((1 - p) b_y); it refutes iff e^eps_i > e^eps_d * e^sigma_min.  Both are printed."""
+    result = conjecture("eps_i <= eps_d + sigma_min", setting="local", quick=True)
+    assert result.verdict == "refuted"
+    assert set(result.degenerate) == {"a zero prior entry", "identical rows", "an infinite value"}
+    full = result.full_witness
+    assert full is not None and result.full_decision.status == "fails"
+    (p0, p1), (a, b) = full.prior.exact, full.channel.exact
+    assert p0 > 0 and p1 > 0 and a != b and all(q > 0 for q in (*a, *b))
+    e_d = max(max(x / y, y / x) for x, y in zip(a, b))
+    e_s = min(p0, p1) / max(p0, p1)
+    e_i = max(max((p0 * x) / (p1 * y), (p1 * y) / (p0 * x)) for x, y in zip(a, b))
+    assert e_i > e_d * e_s
+    assert result.full_decision.lhs == pytest.approx(math.log(e_i)) and result.full_decision.rhs == pytest.approx(
+        math.log(e_d * e_s))
+    text = run_cli("conjecture", "eps_i <= eps_d + sigma_min", "--setting", "local", "--quick").stdout
+    shown = [line.strip() for line in text.splitlines() if line.strip().startswith(("prior ", "rows "))]
+    assert shown[0] == "prior (0, 1)" and shown[1].startswith("rows")
+    assert f"prior ({p0}, {p1})" in shown and "edge case" in text and "full support" in text

@@ -17,7 +17,7 @@ import pytest
 from conftest import EXAMPLES, ROOT, cli_command, run_cli
 
 from relations import __version__
-from relations.io._exports import latex_escape, latex_math, to_csv, to_latex
+from relations.io._exports import breakable_id, latex_math, to_csv, to_latex
 
 # about writes and tables, not proofs: verify skips its Coq check here (tests/test_coq_proofs.py covers it)
 pytestmark = pytest.mark.usefixtures("no_coq_checks")
@@ -115,7 +115,7 @@ def test_check_csv_equals_json_and_exit_status():
     assert tex.count("\\bottomrule") == 3 and tex.count("\\begin{longtable}") == 1
     assert tex.count("\\toprule") == tex.count("\\midrule") == 4
     for o in obj["relations"]:
-        assert "\\texttt{" + latex_escape(o["id"]) + "}" in tex
+        assert breakable_id(o["id"]) in tex
     assert "relations.thm4\\_corrected" in tex and "$\\ln\\frac{13}{7}$" in tex
     assert "$\\varepsilon_m < 10^{-3}$ & fails" in tex
 
@@ -161,7 +161,7 @@ def test_verify_csv_and_latex_equal_json(tmp_path):
     assert tex.startswith(f"% relations {__version__}: relations verify --quick --seed 2025\n")
     assert balanced(tex) and "\\toprule" in tex and "\\bottomrule" in tex
     for v in obj["relations"]:
-        assert "\\texttt{" + latex_escape(v["id"]) + "}" in tex and f"& {v['verdict']} &" in tex
+        assert breakable_id(v["id"]) in tex and f"& {v['verdict']} &" in tex
 
 
 def test_special_characters_are_escaped_and_csv_quoted():
@@ -171,7 +171,7 @@ def test_special_characters_are_escaped_and_csv_quoted():
            "quick": False, "seed": 1, "complete": True}
     tex = to_latex("verify", obj)
     assert balanced(tex)
-    assert "\\texttt{my\\_rel\\&1}" in tex
+    assert "\\texttt{my\\_\\allowbreak{}rel\\&1}" in tex
     assert "\\textasciitilde{} d\\textasciicircum{}2 \\#3 \\$4 \\textbackslash{} \\textless{}x\\textgreater{}" in tex
     assert "\\text{eps\\_d \\textless{}= 50\\% \\{x\\}}" in tex  # not a formula: escaped text, still compiles
     (back,) = rows(to_csv("verify", obj))
@@ -232,7 +232,8 @@ def test_check_latex_tables_only_and_applicable_only():
                   "--only", "kov2017.dp_tv")
     assert one.returncode == 0, one.stderr
     assert one.stdout.count("\\bottomrule") == 1 and "\\begin{tabular}" in one.stdout  # two rows: no longtable
-    assert "zheng2025.thm3" in one.stdout and "kov2017.dp\\_tv" in one.stdout and "zheng2025.thm1}" not in one.stdout
+    assert breakable_id("zheng2025.thm3") in one.stdout and breakable_id("kov2017.dp_tv") in one.stdout
+    assert "thm1}" not in one.stdout
     assert "\\varepsilon_i" in one.stdout and "quantity" not in one.stdout  # no budgets table
     obj = json.loads(run_cli("check", PAPER, "--json", "--applicable-only").stdout)
     local = [r.id for r in CATALOGUE if r.setting in ("local", "both")]  # the paper's example is local
@@ -280,3 +281,77 @@ def test_symbolic_latex_uses_ln_and_compiles(tmp_path):
     proc = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "s.tex"], cwd=tmp_path,
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stdout[-2000:]
+
+
+def _overfull(log: str) -> list[float]:
+    """The overfull boxes of a pdflatex log above 1 pt (``Overfull \\hbox (12.3pt too wide)``, vbox too high)."""
+    import re
+
+    return [float(x) for x in re.findall(r"Overfull \\[hv]box \(([\d.]+)pt too", log) if float(x) > 1.0]
+
+
+def _compile(tmp_path, name: str, documentclass: str, body: str) -> str:
+    (tmp_path / f"{name}.tex").write_text(
+        f"{documentclass}\n\\usepackage{{booktabs,longtable,amsmath,array}}\n\\begin{{document}}\n{body}\n"
+        "\\end{document}\n", encoding="utf-8")
+    proc = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", f"{name}.tex"], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=300)
+    log = (tmp_path / f"{name}.log").read_text(errors="replace")
+    assert proc.returncode == 0, [line for line in log.splitlines() if line.startswith("!")][:3]
+    return log
+
+
+def _two_column_classes() -> list[str]:
+    """A two-column article, and IEEEtran (Debian's texlive-publishers) where TeX has it."""
+    found = subprocess.run(["kpsewhich", "IEEEtran.cls"], capture_output=True, text=True).stdout.strip()
+    return ["\\documentclass[twocolumn]{article}"] + (["\\documentclass[conference]{IEEEtran}"] if found else [])
+
+
+@pytest.mark.skipif(shutil.which("pdflatex") is None, reason="pdflatex is not installed")
+def test_check_latex_table_star_fits_a_two_column_paper(tmp_path):
+    """``check --format latex --latex-env table*`` in a two-column article: it compiles (the default, a
+    longtable, does not: 'longtable not in 1-column mode'), no overfull box above 1 pt, and the catalogue ids
+    may break (``relations.thm2_corrected`` is wider than its column otherwise)."""
+    out = run_cli("check", PAPER, "--claim", "eps_d <= ln(2)", "--format", "latex", "--latex-env", "table*")
+    assert out.returncode in (0, 1), out.stderr
+    assert "\\begin{table*}" in out.stdout and "\\begin{longtable}" not in out.stdout
+    assert "relations.\\allowbreak{}thm2\\_\\allowbreak{}corrected" in out.stdout
+    log = _compile(tmp_path, "two", "\\documentclass[twocolumn]{article}", out.stdout)
+    assert _overfull(log) == [], [line for line in log.splitlines() if "Overfull" in line]
+    bad = run_cli("check", PAPER, "--latex-env", "table*")
+    assert bad.returncode == 2 and "--latex-env needs --format latex" in bad.stderr
+    bad = run_cli("check", PAPER, "--format", "latex", "--latex-env", "supertabular")
+    assert bad.returncode == 2 and "not one of" in bad.stderr and bad.stderr.count("\n") == 1
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("pdflatex") is None, reason="pdflatex is not installed")
+def test_every_latex_table_fits_one_and_two_column_papers(tmp_path):
+    """measure, check and verify (the committed evidence) as LaTeX: ``auto``, ``longtable`` and ``table*`` in a
+    one-column article (and ``tabular`` for the short budgets' table), ``table*`` in the two-column ones (and
+    IEEEtran where installed), each compiled with no overfull box above 1 pt."""
+    import json
+
+    from relations import check
+    from relations.checking._encoding import check_json
+    from relations.io._exports import to_latex
+    from relations.io._reports import measures_json
+    from relations.mechanisms import paper_example
+
+    mech = paper_example()
+    from relations import measure
+
+    objs = {"measure": measures_json(mech, measure(mech)),
+            "check": check_json(check(mech, ["eps_d <= ln(2)"])),
+            "verify": {"relations": json.loads((ROOT / "proofs" / "verdicts.json").read_text()), "seed": 2025}}
+    cases = [("\\documentclass{article}", env) for env in ("auto", "longtable", "table*")]
+    cases += [(cls, "table*") for cls in _two_column_classes()]
+    cases += [("\\documentclass{article}", "tabular")]
+    n = 0
+    for cls, env in cases:
+        for kind, obj in objs.items():
+            if env == "tabular" and kind != "measure":
+                continue  # a long tabular is taller than a page: table* splits it
+            n += 1
+            log = _compile(tmp_path, f"doc{n}", cls, to_latex(kind, obj, env=env))
+            assert _overfull(log) == [], (cls, env, kind, [line for line in log.splitlines() if "Overfull" in line])

@@ -406,3 +406,101 @@ def test_usetex_renders_a_pdf_where_latex_is_complete(tmp_path):
     style.use_style()
     pdf = open(paths[0], "rb").read()
     assert pdf[:5] == b"%PDF-" and b"+CMR" in pdf and b"/Type1" in pdf and b"DejaVu" not in pdf
+
+
+# ------------------------------------------------------------------ arrows as they are drawn, at every width
+
+
+def _record_arrows(fig) -> list[tuple]:
+    """Each annotation arrow of ``fig`` paired with a list that fills, at every draw, with the paths it draws then
+    (display units): what reaches the file, not what the arrow would compute afterwards."""
+    from matplotlib.text import Annotation
+
+    recorded = []
+    for ax in fig.axes:
+        for text in ax.texts:
+            if isinstance(text, Annotation) and text.arrow_patch is not None:
+                patch, drawn = text.arrow_patch, []
+
+                def draw(renderer, patch=patch, drawn=drawn, original=text.arrow_patch.draw):
+                    patch._dpi_cor = renderer.points_to_pixels(1.0)  # as FancyArrowPatch.draw sets it
+                    paths, fills = patch._get_path_in_displaycoord()
+                    drawn.append(([p.vertices.copy() for p in paths], list(fills), renderer.points_to_pixels(1.0)))
+                    return original(renderer)
+
+                patch.draw = draw
+                recorded.append((ax, text, drawn))
+    return recorded
+
+
+def _inside(point, patch) -> bool:
+    """``point`` (display units) lies inside the drawn outline of ``patch`` (a box's rounded corners excluded)."""
+    return bool(patch.contains_point(tuple(point)))
+
+
+def _distance(point, box) -> float:
+    x, y = point
+    return float(((max(box.x0 - x, 0, x - box.x1)) ** 2 + (max(box.y0 - y, 0, y - box.y1)) ** 2) ** 0.5)
+
+
+@pytest.mark.parametrize("width", [None, "column", "text"])
+@pytest.mark.parametrize("name", [pytest.param(n, marks=() if n == "relation_diagram" else pytest.mark.slow)
+                                  for n in figures.FIGURES])  # the other figures' arrows are leader lines only
+def test_every_arrow_is_drawn_whole_at_every_width(verdicts, name, width):
+    """Each figure saved as ``relations figures --width`` saves it (:func:`render`, cropped only at its own size):
+    in the relation diagram every implication ends in a filled arrowhead and every non-implication in a bar, both
+    outside every node's box and touching the target's (an arc drawn before its boxes ran from centre to centre,
+    its head hidden under the target's box); in every figure no arrow starts or ends inside the frame it is cut at.
+
+    Read from the drawn artists: each arrow's paths as computed in the drawing pass that wrote the file."""
+    import matplotlib.patches as mpatches
+
+    from relations.figures._diagram import NODE_TEXT
+
+    plt = style.setup(font="sans")
+    inches = style.parse_width(width)
+    data = small_data(name, verdicts)
+    fig = figures.FIGURES[name][1](data, width=inches)
+    try:
+        arrows = _record_arrows(fig)
+        style.render(fig, "png", tight=inches is None)
+        renderer = fig.canvas.get_renderer()
+        for _, text, drawn in arrows:
+            paths, _, _ = drawn[-1]
+            patch = text.arrow_patch
+            for end, frame in ((paths[0][0], patch.patchA), (paths[0][-1], patch.patchB)):
+                if frame is not None:
+                    assert not _inside(end, frame), (name, width, text)
+        if name != "relation_diagram":
+            return
+        kinds = {"implication": 0, "non-implication": 0}
+        for ax, text, drawn in arrows:
+            boxes = {t.get_position(): t.get_bbox_patch() for t in ax.texts if t.get_text() in NODE_TEXT.values()}
+            assert len(boxes) == 3
+            target = boxes[tuple(text.xy)].get_window_extent(renderer)
+            paths, fills, point = drawn[-1]
+            arrowstyle = text.arrow_patch.get_arrowstyle()
+            if isinstance(arrowstyle, mpatches.ArrowStyle.CurveFilledB):
+                kinds["implication"] += 1
+                assert fills == [False, True], (width, text.xy)
+                head = paths[1][:3]  # the wedge: one side, the tip, the other side
+                tip = head[1]
+                size = float(max(((head[0] - head[2]) ** 2).sum() ** 0.5, ((head[1] - head[0]) ** 2).sum() ** 0.5))
+                assert size >= 4 * point, (width, text.xy)  # a head of at least 4 pt
+            else:
+                assert isinstance(arrowstyle, mpatches.ArrowStyle.BracketB)
+                kinds["non-implication"] += 1
+                assert len(paths) == 2, (width, text.xy)
+                head = paths[1][1:3]  # the bar across the arc's end (the bracket's short arms point at the box)
+                tip = (head[0] + head[1]) / 2
+                assert float(((head[0] - head[1]) ** 2).sum() ** 0.5) >= 4 * point, (width, text.xy)
+            # the head's tip and middle (the bar's middle) lie outside every box, and the arc is drawn over the boxes,
+            # so no box hides it (an arc meeting a box's corner at a slant may cross its frame with a wing)
+            centre = head.mean(axis=0)
+            assert not any(_inside(tip, box) or _inside(centre, box) for box in boxes.values()), (width, text.xy)
+            assert text.get_zorder() > max(t.get_zorder() for t in ax.texts if t.get_text() in NODE_TEXT.values())
+            assert _distance(tip, target) <= 5 * point, (width, text.xy)
+        edges = [e["kind"] for e in data["edges"]]
+        assert kinds == {k: edges.count(k) for k in kinds} and min(kinds.values()) >= 4
+    finally:
+        plt.close(fig)

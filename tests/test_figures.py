@@ -61,8 +61,36 @@ def test_krr_information_matches_closed_form():
         assert i == pytest.approx(float(closed), abs=1e-12)
         assert e == pytest.approx(math.log(t), abs=1e-12)
         assert two == pytest.approx(2 * math.log(t))
-        assert tight == pytest.approx(min(math.log(t), math.log(t) * (float(t) - 1)))
+        # eps tanh(eps/2) with e^eps = t: ln t * (t - 1) / (t + 1), below eps, eps (e^eps - 1), eps^2 / 2, 2 eps
+        by_hand = mpmath.log(t) * mpf(Fraction(t - 1, t + 1))
+        assert tight == pytest.approx(float(by_hand), rel=1e-14, abs=1e-300)
+        e = mpmath.log(t)
+        assert by_hand < min(e, e * (mpf(t) - 1), e * e / 2, 2 * e)
         assert i <= tight + 1e-12
+    assert data["tightest_bound"] == "eps_d*tanh(eps_d/2)"
+    assert "relations.kl_tanh" in data["tightest_facts"]
+    assert {"eps_d", "2*eps_d", "eps_d*(exp(eps_d) - 1)", "eps_d*tanh(eps_d/2)"} <= set(data["bounds"])
+
+
+def test_krr_tightest_bound_is_chosen_by_value_from_the_facts(monkeypatch):
+    """Without ``relations.kl_tanh`` in the prover's base the least bound over ``eps <= ln 5 < 2`` is
+    ``eps_d^2 / 2`` (eps_m <= kl <= rho <= eps^2/2), below ``eps`` there (``eps / 2 < 1``) and below
+    ``eps (e^eps - 1)`` (``eps / 2 < e^eps - 1``): the choice follows the facts, not a name."""
+    from relations.figures import _data
+    from relations.proofs import _facts
+
+    base = _facts.facts
+    monkeypatch.setattr(_facts, "facts", lambda setting: tuple(f for f in base(setting) if f.id != "relations.kl_tanh"))
+    _data._local_mi_bounds.cache_clear()
+    try:
+        ratios = [Fraction(2), Fraction(3), Fraction(5)]
+        data = figures.krr_information_data(3, ratios)
+        assert data["tightest_bound"] == "eps_d^2/2" and "eps_d*tanh(eps_d/2)" not in data["bounds"]
+        for t, tight in zip(ratios, data["tightest"]):
+            assert tight == pytest.approx(math.log(t) ** 2 / 2, rel=1e-14)
+    finally:
+        monkeypatch.undo()
+        _data._local_mi_bounds.cache_clear()
 
 
 def test_central_records_crossing_is_the_first_r_with_r_I_above_two_eps():
@@ -204,6 +232,11 @@ def test_krr_figure_draws_the_supremum_and_the_entropy():
     assert any("c - 1 - \\ln c" in t for t in labels) and any("$H(X) = \\ln 4$" in t for t in labels)
     ys = {tuple(line.get_ydata()) for line in ax.get_lines()}
     assert tuple(data["sup"]) in ys and (data["H"], data["H"]) in ys
+    # the least bound's line says what it is (no longer min(eps, eps (e^eps - 1)) called the tightest)
+    least = [t for t in labels if "least" in t]
+    assert len(least) == 1 and "\\tanh" in least[0] and str(len(data["bounds"])) in least[0]
+    assert tuple(data["tightest"]) in ys
+
 
 
 def test_citations_read_authors_and_years_from_the_catalogue():

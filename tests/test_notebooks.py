@@ -1,5 +1,5 @@
-"""The classroom and paper notebooks: they run top to bottom (no network), with their outputs stripped in the
-repo, and they teach. Each draws at least one matplotlib plot, names the extra it needs and how to install it,
+"""The classroom and paper notebooks: they run top to bottom (no network), are committed with their outputs (kept
+current by a test that runs them again and compares the text), and they teach. Each draws at least one matplotlib plot, names the extra it needs and how to install it,
 writes its math as LaTeX between dollars, has exercises whose solutions hide in ``<details>`` (and whose code
 listings run after the notebook), and says by its sliders that they need a live kernel. Notebook 03 also runs
 without the audit extra, and every notebook without matplotlib: a ``sitecustomize`` on the kernel's
@@ -132,15 +132,98 @@ def test_sliders_say_they_need_a_live_kernel(path):
             assert before.cell_type == "markdown" and "need a live kernel" in before.source, i
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
-def test_notebook_runs_and_is_stripped(path, tmp_path):
-    """Top to bottom, then every solution's code listing, appended as cells: none may raise."""
+#: What may differ between two runs of a notebook's text outputs, and what stands for it: memory addresses,
+#: temporary paths, seconds of wall time.
+VOLATILE = ((re.compile(r"0x[0-9a-f]{6,}"), "0x…"), (re.compile(r"/tmp/[\w./-]+"), "/tmp/…"),
+            (re.compile(r"\b\d+(\.\d+)?\s?(ms|s|seconds)\b"), "<time>"))
+WIDGET = "application/vnd.jupyter.widget-view+json"
+
+
+def clean(nb):
+    """The notebook as committed: outputs kept, but no widget views (their model ids change at every run and the
+    sliders need a live kernel anyway), no widget state and no timings in the metadata."""
+    nb.metadata.pop("widgets", None)
+    for cell in nb.cells:
+        cell.metadata.pop("execution", None)
+        if cell.cell_type == "code":
+            kept = []
+            for o in cell.outputs:
+                if WIDGET in o.get("data", {}):
+                    continue
+                if kept and o.output_type == "stream" and kept[-1].output_type == "stream" and kept[-1].name == o.name:
+                    kept[-1].text += o.text  # one stream output, however the kernel flushed it
+                else:
+                    kept.append(o)
+            cell.outputs = kept
+    return nb
+
+
+def text_outputs(nb) -> list[list[str]]:
+    """Each code cell's text outputs (its streams whole, then plain-text results and errors), the volatile parts
+    replaced."""
+    out = []
+    for cell in nb.cells:
+        if cell.cell_type != "code":
+            continue
+        texts = [f"{name}: " + "".join(o.text for o in cell.outputs if o.output_type == "stream" and o.name == name)
+                 for name in ("stdout", "stderr")]  # the streams whole, however the kernel flushed them
+        for o in cell.outputs:
+            if o.output_type == "stream":
+                continue
+            elif o.output_type in ("execute_result", "display_data") and WIDGET not in o.get("data", {}):
+                plain = o.get("data", {}).get("text/plain", "")
+                texts.append(re.sub(r"<Figure size [^>]*>", "<Figure>", plain))
+            elif o.output_type == "error":
+                texts.append(f"error: {o.ename}")
+        joined = "".join(texts)
+        for pattern, stand_in in VOLATILE:
+            joined = pattern.sub(stand_in, joined)
+        out.append(joined)
+    return out
+
+
+def run(path, tmp_path, extra=()):
+    """The notebook executed as the committed one was (a fresh kernel, a scratch folder as working directory),
+    with ``extra`` code cells appended."""
     nb = nbformat.read(path, as_version=4)
-    assert all(not c.get("outputs") for c in nb.cells if c.cell_type == "code"), "outputs must be stripped"
-    listings = solution_listings(nb)
-    nb.cells.extend(nbformat.v4.new_code_cell(code) for code in listings)
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            cell.outputs, cell.execution_count = [], None
+    nb.cells.extend(nbformat.v4.new_code_cell(c) for c in extra)
+    nbclient.NotebookClient(nb, timeout=600, kernel_name="python3", record_timing=False,
+                            resources={"metadata": {"path": str(tmp_path)}}).execute()
+    return clean(nb)
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_notebook_runs_and_its_committed_outputs_are_current(path, tmp_path):
+    """The notebooks are committed executed, so that they read on any code host: every code cell ran, and running
+    it again gives the same text outputs (volatile parts aside: :data:`VOLATILE`); images are not compared.
+    Every solution's code listing, appended as cells, runs too, without raising.  After a change, regenerate
+    the notebooks with ``python tests/test_notebooks.py`` (``notebooks/README.md``)."""
+    committed = nbformat.read(path, as_version=4)
+    code = [c for c in committed.cells if c.cell_type == "code"]
+    assert all(c.execution_count is not None for c in code), "commit the notebook executed"
+    assert sum(bool(c.outputs) for c in code) >= 3 and "widgets" not in committed.metadata
+    listings = solution_listings(committed)
     assert listings
-    execute(nb, tmp_path)
+    fresh = run(path, tmp_path, listings)
+    errors = [f"{o.ename}: {o.evalue}" for c in fresh.cells if c.cell_type == "code" for o in c.outputs
+              if o.output_type == "error"]
+    assert not errors
+    assert text_outputs(fresh)[:len(code)] == text_outputs(committed), \
+        "outputs out of date: python tests/test_notebooks.py"
+
+
+def regenerate() -> None:
+    """Execute every notebook as the test does and write it back with its outputs (``python tests/test_notebooks.py``)."""
+    import tempfile
+
+    for path in NOTEBOOKS:
+        with tempfile.TemporaryDirectory() as folder:
+            nb = run(path, pathlib.Path(folder))
+        nbformat.write(nb, path)
+        print(path.name)
 
 
 def run_without(path, blocked, tmp_path, monkeypatch):
@@ -164,3 +247,7 @@ def test_03_runs_without_the_audit_extra_and_matplotlib(tmp_path, monkeypatch):
 def test_notebook_runs_without_matplotlib(number, tmp_path, monkeypatch):
     out = run_without(BY_NUMBER[number], ["matplotlib"], tmp_path, monkeypatch)
     assert "Note: matplotlib is not installed" in out and "(plot skipped: matplotlib is not installed)" in out
+
+
+if __name__ == "__main__":
+    regenerate()

@@ -74,7 +74,9 @@ def test_float_derived_values_print_as_decimals_marked_binary(tmp_path):
 
 def test_check_report_print_is_the_cli_tables():
     report = check(load(PAPER), ["eps_d <= ln(2)"])
-    assert str(report) == cli("check", PAPER, "--claim", "eps_d <= ln(2)")
+    # the command line shows the catalogue too; print() in Python shows the claims first and counts the catalogue
+    assert report.text(catalogue=True) == cli("check", PAPER, "--claim", "eps_d <= ln(2)")
+    assert str(report).startswith(report.text(catalogue=True).split("relations for the")[0].rstrip())
     one_line(repr(report))
     counts = {}
     for o in report.outcomes:
@@ -119,7 +121,8 @@ def test_audit_report_print_has_the_cli_lines(tmp_path):
     assert str(report).startswith(printed.replace(f"{path}:rr", "rr"))
     assert "ln(3)" in printed and "violated" in printed  # rr is 3-ary RR: eps_d = ln(0.75 / 0.25) exactly
     eps_d_row = next(line for line in str(report).splitlines() if line.startswith("│ eps_d "))
-    assert [c.strip() for c in eps_d_row.split("│")[2:4]] == [f"{math.log(3):.12g}", "ln(3)"]
+    # ln 3 = 1.0986122886681097...: its first 12 significant digits, truncated, and "…" (more follow)
+    assert [c.strip() for c in eps_d_row.split("│")[2:4]] == [f"{math.log(3):.15f}"[:13] + "…", "ln(3)"]
     one_line(repr(report))
     assert f"eps_d=ln(3)≈{math.log(3):.5g}" in repr(report) and "'eps_d <= ln(2): fails'" in repr(report)
 
@@ -170,3 +173,39 @@ def test_exact_input_keeps_its_long_fractions():
     assert "…)" not in text.split("eps_m")[0]
     assert f"eps_d≈{math.log(q):.5g}" in repr(measure(mech)) and "binary" not in repr(measure(mech))
     one_line(repr(measure(mech)))
+
+
+def test_a_budget_just_below_one_is_not_shown_as_one():
+    """``examples/krr_floats.npz``: 3-RR with ``e^eps = e`` in floats.  By hand, at the floats' binary values (rows
+    renormalised, as the title says), ``eps_d = ln(max Q[x][y] / Q[x'][y])``, computed here at 50 digits: just
+    below 1 (the double nearest is 0.9999999999999999).  The table shows the digits its enclosure certifies,
+    like ``eps_m``'s row, never ``1``; every other value row also ends in "…" after 12 significant digits."""
+    import mpmath
+
+    q = np.load(ROOT / "examples" / "krr_floats.npz")["channel"]
+    rows = [[Fraction(float(v)) for v in row] for row in q]
+    rows = [[v / sum(row) for v in row] for row in rows]
+    ratio = max(a[y] / b[y] for a in rows for b in rows for y in range(len(a)))
+    with mpmath.workdps(50):
+        eps = mpmath.log(mpmath.mpf(ratio.numerator) / ratio.denominator)
+        assert eps < 1
+        expected = mpmath.nstr(eps, 30, strip_zeros=False)[:14] + "…"  # 12 significant digits, truncated
+    printed = cli("measure", str(ROOT / "examples" / "krr_floats.npz"))
+    row = next(line for line in printed.splitlines() if line.startswith("│ eps_d "))
+    assert row.split("│")[2].strip() == expected == "0.999999999999…", row
+    for name in ("eps_i", "sigma_min", "eps_m"):
+        cell = next(line for line in printed.splitlines() if line.startswith(f"│ {name} ")).split("│")[2].strip()
+        assert cell.endswith("…") and len(cell.lstrip("-").replace(".", "").rstrip("…").lstrip("0")) == 12, cell
+
+
+def test_a_prior_of_decimal_text_is_refused_for_its_exact_sum():
+    """``["0.6", "0.5"]`` is read exactly (6/10 + 5/10 = 11/10): the message says so, and names no float
+    tolerance (no float was given); floats keep the tolerance note."""
+    from relations import InputError, from_dict
+
+    spec = {"setting": "local", "channel": [["1/2", "1/2"], ["1/3", "2/3"]]}
+    with pytest.raises(InputError) as err:
+        from_dict({**spec, "prior": ["0.6", "0.5"]})
+    assert str(err.value) == "prior: entries sum to 11/10, not 1"
+    with pytest.raises(InputError, match="tolerance for floats"):
+        from_dict({**spec, "prior": [0.6, 0.5]})

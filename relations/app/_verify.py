@@ -16,7 +16,7 @@ __all__ = ["run_verify"]
 def run_verify(relations, *, out: str = EVIDENCE_DIR, quick: bool = False, seed: int = 2025, force: bool = False,
                json_out: bool = False, fmt: str = "table", console=None,
                conjectures: Sequence[tuple[str, str, str]] = (), catalogue: bool = True,
-               exhaustive: Sequence[str] = (), wide: bool = False) -> int:
+               exhaustive: Sequence[str] = (), wide: bool = False, latex_env: str = "auto") -> int:
     """``relations verify``: verify ``relations`` (all when empty), print, and write the evidence.
 
     The output folder is checked, and locked, before the (long) run (:class:`~relations.io._outputs.OutputDir`);
@@ -44,6 +44,8 @@ def run_verify(relations, *, out: str = EVIDENCE_DIR, quick: bool = False, seed:
         False (the default): the compact table (id and statement, verdict, a short evidence) in at most
         :data:`~relations.io._tables.VERIFY_WIDTH` (100) columns, or the console's width when narrower.
         True (``--wide``): the full table (statement, evidence, tightness) at the console's width.
+    latex_env : str, optional
+        With ``fmt="latex"``: the tables' environment (:data:`relations.io._exports.LATEX_ENVS`).
     exhaustive : sequence of str, optional
         Folders of finished bounded-exhaustive ``relations sweep`` runs
         (:func:`~relations.io._sweep_evidence.read_family_evidence`), read before the run: a family where a
@@ -140,7 +142,7 @@ def run_verify(relations, *, out: str = EVIDENCE_DIR, quick: bool = False, seed:
         else:
             from relations.io._exports import export
 
-            sys.stdout.write(export("verify", obj, fmt))
+            sys.stdout.write(export("verify", obj, fmt, env=latex_env))
     else:
         width = console.width if wide else min(console.width, VERIFY_WIDTH)
         if verdicts:

@@ -90,15 +90,30 @@ class ReportDisplay:
     >>> print(report)  # doctest: +ELLIPSIS
     mechanism — local, 2 inputs x 2 outputs, all pairs; mode exact
     ...
-    │ eps_d     │    0.619039208406 │ ln(13/7) ...
+    │ eps_d     │   0.619039208406… │ ln(13/7) ...
     ...
     claims
     ...
     """
 
     def __str__(self) -> str:
-        """``relations check``'s tables as plain text, 100 columns (:func:`relations.io._text.report_text`)."""
-        return text_view(self, "relations.io._text:report_text")
+        """The measures and, with claims, the claims first (bound and slack) and a line for the catalogue;
+        without claims, ``relations check``'s tables (:func:`relations.io._text.report_text`), 100 columns."""
+        return self.text()
+
+    def text(self, *, catalogue: bool | None = None) -> str:
+        """The report as plain text; ``catalogue=True`` adds every catalogue relation's outcome (the default
+        when there are no claims), ``False`` leaves them to one line.
+
+        Examples
+        --------
+        >>> from relations import check
+        >>> from relations.mechanisms import paper_example
+        >>> report = check(paper_example(), ["eps_d <= 1"])
+        >>> "zheng2025.thm4" in report.text(), "zheng2025.thm4" in report.text(catalogue=True)
+        (False, True)
+        """
+        return text_view(self, "relations.io._text:report_text", catalogue=catalogue)
 
     def __repr__(self) -> str:
         """One line: the mechanism, how many relations have each status, and the claims'."""

@@ -59,6 +59,9 @@ def measure(
     notion: list[str] = typer.Option([], "--notion", help=_NOTION_HELP),
     mode: NumericMode = typer.Option(NumericMode.AUTO, "--mode", case_sensitive=False, show_default=False,
                                      help=_MODE_HELP),
+    latex_env: str = typer.Option("auto", "--latex-env", help="With --format latex: auto (tabular; longtable when "
+                                  "long), tabular, table* (two-column papers: floats across both columns) or "
+                                  "longtable (one-column documents)."),
     tradeoff: bool = typer.Option(False, "--tradeoff", help="Instead of the budgets: the f-DP trade-off curve "
                                   "(exact breakpoints, the pointwise minimum over pairs) and the least "
                                   "Gaussian-DP mu (docs/notion-inequalities-tradeoff.md)."),
@@ -97,7 +100,7 @@ def measure(
     elif fmt != "table":
         from relations.io._exports import export
 
-        sys.stdout.write(export("measure", obj, fmt, source=file))
+        sys.stdout.write(export("measure", obj, fmt, source=file, env=_latex_env(latex_env, fmt)))
     else:
         _console().print(measures_table(mech, result))
         if rows:
@@ -155,6 +158,19 @@ def _measure_tradeoff(file: str, *, fmt: str, notion: list[str], bits: int | Non
         sys.stderr.write(f"wrote {plot}\n")
 
 
+def _latex_env(name: str, fmt: str) -> str:
+    """``--latex-env``, checked: one of the environments, and only with ``--format latex`` unless ``auto``."""
+    from relations.io._exports import latex_env
+
+    try:
+        env = latex_env(name)
+    except ValueError as err:
+        raise InputError(str(err)) from None
+    if env != "auto" and fmt != "latex":
+        raise InputError("--latex-env needs --format latex")
+    return env
+
+
 def _check_tables(table: list[str], fmt: str) -> tuple[str, ...] | None:
     """``check --table`` values, checked: bad input unless they name tables and the format is LaTeX."""
     from relations.io._exports import CHECK_TABLES
@@ -200,6 +216,9 @@ def check(
                                    "repeatable)."),
     applicable_only: bool = typer.Option(False, "--applicable-only", help="Leave out the relations that do not "
                                          "apply to this mechanism's setting."),
+    latex_env: str = typer.Option("auto", "--latex-env", help="With --format latex: auto (tabular; longtable when "
+                                  "long), tabular, table* (two-column papers: floats across both columns) or "
+                                  "longtable (one-column documents)."),
 ) -> None:
     """Every catalogued relation on this mechanism, and the user's claimed budgets.
 
@@ -213,6 +232,7 @@ def check(
     fmt = output_format(fmt, json_out)
     claims = [parse_claim(c) for c in claim]
     chosen = _check_tables(table, fmt)
+    env = _latex_env(latex_env, fmt)
     relations = _only_relations(only)
     mech = load(file, mode=mode)
     report = run_check(mech, claims, relations=relations)
@@ -229,7 +249,8 @@ def check(
         from relations.io._exports import export
 
         command = shlex.join(["relations", *sys.argv[1:]]) if sys.argv[1:2] == ["check"] else None
-        sys.stdout.write(export("check", check_json(report), fmt, source=file, command=command, tables=chosen))
+        sys.stdout.write(export("check", check_json(report), fmt, source=file, command=command, tables=chosen,
+                                env=env))
     else:
         from relations.io._tables import measures_table
 
@@ -274,6 +295,9 @@ def verify(
     wide: bool = typer.Option(False, "--wide", help="The full table: statements, evidence and tightness at the "
                               "terminal's width (140 columns when piped). Without it: id and statement, verdict and "
                               "a short evidence in at most 100 columns (the terminal's width when narrower)."),
+    latex_env: str = typer.Option("auto", "--latex-env", help="With --format latex: auto (tabular; longtable when "
+                                  "long), tabular, table* (two-column papers: floats across both columns) or "
+                                  "longtable (one-column documents)."),
 ) -> None:
     """The main job: a verdict with re-checkable evidence for every catalogued relation (and yours)."""
     from relations.app._verify import run_verify
@@ -281,6 +305,7 @@ def verify(
     from relations.io._conjecture_files import read_conjecture_file
 
     fmt = output_format(fmt, json_out)
+    env = _latex_env(latex_env, fmt)
     unknown = [i for i in only if i not in BY_ID]
     if unknown:
         fail(f"--only: unknown relation id {unknown[0]!r}{did_you_mean(unknown[0], BY_ID)} (see 'relations catalogue')")
@@ -291,7 +316,7 @@ def verify(
     items = read_conjecture_file(conjectures) if conjectures is not None else []
     status = run_verify([BY_ID[i] for i in only], out=out, quick=quick, seed=seed, force=force, fmt=fmt,
                         console=_console(), conjectures=items, catalogue=not no_catalogue, exhaustive=exhaustive,
-                        wide=wide)
+                        wide=wide, latex_env=env)
     if status:
         raise typer.Exit(status)
 

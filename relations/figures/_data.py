@@ -6,6 +6,7 @@ Each ``*_data`` function returns a JSON-ready dict, saved next to its figure by
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 from collections.abc import Sequence
@@ -16,7 +17,7 @@ from relations._json import read_json
 from relations.errors import InputError
 from relations.io import EVIDENCE_DIR
 
-__all__ = ["NOTION_NODES", "relation_diagram_data", "prior_skew_data", "krr_information_data",
+__all__ = ["NOTION_NODES", "local_mi_bounds", "relation_diagram_data", "prior_skew_data", "krr_information_data",
            "central_records_data", "symmetric_channel_data", "privacy_distortion_data"]
 
 NOTION_NODES = {"eps_i": "identifiability", "eps_d": "differential privacy", "eps_m": "MI privacy"}
@@ -123,11 +124,122 @@ def prior_skew_data(*, points: int = 361, channel: Sequence[str] = ("13/20", "7/
     return out
 
 
+def local_mi_bounds() -> list[dict[str, Any]]:
+    """Every bound of ``eps_m`` by ``eps_d`` in the local setting that the prover's proved facts give by a chain.
+
+    A chain is ``eps_m <= ... <= Y`` (facts between two notions), a proved catalogued relation or notion fact
+    ``Y <= f(P)``, and ``P <= ... <= eps_d`` (``eps_all = eps_d`` locally); every catalogued bound is
+    non-decreasing in its premise, so ``eps_m <= f(eps_d)``.  The base is :func:`relations.proofs._facts.facts`
+    (the catalogue's proved implications and the notion facts), nothing chosen by name.
+
+    Returns
+    -------
+    list of dict
+        ``bound`` (conjecture text in ``eps_d``), ``expr`` (its sympy expression) and ``facts`` (the ids used),
+        one per distinct bound, in a fixed order.
+
+    Examples
+    --------
+    >>> "eps_d*tanh(eps_d/2)" in [b["bound"] for b in local_mi_bounds()]
+    True
+    """
+    return [dict(b) for b in _local_mi_bounds()]
+
+
+@functools.cache
+def _local_mi_bounds() -> tuple[dict[str, Any], ...]:
+    import sympy
+
+    from relations.checking._conjectures import symbol
+    from relations.proofs._facts import diam_symbol, facts
+
+    m, d = symbol("eps_m"), symbol("eps_d")
+    links: list[tuple[Any, Any, str]] = []  # a <= b between two notions
+    bounds: list[tuple[Any, Any, Any, str]] = []  # y <= f(p)
+    for fact in facts("local"):
+        if fact.placeholders:
+            continue
+        for ineq in fact.built or _parsed_fact(fact.statement):
+            sides = [(ineq.lhs, ineq.rhs)] if ineq.op in ("<=", "<", "=", "==") else []
+            sides += [(ineq.rhs, ineq.lhs)] if ineq.op in (">=", ">", "=", "==") else []
+            for lo, hi in sides:
+                hi = hi.subs(diam_symbol(), 1)  # the local diameter
+                if lo.is_Symbol and hi.is_Symbol:
+                    links.append((lo, hi, fact.id))
+                elif lo.is_Symbol and len(hi.free_symbols) == 1:
+                    bounds.append((lo, next(iter(hi.free_symbols)), hi, fact.id))
+
+    def closure(start, up: bool) -> dict[Any, tuple[str, ...]]:
+        reach: dict[Any, tuple[str, ...]] = {start: ()}
+        frontier = [start]
+        while frontier:
+            node = frontier.pop()
+            for lo, hi, fid in links:
+                a, b = (lo, hi) if up else (hi, lo)
+                if a == node and b not in reach:
+                    reach[b] = (*reach[node], fid)
+                    frontier.append(b)
+        return reach
+
+    above_m, below_d = closure(m, up=True), closure(d, up=False)
+    found: dict[str, dict[str, Any]] = {}
+    if d in above_m:  # a chain of links alone: eps_m <= ... <= eps_d
+        found[str(d)] = {"bound": str(d), "expr": d, "facts": above_m[d]}
+    for y, p, expr, fid in bounds:
+        if y in above_m and p in below_d:
+            f = sympy.simplify(expr.subs(p, d)) if p != d else expr
+            text = str(f).replace("**", "^")
+            if text not in found:
+                found[text] = {"bound": text, "expr": f, "facts": (*above_m[y], fid, *below_d[p])}
+    return tuple(found[k] for k in sorted(found))
+
+
+def _parsed_fact(statement: str):
+    from relations.proofs._facts import _parsed
+
+    return _parsed(statement)
+
+
+def _least_bound(ratios: Sequence[Fraction]) -> dict[str, Any]:
+    """The bound of :func:`local_mi_bounds` at most every other at every ratio, decided by arb balls.
+
+    Each bound is evaluated at ``eps_d = ln t`` (exactly: :class:`~relations.numbers._reals.Log`) as a ball of
+    200 bits; one is the least at ``t`` when its ball's upper end is at most every other's lower end.  The
+    chosen bound is then proved by the conjecture prover (:func:`relations.proofs._conjectures.prove_conjecture`).
+
+    Raises
+    ------
+    RuntimeError
+        No bound is certified least at every ratio, or the prover does not prove the chosen one.
+    """
+    from relations.checking._conjecture_eval import _ball
+    from relations.checking._conjectures import parse_conjecture
+    from relations.numbers import LogRatio
+    from relations.numbers._reals import Log
+    from relations.proofs._conjectures import prove_conjecture
+
+    candidates = _local_mi_bounds()
+    balls = [[_ball(c["expr"], {"eps_d": Log(LogRatio.of(Fraction(t)))}, 200) for t in ratios] for c in candidates]
+    least = [i for i, mine in enumerate(balls)
+             if all(mine[j].upper() <= other[j].lower() for other in balls if other is not mine
+                    for j in range(len(ratios)))]
+    if not least:
+        raise RuntimeError("no catalogued local bound of eps_m by eps_d is the least at every ratio")
+    best = candidates[least[0]]
+    proof = prove_conjecture(parse_conjecture(f"eps_m <= {best['bound']}"), "local")
+    if proof is None or not proof.whole:
+        raise RuntimeError(f"the prover does not prove eps_m <= {best['bound']} locally")
+    return {"bound": best["bound"], "facts": list(proof.used), "candidates": [c["bound"] for c in candidates],
+            "float": [float(b.mid()) for b in balls[least[0]]]}
+
+
 def krr_information_data(k: int = 4, ratios: Sequence[Fraction] | None = None) -> dict[str, Any]:
     """``I(X;Y)`` of k-RR (uniform prior) against ``eps_d``, with the catalogued bounds, the supremum and ``H(X)``.
 
-    The figure illustrates Zheng et al. 2025, Theorem 11 (``eps_m <= 2 eps_d`` locally) and its sharpening
-    ``eps_m <= eps_d`` (``relations.thm11_sharp``).  Neither bound is reached: the supremum of ``I(X;Y)``
+    The figure illustrates Zheng et al. 2025, Theorem 11 (``eps_m <= 2 eps_d`` locally), its sharpening
+    ``eps_m <= eps_d`` (``relations.thm11_sharp``) and the least proved bound the catalogue gives
+    (:func:`local_mi_bounds`, chosen by value: ``eps_d tanh(eps_d/2)`` through ``relations.kl_tanh`` and
+    ``eps_m <= kl`` today).  Neither bound is reached: the supremum of ``I(X;Y)``
     over *every* finite local mechanism whose ``eps_d`` is at most ``eps``, with any number of inputs and
     any prior, is ``F(eps) = c - 1 - ln c`` with ``c = eps / (1 - e^-eps)``
     (:func:`relations.pipeline._frontiers.local_mi_sup_float`): it is the maximum over ``theta`` of
@@ -141,20 +253,21 @@ def krr_information_data(k: int = 4, ratios: Sequence[Fraction] | None = None) -
     k : int, optional
     ratios : sequence of Fraction, optional
         The ratios ``e^eps``; by default 301 rationals within ``10^-4`` of ``e^eps`` for ``eps`` evenly
-        spaced over ``[0, ln 15]``, and ``2`` (where the tightest bound has its corner).
+        spaced over ``[0, ln 15]``, and ``2``.
 
     Returns
     -------
     dict
         ``k``, ``H`` (``ln k``, the uniform prior's entropy) and lists: ``eps_d``, ``I``, ``two_eps``
-        (Zheng et al. 2025, Thm 11), ``eps`` and ``tightest``, the tightest catalogued bound
-        ``min(eps, eps (e^eps - 1))``, and ``sup``, ``F(eps_d)``.
+        (Zheng et al. 2025, Thm 11), ``eps`` and ``tightest``, the least proved catalogued bound at every ratio
+        (``tightest_bound``: its formula; ``tightest_facts``: the facts its proof uses; ``bounds``: every
+        candidate compared), and ``sup``, ``F(eps_d)``.
 
     Examples
     --------
     >>> d = krr_information_data(2, [Fraction(3)])  # c = (3/2) ln 3, F = c - 1 - ln c
-    >>> round(d["I"][0], 4), round(d["sup"][0], 4), round(d["H"], 4)
-    (0.1308, 0.1484, 0.6931)
+    >>> round(d["I"][0], 4), round(d["sup"][0], 4), round(d["H"], 4), d["tightest_bound"]
+    (0.1308, 0.1484, 0.6931, 'eps_d*tanh(eps_d/2)')
     """
     from relations.mechanisms._local import krr
     from relations.pipeline._frontiers import local_mi_sup_float
@@ -162,8 +275,10 @@ def krr_information_data(k: int = 4, ratios: Sequence[Fraction] | None = None) -
     if not ratios:
         grid = {Fraction(math.exp(math.log(15) * i / 300)).limit_denominator(10**4) for i in range(1, 301)}
         ratios = sorted(grid | {Fraction(1), Fraction(2), Fraction(15)})
-    out: dict[str, Any] = {"k": k, "H": math.log(k), "eps_d": [], "I": [], "two_eps": [], "eps": [], "tightest": [],
-                           "sup": []}
+    least = _least_bound(ratios)
+    out: dict[str, Any] = {"k": k, "H": math.log(k), "eps_d": [], "I": [], "two_eps": [], "eps": [],
+                           "tightest": least["float"], "tightest_bound": least["bound"],
+                           "tightest_facts": least["facts"], "bounds": least["candidates"], "sup": []}
     for t in ratios:
         m = _measure(krr(k, t))
         e = m.eps_d.value
@@ -171,7 +286,6 @@ def krr_information_data(k: int = 4, ratios: Sequence[Fraction] | None = None) -
         out["I"].append(m.eps_m.value)
         out["two_eps"].append(2 * e)
         out["eps"].append(e)
-        out["tightest"].append(min(e, e * math.expm1(e)))
         out["sup"].append(local_mi_sup_float(e))
     return out
 

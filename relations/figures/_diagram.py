@@ -87,7 +87,10 @@ def _panel(ax, setting: str, edges: list[dict[str, Any]], margin: float = 0.18) 
     for e in edges:
         colour, dash = VERDICT_STYLE.get(e["verdict"], ("grey", "-"))
         a, b = pos[e["source"]], pos[e["target"]]
-        ax.annotate("", xy=b, xytext=a, zorder=2,
+        # above the boxes (zorder 3): a box places its frame when it is drawn, and the arc is cut at that frame, so
+        # the boxes must be drawn first; an arc drawn before them ran from centre to centre and its head lay under
+        # the target's box (every saved figure at a fixed --width, drawn only once)
+        ax.annotate("", xy=b, xytext=a, zorder=3.5,
                     arrowprops={"arrowstyle": "-|>,head_length=0.5,head_width=0.25" if e["kind"] == "implication"
                                 else "-[,widthB=0.5,lengthB=0.25", "color": colour, "linestyle": dash,
                                 "lw": 1.5, "patchA": boxes[e["source"]].get_bbox_patch(),

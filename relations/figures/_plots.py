@@ -145,9 +145,12 @@ def draw_krr_information(data: dict[str, Any], *, width: float | None = None, ti
     d = SYMBOLS["eps_d"]
     ax.plot(e, data["I"], lw=2.2, **series(0, marker=None), label=f"$I(X;Y)$, {data['k']}-RR, uniform prior")
     ax.plot(e, data["two_eps"], **series(1, marker=None), label=f"$2\\varepsilon_d$ ({cite('zheng2025.thm11')})")
+    from relations.catalogue._entries import BY_ID
+
+    sources = "; ".join(dict.fromkeys(cite(f) for f in data["tightest_facts"] if f in BY_ID))
     ax.plot(e, data["tightest"], lw=3.2, alpha=0.55, **series(3, marker=None),
-            label=r"$\min(\varepsilon_d, \varepsilon_d(e^{\varepsilon_d} - 1))$, the tightest catalogued bound "
-                  f"({cite('drv2010.kl')}, up to {d[:-1]} = \\ln 2$)")
+            label=f"{math(data['tightest_bound'])}, the least of the {len(data['bounds'])} proved bounds from the "
+                  f"catalogue ({sources})")
     ax.plot(e, data["eps"], **series(2, marker=None), label=f"{d} ({cite('relations.thm11_sharp')})")
     ax.plot(e, data["sup"], **series(4, marker=None),
             label=f"$\\sup\\, I(X;Y)$ under {d}-LDP, any prior and $k$: $c - 1 - \\ln c$, "

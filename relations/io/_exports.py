@@ -21,7 +21,7 @@ from typing import Any
 
 from relations.notions import NOTIONS
 
-__all__ = ["FORMATS", "KINDS", "CHECK_TABLES", "LONG_TABLE_ROWS", "PACKAGES", "latex_escape", "latex_math", "latex_number", "to_latex", "to_csv", "export"]
+__all__ = ["FORMATS", "KINDS", "CHECK_TABLES", "LONG_TABLE_ROWS", "PACKAGES", "LATEX_ENVS", "latex_env", "breakable_id", "latex_escape", "latex_math", "latex_number", "to_latex", "to_csv", "export"]
 
 #: The values of ``--format`` (``json`` is also ``--json``; ``table`` is the rich table).
 FORMATS = ("table", "json", "latex", "csv")
@@ -253,24 +253,75 @@ LONG_TABLE_ROWS = 20
 #: The one comment line naming the packages the tables need.
 PACKAGES = r"% needs \usepackage{booktabs,longtable,amsmath} (and \usepackage{array} for the p columns)"
 
+#: The environments of ``--latex-env``: ``auto`` (a ``tabular``, a ``longtable`` above :data:`LONG_TABLE_ROWS`
+#: rows: one-column documents), ``tabular`` (always, to place yourself; a long one is taller than a page),
+#: ``table*`` (floats across both columns of a two-column paper, or the text width of a one-column one, one per
+#: :data:`LONG_TABLE_ROWS` rows, the header repeated) and ``longtable`` (always; breaks across pages, one-column
+#: documents only: LaTeX refuses it in two-column mode).
+LATEX_ENVS = ("auto", "tabular", "table*", "longtable")
 
-def _tabular(spec: str, header: list[str], rows: list[list[str]]) -> list[str]:
-    """A booktabs table: ``tabular``, or ``longtable`` (header repeated on each page) above :data:`LONG_TABLE_ROWS`."""
+
+def latex_env(text: str) -> str:
+    """``--latex-env``: one of :data:`LATEX_ENVS` (case-insensitive).
+
+    Raises
+    ------
+    ValueError
+        Any other name.
+
+    Examples
+    --------
+    >>> latex_env("TABLE*")
+    'table*'
+    """
+    name = str(text).strip().lower()
+    if name not in LATEX_ENVS:
+        raise ValueError(f"--latex-env: {text!r} is not one of {', '.join(LATEX_ENVS)}")
+    return name
+
+
+def breakable_id(text: str) -> str:
+    """A catalogue id in typewriter type that may break after its dots and underscores (no hyphen added).
+
+    Examples
+    --------
+    >>> print(breakable_id("relations.thm2_corrected"))
+    \\texttt{relations.\\allowbreak{}thm2\\_\\allowbreak{}corrected}
+    """
+    escaped = latex_escape(text).replace(".", ".\\allowbreak{}").replace("\\_", "\\_\\allowbreak{}")
+    return r"\texttt{" + escaped + "}"
+
+
+def _tabular(spec: str, header: list[str], rows: list[list[str]], env: str = "auto") -> list[str]:
+    """A booktabs table in ``env`` (:data:`LATEX_ENVS`): ``tabular``, ``longtable`` (header repeated on each page),
+    or ``table*`` floats of at most :data:`LONG_TABLE_ROWS` rows each (header repeated)."""
     head = " & ".join(header) + r" \\"
-    if len(rows) > LONG_TABLE_ROWS:
+    body = [" & ".join(row) + r" \\" for row in rows]
+    if env == "longtable" or (env == "auto" and len(rows) > LONG_TABLE_ROWS):
         lines = [f"\\begin{{longtable}}{{{spec}}}", r"\toprule", head, r"\midrule", r"\endfirsthead", r"\toprule", head,
                  r"\midrule", r"\endhead", r"\bottomrule", r"\endlastfoot"]
-        return lines + [" & ".join(row) + r" \\" for row in rows] + [r"\end{longtable}"]
-    lines = [f"\\begin{{tabular}}{{{spec}}}", r"\toprule", head, r"\midrule"]
-    lines += [" & ".join(row) + r" \\" for row in rows]
-    return lines + [r"\bottomrule", r"\end{tabular}"]
+        return lines + body + [r"\end{longtable}"]
+
+    def tabular(chunk: list[str]) -> list[str]:
+        return [f"\\begin{{tabular}}{{{spec}}}", r"\toprule", head, r"\midrule", *chunk, r"\bottomrule",
+                r"\end{tabular}"]
+
+    if env == "table*":
+        out: list[str] = []
+        chunks = [body[i:i + LONG_TABLE_ROWS] for i in range(0, len(body), LONG_TABLE_ROWS)] or [[]]
+        for i, chunk in enumerate(chunks):
+            note = [f"% part {i + 1} of {len(chunks)}"] if len(chunks) > 1 else []
+            out += [*note, f"\\begin{{{env}}}[tbp]", r"\centering", r"\footnotesize", *tabular(chunk),
+                    f"\\end{{{env}}}"]
+        return out
+    return tabular(body)
 
 
 #: Longest exact form set in a table cell (characters of its text); a longer one is given in a comment below.
 LONGEST_CELL = 36
 
 
-def _budgets_table(obj: dict[str, Any]) -> list[str]:
+def _budgets_table(obj: dict[str, Any], env: str = "auto") -> list[str]:
     """The budgets' table (and ``--notion`` rows); exact forms too long for a cell follow it as comment lines."""
     rows, long = [], []
 
@@ -291,7 +342,7 @@ def _budgets_table(obj: dict[str, Any]) -> list[str]:
         cell = _certified(item["enclosure"]) if item.get("enclosure") else fitted(item["name"], item, _exact_cell(item))
         rows.append([f"${latex_math(item['name'])}$", cell or "--", latex_number(item["value"]),
                      _witness_math(item.get("witness"))])
-    table = _tabular(_BUDGETS, ["quantity", "exact", "value", "witness"], rows)
+    table = _tabular(_BUDGETS, ["quantity", "exact", "value", "witness"], rows, env)
     return table + ([r"% exact forms too long for the table, marked (below):", *long] if long else [])
 
 
@@ -302,7 +353,7 @@ def _version() -> str:
 
 
 def to_latex(kind: str, obj: Any, *, source: str | None = None, command: str | None = None,
-             tables: Sequence[str] | None = None) -> str:
+             tables: Sequence[str] | None = None, env: str = "auto") -> str:
     """The JSON object of ``relations KIND --json`` as booktabs LaTeX tables, ready to paste.
 
     Each table is a ``tabular``, or a ``longtable`` when it has more than :data:`LONG_TABLE_ROWS` rows;
@@ -322,6 +373,10 @@ def to_latex(kind: str, obj: Any, *, source: str | None = None, command: str | N
         The full command line, for the first comment line.
     tables : sequence of str, optional
         For ``check``: which of :data:`CHECK_TABLES` to print (default all of them).
+    env : str, optional
+        One of :data:`LATEX_ENVS`: ``auto`` (``tabular``, or ``longtable`` when long: one-column documents),
+        ``tabular``, ``table*`` (two-column papers: floats across both columns, long tables split) or
+        ``longtable``.  Catalogue ids may break after their dots and underscores.
 
     Examples
     --------
@@ -331,6 +386,7 @@ def to_latex(kind: str, obj: Any, *, source: str | None = None, command: str | N
     """
     if kind not in KINDS:
         raise ValueError(f"kind must be one of {', '.join(KINDS)}, got {kind!r}")
+    env = latex_env(env)
     chosen = tuple(tables) if tables else CHECK_TABLES
     if any(t not in CHECK_TABLES for t in chosen):
         raise ValueError(f"tables must be among {', '.join(CHECK_TABLES)}, got {', '.join(chosen)}")
@@ -342,37 +398,37 @@ def to_latex(kind: str, obj: Any, *, source: str | None = None, command: str | N
         command += " (interrupted: incomplete)"
     lines = [f"% relations {_version()}: {command}".replace("\n", " "), PACKAGES]
     if kind == "measure":
-        lines += _budgets_table(obj)
+        lines += _budgets_table(obj, env)
         lines += [f"% left out: {item['name']} ({item['reason']})" for item in obj.get("left_out", [])]
     elif kind == "check":
         parts: list[list[str]] = []
         if "budgets" in chosen:
-            parts.append(_budgets_table(obj["measures"]))
+            parts.append(_budgets_table(obj["measures"], env))
         if "relations" in chosen:
             rows = []
             for r in obj["relations"]:
                 slack = r.get("slack")
                 note = _witness_math(r.get("witness")) if r.get("witness") else latex_escape(r.get("note") or "")
-                rows.append([r"{\footnotesize\texttt{" + latex_escape(r["id"]) + r"}}\newline $" + latex_math(r["symbols"])
+                rows.append([r"{\footnotesize" + breakable_id(r["id"]) + r"}\newline $" + latex_math(r["symbols"])
                              + "$", latex_escape(r["status"]), latex_number(None if slack is None else slack["value"], 3),
                              note or "--"])
             parts.append(_tabular(r"@{}>{\raggedright\arraybackslash}p{0.36\linewidth}"
                                   r">{\raggedright\arraybackslash}p{0.13\linewidth}r"
                                   r">{\raggedright\arraybackslash}p{0.2\linewidth}@{}",
-                                  ["relation", "status", "slack", "witness / note"], rows))
+                                  ["relation", "status", "slack", "witness / note"], rows, env))
         if "claims" in chosen and obj.get("claims"):
             rows = [[f"${latex_math(c['claim'])}$", latex_escape(c["status"]), _exact_cell(c.get("value")),
                      latex_escape(c.get("note") or "")] for c in obj["claims"]]
-            parts.append(_tabular("llrl", ["claim", "status", "value", "note"], rows))
+            parts.append(_tabular("llrl", ["claim", "status", "value", "note"], rows, env))
         for i, part in enumerate(parts):
             lines += ([""] if i else []) + part
     else:
-        rows = [[r"{\footnotesize\texttt{" + latex_escape(v["id"]) + r"}}\newline $" + latex_math(v["statement"]) + "$",
+        rows = [[r"{\footnotesize" + breakable_id(v["id"]) + r"}\newline $" + latex_math(v["statement"]) + "$",
                  latex_escape(v["verdict"]), latex_escape(_short(v.get("evidence") or "")),
                  latex_number(v.get("tightness"), 3)] for v in _verify_rows(obj)]
         lines += _tabular(r"@{}>{\raggedright\arraybackslash}p{0.38\linewidth}l"
                           r">{\raggedright\arraybackslash}p{0.27\linewidth}r@{}",
-                          ["relation", "verdict", "evidence", "tightness"], rows)
+                          ["relation", "verdict", "evidence", "tightness"], rows, env)
     return "\n".join(lines) + "\n"
 
 
@@ -470,7 +526,7 @@ def to_csv(kind: str, obj: Any) -> str:
 
 
 def export(kind: str, obj: Any, fmt: str, *, source: str | None = None, command: str | None = None,
-           tables: Sequence[str] | None = None) -> str:
+           tables: Sequence[str] | None = None, env: str = "auto") -> str:
     """``to_latex`` or ``to_csv`` by ``fmt`` (``"latex"`` or ``"csv"``): the text ``--format FMT`` prints.
 
     Examples
@@ -479,7 +535,7 @@ def export(kind: str, obj: Any, fmt: str, *, source: str | None = None, command:
     'id,statement,setting,verdict,scope,evidence,files,tightness\\r\\n'
     """
     if fmt == "latex":
-        return to_latex(kind, obj, source=source, command=command, tables=tables)
+        return to_latex(kind, obj, source=source, command=command, tables=tables, env=env)
     if fmt == "csv":
         return to_csv(kind, obj)
     raise ValueError(f"export format must be latex or csv, got {fmt!r}")

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from relations.checking._checker import Report
     from relations.pipeline._verify import RelationVerdict
 
-__all__ = ["NARROW", "measures_table", "notions_table", "left_out_text", "check_tables", "catalogue_table", "verdicts_table",
+__all__ = ["NARROW", "claims_table", "measures_table", "notions_table", "left_out_text", "check_tables", "catalogue_table", "verdicts_table",
            "conjectures_table", "tally", "short_evidence", "VERIFY_WIDTH"]
 
 #: ``relations verify`` prints its table in at most this many columns unless ``--wide``.
@@ -88,7 +88,7 @@ def measures_table(mech: Mechanism, measures: Measures) -> Table:
     table.add_column("witness")
     binary = float_derived(measures)  # exact forms of floats' binary values: a long ln(q) as a decimal
     for budget in (measures.eps_i, measures.eps_d):
-        table.add_row(budget.name, _fmt(budget.value), _exact(budget, binary), _wit(mech, budget))
+        table.add_row(budget.name, _budget_value(budget), _exact(budget, binary), _wit(mech, budget))
     mi = measures.eps_m
     if mi.enclosure is not None:
         lo, hi = mi.enclosure.decimal(24)
@@ -98,8 +98,35 @@ def measures_table(mech: Mechanism, measures: Measures) -> Table:
     shown = _fmt(mi.value) if mi.enclosure is None else certified_text(mi.enclosure.lower, mi.enclosure.upper)
     table.add_row("eps_m", shown, form, "I(X;Y)")
     s = measures.sigma_min
-    table.add_row(s.name, _fmt(s.value), _exact(s, binary), _wit(mech, s))
+    table.add_row(s.name, _budget_value(s), _exact(s, binary), _wit(mech, s))
     return table
+
+
+def _budget_value(b: Budget, digits: int = 12) -> str:
+    """A budget's value as ``eps_m``'s is shown: of an exact ``ln(q)``, the digits its enclosure certifies
+    (truncated, at most ``digits`` significant, ``…`` when more follow), so ``ln(2.718281828459044…)`` reads
+    ``0.999999999999…``, never ``1``; a float-mode value rounded to ``digits``.
+
+    Examples
+    --------
+    >>> from fractions import Fraction
+    >>> from relations.measures import Budget
+    >>> from relations.numbers import LogRatio
+    >>> near_e = LogRatio.of(Fraction(2.718281828459045))  # ln of the double nearest e: 0.99999999999999994...
+    >>> _budget_value(Budget("eps_d", float(near_e), near_e, None)), _budget_value(Budget("eps_d", 0.0, LogRatio.of(Fraction(1)), None))
+    ('0.999999999999…', '0')
+    >>> third = LogRatio.of(Fraction(1, 3))
+    >>> _budget_value(Budget("sigma_min", float(third), third, None))
+    '-1.09861228866…'
+    """
+    exact = b.exact
+    if exact is None or not exact.is_finite or exact.ratio == 1:
+        return _fmt(b.value)
+    from relations.numbers._reals import Log
+
+    lo, hi = Log(exact).enclose(24 + 4 * digits)
+    lo, hi = Fraction(lo), Fraction(hi)
+    return certified_text(lo, hi, digits=digits) if lo > 0 else "-" + certified_text(-hi, -lo, digits=digits)
 
 
 
@@ -301,14 +328,40 @@ def check_tables(report: Report, width: int | None = None) -> list[Table | Text]
     if skipped:
         tables.append(Text(f"not applicable to this {mech.setting} mechanism: {', '.join(skipped)}", style="dim"))
     if report.claims:
-        t = Table(title="claims", title_justify="left")
-        for col in ("claim", "value", "holds", "note"):
-            t.add_column(col)
-        for c in report.claims:
-            holds = Text(str(c.status), _STYLE.get(str(c.status), "green"))
-            t.add_row(safe(c.claim.text), _num(c.value, 12), holds, safe(c.note))
-        tables.append(t)
+        tables.append(claims_table(report))
     return tables
+
+
+def claims_table(report: Report) -> Table:
+    """The claims of ``relations check``: each claim, its quantity's value, the bound, the slack, the status.
+
+    The slack is ``bound - value`` for ``<=`` and ``<`` (``value - bound`` for ``>=`` and ``>``), in floats
+    for reading; the status is decided exactly (:func:`relations.checking.decide`).
+
+    Examples
+    --------
+    >>> from relations import check
+    >>> from relations.mechanisms import paper_example
+    >>> [c.header for c in claims_table(check(paper_example(), ["eps_d <= 1"])).columns]
+    ['claim', 'value', 'bound', 'slack', 'status', 'note']
+    """
+    from rich.table import Table
+    from rich.text import Text
+
+    t = Table(title="claims", title_justify="left")
+    for col in ("claim", "value", "bound", "slack"):
+        t.add_column(col, justify="left" if col == "claim" else "right")
+    for col in ("status", "note"):
+        t.add_column(col)
+    for c in report.claims:
+        status = Text(str(c.status), _STYLE.get(str(c.status), "green"))
+        value, bound = float(c.value), float(c.claim.bound)
+        if math.isinf(value) or math.isinf(bound):
+            slack = "—"
+        else:
+            slack = _num(bound - value if c.claim.op in ("<=", "<") else value - bound)
+        t.add_row(safe(c.claim.text), _num(c.value, 12), _num(c.claim.bound, 12), slack, status, safe(c.note))
+    return t
 
 
 

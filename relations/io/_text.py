@@ -21,6 +21,7 @@ from typing import Any
 from relations.io._terminal import TerminalText, console, safe
 
 __all__ = ["WIDTH", "plain", "safe", "console", "TerminalText", "measures_text", "report_text", "audit_text",
+           "witness_lines",
            "conjecture_text", "notion_text", "verdict_text"]
 
 #: Columns of the text of a result object.
@@ -62,30 +63,55 @@ def measures_text(measures: Any) -> str:
     >>> from relations.mechanisms import paper_example
     >>> text = measures_text(measure(paper_example()))
     >>> [line.split("│")[1:3] for line in text.splitlines() if "ln(13/7)" in line]
-    [[' eps_d     ', '    0.619039208406 ']]
+    [[' eps_d     ', '   0.619039208406… ']]
     """
     from relations.io._tables import measures_table
 
     if measures.mechanism is None:
         return repr(measures)
-    return plain(measures_table(measures.mechanism, measures))
+    tables = [measures_table(measures.mechanism, measures)]
+    if measures.notions:
+        from relations.checking._encoding import real_json
+        from relations.io._tables import notions_table
+        from relations.measures._encoding import witness_json
+
+        mech = measures.mechanism
+        tables.append(notions_table([{"name": r.name, **real_json(r.value, approximate=not mech.exact),
+                                      "witness": witness_json(mech, r.witness)} for r in measures.notions.values()]))
+    return plain(*tables)
 
 
-def report_text(report: Any) -> str:
+def report_text(report: Any, *, catalogue: bool | None = None) -> str:
     """``relations check``'s tables: the measures, the relations that apply (a line for the rest), the claims.
+
+    With claims and ``catalogue`` not True (Python's ``print(check(m, claims))``): the measures, the claims with
+    their bound and slack, and one line counting the catalogue's outcomes.
 
     Examples
     --------
     >>> from relations import check
     >>> from relations.mechanisms import paper_example
-    >>> text = report_text(check(paper_example(), ["eps_d <= ln(2)"]))
+    >>> report = check(paper_example(), ["eps_d <= ln(2)"])
+    >>> text = report_text(report, catalogue=True)
     >>> "relations for the local setting" in text, "claims" in text, max(map(len, text.splitlines())) <= 100
     (True, True, True)
+    >>> print(*report_text(report).splitlines()[-2:], sep=chr(10))
+    catalogue: 46 relations evaluated (32 holds, 11 not applicable, 2 not a witness, 1 fails);
+    report.text(catalogue=True) shows each
     """
-    from relations.io._tables import check_tables, measures_table
+    from relations.io._tables import check_tables, claims_table, measures_table
 
     mech = report.values.mechanism
-    return plain(measures_table(mech, report.values.measures), *check_tables(report, width=WIDTH))
+    if catalogue is None:
+        catalogue = not report.claims
+    measures = measures_table(mech, report.values.measures)
+    if catalogue:
+        return plain(measures, *check_tables(report, width=WIDTH))
+    from relations.checking._display import _counts
+
+    line = (f"catalogue: {len(report.outcomes)} relations evaluated ({_counts(o.status for o in report.outcomes)});\n"
+            "report.text(catalogue=True) shows each")
+    return plain(measures, *([claims_table(report)] if report.claims else []), line)
 
 
 def audit_text(report: Any) -> str:
@@ -146,7 +172,50 @@ def conjecture_text(result: Any, *, cid: str | None = None, witness_file: str | 
     if r.witness is not None and r.decision is not None:
         where = f"written to {witness_file}" if witness_file else hint
         out += f"  witness (lhs = {r.decision.lhs:.6g}, rhs = {r.decision.rhs:.6g}) {where}".rstrip() + "\n"
+        out += witness_lines(r.witness)
+        degenerate = getattr(r, "degenerate", ())
+        if degenerate:
+            out += f"  the smallest witness is an edge case ({', '.join(degenerate)});\n"
+            full, decision = getattr(r, "full_witness", None), getattr(r, "full_decision", None)
+            if full is not None and decision is not None:
+                out += (f"  smallest with full support, distinct rows and finite values (lhs = {decision.lhs:.6g}, "
+                        f"rhs = {decision.rhs:.6g}):\n") + witness_lines(full)
+            else:
+                out += "  the smallest-first enumeration met no witness with full support and finite values\n"
     return out
+
+
+def witness_lines(mech: Any, indent: str = "    ") -> str:
+    """A small witness in lines: its prior and channel rows as exact fractions (a product form: its local channel).
+
+    Examples
+    --------
+    >>> from relations.model import Mechanism
+    >>> print(witness_lines(Mechanism.local([["1/2", "1/2"], ["1/4", "3/4"]], prior=["0", "1"])), end="")
+        prior (0, 1)
+        rows  (1/2, 1/2), (1/4, 3/4)
+    """
+    from relations.model._products import ProductChannel, ProductPrior
+
+    def vector(v: Any) -> str:
+        return "(" + ", ".join(str(q) for q in v) + ")"
+
+    def rows_of(dist: Any) -> list[Any]:  # exact entries where known, else the floats
+        exact = dist.exact
+        if isinstance(exact, tuple):
+            return list(exact) if exact and isinstance(exact[0], tuple) else [exact]
+        return [list(r) for r in dist.array.reshape(-1, dist.array.shape[-1]).tolist()]
+
+    prior, channel = mech.prior, mech.channel
+    if isinstance(prior, ProductPrior):
+        p = " x ".join(vector(rows_of(f)[0]) for f in prior.factors)
+    else:
+        p = vector(rows_of(prior)[0])
+    if isinstance(channel, ProductChannel):
+        rows = ", ".join(vector(r) for r in rows_of(channel.local)) + f" (each of {channel.records} records)"
+    else:
+        rows = ", ".join(vector(r) for r in rows_of(channel))
+    return f"{indent}prior {safe(p)}\n{indent}rows  {safe(rows)}\n"
 
 
 def notion_text(result: Any) -> str:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import replace
+
 from relations.kinds import NumericMode
 from relations.measures._dense import eps_all_dense, measure_dense
 from relations.measures._product import eps_all_product, measure_product
@@ -11,7 +14,8 @@ from relations.model._mechanism import Mechanism
 __all__ = ["measure", "eps_all"]
 
 
-def measure(mech: Mechanism, *, bits: int | None = None, mode: NumericMode | str = NumericMode.AUTO) -> Measures:
+def measure(mech: Mechanism, *, bits: int | None = None, mode: NumericMode | str = NumericMode.AUTO,
+            notions: Sequence[str] = ()) -> Measures:
     """All four quantities of a mechanism: ``eps_i``, ``eps_d``, ``eps_m`` and ``sigma_min``.
 
     Ratio measures are exact logarithms of rationals with witnesses; ``eps_m`` is a
@@ -35,6 +39,11 @@ def measure(mech: Mechanism, *, bits: int | None = None, mode: NumericMode | str
         :data:`~relations.model._floats.MAX_EXACT_MODE_ENTRIES` channel entries, else an
         ``InputError``, never a switch to floats); ``"float"`` measures the float64 copy of an
         exact one (:meth:`Mechanism.in_mode <relations.model.Mechanism.in_mode>`).
+    notions : sequence of str, optional
+        Further notions, as ``relations measure --notion`` takes them (``"rho"``, ``"renyi(2)"``,
+        ``"delta(1/2)"``), or ``"all"`` for every further notion defined on ``mech`` (at its usual argument);
+        they are in :attr:`Measures.notions <relations.measures.Measures.notions>` by canonical name and in
+        the printed table.
 
     Returns
     -------
@@ -46,7 +55,8 @@ def measure(mech: Mechanism, *, bits: int | None = None, mode: NumericMode | str
     Raises
     ------
     InputError
-        If ``mode`` is unknown, or ``"exact"`` meets a float array too large to be taken exactly.
+        If ``mode`` is unknown, ``"exact"`` meets a float array too large to be taken exactly, or a notion is
+        unknown, has a bad argument or (named explicitly) is not defined on ``mech``.
 
     References
     ----------
@@ -74,11 +84,48 @@ def measure(mech: Mechanism, *, bits: int | None = None, mode: NumericMode | str
     (False, '0')
     >>> measure(m, mode="float").exact, round(measure(m, mode="float").eps_d.value, 12)
     (False, 0.619039208406)
+
+    Results are numbers, compared exactly (a float is its binary value); further notions by name
+    (Renyi of order 2 of the rows: ``(13/20)^2/(7/20) + (7/20)^2/(13/20) = 127/91``):
+
+    >>> res = measure(m, notions=["renyi(2)", "maximal_leakage"])
+    >>> float(res.eps_d), res.eps_d <= 0.62, res.eps_m < res.eps_d, round(res.eps_d, 3), f"{res.eps_d:.2f}"
+    (0.6190392084062234, True, True, 0.619, '0.62')
+    >>> str(res.notions["renyi(2)"].value), res.notions["maximal_leakage"] < res.eps_d
+    ('ln(127/91)', True)
     """
+    if isinstance(notions, str):
+        notions = [notions]
+    wanted = _notion_names(mech, notions)  # bad names refused before anything is computed
     mech = mech.in_mode(mode)
-    if mech.is_product:
-        return measure_product(mech, bits=bits)
-    return measure_dense(mech, bits=bits)
+    res = measure_product(mech, bits=bits) if mech.is_product else measure_dense(mech, bits=bits)
+    if not wanted:
+        return res
+    from relations.measures._notions import notion_result
+
+    found = {}
+    for name in wanted:
+        r = notion_result(mech, name)
+        found[r.name] = r
+    return replace(res, notions=found)
+
+
+def _notion_names(mech: Mechanism, names: Sequence[str]) -> list[str]:
+    """The canonical notion names to compute, once each, in order (``all``: every further notion defined)."""
+    from relations.measures._notions import canonical_name, parse_notion, undefined_reason
+    from relations.notions import FURTHER_NOTIONS, NOTIONS
+
+    every = tuple(n if NOTIONS[n].example is None else f"{n}({NOTIONS[n].example})" for n in FURTHER_NOTIONS)
+    wanted: list[str] = []
+    for name in names:
+        is_all = name.strip().lower() == "all"
+        for one in every if is_all else (name,):
+            canonical = canonical_name(*parse_notion(one))
+            if is_all and undefined_reason(mech, canonical) is not None:
+                continue
+            if canonical not in wanted:
+                wanted.append(canonical)
+    return wanted
 
 
 def eps_all(mech: Mechanism) -> Budget:

@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from relations.measures._results import Witness
+from relations.measures._results import Witness, _Number
 from relations.model._display import one_line, short_real, text_view
 from relations.model._mechanism import Mechanism
 from relations.model._neighbours import GraphInputs, HammingInputs, LocalInputs
@@ -39,8 +39,8 @@ from relations.numbers._reals import Real
 __all__ = ["NotionResult", "Pair", "ordered_pairs", "row_pairs", "lift", "float_rows"]
 
 
-@dataclass(frozen=True)
-class NotionResult:
+@dataclass(frozen=True, eq=False)
+class NotionResult(_Number):
     """The value of a notion on one mechanism, and where it is attained.
 
     Attributes
@@ -75,6 +75,12 @@ class NotionResult:
     value: Real
     witness: Witness | None = None
     detail: str = ""
+
+    def _real(self) -> Real:
+        return self.value
+
+    def __float__(self) -> float:
+        return float(self.value)
 
     def __str__(self) -> str:
         """``relations measure --notion``'s table row, as plain text (:func:`relations.io._text.notion_text`)."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from relations.model._display import FLOAT_MARK, one_line, short_real, text_view
@@ -53,8 +54,133 @@ class Witness:
 
 
 
-@dataclass(frozen=True)
-class Budget:
+class _Number:
+    """Results as numbers: ``float()``, exact comparisons with numbers and with each other, ``round()``, ``format()``.
+
+    A comparison is decided exactly (:func:`relations.numbers._reals.compare`: rational arithmetic for
+    ``ln(q)`` against a rational or another ``ln(q')``, certified enclosures refined until they separate
+    otherwise), never within a float tolerance.  A Python ``float`` on the other side is its exact binary
+    value (``1.1`` is ``2476979795053773/2251799813685248``, a little above 11/10); an ``int``, ``Fraction`` or
+    ``Decimal`` is itself.  When the result cannot decide (an enclosure that cannot separate from the other
+    side, such as ``I(X;Y)`` against an equal number), the comparison raises ``ValueError`` rather than
+    guess.  A float-mode result holds only its float, and compares as that float.
+    """
+
+    __slots__ = ()
+
+    def _real(self) -> Any:  # the exact real (relations.numbers._reals) this result stands for
+        raise NotImplementedError
+
+    def __float__(self) -> float:
+        return float(self.value)  # type: ignore[attr-defined]
+
+    def _sign(self, other: Any) -> int | None:
+        """``sign(self - other)``; ``None`` when undecidable; ``NotImplemented`` for a non-number."""
+        a, b = self._real(), _as_real(other)
+        if b is NotImplemented:
+            return NotImplemented
+        if b is None:  # NaN: unordered
+            return None
+        if a.infinite or b.infinite:
+            return (a.infinite > b.infinite) - (a.infinite < b.infinite)
+        from relations.numbers._reals import compare
+
+        s = compare(a, b)
+        if s is None:
+            raise ValueError(f"{self!r} and {other!r}: their enclosures do not separate (undecided, not equal)")
+        return s
+
+    def __lt__(self, other: Any) -> bool:
+        s = self._sign(other)
+        return s if s is NotImplemented else s is not None and s < 0
+
+    def __le__(self, other: Any) -> bool:
+        s = self._sign(other)
+        return s if s is NotImplemented else s is not None and s <= 0
+
+    def __gt__(self, other: Any) -> bool:
+        s = self._sign(other)
+        return s if s is NotImplemented else s is not None and s > 0
+
+    def __ge__(self, other: Any) -> bool:
+        s = self._sign(other)
+        return s if s is NotImplemented else s is not None and s >= 0
+
+    def __eq__(self, other: Any) -> bool:
+        if type(other) is type(self) and super().__eq__(other) is True:
+            return True  # the same result (also a NaN-free shortcut)
+        try:
+            s = self._sign(other)
+        except ValueError:
+            return False
+        return s if s is NotImplemented else s == 0
+
+    def __ne__(self, other: Any) -> bool:
+        eq = self.__eq__(other)
+        return eq if eq is NotImplemented else not eq
+
+    def __hash__(self) -> int:
+        # equal numbers hash equal: a rational value by its Fraction (0 = ln 1 too), an irrational one by its
+        # correctly rounded float (equal reals round to the same double)
+        from relations.numbers._reals import Log, Rational
+
+        r = self._real()
+        if isinstance(r, Rational):
+            return hash(r.value)
+        if isinstance(r, Log) and r.log.is_finite and r.log.ratio == 1:
+            return hash(0)
+        return hash(float(self))
+
+    def __round__(self, ndigits: int | None = None) -> Any:
+        """``round(x, n)`` of the exact value: its enclosure refined until both ends round alike."""
+        from relations.numbers._reals import LADDER
+
+        r = self._real()
+        if r.infinite:
+            return float(self) if ndigits is not None else round(float(self))
+        out = None
+        for bits in LADDER:
+            lo, hi = r.enclose(bits)
+            a, b = round(Fraction(lo), ndigits), round(Fraction(hi), ndigits)
+            if a == b:
+                out = a
+                break
+        if out is None:
+            raise ValueError(f"round({self!r}, {ndigits}): the value is too close to a rounding boundary to decide")
+        return int(out) if ndigits is None else float(out)
+
+    def __format__(self, spec: str) -> str:
+        return str(self) if not spec else format(float(self), spec)
+
+
+def _as_real(x: Any) -> Any:
+    """``x`` as an exact real; ``None`` for NaN; ``NotImplemented`` for what is not a number."""
+    import decimal
+    import math
+    import numbers
+
+    from relations.numbers._reals import Rational, inf
+
+    if isinstance(x, _Number):
+        return x._real()
+    from relations.numbers._reals import ArbExpr, Log
+
+    if isinstance(x, (Rational, Log, ArbExpr)):
+        return x
+    if isinstance(x, bool) or not isinstance(x, (numbers.Real, decimal.Decimal)):
+        return NotImplemented
+    if isinstance(x, (float, decimal.Decimal)) or not isinstance(x, numbers.Rational):
+        f = float(x) if not isinstance(x, decimal.Decimal) else x
+        if (math.isnan(f) if isinstance(f, float) else f.is_nan()):
+            return None
+        if (math.isinf(f) if isinstance(f, float) else f.is_infinite()):
+            return inf(1 if f > 0 else -1)
+        return Rational(Fraction(x) if isinstance(x, decimal.Decimal) else Fraction(float(x)))
+    return Rational(Fraction(x))
+
+
+@dataclass(frozen=True, eq=False)
+class Budget(_Number):
     """A ratio measure (``eps_d``, ``eps_i``, ``sigma_min``, ``eps_all`` or ``neg_sigma``).
 
     Attributes
@@ -85,6 +211,11 @@ class Budget:
     exact: LogRatio | None
     witness: Witness | None
 
+    def _real(self) -> Any:
+        from relations.numbers._reals import Log
+
+        return Log(self.exact) if self.exact is not None else _as_real(self.value)
+
     def __repr__(self) -> str:
         """One line: ``Budget(sigma_min=ln(1/19)≈-2.9444, witness=(x=1, x'=0))`` (a long float-derived ``ln(q)``
         as a decimal)."""
@@ -97,8 +228,8 @@ class Budget:
 
 
 
-@dataclass(frozen=True)
-class MutualInformation:
+@dataclass(frozen=True, eq=False)
+class MutualInformation(_Number):
     """``eps_m = I(X;Y)`` in nats: a float value and, in exact mode, a certified enclosure.
 
     Attributes
@@ -115,6 +246,14 @@ class MutualInformation:
     value: float
     enclosure: Enclosure | None
     bits: int | None = None
+
+    def _real(self) -> Any:
+        from relations.numbers._reals import ArbExpr
+
+        if self.enclosure is None:
+            return _as_real(self.value)
+        lo, hi = Fraction(self.enclosure.lower), Fraction(self.enclosure.upper)
+        return ArbExpr("I(X;Y)", self.value, lambda bits: (lo, hi), rounded=True)
 
     def __repr__(self) -> str:
         """One line: ``MutualInformation(eps_m≈0.0087942, enclosure=[0.00879423159303…, …])``."""
@@ -167,6 +306,8 @@ class Measures:
         False in float mode (a ``.npz`` mechanism, or float arrays).
     mechanism : Mechanism or None
         The mechanism measured (it names the witnesses); not compared.
+    notions : dict of str to NotionResult
+        The further notions asked for (``measure(m, notions=[...])``), by canonical name; not compared.
 
     In Jupyter the measures show as a table (``_repr_html_``) or as LaTeX lines
     (``_repr_latex_``); :meth:`to_dict` and :meth:`to_pandas` convert them
@@ -193,7 +334,7 @@ class Measures:
     >>> print(res)  # doctest: +ELLIPSIS
     mechanism — local, 3 inputs x 3 outputs, all pairs; mode exact
     ...
-    │ eps_d     │    0.69314718056 │ ln(2) ...
+    │ eps_d     │  0.693147180559… │ ln(2) ...
     ...
     """
 
@@ -203,9 +344,24 @@ class Measures:
     sigma_min: Budget
     exact: bool
     mechanism: Mechanism | None = field(default=None, compare=False, repr=False)
+    notions: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def __iter__(self) -> Iterator[Budget | MutualInformation]:
         return iter((self.eps_i, self.eps_d, self.eps_m, self.sigma_min))
+
+    def __eq__(self, other: object) -> bool:
+        """The same results, field by field (witnesses and enclosures too), not only equal numbers."""
+        if not isinstance(other, Measures):
+            return NotImplemented
+        from dataclasses import astuple
+
+        def fields(m: Measures) -> tuple:
+            return (astuple(m.eps_i), astuple(m.eps_d), astuple(m.eps_m), astuple(m.sigma_min), m.exact)
+
+        return fields(self) == fields(other)
+
+    def __hash__(self) -> int:
+        return hash((self.eps_i, self.eps_d, self.eps_m, self.sigma_min, self.exact))
 
     def __str__(self) -> str:
         """``relations measure``'s table, as plain text (:func:`relations.io._text.measures_text`)."""

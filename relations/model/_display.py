@@ -131,6 +131,27 @@ class MechanismDisplay:
             rows.append([labels[i], p] + ["…" if j is None else _entry(channel, i, j) for j in cols])
         return header, rows, caption
 
+    def __repr__(self) -> str:
+        """One line: setting, size, neighbours, mode and source; the matrix is in ``print()`` / Jupyter.
+
+        Examples
+        --------
+        >>> from relations.mechanisms import krr
+        >>> krr(3, 2)
+        Mechanism(local, 3 inputs x 3 outputs, exact)
+        """
+        m: Any = self
+        channel = m.channel
+        if isinstance(channel, ProductChannel):
+            local = channel.local
+            size = f"{local.shape[0]}^{m.inputs.records} inputs x {local.shape[1]}^{m.inputs.records} outputs"
+        else:
+            size = f"{channel.shape[0]} inputs x {channel.shape[1]} outputs"
+        parts = [str(m.setting), size, "exact" if m.exact else "float mode"]
+        if m.source:
+            parts.append(f"source={m.source!r}")
+        return f"Mechanism({', '.join(parts)})"
+
     def _repr_html_(self) -> str:
         header, rows, caption = self._table()
         return html_table(header, rows, caption=caption)
@@ -188,7 +209,7 @@ class MechanismDisplay:
                             dtype=None if channel.exact is None else object)
 
 
-def text_view(obj: Any, renderer: str) -> str:
+def text_view(obj: Any, renderer: str, **options: Any) -> str:
     """``str()`` of a result object: ``renderer`` (``"module:function"``, imported on first use) applied to it.
 
     The renderers are in :mod:`relations.io._text`: the CLI's table as plain text, 100 columns, no colour.
@@ -199,7 +220,7 @@ def text_view(obj: Any, renderer: str) -> str:
     '3'
     """
     module, function = renderer.split(":")
-    return str(getattr(importlib.import_module(module), function)(obj))
+    return str(getattr(importlib.import_module(module), function)(obj, **options))
 
 
 def short_real(value: float, exact: str | None = None, *, digits: int = 5) -> str:

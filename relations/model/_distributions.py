@@ -110,6 +110,10 @@ def probability_vector(values: Any, where: str, *, rounding: bool = False) -> An
     Traceback (most recent call last):
     ...
     relations.errors.InputError: prior: entries sum to 5/6, not 1
+    >>> probability_vector(["0.6", "0.5"], "prior")  # decimal text is exact: no float tolerance to speak of
+    Traceback (most recent call last):
+    ...
+    relations.errors.InputError: prior: entries sum to 11/10, not 1
     """
     if isinstance(values, np.ndarray):
         values = values.tolist()
@@ -127,8 +131,10 @@ def probability_vector(values: Any, where: str, *, rounding: bool = False) -> An
         if not any(_rounded_literal(v) for v in values):
             raise InputError(f"{where}: entries sum to {short_text(total)}, not 1")
         if total == 0 or abs(total - 1) > Fraction(FLOAT_TOLERANCE):
-            raise InputError(f"{where}: entries sum to {short_text(total)}, not 1 (nor within {FLOAT_TOLERANCE}, "
-                             "the tolerance for floats)")
+            # decimal text ("0.6") is read exactly: the tolerance for floats is named only where a float was given
+            note = (f" (nor within {FLOAT_TOLERANCE}, the tolerance for floats)" if any(_float_literal(v) for v in values)
+                    else "")
+            raise InputError(f"{where}: entries sum to {short_text(total)}, not 1{note}")
         out = [q / total for q in out]
         rho += 2 * abs(total - 1)
     return (out, rho) if rounding else out

@@ -109,7 +109,7 @@ def _exactness(prior: Prior, channel: Channel) -> bool:
     return exact
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)  # a short repr: MechanismDisplay.__repr__
 class Mechanism(MechanismDisplay):
     """A prior and a channel over an input space with a neighbour relation.
 

@@ -119,6 +119,12 @@ class ConjectureResult(PipelineResult):
         The proof in lines (:attr:`relations.proofs.Proof.trace`): the infinite cases, the facts used with
         their multipliers, scopes and references.  Also for a proof whose scope is narrower than the
         setting, which does not make the verdict ``proved``.
+    degenerate : tuple of str
+        For ``refuted``: what makes the witness an edge case (:func:`degeneracy`: a zero prior entry,
+        identical rows, an infinite value), empty when none does.
+    full_witness, full_decision : Mechanism and Decision, or None
+        For a degenerate witness: the smallest one of full support, distinct rows and finite values the
+        smallest-first enumeration meets, and its decision; ``None`` when it meets none.
 
     ``print(result)`` shows the lines ``relations conjecture`` prints; ``repr(result)`` is one line.
 
@@ -151,6 +157,9 @@ class ConjectureResult(PipelineResult):
     witness_size: tuple[int, int, int] | None = None
     screened: int = 0
     trace: tuple[str, ...] = ()
+    degenerate: tuple[str, ...] = ()
+    full_witness: Mechanism | None = None
+    full_decision: Decision | None = None
 
     def __str__(self) -> str:
         """``relations conjecture``'s lines: verdict, evidence, facts, proof, searches, witness
@@ -624,8 +633,66 @@ def _refuted(conj: Conjecture, setting: str, search: _Search, witness: Mechanism
     ch = witness.channel
     what = f"{n}x{m}" if not isinstance(ch, ProductChannel) else \
         f"{n}x{m} ({ch.records} records through a {len(ch.local.array)}x{len(ch.local.array[0])} channel)"
+    degenerate = degeneracy(witness, decision)
+    full = full_decision = None
+    if degenerate:
+        full, full_decision = _nondegenerate_witness(conj, setting, search.quick)
     return ConjectureResult(conj.text, setting, str(Verdict.REFUTED), f"counterexample found by {engine}, "
                             f"{'simplified and ' if simplified else ''}re-checked exactly: lhs = {decision.lhs:.6g}, "
                             f"rhs = {decision.rhs:.6g}; witness {what}, denominators <= {den}", witness=witness,
                             decision=decision, seconds=time.perf_counter() - t0, witness_size=size,
-                            screened=screened, **_common(search, proof))
+                            screened=screened, degenerate=degenerate, full_witness=full,
+                            full_decision=full_decision, **_common(search, proof))
+
+
+def degeneracy(mech: Mechanism, decision: Decision | None = None) -> tuple[str, ...]:
+    """What makes a witness an edge case: a zero prior entry, two identical rows, an infinite side.
+
+    Examples
+    --------
+    >>> from relations.model import Mechanism
+    >>> degeneracy(Mechanism.local([["1/2", "1/2"], ["1/2", "1/2"]], prior=["0", "1"]))
+    ('a zero prior entry', 'identical rows')
+    >>> degeneracy(Mechanism.local([["3/4", "1/4"], ["1/4", "3/4"]]))
+    ()
+    """
+    from relations.model._products import ProductChannel, ProductPrior
+
+    out = []
+    def exact_rows(dist: Any) -> tuple[tuple[Any, ...], ...]:  # exact entries where known, else the floats
+        exact = dist.exact
+        if isinstance(exact, tuple):
+            return tuple(tuple(r) for r in exact) if exact and isinstance(exact[0], tuple) else (tuple(exact),)
+        return tuple(tuple(float(v) for v in r) for r in np.atleast_2d(np.asarray(dist.array)))
+
+    prior = mech.prior
+    factors = prior.factors if isinstance(prior, ProductPrior) else (prior,)
+    if any(q == 0 for f in factors for r in exact_rows(f) for q in r):
+        out.append("a zero prior entry")
+    channel = mech.channel
+    rows = exact_rows(channel.local if isinstance(channel, ProductChannel) else channel)
+    if len(set(rows)) < len(rows):
+        out.append("identical rows")
+    if decision is not None and not (math.isfinite(decision.lhs) and math.isfinite(decision.rhs)):
+        out.append("an infinite value")
+    return tuple(out)
+
+
+def _nondegenerate_witness(conj: Conjecture, setting: str, quick: bool) -> tuple[Mechanism | None, Decision | None]:
+    """The smallest-first enumeration again, members with a zero prior entry or identical rows passed over (cheaply,
+    before any exact decision) and a refutation counted only with finite sides: the smallest witness of full
+    support and finite values it meets, or ``(None, None)``."""
+    from relations.search._smallest import Budget
+
+    def refutes(m: Mechanism) -> Decision:
+        if degeneracy(m):
+            return Decision("holds", math.nan, math.nan, "passed over: degenerate")
+        d = decide(conj, values(m).reals)
+        if d.status == "fails" and not (math.isfinite(d.lhs) and math.isfinite(d.rhs)):
+            return Decision("holds", d.lhs, d.rhs, "passed over: an infinite value")
+        return d
+
+    base = Budget.of(quick)
+    budget = Budget(clear=base.clear * 16, ties=base.ties * 4, total=base.total * 16, fallback=base.fallback)
+    out = smallest_first(conj, setting, quick=quick, budget=budget, refutes=refutes)
+    return (out.witness, out.decision) if out.witness is not None else (None, None)
