@@ -138,6 +138,63 @@ def _exponents(n: int, base: list[int]) -> list[int]:
     return out
 
 
+def _echelon(vectors: list[list[int]]) -> list[list[int]]:
+    """A basis of the integer lattice the vectors span, in echelon form (integer row reduction by gcd steps).
+
+    Examples
+    --------
+    >>> _echelon([[-1, 1], [1, -1], [0, 0]])
+    [[1, -1]]
+    """
+    rows = [list(v) for v in vectors if any(v)]
+    basis: list[list[int]] = []
+    width = len(vectors[0]) if vectors else 0
+    for col in range(width):
+        nonzero = [r for r in rows if r[col]]
+        rest = [r for r in rows if not r[col]]
+        while len(nonzero) > 1:
+            nonzero.sort(key=lambda r: abs(r[col]))
+            pivot, kept = nonzero[0], [nonzero[0]]
+            for r in nonzero[1:]:
+                m = r[col] // pivot[col]
+                reduced = [a - m * b for a, b in zip(r, pivot)]
+                (kept if reduced[col] else rest).append(reduced)
+            nonzero = kept
+        if nonzero:
+            pivot = nonzero[0]
+            basis.append(pivot if pivot[col] > 0 else [-a for a in pivot])
+        rows = [r for r in rest if any(r)]
+    return basis
+
+
+def _lattice_size(uses: list, raw: dict, basis: list[list[int]]) -> int:
+    """The number of points of the composed lattice in the coordinates of ``basis``."""
+    size = 1
+    for c in range(len(basis)):
+        span = 0
+        for atoms, n in uses:
+            values = [_coordinates(raw[r], basis)[c] for r in atoms]
+            span += n * (max(values, default=0) - min(values, default=0))
+        size *= span + 1
+    return size
+
+
+def _coordinates(v: list[int], basis: list[list[int]]) -> list[int]:
+    """The integer coordinates of ``v`` in an echelon basis of a lattice that holds it."""
+    v = list(v)
+    out = []
+    for row in basis:
+        col = next(c for c, a in enumerate(row) if a)
+        c, rem = divmod(v[col], row[col])
+        if rem:  # pragma: no cover - v lies in the lattice
+            raise AssertionError("not in the lattice")
+        out.append(c)
+        v = [a - c * b for a, b in zip(v, row)]
+    if any(v):  # pragma: no cover
+        raise AssertionError("not in the lattice")
+    return out
+
+
 def _lcm(values) -> int:
     out = 1
     for v in values:
@@ -169,13 +226,17 @@ def loss_distribution(parts: list[tuple[tuple, tuple, int]], *, max_support: int
         uses.append((atoms, n))
     numbers = sorted({x for atoms, _ in uses for r in atoms for x in (r.numerator, r.denominator) if x > 1})
     base = _coprime_base(numbers)
-    d = max(1, len(base))
+    raw = {r: [a - b for a, b in zip(_exponents(r.numerator, base), _exponents(r.denominator, base))]
+           for atoms, _ in uses for r in atoms}
+    identity = [[int(i == c) for c in range(len(base))] for i in range(len(base))]
+    reduced = _echelon(list(raw.values()))  # the lattice the exponents span (3/2 and 2/3: one direction)
+    lattice = min((identity, reduced), key=lambda b: (_lattice_size(uses, raw, b), len(b)))
+    d = max(1, len(lattice))
     vecs = []
     lows = [0] * d
     spans = [0] * d
     for atoms, n in uses:
-        vs = {r: ([a - b for a, b in zip(_exponents(r.numerator, base), _exponents(r.denominator, base))]
-                  if base else [0]) for r in atoms}
+        vs = {r: (_coordinates(raw[r], lattice) if lattice else [0]) for r in atoms}
         lo = [min((v[c] for v in vs.values()), default=0) for c in range(d)]
         hi = [max((v[c] for v in vs.values()), default=0) for c in range(d)]
         for c in range(d):
@@ -215,7 +276,8 @@ def loss_distribution(parts: list[tuple[tuple, tuple, int]], *, max_support: int
         v = []
         for c in range(d):
             v.append((j // strides[c]) % (spans[c] + 1) + lows[c])
-        exps.append(tuple(v) if base else ())
+        exps.append(tuple(sum(v[i] * lattice[i][c] for i in range(len(lattice))) for c in range(len(base)))
+                    if lattice else tuple(0 for _ in base))
     return LossDistribution(tuple(pcoef[j] for j in keep), tuple(rcoef[j] for j in keep), pden, rden, tuple(exps),
                             tuple(base), 1 - finite)
 
