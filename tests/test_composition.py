@@ -260,3 +260,17 @@ def test_file_parts_and_check(tmp_path):
     check = run_cli("check", path, "--json")
     assert check.returncode == 0, check.stderr
     assert json.loads(check.stdout)["relations"]
+
+
+def test_cli_tradeoff_of_repeated_use_is_the_expanded_ones(tmp_path):
+    from relations.io._tradeoffs import tradeoff_json
+    from relations.measures._tradeoff import tradeoff_curve
+
+    data = {"setting": "local", "prior": "uniform", "channel": [["3/4", "1/4", "0"], ["1/4", "1/2", "1/4"],
+                                                                 ["0", "1/4", "3/4"]]}
+    proc = run_cli("measure", _write(tmp_path, data), "--repeat", "2", "--tradeoff", "--json")
+    assert proc.returncode == 0, proc.stderr
+    brute = expanded_by_hand([(Mechanism.local(data["channel"]), 2)])
+    want = tradeoff_json(brute, tradeoff_curve(brute, bits=100))
+    got = json.loads(proc.stdout)
+    assert [(p["alpha"], p["beta"]) for p in got["tradeoff"]] == [(p["alpha"], p["beta"]) for p in want["tradeoff"]]

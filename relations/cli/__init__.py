@@ -78,7 +78,7 @@ def measure(
     fmt = output_format(fmt, json_out)
     if tradeoff or plot is not None:
         _measure_tradeoff(file, fmt=fmt, notion=notion, bits=bits, mode=mode, tradeoff=tradeoff, plot=plot,
-                          force=force)
+                          force=force, repeat=repeat)
         return
     if notion:  # the further notions' modules are imported only when asked for
         from relations.measures._notions import parse_notion
@@ -162,7 +162,7 @@ def _says_composition(file: str) -> bool:
 
 
 def _measure_tradeoff(file: str, *, fmt: str, notion: list[str], bits: int | None, mode: NumericMode, tradeoff: bool,
-                      plot: str | None, force: bool) -> None:
+                      plot: str | None, force: bool, repeat: int | None = None) -> None:
     """``measure --tradeoff [--plot FILE]``: the curve as a table or JSON, and the figure written atomically."""
     import os
 
@@ -190,7 +190,14 @@ def _measure_tradeoff(file: str, *, fmt: str, notion: list[str], bits: int | Non
     from relations.io._tradeoffs import tradeoff_json, tradeoff_tables
     from relations.measures._tradeoff import tradeoff_curve
 
-    mech = load(file, mode=mode)
+    if repeat is None:
+        mech = load(file, mode=mode)
+    else:  # the counts mechanism of the repeated use (its trade-off curve is the composition's)
+        from relations.io._reading import load_composition
+        from relations.model._composed import Composition
+
+        got = load_composition(file, repeat=repeat, mode=mode)
+        mech = got.sufficient() if isinstance(got, Composition) else got
     data = tradeoff_json(mech, tradeoff_curve(mech, bits=100 if bits is None else bits))
     if plot is not None:
         from relations.figures._style import render
