@@ -274,3 +274,22 @@ def test_cli_tradeoff_of_repeated_use_is_the_expanded_ones(tmp_path):
     want = tradeoff_json(brute, tradeoff_curve(brute, bits=100))
     got = json.loads(proc.stdout)
     assert [(p["alpha"], p["beta"]) for p in got["tradeoff"]] == [(p["alpha"], p["beta"]) for p in want["tradeoff"]]
+
+
+def test_conjecture_grammar_names_repeated_use():
+    from relations.checking._conjectures import parse_conjecture
+    from relations.checking._quantities import values
+    from relations.pipeline._conjecture import conjecture
+
+    conj = parse_conjecture("eps_m(repeat(3)) <= 3 * eps_m")
+    assert "eps_m(repeat(3))" in conj.notions
+    rr = krr(2, F(3))
+    vals = values(rr)
+    assert same(vals.reals["eps_d(repeat(3))"], Log(LogRatio.of(F(27))))
+    lo, hi = vals.reals["eps_m(repeat(3))"].enclose(60)
+    brute = measure(expanded_by_hand([(rr, 3)])).eps_m.enclosure
+    assert lo <= F(brute.upper) and F(brute.lower) <= hi
+    with pytest.raises(InputError, match="repeat"):
+        parse_conjecture("eps_m(repeat(0)) <= eps_m")
+    result = conjecture("eps_m(repeat(2)) <= eps_m", quick=True)
+    assert str(result.verdict) == "refuted" and result.witness is not None

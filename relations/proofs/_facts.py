@@ -205,7 +205,7 @@ def _replace_word(text: str, word: str, by: str) -> str:
 @cache
 def _argument(key: str) -> tuple[str, str, float | Fraction] | None:
     """``(notion, argument text, value)`` of a parametrised notion key; the value exact when rational."""
-    if "(" not in key:
+    if "(" not in key or "(repeat(" in key:  # NAME(repeat(k)) is a notion of repeated use, not a parameter
         return None
     from relations.numbers._reals import Rational
 
