@@ -149,7 +149,7 @@ class Composition:
         """The exact equivalent mechanism ``x -> (counts of each output, per part)``.
 
         Its outputs are the count vectors (``[a×2,b]``: ``a`` twice, ``b`` once; several parts joined
-        by `` | ``); outputs no input reaches are left out.  It has the same value as the composition
+        by a vertical bar); outputs no input reaches are left out.  It has the same value as the composition
         in every notion (the module docstring says why).
 
         Raises
