@@ -84,7 +84,8 @@ _EXPORTS = {
     "from_dict": "relations.io._reading", "load": "relations.io._reading", "loads": "relations.io._reading",
     "Budget": "relations.measures", "Measures": "relations.measures", "MutualInformation": "relations.measures",
     "Witness": "relations.measures", "eps_all": "relations.measures", "measure": "relations.measures",
-    "Channel": "relations.model", "Mechanism": "relations.model", "Prior": "relations.model",
+    "Channel": "relations.model", "Mechanism": "relations.model", "Composition": "relations.model",
+    "compose": "relations.model", "Prior": "relations.model",
     "ProductChannel": "relations.model", "ProductPrior": "relations.model",
     "Enclosure": "relations.numbers", "LogRatio": "relations.numbers", "parse_rational": "relations.numbers",
     "verify_relation": "relations.pipeline._verify",
@@ -103,7 +104,7 @@ def __getattr__(name: str):
 
 
 __all__ = [
-    "CATALOGUE", "Budget", "Channel", "ConjectureResult", "Enclosure", "InputError", "LogRatio", "Measures",
+    "CATALOGUE", "Budget", "Channel", "Composition", "compose", "ConjectureResult", "Enclosure", "InputError", "LogRatio", "Measures",
     "Mechanism", "MutualInformation", "NumericMode", "Prior", "ProductChannel", "ProductPrior", "Relation", "RelationsError", "SolverError",
     "Witness", "check", "conjecture", "eps_all", "from_dict", "load", "loads", "measure", "parse_claim", "parse_rational",
     "verify_relation", "__version__",

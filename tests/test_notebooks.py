@@ -69,8 +69,8 @@ def execute(nb, tmp_path):
                      if o.output_type == "stream")
 
 
-def test_there_are_six_notebooks():
-    assert [p.name[:3] for p in NOTEBOOKS] == ["01_", "02_", "03_", "04_", "05_", "06_"]
+def test_there_are_seven_notebooks():
+    assert [p.name[:3] for p in NOTEBOOKS] == ["01_", "02_", "03_", "04_", "05_", "06_", "07_"]
 
 
 def test_the_checks_can_fail():
@@ -243,7 +243,7 @@ def test_03_runs_without_the_audit_extra_and_matplotlib(tmp_path, monkeypatch):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("number", ["01", "02", "04", "05", "06"])
+@pytest.mark.parametrize("number", ["01", "02", "04", "05", "06", "07"])
 def test_notebook_runs_without_matplotlib(number, tmp_path, monkeypatch):
     out = run_without(BY_NUMBER[number], ["matplotlib"], tmp_path, monkeypatch)
     assert "Note: matplotlib is not installed" in out and "(plot skipped: matplotlib is not installed)" in out

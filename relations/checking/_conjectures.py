@@ -264,9 +264,15 @@ class _Builder:
             if key not in self.notions:
                 self.notions.append(key)
             return symbol(key)
+        if name in NOTIONS and len(args) == 1 and _repeat_count(args[0]) is not None:
+            key = f"{name}(repeat({_repeat_count(args[0])}))"  # the notion of k independent uses
+            if key not in self.notions:
+                self.notions.append(key)
+            return symbol(key)
         if name not in FUNCTIONS:
             if name in NOTIONS:
-                raise self.error(f"{name!r} is a notion, not a function", token)
+                raise self.error(f"{name!r} is a notion, not a function (or NAME(repeat(k)), k a whole number "
+                                 f"from 1 to {MAX_CONJECTURE_REPEAT})", token)
             raise self.error(f"unknown function {name!r}{_did_you_mean(name)}", token)
         arity = FUNCTIONS[name]
         if (arity is not None and len(args) != arity) or (arity is None and len(args) < 2):
@@ -279,6 +285,23 @@ class _Builder:
         if name == "sqrt":
             return sympy.Pow(xs[0], sympy.Rational(1, 2), evaluate=False)
         return {"ln": sympy.log, "exp": sympy.exp, "tanh": sympy.tanh}[name](xs[0], evaluate=False)
+
+
+#: Largest ``k`` of ``NAME(repeat(k))`` in a conjecture: each mechanism tried is measured through its counts.
+MAX_CONJECTURE_REPEAT = 64
+
+
+def _repeat_count(tree) -> int | None:
+    """``k`` when ``tree`` is ``repeat(k)`` with ``k`` a whole number from 1 to :data:`MAX_CONJECTURE_REPEAT`."""
+    if getattr(tree, "data", None) != "call" or str(tree.children[0]) != "repeat" or len(tree.children) != 2:
+        return None
+    arg = tree.children[1]
+    if getattr(arg, "data", None) != "number":
+        return None
+    text = str(arg.children[0])
+    if not text.isdigit() or not 1 <= int(text) <= MAX_CONJECTURE_REPEAT:
+        return None
+    return int(text)
 
 
 def _ratio(q: Fraction) -> tuple[int, int]:

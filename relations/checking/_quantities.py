@@ -71,12 +71,26 @@ class LazyReals(dict):
         self.mechanism = mech
         self.witnesses: dict[str, Witness | None] = {}
 
+    def _repeated(self, key: str, head: str) -> Real:
+        """``NAME(repeat(k))``: the notion of ``k`` uses of the mechanism (:mod:`relations.measures._composition`)."""
+        from relations.measures._composition import composed_notion
+
+        count = key[len(head):].strip()[len("(repeat("):-2]
+        if not count.isdigit():
+            raise KeyError(key)
+        result = composed_notion(self.mechanism.repeated(int(count)), head)
+        dict.__setitem__(self, key, result.value)
+        self.witnesses[key] = result.witness
+        return result.value
+
     def __missing__(self, key: str) -> Real:
         if not isinstance(key, str):
             raise KeyError(key)
         from relations.measures._notions import NOTIONS
 
         head = key.split("(", 1)[0].strip()
+        if key.endswith("))") and "(repeat(" in key:  # NAME(repeat(k)): the notion of k independent uses
+            return self._repeated(key, head)
         if head not in NOTIONS:
             raise KeyError(key)
         name = canonical_name(*parse_notion(key))

@@ -68,9 +68,12 @@ def measure(
     plot: str | None = typer.Option(None, "--plot", help="With --tradeoff: draw the curve with G_mu and 1 - alpha "
                                     "to this file (.png, .pdf or .svg; an existing file only with --force)."),
     force: bool = typer.Option(False, "--force", help="Replace an existing --plot file."),
+    repeat: int | None = typer.Option(None, "--repeat", min=1, help="The mechanism used this many times on the same "
+                                      "input, independently (at most 100000): measured exactly through the counts "
+                                      "of each output, or the privacy loss distribution for the profile "
+                                      "(docs/mechanism-files.md, 'Repeated use')."),
 ) -> None:
     """The four quantities eps_i, eps_d, eps_m, sigma_min with exact forms and witnesses (and --notion ones)."""
-    from relations.io._reading import load
     from relations.io._reports import left_out_json, measures_json, notions_json
     from relations.io._tables import left_out_text, measures_table, notions_table
     from relations.measures._api import measure as compute
@@ -78,7 +81,7 @@ def measure(
     fmt = output_format(fmt, json_out)
     if tradeoff or plot is not None:
         _measure_tradeoff(file, fmt=fmt, notion=notion, bits=bits, mode=mode, tradeoff=tradeoff, plot=plot,
-                          force=force)
+                          force=force, repeat=repeat)
         return
     if notion:  # the further notions' modules are imported only when asked for
         from relations.measures._notions import parse_notion
@@ -86,9 +89,13 @@ def measure(
         for name in notion:
             if name.strip().lower() != "all":
                 parse_notion(name)  # a bad name is bad input before the file is read
-    mech = load(file, mode=mode)
+    mech, note = _measured(file, mode=mode, repeat=repeat, fmt=fmt, notion=notion, bits=bits)
+    if mech is None:
+        return
     result = compute(mech, bits=bits)
     obj = measures_json(mech, result) if fmt != "table" else None
+    if obj is not None and note is not None:
+        obj["composition"] = note
     rows = notions_json(mech, notion, bits=bits) if notion else []
     left = left_out_json(mech, notion) if notion else []
     if obj is not None and notion:
@@ -102,6 +109,9 @@ def measure(
 
         sys.stdout.write(export("measure", obj, fmt, source=file, env=_latex_env(latex_env, fmt)))
     else:
+        if note is not None:
+            _console().print(f"{note['uses']} uses: measured exactly through the counts of each output "
+                             f"({note['count_vectors']} count vectors)")
         _console().print(measures_table(mech, result))
         if rows:
             _console().print(notions_table(rows))
@@ -109,8 +119,53 @@ def measure(
             _console().print(left_out_text(left))
 
 
+def _measured(file: str, *, mode: NumericMode, repeat: int | None, fmt: str, notion: list[str], bits: int | None):
+    """``measure``'s mechanism: the file's, or a composition's exact equivalent through the counts of each output
+    (with a note); a composition beyond that limit is printed here by composition rules (and None returned)."""
+    from relations.io._reading import load, load_composition
+    from relations.model._composed import MAX_SUFFICIENT_ENTRIES, Composition
+
+    if repeat is None and not _says_composition(file):
+        return load(file, mode=mode), None
+    got = load_composition(file, repeat=repeat, mode=mode)
+    if not isinstance(got, Composition):
+        return got, None
+    note = {"uses": got.uses, "parts": len(got.parts), "count_vectors": got.type_counts()}
+    if got.type_counts() * got.base.channel.shape[0] <= MAX_SUFFICIENT_ENTRIES:
+        return got.sufficient(), note
+    from relations.io._reports import composed_json
+    from relations.io._tables import left_out_text, notions_table
+
+    rows, left = composed_json(got, notion, bits=bits)
+    obj = {"source": file, "composition": note, "notions": rows, "left_out": left}
+    if fmt == "json":
+        sys.stdout.write(json.dumps(obj, indent=2) + "\n")
+    elif fmt != "table":
+        fail("a composition beyond the counts route prints a table or JSON")
+    else:
+        _console().print(f"{got.describe()}: {got.type_counts()} count vectors, more than the limit "
+                         f"{MAX_SUFFICIENT_ENTRIES} entries; computed by composition rules (exact, or a stated "
+                         "enclosure)")
+        _console().print(notions_table(rows))
+        if left:
+            _console().print(left_out_text(left))
+    return None, None
+
+
+def _says_composition(file: str) -> bool:
+    """Whether a mechanism file (not standard input, which is read once) has a ``repeat`` or ``parts`` key."""
+    if file == "-" or file.startswith("/dev/"):
+        return False
+    try:
+        with open(file, "rb") as handle:
+            head = handle.read(1 << 20)
+    except OSError:
+        return False
+    return b'"repeat"' in head or b'"parts"' in head
+
+
 def _measure_tradeoff(file: str, *, fmt: str, notion: list[str], bits: int | None, mode: NumericMode, tradeoff: bool,
-                      plot: str | None, force: bool) -> None:
+                      plot: str | None, force: bool, repeat: int | None = None) -> None:
     """``measure --tradeoff [--plot FILE]``: the curve as a table or JSON, and the figure written atomically."""
     import os
 
@@ -138,7 +193,14 @@ def _measure_tradeoff(file: str, *, fmt: str, notion: list[str], bits: int | Non
     from relations.io._tradeoffs import tradeoff_json, tradeoff_tables
     from relations.measures._tradeoff import tradeoff_curve
 
-    mech = load(file, mode=mode)
+    if repeat is None:
+        mech = load(file, mode=mode)
+    else:  # the counts mechanism of the repeated use (its trade-off curve is the composition's)
+        from relations.io._reading import load_composition
+        from relations.model._composed import Composition
+
+        got = load_composition(file, repeat=repeat, mode=mode)
+        mech = got.sufficient() if isinstance(got, Composition) else got
     data = tradeoff_json(mech, tradeoff_curve(mech, bits=100 if bits is None else bits))
     if plot is not None:
         from relations.figures._style import render

@@ -14,7 +14,16 @@ Keys (``setting``, ``prior`` and ``channel`` are required):
 * central only: ``domain`` (``k`` labels) and ``records`` (``r >= 1``) for the
   default ``D^r`` structure, or ``neighbours`` (an edge list over row indices,
   any number of rows; ``domain``/``records`` then optional);
+* ``repeat`` — optional: the mechanism used ``k`` times on the same input (a whole number from 1
+  to :data:`~relations.model.MAX_REPEAT`), every use independent;
+* ``parts`` — instead of ``channel``: a list of ``{"channel": ..., "outputs": ..., "repeat": n}``
+  objects, mechanisms sharing the file's setting, prior and inputs, composed on the same input;
 * ``name``, ``description``, ``comment`` — free text, ignored.
+
+A file with ``repeat`` or ``parts`` is a :class:`~relations.model.Composition`
+(:func:`load_composition`); :func:`load` gives its exact equivalent through the counts of each output
+(:meth:`~relations.model.Composition.sufficient`), within
+:data:`~relations.model.MAX_SUFFICIENT_ENTRIES` entries.
 
 Every file is read once (:func:`relations.io._inputs.read_input`: a path, ``-``, a pipe),
 within a size limit; its first bytes decide the format (a zip archive is ``.npz``).  A
@@ -34,6 +43,7 @@ from relations.errors import InputError
 from relations.io._inputs import read_input
 from relations.io._npz import npz_from_bytes
 from relations.kinds import NumericMode
+from relations.model._composed import MAX_REPEAT, Composition, compose
 from relations.model._distributions import Prior
 from relations.model._floats import numeric_mode
 from relations.model._mechanism import MAX_DENSE_ENTRIES, Mechanism
@@ -43,11 +53,14 @@ from relations.model._validate import product_prior as product_prior_of
 from relations.numbers._text import MAX_DIGITS as MAX_INT_DIGITS
 from relations.numbers._text import NumberLiteral, json_repr, parse_rational
 
-__all__ = ["KNOWN_KEYS", "MAX_JSON_VALUES", "load", "loads", "from_dict", "load_loss_matrix"]
+__all__ = ["KNOWN_KEYS", "MAX_JSON_VALUES", "load", "loads", "from_dict", "load_loss_matrix", "load_composition",
+           "composition_from_dict"]
 
 #: The keys a mechanism file may have.
 KNOWN_KEYS = {"setting", "inputs", "outputs", "prior", "channel", "domain", "records", "neighbours",
-              "name", "description", "comment"}
+              "name", "description", "comment", "repeat", "parts"}
+#: The keys of one of ``parts``.
+PART_KEYS = {"channel", "outputs", "repeat", "name", "comment"}
 #: Most values (array elements and object members, counted by the commas between them
 #: before the text is parsed) a JSON file may hold: ``2**23``, twice the entries a dense
 #: prior or channel may have (:data:`~relations.model.MAX_DENSE_ENTRIES`).
@@ -119,6 +132,44 @@ def load(path: str | os.PathLike, *, mode: NumericMode | str = NumericMode.AUTO)
     return loads(_text(got.data, got.name), source=got.name).in_mode(mode)
 
 
+def load_composition(path: str | os.PathLike, *, repeat: int | None = None,
+                     mode: NumericMode | str = NumericMode.AUTO) -> Mechanism | Composition:
+    """Load a mechanism file that may say ``repeat`` or ``parts``: a :class:`~relations.model.Composition` then.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        As for :func:`load`.
+    repeat : int, optional
+        Use the file's mechanism (or composition) this many times more (``relations measure --repeat``).
+    mode : NumericMode or str, optional
+        As for :func:`load`; a composition is computed exactly, so float mode is refused for it.
+
+    Returns
+    -------
+    Mechanism or Composition
+
+    Raises
+    ------
+    InputError
+        As :func:`load`, and for a ``repeat`` out of range.
+    """
+    got = read_input(path)
+    if got.is_zip or (got.name.endswith(".npz") and not got.looks_like_json):
+        mech: Mechanism | Composition = npz_from_bytes(got.data, source=got.name, mode=mode)
+    else:
+        data = _parse(_text(got.data, got.name), got.name)
+        try:
+            mech = composition_from_dict(data, source=got.name)
+        except InputError as exc:
+            raise InputError(f"{got.name}: {exc}") from None
+        if isinstance(mech, Mechanism):
+            mech = mech.in_mode(mode)
+    if repeat is None:
+        return mech
+    return compose(mech, counts=[repeat])
+
+
 def _text(data: bytes, name: str) -> str:
     try:
         return data.decode("utf-8")
@@ -152,6 +203,15 @@ def loads(text: str, *, source: str = "<input>") -> Mechanism:
     >>> m.channel.exact[0]
     (Fraction(1, 2), Fraction(1, 4), Fraction(1, 4))
     """
+    data = _parse(text, source)
+    try:
+        return from_dict(data, source=source)
+    except InputError as exc:
+        raise InputError(f"{source}: {exc}") from None
+
+
+def _parse(text: str, source: str) -> Any:
+    """The JSON of a mechanism file, numbers kept as text (every limit checked)."""
     commas = text.count(",")
     if commas >= MAX_JSON_VALUES:
         raise InputError(f"{source}: more than {MAX_JSON_VALUES} JSON values ({commas} commas), the limit for a "
@@ -172,10 +232,7 @@ def loads(text: str, *, source: str = "<input>") -> Mechanism:
     if repeated:
         obj, key = repeated[0]
         raise InputError(f"{source}: key {json_repr(key)} appears twice in {_place(data, obj)}")
-    try:
-        return from_dict(data, source=source)
-    except InputError as exc:
-        raise InputError(f"{source}: {exc}") from None
+    return data
 
 
 # --------------------------------------------------------------------------- JSON
@@ -306,8 +363,75 @@ def from_dict(data: Any, *, source: str = "<input>") -> Mechanism:
     Traceback (most recent call last):
     ...
     relations.errors.InputError: unknown key 'neighbors' (did you mean 'neighbours'?); known keys: channel, \
-comment, description, domain, inputs, name, neighbours, outputs, prior, records, setting
+comment, description, domain, inputs, name, neighbours, outputs, parts, prior, records, repeat, setting
+
+    A file that says ``repeat`` is its exact equivalent through the counts of each output:
+
+    >>> m = from_dict({"setting": "local", "prior": "uniform", "channel": [["3/4", "1/4"], ["1/4", "3/4"]],
+    ...                "repeat": 2})
+    >>> m.outputs, m.channel.exact[1]
+    (('[0×2]', '[0,1]', '[1×2]'), (Fraction(1, 16), Fraction(3, 8), Fraction(9, 16)))
     """
+    got = composition_from_dict(data, source=source)
+    return got.sufficient() if isinstance(got, Composition) else got
+
+
+def composition_from_dict(data: Any, *, source: str = "<input>") -> Mechanism | Composition:
+    """:func:`from_dict`, keeping a file's ``repeat`` or ``parts`` as a :class:`~relations.model.Composition`.
+
+    Examples
+    --------
+    >>> c = composition_from_dict({"setting": "local", "prior": "uniform", "repeat": 1000,
+    ...                            "channel": [["3/4", "1/4"], ["1/4", "3/4"]]})
+    >>> c.describe()
+    '1000 uses'
+    >>> composition_from_dict({"setting": "local", "prior": "uniform", "repeat": 0,
+    ...                        "channel": [["1"]]})
+    Traceback (most recent call last):
+    ...
+    relations.errors.InputError: key 'repeat': expected a whole number from 1 to 100000 (MAX_REPEAT), got 0
+    """
+    if not isinstance(data, dict):
+        raise InputError(f"expected a JSON object at top level, got {json_repr(data)}")
+    repeat = None
+    if "repeat" in data:
+        repeat = _whole(data["repeat"])
+        if repeat is None or not 1 <= repeat <= MAX_REPEAT:
+            raise InputError(f"key 'repeat': expected a whole number from 1 to {MAX_REPEAT} (MAX_REPEAT), got "
+                             f"{json_repr(data['repeat'])}")
+    if "parts" in data:
+        if "channel" in data:
+            raise InputError("key 'parts' replaces 'channel': give one or the other")
+        parts_spec = data["parts"]
+        if not isinstance(parts_spec, list) or not parts_spec:
+            raise InputError("key 'parts': expected a non-empty list of {\"channel\": ..., \"repeat\": n} objects")
+        parts, counts = [], []
+        for i, spec in enumerate(parts_spec):
+            if not isinstance(spec, dict) or "channel" not in spec:
+                raise InputError(f"parts[{i}]: expected an object with a 'channel'")
+            bad = sorted(set(spec) - PART_KEYS)
+            if bad:
+                raise InputError(f"parts[{i}]: unknown key {bad[0]!r}; known keys: {', '.join(sorted(PART_KEYS))}")
+            n = 1 if "repeat" not in spec else _whole(spec["repeat"])
+            if n is None or not 1 <= n <= MAX_REPEAT:
+                raise InputError(f"parts[{i}].repeat: expected a whole number from 1 to {MAX_REPEAT} (MAX_REPEAT), "
+                                 f"got {json_repr(spec['repeat'])}")
+            sub = {k: v for k, v in data.items() if k not in ("parts", "repeat", "outputs")}
+            sub["channel"] = spec["channel"]
+            if "outputs" in spec:
+                sub["outputs"] = spec["outputs"]
+            try:
+                parts.append(_mechanism_from_dict(sub, source))
+            except InputError as exc:
+                raise InputError(f"parts[{i}]: {exc}") from None
+            counts.append(n)
+        comp = compose(*parts, counts=counts)
+        return comp if repeat is None else compose(comp, counts=[repeat])
+    mech = _mechanism_from_dict({k: v for k, v in data.items() if k != "repeat"}, source)
+    return mech if repeat is None else mech.repeated(repeat)
+
+
+def _mechanism_from_dict(data: Any, source: str) -> Mechanism:
     if not isinstance(data, dict):
         raise InputError(f"expected a JSON object at top level, got {json_repr(data)}")
     unknown = sorted(set(data) - KNOWN_KEYS)

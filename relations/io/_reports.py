@@ -42,7 +42,7 @@ from relations.notions import FURTHER_NOTIONS, NOTIONS
 if TYPE_CHECKING:
     from relations.pipeline._verify import RelationVerdict
 
-__all__ = ["catalogue_json", "verdict_json", "ALL_NOTIONS", "notions_json", "left_out_json"]
+__all__ = ["catalogue_json", "verdict_json", "ALL_NOTIONS", "notions_json", "left_out_json", "composed_json"]
 
 def catalogue_json() -> list[dict[str, Any]]:
     """The relation catalogue as JSON (``relations catalogue --json``), one object per relation.
@@ -173,3 +173,50 @@ def left_out_json(mech: Any, names: Sequence[str]) -> list[dict[str, str]]:
     []
     """
     return _wanted(mech, names)[1]
+
+
+def composed_json(comp: Any, names: Sequence[str], *, bits: int | None = None
+                  ) -> tuple[list[dict[str, Any]], list[dict[str, str]]]:
+    """A composition too large for the counts of each output: the budgets and notions computed by composition rules.
+
+    ``eps_d``, ``eps_i`` and ``sigma_min`` always, then ``names`` (``"all"``: :data:`ALL_NOTIONS`); a notion
+    that needs the counts of each output (``eps_m``, the leakages) is left out with the reason.
+
+    Returns
+    -------
+    tuple
+        ``(rows, left_out)`` as :func:`notions_json` and :func:`left_out_json`.
+
+    Examples
+    --------
+    >>> from relations.mechanisms import randomized_response
+    >>> rows, left = composed_json(randomized_response(3).repeated(10000), ["delta(ln(3))"])
+    >>> [r["name"] for r in rows], left[0]["name"]
+    (['eps_d', 'eps_i', 'sigma_min', 'delta(ln(3))'], 'eps_m')
+    """
+    from relations.checking._encoding import real_json
+    from relations.errors import InputError
+    from relations.measures._composition import composed_notion
+    from relations.measures._encoding import witness_json
+    from relations.measures._notions import canonical_name, parse_notion
+
+    wanted = ["eps_d", "eps_i", "sigma_min", "eps_m"]
+    for name in names:
+        for one in (ALL_NOTIONS if name.strip().lower() == "all" else (name,)):
+            canonical = canonical_name(*parse_notion(one))
+            if canonical not in wanted:
+                wanted.append(canonical)
+    rows: list[dict[str, Any]] = []
+    left: list[dict[str, str]] = []
+    for name in wanted:
+        try:
+            r = composed_notion(comp, name)
+        except InputError as exc:
+            left.append({"name": name, "reason": str(exc)})
+            continue
+        row = {"name": name, **real_json(r.value, approximate=False, bits=bits),
+               "witness": witness_json(comp.base, r.witness)}
+        if getattr(r, "detail", ""):
+            row["detail"] = r.detail
+        rows.append(row)
+    return rows, left

@@ -490,6 +490,38 @@ class Mechanism(MechanismDisplay):
                             for t in [tuple(self.outputs[i] for i in t)])
         return Mechanism(self.setting, prior, channel, self.inputs, outputs, self.exact, self.source, self.mode_rule)
 
+    def repeated(self, k: int):
+        """This mechanism used ``k`` times on the same input, every use independent given the input.
+
+        Nothing of size ``m^k`` is built: the result is a
+        :class:`~relations.model._composed.Composition`, measured through the counts of each
+        output (:meth:`~relations.model._composed.Composition.sufficient`) or, for the privacy
+        profile, the privacy loss distribution (:mod:`relations.measures._composition`).
+
+        Parameters
+        ----------
+        k : int
+            The number of uses, from 1 to :data:`~relations.model._composed.MAX_REPEAT`.
+
+        Returns
+        -------
+        Composition
+
+        Raises
+        ------
+        InputError
+            If ``k`` is out of range, or this is a product form or in float mode.
+
+        Examples
+        --------
+        >>> rr = Mechanism.local([["3/4", "1/4"], ["1/4", "3/4"]])
+        >>> rr.repeated(30).type_counts()
+        31
+        """
+        from relations.model._composed import compose
+
+        return compose(self, counts=[k])
+
     def input_label(self, x) -> str:
         """The label of input ``x``: a row index, or per-record value indices (a tuple or
         :class:`~relations.model._runs.Runs`; a run of ``n > 1`` equal values is written ``a×n``)."""

@@ -231,7 +231,7 @@ def _replace_word(text: str, word: str, by: str) -> str:
 def _argument(key: str) -> tuple[str, str, Real] | None:
     """``(notion, argument text, value)`` of a parametrised notion key; the value an exact real
     (:class:`~relations.numbers.Rational` or :class:`~relations.numbers.Log`), never a float."""
-    if "(" not in key:
+    if "(" not in key or "(repeat(" in key:  # NAME(repeat(k)) is a notion of repeated use, not a parameter
         return None
     name, text = key.split("(", 1)
     text = text[:-1]

@@ -1,0 +1,768 @@
+"""The notions of a composition (:class:`~relations.model.Composition`): repeated and composed use, exactly.
+
+Two routes, both exact equivalents of the composed mechanism, never its ``m^k`` output sequences:
+
+* **Counts of each output** (:meth:`Composition.sufficient <relations.model.Composition.sufficient>`):
+  a mechanism with ``C(k + m - 1, m - 1)`` outputs per part and the same value in every notion;
+  :func:`composed_notion` uses it whenever it has at most
+  :data:`~relations.model.MAX_SUFFICIENT_ENTRIES` entries.
+* **Privacy loss distributions**, for the profile beyond that.  For an ordered neighbour pair
+  ``(x, x')`` with rows ``P = Q[x]`` and ``R = Q[x']``, one use yields the loss ``ln(P_y / R_y)``
+  with probability ``P_y``; the ``k`` uses add their losses, and
+
+      ``delta(eps) = sum_o max(0, P(o) - e^eps R(o))``
+
+  over the composed outcomes ``o`` depends only on the composed loss of each outcome.  The ratios
+  ``P_y / R_y`` of all parts are written over a *coprime base* ``b_1, ..., b_d`` (integers, pairwise
+  coprime, found by gcds: no factoring), ``ratio = prod_c b_c^{v_c}`` with integer exponents; the
+  composed ratio of an outcome is ``prod_c b_c^{sum of its v}``, so outcomes with the same exponent
+  sum merge, and the composed masses are the coefficients of integer polynomials (Kronecker
+  substitution of the ``d`` exponents into one variable) raised to the number of uses (python-flint
+  ``fmpz_poly``).  k-RR has ratios ``e^eps, 1, e^-eps``: one direction, ``2k + 1`` composed losses.
+  Outputs with ``R_y = 0 < P_y`` (infinite loss) make the whole outcome count; ``P_y = 0`` never counts.
+  ``delta(ln t)`` is then an exact rational, ``delta(q)`` for a rational ``q != 0`` is ``A - B e^q``
+  exactly (which losses exceed ``q`` is decided exactly), and ``eps_delta`` is ``ln`` of an exact
+  rational, as for one use.
+* When the lattice is too large (:data:`MAX_SUPPORT` points), the profile is a **certified enclosure**
+  from the losses bucketed both ways (:func:`bucketed_delta`): each loss is enclosed in
+  ``[i h, (i + 1) h]``, the buckets are convolved in floats with proved error bounds (all terms are
+  non-negative), a composed bucket entirely above ``eps`` contributes ``P - e^eps R`` and one entirely
+  below ``0``, and only the buckets that straddle ``eps`` are bounded both ways; the enclosure's
+  width is stated.
+
+The additive notions need neither: ``eps_d`` is ``k eps_d`` (per pair, the largest ratio of every
+use together); ``renyi(alpha)``, ``kl`` and ``rho`` of ``k`` uses of one mechanism are ``k`` times
+those of one use (a Renyi divergence adds over independent uses, and ``k`` scales the maximum over
+pairs and the supremum over orders alike).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import cast
+
+import numpy as np
+
+from relations.errors import InputError
+from relations.measures._pairs import NotionResult, ordered_pairs
+from relations.measures._profile import _affine_real, _sign_affine, exp_argument, hockey_stick_time
+from relations.measures._results import Witness
+from relations.model._composed import Composition
+from relations.numbers._enclosure import ball, interval, working_precision
+from relations.numbers._logs import LogRatio
+from relations.numbers._reals import ArbExpr, Log, Rational, Real, affine_enclosure, compare, inf, log_combination
+
+__all__ = ["MAX_SUPPORT", "composed_delta", "composed_eps_delta", "composed_notion", "bucketed_delta",
+           "COMPOSED_NOTIONS", "loss_distribution", "LossDistribution"]
+
+#: Largest lattice (points of the composed loss, over every direction) computed exactly; beyond, enclosures.
+MAX_SUPPORT = 1 << 22
+#: The notions :func:`composed_notion` computes beyond the counts route.
+COMPOSED_NOTIONS = ("eps_d", "eps_all", "sigma_min", "neg_sigma", "eps_i", "delta", "tv", "eps_delta", "renyi",
+                    "kl", "rho")
+
+
+@dataclass(frozen=True)
+class LossDistribution:
+    """The composed privacy loss of one ordered pair: ``P``- and ``R``-masses per composed ratio.
+
+    ``pmass[j] / pden`` and ``rmass[j] / rden`` are the masses of the ``j``-th composed outcome class,
+    whose ratio ``P / R`` is ``prod_c base[c] ** exponents[j][c]``; ``infinite`` is the ``P``-mass of
+    the outcomes with some use of infinite loss.
+    """
+
+    pmass: tuple[int, ...]
+    rmass: tuple[int, ...]
+    pden: int
+    rden: int
+    exponents: tuple[tuple[int, ...], ...]
+    base: tuple[int, ...]
+    infinite: Fraction
+
+    def ratio_above(self, j: int, t: Fraction) -> bool:
+        """``P_j / R_j > t`` exactly."""
+        return self.pmass[j] * self.rden * t.denominator > t.numerator * self.rmass[j] * self.pden
+
+    def log_ratio(self, j: int) -> float:
+        return sum(e * math.log(b) for e, b in zip(self.exponents[j], self.base))
+
+
+def _atoms(p, q) -> tuple[Fraction, dict[Fraction, tuple[Fraction, Fraction]]]:
+    """One use of ``(P, R)``: the ``P``-mass of infinite loss, and ``ratio -> (P-mass, R-mass)``."""
+    inf_mass = Fraction(0)
+    atoms: dict[Fraction, tuple[Fraction, Fraction]] = {}
+    for a, b in zip(p, q):
+        if a == 0:
+            continue
+        if b == 0:
+            inf_mass += a
+            continue
+        r = a / b
+        pa, pb = atoms.get(r, (Fraction(0), Fraction(0)))
+        atoms[r] = (pa + a, pb + b)
+    return inf_mass, atoms
+
+
+def _coprime_base(numbers: list[int]) -> list[int]:
+    """Pairwise coprime integers ``> 1`` over which every one of ``numbers`` is a product of powers (gcds only)."""
+    base: list[int] = []
+    for n in numbers:
+        todo = [n]
+        while todo:
+            a = todo.pop()
+            if a == 1:
+                continue
+            for i, b in enumerate(base):
+                g = math.gcd(a, b)
+                if g > 1:
+                    base.pop(i)
+                    todo.extend(x for x in (g, b // g, a // g) if x > 1)
+                    break
+            else:
+                base.append(a)
+    return sorted(base)
+
+
+def _exponents(n: int, base: list[int]) -> list[int]:
+    out = []
+    for b in base:
+        e = 0
+        while n % b == 0:
+            n //= b
+            e += 1
+        out.append(e)
+    if n != 1:  # pragma: no cover - a coprime base of these numbers factors them
+        raise AssertionError("coprime base does not factor")
+    return out
+
+
+def _echelon(vectors: list[list[int]]) -> list[list[int]]:
+    """A basis of the integer lattice the vectors span, in echelon form (integer row reduction by gcd steps).
+
+    Examples
+    --------
+    >>> _echelon([[-1, 1], [1, -1], [0, 0]])
+    [[1, -1]]
+    """
+    rows = [list(v) for v in vectors if any(v)]
+    basis: list[list[int]] = []
+    width = len(vectors[0]) if vectors else 0
+    for col in range(width):
+        nonzero = [r for r in rows if r[col]]
+        rest = [r for r in rows if not r[col]]
+        while len(nonzero) > 1:
+            nonzero.sort(key=lambda r: abs(r[col]))
+            pivot, kept = nonzero[0], [nonzero[0]]
+            for r in nonzero[1:]:
+                m = r[col] // pivot[col]
+                reduced = [a - m * b for a, b in zip(r, pivot)]
+                (kept if reduced[col] else rest).append(reduced)
+            nonzero = kept
+        if nonzero:
+            pivot = nonzero[0]
+            basis.append(pivot if pivot[col] > 0 else [-a for a in pivot])
+        rows = [r for r in rest if any(r)]
+    return basis
+
+
+def _lattice_size(uses: list, raw: dict, basis: list[list[int]]) -> int:
+    """The number of points of the composed lattice in the coordinates of ``basis``."""
+    size = 1
+    for c in range(len(basis)):
+        span = 0
+        for atoms, n in uses:
+            values = [_coordinates(raw[r], basis)[c] for r in atoms]
+            span += n * (max(values, default=0) - min(values, default=0))
+        size *= span + 1
+    return size
+
+
+def _coordinates(v: list[int], basis: list[list[int]]) -> list[int]:
+    """The integer coordinates of ``v`` in an echelon basis of a lattice that holds it."""
+    v = list(v)
+    out = []
+    for row in basis:
+        col = next(c for c, a in enumerate(row) if a)
+        c, rem = divmod(v[col], row[col])
+        if rem:  # pragma: no cover - v lies in the lattice
+            raise AssertionError("not in the lattice")
+        out.append(c)
+        v = [a - c * b for a, b in zip(v, row)]
+    if any(v):  # pragma: no cover
+        raise AssertionError("not in the lattice")
+    return out
+
+
+def _lcm(values) -> int:
+    out = 1
+    for v in values:
+        out = out * v // math.gcd(out, v)
+    return out
+
+
+def loss_distribution(parts: list[tuple[tuple, tuple, int]], *, max_support: int = MAX_SUPPORT
+                      ) -> LossDistribution | None:
+    """The exact composed loss distribution of rows ``(P_i, R_i)`` used ``n_i`` times, or None beyond ``max_support``.
+
+    Examples
+    --------
+    Binary randomized response with ratio 3, twice: losses ``2 ln 3`` (mass ``9/16``), ``0``
+    (``6/16``) and ``-2 ln 3`` (``1/16``):
+
+    >>> F = Fraction
+    >>> d = loss_distribution([((F(3, 4), F(1, 4)), (F(1, 4), F(3, 4)), 2)])
+    >>> d.base, d.exponents, [F(a, d.pden) for a in d.pmass]
+    ((3,), ((-2,), (0,), (2,)), [Fraction(1, 16), Fraction(3, 8), Fraction(9, 16)])
+    """
+    import flint
+
+    uses = []
+    finite = Fraction(1)
+    for p, q, n in parts:
+        inf_mass, atoms = _atoms(p, q)
+        finite *= (1 - inf_mass) ** n
+        uses.append((atoms, n))
+    numbers = sorted({x for atoms, _ in uses for r in atoms for x in (r.numerator, r.denominator) if x > 1})
+    base = _coprime_base(numbers)
+    raw = {r: [a - b for a, b in zip(_exponents(r.numerator, base), _exponents(r.denominator, base))]
+           for atoms, _ in uses for r in atoms}
+    identity = [[int(i == c) for c in range(len(base))] for i in range(len(base))]
+    reduced = _echelon(list(raw.values()))  # the lattice the exponents span (3/2 and 2/3: one direction)
+    lattice = min((identity, reduced), key=lambda b: (_lattice_size(uses, raw, b), len(b)))
+    d = max(1, len(lattice))
+    vecs = []
+    lows = [0] * d
+    spans = [0] * d
+    for atoms, n in uses:
+        vs = {r: (_coordinates(raw[r], lattice) if lattice else [0]) for r in atoms}
+        lo = [min((v[c] for v in vs.values()), default=0) for c in range(d)]
+        hi = [max((v[c] for v in vs.values()), default=0) for c in range(d)]
+        for c in range(d):
+            lows[c] += n * lo[c]
+            spans[c] += n * (hi[c] - lo[c])
+        vecs.append((vs, lo))
+    size = 1
+    strides = []
+    for c in range(d):
+        strides.append(size)
+        size *= spans[c] + 1
+        if size > max_support:
+            return None
+    ppoly, rpoly = flint.fmpz_poly([1]), flint.fmpz_poly([1])
+    pden = rden = 1
+    for (atoms, n), (vs, lo) in zip(uses, vecs):
+        if not atoms:
+            ppoly, rpoly = flint.fmpz_poly([]), flint.fmpz_poly([])
+            continue
+        dp = _lcm(a.denominator for a, _ in atoms.values())
+        dr = _lcm(b.denominator for _, b in atoms.values())
+        length = sum((max(v[c] for v in vs.values()) - lo[c]) * strides[c] for c in range(d)) + 1
+        pc, rc = [0] * length, [0] * length
+        for r, (a, b) in atoms.items():
+            e = sum((vs[r][c] - lo[c]) * strides[c] for c in range(d))
+            pc[e] += int(a * dp)
+            rc[e] += int(b * dr)
+        ppoly *= flint.fmpz_poly(pc) ** n
+        rpoly *= flint.fmpz_poly(rc) ** n
+        pden *= dp ** n
+        rden *= dr ** n
+    pcoef = [int(c) for c in ppoly.coeffs()]
+    rcoef = [int(c) for c in rpoly.coeffs()]
+    keep = [j for j, c in enumerate(pcoef) if c]
+    exps = []
+    for j in keep:
+        v = []
+        for c in range(d):
+            v.append((j // strides[c]) % (spans[c] + 1) + lows[c])
+        exps.append(tuple(sum(v[i] * lattice[i][c] for i in range(len(lattice))) for c in range(len(base)))
+                    if lattice else tuple(0 for _ in base))
+    return LossDistribution(tuple(pcoef[j] for j in keep), tuple(rcoef[j] for j in keep), pden, rden, tuple(exps),
+                            tuple(base), 1 - finite)
+
+
+# ---------------------------------------------------------------------------------------------- pairs
+
+
+def _pairs(comp: Composition) -> list[tuple[list[tuple[tuple, tuple, int]], Witness]]:
+    """One entry per distinct ordered neighbour pair: its per-part rows with their uses, and its witness."""
+    base = comp.base
+    seen: set = set()
+    out = []
+    rows = [part.channel.exact for part in comp.parts]
+    for x, xp in ordered_pairs(base).tolist():
+        if all(r[x] == r[xp] for r in rows):
+            continue
+        key = tuple((tuple(sorted(zip(r[x], r[xp]))), n) for r, n in zip(rows, comp.counts))
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append(([(r[x], r[xp], n) for r, n in zip(rows, comp.counts)], Witness(x, xp, None)))
+    return out
+
+
+def composed_delta(comp: Composition, eps: Real | Fraction | int, *, name: str | None = None,
+                   max_support: int = MAX_SUPPORT, max_bins: int = 1 << 18) -> NotionResult:
+    """The privacy profile ``delta(eps)`` of a composition, exactly (or an enclosure beyond ``max_support``).
+
+    Parameters
+    ----------
+    comp : Composition
+    eps : Real, Fraction or int
+        ``eps >= 0``: rational, or ``ln(t)`` for a rational ``t``.
+    name : str, optional
+    max_support : int, optional
+        Largest lattice computed exactly (:data:`MAX_SUPPORT`); beyond, :func:`bucketed_delta`.
+    max_bins : int, optional
+        Finest grid of :func:`bucketed_delta` (buckets over the composed loss's range), for the pairs
+        that may attain the maximum (the others stop at ``2^12``): the enclosure narrows roughly as
+        ``max_bins^-1.8`` and costs time in proportion.
+
+    Returns
+    -------
+    NotionResult
+        Exact (a rational at ``ln t``, ``A - B e^q`` at a rational ``q``) with a maximising pair.
+
+    References
+    ----------
+    .. [1] Kairouz, Oh, Viswanath. The Composition Theorem for Differential Privacy. ICML 2015 /
+       IEEE Trans. Inf. Theory 63(6), 2017. doi:10.1109/TIT.2017.2685505
+    .. [2] Koskela, Jälkö, Honkela. Computing Tight Differential Privacy Guarantees Using FFT. AISTATS 2020.
+
+    Examples
+    --------
+    Binary randomized response with ratio 3, used twice: ``delta(ln 3) = 9/16 - 3/16``, as
+    Kairouz, Oh and Viswanath's formula gives:
+
+    >>> from relations.mechanisms import randomized_response
+    >>> from relations.numbers import Log, LogRatio
+    >>> str(composed_delta(randomized_response(3).repeated(2), Log(LogRatio.of(Fraction(3)))).value)
+    '3/8'
+    """
+    t, q = exp_argument(eps)
+    name = name or f"delta({eps})"
+    pairs = _pairs(comp)
+    if not pairs:
+        return NotionResult(name, Rational(Fraction(0)))
+    best: tuple | None = None
+    enclosed: list[tuple[Fraction, Fraction, Witness, list]] = []
+    for parts, witness in pairs:
+        dist = loss_distribution(parts, max_support=max_support)
+        if dist is None:
+            lo, hi = bucketed_delta(parts, t if t is not None else q, exp=t is None, bins=1 << 12, max_bins=1 << 12)
+            enclosed.append((lo, hi, witness, parts))
+            continue
+        if t is not None:
+            above = [j for j in range(len(dist.pmass)) if dist.ratio_above(j, t)]
+        else:
+            assert q is not None
+            above = [j for j in range(len(dist.pmass)) if _log_above(dist, j, q)]
+        A = dist.infinite + Fraction(sum(dist.pmass[j] for j in above), dist.pden)
+        B = Fraction(sum(dist.rmass[j] for j in above), dist.rden)
+        if best is None or (A - t * B > best[0] - t * best[1] if t is not None
+                            else _sign_affine(A - best[0], B - best[1], cast(Fraction, q)) > 0):
+            best = (A, B, witness)
+    if enclosed:  # refine only the pairs that may still attain the maximum
+        floor = max(e[0] for e in enclosed)
+        enclosed = [(*bucketed_delta(e[3], t if t is not None else q, exp=t is None, bins=1 << 14, max_bins=max_bins),
+                     e[2], e[3]) if e[1] >= floor else e for e in enclosed]
+        return _enclosed_max(name, best, enclosed, t, q)
+    assert best is not None
+    if t is not None:
+        return NotionResult(name, _readable(best[0] - t * best[1]), best[2])
+    assert q is not None
+    if max(_bits(best[0]), _bits(best[1])) <= MAX_SHOWN_BITS:
+        return NotionResult(name, _affine_real(best[0], best[1], q), best[2])
+    a, b = best[0], best[1]
+
+    def enclose(bits: int):
+        with working_precision(bits + 64):
+            return interval(ball(a) - ball(b) * ball(q).exp())
+
+    return NotionResult(name, ArbExpr(f"A - B e^({q}), A and B exact rationals of {_bits(a)} and {_bits(b)} bits",
+                                      float(a) - float(b) * math.exp(min(float(q), 700.0)), enclose,
+                                      exp_form=(a, -b, q)), best[2])
+
+
+#: Exact rationals of more bits (numerator or denominator) are shown by their value, not their digits.
+MAX_SHOWN_BITS = 512
+
+
+def _bits(x: Fraction) -> int:
+    return max(x.numerator.bit_length(), x.denominator.bit_length())
+
+
+def _readable(x: Fraction) -> Real:
+    """An exact rational; one too long to print is a real whose enclosures are computed from it, exactly."""
+    if _bits(x) <= MAX_SHOWN_BITS:
+        return Rational(x)
+
+    def enclose(bits: int):
+        with working_precision(bits + 64):
+            return interval(ball(x))
+
+    return ArbExpr(f"an exact rational of {_bits(x)} bits", float(x), enclose)
+
+
+def _log_above(dist: LossDistribution, j: int, q: Fraction) -> bool:
+    """``ln(ratio_j) > q`` exactly: a float screen, and the exact comparison near ``q``."""
+    approx = dist.log_ratio(j)
+    if abs(approx - float(q)) > 1e-6 * max(1.0, abs(approx)):
+        return approx > float(q)
+    if not any(dist.exponents[j]):
+        return 0 > q
+    form = log_combination([(Fraction(e), Fraction(b)) for e, b in zip(dist.exponents[j], dist.base) if e], "ln r")
+    side = compare(form, Rational(q))
+    assert side is not None and side != 0  # a nonzero linear form in logarithms of a coprime base is not rational
+    return side > 0
+
+
+def _enclosed_max(name: str, best: tuple | None, enclosed: list, t: Fraction | None, q: Fraction | None
+                  ) -> NotionResult:
+    """The maximum over pairs when some pairs' profiles are enclosures: an enclosure of the maximum."""
+    lows, highs = [], []
+    for lo, hi, *_ in enclosed:
+        lows.append(lo)
+        highs.append(hi)
+    if best is not None:
+        if t is not None:
+            v = best[0] - t * best[1]
+            lows.append(v)
+            highs.append(v)
+        else:
+            assert q is not None
+            with working_precision(200):
+                a, b = interval(ball(best[0]) - ball(best[1]) * ball(q).exp())
+            lows.append(a)
+            highs.append(b)
+    lo, hi = max(lows), max(highs)
+    at = max(enclosed, key=lambda e: e[1])[2]
+    width = hi - lo
+    text = f"in [{float(lo):.12g}, {float(hi):.12g}] (losses bucketed both ways; width {float(width):.3g})"
+    return NotionResult(name, ArbExpr(text, float((lo + hi) / 2), lambda bits: (lo, hi), rounded=True), at,
+                        f"certified enclosure of width {float(width):.3g}: the loss lattice exceeds {MAX_SUPPORT} points")
+
+
+def composed_eps_delta(comp: Composition, level: Fraction | int, *, name: str | None = None) -> NotionResult:
+    """The least ``eps >= 0`` with ``delta(eps) <= level`` for a composition: ``ln`` of an exact rational, or ``inf``.
+
+    Raises
+    ------
+    InputError
+        If ``level`` is not a rational in ``[0, 1]``, or a pair's loss lattice exceeds :data:`MAX_SUPPORT`.
+
+    Examples
+    --------
+    >>> from relations.mechanisms import randomized_response
+    >>> str(composed_eps_delta(randomized_response(3).repeated(2), Fraction(3, 8)).value)
+    'ln(3)'
+    """
+    if isinstance(level, bool) or not isinstance(level, (int, Fraction)):
+        raise InputError(f"eps_delta(delta) needs a rational delta, got {level!r}")
+    level = Fraction(level)
+    if not 0 <= level <= 1:
+        raise InputError(f"eps_delta(delta) needs 0 <= delta <= 1, got {level}")
+    name = name or f"eps_delta({level})"
+    best, at = Fraction(1), None
+    for parts, witness in _pairs(comp):
+        dist = loss_distribution(parts)
+        if dist is None:
+            raise InputError(f"{name}: the composed loss of pair {witness.x}, {witness.x_prime} has more than "
+                             f"{MAX_SUPPORT} points; only delta(eps) is enclosed beyond")
+        p = [dist.infinite] + [Fraction(a, dist.pden) for a in dist.pmass]
+        r = [Fraction(0)] + [Fraction(b, dist.rden) for b in dist.rmass]
+        t = hockey_stick_time(p, r, level)
+        if t is None:
+            return NotionResult(name, inf(), witness)
+        assert isinstance(t, Fraction)
+        if t > best or at is None:
+            best, at = max(best, t), witness
+    if _bits(best) > MAX_SHOWN_BITS:
+        final = best
+        return NotionResult(name, ArbExpr(f"ln(t), t an exact rational of {_bits(best)} bits", math.log(best.numerator) - math.log(best.denominator),
+                                          lambda bits: _log_enclosure(final, bits)), at)
+    return NotionResult(name, Log(LogRatio.of(best)), at)
+
+
+def _log_enclosure(t: Fraction, bits: int) -> tuple[Fraction, Fraction]:
+    with working_precision(bits + 64):
+        return interval(ball(t).log())
+
+
+# ---------------------------------------------------------------------------------------------- buckets
+
+
+_U = 2.0 ** -53
+
+
+def bucketed_delta(parts: list[tuple[tuple, tuple, int]], t_or_q: Fraction | None, *, exp: bool = False,
+                   bins: int = 1 << 16, max_bins: int = 1 << 23, relative: float = 1e-9
+                   ) -> tuple[Fraction, Fraction]:
+    """A certified enclosure ``[lo, hi]`` of one pair's composed ``delta(eps)``, from losses bucketed both ways.
+
+    ``t_or_q`` is ``t = e^eps`` (or ``q = eps`` when ``exp``).  The grid is refined (twice the buckets each
+    round, up to ``max_bins``) until the width is at most ``relative`` times the value.
+
+    Each use's loss ``ln(P_y / R_y)`` is enclosed (ball arithmetic) and floored to the grid ``h Z``;
+    a composed bucket ``N`` then holds outcomes whose loss lies in ``[N h, (N + W) h]``, ``W`` the number
+    of uses times the widest per-use span.  The ``P``- and ``R``-masses of every bucket are float sums
+    and products of non-negative numbers: each is within a relative ``gamma = (k (m + 2) + 2) u / (1 - ...)``
+    of its exact value (``u = 2^-53``, ``k`` uses of ``m`` atoms, one more rounding for each mass taken in
+    floats), plus an absolute ``2^-1000`` per bucket for underflow.  A bucket entirely above ``eps``
+    contributes ``P - e^eps R`` (each of its outcomes does), one entirely below contributes ``0``, and one
+    that straddles ``eps`` lies between ``max(0, P - e^eps R)`` and ``P (1 - e^(eps - top))``.
+    """
+    assert t_or_q is not None
+    value = Fraction(t_or_q)
+    uses = []
+    finite = Fraction(1)
+    total_uses = 0
+    atom_count = 0
+    for p, q, n in parts:
+        inf_mass, atoms = _atoms(p, q)
+        finite *= (1 - inf_mass) ** n
+        with working_precision(128):
+            encl = [(interval(ball(r).log()), a, b) for r, (a, b) in atoms.items()]
+        uses.append((encl, n))
+        total_uses += n
+        atom_count = max(atom_count, len(atoms))
+    with working_precision(128):
+        if exp:
+            eps_lo = eps_hi = value
+            t_lo, t_hi = interval(ball(value).exp())
+        else:
+            t_lo = t_hi = value
+            eps_lo, eps_hi = interval(ball(value).log()) if value != 1 else (Fraction(0), Fraction(0))
+    span = float(sum(n * (max((hi for (_, hi), _, _ in e), default=0) - min((lo for (lo, _), _, _ in e), default=0))
+                     for e, n in uses)) + 1e-300
+    gamma_steps = total_uses * (atom_count + 2) + 8
+    gamma = Fraction(gamma_steps) * Fraction(_U) / (1 - Fraction(gamma_steps) * Fraction(_U))
+    tiny = Fraction(2) ** -1000
+    result = (Fraction(0), Fraction(1))
+    nb = bins
+    while True:
+        h = Fraction(span / nb).limit_denominator(1 << 40) or Fraction(1, 1 << 40)
+        pm = np.ones(1)
+        rm = np.ones(1)
+        offset = 0
+        width = 0
+        for encl, n in uses:
+            idx = [math.floor(lo / h) for (lo, _), _, _ in encl]
+            top = [math.ceil(hi / h) for (_, hi), _, _ in encl]
+            base_i = min(idx) if idx else 0
+            kern_len = (max(idx) - base_i + 1) if idx else 1
+            kp = np.zeros(kern_len)
+            kr = np.zeros(kern_len)
+            for i, (_, a, b) in zip(idx, encl):
+                kp[i - base_i] += float(a)
+                kr[i - base_i] += float(b)
+            w = max((tp - i for i, tp in zip(idx, top)), default=0)
+            for _ in range(n):
+                pm = _sparse_convolve(pm, kp)
+                rm = _sparse_convolve(rm, kr)
+            offset += n * base_i
+            width += n * w
+        lo_edges = (np.arange(len(pm)) + offset)
+        # exact thresholds: bucket N is above when N h >= eps_hi, below when (N + width) h <= eps_lo
+        above = lo_edges * float(h) >= float(eps_hi) + 1e-12 * max(1.0, abs(float(eps_hi)))
+        below = (lo_edges + width) * float(h) <= float(eps_lo) - 1e-12 * max(1.0, abs(float(eps_lo)))
+        straddle = ~(above | below)
+        count = len(pm)
+        sp = math.fsum(pm[above].tolist())
+        sr = math.fsum(rm[above].tolist())
+        g = gamma + Fraction(count) * Fraction(_U)  # fsum is correctly rounded; one more rounding each
+        sp_f, sr_f = Fraction(sp), Fraction(sr)
+        slack = tiny * count
+        lo = max(Fraction(0), sp_f * (1 - g) - slack - t_hi * (sr_f * (1 + g) + slack))
+        hi = sp_f * (1 + g) + slack - t_lo * max(Fraction(0), sr_f * (1 - g) - slack)
+        for N in np.nonzero(straddle)[0].tolist():
+            P, R = Fraction(float(pm[N])), Fraction(float(rm[N]))
+            top_loss = (N + offset + width) * h
+            with working_precision(96):
+                gap = interval(1 - (ball(eps_lo) - ball(top_loss)).exp())[1] if top_loss > eps_lo else Fraction(0)
+            hi += max(Fraction(0), P * (1 + g) + tiny) * max(Fraction(0), gap)
+            lo += max(Fraction(0), P * (1 - g) - tiny - t_hi * (R * (1 + g) + tiny))
+        lo = (1 - finite) + lo
+        hi = min(Fraction(1), (1 - finite) + hi)
+        result = (min(lo, hi), hi)
+        if hi - lo <= Fraction(relative) * max(lo, Fraction(1, 10**300)) or nb * 2 > max_bins:
+            return result
+        nb *= 2
+
+
+def _sparse_convolve(a: np.ndarray, kernel: np.ndarray) -> np.ndarray:
+    """``a * kernel`` (full convolution) as a sum of shifted scaled copies: every output a sum of
+    non-negative products, in at most ``len(nonzero kernel)`` additions."""
+    out = np.zeros(len(a) + len(kernel) - 1)
+    for i in np.nonzero(kernel)[0].tolist():
+        out[i:i + len(a)] += kernel[i] * a
+    return out
+
+
+# ---------------------------------------------------------------------------------------------- notions
+
+
+def _log_form(terms: list[tuple[Fraction, Fraction]], text: str) -> Real:
+    """``sum_i c_i ln(q_i)`` as a real with its exact linear form in logarithms, written ``text`` (never expanded
+    into one huge ``ln(q)``); a single ``ln(q)`` stays a :class:`~relations.numbers.Log`."""
+    if len(terms) == 1 and terms[0][0] == 1:
+        return Log(LogRatio.of(terms[0][1]))
+    approx = sum(float(c) * (math.log(q.numerator) - math.log(q.denominator)) for c, q in terms)
+
+    def enclose(bits: int):
+        with working_precision(bits + 32):
+            total = ball(Fraction(0))
+            for c, q in terms:
+                total += ball(q).log() * ball(c)
+            return interval(total)
+
+    return ArbExpr(text, approx, enclose, form=tuple((Fraction(c), Fraction(q)) for c, q in terms))
+
+
+def _scaled(value: Real, k: int, text: str) -> Real:
+    """``k`` times an exact real."""
+    if isinstance(value, Rational):
+        return Rational(value.value * k)
+    if isinstance(value, Log):
+        if value.infinite:
+            return value
+        assert value.log.ratio is not None
+        return _log_form([(Fraction(k), value.log.ratio)], text)
+    if value.infinite:
+        return value
+    return affine_enclosure(value, None, Fraction(k), Fraction(0), text)
+
+
+def composed_notion(comp: Composition, name: str, *, limit: int | None = None) -> NotionResult:
+    """A notion of a composition: through the counts of each output when small, else by composition rules.
+
+    Parameters
+    ----------
+    comp : Composition
+    name : str
+        A notion with its argument (``"delta(1)"``, ``"eps_m"``, ``"renyi(2)"``).
+    limit : int, optional
+        Largest sufficient-statistic channel (default :data:`~relations.model.MAX_SUFFICIENT_ENTRIES`).
+
+    Returns
+    -------
+    NotionResult
+
+    Raises
+    ------
+    InputError
+        For an unknown notion, or one that needs the counts route (``eps_m``, the leakages) when it is
+        beyond ``limit``.
+
+    Examples
+    --------
+    >>> from relations.mechanisms import randomized_response
+    >>> rr = randomized_response(3)
+    >>> round(float(composed_notion(rr.repeated(1000), "eps_d").value), 6), round(1000 * math.log(3), 6)
+    (1098.612289, 1098.612289)
+    >>> r = composed_notion(rr.repeated(1000), "renyi(2)")
+    >>> round(float(r.value), 6) == round(1000 * math.log(7 / 3), 6), r.witness
+    (True, Witness(x=0, x_prime=1, y=None))
+    """
+    from relations.measures._notions import notion_result, parse_notion
+    from relations.model._composed import MAX_SUFFICIENT_ENTRIES
+
+    limit = MAX_SUFFICIENT_ENTRIES if limit is None else limit
+    budgets = ("eps_i", "eps_d", "eps_m", "sigma_min", "eps_all", "neg_sigma")
+    base_name, arg = parse_notion(name) if name not in budgets else (name, None)
+    n = comp.base.channel.shape[0]
+    if comp.counts_fit(limit) and base_name not in ("sigma_min", "neg_sigma", "eps_all"):
+        if base_name in budgets:
+            from relations.measures._api import measure
+
+            res = measure(comp.sufficient(limit=limit))
+            b = getattr(res, base_name)
+            if base_name == "eps_m":
+                return NotionResult(name, b.value_real if hasattr(b, "value_real") else _mi_real(b))
+            return NotionResult(name, Log(b.exact), b.witness)
+        return notion_result(comp.sufficient(limit=limit), name)
+    single = len(comp.parts) == 1
+    k = comp.counts[0]
+    if base_name in ("delta", "tv"):
+        return composed_delta(comp, arg if arg is not None else Fraction(0), name=name)
+    if base_name == "eps_delta":
+        assert isinstance(arg, Rational)
+        return composed_eps_delta(comp, arg.value, name=name)
+    if base_name in ("sigma_min", "neg_sigma"):
+        from relations.measures._dense import sigma_min
+
+        b = sigma_min(comp.base)
+        assert b.exact is not None  # exact mechanisms only
+        v: Real = Log(b.exact)
+        if base_name == "neg_sigma":
+            v = Log(LogRatio.of(1 / b.exact.ratio)) if b.exact.ratio else inf()
+        return NotionResult(name, v, b.witness)
+    if base_name in ("eps_d", "eps_all", "eps_i"):
+        return _ratio_notion(comp, base_name, name)
+    if single and base_name in ("renyi", "kl", "rho"):
+        one = notion_result(comp.base, name)
+        return NotionResult(name, _scaled(one.value, k, f"{k} {one.value}"), one.witness)
+    raise InputError(f"{name} of {comp.describe()}: the counts of each output have {comp.type_counts()} values "
+                     f"({comp.type_counts() * n} entries, beyond the limits of the counts route); beyond them only "
+                     f"{', '.join(COMPOSED_NOTIONS)} are computed" + ("" if single else
+                                                                      " (renyi, kl, rho for one mechanism repeated)"))
+
+
+def _mi_real(b) -> Real:
+    enc = b.enclosure
+    lo, hi = Fraction(enc.lower), Fraction(enc.upper)
+    return ArbExpr(f"I(X;Y) in [{float(lo):.12g}, {float(hi):.12g}]", float((lo + hi) / 2), lambda bits: (lo, hi),
+                   rounded=True)
+
+
+def _ratio_notion(comp: Composition, which: str, name: str) -> NotionResult:
+    """``eps_d`` / ``eps_all`` / ``eps_i`` of a composition: per pair, the largest ratio of each use multiplied.
+
+    The largest composed ratio ``prod_uses P_y/R_y`` over outcomes with ``P > 0`` is the product of each
+    use's largest ratio (all uses may take their best output at once); ``eps_i`` adds the prior ratio.
+    """
+    base = comp.base
+    rows = [part.channel.exact for part in comp.parts]
+    prior = base.prior.exact
+    n = base.channel.shape[0]
+    if which == "eps_all":
+        pairs = [(x, xp) for x in range(n) for xp in range(n) if x != xp]
+    else:
+        pairs = ordered_pairs(base).tolist()
+    best_terms: list[tuple[Fraction, Fraction]] | None = None
+    best_val = -math.inf
+    at = None
+    for x, xp in pairs:
+        if which == "eps_i" and prior[x] == 0:
+            continue
+        terms: list[tuple[Fraction, Fraction]] = []
+        infinite = empty = False
+        for r, k in zip(rows, comp.counts):
+            ratios = [a / b for a, b in zip(r[x], r[xp]) if a and b]
+            if any(a and not b for a, b in zip(r[x], r[xp])):
+                infinite = True
+                break
+            if not ratios:
+                empty = True
+                break
+            terms.append((Fraction(k), max(ratios)))
+        if infinite:
+            return NotionResult(name, inf(), Witness(x, xp, None))
+        if empty:
+            continue
+        if which == "eps_i":
+            if prior[xp] == 0:
+                return NotionResult(name, inf(), Witness(x, xp, None))
+            terms.append((Fraction(1), prior[x] / prior[xp]))
+        val = sum(float(c) * math.log(q) for c, q in terms)
+        if best_terms is not None and sorted(terms) == sorted(best_terms):
+            continue
+        if best_terms is None or val > best_val + 1e-9 * max(1.0, abs(val)) or (
+                abs(val - best_val) <= 1e-9 * max(1.0, abs(val))
+                and (compare(log_combination(terms, ""), log_combination(best_terms, "")) or 0) > 0):
+            best_terms, best_val, at = terms, val, Witness(x, xp, None)
+    if best_terms is None:
+        return NotionResult(name, Rational(Fraction(0)))
+    text = " + ".join(f"{c} ln({q})" if c != 1 else f"ln({q})" for c, q in best_terms)
+    return NotionResult(name, _log_form(best_terms, text), at)
