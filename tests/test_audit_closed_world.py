@@ -287,6 +287,16 @@ def test_a_loop_is_followed_deeper_while_its_bound_decides_nothing():
     assert report.measures.eps_d.value == float("inf")
 
 
+def test_deepening_is_decided_by_a_count_of_work():
+    """The quick version of the test below: the next level (twice the depth) is taken while its predicted
+    work, 4 * paths * depth, stays within DEEPENING_WORK, whatever the clock."""
+    from relations.audit._enumerate import DEEPENING_WORK, deeper
+
+    assert deeper(128, DEEPENING_WORK // 512) and not deeper(128, DEEPENING_WORK // 512 + 1)
+    assert deeper(256, DEEPENING_WORK // 1024) and not deeper(256, DEEPENING_WORK // 1024 + 1)
+
+
+@pytest.mark.slow  # enumerates the rejection loop at every depth, then audits it (about 25 s)
 def test_deepening_is_bounded_by_work_not_the_clock():
     """Levels of 128, 256, ... draws while the next level's predicted work, 4 * paths * depth, stays within
     DEEPENING_WORK: a count, so the audit stops at the same depth on any machine, and says which."""

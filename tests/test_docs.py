@@ -62,12 +62,18 @@ def test_the_public_surface_is_small():
     assert 100 < total <= MAX_EXPORTED, total
 
 
-def test_the_documentation_site_builds_without_warnings(tmp_path):
-    """The whole site: guides, the notebooks executed by myst-nb, the API reference, the benchmarks."""
+@pytest.mark.parametrize("execute", [pytest.param(True, marks=pytest.mark.slow), False],
+                         ids=["notebooks-executed", "notebooks-unexecuted"])
+def test_the_documentation_site_builds_without_warnings(tmp_path, execute):
+    """The whole site: guides, the notebooks executed by myst-nb, the API reference, the benchmarks.
+
+    The default run builds it with the notebooks unexecuted (tests/test_notebooks.py runs each of them
+    top to bottom); the slow tier builds it as published, the notebooks executed by myst-nb."""
     pytest.importorskip("sphinx", reason="sphinx is not installed (pip install -e '.[test]' or '.[docs]')")
     pytest.importorskip("myst_nb", reason="myst-nb is not installed (pip install -e '.[test]' or '.[docs]')")
     out = tmp_path / "html"
-    run = subprocess.run([sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html", str(DOCS),
+    mode = [] if execute else ["-D", "nb_execution_mode=off"]
+    run = subprocess.run([sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html", *mode, str(DOCS),
                           str(out)], capture_output=True, text=True, timeout=900, cwd=ROOT)
     assert run.returncode == 0, (run.stdout + run.stderr)[-6000:]
     pages = ["index", "getting-started", "verifying", "auditing", "sweeps", "mechanisms", "notebooks", "figures", "demo",
@@ -81,7 +87,7 @@ def test_the_documentation_site_builds_without_warnings(tmp_path):
     assert "Mechanism.local" in model  # the constructors' docstrings are rendered
     for notebook in (ROOT / "notebooks").glob("*.ipynb"):  # executed in the build: their outputs are shown
         html = (out / "notebooks" / f"{notebook.stem}.html").read_text(encoding="utf-8")
-        assert "cell_output" in html, f"{notebook.name} has no output in the site"
+        assert ("cell_output" in html) == execute, f"{notebook.name}: outputs in the site {not execute}"
         assert "Traceback" not in html, f"{notebook.name} shows a traceback in the site"
     index = (out / "index.html").read_text(encoding="utf-8")  # math by the bundled KaTeX: the site reads offline
     assert "render-math.js" in index and "cdn" not in index.lower()

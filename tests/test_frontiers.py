@@ -117,3 +117,20 @@ def test_verdicts_carry_the_frontier():
             assert v["frontier"] is None
         if BY_ID[rid].kind == "non-implication":
             assert v["frontier"] is None
+
+
+def test_the_written_leading_terms_are_sympys_limits():
+    """The frontier's leading terms at 0 and infinity are written as constants (verify does not pay sympy's
+    limits each run); sympy's limits find the same expressions, and they are leading terms: the ratio of
+    ``F(eps) = c - 1 - ln c`` to each, evaluated by mpmath, tends to 1 at its end."""
+    from relations.pipeline._frontiers import _derived_leading_terms, _leading_terms
+
+    assert _derived_leading_terms() == _leading_terms()
+
+    def f(x):
+        c = x / (1 - mpmath.exp(-x))
+        return c - 1 - mpmath.log(c)
+
+    with mpmath.workdps(60):
+        assert abs(f(mpmath.mpf("1e-8")) / (mpmath.mpf("1e-8") ** 2 / 8) - 1) < 1e-6
+        assert abs(f(mpmath.mpf("1e8")) / mpmath.mpf("1e8") - 1) < 1e-6

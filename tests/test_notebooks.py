@@ -7,7 +7,7 @@ without the audit extra, and every notebook without matplotlib: a ``sitecustomiz
 
 Measured on the shared 2-core machine (nbclient, one kernel per notebook): 01 4 s, 02 5 s, 03 16 s, 04 4 s,
 05 3-5 s, 06 5-6 s with every extra; 03 with the audit libraries and matplotlib blocked 5 s. The matplotlib-free
-runs of the other five are marked slow.
+runs of the other five are marked slow, and so is 03 with every extra (its blocked run stays in the default run).
 """
 
 from __future__ import annotations
@@ -195,7 +195,10 @@ def run(path, tmp_path, extra=()):
     return clean(nb)
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+# 03 with every extra is the slowest (its audits); the default run has its quick version, 03 with the audit
+# libraries and matplotlib blocked (test_03_runs_without_the_audit_extra_and_matplotlib)
+@pytest.mark.parametrize("path", [pytest.param(p, marks=pytest.mark.slow) if p.name.startswith("03_") else p
+                                  for p in NOTEBOOKS], ids=lambda p: p.stem)
 def test_notebook_runs_and_its_committed_outputs_are_current(path, tmp_path):
     """The notebooks are committed executed, so that they read on any code host: every code cell ran, and running
     it again gives the same text outputs (volatile parts aside: :data:`VOLATILE`); images are not compared.

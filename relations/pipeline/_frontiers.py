@@ -215,14 +215,24 @@ def _sup_ratio(bound) -> tuple[float, str, str]:
 
 @lru_cache(maxsize=1)
 def _leading_terms():
-    """``F(eps) = c - 1 - ln c``'s leading terms at 0 and at infinity, as sympy expressions in ``eps``.
+    """``F(eps) = c - 1 - ln c``'s leading terms at 0 and at infinity, as sympy expressions in ``eps``:
+    ``eps^2 / 8`` and ``eps``.
 
     ``F / lead -> 1`` at each end, so ``lim F / bound = lim lead / bound`` there (a product of limits),
     and sympy takes that limit at once.  At 0, with ``u = c - 1 -> 0+`` and ``g(u) = u - ln(1 + u)``,
-    ``F / eps^2 = (g(u) / u^2) (u / eps)^2 -> b a^2`` where sympy finds ``a = lim u / eps`` and
-    ``b = lim g(u) / u^2`` (about a second; the limit of ``F / bound`` itself takes sympy five).  At
-    infinity the lead is ``(lim F / eps) eps``.
+    ``F / eps^2 = (g(u) / u^2) (u / eps)^2 -> b a^2`` with ``a = lim u / eps = 1/2`` and
+    ``b = lim g(u) / u^2 = 1/2``; at infinity the lead is ``(lim F / eps) eps = eps``.  The three limits
+    are constants, written here; :func:`_derived_leading_terms` has sympy find them (about a second of
+    CPU per process, which each ``verify`` would pay), and tests/test_frontiers.py checks they agree.
     """
+    import sympy as sp
+
+    e = sp.Symbol("eps", positive=True)
+    return sp.Rational(1, 8) * e**2, e
+
+
+def _derived_leading_terms():
+    """:func:`_leading_terms` found by sympy: ``a``, ``b`` and ``k`` as limits (each a finite positive number)."""
     import sympy as sp
 
     e, u = sp.Symbol("eps", positive=True), sp.Symbol("u", positive=True)
