@@ -41,7 +41,10 @@ T = TypeVar("T")
 
 #: Depth of the first enumeration of an input: a path cut there is a loop on draws, enumerated again recording
 #: its states (:mod:`relations.audit._states`) to the full depth.
-LOOP_PROBE = 64
+LOOP_PROBE = 16
+#: Paths the state-recording enumeration may run without meeting a repeated state before it gives up (a deep
+#: tree that is no loop: recording states would only slow it down).
+LOOP_PATIENCE = 500
 
 
 @dataclass(frozen=True)
@@ -102,6 +105,35 @@ class Enumerated:
                         return None, (i, i2, j)
                     if best is not None and p / top > best:
                         best, where = p / top, (i, i2, j)
+        return best, where
+
+    def eps_d_upper(self) -> tuple[Fraction | None, tuple[int, int, int] | None]:
+        """A certified upper bound ``ln(q)`` on ``eps_d`` *if the randomizer returns no output other than those
+        seen* (``outputs`` declared by the user): ``(q, (x, x', y))``, the largest ``(rows[x][y] + unexplored[x])
+        / rows[x'][y]`` (``q = None``: infinite).  Each true entry lies in ``[rows[x][y], rows[x][y] +
+        unexplored[x]]``, so the bound narrows as the depth grows.
+
+        Examples
+        --------
+        >>> from fractions import Fraction as F
+        >>> e = Enumerated([0, 1], [[F(5, 8), F(1, 4)], [F(1, 4), F(5, 8)]], 5, 0.0, (F(1, 8), F(1, 8)))
+        >>> e.eps_d_upper()
+        (Fraction(3, 1), (0, 1, 0))
+        """
+        best: Fraction = Fraction(1)
+        where = None
+        mass = self.unexplored or tuple(Fraction(0) for _ in self.rows)
+        for i, row in enumerate(self.rows):
+            for i2, other in enumerate(self.rows):
+                if i == i2:
+                    continue
+                for j, p in enumerate(row):
+                    if other[j] == 0:
+                        if p + mass[i] > 0:
+                            return None, (i, i2, j)
+                        continue
+                    if (p + mass[i]) / other[j] > best:
+                        best, where = (p + mass[i]) / other[j], (i, i2, j)
         return best, where
 
 
@@ -390,8 +422,11 @@ class _Walk:
         replay = Replay(self.max_outcomes, self.max_depth, snapshot=key)
         leaves: list[tuple[int, Fraction, float, int, int]] = []  # (kind, probability, radius, last node, payload)
         outputs = self.outputs
+        jumped = False
         while True:
             self._count()
+            if not jumped and len(leaves) > LOOP_PATIENCE:
+                raise _NoChain()
             kind, payload = 0, 0
             try:
                 value = _run(self.fn, x, self.pass_rng, replay, current)
@@ -399,7 +434,7 @@ class _Walk:
             except Truncated:
                 kind = 1
             except Jump as jump:
-                kind, payload = 2, jump.state
+                kind, payload, jumped = 2, jump.state, True
             depth = len(replay.trail)
             leaves.append((kind, replay.probability(), replay.radius, replay.keys[depth - 1] if depth else -1, payload))
             if not replay.advance():
@@ -495,19 +530,23 @@ class Unexplored(NotEnumerable):
     the unexplored mass.  ``enumerated`` holds the explored rows; the message gives the certified lower bound
     on ``eps_d`` and the mass."""
 
-    def __init__(self, enumerated: Enumerated, depth: int):
-        self.enumerated, self.depth = enumerated, depth
+    def __init__(self, enumerated: Enumerated, depth: int, closed: bool = False):
+        self.enumerated, self.depth, self.closed = enumerated, depth, closed
         q, _ = enumerated.eps_d_lower()
         lower = "inf" if q is None else f"{math.log(q.numerator) - math.log(q.denominator):.6g}"
-        self.interval = {"lower": lower, "upper": None, "depth": depth,
+        upper = None
+        if closed:  # the outputs were declared: an upper end too
+            top, _ = enumerated.eps_d_upper()
+            upper = "inf" if top is None else f"{math.log(top.numerator) - math.log(top.denominator):.6g}"
+        self.interval = {"lower": lower, "upper": upper, "depth": depth,
                          "unexplored": mass_text(max(enumerated.unexplored))}
         super().__init__(f"a loop on draws: paths of more than {depth} draws were not followed (unexplored mass "
                          f"up to {mass_text(max(enumerated.unexplored))} per input), so eps_d is known only within "
-                         f"[{lower}, inf)")
+                         f"[{lower}, {upper or 'inf'}" + ("]" if upper not in (None, "inf") else ")"))
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickled with what it was made from (an audit's child process sends it back)."""
-        return (Unexplored, (self.enumerated, self.depth))
+        return (Unexplored, (self.enumerated, self.depth, self.closed))
 
 
 def deepening(explore: Callable[[int, float], T], *, seconds: float) -> T:

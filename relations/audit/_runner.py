@@ -27,6 +27,7 @@ from relations.audit._report import (
     _mechanism,
     _sampled_report,
     decide_channel,
+    declared_outputs,
     depth_bounded_report,
     factorised_report,
 )
@@ -166,7 +167,7 @@ def audit_target(target: str, *, domain: Sequence[Any] | None = None, eps: Any =
                  progress: Callable[[int, int], None] | None = None, exact_only: bool = False,
                  bins: int | Sequence[float] | None = None, seconds: float = WHITE_BOX_SECONDS,
                  timeout: float | None = TOTAL_SECONDS, call_seconds: float = CALL_SECONDS,
-                 memory_mb: int = MEMORY_MB) -> AuditReport:
+                 memory_mb: int = MEMORY_MB, outputs: Sequence[Any] | None = None) -> AuditReport:
     """Audit ``target`` (``MODULE:FUNCTION``, ``FILE.py:FUNCTION`` or a library mechanism).
 
     Parameters
@@ -214,6 +215,9 @@ def audit_target(target: str, *, domain: Sequence[Any] | None = None, eps: Any =
         Seconds one call of the randomizer may take (:data:`~relations.audit._pool.CALL_SECONDS`; 0: none).
     memory_mb : int, optional
         Address space of each worker process in MiB (:data:`~relations.audit._pool.MEMORY_MB`; 0: none).
+    outputs : sequence, optional
+        Every output the randomizer may return (``--outputs``): a loop on draws cut at a depth then has a
+        certified upper end on ``eps_d`` too (:func:`~relations.audit._report.depth_bounded_report`).
     exact_only : bool, optional
         Refuse (:class:`~relations.audit._enumerate.NotEnumerable`) rather than sample when the exact route
         cannot answer.  Otherwise the report says why, and samples: ``samples`` per input, or by default
@@ -284,7 +288,8 @@ def audit_target(target: str, *, domain: Sequence[Any] | None = None, eps: Any =
         interval: dict = {}
         if white_box and info.get("enumerable", True):
             try:
-                report = _deepening(pool, job, domain, parsed, prior, declared, extra, max_paths, seconds)
+                report = _deepening(pool, job, domain, parsed, prior, declared, extra, max_paths, seconds,
+                                    declared_outputs(outputs))
                 if info.get("seeds"):  # local hashing: exact given each of a few hash seeds, not over all
                     report = _with(report, route=f"white-box over {info['seeds']} hash seeds")
                 return report
@@ -372,7 +377,7 @@ def _stop(eps: Any) -> float | None:
 
 
 def _deepening(pool: Pool, job: dict, domain: list, parsed: list, prior: Any, declared: list | None, extra: dict,
-               max_paths: int, seconds: float) -> AuditReport:
+               max_paths: int, seconds: float, outputs: frozenset[str] | None = None) -> AuditReport:
     """The white-box report, deepening a loop on draws: when the paths cut at one depth leave the claims
     undecided, the depth is doubled (:func:`~relations.audit._exact.deepening`; the budget ``seconds`` is that
     of one input, spent by the inputs in parallel); then :class:`Unexplored`, from the deepest level run, sends
@@ -386,7 +391,8 @@ def _deepening(pool: Pool, job: dict, domain: list, parsed: list, prior: Any, de
         for a in answers:  # an exception under enumeration: symbolic draws used beyond comparisons
             if a.get("kind") == "error":
                 raise NotEnumerable(f"the randomizer failed under enumeration ({a['message']})")
-        return _white(job["target"], domain, [_check(a) for a in answers], parsed, prior, declared, extra, depth)
+        return _white(job["target"], domain, [_check(a) for a in answers], parsed, prior, declared, extra, depth,
+                      outputs)
 
     return deepening(explore, seconds=seconds)
 
@@ -403,7 +409,7 @@ def _one_process(pool: Pool, job: dict, n: int) -> list[dict]:
 
 
 def _white(target: str, domain: list, answers: list[dict], parsed: list, prior: Any, declared: list | None,
-           extra: dict, depth: int = MAX_DEPTH) -> AuditReport:
+           extra: dict, depth: int = MAX_DEPTH, outputs: frozenset[str] | None = None) -> AuditReport:
     bits = [a.get("bits", {}).get(str(i)) for a, i in zip(answers, range(len(domain)))]
     if any(b is not None for b in bits):  # vectors of independent bits: the factorised channel
         if not all(b is not None for b in bits) or len({b["kind"] for b in bits}) != 1:
@@ -428,9 +434,10 @@ def _white(target: str, domain: list, answers: list[dict], parsed: list, prior: 
     unexplored = tuple(Fraction(a.get("unexplored", {}).get(str(i), "0")) for a, i in zip(answers, range(len(domain))))
     if any(unexplored):  # a loop on draws: a certified lower bound only, violated or sampled
         e = Enumerated(list(order), rows, runs, rounding, unexplored)
-        report = depth_bounded_report(target, domain, labels, e, parsed, extra, depth=depth)
+        report = depth_bounded_report(target, domain, labels, e, parsed, extra, depth=depth, keys=list(order),
+                                      declared=outputs)
         if report is None:
-            raise Unexplored(e, depth)
+            raise Unexplored(e, depth, closed=outputs is not None and len(order) == len(outputs))
         return report
     mech = _mechanism(domain, labels, rows, rounding, prior, target)
     (measures, decided), verdict = decide_channel(mech, parsed)
