@@ -322,7 +322,7 @@ def test_deepening_is_bounded_by_work_not_the_clock():
     assert deeper(128, DEEPENING_WORK // 512) and not deeper(128, DEEPENING_WORK // 512 + 1)
     depth = 128
     while True:
-        e = enumerate_channel(_counted_retry, [0, 1, 2, 3], max_depth=depth, allow_unexplored=True, loops=False)
+        e = enumerate_channel(_counted_retry, [0, 1, 2, 3], max_depth=depth, allow_unexplored=True)
         if 4 * e.runs * depth > DEEPENING_WORK or depth == 1024:
             break
         depth *= 2

@@ -383,9 +383,12 @@ def _deepening(pool: Pool, job: dict, domain: list, parsed: list, prior: Any, de
     of one input, spent by the inputs in parallel); then :class:`Unexplored`, from the deepest level run, sends
     the audit to sampling."""
     def explore(depth: int, left: float) -> AuditReport:
-        jobs = [dict(job, task="enumerate", inputs=[i], max_paths=max_paths, seconds=left, max_depth=depth)
-                for i in range(len(domain))]
-        answers = pool.map(jobs)
+        n = len(domain)
+        size = max(1, -(-n // BATCHES))  # inputs per job: a few per worker, not one job per input
+        groups = [list(range(i, min(n, i + size))) for i in range(0, n, size)]
+        jobs = [dict(job, task="enumerate", inputs=g, max_paths=max_paths, seconds=left, max_depth=depth)
+                for g in groups]
+        answers = [one for g, a in zip(groups, pool.map(jobs)) for one in _split(a, g)]
         if len({a.get("fingerprint") for a in answers if a.get("ok")}) > 1:  # a value drawn at import differs
             answers = _one_process(pool, dict(jobs[0], inputs=list(range(len(domain)))), len(domain))
         for a in answers:  # an exception under enumeration: symbolic draws used beyond comparisons
@@ -400,12 +403,22 @@ def _deepening(pool: Pool, job: dict, domain: list, parsed: list, prior: Any, de
 def _one_process(pool: Pool, job: dict, n: int) -> list[dict]:
     """Every input enumerated in one worker (the module drew a value at import, which differs between
     processes: within one, it is a constant of the mechanism), split back into one answer per input."""
-    a = pool.map([job])[0]
+    return _split(pool.map([job])[0], list(range(n)))
+
+
+#: Jobs the enumeration of a domain is cut into (each a run of inputs): enough for the workers to share, few
+#: enough that a job's fixed cost (finding the generators alive in the worker) is not paid once per input.
+BATCHES = 32
+
+
+def _split(a: dict, inputs: list[int]) -> list[dict]:
+    """A worker's answer for several inputs, as one answer per input (the runs counted on the first)."""
     if not a.get("ok"):
-        return [a] * n
-    return [{"ok": True, "rows": {str(i): a["rows"][str(i)]}, "runs": a["runs"] if i == 0 else 0,
+        return [a] * len(inputs)
+    return [{"ok": True, "rows": {str(i): a["rows"][str(i)]}, "runs": a["runs"] if i == inputs[0] else 0,
              "rounding": a["rounding"], "unexplored": {str(i): a["unexplored"][str(i)]},
-             "bits": {k: v for k, v in a["bits"].items() if k == str(i)}} for i in range(n)]
+             "bits": {k: v for k, v in a["bits"].items() if k == str(i)}, "fingerprint": a.get("fingerprint")}
+            for i in inputs]
 
 
 def _white(target: str, domain: list, answers: list[dict], parsed: list, prior: Any, declared: list | None,
