@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from fractions import Fraction
@@ -45,7 +46,7 @@ MAX_DOMAIN = 1024
 DEFAULT_SAMPLES = 100_000
 #: The most samples, over all inputs, that the default budget draws.
 DEFAULT_TOTAL = 2_000_000
-#: Wall-time budget (seconds) of the white-box route for one input; past it the audit samples.
+#: Wall-time budget (seconds) of the white-box route, all inputs together; past it the audit samples.
 WHITE_BOX_SECONDS = 120.0
 #: Equal-mass intervals of the automatic binning of real-valued outputs.
 AUTO_BINS = 16
@@ -206,7 +207,7 @@ def audit_target(target: str, *, domain: Sequence[Any] | None = None, eps: Any =
         binned channel is sampled afresh (``seed + 1``).  Binning is post-processing, so a certified lower
         bound on the binned channel is one on the mechanism.
     seconds : float, optional
-        Wall-time budget of the white-box route for one input (:data:`WHITE_BOX_SECONDS`); with the path
+        Wall-time budget of the white-box route, all inputs together (:data:`WHITE_BOX_SECONDS`); with the path
         budget ``max_paths`` and the depth :data:`~relations.audit._enumerate.MAX_DEPTH` it is reported in
         the JSON (``budgets``).
     timeout : float, optional
@@ -379,16 +380,29 @@ def _stop(eps: Any) -> float | None:
 def _deepening(pool: Pool, job: dict, domain: list, parsed: list, prior: Any, declared: list | None, extra: dict,
                max_paths: int, seconds: float, outputs: frozenset[str] | None = None) -> AuditReport:
     """The white-box report, deepening a loop on draws: when the paths cut at one depth leave the claims
-    undecided, the depth is doubled (:func:`~relations.audit._exact.deepening`; the budget ``seconds`` is that
-    of one input, spent by the inputs in parallel); then :class:`Unexplored`, from the deepest level run, sends
-    the audit to sampling."""
+    undecided, the depth is doubled (:func:`~relations.audit._exact.deepening`); then :class:`Unexplored`, from
+    the deepest level run, sends the audit to sampling.  One budget for the whole route: ``seconds`` is spent by
+    all inputs together.  The first input is enumerated alone; when its time, times the inputs left over the
+    workers, would exceed the budget, every input is sampled at once (not one budget spent per input)."""
     def explore(depth: int, left: float) -> AuditReport:
         n = len(domain)
-        size = max(1, -(-n // BATCHES))  # inputs per job: a few per worker, not one job per input
-        groups = [list(range(i, min(n, i + size))) for i in range(0, n, size)]
+        size = max(1, -(-(n - 1) // BATCHES))  # inputs per job: a few per worker, not one job per input
+        groups = [[0]] + [list(range(i, min(n, i + size))) for i in range(1, n, size)]
         jobs = [dict(job, task="enumerate", inputs=g, max_paths=max_paths, seconds=left, max_depth=depth)
                 for g in groups]
-        answers = [one for g, a in zip(groups, pool.map(jobs)) for one in _split(a, g)]
+        start = time.monotonic()
+        answers = _split(pool.map(jobs[:1])[0], groups[0])  # the first input alone: can the others finish?
+        spent = time.monotonic() - start
+        if answers[0].get("ok") and n > 1:
+            ahead = spent * (n - 1) / max(1, getattr(pool, "workers", 1))
+            if spent + ahead > left:
+                raise NotEnumerable(f"the white-box route would take about {spent + ahead:.0f} s for the {n} inputs "
+                                    f"(the first took {spent:.2g} s), beyond its budget of {left:g} s: every input "
+                                    "is sampled")
+            rest = [dict(j, seconds=left - spent) for j in jobs[1:]]
+            answers += [one for g, a in zip(groups[1:], pool.map(rest)) for one in _split(a, g)]
+        elif n > 1:
+            answers += [answers[0]] * (n - 1)
         if len({a.get("fingerprint") for a in answers if a.get("ok")}) > 1:  # a value drawn at import differs
             answers = _one_process(pool, dict(jobs[0], inputs=list(range(len(domain)))), len(domain))
         for a in answers:  # an exception under enumeration: symbolic draws used beyond comparisons

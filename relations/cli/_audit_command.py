@@ -58,8 +58,8 @@ def audit(
     bins: str | None = typer.Option(None, "--bins", help="Bin real-valued outputs when sampling: a number N of "
                                        "equal-mass intervals from a first sample, or comma-separated edges (by "
                                        "default outputs that seldom repeat are binned into 16)."),
-    time_budget: float = typer.Option(120.0, "--time-budget", help="Seconds the white-box route may spend on one "
-                                      "input before the audit samples instead.", min=0.1, max=86_400),
+    time_budget: float = typer.Option(120.0, "--time-budget", help="Seconds the white-box route may spend, all "
+                                      "inputs together, before the audit samples instead.", min=0.1, max=86_400),
     exact_only: bool = typer.Option(False, "--exact-only", help="Refuse (exit 2) instead of sampling when the "
                                     "randomness cannot be enumerated exactly."),
     black_box: bool = typer.Option(False, "--black-box", help="Sample even when the randomness could be enumerated."),
