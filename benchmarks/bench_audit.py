@@ -1,7 +1,8 @@
 """Benchmark of ``relations audit``'s black-box route against a plain sampling loop (ratios, one process).
 
 Run: ``python benchmarks/bench_audit.py`` (``--quick`` for a small run; ``--full`` for the
-issue's target: 1e6 samples per input over a domain of 64).
+issue's target: 1e6 samples per input over a domain of 64); ``--white-box`` for the enumerating route
+(below).
 
 For k-ary randomized response written in Python (``rng.random()``, ``rng.integers``), it
 times, side by side in this process:
@@ -14,6 +15,15 @@ times, side by side in this process:
 
 It prints the seconds and the ratios tool / baseline; the 2-worker ratio below 1 is the
 speed-up the cores give.  No claim is made, so no round stops early.
+
+With ``--white-box`` it times the enumerating route instead, CPU time beside wall time:
+
+1. k-RR with k = 256 (65,536 paths): the enumeration per path against a bare call of the same randomizer
+   on numpy's generator (the baseline), and ``relations audit`` as a whole process (``python -m
+   relations.cli audit``, one worker);
+2. 4-RR whose lie is drawn by rejection ("randrange until != x") to depth 1024: with the loop's repeated
+   state solved as a Markov chain (the default), and without (``loops=False``: every path followed to 1024
+   draws, each path replaying its prefix).
 """
 
 from __future__ import annotations
@@ -50,7 +60,72 @@ def baseline(fn, domain, samples: int) -> float:
     return time.perf_counter() - start
 
 
+REJECTION = '''
+import math
+def rejection(x, rng, k=4, eps=1.0):
+    e = math.exp(eps)
+    if rng.random() < e / (e + k - 1):
+        return x
+    while True:
+        y = int(rng.integers(0, k))
+        if y != x:
+            return y
+'''
+
+
+def white_box() -> None:
+    """The enumerating route: per path against a bare call, k = 256 whole process, a rejection loop deep."""
+    import subprocess
+
+    from relations.audit._exact import enumerate_channel
+
+    rows = {}
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "krr_white.py")
+        with open(path, "w") as fh:
+            fh.write(CODE.format(k=256) + REJECTION)
+        sys.path.insert(0, folder)
+        import krr_white  # noqa: E402
+
+        domain = list(range(256))
+        rng = np.random.default_rng(0)
+        calls = 65_536
+        wall, cpu = time.perf_counter(), time.process_time()
+        for i in range(calls):
+            krr_white.krr(i & 255, rng)
+        bare = (time.perf_counter() - wall) / calls, (time.process_time() - cpu) / calls
+        wall, cpu = time.perf_counter(), time.process_time()
+        e = enumerate_channel(krr_white.krr, domain)
+        per_path = (time.perf_counter() - wall) / e.runs, (time.process_time() - cpu) / e.runs
+        rows["bare call (us, wall/cpu)"] = [round(v * 1e6, 2) for v in bare]
+        rows["white-box per path (us, wall/cpu)"] = [round(v * 1e6, 2) for v in per_path]
+        rows["per path / bare call (cpu)"] = round(per_path[1] / bare[1], 2)
+        wall = time.perf_counter()
+        before = os.times()
+        out = subprocess.run([sys.executable, "-m", "relations.cli", "audit", f"{path}:krr", "--domain",
+                              ",".join(map(str, domain)), "--eps", "1", "--workers", "1"], capture_output=True,
+                             text=True, check=False)
+        after = os.times()
+        rows["k=256 whole process (s, wall/cpu)"] = [round(time.perf_counter() - wall, 2),
+                                                    round(after.children_user + after.children_system
+                                                          - before.children_user - before.children_system, 2)]
+        rows["k=256 verdict"] = out.stdout.split(":")[0]
+        for loops in (True, False):
+            wall, cpu = time.perf_counter(), time.process_time()
+            e = enumerate_channel(krr_white.rejection, [0, 1, 2, 3], max_depth=1024, allow_unexplored=True,
+                                  loops=loops)
+            rows[f"rejection 4-RR depth 1024, loops={loops} (s, wall/cpu)"] = [
+                round(time.perf_counter() - wall, 2), round(time.process_time() - cpu, 2)]
+            rows[f"rejection 4-RR depth 1024, loops={loops}: paths, exact"] = [e.runs, e.complete]
+    for name, value in rows.items():
+        print(f"  {name:58s} {value}")
+    print(json.dumps(rows))
+
+
 def main() -> None:
+    if "--white-box" in sys.argv:
+        white_box()
+        return
     quick, full = "--quick" in sys.argv, "--full" in sys.argv
     k, samples = (64, 1_000_000) if full else ((8, 20_000) if quick else (16, 200_000))
     with tempfile.TemporaryDirectory() as folder:

@@ -237,6 +237,18 @@ def _retry_krr(x, rng):
             return y
 
 
+def _counted_retry(x, rng):
+    """The same loop counting its tries: its state never repeats, so it is followed to a depth only."""
+    if rng.random() < 0.5:
+        return x
+    tries = 0
+    while True:
+        tries += 1
+        y = int(rng.integers(0, 4))
+        if y != x:
+            return y
+
+
 def _leaky_retry(x, rng):
     """The same loop, but the truth is kept with probability 0.9: eps_d = ln(0.9 / (0.1/3)) = ln 27."""
     if rng.random() < 0.9:
@@ -248,26 +260,70 @@ def _leaky_retry(x, rng):
 
 
 def test_a_loop_on_draws_never_hangs_nor_claims_exactness():
+    """Without recording states (loops=False), the rejection loop is cut at its depth: a certified lower bound
+    only."""
     from relations.audit._exact import Unexplored
 
     with pytest.raises(Unexplored) as info:
-        enumerate_channel(_retry_krr, [0, 1, 2, 3])
+        enumerate_channel(_retry_krr, [0, 1, 2, 3], loops=False)
     e = info.value.enumerated
     assert 0 < max(e.unexplored) < Fraction(1, 2**100)
     q, _ = e.eps_d_lower()
     assert Fraction(3) - Fraction(1, 10**20) < q <= 3  # certified below the true ln 3, and close to it
 
 
+def test_a_rejection_loop_whose_state_repeats_is_exact():
+    """The loop's state repeats (the same draw, x, and the rejected y = x): the Markov chain is solved exactly,
+    P(y) = (1/2)(1/4) / (1 - 1/4) = 1/6 for each other value (by hand), so eps_d = ln 3 exactly."""
+    e = enumerate_channel(_retry_krr, [0, 1, 2, 3])
+    row = dict(zip(e.outputs, e.rows[0]))
+    assert row == {0: Fraction(1, 2), 1: Fraction(1, 6), 2: Fraction(1, 6), 3: Fraction(1, 6)}
+    assert e.complete and e.runs < 2000
+
+
+def test_a_for_loop_is_never_mistaken_for_a_repeated_state():
+    """Three tries of a fair coin in a for loop over equal items: the locals repeat but the loop's iterator
+    (on the operand stack) does not, so no state is cut: P(1) = 7/8 (by hand), not 1."""
+    def tries(x, rng):
+        for _ in [0, 0, 0]:
+            if rng.random() < Fraction(1, 2):
+                return 1
+        return 0
+
+    def counted(x, rng):
+        n = 0
+        while rng.random() < Fraction(1, 2):
+            n += 1
+            if n == 3:
+                return 1
+        return 0
+    assert enumerate_channel(tries, [0]).rows == [[Fraction(7, 8), Fraction(1, 8)]]
+    assert enumerate_channel(counted, [0]).rows == [[Fraction(1, 8), Fraction(7, 8)]]
+
+
 def test_a_loop_with_a_violation_is_violated_on_its_certified_lower_bound():
-    report = audit(_leaky_retry, domain=[0, 1, 2, 3], eps="ln(3)")
+    report = audit(_leaky_retry, domain=[0, 1, 2, 3], eps="ln(3)")  # its state repeats: exact, ln 27
+    assert report.verdict == "violated" and report.route == "white-box"
+    assert abs(report.measures.eps_d.value - math.log(27)) < 1e-12  # the binary values of 0.9 and 0.1 / 3
+
+    def leaky_counted(x, rng):  # the same, counting its tries: depth-bounded, on its certified lower bound
+        if rng.random() < 0.9:
+            return x
+        tries = 0
+        while True:
+            tries += 1
+            y = int(rng.integers(0, 4))
+            if y != x:
+                return y
+    report = audit(leaky_counted, domain=[0, 1, 2, 3], eps="ln(3)")
     assert report.verdict == "violated" and report.route == "white-box (depth-bounded)"
     assert "unexplored mass" in report.route_reason and ">=" in report.summary()
 
 
-def test_a_correct_loop_is_sampled_not_called_exact():
-    report = audit(_retry_krr, domain=[0, 1, 2, 3], eps="ln(3)", samples=20_000, seed=2)
-    assert report.route == "black-box" and report.verdict == "consistent"
-    assert "loop on draws" in report.route_reason and report.repeatable
+def test_a_correct_rejection_loop_is_exact():
+    report = audit(_retry_krr, domain=[0, 1, 2, 3], eps="ln(3)")
+    assert report.route == "white-box" and report.verdict == "consistent"
+    assert str(report.measures.eps_d.exact) == "ln(3)"
 
 
 def test_a_loop_is_followed_deeper_while_its_bound_decides_nothing():
@@ -306,12 +362,12 @@ def test_deepening_is_bounded_by_work_not_the_clock():
     assert deeper(128, DEEPENING_WORK // 512) and not deeper(128, DEEPENING_WORK // 512 + 1)
     depth = 128
     while True:
-        e = enumerate_channel(_retry_krr, [0, 1, 2, 3], max_depth=depth, allow_unexplored=True)
+        e = enumerate_channel(_counted_retry, [0, 1, 2, 3], max_depth=depth, allow_unexplored=True)
         if 4 * e.runs * depth > DEEPENING_WORK or depth == 1024:
             break
         depth *= 2
     assert depth > 128  # the rejection loop is cheap enough to be deepened at least once
-    report = audit(_retry_krr, domain=[0, 1, 2, 3], eps="ln(3)", samples=10_000, seed=2)
+    report = audit(_counted_retry, domain=[0, 1, 2, 3], eps="ln(3)", samples=10_000, seed=2)
     assert f"more than {depth} draws" in report.route_reason
     assert f"up to {mass_text(max(e.unexplored))} per input" in report.route_reason
     interval = report.white_box_interval  # the certified interval the explored paths give, in the JSON too

@@ -18,12 +18,13 @@ def run_audit(target: str, *, domain: Sequence[Any] | None = None, eps: str | No
               seconds: float = 120.0, exact_only: bool = False, white_box: bool = True, seed: int = 0,
               python: str | None = None, workers: int = 1, scheduler: str | None = None,
               json_out: bool = False, timeout: float | None = None, call_seconds: float | None = None,
-              memory_mb: int | None = None) -> int:
+              memory_mb: int | None = None, outputs: Sequence[Any] | None = None) -> int:
     """``relations audit TARGET``: audit, write the implemented channel to ``out``, print the report.
 
     The options are the command's (``params`` as ``NAME=VALUE`` strings, ``white_box`` is not
     ``--black-box``, ``seconds`` is ``--time-budget``, ``timeout``, ``call_seconds`` and ``memory_mb`` are
-    ``--timeout``, ``--call-timeout`` and ``--memory``, ``None`` for their defaults); ``out`` is checked before
+    ``--timeout``, ``--call-timeout`` and ``--memory``, ``None`` for their defaults; ``outputs`` is
+    ``--outputs``); ``out`` is checked before
     the audit runs.
 
     Returns
@@ -55,7 +56,7 @@ def run_audit(target: str, *, domain: Sequence[Any] | None = None, eps: str | No
         report = audit_target(target, domain=domain, eps=eps, claims=claims, k=k, params=parsed, samples=samples,
                               seed=seed, max_paths=max_paths, python=python, workers=workers, scheduler=scheduler,
                               white_box=white_box, progress=progress_bar, exact_only=exact_only, bins=bins,
-                              seconds=seconds, **limits)
+                              seconds=seconds, outputs=outputs, **limits)
     except NotEnumerable as exc:
         raise InputError(f"{target}: its randomness cannot be enumerated exactly ({exc}); without --exact-only it "
                          "is sampled") from None

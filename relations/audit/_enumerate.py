@@ -28,13 +28,13 @@ input's *unexplored mass*, so every entry of its row is known within that mass, 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 __all__ = ["MAX_PATHS", "MAX_DEPTH", "MAX_DEEPENING", "DEEPENING_WORK", "deeper", "MAX_OUTCOMES", "Truncated", "THRESHOLD_ROUNDING", "NotEnumerable", "HiddenRandomness",
-           "Replay", "exact_threshold", "float_radius", "NUMPY_COMPARISONS", "UniformDraw",
+           "Replay", "Jump", "uniform_weights", "exact_threshold", "float_radius", "NUMPY_COMPARISONS", "UniformDraw",
            "ScaledDraw"]
 
 #: Relative rounding assumed for a float threshold or weight the code uses (``2**-42``, the
@@ -84,39 +84,97 @@ class HiddenRandomness(NotEnumerable):
     built before the run, native code): sampling it cannot be reproduced from the audit's seed."""
 
 
-class Replay:
-    """Depth-first replay of the decision tree: forced choices, then first choices recorded."""
+class Jump(BaseException):
+    """A path reached a draw in a state seen before (:class:`Replay` with a ``snapshot``): its continuation is
+    that of the earlier node, so the path is cut there (a ``BaseException``, like :class:`Truncated`)."""
 
-    def __init__(self, max_outcomes: int, max_depth: int | None = None):
+    def __init__(self, state: int):
+        super().__init__(state)
+        self.state = state
+
+
+_UNIFORM: dict[int, tuple[Fraction, ...]] = {}
+
+
+def uniform_weights(n: int) -> tuple[Fraction, ...]:
+    """``n`` equal weights ``1/n``, shared (a draw of ``integers(0, n)`` asks for them on every path).
+
+    Examples
+    --------
+    >>> uniform_weights(3) is uniform_weights(3), uniform_weights(2)
+    (True, (Fraction(1, 2), Fraction(1, 2)))
+    """
+    w = _UNIFORM.get(n)
+    if w is None:
+        w = tuple([Fraction(1, n)] * n)
+        if len(_UNIFORM) < 4096:
+            _UNIFORM[n] = w
+    return w
+
+
+class Replay:
+    """Depth-first replay of the decision tree: forced choices, then first choices recorded.
+
+    ``prefix[d]`` is the probability of the path's first ``d`` choices, kept from one path to the next for the
+    prefix they share.  With a ``snapshot`` (a function returning a key for the state of the program at a draw,
+    or ``None`` where it cannot be told), each new node's key is recorded in ``states`` (key to its number); a
+    node whose key was recorded before ends the path with :class:`Jump` (its continuation is known), and
+    ``keys[d]`` is the number of the state of the path's ``d``-th node, or -1."""
+
+    def __init__(self, max_outcomes: int, max_depth: int | None = None, snapshot: Any = None):
         self.max_depth = MAX_DEPTH if max_depth is None else max_depth
         self.forced: list[int] = []
-        self.trail: list[tuple[int, list[Fraction]]] = []  # (choice taken, weights of all choices)
+        self.trail: list[tuple[int, Sequence[Fraction]]] = []  # (choice taken, weights of all choices)
+        self.prefix: list[Fraction] = [Fraction(1)]
         self.radius = 1.0  # product of (1 + relative rounding) of the choices on this path
         self.max_outcomes = max_outcomes
+        self.snapshot = snapshot
+        self.states: dict[Hashable, int] = {}
+        self.node_prob: list[Fraction] = []  # each numbered node's probability, radius and parent (-1: none)
+        self.node_radius: list[float] = []
+        self.node_parent: list[int] = []
+        self.keys: list[int] = []  # the numbers of the nodes on the current path
 
-    def decide(self, weights: list[Fraction], radii: Sequence[float] | None = None) -> int:
+    def decide(self, weights: Sequence[Fraction], radii: Sequence[float] | None = None) -> int:
         """Pick a branch among ``weights`` (exact, summing to 1; zero-weight branches skipped).
 
         ``radii[i]`` is the relative rounding of branch ``i``'s weight (floats in the code)."""
         if len(weights) > self.max_outcomes:
             raise NotEnumerable(f"a draw with {len(weights)} outcomes exceeds the limit of {self.max_outcomes}")
-        depth = len(self.trail)
+        trail = self.trail
+        depth = len(trail)
         if depth >= self.max_depth:
             raise Truncated()
         if depth < len(self.forced):
             choice = self.forced[depth]
         else:
-            choice = next(i for i, w in enumerate(weights) if w > 0)
-        self.trail.append((choice, weights))
+            if self.snapshot is not None:
+                self._record(depth)
+            choice = 0 if weights[0] > 0 else next(i for i, w in enumerate(weights) if w > 0)
+        trail.append((choice, weights))
+        if len(self.prefix) <= depth + 1:
+            self.prefix.append(self.prefix[depth] * weights[choice])
         if radii is not None:
             self.radius *= 1 + radii[choice]
         return choice
 
+    def _record(self, depth: int) -> None:
+        """Number a new node and record its state, or end the path at a state seen before (:class:`Jump`)."""
+        key = self.snapshot()
+        if key is not None:
+            seen = self.states.get(key)
+            if seen is not None:
+                raise Jump(seen)
+        number = len(self.node_prob)
+        if key is not None:
+            self.states[key] = number
+        self.node_prob.append(self.prefix[depth])
+        self.node_radius.append(self.radius)
+        self.node_parent.append(self.keys[depth - 1] if depth else -1)
+        self.keys.append(number)
+
     def probability(self) -> Fraction:
-        p = Fraction(1)
-        for choice, weights in self.trail:
-            p *= weights[choice]
-        return p
+        return self.prefix[len(self.trail)]
 
     def advance(self) -> bool:
         """Move to the next path; False when every path has been run."""
@@ -125,16 +183,31 @@ class Replay:
             choice, weights = trail[-1]
             nxt = next((i for i in range(choice + 1, len(weights)) if weights[i] > 0), None)
             if nxt is not None:
+                d = len(trail) - 1
                 self.forced = [c for c, _ in trail[:-1]] + [nxt]
+                del self.prefix[d + 1:]
+                self.prefix.append(self.prefix[d] * weights[nxt])
                 self.trail = []
                 self.radius = 1.0
+                del self.keys[d + 1:]
                 return True
             trail.pop()
         return False
 
 
+_THRESHOLDS: dict[float, tuple[Fraction, float]] = {}
+
+
 def exact_threshold(value: Any) -> tuple[Fraction, float]:
     """A threshold's exact value and its absolute rounding (0 for ints and Fractions)."""
+    if type(value) is float:  # the common case, remembered (every path compares with the same few floats)
+        known = _THRESHOLDS.get(value)
+        if known is None and value == value:
+            known = (Fraction(value), THRESHOLD_ROUNDING * abs(value))
+            if len(_THRESHOLDS) < 65536:
+                _THRESHOLDS[value] = known
+        if known is not None:
+            return known
     if isinstance(value, (UniformDraw, ScaledDraw)):
         raise NotEnumerable("a uniform draw compared with or combined with another uniform draw")
     if isinstance(value, _Rounded):
@@ -153,6 +226,9 @@ def float_radius(values: Sequence[Any]) -> float:
     return 0.0 if all(isinstance(v, (int, Fraction)) for v in values) else 2 * THRESHOLD_ROUNDING
 
 
+_FRESH: dict[tuple[Fraction, float], tuple[tuple[Fraction, Fraction], tuple[float, float] | None]] = {}
+
+
 @dataclass(eq=False)
 class UniformDraw:
     """A uniform float on ``[lo, hi)``, narrowed by the comparisons the randomizer makes with it."""
@@ -169,6 +245,18 @@ class UniformDraw:
 
     def below(self, t: Fraction, err: float) -> bool:
         """Branch on ``u < t`` for an exact ``t`` with absolute rounding ``err``."""
+        if self.lo == 0 and self.hi == 1 and not (self.lo_err or self.hi_err) and 0 < t < 1:  # a fresh draw
+            key = (t, err)
+            known = _FRESH.get(key)
+            if known is None:
+                known = _FRESH[key] = ((t, 1 - t), None if not err else (err / float(t), err / float(1 - t)))
+                if len(_FRESH) > 4096:
+                    _FRESH.clear()
+            if self.replay.decide(*known) == 0:
+                self.hi, self.hi_err = t, err
+                return True
+            self.lo, self.lo_err = t, err
+            return False
         if t <= self.lo:
             t, err = self.lo, self.lo_err
         elif t >= self.hi:

@@ -22,6 +22,7 @@ from relations.audit._enumerate import (
     MAX_OUTCOMES,
     MAX_PATHS,
     HiddenRandomness,
+    Jump,
     NotEnumerable,
     Replay,
     Truncated,
@@ -30,12 +31,20 @@ from relations.audit._enumerate import (
 from relations.audit._generator import EnumeratingGenerator
 from relations.audit._intercept import HiddenEntropy, intercepted_globals
 from relations.audit._outputs import output_key, output_label
+from relations.audit._states import snapshot, solve_chain  # at import: the closed world patches random.SystemRandom
 from relations.audit._vectors import BitVector, Factorised, merge_products
 
 __all__ = ["REPLAYS", "Enumerated", "Unexplored", "enumerate_channel", "deepening", "exact_channel", "exact_mechanism",
            "mass_text"]
 
 T = TypeVar("T")
+
+#: Depth of the first enumeration of an input: a path cut there is a loop on draws, enumerated again recording
+#: its states (:mod:`relations.audit._states`) to the full depth.
+LOOP_PROBE = 16
+#: Paths the state-recording enumeration may run without meeting a repeated state before it gives up (a deep
+#: tree that is no loop: recording states would only slow it down).
+LOOP_PATIENCE = 500
 
 
 @dataclass(frozen=True)
@@ -96,6 +105,35 @@ class Enumerated:
                         return None, (i, i2, j)
                     if best is not None and p / top > best:
                         best, where = p / top, (i, i2, j)
+        return best, where
+
+    def eps_d_upper(self) -> tuple[Fraction | None, tuple[int, int, int] | None]:
+        """A certified upper bound ``ln(q)`` on ``eps_d`` *if the randomizer returns no output other than those
+        seen* (``outputs`` declared by the user): ``(q, (x, x', y))``, the largest ``(rows[x][y] + unexplored[x])
+        / rows[x'][y]`` (``q = None``: infinite).  Each true entry lies in ``[rows[x][y], rows[x][y] +
+        unexplored[x]]``, so the bound narrows as the depth grows.
+
+        Examples
+        --------
+        >>> from fractions import Fraction as F
+        >>> e = Enumerated([0, 1], [[F(5, 8), F(1, 4)], [F(1, 4), F(5, 8)]], 5, 0.0, (F(1, 8), F(1, 8)))
+        >>> e.eps_d_upper()
+        (Fraction(3, 1), (0, 1, 0))
+        """
+        best: Fraction = Fraction(1)
+        where = None
+        mass = self.unexplored or tuple(Fraction(0) for _ in self.rows)
+        for i, row in enumerate(self.rows):
+            for i2, other in enumerate(self.rows):
+                if i == i2:
+                    continue
+                for j, p in enumerate(row):
+                    if other[j] == 0:
+                        if p + mass[i] > 0:
+                            return None, (i, i2, j)
+                        continue
+                    if (p + mass[i]) / other[j] > best:
+                        best, where = (p + mass[i]) / other[j], (i, i2, j)
         return best, where
 
 
@@ -224,7 +262,7 @@ def _run(fn: Callable[..., Any], x: Any, pass_rng: bool, replay: Replay, current
 
 def enumerate_channel(fn: Callable[..., Any], domain: Sequence[Any], *, pass_rng: bool = True,
                       max_paths: int = MAX_PATHS, max_outcomes: int = MAX_OUTCOMES, max_depth: int | None = MAX_DEPTH,
-                      allow_unexplored: bool = False, seconds: float | None = None) -> Enumerated:
+                      allow_unexplored: bool = False, seconds: float | None = None, loops: bool = True) -> Enumerated:
     """The exact channel of ``fn`` on ``domain`` and the rounding it inherits from float thresholds.
 
     Parameters and exceptions as for :func:`exact_channel`; ``max_depth`` bounds the draws along one path
@@ -232,7 +270,10 @@ def enumerate_channel(fn: Callable[..., Any], domain: Sequence[Any], *, pass_rng
     followed further: with ``allow_unexplored`` its probability is added to the input's ``unexplored``
     mass and the rows sum to less than 1; otherwise :class:`Unexplored` is raised, with the certified
     lower bound on ``eps_d`` the explored paths give.  ``seconds`` bounds the wall time of the whole
-    enumeration: past it, :class:`~relations.audit._enumerate.NotEnumerable` says how far it got.
+    enumeration: past it, :class:`~relations.audit._enumerate.NotEnumerable` says how far it got.  With
+    ``loops``, an input whose paths were cut is enumerated again with the state of the code recorded at each
+    draw (:mod:`relations.audit._states`): a path that reaches a state seen before is cut there, and the finite
+    Markov chain of the states that repeat is solved exactly, so that a rejection loop is exact.
 
     Returns
     -------
@@ -253,54 +294,191 @@ def enumerate_channel(fn: Callable[..., Any], domain: Sequence[Any], *, pass_rng
     raw_rows: list[dict[int, Fraction]] = []
     watched = _prebuilt(fn)
     unexplored: list[Fraction] = []
-    deadline = None if seconds is None else time.monotonic() + seconds
-    runs = 0
+    walk = _Walk(fn, pass_rng, max_paths, max_outcomes, max_depth,
+                 None if seconds is None else time.monotonic() + seconds, seconds, outputs)
     radius = 1.0
     with intercepted_globals() as current:
+        walk.current = current
         for x in domain:
-            row: dict[int, Fraction] = {}
-            lost = Fraction(0)
-            replay = Replay(max_outcomes, max_depth)
-            while True:
-                runs += 1
-                if runs > max_paths:
-                    raise NotEnumerable(f"more than {max_paths} paths through the randomizer")
-                if deadline is not None and time.monotonic() > deadline:
-                    raise NotEnumerable(f"the white-box time budget of {seconds:g} s ran out after {runs - 1} paths")
-                truncated = False
-                states = [_state(g) for _, g in watched]
-                try:
-                    value = _run(fn, x, pass_rng, replay, current)
-                except Truncated:  # a loop on draws: the paths below this prefix are not followed
-                    lost += replay.probability()
-                    truncated = True
-                for (name, g), before in zip(watched, states):
-                    if _state(g) != before and not _excused(g, current):
-                        raise HiddenRandomness(f"the randomizer draws from {name}, a generator built before the "
-                                               "audit ran (at import): its draws cannot be enumerated")
-                if not truncated:
-                    key = _key(value)
-                    if not row:  # the first complete path, replayed: hidden randomness would change its output
-                        _replayed(fn, x, pass_rng, replay, key, current)
-                    j = outputs.setdefault(key, len(outputs))
-                    row[j] = row.get(j, Fraction(0)) + replay.probability()
-                    radius = max(radius, replay.radius)
-                if not replay.advance():
-                    break
+            states = [_state(g) for _, g in watched]
+            try:
+                row, lost, r = walk.paths(x, LOOP_PROBE)
+            except HiddenRandomness:  # the replays differed: a generator built before the run, if one moved
+                if all(_state(g) == before for (_, g), before in zip(watched, states)):
+                    raise
+            if any(_state(g) != before for (_, g), before in zip(watched, states)):
+                walk.careful = watched  # a generator built before the run moved: again, path by path
+                row, lost, r = walk.paths(x, LOOP_PROBE)
+                walk.careful = None
+            if lost:  # a loop on draws: its states, where they repeat; else deeper
+                looped = None
+                if loops:
+                    try:
+                        looped = walk.chain(x)
+                    except _NoChain:
+                        pass
+                if looped is not None:
+                    row, lost, r = looped
+                elif walk.max_depth > LOOP_PROBE:
+                    row, lost, r = walk.paths(x)
             raw_rows.append(row)
             unexplored.append(lost)
+            radius = max(radius, r)
+    runs = walk.runs
     keys = list(outputs)
     if any(_is_bits(k) for k in keys):  # independent bits: one product per input, never expanded
         return Enumerated([], [], runs, (radius - 1) * (1 + 2.0**-40), tuple(unexplored),
                           _factorised(keys, raw_rows, radius, unexplored))
     rows = [[r.get(j, Fraction(0)) for j in range(len(keys))] for r in raw_rows]
-    for x, r, m in zip(domain, rows, unexplored):
-        if sum(r) + m != 1:  # pragma: no cover - the weights of a decision tree sum to 1
-            raise AssertionError(f"probabilities for input {x!r} sum to {sum(r) + m}")
+    for x, full, m in zip(domain, rows, unexplored):
+        if sum(full) + m != 1:  # pragma: no cover - the weights of a decision tree sum to 1
+            raise AssertionError(f"probabilities for input {x!r} sum to {sum(full) + m}")
     e = Enumerated(keys, rows, runs, (radius - 1) * (1 + 2.0**-40), tuple(unexplored))
     if not e.complete and not allow_unexplored:
         raise Unexplored(e, MAX_DEPTH if max_depth is None else max_depth)
     return e
+
+
+class _NoChain(Exception):
+    """The paths cut at repeated states do not make a chain that can be solved exactly (floats inside the loop,
+    or a loop the explored paths never leave): the input keeps its depth-bounded enumeration."""
+
+
+class _Walk:
+    """The depth-first walk through one input's paths (:func:`enumerate_channel`), and the same walk recording
+    the state at each draw (:meth:`chain`)."""
+
+    def __init__(self, fn: Callable[..., Any], pass_rng: bool, max_paths: int, max_outcomes: int,
+                 max_depth: int | None, deadline: float | None, seconds: float | None, outputs: dict):
+        self.fn, self.pass_rng, self.max_paths, self.max_outcomes = fn, pass_rng, max_paths, max_outcomes
+        self.max_depth = MAX_DEPTH if max_depth is None else max_depth
+        self.deadline, self.seconds, self.outputs = deadline, seconds, outputs
+        self.runs = 0
+        self.current: Any = None
+        self.careful: list | None = None  # generators built before the run, checked after every path
+
+    def _count(self) -> None:
+        self.runs += 1
+        if self.runs > self.max_paths:
+            raise NotEnumerable(f"more than {self.max_paths} paths through the randomizer")
+        if self.deadline is not None and (self.runs & 63 == 0 or self.runs < 64) and time.monotonic() > self.deadline:
+            raise NotEnumerable(f"the white-box time budget of {self.seconds:g} s ran out after {self.runs - 1} paths")
+
+    def _check(self, states: list) -> None:
+        assert self.careful is not None
+        for (name, g), before in zip(self.careful, states):
+            if _state(g) != before and not _excused(g, self.current):
+                raise HiddenRandomness(f"the randomizer draws from {name}, a generator built before the "
+                                       "audit ran (at import): its draws cannot be enumerated")
+
+    def paths(self, x: Any, depth: int | None = None) -> tuple[dict[int, Fraction], Fraction, float]:
+        """Every path of input ``x`` (to ``depth`` draws, at most the walk's): its row (output number to
+        probability), the unexplored mass, the radius."""
+        sums: dict[int, dict[int, int]] = {}  # output number -> denominator -> sum of numerators
+        lost = Fraction(0)
+        radius = 1.0
+        replay = Replay(self.max_outcomes, self.max_depth if depth is None else min(depth, self.max_depth))
+        first = True
+        outputs, fn, pass_rng, current = self.outputs, self.fn, self.pass_rng, self.current
+        while True:
+            self._count()
+            states = None if self.careful is None else [_state(g) for _, g in self.careful]
+            try:
+                value = _run(fn, x, pass_rng, replay, current)
+            except Truncated:  # a loop on draws: the paths below this prefix are not followed
+                lost += replay.probability()
+                value = _CUT
+            if states is not None:
+                self._check(states)
+            if value is not _CUT:
+                key = _key(value)
+                if first:  # the first complete path, replayed: hidden randomness would change its output
+                    _replayed(fn, x, pass_rng, replay, key, current)
+                    first = False
+                j = outputs.setdefault(key, len(outputs))
+                p = replay.probability()
+                bucket = sums.setdefault(j, {})
+                bucket[p.denominator] = bucket.get(p.denominator, 0) + p.numerator
+                if replay.radius > radius:
+                    radius = replay.radius
+            if not replay.advance():
+                break
+        row = {j: sum((Fraction(n, d) for d, n in bucket.items()), Fraction(0)) for j, bucket in sums.items()}
+        return row, lost, radius
+
+    def chain(self, x: Any) -> tuple[dict[int, Fraction], Fraction, float] | None:
+        """The paths of ``x`` again, cut where a state repeats (:mod:`relations.audit._states`), and the Markov
+        chain of the repeated states solved exactly: its row, unexplored mass and radius (a plain enumeration
+        when no state repeats)."""
+        stop = _run.__code__
+        tokens = (EnumeratingGenerator, Replay)
+        current = self.current
+
+        def key() -> bytes | None:
+            if current.py_seeded or current.np_seeded or current.py_reseeded or current.np_reseeded:
+                return None
+            return snapshot(stop, tokens, skip=3)  # from the code that asked for the draw: not key, _record, decide
+
+        replay = Replay(self.max_outcomes, self.max_depth, snapshot=key)
+        leaves: list[tuple[int, Fraction, float, int, int]] = []  # (kind, probability, radius, last node, payload)
+        outputs = self.outputs
+        jumped = False
+        while True:
+            self._count()
+            if not jumped and len(leaves) > LOOP_PATIENCE:
+                raise _NoChain()
+            kind, payload = 0, 0
+            try:
+                value = _run(self.fn, x, self.pass_rng, replay, current)
+                payload = outputs.setdefault(_key(value), len(outputs))
+            except Truncated:
+                kind = 1
+            except Jump as jump:
+                kind, payload, jumped = 2, jump.state, True
+            depth = len(replay.trail)
+            leaves.append((kind, replay.probability(), replay.radius, replay.keys[depth - 1] if depth else -1, payload))
+            if not replay.advance():
+                break
+        parent, node_prob, radius_at = replay.node_parent, replay.node_prob, replay.node_radius
+        targets = sorted({p for kind, _, _, _, p in leaves if kind == 2})
+        index = {t: i + 1 for i, t in enumerate(targets)}  # 0: the start
+
+        def owner(node: int) -> int:
+            while node != -1 and node not in index:
+                node = parent[node]
+            return node
+
+        n, width = len(targets) + 1, len(outputs) + 1  # the last column: unexplored
+        moves = [[Fraction(0)] * n for _ in range(n)]
+        exits = [[Fraction(0)] * width for _ in range(n)]
+        radius = 1.0
+
+        def place(node: int, prob: Fraction, r: float) -> tuple[int, Fraction]:
+            k = owner(node)
+            base, base_r = (Fraction(1), 1.0) if k == -1 else (node_prob[k], radius_at[k])
+            if k != -1 and r != base_r:  # a float weight inside the loop: its rounding would compound
+                raise _NoChain()
+            return (0 if k == -1 else index[k]), prob / base
+
+        for kind, prob, r, node, payload in leaves:
+            radius = max(radius, r)
+            k, c = place(node, prob, r)
+            if kind == 2:
+                moves[k][index[payload]] += c
+            else:
+                exits[k][width - 1 if kind == 1 else payload] += c
+        for t in targets:  # the first node of each repeated state, reached from its owner
+            k, c = place(parent[t], node_prob[t], radius_at[t])
+            moves[k][index[t]] += c
+        solved = solve_chain(moves, exits)
+        if solved is None:
+            raise _NoChain()
+        start = solved[0]
+        row = {j: p for j, p in enumerate(start[:-1]) if p}
+        return row, start[-1], radius
+
+
+_CUT = object()
 
 
 def _key(value: Any) -> Hashable:
@@ -352,19 +530,23 @@ class Unexplored(NotEnumerable):
     the unexplored mass.  ``enumerated`` holds the explored rows; the message gives the certified lower bound
     on ``eps_d`` and the mass."""
 
-    def __init__(self, enumerated: Enumerated, depth: int):
-        self.enumerated, self.depth = enumerated, depth
+    def __init__(self, enumerated: Enumerated, depth: int, closed: bool = False):
+        self.enumerated, self.depth, self.closed = enumerated, depth, closed
         q, _ = enumerated.eps_d_lower()
         lower = "inf" if q is None else f"{math.log(q.numerator) - math.log(q.denominator):.6g}"
-        self.interval = {"lower": lower, "upper": None, "depth": depth,
+        upper = None
+        if closed:  # the outputs were declared: an upper end too
+            top, _ = enumerated.eps_d_upper()
+            upper = "inf" if top is None else f"{math.log(top.numerator) - math.log(top.denominator):.6g}"
+        self.interval = {"lower": lower, "upper": upper, "depth": depth,
                          "unexplored": mass_text(max(enumerated.unexplored))}
         super().__init__(f"a loop on draws: paths of more than {depth} draws were not followed (unexplored mass "
                          f"up to {mass_text(max(enumerated.unexplored))} per input), so eps_d is known only within "
-                         f"[{lower}, inf)")
+                         f"[{lower}, {upper or 'inf'}" + ("]" if upper not in (None, "inf") else ")"))
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickled with what it was made from (an audit's child process sends it back)."""
-        return (Unexplored, (self.enumerated, self.depth))
+        return (Unexplored, (self.enumerated, self.depth, self.closed))
 
 
 def deepening(explore: Callable[[int, float], T], *, seconds: float) -> T:

@@ -22,6 +22,7 @@ from relations.audit._enumerate import (
     UniformDraw,
     exact_threshold,
     float_radius,
+    uniform_weights,
 )
 from relations.audit._vectors import UniformVector
 
@@ -105,8 +106,10 @@ class EnumeratingGenerator:
         if (low, n) == (0, 2) and _too_many(size, 2):  # fair bits: kept factorised
             return (UniformVector(self._replay, size) < Fraction(1, 2)).astype(int)
 
+        weights = uniform_weights(n)
+
         def one() -> int:
-            return low + self._pick([Fraction(1, n)] * n)
+            return low + self._replay.decide(weights)
         return self._sized(size, one)
 
     def random(self, size: Any = None, **_: Any) -> Any:
@@ -133,7 +136,7 @@ class EnumeratingGenerator:
             raise ValueError("choice from an empty population")
         radii = None
         if p is None:
-            weights = [Fraction(1, len(items))] * len(items)
+            weights = list(uniform_weights(len(items)))
         else:
             p = list(p)
             weights = [Fraction(w) if isinstance(w, (int, Fraction)) else Fraction(float(w)) for w in p]
@@ -161,7 +164,7 @@ class EnumeratingGenerator:
         items = list(range(x)) if isinstance(x, int) else list(x)
         out = []
         while items:
-            out.append(items.pop(self._pick([Fraction(1, len(items))] * len(items))))
+            out.append(items.pop(self._replay.decide(uniform_weights(len(items)))))
         return np.array(out)
 
     def shuffle(self, x: Any) -> None:

@@ -36,7 +36,7 @@ from relations.model._mechanism import Mechanism
 from relations.numbers._text import whole_number
 
 __all__ = ["AuditReport", "audit", "assert_private", "load_target", "parse_domain", "decide_channel",
-           "depth_bounded_report", "factorised_report"]
+           "depth_bounded_report", "factorised_report", "declared_outputs"]
 
 
 @dataclass(frozen=True, repr=False)  # repr(): one line
@@ -169,6 +169,13 @@ class AuditReport:
             return (f"{head}{self.target} implements a channel of {self.bits} independent bits with eps_d = "
                     f"{text} (x={x}, x'={x2}, y={y}) = {self.eps_d_value:.6g} nats, exactly (white-box, factorised: its 2^{self.bits} "
                     f"outputs never expanded; {self.runs} paths)")
+        if self.mechanism is None and self.verdict == AuditVerdict.CONSISTENT:  # depth-bounded, both ends certified
+            x, x2, y = self.witness
+            iv = self.white_box_interval
+            how = "holds within the rounding of the code's floats" if self.within_rounding else "holds"
+            return (f"{self.verdict}: {self.claim} {how}: {self.target} implements a channel with eps_d in "
+                    f"[{iv['lower']}, {iv['upper']}], certified (upper end at x={x}, x'={x2}, y={y}; the outputs "
+                    f"assumed to be those declared; {self.route_reason}; {self.runs} paths)")
         if self.mechanism is None:  # depth-bounded white-box: a certified lower bound
             x, x2, y = self.witness
             return (f"{self.verdict}: {self.claim} fails: {self.target} implements a channel with eps_d >= "
@@ -190,7 +197,7 @@ def audit(fn: Callable[..., Any], *, domain: Sequence[Any], eps: Any = None, cla
           prior: Any = "uniform", max_paths: int = MAX_PATHS, target: str | None = None,
           samples: int | None = None, seed: int = 0, alpha: float = 0.05, seconds: float = 120.0,
           timeout: float | None = TOTAL_SECONDS, call_seconds: float = CALL_SECONDS,
-          memory_mb: int = MEMORY_MB) -> AuditReport:
+          memory_mb: int = MEMORY_MB, outputs: Sequence[Any] | None = None) -> AuditReport:
     """Audit the randomizer ``fn`` on ``domain``: its exact channel, budgets and the claims decided exactly.
 
     Parameters
@@ -225,6 +232,10 @@ def audit(fn: Callable[..., Any], *, domain: Sequence[Any], eps: Any = None, cla
     memory_mb : int, optional
         MiB of memory (address space) the child process running ``fn`` may add to the caller's
         (:data:`~relations.audit._pool.MEMORY_MB`; 0: no limit).
+    outputs : sequence, optional
+        Every output ``fn`` may return (a clamped sampler's range).  A loop on draws cut at a depth then has
+        a certified upper end on ``eps_d`` too, and a correct loop whose claim has slack is ``consistent`` on
+        the white-box route; an output outside them is an error.
 
     Returns
     -------
@@ -264,6 +275,7 @@ def audit(fn: Callable[..., Any], *, domain: Sequence[Any], eps: Any = None, cla
     from relations.audit._worker import _timed
 
     parsed = _claims(eps, claims)
+    declared = declared_outputs(outputs)
     pass_rng = "rng" in inspect.signature(fn, follow_wrapped=False).parameters
     name: str = target or getattr(fn, "__qualname__", None) or repr(fn)
 
@@ -275,9 +287,10 @@ def audit(fn: Callable[..., Any], *, domain: Sequence[Any], eps: Any = None, cla
         if e.complete:
             return e
         labels = [output_label(k) for k in e.outputs]  # violated on a certified lower bound, or deeper, or sampled
-        report = depth_bounded_report(name, domain, labels, e, parsed, depth=depth)
+        report = depth_bounded_report(name, domain, labels, e, parsed, depth=depth, declared=declared,
+                                      keys=[repr(k) for k in e.outputs])
         if report is None:
-            raise Unexplored(e, depth)
+            raise Unexplored(e, depth, closed=declared is not None and len(e.outputs) == len(declared))
         return report
 
     def calls() -> AuditReport | Enumerated:
@@ -336,24 +349,77 @@ def factorised_report(name: str, domain: Sequence[Any], f: Any, claims: Sequence
 
 
 def depth_bounded_report(name: str, domain: Sequence[Any], outputs: Sequence[str], e: Any, claims: Sequence[Any],
-                         extra: dict | None = None, *, depth: int = MAX_DEPTH) -> AuditReport | None:
+                         extra: dict | None = None, *, depth: int = MAX_DEPTH, keys: Sequence[str] | None = None,
+                         declared: Any = None) -> AuditReport | None:
     """The report of an enumeration cut at its depth (a loop on draws): ``violated`` when the certified lower
     bound on ``eps_d`` (:meth:`~relations.audit._exact.Enumerated.eps_d_lower`) exceeds an ``eps_d`` claim,
-    decided exactly; ``None`` when it does not, and the audit must sample."""
+    decided exactly; ``consistent`` when the outputs were declared (``declared``: the ``repr`` of the output keys
+    the code may return, ``keys`` those of the outputs seen), each was seen, and the certified upper bound
+    (:meth:`~relations.audit._exact.Enumerated.eps_d_upper`) is within every claim, all on ``eps_d``, up to the
+    rounding of the code's floats; ``None`` when neither, and the audit must go deeper or sample.
+
+    Raises
+    ------
+    InputError
+        When the code returned an output outside ``declared``.
+    """
     from relations.numbers._reals import compare
 
     q, where = e.eps_d_lower()
     lower = _ln(q)
+    mass = mass_text(max(e.unexplored))
+    reason = f"paths of more than {depth} draws not followed, unexplored mass up to {mass} per input"
     failed = [c for c in claims if c.name == "eps_d" and c.op in ("<=", "<")
               and (compare(lower, c.bound) or 0) > 0]
-    if not failed:
+    if failed:
+        x, x2, y = where
+        return AuditReport(name, "white-box (depth-bounded)", str(AuditVerdict.VIOLATED), None, None, (), e.runs,
+                           claim=failed[0].text, eps_d_lower=_short(lower), witness=(domain[x], domain[x2], outputs[y]),
+                           route_reason=reason, **(extra or {}))
+    if declared is None or keys is None:
         return None
-    x, x2, y = where
-    mass = mass_text(max(e.unexplored))
-    return AuditReport(name, "white-box (depth-bounded)", str(AuditVerdict.VIOLATED), None, None, (), e.runs,
-                       claim=failed[0].text, eps_d_lower=_short(lower), witness=(domain[x], domain[x2], outputs[y]),
-                       route_reason=f"paths of more than {depth} draws not followed, unexplored mass up to "
-                                    f"{mass} per input", **(extra or {}))
+    stray = [outputs[j] for j, k in enumerate(keys) if k not in declared]
+    if stray:
+        raise InputError(f"the randomizer returned {stray[0]}, which is not among the declared outputs (--outputs)")
+    if len(set(keys)) != len(declared) or not claims or any(c.name != "eps_d" or c.op not in ("<=", "<")
+                                                            for c in claims):
+        return None  # a declared output never seen may be reached by the unexplored mass alone: no upper end
+    top, at = e.eps_d_upper()
+    if top is None:
+        return None
+    upper = _ln(top)
+    r = Fraction(e.rounding)
+    cap = Fraction(math.exp(MAX_EXCUSED))
+    spread = Fraction(1) if not r else cap if r >= 1 else min((1 + r) / (1 - r), cap)
+    within = False
+    for c in claims:
+        if (compare(upper, c.bound) or 0) <= 0 and not (c.op == "<" and compare(upper, c.bound) == 0):
+            continue
+        if (compare(_ln(top / spread), c.bound) or 0) > 0:
+            return None  # undecided: deeper, or sampled
+        within = True
+    x, x2, y = at
+    interval = {"lower": _short(lower), "upper": _short(upper), "depth": depth, "unexplored": mass}
+    return AuditReport(name, "white-box (depth-bounded)", str(AuditVerdict.CONSISTENT), None, None, (), e.runs,
+                       claim=claims[0].text, eps_d_lower=_short(lower), witness=(domain[x], domain[x2], outputs[y]),
+                       route_reason=reason + "; outputs as declared", within_rounding=within,
+                       white_box_interval=interval, **(extra or {}))
+
+
+def declared_outputs(outputs: Sequence[Any] | None) -> frozenset[str] | None:
+    """The outputs a user declares a randomizer may return, as the ``repr`` of their output keys (``None``: not
+    declared).
+
+    Examples
+    --------
+    >>> sorted(declared_outputs([0, 1, "a"]))
+    ["'a'", '0', '1']
+    """
+    if outputs is None:
+        return None
+    from relations.audit._outputs import output_key
+
+    return frozenset(repr(output_key(v)) for v in outputs)
 
 
 def _ln(q: Fraction | None) -> Any:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from fractions import Fraction
@@ -27,6 +28,7 @@ from relations.audit._report import (
     _mechanism,
     _sampled_report,
     decide_channel,
+    declared_outputs,
     depth_bounded_report,
     factorised_report,
 )
@@ -44,7 +46,7 @@ MAX_DOMAIN = 1024
 DEFAULT_SAMPLES = 100_000
 #: The most samples, over all inputs, that the default budget draws.
 DEFAULT_TOTAL = 2_000_000
-#: Wall-time budget (seconds) of the white-box route for one input; past it the audit samples.
+#: Wall-time budget (seconds) of the white-box route, all inputs together; past it the audit samples.
 WHITE_BOX_SECONDS = 120.0
 #: Equal-mass intervals of the automatic binning of real-valued outputs.
 AUTO_BINS = 16
@@ -166,7 +168,7 @@ def audit_target(target: str, *, domain: Sequence[Any] | None = None, eps: Any =
                  progress: Callable[[int, int], None] | None = None, exact_only: bool = False,
                  bins: int | Sequence[float] | None = None, seconds: float = WHITE_BOX_SECONDS,
                  timeout: float | None = TOTAL_SECONDS, call_seconds: float = CALL_SECONDS,
-                 memory_mb: int = MEMORY_MB) -> AuditReport:
+                 memory_mb: int = MEMORY_MB, outputs: Sequence[Any] | None = None) -> AuditReport:
     """Audit ``target`` (``MODULE:FUNCTION``, ``FILE.py:FUNCTION`` or a library mechanism).
 
     Parameters
@@ -205,7 +207,7 @@ def audit_target(target: str, *, domain: Sequence[Any] | None = None, eps: Any =
         binned channel is sampled afresh (``seed + 1``).  Binning is post-processing, so a certified lower
         bound on the binned channel is one on the mechanism.
     seconds : float, optional
-        Wall-time budget of the white-box route for one input (:data:`WHITE_BOX_SECONDS`); with the path
+        Wall-time budget of the white-box route, all inputs together (:data:`WHITE_BOX_SECONDS`); with the path
         budget ``max_paths`` and the depth :data:`~relations.audit._enumerate.MAX_DEPTH` it is reported in
         the JSON (``budgets``).
     timeout : float, optional
@@ -214,6 +216,9 @@ def audit_target(target: str, *, domain: Sequence[Any] | None = None, eps: Any =
         Seconds one call of the randomizer may take (:data:`~relations.audit._pool.CALL_SECONDS`; 0: none).
     memory_mb : int, optional
         Address space of each worker process in MiB (:data:`~relations.audit._pool.MEMORY_MB`; 0: none).
+    outputs : sequence, optional
+        Every output the randomizer may return (``--outputs``): a loop on draws cut at a depth then has a
+        certified upper end on ``eps_d`` too (:func:`~relations.audit._report.depth_bounded_report`).
     exact_only : bool, optional
         Refuse (:class:`~relations.audit._enumerate.NotEnumerable`) rather than sample when the exact route
         cannot answer.  Otherwise the report says why, and samples: ``samples`` per input, or by default
@@ -284,7 +289,8 @@ def audit_target(target: str, *, domain: Sequence[Any] | None = None, eps: Any =
         interval: dict = {}
         if white_box and info.get("enumerable", True):
             try:
-                report = _deepening(pool, job, domain, parsed, prior, declared, extra, max_paths, seconds)
+                report = _deepening(pool, job, domain, parsed, prior, declared, extra, max_paths, seconds,
+                                    declared_outputs(outputs))
                 if info.get("seeds"):  # local hashing: exact given each of a few hash seeds, not over all
                     report = _with(report, route=f"white-box over {info['seeds']} hash seeds")
                 return report
@@ -372,21 +378,38 @@ def _stop(eps: Any) -> float | None:
 
 
 def _deepening(pool: Pool, job: dict, domain: list, parsed: list, prior: Any, declared: list | None, extra: dict,
-               max_paths: int, seconds: float) -> AuditReport:
+               max_paths: int, seconds: float, outputs: frozenset[str] | None = None) -> AuditReport:
     """The white-box report, deepening a loop on draws: when the paths cut at one depth leave the claims
-    undecided, the depth is doubled (:func:`~relations.audit._exact.deepening`; the budget ``seconds`` is that
-    of one input, spent by the inputs in parallel); then :class:`Unexplored`, from the deepest level run, sends
-    the audit to sampling."""
+    undecided, the depth is doubled (:func:`~relations.audit._exact.deepening`); then :class:`Unexplored`, from
+    the deepest level run, sends the audit to sampling.  One budget for the whole route: ``seconds`` is spent by
+    all inputs together.  The first input is enumerated alone; when its time, times the inputs left over the
+    workers, would exceed the budget, every input is sampled at once (not one budget spent per input)."""
     def explore(depth: int, left: float) -> AuditReport:
-        jobs = [dict(job, task="enumerate", inputs=[i], max_paths=max_paths, seconds=left, max_depth=depth)
-                for i in range(len(domain))]
-        answers = pool.map(jobs)
+        n = len(domain)
+        size = max(1, -(-(n - 1) // BATCHES))  # inputs per job: a few per worker, not one job per input
+        groups = [[0]] + [list(range(i, min(n, i + size))) for i in range(1, n, size)]
+        jobs = [dict(job, task="enumerate", inputs=g, max_paths=max_paths, seconds=left, max_depth=depth)
+                for g in groups]
+        start = time.monotonic()
+        answers = _split(pool.map(jobs[:1])[0], groups[0])  # the first input alone: can the others finish?
+        spent = time.monotonic() - start
+        if answers[0].get("ok") and n > 1:
+            ahead = spent * (n - 1) / max(1, getattr(pool, "workers", 1))
+            if spent + ahead > left:
+                raise NotEnumerable(f"the white-box route would take about {spent + ahead:.0f} s for the {n} inputs "
+                                    f"(the first took {spent:.2g} s), beyond its budget of {left:g} s: every input "
+                                    "is sampled")
+            rest = [dict(j, seconds=left - spent) for j in jobs[1:]]
+            answers += [one for g, a in zip(groups[1:], pool.map(rest)) for one in _split(a, g)]
+        elif n > 1:
+            answers += [answers[0]] * (n - 1)
         if len({a.get("fingerprint") for a in answers if a.get("ok")}) > 1:  # a value drawn at import differs
             answers = _one_process(pool, dict(jobs[0], inputs=list(range(len(domain)))), len(domain))
         for a in answers:  # an exception under enumeration: symbolic draws used beyond comparisons
             if a.get("kind") == "error":
                 raise NotEnumerable(f"the randomizer failed under enumeration ({a['message']})")
-        return _white(job["target"], domain, [_check(a) for a in answers], parsed, prior, declared, extra, depth)
+        return _white(job["target"], domain, [_check(a) for a in answers], parsed, prior, declared, extra, depth,
+                      outputs)
 
     return deepening(explore, seconds=seconds)
 
@@ -394,16 +417,26 @@ def _deepening(pool: Pool, job: dict, domain: list, parsed: list, prior: Any, de
 def _one_process(pool: Pool, job: dict, n: int) -> list[dict]:
     """Every input enumerated in one worker (the module drew a value at import, which differs between
     processes: within one, it is a constant of the mechanism), split back into one answer per input."""
-    a = pool.map([job])[0]
+    return _split(pool.map([job])[0], list(range(n)))
+
+
+#: Jobs the enumeration of a domain is cut into (each a run of inputs): enough for the workers to share, few
+#: enough that a job's fixed cost (finding the generators alive in the worker) is not paid once per input.
+BATCHES = 32
+
+
+def _split(a: dict, inputs: list[int]) -> list[dict]:
+    """A worker's answer for several inputs, as one answer per input (the runs counted on the first)."""
     if not a.get("ok"):
-        return [a] * n
-    return [{"ok": True, "rows": {str(i): a["rows"][str(i)]}, "runs": a["runs"] if i == 0 else 0,
+        return [a] * len(inputs)
+    return [{"ok": True, "rows": {str(i): a["rows"][str(i)]}, "runs": a["runs"] if i == inputs[0] else 0,
              "rounding": a["rounding"], "unexplored": {str(i): a["unexplored"][str(i)]},
-             "bits": {k: v for k, v in a["bits"].items() if k == str(i)}} for i in range(n)]
+             "bits": {k: v for k, v in a["bits"].items() if k == str(i)}, "fingerprint": a.get("fingerprint")}
+            for i in inputs]
 
 
 def _white(target: str, domain: list, answers: list[dict], parsed: list, prior: Any, declared: list | None,
-           extra: dict, depth: int = MAX_DEPTH) -> AuditReport:
+           extra: dict, depth: int = MAX_DEPTH, outputs: frozenset[str] | None = None) -> AuditReport:
     bits = [a.get("bits", {}).get(str(i)) for a, i in zip(answers, range(len(domain)))]
     if any(b is not None for b in bits):  # vectors of independent bits: the factorised channel
         if not all(b is not None for b in bits) or len({b["kind"] for b in bits}) != 1:
@@ -428,9 +461,10 @@ def _white(target: str, domain: list, answers: list[dict], parsed: list, prior: 
     unexplored = tuple(Fraction(a.get("unexplored", {}).get(str(i), "0")) for a, i in zip(answers, range(len(domain))))
     if any(unexplored):  # a loop on draws: a certified lower bound only, violated or sampled
         e = Enumerated(list(order), rows, runs, rounding, unexplored)
-        report = depth_bounded_report(target, domain, labels, e, parsed, extra, depth=depth)
+        report = depth_bounded_report(target, domain, labels, e, parsed, extra, depth=depth, keys=list(order),
+                                      declared=outputs)
         if report is None:
-            raise Unexplored(e, depth)
+            raise Unexplored(e, depth, closed=outputs is not None and len(order) == len(outputs))
         return report
     mech = _mechanism(domain, labels, rows, rounding, prior, target)
     (measures, decided), verdict = decide_channel(mech, parsed)

@@ -43,6 +43,9 @@ def audit(
                                          "passed as int). Library mechanisms default to their own inputs."),
     eps: str | None = typer.Option(None, "--eps", help="The documented budget: claim eps_d <= EPS (e.g. 'ln(3)'); "
                                       "library mechanisms are built with it."),
+    outputs: str | None = typer.Option(None, "--outputs", help="Comma-separated outputs the randomizer may "
+                                          "return (a clamped sampler's range, parsed as --domain): a loop on "
+                                          "draws then gets a certified upper bound on eps_d too."),
     k: int | None = typer.Option(None, "--k", help="Domain size of a library mechanism.", min=2, max=4096),
     param: list[str] = typer.Option([], "--param", help="A library mechanism's own parameter NAME=VALUE. Repeatable."),
     claim: list[str] = typer.Option([], "--claim", help="More claims, as for 'relations check'. Repeatable."),
@@ -55,8 +58,8 @@ def audit(
     bins: str | None = typer.Option(None, "--bins", help="Bin real-valued outputs when sampling: a number N of "
                                        "equal-mass intervals from a first sample, or comma-separated edges (by "
                                        "default outputs that seldom repeat are binned into 16)."),
-    time_budget: float = typer.Option(120.0, "--time-budget", help="Seconds the white-box route may spend on one "
-                                      "input before the audit samples instead.", min=0.1, max=86_400),
+    time_budget: float = typer.Option(120.0, "--time-budget", help="Seconds the white-box route may spend, all "
+                                      "inputs together, before the audit samples instead.", min=0.1, max=86_400),
     exact_only: bool = typer.Option(False, "--exact-only", help="Refuse (exit 2) instead of sampling when the "
                                     "randomness cannot be enumerated exactly."),
     black_box: bool = typer.Option(False, "--black-box", help="Sample even when the randomness could be enumerated."),
@@ -103,6 +106,6 @@ def audit(
                        bins=_parse_bins(bins), seconds=time_budget, exact_only=exact_only, white_box=not black_box,
                        seed=seed, python=python, workers=os.cpu_count() or 1 if workers is None else workers,
                        scheduler=scheduler, json_out=json_out, timeout=timeout, call_seconds=call_timeout,
-                       memory_mb=memory)
+                       memory_mb=memory, outputs=None if outputs is None else parse_domain(outputs))
     if status:
         raise typer.Exit(status)

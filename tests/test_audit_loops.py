@@ -1,0 +1,115 @@
+"""Loops on draws in the white-box route: two-sided certified intervals when the outputs are declared, exact
+Markov chains where a loop's state repeats, and one rounding rule with the loop-free route.
+
+Expected values are derived by hand in each test's docstring."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import pytest
+
+from relations.audit import audit
+from relations.errors import InputError
+
+
+def _geo(rng):
+    """A geometric count of fair coin flips: P(g) = 2^-(g+1)."""
+    g = 0
+    while rng.random() < Fraction(1, 2):
+        g += 1
+    return g
+
+
+def _clamped(top):
+    def clamped(x, rng):
+        """x plus two-sided geometric noise, P(z) = (1/3) 2^-|z|, clamped to 0..top."""
+        z = _geo(rng) - _geo(rng)
+        return max(0, min(top, x + z))
+    return clamped
+
+
+@pytest.mark.slow
+def test_a_clamped_loop_sampler_is_certified_consistent_with_slack():
+    """On 0..1: P(0 | 0) = P(z <= 0) = 2/3 and P(0 | 1) = P(z <= -1) = 1/3, so eps_d = ln 2 (the interior
+    ratios are 2 at most too).  Claimed with 5 % slack and the outputs declared: consistent, both ends
+    certified and close to ln 2."""
+    report = audit(_clamped(1), domain=[0, 1], eps=1.05 * math.log(2), outputs=[0, 1])
+    assert report.verdict == "consistent" and report.route == "white-box (depth-bounded)"
+    iv = report.white_box_interval
+    lower, upper = float(iv["lower"].split()[0]), float(iv["upper"].split()[0])
+    assert abs(lower - math.log(2)) < 1e-5 and abs(upper - math.log(2)) < 1e-5  # printed to 6 digits
+    assert "holds" in report.summary() and "declared" in report.summary()
+
+
+@pytest.mark.slow
+def test_a_clamped_loop_sampler_with_a_wrong_scale_is_violated():
+    """The same, claimed 0.95 ln 2: the certified lower bound exceeds it."""
+    report = audit(_clamped(1), domain=[0, 1], eps=0.95 * math.log(2), outputs=[0, 1])
+    assert report.verdict == "violated" and report.route == "white-box (depth-bounded)"
+
+
+@pytest.mark.slow
+def test_an_output_outside_the_declared_ones_is_an_error():
+    with pytest.raises(InputError, match="not among the declared outputs"):
+        audit(_clamped(1), domain=[0, 1], eps=1.0, outputs=[0])
+
+
+@pytest.mark.slow
+def test_a_clamped_sampler_on_four_inputs_is_certified():
+    """On 0..3: eps_d = 3 ln 2 = ln 8 (P(0 | 0) / P(0 | 3) = P(z <= 0) / P(z <= -3) = 2^3)."""
+    report = audit(_clamped(3), domain=[0, 1, 2, 3], eps=1.05 * math.log(8), outputs=[0, 1, 2, 3])
+    assert report.verdict == "consistent"
+    report = audit(_clamped(3), domain=[0, 1, 2, 3], eps=0.95 * math.log(8), outputs=[0, 1, 2, 3])
+    assert report.verdict == "violated"
+
+
+def test_the_interval_of_a_cut_enumeration_decides_both_ways():
+    """Rows (5/8, 1/4) and (1/4, 5/8), 1/8 unexplored each: each entry lies in [p, p + 1/8], so eps_d lies in
+    [ln((5/8) / (3/8)), ln((6/8) / (2/8))] = [ln(5/3), ln 3] (by hand) when the two outputs are all there are."""
+    from relations.audit._exact import Enumerated
+    from relations.audit._report import depth_bounded_report
+    from relations.checking._claims import parse_claim
+
+    e = Enumerated([0, 1], [[Fraction(5, 8), Fraction(1, 4)], [Fraction(1, 4), Fraction(5, 8)]], 6, 0.0,
+                   (Fraction(1, 8), Fraction(1, 8)))
+    assert e.eps_d_lower()[0] == Fraction(5, 3) and e.eps_d_upper()[0] == 3
+
+    def verdict(claim, declared=("0", "1")):
+        r = depth_bounded_report("t", [0, 1], ["0", "1"], e, [parse_claim(claim)], keys=["0", "1"],
+                                 declared=None if declared is None else frozenset(declared))
+        return None if r is None else r.verdict
+    assert verdict("eps_d <= ln(3.1)") == "consistent" and verdict("eps_d <= ln(1.5)") == "violated"
+    assert verdict("eps_d <= ln(2)") is None  # inside the interval: deeper, or sampled
+    assert verdict("eps_d <= ln(3.1)", declared=None) is None  # the outputs not declared: no upper end
+    assert verdict("eps_d <= ln(3.1)", declared=("0", "1", "2")) is None  # a declared output never seen
+
+
+def _krr_loop_free(x, rng, k=4, eps=1.0):
+    e = math.exp(eps)
+    if rng.random() < e / (e + k - 1):
+        return x
+    y = int(rng.integers(0, k - 1))
+    return y if y < x else y + 1
+
+
+def _krr_rejection(x, rng, k=4, eps=1.0):
+    e = math.exp(eps)
+    if rng.random() < e / (e + k - 1):
+        return x
+    while True:
+        y = int(rng.integers(0, k))
+        if y != x:
+            return y
+
+
+def test_one_rounding_rule_with_and_without_a_loop():
+    """k-RR with the float keep-probability e^eps / (e^eps + k - 1) at eps = 1, claimed eps_d <= 1: both the
+    loop-free and the rejection-loop lie implement the same channel (each lie (1 - p) / 3, by hand: the loop
+    repeats with probability 1/4, (1 - p)(1/4) / (1 - 1/4)), so they get the same verdict, consistent."""
+    a = audit(_krr_loop_free, domain=[0, 1, 2, 3], claims=["eps_d <= 1"])
+    b = audit(_krr_rejection, domain=[0, 1, 2, 3], claims=["eps_d <= 1"])
+    assert a.verdict == b.verdict == "consistent"
+    assert a.route == b.route == "white-box"
+    assert [c.status for c in a.claims] == [c.status for c in b.claims]
