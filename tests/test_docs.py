@@ -85,9 +85,9 @@ def test_the_documentation_site_builds_without_warnings(tmp_path, execute):
         assert (out / f"{page}.html").exists(), page
     model = (out / "api" / "model.html").read_text(encoding="utf-8")
     assert "Mechanism.local" in model  # the constructors' docstrings are rendered
-    for notebook in (ROOT / "notebooks").glob("*.ipynb"):  # executed in the build: their outputs are shown
+    for notebook in (ROOT / "notebooks").glob("*.ipynb"):  # committed executed, or executed in the build: outputs
         html = (out / "notebooks" / f"{notebook.stem}.html").read_text(encoding="utf-8")
-        assert ("cell_output" in html) == execute, f"{notebook.name}: outputs in the site {not execute}"
+        assert "cell_output" in html, f"{notebook.name}: no outputs in the site"
         assert "Traceback" not in html, f"{notebook.name} shows a traceback in the site"
     index = (out / "index.html").read_text(encoding="utf-8")  # math by the bundled KaTeX: the site reads offline
     assert "render-math.js" in index and "cdn" not in index.lower()
