@@ -29,7 +29,17 @@ import pytest
 
 from relations._install import install_hint
 from relations.demo._server import STATIC
-from relations.demo._state import DEFAULTS, RANGES, Params, abridge, parse_params, state
+from relations.demo._state import (
+    DEFAULTS,
+    MAX_REPORT_ENTRIES,
+    RANGES,
+    RELATIONS,
+    Params,
+    abridge,
+    parse_params,
+    reports_max,
+    state,
+)
 from relations.errors import InputError
 
 
@@ -154,14 +164,86 @@ def test_a_busy_port_is_one_line_and_status_2():
     assert done.stderr.startswith(f"relations: error: cannot listen on 127.0.0.1:{port}") and done.stderr.count("\n") == 1
 
 
+def test_reports_are_capped_per_domain_size():
+    """``reports`` is refused beyond reports_max(k): the counts channel k C(R + k - 1, k - 1) stays within the cap."""
+    lo, hi = RANGES["reports"]
+    for k in range(RANGES["k"][0], RANGES["k"][1] + 1):
+        top = reports_max(k)
+        assert lo <= top <= hi and k * math.comb(top + k - 1, k - 1) <= MAX_REPORT_ENTRIES
+        assert top == hi or k * math.comb(top + k, k - 1) > MAX_REPORT_ENTRIES  # the next position is too large
+        assert parse_params({"k": str(k), "reports": str(top)}).reports == top
+        if top < hi:
+            with pytest.raises(InputError, match=f"reports must be a whole number from 1 to {top} at k = {k}"):
+                parse_params({"k": str(k), "reports": str(top + 1)})
+    assert reports_max(2) == reports_max(4) == hi  # binary and 4-ary RR: the whole range
+
+
 def test_every_update_is_fast_at_the_largest_sizes():
     """The documented bound: an update of the page within about a second at the sliders' extremes."""
     hi = {name: r[1] for name, r in RANGES.items()}
-    state(Params(**hi))  # the frontier of (k, skew, records) is cached from here on
-    for n in (4, 5, 64):
-        start = time.perf_counter()
-        state(Params(**{**hi, "n": n}))
-        assert time.perf_counter() - start < 2.0  # about 0.05 s here; generous for a loaded machine
+    for k in (RANGES["k"][1], 4, 8):  # the largest domain with its most reports; 30 reports of 4-RR; 8 of 8-RR
+        top = {**hi, "k": k, "reports": reports_max(k)}
+        state(Params(**top))  # the frontier of (k, skew, records) is cached from here on
+        for n in (4, 5, 64):
+            start = time.perf_counter()
+            state(Params(**{**top, "n": n}))
+            assert time.perf_counter() - start < 4.0  # at most about 0.7 s here; generous for a loaded machine
+
+
+def _spelt_out(rows: list[list[Fraction]], reports: int) -> list[list[Fraction]]:
+    """``reports`` uses of a channel written out by hand: one column per sequence of outputs."""
+    import itertools
+
+    m = len(rows[0])
+    return [[math.prod((row[y] for y in seq), start=Fraction(1)) for seq in itertools.product(range(m), repeat=reports)]
+            for row in rows]
+
+
+@pytest.mark.parametrize("k,n,skew,records,reports", [(2, 12, 10, 1, 3), (2, 9, 0, 1, 4), (3, 8, 10, 2, 2)])
+def test_reports_equal_the_channel_spelt_out(k, n, skew, records, reports):
+    """The state at ``reports = R`` is the one-use code on the ``k^R``-column channel expanded here by hand.
+
+    Binary RR with t = 3, skew 1/2, 3 reports: eps_d = 3 ln 3 = ln 27 and eps_i = ln(27 * p(0)/p(1)) =
+    ln(27 * 3) (p(0) = 1/4 + 1/2 = 3/4, p(1) = 1/4); the relations, the Theorem 4 panel and the certified
+    I(X;Y) match the spelt-out channel's; likewise 3-RR reported twice on 2 records (central).
+    """
+    from relations.checking._checker import check
+    from relations.checking._encoding import check_json
+    from relations.measures._encoding import measures_json
+    from relations.mechanisms import product
+    from relations.model import Mechanism
+
+    p = Params(k=k, n=n, skew=skew, records=records, reports=reports)
+    t = p.ratio
+    one = [[t / (t + k - 1) if x == y else 1 / (t + k - 1) for y in range(k)] for x in range(k)]
+    local = Mechanism.local(_spelt_out(one, reports), prior=p.prior)
+    hand = local if records == 1 else product(local, records)
+    report = check(hand, relations=RELATIONS)
+    budgets, rows = measures_json(hand, report.values.measures), check_json(report)["relations"]
+    s = state(p)
+    assert s["params"]["reports"] == reports
+    assert s["budgets"]["eps_d"]["exact"] == budgets["eps_d"]["exact"] == f"ln({t ** reports})"
+    for name in ("eps_i", "sigma_min"):
+        assert s["budgets"][name]["exact"] == budgets[name]["exact"]
+    if (k, n, skew, records, reports) == (2, 12, 10, 1, 3):
+        assert s["budgets"]["eps_i"]["exact"] == "ln(81)"
+    lo, hi = (float(v) for v in s["budgets"]["eps_m"]["enclosure"])
+    enc = report.values.measures.eps_m.enclosure
+    assert max(lo, float(enc.lower)) <= min(hi, float(enc.upper)) + 1e-15  # the two enclosures meet
+    hand_status = {r["id"]: str(r["status"]) for r in rows if r["status"] != "not applicable"}
+    assert {r["id"]: r["status"] for r in s["relations"]} == hand_status
+    for key in ("paper", "corrected"):
+        assert s["theorem4"][key]["status"] == hand_status[s["theorem4"][key]["id"]]
+
+
+def test_one_report_is_the_state_of_before():
+    """``reports = 1`` (the default) changes nothing but the new ``params.reports``."""
+    p = Params(k=3, n=8, skew=5, records=2)
+    a, b = state(p), state(Params(k=3, n=8, skew=5, records=2, reports=1))
+    for s in (a, b):
+        s.pop("seconds")
+    assert a == b and a["params"]["reports"] == 1 and "reports" not in a["params"]["mechanism"]
+    assert a["budgets"]["eps_m"]["witness"] == "I(X;Y)"
 
 
 def _krr_mi(k: int, t: Fraction) -> float:
@@ -276,6 +358,21 @@ def test_the_page_in_a_headless_browser(browser, demo_url, tmp_path):
         shown = page.inner_text("#t4-paper .bound")  # KaTeX sets the numbers: -0.6131 = ln(13/24) to 4 places
         assert f"{math.log(t / 6):.4f}".replace("-", "") in shown
 
+        # the reports slider: 3 reports of 5-RR, so eps_d = 3 ln t by hand; it ends at reports_max(5)
+        assert page.get_attribute("#slider-reports", "max") == str(reports_max(5))
+        _move(page, "reports", 3)
+        _wait_state(page, "k=5&n=13&skew=10&records=1&reports=3")
+        assert page.get_attribute("#exact-eps_d", "data-exact") == f"ln({t ** 3})"
+        assert abs(float(page.get_attribute("#number-eps_d", "data-value")) - 3 * math.log(t)) < 1e-12
+        assert page.inner_text("#out-reports") == "R = 3" and "3 reports" in page.inner_text("#mechanism")
+        _move(page, "k", 16)  # the slider's end follows k: at most reports_max(16) = 4 reports of 16-RR
+        _wait_state(page, "k=16&n=13&skew=10&records=1&reports=3")
+        assert page.get_attribute("#slider-reports", "max") == str(reports_max(16))
+        _move(page, "k", 5)
+        _move(page, "reports", 1)  # back to one report: the address leaves reports out
+        _wait_state(page, "k=5&n=13&skew=10&records=1")
+        assert "reports" not in _query(page)
+
         page.click("#cx-mi")
         page.wait_for_selector("#counterexample.shown", timeout=30_000)
         assert page.inner_text("#cx-id") == "zheng2025.thm12"
@@ -359,6 +456,11 @@ def test_the_address_keeps_the_state(browser, demo_url):
         _wait_state(page, "k=4&n=13&skew=10&records=2")
         page.click("#cx-close")
         assert _query(page) == {"k": "4", "n": "13", "skew": "10", "records": "2"}
+
+        # more reports than the domain size allows: capped, said so
+        page.goto(demo_url + "?k=16&n=8&skew=0&records=1&reports=30")
+        _wait_state(page, f"k=16&n=8&skew=0&records=1&reports={reports_max(16)}")
+        assert page.is_visible("#url-note") and "reports=30" in page.inner_text("#url-note")
 
         # a fullwidth digit, a value out of range, an unknown panel and an unknown name: ignored, said so
         page.goto(demo_url + "?k=%EF%BC%93&n=999&records=3&cx=nope&zoom=2")

@@ -4,7 +4,8 @@ The standard library's :class:`http.server.ThreadingHTTPServer` serves
 
 * ``/`` -- the page (``page.html`` next to this module: HTML, CSS and JavaScript in one file; with KaTeX
   below, nothing is fetched from the internet, so it works in a classroom without a connection);
-* ``/api/state?k=K&n=N&skew=J&records=R`` -- :func:`relations.demo._state.state` as JSON;
+* ``/api/state?k=K&n=N&skew=J&records=R[&reports=R2]`` -- :func:`relations.demo._state.state` as JSON
+  (``reports`` defaults to 1; the page leaves it out at 1, so addresses from before the slider still work);
 * ``/api/counterexample?kind=mi|thm4&k=...`` -- :func:`relations.demo._state.counterexample`;
 * ``/static/katex/...`` -- the KaTeX files the page renders its formulas with (bundled: ``static/katex/``
   next to this module, see its ``SOURCE``; only the files listed in :data:`STATIC` are served).
@@ -40,7 +41,7 @@ from pathlib import PurePosixPath
 from typing import Any, cast
 from urllib.parse import parse_qs, urlsplit
 
-from relations.demo._state import COUNTEREXAMPLES, DEFAULTS, RANGES, counterexample, parse_params, state
+from relations.demo._state import COUNTEREXAMPLES, DEFAULTS, RANGES, counterexample, parse_params, reports_max, state
 from relations.errors import InputError
 
 __all__ = ["DemoServer", "STATIC", "BACKLOG", "MAX_WAITING", "MAX_WAIT", "RETRY_AFTER", "IDLE_TIMEOUT", "make_server",
@@ -91,6 +92,7 @@ def page_html() -> str:
     """
     text = resources.files("relations.demo").joinpath("page.html").read_text(encoding="utf-8")
     config = {"ranges": {k: list(v) for k, v in RANGES.items()}, "defaults": DEFAULTS,
+              "reports_max": {k: reports_max(k) for k in range(RANGES["k"][0], RANGES["k"][1] + 1)},
               "counterexamples": list(COUNTEREXAMPLES)}
     return text.replace("/*CONFIG*/null", json.dumps(config))
 

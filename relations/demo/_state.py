@@ -1,6 +1,6 @@
 """What the live page shows for one position of its sliders, computed exactly by the package.
 
-The page (:mod:`relations.demo._server`) has four sliders, each an integer in a fixed range
+The page (:mod:`relations.demo._server`) has five sliders, each an integer in a fixed range
 (:data:`RANGES`), so that nothing else can reach the engine:
 
 * ``k`` -- the domain size of k-ary randomized response, 2 to 16;
@@ -8,13 +8,20 @@ The page (:mod:`relations.demo._server`) has four sliders, each an integer in a 
 * ``skew`` -- ``j`` from 0 to 19: a share ``s = j/20`` of the prior sits on the first value, the rest
   is uniform (``p(x) = (1 - s)/k + s [x = 0]``; ``s = 0`` is the uniform prior);
 * ``records`` -- ``r`` from 1 to 20: ``r = 1`` is the local mechanism ``krr(k, t)``, ``r >= 2`` the central
-  ``product(krr(k, t), r)`` on ``D^r`` (product form, never expanded).
+  ``product(krr(k, t), r)`` on ``D^r`` (product form, never expanded);
+* ``reports`` -- ``R`` from 1 to 30 and at most :func:`reports_max` ``(k)``: each record is reported ``R``
+  times, independently (``krr(k, t).repeated(R)``, :meth:`~relations.model.Mechanism.repeated`), measured
+  exactly through the counts of each output (:meth:`~relations.model._composed.Composition.sufficient`:
+  ``C(R + k - 1, k - 1)`` count vectors, the same value in every notion as the ``k^R`` report sequences).
+  ``R = 1`` is one report.  The cap :data:`MAX_REPORT_ENTRIES` keeps every position within about a second:
+  ``R`` up to 30 for ``k <= 4``, down to 4 at ``k = 16``.
 
 :func:`state` measures the mechanism and checks every catalogued relation on it
 (:data:`RELATIONS`, by :func:`relations.checking.check`, exact: ratios as ``ln(q)``, ``I(X;Y)`` as a certified enclosure) and
 adds the frontier plot's data (:func:`frontier`, cached per ``(k, skew, records)``);
 :func:`counterexample` builds a witness on demand.  At the largest sizes a slider move costs about
-0.5 s (2 cores), the frontier about 0.3 s more when ``k``, ``skew`` or ``records`` changes.
+0.5 s (2 cores), the frontier about 0.3 s more when ``k``, ``skew`` or ``records`` changes.  The frontier
+plot is of one report (its ``eps`` axis is one use's).
 """
 
 from __future__ import annotations
@@ -45,13 +52,34 @@ if TYPE_CHECKING:
     from relations.catalogue._bounds import KLBound, Linear
     from relations.catalogue._formulas import Formula
 
-__all__ = ["RANGES", "DEFAULTS", "RELATIONS", "THEOREM4", "Params", "parse_params", "mechanism", "state", "frontier",
+__all__ = ["RANGES", "DEFAULTS", "MAX_REPORT_ENTRIES", "reports_max", "RELATIONS", "THEOREM4", "Params", "parse_params", "mechanism", "state", "frontier",
            "counterexample", "COUNTEREXAMPLES", "abridge", "tex"]
 
 #: Each slider's integer range (inclusive): the page's sliders and the server accept nothing else.
-RANGES = {"k": (2, 16), "n": (4, 64), "skew": (0, 19), "records": (1, 20)}
-#: The sliders' starting positions: 4-RR with ``e^eps = 3``, uniform prior, local.
-DEFAULTS = {"k": 4, "n": 12, "skew": 0, "records": 1}
+#: ``reports`` is further capped per domain size by :func:`reports_max`.
+RANGES = {"k": (2, 16), "n": (4, 64), "skew": (0, 19), "records": (1, 20), "reports": (1, 30)}
+#: The sliders' starting positions: 4-RR with ``e^eps = 3``, uniform prior, local, one report.
+DEFAULTS = {"k": 4, "n": 12, "skew": 0, "records": 1, "reports": 1}
+#: Largest counts channel of ``R`` reports of ``k``-RR the page measures: ``k C(R + k - 1, k - 1)`` entries
+#: (inputs times count vectors).  At this size a position's check takes about 0.6 s (2 cores, loaded machine).
+MAX_REPORT_ENTRIES = 1 << 16
+
+
+def reports_max(k: int) -> int:
+    """The largest ``reports`` position for domain size ``k``: within :data:`RANGES` and :data:`MAX_REPORT_ENTRIES`.
+
+    Examples
+    --------
+    >>> [reports_max(k) for k in (2, 4, 5, 8, 16)]
+    [30, 30, 21, 8, 4]
+    """
+    lo, hi = RANGES["reports"]
+    best = lo
+    for r in range(lo, hi + 1):
+        if k * math.comb(r + k - 1, k - 1) <= MAX_REPORT_ENTRIES:
+            best = r
+    return best
+
 #: The relations the page checks: every catalogued relation between ``eps_i``, ``eps_d``, ``eps_m``, ``sigma_min``
 #: (and ``eps_all``, ``-sigma_min``) -- the paper's theorems, their sources and corrections.  The relations of the
 #: further notions (rho, KL, Renyi, leakages) are left to ``relations check``: deciding ``rho`` exactly near
@@ -67,7 +95,7 @@ class Params:
 
     Examples
     --------
-    >>> p = Params(k=4, n=13, skew=10, records=1)
+    >>> p = Params(k=4, n=13, skew=10, records=1)  # reports=1 by default
     >>> p.ratio, p.skew_share, p.prior
     (Fraction(13, 4), Fraction(1, 2), [Fraction(5, 8), Fraction(1, 8), Fraction(1, 8), Fraction(1, 8)])
     """
@@ -76,6 +104,7 @@ class Params:
     n: int
     skew: int
     records: int
+    reports: int = 1
 
     @property
     def ratio(self) -> Fraction:
@@ -102,7 +131,8 @@ class Params:
 def parse_params(query: Mapping[str, Any]) -> Params:
     """Slider positions from a query (text or ints), each checked against :data:`RANGES`.
 
-    Missing names take their :data:`DEFAULTS`.  Only ASCII digits count (Python's ``int`` would also read
+    Missing names take their :data:`DEFAULTS`; ``reports`` is also at most :func:`reports_max` of ``k``.
+    Only ASCII digits count (Python's ``int`` would also read
     ``"３"`` or fail on ``"²"``, which ``str.isdigit`` accepts).
 
     Raises
@@ -113,7 +143,11 @@ def parse_params(query: Mapping[str, Any]) -> Params:
     Examples
     --------
     >>> parse_params({"k": "3", "n": "8"})
-    Params(k=3, n=8, skew=0, records=1)
+    Params(k=3, n=8, skew=0, records=1, reports=1)
+    >>> parse_params({"k": "16", "reports": "5"})
+    Traceback (most recent call last):
+    ...
+    relations.errors.InputError: reports must be a whole number from 1 to 4 at k = 16, got '5'
     >>> parse_params({"k": "99"})
     Traceback (most recent call last):
     ...
@@ -130,11 +164,18 @@ def parse_params(query: Mapping[str, Any]) -> Params:
         if not (text.isascii() and text.isdigit() and len(text) <= 6 and lo <= int(text) <= hi):
             raise InputError(f"{name} must be a whole number from {lo} to {hi}, got {str(raw)[:20]!r}")
         values[name] = int(text)
+    if values["reports"] > (top := reports_max(values["k"])):
+        raise InputError(f"reports must be a whole number from 1 to {top} at k = {values['k']}, "
+                         f"got {str(query.get('reports'))[:20]!r}")
     return Params(**values)
 
 
 def mechanism(p: Params) -> Mechanism:
-    """``krr(k, t)`` with the skewed prior; on ``r >= 2`` records its product form (central).
+    """``krr(k, t)`` with the skewed prior, reported ``R`` times; on ``r >= 2`` records its product form (central).
+
+    ``R >= 2`` reports are the exact counts channel of ``krr(k, t).repeated(R)``
+    (:meth:`~relations.model._composed.Composition.sufficient`); on ``r`` records each record is reported ``R``
+    times, which is the product of the ``R`` reports of one record.
 
     Examples
     --------
@@ -142,8 +183,12 @@ def mechanism(p: Params) -> Mechanism:
     >>> m = mechanism(Params(k=2, n=12, skew=0, records=3))
     >>> str(m.setting), str(measure(m).eps_d.exact)
     ('central', 'ln(3)')
+    >>> str(measure(mechanism(Params(k=2, n=12, skew=0, records=1, reports=3))).eps_d.exact)
+    'ln(27)'
     """
     local = krr(p.k, p.ratio, prior=p.prior)
+    if p.reports > 1:
+        local = local.repeated(p.reports).sufficient()
     return local if p.records == 1 else product(local, p.records)
 
 
@@ -189,7 +234,7 @@ def tex(text: str | None, *, longest: int = 24) -> str | None:
     return latex_math(text)
 
 
-def _budgets(mech: Mechanism, measures) -> dict[str, Any]:
+def _budgets(mech: Mechanism, measures, *, reports: int = 1) -> dict[str, Any]:
     """The four budgets: exact form (and its LaTeX), value, witness in words, whole and abridged
     (``eps_m``: its certified enclosure)."""
     obj = measures_json(mech, measures)
@@ -202,7 +247,7 @@ def _budgets(mech: Mechanism, measures) -> dict[str, Any]:
     mi = measures.eps_m
     lo, hi = mi.enclosure.lower, mi.enclosure.upper
     out["eps_m"] = {"value": mi.value, "exact": None, "enclosure": [f"{float(lo):.15f}", f"{float(hi):.15f}"],
-                    "bits": mi.bits, "witness": "I(X;Y)"}
+                    "bits": mi.bits, "witness": "I(X;Y)" if reports == 1 else f"I(X;Y_1..Y_{reports})"}
     return out
 
 
@@ -258,7 +303,8 @@ def state(p: Params) -> dict[str, Any]:
         ``enclosure``), ``relations`` (each applicable catalogue relation with its ``status``),
         ``counts`` (relations per status), ``theorem4`` (``eps_i`` against the paper's bound
         ``eps_d + sigma_min`` and the corrected ``eps_d - sigma_min``: Theorem 4 locally, Theorem 2
-        centrally), ``frontier`` (:func:`frontier`) and ``seconds``.
+        centrally), ``frontier`` (:func:`frontier`, of one report) and ``seconds``.  ``params`` also has
+        ``reports``; with ``reports = R >= 2`` everything but the frontier is of the ``R`` reports.
 
     Examples
     --------
@@ -280,11 +326,12 @@ def state(p: Params) -> dict[str, Any]:
     for r in rows:
         counts[r["status"]] = counts.get(r["status"], 0) + 1
     t = p.ratio
-    params = {"k": p.k, "n": p.n, "skew": p.skew, "records": p.records, "ratio": str(t),
+    params = {"k": p.k, "n": p.n, "skew": p.skew, "records": p.records, "reports": p.reports, "ratio": str(t),
               "eps": "0" if t == 1 else f"ln({t})", "eps_value": math.log(t), "skew_share": str(p.skew_share),
               "prior": [str(v) for v in p.prior], "setting": p.setting,
-              "mechanism": f"krr({p.k}, {t})" + (f" on {p.records} records (product)" if p.records > 1 else "")}
-    budgets = _budgets(mech, report.values.measures)
+              "mechanism": f"krr({p.k}, {t})" + (f", {p.reports} reports (counts)" if p.reports > 1 else "")
+              + (f" on {p.records} records (product)" if p.records > 1 else "")}
+    budgets = _budgets(mech, report.values.measures, reports=p.reports)
     return {"params": params, "budgets": budgets, "relations": rows, "counts": counts,
             "theorem4": _theorem4(rows, budgets, p.setting), "frontier": frontier(p.k, p.skew, p.records),
             "seconds": round(time.perf_counter() - start, 3)}
