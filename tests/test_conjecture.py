@@ -272,3 +272,25 @@ def test_a_degenerate_smallest_witness_comes_with_a_full_support_one():
     shown = [line.strip() for line in text.splitlines() if line.strip().startswith(("prior ", "rows "))]
     assert shown[0] == "prior (0, 1)" and shown[1].startswith("rows")
     assert f"prior ({p0}, {p1})" in shown and "edge case" in text and "full support" in text
+
+
+def test_the_json_output_has_the_full_support_witness():
+    """``conjecture --json`` gives the degenerate witness's full-support one as it gives the witness (a mechanism
+    file's dict) and its exact re-check as ``recheck``; re-checked here by hand in rationals (as above)."""
+    obj = json.loads(run_cli("conjecture", "eps_i <= eps_d + sigma_min", "--setting", "local", "--quick",
+                             "--json").stdout)
+    assert obj["verdict"] == "refuted"
+    assert set(obj["degenerate"]) == {"a zero prior entry", "identical rows", "an infinite value"}
+    full, main = obj["full_witness"], obj["witness"]
+    assert set(full) == set(main) and full["setting"] == "local"
+    (p0, p1), (a, b) = [Fraction(x) for x in full["prior"]], [[Fraction(x) for x in r] for r in full["channel"]]
+    assert p0 > 0 and p1 > 0 and a != b and all(q > 0 for q in (*a, *b))
+    e_d = max(max(x / y, y / x) for x, y in zip(a, b))
+    e_s = min(p0, p1) / max(p0, p1)
+    e_i = max(max((p0 * x) / (p1 * y), (p1 * y) / (p0 * x)) for x, y in zip(a, b))
+    assert e_i > e_d * e_s
+    assert set(obj["full_recheck"]) == set(obj["recheck"]) and obj["full_recheck"]["status"] == "fails"
+    assert obj["full_recheck"]["lhs"] == pytest.approx(math.log(e_i))
+    assert obj["full_recheck"]["rhs"] == pytest.approx(math.log(e_d * e_s))
+    held = json.loads(run_cli("conjecture", "eps_d <= eps_i - sigma_min", "--quick", "--json").stdout)
+    assert held["degenerate"] == [] and held["full_witness"] is None and held["full_recheck"] is None

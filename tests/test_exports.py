@@ -155,7 +155,7 @@ def test_verify_csv_and_latex_equal_json(tmp_path):
     for r, v in zip(table, obj["relations"]):
         assert (r["statement"], r["setting"], r["verdict"], r["evidence"], r["tightness"]) == \
             (v["statement"], v["setting"], v["verdict"], v["evidence"], cell(v["tightness"]))
-        files = [v[k] for k in ("witness_file", "proof_file", "family_file") if v[k]]
+        files = [v[k] for k in ("witness_file", "full_witness_file", "proof_file", "family_file") if v[k]]
         assert r["files"].split(";") == files and all(os.path.exists(os.path.join(obj["out"], f)) for f in files)
     tex = as_tex.stdout
     assert tex.startswith(f"% relations {__version__}: relations verify --quick --seed 2025\n")

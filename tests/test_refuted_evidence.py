@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 import re
 from fractions import Fraction
 from pathlib import Path
@@ -90,3 +91,45 @@ def test_a_fresh_refutation_renders_the_same_way():
     assert f"has prior {prior}, rows {rows}:" in v.evidence
     assert not ENTRY.search(v.evidence)
     assert "the lemma's variables (reals, not a mechanism's entries): p = " in v.evidence
+
+
+@pytest.mark.usefixtures("no_coq_checks")
+def test_a_degenerate_witness_comes_with_a_full_support_one_in_the_evidence(tmp_path, cli):
+    """verify (quick) refutes Theorem 4 with an edge case (identical rows); its evidence also names the smallest
+    witness of full support, distinct rows and finite values: in ``verdicts.json`` (``degenerate``,
+    ``full_witness_file``, ``full_recheck``), as ``witnesses/zheng2025.thm4.full.json``, in the evidence sentence
+    and in the table.  Re-checked here by hand in Fractions from the file: eps_i, eps_d, sigma_min, and the claim
+    eps_i <= eps_d + sigma_min fails (in ratios: e^eps_i > e^eps_d e^sigma_min)."""
+    out = cli("verify", "--quick", "--only", "zheng2025.thm4", "--out", str(tmp_path))
+    assert out.returncode == 0, out.stderr  # a refuted catalogue relation is a finding, not a failure
+    assert "witnesses/zheng2025.thm4.full.json" in out.stdout and "edge case" in out.stdout
+    entry = next(v for v in json.loads((tmp_path / "verdicts.json").read_text(encoding="utf-8"))
+                 if v["id"] == "zheng2025.thm4")
+    assert entry["verdict"] == "refuted" and entry["degenerate"]
+    main = json.loads((tmp_path / entry["witness_file"]).read_text(encoding="utf-8"))
+    q0 = [[Fraction(x) for x in row] for row in main["channel"]]
+    p0 = [Fraction(x) for x in main["prior"]]
+    assert 0 in p0 or len({tuple(r) for r in q0}) < len(q0)  # the smallest is an edge case, as it says
+    assert entry["full_witness_file"] == "witnesses/zheng2025.thm4.full.json"
+    witness = json.loads((tmp_path / entry["full_witness_file"]).read_text(encoding="utf-8"))
+    p = [Fraction(x) for x in witness["prior"]]
+    q = [[Fraction(x) for x in row] for row in witness["channel"]]
+    assert witness["setting"] == "local" and all(x > 0 for x in p) and all(x > 0 for row in q for x in row)
+    assert len({tuple(r) for r in q}) == len(q)  # full support, distinct rows, positive entries: finite values
+    pairs, outputs = _neighbours(witness), range(len(q[0]))
+    eps_i = _max_ratio((p[i] * q[i][y], p[j] * q[j][y]) for i, j in pairs for y in outputs)
+    eps_d = _max_ratio((q[i][y], q[j][y]) for i, j in pairs for y in outputs)
+    sigma = min(p[i] / p[j] for i, j in pairs)
+    assert eps_i > eps_d * sigma  # Theorem 4 fails on it
+    recheck = entry["full_recheck"]
+    assert recheck["status"] == "fails"
+    assert recheck["conclusion"] == pytest.approx(math.log(eps_i))
+    assert recheck["bound"] == pytest.approx(math.log(eps_d * sigma))
+
+    def ln(r: Fraction) -> str:
+        return "0" if r == 1 else f"ln({r})"
+
+    rows = "[" + ", ".join("[" + ", ".join(str(x) for x in row) + "]" for row in q) + "]"
+    assert (f"the smallest of full support, distinct rows and finite values found, re-checked exactly: the witness "
+            f"(local, 2 inputs) has prior ({', '.join(map(str, p))}), rows {rows}: eps_d = {ln(eps_d)}, "
+            f"sigma_min = {ln(sigma)}, eps_i = {ln(eps_i)} > ") in entry["evidence"]

@@ -78,7 +78,8 @@ def run_verify(relations, *, out: str = EVIDENCE_DIR, quick: bool = False, seed:
                 families.setdefault(rid, []).extend(found)
     folder = OutputDir(out, force=force, hold=True)  # locked from this check to the end of the run
     folder.plan((["verdicts.json"] if relations else []) + [
-        f"{d}/{r.id}.{x}" for r in relations for d, x in (("witnesses", "json"), ("lemmas", "smt2"), ("families", "py"))]
+        f"{d}/{r.id}.{x}" for r in relations
+        for d, x in (("witnesses", "json"), ("witnesses", "full.json"), ("lemmas", "smt2"), ("families", "py"))]
         + (["conjectures.json"] + [f"witnesses/conjecture.{cid}.json" for cid, _, _ in conjectures] if conjectures
            else []))
     import z3

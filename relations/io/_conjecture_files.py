@@ -76,10 +76,14 @@ def _number(x: float):
 
 
 def result_json(result, *, cid: str | None = None, witness_file: str | None = None) -> dict:
-    """The JSON object of one verdict (``docs/claims-and-verdicts.md``)."""
+    """The JSON object of one verdict (``docs/claims-and-verdicts.md``).
+
+    A degenerate witness (``degenerate``: what makes it an edge case) comes with ``full_witness``, the smallest
+    one of full support, distinct rows and finite values the search met (a mechanism file's dict, as
+    ``witness``), and its exact re-check ``full_recheck`` (as ``recheck``); both ``None`` otherwise."""
     from relations.io._writing import to_dict
 
-    d = result.decision
+    d, full = result.decision, getattr(result, "full_decision", None)
     return {"id": cid, "statement": result.text, "setting": result.setting, "verdict": result.verdict,
             "evidence": result.evidence, "used": list(result.used), "proof": result.proof,
             "trace": list(getattr(result, "trace", ())),
@@ -90,7 +94,11 @@ def result_json(result, *, cid: str | None = None, witness_file: str | None = No
             "undecided": result.undecided, "best_gap": _number(result.best_gap), "exhaustive": result.exhaustive,
             "seconds": round(result.seconds, 3),
             "witness_size": None if getattr(result, "witness_size", None) is None else list(result.witness_size),
-            "screened": getattr(result, "screened", 0)}
+            "screened": getattr(result, "screened", 0),
+            "degenerate": list(getattr(result, "degenerate", ())),
+            "full_witness": None if getattr(result, "full_witness", None) is None else to_dict(result.full_witness),
+            "full_recheck": None if full is None else {"status": full.status, "lhs": _number(full.lhs),
+                                                       "rhs": _number(full.rhs), "how": full.how}}
 
 
 def read_conjecture_file(path: str, *, setting: str = "local") -> list[tuple[str, str, str]]:

@@ -25,7 +25,8 @@ def write_evidence(verdicts: Sequence[RelationVerdict], out) -> None:
     """Write the witness files, SMT scripts and ``verdicts.json`` of ``relations verify`` under ``out``.
 
     Each :class:`~relations.pipeline._verify.RelationVerdict` gets ``witness_file`` / ``proof_file`` / ``family_file`` set to the
-    path written, relative to the folder (``witnesses/ID.json``, with ``/`` on every system).  ``verdicts.json``
+    path written, relative to the folder (``witnesses/ID.json``, with ``/`` on every system); a degenerate
+    witness's full-support one, ``full_witness_file`` (``witnesses/ID.full.json``).  ``verdicts.json``
     has no timings and no absolute paths, so two runs into two folders give identical files, and a folder that
     is moved still re-checks.
 
@@ -35,7 +36,8 @@ def write_evidence(verdicts: Sequence[RelationVerdict], out) -> None:
         Updated in place.
     out : str or OutputDir
         The folder (:class:`~relations.io._outputs.OutputDir`: files the tool did not write are
-        refused, before anything is written, unless it was made with ``force``): ``witnesses/ID.json`` (a mechanism file), ``lemmas/ID.smt2`` (the SMT-LIB
+        refused, before anything is written, unless it was made with ``force``): ``witnesses/ID.json`` (a mechanism file;
+        ``witnesses/ID.full.json`` beside it for a degenerate one's full-support witness), ``lemmas/ID.smt2`` (the SMT-LIB
         script, its header as comments), ``families/ID.py`` (a non-implication's family, a
         stand-alone sympy script) and ``verdicts.json``; created if missing.
 
@@ -63,6 +65,12 @@ def write_evidence(verdicts: Sequence[RelationVerdict], out) -> None:
             files.append((f"witnesses/{v.relation.id}.json",
                           dumps(v.witness, f"{v.verdict} evidence for {v.relation.id}: {v.relation.symbols}"),
                           v, "witness_file"))
+        full = getattr(v, "full_witness", None)
+        if full is not None:
+            files.append((f"witnesses/{v.relation.id}.full.json",
+                          dumps(full, f"{v.verdict} evidence for {v.relation.id}: {v.relation.symbols} (the "
+                                f"smallest witness found of full support, distinct rows and finite values)"),
+                          v, "full_witness_file"))
         if v.smt is not None:
             header, script = v.smt
             files.append((f"lemmas/{v.relation.id}.smt2",

@@ -519,7 +519,7 @@ def to_csv(kind: str, obj: Any) -> str:
     else:
         writer.writerow(["id", "statement", "setting", "verdict", "scope", "evidence", "files", "tightness"])
         for v in _verify_rows(obj):
-            files = ";".join(v[k] for k in ("witness_file", "proof_file", "family_file") if v.get(k))
+            files = ";".join(v[k] for k in ("witness_file", "full_witness_file", "proof_file", "family_file") if v.get(k))
             writer.writerow([v["id"], v["statement"], v["setting"], v["verdict"], v.get("scope") or "",
                              v.get("evidence") or "", files, _cell(v.get("tightness"))])
     return buffer.getvalue()

@@ -69,8 +69,8 @@ def verdict_json(v: RelationVerdict, *, with_witness: bool = True) -> dict[str, 
     ----------
     v : RelationVerdict
     with_witness : bool, optional
-        Include the counterexample as a mechanism file's dict (``verdicts.json`` leaves it out:
-        the witness has its own file).
+        Include the counterexample (and a degenerate one's full-support witness) as a mechanism file's dict
+        (``verdicts.json`` leaves them out: each has its own file).
 
     Returns
     -------
@@ -82,13 +82,14 @@ def verdict_json(v: RelationVerdict, *, with_witness: bool = True) -> dict[str, 
            "coq": v.coq, "bounded": v.bounded, "searched": v.searched,
            "tightness": v.tightness, "tightness_family": v.tightness_family or None,
            "frontier": None if v.frontier is None else v.frontier.json(),
-           "seconds": round(v.seconds, 3)}
+           "seconds": round(v.seconds, 3), "degenerate": list(v.degenerate), "full_witness_file": v.full_witness_file}
     if with_witness:
         out["witness"] = None if v.witness is None else to_dict(v.witness)
-    if v.recheck is not None:
-        o = v.recheck
-        out["recheck"] = {"status": o.status, "conclusion": None if o.conclusion is None else float(o.conclusion),
-                          "bound": None if o.bound is None else float(o.bound)}
+        out["full_witness"] = None if v.full_witness is None else to_dict(v.full_witness)
+    for key, o in (("recheck", v.recheck), ("full_recheck", v.full_recheck)):
+        if o is not None:
+            out[key] = {"status": o.status, "conclusion": None if o.conclusion is None else float(o.conclusion),
+                        "bound": None if o.bound is None else float(o.bound)}
     return out
 
 

@@ -465,6 +465,9 @@ def verdicts_table(verdicts: Sequence[RelationVerdict], width: int | None = None
         evidence = v.evidence
         if v.witness_file:
             evidence += f"\nwitness: {where(v.witness_file)}"
+        full_file = getattr(v, "full_witness_file", None)
+        if full_file:
+            evidence += f"\nfull-support witness: {where(full_file)}"
         if v.proof_file and v.verdict == "proved":
             evidence += f"\nlemma: {where(v.proof_file)}"
         if v.verdict == "unrefuted" and v.searched:
@@ -542,7 +545,11 @@ def short_evidence(v) -> str:
         text = text.replace("counterexample found by", "counterexample by").split(", re-checked")[0]
     if v.verdict == "refuted":
         text += ", re-checked exactly"
-    files = [f for f in (v.witness_file, v.proof_file if v.verdict == "proved" else None, v.family_file) if f]
+        if getattr(v, "degenerate", ()):
+            text += ("; an edge case, with one of full support" if getattr(v, "full_witness", None) is not None
+                     else "; an edge case")
+    files = [f for f in (v.witness_file, getattr(v, "full_witness_file", None),
+                         v.proof_file if v.verdict == "proved" else None, v.family_file) if f]
     return "\n".join([text, *files])
 
 

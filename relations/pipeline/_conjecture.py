@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
@@ -57,7 +57,7 @@ from relations.search._smallest import Outcome, float_notions, screen_gap, small
 if TYPE_CHECKING:
     from relations.search._families import RRFamily
 
-__all__ = ["RR_KS", "SETTINGS", "ConjectureResult", "conjecture", "decide_conjecture"]
+__all__ = ["RR_KS", "SETTINGS", "ConjectureResult", "conjecture", "decide_conjecture", "degeneracy", "full_support_witness"]
 
 #: Domain sizes of the k-RR family (local); the large ones reach ratios ``I / eps_d`` above 1/2.
 RR_KS = (2, 3, 4, 5, 6, 8, 12, 16, 24, 32, 48, 64)
@@ -391,7 +391,7 @@ class _Search:
         return batch
 
     def _fixed(self, paper_example, paper_local, paper_central) -> list[Mechanism]:
-        from relations.pipeline._verify import erasure_member
+        from relations.search._members import erasure_member
 
         q = Fraction
         if self.setting == "local":
@@ -636,7 +636,7 @@ def _refuted(conj: Conjecture, setting: str, search: _Search, witness: Mechanism
     degenerate = degeneracy(witness, decision)
     full = full_decision = None
     if degenerate:
-        full, full_decision = _nondegenerate_witness(conj, setting, search.quick)
+        full, full_decision = full_support_witness(conj, setting, quick=search.quick)
     return ConjectureResult(conj.text, setting, str(Verdict.REFUTED), f"counterexample found by {engine}, "
                             f"{'simplified and ' if simplified else ''}re-checked exactly: lhs = {decision.lhs:.6g}, "
                             f"rhs = {decision.rhs:.6g}; witness {what}, denominators <= {den}", witness=witness,
@@ -645,8 +645,9 @@ def _refuted(conj: Conjecture, setting: str, search: _Search, witness: Mechanism
                             full_decision=full_decision, **_common(search, proof))
 
 
-def degeneracy(mech: Mechanism, decision: Decision | None = None) -> tuple[str, ...]:
-    """What makes a witness an edge case: a zero prior entry, two identical rows, an infinite side.
+def degeneracy(mech: Mechanism, decision: Decision | None = None, *, sides: Sequence[float] = ()) -> tuple[str, ...]:
+    """What makes a witness an edge case: a zero prior entry, two identical rows, an infinite side (of ``decision``,
+    or among ``sides``).
 
     Examples
     --------
@@ -673,15 +674,25 @@ def degeneracy(mech: Mechanism, decision: Decision | None = None) -> tuple[str, 
     rows = exact_rows(channel.local if isinstance(channel, ProductChannel) else channel)
     if len(set(rows)) < len(rows):
         out.append("identical rows")
-    if decision is not None and not (math.isfinite(decision.lhs) and math.isfinite(decision.rhs)):
+    finite = [decision.lhs, decision.rhs] if decision is not None else []
+    if not all(math.isfinite(float(x)) for x in [*finite, *sides]):
         out.append("an infinite value")
     return tuple(out)
 
 
-def _nondegenerate_witness(conj: Conjecture, setting: str, quick: bool) -> tuple[Mechanism | None, Decision | None]:
+def full_support_witness(conj: Conjecture, setting: str, *,
+                         quick: bool = False) -> tuple[Mechanism | None, Decision | None]:
     """The smallest-first enumeration again, members with a zero prior entry or identical rows passed over (cheaply,
     before any exact decision) and a refutation counted only with finite sides: the smallest witness of full
-    support and finite values it meets, or ``(None, None)``."""
+    support and finite values it meets, or ``(None, None)``.
+
+    Examples
+    --------
+    >>> from relations.checking._conjecture_eval import parse_defined
+    >>> w, d = full_support_witness(parse_defined("eps_i <= eps_d + sigma_min"), "local", quick=True)
+    >>> degeneracy(w, d), d.status
+    ((), 'fails')
+    """
     from relations.search._smallest import Budget
 
     def refutes(m: Mechanism) -> Decision:

@@ -45,11 +45,13 @@ import relations.search._erasure as erasure
 from relations.catalogue._bounds import Linear
 from relations.catalogue._entries import CATALOGUE, Relation
 from relations.checking._checker import Outcome, evaluate
+from relations.checking._conjecture_eval import parse_defined
 from relations.checking._quantities import values
 from relations.kinds import RelationKind, Status
 from relations.kinds import Verdict as V
 from relations.model._display import one_line, text_view
 from relations.model._mechanism import Mechanism
+from relations.pipeline._conjecture import degeneracy, full_support_witness
 from relations.pipeline._conversion_frontiers import CONVERSION_IDS, conversion_frontier
 from relations.pipeline._frontiers import Frontier, frontier_for
 from relations.pipeline._stages import PipelineResult, Stage, first_refutation
@@ -139,6 +141,10 @@ class RelationVerdict(PipelineResult):
     family_file: str | None = None
     coq: str | None = None  # "FILE: THEOREM": the relation's main Coq theorem, only when checked in this run
     smt: tuple[str, str] | None = None  # (header, SMT-LIB script) of the lemma or derivation, for proofs/lemmas/
+    degenerate: tuple[str, ...] = ()  # what makes a refuting witness an edge case (pipeline._conjecture.degeneracy)
+    full_witness: Mechanism | None = None  # then the smallest of full support and finite values found, re-checked
+    full_recheck: Outcome | None = None
+    full_witness_file: str | None = None
 
     def __str__(self) -> str:
         """``relations verify``'s table row of this relation, as plain text (:func:`relations.io._text.verdict_text`)."""
@@ -366,10 +372,40 @@ class _Search:
         assert outcome.status == Status.FAILS
         note = (f"; z3 also refuted the lemma, a model of its negation in {self.proof.model}"
                 if self.proof is not None and self.proof.status == "refuted" else "")
+        degenerate = degeneracy(simple, sides=[float(x) for x in (outcome.premise, outcome.conclusion, outcome.bound)
+                                               if x is not None])
+        full = full_outcome = None
+        if degenerate:
+            full, full_outcome, none = self._full_support(simple.setting)
+            note += (f"; the witness is an edge case ({', '.join(degenerate)}); " + (
+                f"the smallest of full support, distinct rows and finite values found, re-checked exactly: "
+                f"{witness_text(self.rel, values(full), full_outcome)}" if full is not None and full_outcome is not None
+                else none))
         return self._finish(RelationVerdict(self.rel, V.REFUTED, f"counterexample found by {engine}, re-checked "
                                             f"exactly: {witness_text(self.rel, measured, outcome)}{note}",
                                     witness=simple, recheck=outcome,
-                                    lemma=self.lemma.statement if self.lemma else None))
+                                    lemma=self.lemma.statement if self.lemma else None, degenerate=degenerate,
+                                    full_witness=full, full_recheck=full_outcome))
+
+    def _full_support(self, setting: str) -> tuple[Mechanism | None, Outcome | None, str]:
+        """For a degenerate witness: the smallest of full support, distinct rows and finite values that the
+        smallest-first enumeration of the relation's statement meets (:func:`full_support_witness`), re-checked
+        exactly on the relation (it fails there, within its scope, with finite values); else ``None`` and why."""
+        from relations.errors import InputError
+
+        try:
+            conj = parse_defined(self.rel.symbols)
+        except InputError:  # a statement outside the conjecture language: no such search
+            return None, None, "its statement is not one the smallest-first enumeration searches"
+        full, _ = full_support_witness(conj, setting, quick=self.effort.quick)
+        if full is None:
+            return None, None, "the smallest-first enumeration met none of full support, distinct rows and finite values"
+        outcome = evaluate(self.rel, values(full))
+        sides = [float(x) for x in (outcome.premise, outcome.conclusion, outcome.bound) if x is not None]
+        if outcome.status != Status.FAILS or degeneracy(full, sides=sides):  # pragma: no cover - the same claim
+            return None, None, (f"the smallest-first enumeration's witness of full support did not re-check on the "
+                                f"relation ({outcome.status})")
+        return full, outcome, ""
 
 
 def witness_text(rel: Relation, measured, outcome: Outcome, *, max_entries: int = 24) -> str:
