@@ -199,7 +199,7 @@ def test_bad_limit_variable(value):
 
 def test_too_many_json_values_are_refused_before_parsing(tmp_path):
     path = tmp_path / "many.json"
-    n = relations.io._reading.MAX_JSON_VALUES
+    from relations.io._reading import MAX_JSON_VALUES as n
     path.write_text('{"setting": "local", "prior": "uniform", "channel": [[' + "0," * n + "1]]}")
     start = time.monotonic()
     assert_one_line_error(run("measure", str(path)), "many.json", f"{n} JSON values")

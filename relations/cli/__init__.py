@@ -153,10 +153,16 @@ def _measured(file: str, *, mode: NumericMode, repeat: int | None, fmt: str, not
 
 
 def _says_composition(file: str) -> bool:
-    """Whether a mechanism file (not standard input, which is read once) has a ``repeat`` or ``parts`` key."""
+    """Whether a mechanism file has a ``repeat`` or ``parts`` key: a regular file only, since standard input, a
+    pipe or a device is read once (by the loader; :func:`load` measures a composition's counts mechanism too)."""
+    import os
+    import stat
+
     if file == "-" or file.startswith("/dev/"):
         return False
     try:
+        if not stat.S_ISREG(os.stat(file).st_mode):
+            return False
         with open(file, "rb") as handle:
             head = handle.read(1 << 20)
     except OSError:
