@@ -9,7 +9,6 @@ coordinate probabilities (1 + q)/2 for the user's bit: eps_d = ln((1 + q)/(2q) *
 from __future__ import annotations
 
 import math
-import time
 from fractions import Fraction
 
 import numpy as np
@@ -44,10 +43,8 @@ def sue(x, rng, d=64):
     return np.where(rng.random(d) < thresholds, 1, 0)
 
 
-def test_unary_encoding_over_64_is_exact_in_seconds():
-    start = time.perf_counter()
-    report = audit(oue, domain=list(range(64)), eps=str(EPS))
-    assert time.perf_counter() - start < 60
+def test_unary_encoding_over_64_is_exact_by_factorising():
+    report = audit(oue, domain=list(range(64)), eps=str(EPS))  # 2^64 outputs: only the factorised route can
     assert report.route == "white-box (factorised)" and report.verdict == "consistent" and report.bits == 64
     q = Fraction(Q)  # the binary value the code uses: eps_d = ln((1/2)/q * (1 - q)/(1/2)) = ln((1 - q)/q)
     assert report.eps_d_exact == f"ln({(1 - q) / q})"

@@ -386,7 +386,8 @@ def _counted(rows) -> str:
 
 
 @pytest.mark.usefixtures("no_coq_checks")  # a table test: verify skips its Coq check
-@pytest.mark.parametrize("columns", ["100", None, "200"])
+@pytest.mark.parametrize("columns", [pytest.param("100", marks=pytest.mark.slow), None,  # one verify run each:
+                                     pytest.param("200", marks=pytest.mark.slow)])    # a pipe by default
 def test_verify_ends_with_a_tally_and_fits_100_columns(tmp_path, columns):
     """The last line counts the verdicts of verdicts.json and names the folder; no line is over 100 columns,
     whether COLUMNS says 100, nothing (a pipe) or 200."""
