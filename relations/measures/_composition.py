@@ -47,7 +47,7 @@ import numpy as np
 
 from relations.errors import InputError
 from relations.measures._pairs import NotionResult, ordered_pairs
-from relations.measures._profile import _affine_real, _sign_affine, exp_argument, hockey_stick_time
+from relations.measures._profile import _affine_real, _sign_affine, delta_level, exp_argument, hockey_stick_time
 from relations.measures._results import Witness
 from relations.model._composed import Composition
 from relations.numbers._enclosure import ball, interval, working_precision
@@ -458,11 +458,7 @@ def composed_eps_delta(comp: Composition, level: Fraction | int, *, name: str | 
     >>> str(composed_eps_delta(randomized_response(3).repeated(2), Fraction(3, 8)).value)
     'ln(3)'
     """
-    if isinstance(level, bool) or not isinstance(level, (int, Fraction)):
-        raise InputError(f"eps_delta(delta) needs a rational delta, got {level!r}")
-    level = Fraction(level)
-    if not 0 <= level <= 1:
-        raise InputError(f"eps_delta(delta) needs 0 <= delta <= 1, got {level}")
+    level = delta_level(level)
     name = name or f"eps_delta({level})"
     best, at = Fraction(1), None
     for parts, witness in _pairs(comp):

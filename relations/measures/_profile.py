@@ -261,6 +261,17 @@ def tv(mech: Mechanism, *, name: str = "tv") -> NotionResult:
     return delta(mech, 0, name=name)
 
 
+
+def delta_level(level: int | Fraction) -> Fraction:
+    """The ``delta`` of ``eps_delta(delta)`` as an exact rational in ``[0, 1]``; anything else is an InputError."""
+    if isinstance(level, bool) or not isinstance(level, (int, Fraction)):
+        raise InputError(f"eps_delta(delta) needs a rational delta, got {level!r}")
+    level = Fraction(level)
+    if not 0 <= level <= 1:
+        raise InputError(f"eps_delta(delta) needs 0 <= delta <= 1, got {level}")
+    return level
+
+
 def eps_delta(mech: Mechanism, level: Fraction | int, *, name: str | None = None) -> NotionResult:
     """The smallest ``eps >= 0`` with ``delta(eps) <= level``: ``ln`` of an exact rational, or ``inf``.
 
@@ -299,11 +310,7 @@ def eps_delta(mech: Mechanism, level: Fraction | int, *, name: str | None = None
     >>> [str(eps_delta(rr, d).value) for d in (Fraction(1, 4), 0, Fraction(1, 2))]
     ['ln(2)', 'ln(3)', '0']
     """
-    if isinstance(level, bool) or not isinstance(level, (int, Fraction)):
-        raise InputError(f"eps_delta(delta) needs a rational delta, got {level!r}")
-    level = Fraction(level)
-    if not 0 <= level <= 1:
-        raise InputError(f"eps_delta(delta) needs 0 <= delta <= 1, got {level}")
+    level = delta_level(level)
     name = name or f"eps_delta({level})"
     if not mech.exact:
         return _float_eps_delta(mech, float(level), name)
