@@ -9,7 +9,9 @@ Start with :func:`check`.  The submodules:
   whose left side is one notion and whose right side is an exact constant;
 * :mod:`~relations.checking._conjectures` -- conjectures such as ``eps_m <= eps_d * tanh(eps_d / 2)``;
 * :mod:`~relations.checking._conjecture_eval` -- the one decider of claims and conjectures on a mechanism;
-* :mod:`~relations.checking._quantities` -- a mechanism's quantities as exact reals.
+* :mod:`~relations.checking._quantities` -- a mechanism's quantities as exact reals;
+* :mod:`~relations.checking._composition` -- the composition theorems on a repeated mechanism
+  (:func:`check_composition`).
 
 Statuses and the grammar are in ``docs/claims-and-verdicts.md``.
 """
@@ -28,6 +30,7 @@ from relations.checking._checker import (
     evaluate,
 )
 from relations.checking._claims import CLAIM_NAMES, Claim, parse_claim
+from relations.checking._composition import CompositionOutcome, check_composition
 from relations.checking._quantities import (
     FLOAT_EVALUATION,
     Values,
@@ -35,7 +38,8 @@ from relations.checking._quantities import (
     values,
 )
 
-__all__ = ["Outcome", "applicable", "bound_value", "evaluate", "Report", "check", "ClaimOutcome", "decide", "CLAIM_NAMES", "Claim", "parse_claim", "FLOAT_EVALUATION", "Values", "values", "rounding_margins"]
+__all__ = ["Outcome", "applicable", "bound_value", "evaluate", "Report", "check", "ClaimOutcome", "decide", "CLAIM_NAMES", "Claim", "parse_claim", "FLOAT_EVALUATION", "Values", "values", "rounding_margins", "check_composition",
+           "CompositionOutcome"]
 
 # 0.2 submodule names (relations.measures.ratios) resolve to their replacements, with a DeprecationWarning
 __getattr__, __dir__ = exports(__name__, {})

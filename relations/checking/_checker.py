@@ -27,11 +27,13 @@ from dataclasses import dataclass, replace
 
 import relations.catalogue as cat
 from relations.checking._claims import Claim, parse_claim
+from relations.checking._composition import CompositionOutcome
 from relations.checking._conjecture_eval import decide as decide_statement
 from relations.checking._display import ReportDisplay
 from relations.checking._quantities import Values, values
 from relations.kinds import NumericMode, RelationKind, Status
 from relations.measures._results import Witness
+from relations.model._composed import Composition
 from relations.model._mechanism import Mechanism
 from relations.model._neighbours import HammingInputs
 from relations.model._products import ProductChannel
@@ -39,7 +41,7 @@ from relations.notions import BASE_NOTIONS
 from relations.numbers._logs import LogRatio
 from relations.numbers._reals import LADDER, Log, Real, compare
 
-__all__ = ["BASE_NAMES", "MAX_NOTION_WORK", "Outcome", "applicable", "bound_value", "notion_work", "evaluate", "Report", "check", "ClaimOutcome", "decide"]
+__all__ = ["BASE_NAMES", "MAX_NOTION_WORK", "Outcome", "applicable", "bound_value", "notion_work", "evaluate", "Report", "check", "ClaimOutcome", "decide", "ComposedReals"]
 
 
 @dataclass(frozen=True)
@@ -275,14 +277,23 @@ class Report(ReportDisplay):
         One per relation, in catalogue order.
     claims : tuple of ClaimOutcome
         One per claim, in the order given.
+    composition : tuple of CompositionOutcome
+        For a composition (a repeated mechanism): one per composition theorem
+        (:func:`~relations.checking.check_composition`); empty for one mechanism.
+    uses : Composition or None
+        The composition checked, if any; ``values`` are then those of its exact equivalent through
+        the counts of each output, or of one use when that is too large (``outcomes`` is then empty
+        and claims are decided by composition rules).
     """
 
     values: Values
     outcomes: tuple[Outcome, ...]
     claims: tuple[ClaimOutcome, ...]
+    composition: tuple[CompositionOutcome, ...] = ()
+    uses: Composition | None = None
 
 
-def check(mech: Mechanism, claims: Iterable[str | Claim] = (), *,
+def check(mech: Mechanism | Composition, claims: Iterable[str | Claim] = (), *,
           relations: Iterable[cat.Relation] | None = None, mode: NumericMode | str = NumericMode.AUTO) -> Report:
     """Evaluate every catalogued relation (or ``relations``) and the given claims on ``mech``.
 
@@ -291,8 +302,13 @@ def check(mech: Mechanism, claims: Iterable[str | Claim] = (), *,
 
     Parameters
     ----------
-    mech : Mechanism
-        Any mechanism (dense, graph, product; exact or float mode).
+    mech : Mechanism or Composition
+        Any mechanism (dense, graph, product; exact or float mode), or a composition
+        (:meth:`Mechanism.repeated <relations.model.Mechanism.repeated>`, a ``"repeat"`` file): then
+        the catalogue is evaluated on its exact equivalent through the counts of each output (when
+        within :data:`~relations.model.MAX_SUFFICIENT_ENTRIES`), claims are decided on the composed
+        values, and the composition theorems (:func:`~relations.checking.check_composition`) are
+        evaluated too.
     claims : iterable of str or Claim, optional
         Claimed budgets such as ``"eps_d <= ln(13/7)"`` (:func:`~relations.checking.parse_claim`).
     relations : iterable of Relation, optional
@@ -335,11 +351,56 @@ def check(mech: Mechanism, claims: Iterable[str | Claim] = (), *,
     >>> floats = check(paper_example(["19/20", "1/20"]), ["eps_d<=ln(13/7)"], mode="float")
     >>> floats.values.approximate, floats.claims[0].holds, floats.claims[0].note.split(";")[0]
     (True, True, 'approximate (float mode)')
+
+    Three uses of binary randomized response: the catalogue on the composed mechanism, a claim on it,
+    and the composition theorems from one use's budgets (the optimal one is attained exactly):
+
+    >>> from relations.mechanisms import randomized_response
+    >>> r = check(randomized_response(3).repeated(3), ["eps_d <= ln(27)"])
+    >>> r.claims[0].holds, [(o.relation.id, str(o.status)) for o in r.composition][:2]
+    (True, [('kov2017.repeat_profile', 'holds'), ('kov2017.repeat_eps_delta', 'holds')])
     """
+    parsed = [c if isinstance(c, Claim) else parse_claim(c) for c in claims]
+    if isinstance(mech, Composition):
+        return _check_composition(mech, parsed, relations)
     vals = values(mech.in_mode(mode))
     rels = cat.CATALOGUE if relations is None else relations
-    parsed = [c if isinstance(c, Claim) else parse_claim(c) for c in claims]
     return Report(vals, tuple(evaluate(r, vals) for r in rels), tuple(decide(c, vals) for c in parsed))
+
+
+def _check_composition(comp: Composition, claims: list[Claim], relations: Iterable[cat.Relation] | None) -> Report:
+    """:func:`check` of a composition: the counts mechanism when it fits, else one use's values with the claims'
+    notions computed by composition rules."""
+    from relations.checking._composition import check_composition
+
+    theorems = check_composition(comp)
+    if comp.counts_fit():
+        vals = values(comp.sufficient())
+        rels = cat.CATALOGUE if relations is None else relations
+        return Report(vals, tuple(evaluate(r, vals) for r in rels), tuple(decide(c, vals) for c in claims),
+                      theorems, comp)
+    one = values(comp.base)
+    reals = ComposedReals(comp)
+    vals = replace(one, reals=reals, witnesses=reals.witnesses, margins={})
+    return Report(one, (), tuple(decide(c, vals) for c in claims), theorems, comp)
+
+
+class ComposedReals(dict):
+    """The notions of a composition by name, computed on first use by composition rules
+    (:func:`~relations.measures._composition.composed_notion`); a notion it cannot compute is bad input."""
+
+    def __init__(self, comp: Composition) -> None:
+        super().__init__()
+        self.composition = comp
+        self.witnesses: dict[str, Witness | None] = {}
+
+    def __missing__(self, key: str) -> Real:
+        from relations.measures._composition import composed_notion
+
+        result = composed_notion(self.composition, key)
+        self[key] = result.value
+        self.witnesses[key] = result.witness
+        return result.value
 
 
 @dataclass(frozen=True)

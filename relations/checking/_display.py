@@ -69,6 +69,10 @@ def report_rows(report: Any) -> list[dict[str, Any]]:
         rows.append({"kind": "relation", "id": o.relation.id, "statement": o.relation.symbols, "status": str(o.status),
                      "conclusion": _text(o.conclusion), "bound": _text(o.bound), "slack": _float(o.slack),
                      "slack_exact": o.slack_exact, "witness": witness_text(mech, o.witness), "note": o.note})
+    for c in getattr(report, "composition", ()):
+        rows.append({"kind": "composition", "id": c.relation.id, "statement": c.relation.text(), "status": str(c.status),
+                     "conclusion": _text(c.conclusion), "bound": _text(c.bound), "slack": _float(c.slack),
+                     "slack_exact": None, "witness": witness_text(mech, c.witness), "note": c.note})
     return rows
 
 
@@ -123,6 +127,8 @@ class ReportDisplay:
         fields.append(("relations", ": " + _counts(o.status for o in report.outcomes)))
         if report.claims:
             fields.append(("claims", ": " + _counts(c.status for c in report.claims)))
+        if report.composition:
+            fields.append(("composition theorems", ": " + _counts(c.status for c in report.composition)))
         return one_line("Report", fields).replace("=: ", ": ")
 
     def _repr_html_(self) -> str:

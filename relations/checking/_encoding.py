@@ -15,7 +15,7 @@ from relations.model._mechanism import Mechanism
 if TYPE_CHECKING:
     from relations.numbers._reals import Real
 
-__all__ = ["real_json", "outcome_json", "check_json"]
+__all__ = ["real_json", "outcome_json", "check_json", "composition_outcome_json"]
 
 
 @overload
@@ -121,11 +121,42 @@ def check_json(report: Any) -> dict[str, Any]:
     (True, 'ln(13/7)', 'exact')
     """
     mech = report.values.mechanism
-    return {
+    out = {
         "measures": measures_json(mech, report.values.measures),
         "relations": [outcome_json(mech, o) for o in report.outcomes],
         "claims": [{"claim": c.claim.text, "holds": c.holds, "status": str(c.status),
                     "value": real_json(c.value, approximate=report.values.approximate), "note": c.note}
                    for c in report.claims],
         "mode": "exact" if not report.values.approximate else "float",
+    }
+    comp = getattr(report, "uses", None)
+    if comp is not None:
+        out["composition"] = {"uses": comp.uses, "parts": len(comp.parts), "count_vectors": comp.type_counts(),
+                              "measures_of": "the counts of each output" if report.outcomes else "one use"}
+        out["composition_relations"] = [composition_outcome_json(comp.base, o) for o in report.composition]
+    return out
+
+
+def composition_outcome_json(mech: Mechanism, o: Any) -> dict[str, Any]:
+    """A composition theorem evaluated on a composition (:class:`~relations.checking.CompositionOutcome`), as JSON.
+
+    Examples
+    --------
+    >>> from relations import check
+    >>> from relations.mechanisms import randomized_response
+    >>> r = check(randomized_response(3).repeated(2))
+    >>> out = composition_outcome_json(r.uses.base, r.composition[0])
+    >>> out["id"], str(out["status"]), out["premise"]["exact"], out["conclusion"]["exact"] == out["bound"]["exact"]
+    ('kov2017.repeat_profile', 'holds', 'ln(3)', True)
+    """
+    r = o.relation
+    return {
+        "id": r.id, "title": r.title, "statement": r.statement, "symbols": r.text(), "source": r.source,
+        "status": o.status, "holds": o.holds,
+        "premise": None if o.premise is None else {"name": r.premise, **real_json(o.premise, approximate=False)},
+        "bound": None if o.bound is None else real_json(o.bound, approximate=False),
+        "conclusion": None if o.conclusion is None else {"name": r.conclusion,
+                                                         **real_json(o.conclusion, approximate=False)},
+        "slack": None if o.slack is None else {"value": number(o.slack)},
+        "witness": witness_json(mech, o.witness), "note": o.note,
     }

@@ -302,8 +302,13 @@ def check(
     chosen = _check_tables(table, fmt)
     env = _latex_env(latex_env, fmt)
     relations = _only_relations(only)
-    mech = load(file, mode=mode)
-    report = run_check(mech, claims, relations=relations)
+    if _says_composition(file):  # a "repeat" or "parts" file: the composition theorems too
+        from relations.io._reading import load_composition
+
+        report = run_check(load_composition(file, mode=mode), claims, relations=relations)
+    else:
+        report = run_check(load(file, mode=mode), claims, relations=relations)
+    mech = report.values.mechanism
     if applicable_only:
         import dataclasses
 
@@ -323,6 +328,9 @@ def check(
         from relations.io._tables import measures_table
 
         console = _console()
+        if report.uses is not None and not report.outcomes:
+            console.print(f"{report.uses.describe()}: beyond the counts of each output; the measures of one use, "
+                          "claims and composition theorems on all uses (composition rules)")
         console.print(measures_table(mech, report.values.measures))
         for part in check_tables(report, width=console.width):
             console.print(part)

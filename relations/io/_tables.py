@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from relations.checking._checker import Report
     from relations.pipeline._verify import RelationVerdict
 
-__all__ = ["NARROW", "claims_table", "measures_table", "notions_table", "left_out_text", "check_tables", "catalogue_table", "verdicts_table",
+__all__ = ["NARROW", "claims_table", "composition_table", "measures_table", "notions_table", "left_out_text", "check_tables", "catalogue_table", "verdicts_table",
            "conjectures_table", "tally", "short_evidence", "VERIFY_WIDTH"]
 
 #: ``relations verify`` prints its table in at most this many columns unless ``--wide``.
@@ -327,9 +327,44 @@ def check_tables(report: Report, width: int | None = None) -> list[Table | Text]
                            "terminal", style="dim"))
     if skipped:
         tables.append(Text(f"not applicable to this {mech.setting} mechanism: {', '.join(skipped)}", style="dim"))
+    if report.composition:
+        tables.append(composition_table(report))
     if report.claims:
         tables.append(claims_table(report))
     return tables
+
+
+def composition_table(report: Report) -> Table:
+    """The composition theorems of ``relations check`` on a repeated mechanism: each relation, the composed
+    value against the bound made of one use's budgets, the slack, the status (decided exactly).
+
+    Examples
+    --------
+    >>> from relations import check
+    >>> from relations.mechanisms import randomized_response
+    >>> t = composition_table(check(randomized_response(3).repeated(2)))
+    >>> t.title, t.row_count
+    ('composition theorems: 2 uses, bounds from one use', 6)
+    """
+    from rich.table import Table
+    from rich.text import Text
+
+    comp = report.uses
+    assert comp is not None  # a composition's report
+    t = Table(title=f"composition theorems: {comp.describe()}, bounds from one use", title_justify="left")
+    for col in ("id", "claim", "status", "conclusion vs bound", "slack", "note"):
+        t.add_column(col, overflow="fold")
+    for o in report.composition:
+        r = o.relation
+        op = {"holds": "<=", "fails": ">", "undecided": "?"}.get(o.status, "vs")
+        numbers = f"{r.conclusion} {_num(o.conclusion) if o.conclusion is not None else '—'}\n{op} {_num(o.bound)}"
+        slack = "—" if o.slack is None else _num(o.slack)
+        note = o.note
+        if o.witness is not None:
+            note = f"x={_short(comp.base.input_label(o.witness.x))}, x'={_short(comp.base.input_label(o.witness.x_prime))}"
+        t.add_row(r.id, r.text().replace("[k uses]", f"[{comp.uses} uses]").replace("2 k ", f"{2 * comp.uses} ").replace(" k ", f" {comp.uses} "),
+                  Text(o.status, style=_STYLE.get(o.status, "")), numbers, slack, Text(safe(note, newlines=True)))
+    return t
 
 
 def claims_table(report: Report) -> Table:

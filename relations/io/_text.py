@@ -99,7 +99,7 @@ def report_text(report: Any, *, catalogue: bool | None = None) -> str:
     catalogue: 46 relations evaluated (32 holds, 11 not applicable, 2 not a witness, 1 fails);
     report.text(catalogue=True) shows each
     """
-    from relations.io._tables import check_tables, claims_table, measures_table
+    from relations.io._tables import check_tables, claims_table, composition_table, measures_table
 
     mech = report.values.mechanism
     if catalogue is None:
@@ -111,7 +111,8 @@ def report_text(report: Any, *, catalogue: bool | None = None) -> str:
 
     line = (f"catalogue: {len(report.outcomes)} relations evaluated ({_counts(o.status for o in report.outcomes)});\n"
             "report.text(catalogue=True) shows each")
-    return plain(measures, *([claims_table(report)] if report.claims else []), line)
+    extra = [composition_table(report)] if getattr(report, "composition", ()) else []
+    return plain(measures, *extra, *([claims_table(report)] if report.claims else []), line)
 
 
 def audit_text(report: Any) -> str:

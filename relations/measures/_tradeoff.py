@@ -298,11 +298,23 @@ def mu_term_enclosure(a: Fraction, b: Fraction, prec: int) -> tuple[Fraction, Fr
     >>> lo, hi = mu_term_enclosure(Fraction(1, 2), Fraction(1, 2), 64)  # Phi^-1(1/2) - Phi^-1(1/2)
     >>> lo <= 0 <= hi
     True
+
+    ``b`` within ``2^-300`` of 1: ``-Phi^-1(1 - t) = Phi^-1(t)``, about ``-20.2`` at ``t = 2^-300``
+    (``2 b`` rounds to the pole ``erfcinv(2)`` at 64 bits; its mirror ``2 t`` does not):
+
+    >>> t = Fraction(1, 2**300)
+    >>> lo, hi = mu_term_enclosure(Fraction(1, 2), 1 - t, 64)
+    >>> mlo, mhi = mu_term_enclosure(Fraction(1, 2), t, 64)
+    >>> (float(lo), float(hi)) == (-float(mhi), -float(mlo)), -20.3 < float(lo) < -20.1
+    (True, True)
     """
     from flint import arb
 
+    def erfcinv2(x: Fraction):  # erfcinv(2 x), by erfcinv(2 - y) = -erfcinv(y) near 2: 2 x rounded up to 2 is a pole
+        return ball(2 * x).erfcinv() if x <= Fraction(1, 2) else -ball(2 * (1 - x)).erfcinv()
+
     with working_precision(prec):
-        return interval((ball(2 * a).erfcinv() + ball(2 * b).erfcinv()) * arb(2).sqrt())
+        return interval((erfcinv2(a) + erfcinv2(b)) * arb(2).sqrt())
 
 
 def _mu_enclosure(terms: Sequence[tuple[Fraction, Fraction]], bits: int) -> tuple[Fraction, Fraction]:
