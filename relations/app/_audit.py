@@ -18,13 +18,14 @@ def run_audit(target: str, *, domain: Sequence[Any] | None = None, eps: str | No
               seconds: float = 120.0, exact_only: bool = False, white_box: bool = True, seed: int = 0,
               python: str | None = None, workers: int = 1, scheduler: str | None = None,
               json_out: bool = False, timeout: float | None = None, call_seconds: float | None = None,
-              memory_mb: int | None = None, outputs: Sequence[Any] | None = None) -> int:
+              memory_mb: int | None = None, outputs: Sequence[Any] | None = None, repeat: int | None = None) -> int:
     """``relations audit TARGET``: audit, write the implemented channel to ``out``, print the report.
 
     The options are the command's (``params`` as ``NAME=VALUE`` strings, ``white_box`` is not
     ``--black-box``, ``seconds`` is ``--time-budget``, ``timeout``, ``call_seconds`` and ``memory_mb`` are
     ``--timeout``, ``--call-timeout`` and ``--memory``, ``None`` for their defaults; ``outputs`` is
-    ``--outputs``); ``out`` is checked before
+    ``--outputs``, ``repeat`` is ``--repeat``: the implemented channel's ``repeat`` independent uses measured
+    in every notion, :func:`relations.app._audit_repeat.repeated_report`); ``out`` is checked before
     the audit runs.
 
     Returns
@@ -68,13 +69,24 @@ def run_audit(target: str, *, domain: Sequence[Any] | None = None, eps: str | No
         why = (f"its channel is {report.bits} independent bits, never expanded" if report.bits else
                "it was sampled" if report.sampled is not None else "its channel is known only within the unexplored mass")
         sys.stderr.write(f"relations: --out {out} not written: {why}\n")
+    repeated = None
+    if repeat is not None:
+        from relations.app._audit_repeat import repeated_report
+
+        repeated = repeated_report(report, repeat)
     if json_out:
-        sys.stdout.write(json.dumps(audit_json(report, channel_file=out if report.mechanism else None), indent=1)
-                         + "\n")
+        obj = audit_json(report, channel_file=out if report.mechanism else None)
+        if repeated is not None:
+            obj["repeated"] = repeated
+        sys.stdout.write(json.dumps(obj, indent=1) + "\n")
     else:
         sys.stdout.write(report.summary() + "\n")
         if report.conformance:
             sys.stdout.write(report.conformance + "\n")
+        if repeated is not None:
+            from relations.app._audit_repeat import repeated_text
+
+            sys.stdout.write(repeated_text(repeated) + "\n")
     if report.verdict == AuditVerdict.VIOLATED:
         return EXIT_FAILED
     if report.verdict == AuditVerdict.INCONCLUSIVE:

@@ -76,6 +76,9 @@ def audit(
                                        "import of its module) may take; 0: no limit.", min=0, max=86_400),
     memory: int = typer.Option(4096, "--memory", help="Address space of each worker process running the "
                                "randomizer, in MiB; 0: no limit.", min=0, max=1 << 30),
+    repeat: int | None = typer.Option(None, "--repeat", help="Also measure this many independent reports of the "
+                                      "implemented channel, in every notion (exactly when the audit found the "
+                                      "channel exactly; otherwise only what its bounds say).", min=1, max=100_000),
     list_: bool = typer.Option(False, "--list", help="List the library mechanisms and exit."),
     json_out: bool = typer.Option(False, "--json", help="Print the report as JSON."),
     force: bool = typer.Option(False, "--force", help="Replace an existing --out file."),
@@ -106,6 +109,6 @@ def audit(
                        bins=_parse_bins(bins), seconds=time_budget, exact_only=exact_only, white_box=not black_box,
                        seed=seed, python=python, workers=os.cpu_count() or 1 if workers is None else workers,
                        scheduler=scheduler, json_out=json_out, timeout=timeout, call_seconds=call_timeout,
-                       memory_mb=memory, outputs=None if outputs is None else parse_domain(outputs))
+                       memory_mb=memory, outputs=None if outputs is None else parse_domain(outputs), repeat=repeat)
     if status:
         raise typer.Exit(status)

@@ -209,14 +209,16 @@ def composed_json(comp: Any, names: Sequence[str], *, bits: int | None = None
                 wanted.append(canonical)
     rows: list[dict[str, Any]] = []
     left: list[dict[str, str]] = []
+    labels = comp.sufficient() if comp.counts_fit() else comp.base  # a witness's output is a count vector there
     for name in wanted:
         try:
             r = composed_notion(comp, name)
         except InputError as exc:
             left.append({"name": name, "reason": str(exc)})
             continue
+        witness = r.witness if labels is not comp.base or r.witness is None or r.witness.y is None else None
         row = {"name": name, **real_json(r.value, approximate=False, bits=bits),
-               "witness": witness_json(comp.base, r.witness)}
+               "witness": witness_json(labels, witness)}
         if getattr(r, "detail", ""):
             row["detail"] = r.detail
         rows.append(row)

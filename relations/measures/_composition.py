@@ -668,6 +668,11 @@ def composed_notion(comp: Composition, name: str, *, limit: int | None = None) -
     budgets = ("eps_i", "eps_d", "eps_m", "sigma_min", "eps_all", "neg_sigma")
     base_name, arg = parse_notion(name) if name not in budgets else (name, None)
     n = comp.base.channel.shape[0]
+    single = len(comp.parts) == 1
+    k = comp.counts[0]
+    if single and base_name in ("renyi", "kl", "rho"):  # additive over independent uses: k times one use's
+        one = notion_result(comp.base, name)
+        return NotionResult(name, _scaled(one.value, k, f"{k} {one.value}"), one.witness)
     if comp.counts_fit(limit) and base_name not in ("sigma_min", "neg_sigma", "eps_all"):
         if base_name in budgets:
             from relations.measures._api import measure
@@ -678,8 +683,6 @@ def composed_notion(comp: Composition, name: str, *, limit: int | None = None) -
                 return NotionResult(name, b.value_real if hasattr(b, "value_real") else _mi_real(b))
             return NotionResult(name, Log(b.exact), b.witness)
         return notion_result(comp.sufficient(limit=limit), name)
-    single = len(comp.parts) == 1
-    k = comp.counts[0]
     if base_name in ("delta", "tv"):
         return composed_delta(comp, arg if arg is not None else Fraction(0), name=name)
     if base_name == "eps_delta":
@@ -696,9 +699,6 @@ def composed_notion(comp: Composition, name: str, *, limit: int | None = None) -
         return NotionResult(name, v, b.witness)
     if base_name in ("eps_d", "eps_all", "eps_i"):
         return _ratio_notion(comp, base_name, name)
-    if single and base_name in ("renyi", "kl", "rho"):
-        one = notion_result(comp.base, name)
-        return NotionResult(name, _scaled(one.value, k, f"{k} {one.value}"), one.witness)
     raise InputError(f"{name} of {comp.describe()}: the counts of each output have {comp.type_counts()} values "
                      f"({comp.type_counts() * n} entries, beyond the limits of the counts route); beyond them only "
                      f"{', '.join(COMPOSED_NOTIONS)} are computed" + ("" if single else

@@ -166,6 +166,8 @@ class Composition:
             raise InputError(f"{self.describe()}: the counts of each output take {self.type_counts()} values, "
                              f"{size} entries with {n} inputs, more than the limit {limit} entries or "
                              f"{MAX_SUFFICIENT_WORK} entries times uses")
+        if "_sufficient" in self.__dict__:  # built once per composition (frozen: kept beside the fields)
+            return self.__dict__["_sufficient"]
         rows: list[list[Fraction]] = [[Fraction(1)] for _ in range(n)]
         labels: list[str] = [""]
         for part, k in zip(self.parts, self.counts):
@@ -191,8 +193,10 @@ class Composition:
             part_labels = [_type_label(c, names) for c in types]
             labels = [f"{a} | {b}" if a else b for a in labels for b in part_labels]
         channel = Channel.from_exact(rows)
-        return mechanism(base.setting, base.prior, channel, base.inputs, tuple(labels), True,
-                         f"{base.source}: {self.describe()}" if base.source else self.describe(), base.mode_rule)
+        built = mechanism(base.setting, base.prior, channel, base.inputs, tuple(labels), True,
+                          f"{base.source}: {self.describe()}" if base.source else self.describe(), base.mode_rule)
+        self.__dict__["_sufficient"] = built
+        return built
 
     def expanded(self, *, limit: int = MAX_EXPANDED_ENTRIES):
         """The composition with its output sequences spelt out (``m1^k1 m2^k2 ...`` outputs): small sizes only.
