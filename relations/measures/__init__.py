@@ -10,7 +10,13 @@ every pair of inputs).  The submodules:
 * :mod:`~relations.measures._ratios` -- the largest neighbour ratio, exactly at float speed;
 * :mod:`~relations.measures._information` -- certified enclosures of ``I(X;Y)`` and exact tie-breakers;
 * :mod:`~relations.measures._results` -- the result objects;
-* :mod:`~relations.measures._tradeoff` -- :func:`tradeoff_curve`, the exact f-DP trade-off curve and Gaussian-DP ``mu``.
+* :mod:`~relations.measures._tradeoff` -- :func:`tradeoff_curve`, the exact f-DP trade-off curve and Gaussian-DP ``mu``;
+* :mod:`~relations.measures._notions` -- :func:`notion_result`, any notion of a mechanism by name (``"renyi(2)"``);
+* :mod:`~relations.measures._composition` -- repeated use and composition (``Mechanism.repeated(k)``,
+  :func:`~relations.compose`): :func:`composed_notion` (any notion of ``k`` uses), :func:`composed_delta` and
+  :func:`composed_eps_delta` (the exact privacy profile).
+
+:func:`notion_result` and the composition functions are imported on first use.
 
 The definitions and the conventions on zeros and infinities are in ``docs/semantics.md``.
 """
@@ -41,7 +47,12 @@ from relations.measures._ratios import WINDOW, EntryFn, max_log_ratio, scan_floa
 from relations.measures._results import Budget, Measures, MutualInformation, Witness
 from relations.measures._tradeoff import TradeoffCurve, tradeoff_curve
 
-__all__ = ["measure", "eps_all", "Joint", "eps_d", "eps_i", "sigma_min", "eps_m", "eps_all_dense", "measure_dense", "mutual_information", "independent", "MAX_TIE_DENOMINATOR", "MAX_TIE_BITS", "compare_with_log", "mutual_information_float", "factor_groups", "measure_product", "eps_all_product", "WINDOW", "EntryFn", "max_log_ratio", "scan_float", "Witness", "Budget", "MutualInformation", "Measures", "tradeoff_curve", "TradeoffCurve"]
+__all__ = ["measure", "eps_all", "Joint", "eps_d", "eps_i", "sigma_min", "eps_m", "eps_all_dense", "measure_dense", "mutual_information", "independent", "MAX_TIE_DENOMINATOR", "MAX_TIE_BITS", "compare_with_log", "mutual_information_float", "factor_groups", "measure_product", "eps_all_product", "WINDOW", "EntryFn", "max_log_ratio", "scan_float", "Witness", "Budget", "MutualInformation", "Measures", "tradeoff_curve", "TradeoffCurve",
+           "notion_result", "NotionResult", "composed_notion", "composed_delta", "composed_eps_delta"]
 
 # 0.2 submodule names (relations.measures.ratios) resolve to their replacements, with a DeprecationWarning
-__getattr__, __dir__ = exports(__name__, {})
+__getattr__, __dir__ = exports(__name__, {
+    "notion_result": "relations.measures._notions", "NotionResult": "relations.measures._pairs",
+    "composed_notion": "relations.measures._composition", "composed_delta": "relations.measures._composition",
+    "composed_eps_delta": "relations.measures._composition",
+})

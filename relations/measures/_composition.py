@@ -447,6 +447,20 @@ def _enclosed_max(name: str, best: tuple | None, enclosed: list, t: Fraction | N
 def composed_eps_delta(comp: Composition, level: Fraction | int, *, name: str | None = None) -> NotionResult:
     """The least ``eps >= 0`` with ``delta(eps) <= level`` for a composition: ``ln`` of an exact rational, or ``inf``.
 
+    Parameters
+    ----------
+    comp : Composition
+    level : Fraction or int
+        ``delta``, a rational in ``[0, 1]``.
+    name : str, optional
+        The result's name (default ``eps_delta(LEVEL)``).
+
+    Returns
+    -------
+    NotionResult
+        ``ln(t)`` for an exact rational ``t`` (written as an enclosure with its exact rational's size when
+        ``t`` is very long), or ``inf``, with a maximising neighbour pair.
+
     Raises
     ------
     InputError
