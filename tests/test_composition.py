@@ -293,3 +293,32 @@ def test_conjecture_grammar_names_repeated_use():
         parse_conjecture("eps_m(repeat(0)) <= eps_m")
     result = conjecture("eps_m(repeat(2)) <= eps_m", quick=True)
     assert str(result.verdict) == "refuted" and result.witness is not None
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_straddle_upper_bound_holds_outcome_by_outcome(seed):
+    """The chord bound of a straddling bucket against its outcomes summed one by one (exact rationals for the
+    masses, mpmath for the exponentials)."""
+    from relations.measures._composition import _straddle_upper
+
+    rng = random.Random(seed)
+    bottom, top = F(rng.randint(0, 40), 10), None
+    top = bottom + F(rng.randint(1, 20), 10)
+    eps = bottom + (top - bottom) * F(rng.randint(1, 9), 10)
+    mpmath.mp.dps = 40
+
+    def mpf(q):
+        return mpmath.mpf(q.numerator) / q.denominator
+
+    total = pm = rm = mpmath.mpf(0)
+    for _ in range(rng.randint(1, 6)):
+        loss = mpf(bottom) + (mpf(top) - mpf(bottom)) * rng.random()
+        p = mpmath.mpf(rng.randint(1, 9)) / 100
+        pm += p
+        rm += p * mpmath.e ** -loss
+        total += p * max(0, 1 - mpmath.e ** (mpf(eps) - loss))
+    p_f = F(str(pm))
+    r_lo, r_hi = F(str(rm * (1 - mpmath.mpf(10) ** -30))), F(str(rm * (1 + mpmath.mpf(10) ** -30)))
+    bound = _straddle_upper(p_f, p_f, r_lo, r_hi, bottom, top, eps)
+    assert total <= mpmath.mpf(bound.numerator) / bound.denominator
+    assert bound <= p_f * (1 - F(str(mpmath.e ** (mpf(eps) - mpf(top))))) + F(1, 10**20)
