@@ -310,8 +310,9 @@ def mu_term_enclosure(a: Fraction, b: Fraction, prec: int) -> tuple[Fraction, Fr
     """
     from flint import arb
 
-    def erfcinv2(x: Fraction):  # erfcinv(2 x), by erfcinv(2 - y) = -erfcinv(y) near 2: 2 x rounded up to 2 is a pole
-        return ball(2 * x).erfcinv() if x <= Fraction(1, 2) else -ball(2 * (1 - x)).erfcinv()
+    def erfcinv2(x: Fraction):  # erfcinv(2 x); near 2 (2 x rounded up to the pole 2) by erfcinv(2 - y) = -erfcinv(y)
+        direct = ball(2 * x).erfcinv()
+        return direct if direct.is_finite() or x <= Fraction(1, 2) else -ball(2 * (1 - x)).erfcinv()
 
     with working_precision(prec):
         return interval((erfcinv2(a) + erfcinv2(b)) * arb(2).sqrt())
