@@ -322,3 +322,22 @@ def test_straddle_upper_bound_holds_outcome_by_outcome(seed):
     bound = _straddle_upper(p_f, p_f, r_lo, r_hi, bottom, top, eps)
     assert total <= mpmath.mpf(bound.numerator) / bound.denominator
     assert bound <= p_f * (1 - F(str(mpmath.e ** (mpf(eps) - mpf(top))))) + F(1, 10**20)
+
+
+def test_measure_takes_a_composition_as_its_expansion():
+    """``measure(m.repeated(k))`` in the API (it raised AttributeError): the counts route gives what the
+    brute-force expansion of the ``m^k`` output sequences gives, budgets exactly, ``eps_m`` enclosures that meet;
+    a composition beyond the counts route is refused in one line."""
+    from relations import Mechanism, measure
+    from relations.errors import InputError
+
+    m = Mechanism.local([["1/2", "1/3", "1/6"], ["1/6", "1/2", "1/3"], ["1/3", "1/6", "1/2"]],
+                        prior=["1/2", "1/4", "1/4"])
+    comp = m.repeated(3)
+    got, brute = measure(comp), measure(comp.expanded())
+    assert got.eps_d.exact == brute.eps_d.exact and got.eps_i.exact == brute.eps_i.exact
+    assert str(got.eps_d.exact) == "ln(27)"  # one use: ln 3 (1/2 against 1/6); three uses: 3 ln 3
+    a, b = got.eps_m.enclosure, brute.eps_m.enclosure
+    assert a.lower <= b.upper and b.lower <= a.upper and a.upper - a.lower < F(1, 10**20)
+    with pytest.raises(InputError, match="count vectors"):
+        measure(Mechanism.local([["1/64"] * 64] * 2).repeated(200))

@@ -9,12 +9,13 @@ from relations.kinds import NumericMode
 from relations.measures._dense import eps_all_dense, measure_dense
 from relations.measures._product import eps_all_product, measure_product
 from relations.measures._results import Budget, Measures
+from relations.model._composed import Composition
 from relations.model._mechanism import Mechanism
 
 __all__ = ["measure", "eps_all"]
 
 
-def measure(mech: Mechanism, *, bits: int | None = None, mode: NumericMode | str = NumericMode.AUTO,
+def measure(mech: Mechanism | Composition, *, bits: int | None = None, mode: NumericMode | str = NumericMode.AUTO,
             notions: Sequence[str] = ()) -> Measures:
     """All four quantities of a mechanism: ``eps_i``, ``eps_d``, ``eps_m`` and ``sigma_min``.
 
@@ -24,8 +25,11 @@ def measure(mech: Mechanism, *, bits: int | None = None, mode: NumericMode | str
 
     Parameters
     ----------
-    mech : Mechanism
-        Any mechanism (dense, graph, product; exact or float mode).
+    mech : Mechanism or Composition
+        Any mechanism (dense, graph, product; exact or float mode), or a repeated or composed one
+        (:meth:`Mechanism.repeated <relations.model.Mechanism.repeated>`, :func:`~relations.compose`),
+        measured exactly through the counts of each output (:meth:`Composition.sufficient
+        <relations.model.Composition.sufficient>`, the same value in every notion) when that fits its limits.
     bits : int, optional
         The enclosure of ``eps_m`` is at most ``2**-bits`` wide.  By default 100, except for exact
         channels of at least :data:`~relations.measures._dense.FLOAT_CERTIFIED_ENTRIES` entries, whose
@@ -56,7 +60,9 @@ def measure(mech: Mechanism, *, bits: int | None = None, mode: NumericMode | str
     ------
     InputError
         If ``mode`` is unknown, ``"exact"`` meets a float array too large to be taken exactly, or a notion is
-        unknown, has a bad argument or (named explicitly) is not defined on ``mech``.
+        unknown, has a bad argument or (named explicitly) is not defined on ``mech``; or a composition
+        has too many count vectors for the counts route (then
+        :func:`relations.measures.composed_notion` gives each notion by composition rules).
 
     References
     ----------
@@ -93,7 +99,21 @@ def measure(mech: Mechanism, *, bits: int | None = None, mode: NumericMode | str
     (0.6190392084062234, True, True, 0.619, '0.62')
     >>> str(res.notions["renyi(2)"].value), res.notions["maximal_leakage"] < res.eps_d
     ('ln(127/91)', True)
+
+    A mechanism used 3 times is measured through the counts of its outputs: ``eps_d`` is 3 times one
+    use's, ``ln((13/7)^3)``:
+
+    >>> str(measure(m.repeated(3)).eps_d.exact)
+    'ln(2197/343)'
     """
+    if isinstance(mech, Composition):
+        if not mech.counts_fit():
+            from relations.errors import InputError
+
+            raise InputError(f"{mech.describe()}: {mech.type_counts()} count vectors, beyond the counts route; "
+                             "relations.measures.composed_notion gives each notion by composition rules")
+        mech = mech.sufficient()
+    assert isinstance(mech, Mechanism)
     if isinstance(notions, str):
         notions = [notions]
     wanted = _notion_names(mech, notions)  # bad names refused before anything is computed
