@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import sys
 from typing import Any
 
@@ -82,7 +81,7 @@ def audit(
         return
     options = AuditOptions(max_paths=max_paths, seconds=time_budget, samples=samples, bins=parse_bins(bins),
                            seed=seed, timeout=timeout, call_seconds=call_timeout, memory_mb=memory,
-                           workers=os.cpu_count() or 1 if workers is None else workers, python=python,
+                           workers=workers, python=python,
                            scheduler=scheduler, white_box=not black_box, exact_only=exact_only, json_out=json_out,
                            out=out, force=force)
     status = run_audit(target, domain=None if domain is None else parse_domain(domain), eps=eps, claims=claim, k=k,
