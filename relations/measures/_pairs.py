@@ -22,7 +22,7 @@ all the value is 0 with no witness.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -36,7 +36,7 @@ from relations.model._products import ProductChannel
 from relations.model._runs import Runs
 from relations.numbers._reals import Real
 
-__all__ = ["NotionResult", "Pair", "ordered_pairs", "row_pairs", "lift", "float_rows"]
+__all__ = ["NotionResult", "Pair", "ordered_pairs", "row_pairs", "divergence_pairs", "lift", "float_rows"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -225,6 +225,32 @@ def row_pairs(mech: Mechanism, *, pairs: np.ndarray | None = None) -> tuple[list
             seen[key] = True
             distinct.append(Pair(tuple(p), tuple(q), lift(mech, x, xp)))
     return distinct, same
+
+
+def divergence_pairs(mech: Mechanism, name: str, *, infinite: Callable[[Pair], bool] | None = None
+                     ) -> tuple[list[Pair], NotionResult | None]:
+    """The distinct neighbour row pairs of an exact mechanism (:func:`row_pairs`), with the result of a
+    divergence notion ``name`` when it needs no pair computed: ``0`` when no two neighbours' rows differ
+    (the witness a pair of identical rows, if any), ``inf`` at the first pair that ``infinite`` says is.
+
+    Examples
+    --------
+    >>> from relations.mechanisms import randomized_response
+    >>> distinct, done = divergence_pairs(randomized_response(3), "kl")
+    >>> len(distinct), done
+    (1, None)
+    >>> str(divergence_pairs(randomized_response(3), "kl", infinite=lambda pair: True)[1].value)
+    'inf'
+    """
+    from fractions import Fraction
+
+    from relations.numbers._reals import Rational, inf
+
+    distinct, same = row_pairs(mech)
+    if not distinct:
+        return distinct, NotionResult(name, Rational(Fraction(0)), same.witness if same else None)
+    first = next((pair for pair in distinct if infinite(pair)), None) if infinite is not None else None
+    return distinct, None if first is None else NotionResult(name, inf(), first.witness)
 
 
 def float_rows(mech: Mechanism) -> tuple[np.ndarray, np.ndarray]:

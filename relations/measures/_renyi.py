@@ -28,8 +28,8 @@ from typing import cast
 import numpy as np
 
 from relations.errors import InputError
-from relations.measures._information import MAX_TIE_BITS, MAX_TIE_DENOMINATOR
-from relations.measures._pairs import NotionResult, Pair, float_rows, lift, row_pairs
+from relations.measures._information import log_sum_sign
+from relations.measures._pairs import NotionResult, Pair, divergence_pairs, float_rows, lift
 from relations.model._mechanism import Mechanism
 from relations.numbers._enclosure import ball, display_float, interval, rational, working_precision
 from relations.numbers._logforms import form_difference, log_form_sign
@@ -205,12 +205,9 @@ def renyi(mech: Mechanism, alpha: Fraction | int, *, name: str | None = None) ->
     name = name or f"renyi({alpha})"
     if not mech.exact:
         return _float_result(mech, name, *_float_divergences(mech, float(alpha)))
-    distinct, same = row_pairs(mech)
-    if not distinct:
-        return NotionResult(name, Rational(Fraction(0)), same.witness if same else None)
-    for pair in distinct:
-        if _disjoint(pair) if alpha < 1 else _mismatch(pair):
-            return NotionResult(name, inf(), pair.witness)
+    distinct, done = divergence_pairs(mech, name, infinite=_disjoint if alpha < 1 else _mismatch)
+    if done:
+        return done
     if alpha == Fraction(1, 2):  # D_1/2 = -2 ln BC = ln(1 / BC^2), BC = sum_y sqrt(P_y R_y): exact when BC^2 is rational
         from relations.measures._hellinger import bhattacharyya_squared
 
@@ -261,21 +258,7 @@ def _log_over(s: Fraction, k: int, text: str) -> Real:
 
 def _kl_sign(pair: Pair, r: Fraction) -> int | None:
     """``sign(D(P || R) - ln r)`` exactly by ``prod (P/R)^(P d)`` against ``r^d``, or None when too large."""
-    terms = [(a, a / b) for a, b in zip(pair.p, pair.q) if a]
-    d = 1
-    for e, _ in terms:
-        d = d * e.denominator // math.gcd(d, e.denominator)
-        if d > MAX_TIE_DENOMINATOR:
-            return None
-    size = sum(int(e * d) * (x.numerator.bit_length() + x.denominator.bit_length()) for e, x in terms)
-    if size + d * (r.numerator.bit_length() + r.denominator.bit_length()) > MAX_TIE_BITS:
-        return None
-    num = den = 1
-    for e, x in terms:
-        num *= x.numerator ** int(e * d)
-        den *= x.denominator ** int(e * d)
-    left, right = num * r.denominator**d, den * r.numerator**d
-    return (left > right) - (left < right)
+    return log_sum_sign([(a, a / b) for a, b in zip(pair.p, pair.q) if a], r)
 
 
 def max_kl_sign(pairs: list[Pair], other: Real) -> int | None:
@@ -312,12 +295,7 @@ def _kl_enclosure(pair: Pair):
 def kl(mech: Mechanism, *, name: str = "kl") -> NotionResult:
     """The largest Kullback-Leibler divergence ``max D(Q[x] || Q[x'])`` over neighbours, certified.
 
-    Parameters
-    ----------
-    mech : Mechanism
-        Any mechanism (dense, graph, product; exact or float mode).
-    name : str, optional
-        The name of the result.
+    Parameters as for :func:`renyi`.
 
     Returns
     -------
@@ -346,12 +324,9 @@ def kl(mech: Mechanism, *, name: str = "kl") -> NotionResult:
     """
     if not mech.exact:
         return _float_result(mech, name, *_float_divergences(mech, None))
-    distinct, same = row_pairs(mech)
-    if not distinct:
-        return NotionResult(name, Rational(Fraction(0)), same.witness if same else None)
-    for pair in distinct:
-        if _mismatch(pair):
-            return NotionResult(name, inf(), pair.witness)
+    distinct, done = divergence_pairs(mech, name, infinite=_mismatch)
+    if done:
+        return done
 
     def tie(other):
         if _is_zero(other):
@@ -375,11 +350,7 @@ def chi2(mech: Mechanism, *, name: str = "chi2") -> NotionResult:
     ``S = sum_y Q[x][y]^2 / Q[x'][y]`` is the sum of :func:`renyi` at order 2 (``renyi(2) = ln S``), so the
     two share their maximising pair; infinite when ``Q[x]`` puts mass where ``Q[x']`` has none.
 
-    Parameters
-    ----------
-    mech : Mechanism
-    name : str, optional
-        The name of the result.
+    Parameters as for :func:`renyi`.
 
     Returns
     -------
