@@ -202,11 +202,12 @@ def audit_target(target: str, *, domain: Sequence[Any] | None = None, eps: Any =
     progress : callable, optional
         ``progress(done, total)`` as sampling chunks finish.
     **keywords
-        Options by name instead of (or over) ``options``: ``samples=2000, seed=3``.
+        As for :func:`~relations.audit.audit`.
 
     Returns
     -------
     AuditReport
+        Its ``route`` says which route answered, its ``budgets`` what the routes were allowed.
 
     Raises
     ------

@@ -120,6 +120,7 @@ def ratio(t: RationalLike, name: str = "ratio") -> Fraction:
     Returns
     -------
     Fraction
+        ``t`` exactly.
 
     Raises
     ------
@@ -162,6 +163,7 @@ def whole(v: int, name: str, lowest: int) -> int:
     Returns
     -------
     int
+        ``v``.
 
     Raises
     ------
@@ -269,7 +271,7 @@ def check_pairs(what: str, given: str, pairs: int, outputs: int) -> None:
     Raises
     ------
     InputError
-        One line naming the mechanism, the parameters and the limit.
+        As for :func:`check_size`.
 
     Examples
     --------
