@@ -486,14 +486,22 @@ def decide_channel(mech: Mechanism, claims: Sequence[Any]) -> tuple[tuple[Measur
 def assert_private(fn: Callable[..., Any], *, domain: Sequence[Any], eps: Any, **options: Any) -> AuditReport:
     """Fail (``AssertionError``) unless ``fn`` is ``eps``-DP on ``domain``; for a library's test suite.
 
+    Parameters
+    ----------
+    fn, domain, eps
+        As for :func:`audit`.
+    **options
+        The options of :func:`audit`: ``options=AuditOptions(...)`` or their names as keywords.
+
     Returns
     -------
     AuditReport
+        A report that is not ``violated``.
 
     Raises
     ------
     AssertionError
-        With the exact budget and the witness pair and output.
+        When ``fn`` violates ``eps``: the report's summary, with the exact budget, the witness pair and output.
 
     Examples
     --------

@@ -113,7 +113,7 @@ def ordered_pairs(mech: Mechanism) -> np.ndarray:
     Parameters
     ----------
     mech : Mechanism
-        A dense mechanism (local, ``D^r`` or graph).
+        Local, ``D^r`` or graph; dense, not a product form.
 
     Returns
     -------

@@ -283,7 +283,7 @@ def hadamard_response(k: int, ratio: RationalLike | None = None, *, eps: EpsLike
     Raises
     ------
     InputError
-        If ``ratio < 1`` or the prior has the wrong length.
+        As for :func:`randomized_response`.
 
     References
     ----------

@@ -68,7 +68,7 @@ def truncated_geometric(n: int, ratio: RationalLike | None = None, *, eps: EpsLi
     Raises
     ------
     InputError
-        If ``ratio < 1`` or the prior has the wrong length.
+        If ``n < 1``, ``ratio < 1``, the channel is too large or the prior has the wrong length.
 
     References
     ----------
