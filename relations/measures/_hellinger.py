@@ -23,8 +23,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from relations.measures._pairs import NotionResult, Pair, divergence_pairs, float_rows, lift
-from relations.measures._renyi import _max_expr
+from relations.measures._pairs import NotionResult, Pair, divergence_pairs, float_rows, lift, max_expr
 from relations.model._mechanism import Mechanism
 from relations.numbers._enclosure import ball, interval, working_precision
 from relations.numbers._reals import Rational
@@ -167,5 +166,5 @@ def hellinger(mech: Mechanism, *, name: str = "hellinger") -> NotionResult:
         i = max(range(len(values)), key=values.__getitem__)
         return NotionResult(name, Rational(values[i]), distinct[i].witness)
     fns = [(lambda bits, v=v: (v, v)) if v is not None else _enclosure(p) for p, v in zip(distinct, exact)]
-    expr, at = _max_expr("H^2", fns, None)
+    expr, at = max_expr("H^2", fns, None)
     return NotionResult(name, expr, distinct[at].witness)

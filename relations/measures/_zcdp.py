@@ -30,13 +30,12 @@ from fractions import Fraction
 
 import numpy as np
 
-from relations.measures._pairs import NotionResult, Pair, divergence_pairs, float_rows, lift, row_pairs
+from relations.measures._pairs import NotionResult, Pair, divergence_pairs, float_rows, lift, max_expr, row_pairs
 from relations.measures._renyi import (
     MAX_FORM_PAIRS,
     _float_divergences,
     _is_zero,
     _kl_form,
-    _max_expr,
     _mismatch,
     max_kl_sign,
 )
@@ -563,7 +562,7 @@ def rho(mech: Mechanism, *, name: str = "rho") -> NotionResult:
     def forms():  # rho = max KL over the searched pairs: their forms, under the same condition
         return [_kl_form(p) for p in keep] if all(c.kind == "kl" for c in certified) else None
 
-    expr, at = _max_expr("rho", fns, tie, forms if len(keep) <= MAX_FORM_PAIRS else None)
+    expr, at = max_expr("rho", fns, tie, forms if len(keep) <= MAX_FORM_PAIRS else None)
     return NotionResult(name, expr, keep[at].witness)
 
 
