@@ -6,29 +6,24 @@ certified bounds when the randomness cannot be enumerated (the black-box route).
 from __future__ import annotations
 
 from relations._lazy import exports
-from relations.audit._blackbox import MAX_SAMPLES, SampleAudit, clopper_pearson, sample_audit
-from relations.audit._enumerate import (
-    MAX_OUTCOMES,
-    MAX_PATHS,
-    THRESHOLD_ROUNDING,
-    NotEnumerable,
-    ScaledDraw,
-    UniformDraw,
-)
-from relations.audit._exact import Enumerated, enumerate_channel, exact_channel, exact_mechanism
-from relations.audit._generator import EnumeratingGenerator
-from relations.audit._intercept import intercepted_globals
-from relations.audit._libraries import ADAPTERS
-from relations.audit._outputs import output_key, output_label
-from relations.audit._pool import Pool
-from relations.audit._report import AuditReport, assert_private, audit, load_target, parse_domain
-from relations.audit._runner import audit_target
 
-__all__ = ["MAX_SAMPLES", "SampleAudit", "clopper_pearson", "sample_audit", "MAX_OUTCOMES", "MAX_PATHS",
-           "THRESHOLD_ROUNDING", "EnumeratingGenerator", "NotEnumerable", "ScaledDraw", "UniformDraw", "Enumerated",
-           "enumerate_channel", "exact_channel", "exact_mechanism", "intercepted_globals", "output_key",
-           "output_label", "AuditReport", "assert_private", "audit", "load_target", "parse_domain", "ADAPTERS", "Pool",
-           "audit_target"]
-
+#: Each public name and the module that defines it (imported on first use: the command line reads
+#: :class:`AuditOptions` without loading the audit).
+_WHERE = {
+    **dict.fromkeys(["MAX_SAMPLES", "SampleAudit", "clopper_pearson", "sample_audit"], "relations.audit._blackbox"),
+    **dict.fromkeys(["MAX_OUTCOMES", "MAX_PATHS", "THRESHOLD_ROUNDING", "NotEnumerable", "ScaledDraw", "UniformDraw"],
+                    "relations.audit._enumerate"),
+    **dict.fromkeys(["Enumerated", "enumerate_channel", "exact_channel", "exact_mechanism"], "relations.audit._exact"),
+    **dict.fromkeys(["EnumeratingGenerator"], "relations.audit._generator"),
+    **dict.fromkeys(["intercepted_globals"], "relations.audit._intercept"),
+    **dict.fromkeys(["ADAPTERS"], "relations.audit._libraries"),
+    **dict.fromkeys(["output_key", "output_label"], "relations.audit._outputs"),
+    **dict.fromkeys(["Pool"], "relations.audit._pool"),
+    **dict.fromkeys(["AuditOptions"], "relations.audit._options"),
+    **dict.fromkeys(["AuditReport", "assert_private", "audit", "load_target", "parse_domain"], "relations.audit._report"),
+    **dict.fromkeys(["audit_target"], "relations.audit._runner"),
+}
 # 0.2 submodule names (relations.measures.ratios) resolve to their replacements, with a DeprecationWarning
-__getattr__, __dir__ = exports(__name__, {})
+__getattr__, __dir__ = exports(__name__, _WHERE)
+
+__all__ = list(_WHERE)

@@ -217,7 +217,8 @@ class Pool:
     Raises
     ------
     InputError
-        For a number of workers out of range, or a scheduler that cannot be reached.
+        For ``workers`` beyond :data:`MAX_WORKERS`, ``python`` with ``scheduler`` (a cluster runs its own
+        interpreter), or a scheduler that cannot be reached.
 
     Examples
     --------

@@ -17,10 +17,10 @@ from fractions import Fraction
 from typing import Any
 
 from relations.audit._blackbox import REPEATS, SampleAudit, sample_audit
-from relations.audit._enumerate import MAX_DEPTH, MAX_PATHS, NotEnumerable
+from relations.audit._enumerate import MAX_DEPTH, NotEnumerable
 from relations.audit._exact import Enumerated, Unexplored, deepening, enumerate_channel, mass_text
+from relations.audit._options import AuditOptions
 from relations.audit._outputs import output_label
-from relations.audit._pool import CALL_SECONDS, MEMORY_MB, TOTAL_SECONDS
 from relations.audit._worker import TargetError
 from relations.audit._worker import load_target as _load
 from relations.checking._checker import ClaimOutcome, decide
@@ -193,11 +193,13 @@ class AuditReport:
                 f"= {m.eps_d.value:.6g} nats, exactly ({self.route}, {self.runs} paths)")
 
 
+#: The options of a target's audit (worker processes, binning, routes, output) that :func:`audit` cannot honour.
+_TARGETS_ONLY = ("bins", "workers", "python", "scheduler", "white_box", "exact_only", "json_out", "out", "force")
+
+
 def audit(fn: Callable[..., Any], *, domain: Sequence[Any], eps: Any = None, claims: Sequence[str] = (),
-          prior: Any = "uniform", max_paths: int = MAX_PATHS, target: str | None = None,
-          samples: int | None = None, seed: int = 0, alpha: float = 0.05, seconds: float = 120.0,
-          timeout: float | None = TOTAL_SECONDS, call_seconds: float = CALL_SECONDS,
-          memory_mb: int = MEMORY_MB, outputs: Sequence[Any] | None = None) -> AuditReport:
+          prior: Any = "uniform", target: str | None = None, outputs: Sequence[Any] | None = None,
+          options: AuditOptions | None = None, **keywords: Any) -> AuditReport:
     """Audit the randomizer ``fn`` on ``domain``: its exact channel, budgets and the claims decided exactly.
 
     Parameters
@@ -213,29 +215,25 @@ def audit(fn: Callable[..., Any], *, domain: Sequence[Any], eps: Any = None, cla
         More claims, as for ``relations check``.
     prior : optional
         Prior over ``domain`` for ``eps_i`` and ``eps_m`` (uniform by default).
-    max_paths : int, optional
     target : str, optional
         A name for the report (default: the function's qualified name).
-    seconds : float, optional
-        Wall-time budget of the white-box route; a loop on draws is followed from depth
-        :data:`~relations.audit._enumerate.MAX_DEPTH`, doubled up to
-        :data:`~relations.audit._enumerate.MAX_DEEPENING` while its bound decides nothing and the budget lasts.
-    samples, seed, alpha : optional
-        The black-box route, taken when the randomness cannot be enumerated and ``samples``
-        is given (:func:`~relations.audit._blackbox.sample_audit`): ``violated`` when the
-        certified lower bound on ``eps_d`` exceeds ``eps``.
-    timeout : float, optional
-        Seconds the randomizer's part of the audit may take in all
-        (:data:`~relations.audit._pool.TOTAL_SECONDS`; ``None``: no limit).
-    call_seconds : float, optional
-        Seconds one call of ``fn`` may take (:data:`~relations.audit._pool.CALL_SECONDS`; 0: no limit).
-    memory_mb : int, optional
-        MiB of memory (address space) the child process running ``fn`` may add to the caller's
-        (:data:`~relations.audit._pool.MEMORY_MB`; 0: no limit).
     outputs : sequence, optional
         Every output ``fn`` may return (a clamped sampler's range).  A loop on draws cut at a depth then has
         a certified upper end on ``eps_d`` too, and a correct loop whose claim has slack is ``consistent`` on
         the white-box route; an output outside them is an error.
+    options : AuditOptions, optional
+        How the audit runs (:class:`~relations.audit.AuditOptions`), the same as the command line's; ``fn``
+        runs in one child process, so the options of worker processes, binning, routes and output do not
+        apply (an :class:`~relations.errors.InputError` if set).  ``max_paths`` and ``seconds`` bound the
+        white-box route; a loop on draws is followed from depth :data:`~relations.audit._enumerate.MAX_DEPTH`,
+        doubled up to :data:`~relations.audit._enumerate.MAX_DEEPENING` while its bound decides nothing and the
+        budget lasts.  The black-box route is taken when the randomness cannot be enumerated and ``samples`` is
+        given (:func:`~relations.audit._blackbox.sample_audit`, with ``seed`` and ``alpha``): ``violated`` when
+        the certified lower bound on ``eps_d`` exceeds ``eps``.  ``timeout`` bounds the randomizer's part of
+        the audit in all, ``call_seconds`` one call of ``fn``, ``memory_mb`` the memory (address space) the
+        child process may add to the caller's.
+    **keywords
+        Options by name instead of (or over) ``options``: ``samples=2000, seed=3``.
 
     Returns
     -------
@@ -274,13 +272,16 @@ def audit(fn: Callable[..., Any], *, domain: Sequence[Any], eps: Any = None, cla
     from relations.audit._apart import run_apart
     from relations.audit._worker import _timed
 
+    o = AuditOptions.of(options, keywords)
+    if unused := o.differing(_TARGETS_ONLY):
+        raise InputError(f"audit(): {', '.join(unused)} apply to targets run by audit_target(), not to a function")
     parsed = _claims(eps, claims)
     declared = declared_outputs(outputs)
     pass_rng = "rng" in inspect.signature(fn, follow_wrapped=False).parameters
     name: str = target or getattr(fn, "__qualname__", None) or repr(fn)
 
     def explore(depth: int, left: float) -> AuditReport | Enumerated:
-        e = enumerate_channel(_timed(fn), domain, pass_rng=pass_rng, max_paths=max_paths, allow_unexplored=True,
+        e = enumerate_channel(_timed(fn), domain, pass_rng=pass_rng, max_paths=o.max_paths, allow_unexplored=True,
                               max_depth=depth, seconds=left)
         if e.factorised is not None:
             return factorised_report(name, domain, e.factorised, parsed, e.runs)
@@ -296,16 +297,16 @@ def audit(fn: Callable[..., Any], *, domain: Sequence[Any], eps: Any = None, cla
     def calls() -> AuditReport | Enumerated:
         """Every part of the audit that calls ``fn``: run apart."""
         try:
-            return deepening(explore, seconds=seconds)
+            return deepening(explore, seconds=o.seconds)
         except NotEnumerable as exc:
-            if samples is None:
+            if o.samples is None:
                 raise
-            sampled = sample_audit(fn, domain=domain, samples=samples, seed=seed, alpha=alpha,
+            sampled = sample_audit(fn, domain=domain, samples=o.samples, seed=o.seed, alpha=o.alpha,
                                    stop_above=_bound(eps))
             return _sampled_report(name, sampled, eps, route_reason=str(exc),
                                    white_box_interval=getattr(exc, "interval", None) or {})
 
-    result = run_apart(calls, timeout=timeout, call_seconds=call_seconds, memory_mb=memory_mb)
+    result = run_apart(calls, timeout=o.timeout, call_seconds=o.call_seconds, memory_mb=o.memory_mb)
     if isinstance(result, AuditReport):
         return result
     e = result
@@ -485,14 +486,22 @@ def decide_channel(mech: Mechanism, claims: Sequence[Any]) -> tuple[tuple[Measur
 def assert_private(fn: Callable[..., Any], *, domain: Sequence[Any], eps: Any, **options: Any) -> AuditReport:
     """Fail (``AssertionError``) unless ``fn`` is ``eps``-DP on ``domain``; for a library's test suite.
 
+    Parameters
+    ----------
+    fn, domain, eps
+        As for :func:`audit`.
+    **options
+        The options of :func:`audit`: ``options=AuditOptions(...)`` or their names as keywords.
+
     Returns
     -------
     AuditReport
+        A report that is not ``violated``.
 
     Raises
     ------
     AssertionError
-        With the exact budget and the witness pair and output.
+        When ``fn`` violates ``eps``: the report's summary, with the exact budget, the witness pair and output.
 
     Examples
     --------

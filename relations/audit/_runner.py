@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+import os
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -18,10 +19,11 @@ from fractions import Fraction
 from typing import Any
 
 from relations.audit._blackbox import CHUNK, sequential
-from relations.audit._enumerate import MAX_DEPTH, MAX_PATHS, NotEnumerable
+from relations.audit._enumerate import MAX_DEPTH, NotEnumerable
 from relations.audit._exact import Enumerated, Unexplored, deepening
+from relations.audit._options import WHITE_BOX_SECONDS, AuditOptions
 from relations.audit._outputs import output_real
-from relations.audit._pool import CALL_SECONDS, MEMORY_MB, TOTAL_SECONDS, Pool
+from relations.audit._pool import Pool
 from relations.audit._report import (
     AuditReport,
     _claims,
@@ -46,8 +48,6 @@ MAX_DOMAIN = 1024
 DEFAULT_SAMPLES = 100_000
 #: The most samples, over all inputs, that the default budget draws.
 DEFAULT_TOTAL = 2_000_000
-#: Wall-time budget (seconds) of the white-box route, all inputs together; past it the audit samples.
-WHITE_BOX_SECONDS = 120.0
 #: Equal-mass intervals of the automatic binning of real-valued outputs.
 AUTO_BINS = 16
 
@@ -163,12 +163,8 @@ def _conformance_exact(rows: list[list[Fraction]], outputs: list[str], declared:
 
 def audit_target(target: str, *, domain: Sequence[Any] | None = None, eps: Any = None, claims: Sequence[str] = (),
                  k: int | None = None, params: dict | None = None, prior: Any = "uniform",
-                 samples: int | None = None, seed: int = 0, alpha: float = 0.05, max_paths: int = MAX_PATHS,
-                 python: str | None = None, workers: int = 0, scheduler: Any = None, white_box: bool = True,
-                 progress: Callable[[int, int], None] | None = None, exact_only: bool = False,
-                 bins: int | Sequence[float] | None = None, seconds: float = WHITE_BOX_SECONDS,
-                 timeout: float | None = TOTAL_SECONDS, call_seconds: float = CALL_SECONDS,
-                 memory_mb: int = MEMORY_MB, outputs: Sequence[Any] | None = None) -> AuditReport:
+                 outputs: Sequence[Any] | None = None, options: AuditOptions | None = None,
+                 progress: Callable[[int, int], None] | None = None, **keywords: Any) -> AuditReport:
     """Audit ``target`` (``MODULE:FUNCTION``, ``FILE.py:FUNCTION`` or a library mechanism).
 
     Parameters
@@ -186,47 +182,32 @@ def audit_target(target: str, *, domain: Sequence[Any] | None = None, eps: Any =
         Domain size of a library mechanism.
     params : dict, optional
         A library mechanism's own parameters (``g``, ``t``, ``threshold``).
-    prior, samples, seed, alpha, max_paths
+    prior : optional
         As for :func:`~relations.audit.audit`.
-    python : str, optional
-        Interpreter for the worker processes.
-    workers : int, optional
-        Worker processes (0: one, without a pool).  The randomizer always runs in a worker process, never
-        in this one: its prints are kept off this process's output, and its exit and exceptions are
-        reported as the audit's outcome.
-    scheduler : str or distributed.Client, optional
-        A Dask scheduler for the sampling.
-    white_box : bool, optional
-        False skips enumeration and samples directly.
-    progress : callable, optional
-        ``progress(done, total)`` as sampling chunks finish.
-    bins : int or sequence of float, optional
-        Bin real-valued outputs on the black-box route: the edges, or a number of equal-mass intervals
-        at the pooled quantiles of a first sample.  By default, outputs that seldom repeat and are all real
-        numbers (a Laplace or Gaussian mechanism) are binned into :data:`AUTO_BINS` such intervals, and the
-        binned channel is sampled afresh (``seed + 1``).  Binning is post-processing, so a certified lower
-        bound on the binned channel is one on the mechanism.
-    seconds : float, optional
-        Wall-time budget of the white-box route, all inputs together (:data:`WHITE_BOX_SECONDS`); with the path
-        budget ``max_paths`` and the depth :data:`~relations.audit._enumerate.MAX_DEPTH` it is reported in
-        the JSON (``budgets``).
-    timeout : float, optional
-        Seconds the whole audit may take (:data:`~relations.audit._pool.TOTAL_SECONDS`; ``None``: no limit).
-    call_seconds : float, optional
-        Seconds one call of the randomizer may take (:data:`~relations.audit._pool.CALL_SECONDS`; 0: none).
-    memory_mb : int, optional
-        Address space of each worker process in MiB (:data:`~relations.audit._pool.MEMORY_MB`; 0: none).
     outputs : sequence, optional
         Every output the randomizer may return (``--outputs``): a loop on draws cut at a depth then has a
         certified upper end on ``eps_d`` too (:func:`~relations.audit._report.depth_bounded_report`).
-    exact_only : bool, optional
-        Refuse (:class:`~relations.audit._enumerate.NotEnumerable`) rather than sample when the exact route
-        cannot answer.  Otherwise the report says why, and samples: ``samples`` per input, or by default
+    options : AuditOptions, optional
+        How the audit runs (:class:`~relations.audit.AuditOptions`; its output options are the command's and
+        are not used here).  The randomizer always runs in a worker process, never in this one: its prints
+        are kept off this process's output, and its exit and exceptions are reported as the audit's outcome.
+        With ``white_box``, the white-box route's budgets (``max_paths``, ``seconds`` and the depth
+        :data:`~relations.audit._enumerate.MAX_DEPTH`) are reported in the JSON (``budgets``).  Without
+        ``bins``, outputs that seldom repeat and are all real numbers (a Laplace or Gaussian mechanism) are
+        binned into :data:`AUTO_BINS` equal-mass intervals at the pooled quantiles of a first sample, and the
+        binned channel is sampled afresh (``seed + 1``); binning is post-processing, so a certified lower
+        bound on the binned channel is one on the mechanism.  Unless ``exact_only``, when the exact route
+        cannot answer the report says why, and samples: ``samples`` per input, or by default
         :data:`DEFAULT_SAMPLES` (at most :data:`DEFAULT_TOTAL` in all).
+    progress : callable, optional
+        ``progress(done, total)`` as sampling chunks finish.
+    **keywords
+        As for :func:`~relations.audit.audit`.
 
     Returns
     -------
     AuditReport
+        Its ``route`` says which route answered, its ``budgets`` what the routes were allowed.
 
     Raises
     ------
@@ -247,6 +228,8 @@ def audit_target(target: str, *, domain: Sequence[Any] | None = None, eps: Any =
     >>> report.verdict, str(report.measures.eps_d.exact)
     ('consistent', 'ln(3)')
     """
+    o = AuditOptions.of(options, keywords)
+    limits: dict[str, Any] = {"timeout": o.timeout, "call_seconds": o.call_seconds, "memory_mb": o.memory_mb}
     library = ":" not in target
     if domain is not None and len(domain) > MAX_DOMAIN:
         raise InputError(f"--domain: {len(domain)} inputs; at most {MAX_DOMAIN} can be audited")
@@ -255,15 +238,14 @@ def audit_target(target: str, *, domain: Sequence[Any] | None = None, eps: Any =
         if eps is None or k is None:
             raise InputError(f"{target}: a library mechanism needs --eps and --k")
         job["params"] = {"eps": float(parse_eps(eps)), "k": int(k), **(params or {})}
-    with Pool(python=python, workers=workers, scheduler=None, timeout=timeout, call_seconds=call_seconds,
-              memory_mb=memory_mb) as pool, contextlib.ExitStack() as stack:
+    workers = os.cpu_count() or 1 if o.workers is None else o.workers
+    with Pool(python=o.python, workers=workers, scheduler=None, **limits) as pool, contextlib.ExitStack() as stack:
         cluster: list[Pool] = []  # the sampling's Dask cluster, connected when first needed
 
         def on_cluster() -> Pool:
             """The Dask pool: the same limits as ``pool``, and the same deadline for the whole audit."""
             if not cluster:
-                cluster.append(stack.enter_context(Pool(scheduler=scheduler, timeout=timeout,
-                                                        call_seconds=call_seconds, memory_mb=memory_mb)))
+                cluster.append(stack.enter_context(Pool(scheduler=o.scheduler, **limits)))
                 cluster[0]._deadline = pool._deadline
             return cluster[0]
         info = _check(pool.map([dict(job, task="describe")])[0])
@@ -277,40 +259,38 @@ def audit_target(target: str, *, domain: Sequence[Any] | None = None, eps: Any =
         if library and claimed is not None:  # the budget the library documents for these parameters
             eps = repr(float(claimed))
         parsed = _claims(eps, claims)
+        samples = o.samples if o.samples is not None else max(1, min(DEFAULT_SAMPLES, DEFAULT_TOTAL // len(domain)))
         extra = {"claimed": claimed, "version": info.get("version", ""),
-                 "budgets": {"max_paths": max_paths, "max_depth": MAX_DEPTH, "white_box_seconds": seconds,
-                             "samples_per_input": samples if samples is not None else
-                             max(1, min(DEFAULT_SAMPLES, DEFAULT_TOTAL // len(domain)))}}
+                 "budgets": {"max_paths": o.max_paths, "max_depth": MAX_DEPTH, "white_box_seconds": o.seconds,
+                             "samples_per_input": samples}}
         declared = None
         if info.get("declared"):
             answer = _check(pool.map([dict(job, task="declared", inputs=list(range(len(domain))))])[0])
             declared = [{key: float(p) for key, _, p in answer["rows"][str(i)]} for i in range(len(domain))]
         reason = ""
         interval: dict = {}
-        if white_box and info.get("enumerable", True):
+        if o.white_box and info.get("enumerable", True):
             try:
-                report = _deepening(pool, job, domain, parsed, prior, declared, extra, max_paths, seconds,
+                report = _deepening(pool, job, domain, parsed, prior, declared, extra, o.max_paths, o.seconds,
                                     declared_outputs(outputs))
                 if info.get("seeds"):  # local hashing: exact given each of a few hash seeds, not over all
                     report = _with(report, route=f"white-box over {info['seeds']} hash seeds")
                 return report
             except NotEnumerable as exc:
-                if exact_only:
+                if o.exact_only:
                     raise
                 reason = str(exc)
                 interval = getattr(exc, "interval", None) or {}
-        elif exact_only:
+        elif o.exact_only:
             raise NotEnumerable("the target's randomness is not enumerated (a library mechanism sampled by design)"
-                                if white_box else "--black-box was asked for")
+                                if o.white_box else "--black-box was asked for")
         else:
-            reason = ("--black-box was asked for" if not white_box else
+            reason = ("--black-box was asked for" if not o.white_box else
                       "the library mechanism's randomness is not enumerated (native code or hashing)")
-        if samples is None:
-            samples = max(1, min(DEFAULT_SAMPLES, DEFAULT_TOTAL // len(domain)))
         labels: dict = {}
         total = [0, 0]
-        plan: dict[str, Any] = {"bins": None if bins is None or isinstance(bins, int) else sorted(float(b) for b in bins),
-                                "seed": seed, "atoms": None}
+        given = None if o.bins is None or isinstance(o.bins, int) else list(o.bins)  # sorted edges
+        plan: dict[str, Any] = {"bins": given, "seed": o.seed, "atoms": None}
 
         def draw_round(tasks: list[tuple[int, int, int]], ordered: bool = False) -> list[Counter]:
             jobs = [dict(job, task="sample", input=i, chunk=c, size=n, seed=plan["seed"], bins=plan["bins"],
@@ -321,7 +301,7 @@ def audit_target(target: str, *, domain: Sequence[Any] | None = None, eps: Any =
                 total[0] += n
                 if progress:
                     progress(total[0], total[1])
-            runner = on_cluster() if scheduler is not None else pool
+            runner = on_cluster() if o.scheduler is not None else pool
             out = []
             for a in runner.map(jobs, progress=tick):
                 a = _check(a)
@@ -333,20 +313,20 @@ def audit_target(target: str, *, domain: Sequence[Any] | None = None, eps: Any =
             binning = (f"outputs binned into the {len(plan['bins']) + 1} intervals given (--bins); post-processing "
                        "cannot raise eps_d, so a lower bound on the binned channel is one on the mechanism")
         else:  # a first chunk per input: real-valued outputs that seldom repeat are binned
-            first = sequential(None, domain=domain, samples=min(samples, CHUNK), alpha=alpha, draw_round=draw_round)
+            first = sequential(None, domain=domain, samples=min(samples, CHUNK), alpha=o.alpha, draw_round=draw_round)
             # binned when real outputs seldom repeat, or when a share of them does not (a mixture of a point mass
             # and noise: the repeated outputs become outputs of their own, the rest intervals)
-            if first.repeated_share() < 1 - MIXED_SHARE or isinstance(bins, int):
-                edges = quantile_edges(first, bins if isinstance(bins, int) else AUTO_BINS)
+            if first.repeated_share() < 1 - MIXED_SHARE or isinstance(o.bins, int):
+                edges = quantile_edges(first, o.bins if isinstance(o.bins, int) else AUTO_BINS)
             if edges:  # audit the binned mechanism, on a fresh sample
                 atoms = point_masses(first)
-                plan["bins"], plan["seed"], plan["atoms"] = edges, seed + 1, atoms or None
+                plan["bins"], plan["seed"], plan["atoms"] = edges, o.seed + 1, atoms or None
                 binning = (f"outputs binned into {len(edges) + 1} intervals at the pooled quantiles of a first sample "
-                           f"({first.samples} per input, --seed {seed}); the binned channel sampled afresh (--seed "
-                           f"{seed + 1}){_atoms_text(atoms)}; post-processing cannot raise eps_d, so a lower bound on the binned channel "
+                           f"({first.samples} per input, --seed {o.seed}); the binned channel sampled afresh (--seed "
+                           f"{o.seed + 1}){_atoms_text(atoms)}; post-processing cannot raise eps_d, so a lower bound on the binned channel "
                            "is one on the mechanism")
             labels.clear()
-        sampled = sequential(None, domain=domain, samples=samples, alpha=alpha, stop_above=_stop(eps),
+        sampled = sequential(None, domain=domain, samples=samples, alpha=o.alpha, stop_above=_stop(eps),
                              draw_round=draw_round, declared=None if plan["bins"] else declared)
         report = _sampled_report(target, sampled, eps, labels=labels, route_reason=reason, binning=binning,
                                  white_box_interval=interval, **extra)

@@ -104,6 +104,7 @@ def applicable(relation: cat.Relation, mech: Mechanism) -> str | None:
     Returns
     -------
     str or None
+        The reason, or ``None`` when the relation applies.
 
     Examples
     --------

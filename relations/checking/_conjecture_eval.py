@@ -117,6 +117,7 @@ def decide(statement: Conjecture | Claim, reals, *, margins: Mapping[str, float]
     Returns
     -------
     Decision
+        Its ``status`` and ``how`` it was decided.
 
     Raises
     ------

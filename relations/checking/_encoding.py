@@ -70,7 +70,7 @@ def outcome_json(mech: Mechanism, o: Any) -> dict[str, Any]:
     Parameters
     ----------
     mech : Mechanism
-        The mechanism checked: it names the witness's inputs and output.
+        As for :func:`~relations.measures._encoding.budget_json`.
     o : Outcome
 
     Returns

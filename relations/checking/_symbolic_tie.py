@@ -22,19 +22,7 @@ The form is exact arithmetic of bounded size (:data:`MAX_TERMS`, :data:`MAX_BITS
 non-linear argument, a notion with no exact form, a form past the limits) is "not shown", and the
 comparison stays undecided, never guessed.  A nonzero form is not a proof of anything either.
 
-Examples
---------
->>> from fractions import Fraction
->>> from relations.checking._conjectures import parse_conjecture
->>> from relations.numbers import LogRatio
->>> from relations.numbers._reals import Log
->>> reals = {"eps_d": Log(LogRatio.of(Fraction(3)))}
->>> symbolic_zero(parse_conjecture("tanh(eps_d / 2) <= 1/2"), reals)
-True
->>> symbolic_zero(parse_conjecture("exp(eps_d) * 2^(1/2) <= 18^(1/2)"), reals)
-True
->>> symbolic_zero(parse_conjecture("eps_d <= 1"), reals)
-False
+Examples are those of :func:`symbolic_zero`.
 """
 
 from __future__ import annotations
@@ -350,12 +338,12 @@ def symbolic_zero(conj: Conjecture, reals: Mapping[str, Real]) -> bool:
     >>> from relations.numbers import LogRatio
     >>> from relations.numbers._reals import Log
     >>> reals = {"eps_d": Log(LogRatio.of(Fraction(3)))}
-    >>> symbolic_zero(parse_conjecture("exp(eps_d + ln(2)) <= 6"), reals)
-    True
-    >>> symbolic_zero(parse_conjecture("8^(1/2) * eps_d <= 2 * 2^(1/2) * ln(3)"), reals)
-    True
-    >>> symbolic_zero(parse_conjecture("min(eps_d, 2) <= ln(3)"), reals)
-    False
+    >>> equal = ["exp(eps_d + ln(2)) <= 6", "8^(1/2) * eps_d <= 2 * 2^(1/2) * ln(3)", "tanh(eps_d / 2) <= 1/2",
+    ...          "exp(eps_d) * 2^(1/2) <= 18^(1/2)"]
+    >>> [symbolic_zero(parse_conjecture(text), reals) for text in equal]
+    [True, True, True, True]
+    >>> [symbolic_zero(parse_conjecture(text), reals) for text in ("min(eps_d, 2) <= ln(3)", "eps_d <= 1")]
+    [False, False]
     """
     seeds = _seeds(conj, reals)
     for _ in range(_RESTARTS):

@@ -91,6 +91,7 @@ def input_limit(zip_archive: bool) -> int:
     Returns
     -------
     int
+        Bytes.
 
     Raises
     ------

@@ -111,6 +111,7 @@ def npz_from_bytes(data: bytes, *, source: str = "<input>", mode: NumericMode | 
     Returns
     -------
     Mechanism
+        As :func:`load_npz` returns it.
 
     Raises
     ------

@@ -351,7 +351,7 @@ def create_file(path: str, data: bytes, *, force: bool = False, option: str = "-
     Returns
     -------
     str
-        ``path``.
+        ``path``, created.
 
     Raises
     ------
@@ -428,12 +428,12 @@ def check_output_file(path: str, *, force: bool = False, option: str = "--out") 
     path : str
     force : bool, optional
     option : str, optional
-        The option's name, for the message.
+        As for :func:`create_file`.
 
     Returns
     -------
     str
-        ``path``.
+        ``path``, which may be created.
 
     Raises
     ------

@@ -190,6 +190,7 @@ def loads(text: str, *, source: str = "<input>") -> Mechanism:
     Returns
     -------
     Mechanism
+        Its ``source`` is ``source``.
 
     Raises
     ------
@@ -347,6 +348,7 @@ def from_dict(data: Any, *, source: str = "<input>") -> Mechanism:
     Returns
     -------
     Mechanism
+        Validated, its ``source`` as given.
 
     Raises
     ------

@@ -1,19 +1,7 @@
 """Results as JSON: measures, relation outcomes, claims, the catalogue and verdicts.
 
-``relations measure --json`` prints one object with keys ``eps_i``, ``eps_d``,
-``eps_m``, ``sigma_min``, each an object with
-
-* ``value`` -- a number, or the strings ``"inf"`` / ``"-inf"``;
-* ratio measures: ``exact`` (``"ln(247/7)"``, ``"inf"``, ``"0"``; ``null`` in
-  float mode), ``ratio`` (the rational ``q`` of ``ln(q)`` as text, ``null``
-  for an infinity) and ``witness`` (``{"x", "x_prime", "y"}`` labels and
-  ``{"x_index", ...}`` indices, or ``null``);
-* ``eps_m``: ``enclosure`` ``[lower, upper]`` as decimal strings rounded
-  outward (``null`` in float mode) and ``bits`` (the width is at most ``2**-bits``);
-
-plus ``mode`` (``"exact"`` or ``"float"``), ``setting``, ``inputs`` and ``outputs``
-(counts, as decimal text: ``k^r`` may be huge) and ``form`` (``"dense"`` or
-``"product"``).  The other objects are described in ``docs/claims-and-verdicts.md``.
+The object ``relations measure --json`` prints is described in :mod:`relations.measures._encoding`, the
+other objects in ``docs/claims-and-verdicts.md``.
 
 The encoders of measures (:func:`~relations.measures._encoding.measures_json`,
 :func:`~relations.measures._encoding.budget_json`, ...) and of check reports

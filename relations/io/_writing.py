@@ -84,7 +84,7 @@ def write_text_atomic(path: str, text: str) -> str:
     Returns
     -------
     str
-        ``path``.
+        ``path``, written.
 
     Raises
     ------

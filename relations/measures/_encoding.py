@@ -171,6 +171,7 @@ def measures_json(mech: Mechanism, measures: Any) -> dict[str, Any]:
     Returns
     -------
     dict
+        Built of :func:`budget_json` and the ``eps_m`` enclosure, as the module docstring says.
 
     Examples
     --------

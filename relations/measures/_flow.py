@@ -138,7 +138,7 @@ def prior_vulnerability(mech: Mechanism, *, name: str = "prior_vulnerability") -
     mech : Mechanism
         Any mechanism (only its prior matters); a product form multiplies its records' values.
     name : str, optional
-        The name of the result.
+        The result's name (by default the notion's).
 
     Returns
     -------
@@ -162,22 +162,7 @@ def prior_vulnerability(mech: Mechanism, *, name: str = "prior_vulnerability") -
 def bayes_vulnerability(mech: Mechanism, *, name: str = "bayes_vulnerability") -> NotionResult:
     """Posterior Bayes vulnerability ``V(pi, C) = sum_y max_x p(x) Q[x][y]``: an exact rational, a probability.
 
-    Parameters
-    ----------
-    mech : Mechanism
-        Any mechanism; the neighbour relation plays no part.  A product form multiplies its records' values.
-    name : str, optional
-        The name of the result.
-
-    Returns
-    -------
-    NotionResult
-        A :class:`~relations.numbers.Rational` (an enclosure for a product too long to write).
-
-    References
-    ----------
-    .. [1] Alvim, Chatzikokolakis, McIver, Morgan, Palamidessi, Smith. The Science of Quantitative Information
-       Flow. Springer 2020. doi:10.1007/978-3-319-96131-6
+    Parameters, Returns and References as for :func:`prior_vulnerability`; the channel counts here too.
 
     Examples
     --------
@@ -193,22 +178,8 @@ def bayes_vulnerability(mech: Mechanism, *, name: str = "bayes_vulnerability") -
 def bayes_leakage(mech: Mechanism, *, name: str = "bayes_leakage") -> NotionResult:
     """Additive Bayes leakage ``V(pi, C) - V(pi)``: an exact rational in ``[0, 1)``, a difference of probabilities.
 
-    Parameters
-    ----------
-    mech : Mechanism
-        Any mechanism; the neighbour relation plays no part.
-    name : str, optional
-        The name of the result.
-
-    Returns
-    -------
-    NotionResult
-        A :class:`~relations.numbers.Rational` (an enclosure for a product too long to write).
-
-    References
-    ----------
-    .. [1] Alvim, Chatzikokolakis, McIver, Morgan, Palamidessi, Smith. The Science of Quantitative Information
-       Flow. Springer 2020. doi:10.1007/978-3-319-96131-6
+    Parameters, Returns and References as for :func:`prior_vulnerability` (a product form: the difference of
+    its products).
 
     Examples
     --------

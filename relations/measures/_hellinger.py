@@ -23,10 +23,10 @@ from fractions import Fraction
 
 import numpy as np
 
-from relations.measures._pairs import NotionResult, Pair, float_rows, lift, row_pairs
+from relations.measures._pairs import NotionResult, Pair, divergence_pairs, float_rows, lift, max_expr
 from relations.model._mechanism import Mechanism
-from relations.numbers._enclosure import ball, display_float, interval, working_precision
-from relations.numbers._reals import ArbExpr, Rational
+from relations.numbers._enclosure import ball, interval, working_precision
+from relations.numbers._reals import Rational
 
 __all__ = ["bhattacharyya", "bhattacharyya_squared", "hellinger", "hellinger_float"]
 
@@ -124,12 +124,7 @@ def _enclosure(pair: Pair):
 def hellinger(mech: Mechanism, *, name: str = "hellinger") -> NotionResult:
     """The largest squared Hellinger distance ``1 - sum_y sqrt(Q[x][y] Q[x'][y])`` over neighbours.
 
-    Parameters
-    ----------
-    mech : Mechanism
-        Any mechanism (dense, graph, product; exact or float mode).
-    name : str, optional
-        The name of the result.
+    Parameters as for :func:`relations.measures._renyi.renyi`.
 
     Returns
     -------
@@ -162,24 +157,14 @@ def hellinger(mech: Mechanism, *, name: str = "hellinger") -> NotionResult:
         vals = hellinger_float(a[pairs[:, 0]], a[pairs[:, 1]])
         i = int(np.argmax(vals))
         return NotionResult(name, Rational(Fraction(float(vals[i]))), lift(mech, *pairs[i].tolist()))
-    distinct, same = row_pairs(mech)
-    if not distinct:
-        return NotionResult(name, Rational(Fraction(0)), same.witness if same else None)
+    distinct, done = divergence_pairs(mech, name)
+    if done:
+        return done
     exact = [_exact(p) for p in distinct]
     if all(v is not None for v in exact):
         values = [v for v in exact if v is not None]
         i = max(range(len(values)), key=values.__getitem__)
         return NotionResult(name, Rational(values[i]), distinct[i].witness)
     fns = [(lambda bits, v=v: (v, v)) if v is not None else _enclosure(p) for p, v in zip(distinct, exact)]
-    cache: dict = {}
-
-    def enclose(bits: int) -> tuple[Fraction, Fraction]:
-        if bits not in cache:
-            ends = [f(bits) for f in fns]
-            cache[bits] = (max(lo for lo, _ in ends), max(hi for _, hi in ends))
-        return cache[bits]
-
-    first = [f(64) for f in fns]
-    at = max(range(len(fns)), key=lambda t: first[t][0])
-    lo, hi = enclose(64)
-    return NotionResult(name, ArbExpr("H^2", display_float((lo + hi) / 2), enclose), distinct[at].witness)
+    expr, at = max_expr("H^2", fns, None)
+    return NotionResult(name, expr, distinct[at].witness)

@@ -40,7 +40,7 @@ from relations.numbers._enclosure import (
     working_precision,
 )
 
-__all__ = ["MAX_THREADS", "mutual_information", "independent", "MAX_TIE_DENOMINATOR", "MAX_TIE_BITS", "compare_with_log", "mutual_information_float"]
+__all__ = ["MAX_THREADS", "mutual_information", "independent", "MAX_TIE_DENOMINATOR", "MAX_TIE_BITS", "compare_with_log", "log_sum_sign", "mutual_information_float"]
 
 
 def mutual_information(prior: Sequence[Fraction], rows: Sequence[Sequence[Fraction]],
@@ -237,6 +237,20 @@ def compare_with_log(prior: Sequence[Fraction], rows: Sequence[Sequence[Fraction
         m = len(rw[0])
         py = [sum((px * row[y] for px, row in zip(pr, rw)), Fraction(0)) for y in range(m)]
         terms += [(px * q * count, q / py[y]) for px, row in zip(pr, rw) for y, q in enumerate(row) if px and q]
+    return log_sum_sign(terms, r)
+
+
+def log_sum_sign(terms: list[tuple[Fraction, Fraction]], r: Fraction) -> int | None:
+    """``sign(sum_i e_i ln b_i - ln r)`` exactly, for rationals ``e_i >= 0`` and ``b_i, r > 0``: with ``D`` the
+    common denominator of the ``e_i``, ``prod b_i^(e_i D)`` against ``r^D`` in integers; ``None`` when ``D``
+    exceeds :data:`MAX_TIE_DENOMINATOR` or the integers would exceed about :data:`MAX_TIE_BITS` bits.
+
+    Examples
+    --------
+    >>> from fractions import Fraction as F
+    >>> log_sum_sign([(F(1, 2), F(4)), (F(1, 3), F(8))], F(4)), log_sum_sign([(F(1, 2), F(4))], F(3))
+    (0, -1)
+    """
     d = 1
     for e, _ in terms:
         d = d * e.denominator // math.gcd(d, e.denominator)

@@ -128,16 +128,14 @@ def maximal_leakage(mech: Mechanism, *, name: str = "maximal_leakage") -> Notion
     Parameters
     ----------
     mech : Mechanism
-        Any mechanism; only the prior's support matters.  A product form adds its records'
-        leakages (module docstring).
+        Any mechanism; only the prior's support matters (a product form as for :func:`min_entropy_leakage`).
     name : str, optional
         The name of the result.
 
     Returns
     -------
     NotionResult
-        A :class:`~relations.numbers.Log` (a float :class:`~relations.numbers.Rational` in float
-        mode), no witness.
+        As for :func:`min_entropy_leakage`.
 
     References
     ----------

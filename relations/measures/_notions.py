@@ -194,6 +194,7 @@ def notion_result(mech: Mechanism, name: str, arg: Real | Fraction | int | str |
     Returns
     -------
     NotionResult
+        Its ``name`` as given.
 
     Raises
     ------

@@ -22,8 +22,9 @@ all the value is 0 with no witness.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -34,9 +35,11 @@ from relations.model._mechanism import Mechanism
 from relations.model._neighbours import GraphInputs, HammingInputs, LocalInputs
 from relations.model._products import ProductChannel
 from relations.model._runs import Runs
-from relations.numbers._reals import Real
+from relations.numbers._enclosure import display_float
+from relations.numbers._logforms import form_difference, log_form_sign
+from relations.numbers._reals import ArbExpr, Real
 
-__all__ = ["NotionResult", "Pair", "ordered_pairs", "row_pairs", "lift", "float_rows"]
+__all__ = ["NotionResult", "Pair", "ordered_pairs", "row_pairs", "divergence_pairs", "max_expr", "lift", "float_rows"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -113,7 +116,7 @@ def ordered_pairs(mech: Mechanism) -> np.ndarray:
     Parameters
     ----------
     mech : Mechanism
-        A dense mechanism (local, ``D^r`` or graph).
+        Local, ``D^r`` or graph; dense, not a product form.
 
     Returns
     -------
@@ -225,6 +228,82 @@ def row_pairs(mech: Mechanism, *, pairs: np.ndarray | None = None) -> tuple[list
             seen[key] = True
             distinct.append(Pair(tuple(p), tuple(q), lift(mech, x, xp)))
     return distinct, same
+
+
+def divergence_pairs(mech: Mechanism, name: str, *, infinite: Callable[[Pair], bool] | None = None
+                     ) -> tuple[list[Pair], NotionResult | None]:
+    """The distinct neighbour row pairs of an exact mechanism (:func:`row_pairs`), with the result of a
+    divergence notion ``name`` when it needs no pair computed: ``0`` when no two neighbours' rows differ
+    (the witness a pair of identical rows, if any), ``inf`` at the first pair that ``infinite`` says is.
+
+    Examples
+    --------
+    >>> from relations.mechanisms import randomized_response
+    >>> distinct, done = divergence_pairs(randomized_response(3), "kl")
+    >>> len(distinct), done
+    (1, None)
+    >>> str(divergence_pairs(randomized_response(3), "kl", infinite=lambda pair: True)[1].value)
+    'inf'
+    """
+    from relations.numbers._reals import Rational, inf
+
+    distinct, same = row_pairs(mech)
+    if not distinct:
+        return distinct, NotionResult(name, Rational(Fraction(0)), same.witness if same else None)
+    first = next((pair for pair in distinct if infinite(pair)), None) if infinite is not None else None
+    return distinct, None if first is None else NotionResult(name, inf(), first.witness)
+
+
+def max_expr(text: str, fns: list[Callable[[int], tuple[Fraction, Fraction]]],
+             tie: Callable[[object], int | None] | None = None,
+             forms: Callable[[], list[tuple] | None] | None = None) -> tuple[ArbExpr, int]:
+    """The maximum of enclosed reals as one enclosed real; also the index of a maximiser at 64 bits.
+
+    ``forms``, when given, returns each real's exact linear form in logarithms (or None): the maximum's
+    form is then the form of the maximiser, found by exact comparisons of forms (:func:`_max_form`),
+    for the exact ties of conjectures (as ``eps_m``'s).
+    """
+    cache: dict = {}
+
+    def enclose(bits: int):
+        if bits not in cache:
+            ends = [f(bits) for f in fns]
+            cache[bits] = (max(lo for lo, _ in ends), max(hi for _, hi in ends))
+        return cache[bits]
+
+    first = [f(64) for f in fns]
+    at = max(range(len(fns)), key=lambda i: first[i][0])
+    lo, hi = enclose(64)
+    lazy = None if forms is None else (lambda: _max_form(forms(), first))
+    return ArbExpr(text, display_float((lo + hi) / 2), enclose, tie, lazy_form=lazy), at
+
+
+def _max_form(forms: list[tuple] | None, ends: list[tuple[Fraction, Fraction]]) -> tuple | None:
+    """The exact form of ``max_i x_i`` given each ``x_i``'s form and an enclosure: the form of an ``x_i``
+    that no other exceeds, decided exactly (:func:`~relations.numbers._logforms.log_form_sign`); None
+    when a form is missing or a comparison too large.
+
+    Examples
+    --------
+    ``ln 2`` and ``2 ln(2)/2`` tie for the maximum above ``ln(3/2)``: either form is the maximum's.
+
+    >>> F = Fraction
+    >>> a, b, c = ((F(1), F(2)),), ((F(1, 2), F(4)),), ((F(1), F(3, 2)),)
+    >>> _max_form([a, b, c], [(F(69, 100), F(7, 10))] * 2 + [(F(4, 10), F(41, 100))])
+    ((Fraction(1, 1), Fraction(2, 1)),)
+    """
+    if forms is None or any(f is None for f in forms):
+        return None
+    floor = max(lo for lo, _ in ends)
+    live = [i for i, (_, hi) in enumerate(ends) if hi >= floor]
+    best = live[0]
+    for i in live[1:]:
+        sign = log_form_sign(form_difference(forms[i], forms[best]))
+        if sign is None:
+            return None
+        if sign > 0:
+            best = i
+    return forms[best]
 
 
 def float_rows(mech: Mechanism) -> tuple[np.ndarray, np.ndarray]:

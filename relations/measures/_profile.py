@@ -31,7 +31,7 @@ from typing import cast
 import numpy as np
 
 from relations.errors import InputError
-from relations.measures._pairs import NotionResult, float_rows, lift, row_pairs
+from relations.measures._pairs import NotionResult, divergence_pairs, float_rows, lift, row_pairs
 from relations.model._mechanism import Mechanism
 from relations.numbers._enclosure import ball, display_float, interval, rational, working_precision
 from relations.numbers._logs import LogRatio
@@ -175,9 +175,9 @@ def delta(mech: Mechanism, eps: Real | Fraction | int, *, name: str | None = Non
             return NotionResult(name, Rational(Fraction(0)))
         x, xp = float_rows(mech)[1][row].tolist()
         return NotionResult(name, Rational(Fraction(value)), lift(mech, x, xp))
-    distinct, same = row_pairs(mech)
-    if not distinct:
-        return NotionResult(name, Rational(Fraction(0)), same.witness if same else None)
+    distinct, done = divergence_pairs(mech, name)
+    if done:
+        return done
     if t is not None:
         best, at = None, None
         for pair in distinct:
@@ -236,11 +236,7 @@ def tv(mech: Mechanism, *, name: str = "tv") -> NotionResult:
 
     ``tv = max over neighbours x ~ x' of sum_y max(0, Q[x][y] - Q[x'][y])``, exactly (a rational).
 
-    Parameters
-    ----------
-    mech : Mechanism
-    name : str, optional
-        The name of the result.
+    Parameters as for :func:`delta`.
 
     Returns
     -------
@@ -282,7 +278,7 @@ def eps_delta(mech: Mechanism, level: Fraction | int, *, name: str | None = None
     level : Fraction or int
         ``delta`` in ``[0, 1]``.
     name : str, optional
-        The name of the result (default ``"eps_delta(level)"``).
+        The name of the result.
 
     Returns
     -------

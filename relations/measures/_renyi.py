@@ -21,24 +21,24 @@ the float as a :class:`~relations.numbers.Rational`.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from fractions import Fraction
 from typing import cast
 
 import numpy as np
 
 from relations.errors import InputError
-from relations.measures._information import MAX_TIE_BITS, MAX_TIE_DENOMINATOR
-from relations.measures._pairs import NotionResult, Pair, float_rows, lift, row_pairs
+from relations.measures._information import log_sum_sign
+from relations.measures._pairs import NotionResult, Pair, divergence_pairs, float_rows, lift, max_expr
 from relations.model._mechanism import Mechanism
-from relations.numbers._enclosure import ball, display_float, interval, rational, working_precision
+from relations.numbers._enclosure import ball, interval, rational, working_precision
 from relations.numbers._logforms import form_difference, log_form_sign
 from relations.numbers._logs import LogRatio
 from relations.numbers._reals import ArbExpr, Log, Rational, Real, inf, log_form
 
 __all__ = ["chi2", "MAX_FORM_PAIRS", "MAX_EXACT_ORDER", "renyi", "kl", "max_kl_sign"]
 
-#: The most neighbour pairs whose exact forms are compared to give a maximum's form (:func:`_max_form`).
+#: The most neighbour pairs whose exact forms are compared to give a maximum's form
+#: (:func:`~relations.measures._pairs.max_expr`).
 MAX_FORM_PAIRS = 256
 
 #: Integer orders up to this are computed with an exact rational sum ``S``; larger ones by enclosures.
@@ -63,58 +63,6 @@ def _mismatch(pair: Pair) -> bool:
 
 def _disjoint(pair: Pair) -> bool:
     return not any(a > 0 and b > 0 for a, b in zip(pair.p, pair.q))
-
-
-def _max_expr(text: str, fns: list[Callable[[int], tuple[Fraction, Fraction]]],
-              tie: Callable[[object], int | None] | None = None,
-              forms: Callable[[], list[tuple] | None] | None = None) -> tuple[ArbExpr, int]:
-    """The maximum of enclosed reals as one enclosed real; also the index of a maximiser at 64 bits.
-
-    ``forms``, when given, returns each real's exact linear form in logarithms (or None): the maximum's
-    form is then the form of the maximiser, found by exact comparisons of forms (:func:`_max_form`),
-    for the exact ties of conjectures (as ``eps_m``'s).
-    """
-    cache: dict = {}
-
-    def enclose(bits: int):
-        if bits not in cache:
-            ends = [f(bits) for f in fns]
-            cache[bits] = (max(lo for lo, _ in ends), max(hi for _, hi in ends))
-        return cache[bits]
-
-    first = [f(64) for f in fns]
-    at = max(range(len(fns)), key=lambda i: first[i][0])
-    lo, hi = enclose(64)
-    lazy = None if forms is None else (lambda: _max_form(forms(), first))
-    return ArbExpr(text, display_float((lo + hi) / 2), enclose, tie, lazy_form=lazy), at
-
-
-def _max_form(forms: list[tuple] | None, ends: list[tuple[Fraction, Fraction]]) -> tuple | None:
-    """The exact form of ``max_i x_i`` given each ``x_i``'s form and an enclosure: the form of an ``x_i``
-    that no other exceeds, decided exactly (:func:`~relations.numbers._logforms.log_form_sign`); None
-    when a form is missing or a comparison too large.
-
-    Examples
-    --------
-    ``ln 2`` and ``2 ln(2)/2`` tie for the maximum above ``ln(3/2)``: either form is the maximum's.
-
-    >>> F = Fraction
-    >>> a, b, c = ((F(1), F(2)),), ((F(1, 2), F(4)),), ((F(1), F(3, 2)),)
-    >>> _max_form([a, b, c], [(F(69, 100), F(7, 10))] * 2 + [(F(4, 10), F(41, 100))])
-    ((Fraction(1, 1), Fraction(2, 1)),)
-    """
-    if forms is None or any(f is None for f in forms):
-        return None
-    floor = max(lo for lo, _ in ends)
-    live = [i for i, (_, hi) in enumerate(ends) if hi >= floor]
-    best = live[0]
-    for i in live[1:]:
-        sign = log_form_sign(form_difference(forms[i], forms[best]))
-        if sign is None:
-            return None
-        if sign > 0:
-            best = i
-    return forms[best]
 
 
 def _is_zero(x) -> bool:
@@ -205,12 +153,9 @@ def renyi(mech: Mechanism, alpha: Fraction | int, *, name: str | None = None) ->
     name = name or f"renyi({alpha})"
     if not mech.exact:
         return _float_result(mech, name, *_float_divergences(mech, float(alpha)))
-    distinct, same = row_pairs(mech)
-    if not distinct:
-        return NotionResult(name, Rational(Fraction(0)), same.witness if same else None)
-    for pair in distinct:
-        if _disjoint(pair) if alpha < 1 else _mismatch(pair):
-            return NotionResult(name, inf(), pair.witness)
+    distinct, done = divergence_pairs(mech, name, infinite=_disjoint if alpha < 1 else _mismatch)
+    if done:
+        return done
     if alpha == Fraction(1, 2):  # D_1/2 = -2 ln BC = ln(1 / BC^2), BC = sum_y sqrt(P_y R_y): exact when BC^2 is rational
         from relations.measures._hellinger import bhattacharyya_squared
 
@@ -235,7 +180,7 @@ def renyi(mech: Mechanism, alpha: Fraction | int, *, name: str | None = None) ->
                 return interval(s.log() / rational(alpha - 1))
         return enclose
 
-    expr, at = _max_expr(f"D_{alpha}", [pair_fn(p) for p in distinct], lambda other: 1 if _is_zero(other) else None)
+    expr, at = max_expr(f"D_{alpha}", [pair_fn(p) for p in distinct], lambda other: 1 if _is_zero(other) else None)
     return NotionResult(name, expr, distinct[at].witness)
 
 
@@ -261,21 +206,7 @@ def _log_over(s: Fraction, k: int, text: str) -> Real:
 
 def _kl_sign(pair: Pair, r: Fraction) -> int | None:
     """``sign(D(P || R) - ln r)`` exactly by ``prod (P/R)^(P d)`` against ``r^d``, or None when too large."""
-    terms = [(a, a / b) for a, b in zip(pair.p, pair.q) if a]
-    d = 1
-    for e, _ in terms:
-        d = d * e.denominator // math.gcd(d, e.denominator)
-        if d > MAX_TIE_DENOMINATOR:
-            return None
-    size = sum(int(e * d) * (x.numerator.bit_length() + x.denominator.bit_length()) for e, x in terms)
-    if size + d * (r.numerator.bit_length() + r.denominator.bit_length()) > MAX_TIE_BITS:
-        return None
-    num = den = 1
-    for e, x in terms:
-        num *= x.numerator ** int(e * d)
-        den *= x.denominator ** int(e * d)
-    left, right = num * r.denominator**d, den * r.numerator**d
-    return (left > right) - (left < right)
+    return log_sum_sign([(a, a / b) for a, b in zip(pair.p, pair.q) if a], r)
 
 
 def max_kl_sign(pairs: list[Pair], other: Real) -> int | None:
@@ -312,12 +243,7 @@ def _kl_enclosure(pair: Pair):
 def kl(mech: Mechanism, *, name: str = "kl") -> NotionResult:
     """The largest Kullback-Leibler divergence ``max D(Q[x] || Q[x'])`` over neighbours, certified.
 
-    Parameters
-    ----------
-    mech : Mechanism
-        Any mechanism (dense, graph, product; exact or float mode).
-    name : str, optional
-        The name of the result.
+    Parameters as for :func:`renyi`.
 
     Returns
     -------
@@ -346,12 +272,9 @@ def kl(mech: Mechanism, *, name: str = "kl") -> NotionResult:
     """
     if not mech.exact:
         return _float_result(mech, name, *_float_divergences(mech, None))
-    distinct, same = row_pairs(mech)
-    if not distinct:
-        return NotionResult(name, Rational(Fraction(0)), same.witness if same else None)
-    for pair in distinct:
-        if _mismatch(pair):
-            return NotionResult(name, inf(), pair.witness)
+    distinct, done = divergence_pairs(mech, name, infinite=_mismatch)
+    if done:
+        return done
 
     def tie(other):
         if _is_zero(other):
@@ -363,7 +286,7 @@ def kl(mech: Mechanism, *, name: str = "kl") -> NotionResult:
             return None if None in signs else max(signs)
         return max_kl_sign(distinct, other)
 
-    expr, at = _max_expr("KL", [_kl_enclosure(p) for p in distinct], tie,
+    expr, at = max_expr("KL", [_kl_enclosure(p) for p in distinct], tie,
                          lambda: [_kl_form(p) for p in distinct] if len(distinct) <= MAX_FORM_PAIRS else None)
     return NotionResult(name, expr, distinct[at].witness)
 
@@ -375,11 +298,7 @@ def chi2(mech: Mechanism, *, name: str = "chi2") -> NotionResult:
     ``S = sum_y Q[x][y]^2 / Q[x'][y]`` is the sum of :func:`renyi` at order 2 (``renyi(2) = ln S``), so the
     two share their maximising pair; infinite when ``Q[x]`` puts mass where ``Q[x']`` has none.
 
-    Parameters
-    ----------
-    mech : Mechanism
-    name : str, optional
-        The name of the result.
+    Parameters as for :func:`renyi`.
 
     Returns
     -------

@@ -30,13 +30,12 @@ from fractions import Fraction
 
 import numpy as np
 
-from relations.measures._pairs import NotionResult, Pair, float_rows, lift, row_pairs
+from relations.measures._pairs import NotionResult, Pair, divergence_pairs, float_rows, lift, max_expr, row_pairs
 from relations.measures._renyi import (
     MAX_FORM_PAIRS,
     _float_divergences,
     _is_zero,
     _kl_form,
-    _max_expr,
     _mismatch,
     max_kl_sign,
 )
@@ -428,24 +427,15 @@ def _rho_bisect(p, q, bits: int) -> tuple[Fraction, Fraction]:
     256), aiming at width ``2**-bits``, and the enclosure is returned as it is when the effort is
     spent.
 
-    Parameters
-    ----------
-    p, q : sequence of Fraction
-        The rows ``P`` and ``R``.
-    bits : int
-        Target width ``2**-bits``.
-
-    Returns
-    -------
-    tuple of Fraction
-        ``(lower, upper)``.
+    Parameters and returns as for :func:`rho_pair`.
 
     Examples
     --------
     >>> F = Fraction
-    >>> lo, hi = _rho_bisect([F(3, 4), F(1, 4)], [F(1, 4), F(3, 4)], 30)
-    >>> hi - lo <= F(1, 2**30), round(float(lo), 9)
-    (True, 0.549306144)
+    >>> p, q = [F(3, 4), F(1, 4)], [F(1, 4), F(3, 4)]
+    >>> lo, hi = _rho_bisect(p, q, 30)
+    >>> hi - lo <= F(1, 2**30), lo <= rho_pair(p, q, 30)[1] and rho_pair(p, q, 30)[0] <= hi
+    (True, True)
     """
     from flint import arb
 
@@ -530,12 +520,7 @@ def _rho_bisect(p, q, bits: int) -> tuple[Fraction, Fraction]:
 def rho(mech: Mechanism, *, name: str = "rho") -> NotionResult:
     """Zero-concentrated DP: the smallest ``rho`` with ``D_alpha <= rho alpha`` for every ``alpha > 1``.
 
-    Parameters
-    ----------
-    mech : Mechanism
-        Any mechanism (dense, graph, product; exact or float mode).
-    name : str, optional
-        The name of the result.
+    Parameters as for :func:`relations.measures._renyi.renyi`.
 
     Returns
     -------
@@ -560,12 +545,9 @@ def rho(mech: Mechanism, *, name: str = "rho") -> NotionResult:
     """
     if not mech.exact:
         return _float_rho(mech, name)
-    distinct, same = row_pairs(mech)
-    if not distinct:
-        return NotionResult(name, Rational(Fraction(0)), same.witness if same else None)
-    for pair in distinct:
-        if _mismatch(pair):
-            return NotionResult(name, inf(), pair.witness)
+    distinct, done = divergence_pairs(mech, name, infinite=_mismatch)
+    if done:
+        return done
     keep = _candidates(distinct)
     curves, fns = _curves(keep)
     certified = [c for c in curves if c.kind]
@@ -580,7 +562,7 @@ def rho(mech: Mechanism, *, name: str = "rho") -> NotionResult:
     def forms():  # rho = max KL over the searched pairs: their forms, under the same condition
         return [_kl_form(p) for p in keep] if all(c.kind == "kl" for c in certified) else None
 
-    expr, at = _max_expr("rho", fns, tie, forms if len(keep) <= MAX_FORM_PAIRS else None)
+    expr, at = max_expr("rho", fns, tie, forms if len(keep) <= MAX_FORM_PAIRS else None)
     return NotionResult(name, expr, keep[at].witness)
 
 

@@ -108,6 +108,7 @@ def ratio_of(ratio: RationalLike | None = None, eps: EpsLike | None = None, *, n
     Returns
     -------
     Fraction
+        The ratio ``t >= 1``.
 
     Raises
     ------

@@ -120,6 +120,7 @@ def ratio(t: RationalLike, name: str = "ratio") -> Fraction:
     Returns
     -------
     Fraction
+        ``t`` exactly.
 
     Raises
     ------
@@ -162,6 +163,7 @@ def whole(v: int, name: str, lowest: int) -> int:
     Returns
     -------
     int
+        ``v``.
 
     Raises
     ------
@@ -183,15 +185,12 @@ def whole(v: int, name: str, lowest: int) -> int:
 
 
 def bits(q: Fraction) -> int:
-    """Bits of the numerator and denominator of ``q`` together.
+    """Bits of the numerator and denominator of ``q`` together, the size that the limits bound.
 
-    Parameters
-    ----------
-    q : Fraction
-
-    Returns
-    -------
-    int
+    Examples
+    --------
+    >>> bits(Fraction(-5, 8))
+    7
     """
     return abs(q.numerator).bit_length() + q.denominator.bit_length()
 
@@ -269,7 +268,7 @@ def check_pairs(what: str, given: str, pairs: int, outputs: int) -> None:
     Raises
     ------
     InputError
-        One line naming the mechanism, the parameters and the limit.
+        One line naming the mechanism, the parameters, ``pairs * outputs`` and the limit.
 
     Examples
     --------

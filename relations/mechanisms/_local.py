@@ -122,15 +122,13 @@ def krr(k: int, ratio: RationalLike | None = None, *, eps: EpsLike | None = None
     ----------
     k : int
         Domain size, at least 2.
-    ratio, eps : Fraction, int, float or str
-        ``t = e^eps >= 1``, or keyword-only ``eps``: ``"ln(3)"`` or a number (:mod:`~relations.mechanisms._budgets`).
-    prior : "uniform" or sequence, optional
-        Uniform by default.
+    ratio, eps, prior
+        As for :func:`randomized_response`.
 
     Returns
     -------
     Mechanism
-        Local, ``eps_d = ln t``.
+        Local, ``eps_d = ln t``; at ``k = 2``, :func:`randomized_response`.
 
     Raises
     ------
@@ -274,9 +272,8 @@ def hadamard_response(k: int, ratio: RationalLike | None = None, *, eps: EpsLike
     ----------
     k : int
         Domain size.
-    ratio, eps : Fraction, int, float or str
-        ``t = e^eps >= 1``, or keyword-only ``eps``: ``"ln(3)"`` or a number (:mod:`~relations.mechanisms._budgets`).
-    prior : "uniform" or sequence, optional
+    ratio, eps, prior
+        As for :func:`randomized_response`.
 
     Returns
     -------
@@ -286,7 +283,7 @@ def hadamard_response(k: int, ratio: RationalLike | None = None, *, eps: EpsLike
     Raises
     ------
     InputError
-        If ``ratio < 1`` or the prior has the wrong length.
+        As for :func:`randomized_response`.
 
     References
     ----------

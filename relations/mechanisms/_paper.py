@@ -1,6 +1,7 @@
 """The mechanisms of Zheng et al. 2025, "Relations Between Several Classical Privacy Notions".
 
-The paper appeared in Acta Electronica Sinica 53(10), 2025.
+The paper appeared in Acta Electronica Sinica 53(10), 2025 (Zheng, Huang, Wang, Li, Xu, Li); each function
+cites its section or equations.
 
 * :func:`paper_example` -- the Section 5 example: ``D = {1, 2}``,
   ``Q = [[0.65, 0.35], [0.35, 0.65]]`` with a prior of the reader's choice;
@@ -76,11 +77,6 @@ def paper_construction(theorem: int, beta: RationalLike) -> Mechanism:
     InputError
         For another theorem, or ``beta`` outside ``(0, 1)``.
 
-    References
-    ----------
-    .. [1] Zheng, Huang, Wang, Li, Xu, Li. Relations between several classical privacy
-       notions. Acta Electronica Sinica 53(10), 2025.
-
     Examples
     --------
     >>> from relations import measure
@@ -109,11 +105,6 @@ def paper_local(beta: RationalLike) -> Mechanism:
     -------
     Mechanism
         Local; ``I(X;Y) = h(beta)`` (binary entropy, nats) while ``eps_d = eps_i = inf``.
-
-    References
-    ----------
-    .. [1] Zheng, Huang, Wang, Li, Xu, Li. Relations between several classical privacy
-       notions. Acta Electronica Sinica 53(10), 2025.
 
     Examples
     --------
@@ -145,11 +136,6 @@ def paper_central(beta: RationalLike) -> Mechanism:
     -------
     Mechanism
         Central with the explicit neighbour path above.
-
-    References
-    ----------
-    .. [1] Zheng, Huang, Wang, Li, Xu, Li. Relations between several classical privacy
-       notions. Acta Electronica Sinica 53(10), 2025.
 
     Examples
     --------

@@ -68,7 +68,7 @@ def truncated_geometric(n: int, ratio: RationalLike | None = None, *, eps: EpsLi
     Raises
     ------
     InputError
-        If ``ratio < 1`` or the prior has the wrong length.
+        If ``n < 1``, ``ratio < 1``, the channel is too large or the prior has the wrong length.
 
     References
     ----------
@@ -105,12 +105,8 @@ def folded_geometric(n: int, ratio: RationalLike | None = None, *, eps: EpsLike 
 
     Parameters
     ----------
-    n : int
-        Range size.
-    ratio, eps : Fraction, int, float or str
-        ``t = e^eps >= 1``, or keyword-only ``eps``: ``"ln(3)"`` or a number
-        (:mod:`~relations.mechanisms._budgets`).
-    prior : "uniform" or sequence, optional
+    n, ratio, eps, prior
+        As for :func:`truncated_geometric`.
 
     Returns
     -------

@@ -203,6 +203,8 @@ def piecewise(expr: Any) -> Any:
 def krr(k: int, *, prior: Sequence[Any] | None = None) -> ClosedForms:
     """k-ary randomized response with symbolic ``eps`` (``Q[d][d] = e^eps / (e^eps + k - 1)``).
 
+    The symbolic counterpart of :func:`relations.mechanisms.krr`, where the paper is cited.
+
     Parameters
     ----------
     k : int
@@ -219,11 +221,6 @@ def krr(k: int, *, prior: Sequence[Any] | None = None) -> ClosedForms:
     ------
     InputError
         If ``k`` is not a whole number in ``2..MAX_SYMBOLIC_K`` or the prior has not ``k`` entries.
-
-    References
-    ----------
-    .. [1] Kairouz, Oh, Viswanath. Extremal mechanisms for local differential privacy.
-       JMLR 17, 2016.
 
     Examples
     --------
@@ -269,7 +266,7 @@ def paper_construction(theorem: int) -> ClosedForms:
     """Zheng et al. 2025's Thm 8/12 (local) and Thm 6/10 (central) joint distributions, symbolic ``beta``.
 
     The symbolic counterparts of :func:`relations.mechanisms._paper.paper_local` and
-    :func:`relations.mechanisms._paper.paper_central`.
+    :func:`relations.mechanisms._paper.paper_central` (the paper is cited in :mod:`relations.mechanisms._paper`).
 
     Parameters
     ----------
@@ -285,11 +282,6 @@ def paper_construction(theorem: int) -> ClosedForms:
     ------
     ValueError
         For another theorem.
-
-    References
-    ----------
-    .. [1] Zheng, Huang, Wang, Li, Xu, Li. Relations between several classical privacy
-       notions. Acta Electronica Sinica 53(10), 2025.
 
     Examples
     --------

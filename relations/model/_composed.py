@@ -267,6 +267,7 @@ def compose(*parts, counts: Sequence[int] | None = None) -> Composition:
     Returns
     -------
     Composition
+        The parts, each with its count, never expanded.
 
     Raises
     ------

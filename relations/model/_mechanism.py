@@ -161,6 +161,7 @@ class Mechanism(MechanismDisplay):
         Returns
         -------
         Mechanism
+            Local: any two inputs are neighbours.
 
         Raises
         ------
@@ -211,6 +212,7 @@ class Mechanism(MechanismDisplay):
         Returns
         -------
         Mechanism
+            Central on ``D^r``: two datasets are neighbours when they differ in one record.
 
         Raises
         ------
@@ -267,6 +269,7 @@ class Mechanism(MechanismDisplay):
         Returns
         -------
         Mechanism
+            Central, its neighbours the edges.
 
         Raises
         ------
@@ -318,6 +321,7 @@ class Mechanism(MechanismDisplay):
         Returns
         -------
         Mechanism
+            Central, a product form (never expanded).
 
         Raises
         ------
@@ -407,6 +411,7 @@ class Mechanism(MechanismDisplay):
         Returns
         -------
         Mechanism
+            This mechanism in the numeric mode ``mode``.
 
         Raises
         ------
@@ -506,6 +511,7 @@ class Mechanism(MechanismDisplay):
         Returns
         -------
         Composition
+            The ``k`` uses, never expanded.
 
         Raises
         ------

@@ -62,6 +62,7 @@ def parse_rational(value: object, where: str) -> Fraction:
     Returns
     -------
     Fraction
+        The value, exactly.
 
     Raises
     ------

@@ -191,6 +191,7 @@ def optimal_dp(prior: Sequence[RationalLike], eps: RationalLike, *, loss: Loss =
     Returns
     -------
     Optimum
+        An exact mechanism within the budget, with its exact distortion.
 
     Raises
     ------
@@ -223,6 +224,7 @@ def optimal_id(prior: Sequence[RationalLike], eps: RationalLike, *, loss: Loss =
     Returns
     -------
     Optimum
+        As for :func:`optimal_dp`.
 
     Raises
     ------

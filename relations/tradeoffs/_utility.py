@@ -72,6 +72,7 @@ def expected_distortion(mech: Mechanism, loss: Loss = "hamming") -> Fraction:
     Returns
     -------
     Fraction
+        The expected loss under the prior.
 
     Raises
     ------
