@@ -308,16 +308,17 @@ def _ratio_blocks(a, space):
     the fly), else numpy's reductions; both give the same extrema (max and min round nothing)."""
     block = _blocks(a)
     m = _columns(a)
-    width = _width(space.size, m)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         if isinstance(space, LocalInputs):
+            if space.size < 2:
+                return
             extrema = _local_extrema(a, m)
             if extrema is not None:
-                if space.size >= 2:
-                    ratio = np.divide(extrema[0], extrema[1], out=extrema[0])[None, :]
-                    if ratio.size:
-                        yield 0, 0, ratio, float(np.fmax.reduce(ratio, axis=None))
+                ratio = np.divide(extrema[0], extrema[1], out=extrema[0])[None, :]
+                if ratio.size:
+                    yield 0, 0, ratio, float(np.fmax.reduce(ratio, axis=None))
                 return
+        width = _width(space.size, m)
         for c0 in range(0, m, width):
             chunk = np.ascontiguousarray(block(c0, min(m, c0 + width)))
             for family, mx, mn in space.extrema(chunk):
@@ -384,7 +385,7 @@ def scan_float(mats: Sequence[np.ndarray | Callable[[int, int], np.ndarray]], sp
             out.append((None, None))
             continue
         family, c0, ratio = best_at
-        clique, y = np.unravel_index(int(np.argmax(ratio == best)), ratio.shape)  # the first maximum, as nanargmax
+        clique, y = np.unravel_index(int((ratio == best).argmax()), ratio.shape)  # the first maximum, as nanargmax
         out.append((math.log(best), _float_witness(_blocks(a), space, family, int(clique), c0 + int(y))))
     return out
 
@@ -393,7 +394,7 @@ def scan_float(mats: Sequence[np.ndarray | Callable[[int, int], np.ndarray]], sp
 def _float_witness(block, space, family, clique, y) -> Witness:
     if isinstance(space, LocalInputs):  # every row: a strided read of the column, no index list
         column = block(y, y + 1)[:, 0]
-        i, j = int(np.argmax(column)), int(np.argmin(column))
+        i, j = int(column.argmax()), int(column.argmin())
         return Witness(0, 1, y) if i == j else Witness(i, j, y)
     rows = list(space.members(family, clique))
     column = block(y, y + 1)[rows, 0]
