@@ -320,7 +320,8 @@ def mutual_information_float(prior: np.ndarray, q: np.ndarray) -> float:
     0.693147
     """
     n, m = q.shape
-    kernels = compiled(q.size, saving=4.0) if q.flags.c_contiguous and prior.flags.c_contiguous else None
+    kernels = (compiled(q.size, saving=4.0) if q.dtype == prior.dtype == np.float64 and q.flags.c_contiguous
+               and prior.flags.c_contiguous else None)
     threads = min(os.cpu_count() or 1, MAX_THREADS)
     # the compiled kernel reads the rows once (no temporaries), a span per thread; numpy's passes go by
     # whole rows, about 2 MiB a block, so that a block stays in cache

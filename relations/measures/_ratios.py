@@ -335,7 +335,7 @@ def _local_extrema(a, m: int) -> tuple[np.ndarray, np.ndarray] | None:
     q, p = (a, None) if isinstance(a, np.ndarray) else (getattr(a, "q", None), getattr(a, "p", None))
     if not isinstance(q, np.ndarray) or q.ndim != 2 or q.shape[0] == 0:
         return None
-    kernels = compiled(q.size, saving=1.0) if q.flags.c_contiguous else None
+    kernels = compiled(q.size, saving=1.0) if q.dtype == np.float64 and q.flags.c_contiguous else None
     if kernels is not None:
         mx, mn = np.empty(m), np.empty(m)
         kernels.column_extrema(q, np.empty(0) if p is None else np.ascontiguousarray(p, dtype=np.float64).ravel(),

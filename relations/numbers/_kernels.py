@@ -4,7 +4,8 @@ The compiled kernels (:mod:`relations.numbers._compiled`) read a large float mat
 temporary arrays; the numpy twins give the same numbers up to float rounding (the extrema of ``eps_d``
 and the exact row sums exactly the same).  Loading them costs about :data:`LOAD_SECONDS` of CPU once
 per process (importing numba, 0.3 s, and its first dispatch from the on-disk cache, 0.5 s): as much as
-numpy's float ``eps_m`` over 150 million entries.  So, under the default choice ``auto``, a matrix of at
+numpy's float ``eps_m`` over 150 million entries.  (The first use after an install compiles them and fills
+that cache: about 4 s of CPU, once.)  So, under the default choice ``auto``, a matrix of at
 least :data:`KERNEL_ENTRIES` entries uses them once the CPU time they would have saved in this process
 (each pass estimated from its numpy twin's measured extra cost per entry, ``saving``) reaches their
 loading cost, or when numba is already loaded: a search, a sweep or a benchmark that measures again and
