@@ -174,7 +174,7 @@ def exact_row_sums(a: np.ndarray) -> list[Fraction]:
     n, m = a.shape
     if m > 1 << _HALF:
         raise ValueError(f"rows of more than 2^{_HALF} entries")
-    kernels = compiled(a.size, saving=80.0) if a.dtype == np.float64 and a.flags.c_contiguous else None
+    kernels = compiled(a.size, saving=45.0) if a.dtype == np.float64 and a.flags.c_contiguous else None
     if kernels is not None:
         return [Fraction(t, _UNIT) for t in _compiled_row_sums(kernels, a)[0]]
     out: list[Fraction] = []
@@ -228,7 +228,7 @@ def checked_scaled_rows(a: np.ndarray, tolerance: Fraction) -> tuple[ScaledRows,
     ``(m - 1) 2^-53`` of the sum) is within the tolerance too, so the validation would have passed:
     the answer is the one the two steps give.
     """
-    kernels = compiled(a.size, saving=80.0) if a.dtype == np.float64 and a.flags.c_contiguous else None
+    kernels = compiled(a.size, saving=45.0) if a.dtype == np.float64 and a.flags.c_contiguous else None
     if kernels is None or a.ndim != 2:
         return None
     counts, least, bad = _compiled_row_sums(kernels, a)

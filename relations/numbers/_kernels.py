@@ -9,8 +9,10 @@ that cache: about 4 s of CPU, once.)  So, under the default choice ``auto``, a m
 least :data:`KERNEL_ENTRIES` entries uses them once the CPU time they would have saved in this process
 (each pass estimated from its numpy twin's measured extra cost per entry, ``saving``) reaches their
 loading cost, or when numba is already loaded: a search, a sweep or a benchmark that measures again and
-again switches to them, a process that takes one large float matrix exactly (exact row sums: 80 ns per
-entry in numpy) switches at once, and one that measures one float matrix once keeps numpy.  The
+again switches to them (after about a dozen float ``eps_m`` passes over 4096 x 4096, or two exact
+readings of a 4096 x 4096 float matrix: exact row sums cost about 50 ns per entry in numpy, 5 compiled),
+and a process that measures one matrix once keeps numpy (for it the kernels would save about what
+loading them costs, measured on whole ``relations measure`` processes).  The
 environment variable ``RELATIONS_KERNELS`` chooses: ``auto`` (the default), ``compiled`` (whenever numba
 is installed and the matrix is large enough) or ``numpy`` (never).
 """
