@@ -13,7 +13,8 @@ clique is within ``~9 * 2**-53`` of its true ratio; a clique outside the window
 therefore has a smaller true ratio than the float maximiser.  When the float copy
 cannot guarantee that (underflow to zero or subnormals), every clique is evaluated
 exactly.  Columns are processed in blocks of about 2 MiB so that the ``r``
-reductions of ``D^r`` run in cache.
+reductions of ``D^r`` run in cache; local inputs (one clique) take all columns at once, read once by the
+compiled kernel for large matrices (:mod:`relations.numbers._kernels`).
 """
 
 from __future__ import annotations

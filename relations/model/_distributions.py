@@ -363,8 +363,9 @@ class Channel:
                 check_exact_size(rows.size, where)
             taken = _take_exactly(rows, exact, where)  # by the size and the mode only
             if taken and rows.size >= SCALED_ENTRIES:  # validated and summed exactly in one compiled read
-                owned = _owned_floats(rows)
-                checked = checked_scaled_rows(np.ascontiguousarray(owned), Fraction(FLOAT_TOLERANCE))
+                owned = np.ascontiguousarray(_owned_floats(rows))  # never the caller's writeable memory
+                owned.setflags(write=False)
+                checked = checked_scaled_rows(owned, Fraction(FLOAT_TOLERANCE))
                 if checked is not None:
                     return cls._scaled(*checked)
                 rows = owned

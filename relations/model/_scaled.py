@@ -224,9 +224,9 @@ def checked_scaled_rows(a: np.ndarray, tolerance: Fraction) -> tuple[ScaledRows,
     None (the caller then validates with :func:`~relations.model._floats.float_rows` and calls
     :func:`scaled_float_rows`, which raise the usual messages) when the compiled kernels do not serve
     the size, an entry is negative or not finite, or a row's exact sum is 0 or within ``m 2^-51`` of
-    the tolerance's edge.  Otherwise every row's float sum (any order of summation, error at most
-    ``(m - 1) 2^-53`` of the sum) is within the tolerance too, so the validation would have passed:
-    the answer is the one the two steps give.
+    the tolerance's edge.  Otherwise every row's float sum (any order of summation: an error of at most
+    ``g = (m - 1) u / (1 - (m - 1) u)`` of the sum, ``u = 2^-53``, and ``g (1 + tolerance) < m 2^-51``) is
+    within the tolerance too, so the validation would have passed: the answer is the one the two steps give.
     """
     kernels = compiled(a.size, saving=45.0) if a.dtype == np.float64 and a.flags.c_contiguous else None
     if kernels is None or a.ndim != 2:
