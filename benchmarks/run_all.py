@@ -61,6 +61,7 @@ def rows(quick: bool) -> tuple[list[tuple], dict]:
     res = {
         "optimal": _run("bench_optimal.py", *([] if quick else ["--full"])),
         "measure": _run("bench_measure.py", *q),
+        "kernels": _run("bench_kernels.py", *q),
         "verify": _run("bench_verify.py", "--quick", "--end-to-end") if quick else _run("bench_verify.py", "--end-to-end"),
         "startup": _run("bench_startup.py", *q),
         "anchors": _run("bench_anchors.py", *q),
@@ -88,6 +89,20 @@ def rows(quick: bool) -> tuple[list[tuple], dict]:
     out.append(("float eps_m, ns per entry " + " / ".join(f"{n}^2" for n in per),
                 " / ".join(f"{x:.2f}" for x in per.values()), "-", f"spread {spread:.2f}x", "constant",
                 judge(spread < 1.5)))
+    kr = res["kernels"]
+    if kr.get("compiled") is not False:
+        for n, e in kr["eps_m"].items():
+            out.append((f"float eps_m {n}^2, compiled kernel, ns per entry of CPU (wall {e['wall_ns_per_entry']:.2f})",
+                        f"{e['ns_per_entry']:.2f} ns", f"np.sum read {e['floor_ns']:.2f} ns; numpy twin {e['twin_ns']:.2f} ns",
+                        f"{e['ns_per_entry'] / e['floor_ns']:.3g}x floor", "<= 1.5 ns", judge(e["ns_per_entry"] <= 1.5)))
+        for n, e in kr["eps_d"].items():
+            out.append((f"float eps_d {n}^2 vs numpy's max-log-ratio pass (numpy twin {e['twin_ratio']:.2f}x)",
+                        f"{e['ns_per_entry']:.2f} ns", "numpy pass", f"{e['ratio']:.3g}x", "<= 1.5x", judge(e["ratio"] <= 1.5)))
+        c = kr["certified_eps_d"]
+        out.append((f"certified eps_d from floats {c['n']}^2 incl. building vs the float path (numpy twin "
+                    f"{c['twin_ratio']:.3g}x)", _seconds(c["seconds"]), f"float path {_seconds(c['float_seconds'])}",
+                    f"{c['ratio']:.3g}x", "<= 2x", judge(c["ratio"] <= 2)))
+        out.append(("loading the compiled kernels, once per process", _seconds(kr["load_cpu_s"]), "-", "-", "-", "-"))
     out.append(("exact, 1e12 denominators" + (" (256^2)" if quick else " (1024^2)"), _seconds(m["exact_1e12_seconds"]),
                 "-", "-", "< 5 s", judge(m["exact_1e12_seconds"] < 5)))
     if "certified_4096_seconds" in m:

@@ -13,7 +13,8 @@ clique is within ``~9 * 2**-53`` of its true ratio; a clique outside the window
 therefore has a smaller true ratio than the float maximiser.  When the float copy
 cannot guarantee that (underflow to zero or subnormals), every clique is evaluated
 exactly.  Columns are processed in blocks of about 2 MiB so that the ``r``
-reductions of ``D^r`` run in cache.
+reductions of ``D^r`` run in cache; local inputs (one clique) take all columns at once, read once by the
+compiled kernel for large matrices (:mod:`relations.numbers._kernels`).
 """
 
 from __future__ import annotations
@@ -25,7 +26,8 @@ from fractions import Fraction
 import numpy as np
 
 from relations.measures._results import Budget, Witness
-from relations.model._neighbours import InputSpace
+from relations.model._neighbours import InputSpace, LocalInputs
+from relations.numbers._kernels import compiled
 from relations.numbers._logs import LogRatio
 
 __all__ = ["WINDOW", "TIES", "TABLE", "distinct_codes", "EntryFn", "RanksFn", "ranked", "max_log_ratio", "scan_float"]
@@ -150,11 +152,14 @@ def max_log_ratio(a: np.ndarray | Callable[[int, int], np.ndarray], space: Input
                                  for _, _, r in families) > TIES:
         return _by_ranks(a, space, entry, ranks)
     found, witness = None, None
+    block = _blocks(a)
     for family, c0, ratio in families:
         hits = np.argwhere(ratio >= threshold) if reliable else np.argwhere(np.ones(ratio.shape, dtype=bool))
         for clique, y in hits:
             y = c0 + int(y)
             rows = space.members(family, int(clique))
+            if reliable and len(rows) > _FEW:
+                rows = _near_extremes(block, space, rows, y)
             values = [entry(x, y) for x in rows]
             top = max(values)
             if top == 0:
@@ -169,6 +174,22 @@ def max_log_ratio(a: np.ndarray | Callable[[int, int], np.ndarray], space: Input
                 return found, witness
     return found, witness
 
+
+
+#: Cliques of more rows than this (local inputs: every row) have only the rows near their float extrema
+#: evaluated exactly (:func:`_near_extremes`).
+_FEW = 8
+
+
+def _near_extremes(block, space: InputSpace, rows: Sequence[int], y: int) -> list[int]:
+    """The rows of a clique, in order, whose float entry in column ``y`` is within the relative :data:`WINDOW`
+    of the clique's float maximum or minimum.  With a reliable float copy (every entry within ``2^-51`` of
+    its exact value, zeros exact) they hold every row where the exact entry is largest or smallest, so the
+    exact ratio and the witness (the first such rows) are those of the whole clique."""
+    column = block(y, y + 1)[:, 0] if isinstance(space, LocalInputs) else block(y, y + 1)[list(rows), 0]
+    high, low = float(column.max()), float(column.min())
+    keep = np.flatnonzero((column >= high * (1 - WINDOW)) | (column <= low * (1 + WINDOW)))
+    return [rows[i] for i in keep.tolist()]
 
 
 def _candidate(space: InputSpace, entry: EntryFn, family, clique: int, y: int):
@@ -280,11 +301,25 @@ def _width(n: int, m: int) -> int:
 
 def _ratio_blocks(a, space):
     """Yield ``(family, c0, ratio, top)``: per clique and column, ``max/min`` of ``A`` over the clique
-    (``0/0`` is NaN, ``a/0`` inf) for the contiguous column block starting at ``c0``, and its largest entry."""
+    (``0/0`` is NaN, ``a/0`` inf) for the contiguous column block starting at ``c0``, and its largest entry.
+
+    Local inputs (one clique of all rows) take the extrema of all columns at once, with no copy: the
+    compiled kernel :func:`~relations.numbers._compiled.column_extrema` when
+    :func:`~relations.numbers._kernels.compiled` serves the size (one read, ``p(x)Q[x][y]`` formed on
+    the fly), else numpy's reductions; both give the same extrema (max and min round nothing)."""
     block = _blocks(a)
     m = _columns(a)
-    width = _width(space.size, m)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        if isinstance(space, LocalInputs):
+            if space.size < 2:
+                return
+            extrema = _local_extrema(a, m)
+            if extrema is not None:
+                ratio = np.divide(extrema[0], extrema[1], out=extrema[0])[None, :]
+                if ratio.size:
+                    yield 0, 0, ratio, float(np.fmax.reduce(ratio, axis=None))
+                return
+        width = _width(space.size, m)
         for c0 in range(0, m, width):
             chunk = np.ascontiguousarray(block(c0, min(m, c0 + width)))
             for family, mx, mn in space.extrema(chunk):
@@ -292,6 +327,24 @@ def _ratio_blocks(a, space):
                 if ratio.size:
                     yield family, c0, ratio, float(np.fmax.reduce(ratio, axis=None))
 
+
+
+def _local_extrema(a, m: int) -> tuple[np.ndarray, np.ndarray] | None:
+    """Column maxima and minima of a whole matrix ``A`` (an array, or a :class:`~relations.measures._dense.Joint`
+    with its prior ``p`` and channel ``q``), fresh arrays; None for a block function the numpy path
+    must form block by block (a joint too small for the compiled kernel)."""
+    q, p = (a, None) if isinstance(a, np.ndarray) else (getattr(a, "q", None), getattr(a, "p", None))
+    if not isinstance(q, np.ndarray) or q.ndim != 2 or q.shape[0] == 0:
+        return None
+    kernels = compiled(q.size, saving=1.0) if q.dtype == np.float64 and q.flags.c_contiguous else None
+    if kernels is not None:
+        mx, mn = np.empty(m), np.empty(m)
+        kernels.column_extrema(q, np.empty(0) if p is None else np.ascontiguousarray(p, dtype=np.float64).ravel(),
+                               mx, mn)
+        return mx, mn
+    if p is None:
+        return q.max(axis=0), q.min(axis=0)
+    return None
 
 
 def scan_float(mats: Sequence[np.ndarray | Callable[[int, int], np.ndarray]], space: InputSpace,
@@ -333,13 +386,17 @@ def scan_float(mats: Sequence[np.ndarray | Callable[[int, int], np.ndarray]], sp
             out.append((None, None))
             continue
         family, c0, ratio = best_at
-        clique, y = np.unravel_index(int(np.nanargmax(ratio)), ratio.shape)
+        clique, y = np.unravel_index(int((ratio == best).argmax()), ratio.shape)  # the first maximum, as nanargmax
         out.append((math.log(best), _float_witness(_blocks(a), space, family, int(clique), c0 + int(y))))
     return out
 
 
 
 def _float_witness(block, space, family, clique, y) -> Witness:
+    if isinstance(space, LocalInputs):  # every row: a strided read of the column, no index list
+        column = block(y, y + 1)[:, 0]
+        i, j = int(column.argmax()), int(column.argmin())
+        return Witness(0, 1, y) if i == j else Witness(i, j, y)
     rows = list(space.members(family, clique))
     column = block(y, y + 1)[rows, 0]
     i, j = int(np.argmax(column)), int(np.argmin(column))

@@ -42,13 +42,16 @@ from relations.model._floats import (
     float_rounding as _float_rounding,
 )
 from relations.model._floats import (
+    owned_floats as _owned_floats,
+)
+from relations.model._floats import (
     rounded_literal as _rounded_literal,
 )
 from relations.model._floats import (
     take_exactly as _take_exactly,
 )
 from relations.model._indexed import indexed_rows
-from relations.model._scaled import SCALED_ENTRIES, ScaledRows, scaled_float_rows
+from relations.model._scaled import SCALED_ENTRIES, ScaledRows, checked_scaled_rows, scaled_float_rows
 from relations.numbers._floatlog import UNIT as _UNIT
 from relations.numbers._text import json_repr, parse_rational, short_text
 
@@ -358,15 +361,30 @@ class Channel:
                 raise InputError(f"{where}: expected a non-empty 2-d array, got shape {rows.shape}")
             if exact:
                 check_exact_size(rows.size, where)
+            taken = _take_exactly(rows, exact, where)  # by the size and the mode only
+            if taken and rows.size >= SCALED_ENTRIES:  # validated and summed exactly in one compiled read
+                owned = np.ascontiguousarray(_owned_floats(rows))  # never the caller's writeable memory
+                owned.setflags(write=False)
+                checked = checked_scaled_rows(owned, Fraction(FLOAT_TOLERANCE))
+                if checked is not None:
+                    return cls._scaled(*checked)
+                rows = owned
             a = float_rows(rows, where)
-            if not _take_exactly(a, exact, where):
+            if not taken:
                 return Channel(a, rounding=_float_rounding(a))
             if a.size >= SCALED_ENTRIES:  # kept as floats over exact row sums (relations.model._scaled)
-                scaled, deviation, floats = scaled_float_rows(a, where, Fraction(FLOAT_TOLERANCE))
-                return cls.from_exact(scaled, FLOAT_ROUNDING + 2 * deviation, floats=(floats, a != 0))
+                return cls._scaled(*scaled_float_rows(a, where, Fraction(FLOAT_TOLERANCE)))
             rows, rho, floats = exact_float_rows(a, where)
             return cls.from_exact(rows, rho, floats=(floats, a != 0))
         return cls.from_exact(*stochastic_rows(rows, where, rounding=True))
+
+    @classmethod
+    def _scaled(cls, scaled: ScaledRows, deviation: Fraction, floats: np.ndarray, normal: bool) -> Channel:
+        """The channel of a float array taken exactly as :class:`~relations.model._scaled.ScaledRows`."""
+        rounding = FLOAT_ROUNDING + 2 * deviation
+        if normal:  # a / s is then normal where a is positive and zero where a is: reliable
+            return Channel(_frozen(floats), scaled, True, rounding)
+        return cls.from_exact(scaled, rounding, floats=(floats, scaled.values != 0))
 
     @property
     def float_error(self) -> Fraction:

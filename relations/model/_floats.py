@@ -20,7 +20,7 @@ from relations.kinds import NumericMode
 from relations.numbers._text import NumberLiteral
 
 __all__ = ["FLOAT_TOLERANCE", "FLOAT_ROUNDING", "MAX_EXACT_FLOAT_ENTRIES", "MAX_EXACT_MODE_ENTRIES", "rounded_literal",
-           "float_rows", "take_exactly", "float_rounding", "exact_float_rows", "numeric_mode", "exact_flag",
+           "float_rows", "owned_floats", "take_exactly", "float_rounding", "exact_float_rows", "numeric_mode", "exact_flag",
            "check_exact_size", "auto_rule", "mode_rule", "EXACT_INPUT_RULE"]
 
 #: Tolerance on row and prior sums accepted for floats (numpy arrays, Python floats and
@@ -76,10 +76,7 @@ def float_rows(a: np.ndarray, key: str) -> np.ndarray:
     >>> float_rows(q, "channel") is q
     True
     """
-    given = a
-    a = np.asarray(a, dtype=np.float64)
-    if a.flags.writeable and (a is given or not a.flags.owndata):  # the caller's memory
-        a = np.array(a, dtype=np.float64, order="C")
+    a = owned_floats(a)
     bad = ~np.isfinite(a)
     if bad.any():
         i, j = np.argwhere(bad)[0]
@@ -96,6 +93,23 @@ def float_rows(a: np.ndarray, key: str) -> np.ndarray:
         raise InputError(f"{where}: entries sum to {float(sums[i])!r}, not 1 within {FLOAT_TOLERANCE}")
     a = np.ascontiguousarray(a)
     a.setflags(write=False)
+    return a
+
+
+def owned_floats(a: Any) -> np.ndarray:
+    """``a`` as float64 that later changes to the caller's array cannot reach (:func:`float_rows`'s copy rule:
+    a writeable array or a view of one is copied, C-ordered; a read-only one is used as it is), not validated.
+
+    Examples
+    --------
+    >>> q = np.array([[0.5, 0.5]])
+    >>> owned_floats(q) is q, owned_floats(q.astype(np.float32)).dtype
+    (False, dtype('float64'))
+    """
+    given = a
+    a = np.asarray(a, dtype=np.float64)
+    if a.flags.writeable and (a is given or not a.flags.owndata):  # the caller's memory
+        a = np.array(a, dtype=np.float64, order="C")
     return a
 
 

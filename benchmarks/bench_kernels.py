@@ -1,0 +1,175 @@
+"""Benchmark of the float kernels (issue 46 item 2), each beside its baseline in this one process.
+
+Run: ``python benchmarks/bench_kernels.py`` (add ``--quick`` for small sizes).
+
+CPU time (``time.process_time``: every thread of the process) beside wall time, the best of a few
+repetitions, tool and baseline interleaved; the ratios compare CPU times.  The tool rows run the
+compiled kernels (``RELATIONS_KERNELS=compiled``, loaded once at the start: that cost is the first row);
+the numpy-twin rows run the same code with ``RELATIONS_KERNELS=numpy``.
+
+1. float ``eps_m`` (``I(X;Y)`` of a float-mode mechanism), 4096^2 and 8192^2 (``--quick``: 2048^2), in ns per entry of CPU
+   (target <= 1.5), beside the floor (one ``np.sum`` read of the array), a tight one-thread numpy pass
+   (``np.log`` over the whole matrix, then products and sums) and the numpy twin;
+2. float ``eps_d`` of a local mechanism, 256^2, 1024^2, 4096^2 (``--quick``: to 2048^2), vs numpy's
+   max-log-ratio pass ``log(max(Q.max(0) / Q.min(0)))`` (target <= 1.5x);
+3. certified ``eps_d`` from floats, 4096^2 (``--quick``: 2048^2): the exact channel built from the float
+   array (``Channel.of(a, exact=True)``, exact row sums) and ``eps_d`` with its exact re-check, vs the
+   float path (``Channel.of(a, exact=False)`` and float ``eps_d``) (target <= 2x), and the numpy twin.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+
+import numpy as np
+
+from relations.measures import eps_d, eps_m
+from relations.measures._information import mutual_information_float
+from relations.model import Channel, LocalInputs, Mechanism, Prior
+from relations.numbers import _kernels
+
+
+def timed(fn, repeat: int = 3) -> tuple[float, float]:
+    """Best CPU and best wall seconds of ``repeat`` calls."""
+    cpu, wall = [], []
+    for _ in range(repeat):
+        c, w = time.process_time(), time.perf_counter()
+        fn()
+        cpu.append(time.process_time() - c)
+        wall.append(time.perf_counter() - w)
+    return min(cpu), min(wall)
+
+
+def kernels(how: str) -> None:
+    os.environ[_kernels.ENVIRONMENT] = how
+
+
+def numpy_pass(p: np.ndarray, q: np.ndarray) -> float:
+    """A tight one-thread numpy ``I(X;Y)``: ``np.log`` over the whole matrix, products, sums."""
+    t = np.maximum(q, np.nextafter(0.0, 1.0))
+    np.log(t, out=t)
+    t *= q
+    py = p @ q
+    return float(p @ t.sum(1) - py @ np.log(np.maximum(py, np.nextafter(0.0, 1.0))))
+
+
+def numpy_max_log_ratio(q: np.ndarray) -> float:
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return float(np.log(np.nanmax(q.max(axis=0) / q.min(axis=0))))
+
+
+def channel(rng, n: int, zeros: float = 0.01) -> tuple[np.ndarray, np.ndarray]:
+    """A random channel with a fraction ``zeros`` of zero entries (none for ``eps_d``, which a zero makes
+    infinite) and a random prior."""
+    q = rng.random((n, n))
+    q[rng.random((n, n)) < zeros] = 0.0
+    q[:, 0] += 1e-6
+    q /= q.sum(axis=1, keepdims=True)
+    q.setflags(write=False)
+    p = rng.random(n)
+    p /= p.sum()
+    return p, q
+
+
+def row(name: str, tool: tuple[float, float], base: tuple[float, float] | None, entries: int, note: str = "") -> None:
+    per = f"{tool[0] / entries * 1e9:6.2f} ns"
+    ratio = f"{tool[0] / base[0]:6.2f}x" if base else "      - "
+    base_s = f"{base[0] * 1e3:9.1f} ms" if base else "        -   "
+    print(f"{name:<52} {tool[0] * 1e3:9.1f} ms ({tool[1] * 1e3:8.1f} wall)  {per}  {base_s}  {ratio}  {note}")
+
+
+def main(quick: bool = False) -> dict:
+    out: dict = {}
+    if os.environ.get(_kernels.ENVIRONMENT):
+        print(f"note: {_kernels.ENVIRONMENT}={os.environ[_kernels.ENVIRONMENT]} in the environment is overridden per row")
+    kernels("compiled")
+    c, w = time.process_time(), time.perf_counter()
+    module = _kernels.compiled()
+    if module is None:
+        print("numba is not installed: the compiled kernels are unavailable (pip install 'privacy-relations[fast]')")
+        print(json.dumps({"compiled": False}))
+        return {"compiled": False}
+    tiny = np.full((8, 8), 1 / 8)
+    module.xlogx_rows(tiny, np.full(8, 1 / 8), np.zeros(8))
+    module.column_extrema(tiny, np.empty(0), np.empty(8), np.empty(8))
+    module.row_sum_bits(tiny, np.zeros((8, 272), dtype=np.uint8))
+    out["load_cpu_s"], out["load_wall_s"] = time.process_time() - c, time.perf_counter() - w
+    print(f"loading the compiled kernels (import numba, first dispatch from its cache): "
+          f"{out['load_cpu_s']:.2f} s CPU, {out['load_wall_s']:.2f} s wall")
+    print(f"{'case':<52} {'tool CPU (wall)':>28}  {'per entry':>9}  {'baseline':>12}  {'ratio':>7}")
+    rng = np.random.default_rng(2026)
+
+    # 1. float eps_m
+    out["eps_m"] = {}
+    for n in ([2048] if quick else [4096, 8192]):
+        p, q = channel(rng, n)
+        mech = Mechanism("local", Prior.of(p, exact=False), Channel.of(q, exact=False),
+                         LocalInputs(tuple(map(str, range(n)))), tuple(map(str, range(n))), exact=False)
+        kernels("compiled")
+        tool = timed(lambda: eps_m(mech))  # noqa: B023 - called at once
+        floor = timed(lambda: q.sum())  # noqa: B023
+        tight = timed(lambda: numpy_pass(p, q), 2)  # noqa: B023
+        kernels("numpy")
+        twin = timed(lambda: eps_m(mech), 2)  # noqa: B023
+        kernels("compiled")
+        same = abs(mutual_information_float(p, q) - numpy_pass(p, q))
+        e = n * n
+        row(f"float eps_m {n}^2 vs one np.sum read (floor)", tool, floor, e, f"floor {floor[0] / e * 1e9:.2f} ns")
+        row(f"float eps_m {n}^2 vs a tight numpy pass", tool, tight, e, f"numpy {tight[0] / e * 1e9:.2f} ns")
+        row(f"float eps_m {n}^2 vs its numpy twin", tool, twin, e, f"twin {twin[0] / e * 1e9:.2f} ns; |diff| {same:.1e}")
+        out["eps_m"][n] = {"ns_per_entry": tool[0] / e * 1e9, "wall_ns_per_entry": tool[1] / e * 1e9,
+                           "floor_ns": floor[0] / e * 1e9, "numpy_pass_ns": tight[0] / e * 1e9,
+                           "twin_ns": twin[0] / e * 1e9}
+        del p, q, mech
+
+    # 2. float eps_d, local
+    out["eps_d"] = {}
+    for n in ([256, 1024, 2048] if quick else [256, 1024, 4096]):
+        p, q = channel(rng, n, zeros=0.0)
+        mech = Mechanism("local", Prior.of(p, exact=False), Channel.of(q, exact=False),
+                         LocalInputs(tuple(map(str, range(n)))), tuple(map(str, range(n))), exact=False)
+        repeat = max(3, int(2e7 / (n * n)))
+        assert eps_d(mech).value == numpy_max_log_ratio(q)
+        kernels("compiled")
+        tool = timed(lambda: eps_d(mech), repeat)  # noqa: B023
+        base = timed(lambda: numpy_max_log_ratio(q), repeat)  # noqa: B023
+        kernels("numpy")
+        twin = timed(lambda: eps_d(mech), repeat)  # noqa: B023
+        e = n * n
+        row(f"float eps_d {n}^2 vs numpy's max-log-ratio pass", tool, base, e, f"numpy {base[0] / e * 1e9:.2f} ns")
+        row(f"float eps_d {n}^2, numpy twin vs the same pass", twin, base, e)
+        out["eps_d"][n] = {"ratio": tool[0] / base[0], "twin_ratio": twin[0] / base[0], "ns_per_entry": tool[0] / e * 1e9}
+
+    # 3. certified eps_d from floats vs the float path, each building its channel from the float array
+    n = 2048 if quick else 4096
+    p, q = channel(rng, n, zeros=0.0)
+    inputs, outputs = LocalInputs(tuple(map(str, range(n)))), tuple(map(str, range(n)))
+    priors = {ex: Prior.of(np.full(n, 1 / n), exact=ex) for ex in (False, True)}
+
+    def path(exact: bool):
+        mech = Mechanism("local", priors[exact], Channel.of(q, exact=exact), inputs, outputs, exact=exact)
+        return eps_d(mech)
+
+    kernels("compiled")
+    certified, floats = path(True), path(False)
+    assert certified.witness == floats.witness and abs(certified.value - floats.value) < 1e-12 < certified.value
+    tool = timed(lambda: path(True))
+    base = timed(lambda: path(False))
+    kernels("numpy")
+    twin = timed(lambda: path(True), 1)
+    base_twin = timed(lambda: path(False), 1)
+    e = n * n
+    row(f"certified eps_d from floats {n}^2 vs the float path", tool, base, e, f"float path {base[0] / e * 1e9:.2f} ns")
+    row(f"certified eps_d {n}^2, numpy twin vs its float path", twin, base_twin, e)
+    out["certified_eps_d"] = {"n": n, "ratio": tool[0] / base[0], "seconds": tool[0], "float_seconds": base[0],
+                              "twin_ratio": twin[0] / base_twin[0], "twin_seconds": twin[0]}
+    kernels("auto")
+    print(json.dumps(out))
+    return out
+
+
+if __name__ == "__main__":
+    main(quick="--quick" in sys.argv[1:])

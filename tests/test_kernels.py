@@ -1,0 +1,214 @@
+"""The compiled float kernels (numba) against their numpy twins and against independent values.
+
+Float ``eps_m`` agrees to float rounding both ways; the extrema of ``eps_d`` and the exact row sums are
+the same numbers both ways (max, min and exact integers round nothing).  The size threshold and the
+break-even rule of :mod:`relations.numbers._kernels` are lowered here so that small arrays use the kernels.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from relations.measures._dense import Joint
+from relations.measures._information import mutual_information_float
+from relations.measures._ratios import scan_float
+from relations.model import Channel, Mechanism, Prior
+from relations.model._floats import FLOAT_TOLERANCE
+from relations.model._neighbours import LocalInputs
+from relations.model._scaled import _compiled_row_sums, checked_scaled_rows, exact_row_sums
+from relations.numbers import _kernels
+
+numba = pytest.importorskip("numba")
+
+
+@pytest.fixture
+def kernels(monkeypatch):
+    """The compiled kernels for every size (``choice`` switched per test with :func:`use`)."""
+    monkeypatch.setattr(_kernels, "KERNEL_ENTRIES", 0)
+    monkeypatch.setenv(_kernels.ENVIRONMENT, "compiled")
+    module = _kernels.compiled()
+    assert module is not None
+    return module
+
+
+def use(monkeypatch, how: str) -> None:
+    monkeypatch.setenv(_kernels.ENVIRONMENT, how)
+
+
+def channel(rng, n: int, m: int, zeros: float = 0.05) -> tuple[np.ndarray, np.ndarray]:
+    q = rng.random((n, m)) ** 3
+    q[rng.random((n, m)) < zeros] = 0.0
+    q[:, 0] += 1e-3
+    q /= q.sum(axis=1, keepdims=True)
+    p = rng.random(n)
+    p /= p.sum()
+    return p, q
+
+
+def test_the_logarithm_is_within_a_few_units_in_the_last_place(kernels):
+    rng = np.random.default_rng(7)
+    x = np.concatenate([rng.random(20000) * 10.0 ** rng.integers(-300, 300, 20000),
+                        1 + (rng.random(20000) - 0.5) * 1e-3, [np.finfo(float).tiny, 1.0, 2.0, 0.5, 1e308]])
+    out = np.empty_like(x)
+    kernels.log_floats(x, out)
+    exact = np.log(x)  # numpy's log: within an ulp of ln
+    assert np.all(np.abs(out - exact) <= 4 * np.spacing(np.abs(exact)) + 1e-300)
+    assert out[-4] == 0.0  # ln 1
+
+
+@pytest.mark.parametrize("shape", [(1, 1), (3, 7), (5, 1), (9, 130), (64, 64), (257, 33)])
+def test_float_eps_m_is_the_same_both_ways(kernels, monkeypatch, shape):
+    rng = np.random.default_rng(sum(shape))
+    p, q = channel(rng, *shape)
+    if shape[1] > 2:
+        q[0, 1] += q[0, -1]
+        q[0, -1] = 0.0  # a zero
+    fast = mutual_information_float(p, q)
+    use(monkeypatch, "numpy")
+    slow = mutual_information_float(p, q)
+    # both are sums of about n m terms of size up to |ln q|: agreement to 1e-13 of the entropy scale
+    scale = 1 + abs(float(np.sum(p[:, None] * q * np.log(np.where(q > 0, q, 1)))))
+    assert abs(fast - slow) <= 1e-13 * scale
+    py = p @ q
+    with np.errstate(divide="ignore", invalid="ignore"):
+        independent = float(np.sum(np.where(q > 0, p[:, None] * q * np.log(np.where(q > 0, q, 1) / py), 0.0)))
+    assert fast == pytest.approx(max(independent, 0.0), rel=1e-10, abs=1e-13)
+
+
+def test_float_eps_m_counts_subnormal_entries_as_zero(kernels, monkeypatch):
+    q = np.array([[1 - 5e-324, 5e-324], [0.5, 0.5]])
+    p = np.array([0.5, 0.5])
+    fast = mutual_information_float(p, q)
+    use(monkeypatch, "numpy")
+    assert fast == pytest.approx(mutual_information_float(p, q), abs=1e-300)
+
+
+@pytest.mark.parametrize("shape", [(2, 1), (7, 5), (100, 37), (333, 64)])
+def test_float_eps_d_and_eps_i_are_the_same_numbers_both_ways(kernels, monkeypatch, shape):
+    rng = np.random.default_rng(shape[0])
+    p, q = channel(rng, *shape, zeros=0.02)
+    space = LocalInputs(tuple(map(str, range(shape[0]))))
+    prior, chan = Prior.of(p, exact=False), Channel.of(q, exact=False)
+    fast = scan_float([chan.array, Joint(prior, chan)], space)
+    use(monkeypatch, "numpy")
+    slow = scan_float([chan.array, Joint(prior, chan)], space)
+    assert fast == slow
+    # by hand: the largest ratio of a column's extremes
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = q.max(axis=0) / q.min(axis=0)
+    assert fast[0][0] == math.log(np.nanmax(ratio))
+
+
+def test_exact_row_sums_are_the_fraction_sums(kernels, monkeypatch):
+    rng = np.random.default_rng(3)
+    a = rng.random((13, 9003))
+    a[:, :5] *= 1e-300
+    a[:, 5:9] = 5e-324 * rng.integers(0, 1000, (a.shape[0], 4))  # subnormals
+    a[rng.random(a.shape) < 0.1] = 0.0
+    a[7] = 0.0
+    a[8, 0] = 1e300
+    a[9] = 1.0
+    a[10] = 0.0
+    a[10, 3] = 5e-324
+    a[11] = 0.0
+    a[11, -1] = 2.0**-1022
+    fast = exact_row_sums(a)
+    assert fast == [sum(map(Fraction, row.tolist()), Fraction(0)) for row in a]
+    use(monkeypatch, "numpy")
+    assert exact_row_sums(a) == fast
+    counts, least, bad = _compiled_row_sums(kernels, a)
+    assert (least, bad) == (0, False)
+    assert _compiled_row_sums(kernels, np.array([[0.5, 0.25], [0.0, 1.0]]))[1:] == (1021, False)
+
+
+@pytest.mark.parametrize("bad", [-1.0, -0.0, math.inf, math.nan])
+def test_the_row_sum_kernel_flags_what_validation_refuses(kernels, bad):
+    a = np.full((3, 9), 1 / 9)
+    a[1, 4] = bad
+    assert _compiled_row_sums(kernels, a)[2] is True
+    assert checked_scaled_rows(a, Fraction(FLOAT_TOLERANCE)) is None
+
+
+def test_a_float_matrix_taken_exactly_is_the_same_channel_both_ways(kernels, monkeypatch):
+    from relations.model._scaled import SCALED_ENTRIES
+
+    rng = np.random.default_rng(11)
+    n = 2 * int(math.isqrt(SCALED_ENTRIES // 4)) + 1  # at least SCALED_ENTRIES entries, odd sizes
+    _, q = channel(rng, n, n + 3)
+    q[2, 6] += q[2, 5]
+    q[2, 5] = 2.0**-1060  # a subnormal: not reliable
+    fast = Channel.of(q, exact=True)
+    use(monkeypatch, "numpy")
+    slow = Channel.of(q, exact=True)
+    assert fast.exact == slow.exact and fast.exact.sums == slow.exact.sums
+    assert (fast.rounding, fast.reliable) == (slow.rounding, slow.reliable)
+    assert fast.reliable is False
+    assert np.array_equal(fast.array, slow.array)
+    assert fast.exact.sums[3] == sum(map(Fraction, q[3].tolist()), Fraction(0))
+
+
+def test_rows_near_the_tolerance_take_the_validating_path(kernels):
+    from relations.errors import InputError
+
+    a = np.full((512, 512), 1 / 512)
+    a[1, 0] += FLOAT_TOLERANCE * 0.999  # inside the tolerance, farther than m 2^-51 from its edge
+    assert checked_scaled_rows(a, Fraction(FLOAT_TOLERANCE)) is not None
+    a[1, 0] = 1 / 512 + FLOAT_TOLERANCE * (1 - 1e-5)  # inside, but within m 2^-51 of the edge: validated as before
+    assert checked_scaled_rows(a, Fraction(FLOAT_TOLERANCE)) is None
+    assert Channel.of(a, exact=True).exact.sums[1] == sum(map(Fraction, a[1].tolist()), Fraction(0))
+    a[1, 0] = 1 / 512 + FLOAT_TOLERANCE * (1 + 1e-6)  # outside: the usual message, from the usual path
+    assert checked_scaled_rows(a, Fraction(FLOAT_TOLERANCE)) is None
+    with pytest.raises(InputError, match=r"channel\[1\]: entries sum to"):
+        Channel.of(a, exact=True)
+
+
+def test_certified_eps_d_from_floats_is_the_same_both_ways(kernels, monkeypatch):
+    from relations.measures import eps_d
+    from relations.model._scaled import SCALED_ENTRIES
+
+    rng = np.random.default_rng(5)
+    n = int(math.isqrt(SCALED_ENTRIES)) + 2
+    _, q = channel(rng, n, n, zeros=0.0)
+    space = LocalInputs(tuple(map(str, range(n))))
+
+    def measured():
+        mech = Mechanism("local", Prior.of(np.full(n, 1 / n), exact=True), Channel.of(q, exact=True), space,
+                         tuple(map(str, range(n))), exact=True)
+        return eps_d(mech)
+
+    fast = measured()
+    use(monkeypatch, "numpy")
+    slow = measured()
+    assert (fast.exact, fast.witness) == (slow.exact, slow.witness)
+    # by hand: the witness's ratio, from the exact rows (each row over its exact sum)
+    w = fast.witness
+    sums = [sum(map(Fraction, q[x].tolist()), Fraction(0)) for x in (w.x, w.x_prime)]
+    assert fast.exact.ratio == (Fraction(q[w.x, w.y]) / sums[0]) / (Fraction(q[w.x_prime, w.y]) / sums[1])
+
+
+def test_the_choice_of_kernels(monkeypatch):
+    assert _kernels.compiled(16) is None  # below the size
+    monkeypatch.setenv(_kernels.ENVIRONMENT, "numpy")
+    assert _kernels.compiled() is None
+    monkeypatch.setenv(_kernels.ENVIRONMENT, "whatever")
+    assert _kernels.choice() == "auto"
+    monkeypatch.setenv(_kernels.ENVIRONMENT, " Compiled ")
+    assert _kernels.choice() == "compiled" and _kernels.compiled(_kernels.KERNEL_ENTRIES) is not None
+
+
+def test_auto_waits_for_the_break_even(monkeypatch):
+    import sys
+
+    monkeypatch.delenv(_kernels.ENVIRONMENT, raising=False)
+    monkeypatch.setattr(_kernels, "_LOADED", [])
+    monkeypatch.setattr(_kernels, "_SAVED", [0.0])
+    monkeypatch.delitem(sys.modules, "numba", raising=False)
+    big = _kernels.KERNEL_ENTRIES
+    per_pass = big * 4.0 * 1e-9
+    passes = math.ceil(_kernels.LOAD_SECONDS / per_pass)
+    got = [_kernels.compiled(big, saving=4.0) for _ in range(passes)]
+    assert all(g is None for g in got[:-1]) and got[-1] is not None
