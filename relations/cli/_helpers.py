@@ -72,10 +72,18 @@ def fail(message: str) -> None:
 
 def output_format(fmt: str, json_out: bool) -> str:
     """The value of ``--format`` (``table``, ``json``, ``latex`` or ``csv``, case-insensitive); ``--json`` is
-    ``--format json``.  A bad choice, or ``--json`` with another ``--format``, fails (exit status 2)."""
+    ``--format json``.  A bad choice, or ``--json`` with another ``--format``, fails (exit status 2).
+
+    Examples
+    --------
+    >>> output_format("table", True), output_format(" CSV", False)
+    ('json', 'csv')
+    """
+    fmt = fmt.strip().lower()
+    if fmt == "table":  # the default: the exports (imported for the others) are not needed
+        return "json" if json_out else fmt
     from relations.io._exports import FORMATS
 
-    fmt = fmt.strip().lower()
     if fmt not in FORMATS:
         fail(f"--format must be one of {', '.join(FORMATS)}, got {fmt!r}{did_you_mean(fmt, FORMATS)}")
     if json_out and fmt not in ("table", "json"):
