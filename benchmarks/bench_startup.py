@@ -20,8 +20,9 @@ CPU seconds of the child (user + system, from ``os.wait4``) are kept, and the me
 * ``relations measure FILE --json``;
 * ``relations measure --help`` -- the help, printed by the command-line framework (typer).
 
-``--baseline DIR`` adds the three ``relations measure`` lines of another source tree (``DIR`` first on
-``PYTHONPATH``, e.g. ``git archive OLD | tar -x -C DIR``; its bytecode compiled first), interleaved too.
+``--baseline DIR`` adds the three ``relations measure`` lines of another source tree, run in ``DIR`` (so
+that ``python -m`` imports its ``relations``; e.g. ``git archive OLD relations | tar -x -C DIR``; its bytecode
+compiled first), interleaved too.  The tool's own lines run in this tree.
 
 It prints the medians (wall and CPU), each over the interpreter alone and over ``import numpy``, and
 the same as one line of JSON last, with whether the package's bytecode was cached: where
@@ -40,15 +41,16 @@ import sys
 import time
 from pathlib import Path
 
-EXAMPLE = Path(__file__).resolve().parents[1] / "relations" / "data" / "examples" / "paper_example.json"
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLE = ROOT / "relations" / "data" / "examples" / "paper_example.json"
 
 #: The target of issue 46: ``relations measure`` on a 2 x 2 file at most this many times ``import numpy``.
 TARGET_OVER_NUMPY = 1.5
 
 
-def commands(baseline: str | None = None) -> dict[str, tuple[list[str], dict[str, str] | None]]:
-    """The timed command lines, by name, and their environment (None: this one); ``relations`` is run as
-    ``python -m relations`` of this interpreter."""
+def commands(baseline: str | None = None) -> dict[str, tuple[list[str], str]]:
+    """The timed command lines, by name, and the folder each runs in (``python -m`` imports ``relations``
+    from there first); ``relations`` is run as ``python -m relations`` of this interpreter."""
     py = sys.executable
     cmds = {"python -c pass": [py, "-c", "pass"],
             "python -c 'import numpy'": [py, "-c", "import numpy"],
@@ -58,18 +60,18 @@ def commands(baseline: str | None = None) -> dict[str, tuple[list[str], dict[str
             "relations measure (table)": [py, "-m", "relations", "measure", str(EXAMPLE)],
             "relations measure --json": [py, "-m", "relations", "measure", str(EXAMPLE), "--json"],
             "relations measure --help": [py, "-m", "relations", "measure", "--help"]}
-    out: dict[str, tuple[list[str], dict[str, str] | None]] = {name: (argv, None) for name, argv in cmds.items()}
+    out = {name: (argv, str(ROOT)) for name, argv in cmds.items()}
     if baseline is not None:
-        env = dict(os.environ, PYTHONPATH=os.pathsep.join([baseline, os.environ.get("PYTHONPATH", "")]))
         for name in ("relations measure (table)", "relations measure --json", "relations measure --help"):
-            out[f"baseline: {name}"] = (cmds[name], env)
+            out[f"baseline: {name}"] = (cmds[name], baseline)
     return out
 
 
-def timed(argv: list[str], env: dict[str, str] | None = None) -> tuple[float, float]:
-    """Run ``argv`` as a new process; its wall-clock seconds and its CPU seconds (user + system, ``os.wait4``)."""
+def timed(argv: list[str], cwd: str | None = None) -> tuple[float, float]:
+    """Run ``argv`` as a new process in ``cwd``; its wall-clock seconds and its CPU seconds (user + system,
+    ``os.wait4``)."""
     start = time.perf_counter()
-    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=cwd)
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - start
     proc.returncode = os.waitstatus_to_exitcode(status)  # reaped here: Popen must not wait for it again
@@ -87,13 +89,13 @@ def main() -> None:
         subprocess.run([sys.executable, "-m", "compileall", "-q", str(Path(baseline) / "relations")], check=True,
                        stdout=subprocess.DEVNULL)
     cmds = commands(baseline)
-    for argv, env in cmds.values():  # once each, untimed: files in the page cache
-        timed(argv, env)
+    for argv, cwd in cmds.values():  # once each, untimed: files in the page cache
+        timed(argv, cwd)
     wall: dict[str, list[float]] = {name: [] for name in cmds}
     cpu: dict[str, list[float]] = {name: [] for name in cmds}
     for _ in range(runs):
-        for name, (argv, env) in cmds.items():
-            w, c = timed(argv, env)
+        for name, (argv, cwd) in cmds.items():
+            w, c = timed(argv, cwd)
             wall[name].append(w)
             cpu[name].append(c)
     med = {name: statistics.median(ts) for name, ts in wall.items()}

@@ -6,9 +6,9 @@ an unknown setting — is one line on stderr and exit status 2, never a tracebac
 Each command is a module of its own (``_measure_command``, ``_check_command``, ...; the list is
 :data:`relations.cli._app.COMMANDS`), thin: it parses its options, calls the application layer and
 prints; they share :mod:`relations.cli._helpers`.  Only the invoked command's module is imported, and
-a common ``relations measure`` runs without typer or rich's tables beyond its own
-(:mod:`relations.cli._measure_fast`); heavy optional libraries (sympy, z3) are not imported by
-``measure``.  ``relations.cli.app`` is the typer application (imported on first use).
+a common ``relations measure`` runs without typer (:mod:`relations.cli._measure_fast`); heavy optional
+libraries (sympy, z3) are not imported by ``measure``.  ``relations.cli.app`` is the typer application
+(imported on first use).
 """
 
 from __future__ import annotations
@@ -39,7 +39,16 @@ def main(argv: list[str] | None = None) -> None:
     Everything it writes goes through :class:`~relations.io._text.TerminalText`: control characters in
     labels, file names and messages are escaped, and characters the terminal's encoding lacks are
     backslash escapes.  A closed standard output, or one whose reader went away (``| head``), ends the
-    command quietly with status :data:`~relations.errors.EXIT_BROKEN_PIPE` (141)."""
+    command quietly with status :data:`~relations.errors.EXIT_BROKEN_PIPE` (141).
+
+    Examples
+    --------
+    >>> try:
+    ...     main(["measure", "no-such-file.json"])  # one line on stderr
+    ... except SystemExit as exc:
+    ...     print(exc.code)
+    2
+    """
     streams = sys.stdout, sys.stderr
     sys.stdout, sys.stderr = _terminal(sys.stdout), _terminal(sys.stderr, errors=True)  # text as text, any encoding
     try:
