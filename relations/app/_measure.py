@@ -19,9 +19,9 @@ from relations.kinds import NumericMode
 __all__ = ["checked_latex_env", "run_measure"]
 
 
-def run_measure(file: str, *, console: Callable[[], Any], fmt: str = "table", bits: int | None = None,
-                notion: Sequence[str] = (), mode: NumericMode = NumericMode.AUTO, latex_env: str = "auto",
-                repeat: int | None = None) -> None:
+def run_measure(file: str, *, fmt: str = "table", bits: int | None = None, notion: Sequence[str] = (),
+                mode: NumericMode = NumericMode.AUTO, latex_env: str = "auto", repeat: int | None = None,
+                console: Callable[[], Any] | None = None) -> None:
     """``relations measure``: the four quantities of the mechanism in ``file`` (and the further ``notion`` ones),
     printed on standard output.
 
@@ -35,14 +35,15 @@ def run_measure(file: str, *, console: Callable[[], Any], fmt: str = "table", bi
         As the command's options (``--tradeoff`` is the command line's own).
     latex_env : str, optional
         ``--latex-env``, checked here (with ``fmt="latex"`` only, unless ``auto``).
-    console : callable
-        Makes the rich console the tables are printed on (called only for a table).
+    console : callable, optional
+        Makes the rich console the tables are printed on (called only for a table; by default
+        :func:`relations.io._text.console`, the terminal's width).
 
     Examples
     --------
     >>> from importlib.resources import files
     >>> example = files("relations.data").joinpath("examples", "paper_example.json")
-    >>> run_measure(str(example), console=None, fmt="csv")  # doctest: +ELLIPSIS
+    >>> run_measure(str(example), fmt="csv")  # doctest: +ELLIPSIS
     name,exact,value,lower,upper,witness
     eps_i,ln(247/7),3.563478187572664,,,"x=1, x'=2, y=1"
     eps_d,ln(13/7),0.6190392084062234,,,"x=1, x'=2, y=1"
@@ -51,6 +52,10 @@ def run_measure(file: str, *, console: Callable[[], Any], fmt: str = "table", bi
     from relations.io._reports import left_out_json, measures_json, notions_json
     from relations.measures._api import measure as compute
 
+    if console is None:
+        from relations.io._text import console as default
+
+        console = default
     if notion:  # the further notions' modules are imported only when asked for
         from relations.measures._notions import parse_notion
 
