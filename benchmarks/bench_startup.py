@@ -1,6 +1,6 @@
 """Benchmark of start-up: ``relations --version`` and ``relations measure`` on a 2 x 2 file, against bare Python.
 
-Run: ``python benchmarks/bench_startup.py [--quick] [--runs N]``.
+Run: ``python benchmarks/bench_startup.py [--quick] [--runs N] [--baseline DIR]``.
 
 Each command is run as a new process ``N`` times (``--quick``: 7, else 21), interleaved with its
 baselines so that a busy machine slows all of them alike; for each run the wall-clock seconds and the
@@ -10,11 +10,19 @@ CPU seconds of the child (user + system, from ``os.wait4``) are kept, and the me
 * ``python -c "import numpy"`` -- the baseline of the start-up target (issue 46): a 2 x 2
   ``relations measure`` costs at most 1.5 times as much, as a whole process (the ``/ numpy`` columns and
   ``over_numpy`` / ``cpu_over_numpy`` in the JSON);
-* ``python -c "import numpy, flint"`` -- the numerical libraries every exact measurement needs;
+* ``python -c "import numpy, flint"`` -- the numerical libraries every exact measurement needs (the floor of
+  ``relations measure --json``);
+* ``python -c "import numpy, flint, rich"`` -- and rich's console and tables, which draw the table (the
+  floor of ``relations measure``);
 * ``relations --version`` -- answered without importing the command-line framework;
-* ``relations measure FILE`` -- the shipped 2 x 2 example, exact, printed as a table;
+* ``relations measure FILE`` -- the shipped 2 x 2 example, exact, printed as a table (without typer:
+  ``relations.cli._measure_fast``);
 * ``relations measure FILE --json``;
-* ``relations measure --help`` -- the help, printed by the command-line framework.
+* ``relations measure --help`` -- the help, printed by the command-line framework (typer).
+
+``--baseline DIR`` adds the three ``relations measure`` lines of another source tree, run in ``DIR`` (so
+that ``python -m`` imports its ``relations``; e.g. ``git archive OLD relations | tar -x -C DIR``; its bytecode
+compiled first), interleaved too.  The tool's own lines run in this tree.
 
 It prints the medians (wall and CPU), each over the interpreter alone and over ``import numpy``, and
 the same as one line of JSON last, with whether the package's bytecode was cached: where
@@ -33,28 +41,37 @@ import sys
 import time
 from pathlib import Path
 
-EXAMPLE = Path(__file__).resolve().parents[1] / "relations" / "data" / "examples" / "paper_example.json"
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLE = ROOT / "relations" / "data" / "examples" / "paper_example.json"
 
 #: The target of issue 46: ``relations measure`` on a 2 x 2 file at most this many times ``import numpy``.
 TARGET_OVER_NUMPY = 1.5
 
 
-def commands() -> dict[str, list[str]]:
-    """The timed command lines, by name (``relations`` run as ``python -m relations`` of this interpreter)."""
+def commands(baseline: str | None = None) -> dict[str, tuple[list[str], str]]:
+    """The timed command lines, by name, and the folder each runs in (``python -m`` imports ``relations``
+    from there first); ``relations`` is run as ``python -m relations`` of this interpreter."""
     py = sys.executable
-    return {"python -c pass": [py, "-c", "pass"],
+    cmds = {"python -c pass": [py, "-c", "pass"],
             "python -c 'import numpy'": [py, "-c", "import numpy"],
             "python -c 'import numpy, flint'": [py, "-c", "import numpy, flint"],
+            "python -c 'import numpy, flint, rich'": [py, "-c", "import numpy, flint, rich.console, rich.table"],
             "relations --version": [py, "-m", "relations", "--version"],
             "relations measure (table)": [py, "-m", "relations", "measure", str(EXAMPLE)],
             "relations measure --json": [py, "-m", "relations", "measure", str(EXAMPLE), "--json"],
             "relations measure --help": [py, "-m", "relations", "measure", "--help"]}
+    out = {name: (argv, str(ROOT)) for name, argv in cmds.items()}
+    if baseline is not None:
+        for name in ("relations measure (table)", "relations measure --json", "relations measure --help"):
+            out[f"baseline: {name}"] = (cmds[name], baseline)
+    return out
 
 
-def timed(argv: list[str]) -> tuple[float, float]:
-    """Run ``argv`` as a new process; its wall-clock seconds and its CPU seconds (user + system, ``os.wait4``)."""
+def timed(argv: list[str], cwd: str | None = None) -> tuple[float, float]:
+    """Run ``argv`` as a new process in ``cwd``; its wall-clock seconds and its CPU seconds (user + system,
+    ``os.wait4``)."""
     start = time.perf_counter()
-    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=cwd)
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - start
     proc.returncode = os.waitstatus_to_exitcode(status)  # reaped here: Popen must not wait for it again
@@ -67,14 +84,18 @@ def main() -> None:
     runs = 7 if "--quick" in sys.argv else 21
     if "--runs" in sys.argv:
         runs = int(sys.argv[sys.argv.index("--runs") + 1])
-    cmds = commands()
-    for argv in cmds.values():  # once each, untimed: bytecode written, files in the page cache
-        timed(argv)
+    baseline = sys.argv[sys.argv.index("--baseline") + 1] if "--baseline" in sys.argv else None
+    if baseline is not None:
+        subprocess.run([sys.executable, "-m", "compileall", "-q", str(Path(baseline) / "relations")], check=True,
+                       stdout=subprocess.DEVNULL)
+    cmds = commands(baseline)
+    for argv, cwd in cmds.values():  # once each, untimed: files in the page cache
+        timed(argv, cwd)
     wall: dict[str, list[float]] = {name: [] for name in cmds}
     cpu: dict[str, list[float]] = {name: [] for name in cmds}
     for _ in range(runs):
-        for name, argv in cmds.items():
-            w, c = timed(argv)
+        for name, (argv, cwd) in cmds.items():
+            w, c = timed(argv, cwd)
             wall[name].append(w)
             cpu[name].append(c)
     med = {name: statistics.median(ts) for name, ts in wall.items()}
@@ -82,9 +103,9 @@ def main() -> None:
     base, base_cpu = med["python -c pass"], med_cpu["python -c pass"]
     numpy, numpy_cpu = med["python -c 'import numpy'"], med_cpu["python -c 'import numpy'"]
     print(f"{runs} runs each, interleaved; medians")
-    print(f"{'command':34s} {'wall s':>7s} {'CPU s':>7s} {'wall/python':>11s} {'wall/numpy':>10s} {'CPU/numpy':>9s}")
+    print(f"{'command':38s} {'wall s':>7s} {'CPU s':>7s} {'wall/python':>11s} {'wall/numpy':>10s} {'CPU/numpy':>9s}")
     for name in cmds:
-        print(f"{name:34s} {med[name]:7.3f} {med_cpu[name]:7.3f} {med[name] / base:11.2f} {med[name] / numpy:10.2f} "
+        print(f"{name:38s} {med[name]:7.3f} {med_cpu[name]:7.3f} {med[name] / base:11.2f} {med[name] / numpy:10.2f} "
               f"{med_cpu[name] / numpy_cpu:9.2f}")
     cached = _bytecode_cached()
     print(f"target: relations measure at most {TARGET_OVER_NUMPY}x import numpy (wall and CPU)")

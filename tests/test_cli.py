@@ -144,7 +144,7 @@ def test_version_does_not_import_the_framework_and_measure_not_the_checker():
         assert proc.returncode == 0, proc.stderr
         seen[name] = proc.stderr.strip().splitlines()[-1]
     assert seen["version"] == "[]"
-    assert seen["measure"] == "['typer']"
+    assert seen["measure"] == "[]"  # a common measure runs without typer (relations.cli._measure_fast)
 
 
 @pytest.mark.parametrize("command", ["verify", "check", "optimize", "audit", "figures"])

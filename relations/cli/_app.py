@@ -1,16 +1,32 @@
-"""The ``typer`` application of the command line and the helpers every command uses.
+"""The ``typer`` application of the command line: its root, its commands (imported only when needed) and
+the adjustments made to the built command before it runs.
 
-Command modules (``relations.cli``, ``relations.cli._audit_command``, ...) register their
-commands on :data:`app`; :func:`relations.cli.main` runs it.
+:data:`COMMANDS` is the one list of the commands: each name, in the order ``relations --help`` lists
+them, and the module and function that define it (one module per command, ``_NAME_command``).
+:func:`command_line` registers on :data:`app` the invoked command alone (every command for the
+top-level help or a misspelt name), so that a command imports only what it uses.
 """
 
 from __future__ import annotations
 
+import importlib
 import sys
 
 import typer
 
-__all__ = ["Interrupted", "ReaderGone", "app", "did_you_mean", "fail", "output_format", "plain_metavars", "report_interrupts"]
+from relations.cli._helpers import Interrupted, ReaderGone, did_you_mean, fail, output_format  # noqa: F401
+
+__all__ = ["COMMANDS", "app", "command_line", "plain_metavars", "report_interrupts"]
+
+#: Each command of ``relations``, in the order of the help's listing: the module and the function defining it.
+COMMANDS: dict[str, tuple[str, str]] = {
+    name: (f"relations.cli._{module}_command", function) for name, module, function in (
+        ("measure", "measure", "measure"), ("check", "check", "check"), ("catalogue", "catalogue", "catalogue"),
+        ("verify", "verify", "verify"), ("witness", "witness", "witness"),
+        ("mechanisms", "mechanisms", "mechanisms"), ("utility", "utility", "utility"),
+        ("optimize", "optimize", "optimize"), ("symbolic", "symbolic", "symbolic"),
+        ("figures", "figures", "figures"), ("audit", "audit", "audit"),
+        ("conjecture", "conjecture", "conjecture_cmd"), ("demo", "demo", "demo"), ("sweep", "sweep", "sweep"))}
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False, rich_markup_mode=None,
                   help="Exact privacy budgets of finite mechanisms and the relations between them.")
@@ -35,42 +51,28 @@ def _print_version(value: bool) -> None:
         raise typer.Exit(0)
 
 
-def _console():
-    """A rich console; 140 columns when writing to a file or pipe (tables stay readable), unless the
-    environment sets ``COLUMNS``."""
-    import os
-
-    from relations.io._text import console as safe_console  # labels shown as text, never as markup
-
-    console = safe_console()
-    return console if console.is_terminal or os.environ.get("COLUMNS", "").isdigit() else safe_console(width=140)
-
-
-def did_you_mean(value: str, choices) -> str:
-    """`` (did you mean 'X'?)`` for the closest of ``choices`` to a misspelt ``value``, else ``""``."""
-    import difflib
-
-    close = difflib.get_close_matches(value, [str(c) for c in choices], n=1, cutoff=0.6)
-    return f" (did you mean {close[0]!r}?)" if close else ""
+def command_line(args: list[str]):
+    """The click command that runs ``args``: :data:`app` with the command ``args`` invokes registered (every
+    command when ``args`` names none of :data:`COMMANDS`: the top-level help, a misspelt command), each
+    command's module imported only then; option values shown by name, a Ctrl-C reported."""
+    name = next((a for a in args if not a.startswith("-")), None)  # the root has options without values only
+    register(None if name not in COMMANDS else name)
+    command = typer.main.get_command(app)
+    plain_metavars(command)
+    report_interrupts(command)
+    return command
 
 
-def fail(message: str) -> None:
-    """Print one error line on stderr and exit with status 2."""
-    sys.stderr.write(f"relations: error: {message}\n")
-    raise typer.Exit(2)
-
-
-def output_format(fmt: str, json_out: bool) -> str:
-    """The value of ``--format`` (``table``, ``json``, ``latex`` or ``csv``, case-insensitive); ``--json`` is
-    ``--format json``.  A bad choice, or ``--json`` with another ``--format``, fails (exit status 2)."""
-    from relations.io._exports import FORMATS
-
-    fmt = fmt.strip().lower()
-    if fmt not in FORMATS:
-        fail(f"--format must be one of {', '.join(FORMATS)}, got {fmt!r}{did_you_mean(fmt, FORMATS)}")
-    if json_out and fmt not in ("table", "json"):
-        fail(f"--json is --format json; it cannot be combined with --format {fmt}")
-    return "json" if json_out else fmt
+def register(name: str | None) -> None:
+    """Register the command ``name`` on :data:`app` (every command when None), once, in :data:`COMMANDS` order."""
+    have = {info.callback for info in app.registered_commands}
+    for each in COMMANDS if name is None else (name,):
+        module, function = COMMANDS[each]
+        callback = getattr(importlib.import_module(module), function)
+        if callback not in have:
+            app.command(each)(callback)
+    order = list(COMMANDS)  # commands registered by a test (or a plug-in) come after these
+    app.registered_commands.sort(key=lambda info: order.index(info.name) if info.name in order else len(order))
 
 
 def plain_metavars(command) -> None:
@@ -87,16 +89,6 @@ def plain_metavars(command) -> None:
             param.metavar = param.metavar or param.name.upper()
     for sub in getattr(command, "commands", {}).values():
         plain_metavars(sub)
-
-
-class Interrupted(BaseException):
-    """A Ctrl-C inside a command (typer would turn its ``KeyboardInterrupt`` into exit status 130 without a
-    word; :func:`relations.cli.main` says ``relations: interrupted`` and exits 130)."""
-
-
-class ReaderGone(BaseException):
-    """Standard output is closed, or its reader went away (``| head``): :func:`relations.cli.main` exits quietly
-    with :data:`~relations.errors.EXIT_BROKEN_PIPE`."""
 
 
 def report_interrupts(command) -> None:

@@ -1,4 +1,4 @@
-"""``relations audit``: a randomizer as code against its claimed budget (registered on the CLI's ``app``)."""
+"""``relations audit``: a randomizer as code against its claimed budget."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 
 import typer
 
-from relations.cli._app import app, fail
+from relations.cli._helpers import fail
 
 __all__ = ["audit"]
 
@@ -25,7 +25,6 @@ def _option(name: str, default: Any = ..., **more: Any) -> Any:
     return typer.Option(value if default is ... else default, flag, help=text, **bounds, **more)
 
 
-@app.command()
 def audit(
     target: str | None = typer.Argument(None, help="MODULE:FUNCTION, FILE.py:FUNCTION (a randomizer fn(x) or "
                                            "fn(x, rng=...)) or a library mechanism (see --list)."),

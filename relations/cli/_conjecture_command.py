@@ -1,4 +1,4 @@
-"""``relations conjecture``: a relation the user states, decided over all mechanisms (registered on ``app``).
+"""``relations conjecture``: a relation the user states, decided over all mechanisms.
 
 ``relations conjecture 'eps_m <= eps_d * tanh(eps_d / 2)' --setting local`` prints the verdict
 (``proved``, ``refuted``, ``unrefuted``) and its evidence; ``--file FILE`` decides every conjecture
@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import typer
 
-from relations.cli._app import app, fail
+from relations.cli._helpers import fail
 
 __all__ = ["conjecture_cmd"]
 
 
-@app.command("conjecture")
 def conjecture_cmd(
     statement: str | None = typer.Argument(None, help="LHS OP RHS, e.g. 'eps_m <= eps_d * tanh(eps_d / 2)'."),
     setting: str = typer.Option("local", "--setting", help="local or central."),

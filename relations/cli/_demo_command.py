@@ -7,12 +7,11 @@ import sys
 
 import typer
 
-from relations.cli._app import app, fail
+from relations.cli._helpers import fail
 
 __all__ = ["demo"]
 
 
-@app.command()
 def demo(
     port: int = typer.Option(5006, "--port", help="Port to listen on; 0 picks a free one (printed).", min=0,
                              max=65535),

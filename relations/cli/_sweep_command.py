@@ -9,7 +9,6 @@ from pathlib import Path
 
 import typer
 
-from relations.cli._app import app
 from relations.errors import EXIT_INTERRUPTED
 
 __all__ = ["sweep"]
@@ -35,7 +34,6 @@ class _progress_bar:
         self.bar.stop()
 
 
-@app.command()
 def sweep(
     spec: str = typer.Argument(..., help="Sweep specification (JSON): a grid of a named mechanism's parameters or "
                                "a bounded-exhaustive family (docs/mechanism-files.md)."),

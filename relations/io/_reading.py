@@ -53,7 +53,7 @@ from relations.model._validate import product_prior as product_prior_of
 from relations.numbers._text import MAX_DIGITS as MAX_INT_DIGITS
 from relations.numbers._text import NumberLiteral, json_repr, parse_rational
 
-__all__ = ["KNOWN_KEYS", "MAX_JSON_VALUES", "load", "loads", "from_dict", "load_loss_matrix", "load_composition",
+__all__ = ["KNOWN_KEYS", "MAX_JSON_VALUES", "load", "loads", "from_dict", "load_loss_matrix", "load_composition", "says_composition",
            "composition_from_dict"]
 
 #: The keys a mechanism file may have.
@@ -575,3 +575,20 @@ def load_loss_matrix(path: str | os.PathLike) -> list[list[Fraction]]:
     if sum(map(len, data)) > MAX_DENSE_ENTRIES:
         raise InputError(f"{got.name}: more than {MAX_DENSE_ENTRIES} entries, the limit for a loss matrix")
     return [[parse_rational(v, f"{got.name}[{i}][{j}]") for j, v in enumerate(r)] for i, r in enumerate(data)]
+
+
+def says_composition(file: str) -> bool:
+    """Whether a mechanism file has a ``repeat`` or ``parts`` key: a regular file only, since standard input, a
+    pipe or a device is read once (by the loader; :func:`load` measures a composition's counts mechanism too)."""
+    import stat
+
+    if file == "-" or file.startswith("/dev/"):
+        return False
+    try:
+        if not stat.S_ISREG(os.stat(file).st_mode):
+            return False
+        with open(file, "rb") as handle:
+            head = handle.read(1 << 20)
+    except OSError:
+        return False
+    return b'"repeat"' in head or b'"parts"' in head

@@ -24,35 +24,22 @@ The definitions and the conventions on zeros and infinities are in ``docs/semant
 from __future__ import annotations
 
 from relations._lazy import exports
-from relations.measures._api import eps_all, measure
-from relations.measures._dense import (
-    Joint,
-    eps_all_dense,
-    eps_d,
-    eps_i,
-    eps_m,
-    measure_dense,
-    sigma_min,
-)
-from relations.measures._information import (
-    MAX_TIE_BITS,
-    MAX_TIE_DENOMINATOR,
-    compare_with_log,
-    independent,
-    mutual_information,
-    mutual_information_float,
-)
-from relations.measures._product import eps_all_product, factor_groups, measure_product
-from relations.measures._ratios import WINDOW, EntryFn, max_log_ratio, scan_float
-from relations.measures._results import Budget, Measures, MutualInformation, Witness
-from relations.measures._tradeoff import TradeoffCurve, tradeoff_curve
+
+#: Each public name and the module that defines it (imported on first use: a measurement imports only what it
+#: computes with, e.g. not the trade-off curve).
+_WHERE = {
+    **dict.fromkeys(["measure", "eps_all"], "relations.measures._api"),
+    **dict.fromkeys(["Joint", "eps_d", "eps_i", "sigma_min", "eps_m", "eps_all_dense", "measure_dense"], "relations.measures._dense"),
+    **dict.fromkeys(["mutual_information", "independent", "MAX_TIE_DENOMINATOR", "MAX_TIE_BITS", "compare_with_log", "mutual_information_float"], "relations.measures._information"),
+    **dict.fromkeys(["factor_groups", "measure_product", "eps_all_product"], "relations.measures._product"),
+    **dict.fromkeys(["WINDOW", "EntryFn", "max_log_ratio", "scan_float"], "relations.measures._ratios"),
+    **dict.fromkeys(["Witness", "Budget", "MutualInformation", "Measures"], "relations.measures._results"),
+    **dict.fromkeys(["tradeoff_curve", "TradeoffCurve"], "relations.measures._tradeoff"),
+    "notion_result": "relations.measures._notions", "NotionResult": "relations.measures._pairs",
+    **dict.fromkeys(["composed_notion", "composed_delta", "composed_eps_delta"], "relations.measures._composition"),
+}
+# and the 0.2 submodule names (relations.measures.ratios) resolve to their replacements, with a DeprecationWarning
+__getattr__, __dir__ = exports(__name__, _WHERE)
 
 __all__ = ["measure", "eps_all", "Joint", "eps_d", "eps_i", "sigma_min", "eps_m", "eps_all_dense", "measure_dense", "mutual_information", "independent", "MAX_TIE_DENOMINATOR", "MAX_TIE_BITS", "compare_with_log", "mutual_information_float", "factor_groups", "measure_product", "eps_all_product", "WINDOW", "EntryFn", "max_log_ratio", "scan_float", "Witness", "Budget", "MutualInformation", "Measures", "tradeoff_curve", "TradeoffCurve",
            "notion_result", "NotionResult", "composed_notion", "composed_delta", "composed_eps_delta"]
-
-# 0.2 submodule names (relations.measures.ratios) resolve to their replacements, with a DeprecationWarning
-__getattr__, __dir__ = exports(__name__, {
-    "notion_result": "relations.measures._notions", "NotionResult": "relations.measures._pairs",
-    "composed_notion": "relations.measures._composition", "composed_delta": "relations.measures._composition",
-    "composed_eps_delta": "relations.measures._composition",
-})

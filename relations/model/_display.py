@@ -22,7 +22,6 @@ their one-line ``repr()``.
 
 from __future__ import annotations
 
-import html
 import importlib
 import math
 from collections.abc import Sequence
@@ -57,6 +56,8 @@ def html_table(header: Sequence[Any], rows: Sequence[Sequence[Any]], *, caption:
     >>> html_table(["a", "b<c"], [[1, "x & y"]])
     '<table><thead><tr><th>a</th><th>b&lt;c</th></tr></thead><tbody><tr><td>1</td><td>x &amp; y</td></tr></tbody></table>'
     """
+    import html  # here: the html package costs a start-up that 'relations measure' does not need
+
     def cells(tag: str, row: Sequence[Any]) -> str:
         return "<tr>" + "".join(f"<{tag}>{html.escape('' if v is None else str(v))}</{tag}>" for v in row) + "</tr>"
 

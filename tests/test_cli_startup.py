@@ -1,0 +1,105 @@
+"""The command line's start-up: one module per command, only the invoked one imported, and a common
+``relations measure`` without typer (``relations.cli._measure_fast``) that says exactly what typer's
+command says."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+CLI = ROOT / "relations" / "cli"
+EXAMPLE = str(ROOT / "examples" / "paper_example.json")
+
+
+def test_the_package_module_holds_no_command():
+    """``cli/__init__.py`` defines no command; every command of :data:`COMMANDS` is a function of its own module."""
+    from relations.cli._app import COMMANDS
+
+    tree = ast.parse((CLI / "__init__.py").read_text(encoding="utf-8"))
+    defined = {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
+    assert not defined & set(COMMANDS), defined & set(COMMANDS)
+    for name, (module, function) in COMMANDS.items():
+        path = CLI / (module.rsplit(".", 1)[1] + ".py")
+        functions = {n.name for n in ast.parse(path.read_text(encoding="utf-8")).body if isinstance(n, ast.FunctionDef)}
+        assert function in functions, (name, path)
+    on_disk = {p.stem for p in CLI.glob("_*_command.py")}
+    assert on_disk == {m.rsplit(".", 1)[1] for m, _ in COMMANDS.values()}
+
+
+def test_the_help_lists_every_command_in_order():
+    from relations.cli._app import COMMANDS
+
+    res = subprocess.run([sys.executable, "-m", "relations.cli", "--help"], capture_output=True, text=True, cwd=ROOT,
+                         timeout=120)
+    listed = [line.split()[0] for line in res.stdout.split("Commands:")[1].splitlines() if line.strip()]
+    assert listed == list(COMMANDS)
+
+
+@pytest.mark.parametrize("argv,absent", [(["measure", EXAMPLE, "--json"], ["typer", "rich", "relations.io._exports"]),
+                                         (["catalogue", "--json"], ["relations.cli._measure_command", "relations.cli._verify_command"])])
+def test_a_command_imports_only_what_it_uses(argv, absent):
+    code = ("import sys\nfrom relations.cli import main\ntry:\n    main(sys.argv[1:])\nexcept SystemExit as e:\n"
+            f"    assert e.code in (0, None), e.code\nprint([m for m in {absent!r} if m in sys.modules], file=sys.stderr)")
+    res = subprocess.run([sys.executable, "-c", code, *argv], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert res.returncode == 0, res.stderr
+    assert res.stderr.strip().splitlines()[-1] == "[]"
+
+
+def test_the_fast_path_takes_the_options_typer_declares():
+    """Each option the fast path parses is one of the typer command's, with the same parameter; the others of
+    the command are left to typer."""
+    import typer
+
+    from relations.cli._app import app, register
+    from relations.cli._measure_fast import OPTIONS
+
+    register("measure")
+    command = typer.main.get_command(app).commands["measure"]  # type: ignore[attr-defined]
+    declared = {opt: p.name for p in command.params for opt in p.opts if opt.startswith("--")}
+    for option, (name, kind) in OPTIONS.items():
+        assert declared.get(option) == name, option
+        param = next(p for p in command.params if p.name == name)
+        assert param.multiple == (kind == "list") and getattr(param, "is_flag", False) == (kind == "flag"), option
+    assert set(declared) - set(OPTIONS) == {"--tradeoff", "--plot", "--force"}
+
+
+@pytest.mark.parametrize("args", [["m.json", "--help"], ["m.json", "--bits", "0"], ["m.json", "--bits", "1e3"],
+                                  ["a.json", "b.json"], [], ["m.json", "--tradeoff"], ["m.json", "--jsn"],
+                                  ["m.json", "--json=1"], ["--", "m.json"], ["m.json", "--format"],
+                                  ["m.json", "--mode", "fast"], ["m.json", "--format", "csv", "--format", "json"],
+                                  ["m.json", "--notion", "--json"], ["-x"], ["m.json", "--repeat", "0"]])
+def test_the_fast_path_leaves_the_rest_to_typer(args):
+    from relations.cli._measure_fast import parse
+
+    assert parse(args) is None
+
+
+@pytest.mark.parametrize("args", [
+    [EXAMPLE], [EXAMPLE, "--json"], ["--json", EXAMPLE], [EXAMPLE, "--format", "CSV"], [EXAMPLE, "--format=latex"],
+    [EXAMPLE, "--bits", "30", "--json"], [EXAMPLE, "--bits=7"], [EXAMPLE, "--notion", "all", "--json"],
+    [EXAMPLE, "--notion", "rho", "--notion", "kl"], [EXAMPLE, "--notion", "bogus"], [EXAMPLE, "--mode", "FLOAT"],
+    [EXAMPLE, "--mode", "exact", "--json"], ["missing.json"], [EXAMPLE, "--format", "xml"],
+    [EXAMPLE, "--json", "--format", "csv"], [EXAMPLE, "--latex-env", "tabular"],
+    [EXAMPLE, "--format", "latex", "--latex-env", "longtable"], [EXAMPLE, "--repeat", "2", "--json"],
+    [EXAMPLE, "--repeat", "3"], [str(ROOT / "examples")]])
+def test_the_fast_path_says_what_typer_says(args, monkeypatch, capsys):
+    """Each form run by the fast path, then by typer (the fast path turned off): the same output and status."""
+    from relations.cli import _measure_fast, main
+
+    assert _measure_fast.parse(args) is not None
+    monkeypatch.setenv("COLUMNS", "100")
+    said = []
+    for fast in (True, False):
+        if not fast:
+            monkeypatch.setattr(_measure_fast, "run_fast", lambda args: False)
+        with pytest.raises(SystemExit) as stop:
+            main(["measure", *args])
+        out, err = capsys.readouterr()
+        said.append((stop.value.code or 0, out, err))
+    assert said[0] == said[1]
+    assert said[0][0] in (0, 2) and (said[0][0] == 0) == (said[0][2] == "")
