@@ -108,8 +108,8 @@ class NotionSpec:
 _PAPER = "Zheng et al., Relations Between Several Classical Privacy Notions, 2025"
 _BBG = "Balle, Barthe, Gaboardi, NeurIPS 2018"
 _MEASURE = "relations.measures._api:measure"
-_DENSE = "relations.search._batch:dense_values"
-_FLOAT = "relations.search._notion_floats:notion_float"
+_DENSE = "relations.measures._batch:dense_values"
+_FLOAT = "relations.measures._notion_floats:notion_float"
 _QIF = "Alvim, Chatzikokolakis, McIver, Morgan, Palamidessi, Smith, The Science of Quantitative Information Flow, " \
        "Springer 2020, doi:10.1007/978-3-319-96131-6"
 

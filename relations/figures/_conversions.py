@@ -67,9 +67,9 @@ def conversion_frontiers_data(*, points: int = 300, eps_max: float = 4.0) -> dic
         and, for ``eps_delta``, ``at_rr`` (the RDP/zCDP conversions at binary RR).
     """
     from relations.catalogue._entries import get
+    from relations.measures._notion_floats import notion_float
     from relations.mechanisms._local import krr
     from relations.pipeline._conversion_frontiers import eps_delta_sup, frontier_float, kl_sup, ml_sup
-    from relations.search._notion_floats import notion_float
 
     eps = [float(x) for x in np.linspace(eps_max / points, eps_max, points)]
     ratios = [Fraction(math.exp(e)).limit_denominator(10**6) for e in eps]

@@ -317,7 +317,7 @@ class _Search:
         """The gaps of a local channel family under the uniform prior whose rows are permutations of one
         another with the same multiset of column pairs for every pair of rows (subset selection), at an array of
         ``log t``: ``rows_at(t)`` gives the channels ``(G, k, m)``."""
-        from relations.search._batch import PAPER, dense_values, ordered_pairs
+        from relations.measures._batch import PAPER, dense_values, ordered_pairs
         from relations.search._smallest import _vectorised
 
         if not all(_vectorised(n) for n in self.conj.notions if n != "cmi"):
@@ -362,7 +362,7 @@ class _Search:
         the same multiset of column pairs), a product's notions from the local ones
         (:func:`~relations.search._families.product_values`; ``cmi`` of a product with one prior per
         record is the local ``I(X;Y)``).  ``None`` when a notion has no vectorised float."""
-        from relations.search._batch import PAPER, dense_values, ordered_pairs
+        from relations.measures._batch import PAPER, dense_values, ordered_pairs
         from relations.search._families import product_values, rr_float_prior
         from relations.search._smallest import _vectorised
 
@@ -458,7 +458,7 @@ class _Search:
 def _dense_gap(conj: Conjecture, fam) -> Callable[[np.ndarray], float] | None:
     """The float gap at the logits of a dense family, from the arrays (no mechanism built), rounded to 24
     bits as :meth:`_Search.gap`; ``None`` when a notion has no vectorised float (``cmi``)."""
-    from relations.search._batch import PAPER, dense_values, ordered_pairs
+    from relations.measures._batch import PAPER, dense_values, ordered_pairs
     from relations.search._smallest import _vectorised, gap_array
 
     if not all(_vectorised(n) for n in conj.notions):

@@ -23,20 +23,20 @@ from typing import Any, cast
 import numpy as np
 
 from relations.measures._api import eps_all, measure
+from relations.measures._notion_floats import ADDITIVE, MULTIPLICATIVE, FloatValues
 from relations.mechanisms._local import krr_rows
 from relations.model._distributions import Channel, Prior
 from relations.model._mechanism import Mechanism
 from relations.model._neighbours import HammingInputs, LocalInputs
 from relations.model._products import ProductPrior
 from relations.numbers._rounding import largest_remainder
-from relations.search._notion_floats import ADDITIVE, MULTIPLICATIVE, FloatValues
 
 __all__ = ["float_values", "DenseFamily", "RRFamily", "rr_float_prior", "local_rr_values", "product_values"]
 
 
 def float_values(mech: Mechanism) -> dict[str, float]:
     """The notions of a (float or exact) mechanism as floats (conversion notions on first use:
-    :class:`~relations.search._notion_floats.FloatValues`)."""
+    :class:`~relations.measures._notion_floats.FloatValues`)."""
     m = measure(mech)
     return FloatValues(mech, {"eps_i": m.eps_i.value, "eps_d": m.eps_d.value, "sigma_min": m.sigma_min.value,
             "neg_sigma": -m.sigma_min.value, "eps_m": m.eps_m.value, "eps_all": eps_all(mech).value})

@@ -9,8 +9,8 @@ then their index), so the first member that refutes is the smallest witness of t
 fewest inputs x outputs, then smallest denominators.
 
 Nothing is decided exactly before it is screened: every notion of the conjecture is computed for the
-whole shape at once in float64 (:func:`~relations.search._batch.dense_values`, whose divergences
-are :mod:`relations.search._divergences`'s; a notion that depends on the channel only is computed
+whole shape at once in float64 (:func:`~relations.measures._batch.dense_values`, whose divergences
+are :mod:`relations.measures._divergences`'s; a notion that depends on the channel only is computed
 once per channel, not once per prior) and the conjecture's float gap (:func:`gap_array`, oriented so
 that a positive gap refutes) is evaluated for every member.  A member is a *candidate* when its gap
 is above ``-WINDOW * (1 + |lhs| + |rhs|)`` or undefined in floats; the rest satisfy the conjecture
@@ -48,11 +48,11 @@ import numpy as np
 
 from relations.checking._conjecture_eval import Decision, decide
 from relations.checking._conjectures import Conjecture
+from relations.measures import _batch
+from relations.measures._batch import dense_values, ordered_pairs
+from relations.measures._divergences import KINDS as DIVERGENCE_KINDS
+from relations.measures._divergences import parse
 from relations.model._mechanism import Mechanism
-from relations.search import _batch
-from relations.search._batch import dense_values, ordered_pairs
-from relations.search._divergences import KINDS as DIVERGENCE_KINDS
-from relations.search._divergences import parse
 from relations.search._small_scope import stochastic_rows
 
 __all__ = ["WINDOW", "Budget", "Shape", "Outcome", "schedule", "gap_array", "float_notions", "screen_gap",
@@ -65,9 +65,9 @@ WINDOW = 1e-8
 #: Notions that depend on the channel only (not on the prior): computed once per channel.
 _CHANNEL_ONLY = ("eps_d", "eps_all") + DIVERGENCE_KINDS
 
-#: Notions :func:`~relations.search._batch.dense_values` computes (by the name before any argument): the
+#: Notions :func:`~relations.measures._batch.dense_values` computes (by the name before any argument): the
 #: budgets, the divergences and profiles of the notion table, and the notions of the prior and the whole
-#: channel (``PRIOR_KINDS`` where :mod:`relations.search._batch` lists them).
+#: channel (``PRIOR_KINDS`` where :mod:`relations.measures._batch` lists them).
 _VECTORISED = ("eps_i", "eps_d", "eps_m", "sigma_min", "neg_sigma", "eps_all") + DIVERGENCE_KINDS \
     + tuple(getattr(_batch, "PRIOR_KINDS", ("maximal_leakage", "min_entropy_leakage")))
 
@@ -330,7 +330,7 @@ def _channel_only(name: str) -> bool:
 def float_notions(mech: Mechanism, names: Iterable[str]) -> dict[str, float]:
     """The notions ``names`` of one mechanism in floats, for the screens of the searches.
 
-    Dense mechanisms with a reliable float copy go through :func:`~relations.search._batch.mechanism_values`;
+    Dense mechanisms with a reliable float copy go through :func:`~relations.measures._batch.mechanism_values`;
     product forms through :func:`~relations.search._families.float_values`; a notion with no float
     evaluator is the float of its exact value (:func:`~relations.checking._quantities.values`).
 
@@ -340,7 +340,7 @@ def float_notions(mech: Mechanism, names: Iterable[str]) -> dict[str, float]:
     >>> round(float_notions(randomized_response(3), ["rho", "eps_d"])["rho"], 6)  # binary RR: its KL
     0.549306
     """
-    from relations.search._batch import mechanism_values
+    from relations.measures._batch import mechanism_values
 
     names = tuple(names)
     fast = tuple(n for n in names if _vectorised(n))  # cmi: by float_values below
@@ -367,8 +367,8 @@ def float_notions(mech: Mechanism, names: Iterable[str]) -> dict[str, float]:
 
 
 def dense_base() -> tuple[str, ...]:
-    """The notions :func:`~relations.search._batch.dense_values` always computes."""
-    from relations.search._batch import PAPER
+    """The notions :func:`~relations.measures._batch.dense_values` always computes."""
+    from relations.measures._batch import PAPER
 
     return PAPER
 

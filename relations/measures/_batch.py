@@ -16,8 +16,8 @@ With ``A = Q[x]`` and ``C = Q[x']`` for the ordered neighbour pairs ``(x, x')``:
 * ``eps_all = max_y ln(max_x Q[x][y] / min_x Q[x][y])`` (every pair of inputs);
 * ``eps_m = sum p Q ln Q - sum p(y) ln p(y)``;
 * ``kl``, ``renyi(a)``, ``rho = sup_{a>1} D_a / a``, ``delta(e)``, ``eps_delta(d)``: the
-  maximum over the pairs of :func:`relations.search._divergences.divergence` of ``(A, C)``; ``maximal_leakage``, ``min_entropy_leakage`` from
-  :func:`relations.search._notion_floats.leakages`.
+  maximum over the pairs of :func:`relations.measures._divergences.divergence` of ``(A, C)``; ``maximal_leakage``, ``min_entropy_leakage`` from
+  :func:`relations.measures._notion_floats.leakages`.
 
 Zeros follow the checker's conventions (``a/0 = inf``, ``0/0`` ignored).  Every
 candidate a search reports is still re-checked by the exact checker.
@@ -40,8 +40,8 @@ from collections.abc import Iterable, Mapping
 
 import numpy as np
 
+from relations.measures._divergences import _divergence, parse
 from relations.notions import BASE_NOTIONS
-from relations.search._divergences import _divergence, parse
 
 __all__ = ["PAPER", "PRIOR_KINDS", "prior_values", "dense_values", "ordered_pairs", "mechanism_values"]
 

@@ -10,8 +10,8 @@ For a product form (``r`` records through one local channel ``W``) the divergenc
 those of ``W``'s rows (neighbours differ in one record, the other factors cancel) and the two
 leakages are ``r`` times ``W``'s (both add over independent records with a product prior).
 
-The divergence notions of the row pairs are :func:`relations.search._divergences.divergence`'s,
-the same code as the vectorised batch of :func:`relations.search._batch.dense_values`.
+The divergence notions of the row pairs are :func:`relations.measures._divergences.divergence`'s,
+the same code as the vectorised batch of :func:`relations.measures._batch.dense_values`.
 
 Examples
 --------
@@ -27,11 +27,11 @@ from typing import Any, cast
 
 import numpy as np
 
+from relations.measures._batch import PRIOR_KINDS, prior_values
+from relations.measures._divergences import divergence, parse
 from relations.model._distributions import Prior
 from relations.model._mechanism import Mechanism
 from relations.model._products import ProductChannel
-from relations.search._batch import PRIOR_KINDS, prior_values
-from relations.search._divergences import divergence, parse
 
 __all__ = ["leakages", "notion_float", "ADDITIVE", "MULTIPLICATIVE", "product_float", "FloatValues"]
 

@@ -12,8 +12,8 @@ For ordered pairs of rows ``A = Q[x]``, ``C = Q[x']`` stacked in arrays of shape
 * ``eps_delta(d)``: the least ``eps >= 0`` with ``delta(eps) <= d``.
 
 A pair where ``A`` puts mass on an output that ``C`` does not has infinite ``kl``, ``renyi`` (order
-above 1) and ``rho``; ``renyi`` below order 1 is infinite only for disjoint supports.  :func:`relations.search._batch.dense_values` (stacks of mechanisms) and
-:func:`relations.search._notion_floats.notion_float` (one mechanism) both read these functions, so
+above 1) and ``rho``; ``renyi`` below order 1 is infinite only for disjoint supports.  :func:`relations.measures._batch.dense_values` (stacks of mechanisms) and
+:func:`relations.measures._notion_floats.notion_float` (one mechanism) both read these functions, so
 the float screen and the optimising searches agree to the last bit.  These are floats that steer
 searches; every candidate is re-checked by the exact checker.
 
