@@ -40,8 +40,8 @@ from collections.abc import Iterable, Mapping
 
 import numpy as np
 
-from relations.measures._divergences import _divergence, parse
-from relations.notions import BASE_NOTIONS
+from relations.measures._divergences import _pairs_kernel, parse
+from relations.notions import BASE_NOTIONS, NOTIONS, evaluator, names
 
 __all__ = ["PAPER", "PRIOR_KINDS", "prior_values", "dense_values", "ordered_pairs", "mechanism_values"]
 
@@ -147,13 +147,14 @@ def dense_values(q: np.ndarray, p: np.ndarray, pairs: np.ndarray, extra: Iterabl
     return out
 
 
-#: The notions of the prior and the whole channel (not of neighbour pairs), computed by :func:`prior_values`.
-PRIOR_KINDS = ("maximal_leakage", "min_entropy_leakage", "sibson", "pml", "prior_vulnerability",
-               "bayes_vulnerability", "bayes_leakage")
+#: The notions of the prior and the whole channel (not of neighbour pairs) with a float kernel, from the notion
+#: table (``needs_prior``).
+PRIOR_KINDS = names(lambda row: row.needs_prior and row.kernel is not None)
 
 
 def prior_values(kind: str, arg, q: np.ndarray, p: np.ndarray) -> np.ndarray:
-    """A notion of :data:`PRIOR_KINDS` of channels ``(B, n, m)`` and priors ``(B, n)``, shape ``(B,)``.
+    """A leakage of channels ``(B, n, m)`` and priors ``(B, n)``, shape ``(B,)``: the float kernel the notion
+    table names for them (``kernel``).
 
     Examples
     --------
@@ -185,13 +186,20 @@ def prior_values(kind: str, arg, q: np.ndarray, p: np.ndarray) -> np.ndarray:
     raise KeyError(kind)
 
 
+def _prior_kernel(kind: str):
+    """The float kernel of notion ``kind`` of the prior and the whole channel, from the notion table."""
+    if not NOTIONS[kind].needs_prior:
+        raise KeyError(kind)
+    return evaluator(kind, which="kernel")
+
+
 def _extra_value(name: str, q: np.ndarray, p: np.ndarray, joint: np.ndarray, A: np.ndarray, C: np.ndarray,
                  cache: dict) -> np.ndarray:
     """One conversion notion of :func:`dense_values` at every mechanism of the batch given."""
     kind, arg = parse(name)
     if kind in PRIOR_KINDS:
-        return prior_values(kind, arg, q, p)
-    per_pair = _divergence(kind, arg, A, C, cache)
+        return _prior_kernel(kind)(kind, arg, q, p)
+    per_pair = _pairs_kernel(kind)(kind, arg, A, C, cache)
     return per_pair.max(axis=-1) if per_pair.shape[-1] else np.zeros(len(q))
 
 

@@ -15,14 +15,15 @@ code), and :func:`canonical_name` writes it back in one canonical form, so ``"de
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from fractions import Fraction
 from typing import cast
 
 from relations.errors import InputError
 from relations.measures._pairs import NotionResult
 from relations.model._mechanism import Mechanism
-from relations.notions import FURTHER_NOTIONS, NotionSpec, evaluator
 from relations.notions import NOTIONS as _TABLE
+from relations.notions import NotionSpec, evaluator, view
 from relations.numbers._logs import LogRatio
 from relations.numbers._reals import Log, Rational, Real
 from relations.numbers._text import fraction_text, parse_rational
@@ -32,7 +33,7 @@ __all__ = ["NotionSpec", "NOTIONS", "NO_RECORDS", "check_argument", "parse_notio
 
 
 #: The further notions by name (:data:`relations.notions.FURTHER_NOTIONS`), rows of the notion table.
-NOTIONS: dict[str, NotionSpec] = {name: _TABLE[name] for name in FURTHER_NOTIONS}
+NOTIONS: Mapping[str, NotionSpec] = view(lambda row: not row.paper)
 
 #: Why a notion that needs records (:attr:`NotionSpec.needs_records`) is not defined on an explicit graph.
 NO_RECORDS = "an explicit neighbour graph has no records; it is defined locally and on D^r"

@@ -22,6 +22,7 @@ from typing import Any, cast
 
 import numpy as np
 
+from relations.kinds import ProductRule
 from relations.measures._api import eps_all, measure
 from relations.measures._notion_floats import ADDITIVE, MULTIPLICATIVE, FloatValues
 from relations.mechanisms._local import krr_rows
@@ -29,7 +30,11 @@ from relations.model._distributions import Channel, Prior
 from relations.model._mechanism import Mechanism
 from relations.model._neighbours import HammingInputs, LocalInputs
 from relations.model._products import ProductPrior
+from relations.notions import view
 from relations.numbers._rounding import largest_remainder
+
+#: The notions of a product form that are differences of products (:attr:`ProductRule.GAP`), with their parts.
+GAPS = view(lambda row: row.product == ProductRule.GAP, value=lambda row: row.parts)
 
 __all__ = ["float_values", "DenseFamily", "RRFamily", "rr_float_prior", "local_rr_values", "product_values"]
 
@@ -164,8 +169,9 @@ def product_values(local: dict[str, Any], r: int) -> dict[str, Any]:
         out[name] = r * local[name]
     for name in [n for n in out if n.split("(")[0] in MULTIPLICATIVE]:
         out[name] = local[name] ** r
-    if "bayes_leakage" in out:  # a difference of products: from the local vulnerabilities (FloatValues computes them)
-        out["bayes_leakage"] = local["bayes_vulnerability"] ** r - local["prior_vulnerability"] ** r
+    for name, (first, second) in GAPS.items():  # a difference of products: from the local values of its parts
+        if name in out:  # (FloatValues computes them)
+            out[name] = local[first] ** r - local[second] ** r
     out["eps_m"] = r * local["eps_m"]
     out["eps_all"] = r * local["eps_d"]
     return out

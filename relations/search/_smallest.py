@@ -48,11 +48,10 @@ import numpy as np
 
 from relations.checking._conjecture_eval import Decision, decide
 from relations.checking._conjectures import Conjecture
-from relations.measures import _batch
 from relations.measures._batch import dense_values, ordered_pairs
-from relations.measures._divergences import KINDS as DIVERGENCE_KINDS
 from relations.measures._divergences import parse
 from relations.model._mechanism import Mechanism
+from relations.notions import names
 from relations.search._small_scope import stochastic_rows
 
 __all__ = ["WINDOW", "Budget", "Shape", "Outcome", "schedule", "gap_array", "float_notions", "screen_gap",
@@ -62,14 +61,12 @@ __all__ = ["WINDOW", "Budget", "Shape", "Outcome", "schedule", "gap_array", "flo
 #: satisfy the conjecture in floats and are not decided exactly.
 WINDOW = 1e-8
 
-#: Notions that depend on the channel only (not on the prior): computed once per channel.
-_CHANNEL_ONLY = ("eps_d", "eps_all") + DIVERGENCE_KINDS
-
 #: Notions :func:`~relations.measures._batch.dense_values` computes (by the name before any argument): the
-#: budgets, the divergences and profiles of the notion table, and the notions of the prior and the whole
-#: channel (``PRIOR_KINDS`` where :mod:`relations.measures._batch` lists them).
-_VECTORISED = ("eps_i", "eps_d", "eps_m", "sigma_min", "neg_sigma", "eps_all") + DIVERGENCE_KINDS \
-    + tuple(getattr(_batch, "PRIOR_KINDS", ("maximal_leakage", "min_entropy_leakage")))
+#: budgets and every notion with a float kernel in the notion table.
+_VECTORISED = names(lambda row: row.paper or row.kernel is not None)
+
+#: Notions that depend on the channel only (not on the prior, ``needs_prior``): computed once per channel.
+_CHANNEL_ONLY = names(lambda row: not row.needs_prior and (row.paper or row.kernel is not None))
 
 
 @dataclass(frozen=True)
