@@ -180,11 +180,11 @@ _ROWS = (
                "privacy profile: max over ordered neighbours of sum_y max(0, Q[x][y] - e^EPS Q[x'][y])", _BBG,
                "relations.measures._profile:delta", _FLOAT, unit="probability",
                values="[0, 1], non-increasing in EPS; delta(0) = tv", zeros="where Q[x][y] > 0 = Q[x'][y] the whole of Q[x][y] counts",
-               kernel=_PAIRS, product=_SAME, frontier=_FRONTIER + "profile_frontier"),
+               kernel=_PAIRS, product=_SAME, frontier=_FRONTIER + "delta_frontier"),
     NotionSpec(Notion.EPS_DELTA, "ε_δ", r"\varepsilon_{\delta}", NotionKind.PROFILE, "delta", "1/100000", _BOTH,
                "the least eps >= 0 with delta(eps) <= DELTA", _BBG, "relations.measures._profile:eps_delta", _FLOAT,
                values="[0, inf], at most eps_d; 0 when DELTA >= tv", zeros="the least eps >= 0; inf when no finite eps brings delta down to DELTA",
-               kernel=_PAIRS, product=_SAME, frontier=_FRONTIER + "profile_frontier"),
+               kernel=_PAIRS, product=_SAME, frontier=_FRONTIER + "eps_delta_frontier"),
     NotionSpec(Notion.TV, "TV", r"\mathrm{TV}", NotionKind.PROFILE, None, None, _BOTH,
                "total variation: max over ordered neighbours of sum_y max(0, Q[x][y] - Q[x'][y]), the privacy "
                "profile at 0", _BBG + " (delta at eps = 0)", "relations.measures._profile:tv", _FLOAT,
