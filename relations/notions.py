@@ -52,7 +52,9 @@ class NotionSpec:
     kind : NotionKind
         What it measures: a ratio, information, a divergence, a profile or a leakage.
     argument : str or None
-        What its argument is (``"eps"``, ``"delta"``, ``"alpha"``), or None when it takes none.
+        What its argument is, which says how it is checked: ``"eps"`` (a finite real >= 0, a rational or ``ln``
+        of one, kept exact), ``"delta"`` (a rational in ``[0, 1]``), ``"alpha"`` (a rational order > 0, != 1),
+        or None when it takes none.
     example : str or None
         The argument ``relations measure --notion all`` uses (``"2"`` for ``renyi(2)``).
     settings : tuple of Setting
@@ -100,6 +102,8 @@ class NotionSpec:
         The float kernel's relative error beyond rounding (an order grid's), which widens the screening window.
     locally : str or None
         The notion it equals on a local mechanism (``cmi`` is ``eps_m`` there), or None.
+    order_one : str or None
+        For an order ``alpha``: the notion its order 1 is (``kl`` for ``renyi``), named when 1 is refused.
     frontier : str, callable or None
         ``"module:function"`` (or the function) giving the known frontier of a catalogue conversion whose
         conclusion is this notion (called with the relation, ``quick``), None when none is known.
@@ -128,6 +132,7 @@ class NotionSpec:
     parts: tuple[str, ...] = ()
     float_error: float = 0.0
     locally: str | None = None
+    order_one: str | None = None
     frontier: str | Callable[..., Any] | None = None
 
     @property
@@ -195,7 +200,7 @@ _ROWS = (
                "Renyi DP: max Renyi divergence of order ALPHA over ordered neighbour pairs",
                "Mironov, CSF 2017, doi:10.1109/CSF.2017.11", "relations.measures._renyi:renyi", _FLOAT,
                values="[0, inf], non-decreasing in ALPHA; kl as ALPHA -> 1, eps_d as ALPHA -> inf", zeros="ALPHA > 1: inf when some Q[x][y] > 0 = Q[x'][y]; ALPHA < 1: inf only for disjoint supports",
-               kernel=_PAIRS, product=_SAME, float_error=1e-4),
+               kernel=_PAIRS, product=_SAME, float_error=1e-4, order_one="kl"),
     NotionSpec(Notion.RHO, "ρ", r"\rho", NotionKind.DIVERGENCE, None, None, _BOTH,
                "zCDP budget: sup over alpha > 1 of renyi(alpha) / alpha",
                "Bun, Steinke, TCC 2016, doi:10.1007/978-3-662-53641-4_24", "relations.measures._zcdp:rho", _FLOAT,
@@ -244,7 +249,7 @@ _ROWS = (
                "Sibson, Information radius, Z. Wahrscheinlichkeitstheorie 14, 1969; "
                "Verdu, alpha-mutual information, ITA 2015", "relations.measures._sibson:sibson", _FLOAT,
                values="[0, maximal_leakage], non-decreasing in ALPHA; eps_m as ALPHA -> 1, maximal_leakage as ALPHA -> inf", zeros="inputs of zero prior and outputs with p(y) = 0 are skipped",
-               needs_prior=True, kernel=_PRIOR, product=_ADD),
+               needs_prior=True, kernel=_PRIOR, product=_ADD, order_one="eps_m"),
     NotionSpec(Notion.PML, "ℓ_pml", r"\ell_{\mathrm{PML}}", NotionKind.LEAKAGE, None, None, _BOTH,
                "pointwise maximal leakage, its largest over outputs: max over y with p(y) > 0 of "
                "ln( max_{x: p(x) > 0} Q[x][y] / p(y) )",
