@@ -31,10 +31,42 @@ from typing import Any, Generic, TypeVar, overload
 from relations.errors import InputError
 from relations.kinds import Notion, NotionKind, ProductRule, Setting
 
-__all__ = ["NotionSpec", "NOTIONS", "BASE_NOTIONS", "RATIO_NOTIONS", "SMT_NOTIONS", "FURTHER_NOTIONS", "ALL_EXAMPLES",
+__all__ = ["NotionSpec", "FigurePanel", "NOTIONS", "BASE_NOTIONS", "RATIO_NOTIONS", "SMT_NOTIONS", "FURTHER_NOTIONS", "ALL_EXAMPLES",
            "latex", "mathtext", "evaluator", "markdown", "register", "unregister", "names", "view"]
 
 _BOTH = (Setting.LOCAL, Setting.CENTRAL)
+
+
+@dataclass(frozen=True)
+class FigurePanel:
+    """A notion's panel in the figure of the conversion frontiers (``relations figures``, ``conversion_frontiers``).
+
+    Attributes
+    ----------
+    notion : str
+        The notion with its argument, as drawn (``"eps_delta(1/100000)"``).
+    relations : tuple of str
+        The catalogue's conversions whose bounds are drawn against its frontier.
+    title : str
+        The panel's title (matplotlib mathtext allowed).
+    order : int
+        Its place among the panels.
+    ylabel : str
+        The y axis' label, when not the notion's symbol in nats.
+    inputs : tuple of int
+        Frontiers with these numbers of inputs drawn too (its certified points use the largest); the
+        binary randomized response dots are then left out (its frontier is ``k``-RR's).
+    at_rr : tuple of (str, str)
+        Conversions drawn evaluated at binary randomized response's own value of a notion (id, notion).
+    """
+
+    notion: str
+    relations: tuple[str, ...]
+    title: str
+    order: int
+    ylabel: str = ""
+    inputs: tuple[int, ...] = ()
+    at_rr: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -107,6 +139,8 @@ class NotionSpec:
     frontier : str, callable or None
         ``"module:function"`` (or the function) giving the known frontier of a catalogue conversion whose
         conclusion is this notion (called with the relation, ``quick``), None when none is known.
+    panel : FigurePanel or None
+        Its panel in the figure of the conversion frontiers, None when it has none.
     """
 
     name: str
@@ -134,6 +168,7 @@ class NotionSpec:
     locally: str | None = None
     order_one: str | None = None
     frontier: str | Callable[..., Any] | None = None
+    panel: FigurePanel | None = None
 
     @property
     def pattern(self) -> str:
@@ -189,7 +224,12 @@ _ROWS = (
     NotionSpec(Notion.EPS_DELTA, "ε_δ", r"\varepsilon_{\delta}", NotionKind.PROFILE, "delta", "1/100000", _BOTH,
                "the least eps >= 0 with delta(eps) <= DELTA", _BBG, "relations.measures._profile:eps_delta", _FLOAT,
                values="[0, inf], at most eps_d; 0 when DELTA >= tv", zeros="the least eps >= 0; inf when no finite eps brings delta down to DELTA",
-               kernel=_PAIRS, product=_SAME, frontier=_FRONTIER + "eps_delta_frontier"),
+               kernel=_PAIRS, product=_SAME, frontier=_FRONTIER + "eps_delta_frontier",
+               panel=FigurePanel("eps_delta(1/100000)", ("kov2017.dp_eps_delta",),
+                                 r"$\varepsilon'$ at $\delta = 10^{-5}$", 2,
+                                 ylabel=r"$\varepsilon'$ at $\delta = 10^{-5}$ (nats)",
+                                 at_rr=(("mironov2017.rdp_dp", "renyi(2)"), ("cks2020.rdp_dp", "renyi(2)"),
+                                        ("bs2016.zcdp_dp", "rho")))),
     NotionSpec(Notion.TV, "TV", r"\mathrm{TV}", NotionKind.PROFILE, None, None, _BOTH,
                "total variation: max over ordered neighbours of sum_y max(0, Q[x][y] - Q[x'][y]), the privacy "
                "profile at 0", _BBG + " (delta at eps = 0)", "relations.measures._profile:tv", _FLOAT,
@@ -205,12 +245,14 @@ _ROWS = (
                "zCDP budget: sup over alpha > 1 of renyi(alpha) / alpha",
                "Bun, Steinke, TCC 2016, doi:10.1007/978-3-662-53641-4_24", "relations.measures._zcdp:rho", _FLOAT,
                values="[0, inf]; kl <= rho <= eps_d^2/2", zeros="inf when some Q[x][y] > 0 = Q[x'][y]",
-               kernel=_PAIRS, product=_SAME, float_error=1e-8, frontier=_FRONTIER + "rho_frontier"),
+               kernel=_PAIRS, product=_SAME, float_error=1e-8, frontier=_FRONTIER + "rho_frontier",
+               panel=FigurePanel("rho", ("bs2016.dp_zcdp", "relations.dp_zcdp_tanh"), r"zCDP $\rho$", 1)),
     NotionSpec(Notion.KL, "KL", r"\mathrm{KL}", NotionKind.DIVERGENCE, None, None, _BOTH,
                "max KL divergence D(Q[x] || Q[x']) over ordered neighbour pairs",
                "Dwork, Rothblum, Vadhan, FOCS 2010, doi:10.1109/FOCS.2010.12", "relations.measures._renyi:kl", _FLOAT,
                values="[0, inf]; renyi(ALPHA) as ALPHA -> 1", zeros="0 ln 0 = 0; inf when some Q[x][y] > 0 = Q[x'][y]",
-               kernel=_PAIRS, product=_SAME, frontier=_FRONTIER + "kl_frontier"),
+               kernel=_PAIRS, product=_SAME, frontier=_FRONTIER + "kl_frontier",
+               panel=FigurePanel("kl", ("drv2010.kl_dp", "relations.kl_tanh"), "KL divergence", 0)),
     NotionSpec(Notion.CHI2, "χ²", r"\chi^2", NotionKind.DIVERGENCE, None, None, _BOTH,
                "max chi-squared divergence sum_y (Q[x][y] - Q[x'][y])^2 / Q[x'][y] over ordered neighbour pairs "
                "(= e^renyi(2) - 1)", "Pearson 1900; as a divergence, the f-divergence of f(t) = (t - 1)^2",
@@ -228,7 +270,8 @@ _ROWS = (
                "Issa, Wagner, Kamath, IEEE Trans. Inf. Theory 2020, doi:10.1109/TIT.2019.2935768",
                "relations.measures._leakage:maximal_leakage", _FLOAT,
                values="[0, ln |outputs|]; sibson(ALPHA) as ALPHA -> inf", zeros="x ranges over the prior's support",
-               needs_prior=True, kernel=_PRIOR, product=_ADD, frontier=_FRONTIER + "maximal_leakage_frontier"),
+               needs_prior=True, kernel=_PRIOR, product=_ADD, frontier=_FRONTIER + "maximal_leakage_frontier",
+               panel=FigurePanel("maximal_leakage", ("iwk2020.ml_ldp",), "maximal leakage", 3, inputs=(2, 4, 16))),
     NotionSpec(Notion.CMI, "CMI", r"\mathrm{CMI}", NotionKind.INFORMATION, None, None, _BOTH,
                "per-record conditional mutual information: max over records i of I(X_i; Y | X_-i) (I(X;Y) locally)",
                "Cuff, Yu, CCS 2016, doi:10.1145/2976749.2978308", "relations.measures._leakage:cmi", None,

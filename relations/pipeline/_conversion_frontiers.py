@@ -47,6 +47,7 @@ from relations.numbers._enclosure import interval, working_precision
 from relations.pipeline._frontiers import REFERENCE_RATIOS, Frontier, Point
 
 __all__ = ["CONVERSION_IDS", "kl_sup", "profile_sup", "eps_delta_sup", "ml_sup", "frontier_float", "ML_K", "conversion_frontier",
+           "frontier_enclosure",
            "kl_frontier", "rho_frontier", "delta_frontier", "eps_delta_frontier", "maximal_leakage_frontier",
            "min_entropy_frontier"]
 
@@ -165,6 +166,27 @@ def frontier_float(name: str, eps: float, *, k: int | None = None) -> float:
         return math.log(max(1.0, (1 - d) * t - d))
     if name == "maximal_leakage":
         return eps if k is None else math.log(k * t / (t + k - 1))
+    raise KeyError(name)
+
+
+def frontier_enclosure(name: str, ratio: Fraction, *, k: int | None = None) -> tuple[Fraction, Fraction]:
+    """A certified enclosure of the frontier of a conversion notion at ``eps = ln(ratio)`` (``maximal_leakage``:
+    with ``k`` inputs, ``k = None`` for the limit ``eps``).
+
+    Examples
+    --------
+    >>> lo, hi = frontier_enclosure("rho", Fraction(3))  # ln 3 * 2/4, as kl
+    >>> round(float(lo), 12)
+    0.549306144334
+    """
+    if name in ("kl", "rho"):
+        return kl_sup(ratio)
+    if name.startswith("delta("):
+        return profile_sup(ratio, Fraction(name[6:-1]))
+    if name.startswith("eps_delta("):
+        return eps_delta_sup(ratio, Fraction(name[10:-1]))
+    if name == "maximal_leakage":
+        return _ln_enclosure(ratio) if k is None else ml_sup(ratio, k)
     raise KeyError(name)
 
 
