@@ -43,7 +43,7 @@ import numpy as np
 from relations.measures._divergences import _pairs_kernel, parse
 from relations.notions import BASE_NOTIONS, NOTIONS, evaluator, names
 
-__all__ = ["PAPER", "PRIOR_KINDS", "prior_values", "dense_values", "ordered_pairs", "mechanism_values"]
+__all__ = ["PAPER", "PRIOR_KINDS", "prior_values", "dense_values", "ordered_pairs", "mechanism_values", "cmi_values"]
 
 #: The notions :func:`dense_values` always computes.
 PAPER = BASE_NOTIONS
@@ -201,6 +201,35 @@ def _extra_value(name: str, q: np.ndarray, p: np.ndarray, joint: np.ndarray, A: 
         return _prior_kernel(kind)(kind, arg, q, p)
     per_pair = _pairs_kernel(kind)(kind, arg, A, C, cache)
     return per_pair.max(axis=-1) if per_pair.shape[-1] else np.zeros(len(q))
+
+
+def cmi_values(q: np.ndarray, p: np.ndarray, structure: str, pairs: np.ndarray) -> np.ndarray:
+    """``max_i I(X_i; Y | X_{-i})`` of a stack ``(B, n, m)`` under priors ``(B, n)``: ``I(X;Y)`` locally; on
+    ``D^2`` (a product's expanded channel too) the two records' conditional informations (as the float of
+    :func:`relations.measures._leakage.cmi`).  ``structure`` is ``"local"`` (``pairs``: the ordered neighbour
+    pairs) or ``"D^2"`` (a product's expanded channel too).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> q = np.array([[[0.75, 0.25], [0.25, 0.75]]])
+    >>> np.round(cmi_values(q, np.full((1, 2), 0.5), "local", ordered_pairs([(0, 1)])), 6)  # I(X;Y) of binary RR
+    array([0.130812])
+    """
+    if structure == "local":
+        return dense_values(q, p, pairs)["eps_m"]
+    B, n, m = q.shape
+    best = np.zeros(B)
+    for j in (0, 1):
+        pp = p.reshape(B, 2**j, 2, -1)
+        joint = pp[..., None] * q.reshape(B, 2**j, 2, -1, m)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            marg = joint.sum(axis=2, keepdims=True) / np.maximum(pp.sum(axis=2, keepdims=True)[..., None], 1e-300)
+            qq = q.reshape(joint.shape)
+            terms = np.where(joint > 0, joint * (np.log(np.where(qq > 0, qq, 1.0)) - np.log(np.where(marg > 0, marg, 1.0))),
+                             0.0)
+        best = np.maximum(best, terms.sum(axis=(1, 2, 3, 4)))
+    return best
 
 
 def mechanism_values(mech, extra: Iterable[str] = ()) -> dict[str, float] | None:

@@ -48,7 +48,7 @@ import numpy as np
 
 from relations.checking._conjecture_eval import Decision, decide
 from relations.checking._conjectures import Conjecture
-from relations.measures._batch import dense_values, ordered_pairs
+from relations.measures._batch import cmi_values, dense_values, ordered_pairs
 from relations.measures._divergences import parse
 from relations.model._mechanism import Mechanism
 from relations.notions import names
@@ -298,26 +298,6 @@ def _vectorised(name: str, shape: Shape | None = None) -> bool:
     if name == "cmi":  # locally I(X;Y); on D^2 per record, below; refused on a graph
         return shape is not None and shape.structure in ("local", "D^2", "product")
     return parse(name)[0] in _VECTORISED
-
-
-def _cmi_batch(q: np.ndarray, p: np.ndarray, shape: Shape) -> np.ndarray:
-    """``max_i I(X_i; Y | X_{-i})`` of a stack ``(B, n, m)`` under priors ``(B, n)``: ``I(X;Y)`` locally; on
-    ``D^2`` (a product's expanded channel too) the two records' conditional informations (as the float of
-    :func:`relations.measures._leakage.cmi`)."""
-    if shape.structure == "local":
-        return dense_values(q, p, shape.pairs)["eps_m"]
-    B, n, m = q.shape
-    best = np.zeros(B)
-    for j in (0, 1):
-        pp = p.reshape(B, 2**j, 2, -1)
-        joint = pp[..., None] * q.reshape(B, 2**j, 2, -1, m)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            marg = joint.sum(axis=2, keepdims=True) / np.maximum(pp.sum(axis=2, keepdims=True)[..., None], 1e-300)
-            qq = q.reshape(joint.shape)
-            terms = np.where(joint > 0, joint * (np.log(np.where(qq > 0, qq, 1.0)) - np.log(np.where(marg > 0, marg, 1.0))),
-                             0.0)
-        best = np.maximum(best, terms.sum(axis=(1, 2, 3, 4)))
-    return best
 
 
 def _channel_only(name: str) -> bool:
@@ -585,7 +565,7 @@ def _screen(conj: Conjecture, shape: Shape, budget: Budget
             pp = np.tile(p, (min(step, C - lo), 1))
             got = dense_values(qq, pp, shape.pairs, extra)
             if "cmi" in per_member:
-                got["cmi"] = _cmi_batch(qq, pp, shape)
+                got["cmi"] = cmi_values(qq, pp, shape.structure, shape.pairs)
             for n in per_member:
                 parts[n].append(got[n])
         vals.update({n: np.concatenate(parts[n]) for n in per_member})
