@@ -8,7 +8,12 @@ grammar's names (:data:`BASE_NOTIONS` and the further notions), the CLI's choice
 LaTeX (:func:`latex`), the SMT encodings' list (:data:`SMT_NOTIONS`), and the docs' list
 (``docs/notions.md``, written by :func:`markdown`).
 
-Adding a notion means one row here, its :class:`~relations.kinds.Notion` member, its evaluator
+Each row also carries what the searches, figures and frontiers derive: its float kernel, whether it
+needs the prior or records, its rule under products, its conversion frontier and figure panel.  The
+lists derived here (:data:`FURTHER_NOTIONS`, :func:`names`, :func:`view`) follow the table, so a
+notion added at run time by :func:`register` (a plugin, a test) appears in every one of them.
+
+Adding a notion means one row here, its :class:`~relations.kinds.Notion` member, its evaluators
 and its tests (``CONTRIBUTING.md``).
 
 Examples
