@@ -512,6 +512,7 @@ def register(spec: NotionSpec) -> None:
         raise InputError(f"notion {name!r}: a GAP product rule names its two parts")
     NOTIONS[name] = spec
     _state["version"] += 1
+    _RESOLVED.clear()
 
 
 def unregister(name: str) -> None:
@@ -533,6 +534,7 @@ def unregister(name: str) -> None:
         raise InputError(f"notion {name!r} " + ("is built in" if name in _BUILT_IN else "is not in the table"))
     del NOTIONS[name]
     _state["version"] += 1
+    _RESOLVED.clear()
 
 
 def latex(name: str) -> str:
@@ -577,6 +579,9 @@ def evaluator(name: str, *, which: str = "exact") -> Callable[..., Any]:
     >>> evaluator("rho").__name__, evaluator("kl", which="floats").__name__, evaluator("pml", which="kernel").__name__
     ('rho', 'notion_float', 'prior_values')
     """
+    found = _RESOLVED.get((name, which))
+    if found is not None:
+        return found
     row = NOTIONS[name]
     if which not in ("exact", "floats", "kernel", "frontier"):
         raise ValueError(f"no evaluator {which!r}")
@@ -586,7 +591,12 @@ def evaluator(name: str, *, which: str = "exact") -> Callable[..., Any]:
     if callable(path):
         return path
     module, function = path.split(":")
-    return getattr(importlib.import_module(module), function)
+    found = _RESOLVED[(name, which)] = getattr(importlib.import_module(module), function)
+    return found
+
+
+#: The evaluators :func:`evaluator` has imported, by (name, which); :func:`register` and :func:`unregister` clear it.
+_RESOLVED: dict[tuple[str, str], Callable[..., Any]] = {}
 
 
 def markdown() -> str:
