@@ -10,7 +10,19 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
+# the modules that list notions, imported before the toy is registered: a list frozen at import would miss it
+import relations.catalogue._conversions
+import relations.catalogue._entries
+import relations.checking._claims
+import relations.checking._conjectures
+import relations.cli
+import relations.io._exports
+import relations.io._reports
+import relations.measures._batch
+import relations.measures._notions
 import relations.notions as table
+import relations.pipeline._conjecture
+import relations.search._smallest
 from relations.kinds import NotionKind, ProductRule, Setting
 
 TOY = "max_gap"
@@ -88,6 +100,9 @@ def test_a_registered_notion_is_listed_everywhere(toy, capsys):
     rr = Mechanism.local([["3/4", "1/4"], ["1/4", "3/4"]])
     assert notion_value(rr, TOY) == notion_value(rr, "tv") and str(notion_value(rr, TOY)) == "1/2"
     assert notion_float(rr, TOY) == 0.5  # through the table's kernel
+    batch = relations.measures._batch.dense_values(np.array([[[0.75, 0.25], [0.25, 0.75]]]), np.full((1, 2), 0.5),
+                                                   relations.measures._batch.ordered_pairs([(0, 1)]), (TOY,))
+    assert batch[TOY].tolist() == [0.5] and relations.search._smallest._vectorised(TOY)  # the searches' batches
     assert [c.holds for c in check(rr, claims=[f"{TOY} <= 1/2", f"{TOY} < 1/2"]).claims] == [True, False]
 
 
