@@ -9,7 +9,7 @@ Side by side in one process, on the same relations, families and starts:
   :class:`~relations.model._mechanism.Mechanism` and measuring it
   (:func:`relations.search._families.float_values`);
 * **batched** -- :func:`relations.search._optimiser.search_dense`: all simplexes step together
-  (:mod:`relations.search._neldermead`), each step one :func:`relations.search._batch.dense_values` call;
+  (:mod:`relations.search._neldermead`), each step one :func:`relations.measures._batch.dense_values` call;
 * **catalogue** -- every implication over each family, one :func:`search_dense` after another against
   :func:`relations.search._optimiser.search_dense_all` (what ``verify`` runs: all relations as one batch).
 

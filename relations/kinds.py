@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-__all__ = ["Setting", "Notion", "NotionKind", "RelationKind", "Status", "AuditVerdict", "Verdict", "NumericMode"]
+__all__ = ["Setting", "Notion", "NotionKind", "ProductRule", "RelationKind", "Status", "AuditVerdict", "Verdict", "NumericMode"]
 
 
 class Setting(StrEnum):
@@ -65,6 +65,16 @@ class NotionKind(StrEnum):
     DIVERGENCE = "divergence"  #: a largest divergence between neighbours' rows (Renyi, KL, zCDP)
     PROFILE = "profile"  #: the privacy profile and its inverse (approximate DP)
     LEAKAGE = "leakage"  #: a leakage of quantitative information flow
+
+
+class ProductRule(StrEnum):
+    """How a notion of an ``r``-fold product form (one local channel per record, a product prior) follows
+    from its records' values: the float paths of the searches read it from the notion table."""
+
+    SAME = "same"  #: the local rows' value (a divergence between neighbours, who differ in one record)
+    ADDITIVE = "additive"  #: the sum of the records' values (a leakage in nats)
+    MULTIPLICATIVE = "multiplicative"  #: the product of the records' values (a probability)
+    GAP = "gap"  #: the difference of the products of two multiplicative notions (the row's ``parts``)
 
 
 class RelationKind(StrEnum):

@@ -9,7 +9,7 @@ byte-identical to an unperturbed run's.
     (numpy's baseline kernels then run instead of its AVX2 / AVX-512 ones).
 ``python tests/perturbed_verify.py MODE ARGS...``
     runs ``relations ARGS...`` in this process with every batch of float values of the searches
-    (:func:`relations.search._batch.dense_values`) computed on the channel's rows in another order, which
+    (:func:`relations.measures._batch.dense_values`) computed on the channel's rows in another order, which
     changes every sum over inputs: ``MODE`` is ``reversed`` or ``shuffled`` (a fixed permutation), and
     ``+jitter`` (``reversed+jitter``) also multiplies every value by ``1 + 1e-13 u``, ``u`` standard normal
     from a fixed seed.
@@ -52,7 +52,7 @@ def simd_features() -> str:
 
 def perturb(mode: str) -> None:
     """Replace the searches' float evaluation by a perturbed one (see the module docstring)."""
-    import relations.search._batch as batch
+    import relations.measures._batch as batch
     import relations.search._optimiser as optimiser
 
     order, _, extra = mode.partition("+")

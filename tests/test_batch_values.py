@@ -1,4 +1,4 @@
-"""The vectorised notions of :mod:`relations.search._batch` against the one-mechanism float path and hand values."""
+"""The vectorised notions of :mod:`relations.measures._batch` against the one-mechanism float path and hand values."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ import math
 import numpy as np
 import pytest
 
+from relations.measures._batch import dense_values, ordered_pairs
 from relations.model._distributions import Channel, Prior
 from relations.model._mechanism import Mechanism
-from relations.search._batch import dense_values, ordered_pairs
 from relations.search._families import DenseFamily, float_values
 
 NAMES = ("kl", "rho", "renyi(2)", "renyi(3/2)", "delta(1)", "delta(0)", "eps_delta(1/100000)", "eps_delta(1/2)",

@@ -20,6 +20,8 @@ from relations.catalogue._formulas import KINDS, Formula
 from relations.checking._checker import evaluate
 from relations.checking._quantities import values
 from relations.kinds import Status
+from relations.measures._divergences import pair_value, rho_pair
+from relations.measures._notion_floats import leakages, notion_float
 from relations.mechanisms._local import krr, product
 from relations.numbers import Log, LogRatio
 from relations.numbers._reals import Rational, compare
@@ -31,8 +33,6 @@ from relations.pipeline._conversion_frontiers import (
     ml_sup,
     profile_sup,
 )
-from relations.search._divergences import pair_value, rho_pair
-from relations.search._notion_floats import leakages, notion_float
 
 IDS = [c["id"] for c in CONVERSIONS]
 EPS = [0.1, 0.5, 1.0, 2.0, 4.0]
@@ -367,7 +367,7 @@ def test_float_rho_and_kl_keep_relative_accuracy_near_zero():
     import mpmath
     import numpy as np
 
-    from relations.search._divergences import pair_value, rho_pair
+    from relations.measures._divergences import pair_value, rho_pair
 
     with mpmath.workdps(50):
         for eps in (1e-6, 1e-4, 1e-2):

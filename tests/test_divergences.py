@@ -1,4 +1,4 @@
-"""The one float implementation of the divergence notions (relations.search._divergences) against
+"""The one float implementation of the divergence notions (relations.measures._divergences) against
 their definitions evaluated in mpmath at 50 digits, and the two callers (the one-mechanism screen
 ``notion_float`` and the batch ``dense_values``) against each other: they share the code, so they
 must agree to the last bit."""
@@ -14,9 +14,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from relations import Mechanism
-from relations.search._batch import dense_values, ordered_pairs
-from relations.search._divergences import divergence, pair_value, parse, rho_pair
-from relations.search._notion_floats import notion_float
+from relations.measures._batch import dense_values, ordered_pairs
+from relations.measures._divergences import divergence, pair_value, parse, rho_pair
+from relations.measures._notion_floats import notion_float
 
 
 def _row(draw, m, zeros):

@@ -61,7 +61,7 @@ def test_batched_relations_search_as_each_alone():
 
 
 def test_dense_values_only_computes_a_notion_where_asked():
-    from relations.search._batch import dense_values, ordered_pairs
+    from relations.measures._batch import dense_values, ordered_pairs
 
     rng = np.random.default_rng(3)
     q = rng.dirichlet(np.ones(3), size=(6, 3))

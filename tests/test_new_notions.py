@@ -20,11 +20,11 @@ from relations import Mechanism
 from relations.checking import check
 from relations.measures import eps_all as eps_all_budget
 from relations.measures import measure
+from relations.measures._batch import dense_values, ordered_pairs
+from relations.measures._notion_floats import notion_float
 from relations.measures._notions import notion_result, notion_value
 from relations.mechanisms import product, randomized_response
 from relations.numbers import Log, Rational, compare
-from relations.search._batch import dense_values, ordered_pairs
-from relations.search._notion_floats import notion_float
 
 mpmath.mp.dps = 50
 RR = Mechanism.local([["3/4", "1/4"], ["1/4", "3/4"]])  # binary randomized response, ratio 3, uniform prior

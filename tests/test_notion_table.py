@@ -22,8 +22,9 @@ def test_every_notion_has_one_row_and_the_docs_list_is_current():
 def test_every_evaluator_resolves(name):
     row = table.NOTIONS[name]
     assert callable(table.evaluator(name))
-    if row.floats is not None:
-        assert callable(table.evaluator(name, which="floats"))
+    for which in ("floats", "kernel", "frontier"):  # every "module:function" of the row resolves
+        if getattr(row, which) is not None:
+            assert callable(table.evaluator(name, which=which))
     assert row.settings and row.description and row.reference and row.latex and row.symbol
 
 
@@ -43,9 +44,9 @@ def test_every_list_of_notions_reads_the_table():
     from relations.checking._claims import CLAIM_NAMES
     from relations.io._exports import latex_math
     from relations.io._reports import ALL_NOTIONS
+    from relations.measures._batch import PAPER
     from relations.measures._display import LATEX_NAMES
     from relations.measures._notions import NOTIONS as FURTHER
-    from relations.search._batch import PAPER
 
     assert set(CATALOGUE_NOTIONS) == {row.pattern for row in table.NOTIONS.values()}
     assert set(EXTRA_NOTIONS) == {table.NOTIONS[n].pattern for n in table.FURTHER_NOTIONS}
@@ -78,10 +79,10 @@ def test_tv_is_one_row_and_works_everywhere():
 
     from relations.checking import check
     from relations.io._exports import latex_math
+    from relations.measures._notion_floats import notion_float
     from relations.measures._notions import notion_result, notion_value
     from relations.model import Mechanism
     from relations.pipeline import conjecture
-    from relations.search._notion_floats import notion_float
 
     mech = Mechanism.local([["1/2", "1/4", "1/4"], ["1/4", "1/2", "1/4"], ["1/8", "1/8", "3/4"]])
     r = notion_result(mech, "tv")
@@ -105,10 +106,10 @@ def test_chi2_by_hand_and_by_renyi():
     import numpy as np
 
     from relations.checking import check
+    from relations.measures._notion_floats import notion_float
     from relations.measures._notions import notion_result, notion_value
     from relations.model import Mechanism
     from relations.pipeline import conjecture
-    from relations.search._notion_floats import notion_float
 
     rr = Mechanism.local([["3/4", "1/4"], ["1/4", "3/4"]])
     assert notion_value(rr, "chi2").value == Fraction(4, 3)

@@ -75,7 +75,7 @@ def test_the_perturbation_changes_floats():
     """The perturbed path is really another float path: its values differ in the last bits."""
     import numpy as np
 
-    import relations.search._batch as batch
+    import relations.measures._batch as batch
     import relations.search._optimiser as optimiser
 
     rng = np.random.default_rng(3)

@@ -134,9 +134,9 @@ def test_the_notion_everywhere():
     mu = 2 Phi^-1(2/3) = 0.8615 > ln 2 = eps_d, so 'gdp_mu <= eps_d' is false (Dong et al.: eps-DP gives mu about
     1.25 eps for small eps)."""
     from relations.checking import check
+    from relations.measures._notion_floats import notion_float
     from relations.measures._notions import notion_result
     from relations.pipeline import conjecture
-    from relations.search._notion_floats import notion_float
 
     rr = Mechanism.local([["2/3", "1/3"], ["1/3", "2/3"]])
     mu = 2 * probit(F(2, 3))

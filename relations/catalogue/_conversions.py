@@ -28,17 +28,16 @@ from fractions import Fraction
 
 from relations.catalogue._bounds import KLBound, Linear
 from relations.catalogue._formulas import Formula
-from relations.notions import FURTHER_NOTIONS
 from relations.notions import NOTIONS as _TABLE
+from relations.notions import view
 
 __all__ = ["EXTRA_NOTIONS", "is_notion", "DELTA", "ALPHA", "PROFILE_EPS", "SIBSON_ALPHA", "BUN_STEINKE", "DRV_KL", "KOV",
            "MIRONOV", "CKS", "IWK", "BRAUN", "TSYBAKOV", "VERDU", "SCOS", "DRS", "CONVERSIONS"]
 
 #: Notions of the conversions, with their definitions in words (rows of :data:`relations.notions.NOTIONS`).
-EXTRA_NOTIONS = {_TABLE[n].pattern: _TABLE[n].description for n in FURTHER_NOTIONS}
+EXTRA_NOTIONS = view(lambda row: not row.paper, value=lambda row: row.description, key=lambda row: row.pattern)
 
-_SIMPLE = {n for n in FURTHER_NOTIONS if _TABLE[n].argument is None}
-_PARAMETRISED = re.compile(r"^(" + "|".join(n for n in FURTHER_NOTIONS if _TABLE[n].argument) + r")\(([^()]+)\)$")
+_CALL = re.compile(r"^(\w+)\(([^()]+)\)$")
 
 
 def is_notion(name: str) -> bool:
@@ -52,7 +51,9 @@ def is_notion(name: str) -> bool:
     -------
     bool
     """
-    return name in _SIMPLE or _PARAMETRISED.match(name) is not None
+    call = _CALL.match(name)
+    row = _TABLE.get(call.group(1) if call else name)
+    return row is not None and not row.paper and (row.argument is None) == (call is None)
 
 
 #: ``delta`` of the approximate-DP conversions.

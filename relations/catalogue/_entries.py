@@ -31,8 +31,7 @@ from relations.catalogue._conversions import CONVERSIONS, is_notion
 from relations.catalogue._formulas import Formula
 from relations.catalogue._scopes import EVERY, PRIOR_ON_COMPONENTS, Scope
 from relations.kinds import Notion, RelationKind, Setting
-from relations.notions import BASE_NOTIONS
-from relations.notions import NOTIONS as _TABLE
+from relations.notions import BASE_NOTIONS, view
 
 #: Stands for "no scope given": replaced by the scope of the relation's shape (``_scope``).
 _BY_SHAPE = Scope("by-shape", "the scope of its shape's proof")
@@ -40,7 +39,7 @@ _BY_SHAPE = Scope("by-shape", "the scope of its shape's proof")
 __all__ = ["NOTIONS", "PAPER", "SUN", "DWORK_ROTH", "DRV", "CUFF_YU", "Relation", "CATALOGUE", "BY_ID", "get"]
 
 #: The notions relations speak about, with their definitions in words (rows of :data:`relations.notions.NOTIONS`).
-NOTIONS = {row.pattern: row.description for row in _TABLE.values()}
+NOTIONS = view(value=lambda row: row.description, key=lambda row: row.pattern)
 
 
 #: Source of the ``zheng2025.*`` relations.

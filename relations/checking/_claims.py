@@ -33,7 +33,7 @@ from relations.checking._grammar import (
 )
 from relations.errors import InputError
 from relations.measures._notions import NOTIONS
-from relations.notions import BASE_NOTIONS
+from relations.notions import names
 from relations.numbers._reals import Real
 
 __all__ = ["CLAIM_NAMES", "MAX_CLAIM_LENGTH", "GRAMMAR", "Claim", "parse_claim"]
@@ -41,7 +41,7 @@ __all__ = ["CLAIM_NAMES", "MAX_CLAIM_LENGTH", "GRAMMAR", "Claim", "parse_claim"]
 #: The quantities a claim may name (``docs/semantics.md`` defines them): the budgets, then the
 #: notions of :data:`~relations.measures._notions.NOTIONS` (``delta``, ``eps_delta`` and ``renyi``
 #: with an argument in parentheses).
-CLAIM_NAMES = BASE_NOTIONS + tuple(NOTIONS)
+CLAIM_NAMES = names()
 
 #: Longest claim accepted (characters): longer text is refused before it is parsed.
 MAX_CLAIM_LENGTH = 10_000

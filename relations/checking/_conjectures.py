@@ -46,9 +46,8 @@ from relations.checking._grammar import (
     syntax_error,
 )
 from relations.errors import InputError
-from relations.measures._notions import NOTIONS as NOTION_SPECS
-from relations.notions import BASE_NOTIONS
 from relations.notions import RATIO_NOTIONS as _RATIO_NOTIONS
+from relations.notions import names
 from relations.numbers._reals import Log, Rational, Real
 from relations.numbers._text import parse_rational
 
@@ -60,7 +59,7 @@ __all__ = ["NOTIONS", "RATIO_NOTIONS", "PARAMETRISED", "FUNCTIONS", "OPERATORS",
 
 #: Notions a conjecture may name: the budgets of ``docs/semantics.md`` and the further notions of
 #: :func:`~relations.checking._quantities.values` (each resolved by name in ``values(mech).reals``).
-NOTIONS = BASE_NOTIONS + tuple(name for name, spec in NOTION_SPECS.items() if spec.argument is None)
+NOTIONS = names(lambda row: row.paper or row.argument is None)
 
 #: The notions that are logarithms of rationals (``ln q``), decided exactly by rational arithmetic.
 RATIO_NOTIONS = _RATIO_NOTIONS
@@ -68,7 +67,7 @@ RATIO_NOTIONS = _RATIO_NOTIONS
 #: Notions with a constant argument, keyed in ``values(mech).reals`` with the argument checked and
 #: spelled canonically (:func:`~relations.measures._notions.canonical_name`: ``renyi(2)``,
 #: ``delta(1/2)``, ``delta(ln(3))``, ``eps_delta(1/1000)``).
-PARAMETRISED = tuple(name for name, spec in NOTION_SPECS.items() if spec.argument is not None)
+PARAMETRISED = names(lambda row: not row.paper and row.argument is not None)
 
 #: Functions and their arity (``None``: two or more arguments).
 FUNCTIONS = {"ln": 1, "exp": 1, "tanh": 1, "sqrt": 1, "min": None, "max": None}

@@ -27,16 +27,18 @@ if TYPE_CHECKING:
 
     from relations.catalogue._bounds import KLBound, Linear
     from relations.catalogue._formulas import Formula
+    from relations.notions import FigurePanel
 
 __all__ = ["conversion_frontiers_data", "draw_conversion_frontiers", "math_ln"]
 
-_PANELS = {
-    "kl": ("kl", ["drv2010.kl_dp", "relations.kl_tanh"]),
-    "rho": ("rho", ["bs2016.dp_zcdp", "relations.dp_zcdp_tanh"]),
-    "eps_delta": ("eps_delta(1/100000)", ["kov2017.dp_eps_delta"]),
-    "maximal_leakage": ("maximal_leakage", ["iwk2020.ml_ldp"]),
-}
-_AT_RR = {"mironov2017.rdp_dp": "renyi(2)", "cks2020.rdp_dp": "renyi(2)", "bs2016.zcdp_dp": "rho"}
+
+
+def _panels() -> list[tuple[str, FigurePanel]]:
+    """The panels, from the notion table (:attr:`~relations.notions.NotionSpec.panel`), in their order."""
+    from relations.notions import NOTIONS
+
+    return sorted(((name, row.panel) for name, row in NOTIONS.items() if row.panel is not None),
+                  key=lambda item: item[1].order)
 
 
 def _bound(i: str) -> Linear | KLBound | Formula:
@@ -67,36 +69,36 @@ def conversion_frontiers_data(*, points: int = 300, eps_max: float = 4.0) -> dic
         and, for ``eps_delta``, ``at_rr`` (the RDP/zCDP conversions at binary RR).
     """
     from relations.catalogue._entries import get
+    from relations.measures._notion_floats import notion_float
     from relations.mechanisms._local import krr
-    from relations.pipeline._conversion_frontiers import eps_delta_sup, frontier_float, kl_sup, ml_sup
-    from relations.search._notion_floats import notion_float
+    from relations.pipeline._conversion_frontiers import frontier_enclosure, frontier_float
 
     eps = [float(x) for x in np.linspace(eps_max / points, eps_max, points)]
     ratios = [Fraction(math.exp(e)).limit_denominator(10**6) for e in eps]
     rr = [krr(2, t) for t in ratios]
     out: dict[str, Any] = {"eps": eps, "panels": {}}
-    for key, (notion, ids) in _PANELS.items():
+    for key, spec in _panels():
+        notion = spec.notion
         panel: dict[str, Any] = {
             "notion": notion,
             "frontier": {"label": f"sup {notion} under eps-LDP",
                          "values": [frontier_float(notion, e) for e in eps]},
             "bounds": [{"id": i, "label": get(i).symbols, "values": [_bound(i).float(e, 0.0, 1) for e in eps]}
-                       for i in ids],
-            "rr": [notion_float(m, notion) for m in rr] if key != "maximal_leakage" else None,
+                       for i in spec.relations],
+            "rr": [notion_float(m, notion) for m in rr] if not spec.inputs else None,
         }
-        if key == "maximal_leakage":
-            panel["k"] = {str(k): [frontier_float(notion, e, k=k) for e in eps] for k in (2, 4, 16)}
+        if spec.inputs:
+            panel["k"] = {str(k): [frontier_float(notion, e, k=k) for e in eps] for k in spec.inputs}
         cert = []
         for t in (Fraction(2), Fraction(3), Fraction(10)):
-            lo, hi = {"kl": lambda: kl_sup(t), "rho": lambda: kl_sup(t),  # noqa: B023
-                      "eps_delta": lambda: eps_delta_sup(t, Fraction(1, 100000)),  # noqa: B023
-                      "maximal_leakage": lambda: ml_sup(t, 16)}[key]()  # noqa: B023
+            lo, hi = frontier_enclosure(notion, t, k=max(spec.inputs) if spec.inputs else None)
             cert.append({"eps": f"ln({t})", "lower": float(lo), "upper": float(hi)})
         panel["certified"] = cert
         out["panels"][key] = panel
-    out["panels"]["eps_delta"]["at_rr"] = [
-        {"id": i, "label": get(i).symbols,
-         "values": [_bound(i).float(notion_float(m, arg), 0.0, 1) for m in rr]} for i, arg in _AT_RR.items()]
+        if spec.at_rr:
+            panel["at_rr"] = [{"id": i, "label": get(i).symbols,
+                               "values": [_bound(i).float(notion_float(m, arg), 0.0, 1) for m in rr]}
+                              for i, arg in spec.at_rr]
     return out
 
 
@@ -118,8 +120,7 @@ def draw_conversion_frontiers(data: dict[str, Any], *, width: float | None = Non
     shared: dict[str, Any] = {}
     eps = data["eps"]
     every = max(1, len(eps) // 8)
-    titles = {"kl": "KL divergence", "rho": r"zCDP $\rho$", "eps_delta": r"$\varepsilon'$ at $\delta = 10^{-5}$",
-              "maximal_leakage": "maximal leakage"}
+    specs = dict(_panels())
     for ax, (key, panel) in zip(axes.flat, data["panels"].items()):
         sym = math(panel["notion"])
         line, = ax.plot(eps, panel["frontier"]["values"], lw=3.0, **series(0, marker=None),
@@ -143,17 +144,17 @@ def draw_conversion_frontiers(data: dict[str, Any], *, width: float | None = Non
         crosses, = ax.plot([math_ln(c["eps"]) for c in cert], [(c["lower"] + c["upper"]) / 2 for c in cert], "x",
                            color="black", ms=7, mew=1.5, zorder=6,
                            label="certified enclosure (arb) at $\\ln 2, \\ln 3, \\ln 10$"
-                           + (", $k = 16$" if key == "maximal_leakage" else ""))
+                           + (f", $k = {max(specs[key].inputs)}$" if specs[key].inputs else ""))
         shared.setdefault("certified enclosure (arb) at $\\ln 2, \\ln 3, \\ln 10$ (maximal leakage: $k = 16$)",
                           crosses)
         top = max(panel["frontier"]["values"]) * 1.7
-        if key == "eps_delta":  # the RDP/zCDP conversions sit ln(1/delta)-ish above the frontier
+        if specs[key].at_rr:  # the RDP/zCDP conversions sit ln(1/delta)-ish above the frontier
             top = min(18.0, 1.1 * max(max(b["values"]) for b in lines))
         ax.set_ylim(0, top)
         ax.set_xlim(0, eps[-1] * 1.1)
-        set_title(ax, titles[key], title and not stacked)  # stacked: the y labels name the panels
+        set_title(ax, specs[key].title, title and not stacked)  # stacked: the y labels name the panels
         ax.set_xlabel(f"{SYMBOLS['eps_d']} (nats)")
-        ax.set_ylabel(f"{sym} (nats)" if key != "eps_delta" else r"$\varepsilon'$ at $\delta = 10^{-5}$ (nats)")
+        ax.set_ylabel(specs[key].ylabel or f"{sym} (nats)")
         if stacked:
             for artist in (line, crosses, *([dots] if panel.get("rr") else [])):
                 artist.set_label("_" + artist.get_label())  # in the shared legend instead

@@ -19,7 +19,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from relations.notions import NOTIONS
+from relations.notions import view
 
 __all__ = ["FORMATS", "KINDS", "CHECK_TABLES", "LONG_TABLE_ROWS", "PACKAGES", "LATEX_ENVS", "latex_env", "breakable_id", "latex_escape", "latex_math", "latex_number", "to_latex", "to_csv", "export"]
 
@@ -35,8 +35,11 @@ _ESCAPES = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "#": r"\#", "$": 
             "_": r"\_", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}", "<": r"\textless{}",
             ">": r"\textgreater{}", "|": r"\textbar{}", "\u2014": "---", "\u2013": "--", "\u2026": r"\ldots{}",
             "\u2264": r"$\le$", "\u2265": r"$\ge$", "\u221e": r"$\infty$", "\u2212": "-", "\u00d7": r"$\times$"}
-_NAMES = {**{name: row.latex for name, row in NOTIONS.items()},
-          "diam": r"\operatorname{diam}", "KL": NOTIONS["kl"].latex, "inf": r"\infty"}
+_NAMES = {"diam": r"\operatorname{diam}", "inf": r"\infty"}
+#: The notions' LaTeX by name, and by symbol where the symbol is a plain word (``KL``, ``TV``), from the table.
+_NOTION_NAMES = view(value=lambda row: row.latex)
+_NOTION_SYMBOLS = view(lambda row: row.symbol.isascii() and row.symbol.isalpha(), value=lambda row: row.latex,
+                       key=lambda row: row.symbol)
 _FUNCTIONS = {"ln", "log", "exp", "tanh", "max", "min"}
 _OPS = {"<=": r"\le", ">=": r"\ge", "=/=>": r"\;\not\Rightarrow\;", "*": r"\cdot"}
 _TOKEN = re.compile(r"\s*(?:(?P<num>\d+(?:\.\d+)?(?:e[-+]?\d+)?)|(?P<name>[A-Za-z_][A-Za-z_0-9]*)"
@@ -69,7 +72,8 @@ def _tokens(text: str) -> list[tuple[str, str]] | None:
 
 
 def _name(word: str) -> str:
-    return _NAMES.get(word) or (word if len(word) == 1 else r"\mathrm{" + latex_escape(word) + "}")
+    return (_NOTION_NAMES.get(word) or _NAMES.get(word) or _NOTION_SYMBOLS.get(word)
+            or (word if len(word) == 1 else r"\mathrm{" + latex_escape(word) + "}"))
 
 
 def _call(word: str, inner: list[tuple[str, str]]) -> str:

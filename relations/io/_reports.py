@@ -25,7 +25,7 @@ from relations.measures._encoding import (  # noqa: F401 (re-exported)
     rounding_json,
     sizes,
 )
-from relations.notions import FURTHER_NOTIONS, NOTIONS
+from relations.notions import ALL_EXAMPLES
 
 if TYPE_CHECKING:
     from relations.pipeline._verify import RelationVerdict
@@ -82,7 +82,7 @@ def verdict_json(v: RelationVerdict, *, with_witness: bool = True) -> dict[str, 
 
 
 #: What ``relations measure --notion all`` computes (the argument-free notions and common arguments).
-ALL_NOTIONS = tuple(n if NOTIONS[n].example is None else f"{n}({NOTIONS[n].example})" for n in FURTHER_NOTIONS)
+ALL_NOTIONS = ALL_EXAMPLES
 
 
 def _wanted(mech: Any, names: Sequence[str]) -> tuple[list[str], list[dict[str, str]]]:

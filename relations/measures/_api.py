@@ -133,9 +133,7 @@ def measure(mech: Mechanism | Composition, *, bits: int | None = None, mode: Num
 def _notion_names(mech: Mechanism, names: Sequence[str]) -> list[str]:
     """The canonical notion names to compute, once each, in order (``all``: every further notion defined)."""
     from relations.measures._notions import canonical_name, parse_notion, undefined_reason
-    from relations.notions import FURTHER_NOTIONS, NOTIONS
-
-    every = tuple(n if NOTIONS[n].example is None else f"{n}({NOTIONS[n].example})" for n in FURTHER_NOTIONS)
+    from relations.notions import ALL_EXAMPLES as every
     wanted: list[str] = []
     for name in names:
         is_all = name.strip().lower() == "all"

@@ -15,14 +15,15 @@ code), and :func:`canonical_name` writes it back in one canonical form, so ``"de
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from fractions import Fraction
 from typing import cast
 
 from relations.errors import InputError
 from relations.measures._pairs import NotionResult
 from relations.model._mechanism import Mechanism
-from relations.notions import FURTHER_NOTIONS, NotionSpec, evaluator
 from relations.notions import NOTIONS as _TABLE
+from relations.notions import NotionSpec, evaluator, view
 from relations.numbers._logs import LogRatio
 from relations.numbers._reals import Log, Rational, Real
 from relations.numbers._text import fraction_text, parse_rational
@@ -32,7 +33,7 @@ __all__ = ["NotionSpec", "NOTIONS", "NO_RECORDS", "check_argument", "parse_notio
 
 
 #: The further notions by name (:data:`relations.notions.FURTHER_NOTIONS`), rows of the notion table.
-NOTIONS: dict[str, NotionSpec] = {name: _TABLE[name] for name in FURTHER_NOTIONS}
+NOTIONS: Mapping[str, NotionSpec] = view(lambda row: not row.paper)
 
 #: Why a notion that needs records (:attr:`NotionSpec.needs_records`) is not defined on an explicit graph.
 NO_RECORDS = "an explicit neighbour graph has no records; it is defined locally and on D^r"
@@ -65,20 +66,20 @@ def check_argument(name: str, arg: Real | None) -> Real | None:
         return None
     if arg is None:
         raise InputError(f"{name} needs an argument: {name}({notion.argument})")
-    if name == "delta":
+    kind = notion.argument  # how the argument is checked: the notion table's argument
+    if kind == "eps":  # a finite real >= 0, kept exact (a rational or ln of a rational)
         if not isinstance(arg, (Rational, Log)) or isinstance(arg, Log) and arg.log.ratio is None:
-            raise InputError(f"delta(eps) needs a finite eps >= 0 (a rational or ln of a rational), got {arg!r}")
+            raise InputError(f"{name}(eps) needs a finite eps >= 0 (a rational or ln of a rational), got {arg!r}")
         if isinstance(arg, Rational) and arg.value < 0 or isinstance(arg, Log) and cast(Fraction, arg.log.ratio) < 1:
-            raise InputError(f"delta(eps) needs eps >= 0, got {arg}")
+            raise InputError(f"{name}(eps) needs eps >= 0, got {arg}")
         return arg
     if not isinstance(arg, Rational):
-        raise InputError(f"{name}({notion.argument}) needs a rational {notion.argument}, got {arg}")
-    if name in ("renyi", "sibson") and (arg.value <= 0 or arg.value == 1):
-        one = {"renyi": "kl", "sibson": "eps_m"}[name]
+        raise InputError(f"{name}({kind}) needs a rational {kind}, got {arg}")
+    if kind == "alpha" and (arg.value <= 0 or arg.value == 1):
         raise InputError(f"{name}(alpha) needs a rational alpha > 0, alpha != 1, got {arg}"
-                         + (f" (alpha = 1 is {one})" if arg.value == 1 else ""))
-    if name == "eps_delta" and not 0 <= arg.value <= 1:
-        raise InputError(f"eps_delta(delta) needs 0 <= delta <= 1, got {arg}")
+                         + (f" (alpha = 1 is {notion.order_one})" if arg.value == 1 and notion.order_one else ""))
+    if kind == "delta" and not 0 <= arg.value <= 1:
+        raise InputError(f"{name}(delta) needs 0 <= delta <= 1, got {arg}")
     return arg
 
 
@@ -171,12 +172,13 @@ def undefined_reason(mech: Mechanism, name: str) -> str | None:
 
 
 def _compute(mech: Mechanism, name: str, arg: Real | None, shown: str) -> NotionResult:
-    """The notion's exact evaluator (:func:`relations.notions.evaluator`): ``delta`` takes its argument as an exact
-    real, ``eps_delta`` and ``renyi`` as a rational."""
+    """The notion's exact evaluator (:func:`relations.notions.evaluator`): an ``eps`` argument (``delta``'s) as an
+    exact real, the others (``eps_delta``'s, ``renyi``'s) as a rational."""
     function = evaluator(name)
     if arg is None:
         return cast(NotionResult, function(mech, name=shown))
-    return cast(NotionResult, function(mech, arg if name == "delta" else cast(Rational, arg).value, name=shown))
+    exact_real = NOTIONS[name].argument == "eps"
+    return cast(NotionResult, function(mech, arg if exact_real else cast(Rational, arg).value, name=shown))
 
 
 def notion_result(mech: Mechanism, name: str, arg: Real | Fraction | int | str | None = None) -> NotionResult:

@@ -49,6 +49,7 @@ from relations.model._display import one_line, text_view
 from relations.model._distributions import Channel, Prior
 from relations.model._mechanism import Mechanism
 from relations.model._neighbours import LocalInputs
+from relations.notions import view
 from relations.pipeline._stages import PipelineResult, Stage, first_refutation
 from relations.proofs._conjectures import Proof, prove_conjecture, undecided_sides
 from relations.search._optimiser import round_bits
@@ -58,6 +59,9 @@ if TYPE_CHECKING:
     from relations.search._families import RRFamily
 
 __all__ = ["RR_KS", "SETTINGS", "ConjectureResult", "conjecture", "decide_conjecture", "degeneracy", "full_support_witness"]
+
+#: The notions equal to another on a local channel (``cmi`` is ``eps_m`` there), from the notion table.
+LOCALLY = view(lambda row: row.locally is not None, value=lambda row: row.locally)
 
 #: Domain sizes of the k-RR family (local); the large ones reach ratios ``I / eps_d`` above 1/2.
 RR_KS = (2, 3, 4, 5, 6, 8, 12, 16, 24, 32, 48, 64)
@@ -317,10 +321,10 @@ class _Search:
         """The gaps of a local channel family under the uniform prior whose rows are permutations of one
         another with the same multiset of column pairs for every pair of rows (subset selection), at an array of
         ``log t``: ``rows_at(t)`` gives the channels ``(G, k, m)``."""
-        from relations.search._batch import PAPER, dense_values, ordered_pairs
+        from relations.measures._batch import PAPER, dense_values, ordered_pairs
         from relations.search._smallest import _vectorised
 
-        if not all(_vectorised(n) for n in self.conj.notions if n != "cmi"):
+        if not all(_vectorised(n) for n in self.conj.notions if n not in LOCALLY):
             return None
         one = ordered_pairs([(0, 1)])
 
@@ -328,8 +332,10 @@ class _Search:
             w = rows_at(np.exp(x))
             k = w.shape[1]
             vals = dense_values(w, np.full((len(x), k), 1.0 / k), ordered_pairs([(0, 1)]),  # uniform prior, symmetric rows
-                                [n for n in self.conj.notions if n not in PAPER and n != "cmi"], divergence_pairs=one)
-            vals["cmi"] = vals["eps_m"]
+                                [n for n in self.conj.notions if n not in PAPER and n not in LOCALLY],
+                                divergence_pairs=one)
+            for name, same in LOCALLY.items():  # a local channel: cmi is I(X;Y)
+                vals[name] = vals[same]
             return self._rounded(vals)
 
         return batch
@@ -362,15 +368,16 @@ class _Search:
         the same multiset of column pairs), a product's notions from the local ones
         (:func:`~relations.search._families.product_values`; ``cmi`` of a product with one prior per
         record is the local ``I(X;Y)``).  ``None`` when a notion has no vectorised float."""
-        from relations.search._batch import PAPER, dense_values, ordered_pairs
-        from relations.search._families import product_values, rr_float_prior
+        from relations.measures._batch import PAPER, dense_values, ordered_pairs
+        from relations.search._families import GAPS, product_values, rr_float_prior
         from relations.search._smallest import _vectorised
 
-        names = [n for n in self.conj.notions if n != "cmi"]
+        names = [n for n in self.conj.notions if n not in LOCALLY]
         if not all(_vectorised(n) for n in names):
             return None
-        if "bayes_leakage" in names:  # a product's is computed from the local vulnerabilities
-            names += ["bayes_vulnerability", "prior_vulnerability"]
+        for name, parts in GAPS.items():  # a product's is computed from the local values of its parts
+            if name in names:
+                names += list(parts)
         # the prior (1 - skew, skew/(k-1), ...) and k-RR's rows are symmetric in the inputs 1..k-1: the pairs
         # (0, 1), (1, 0) and (1, 2) are one of each kind, and every pair of rows has the same column pairs
         pairs, one = ordered_pairs([(0, 1), (1, 2)] if k > 2 else [(0, 1)]), ordered_pairs([(0, 1)])
@@ -382,10 +389,12 @@ class _Search:
             w = np.where(np.eye(k, dtype=bool)[None], on[:, None, None], off[:, None, None])
             local = dense_values(w, np.broadcast_to(p, (len(x), k)), pairs, [n for n in names if n not in PAPER],
                                  divergence_pairs=one)
-            local["cmi"] = local["eps_m"]
+            for name, same in LOCALLY.items():  # cmi of a product with one prior per record: the local I(X;Y)
+                local[name] = local[same]
             vals = product_values(local, records) if records > 1 else local
             if records > 1:
-                vals["cmi"] = local["eps_m"]
+                for name, same in LOCALLY.items():
+                    vals[name] = local[same]
             return self._rounded(vals)
 
         return batch
@@ -458,7 +467,7 @@ class _Search:
 def _dense_gap(conj: Conjecture, fam) -> Callable[[np.ndarray], float] | None:
     """The float gap at the logits of a dense family, from the arrays (no mechanism built), rounded to 24
     bits as :meth:`_Search.gap`; ``None`` when a notion has no vectorised float (``cmi``)."""
-    from relations.search._batch import PAPER, dense_values, ordered_pairs
+    from relations.measures._batch import PAPER, dense_values, ordered_pairs
     from relations.search._smallest import _vectorised, gap_array
 
     if not all(_vectorised(n) for n in conj.notions):

@@ -46,7 +46,10 @@ from relations.mechanisms._local import krr
 from relations.numbers._enclosure import interval, working_precision
 from relations.pipeline._frontiers import REFERENCE_RATIOS, Frontier, Point
 
-__all__ = ["CONVERSION_IDS", "kl_sup", "profile_sup", "eps_delta_sup", "ml_sup", "frontier_float", "ML_K", "conversion_frontier"]
+__all__ = ["CONVERSION_IDS", "kl_sup", "profile_sup", "eps_delta_sup", "ml_sup", "frontier_float", "ML_K", "conversion_frontier",
+           "frontier_enclosure",
+           "kl_frontier", "rho_frontier", "delta_frontier", "eps_delta_frontier", "maximal_leakage_frontier",
+           "min_entropy_frontier"]
 
 #: Ids of the conversion relations, whose frontiers are here (``verify`` asks :func:`conversion_frontier`).
 CONVERSION_IDS = frozenset(c["id"] for c in CONVERSIONS)
@@ -166,21 +169,34 @@ def frontier_float(name: str, eps: float, *, k: int | None = None) -> float:
     raise KeyError(name)
 
 
-def _points(conclusion: str, quick: bool) -> list[Point]:
-    """The certified frontier at the reference points against the extremal mechanism's float value."""
+def frontier_enclosure(name: str, ratio: Fraction, *, k: int | None = None) -> tuple[Fraction, Fraction]:
+    """A certified enclosure of the frontier of a conversion notion at ``eps = ln(ratio)`` (``maximal_leakage``:
+    with ``k`` inputs, ``k = None`` for the limit ``eps``).
+
+    Examples
+    --------
+    >>> lo, hi = frontier_enclosure("rho", Fraction(3))  # ln 3 * 2/4, as kl
+    >>> round(float(lo), 12)
+    0.549306144334
+    """
+    if name in ("kl", "rho"):
+        return kl_sup(ratio)
+    if name.startswith("delta("):
+        return profile_sup(ratio, Fraction(name[6:-1]))
+    if name.startswith("eps_delta("):
+        return eps_delta_sup(ratio, Fraction(name[10:-1]))
+    if name == "maximal_leakage":
+        return _ln_enclosure(ratio) if k is None else ml_sup(ratio, k)
+    raise KeyError(name)
+
+
+def _points(conclusion: str, quick: bool, sup, k: int = 2) -> list[Point]:
+    """The certified frontier (``sup(ratio)``, an enclosure) at the reference points against the float value of
+    the extremal mechanism, ``k``-RR (binary randomized response, or ``k = ML_K`` standing for ``k -> inf``)."""
     out = []
     for ratio in REFERENCE_RATIOS[:2] if quick else REFERENCE_RATIOS:
-        if conclusion == "maximal_leakage":
-            mech, fam = krr(ML_K, ratio), f"{ML_K}-RR (k -> inf)"
-            enclosure = _ln_enclosure(ratio)
-        else:
-            mech, fam = krr(2, ratio), "binary randomized response"
-            if conclusion in ("kl", "rho"):
-                enclosure = kl_sup(ratio)
-            elif conclusion.startswith("delta("):
-                enclosure = profile_sup(ratio, Fraction(conclusion[6:-1]))
-            else:
-                enclosure = eps_delta_sup(ratio, Fraction(conclusion[10:-1]))
+        mech, fam = krr(k, ratio), "binary randomized response" if k == 2 else f"{k}-RR (k -> inf)"
+        enclosure = sup(ratio)
         if enclosure[1] > 0:  # delta(e') is 0 for e' >= eps: no point to compare
             out.append(Point(Fraction(ratio), enclosure, _certified_lower(mech, conclusion), fam, notion=conclusion))
     return out
@@ -203,6 +219,9 @@ def _ln_enclosure(ratio: Fraction, bits: int = 128) -> tuple[Fraction, Fraction]
 def conversion_frontier(rel: Relation, *, quick: bool = False) -> Frontier | None:
     """The known frontier of a conversion relation (``None`` where none is known: "best found").
 
+    The notion table names, for each conclusion notion, the function giving its frontier (``frontier``);
+    a notion without one has none.
+
     Parameters
     ----------
     rel : Relation
@@ -223,33 +242,81 @@ def conversion_frontier(rel: Relation, *, quick: bool = False) -> Frontier | Non
     >>> round(conversion_frontier(get("drv2010.kl_dp")).sup_ratio, 3)
     0.5
     """
-    kind = getattr(rel.bound, "kind", None)
-    c, p = str(rel.conclusion), str(rel.premise)
-    if p != "eps_d" and not (p == "eps_all" and c == "maximal_leakage") and not (p, c) == (
-            "maximal_leakage", "min_entropy_leakage"):
+    from relations.notions import NOTIONS, evaluator
+
+    name = str(rel.conclusion).split("(")[0]
+    row = NOTIONS.get(name)
+    if row is None or row.frontier is None:
         return None
-    if c in ("kl", "rho") and kind == "tanh":
-        how = ("binary randomized response has kl = eps tanh(eps/2) exactly" if c == "kl" else
-               "binary randomized response has rho >= its kl = eps tanh(eps/2) (renyi(a)/a -> kl as a -> 1), "
-               "so the bound is attained wherever the relation holds")
-        return Frontier(1.0, True, f"{how}: sup ratio 1", _points(c, quick))
-    if c == "kl":  # eps (e^eps - 1): the ratio tanh(eps/2) / (e^eps - 1) = 1 / (1 + e^eps) -> 1/2 as eps -> 0
-        return Frontier(0.5, False, "sup kl under eps-LDP is eps tanh(eps/2): sup of eps tanh(eps/2) / "
-                        "(eps (e^eps - 1)) = sup 1/(1 + e^eps) = 1/2, approached as eps -> 0 (not attained)",
-                        _points(c, quick))
-    if c == "rho" and kind == "half_square":
+    return evaluator(name, which="frontier")(rel, quick=quick)
+
+
+def _sides(rel: Relation) -> tuple[str, str, str | None]:
+    return str(rel.conclusion), str(rel.premise), getattr(rel.bound, "kind", None)
+
+
+def kl_frontier(rel: Relation, *, quick: bool = False) -> Frontier | None:
+    """The frontier of ``kl <= f(eps_d)``: ``eps tanh(eps/2)``, attained by binary randomized response."""
+    c, p, kind = _sides(rel)
+    if p != "eps_d":
+        return None
+    if kind == "tanh":
+        return Frontier(1.0, True, "binary randomized response has kl = eps tanh(eps/2) exactly: sup ratio 1",
+                        _points(c, quick, kl_sup))
+    # eps (e^eps - 1): the ratio tanh(eps/2) / (e^eps - 1) = 1 / (1 + e^eps) -> 1/2 as eps -> 0
+    return Frontier(0.5, False, "sup kl under eps-LDP is eps tanh(eps/2): sup of eps tanh(eps/2) / "
+                    "(eps (e^eps - 1)) = sup 1/(1 + e^eps) = 1/2, approached as eps -> 0 (not attained)",
+                    _points(c, quick, kl_sup))
+
+
+def rho_frontier(rel: Relation, *, quick: bool = False) -> Frontier | None:
+    """The frontier of ``rho <= f(eps_d)``: binary randomized response's ``rho``, at least ``eps tanh(eps/2)``."""
+    c, p, kind = _sides(rel)
+    if p != "eps_d":
+        return None
+    if kind == "tanh":
+        return Frontier(1.0, True, "binary randomized response has rho >= its kl = eps tanh(eps/2) (renyi(a)/a -> kl "
+                        "as a -> 1), so the bound is attained wherever the relation holds: sup ratio 1",
+                        _points(c, quick, kl_sup))
+    if kind == "half_square":
         return Frontier(1.0, False, "binary randomized response has rho >= eps tanh(eps/2), and "
                         "eps tanh(eps/2) / (eps^2/2) = tanh(eps/2)/(eps/2) -> 1 as eps -> 0: sup ratio 1, "
-                        "approached as eps -> 0 (not attained)", _points(c, quick))
-    if c.startswith("delta(") or c.startswith("eps_delta("):
-        if kind not in ("profile", "dp_eps_delta"):
-            return None
-        return Frontier(1.0, True, "binary randomized response attains the privacy profile of eps-DP "
-                        "(Kairouz, Oh, Viswanath): equality for every eps", _points(c, quick))
-    if c == "maximal_leakage" and (p == "eps_all" or rel.setting == "local"):
-        return Frontier(1.0, False, "sup maximal leakage under eps-LDP with k inputs is ln(k e^eps/(e^eps + k - 1)) "
-                        "(k-RR), -> eps as k -> inf (not attained)", _points(c, quick))
-    if c == "min_entropy_leakage":
-        return Frontier(1.0, True, "equality for every uniform prior: max_x p(x) Q[x][y] / max_x p(x) = "
-                        "max_x Q[x][y]")
+                        "approached as eps -> 0 (not attained)", _points(c, quick, kl_sup))
     return None
+
+
+_PROFILE = ("binary randomized response attains the privacy profile of eps-DP (Kairouz, Oh, Viswanath): "
+            "equality for every eps")
+
+
+def delta_frontier(rel: Relation, *, quick: bool = False) -> Frontier | None:
+    """The frontier of ``delta(e') <= f(eps_d)``: binary randomized response's profile."""
+    c, p, kind = _sides(rel)
+    if p != "eps_d" or kind not in ("profile", "dp_eps_delta"):
+        return None
+    return Frontier(1.0, True, _PROFILE, _points(c, quick, lambda t: profile_sup(t, Fraction(c[6:-1]))))
+
+
+def eps_delta_frontier(rel: Relation, *, quick: bool = False) -> Frontier | None:
+    """The frontier of ``eps_delta(d) <= f(eps_d)``: binary randomized response's profile, inverted."""
+    c, p, kind = _sides(rel)
+    if p != "eps_d" or kind not in ("profile", "dp_eps_delta"):
+        return None
+    return Frontier(1.0, True, _PROFILE, _points(c, quick, lambda t: eps_delta_sup(t, Fraction(c[10:-1]))))
+
+
+def maximal_leakage_frontier(rel: Relation, *, quick: bool = False) -> Frontier | None:
+    """The frontier of ``maximal_leakage <= f(eps)`` (``eps_all``, or ``eps_d`` locally): ``k``-RR, ``k -> inf``."""
+    c, p, _ = _sides(rel)
+    if not (p == "eps_all" or p == "eps_d" and rel.setting == "local"):
+        return None
+    return Frontier(1.0, False, "sup maximal leakage under eps-LDP with k inputs is ln(k e^eps/(e^eps + k - 1)) "
+                    "(k-RR), -> eps as k -> inf (not attained)", _points(c, quick, _ln_enclosure, ML_K))
+
+
+def min_entropy_frontier(rel: Relation, *, quick: bool = False) -> Frontier | None:
+    """The frontier of ``min_entropy_leakage <= maximal_leakage`` (or of ``eps_d``): equality at uniform priors."""
+    _, p, _ = _sides(rel)
+    if p not in ("eps_d", "maximal_leakage"):
+        return None
+    return Frontier(1.0, True, "equality for every uniform prior: max_x p(x) Q[x][y] / max_x p(x) = max_x Q[x][y]")

@@ -38,14 +38,14 @@ from typing import Any
 
 from relations.checking._conjectures import Conjecture
 from relations.errors import InputError
-from relations.notions import NOTIONS
+from relations.notions import NOTIONS, names
 from relations.proofs._facts import RESTRICTIONS, Instance, facts, finite_closure, key_of
 from relations.proofs._z3context import deterministic_solver, fresh_context
 
 __all__ = ["PROVABLE_NOTIONS", "Proof", "prove_conjecture", "scope_text", "undecided_sides"]
 
 #: The notions a proof may name: every notion (those without facts can only be proved from ranges).
-PROVABLE_NOTIONS = tuple(NOTIONS)
+PROVABLE_NOTIONS = names()
 
 
 @dataclass(frozen=True)

@@ -22,21 +22,26 @@ from typing import Any, cast
 
 import numpy as np
 
+from relations.kinds import ProductRule
 from relations.measures._api import eps_all, measure
+from relations.measures._notion_floats import ADDITIVE, MULTIPLICATIVE, FloatValues
 from relations.mechanisms._local import krr_rows
 from relations.model._distributions import Channel, Prior
 from relations.model._mechanism import Mechanism
 from relations.model._neighbours import HammingInputs, LocalInputs
 from relations.model._products import ProductPrior
+from relations.notions import view
 from relations.numbers._rounding import largest_remainder
-from relations.search._notion_floats import ADDITIVE, MULTIPLICATIVE, FloatValues
+
+#: The notions of a product form that are differences of products (:attr:`ProductRule.GAP`), with their parts.
+GAPS = view(lambda row: row.product == ProductRule.GAP, value=lambda row: row.parts)
 
 __all__ = ["float_values", "DenseFamily", "RRFamily", "rr_float_prior", "local_rr_values", "product_values"]
 
 
 def float_values(mech: Mechanism) -> dict[str, float]:
     """The notions of a (float or exact) mechanism as floats (conversion notions on first use:
-    :class:`~relations.search._notion_floats.FloatValues`)."""
+    :class:`~relations.measures._notion_floats.FloatValues`)."""
     m = measure(mech)
     return FloatValues(mech, {"eps_i": m.eps_i.value, "eps_d": m.eps_d.value, "sigma_min": m.sigma_min.value,
             "neg_sigma": -m.sigma_min.value, "eps_m": m.eps_m.value, "eps_all": eps_all(mech).value})
@@ -164,8 +169,9 @@ def product_values(local: dict[str, Any], r: int) -> dict[str, Any]:
         out[name] = r * local[name]
     for name in [n for n in out if n.split("(")[0] in MULTIPLICATIVE]:
         out[name] = local[name] ** r
-    if "bayes_leakage" in out:  # a difference of products: from the local vulnerabilities (FloatValues computes them)
-        out["bayes_leakage"] = local["bayes_vulnerability"] ** r - local["prior_vulnerability"] ** r
+    for name, (first, second) in GAPS.items():  # a difference of products: from the local values of its parts
+        if name in out:  # (FloatValues computes them)
+            out[name] = local[first] ** r - local[second] ** r
     out["eps_m"] = r * local["eps_m"]
     out["eps_all"] = r * local["eps_d"]
     return out

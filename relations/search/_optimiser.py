@@ -1,6 +1,6 @@
 """Optimising search: maximise a relation's violation (or its tightness) over the families.
 
-Float values drive the search (:func:`~relations.search._batch.dense_values`, whole stacks at once);
+Float values drive the search (:func:`~relations.measures._batch.dense_values`, whole stacks at once);
 every candidate that looks violating is turned into an exact rational mechanism
 and re-checked by the exact checker before anything is reported.
 :func:`search_dense` runs Nelder-Mead from seeded starts over
@@ -22,9 +22,9 @@ import numpy as np
 
 from relations.catalogue._bounds import Linear
 from relations.catalogue._entries import Relation
+from relations.measures._batch import PAPER, dense_values, ordered_pairs
 from relations.model._mechanism import Mechanism
 from relations.model._neighbours import diameter
-from relations.search._batch import PAPER, dense_values, ordered_pairs
 from relations.search._families import DenseFamily, RRFamily, product_values, rr_float_prior
 from relations.search._selection import Candidate
 
@@ -96,7 +96,7 @@ def search_dense(rel: Relation, family: DenseFamily, starts: int, rng: np.random
     """Nelder-Mead from ``starts`` random logit vectors, maximising the violation and (separately) the ratio.
 
     All ``2 starts`` simplexes step together (:func:`~relations.search._neldermead.minimize_batch`), each
-    step one batch evaluation (:func:`~relations.search._batch.dense_values`).  The starts are read in
+    step one batch evaluation (:func:`~relations.measures._batch.dense_values`).  The starts are read in
     order: the first whose violation exceeds :data:`VIOLATION_MARGIN` gives the candidates, and the
     tightness is the best ratio of the starts before it.  This is :func:`search_dense_all` of one
     relation, from ``rng.normal(scale=1.5, size=(starts, family.dim))``.
@@ -108,7 +108,7 @@ def search_dense(rel: Relation, family: DenseFamily, starts: int, rng: np.random
 def search_dense_all(rels: Sequence[Relation], family: DenseFamily, starts: Sequence[np.ndarray],
                      maxiter: int = 400) -> list[Found]:
     """:func:`search_dense` of several relations over one family at once: every relation's simplexes step
-    together, and each step is one :func:`~relations.search._batch.dense_values` call for all of them.
+    together, and each step is one :func:`~relations.measures._batch.dense_values` call for all of them.
 
     Each simplex's steps depend only on its own values, so relation ``i``'s result is the one
     :func:`search_dense` finds from the same starts (up to the last bits of the float values).
@@ -312,7 +312,7 @@ def search_rr(rel: Relation, central: bool, quick: bool = False) -> Found:
 
 
 def extra_notions(rel: Relation) -> tuple[str, ...]:
-    """The relation's notions beyond :data:`~relations.search._batch.PAPER` (computed on demand).
+    """The relation's notions beyond :data:`~relations.measures._batch.PAPER` (computed on demand).
 
     Parameters
     ----------
@@ -321,7 +321,7 @@ def extra_notions(rel: Relation) -> tuple[str, ...]:
     Returns
     -------
     tuple of str
-        Its premise and conclusion notions that :func:`~relations.search._batch.dense_values` computes
+        Its premise and conclusion notions that :func:`~relations.measures._batch.dense_values` computes
         only when asked.
 
     Examples

@@ -65,13 +65,13 @@ def _remembered(memo: dict | None, key, compute):
 def float_screen(rel: Relation, *, memo: dict | None = None) -> Callable[[Mechanism], bool]:
     """A float test that lets through to the exact check every mechanism not clearly satisfying ``rel``
     (float violation above ``-1e-6`` relative).  Dense mechanisms whose float copy is reliable (exact zero
-    pattern, no subnormal entry) are measured by :func:`~relations.search._batch.mechanism_values`; for
+    pattern, no subnormal entry) are measured by :func:`~relations.measures._batch.mechanism_values`; for
     the others only a relation on a conversion notion is screened (by ``float_values``), the paper's
     notions go straight to the exact check.  A refutation is reported only after the exact check.
 
     ``memo``: as for :func:`refutes`."""
+    from relations.measures._batch import mechanism_values
     from relations.model._neighbours import diameter
-    from relations.search._batch import mechanism_values
     from relations.search._families import float_values
     from relations.search._optimiser import extra_notions, violation
 

@@ -44,6 +44,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from relations.notions import view
+
 __all__ = ["SCREEN_WINDOW", "BITS", "SIGNIFICANT_DIGITS", "FLOAT_ERRORS", "Candidate", "Chosen", "select_max", "screen_window",
            "significant", "ratio_enclosure"]
 
@@ -55,7 +57,7 @@ SCREEN_WINDOW = 1e-7
 #: Notions whose float values are known to be less accurate, with a relative error they stay below:
 #: zCDP's ``rho`` (a maximum over orders by a scalar search, measured 2.6e-9 against mpmath) and Renyi
 #: divergences of whole orders (cancellation, measured 8.9e-5).
-FLOAT_ERRORS = {"rho": 1e-8, "renyi": 1e-4}
+FLOAT_ERRORS = view(lambda row: row.float_error > 0, value=lambda row: row.float_error)
 
 #: Precision (bits) of the certified evaluation of each candidate kept; overlapping enclosures are a tie.
 BITS = 64

@@ -9,8 +9,8 @@ then their index), so the first member that refutes is the smallest witness of t
 fewest inputs x outputs, then smallest denominators.
 
 Nothing is decided exactly before it is screened: every notion of the conjecture is computed for the
-whole shape at once in float64 (:func:`~relations.search._batch.dense_values`, whose divergences
-are :mod:`relations.search._divergences`'s; a notion that depends on the channel only is computed
+whole shape at once in float64 (:func:`~relations.measures._batch.dense_values`, whose divergences
+are :mod:`relations.measures._divergences`'s; a notion that depends on the channel only is computed
 once per channel, not once per prior) and the conjecture's float gap (:func:`gap_array`, oriented so
 that a positive gap refutes) is evaluated for every member.  A member is a *candidate* when its gap
 is above ``-WINDOW * (1 + |lhs| + |rhs|)`` or undefined in floats; the rest satisfy the conjecture
@@ -48,11 +48,10 @@ import numpy as np
 
 from relations.checking._conjecture_eval import Decision, decide
 from relations.checking._conjectures import Conjecture
+from relations.measures._batch import cmi_values, dense_values, ordered_pairs
+from relations.measures._divergences import parse
 from relations.model._mechanism import Mechanism
-from relations.search import _batch
-from relations.search._batch import dense_values, ordered_pairs
-from relations.search._divergences import KINDS as DIVERGENCE_KINDS
-from relations.search._divergences import parse
+from relations.notions import names
 from relations.search._small_scope import stochastic_rows
 
 __all__ = ["WINDOW", "Budget", "Shape", "Outcome", "schedule", "gap_array", "float_notions", "screen_gap",
@@ -62,14 +61,12 @@ __all__ = ["WINDOW", "Budget", "Shape", "Outcome", "schedule", "gap_array", "flo
 #: satisfy the conjecture in floats and are not decided exactly.
 WINDOW = 1e-8
 
-#: Notions that depend on the channel only (not on the prior): computed once per channel.
-_CHANNEL_ONLY = ("eps_d", "eps_all") + DIVERGENCE_KINDS
+#: Notions :func:`~relations.measures._batch.dense_values` computes (by the name before any argument): the
+#: budgets and every notion with a float kernel in the notion table.
+_VECTORISED = names(lambda row: row.paper or row.kernel is not None)
 
-#: Notions :func:`~relations.search._batch.dense_values` computes (by the name before any argument): the
-#: budgets, the divergences and profiles of the notion table, and the notions of the prior and the whole
-#: channel (``PRIOR_KINDS`` where :mod:`relations.search._batch` lists them).
-_VECTORISED = ("eps_i", "eps_d", "eps_m", "sigma_min", "neg_sigma", "eps_all") + DIVERGENCE_KINDS \
-    + tuple(getattr(_batch, "PRIOR_KINDS", ("maximal_leakage", "min_entropy_leakage")))
+#: Notions that depend on the channel only (not on the prior, ``needs_prior``): computed once per channel.
+_CHANNEL_ONLY = names(lambda row: not row.needs_prior and (row.paper or row.kernel is not None))
 
 
 @dataclass(frozen=True)
@@ -303,26 +300,6 @@ def _vectorised(name: str, shape: Shape | None = None) -> bool:
     return parse(name)[0] in _VECTORISED
 
 
-def _cmi_batch(q: np.ndarray, p: np.ndarray, shape: Shape) -> np.ndarray:
-    """``max_i I(X_i; Y | X_{-i})`` of a stack ``(B, n, m)`` under priors ``(B, n)``: ``I(X;Y)`` locally; on
-    ``D^2`` (a product's expanded channel too) the two records' conditional informations (as the float of
-    :func:`relations.measures._leakage.cmi`)."""
-    if shape.structure == "local":
-        return dense_values(q, p, shape.pairs)["eps_m"]
-    B, n, m = q.shape
-    best = np.zeros(B)
-    for j in (0, 1):
-        pp = p.reshape(B, 2**j, 2, -1)
-        joint = pp[..., None] * q.reshape(B, 2**j, 2, -1, m)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            marg = joint.sum(axis=2, keepdims=True) / np.maximum(pp.sum(axis=2, keepdims=True)[..., None], 1e-300)
-            qq = q.reshape(joint.shape)
-            terms = np.where(joint > 0, joint * (np.log(np.where(qq > 0, qq, 1.0)) - np.log(np.where(marg > 0, marg, 1.0))),
-                             0.0)
-        best = np.maximum(best, terms.sum(axis=(1, 2, 3, 4)))
-    return best
-
-
 def _channel_only(name: str) -> bool:
     return parse(name)[0] in _CHANNEL_ONLY
 
@@ -330,7 +307,7 @@ def _channel_only(name: str) -> bool:
 def float_notions(mech: Mechanism, names: Iterable[str]) -> dict[str, float]:
     """The notions ``names`` of one mechanism in floats, for the screens of the searches.
 
-    Dense mechanisms with a reliable float copy go through :func:`~relations.search._batch.mechanism_values`;
+    Dense mechanisms with a reliable float copy go through :func:`~relations.measures._batch.mechanism_values`;
     product forms through :func:`~relations.search._families.float_values`; a notion with no float
     evaluator is the float of its exact value (:func:`~relations.checking._quantities.values`).
 
@@ -340,7 +317,7 @@ def float_notions(mech: Mechanism, names: Iterable[str]) -> dict[str, float]:
     >>> round(float_notions(randomized_response(3), ["rho", "eps_d"])["rho"], 6)  # binary RR: its KL
     0.549306
     """
-    from relations.search._batch import mechanism_values
+    from relations.measures._batch import mechanism_values
 
     names = tuple(names)
     fast = tuple(n for n in names if _vectorised(n))  # cmi: by float_values below
@@ -367,8 +344,8 @@ def float_notions(mech: Mechanism, names: Iterable[str]) -> dict[str, float]:
 
 
 def dense_base() -> tuple[str, ...]:
-    """The notions :func:`~relations.search._batch.dense_values` always computes."""
-    from relations.search._batch import PAPER
+    """The notions :func:`~relations.measures._batch.dense_values` always computes."""
+    from relations.measures._batch import PAPER
 
     return PAPER
 
@@ -588,7 +565,7 @@ def _screen(conj: Conjecture, shape: Shape, budget: Budget
             pp = np.tile(p, (min(step, C - lo), 1))
             got = dense_values(qq, pp, shape.pairs, extra)
             if "cmi" in per_member:
-                got["cmi"] = _cmi_batch(qq, pp, shape)
+                got["cmi"] = cmi_values(qq, pp, shape.structure, shape.pairs)
             for n in per_member:
                 parts[n].append(got[n])
         vals.update({n: np.concatenate(parts[n]) for n in per_member})

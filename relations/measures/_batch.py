@@ -16,8 +16,8 @@ With ``A = Q[x]`` and ``C = Q[x']`` for the ordered neighbour pairs ``(x, x')``:
 * ``eps_all = max_y ln(max_x Q[x][y] / min_x Q[x][y])`` (every pair of inputs);
 * ``eps_m = sum p Q ln Q - sum p(y) ln p(y)``;
 * ``kl``, ``renyi(a)``, ``rho = sup_{a>1} D_a / a``, ``delta(e)``, ``eps_delta(d)``: the
-  maximum over the pairs of :func:`relations.search._divergences.divergence` of ``(A, C)``; ``maximal_leakage``, ``min_entropy_leakage`` from
-  :func:`relations.search._notion_floats.leakages`.
+  maximum over the pairs of :func:`relations.measures._divergences.divergence` of ``(A, C)``; ``maximal_leakage``, ``min_entropy_leakage`` from
+  :func:`relations.measures._notion_floats.leakages`.
 
 Zeros follow the checker's conventions (``a/0 = inf``, ``0/0`` ignored).  Every
 candidate a search reports is still re-checked by the exact checker.
@@ -40,10 +40,10 @@ from collections.abc import Iterable, Mapping
 
 import numpy as np
 
-from relations.notions import BASE_NOTIONS
-from relations.search._divergences import _divergence, parse
+from relations.measures._divergences import _pairs_kernel, parse
+from relations.notions import BASE_NOTIONS, NOTIONS, evaluator, names
 
-__all__ = ["PAPER", "PRIOR_KINDS", "prior_values", "dense_values", "ordered_pairs", "mechanism_values"]
+__all__ = ["PAPER", "PRIOR_KINDS", "prior_values", "dense_values", "ordered_pairs", "mechanism_values", "cmi_values"]
 
 #: The notions :func:`dense_values` always computes.
 PAPER = BASE_NOTIONS
@@ -147,13 +147,14 @@ def dense_values(q: np.ndarray, p: np.ndarray, pairs: np.ndarray, extra: Iterabl
     return out
 
 
-#: The notions of the prior and the whole channel (not of neighbour pairs), computed by :func:`prior_values`.
-PRIOR_KINDS = ("maximal_leakage", "min_entropy_leakage", "sibson", "pml", "prior_vulnerability",
-               "bayes_vulnerability", "bayes_leakage")
+#: The notions of the prior and the whole channel (not of neighbour pairs) with a float kernel, from the notion
+#: table (``needs_prior``).
+PRIOR_KINDS = names(lambda row: row.needs_prior and row.kernel is not None)
 
 
 def prior_values(kind: str, arg, q: np.ndarray, p: np.ndarray) -> np.ndarray:
-    """A notion of :data:`PRIOR_KINDS` of channels ``(B, n, m)`` and priors ``(B, n)``, shape ``(B,)``.
+    """A leakage of channels ``(B, n, m)`` and priors ``(B, n)``, shape ``(B,)``: the float kernel the notion
+    table names for them (``kernel``).
 
     Examples
     --------
@@ -185,14 +186,50 @@ def prior_values(kind: str, arg, q: np.ndarray, p: np.ndarray) -> np.ndarray:
     raise KeyError(kind)
 
 
+def _prior_kernel(kind: str):
+    """The float kernel of notion ``kind`` of the prior and the whole channel, from the notion table."""
+    if not NOTIONS[kind].needs_prior:
+        raise KeyError(kind)
+    return evaluator(kind, which="kernel")
+
+
 def _extra_value(name: str, q: np.ndarray, p: np.ndarray, joint: np.ndarray, A: np.ndarray, C: np.ndarray,
                  cache: dict) -> np.ndarray:
     """One conversion notion of :func:`dense_values` at every mechanism of the batch given."""
     kind, arg = parse(name)
     if kind in PRIOR_KINDS:
-        return prior_values(kind, arg, q, p)
-    per_pair = _divergence(kind, arg, A, C, cache)
+        return _prior_kernel(kind)(kind, arg, q, p)
+    per_pair = _pairs_kernel(kind)(kind, arg, A, C, cache)
     return per_pair.max(axis=-1) if per_pair.shape[-1] else np.zeros(len(q))
+
+
+def cmi_values(q: np.ndarray, p: np.ndarray, structure: str, pairs: np.ndarray) -> np.ndarray:
+    """``max_i I(X_i; Y | X_{-i})`` of a stack ``(B, n, m)`` under priors ``(B, n)``: ``I(X;Y)`` locally; on
+    ``D^2`` (a product's expanded channel too) the two records' conditional informations (as the float of
+    :func:`relations.measures._leakage.cmi`).  ``structure`` is ``"local"`` (``pairs``: the ordered neighbour
+    pairs) or ``"D^2"`` (a product's expanded channel too).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> q = np.array([[[0.75, 0.25], [0.25, 0.75]]])
+    >>> np.round(cmi_values(q, np.full((1, 2), 0.5), "local", ordered_pairs([(0, 1)])), 6)  # I(X;Y) of binary RR
+    array([0.130812])
+    """
+    if structure == "local":
+        return dense_values(q, p, pairs)["eps_m"]
+    B, n, m = q.shape
+    best = np.zeros(B)
+    for j in (0, 1):
+        pp = p.reshape(B, 2**j, 2, -1)
+        joint = pp[..., None] * q.reshape(B, 2**j, 2, -1, m)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            marg = joint.sum(axis=2, keepdims=True) / np.maximum(pp.sum(axis=2, keepdims=True)[..., None], 1e-300)
+            qq = q.reshape(joint.shape)
+            terms = np.where(joint > 0, joint * (np.log(np.where(qq > 0, qq, 1.0)) - np.log(np.where(marg > 0, marg, 1.0))),
+                             0.0)
+        best = np.maximum(best, terms.sum(axis=(1, 2, 3, 4)))
+    return best
 
 
 def mechanism_values(mech, extra: Iterable[str] = ()) -> dict[str, float] | None:

@@ -10,8 +10,8 @@ For a product form (``r`` records through one local channel ``W``) the divergenc
 those of ``W``'s rows (neighbours differ in one record, the other factors cancel) and the two
 leakages are ``r`` times ``W``'s (both add over independent records with a product prior).
 
-The divergence notions of the row pairs are :func:`relations.search._divergences.divergence`'s,
-the same code as the vectorised batch of :func:`relations.search._batch.dense_values`.
+The divergence notions of the row pairs are :func:`relations.measures._divergences.divergence`'s,
+the same code as the vectorised batch of :func:`relations.measures._batch.dense_values`.
 
 Examples
 --------
@@ -27,35 +27,43 @@ from typing import Any, cast
 
 import numpy as np
 
+from relations.kinds import ProductRule
+from relations.measures._batch import PRIOR_KINDS, _prior_kernel
+from relations.measures._divergences import divergence, parse
 from relations.model._distributions import Prior
 from relations.model._mechanism import Mechanism
 from relations.model._products import ProductChannel
-from relations.search._batch import PRIOR_KINDS, prior_values
-from relations.search._divergences import divergence, parse
+from relations.notions import NOTIONS, names
 
 __all__ = ["leakages", "notion_float", "ADDITIVE", "MULTIPLICATIVE", "product_float", "FloatValues"]
 
-#: Notions that add over the records of a product form.
-ADDITIVE = ("maximal_leakage", "min_entropy_leakage", "sibson", "pml")
+#: Notions that add over the records of a product form (the notion table's ``product``).
+ADDITIVE = names(lambda row: row.product == ProductRule.ADDITIVE and not row.paper)
 #: Notions that multiply over the records of a product form (probabilities).
-MULTIPLICATIVE = ("prior_vulnerability", "bayes_vulnerability")
+MULTIPLICATIVE = names(lambda row: row.product == ProductRule.MULTIPLICATIVE)
+
+
+def _rule(kind: str) -> ProductRule | None:
+    row = NOTIONS.get(kind)
+    return None if row is None else row.product
 
 
 def product_float(name: str, per_record: list[Any]) -> float:
-    """A notion of a product form from its records' values (:data:`ADDITIVE`, :data:`MULTIPLICATIVE`,
-    ``bayes_leakage``; the records' values of ``bayes_leakage`` are pairs ``(V(pi, C), V(pi))``).
+    """A notion of a product form from its records' values (:data:`ADDITIVE`, :data:`MULTIPLICATIVE`, or
+    :attr:`~relations.kinds.ProductRule.GAP` as ``bayes_leakage``, whose records' values are pairs of its
+    parts' values, ``(V(pi, C), V(pi))``).
 
     Examples
     --------
     >>> product_float("pml", [0.5, 0.25]), product_float("bayes_leakage", [(0.75, 0.5), (0.75, 0.5)])
     (0.75, 0.3125)
     """
-    kind = parse(name)[0]
-    if kind in ADDITIVE:
+    rule = _rule(parse(name)[0])
+    if rule == ProductRule.ADDITIVE:
         return float(sum(per_record))
-    if kind in MULTIPLICATIVE:
+    if rule == ProductRule.MULTIPLICATIVE:
         return float(np.prod(per_record))
-    if kind == "bayes_leakage":
+    if rule == ProductRule.GAP:
         return float(np.prod([v for v, _ in per_record]) - np.prod([u for _, u in per_record]))
     raise KeyError(name)
 
@@ -78,7 +86,7 @@ def leakages(p: np.ndarray, W: np.ndarray) -> dict[str, float]:
 
 def _prior_float(name: str, p: np.ndarray, W: np.ndarray) -> float:
     kind, arg = parse(name)
-    return float(prior_values(kind, arg, np.asarray(W, dtype=float)[None], np.asarray(p, dtype=float)[None])[0])
+    return float(_prior_kernel(kind)(kind, arg, np.asarray(W, dtype=float)[None], np.asarray(p, dtype=float)[None])[0])
 
 
 def notion_float(mech: Mechanism, name: str) -> float:
@@ -103,9 +111,10 @@ def notion_float(mech: Mechanism, name: str) -> float:
         if kind in PRIOR_KINDS:
             prior = mech.prior
             factors = getattr(prior, "factors", None) or [prior] * ch.records
-            if kind == "bayes_leakage":
-                return product_float(name, [(_prior_float("bayes_vulnerability", f.array, W),
-                                             _prior_float("prior_vulnerability", f.array, W)) for f in factors])
+            parts = NOTIONS[kind].parts if _rule(kind) == ProductRule.GAP else ()
+            if parts:
+                return product_float(name, [(_prior_float(parts[0], f.array, W), _prior_float(parts[1], f.array, W))
+                                            for f in factors])
             return product_float(name, [_prior_float(name, f.array, W) for f in factors])
         pairs = [(i, j) for i in range(W.shape[0]) for j in range(W.shape[0]) if i != j]
     else:
@@ -142,14 +151,16 @@ class FloatValues(dict):
 
     def __missing__(self, name: str) -> float:
         kind = parse(name)[0]
-        if self.base is not None and kind == "bayes_leakage":  # V(pi, C)^r - V(pi)^r from the local values
-            v = self.base["bayes_vulnerability"] ** self.records - self.base["prior_vulnerability"] ** self.records
+        rule = _rule(kind)
+        if self.base is not None and rule == ProductRule.GAP:  # V(pi, C)^r - V(pi)^r from the local values
+            first, second = NOTIONS[kind].parts
+            v = self.base[first] ** self.records - self.base[second] ** self.records
             self[name] = v
             return v
         v = self.base[name] if self.base is not None else notion_float(self.mech, name)  # the local values, cached
         if kind in ADDITIVE:
             v *= self.records
-        elif kind in MULTIPLICATIVE:
+        elif rule == ProductRule.MULTIPLICATIVE:
             v **= self.records
         self[name] = v
         return v

@@ -12,8 +12,8 @@ For ordered pairs of rows ``A = Q[x]``, ``C = Q[x']`` stacked in arrays of shape
 * ``eps_delta(d)``: the least ``eps >= 0`` with ``delta(eps) <= d``.
 
 A pair where ``A`` puts mass on an output that ``C`` does not has infinite ``kl``, ``renyi`` (order
-above 1) and ``rho``; ``renyi`` below order 1 is infinite only for disjoint supports.  :func:`relations.search._batch.dense_values` (stacks of mechanisms) and
-:func:`relations.search._notion_floats.notion_float` (one mechanism) both read these functions, so
+above 1) and ``rho``; ``renyi`` below order 1 is infinite only for disjoint supports.  :func:`relations.measures._batch.dense_values` (stacks of mechanisms) and
+:func:`relations.measures._notion_floats.notion_float` (one mechanism) both read these functions, so
 the float screen and the optimising searches agree to the last bit.  These are floats that steer
 searches; every candidate is re-checked by the exact checker.
 
@@ -44,13 +44,13 @@ from fractions import Fraction
 
 import numpy as np
 
-from relations.kinds import NotionKind
-from relations.notions import NOTIONS
+from relations.notions import NOTIONS, evaluator, names
 
-__all__ = ["KINDS", "parse", "divergence", "pair_value", "rho_pair"]
+__all__ = ["KINDS", "parse", "divergence", "pair_value", "rho_pair", "pair_kernel"]
 
-#: The divergence and profile notions (the name before any argument), from the notion table.
-KINDS = tuple(n for n, row in NOTIONS.items() if row.kind in (NotionKind.DIVERGENCE, NotionKind.PROFILE))
+#: The notions of neighbours' rows with a float kernel (the name before any argument), from the notion table:
+#: the divergences and profiles.
+KINDS = names(lambda row: row.kernel is not None and not row.needs_prior)
 
 _CALL = re.compile(r"^(\w+)\(([^()]+)\)$")
 _LN_CALL = re.compile(r"^(\w+)\(ln\(([^()]+)\)\)$")
@@ -106,7 +106,15 @@ def divergence(name: str, A: np.ndarray, C: np.ndarray, *, cache: dict | None = 
     """
     kind, arg = parse(name)
     A, C = np.asarray(A, dtype=float), np.asarray(C, dtype=float)
-    return _divergence(kind, arg, A, C, {} if cache is None else cache)
+    return _pairs_kernel(kind)(kind, arg, A, C, {} if cache is None else cache)
+
+
+def _pairs_kernel(kind: str):
+    """The float kernel of notion ``kind`` of neighbours' rows, from the notion table (KeyError for another)."""
+    row = NOTIONS[kind]
+    if row.needs_prior or row.kernel is None:
+        raise KeyError(kind)
+    return evaluator(kind, which="kernel")
 
 
 def pair_value(name: str, P: np.ndarray, Q: np.ndarray) -> float:
@@ -262,8 +270,16 @@ def _eps_delta(A: np.ndarray, C: np.ndarray, d: float) -> np.ndarray:
     return np.where(np.maximum(0.0, A - C).sum(axis=-1) <= d, 0.0, out)
 
 
-def _divergence(kind: str, arg, A: np.ndarray, C: np.ndarray, cache: dict) -> np.ndarray:
-    """One divergence notion per pair, shape ``A.shape[:-1]``."""
+def pair_kernel(kind: str, arg, A: np.ndarray, C: np.ndarray, cache: dict) -> np.ndarray:
+    """One divergence or profile notion per pair, shape ``A.shape[:-1]``: the float kernel the notion table names
+    for them (``kernel``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> pair_kernel("tv", None, np.array([[0.75, 0.25]]), np.array([[0.25, 0.75]]), {}).tolist()
+    [0.5]
+    """
     support = A > 0
     broken = (support & (C == 0)).any(axis=-1)  # A puts mass where C has none: infinite divergences
     if "lr" not in cache:
