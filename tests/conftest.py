@@ -20,7 +20,17 @@ sys.path.insert(0, os.path.dirname(__file__))  # tests/bruteforce.py, tests/refe
 # ``verify``), and the user's own cache folder is never written.
 _SESSION_CACHE = tempfile.mkdtemp(prefix="relations-tests-cache-")
 atexit.register(shutil.rmtree, _SESSION_CACHE, True)
+# matplotlib keeps its font cache where it always does (its cache folder, from the user's XDG_CACHE_HOME), not in
+# the session's fresh one: else every session rebuilt it, and under load (after 5 s) the first test to draw
+# printed "Matplotlib is building the font cache" on stderr, where the one-line checks of the tests read.
+os.environ.setdefault("MPLCONFIGDIR", os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"),
+                                                   "matplotlib"))
 os.environ["XDG_CACHE_HOME"] = _SESSION_CACHE
+if "PYTEST_XDIST_WORKER" not in os.environ:  # built once, here, before any worker or test runs (a fresh machine)
+    try:
+        import matplotlib.font_manager  # noqa: F401
+    except ImportError:
+        pass
 os.environ.pop("RELATIONS_CACHE_DIR", None)
 
 # CI is deterministic (derandomize: the same examples on every run, so a red run is reproducible and a
