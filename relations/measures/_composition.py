@@ -51,6 +51,7 @@ from relations.measures._profile import _affine_real, _sign_affine, delta_level,
 from relations.measures._results import Witness
 from relations.model._composed import Composition
 from relations.numbers._enclosure import ball, interval, working_precision
+from relations.numbers._logforms import coprime_basis
 from relations.numbers._logs import LogRatio
 from relations.numbers._reals import ArbExpr, Log, Rational, Real, affine_enclosure, compare, inf, log_combination
 
@@ -103,26 +104,6 @@ def _atoms(p, q) -> tuple[Fraction, dict[Fraction, tuple[Fraction, Fraction]]]:
         pa, pb = atoms.get(r, (Fraction(0), Fraction(0)))
         atoms[r] = (pa + a, pb + b)
     return inf_mass, atoms
-
-
-def _coprime_base(numbers: list[int]) -> list[int]:
-    """Pairwise coprime integers ``> 1`` over which every one of ``numbers`` is a product of powers (gcds only)."""
-    base: list[int] = []
-    for n in numbers:
-        todo = [n]
-        while todo:
-            a = todo.pop()
-            if a == 1:
-                continue
-            for i, b in enumerate(base):
-                g = math.gcd(a, b)
-                if g > 1:
-                    base.pop(i)
-                    todo.extend(x for x in (g, b // g, a // g) if x > 1)
-                    break
-            else:
-                base.append(a)
-    return sorted(base)
 
 
 def _exponents(n: int, base: list[int]) -> list[int]:
@@ -225,7 +206,7 @@ def loss_distribution(parts: list[tuple[tuple, tuple, int]], *, max_support: int
         finite *= (1 - inf_mass) ** n
         uses.append((atoms, n))
     numbers = sorted({x for atoms, _ in uses for r in atoms for x in (r.numerator, r.denominator) if x > 1})
-    base = _coprime_base(numbers)
+    base = coprime_basis(numbers)
     raw = {r: [a - b for a, b in zip(_exponents(r.numerator, base), _exponents(r.denominator, base))]
            for atoms, _ in uses for r in atoms}
     identity = [[int(i == c) for c in range(len(base))] for i in range(len(base))]

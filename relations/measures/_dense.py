@@ -194,7 +194,7 @@ def sigma_min(mech: Mechanism) -> Budget:
     Parameters
     ----------
     mech : Mechanism
-        A dense mechanism.
+        A dense mechanism; only its prior and its neighbour relation enter, not its channel.
 
     Returns
     -------

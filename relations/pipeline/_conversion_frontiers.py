@@ -232,6 +232,8 @@ def conversion_frontier(rel: Relation, *, quick: bool = False) -> Frontier | Non
     Returns
     -------
     Frontier or None
+        The frontier over the reference family, or None when the table gives the conclusion notion no
+        frontier function.
 
     Examples
     --------
