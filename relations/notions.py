@@ -146,6 +146,10 @@ class NotionSpec:
         conclusion is this notion (called with the relation, ``quick``), None when none is known.
     panel : FigurePanel or None
         Its panel in the figure of the conversion frontiers, None when it has none.
+    tensorises : bool
+        Whether ``k`` independent uses of one mechanism have exactly ``k`` times one use's value (the Renyi
+        divergences tensorise: ``D(P^k || Q^k) = k D(P || Q)``, so Renyi DP, KL and zCDP's ``rho`` add up);
+        :func:`relations.measures.composed_notion` reads it.
     """
 
     name: str
@@ -174,6 +178,7 @@ class NotionSpec:
     order_one: str | None = None
     frontier: str | Callable[..., Any] | None = None
     panel: FigurePanel | None = None
+    tensorises: bool = False
 
     @property
     def pattern(self) -> str:
@@ -245,18 +250,18 @@ _ROWS = (
                "Renyi DP: max Renyi divergence of order ALPHA over ordered neighbour pairs",
                "Mironov, CSF 2017, doi:10.1109/CSF.2017.11", "relations.measures._renyi:renyi", _FLOAT,
                values="[0, inf], non-decreasing in ALPHA; kl as ALPHA -> 1, eps_d as ALPHA -> inf", zeros="ALPHA > 1: inf when some Q[x][y] > 0 = Q[x'][y]; ALPHA < 1: inf only for disjoint supports",
-               kernel=_PAIRS, product=_SAME, float_error=1e-4, order_one="kl"),
+               kernel=_PAIRS, product=_SAME, float_error=1e-4, order_one="kl", tensorises=True),
     NotionSpec(Notion.RHO, "ρ", r"\rho", NotionKind.DIVERGENCE, None, None, _BOTH,
                "zCDP budget: sup over alpha > 1 of renyi(alpha) / alpha",
                "Bun, Steinke, TCC 2016, doi:10.1007/978-3-662-53641-4_24", "relations.measures._zcdp:rho", _FLOAT,
                values="[0, inf]; kl <= rho <= eps_d^2/2", zeros="inf when some Q[x][y] > 0 = Q[x'][y]",
-               kernel=_PAIRS, product=_SAME, float_error=1e-8, frontier=_FRONTIER + "rho_frontier",
+               kernel=_PAIRS, product=_SAME, float_error=1e-8, frontier=_FRONTIER + "rho_frontier", tensorises=True,
                panel=FigurePanel("rho", ("bs2016.dp_zcdp", "relations.dp_zcdp_tanh"), r"zCDP $\rho$", 1)),
     NotionSpec(Notion.KL, "KL", r"\mathrm{KL}", NotionKind.DIVERGENCE, None, None, _BOTH,
                "max KL divergence D(Q[x] || Q[x']) over ordered neighbour pairs",
                "Dwork, Rothblum, Vadhan, FOCS 2010, doi:10.1109/FOCS.2010.12", "relations.measures._renyi:kl", _FLOAT,
                values="[0, inf]; renyi(ALPHA) as ALPHA -> 1", zeros="0 ln 0 = 0; inf when some Q[x][y] > 0 = Q[x'][y]",
-               kernel=_PAIRS, product=_SAME, frontier=_FRONTIER + "kl_frontier",
+               kernel=_PAIRS, product=_SAME, frontier=_FRONTIER + "kl_frontier", tensorises=True,
                panel=FigurePanel("kl", ("drv2010.kl_dp", "relations.kl_tanh"), "KL divergence", 0)),
     NotionSpec(Notion.CHI2, "χ²", r"\chi^2", NotionKind.DIVERGENCE, None, None, _BOTH,
                "max chi-squared divergence sum_y (Q[x][y] - Q[x'][y])^2 / Q[x'][y] over ordered neighbour pairs "

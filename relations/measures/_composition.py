@@ -695,6 +695,7 @@ def composed_notion(comp: Composition, name: str, *, limit: int | None = None) -
     """
     from relations.measures._notions import notion_result, parse_notion
     from relations.model._composed import MAX_SUFFICIENT_ENTRIES
+    from relations.notions import NOTIONS
 
     limit = MAX_SUFFICIENT_ENTRIES if limit is None else limit
     budgets = ("eps_i", "eps_d", "eps_m", "sigma_min", "eps_all", "neg_sigma")
@@ -702,7 +703,7 @@ def composed_notion(comp: Composition, name: str, *, limit: int | None = None) -
     n = comp.base.channel.shape[0]
     single = len(comp.parts) == 1
     k = comp.counts[0]
-    if single and base_name in ("renyi", "kl", "rho"):  # additive over independent uses: k times one use's
+    if single and base_name in NOTIONS and NOTIONS[base_name].tensorises:  # k times one use's
         one = notion_result(comp.base, name)
         return NotionResult(name, _scaled(one.value, k, f"{k} {one.value}"), one.witness)
     if comp.counts_fit(limit) and base_name not in ("sigma_min", "neg_sigma", "eps_all"):
