@@ -146,6 +146,12 @@ class NotionSpec:
         conclusion is this notion (called with the relation, ``quick``), None when none is known.
     panel : FigurePanel or None
         Its panel in the figure of the conversion frontiers, None when it has none.
+    structure_kernel : str, callable or None
+        A float kernel of the searches that needs the shape's structure (called with the stacked rows
+        ``(B, n, m)``, priors ``(B, n)``, the structure's name and the neighbour pairs), defined on the
+        structures in ``structures`` only; None for the others.
+    structures : tuple of str
+        The structures (``"local"``, ``"D^2"``, ``"product"``) its ``structure_kernel`` is defined on.
     tensorises : bool
         Whether ``k`` independent uses of one mechanism have exactly ``k`` times one use's value (the Renyi
         divergences tensorise: ``D(P^k || Q^k) = k D(P || Q)``, so Renyi DP, KL and zCDP's ``rho`` add up);
@@ -178,6 +184,8 @@ class NotionSpec:
     order_one: str | None = None
     frontier: str | Callable[..., Any] | None = None
     panel: FigurePanel | None = None
+    structure_kernel: str | Callable[..., Any] | None = None
+    structures: tuple[str, ...] = ()
     tensorises: bool = False
 
     @property
@@ -287,7 +295,8 @@ _ROWS = (
                "Cuff, Yu, CCS 2016, doi:10.1145/2976749.2978308", "relations.measures._leakage:cmi", None,
                needs_records=True,
                values="[0, ln |D|]; eps_m locally", zeros="needs records: not defined on an explicit neighbour graph",
-               needs_prior=True, locally="eps_m"),
+               needs_prior=True, locally="eps_m", structure_kernel="relations.measures._batch:cmi_values",
+               structures=("local", "D^2", "product")),
     NotionSpec(Notion.GDP_MU, "μ_GDP", r"\mu_{\mathrm{GDP}}", NotionKind.PROFILE, None, None, _BOTH,
                "Gaussian DP: the least mu with T(Q[x], Q[x']) >= G_mu for all ordered neighbours, "
                "G_mu(a) = Phi(Phi^-1(1 - a) - mu) (inf when no mu suffices; a number, not nats); T the f-DP trade-off curve",
@@ -566,7 +575,8 @@ def mathtext(name: str) -> str:
 
 
 def evaluator(name: str, *, which: str = "exact") -> Callable[..., Any]:
-    """The function computing a notion: ``which`` is ``"exact"``, ``"floats"``, ``"kernel"`` or ``"frontier"``
+    """The function computing a notion: ``which`` is ``"exact"``, ``"floats"``, ``"kernel"``, ``"structure_kernel"``
+    or ``"frontier"``
     (the row's field of that name), imported on first use.
 
     The paper's budgets are computed together: their exact evaluator is :func:`relations.measures.measure`
@@ -588,7 +598,7 @@ def evaluator(name: str, *, which: str = "exact") -> Callable[..., Any]:
     if found is not None:
         return found
     row = NOTIONS[name]
-    if which not in ("exact", "floats", "kernel", "frontier"):
+    if which not in ("exact", "floats", "kernel", "structure_kernel", "frontier"):
         raise ValueError(f"no evaluator {which!r}")
     path = getattr(row, which)
     if path is None:

@@ -48,10 +48,10 @@ import numpy as np
 
 from relations.checking._conjecture_eval import Decision, decide
 from relations.checking._conjectures import Conjecture
-from relations.measures._batch import cmi_values, dense_values, ordered_pairs
+from relations.measures._batch import dense_values, ordered_pairs
 from relations.measures._divergences import parse
 from relations.model._mechanism import Mechanism
-from relations.notions import names
+from relations.notions import NOTIONS, evaluator, names
 from relations.search._small_scope import stochastic_rows
 
 __all__ = ["WINDOW", "Budget", "Shape", "Outcome", "schedule", "gap_array", "float_notions", "screen_gap",
@@ -294,9 +294,15 @@ def _fold(f, xs):
     return out
 
 
+def _structured(name: str) -> bool:
+    """Whether the notion's float kernel needs the shape's structure (the table's ``structure_kernel``)."""
+    row = NOTIONS.get(parse(name)[0])
+    return row is not None and row.structure_kernel is not None
+
+
 def _vectorised(name: str, shape: Shape | None = None) -> bool:
-    if name == "cmi":  # locally I(X;Y); on D^2 per record, below; refused on a graph
-        return shape is not None and shape.structure in ("local", "D^2", "product")
+    if _structured(name):  # e.g. cmi: locally I(X;Y), on D^2 per record; not on a graph
+        return shape is not None and shape.structure in NOTIONS[parse(name)[0]].structures
     return parse(name)[0] in _VECTORISED
 
 
@@ -557,15 +563,16 @@ def _screen(conj: Conjecture, shape: Shape, budget: Budget
             vals[n] = np.repeat(got[n], K)
     per_member = [n for n in names if n not in vals]
     if per_member:
-        extra = [n for n in per_member if n not in dense_base() and n != "cmi"]
+        structured = [n for n in per_member if _structured(n)]
+        extra = [n for n in per_member if n not in dense_base() and n not in structured]
         parts: dict[str, list[np.ndarray]] = {n: [] for n in per_member}
         step = max(1, (1 << 16) // K)
         for lo in range(0, C, step):
             qq = np.repeat(q[lo:lo + step], K, axis=0)
             pp = np.tile(p, (min(step, C - lo), 1))
             got = dense_values(qq, pp, shape.pairs, extra)
-            if "cmi" in per_member:
-                got["cmi"] = cmi_values(qq, pp, shape.structure, shape.pairs)
+            for n in structured:
+                got[n] = evaluator(parse(n)[0], which="structure_kernel")(qq, pp, shape.structure, shape.pairs)
             for n in per_member:
                 parts[n].append(got[n])
         vals.update({n: np.concatenate(parts[n]) for n in per_member})
