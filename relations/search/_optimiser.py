@@ -261,13 +261,11 @@ def search_rr(rel: Relation, central: bool, quick: bool = False) -> Found:
     near: list[tuple[float, int, int, int, int]] = []  # best non-violating grid points, refined below
     for k in domains:
         for si, skew in enumerate(skews):
-            local = _rr_grid_values(rel, k, np.exp(grid), skew)
             if central:  # every r at once: the products' values stacked, each with its diameter r
-                parts = [product_values(local, r) for r in records]
-                stacked = {key: np.concatenate([v[key] for v in parts]) for key in parts[0]}
+                stacked = _rr_products(k, np.exp(grid).tobytes(), skew, extra_notions(rel), records)
                 all_viol, all_ratios, _ = _scores(rel, stacked, np.repeat(records, len(grid)))
             else:
-                all_viol, all_ratios, _ = _scores(rel, local, 1)
+                all_viol, all_ratios, _ = _scores(rel, _rr_grid_values(rel, k, np.exp(grid), skew), 1)
             for n, r in enumerate(records):
                 viol, ratios = all_viol[n * len(grid):(n + 1) * len(grid)], all_ratios[n * len(grid):(n + 1) * len(grid)]
                 i = int(np.argmax(viol))
@@ -290,8 +288,8 @@ def search_rr(rel: Relation, central: bool, quick: bool = False) -> Found:
         for _, r, k, si, i in sorted(near, reverse=True)[:3]:
             skew, diam = skews[si], (r if central else 1)
 
-            def neg(x, k=k, r=r, skew=skew, diam=diam):
-                v = _rr_grid_values(rel, k, np.array([math.exp(x)]), skew)
+            def neg(x, k=k, r=r, skew=skew, diam=diam):  # a point met once: not kept (the grids' cache stays theirs)
+                v = _rr_values.__wrapped__(k, np.array([math.exp(x)]).tobytes(), skew, extra_notions(rel))
                 return -float(_scores(rel, product_values(v, r) if central else v, diam)[0][0])
 
             res = minimize_scalar(neg, bounds=(grid[max(i - 1, 0)], grid[min(i + 1, len(grid) - 1)]),
@@ -346,6 +344,18 @@ def _rr_values(k: int, ts: bytes, skew: float, extra: tuple[str, ...]) -> dict[s
     t = np.frombuffer(ts)[:, None, None]  # krr_rows' matrix, stacked over the ratios
     q = np.where(np.eye(k, dtype=bool)[None], t, 1.0) / (t + k - 1)
     out = dense_values(q, np.broadcast_to(rr_float_prior(k, skew), (len(t), k)), np.array([[0, 1], [1, 0]]), extra)
+    for v in out.values():
+        v.flags.writeable = False
+    return out
+
+
+@lru_cache(maxsize=512)
+def _rr_products(k: int, ts: bytes, skew: float, extra: tuple[str, ...], records: tuple[int, ...]
+                 ) -> dict[str, np.ndarray]:
+    """:func:`_rr_values` of the ``r``-fold products for each ``r`` of ``records``, stacked in that order (each
+    relation of the same conversion notions scores the same stack: computed once per process, read-only)."""
+    parts = [product_values(_rr_values(k, ts, skew, extra), r) for r in records]
+    out = {key: np.concatenate([v[key] for v in parts]) for key in parts[0]}
     for v in out.values():
         v.flags.writeable = False
     return out
