@@ -288,8 +288,8 @@ def search_rr(rel: Relation, central: bool, quick: bool = False) -> Found:
         for _, r, k, si, i in sorted(near, reverse=True)[:3]:
             skew, diam = skews[si], (r if central else 1)
 
-            def neg(x, k=k, r=r, skew=skew, diam=diam):  # a point met once: not kept (the grids' cache stays theirs)
-                v = _rr_values.__wrapped__(k, np.array([math.exp(x)]).tobytes(), skew, extra_notions(rel))
+            def neg(x, k=k, r=r, skew=skew, diam=diam):  # single points in their own cache: the grids' stays theirs
+                v = _rr_point(k, np.array([math.exp(x)]).tobytes(), skew, extra_notions(rel))
                 return -float(_scores(rel, product_values(v, r) if central else v, diam)[0][0])
 
             res = minimize_scalar(neg, bounds=(grid[max(i - 1, 0)], grid[min(i + 1, len(grid) - 1)]),
@@ -347,6 +347,11 @@ def _rr_values(k: int, ts: bytes, skew: float, extra: tuple[str, ...]) -> dict[s
     for v in out.values():
         v.flags.writeable = False
     return out
+
+
+#: :func:`_rr_values` of the single points of the bounded refinement (relations of the same statement refine the
+#: same points).
+_rr_point = lru_cache(maxsize=8192)(_rr_values.__wrapped__)
 
 
 @lru_cache(maxsize=512)
