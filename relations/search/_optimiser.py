@@ -177,7 +177,7 @@ def search_dense_all(rels: Sequence[Relation], family: DenseFamily, starts: Sequ
             rows = np.flatnonzero(rel_of == i)
             other = rels[i].bound
             assert other is not None  # an implication
-            bound[rows] = [other.float(float(a), float(s), diam) for a, s in zip(premise[rows], sigma[rows])]
+            bound[rows] = [other.float(a, s, diam) for a, s in zip(premise[rows].tolist(), sigma[rows].tolist())]
         viol, ratios, bound = _score_arrays(premise, conclusion, bound)
         with np.errstate(invalid="ignore"):  # scale-free, so that the search does not run off to infinite budgets
             neg_violation = np.where(np.isfinite(viol), -viol / (1.0 + np.abs(conclusion) + np.abs(bound)),
@@ -377,7 +377,7 @@ def _scores(rel: Relation, vals: dict[str, np.ndarray], diam) -> tuple[np.ndarra
     else:
         diams = diam.tolist() if isinstance(diam, np.ndarray) else [diam] * len(premise)
         assert rel.bound is not None  # an implication
-        bound = np.array([rel.bound.float(float(a), float(s), d) for a, s, d in zip(premise, sigma, diams)])
+        bound = np.array([rel.bound.float(a, s, d) for a, s, d in zip(premise.tolist(), sigma.tolist(), diams)])
     return _score_arrays(premise, vals[rel.conclusion], bound)
 
 
