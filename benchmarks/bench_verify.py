@@ -18,7 +18,10 @@ last-bit differences of the floats, so the values agree closely but not always t
 ``--end-to-end`` also times ``relations verify --quick`` and the full ``relations verify`` as a user runs
 them, and again without Coq (``RELATIONS_COQC`` empty), as new processes in a temporary output folder:
 wall-clock seconds and the CPU seconds of the process and its children (``verify_*_cpu_s``), the figure
-that a loaded machine inflates least.
+that a loaded machine inflates least.  ``--end-to-end-only`` skips the searches above; ``--no-coq`` times
+only the runs without Coq; ``--against DIR`` runs each command a second time, right after, with the
+``relations`` of another checkout ``DIR`` (a baseline measured in the same run: ``against_verify_*``), and
+says whether the two evidence folders are the same bytes (``same_evidence_*``).
 """
 
 from __future__ import annotations
@@ -76,6 +79,47 @@ def baseline(rel, family, starts, rng, maxiter):
     return best_v, best_q
 
 
+def _same_files(a: str, b: str) -> bool:
+    """The two folders hold the same files with the same bytes."""
+    import filecmp
+
+    def walk(top):
+        return sorted(os.path.relpath(os.path.join(d, f), top) for d, _, fs in os.walk(top) for f in fs)
+
+    names = walk(a)
+    return names == walk(b) and all(filecmp.cmp(os.path.join(a, n), os.path.join(b, n), shallow=False) for n in names)
+
+
+def run_end_to_end(quick: bool, coq: bool = True, against: str | None = None) -> dict:
+    """``relations verify`` as new processes: wall and CPU seconds of each run (with and without Coq, or only
+    without), and of the same command with the package of the checkout ``against`` right after each."""
+    results: dict = {}
+    runs = (("verify_quick", ["--quick"], True), ("verify_full", [], True),
+            ("verify_quick_nocoq", ["--quick"], False), ("verify_full_nocoq", [], False))
+    for label, args, with_coq in runs:
+        if with_coq and not coq:
+            continue
+        with tempfile.TemporaryDirectory() as tmp:
+            for who, tree in (("", None), ("against_", against)):
+                if who and tree is None:
+                    continue
+                env = {**os.environ, **({} if with_coq else {"RELATIONS_COQC": ""})}
+                if tree is not None:
+                    env["PYTHONPATH"] = os.path.abspath(tree)
+                before, t = resource.getrusage(resource.RUSAGE_CHILDREN), time.perf_counter()
+                subprocess.run([sys.executable, "-m", "relations", "verify", *args, "--out", f"{tmp}/{who}ev", "--json"],
+                               check=True, capture_output=True, env=env, cwd=tree)
+                results[f"{who}{label}_s"] = time.perf_counter() - t
+                after = resource.getrusage(resource.RUSAGE_CHILDREN)
+                results[f"{who}{label}_cpu_s"] = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+                print(f"{'baseline ' if who else ''}relations verify {' '.join(args) or '(full effort)'}"
+                      f"{'' if with_coq else ' without Coq'}: {results[f'{who}{label}_s']:.1f} s wall, "
+                      f"{results[f'{who}{label}_cpu_s']:.1f} s CPU")
+            if against is not None:
+                results[f"same_evidence_{label}"] = _same_files(f"{tmp}/ev", f"{tmp}/against_ev")
+    return results
+
+
 def main(quick: bool = False, end_to_end: bool = False) -> dict:
     starts, maxiter = (2, 150) if quick else (4, 300)
     relations = RELATIONS[:2] if quick else RELATIONS
@@ -110,21 +154,22 @@ def main(quick: bool = False, end_to_end: bool = False) -> dict:
           f"{t_all:.1f} s, ratio {t_each / t_all:.1f} (same results)")
     results |= {"catalogue_one_by_one_s": t_each, "catalogue_batched_s": t_all, "catalogue_speedup": t_each / t_all}
     if end_to_end:  # as a user runs it, and without Coq (RELATIONS_COQC empty): wall clock and CPU of the process tree
-        for label, args, coq in (("verify_quick", ["--quick"], True), ("verify_full", [], True),
-                                 ("verify_quick_nocoq", ["--quick"], False), ("verify_full_nocoq", [], False)):
-            env = {**os.environ, **({} if coq else {"RELATIONS_COQC": ""})}
-            with tempfile.TemporaryDirectory() as tmp:
-                before, t = resource.getrusage(resource.RUSAGE_CHILDREN), time.perf_counter()
-                subprocess.run([sys.executable, "-m", "relations", "verify", *args, "--out", tmp + "/ev", "--json"],
-                               check=True, capture_output=True, env=env)
-                results[f"{label}_s"] = time.perf_counter() - t
-                after = resource.getrusage(resource.RUSAGE_CHILDREN)
-                results[f"{label}_cpu_s"] = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
-            print(f"relations verify {' '.join(args) or '(full effort)'}{'' if coq else ' without Coq'}: "
-                  f"{results[f'{label}_s']:.1f} s wall, {results[f'{label}_cpu_s']:.1f} s CPU")
+        results |= run_end_to_end(quick)
     return results
 
 
 if __name__ == "__main__":
-    out = main(quick="--quick" in sys.argv, end_to_end="--end-to-end" in sys.argv)
-    print(json.dumps({k: round(v, 3) for k, v in out.items()}))
+    import argparse
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="the quick effort")
+    parser.add_argument("--end-to-end", action="store_true", help="also time relations verify as new processes")
+    parser.add_argument("--end-to-end-only", action="store_true", help="only the end-to-end runs")
+    parser.add_argument("--no-coq", action="store_true", help="end to end: only the runs without Coq")
+    parser.add_argument("--against", metavar="DIR", help="end to end: a checkout whose relations is the baseline")
+    opts = parser.parse_args()
+    if opts.end_to_end_only:
+        out = run_end_to_end(opts.quick, coq=not opts.no_coq, against=opts.against)
+    else:
+        out = main(quick=opts.quick, end_to_end=opts.end_to_end)
+    print(json.dumps({k: v if isinstance(v, bool) else round(v, 3) for k, v in out.items()}))

@@ -85,3 +85,55 @@ def test_batched_scores_are_the_scalar_violation_and_ratio():
                 assert (q is None and math.isnan(ratios[b])) or q == ratios[b], (rel.id, point, diam)
                 assert bound[b] == float_bound(rel, point, diam)
 
+
+
+@pytest.mark.parametrize("extra", [(), ("rho",), ("kl", "tv"), ("renyi(2)", "eps_delta(1/100000)"), ("maximal_leakage",)],
+                         ids=lambda e: ",".join(e) or "paper")
+def test_the_batched_screen_is_each_draw_measured_alone(extra):
+    """The hypothesis screen's values of every draw, computed per shape in one call, are mechanism_values of
+    each draw alone (the same floats to the last bit); product forms and unreliable copies get None."""
+    from relations.search._batch import mechanism_values
+    from relations.search._screening import _BATCH, _screen_batch, generated
+
+    draws = generated("local", 30) + generated("central", 30)
+    memo: dict = {_BATCH: draws}
+    _screen_batch(memo, extra)
+    assert sum(memo[id(m), extra] is None for m in draws) >= 1  # some product forms among the central draws
+    for mech in draws:
+        assert memo[id(mech), extra] == mechanism_values(mech, extra)
+
+
+def test_the_k_rr_stacks_are_the_products_of_each_number_of_records():
+    """search_rr's stacked product values (computed once per grid) are product_values of each r, concatenated."""
+    from relations.search._families import product_values
+    from relations.search._optimiser import _rr_products, _rr_values
+
+    ts = np.exp(np.linspace(0.05, 10.0, 7)).tobytes()
+    records = (1, 2, 5)
+    stacked = _rr_products(3, ts, 0.9, ("kl",), records)
+    local = _rr_values(3, ts, 0.9, ("kl",))
+    for key, value in stacked.items():
+        expected = np.concatenate([product_values(local, r)[key] for r in records])
+        assert np.array_equal(value, expected), key
+        assert not value.flags.writeable
+    grid = np.log(np.frombuffer(ts))  # k-RR with ratio t: eps_d = ln t; over r = 2 records eps_all = 2 ln t
+    assert np.allclose(stacked["eps_d"][7:14], grid) and np.allclose(stacked["eps_all"][7:14], 2 * grid)
+
+
+def test_the_rr_family_builds_the_mechanism_of_its_rows():
+    """RRFamily.mechanism, with its validated channel kept per (k, t), is the product of krr_rows written out."""
+    from fractions import Fraction
+
+    from relations.mechanisms._local import krr_rows
+    from relations.model._products import ProductPrior
+    from relations.search._families import RRFamily
+
+    t = Fraction(7, 3)
+    for records in (1, 2, 4):
+        got = RRFamily(4, records, Fraction(9, 10)).mechanism(t)
+        rest = Fraction(9, 10) / 3
+        prior = [Fraction(1, 10)] + [rest] * 3
+        want = (Mechanism.local(krr_rows(4, t), prior=prior) if records == 1
+                else Mechanism.product(krr_rows(4, t), records=records,
+                                       prior=ProductPrior.repeated(Prior.of(prior), records)))
+        assert got.to_dict() == want.to_dict()

@@ -446,3 +446,20 @@ def test_tally_counts_conjectures_and_breaks_only_before_the_folder():
     assert tally([V(verdict="unrefuted")], conjectures=rows, folder="ev") == (
         "1 relation: 1 unrefuted; 3 conjectures: " + _counted(rows) + "; evidence in ev")
     assert tally([], conjectures=rows) == "3 conjectures: " + _counted(rows)
+
+
+def test_relations_of_one_statement_share_their_k_rr_search():
+    """verify_all searches the k-RR families once per statement: zheng2025.thm3 (local) and suntay2020.thm1xiv
+    (both settings) both state eps_d <= eps_i - sigma_min, and the second gets the first's search, which is
+    what its own search finds."""
+    from relations.pipeline._verify import _Search
+
+    first, second = get("zheng2025.thm3"), get("suntay2020.thm1xiv")
+    assert (first.premise, first.conclusion, first.bound) == (second.premise, second.conclusion, second.bound)
+    kept: dict = {}
+    found = _Search(first, Effort.of(True), 2025, rr=kept)._rr(False)
+    assert _Search(second, Effort.of(True), 2025, rr=kept)._rr(False) is found
+    own = search_rr(second, central=False, quick=True)
+    assert [m.to_dict() for m in own.candidates] == [m.to_dict() for m in found.candidates]
+    assert (own.best_ratio, own.ratio_family, own.searched) == (found.best_ratio, found.ratio_family, found.searched)
+    assert [c.screen for c in own.ratio_candidates] == [c.screen for c in found.ratio_candidates]

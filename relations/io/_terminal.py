@@ -64,6 +64,10 @@ def safe(text: object, *, newlines: bool = False, tabs: bool = False) -> str:
     s = str(text)
     if s.isprintable():  # the common case: nothing to escape (controls, bidi controls and surrogates are not)
         return s
+    kept = s.replace("\n", "") if newlines else s
+    kept = kept.replace("\t", "") if tabs else kept
+    if kept is not s and kept.isprintable():  # only line breaks (tabs) to keep, as in a table's lines
+        return s
     return "".join(_escape(c) if _unsafe(c) and not ((newlines and c == "\n") or (tabs and c == "\t")) else c
                    for c in s)
 
@@ -87,9 +91,13 @@ def _console_class() -> Any:
                 return super().render_str(safe(text, newlines=True, tabs=True), **kwargs)
 
             def _render_buffer(self, buffer: Any) -> str:  # the last guard: rich's own controls pass
-                return super()._render_buffer(
-                    [s if s.control else Segment(safe(s.text, newlines=True, tabs=True), s.style, s.control)
-                     for s in buffer])
+                def kept(s: Any) -> Any:
+                    if s.control:
+                        return s
+                    text = safe(s.text, newlines=True, tabs=True)
+                    return s if text is s.text else Segment(text, s.style, s.control)
+
+                return super()._render_buffer([kept(s) for s in buffer])
 
             @property
             def file(self) -> Any:

@@ -172,7 +172,8 @@ def diameter(space: InputSpace) -> int | None:
     """The neighbour graph's diameter (longest shortest path); ``None`` if disconnected.
 
     Local: 1 (0 for a single input).  ``D^r``: ``r`` (0 when ``k = 1``).
-    Explicit edges: connectivity in ``O(V + E)`` (scipy); a tree's diameter by two
+    Explicit edges: a small graph (:data:`SMALL_GRAPH_WORK`) by a breadth-first search from every row; else
+    connectivity in ``O(V + E)`` (scipy); a tree's diameter by two
     breadth-first sweeps; otherwise networkx's bounding-diameters algorithm (Takes and
     Kosters 2011, exact, usually a few sweeps instead of one per row), refused above
     :data:`MAX_DIAMETER_WORK`.
@@ -198,6 +199,8 @@ def _graph_diameter(space: GraphInputs) -> int | None:
         return 0
     if not space.edges:
         return None
+    if n * (n + len(space.edges)) <= SMALL_GRAPH_WORK:  # the searches' graphs: no scipy, no networkx to import
+        return _sweeps_diameter(n, space.edges)
     from scipy.sparse import coo_matrix
     from scipy.sparse.csgraph import connected_components, shortest_path
 
@@ -217,6 +220,44 @@ def _graph_diameter(space: GraphInputs) -> int | None:
     g.add_nodes_from(range(n))
     g.add_edges_from(space.edges)
     return int(nx.diameter(g, usebounds=True))  # Takes and Kosters' bounding diameters: exact, few sweeps
+
+
+#: Largest ``rows x (rows + pairs)`` of a graph whose diameter is one breadth-first search per row in plain
+#: Python (:func:`_sweeps_diameter`: microseconds there, where importing scipy and networkx costs a second).
+SMALL_GRAPH_WORK = 4096
+
+
+def _sweeps_diameter(n: int, edges: Sequence[tuple[int, int]]) -> int | None:
+    """The diameter of the graph on ``0..n-1`` with ``edges`` by a breadth-first search from every row; ``None``
+    if it is disconnected.
+
+    Examples
+    --------
+    >>> _sweeps_diameter(4, [(0, 1), (1, 2), (2, 3)]), _sweeps_diameter(4, [(0, 1), (1, 2), (2, 3), (3, 0)])
+    (3, 2)
+    >>> _sweeps_diameter(4, [(0, 1), (2, 3)]) is None
+    True
+    """
+    near: list[list[int]] = [[] for _ in range(n)]
+    for i, j in edges:
+        near[i].append(j)
+        near[j].append(i)
+    longest = 0
+    for start in range(n):
+        depth = {start: 0}
+        frontier = [start]
+        while frontier:
+            nxt = []
+            for x in frontier:
+                for y in near[x]:
+                    if y not in depth:
+                        depth[y] = depth[x] + 1
+                        nxt.append(y)
+            frontier = nxt
+        if len(depth) < n:
+            return None
+        longest = max(longest, max(depth.values()))
+    return longest
 
 
 #: Largest ``rows x (rows + pairs)`` for the diameter of a neighbour graph that is not a tree (its worst

@@ -190,12 +190,13 @@ def verify_relation(rel: Relation, effort: Effort = Effort(), seed: int = 2025) 
 
 
 def _decide(rel: Relation, effort: Effort, seed: int, dense: Mapping[tuple[str, int], Found] | None = None,
-            families: Sequence[FamilyEvidence] = ()) -> RelationVerdict:
+            families: Sequence[FamilyEvidence] = (), rr: dict | None = None) -> RelationVerdict:
     """:func:`verify_relation`, with the dense searches ``dense`` already run (by :func:`verify_all`) and the
-    bounded-exhaustive sweeps ``families`` of the relation (:mod:`relations.search._exhaustive`)."""
+    bounded-exhaustive sweeps ``families`` of the relation (:mod:`relations.search._exhaustive`); ``rr`` keeps the
+    k-RR searches for the next relation of the same statement (:meth:`_Search._rr`)."""
     t0 = time.perf_counter()
     verdict = (_non_implication(rel) if rel.kind == RelationKind.NON_IMPLICATION
-               else _Search(rel, effort, seed, dense, families).run())
+               else _Search(rel, effort, seed, dense, families, rr).run())
     verdict.seconds = time.perf_counter() - t0
     return verdict
 
@@ -231,8 +232,9 @@ class _Search:
     """
 
     def __init__(self, rel: Relation, effort: Effort, seed: int, dense: Mapping[tuple[str, int], Found] | None = None,
-                 families: Sequence[FamilyEvidence] = ()):
+                 families: Sequence[FamilyEvidence] = (), rr: dict | None = None):
         self.rel, self.effort, self.dense, self.families = rel, effort, dense or {}, tuple(families)
+        self.rr = {} if rr is None else rr
         self.rng, self.refutes = np.random.default_rng(seed), _refutes(rel)
         self.searched: list[str] = []
         self.founds: list[Found] = []
@@ -334,7 +336,15 @@ class _Search:
                 done = self.dense.get((setting, i))  # run by verify_all together with the other relations
                 yield self._record(done if done is not None else search_dense(
                     self.rel, fam, self.effort.dense_starts, self.rng, self.effort.dense_maxiter))
-            yield self._record(search_rr(self.rel, central=setting == "central", quick=self.effort.quick))
+            yield self._record(self._rr(setting == "central"))
+
+    def _rr(self, central: bool) -> Found:
+        """:func:`~relations.search._optimiser.search_rr`, which reads only the relation's premise, conclusion and
+        bound: a relation of the same statement searched before in the run (:func:`verify_all`) gives its result."""
+        key = (self.rel.premise, self.rel.conclusion, self.rel.bound, central, self.effort.quick)
+        if key not in self.rr:
+            self.rr[key] = search_rr(self.rel, central=central, quick=self.effort.quick)
+        return self.rr[key]
 
     def _record(self, found: Found) -> Found:
         self.founds.append(found)
@@ -536,11 +546,12 @@ def verify_all(relations: Iterable[Relation] = CATALOGUE, effort: Effort = Effor
     dense = _dense_searches(relations, effort, seed)
     out: list[RelationVerdict | None] = [None] * len(relations)
     order = sorted(range(len(relations)), key=lambda i: relations[i].id in COQ_ONLY)  # stable: Coq ones last
+    rr: dict = {}  # the k-RR searches by statement (the catalogue states some relations twice, locally and centrally)
     for i in order:
         rel = relations[i]
         if on_start:
             on_start(rel)
-        out[i] = v = _decide(rel, effort, seed, dense.get(i), (families or {}).get(rel.id, ()))
+        out[i] = v = _decide(rel, effort, seed, dense.get(i), (families or {}).get(rel.id, ()), rr)
         if on_done:
             on_done(v)
     decided = [v for v in out if v is not None]

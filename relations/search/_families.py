@@ -15,6 +15,7 @@ objective); exact re-checks happen in :mod:`relations.pipeline._verify`.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
@@ -137,14 +138,21 @@ class RRFamily:
         """The exact mechanism with ratio ``t``: local for one record, else a product form."""
         prior = self.prior()
         if self.records == 1:
-            return Mechanism.local(self.channel(t), prior=prior)
-        return Mechanism.product(self.channel(t), records=self.records,
+            return Mechanism.local(_krr_channel(self.k, t), prior=prior)
+        return Mechanism.product(_krr_channel(self.k, t), records=self.records,
                                  prior=prior if prior == "uniform" else ProductPrior.repeated(Prior.of(prior), self.records))
 
     def describe(self) -> str:
         where = "local" if self.records == 1 else f"product over r={self.records}"
         return f"{self.k}-RR {where}" + (f", skew {self.skew}" if self.skew else ", uniform prior")
 
+
+
+@functools.lru_cache(maxsize=1024)
+def _krr_channel(k: int, t: Fraction) -> Channel:
+    """The validated exact k-RR channel with ratio ``t``, built once per process (the searches build the products
+    of the same local channel over many numbers of records; a ``k = 64`` channel is 4096 fractions)."""
+    return Channel.of(krr_rows(k, t))
 
 
 def rr_float_prior(k: int, skew: float) -> np.ndarray:

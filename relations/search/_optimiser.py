@@ -177,7 +177,7 @@ def search_dense_all(rels: Sequence[Relation], family: DenseFamily, starts: Sequ
             rows = np.flatnonzero(rel_of == i)
             other = rels[i].bound
             assert other is not None  # an implication
-            bound[rows] = [other.float(float(a), float(s), diam) for a, s in zip(premise[rows], sigma[rows])]
+            bound[rows] = [other.float(a, s, diam) for a, s in zip(premise[rows].tolist(), sigma[rows].tolist())]
         viol, ratios, bound = _score_arrays(premise, conclusion, bound)
         with np.errstate(invalid="ignore"):  # scale-free, so that the search does not run off to infinite budgets
             neg_violation = np.where(np.isfinite(viol), -viol / (1.0 + np.abs(conclusion) + np.abs(bound)),
@@ -261,13 +261,11 @@ def search_rr(rel: Relation, central: bool, quick: bool = False) -> Found:
     near: list[tuple[float, int, int, int, int]] = []  # best non-violating grid points, refined below
     for k in domains:
         for si, skew in enumerate(skews):
-            local = _rr_grid_values(rel, k, np.exp(grid), skew)
             if central:  # every r at once: the products' values stacked, each with its diameter r
-                parts = [product_values(local, r) for r in records]
-                stacked = {key: np.concatenate([v[key] for v in parts]) for key in parts[0]}
+                stacked = _rr_products(k, np.exp(grid).tobytes(), skew, extra_notions(rel), records)
                 all_viol, all_ratios, _ = _scores(rel, stacked, np.repeat(records, len(grid)))
             else:
-                all_viol, all_ratios, _ = _scores(rel, local, 1)
+                all_viol, all_ratios, _ = _scores(rel, _rr_grid_values(rel, k, np.exp(grid), skew), 1)
             for n, r in enumerate(records):
                 viol, ratios = all_viol[n * len(grid):(n + 1) * len(grid)], all_ratios[n * len(grid):(n + 1) * len(grid)]
                 i = int(np.argmax(viol))
@@ -290,8 +288,8 @@ def search_rr(rel: Relation, central: bool, quick: bool = False) -> Found:
         for _, r, k, si, i in sorted(near, reverse=True)[:3]:
             skew, diam = skews[si], (r if central else 1)
 
-            def neg(x, k=k, r=r, skew=skew, diam=diam):
-                v = _rr_grid_values(rel, k, np.array([math.exp(x)]), skew)
+            def neg(x, k=k, r=r, skew=skew, diam=diam):  # single points in their own cache: the grids' stays theirs
+                v = _rr_point(k, np.array([math.exp(x)]).tobytes(), skew, extra_notions(rel))
                 return -float(_scores(rel, product_values(v, r) if central else v, diam)[0][0])
 
             res = minimize_scalar(neg, bounds=(grid[max(i - 1, 0)], grid[min(i + 1, len(grid) - 1)]),
@@ -351,6 +349,23 @@ def _rr_values(k: int, ts: bytes, skew: float, extra: tuple[str, ...]) -> dict[s
     return out
 
 
+#: :func:`_rr_values` of the single points of the bounded refinement (relations of the same statement refine the
+#: same points).
+_rr_point = lru_cache(maxsize=8192)(_rr_values.__wrapped__)
+
+
+@lru_cache(maxsize=512)
+def _rr_products(k: int, ts: bytes, skew: float, extra: tuple[str, ...], records: tuple[int, ...]
+                 ) -> dict[str, np.ndarray]:
+    """:func:`_rr_values` of the ``r``-fold products for each ``r`` of ``records``, stacked in that order (each
+    relation of the same conversion notions scores the same stack: computed once per process, read-only)."""
+    parts = [product_values(_rr_values(k, ts, skew, extra), r) for r in records]
+    out = {key: np.concatenate([v[key] for v in parts]) for key in parts[0]}
+    for v in out.values():
+        v.flags.writeable = False
+    return out
+
+
 def _scores(rel: Relation, vals: dict[str, np.ndarray], diam) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """:func:`violation`, :func:`ratio` (NaN for None) and :func:`float_bound` at every point of a batch of
     values; ``diam`` is the diameter (None: disconnected), or an array of one per point."""
@@ -362,7 +377,7 @@ def _scores(rel: Relation, vals: dict[str, np.ndarray], diam) -> tuple[np.ndarra
     else:
         diams = diam.tolist() if isinstance(diam, np.ndarray) else [diam] * len(premise)
         assert rel.bound is not None  # an implication
-        bound = np.array([rel.bound.float(float(a), float(s), d) for a, s, d in zip(premise, sigma, diams)])
+        bound = np.array([rel.bound.float(a, s, d) for a, s, d in zip(premise.tolist(), sigma.tolist(), diams)])
     return _score_arrays(premise, vals[rel.conclusion], bound)
 
 

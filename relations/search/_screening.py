@@ -81,6 +81,8 @@ def float_screen(rel: Relation, *, memo: dict | None = None) -> Callable[[Mechan
 
     def screen(mech: Mechanism) -> bool:
         try:
+            if memo is not None and _BATCH in memo and (id(mech), extra) not in memo:
+                _screen_batch(memo, extra)  # every drawn mechanism at once, one dense_values call per shape
             v = _remembered(memo, (id(mech), extra), lambda: mechanism_values(mech, extra))
             if v is None and paper:
                 return True
@@ -90,6 +92,48 @@ def float_screen(rel: Relation, *, memo: dict | None = None) -> Callable[[Mechan
         except (ArithmeticError, ValueError):  # pragma: no cover - floats failed: check exactly
             return True
     return screen
+
+
+#: The memo key of the mechanisms a memo serves (:func:`_drawn`): their float values are computed together.
+_BATCH = "mechanisms"
+
+
+def _screen_batch(memo: dict, extra: tuple[str, ...]) -> None:
+    """:func:`~relations.search._batch.mechanism_values` of every mechanism of ``memo[_BATCH]`` with the notions
+    ``extra``, into ``memo``: the mechanisms of one shape and neighbour pairs (reliable float copies) in one
+    :func:`~relations.search._batch.dense_values` call, ``None`` for the others, as ``mechanism_values`` gives.
+
+    Examples
+    --------
+    >>> from relations.search._batch import mechanism_values
+    >>> mechs = (Mechanism.local([["3/4", "1/4"], ["1/4", "3/4"]]), Mechanism.local([["1/2", "1/2"], ["0", "1"]]),
+    ...          Mechanism.product([["3/4", "1/4"], ["1/4", "3/4"]], records=2))
+    >>> memo = {_BATCH: mechs}
+    >>> _screen_batch(memo, ("kl",))
+    >>> [memo[id(m), ("kl",)] == mechanism_values(m, ("kl",)) for m in mechs], memo[id(mechs[2]), ("kl",)]
+    ([True, True, True], None)
+    """
+    import numpy as np
+
+    from relations.model._distributions import Channel, Prior
+    from relations.search._batch import _space_pairs, dense_values
+
+    groups: dict[tuple, list[tuple[Mechanism, np.ndarray, np.ndarray]]] = {}
+    for mech in memo[_BATCH]:
+        if (id(mech), extra) in memo:
+            continue
+        ch, prior = mech.channel, mech.prior
+        if not isinstance(ch, Channel) or not ch.reliable or not isinstance(prior, Prior) or not prior.reliable:
+            memo[id(mech), extra] = None
+            continue
+        q = np.asarray(ch.array)
+        groups.setdefault((q.shape, _space_pairs(mech.inputs).tobytes()), []).append((mech, q, np.asarray(prior.array)))
+    for group in groups.values():
+        vals = dense_values(np.stack([q for _, q, _ in group]), np.stack([p for _, _, p in group]),
+                            _space_pairs(group[0][0].inputs), extra)
+        columns = {k: v.tolist() for k, v in vals.items()}
+        for i, (mech, _, _) in enumerate(group):
+            memo[id(mech), extra] = {k: v[i] for k, v in columns.items()}
 
 
 def _settings(examples: int):
@@ -183,4 +227,5 @@ def hypothesis_search(rel: Relation, setting: str, effort: Any, *, shrink: bool 
 def _drawn(setting: str, examples: int) -> tuple[tuple[Mechanism, ...], dict]:
     """:func:`generated`'s mechanisms and a memo of their float and exact values (:func:`refutes`), shared by
     every relation screened over them; the mechanisms are held here, so the memo's ids stay theirs."""
-    return generated(setting, examples), {}
+    mechs = generated(setting, examples)
+    return mechs, {_BATCH: mechs}
