@@ -92,7 +92,7 @@ def test_batched_scores_are_the_scalar_violation_and_ratio():
 def test_the_batched_screen_is_each_draw_measured_alone(extra):
     """The hypothesis screen's values of every draw, computed per shape in one call, are mechanism_values of
     each draw alone (the same floats to the last bit); product forms and unreliable copies get None."""
-    from relations.search._batch import mechanism_values
+    from relations.measures._batch import mechanism_values
     from relations.search._screening import _BATCH, _screen_batch, generated
 
     draws = generated("local", 30) + generated("central", 30)

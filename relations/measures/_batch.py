@@ -43,7 +43,7 @@ import numpy as np
 from relations.measures._divergences import _pairs_kernel, parse
 from relations.notions import BASE_NOTIONS, NOTIONS, evaluator, names
 
-__all__ = ["PAPER", "PRIOR_KINDS", "prior_values", "dense_values", "ordered_pairs", "mechanism_values", "cmi_values"]
+__all__ = ["PAPER", "PRIOR_KINDS", "prior_values", "dense_values", "ordered_pairs", "space_pairs", "mechanism_values", "cmi_values"]
 
 #: The notions :func:`dense_values` always computes.
 PAPER = BASE_NOTIONS
@@ -260,13 +260,20 @@ def mechanism_values(mech, extra: Iterable[str] = ()) -> dict[str, float] | None
     ch, prior = mech.channel, mech.prior
     if not isinstance(ch, Channel) or not ch.reliable or not getattr(prior, "reliable", False):
         return None
-    vals = dense_values(np.asarray(ch.array)[None], np.asarray(prior.array)[None], _space_pairs(mech.inputs), extra)
+    vals = dense_values(np.asarray(ch.array)[None], np.asarray(prior.array)[None], space_pairs(mech.inputs), extra)
     return {k: float(v[0]) for k, v in vals.items()}
 
 
 @functools.lru_cache(maxsize=256)
-def _space_pairs(space) -> np.ndarray:
-    """:func:`ordered_pairs` of an input space's neighbour pairs, once per space (read-only)."""
+def space_pairs(space) -> np.ndarray:
+    """:func:`ordered_pairs` of an input space's neighbour pairs, once per space (read-only).
+
+    Examples
+    --------
+    >>> from relations.mechanisms import krr
+    >>> space_pairs(krr(3, 2).inputs).tolist()  # 3-RR: every ordered pair of distinct inputs
+    [[0, 1], [1, 0], [0, 2], [2, 0], [1, 2], [2, 1]]
+    """
     out = ordered_pairs(space.pairs())
     out.setflags(write=False)
     return out

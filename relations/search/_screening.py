@@ -99,13 +99,13 @@ _BATCH = "mechanisms"
 
 
 def _screen_batch(memo: dict, extra: tuple[str, ...]) -> None:
-    """:func:`~relations.search._batch.mechanism_values` of every mechanism of ``memo[_BATCH]`` with the notions
+    """:func:`~relations.measures._batch.mechanism_values` of every mechanism of ``memo[_BATCH]`` with the notions
     ``extra``, into ``memo``: the mechanisms of one shape and neighbour pairs (reliable float copies) in one
-    :func:`~relations.search._batch.dense_values` call, ``None`` for the others, as ``mechanism_values`` gives.
+    :func:`~relations.measures._batch.dense_values` call, ``None`` for the others, as ``mechanism_values`` gives.
 
     Examples
     --------
-    >>> from relations.search._batch import mechanism_values
+    >>> from relations.measures._batch import mechanism_values
     >>> mechs = (Mechanism.local([["3/4", "1/4"], ["1/4", "3/4"]]), Mechanism.local([["1/2", "1/2"], ["0", "1"]]),
     ...          Mechanism.product([["3/4", "1/4"], ["1/4", "3/4"]], records=2))
     >>> memo = {_BATCH: mechs}
@@ -115,8 +115,8 @@ def _screen_batch(memo: dict, extra: tuple[str, ...]) -> None:
     """
     import numpy as np
 
+    from relations.measures._batch import dense_values, space_pairs
     from relations.model._distributions import Channel, Prior
-    from relations.search._batch import _space_pairs, dense_values
 
     groups: dict[tuple, list[tuple[Mechanism, np.ndarray, np.ndarray]]] = {}
     for mech in memo[_BATCH]:
@@ -127,10 +127,10 @@ def _screen_batch(memo: dict, extra: tuple[str, ...]) -> None:
             memo[id(mech), extra] = None
             continue
         q = np.asarray(ch.array)
-        groups.setdefault((q.shape, _space_pairs(mech.inputs).tobytes()), []).append((mech, q, np.asarray(prior.array)))
+        groups.setdefault((q.shape, space_pairs(mech.inputs).tobytes()), []).append((mech, q, np.asarray(prior.array)))
     for group in groups.values():
         vals = dense_values(np.stack([q for _, q, _ in group]), np.stack([p for _, _, p in group]),
-                            _space_pairs(group[0][0].inputs), extra)
+                            space_pairs(group[0][0].inputs), extra)
         columns = {k: v.tolist() for k, v in vals.items()}
         for i, (mech, _, _) in enumerate(group):
             memo[id(mech), extra] = {k: v[i] for k, v in columns.items()}
