@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-__all__ = ["MAX_PATHS", "MAX_DEPTH", "MAX_DEEPENING", "DEEPENING_WORK", "deeper", "MAX_OUTCOMES", "Truncated", "THRESHOLD_ROUNDING", "NotEnumerable", "HiddenRandomness",
+__all__ = ["MAX_PATHS", "MAX_DEPTH", "FIRST_DEPTH", "MAX_DEEPENING", "DEEPENING_WORK", "deeper", "MAX_OUTCOMES", "Truncated", "THRESHOLD_ROUNDING", "NotEnumerable", "HiddenRandomness",
            "Replay", "Jump", "uniform_weights", "exact_threshold", "float_radius", "NUMPY_COMPARISONS", "UniformDraw",
            "ScaledDraw"]
 
@@ -47,6 +47,11 @@ MAX_PATHS = 1_000_000
 #: Most draws along one path: a loop on draws (rejection sampling, a geometric built from coin flips) is
 #: followed this deep, and the probability of the paths beyond is carried as unexplored mass.
 MAX_DEPTH = 128
+#: Depth of the first level of a loop on draws in the audit (:func:`~relations.audit._exact.deepening`): a loop
+#: whose states repeat is cut at every repeated state, so its paths are short and a shallow level often decides;
+#: the levels then double (64, 128, ...).  A level that fails outright (not a loop: a vector of bits read past
+#: the depth) is run again at :data:`MAX_DEPTH`.
+FIRST_DEPTH = 32
 #: Deepest a loop on draws is followed: when the bound at one depth decides nothing, the depth is doubled
 #: (256, 512, 1024) while :func:`deeper` says so.
 MAX_DEEPENING = 1024
@@ -133,6 +138,9 @@ class Replay:
         self.node_prob: list[Fraction] = []  # each numbered node's probability, radius and parent (-1: none)
         self.node_radius: list[float] = []
         self.node_parent: list[int] = []
+        self.node_depth: list[int] = []  # a state first met deep has a shallower continuation than the same state
+        # met nearer the root (the depth cuts it sooner): a path jumps only to a node at its depth or above, and
+        # a shallower visit is followed afresh and becomes the node later paths jump to
         self.keys: list[int] = []  # the numbers of the nodes on the current path
 
     def decide(self, weights: Sequence[Fraction], radii: Sequence[float] | None = None) -> int:
@@ -150,7 +158,7 @@ class Replay:
         else:
             if self.snapshot is not None:
                 self._record(depth)
-            choice = 0 if weights[0] > 0 else next(i for i, w in enumerate(weights) if w > 0)
+            choice = _first(weights)
         trail.append((choice, weights))
         if len(self.prefix) <= depth + 1:
             self.prefix.append(self.prefix[depth] * weights[choice])
@@ -163,7 +171,7 @@ class Replay:
         key = self.snapshot()
         if key is not None:
             seen = self.states.get(key)
-            if seen is not None:
+            if seen is not None and self.node_depth[seen] <= depth:  # its continuation was followed as deep
                 raise Jump(seen)
         number = len(self.node_prob)
         if key is not None:
@@ -171,6 +179,7 @@ class Replay:
         self.node_prob.append(self.prefix[depth])
         self.node_radius.append(self.radius)
         self.node_parent.append(self.keys[depth - 1] if depth else -1)
+        self.node_depth.append(depth)
         self.keys.append(number)
 
     def probability(self) -> Fraction:
@@ -181,7 +190,7 @@ class Replay:
         trail = self.trail
         while trail:
             choice, weights = trail[-1]
-            nxt = next((i for i in range(choice + 1, len(weights)) if weights[i] > 0), None)
+            nxt = _after(choice, weights)
             if nxt is not None:
                 d = len(trail) - 1
                 self.forced = [c for c, _ in trail[:-1]] + [nxt]
@@ -193,6 +202,21 @@ class Replay:
                 return True
             trail.pop()
         return False
+
+
+def _first(weights: Sequence[Fraction]) -> int:
+    """The branch a new node takes first: of two, the likelier (so that the walk meets a loop's states first
+    near the root, where their continuations are followed deepest); of more, the first with a weight."""
+    if len(weights) == 2 and weights[1] > weights[0]:
+        return 1
+    return 0 if weights[0] > 0 else next(i for i, w in enumerate(weights) if w > 0)
+
+
+def _after(choice: int, weights: Sequence[Fraction]) -> int | None:
+    """The branch taken after ``choice`` at a node (:func:`_first`'s order), or ``None``."""
+    if len(weights) == 2 and weights[1] > weights[0]:
+        return 0 if choice == 1 and weights[0] > 0 else None
+    return next((i for i in range(choice + 1, len(weights)) if weights[i] > 0), None)
 
 
 _THRESHOLDS: dict[float, tuple[Fraction, float]] = {}
