@@ -194,8 +194,11 @@ class Replay:
             if nxt is not None:
                 d = len(trail) - 1
                 self.forced = [c for c, _ in trail[:-1]] + [nxt]
-                del self.prefix[d + 1:]
-                self.prefix.append(self.prefix[d] * weights[nxt])
+                if weights[nxt] is weights[choice]:  # a uniform draw's next outcome: the same probability
+                    del self.prefix[d + 2:]
+                else:
+                    del self.prefix[d + 1:]
+                    self.prefix.append(self.prefix[d] * weights[nxt])
                 self.trail = []
                 self.radius = 1.0
                 del self.keys[d + 1:]
@@ -207,16 +210,25 @@ class Replay:
 def _first(weights: Sequence[Fraction]) -> int:
     """The branch a new node takes first: of two, the likelier (so that the walk meets a loop's states first
     near the root, where their continuations are followed deepest); of more, the first with a weight."""
-    if len(weights) == 2 and weights[1] > weights[0]:
+    if len(weights) == 2 and _likelier(weights):
         return 1
-    return 0 if weights[0] > 0 else next(i for i, w in enumerate(weights) if w > 0)
+    return 0 if weights[0] else next(i for i, w in enumerate(weights) if w)  # (weights are never negative)
+
+
+def _likelier(weights: Sequence[Fraction]) -> bool:
+    """Whether the second of two weights is the larger (on integers: a node's order is asked on every path)."""
+    a, b = weights
+    return b.numerator * a.denominator > a.numerator * b.denominator
 
 
 def _after(choice: int, weights: Sequence[Fraction]) -> int | None:
     """The branch taken after ``choice`` at a node (:func:`_first`'s order), or ``None``."""
-    if len(weights) == 2 and weights[1] > weights[0]:
-        return 0 if choice == 1 and weights[0] > 0 else None
-    return next((i for i in range(choice + 1, len(weights)) if weights[i] > 0), None)
+    if len(weights) == 2 and _likelier(weights):
+        return 0 if choice == 1 and weights[0] else None
+    for i in range(choice + 1, len(weights)):
+        if weights[i]:
+            return i
+    return None
 
 
 _THRESHOLDS: dict[float, tuple[Fraction, float]] = {}
@@ -262,6 +274,7 @@ class UniformDraw:
     hi: Fraction = Fraction(1)
     lo_err: float = 0.0  # absolute rounding of the thresholds lo and hi came from
     hi_err: float = 0.0
+    fresh: bool = True  # [0, 1) as drawn, not narrowed yet (lo, hi and their roundings as above)
 
     def _below(self, t: Any) -> bool:
         """Branch on ``u < t``: True with probability ``(t - lo)/(hi - lo)`` (clipped)."""
@@ -269,18 +282,20 @@ class UniformDraw:
 
     def below(self, t: Fraction, err: float) -> bool:
         """Branch on ``u < t`` for an exact ``t`` with absolute rounding ``err``."""
-        if self.lo == 0 and self.hi == 1 and not (self.lo_err or self.hi_err) and 0 < t < 1:  # a fresh draw
+        if self.fresh and 0 < t < 1:  # a fresh draw
             key = (t, err)
             known = _FRESH.get(key)
             if known is None:
                 known = _FRESH[key] = ((t, 1 - t), None if not err else (err / float(t), err / float(1 - t)))
                 if len(_FRESH) > 4096:
                     _FRESH.clear()
+            self.fresh = False
             if self.replay.decide(*known) == 0:
                 self.hi, self.hi_err = t, err
                 return True
             self.lo, self.lo_err = t, err
             return False
+        self.fresh = False
         if t <= self.lo:
             t, err = self.lo, self.lo_err
         elif t >= self.hi:

@@ -408,8 +408,7 @@ class _Walk:
                     radius = replay.radius
             if not replay.advance():
                 break
-        row = {j: sum((Fraction(n, d) for d, n in bucket.items()), Fraction(0)) for j, bucket in sums.items()}
-        return row, lost, radius
+        return {j: _total(bucket) for j, bucket in sums.items()}, lost, radius
 
     def chain(self, x: Any) -> tuple[dict[int, Fraction], Fraction, float] | None:
         """The paths of ``x`` again, cut where a state repeats (:mod:`relations.audit._states`), and the Markov
@@ -484,6 +483,18 @@ class _Walk:
 
 
 _CUT = object()
+
+
+def _total(bucket: dict[int, int]) -> Fraction:
+    """The sum of the fractions ``n / d`` of ``{d: n}``, over their least common denominator (one division).
+
+    Examples
+    --------
+    >>> _total({4: 3, 6: 1})
+    Fraction(11, 12)
+    """
+    common = math.lcm(*bucket)
+    return Fraction(sum(n * (common // d) for d, n in bucket.items()), common)
 
 
 def _key(value: Any) -> Hashable:

@@ -35,6 +35,7 @@ __all__ = ["EnumeratingGenerator", "through"]
 #: ``randint``, ``secrets.randbelow`` ...): the frame that compares the draw is the first one above them.
 PASS_THROUGH: set[types.CodeType] = set()
 _OWN = ("relations/audit/", "relations\\audit\\")
+_OWN_CODE: dict[types.CodeType, bool] = {}
 
 
 def through(f: Callable[..., Any]) -> Callable[..., Any]:
@@ -49,9 +50,18 @@ def _split(low: int, n: int) -> tuple[list[Fraction], tuple[int, int]] | None:
     comparison and a value on each side (every value on one side gives the code the same answer, so one branch per
     side is the same channel as ``n`` branches); ``None`` when the draw is used otherwise."""
     frame: Any = sys._getframe(2)
-    while frame is not None and frame.f_code in PASS_THROUGH:
+    code = frame.f_code
+    while code in PASS_THROUGH:
         frame = frame.f_back
-    if frame is None or any(part in frame.f_code.co_filename for part in _OWN):
+        if frame is None:
+            return None
+        code = frame.f_code
+    own = _OWN_CODE.get(code)
+    if own is None:
+        if len(_OWN_CODE) > 4096:
+            _OWN_CODE.clear()
+        own = _OWN_CODE[code] = any(part in code.co_filename for part in _OWN)
+    if own:
         return None
     found = compared_with(frame)
     if found is None:
