@@ -354,13 +354,14 @@ def test_deepening_is_decided_by_a_count_of_work():
 
 @pytest.mark.slow  # enumerates the rejection loop at every depth, then audits it (about 25 s)
 def test_deepening_is_bounded_by_work_not_the_clock():
-    """Levels of 128, 256, ... draws while the next level's predicted work, 4 * paths * depth, stays within
-    DEEPENING_WORK: a count, so the audit stops at the same depth on any machine, and says which."""
-    from relations.audit._enumerate import DEEPENING_WORK, deeper
+    """Levels of 32, 64, 128, ... draws (FIRST_DEPTH, doubled) while the next level's predicted work, 4 * paths *
+    depth, stays within DEEPENING_WORK: a count, so the audit stops at the same depth on any machine, and says
+    which."""
+    from relations.audit._enumerate import DEEPENING_WORK, FIRST_DEPTH, deeper
     from relations.audit._exact import mass_text
 
     assert deeper(128, DEEPENING_WORK // 512) and not deeper(128, DEEPENING_WORK // 512 + 1)
-    depth = 128
+    depth = FIRST_DEPTH
     while True:
         e = enumerate_channel(_counted_retry, [0, 1, 2, 3], max_depth=depth, allow_unexplored=True)
         if 4 * e.runs * depth > DEEPENING_WORK or depth == 1024:
@@ -376,8 +377,10 @@ def test_deepening_is_bounded_by_work_not_the_clock():
 
 def test_a_geometric_shift_is_violated_on_its_support():
     """x + a geometric count of coin flips: output 0 is impossible for x = 1 (true eps_d infinite); the
-    unexplored mass of x = 1 (2^-128) could in principle reach output 0, so the certified bound is
-    ln((1/2) / 2^-128), about 88 nats."""
+    unexplored mass of x = 1 (2^-d at the first depth d, FIRST_DEPTH) could in principle reach output 0, so the
+    certified bound is ln((1/2) / 2^-d) = (d - 1) ln 2 (21.5 nats at d = 32), which already exceeds the claim."""
+    from relations.audit._enumerate import FIRST_DEPTH
+
     def shifted(x, rng):
         n = 0
         while rng.random() < 0.5:
@@ -385,7 +388,9 @@ def test_a_geometric_shift_is_violated_on_its_support():
         return x + n
 
     report = audit(shifted, domain=[0, 1], eps="5")
-    assert report.verdict == "violated" and float(report.eps_d_lower.split()[0]) > 80
+    text = report.eps_d_lower.split()[0]
+    value = math.log(int(text[3:-1])) if text.startswith("ln(") else float(text)
+    assert report.verdict == "violated" and value >= (FIRST_DEPTH - 1) * math.log(2) - 1e-9
 
 
 def test_numpy_scalars_compare_with_draws_on_either_side():

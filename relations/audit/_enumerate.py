@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-__all__ = ["MAX_PATHS", "MAX_DEPTH", "MAX_DEEPENING", "DEEPENING_WORK", "deeper", "MAX_OUTCOMES", "Truncated", "THRESHOLD_ROUNDING", "NotEnumerable", "HiddenRandomness",
+__all__ = ["MAX_PATHS", "MAX_DEPTH", "FIRST_DEPTH", "MAX_DEEPENING", "DEEPENING_WORK", "deeper", "MAX_OUTCOMES", "Truncated", "THRESHOLD_ROUNDING", "NotEnumerable", "HiddenRandomness",
            "Replay", "Jump", "uniform_weights", "exact_threshold", "float_radius", "NUMPY_COMPARISONS", "UniformDraw",
            "ScaledDraw"]
 
@@ -47,6 +47,11 @@ MAX_PATHS = 1_000_000
 #: Most draws along one path: a loop on draws (rejection sampling, a geometric built from coin flips) is
 #: followed this deep, and the probability of the paths beyond is carried as unexplored mass.
 MAX_DEPTH = 128
+#: Depth of the first level of a loop on draws in the audit (:func:`~relations.audit._exact.deepening`): a loop
+#: whose states repeat is cut at every repeated state, so its paths are short and a shallow level often decides;
+#: the levels then double (64, 128, ...).  A level that fails outright (not a loop: a vector of bits read past
+#: the depth) is run again at :data:`MAX_DEPTH`.
+FIRST_DEPTH = 32
 #: Deepest a loop on draws is followed: when the bound at one depth decides nothing, the depth is doubled
 #: (256, 512, 1024) while :func:`deeper` says so.
 MAX_DEEPENING = 1024
@@ -133,6 +138,9 @@ class Replay:
         self.node_prob: list[Fraction] = []  # each numbered node's probability, radius and parent (-1: none)
         self.node_radius: list[float] = []
         self.node_parent: list[int] = []
+        self.node_depth: list[int] = []  # a state first met deep has a shallower continuation than the same state
+        # met nearer the root (the depth cuts it sooner): a path jumps only to a node at its depth or above, and
+        # a shallower visit is followed afresh and becomes the node later paths jump to
         self.keys: list[int] = []  # the numbers of the nodes on the current path
 
     def decide(self, weights: Sequence[Fraction], radii: Sequence[float] | None = None) -> int:
@@ -150,7 +158,7 @@ class Replay:
         else:
             if self.snapshot is not None:
                 self._record(depth)
-            choice = 0 if weights[0] > 0 else next(i for i, w in enumerate(weights) if w > 0)
+            choice = _first(weights)
         trail.append((choice, weights))
         if len(self.prefix) <= depth + 1:
             self.prefix.append(self.prefix[depth] * weights[choice])
@@ -163,7 +171,7 @@ class Replay:
         key = self.snapshot()
         if key is not None:
             seen = self.states.get(key)
-            if seen is not None:
+            if seen is not None and self.node_depth[seen] <= depth:  # its continuation was followed as deep
                 raise Jump(seen)
         number = len(self.node_prob)
         if key is not None:
@@ -171,6 +179,7 @@ class Replay:
         self.node_prob.append(self.prefix[depth])
         self.node_radius.append(self.radius)
         self.node_parent.append(self.keys[depth - 1] if depth else -1)
+        self.node_depth.append(depth)
         self.keys.append(number)
 
     def probability(self) -> Fraction:
@@ -181,18 +190,45 @@ class Replay:
         trail = self.trail
         while trail:
             choice, weights = trail[-1]
-            nxt = next((i for i in range(choice + 1, len(weights)) if weights[i] > 0), None)
+            nxt = _after(choice, weights)
             if nxt is not None:
                 d = len(trail) - 1
                 self.forced = [c for c, _ in trail[:-1]] + [nxt]
-                del self.prefix[d + 1:]
-                self.prefix.append(self.prefix[d] * weights[nxt])
+                if weights[nxt] is weights[choice]:  # a uniform draw's next outcome: the same probability
+                    del self.prefix[d + 2:]
+                else:
+                    del self.prefix[d + 1:]
+                    self.prefix.append(self.prefix[d] * weights[nxt])
                 self.trail = []
                 self.radius = 1.0
                 del self.keys[d + 1:]
                 return True
             trail.pop()
         return False
+
+
+def _first(weights: Sequence[Fraction]) -> int:
+    """The branch a new node takes first: of two, the likelier (so that the walk meets a loop's states first
+    near the root, where their continuations are followed deepest); of more, the first with a weight."""
+    if len(weights) == 2 and _likelier(weights):
+        return 1
+    return 0 if weights[0] else next(i for i, w in enumerate(weights) if w)  # (weights are never negative)
+
+
+def _likelier(weights: Sequence[Fraction]) -> bool:
+    """Whether the second of two weights is the larger (on integers: a node's order is asked on every path)."""
+    a, b = weights
+    return b.numerator * a.denominator > a.numerator * b.denominator
+
+
+def _after(choice: int, weights: Sequence[Fraction]) -> int | None:
+    """The branch taken after ``choice`` at a node (:func:`_first`'s order), or ``None``."""
+    if len(weights) == 2 and _likelier(weights):
+        return 0 if choice == 1 and weights[0] else None
+    for i in range(choice + 1, len(weights)):
+        if weights[i]:
+            return i
+    return None
 
 
 _THRESHOLDS: dict[float, tuple[Fraction, float]] = {}
@@ -238,6 +274,7 @@ class UniformDraw:
     hi: Fraction = Fraction(1)
     lo_err: float = 0.0  # absolute rounding of the thresholds lo and hi came from
     hi_err: float = 0.0
+    fresh: bool = True  # [0, 1) as drawn, not narrowed yet (lo, hi and their roundings as above)
 
     def _below(self, t: Any) -> bool:
         """Branch on ``u < t``: True with probability ``(t - lo)/(hi - lo)`` (clipped)."""
@@ -245,18 +282,20 @@ class UniformDraw:
 
     def below(self, t: Fraction, err: float) -> bool:
         """Branch on ``u < t`` for an exact ``t`` with absolute rounding ``err``."""
-        if self.lo == 0 and self.hi == 1 and not (self.lo_err or self.hi_err) and 0 < t < 1:  # a fresh draw
+        if self.fresh and 0 < t < 1:  # a fresh draw
             key = (t, err)
             known = _FRESH.get(key)
             if known is None:
                 known = _FRESH[key] = ((t, 1 - t), None if not err else (err / float(t), err / float(1 - t)))
                 if len(_FRESH) > 4096:
                     _FRESH.clear()
+            self.fresh = False
             if self.replay.decide(*known) == 0:
                 self.hi, self.hi_err = t, err
                 return True
             self.lo, self.lo_err = t, err
             return False
+        self.fresh = False
         if t <= self.lo:
             t, err = self.lo, self.lo_err
         elif t >= self.hi:

@@ -18,6 +18,7 @@ from fractions import Fraction
 from typing import Any, TypeVar
 
 from relations.audit._enumerate import (
+    FIRST_DEPTH,
     MAX_DEPTH,
     MAX_OUTCOMES,
     MAX_PATHS,
@@ -301,14 +302,15 @@ def enumerate_channel(fn: Callable[..., Any], domain: Sequence[Any], *, pass_rng
         walk.current = current
         for x in domain:
             states = [_state(g) for _, g in watched]
+            probe = loops and walk.max_depth > LOOP_PROBE  # a cut path is enough to know that it loops
             try:
-                row, lost, r = walk.paths(x, LOOP_PROBE)
+                row, lost, r = walk.paths(x, LOOP_PROBE, probe)
             except HiddenRandomness:  # the replays differed: a generator built before the run, if one moved
                 if all(_state(g) == before for (_, g), before in zip(watched, states)):
                     raise
             if any(_state(g) != before for (_, g), before in zip(watched, states)):
                 walk.careful = watched  # a generator built before the run moved: again, path by path
-                row, lost, r = walk.paths(x, LOOP_PROBE)
+                row, lost, r = walk.paths(x, LOOP_PROBE, probe)
                 walk.careful = None
             if lost:  # a loop on draws: its states, where they repeat; else deeper
                 looped = None
@@ -371,9 +373,10 @@ class _Walk:
                 raise HiddenRandomness(f"the randomizer draws from {name}, a generator built before the "
                                        "audit ran (at import): its draws cannot be enumerated")
 
-    def paths(self, x: Any, depth: int | None = None) -> tuple[dict[int, Fraction], Fraction, float]:
+    def paths(self, x: Any, depth: int | None = None, probe: bool = False) -> tuple[dict[int, Fraction], Fraction, float]:
         """Every path of input ``x`` (to ``depth`` draws, at most the walk's): its row (output number to
-        probability), the unexplored mass, the radius."""
+        probability), the unexplored mass, the radius.  With ``probe``, the walk stops at the first path cut at
+        the depth (a loop on draws, enumerated again by :meth:`chain`): the row is then incomplete."""
         sums: dict[int, dict[int, int]] = {}  # output number -> denominator -> sum of numerators
         lost = Fraction(0)
         radius = 1.0
@@ -390,6 +393,8 @@ class _Walk:
                 value = _CUT
             if states is not None:
                 self._check(states)
+            if value is _CUT and probe and not first:  # a loop (once a complete path was replayed for hidden
+                break  # randomness): the probe's work is done
             if value is not _CUT:
                 key = _key(value)
                 if first:  # the first complete path, replayed: hidden randomness would change its output
@@ -403,8 +408,7 @@ class _Walk:
                     radius = replay.radius
             if not replay.advance():
                 break
-        row = {j: sum((Fraction(n, d) for d, n in bucket.items()), Fraction(0)) for j, bucket in sums.items()}
-        return row, lost, radius
+        return {j: _total(bucket) for j, bucket in sums.items()}, lost, radius
 
     def chain(self, x: Any) -> tuple[dict[int, Fraction], Fraction, float] | None:
         """The paths of ``x`` again, cut where a state repeats (:mod:`relations.audit._states`), and the Markov
@@ -449,7 +453,7 @@ class _Walk:
             return node
 
         n, width = len(targets) + 1, len(outputs) + 1  # the last column: unexplored
-        moves = [[Fraction(0)] * n for _ in range(n)]
+        moves: list[dict[int, Fraction]] = [{} for _ in range(n)]
         exits = [[Fraction(0)] * width for _ in range(n)]
         radius = 1.0
 
@@ -464,12 +468,12 @@ class _Walk:
             radius = max(radius, r)
             k, c = place(node, prob, r)
             if kind == 2:
-                moves[k][index[payload]] += c
+                moves[k][index[payload]] = moves[k].get(index[payload], Fraction(0)) + c
             else:
                 exits[k][width - 1 if kind == 1 else payload] += c
         for t in targets:  # the first node of each repeated state, reached from its owner
             k, c = place(parent[t], node_prob[t], radius_at[t])
-            moves[k][index[t]] += c
+            moves[k][index[t]] = moves[k].get(index[t], Fraction(0)) + c
         solved = solve_chain(moves, exits)
         if solved is None:
             raise _NoChain()
@@ -479,6 +483,18 @@ class _Walk:
 
 
 _CUT = object()
+
+
+def _total(bucket: dict[int, int]) -> Fraction:
+    """The sum of the fractions ``n / d`` of ``{d: n}``, over their least common denominator (one division).
+
+    Examples
+    --------
+    >>> _total({4: 3, 6: 1})
+    Fraction(11, 12)
+    """
+    common = math.lcm(*bucket)
+    return Fraction(sum(n * (common // d) for d, n in bucket.items()), common)
 
 
 def _key(value: Any) -> Hashable:
@@ -550,10 +566,12 @@ class Unexplored(NotEnumerable):
 
 
 def deepening(explore: Callable[[int, float], T], *, seconds: float) -> T:
-    """``explore(depth, seconds_left)`` at :data:`~relations.audit._enumerate.MAX_DEPTH`, and again at twice the
+    """``explore(depth, seconds_left)`` at :data:`~relations.audit._enumerate.FIRST_DEPTH`, and again at twice the
     depth each time it raises :class:`Unexplored` (a loop whose bound decided nothing) while
     :func:`~relations.audit._enumerate.deeper` allows it and ``seconds`` last; then that :class:`Unexplored`
-    propagates, or, when a deeper level fails (its time budget ran out), the deepest one found.
+    propagates, or, when a deeper level fails (its time budget ran out), the deepest one found.  When the first
+    level fails outright (not a loop cut short: a vector of bits read past the depth), it is run again at
+    :data:`~relations.audit._enumerate.MAX_DEPTH`.
 
     Examples
     --------
@@ -564,10 +582,12 @@ def deepening(explore: Callable[[int, float], T], *, seconds: float) -> T:
     >>> deepening(explore, seconds=60.0)
     512
     """
-    start, depth = time.monotonic(), MAX_DEPTH
+    start, depth = time.monotonic(), FIRST_DEPTH
     deepest: Unexplored | None = None
+    first = True
     while True:
-        left = seconds if deepest is None else seconds - (time.monotonic() - start)
+        left = seconds if first else seconds - (time.monotonic() - start)
+        first = False
         try:
             return explore(depth, left)
         except Unexplored as cut:
@@ -575,6 +595,9 @@ def deepening(explore: Callable[[int, float], T], *, seconds: float) -> T:
                 raise
             deepest = cut
         except NotEnumerable:
+            if deepest is None and depth < MAX_DEPTH and time.monotonic() - start < seconds:
+                depth = MAX_DEPTH  # not a loop cut short (a vector of bits read past the depth): at full depth
+                continue
             if deepest is None:
                 raise
             raise deepest from None  # the time budget ran out while deepening: the deepest bound found

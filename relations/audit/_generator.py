@@ -9,6 +9,8 @@ outcome, uniform floats (``random``, ``uniform``) as symbolic draws
 from __future__ import annotations
 
 import math
+import sys
+import types
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any
@@ -24,9 +26,66 @@ from relations.audit._enumerate import (
     float_radius,
     uniform_weights,
 )
+from relations.audit._states import compared_with
 from relations.audit._vectors import UniformVector
 
-__all__ = ["EnumeratingGenerator"]
+__all__ = ["EnumeratingGenerator", "through"]
+
+#: The code of the closed world's wrappers that hand an integer draw back unchanged (``random.randrange``,
+#: ``randint``, ``secrets.randbelow`` ...): the frame that compares the draw is the first one above them.
+PASS_THROUGH: set[types.CodeType] = set()
+_OWN = ("relations/audit/", "relations\\audit\\")
+_OWN_CODE: dict[types.CodeType, bool] = {}
+
+
+def through(f: Callable[..., Any]) -> Callable[..., Any]:
+    """Mark ``f`` as handing the integer draws it makes back unchanged (:data:`PASS_THROUGH`)."""
+    PASS_THROUGH.add(f.__code__)
+    return f
+
+
+def _split(low: int, n: int) -> tuple[list[Fraction], tuple[int, int]] | None:
+    """An integer draw in ``[low, low + n)`` that the code only compares with a number (``rng.randrange(d) <
+    p.numerator``, see :func:`~relations.audit._states.compared_with`): the weights of the two sides of the
+    comparison and a value on each side (every value on one side gives the code the same answer, so one branch per
+    side is the same channel as ``n`` branches); ``None`` when the draw is used otherwise."""
+    frame: Any = sys._getframe(2)
+    code = frame.f_code
+    while code in PASS_THROUGH:
+        frame = frame.f_back
+        if frame is None:
+            return None
+        code = frame.f_code
+    own = _OWN_CODE.get(code)
+    if own is None:
+        if len(_OWN_CODE) > 4096:
+            _OWN_CODE.clear()
+        own = _OWN_CODE[code] = any(part in code.co_filename for part in _OWN)
+    if own:
+        return None
+    found = compared_with(frame)
+    if found is None:
+        return None
+    op, t = found
+    q = Fraction(t)
+    high = low + n
+    if op in ("<", ">="):  # v < t  iff  v < ceil(t)
+        cut = min(max(math.ceil(q), low), high)
+        yes = cut - low
+        sides = (low, cut) if op == "<" else (cut, low)
+        count = yes if op == "<" else n - yes
+    elif op in ("<=", ">"):  # v <= t  iff  v < floor(t) + 1
+        cut = min(max(math.floor(q) + 1, low), high)
+        yes = cut - low
+        sides = (low, cut) if op == "<=" else (cut, low)
+        count = yes if op == "<=" else n - yes
+    else:  # == and !=: one value against the others
+        hit = q.denominator == 1 and low <= q.numerator < high
+        other = low if not hit or q.numerator != low else low + 1
+        equal = (int(q.numerator), other) if hit else (other, other)
+        count = int(hit) if op == "==" else n - int(hit)
+        sides = equal if op == "==" else (equal[1], equal[0])
+    return [Fraction(count, n), Fraction(n - count, n)], sides
 
 
 def _weight_radii(given: Sequence[Any], weights: Sequence[Fraction]) -> list[float] | None:
@@ -106,6 +165,15 @@ class EnumeratingGenerator:
         if (low, n) == (0, 2) and _too_many(size, 2):  # fair bits: kept factorised
             return (UniformVector(self._replay, size) < Fraction(1, 2)).astype(int)
 
+        if size is None and n > 2:
+            split = _split(low, n)
+            if split is not None:  # read only through one comparison: one branch per side
+                weights2, sides = split
+                if not weights2[1]:
+                    return sides[0]
+                if not weights2[0]:
+                    return sides[1]
+                return sides[self._replay.decide(weights2)]
         weights = uniform_weights(n)
 
         def one() -> int:

@@ -39,6 +39,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from relations.audit._enumerate import MAX_OUTCOMES, MAX_PATHS, HiddenRandomness
+from relations.audit._generator import through as _through
 
 __all__ = ["HiddenEntropy", "BLOCKED", "ENTROPY", "intercepted_globals"]
 
@@ -93,7 +94,7 @@ def _legacy(g: Any) -> Any:
     """numpy's legacy draws (``RandomState`` methods, the ``np.random`` functions) on the generator ``g()``."""
     return {"random": lambda size=None: g().random(size), "random_sample": lambda size=None: g().random(size),
             "rand": lambda *shape: g().random(shape or None),
-            "randint": lambda low, high=None, size=None, **kw: g().integers(low, high, size),
+            "randint": _through(lambda low, high=None, size=None, **kw: g().integers(low, high, size)),
             "choice": lambda a, size=None, replace=True, p=None: g().choice(a, size, replace, p),
             "permutation": lambda x: g().permutation(x), "shuffle": lambda x: g().shuffle(x),
             "binomial": lambda n, p, size=None: g().binomial(n, p, size),
@@ -118,9 +119,12 @@ def _global_patches(current: Any) -> list[tuple[Any, str, Any]]:
         assert current.generator is not None
         return current.generator
 
+    @_through
     def randrange(start: int, stop: int | None = None, step: int = 1) -> int:
         if stop is None:
             start, stop = 0, start
+        if step == 1 and stop > start:  # the value itself, so that a comparison of it can be one branch per side
+            return int(g().integers(start, stop))
         values = range(start, stop, step)
         return values[int(g().integers(0, len(values)))]
 
@@ -133,9 +137,9 @@ def _global_patches(current: Any) -> list[tuple[Any, str, Any]]:
             weights = [c - (cum_weights[i - 1] if i else 0) for i, c in enumerate(cum_weights)]
         return [g().choice(list(population), p=weights) for _ in range(k)]
 
-    draws: dict[str, Any] = {"random": lambda: g().random(), "randint": lambda a, b: int(g().integers(a, b + 1)),
+    draws: dict[str, Any] = {"random": lambda: g().random(), "randint": _through(lambda a, b: int(g().integers(a, b + 1))),
              "randrange": randrange, "choice": lambda seq: g().choice(list(seq)), "shuffle": lambda x: g().shuffle(x),
-             "sample": sample, "getrandbits": lambda k: int(g().integers(0, 2**k)),
+             "sample": sample, "getrandbits": _through(lambda k: int(g().integers(0, 2**k))),
              "uniform": lambda a, b: g().uniform(a, b), "choices": choices}
     out: list[tuple[Any, str, Any]] = []
     # Python's random: module functions (one hidden instance) and Random instances, unless seeded in the run
@@ -160,8 +164,7 @@ def _global_patches(current: Any) -> list[tuple[Any, str, Any]]:
         if name == "getrandbits":
             continue
         original = getattr(random.Random, name)
-        out.append((random.Random, name, (lambda f, original: lambda self, *a, **kw: original(self, *a, **kw)  # noqa: B023
-                                          if getattr(self, "_relations_seeded", False) else f(*a, **kw))(f, original)))  # noqa: B023
+        out.append((random.Random, name, _instance_draw(f, original)))
     out += _entropy_patches(current, g, draws)
     # numpy: the legacy global state and every generator built in the run
     npr = np.random
@@ -223,6 +226,7 @@ def _entropy_patches(current: Any, g: Callable[[], Any], draws: dict[str, Any]) 
             refuse(f"{name}({n}): 2^{8 * n} outcomes, beyond the path limit of {MAX_PATHS:,}")
         return bytes(int(g().integers(0, 256)) for _ in range(n))
 
+    @_through
     def below(name: str, n: Any) -> int:
         n = operator.index(n)
         if n <= 0:
@@ -231,6 +235,7 @@ def _entropy_patches(current: Any, g: Callable[[], Any], draws: dict[str, Any]) 
             refuse(f"{name}({n}): {n:,} outcomes, beyond the limit of {MAX_OUTCOMES:,} per draw")
         return int(g().integers(0, n))
 
+    @_through
     def bits(name: str, k: Any) -> int:
         k = operator.index(k)
         if k < 0:
@@ -249,8 +254,8 @@ def _entropy_patches(current: Any, g: Callable[[], Any], draws: dict[str, Any]) 
 
     out: list[tuple[Any, str, Any]] = [
         (os, "urandom", lambda n: take("os.urandom", n)),
-        (secrets, "randbelow", lambda n: below("secrets.randbelow", n)),
-        (secrets, "randbits", lambda k: bits("secrets.randbits", k)),
+        (secrets, "randbelow", _through(lambda n: below("secrets.randbelow", n))),
+        (secrets, "randbits", _through(lambda k: bits("secrets.randbits", k))),
         (secrets, "choice", lambda seq: draws["choice"](seq)),
         (secrets, "token_bytes", lambda nbytes=None: token("secrets.token_bytes", nbytes)),
         (secrets, "token_hex", lambda nbytes=None: token("secrets.token_hex", nbytes).hex()),
@@ -261,11 +266,11 @@ def _entropy_patches(current: Any, g: Callable[[], Any], draws: dict[str, Any]) 
     system = random.SystemRandom  # instances made before the run, too
 
     def method(f: Callable[..., Any]) -> Callable[..., Any]:
-        return lambda self, *a, **kw: f(*a, **kw)
+        return _through(lambda self, *a, **kw: f(*a, **kw))
     methods = {name: method(f) for name, f in draws.items()}
-    methods.update({"getrandbits": method(lambda k: bits("random.SystemRandom.getrandbits", k)),
+    methods.update({"getrandbits": method(_through(lambda k: bits("random.SystemRandom.getrandbits", k))),
                     "randbytes": method(lambda n: take("random.SystemRandom.randbytes", n)),
-                    "_randbelow": method(lambda n: below("random.SystemRandom", n))})
+                    "_randbelow": method(_through(lambda n: below("random.SystemRandom", n)))})
     for name, method in sorted(methods.items()):
         if hasattr(system, name):
             out.append((system, name, method))
@@ -307,9 +312,19 @@ def _settle_native_generators() -> None:
         pass
 
 
+def _instance_draw(f: Callable[..., Any], original: Callable[..., Any]) -> Callable[..., Any]:
+    """A ``random.Random`` method in the closed world: the real one once the instance was seeded in the run, else
+    the enumerated draw ``f``."""
+    @_through
+    def draw(self: Any, *a: Any, **kw: Any) -> Any:
+        return original(self, *a, **kw) if getattr(self, "_relations_seeded", False) else f(*a, **kw)
+    return draw
+
+
 def _unless_seeded(original: Any, enumerated: Any, seeded: Any) -> Any:
     """A module's draw in the closed world: the real one once the module's generator was seeded in the run
     (``seeded()``), else the enumerated one."""
+    @_through
     def draw(*args: Any, **kw: Any) -> Any:
         return original(*args, **kw) if seeded() else enumerated(*args, **kw)
     return draw

@@ -32,7 +32,7 @@ import types
 from fractions import Fraction
 from typing import Any
 
-__all__ = ["snapshot", "hidden_stack", "solve_chain", "OWN_FILES"]
+__all__ = ["snapshot", "hidden_stack", "live_locals", "solve_chain", "OWN_FILES", "compared_with"]
 
 #: The audit's own modules whose frames sit between the randomizer and a draw: their operand stack holds only
 #: values derived from their locals (checked by reading them), so only their locals are part of the state.
@@ -157,10 +157,13 @@ def _pure_below(code: types.CodeType, depths: dict[int, tuple[int, dis.Instructi
             stack += [True, True] if ins.arg is not None and ins.arg & 1 and sys.version_info < (3, 12) else [True]
             if sys.version_info >= (3, 12):
                 return False
-        elif name == "LOAD_FAST":
+        elif name in ("LOAD_FAST", "LOAD_DEREF"):  # a local or a cell: its value is in the state
             stack.append(ins.argval)
-        elif name in ("STORE_FAST", "DELETE_FAST"):
+        elif name in ("STORE_FAST", "DELETE_FAST", "STORE_DEREF", "DELETE_DEREF"):
             return False
+        elif name == "LOAD_ATTR" and stack and stack[-1] is True and not (
+                sys.version_info >= (3, 12) and ins.arg is not None and ins.arg & 1):
+            pass  # an attribute of a global (a module's function, a global object's field): a global read too
         elif name == "LOAD_METHOD" and stack:
             top = stack.pop()
             stack += [top, top]
@@ -177,6 +180,208 @@ def _pure_below(code: types.CodeType, depths: dict[int, tuple[int, dis.Instructi
     return len(stack) >= hidden and all(v is True or isinstance(v, str) for v in stack[:hidden])
 
 
+_READS = {"LOAD_FAST", "LOAD_FAST_CHECK", "LOAD_FAST_AND_CLEAR", "DELETE_FAST", "LOAD_CLOSURE"}
+_WRITES = {"STORE_FAST", "STORE_FAST_MAYBE_NULL"}
+_LIVE: dict[types.CodeType, dict[int, frozenset[str]] | None] = {}
+
+
+def _liveness(code: types.CodeType) -> dict[int, frozenset[str]] | None:
+    """For each instruction, the local variables that may be read after it before being stored again (backward
+    data flow over the jumps of the bytecode); ``None`` when that cannot be told (exception handlers, which
+    the flow does not follow, ``locals()`` or ``vars()`` in the code, an instruction it does not know)."""
+    if code in _LIVE:
+        return _LIVE[code]
+    result: dict[int, frozenset[str]] | None = None
+    try:
+        if not code.co_exceptiontable and not {"locals", "vars", "exec", "eval"} & set(code.co_names):
+            result = _flow(code)
+    except (ValueError, TypeError, KeyError):
+        result = None
+    if len(_LIVE) > 4096:
+        _LIVE.clear()
+    _LIVE[code] = result
+    return result
+
+
+def _flow(code: types.CodeType) -> dict[int, frozenset[str]] | None:
+    instructions = [i for i in dis.get_instructions(code) if i.opname != "CACHE"]
+    at = {ins.offset: n for n, ins in enumerate(instructions)}
+    jumps = set(dis.hasjrel) | set(dis.hasjabs)
+    local_ops = {dis.opname[o] for o in dis.haslocal}
+    uses: list[frozenset[str]] = []
+    defs: list[frozenset[str]] = []
+    successors: list[list[int]] = []
+    for n, ins in enumerate(instructions):
+        name, value = ins.opname, ins.argval
+        names = tuple(value) if isinstance(value, tuple) else (value,)
+        use: frozenset[str] = frozenset()
+        define: frozenset[str] = frozenset()
+        if name == "LOAD_FAST_LOAD_FAST" or name in _READS:
+            use = frozenset(names)
+        elif name == "STORE_FAST_LOAD_FAST":
+            use, define = frozenset(names[1:]), frozenset(names[:1])
+        elif name == "STORE_FAST_STORE_FAST" or name in _WRITES:
+            define = frozenset(names)
+        elif name in local_ops:
+            return None  # a local variable instruction this analysis does not know
+        uses.append(use)
+        defs.append(define)
+        nxt: list[int] = []
+        if ins.opcode in jumps:
+            target = at.get(ins.argval)
+            if target is None:
+                return None
+            nxt.append(target)
+        if name not in _NO_FALLTHROUGH and n + 1 < len(instructions):
+            nxt.append(n + 1)
+        successors.append(nxt)
+    live_in = [frozenset[str]() for _ in instructions]
+    changed = True
+    while changed:
+        changed = False
+        for n in range(len(instructions) - 1, -1, -1):
+            out = frozenset().union(*(live_in[m] for m in successors[n])) if successors[n] else frozenset()
+            new = uses[n] | (out - defs[n])
+            if new != live_in[n]:
+                live_in[n], changed = new, True
+    return {ins.offset: (frozenset().union(*(live_in[m] for m in successors[n])) if successors[n] else frozenset())
+            for n, ins in enumerate(instructions)}
+
+
+def live_locals(code: types.CodeType, lasti: int) -> frozenset[str] | None:
+    """The local variables a frame of ``code`` stopped inside the instruction at ``lasti`` (a call) may still read
+    before storing them again: the others are dead, and cannot change the frame's continuation.  Cells and free
+    variables always count as live; ``None`` when the analysis cannot tell (every local then counts).
+
+    Examples
+    --------
+    >>> import sys
+    >>> def probe():
+    ...     return live_locals(sys._getframe(1).f_code, sys._getframe(1).f_lasti)
+    >>> def counted(n):
+    ...     tries = 0
+    ...     while True:
+    ...         found = probe()
+    ...         tries += 1
+    ...         if tries > n:
+    ...             return sorted(found)
+    >>> def rejection(n):
+    ...     y = None
+    ...     while True:
+    ...         y = probe()
+    ...         if len(y) < n:
+    ...             return sorted(y)
+    >>> counted(0), rejection(5)
+    (['n', 'tries'], ['n'])
+    """
+    flow = _liveness(code)
+    if flow is None:
+        return None
+    offset = max((o for o in flow if o <= lasti), default=None)
+    if offset is None:
+        return None
+    return flow[offset] | frozenset(code.co_cellvars) | frozenset(code.co_freevars)
+
+
+_COMPARISONS = ("<", "<=", ">", ">=", "==", "!=")
+_PURE_ATTRIBUTES = ("numerator", "denominator", "real")
+_COMPARED: dict[tuple[types.CodeType, int], tuple[str, tuple[tuple[str, Any], ...]] | None] = {}
+
+
+def _comparison_after(code: types.CodeType, lasti: int) -> tuple[str, tuple[tuple[str, Any], ...]] | None:
+    """What the instructions after the call at ``lasti`` do with its result, when they only compare it with
+    one number loaded without running code: ``(operator, loads)``, ``loads`` a constant (``("const", c)``), a
+    local, cell or global (``("name", n)``, ``("global", n)``), optionally followed by a pure attribute of a
+    number (``("attr", "numerator")``); ``None`` for anything else."""
+    known = _COMPARED.get((code, lasti), False)
+    if known is not False:
+        return known  # type: ignore[return-value]
+    found = None
+    try:
+        instructions = [i for i in dis.get_instructions(code) if i.opname != "CACHE"]
+        n = max((k for k, ins in enumerate(instructions) if ins.offset <= lasti), default=None)  # lasti may
+        # point into the call's inline cache
+        if n is not None and instructions[n].opname in ("CALL", "CALL_KW"):
+            loads: list[tuple[str, Any]] = []
+            for ins in instructions[n + 1:n + 4]:
+                name = ins.opname
+                if name == "LOAD_CONST" and not loads:
+                    loads.append(("const", ins.argval))
+                elif name in ("LOAD_FAST", "LOAD_DEREF", "LOAD_FAST_CHECK") and not loads:
+                    loads.append(("name", ins.argval))
+                elif name in ("LOAD_GLOBAL", "LOAD_NAME") and not loads and not (
+                        ins.arg is not None and ins.arg & 1 and name == "LOAD_GLOBAL"):
+                    loads.append(("global", ins.argval))
+                elif name == "LOAD_ATTR" and len(loads) == 1 and ins.argval in _PURE_ATTRIBUTES and not (
+                        sys.version_info >= (3, 12) and ins.arg is not None and ins.arg & 1):
+                    loads.append(("attr", ins.argval))
+                elif name == "COMPARE_OP" and loads and not ins.is_jump_target:
+                    op = ins.argrepr.removeprefix("bool(").removesuffix(")")
+                    if op in _COMPARISONS:
+                        found = (op, tuple(loads))
+                    break
+                else:
+                    break
+                if ins.is_jump_target:
+                    break
+    except (ValueError, TypeError, IndexError):
+        found = None
+    if len(_COMPARED) > 65536:
+        _COMPARED.clear()
+    _COMPARED[(code, lasti)] = found
+    return found
+
+
+def compared_with(frame: Any) -> tuple[str, Any] | None:
+    """When the frame's call in progress returns a value that the frame only compares with a number (``rng.randrange(d)
+    < n``, ``rng.integers(0, 10) >= t``, ``random.randint(1, 6) == 6``, the number a constant, a local, a global
+    or its ``numerator`` / ``denominator``): the operator and that number; ``None`` otherwise.  The draw's value
+    is then read only through the comparison, so the outcomes on one side of it are one branch.
+
+    Examples
+    --------
+    >>> import sys
+    >>> from fractions import Fraction
+    >>> seen = []
+    >>> def probe():
+    ...     seen.append(compared_with(sys._getframe(1)))
+    ...     return 0
+    >>> def bernoulli(p):
+    ...     return probe() < p.numerator
+    >>> def kept(n):
+    ...     y = probe()
+    ...     return y < n
+    >>> bernoulli(Fraction(2, 3)), kept(3), seen
+    (True, True, [('<', 2), None])
+    """
+    spec = _comparison_after(frame.f_code, frame.f_lasti)
+    if spec is None:
+        return None
+    op, loads = spec
+    kind, name = loads[0]
+    try:
+        if kind == "const":
+            value = name
+        elif kind == "name":
+            value = frame.f_locals[name]
+        else:
+            g = frame.f_globals
+            if name in g:
+                value = g[name]
+            else:
+                builtins = g.get("__builtins__")
+                value = (vars(builtins) if isinstance(builtins, types.ModuleType) else builtins)[name]
+    except (KeyError, TypeError):
+        return None
+    for _, attribute in loads[1:]:
+        if type(value) not in (int, bool, Fraction):
+            return None
+        value = getattr(value, attribute)
+    if type(value) not in (int, bool, Fraction, float) or value != value:
+        return None
+    return op, value
+
+
 class _Pickler(pickle.Pickler):
     """Values by value; modules, functions, classes, code and the audit's generator by identity."""
 
@@ -185,10 +390,14 @@ class _Pickler(pickle.Pickler):
         self.tokens = tokens
 
     def persistent_id(self, obj: Any) -> Any:
+        if type(obj) in _PLAIN:  # the common case first: numbers and strings are values
+            return None
         if isinstance(obj, self.tokens):  # the audit's generator and replay: one per run, all alike
             return type(obj).__name__
         if isinstance(obj, _BY_IDENTITY):
             return id(obj)
+        if isinstance(obj, _random.Random) and not getattr(obj, "_relations_reseeded", False):
+            return id(obj)  # its draws are enumerated, so its state never moves (unless seeded in the run)
         return None
 
     def reducer_override(self, obj: Any) -> Any:
@@ -200,6 +409,7 @@ class _Pickler(pickle.Pickler):
 
 
 _EMPTY = "<empty cell>"
+_PLAIN = frozenset({int, float, str, bytes, bool, type(None), complex})
 
 
 def _function(*parts: Any) -> None:  # pragma: no cover - never unpickled: the bytes are only compared
@@ -268,6 +478,10 @@ def snapshot(stop: types.CodeType, tokens: tuple[type, ...], *, skip: int = 1) -
         if not own and hidden_stack(code, frame.f_lasti):
             return None
         local = dict(frame.f_locals)
+        if not own:  # dead locals (stored again before any read) cannot change the continuation
+            live = live_locals(code, frame.f_lasti)
+            if live is not None:
+                local = {k: v for k, v in local.items() if k in live}
         g = frame.f_globals
         if not own and id(g) not in seen_globals:
             seen_globals.add(id(g))
@@ -285,34 +499,120 @@ def snapshot(stop: types.CodeType, tokens: tuple[type, ...], *, skip: int = 1) -
     return buffer.getvalue()
 
 
-def solve_chain(rows: list[list[Fraction]], exits: list[list[Fraction]]) -> list[list[Fraction]] | None:
+def solve_chain(rows: list[dict[int, Fraction]], exits: list[list[Fraction]]) -> list[list[Fraction]] | None:
     """Solve ``v = exits + rows v`` exactly: ``rows[k][l]`` the probability of going from state ``k`` to state
-    ``l``, ``exits[k][j]`` that of ending in outcome ``j``; the absorption probabilities ``v[k][j]``, or
-    ``None`` when ``I - rows`` is singular (a set of states the explored paths never leave: the loop would run
-    forever).
+    ``l`` (sparse: a dict per state), ``exits[k][j]`` that of ending in outcome ``j``; the absorption probabilities
+    ``v[k][j]``, or ``None`` when ``I - rows`` is singular (a set of states the explored paths never leave: the
+    loop would run forever).
+
+    The states are solved one strongly connected component at a time, successors first (Tarjan's order): a
+    component of one state is a division, a larger one a small dense elimination, so that the many states of a
+    tree of continuations that merely merge (no cycle) cost one pass.
 
     Examples
     --------
     A loop that repeats with probability 1/4 and otherwise ends in one of three outcomes:
 
     >>> from fractions import Fraction as F
-    >>> solve_chain([[F(1, 4)]], [[F(1, 4), F(1, 4), F(1, 4)]])
+    >>> solve_chain([{0: F(1, 4)}], [[F(1, 4), F(1, 4), F(1, 4)]])
     [[Fraction(1, 3), Fraction(1, 3), Fraction(1, 3)]]
-    >>> solve_chain([[F(1)]], [[F(0)]]) is None
+    >>> solve_chain([{0: F(1)}], [[F(0)]]) is None
     True
+
+    Two states that go to each other (each with probability 1/2) and end in outcome 0 or 1 otherwise:
+
+    >>> solve_chain([{1: F(1, 2)}, {0: F(1, 2)}], [[F(1, 2), F(0)], [F(0), F(1, 2)]])
+    [[Fraction(2, 3), Fraction(1, 3)], [Fraction(1, 3), Fraction(2, 3)]]
     """
     n = len(rows)
     width = len(exits[0]) if exits else 0
-    a = [[(1 if i == j else 0) - rows[i][j] for j in range(n)] + list(exits[i]) for i in range(n)]
-    for col in range(n):
-        pivot = next((r for r in range(col, n) if a[r][col] != 0), None)
-        if pivot is None:
-            return None
-        a[col], a[pivot] = a[pivot], a[col]
-        p = a[col][col]
-        a[col] = [v / p for v in a[col]]
-        for r in range(n):
-            if r != col and a[r][col] != 0:
-                f = a[r][col]
-                a[r] = [v - f * w for v, w in zip(a[r], a[col])]
-    return [[Fraction(v) for v in a[i][n:n + width]] for i in range(n)]
+    solved: list[list[Fraction] | None] = [None] * n
+    for component in _components(rows):
+        inside = set(component)
+        rhs = []
+        for k in component:
+            b = list(exits[k])
+            for m, p in rows[k].items():
+                if m not in inside and p:
+                    vm = solved[m]
+                    assert vm is not None
+                    b = [x + p * y for x, y in zip(b, vm)]
+            rhs.append(b)
+        if len(component) == 1:
+            k = component[0]
+            stay = 1 - rows[k].get(k, Fraction(0))
+            if stay == 0:
+                return None
+            solved[k] = [Fraction(x) / stay for x in rhs[0]]
+            continue
+        where = {k: i for i, k in enumerate(component)}
+        size = len(component)
+        a = [[Fraction(int(i == j)) for j in range(size)] + rhs[i] for i in range(size)]
+        for i, k in enumerate(component):
+            for m, p in rows[k].items():
+                if m in inside:
+                    a[i][where[m]] -= p
+        for col in range(size):
+            pivot = next((r for r in range(col, size) if a[r][col] != 0), None)
+            if pivot is None:
+                return None
+            a[col], a[pivot] = a[pivot], a[col]
+            top = a[col][col]
+            a[col] = [v / top for v in a[col]]
+            for r in range(size):
+                if r != col and a[r][col] != 0:
+                    f = a[r][col]
+                    a[r] = [v - f * w for v, w in zip(a[r], a[col])]
+        for i, k in enumerate(component):
+            solved[k] = [Fraction(v) for v in a[i][size:size + width]]
+    return [v if v is not None else [Fraction(0)] * width for v in solved]
+
+
+def _components(rows: list[dict[int, Fraction]]) -> list[list[int]]:
+    """The strongly connected components of the graph ``k -> l`` (``rows[k][l] != 0``), each after every
+    component it reaches (Tarjan's algorithm, without recursion)."""
+    n = len(rows)
+    index = [-1] * n
+    low = [0] * n
+    on_stack = [False] * n
+    stack: list[int] = []
+    out: list[list[int]] = []
+    counter = 0
+    for root in range(n):
+        if index[root] != -1:
+            continue
+        work = [(root, iter([m for m, p in rows[root].items() if p]))]
+        index[root] = low[root] = counter
+        counter += 1
+        stack.append(root)
+        on_stack[root] = True
+        while work:
+            node, successors = work[-1]
+            advanced = False
+            for m in successors:
+                if index[m] == -1:
+                    index[m] = low[m] = counter
+                    counter += 1
+                    stack.append(m)
+                    on_stack[m] = True
+                    work.append((m, iter([x for x, p in rows[m].items() if p])))
+                    advanced = True
+                    break
+                if on_stack[m]:
+                    low[node] = min(low[node], index[m])
+            if advanced:
+                continue
+            work.pop()
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    m = stack.pop()
+                    on_stack[m] = False
+                    component.append(m)
+                    if m == node:
+                        break
+                out.append(component)
+    return out

@@ -1,0 +1,166 @@
+"""The samplers DP is built on, audited on the white-box route: the discrete Laplace and discrete Gaussian samplers
+of Canonne, Kamath and Steinke ("The Discrete Gaussian for Differential Privacy", 2020), written here from the
+paper's algorithms (Algorithm 1: Bernoulli(exp(-gamma)) by a nested loop of Bernoulli(gamma / k) trials;
+Algorithm 2: discrete Laplace; Algorithm 3: discrete Gaussian by rejection from a discrete Laplace), with
+``Fraction`` parameters and Bernoulli(p) as ``randrange(denominator) < numerator``.
+
+Expected values are derived by hand in each test's docstring (the closed forms of the distributions)."""
+
+from __future__ import annotations
+
+import math
+import random
+from fractions import Fraction
+
+import pytest
+
+from relations.audit import audit
+from relations.audit._exact import enumerate_channel
+from relations.audit._outputs import output_key
+
+
+def _nats(text):
+    """A bound as the report prints it: ``1.09861 nats (...)`` or ``ln(p/q)`` for a short rational."""
+    head = text.split()[0]
+    return math.log(Fraction(head[3:-1])) if head.startswith("ln(") else float(head)
+
+def bernoulli(p, rng):
+    """Bernoulli(p) for a rational p in [0, 1]."""
+    p = Fraction(p)
+    return rng.randrange(p.denominator) < p.numerator
+
+
+def bernoulli_exp1(gamma, rng):
+    """Bernoulli(exp(-gamma)) for gamma in [0, 1] (Algorithm 1: K = 1; while Bernoulli(gamma / K): K += 1;
+    true when K is odd)."""
+    k = 1
+    while bernoulli(gamma / k, rng):
+        k += 1
+    return k % 2 == 1
+
+
+def bernoulli_exp(gamma, rng):
+    """Bernoulli(exp(-gamma)) for gamma >= 0: floor(gamma) trials of Bernoulli(exp(-1)), then the rest."""
+    gamma = Fraction(gamma)
+    while gamma > 1:
+        if not bernoulli_exp1(Fraction(1), rng):
+            return False
+        gamma -= 1
+    return bernoulli_exp1(gamma, rng)
+
+
+def discrete_laplace(s, t, rng):
+    """P(z) proportional to exp(-|z| s / t) (Algorithm 2)."""
+    while True:
+        u = rng.randrange(t)
+        if not bernoulli_exp(Fraction(u, t), rng):
+            continue
+        v = 0
+        while bernoulli_exp(Fraction(1), rng):
+            v += 1
+        value = (u + t * v) // s
+        negative = bernoulli(Fraction(1, 2), rng)
+        if negative and value == 0:
+            continue
+        return -value if negative else value
+
+
+def discrete_gaussian(sigma2, rng):
+    """P(z) proportional to exp(-z^2 / (2 sigma2)) (Algorithm 3)."""
+    sigma2 = Fraction(sigma2)
+    t = math.isqrt(sigma2.numerator // sigma2.denominator) + 1  # floor(sigma) + 1
+    while True:
+        y = discrete_laplace(1, t, rng)
+        gamma = (abs(y) - sigma2 / t) ** 2 / (2 * sigma2)
+        if bernoulli_exp(gamma, rng):
+            return y
+
+
+def _laplace(top, s=1, t=1):
+    def clamped(x):
+        return max(0, min(top, x + discrete_laplace(s, t, random)))
+    return clamped
+
+
+def test_a_draw_read_only_through_a_comparison_is_one_branch_per_side():
+    """randrange(1000) < 3 is two branches (3/1000 and 997/1000), not a thousand; a draw kept in a variable is
+    enumerated value by value."""
+    def compared(x):
+        return random.randrange(1000) < 3
+
+    def kept(x):
+        y = random.randrange(10)
+        return y < 3
+
+    e = enumerate_channel(compared, [0], pass_rng=False)
+    assert e.runs == 2 and dict(zip(e.outputs, e.rows[0])) == {output_key(True): Fraction(3, 1000),
+                                                               output_key(False): Fraction(997, 1000)}
+    e = enumerate_channel(kept, [0], pass_rng=False)
+    assert e.runs == 10 and dict(zip(e.outputs, e.rows[0])) == {output_key(True): Fraction(3, 10),
+                                                                output_key(False): Fraction(7, 10)}
+
+
+def test_bernoulli_exp_by_the_nested_loop_is_certified_both_ways():
+    """Bernoulli(exp(-(x + 1) / 2)) on x in {0, 1}: P(True) is e^-1/2 and e^-1, P(False) 1 - e^-1/2 and 1 - e^-1,
+    so eps_d = max(1/2, ln((1 - e^-1) / (1 - e^-1/2))) = 1/2 (the second is 0.474).  With 5 % slack either way:
+    consistent and violated, on the white-box route (the loop's interval, both ends)."""
+    def bern(x):
+        return bernoulli_exp(Fraction(x + 1, 2), random)
+
+    assert math.log((1 - math.exp(-1)) / (1 - math.exp(-0.5))) < 0.5
+    ok = audit(bern, domain=[0, 1], eps=1.05 * 0.5, outputs=[True, False])
+    assert ok.verdict == "consistent" and ok.route == "white-box (depth-bounded)"
+    iv = ok.white_box_interval
+    assert _nats(iv["lower"]) <= 0.5 <= _nats(iv["upper"]) < 1.05 * 0.5
+    bad = audit(bern, domain=[0, 1], eps=0.95 * 0.5, outputs=[True, False])
+    assert bad.verdict == "violated" and bad.route == "white-box (depth-bounded)"
+
+
+def test_the_discrete_laplace_sampler_clamped_is_certified_both_ways():
+    """x + Z clamped to 0..1, Z discrete Laplace of scale 1 (P(z) proportional to e^-|z|): P(0 | 0) = P(Z <= 0)
+    and P(0 | 1) = P(Z <= -1) = e^-1 P(Z <= 0), so eps_d = 1 (and likewise for output 1)."""
+    ok = audit(_laplace(1), domain=[0, 1], eps=1.05, outputs=[0, 1])
+    assert ok.verdict == "consistent" and ok.route == "white-box (depth-bounded)"
+    iv = ok.white_box_interval
+    assert _nats(iv["lower"]) <= 1 <= _nats(iv["upper"]) < 1.05
+    bad = audit(_laplace(1), domain=[0, 1], eps=0.95, outputs=[0, 1])
+    assert bad.verdict == "violated" and bad.route == "white-box (depth-bounded)"
+
+
+@pytest.mark.slow  # four inputs, three audits (about 30 s on a loaded machine)
+def test_the_discrete_laplace_sampler_on_four_inputs_right_and_wrong_scale():
+    """x + Z clamped to 0..3: P(0 | 0) / P(0 | 3) = P(Z <= 0) / P(Z <= -3) = e^3, and no ratio is larger (an
+    interior output moves by at most 3 steps of e^-1), so eps_d = 3 at scale 1.  A sampler built with the scale
+    inverted (s = 2, t = 1: P(z) proportional to e^-2|z|) has eps_d = 6 against the claim of 3.15."""
+    ok = audit(_laplace(3), domain=[0, 1, 2, 3], eps=1.05 * 3, outputs=[0, 1, 2, 3])
+    assert ok.verdict == "consistent" and ok.route == "white-box (depth-bounded)"
+    assert audit(_laplace(3), domain=[0, 1, 2, 3], eps=0.95 * 3, outputs=[0, 1, 2, 3]).verdict == "violated"
+    wrong = audit(_laplace(3, s=2), domain=[0, 1, 2, 3], eps=1.05 * 3, outputs=[0, 1, 2, 3])
+    assert wrong.verdict == "violated" and wrong.route == "white-box (depth-bounded)"
+
+
+def _gaussian_eps(top):
+    """eps_d of x + Z clamped to 0..top, Z discrete Gaussian of sigma^2 = 1, by summing its mass function: the
+    largest ratio is at the clamped ends, P(Z <= 0) / P(Z <= -top) (interior ratios are e^(z^2 - z'^2)/2 with
+    |z - z'| <= top, z, z' within the range, smaller)."""
+    mass = {z: math.exp(-z * z / 2) for z in range(-60, 61)}
+
+    def below(a):
+        return sum(p for z, p in mass.items() if z <= a)
+    ends = math.log(below(0) / below(-top))
+    interior = max(abs(z * z - w * w) / 2 for z in range(-top, top + 1) for w in range(-top, top + 1)
+                   if abs(z - w) <= top and 0 < z + top and 0 < w + top)
+    return max(ends, interior)
+
+
+@pytest.mark.slow  # the discrete Gaussian's paths are many (about a minute on a loaded machine)
+def test_the_discrete_gaussian_sampler_clamped_is_certified():
+    """x + Z clamped to 0..1, Z discrete Gaussian with sigma^2 = 1: eps_d = ln(P(Z <= 0) / P(Z <= -1)), from the
+    mass function summed here (about 1.27)."""
+    eps = _gaussian_eps(1)
+
+    def gauss(x):
+        return max(0, min(1, x + discrete_gaussian(1, random)))
+    ok = audit(gauss, domain=[0, 1], eps=1.05 * eps, outputs=[0, 1])
+    assert ok.verdict == "consistent" and ok.route == "white-box (depth-bounded)"
+    assert audit(gauss, domain=[0, 1], eps=0.95 * eps, outputs=[0, 1]).verdict == "violated"
