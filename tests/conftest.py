@@ -105,3 +105,27 @@ def verify_quick(tmp_path_factory):
     """One ``relations verify --quick --json`` of the whole catalogue per test run (shared by the xdist workers):
     ``(exit status, its JSON, the evidence folder)``.  Read-only: a test that changes them works on a copy."""
     return _shared(tmp_path_factory, "verify-quick", _verify_quick)
+
+
+@pytest.fixture(scope="session")
+def coq_build():
+    """The repository's theorem files compiled and checked by the checker verify uses
+    (:func:`relations.proofs._coq.check_theorems`), once per run: the compiled files go to the session's cache
+    folder, which the xdist workers and the commands the tests run share; a file lock there keeps a second
+    worker from compiling them at the same time.  Fails (in the test) without coqc."""
+    import fcntl
+
+    from relations.proofs import _coq as coq
+
+    if shutil.which("coqc") is None:
+        pytest.fail("Coq is not installed: apt-get install -y coq (see README)", pytrace=False)
+    with open(os.path.join(_SESSION_CACHE, "coq-build.lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            coq.check_theorems(coq.COQ_PROOFS.values())
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+    with coq._LOCK:
+        build = coq._BUILDS[coq.COQ_DIR]
+    assert build.folder is not None, build.release
+    return build
