@@ -135,7 +135,9 @@ def test_sliders_say_they_need_a_live_kernel(path):
 #: What may differ between two runs of a notebook's text outputs, and what stands for it: memory addresses,
 #: temporary paths, seconds of wall time.
 VOLATILE = ((re.compile(r"0x[0-9a-f]{6,}"), "0x…"), (re.compile(r"/tmp/[\w./-]+"), "/tmp/…"),
-            (re.compile(r"\b\d+(\.\d+)?\s?(ms|s|seconds)\b"), "<time>"))
+            (re.compile(r"\b\d+(\.\d+)?\s?(ms|s|seconds)\b"), "<time>"),
+            # matplotlib's note when its font cache is new (the suite's cache folder is new each run): not an output
+            (re.compile(r"Matplotlib is building the font cache; this may take a moment\.\n"), ""))
 WIDGET = "application/vnd.jupyter.widget-view+json"
 
 
