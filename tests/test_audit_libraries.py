@@ -22,6 +22,11 @@ import pytest
 from relations.audit import audit_target
 from relations.audit._libraries import ADAPTERS
 
+#: The time limit of one call of a randomizer, far above what any call here takes: what these tests check is the
+#: audits' verdicts, and a loaded machine (a parallel suite) must not turn one into an error (30 s, the default,
+#: did under a load average of 14).
+LIMITS = {"call_seconds": 600.0}
+
 OTHER_PYTHON = os.environ.get("RELATIONS_TEST_PYTHON")
 
 
@@ -45,7 +50,7 @@ def _ue_truth(eps: float, oue: bool, buggy: bool) -> float:
 def test_pure_ldp_unary_encoding(name, eps):
     pytest.importorskip("pure_ldp")
     buggy = _release("pure-ldp") < (1, 2, 0)
-    report = audit_target(name, eps=eps, k=3)
+    report = audit_target(name, eps=eps, k=3, **LIMITS)
     truth = _ue_truth(eps, name.endswith("oue"), buggy)
     assert report.measures.eps_d.value == pytest.approx(truth, rel=1e-12)
     assert report.verdict == ("violated" if buggy else "consistent")
@@ -59,7 +64,7 @@ def test_pure_ldp_unary_encoding(name, eps):
 def test_correct_library_mechanisms_are_consistent_white_box(name):
     pytest.importorskip(ADAPTERS[name].library.replace("-", "_"))
     eps = 1.0
-    report = audit_target(name, eps=eps, k=4)
+    report = audit_target(name, eps=eps, k=4, **LIMITS)
     hashing = name.endswith("lh")  # exact given each of 16 hash seeds (the seed is part of the report)
     assert report.route == ("white-box over 16 hash seeds" if hashing else "white-box")
     assert report.verdict == "consistent", report.summary()
@@ -71,7 +76,7 @@ def test_correct_library_mechanisms_are_consistent_white_box(name):
                                   "diffprivlib.geometric_truncated"])
 def test_black_box_libraries(name):
     pytest.importorskip(ADAPTERS[name].library)
-    report = audit_target(name, eps=1.0, k=3, samples=20_000, seed=1)
+    report = audit_target(name, eps=1.0, k=3, samples=20_000, seed=1, **LIMITS)
     assert report.route == "black-box" and report.verdict == "consistent", report.summary()
     assert 0 < report.sampled.eps_d_lower <= report.claimed + 1e-9
     if report.sampled.conformance is not None:
@@ -92,7 +97,7 @@ def test_other_interpreter():
     if probe.returncode:
         pytest.skip("no pure-ldp under RELATIONS_TEST_PYTHON")
     release = tuple(int(p) for p in probe.stdout.strip().split(".")[:3])
-    report = audit_target("pure-ldp.oue", eps=1.0, k=3, python=OTHER_PYTHON, workers=2)
+    report = audit_target("pure-ldp.oue", eps=1.0, k=3, python=OTHER_PYTHON, workers=2, **LIMITS)
     buggy = release < (1, 2, 0)
     assert report.measures.eps_d.value == pytest.approx(_ue_truth(1.0, True, buggy), rel=1e-12)
     assert report.verdict == ("violated" if buggy else "consistent")
@@ -105,7 +110,7 @@ def test_multi_freq_ldpy_ss_puts_the_true_value_first(k, eps):
     (sub_k = rint(k / (e^eps + 1)) >= 2 here; at k = 4, eps = 1 it holds one item and cannot leak)."""
     pytest.importorskip("multi_freq_ldpy")
     assert round(k / (math.exp(eps) + 1)) >= 2
-    report = audit_target("multi-freq-ldpy.ss", eps=eps, k=k)
+    report = audit_target("multi-freq-ldpy.ss", eps=eps, k=k, **LIMITS)
     assert report.route == "white-box" and report.verdict == "violated"
     assert report.measures.eps_d.value == math.inf
     w = report.measures.eps_d.witness

@@ -170,14 +170,12 @@ def test_an_unusable_cache_folder_means_compiling_every_time(small, tmp_path, mo
     assert runs == ["Sums.v", "Sums.v"]
 
 
-def test_warm_and_cold_checks_say_the_same(tmp_path, monkeypatch):
+def test_warm_and_cold_checks_say_the_same(coq_build, tmp_path, monkeypatch):
     """The theorems checked from a cached library give the outcomes, word for word, of the check right after
     compiling; the warm check runs coqc once (the session: no compile, and the axioms kept with the entry
     are not printed again)."""
     coqc = _coqc()
-    with coq._LOCK:
-        build = coq._build(coqc, COQ_DIR)  # compiled once per test session (the session's cache folder)
-    assert build.folder is not None, build.release
+    build = coq_build  # compiled once per test run (the session's cache folder, tests/conftest.py)
     proofs = list(COQ_PROOFS.values())
     known: dict = {}
     cold = coq._check_session(coqc, build.folder, build.release, proofs, known)

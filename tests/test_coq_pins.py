@@ -64,15 +64,9 @@ def test_the_registry_is_what_the_files_define():
 
 
 @pytest.fixture(scope="module")
-def library():
-    """The repository's theorem files compiled by the checker (once per test session through the cache)."""
-    coqc = shutil.which("coqc")
-    if coqc is None:
-        pytest.fail("Coq is not installed: apt-get install -y coq (see README)", pytrace=False)
-    with coq._LOCK:
-        build = coq._build(coqc, COQ_DIR)
-    assert build.folder is not None, build.release
-    return coqc, build
+def library(coq_build):
+    """The repository's theorem files compiled by the checker (once per test run, tests/conftest.py)."""
+    return shutil.which("coqc"), coq_build
 
 
 @pytest.mark.parametrize("name", sorted(HOLLOW))

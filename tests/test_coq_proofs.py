@@ -1,8 +1,8 @@
 """The Coq proofs under ``proofs/coq`` compile, admit nothing, and rest only on the standard library's axioms.
 
 Every ``.v`` file is compiled with ``coqc -R . Relations`` in ``_CoqProject`` order, in a temporary copy of
-the folder (nothing is built inside the repository); the folder also builds with ``coq_makefile`` and
-``make``.  Each theorem of the registry (``relations.proofs._coq``: :data:`COQ_PROOFS`, the main theorem of
+the folder (nothing is built inside the repository; the checker's compile, once per test run); the folder
+also builds with ``coq_makefile`` and ``make`` (slow tier).  Each theorem of the registry (``relations.proofs._coq``: :data:`COQ_PROOFS`, the main theorem of
 every proved implication, and :data:`COQ_LEMMAS`) must still have its registered statement (so a weakened
 statement fails), and ``Print Assumptions`` of it must list only the four axioms the standard library's
 real numbers rest on.  ``coqchk`` re-checks the compiled library independently of ``coqc``.
@@ -75,25 +75,12 @@ def _axioms(output: str) -> set[str]:
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory) -> Path | None:
-    """A temporary copy of ``proofs/coq`` with the files the registered theorems need (:func:`coq.needed`:
-    all but ``Examples.v``, which ``tests/test_coq_definitions.py`` compiles) compiled in ``_CoqProject`` order.
-
-    ``None`` when coqc is missing: each test then fails (not errors, not skips) in its own body."""
-    if shutil.which("coqc") is None:
-        return None
-    with coq._LOCK:  # already compiled in this process by the checker (tests/test_coq_pins.py): the same files
-        earlier = coq._BUILDS.get(COQ_DIR)
-    if earlier is not None and earlier.folder is not None:
-        return earlier.folder
-    folder = _copy(tmp_path_factory.mktemp("coq") / "coq")
-    for filename in coq.needed(folder):
-        run = _coqc(folder, filename)
-        assert run.returncode == 0, f"coqc {filename} failed:\n{run.stdout}\n{run.stderr}"
-    release = subprocess.run([_tool("coqc"), "--version"], capture_output=True, text=True).stdout.split()[5]
-    with coq._LOCK:  # the checker's build of the repository's folder, in this process, is this one
-        coq._BUILDS.setdefault(COQ_DIR, coq._Build(folder, release))
-    return folder
+def built(coq_build) -> Path:
+    """The folder in which the checker verify uses compiled the files the registered theorems need
+    (:func:`coq.needed`: all but ``Examples.v``, which ``tests/test_coq_definitions.py`` compiles) in
+    ``_CoqProject`` order, once per test run (tests/conftest.py, ``coq_build``); the tests below add their own
+    files to it.  Without coqc each test fails (not errors, not skips)."""
+    return coq_build.folder
 
 
 def test_coqproject_lists_every_file_once():

@@ -60,7 +60,7 @@ class Command:
 COMMANDS = {
     "verify": Command(["verify", "--quick", "--only", "zheng2025.thm1", "--out", "ev"], "ev",
                       before=[["verify", "--quick", "--only", "zheng2025.thm4", "--out", "ev"]]),
-    "figures": Command(["figures", "--only", "prior_skew", "--only", "krr_information", "--format", "svg",
+    "figures": Command(["figures", "--only", "prior_skew", "--only", "central_records", "--format", "svg",
                         "--verdicts", "none.json", "--out", "figs"], "figs",
                        before=[["figures", "--only", "prior_skew", "--format", "svg", "--verdicts", "none.json",
                                 "--out", "figs"]]),

@@ -23,7 +23,6 @@ import pytest
 import relations
 from relations.catalogue import CATALOGUE, Linear, Relation, get
 from relations.checking import evaluate, values
-from relations.io._evidence import write_evidence
 from relations.pipeline._verify import Effort, verify_relation
 from relations.proofs import _smt as smt
 from relations.proofs._coq import COQ_ONLY, COQ_PROOFS, check_theorem
@@ -238,36 +237,97 @@ def test_full_support_witness_has_large_finite_eps_d(setting):
 # --------------------------------------------------------------------------- verify's own evidence re-checks
 
 
+#: ``relations check --json`` of each file named, in one fresh process (one interpreter start for them all).
+_CHECK_EACH = """
+import contextlib, io, json, sys
+from relations.cli import main
+out = {}
+for path in sys.argv[1:]:
+    text = io.StringIO()
+    with contextlib.redirect_stdout(text):
+        try:
+            main(["check", path, "--json"])
+            code = 0
+        except SystemExit as exc:
+            code = int(exc.code or 0)
+    out[path] = [code, text.getvalue()]
+print(json.dumps(out))
+"""
+
+
+@pytest.fixture(scope="module")
+def decided(verify_quick) -> dict[str, dict]:
+    """The verdicts of the session's ``verify --quick --json`` of the catalogue (tests/conftest.py), by id."""
+    code, data, _ = verify_quick
+    assert code in (0, 1) and [r["id"] for r in data["relations"]] == [r.id for r in CATALOGUE]
+    return {r["id"]: r for r in data["relations"]}
+
+
+@pytest.fixture(scope="module")
+def rechecked(verify_quick) -> dict[str, tuple[int, str]]:
+    """Every witness file of that run re-checked by ``relations check --json`` in a new process, by relation id."""
+    _, data, folder = verify_quick
+    files = {r["id"]: str(folder / r["witness_file"]) for r in data["relations"] if r["witness_file"]}
+    assert files
+    out = subprocess.run([sys.executable, "-c", _CHECK_EACH, *files.values()], capture_output=True, text=True,
+                         timeout=600)
+    assert out.returncode == 0, out.stderr
+    found = json.loads(out.stdout)
+    return {rid: tuple(found[path]) for rid, path in files.items()}
+
+
 @pytest.mark.parametrize("relation", CATALOGUE, ids=lambda r: r.id)
-def test_every_verdict_is_backed_by_evidence(relation, tmp_path):
-    v = verify_relation(relation, QUICK)
-    assert v.verdict in ("refuted", "proved", "holds-bounded", "unrefuted")
-    if v.verdict == "refuted":
-        assert v.witness is not None and fails_exactly(relation, v.witness)
-    if v.verdict == "proved":
+def test_every_verdict_is_backed_by_evidence(relation, decided, rechecked):
+    """Each verdict of ``verify --quick --json`` (the command's own run, shared by the session) re-checks: its
+    witness by the exact checker and by ``relations check`` on its file, a proof by its prover again."""
+    v = decided[relation.id]
+    witness = None if v["witness"] is None else relations.from_dict(v["witness"])
+    assert v["verdict"] in ("refuted", "proved", "holds-bounded", "unrefuted")
+    if v["verdict"] == "refuted":
+        assert witness is not None and fails_exactly(relation, witness)
+    if v["verdict"] == "proved":
         if relation.kind == "non-implication":
-            assert evaluate(relation, values(v.witness)).status == "witness"
+            assert evaluate(relation, values(witness)).status == "witness"
         else:
             lemma = smt.lemma_for(relation)
             if lemma is not None:
                 assert smt.prove(lemma).status == "proved"
             elif relation.id in COQ_ONLY:  # the Coq theorem compiled, with its statement, in this process
-                assert check_theorem(COQ_PROOFS[relation.id]).status == "checked" and v.coq in v.evidence
+                assert check_theorem(COQ_PROOFS[relation.id]).status == "checked" and v["coq"] in v["evidence"]
             else:
                 assert derive(relation) is not None
-    if v.verdict == "holds-bounded":
-        assert v.bounded and all(smt.bounded_search(relation, _shape(s)).status == "unsat" for s in v.bounded[:1])
-    if v.verdict == "unrefuted":
-        assert v.searched  # a record of what was searched
-    if v.verdict != "refuted" and v.tightness is not None:
-        assert v.tightness <= 1 + 1e-9  # a standing relation cannot have conclusion > bound anywhere found
-    if v.witness is not None:
-        write_evidence([v], str(tmp_path))
-        out = subprocess.run([sys.executable, "-m", "relations.cli", "check", str(tmp_path / v.witness_file), "--json"],
-                             capture_output=True, text=True)
-        assert out.returncode == 0, out.stderr
-        status = {r["id"]: r["status"] for r in json.loads(out.stdout)["relations"]}
-        assert status[relation.id] == ("fails" if v.verdict == "refuted" else "witness")
+    if v["verdict"] == "holds-bounded":
+        assert v["bounded"] and all(smt.bounded_search(relation, _shape(s)).status == "unsat"
+                                    for s in v["bounded"][:1])
+    if v["verdict"] == "unrefuted":
+        assert v["searched"]  # a record of what was searched
+    if v["verdict"] != "refuted" and v["tightness"] is not None:
+        assert v["tightness"] <= 1 + 1e-9  # a standing relation cannot have conclusion > bound anywhere found
+    assert (witness is not None) == (relation.id in rechecked)
+    if witness is not None:
+        code, text = rechecked[relation.id]
+        assert code == 0, text
+        status = {r["id"]: r["status"] for r in json.loads(text)["relations"]}
+        assert status[relation.id] == ("fails" if v["verdict"] == "refuted" else "witness")
+
+
+#: One relation of each kind of verdict and route: refuted (a witness), proved by z3, proved by Coq only,
+#: a non-implication proved by its witness family, unrefuted.
+_ALONE = ("zheng2025.thm4", "zheng2025.thm3", "zheng2025.eq17", "zheng2025.thm12", "iwk2020.mel_ml")
+#: What only the command adds to a verdict: its files in the evidence folder, and the time it took.
+_COMMAND_ONLY = ("witness_file", "proof_file", "family_file", "full_witness_file", "seconds")
+
+
+@pytest.mark.parametrize("rid", [*_ALONE, *(pytest.param(r.id, marks=pytest.mark.slow)
+                                           for r in CATALOGUE if r.id not in _ALONE)])
+def test_a_relation_verified_alone_gets_the_verdict_of_the_whole_run(rid, decided):
+    """The command's batched run (``verify_all``) gives each relation the verdict, evidence and witness that
+    :func:`verify_relation` gives it alone: a few relations here, every one with ``-m slow``."""
+    from relations.io._reports import verdict_json
+
+    alone = verdict_json(verify_relation(get(rid), QUICK))
+    assert json.loads(json.dumps({k: x for k, x in alone.items() if k not in _COMMAND_ONLY})) == \
+        {k: x for k, x in decided[rid].items() if k not in _COMMAND_ONLY}
 
 
 def _shape(text: str) -> smt.Shape:
