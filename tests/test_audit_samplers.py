@@ -164,3 +164,18 @@ def test_the_discrete_gaussian_sampler_clamped_is_certified():
     ok = audit(gauss, domain=[0, 1], eps=1.05 * eps, outputs=[0, 1])
     assert ok.verdict == "consistent" and ok.route == "white-box (depth-bounded)"
     assert audit(gauss, domain=[0, 1], eps=0.95 * eps, outputs=[0, 1]).verdict == "violated"
+
+
+def test_a_stepped_randrange_compared_is_enumerated_by_its_values():
+    """randrange(0, 10, 3) draws 0, 3, 6 or 9: P(< 4) = 2/4.  randrange(10, 0, -1) draws 10, 9, ..., 1: P(< 3) =
+    2/10.  The closed world draws an index into the range there, so the comparison of the value is not a
+    comparison of the draw (it was taken as one: P(< 4) came out 1, P(< 3) came out 0)."""
+    def stepped(x):
+        return random.randrange(0, 10, 3) < 4
+
+    def down(x):
+        return random.Random().randrange(10, 0, -1) < 3
+
+    for f, p in ((stepped, Fraction(2, 4)), (down, Fraction(2, 10))):
+        e = enumerate_channel(f, [0], pass_rng=False)
+        assert dict(zip(e.outputs, e.rows[0])) == {output_key(True): p, output_key(False): 1 - p}
