@@ -147,21 +147,26 @@ def _pure_below(code: types.CodeType, depths: dict[int, tuple[int, dis.Instructi
         ins = depths[order[start]][1]
         if ins.opcode in dis.hasjrel or ins.opcode in dis.hasjabs:
             return False
-    stack: list[Any] = []  # per value: the local it was loaded from, True (pure) or False (opaque)
+    # per value: the local it was loaded from (a str), True (a constant), _SHARED (a global, an attribute of
+    # one, a cell: read from a place that a later call may change) or False (opaque)
+    stack: list[Any] = []
     for o in order[start:n]:
         ins = depths[o][1]
         name = ins.opname
         if name in ("LOAD_CONST", "PUSH_NULL"):
             stack.append(True)
         elif name == "LOAD_GLOBAL":
-            stack += [True, True] if ins.arg is not None and ins.arg & 1 and sys.version_info < (3, 12) else [True]
+            stack += [True, _SHARED] if ins.arg is not None and ins.arg & 1 and sys.version_info < (3, 12) else [
+                _SHARED]
             if sys.version_info >= (3, 12):
                 return False
-        elif name in ("LOAD_FAST", "LOAD_DEREF"):  # a local or a cell: its value is in the state
+        elif name == "LOAD_FAST":  # a local: its value is in the state, and no call can store it
             stack.append(ins.argval)
+        elif name == "LOAD_DEREF":  # a cell: its value is in the state, until a call stores it
+            stack.append(_SHARED)
         elif name in ("STORE_FAST", "DELETE_FAST", "STORE_DEREF", "DELETE_DEREF"):
             return False
-        elif name == "LOAD_ATTR" and stack and stack[-1] is True and not (
+        elif name == "LOAD_ATTR" and stack and stack[-1] is _SHARED and not (
                 sys.version_info >= (3, 12) and ins.arg is not None and ins.arg & 1):
             pass  # an attribute of a global (a module's function, a global object's field): a global read too
         elif name == "LOAD_METHOD" and stack:
@@ -171,13 +176,19 @@ def _pure_below(code: types.CodeType, depths: dict[int, tuple[int, dis.Instructi
             pass
         elif name == "CALL" and sys.version_info < (3, 12) and ins.arg is not None and len(stack) >= ins.arg + 2:
             del stack[len(stack) - ins.arg - 2:]
+            # the call may store a global, an attribute or a cell read below it: the state then holds the new
+            # value, the stack the old one (``g + rng.integers(f())`` with ``f`` storing ``g``)
+            stack = [False if v is _SHARED else v for v in stack]
             stack.append(False)
         elif name in ("BINARY_OP", "COMPARE_OP", "BINARY_SUBSCR") and len(stack) >= 2:
             del stack[-2:]
             stack.append(False)
         else:
             return False
-    return len(stack) >= hidden and all(v is True or isinstance(v, str) for v in stack[:hidden])
+    return len(stack) >= hidden and all(v is True or v is _SHARED or isinstance(v, str) for v in stack[:hidden])
+
+
+_SHARED = object()
 
 
 _READS = {"LOAD_FAST", "LOAD_FAST_CHECK", "LOAD_FAST_AND_CLEAR", "DELETE_FAST", "LOAD_CLOSURE"}
@@ -394,17 +405,21 @@ class _Pickler(pickle.Pickler):
             return None
         if isinstance(obj, self.tokens):  # the audit's generator and replay: one per run, all alike
             return type(obj).__name__
-        if isinstance(obj, _BY_IDENTITY):
+        if isinstance(obj, _BY_IDENTITY) and not (isinstance(obj, type) and _user_class(obj)):
             return id(obj)
-        if isinstance(obj, _random.Random) and not getattr(obj, "_relations_reseeded", False):
-            return id(obj)  # its draws are enumerated, so its state never moves (unless seeded in the run)
         return None
 
     def reducer_override(self, obj: Any) -> Any:
-        """A function made at run time (a closure) by its code, the values of its cells and its defaults."""
+        """A function by its code, the values of its cells, its defaults and its attributes; the user's class by
+        identity and its attributes; a ``random.Random`` not seeded in the run by identity and its attributes (its
+        draws are enumerated, so its generator state never moves, but the code may keep fields on it)."""
         if type(obj) is types.FunctionType and obj is not _function:
             cells = tuple(c.cell_contents if _filled(c) else _EMPTY for c in obj.__closure__ or ())
-            return _function, (id(obj.__code__), cells, obj.__defaults__, obj.__kwdefaults__)
+            return _function, (id(obj.__code__), cells, obj.__defaults__, obj.__kwdefaults__, obj.__dict__ or None)
+        if isinstance(obj, type) and _user_class(obj):
+            return _function, (id(obj), _class_fields(obj))
+        if isinstance(obj, _random.Random) and not getattr(obj, "_relations_reseeded", False):
+            return _function, (id(obj), {k: v for k, v in vars(obj).items() if not k.startswith("_relations")})
         return NotImplemented
 
 
@@ -426,6 +441,30 @@ def _filled(cell: Any) -> bool:
 
 _BY_IDENTITY = tuple(t for t in (_random.SystemRandom, types.ModuleType, types.BuiltinFunctionType, types.CodeType, type,
                 types.MethodDescriptorType, types.WrapperDescriptorType, types.BuiltinMethodType) if isinstance(t, type))  # (SystemRandom is patched in the closed world)
+
+
+def _user_class(cls: type) -> bool:
+    """A class of the user's code (its module the user's, or ``__main__``, or defined in a function), whose
+    attributes the code may change."""
+    if "<locals>" in getattr(cls, "__qualname__", ""):
+        return True
+    name = getattr(cls, "__module__", None)
+    return name == "__main__" or (isinstance(name, str) and _user_module(sys.modules.get(name)))
+
+
+def _class_fields(cls: type) -> dict:
+    """A class's own attributes other than dunders (a static or class method by its function, a property by its
+    accessors)."""
+    out: dict[str, Any] = {}
+    for k, w in vars(cls).items():
+        if k.startswith("__"):
+            continue
+        if isinstance(w, (staticmethod, classmethod)):
+            w = w.__func__
+        elif isinstance(w, property):
+            w = (w.fget, w.fset, w.fdel)
+        out[k] = w
+    return out
 
 
 def _installed() -> tuple[str, ...]:
@@ -450,17 +489,14 @@ def _user_module(module: Any) -> bool:
 def _globals_state(g: dict) -> dict:
     """A module's globals that can change (not its functions, classes and modules), and those of the user's
     modules it imports, one level down."""
-    out = {}
-    fixed = _BY_IDENTITY + (types.FunctionType,)
+    out: dict[str, Any] = {}
     for name, v in g.items():
-        if isinstance(v, types.ModuleType):
-            if _user_module(v):
-                out[name] = {k: w for k, w in vars(v).items()
-                             if not k.startswith("__") and not isinstance(w, fixed)}
-        elif not name.startswith("__") and not isinstance(v, fixed):
+        if name.startswith("__"):
+            continue
+        if isinstance(v, types.ModuleType) and _user_module(v):
+            out[name] = {k: w for k, w in vars(v).items() if not k.startswith("__")}
+        else:  # functions (rebound, their defaults and attributes), classes (their attributes), values
             out[name] = v
-        elif isinstance(v, type) and v.__module__ == g.get("__name__"):  # the user's classes: their attributes
-            out[name] = {k: w for k, w in vars(v).items() if not k.startswith("__") and not isinstance(w, fixed)}
     return out
 
 
