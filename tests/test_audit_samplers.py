@@ -179,3 +179,19 @@ def test_a_stepped_randrange_compared_is_enumerated_by_its_values():
     for f, p in ((stepped, Fraction(2, 4)), (down, Fraction(2, 10))):
         e = enumerate_channel(f, [0], pass_rng=False)
         assert dict(zip(e.outputs, e.rows[0])) == {output_key(True): p, output_key(False): 1 - p}
+
+
+_CUT = 5
+
+
+def test_a_comparison_in_a_class_body_reads_the_class_name_first():
+    """In a class body ``_CUT`` is the class's (1), not the global (5): P(randrange(6) < 1) = 1/6 (the split read
+    the global and gave 5/6)."""
+    def in_class(x):
+        class Draw:
+            _CUT = 1
+            below = random.randrange(6) < _CUT
+        return Draw.below
+
+    e = enumerate_channel(in_class, [0], pass_rng=False)
+    assert dict(zip(e.outputs, e.rows[0])) == {output_key(True): Fraction(1, 6), output_key(False): Fraction(5, 6)}

@@ -322,7 +322,7 @@ def _comparison_after(code: types.CodeType, lasti: int) -> tuple[str, tuple[tupl
                     loads.append(("name", ins.argval))
                 elif name in ("LOAD_GLOBAL", "LOAD_NAME") and not loads and not (
                         ins.arg is not None and ins.arg & 1 and name == "LOAD_GLOBAL"):
-                    loads.append(("global", ins.argval))
+                    loads.append(("global" if name == "LOAD_GLOBAL" else "scope", ins.argval))
                 elif name == "LOAD_ATTR" and len(loads) == 1 and ins.argval in _PURE_ATTRIBUTES and not (
                         sys.version_info >= (3, 12) and ins.arg is not None and ins.arg & 1):
                     loads.append(("attr", ins.argval))
@@ -373,8 +373,8 @@ def compared_with(frame: Any) -> tuple[str, Any] | None:
     try:
         if kind == "const":
             value = name
-        elif kind == "name":
-            value = frame.f_locals[name]
+        elif kind == "name" or (kind == "scope" and name in frame.f_locals):  # LOAD_NAME: a class body's
+            value = frame.f_locals[name]  # names (or exec's locals) before the globals
         else:
             g = frame.f_globals
             if name in g:
