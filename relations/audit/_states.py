@@ -405,7 +405,9 @@ class _Pickler(pickle.Pickler):
             return None
         if isinstance(obj, self.tokens):  # the audit's generator and replay: one per run, all alike
             return type(obj).__name__
-        if isinstance(obj, _BY_IDENTITY) and not (isinstance(obj, type) and _user_class(obj)):
+        if isinstance(obj, _BY_IDENTITY) and not (isinstance(obj, type) and _user_class(obj)) and not (
+                isinstance(obj, types.BuiltinMethodType) and not isinstance(obj.__self__, (types.ModuleType, type))
+                and obj.__self__ is not None):  # a bound method of a builtin object (acc.append): by its object
             return id(obj)
         return None
 
