@@ -227,7 +227,23 @@ def _bound_method_counter(x):
             return min(len(tick.func.__self__), 3)  # type: ignore[attr-defined]
 
 
+@functools.cache
+def _cached_draw(k):
+    return random.randrange(3) + k
+
+
+def _cache_held(x):
+    """A draw cached by functools (the first round's, kept for the return): uniform on 0, 1, 2 (the cache's
+    entries are no part of a snapshot, and every first-round draw merged into the first one met: P(0) = 1)."""
+    _cached_draw.cache_clear()
+    while True:
+        _cached_draw(0)
+        if random.randrange(2) == 0:
+            return _cached_draw(0)
+
+
 @pytest.mark.parametrize(("fn", "truth"), [
+    (_cache_held, {0: Fraction(1, 3), 1: Fraction(1, 3), 2: Fraction(1, 3)}),
     (_bound_method_counter, {1: Fraction(1, 2), 2: Fraction(1, 4), 3: Fraction(1, 4)}),
     (_attribute_counter, {1: Fraction(1, 2), 2: Fraction(1, 4), 3: Fraction(1, 4)}),
     (_local_class_counter, {1: Fraction(1, 2), 2: Fraction(1, 4), 3: Fraction(1, 4)}),
@@ -240,7 +256,7 @@ def test_state_outside_the_locals_keeps_rounds_apart(fn, truth):
     """Each explored probability is at most the true one, and at least it less the unexplored mass (an exact
     channel is the truth).  The loop's state lived where the snapshot did not look (a function's attributes or
     defaults, a global bound to a function, a class made in the function, a field of a Random, a cell stored by a
-    call below the draw, a list behind a bound method): the second round was taken for the first and the channel came out 'exactly'
+    call below the draw, a list behind a bound method, a functools cache): the second round was taken for the first and the channel came out 'exactly'
     P(first round's output) = 1."""
     e = enumerate_channel(fn, [0], pass_rng=False, max_depth=64, allow_unexplored=True)
     got = {output_key(k): v for k, v in truth.items()}

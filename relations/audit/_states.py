@@ -24,6 +24,7 @@ Kept free of the rest of the package so that a worker interpreter can run it alo
 from __future__ import annotations
 
 import dis
+import functools
 import io
 import pickle
 import random as _random
@@ -422,9 +423,14 @@ class _Pickler(pickle.Pickler):
             return _function, (id(obj), _class_fields(obj))
         if isinstance(obj, _random.Random) and not getattr(obj, "_relations_reseeded", False):
             return _function, (id(obj), {k: v for k, v in vars(obj).items() if not k.startswith("_relations")})
+        if isinstance(obj, _CACHED):  # functools.cache: its entries cannot be read (a cached draw is state)
+            if obj.cache_info().currsize:
+                raise TypeError("a functools cache with entries")
+            return _function, (id(obj), obj.__wrapped__)
         return NotImplemented
 
 
+_CACHED = type(functools.cache(len))
 _EMPTY = "<empty cell>"
 _PLAIN = frozenset({int, float, str, bytes, bool, type(None), complex})
 
