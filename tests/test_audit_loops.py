@@ -265,3 +265,39 @@ def test_state_outside_the_locals_keeps_rounds_apart(fn, truth):
     for k, p in got.items():
         assert row.get(k, 0) <= p <= row.get(k, 0) + e.unexplored[0]
     assert e.unexplored[0] < Fraction(1, 2**20)
+
+
+_PACKAGE = None
+
+
+def _nested_module_counter(x):
+    """A counter in a module two levels down (``package.sub.state``): as the first."""
+    _PACKAGE.sub.state[0] = 0
+    while True:
+        _PACKAGE.sub.state[0] += 1
+        if random.randrange(2) == 0:
+            return min(_PACKAGE.sub.state[0], 3)
+
+
+def test_a_counter_in_a_module_two_levels_down_keeps_rounds_apart(tmp_path, monkeypatch):
+    """The user's modules were expanded one level down only: ``package.sub`` was compared by identity, so the
+    counter in it merged the rounds and the channel came out exactly P(1) = 1 (truth 1/2, 1/4, 1/4)."""
+    import importlib
+    import sys
+
+    name = "relations_review_nested_package"
+    (tmp_path / name).mkdir()
+    (tmp_path / name / "__init__.py").write_text("")
+    (tmp_path / name / "sub.py").write_text("state = [0]\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    importlib.import_module(f"{name}.sub")
+    try:
+        monkeypatch.setitem(globals(), "_PACKAGE", sys.modules[name])
+        e = enumerate_channel(_nested_module_counter, [0], pass_rng=False, max_depth=64, allow_unexplored=True)
+    finally:
+        sys.modules.pop(f"{name}.sub", None)
+        sys.modules.pop(name, None)
+    row = dict(zip(e.outputs, e.rows[0]))
+    for k, p in {1: Fraction(1, 2), 2: Fraction(1, 4), 3: Fraction(1, 4)}.items():
+        assert row.get(output_key(k), 0) <= p <= row.get(output_key(k), 0) + e.unexplored[0]
+    assert e.unexplored[0] < Fraction(1, 2**20)

@@ -495,14 +495,20 @@ def _user_module(module: Any) -> bool:
 
 
 def _globals_state(g: dict) -> dict:
-    """A module's globals that can change (not its functions, classes and modules), and those of the user's
-    modules it imports, one level down."""
+    """A module's globals, and those of the user's modules it imports (and they import, each once)."""
+    return _names_state(g, {id(g)})
+
+
+def _names_state(g: dict, seen: set[int]) -> dict:
     out: dict[str, Any] = {}
     for name, v in g.items():
         if name.startswith("__"):
             continue
-        if isinstance(v, types.ModuleType) and _user_module(v):
-            out[name] = {k: w for k, w in vars(v).items() if not k.startswith("__")}
+        if isinstance(v, types.ModuleType) and _user_module(v):  # and the user's modules below it (pkg.sub)
+            out[name] = ("module", id(v))
+            if id(vars(v)) not in seen:
+                seen.add(id(vars(v)))
+                out[name] = _names_state(vars(v), seen)
         else:  # functions (rebound, their defaults and attributes), classes (their attributes), values
             out[name] = v
     return out
