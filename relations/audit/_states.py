@@ -485,8 +485,26 @@ def _installed() -> tuple[str, ...]:
 _INSTALLED = _installed()
 
 
+_USER: dict[Any, bool] = {}
+
+
 def _user_module(module: Any) -> bool:
     """The user's own module (not the standard library's, nor an installed package's)."""
+    try:
+        return _USER[module]
+    except (KeyError, TypeError):
+        pass
+    found = _user_module_now(module)
+    if len(_USER) > 4096:
+        _USER.clear()
+    try:
+        _USER[module] = found
+    except TypeError:  # pragma: no cover - an unhashable stand-in for a module
+        pass
+    return found
+
+
+def _user_module_now(module: Any) -> bool:
     root = getattr(module, "__name__", "").split(".")[0]
     if root in sys.stdlib_module_names or root in ("numpy", "scipy", "relations", "builtins"):
         return False
@@ -509,6 +527,9 @@ def _names_state(g: dict, seen: set[int]) -> dict:
             if id(vars(v)) not in seen:
                 seen.add(id(vars(v)))
                 out[name] = _names_state(vars(v), seen)
+        elif type(v) is types.FunctionType and not (v.__closure__ or v.__defaults__ or v.__kwdefaults__
+                                                     or v.__dict__):
+            out[name] = id(v)  # a plain function: nothing in it can change, only the name can be rebound
         else:  # functions (rebound, their defaults and attributes), classes (their attributes), values
             out[name] = v
     return out
