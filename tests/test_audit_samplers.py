@@ -195,3 +195,21 @@ def test_a_comparison_in_a_class_body_reads_the_class_name_first():
 
     e = enumerate_channel(in_class, [0], pass_rng=False)
     assert dict(zip(e.outputs, e.rows[0])) == {output_key(True): Fraction(1, 6), output_key(False): Fraction(5, 6)}
+
+
+def test_only_a_draw_called_directly_is_one_branch_per_side():
+    """``sum(map(random.randrange, [6, 6])) < 3``: the draws are called from C by ``map``, and the comparison is
+    of their sum: P(a + b < 3) = 6/36 (each draw was split at 3 as if compared itself: the rows did not even sum
+    to 1).  A draw reached through an alias is still one (``r = random.randrange; r(6) < 3``: 1/2, two paths)."""
+    def summed(x):
+        return sum(map(random.randrange, [6, 6])) < 3
+
+    def aliased(x):
+        r = random.randrange
+        return r(6) < 3
+
+    e = enumerate_channel(summed, [0], pass_rng=False)
+    assert dict(zip(e.outputs, e.rows[0])) == {output_key(True): Fraction(1, 6), output_key(False): Fraction(5, 6)}
+    e = enumerate_channel(aliased, [0], pass_rng=False)
+    assert e.runs == 2 and dict(zip(e.outputs, e.rows[0])) == {output_key(True): Fraction(1, 2),
+                                                               output_key(False): Fraction(1, 2)}

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import dis
 import functools
+import inspect
 import io
 import pickle
 import random as _random
@@ -297,14 +298,51 @@ def live_locals(code: types.CodeType, lasti: int) -> frozenset[str] | None:
 
 _COMPARISONS = ("<", "<=", ">", ">=", "==", "!=")
 _PURE_ATTRIBUTES = ("numerator", "denominator", "real")
-_COMPARED: dict[tuple[types.CodeType, int], tuple[str, tuple[tuple[str, Any], ...]] | None] = {}
+_COMPARED: dict[tuple[types.CodeType, int], tuple[str, tuple[tuple[str, Any], ...], tuple[str, ...]] | None] = {}
+_SIMPLE_LOADS = ("LOAD_CONST", "LOAD_FAST", "LOAD_FAST_CHECK", "LOAD_DEREF", "LOAD_NAME", "LOAD_GLOBAL")
+_CALLEE_LOADS = ("LOAD_FAST", "LOAD_FAST_CHECK", "LOAD_DEREF", "LOAD_NAME", "LOAD_GLOBAL")
 
 
-def _comparison_after(code: types.CodeType, lasti: int) -> tuple[str, tuple[tuple[str, Any], ...]] | None:
+def _callee(instructions: list[dis.Instruction], n: int) -> tuple[str, ...] | None:
+    """The callable of the call at ``instructions[n]`` when it is a name or a chain of attributes of a name (its
+    base load's opcode, the name, the attributes) and each argument a simple load (a constant, a name, optionally
+    its attributes), all on straight code; ``None`` otherwise (the call's result may then come from anything,
+    ``sum(map(rng.integers, ...))`` included)."""
+    values = (instructions[n].arg or 0) + (1 if instructions[n].opname == "CALL_KW" else 0)
+    k = n - 1
+    while k >= 0 and instructions[k].opname in ("PRECALL", "KW_NAMES"):
+        k -= 1
+    while values > 0 and k >= 0:  # the arguments, from the last
+        while k >= 0 and instructions[k].opname == "LOAD_ATTR" and not (
+                sys.version_info >= (3, 12) and instructions[k].arg is not None and instructions[k].arg & 1):
+            k -= 1
+        ins = instructions[k]
+        if ins.opname not in _SIMPLE_LOADS or (ins.opname == "LOAD_GLOBAL" and (ins.arg or 0) & 1):
+            return None
+        values -= 1
+        k -= 1
+    if values or k < 0:
+        return None
+    if instructions[k].opname == "PUSH_NULL":
+        k -= 1
+    attributes: list[str] = []
+    while k >= 0 and instructions[k].opname in ("LOAD_ATTR", "LOAD_METHOD"):
+        attributes.insert(0, instructions[k].argval)
+        k -= 1
+    if k < 0 or instructions[k].opname not in _CALLEE_LOADS:
+        return None
+    if any(ins.is_jump_target for ins in instructions[k + 1:n + 1]):
+        return None
+    return (instructions[k].opname, instructions[k].argval, *attributes)
+
+
+def _comparison_after(code: types.CodeType, lasti: int
+                      ) -> tuple[str, tuple[tuple[str, Any], ...], tuple[str, ...]] | None:
     """What the instructions after the call at ``lasti`` do with its result, when they only compare it with
-    one number loaded without running code: ``(operator, loads)``, ``loads`` a constant (``("const", c)``), a
-    local, cell or global (``("name", n)``, ``("global", n)``), optionally followed by a pure attribute of a
-    number (``("attr", "numerator")``); ``None`` for anything else."""
+    one number loaded without running code: ``(operator, loads, callee)``, ``loads`` a constant (``("const",
+    c)``), a local, cell or global (``("name", n)``, ``("global", n)``), optionally followed by a pure attribute
+    of a number (``("attr", "numerator")``), ``callee`` how the called function is loaded (:func:`_callee`);
+    ``None`` for anything else."""
     known = _COMPARED.get((code, lasti), False)
     if known is not False:
         return known  # type: ignore[return-value]
@@ -329,8 +367,9 @@ def _comparison_after(code: types.CodeType, lasti: int) -> tuple[str, tuple[tupl
                     loads.append(("attr", ins.argval))
                 elif name == "COMPARE_OP" and loads and not ins.is_jump_target:
                     op = ins.argrepr.removeprefix("bool(").removesuffix(")")
-                    if op in _COMPARISONS:
-                        found = (op, tuple(loads))
+                    callee = _callee(instructions, n)
+                    if op in _COMPARISONS and callee is not None:
+                        found = (op, tuple(loads), callee)
                     break
                 else:
                     break
@@ -344,11 +383,37 @@ def _comparison_after(code: types.CodeType, lasti: int) -> tuple[str, tuple[tupl
     return found
 
 
-def compared_with(frame: Any) -> tuple[str, Any] | None:
+def _read(frame: Any, kind: str, name: str) -> Any:
+    """The value a load of ``name`` by the opcode ``kind`` reads in ``frame`` (``KeyError`` when unbound)."""
+    if kind in ("LOAD_FAST", "LOAD_FAST_CHECK", "LOAD_DEREF", "name") or (
+            kind in ("LOAD_NAME", "scope") and name in frame.f_locals):  # LOAD_NAME: a class body's names first
+        return frame.f_locals[name]
+    g = frame.f_globals
+    if name in g:
+        return g[name]
+    builtins = g.get("__builtins__")
+    return (vars(builtins) if isinstance(builtins, types.ModuleType) else builtins)[name]
+
+
+def _called(frame: Any, callee: tuple[str, ...]) -> Any:
+    """The function the frame's call in progress called, read without running code (attributes looked up
+    statically); ``None`` when it cannot be read."""
+    try:
+        value = _read(frame, callee[0], callee[1])
+        for attribute in callee[2:]:
+            value = inspect.getattr_static(value, attribute)
+    except (KeyError, TypeError, AttributeError):
+        return None
+    return value
+
+
+def compared_with(frame: Any, is_draw: Any = None) -> tuple[str, Any] | None:
     """When the frame's call in progress returns a value that the frame only compares with a number (``rng.randrange(d)
     < n``, ``rng.integers(0, 10) >= t``, ``random.randint(1, 6) == 6``, the number a constant, a local, a global
     or its ``numerator`` / ``denominator``): the operator and that number; ``None`` otherwise.  The draw's value
-    is then read only through the comparison, so the outcomes on one side of it are one branch.
+    is then read only through the comparison, so the outcomes on one side of it are one branch.  With
+    ``is_draw``, the function called (read statically) must pass it: a draw that hands its value back, not a
+    function that calls one from C and returns something else (``sum(map(rng.integers, [6, 6])) < 3``).
 
     Examples
     --------
@@ -369,20 +434,12 @@ def compared_with(frame: Any) -> tuple[str, Any] | None:
     spec = _comparison_after(frame.f_code, frame.f_lasti)
     if spec is None:
         return None
-    op, loads = spec
+    op, loads, callee = spec
+    if is_draw is not None and not is_draw(_called(frame, callee)):
+        return None
     kind, name = loads[0]
     try:
-        if kind == "const":
-            value = name
-        elif kind == "name" or (kind == "scope" and name in frame.f_locals):  # LOAD_NAME: a class body's
-            value = frame.f_locals[name]  # names (or exec's locals) before the globals
-        else:
-            g = frame.f_globals
-            if name in g:
-                value = g[name]
-            else:
-                builtins = g.get("__builtins__")
-                value = (vars(builtins) if isinstance(builtins, types.ModuleType) else builtins)[name]
+        value = name if kind == "const" else _read(frame, kind, name)
     except (KeyError, TypeError):
         return None
     for _, attribute in loads[1:]:
