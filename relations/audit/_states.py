@@ -196,17 +196,21 @@ _SHARED = object()
 _READS = {"LOAD_FAST", "LOAD_FAST_CHECK", "LOAD_FAST_AND_CLEAR", "DELETE_FAST", "LOAD_CLOSURE"}
 _WRITES = {"STORE_FAST", "STORE_FAST_MAYBE_NULL"}
 _LIVE: dict[types.CodeType, dict[int, frozenset[str]] | None] = {}
+#: Names whose call reads the frame's locals without a LOAD_FAST (``dir()`` lists the bound ones, ``super()``
+#: reads the first argument): any of them in the code makes every local live.
+_READS_FRAME = frozenset({"locals", "vars", "exec", "eval", "dir", "super", "_getframe", "currentframe"})
 
 
 def _liveness(code: types.CodeType) -> dict[int, frozenset[str]] | None:
     """For each instruction, the local variables that may be read after it before being stored again (backward
     data flow over the jumps of the bytecode); ``None`` when that cannot be told (exception handlers, which
-    the flow does not follow, ``locals()`` or ``vars()`` in the code, an instruction it does not know)."""
+    the flow does not follow, ``locals()``, ``vars()``, ``dir()``, ``super()`` or a frame read in the code, an
+    instruction it does not know)."""
     if code in _LIVE:
         return _LIVE[code]
     result: dict[int, frozenset[str]] | None = None
     try:
-        if not code.co_exceptiontable and not {"locals", "vars", "exec", "eval"} & set(code.co_names):
+        if not code.co_exceptiontable and not _READS_FRAME & set(code.co_names):
             result = _flow(code)
     except (ValueError, TypeError, KeyError):
         result = None
