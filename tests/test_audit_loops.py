@@ -251,7 +251,27 @@ def _bound_names(x):
         late = 1  # noqa: F841 - bound, never read: the point
 
 
+class _Forgetful:
+    """An object whose pickling leaves its counter out."""
+
+    def __init__(self):
+        self.n = 0
+
+    def __getstate__(self):
+        return {}
+
+
+def _forgetful_counter(x):
+    """The counter on an object whose ``__getstate__`` drops it: as the first."""
+    held = _Forgetful()
+    while True:
+        held.n += 1
+        if random.randrange(2) == 0:
+            return min(held.n, 3)
+
+
 @pytest.mark.parametrize(("fn", "truth"), [
+    (_forgetful_counter, {1: Fraction(1, 2), 2: Fraction(1, 4), 3: Fraction(1, 4)}),
     (_bound_names, {False: Fraction(1, 2), True: Fraction(1, 2)}),
     (_cache_held, {0: Fraction(1, 3), 1: Fraction(1, 3), 2: Fraction(1, 3)}),
     (_bound_method_counter, {1: Fraction(1, 2), 2: Fraction(1, 4), 3: Fraction(1, 4)}),
@@ -266,7 +286,7 @@ def test_state_outside_the_locals_keeps_rounds_apart(fn, truth):
     """Each explored probability is at most the true one, and at least it less the unexplored mass (an exact
     channel is the truth).  The loop's state lived where the snapshot did not look (a function's attributes or
     defaults, a global bound to a function, a class made in the function, a field of a Random, a cell stored by a
-    call below the draw, a list behind a bound method, a functools cache, a dead local that ``dir()`` lists): the second round was taken for the first and the channel came out 'exactly'
+    call below the draw, a list behind a bound method, a functools cache, a dead local that ``dir()`` lists, an object whose own pickling drops a field): the second round was taken for the first and the channel came out 'exactly'
     P(first round's output) = 1."""
     e = enumerate_channel(fn, [0], pass_rng=False, max_depth=64, allow_unexplored=True)
     got = {output_key(k): v for k, v in truth.items()}

@@ -484,6 +484,8 @@ class _Pickler(pickle.Pickler):
             return _function, (id(obj), _class_fields(obj))
         if isinstance(obj, _random.Random) and not getattr(obj, "_relations_reseeded", False):
             return _function, (id(obj), {k: v for k, v in vars(obj).items() if not k.startswith("_relations")})
+        if _user_class(type(obj)) and _custom_pickling(type(obj)):  # its own pickling may leave fields out
+            return _function, (type(obj), _fields(obj))
         if isinstance(obj, _CACHED):  # functools.cache: its entries cannot be read (a cached draw is state)
             if obj.cache_info().currsize:
                 raise TypeError("a functools cache with entries")
@@ -519,6 +521,23 @@ def _user_class(cls: type) -> bool:
         return True
     name = getattr(cls, "__module__", None)
     return name == "__main__" or (isinstance(name, str) and _user_module(sys.modules.get(name)))
+
+
+def _custom_pickling(cls: type) -> bool:
+    """Whether one of the user's classes in ``cls``'s bases defines how its instances are pickled."""
+    return any(_user_class(c) and {"__reduce__", "__reduce_ex__", "__getstate__", "__getnewargs__",
+                                   "__getnewargs_ex__"} & set(vars(c)) for c in cls.__mro__)
+
+
+def _fields(obj: Any) -> tuple:
+    """An instance's own fields (its ``__dict__`` and slots), whatever its pickling says; ``TypeError`` when it
+    extends a builtin type other than ``object`` (whose contents are not fields)."""
+    if any(not _user_class(c) and c is not object for c in type(obj).__mro__):
+        raise TypeError("an instance of a builtin type's subclass with its own pickling")
+    slots = tuple((name, getattr(obj, name, _EMPTY)) for c in type(obj).__mro__
+                  for name in (vars(c).get("__slots__", ()) if not isinstance(vars(c).get("__slots__"), str)
+                               else (vars(c)["__slots__"],)) if name not in ("__dict__", "__weakref__"))
+    return getattr(obj, "__dict__", None), slots
 
 
 def _class_fields(cls: type) -> dict:
