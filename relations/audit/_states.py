@@ -405,7 +405,8 @@ def _called(frame: Any, callee: tuple[str, ...]) -> Any:
     try:
         value = _read(frame, callee[0], callee[1])
         for attribute in callee[2:]:
-            value = inspect.getattr_static(value, attribute)
+            value = (vars(value)[attribute] if type(value) is types.ModuleType
+                     else inspect.getattr_static(value, attribute))
     except (KeyError, TypeError, AttributeError):
         return None
     return value
@@ -514,9 +515,21 @@ _BY_IDENTITY = tuple(t for t in (_random.SystemRandom, types.ModuleType, types.B
                 types.MethodDescriptorType, types.WrapperDescriptorType, types.BuiltinMethodType) if isinstance(t, type))  # (SystemRandom is patched in the closed world)
 
 
+_USER_CLASS: dict[type, bool] = {}
+
+
 def _user_class(cls: type) -> bool:
     """A class of the user's code (its module the user's, or ``__main__``, or defined in a function), whose
     attributes the code may change."""
+    known = _USER_CLASS.get(cls)
+    if known is None:
+        if len(_USER_CLASS) > 4096:
+            _USER_CLASS.clear()
+        known = _USER_CLASS[cls] = _user_class_now(cls)
+    return known
+
+
+def _user_class_now(cls: type) -> bool:
     if "<locals>" in getattr(cls, "__qualname__", ""):
         return True
     name = getattr(cls, "__module__", None)
