@@ -213,3 +213,16 @@ def test_only_a_draw_called_directly_is_one_branch_per_side():
     e = enumerate_channel(aliased, [0], pass_rng=False)
     assert e.runs == 2 and dict(zip(e.outputs, e.rows[0])) == {output_key(True): Fraction(1, 2),
                                                                output_key(False): Fraction(1, 2)}
+
+
+_INFINITE = float("inf")
+
+
+def test_a_draw_compared_with_an_infinite_bound_is_enumerated():
+    """``randrange(6) < inf`` is always true (the split converted inf to a Fraction and raised OverflowError in
+    the randomizer)."""
+    def below(x):
+        return random.randrange(6) < _INFINITE
+
+    e = enumerate_channel(below, [0], pass_rng=False)
+    assert dict(zip(e.outputs, e.rows[0])) == {output_key(True): Fraction(1)}

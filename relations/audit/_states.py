@@ -27,6 +27,7 @@ import dis
 import functools
 import inspect
 import io
+import math
 import pickle
 import random as _random
 import sys
@@ -451,8 +452,8 @@ def compared_with(frame: Any, is_draw: Any = None) -> tuple[str, Any] | None:
         if type(value) not in (int, bool, Fraction):
             return None
         value = getattr(value, attribute)
-    if type(value) not in (int, bool, Fraction, float) or value != value:
-        return None
+    if type(value) not in (int, bool, Fraction, float) or (type(value) is float and not math.isfinite(value)):
+        return None  # an infinite bound (or NaN): the draw is then enumerated value by value
     return op, value
 
 
