@@ -5,12 +5,16 @@ Expected values are derived by hand in each test's docstring."""
 
 from __future__ import annotations
 
+import functools
 import math
+import random
 from fractions import Fraction
 
 import pytest
 
 from relations.audit import audit
+from relations.audit._exact import enumerate_channel
+from relations.audit._outputs import output_key
 from relations.errors import InputError
 
 
@@ -118,3 +122,212 @@ def test_one_rounding_rule_with_and_without_a_loop():
     assert a.verdict == b.verdict == "consistent"
     assert a.route == b.route == "white-box"
     assert [c.status for c in a.claims] == [c.status for c in b.claims]
+
+
+# State the loop keeps outside the frame's locals: each of these returns min(round, 3) (or a value that tells the
+# rounds apart) after a geometric number of fair rounds, so two rounds must not be taken for one state.
+
+def _attribute_counter(x):
+    """A function attribute as the counter: P(1) = 1/2, P(2) = 1/4, P(3) = 1/4."""
+    _attribute_counter.n = 0
+    while True:
+        _attribute_counter.n += 1
+        if random.randrange(2) == 0:
+            return min(_attribute_counter.n, 3)
+
+
+def _local_class_counter(x):
+    """A class defined in the function, its attribute the counter: as above."""
+    class Count:
+        n = 0
+    while True:
+        Count.n += 1
+        if random.randrange(2) == 0:
+            return min(Count.n, 3)
+
+
+def _tick(seen=[]):  # noqa: B006 - the mutable default is the point
+    seen.append(1)
+    return len(seen)
+
+
+def _default_counter(x):
+    """A global helper's mutable default as the counter: round k returns k + 1 (capped at 3)."""
+    _tick.__defaults__[0].clear()
+    while True:
+        _tick()
+        if random.randrange(2) == 0:
+            return min(_tick(), 4) - 1
+
+
+def _one():
+    return 1
+
+
+def _two():
+    return 2
+
+
+_current = _one
+
+
+def _rebound_function(x):
+    """A global rebound from one function to another each round: odd rounds return 1, even ones 2, so P(1) =
+    1/2 + 1/8 + ... = 2/3."""
+    global _current
+    _current = _one
+    while True:
+        if random.randrange(2) == 0:
+            return _current()
+        _current = _two if _current is _one else _one
+
+
+class _Counting(random.Random):
+    pass
+
+
+_GENERATOR = _Counting()
+
+
+def _generator_field(x):
+    """A field kept on a random.Random instance made before the run (compared by identity): as the first."""
+    _GENERATOR.n = 0
+    while True:
+        _GENERATOR.n += 1
+        if random.randrange(2) == 0:
+            return min(_GENERATOR.n, 3)
+
+
+def _cell_reset(x):
+    """``c + randrange(f())`` where ``f`` stores the cell ``c`` read below the draw: c goes 0, 2, 4, 0, ... and
+    the output is c + 1 on a 1, so v0 = 1/2 [1] + 1/2 v2, v2 = 1/2 [3] + 1/2 v4, v4 = 1/2 [5] + 1/2 v0:
+    P(1, 3, 5) = (4/7, 2/7, 1/7)."""
+    c = 0
+
+    def bound():
+        nonlocal c
+        c = 0
+        return 2
+    while True:
+        r = c + random.randrange(bound())
+        if r % 2 == 1:
+            return r
+        c = r + 2 if r < 4 else 0
+
+
+def _bound_method_counter(x):
+    """The list behind a bound builtin method (``seen.append`` in a partial), the name ``seen`` gone: round k
+    leaves k items, so as the first."""
+    seen: list[int] = []
+    tick = functools.partial(seen.append, 1)
+    del seen
+    while True:
+        tick()
+        if random.randrange(2) == 0:
+            return min(len(tick.func.__self__), 3)  # type: ignore[attr-defined]
+
+
+@functools.cache
+def _cached_draw(k):
+    return random.randrange(3) + k
+
+
+def _cache_held(x):
+    """A draw cached by functools (the first round's, kept for the return): uniform on 0, 1, 2 (the cache's
+    entries are no part of a snapshot, and every first-round draw merged into the first one met: P(0) = 1)."""
+    _cached_draw.cache_clear()
+    while True:
+        _cached_draw(0)
+        if random.randrange(2) == 0:
+            return _cached_draw(0)
+
+
+def _bound_names(x):
+    """``dir()`` lists the bound locals: ``late`` is bound from the second round on (and never read by name,
+    so dead to the bytecode), so P(True) = 1/2."""
+    while True:
+        if random.randrange(2) == 0:
+            return "late" in dir()
+        late = 1  # noqa: F841 - bound, never read: the point
+
+
+class _Forgetful:
+    """An object whose pickling leaves its counter out."""
+
+    def __init__(self):
+        self.n = 0
+
+    def __getstate__(self):
+        return {}
+
+
+def _forgetful_counter(x):
+    """The counter on an object whose ``__getstate__`` drops it: as the first."""
+    held = _Forgetful()
+    while True:
+        held.n += 1
+        if random.randrange(2) == 0:
+            return min(held.n, 3)
+
+
+@pytest.mark.parametrize(("fn", "truth"), [
+    (_forgetful_counter, {1: Fraction(1, 2), 2: Fraction(1, 4), 3: Fraction(1, 4)}),
+    (_bound_names, {False: Fraction(1, 2), True: Fraction(1, 2)}),
+    (_cache_held, {0: Fraction(1, 3), 1: Fraction(1, 3), 2: Fraction(1, 3)}),
+    (_bound_method_counter, {1: Fraction(1, 2), 2: Fraction(1, 4), 3: Fraction(1, 4)}),
+    (_attribute_counter, {1: Fraction(1, 2), 2: Fraction(1, 4), 3: Fraction(1, 4)}),
+    (_local_class_counter, {1: Fraction(1, 2), 2: Fraction(1, 4), 3: Fraction(1, 4)}),
+    (_default_counter, {1: Fraction(1, 2), 2: Fraction(1, 4), 3: Fraction(1, 4)}),
+    (_rebound_function, {1: Fraction(2, 3), 2: Fraction(1, 3)}),
+    (_generator_field, {1: Fraction(1, 2), 2: Fraction(1, 4), 3: Fraction(1, 4)}),
+    (_cell_reset, {1: Fraction(4, 7), 3: Fraction(2, 7), 5: Fraction(1, 7)}),
+])
+def test_state_outside_the_locals_keeps_rounds_apart(fn, truth):
+    """Each explored probability is at most the true one, and at least it less the unexplored mass (an exact
+    channel is the truth).  The loop's state lived where the snapshot did not look (a function's attributes or
+    defaults, a global bound to a function, a class made in the function, a field of a Random, a cell stored by a
+    call below the draw, a list behind a bound method, a functools cache, a dead local that ``dir()`` lists, an object whose own pickling drops a field): the second round was taken for the first and the channel came out 'exactly'
+    P(first round's output) = 1."""
+    e = enumerate_channel(fn, [0], pass_rng=False, max_depth=64, allow_unexplored=True)
+    got = {output_key(k): v for k, v in truth.items()}
+    assert set(e.outputs) <= set(got)
+    row = dict(zip(e.outputs, e.rows[0]))
+    for k, p in got.items():
+        assert row.get(k, 0) <= p <= row.get(k, 0) + e.unexplored[0]
+    assert e.unexplored[0] < Fraction(1, 2**20)
+
+
+_PACKAGE = None
+
+
+def _nested_module_counter(x):
+    """A counter in a module two levels down (``package.sub.state``): as the first."""
+    _PACKAGE.sub.state[0] = 0
+    while True:
+        _PACKAGE.sub.state[0] += 1
+        if random.randrange(2) == 0:
+            return min(_PACKAGE.sub.state[0], 3)
+
+
+def test_a_counter_in_a_module_two_levels_down_keeps_rounds_apart(tmp_path, monkeypatch):
+    """The user's modules were expanded one level down only: ``package.sub`` was compared by identity, so the
+    counter in it merged the rounds and the channel came out exactly P(1) = 1 (truth 1/2, 1/4, 1/4)."""
+    import importlib
+    import sys
+
+    name = "relations_review_nested_package"
+    (tmp_path / name).mkdir()
+    (tmp_path / name / "__init__.py").write_text("")
+    (tmp_path / name / "sub.py").write_text("state = [0]\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    importlib.import_module(f"{name}.sub")
+    try:
+        monkeypatch.setitem(globals(), "_PACKAGE", sys.modules[name])
+        e = enumerate_channel(_nested_module_counter, [0], pass_rng=False, max_depth=64, allow_unexplored=True)
+    finally:
+        sys.modules.pop(f"{name}.sub", None)
+        sys.modules.pop(name, None)
+    row = dict(zip(e.outputs, e.rows[0]))
+    for k, p in {1: Fraction(1, 2), 2: Fraction(1, 4), 3: Fraction(1, 4)}.items():
+        assert row.get(output_key(k), 0) <= p <= row.get(output_key(k), 0) + e.unexplored[0]
+    assert e.unexplored[0] < Fraction(1, 2**20)

@@ -164,3 +164,65 @@ def test_the_discrete_gaussian_sampler_clamped_is_certified():
     ok = audit(gauss, domain=[0, 1], eps=1.05 * eps, outputs=[0, 1])
     assert ok.verdict == "consistent" and ok.route == "white-box (depth-bounded)"
     assert audit(gauss, domain=[0, 1], eps=0.95 * eps, outputs=[0, 1]).verdict == "violated"
+
+
+def test_a_stepped_randrange_compared_is_enumerated_by_its_values():
+    """randrange(0, 10, 3) draws 0, 3, 6 or 9: P(< 4) = 2/4.  randrange(10, 0, -1) draws 10, 9, ..., 1: P(< 3) =
+    2/10.  The closed world draws an index into the range there, so the comparison of the value is not a
+    comparison of the draw (it was taken as one: P(< 4) came out 1, P(< 3) came out 0)."""
+    def stepped(x):
+        return random.randrange(0, 10, 3) < 4
+
+    def down(x):
+        return random.Random().randrange(10, 0, -1) < 3
+
+    for f, p in ((stepped, Fraction(2, 4)), (down, Fraction(2, 10))):
+        e = enumerate_channel(f, [0], pass_rng=False)
+        assert dict(zip(e.outputs, e.rows[0])) == {output_key(True): p, output_key(False): 1 - p}
+
+
+_CUT = 5
+
+
+def test_a_comparison_in_a_class_body_reads_the_class_name_first():
+    """In a class body ``_CUT`` is the class's (1), not the global (5): P(randrange(6) < 1) = 1/6 (the split read
+    the global and gave 5/6)."""
+    def in_class(x):
+        class Draw:
+            _CUT = 1
+            below = random.randrange(6) < _CUT
+        return Draw.below
+
+    e = enumerate_channel(in_class, [0], pass_rng=False)
+    assert dict(zip(e.outputs, e.rows[0])) == {output_key(True): Fraction(1, 6), output_key(False): Fraction(5, 6)}
+
+
+def test_only_a_draw_called_directly_is_one_branch_per_side():
+    """``sum(map(random.randrange, [6, 6])) < 3``: the draws are called from C by ``map``, and the comparison is
+    of their sum: P(a + b < 3) = 6/36 (each draw was split at 3 as if compared itself: the rows did not even sum
+    to 1).  A draw reached through an alias is still one (``r = random.randrange; r(6) < 3``: 1/2, two paths)."""
+    def summed(x):
+        return sum(map(random.randrange, [6, 6])) < 3
+
+    def aliased(x):
+        r = random.randrange
+        return r(6) < 3
+
+    e = enumerate_channel(summed, [0], pass_rng=False)
+    assert dict(zip(e.outputs, e.rows[0])) == {output_key(True): Fraction(1, 6), output_key(False): Fraction(5, 6)}
+    e = enumerate_channel(aliased, [0], pass_rng=False)
+    assert e.runs == 2 and dict(zip(e.outputs, e.rows[0])) == {output_key(True): Fraction(1, 2),
+                                                               output_key(False): Fraction(1, 2)}
+
+
+_INFINITE = float("inf")
+
+
+def test_a_draw_compared_with_an_infinite_bound_is_enumerated():
+    """``randrange(6) < inf`` is always true (the split converted inf to a Fraction and raised OverflowError in
+    the randomizer)."""
+    def below(x):
+        return random.randrange(6) < _INFINITE
+
+    e = enumerate_channel(below, [0], pass_rng=False)
+    assert dict(zip(e.outputs, e.rows[0])) == {output_key(True): Fraction(1)}

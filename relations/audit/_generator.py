@@ -63,7 +63,7 @@ def _split(low: int, n: int) -> tuple[list[Fraction], tuple[int, int]] | None:
         own = _OWN_CODE[code] = any(part in code.co_filename for part in _OWN)
     if own:
         return None
-    found = compared_with(frame)
+    found = compared_with(frame, _is_draw)
     if found is None:
         return None
     op, t = found
@@ -86,6 +86,12 @@ def _split(low: int, n: int) -> tuple[list[Fraction], tuple[int, int]] | None:
         count = int(hit) if op == "==" else n - int(hit)
         sides = equal if op == "==" else (equal[1], equal[0])
     return [Fraction(count, n), Fraction(n - count, n)], sides
+
+
+def _is_draw(f: Any) -> bool:
+    """A function that draws an integer and hands it back: the generator's ``integers`` or a closed-world
+    wrapper in :data:`PASS_THROUGH`."""
+    return f is EnumeratingGenerator.integers or getattr(f, "__code__", None) in PASS_THROUGH
 
 
 def _weight_radii(given: Sequence[Any], weights: Sequence[Fraction]) -> list[float] | None:

@@ -125,7 +125,9 @@ def _global_patches(current: Any) -> list[tuple[Any, str, Any]]:
             start, stop = 0, start
         if step == 1 and stop > start:  # the value itself, so that a comparison of it can be one branch per side
             return int(g().integers(start, stop))
-        values = range(start, stop, step)
+        return stepped(range(start, stop, step))
+
+    def stepped(values: range) -> int:  # not passed through: the draw is an index, not the value the code compares
         return values[int(g().integers(0, len(values)))]
 
     def sample(population: Sequence[Any], k: int, **_: Any) -> list[Any]:

@@ -24,7 +24,10 @@ Kept free of the rest of the package so that a worker interpreter can run it alo
 from __future__ import annotations
 
 import dis
+import functools
+import inspect
 import io
+import math
 import pickle
 import random as _random
 import sys
@@ -147,21 +150,26 @@ def _pure_below(code: types.CodeType, depths: dict[int, tuple[int, dis.Instructi
         ins = depths[order[start]][1]
         if ins.opcode in dis.hasjrel or ins.opcode in dis.hasjabs:
             return False
-    stack: list[Any] = []  # per value: the local it was loaded from, True (pure) or False (opaque)
+    # per value: the local it was loaded from (a str), True (a constant), _SHARED (a global, an attribute of
+    # one, a cell: read from a place that a later call may change) or False (opaque)
+    stack: list[Any] = []
     for o in order[start:n]:
         ins = depths[o][1]
         name = ins.opname
         if name in ("LOAD_CONST", "PUSH_NULL"):
             stack.append(True)
         elif name == "LOAD_GLOBAL":
-            stack += [True, True] if ins.arg is not None and ins.arg & 1 and sys.version_info < (3, 12) else [True]
+            stack += [True, _SHARED] if ins.arg is not None and ins.arg & 1 and sys.version_info < (3, 12) else [
+                _SHARED]
             if sys.version_info >= (3, 12):
                 return False
-        elif name in ("LOAD_FAST", "LOAD_DEREF"):  # a local or a cell: its value is in the state
+        elif name == "LOAD_FAST":  # a local: its value is in the state, and no call can store it
             stack.append(ins.argval)
+        elif name == "LOAD_DEREF":  # a cell: its value is in the state, until a call stores it
+            stack.append(_SHARED)
         elif name in ("STORE_FAST", "DELETE_FAST", "STORE_DEREF", "DELETE_DEREF"):
             return False
-        elif name == "LOAD_ATTR" and stack and stack[-1] is True and not (
+        elif name == "LOAD_ATTR" and stack and stack[-1] is _SHARED and not (
                 sys.version_info >= (3, 12) and ins.arg is not None and ins.arg & 1):
             pass  # an attribute of a global (a module's function, a global object's field): a global read too
         elif name == "LOAD_METHOD" and stack:
@@ -171,29 +179,39 @@ def _pure_below(code: types.CodeType, depths: dict[int, tuple[int, dis.Instructi
             pass
         elif name == "CALL" and sys.version_info < (3, 12) and ins.arg is not None and len(stack) >= ins.arg + 2:
             del stack[len(stack) - ins.arg - 2:]
+            # the call may store a global, an attribute or a cell read below it: the state then holds the new
+            # value, the stack the old one (``g + rng.integers(f())`` with ``f`` storing ``g``)
+            stack = [False if v is _SHARED else v for v in stack]
             stack.append(False)
         elif name in ("BINARY_OP", "COMPARE_OP", "BINARY_SUBSCR") and len(stack) >= 2:
             del stack[-2:]
             stack.append(False)
         else:
             return False
-    return len(stack) >= hidden and all(v is True or isinstance(v, str) for v in stack[:hidden])
+    return len(stack) >= hidden and all(v is True or v is _SHARED or isinstance(v, str) for v in stack[:hidden])
+
+
+_SHARED = object()
 
 
 _READS = {"LOAD_FAST", "LOAD_FAST_CHECK", "LOAD_FAST_AND_CLEAR", "DELETE_FAST", "LOAD_CLOSURE"}
 _WRITES = {"STORE_FAST", "STORE_FAST_MAYBE_NULL"}
 _LIVE: dict[types.CodeType, dict[int, frozenset[str]] | None] = {}
+#: Names whose call reads the frame's locals without a LOAD_FAST (``dir()`` lists the bound ones, ``super()``
+#: reads the first argument): any of them in the code makes every local live.
+_READS_FRAME = frozenset({"locals", "vars", "exec", "eval", "dir", "super", "_getframe", "currentframe"})
 
 
 def _liveness(code: types.CodeType) -> dict[int, frozenset[str]] | None:
     """For each instruction, the local variables that may be read after it before being stored again (backward
     data flow over the jumps of the bytecode); ``None`` when that cannot be told (exception handlers, which
-    the flow does not follow, ``locals()`` or ``vars()`` in the code, an instruction it does not know)."""
+    the flow does not follow, ``locals()``, ``vars()``, ``dir()``, ``super()`` or a frame read in the code, an
+    instruction it does not know)."""
     if code in _LIVE:
         return _LIVE[code]
     result: dict[int, frozenset[str]] | None = None
     try:
-        if not code.co_exceptiontable and not {"locals", "vars", "exec", "eval"} & set(code.co_names):
+        if not code.co_exceptiontable and not _READS_FRAME & set(code.co_names):
             result = _flow(code)
     except (ValueError, TypeError, KeyError):
         result = None
@@ -285,14 +303,51 @@ def live_locals(code: types.CodeType, lasti: int) -> frozenset[str] | None:
 
 _COMPARISONS = ("<", "<=", ">", ">=", "==", "!=")
 _PURE_ATTRIBUTES = ("numerator", "denominator", "real")
-_COMPARED: dict[tuple[types.CodeType, int], tuple[str, tuple[tuple[str, Any], ...]] | None] = {}
+_COMPARED: dict[tuple[types.CodeType, int], tuple[str, tuple[tuple[str, Any], ...], tuple[str, ...]] | None] = {}
+_SIMPLE_LOADS = ("LOAD_CONST", "LOAD_FAST", "LOAD_FAST_CHECK", "LOAD_DEREF", "LOAD_NAME", "LOAD_GLOBAL")
+_CALLEE_LOADS = ("LOAD_FAST", "LOAD_FAST_CHECK", "LOAD_DEREF", "LOAD_NAME", "LOAD_GLOBAL")
 
 
-def _comparison_after(code: types.CodeType, lasti: int) -> tuple[str, tuple[tuple[str, Any], ...]] | None:
+def _callee(instructions: list[dis.Instruction], n: int) -> tuple[str, ...] | None:
+    """The callable of the call at ``instructions[n]`` when it is a name or a chain of attributes of a name (its
+    base load's opcode, the name, the attributes) and each argument a simple load (a constant, a name, optionally
+    its attributes), all on straight code; ``None`` otherwise (the call's result may then come from anything,
+    ``sum(map(rng.integers, ...))`` included)."""
+    values = (instructions[n].arg or 0) + (1 if instructions[n].opname == "CALL_KW" else 0)
+    k = n - 1
+    while k >= 0 and instructions[k].opname in ("PRECALL", "KW_NAMES"):
+        k -= 1
+    while values > 0 and k >= 0:  # the arguments, from the last
+        while k >= 0 and instructions[k].opname == "LOAD_ATTR" and not (
+                sys.version_info >= (3, 12) and instructions[k].arg is not None and instructions[k].arg & 1):
+            k -= 1
+        ins = instructions[k]
+        if ins.opname not in _SIMPLE_LOADS or (ins.opname == "LOAD_GLOBAL" and (ins.arg or 0) & 1):
+            return None
+        values -= 1
+        k -= 1
+    if values or k < 0:
+        return None
+    if instructions[k].opname == "PUSH_NULL":
+        k -= 1
+    attributes: list[str] = []
+    while k >= 0 and instructions[k].opname in ("LOAD_ATTR", "LOAD_METHOD"):
+        attributes.insert(0, instructions[k].argval)
+        k -= 1
+    if k < 0 or instructions[k].opname not in _CALLEE_LOADS:
+        return None
+    if any(ins.is_jump_target for ins in instructions[k + 1:n + 1]):
+        return None
+    return (instructions[k].opname, instructions[k].argval, *attributes)
+
+
+def _comparison_after(code: types.CodeType, lasti: int
+                      ) -> tuple[str, tuple[tuple[str, Any], ...], tuple[str, ...]] | None:
     """What the instructions after the call at ``lasti`` do with its result, when they only compare it with
-    one number loaded without running code: ``(operator, loads)``, ``loads`` a constant (``("const", c)``), a
-    local, cell or global (``("name", n)``, ``("global", n)``), optionally followed by a pure attribute of a
-    number (``("attr", "numerator")``); ``None`` for anything else."""
+    one number loaded without running code: ``(operator, loads, callee)``, ``loads`` a constant (``("const",
+    c)``), a local, cell or global (``("name", n)``, ``("global", n)``), optionally followed by a pure attribute
+    of a number (``("attr", "numerator")``), ``callee`` how the called function is loaded (:func:`_callee`);
+    ``None`` for anything else."""
     known = _COMPARED.get((code, lasti), False)
     if known is not False:
         return known  # type: ignore[return-value]
@@ -311,14 +366,15 @@ def _comparison_after(code: types.CodeType, lasti: int) -> tuple[str, tuple[tupl
                     loads.append(("name", ins.argval))
                 elif name in ("LOAD_GLOBAL", "LOAD_NAME") and not loads and not (
                         ins.arg is not None and ins.arg & 1 and name == "LOAD_GLOBAL"):
-                    loads.append(("global", ins.argval))
+                    loads.append(("global" if name == "LOAD_GLOBAL" else "scope", ins.argval))
                 elif name == "LOAD_ATTR" and len(loads) == 1 and ins.argval in _PURE_ATTRIBUTES and not (
                         sys.version_info >= (3, 12) and ins.arg is not None and ins.arg & 1):
                     loads.append(("attr", ins.argval))
                 elif name == "COMPARE_OP" and loads and not ins.is_jump_target:
                     op = ins.argrepr.removeprefix("bool(").removesuffix(")")
-                    if op in _COMPARISONS:
-                        found = (op, tuple(loads))
+                    callee = _callee(instructions, n)
+                    if op in _COMPARISONS and callee is not None:
+                        found = (op, tuple(loads), callee)
                     break
                 else:
                     break
@@ -332,11 +388,38 @@ def _comparison_after(code: types.CodeType, lasti: int) -> tuple[str, tuple[tupl
     return found
 
 
-def compared_with(frame: Any) -> tuple[str, Any] | None:
+def _read(frame: Any, kind: str, name: str) -> Any:
+    """The value a load of ``name`` by the opcode ``kind`` reads in ``frame`` (``KeyError`` when unbound)."""
+    if kind in ("LOAD_FAST", "LOAD_FAST_CHECK", "LOAD_DEREF", "name") or (
+            kind in ("LOAD_NAME", "scope") and name in frame.f_locals):  # LOAD_NAME: a class body's names first
+        return frame.f_locals[name]
+    g = frame.f_globals
+    if name in g:
+        return g[name]
+    builtins = g.get("__builtins__")
+    return (vars(builtins) if isinstance(builtins, types.ModuleType) else builtins)[name]
+
+
+def _called(frame: Any, callee: tuple[str, ...]) -> Any:
+    """The function the frame's call in progress called, read without running code (attributes looked up
+    statically); ``None`` when it cannot be read."""
+    try:
+        value = _read(frame, callee[0], callee[1])
+        for attribute in callee[2:]:
+            value = (vars(value)[attribute] if type(value) is types.ModuleType
+                     else inspect.getattr_static(value, attribute))
+    except (KeyError, TypeError, AttributeError):
+        return None
+    return value
+
+
+def compared_with(frame: Any, is_draw: Any = None) -> tuple[str, Any] | None:
     """When the frame's call in progress returns a value that the frame only compares with a number (``rng.randrange(d)
     < n``, ``rng.integers(0, 10) >= t``, ``random.randint(1, 6) == 6``, the number a constant, a local, a global
     or its ``numerator`` / ``denominator``): the operator and that number; ``None`` otherwise.  The draw's value
-    is then read only through the comparison, so the outcomes on one side of it are one branch.
+    is then read only through the comparison, so the outcomes on one side of it are one branch.  With
+    ``is_draw``, the function called (read statically) must pass it: a draw that hands its value back, not a
+    function that calls one from C and returns something else (``sum(map(rng.integers, [6, 6])) < 3``).
 
     Examples
     --------
@@ -357,28 +440,20 @@ def compared_with(frame: Any) -> tuple[str, Any] | None:
     spec = _comparison_after(frame.f_code, frame.f_lasti)
     if spec is None:
         return None
-    op, loads = spec
+    op, loads, callee = spec
+    if is_draw is not None and not is_draw(_called(frame, callee)):
+        return None
     kind, name = loads[0]
     try:
-        if kind == "const":
-            value = name
-        elif kind == "name":
-            value = frame.f_locals[name]
-        else:
-            g = frame.f_globals
-            if name in g:
-                value = g[name]
-            else:
-                builtins = g.get("__builtins__")
-                value = (vars(builtins) if isinstance(builtins, types.ModuleType) else builtins)[name]
+        value = name if kind == "const" else _read(frame, kind, name)
     except (KeyError, TypeError):
         return None
     for _, attribute in loads[1:]:
         if type(value) not in (int, bool, Fraction):
             return None
         value = getattr(value, attribute)
-    if type(value) not in (int, bool, Fraction, float) or value != value:
-        return None
+    if type(value) not in (int, bool, Fraction, float) or (type(value) is float and not math.isfinite(value)):
+        return None  # an infinite bound (or NaN): the draw is then enumerated value by value
     return op, value
 
 
@@ -394,20 +469,33 @@ class _Pickler(pickle.Pickler):
             return None
         if isinstance(obj, self.tokens):  # the audit's generator and replay: one per run, all alike
             return type(obj).__name__
-        if isinstance(obj, _BY_IDENTITY):
+        if isinstance(obj, _BY_IDENTITY) and not (isinstance(obj, type) and _user_class(obj)) and not (
+                isinstance(obj, types.BuiltinMethodType) and not isinstance(obj.__self__, (types.ModuleType, type))
+                and obj.__self__ is not None):  # a bound method of a builtin object (acc.append): by its object
             return id(obj)
-        if isinstance(obj, _random.Random) and not getattr(obj, "_relations_reseeded", False):
-            return id(obj)  # its draws are enumerated, so its state never moves (unless seeded in the run)
         return None
 
     def reducer_override(self, obj: Any) -> Any:
-        """A function made at run time (a closure) by its code, the values of its cells and its defaults."""
+        """A function by its code, the values of its cells, its defaults and its attributes; the user's class by
+        identity and its attributes; a ``random.Random`` not seeded in the run by identity and its attributes (its
+        draws are enumerated, so its generator state never moves, but the code may keep fields on it)."""
         if type(obj) is types.FunctionType and obj is not _function:
             cells = tuple(c.cell_contents if _filled(c) else _EMPTY for c in obj.__closure__ or ())
-            return _function, (id(obj.__code__), cells, obj.__defaults__, obj.__kwdefaults__)
+            return _function, (id(obj.__code__), cells, obj.__defaults__, obj.__kwdefaults__, obj.__dict__ or None)
+        if isinstance(obj, type) and _user_class(obj):
+            return _function, (id(obj), _class_fields(obj))
+        if isinstance(obj, _random.Random) and not getattr(obj, "_relations_reseeded", False):
+            return _function, (id(obj), {k: v for k, v in vars(obj).items() if not k.startswith("_relations")})
+        if _user_class(type(obj)) and _custom_pickling(type(obj)):  # its own pickling may leave fields out
+            return _function, (type(obj), _fields(obj))
+        if isinstance(obj, _CACHED):  # functools.cache: its entries cannot be read (a cached draw is state)
+            if obj.cache_info().currsize:
+                raise TypeError("a functools cache with entries")
+            return _function, (id(obj), obj.__wrapped__)
         return NotImplemented
 
 
+_CACHED = type(functools.cache(len))
 _EMPTY = "<empty cell>"
 _PLAIN = frozenset({int, float, str, bytes, bool, type(None), complex})
 
@@ -428,6 +516,59 @@ _BY_IDENTITY = tuple(t for t in (_random.SystemRandom, types.ModuleType, types.B
                 types.MethodDescriptorType, types.WrapperDescriptorType, types.BuiltinMethodType) if isinstance(t, type))  # (SystemRandom is patched in the closed world)
 
 
+_USER_CLASS: dict[type, bool] = {}
+
+
+def _user_class(cls: type) -> bool:
+    """A class of the user's code (its module the user's, or ``__main__``, or defined in a function), whose
+    attributes the code may change."""
+    known = _USER_CLASS.get(cls)
+    if known is None:
+        if len(_USER_CLASS) > 4096:
+            _USER_CLASS.clear()
+        known = _USER_CLASS[cls] = _user_class_now(cls)
+    return known
+
+
+def _user_class_now(cls: type) -> bool:
+    if "<locals>" in getattr(cls, "__qualname__", ""):
+        return True
+    name = getattr(cls, "__module__", None)
+    return name == "__main__" or (isinstance(name, str) and _user_module(sys.modules.get(name)))
+
+
+def _custom_pickling(cls: type) -> bool:
+    """Whether one of the user's classes in ``cls``'s bases defines how its instances are pickled."""
+    return any(_user_class(c) and {"__reduce__", "__reduce_ex__", "__getstate__", "__getnewargs__",
+                                   "__getnewargs_ex__"} & set(vars(c)) for c in cls.__mro__)
+
+
+def _fields(obj: Any) -> tuple:
+    """An instance's own fields (its ``__dict__`` and slots), whatever its pickling says; ``TypeError`` when it
+    extends a builtin type other than ``object`` (whose contents are not fields)."""
+    if any(not _user_class(c) and c is not object for c in type(obj).__mro__):
+        raise TypeError("an instance of a builtin type's subclass with its own pickling")
+    slots = tuple((name, getattr(obj, name, _EMPTY)) for c in type(obj).__mro__
+                  for name in (vars(c).get("__slots__", ()) if not isinstance(vars(c).get("__slots__"), str)
+                               else (vars(c)["__slots__"],)) if name not in ("__dict__", "__weakref__"))
+    return getattr(obj, "__dict__", None), slots
+
+
+def _class_fields(cls: type) -> dict:
+    """A class's own attributes other than dunders (a static or class method by its function, a property by its
+    accessors)."""
+    out: dict[str, Any] = {}
+    for k, w in vars(cls).items():
+        if k.startswith("__"):
+            continue
+        if isinstance(w, (staticmethod, classmethod)):
+            w = w.__func__
+        elif isinstance(w, property):
+            w = (w.fget, w.fset, w.fdel)
+        out[k] = w
+    return out
+
+
 def _installed() -> tuple[str, ...]:
     import sysconfig
 
@@ -438,8 +579,26 @@ def _installed() -> tuple[str, ...]:
 _INSTALLED = _installed()
 
 
+_USER: dict[Any, bool] = {}
+
+
 def _user_module(module: Any) -> bool:
     """The user's own module (not the standard library's, nor an installed package's)."""
+    try:
+        return _USER[module]
+    except (KeyError, TypeError):
+        pass
+    found = _user_module_now(module)
+    if len(_USER) > 4096:
+        _USER.clear()
+    try:
+        _USER[module] = found
+    except TypeError:  # pragma: no cover - an unhashable stand-in for a module
+        pass
+    return found
+
+
+def _user_module_now(module: Any) -> bool:
     root = getattr(module, "__name__", "").split(".")[0]
     if root in sys.stdlib_module_names or root in ("numpy", "scipy", "relations", "builtins"):
         return False
@@ -448,19 +607,25 @@ def _user_module(module: Any) -> bool:
 
 
 def _globals_state(g: dict) -> dict:
-    """A module's globals that can change (not its functions, classes and modules), and those of the user's
-    modules it imports, one level down."""
-    out = {}
-    fixed = _BY_IDENTITY + (types.FunctionType,)
+    """A module's globals, and those of the user's modules it imports (and they import, each once)."""
+    return _names_state(g, {id(g)})
+
+
+def _names_state(g: dict, seen: set[int]) -> dict:
+    out: dict[str, Any] = {}
     for name, v in g.items():
-        if isinstance(v, types.ModuleType):
-            if _user_module(v):
-                out[name] = {k: w for k, w in vars(v).items()
-                             if not k.startswith("__") and not isinstance(w, fixed)}
-        elif not name.startswith("__") and not isinstance(v, fixed):
+        if name.startswith("__"):
+            continue
+        if isinstance(v, types.ModuleType) and _user_module(v):  # and the user's modules below it (pkg.sub)
+            out[name] = ("module", id(v))
+            if id(vars(v)) not in seen:
+                seen.add(id(vars(v)))
+                out[name] = _names_state(vars(v), seen)
+        elif type(v) is types.FunctionType and not (v.__closure__ or v.__defaults__ or v.__kwdefaults__
+                                                     or v.__dict__):
+            out[name] = id(v)  # a plain function: nothing in it can change, only the name can be rebound
+        else:  # functions (rebound, their defaults and attributes), classes (their attributes), values
             out[name] = v
-        elif isinstance(v, type) and v.__module__ == g.get("__name__"):  # the user's classes: their attributes
-            out[name] = {k: w for k, w in vars(v).items() if not k.startswith("__") and not isinstance(w, fixed)}
     return out
 
 
