@@ -26,6 +26,11 @@ from typing import Any
 
 from relations.errors import InputError
 
+try:  # loaded with this module: once memory has run out, loading the extension module fails (ImportError)
+    import resource as _resource
+except ImportError:  # pragma: no cover - not on POSIX
+    _resource = None  # type: ignore[assignment]
+
 __all__ = ["MAX_JSON_DEPTH", "Member", "Shape", "shape", "read_json", "memory_error", "memory_limit_text"]
 
 #: Deepest nesting of arrays and objects in any JSON file the tool reads (its formats need at most 5).
@@ -146,12 +151,11 @@ def memory_limit_text() -> str:
     """The memory limit in force, for a message: the address-space limit (``ulimit -v``), a cgroup's, or none."""
     limits = []
     try:
-        import resource
-
-        soft = resource.getrlimit(resource.RLIMIT_AS)[0]
-        if soft != resource.RLIM_INFINITY:
-            limits.append(f"{soft // 2**20} MiB of address space (ulimit -v)")
-    except (ImportError, OSError, ValueError):  # pragma: no cover - not on this platform
+        if _resource is not None:
+            soft = _resource.getrlimit(_resource.RLIMIT_AS)[0]
+            if soft != _resource.RLIM_INFINITY:
+                limits.append(f"{soft // 2**20} MiB of address space (ulimit -v)")
+    except (OSError, ValueError):  # pragma: no cover - not on this platform
         pass
     try:
         with open("/sys/fs/cgroup/memory.max", encoding="ascii") as fh:
