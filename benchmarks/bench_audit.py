@@ -63,51 +63,6 @@ def baseline(fn, domain, samples: int) -> float:
     return time.perf_counter() - start
 
 
-CKS = '''
-import random
-from fractions import Fraction
-
-
-def bernoulli(p, rng):
-    p = Fraction(p)
-    return rng.randrange(p.denominator) < p.numerator
-
-
-def bernoulli_exp1(gamma, rng):
-    k = 1
-    while bernoulli(gamma / k, rng):
-        k += 1
-    return k % 2 == 1
-
-
-def bernoulli_exp(gamma, rng):
-    gamma = Fraction(gamma)
-    while gamma > 1:
-        if not bernoulli_exp1(Fraction(1), rng):
-            return False
-        gamma -= 1
-    return bernoulli_exp1(gamma, rng)
-
-
-def discrete_laplace(s, t, rng):
-    while True:
-        u = rng.randrange(t)
-        if not bernoulli_exp(Fraction(u, t), rng):
-            continue
-        v = 0
-        while bernoulli_exp(Fraction(1), rng):
-            v += 1
-        value = (u + t * v) // s
-        negative = bernoulli(Fraction(1, 2), rng)
-        if negative and value == 0:
-            continue
-        return -value if negative else value
-
-
-def lap(x):
-    return max(0, min(3, x + discrete_laplace(1, 1, random)))
-'''
-
 REJECTION = '''
 import math
 def rejection(x, rng, k=4, eps=1.0):
@@ -165,16 +120,15 @@ def white_box() -> None:
             rows[f"rejection 4-RR depth 1024, loops={loops} (s, wall/cpu)"] = [
                 round(time.perf_counter() - wall, 2), round(time.process_time() - cpu, 2)]
             rows[f"rejection 4-RR depth 1024, loops={loops}: paths, exact"] = [e.runs, e.complete]
-        with open(os.path.join(folder, "cks_white.py"), "w") as fh:
-            fh.write(CKS)
-        import cks_white  # noqa: E402
+        sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "examples"))
+        import cks_samplers  # noqa: E402 - the samplers of examples/cks_samplers.py
 
         wall, cpu = time.perf_counter(), time.process_time()
         for i in range(10_000):
-            cks_white.lap(i & 3)
+            cks_samplers.clamped_laplace(i & 3)
         bare = (time.perf_counter() - wall) / 10_000, (time.process_time() - cpu) / 10_000
         wall, cpu = time.perf_counter(), time.process_time()
-        e = enumerate_channel(cks_white.lap, [0, 1, 2, 3], pass_rng=False, max_depth=32, allow_unexplored=True)
+        e = enumerate_channel(cks_samplers.clamped_laplace, [0, 1, 2, 3], pass_rng=False, max_depth=32, allow_unexplored=True)
         spent = time.perf_counter() - wall, time.process_time() - cpu
         rows["CKS discrete Laplace 0..3, depth 32 (s, wall/cpu)"] = [round(v, 2) for v in spent]
         rows["CKS: paths, unexplored per input"] = [e.runs, f"{float(max(e.unexplored)):.2g}"]

@@ -1,8 +1,8 @@
 """The samplers DP is built on, audited on the white-box route: the discrete Laplace and discrete Gaussian samplers
 of Canonne, Kamath and Steinke ("The Discrete Gaussian for Differential Privacy", 2020), written here from the
-paper's algorithms (Algorithm 1: Bernoulli(exp(-gamma)) by a nested loop of Bernoulli(gamma / k) trials;
-Algorithm 2: discrete Laplace; Algorithm 3: discrete Gaussian by rejection from a discrete Laplace), with
-``Fraction`` parameters and Bernoulli(p) as ``randrange(denominator) < numerator``.
+paper's algorithms in ``examples/cks_samplers.py`` (Algorithm 1: Bernoulli(exp(-gamma)) by a nested loop of
+Bernoulli(gamma / k) trials; Algorithm 2: discrete Laplace; Algorithm 3: discrete Gaussian by rejection from a
+discrete Laplace), with ``Fraction`` parameters and Bernoulli(p) as ``randrange(denominator) < numerator``.
 
 Expected values are derived by hand in each test's docstring (the closed forms of the distributions)."""
 
@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import math
 import random
+import sys
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
@@ -18,63 +20,17 @@ from relations.audit import audit
 from relations.audit._exact import enumerate_channel
 from relations.audit._outputs import output_key
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples"))
+_WROTE, sys.dont_write_bytecode = sys.dont_write_bytecode, True  # nothing written next to the examples
+from cks_samplers import bernoulli_exp, discrete_gaussian, discrete_laplace  # noqa: E402
+
+sys.dont_write_bytecode = _WROTE
+
 
 def _nats(text):
     """A bound as the report prints it: ``1.09861 nats (...)`` or ``ln(p/q)`` for a short rational."""
     head = text.split()[0]
     return math.log(Fraction(head[3:-1])) if head.startswith("ln(") else float(head)
-
-def bernoulli(p, rng):
-    """Bernoulli(p) for a rational p in [0, 1]."""
-    p = Fraction(p)
-    return rng.randrange(p.denominator) < p.numerator
-
-
-def bernoulli_exp1(gamma, rng):
-    """Bernoulli(exp(-gamma)) for gamma in [0, 1] (Algorithm 1: K = 1; while Bernoulli(gamma / K): K += 1;
-    true when K is odd)."""
-    k = 1
-    while bernoulli(gamma / k, rng):
-        k += 1
-    return k % 2 == 1
-
-
-def bernoulli_exp(gamma, rng):
-    """Bernoulli(exp(-gamma)) for gamma >= 0: floor(gamma) trials of Bernoulli(exp(-1)), then the rest."""
-    gamma = Fraction(gamma)
-    while gamma > 1:
-        if not bernoulli_exp1(Fraction(1), rng):
-            return False
-        gamma -= 1
-    return bernoulli_exp1(gamma, rng)
-
-
-def discrete_laplace(s, t, rng):
-    """P(z) proportional to exp(-|z| s / t) (Algorithm 2)."""
-    while True:
-        u = rng.randrange(t)
-        if not bernoulli_exp(Fraction(u, t), rng):
-            continue
-        v = 0
-        while bernoulli_exp(Fraction(1), rng):
-            v += 1
-        value = (u + t * v) // s
-        negative = bernoulli(Fraction(1, 2), rng)
-        if negative and value == 0:
-            continue
-        return -value if negative else value
-
-
-def discrete_gaussian(sigma2, rng):
-    """P(z) proportional to exp(-z^2 / (2 sigma2)) (Algorithm 3)."""
-    sigma2 = Fraction(sigma2)
-    t = math.isqrt(sigma2.numerator // sigma2.denominator) + 1  # floor(sigma) + 1
-    while True:
-        y = discrete_laplace(1, t, rng)
-        gamma = (abs(y) - sigma2 / t) ** 2 / (2 * sigma2)
-        if bernoulli_exp(gamma, rng):
-            return y
-
 
 def _laplace(top, s=1, t=1):
     def clamped(x):

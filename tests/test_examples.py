@@ -25,7 +25,8 @@ from bruteforce import (
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
-NEW = ["central_noisy_count.json", "product_survey.json", "age_brackets_graph.json", "krr_floats.npz", "randomizer.py"]
+NEW = ["central_noisy_count.json", "product_survey.json", "age_brackets_graph.json", "krr_floats.npz", "randomizer.py",
+       "cks_samplers.py"]
 
 
 def _run(*args: str) -> subprocess.CompletedProcess:
@@ -114,6 +115,19 @@ def test_randomizer_is_audited_exactly(tmp_path, function, status, ratio):
     report = json.loads(run.stdout)
     assert report["route"] == "white-box" and Fraction(report["eps_d"]["ratio"]) == ratio
     assert not (EXAMPLES / "__pycache__").exists()  # the audit imports the file without writing next to it
+
+
+@pytest.mark.parametrize("eps, status, verdict", [("3.15", 0, "consistent"), ("2.85", 1, "violated")])
+def test_cks_sampler_is_certified_both_ways(eps, status, verdict):
+    """x + Z clamped to 0..3, Z discrete Laplace of scale 1: eps_d = ln(P(Z <= 0) / P(Z <= -3)) = 3 by hand (the
+    tail below -k is e^-k times the tail below 0), so a claim 5 % above is consistent and 5 % below violated, both
+    on the white-box route with an interval that contains 3."""
+    run = _run("audit", "examples/cks_samplers.py:clamped_laplace", "--domain", "0,1,2,3", "--outputs", "0,1,2,3",
+               "--eps", eps, "--json")
+    assert run.returncode == status, run.stderr
+    report = json.loads(run.stdout)
+    assert report["verdict"] == verdict and report["route"] == "white-box (depth-bounded)"
+    assert not (EXAMPLES / "__pycache__").exists()
 
 
 @pytest.mark.parametrize("name", NEW)
