@@ -121,6 +121,7 @@ def white_box() -> None:
                 round(time.perf_counter() - wall, 2), round(time.process_time() - cpu, 2)]
             rows[f"rejection 4-RR depth 1024, loops={loops}: paths, exact"] = [e.runs, e.complete]
         sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "examples"))
+        sys.dont_write_bytecode = True  # nothing written next to the examples
         import cks_samplers  # noqa: E402 - the samplers of examples/cks_samplers.py
 
         wall, cpu = time.perf_counter(), time.process_time()
