@@ -341,3 +341,20 @@ def test_measure_takes_a_composition_as_its_expansion():
     assert a.lower <= b.upper and b.lower <= a.upper and a.upper - a.lower < F(1, 10**20)
     with pytest.raises(InputError, match="count vectors"):
         measure(Mechanism.local([["1/64"] * 64] * 2).repeated(200))
+
+
+def test_measure_beyond_the_counts_work_limit_uses_composition_rules(tmp_path):
+    """2-RR (3/4, 1/4) used 5000 times: 5001 count vectors x 2 inputs fit the entries limit, but entries times uses
+    exceed MAX_SUFFICIENT_WORK, so ``measure`` answers by composition rules (it exited 2: the counts route was
+    chosen on the entries alone, and refused).  eps_d of one use is ln((3/4) / (1/4)) = ln 3; of 5000, 5000 ln 3."""
+    from relations.model._composed import MAX_SUFFICIENT_ENTRIES, MAX_SUFFICIENT_WORK
+
+    assert 2 * 5001 <= MAX_SUFFICIENT_ENTRIES and 2 * 5001 * 5000 > MAX_SUFFICIENT_WORK
+    path = tmp_path / "rr.json"
+    path.write_text(json.dumps({"setting": "local", "prior": ["1/2", "1/2"], "channel": [["3/4", "1/4"], ["1/4", "3/4"]],
+                                "repeat": 5000}))
+    proc = run_cli("measure", str(path), "--json")
+    assert proc.returncode == 0, proc.stderr
+    got = json.loads(proc.stdout)
+    assert got["composition"]["count_vectors"] == 5001
+    assert {r["name"]: r["exact"] for r in got["notions"]}["eps_d"] == "5000 ln(3)"

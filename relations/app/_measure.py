@@ -122,13 +122,13 @@ def _measured(file: str, *, mode: NumericMode, repeat: int | None, fmt: str, not
 
     if repeat is None and not says_composition(file):
         return load(file, mode=mode), None
-    from relations.model._composed import MAX_SUFFICIENT_ENTRIES, Composition
+    from relations.model._composed import MAX_SUFFICIENT_ENTRIES, MAX_SUFFICIENT_WORK, Composition
 
     got = load_composition(file, repeat=repeat, mode=mode)
     if not isinstance(got, Composition):
         return got, None
     note = {"uses": got.uses, "parts": len(got.parts), "count_vectors": got.type_counts()}
-    if got.type_counts() * got.base.channel.shape[0] <= MAX_SUFFICIENT_ENTRIES:
+    if got.counts_fit():
         return got.sufficient(), note
     from relations.io._reports import composed_json
     from relations.io._tables import left_out_text, notions_table
@@ -141,9 +141,9 @@ def _measured(file: str, *, mode: NumericMode, repeat: int | None, fmt: str, not
         raise InputError("a composition beyond the counts route prints a table or JSON")
     else:
         out = console()
-        out.print(f"{got.describe()}: {got.type_counts()} count vectors, more than the limit "
-                  f"{MAX_SUFFICIENT_ENTRIES} entries; computed by composition rules (exact, or a stated "
-                  "enclosure)")
+        out.print(f"{got.describe()}: {got.type_counts()} count vectors, beyond the counts route's limits "
+                  f"({MAX_SUFFICIENT_ENTRIES} entries, {MAX_SUFFICIENT_WORK} entries times uses); computed by "
+                  "composition rules (exact, or a stated enclosure)")
         out.print(notions_table(rows))
         if left:
             out.print(left_out_text(left))
