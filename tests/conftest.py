@@ -19,11 +19,6 @@ sys.path.insert(0, os.path.dirname(__file__))  # tests/bruteforce.py, tests/refe
 # The tool's cache folder (relations._cache) is a temporary one per test session, shared by the session's
 # tests and the commands they run (so the Coq theorems are compiled once per session, not once per
 # ``verify``), and the user's own cache folder is never written.
-# matplotlib keeps its font cache where it always does (its cache folder, from the user's XDG_CACHE_HOME), not in
-# the session's fresh one: else every session rebuilt it, and under load (after 5 s) the first test to draw
-# printed "Matplotlib is building the font cache" on stderr, where the one-line checks of the tests read.
-os.environ.setdefault("MPLCONFIGDIR", os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"),
-                                                   "matplotlib"))
 # With pytest-xdist the workers share the folder of the process that starts them (they inherit its
 # environment, and that process removes the folder when it ends): the theorems are compiled once per run.
 _INHERITED = os.environ.get("RELATIONS_TESTS_CACHE", "")
@@ -33,6 +28,11 @@ else:
     _SESSION_CACHE = tempfile.mkdtemp(prefix="relations-tests-cache-")
     atexit.register(shutil.rmtree, _SESSION_CACHE, True)
     os.environ["RELATIONS_TESTS_CACHE"] = _SESSION_CACHE
+# matplotlib keeps its font cache where it always does (its cache folder, from the user's XDG_CACHE_HOME), not in
+# the session's fresh one: else every session rebuilt it, and under load (after 5 s) the first test to draw
+# printed "Matplotlib is building the font cache" on stderr, where the one-line checks of the tests read.
+os.environ.setdefault("MPLCONFIGDIR", os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"),
+                                                   "matplotlib"))
 os.environ["XDG_CACHE_HOME"] = _SESSION_CACHE
 if "PYTEST_XDIST_WORKER" not in os.environ:  # built once, here, before any worker or test runs (a fresh machine)
     try:
