@@ -12,7 +12,13 @@ from relations.errors import InputError
 from relations.kinds import NumericMode
 
 __all__ = ["FILE_HELP", "FORMAT_HELP", "LATEX_ENV_HELP", "Interrupted", "ReaderGone", "output_console", "did_you_mean",
-           "checked_latex_env", "fail", "MODE_HELP", "output_format"]
+           "checked_latex_env", "fail", "MODE_HELP", "output_format", "BITS_RANGE", "REPEAT_MIN"]
+
+#: The range of ``--bits`` (the width of an enclosure at most ``2**-bits``), declared to typer and checked by
+#: the typer-free path of ``measure`` alike.
+BITS_RANGE = (1, 100000)
+#: The least ``--repeat`` (uses of a mechanism).
+REPEAT_MIN = 1
 
 #: The help of a mechanism file argument.
 FILE_HELP = "Mechanism file: JSON or .npz (floats; see --mode); - for standard input."

@@ -12,10 +12,12 @@ import sys
 import typer
 
 from relations.cli._helpers import (
+    BITS_RANGE,
     FILE_HELP,
     FORMAT_HELP,
     LATEX_ENV_HELP,
     MODE_HELP,
+    REPEAT_MIN,
     fail,
     output_console,
     output_format,
@@ -38,7 +40,7 @@ def measure(
     bits: int | None = typer.Option(None, "--bits", help="Width of the eps_m and --notion enclosures at most 2**-bits "
                                        "(default 100; eps_m of exact channels of 2^18 entries or more: certified "
                                        "floats, about 2**-44).",
-                                       min=1, max=100000),
+                                       min=BITS_RANGE[0], max=BITS_RANGE[1]),
     notion: list[str] = typer.Option([], "--notion", help=_NOTION_HELP),
     mode: NumericMode = typer.Option(NumericMode.AUTO, "--mode", case_sensitive=False, show_default=False,
                                      help=MODE_HELP),
@@ -49,7 +51,7 @@ def measure(
     plot: str | None = typer.Option(None, "--plot", help="With --tradeoff: draw the curve with G_mu and 1 - alpha "
                                     "to this file (.png, .pdf or .svg; an existing file only with --force)."),
     force: bool = typer.Option(False, "--force", help="Replace an existing --plot file."),
-    repeat: int | None = typer.Option(None, "--repeat", min=1, help="The mechanism used this many times on the same "
+    repeat: int | None = typer.Option(None, "--repeat", min=REPEAT_MIN, help="The mechanism used this many times on the same "
                                       "input, independently (at most 100000): measured exactly through the counts "
                                       "of each output, or the privacy loss distribution for the profile "
                                       "(docs/mechanism-files.md, 'Repeated use')."),

@@ -24,8 +24,6 @@ OPTIONS: dict[str, tuple[str, str]] = {
     "--repeat": ("repeat", "int"),
 }
 
-#: The bounds of the integer options, as declared (``--bits`` 1 to 100000, ``--repeat`` at least 1).
-_BOUNDS = {"bits": (1, 100000), "repeat": (1, None)}
 
 
 def parse(args: list[str]) -> dict[str, Any] | None:
@@ -38,6 +36,7 @@ def parse(args: list[str]) -> dict[str, Any] | None:
     >>> parse(["m.json", "--help"]) is None, parse(["m.json", "--bits", "0"]) is None
     (True, True)
     """
+    from relations.cli._helpers import BITS_RANGE, REPEAT_MIN
     from relations.kinds import NumericMode
 
     got: dict[str, Any] = {"json_out": False, "fmt": "table", "bits": None, "notion": [], "mode": NumericMode.AUTO,
@@ -76,7 +75,7 @@ def parse(args: list[str]) -> dict[str, Any] | None:
             number = value.strip()
             if not (number.isascii() and number.isdigit() and len(number) <= 9):
                 return None
-            low, high = _BOUNDS[key]
+            low, high = {"bits": BITS_RANGE, "repeat": (REPEAT_MIN, None)}[key]
             if int(number) < low or (high is not None and int(number) > high):
                 return None
             got[key] = int(number)
