@@ -12,6 +12,7 @@ import os
 import re
 import shutil
 import subprocess
+from pathlib import Path
 
 import pytest
 from conftest import EXAMPLES, ROOT, cli_command, run_cli
@@ -239,7 +240,7 @@ def test_check_latex_tables_only_and_applicable_only():
     local = [r.id for r in CATALOGUE if r.setting in ("local", "both")]  # the paper's example is local
     assert [r["id"] for r in obj["relations"]] == local
     for args, message in ((["--table", "budgets"], "--table needs --format latex"),
-                          (["--format", "latex", "--table", "nope"], "one of budgets, relations, claims"),
+                          (["--format", "latex", "--table", "nope"], "one of budgets, relations, composition, claims"),
                           (["--only", "zheng2025.thm99"], "no such relation")):
         bad = run_cli("check", PAPER, *args)
         assert bad.returncode == 2 and message in bad.stderr and bad.stderr.count("\n") == 1, (args, bad.stderr)
@@ -355,3 +356,102 @@ def test_every_latex_table_fits_one_and_two_column_papers(tmp_path):
             n += 1
             log = _compile(tmp_path, f"doc{n}", cls, to_latex(kind, obj, env=env))
             assert _overfull(log) == [], (cls, env, kind, [line for line in log.splitlines() if "Overfull" in line])
+
+
+RR4_REPEAT = {"setting": "local", "prior": "uniform", "repeat": 3,
+              "channel": [["1/2" if i == j else "1/6" for j in range(4)] for i in range(4)]}
+
+
+def _repeat_file(tmp_path, data=None) -> str:
+    path = tmp_path / "rr4_x3.json"
+    path.write_text(json.dumps(data or RR4_REPEAT), encoding="utf-8")
+    return str(path)
+
+
+def test_check_exports_the_composition_theorems(tmp_path):
+    """On a 'repeat' file the composition theorems are rows of the CSV (kind 'composition', equal to the JSON's
+    composition_relations) and a table of the LaTeX (--table composition picks it)."""
+    from relations.catalogue._composition import COMPOSITION_RELATIONS
+
+    path = _repeat_file(tmp_path)
+    obj, as_csv, as_tex = both("check", path, "--claim", "eps_d <= ln(27)")
+    assert as_csv.returncode == 0 and obj["composition"]["uses"] == 3
+    table = rows(as_csv.stdout)
+    theorems = [r for r in table if r["kind"] == "composition"]
+    assert [r["id"] for r in theorems] == [r.id for r in COMPOSITION_RELATIONS]  # the catalogue's, read directly
+    kinds = [r["kind"] for r in table]
+    assert kinds.index("composition") > max(i for i, k in enumerate(kinds) if k not in ("composition", "claim"))
+    assert kinds[-1] == "claim"
+    for r, o in zip(theorems, obj["composition_relations"]):
+        assert (r["claim"], r["status"], r["holds"], r["note"]) == (o["symbols"], o["status"], cell(o["holds"]),
+                                                                    o["note"])
+        for part in ("premise", "conclusion", "bound", "slack"):
+            expected = o[part] or {}
+            assert r[part] == cell(expected.get("value")) and r[f"{part}_exact"] == cell(expected.get("exact"))
+    # 4-RR's profile lies below binary RR's of the same ratio (the optimal theorem is attained by binary RR only)
+    profile = next(r for r in theorems if r["id"] == "kov2017.repeat_profile")
+    assert profile["status"] == "holds" and float(profile["conclusion"]) < float(profile["bound"])
+    assert profile["premise_exact"] == "ln(3)"
+    tex = as_tex.stdout
+    assert balanced(tex)
+    for o in obj["composition_relations"]:
+        assert breakable_id(o["id"]) in tex
+    assert "composition theorem & status" in tex and "% composition theorems on 3 uses" in tex
+    only = run_cli("check", path, "--format", "latex", "--table", "composition")
+    assert only.returncode == 0 and only.stdout.count("\\bottomrule") == 1
+    assert breakable_id("drv2010.advanced") in only.stdout and "quantity" not in only.stdout
+
+
+def test_check_only_names_composition_theorems(tmp_path):
+    path = _repeat_file(tmp_path)
+    obj = json.loads(run_cli("check", path, "--json", "--only", "drv2010.advanced",
+                             "--only", "kov2017.repeat_profile").stdout)
+    assert obj["relations"] == [] and [r["id"] for r in obj["composition_relations"]] == \
+        ["kov2017.repeat_profile", "drv2010.advanced"]
+    assert obj["composition"]["measures_of"] == "the counts of each output"
+    mixed = json.loads(run_cli("check", path, "--json", "--only", "zheng2025.thm3", "--only", "bs2016.zcdp_repeat").stdout)
+    assert [r["id"] for r in mixed["relations"]] == ["zheng2025.thm3"]
+    assert [r["id"] for r in mixed["composition_relations"]] == ["bs2016.zcdp_repeat"]
+    near = run_cli("check", path, "--only", "drv2010.advance")
+    assert near.returncode == 2 and "did you mean 'drv2010.advanced'" in near.stderr and near.stderr.count("\n") == 1
+    one_use = run_cli("check", PAPER, "--only", "drv2010.advanced")
+    assert one_use.returncode == 2 and "composition theorem" in one_use.stderr and one_use.stderr.count("\n") == 1
+
+
+def test_check_and_measure_read_a_repeat_from_standard_input(tmp_path):
+    """Standard input is read once; with 'repeat' it is the composition, as the same file is."""
+    path = _repeat_file(tmp_path)
+    text = Path(path).read_text(encoding="utf-8")
+    for command in (["check", "--json"], ["measure", "--json"]):
+        from_file = json.loads(run_cli(command[0], path, *command[1:]).stdout)
+        piped = subprocess.run(cli_command(command[0], "-", *command[1:]), input=text, capture_output=True,
+                               text=True, cwd=ROOT, timeout=300)
+        assert piped.returncode == 0, piped.stderr
+        got = json.loads(piped.stdout)
+        assert got["composition"] == from_file["composition"], command
+        if command[0] == "check":
+            assert got["composition_relations"] == from_file["composition_relations"]
+            assert got["measures"]["eps_d"]["exact"] == "ln(27)"  # three uses, not one (ln 3)
+        else:
+            assert got["eps_d"]["exact"] == from_file["eps_d"]["exact"] == "ln(27)"
+    csv_piped = subprocess.run(cli_command("check", "-", "--format", "csv"), input=text.encode(), capture_output=True,
+                               cwd=ROOT, timeout=300)
+    assert sum(r["kind"] == "composition" for r in rows(csv_piped.stdout.decode())) == 6
+    plain = subprocess.run(cli_command("check", "-", "--json"), input=Path(PAPER).read_text(encoding="utf-8"),
+                           capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert plain.returncode == 0 and "composition" not in json.loads(plain.stdout)
+
+
+@pytest.mark.skipif(shutil.which("pdflatex") is None, reason="pdflatex is not installed")
+def test_composition_latex_compiles_without_overfull_boxes(tmp_path):
+    proc = run_cli("check", _repeat_file(tmp_path), "--format", "latex")
+    assert proc.returncode == 0, proc.stderr
+    (tmp_path / "check.tex").write_text(proc.stdout, encoding="utf-8")
+    (tmp_path / "doc.tex").write_text("\\documentclass{article}\n\\usepackage{booktabs,longtable,amsmath,array}\n"
+                                      "\\begin{document}\n\\input{check}\n\\end{document}\n", encoding="utf-8")
+    for _ in range(2):
+        out = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "doc.tex"], cwd=tmp_path,
+                             capture_output=True, text=True, timeout=300)
+        assert out.returncode == 0, out.stdout[-2000:]
+    log = (tmp_path / "doc.log").read_text(errors="replace")
+    assert "Overfull" not in log, [line for line in log.splitlines() if "Overfull" in line]

@@ -118,9 +118,9 @@ def _measured(file: str, *, mode: NumericMode, repeat: int | None, fmt: str, not
               bits: int | None, console: Callable[[], Any]):
     """``measure``'s mechanism: the file's, or a composition's exact equivalent through the counts of each output
     (with a note); a composition beyond that limit is printed here by composition rules (and None returned)."""
-    from relations.io._reading import load, load_composition, says_composition
+    from relations.io._reading import load, load_composition, read_as_composition
 
-    if repeat is None and not says_composition(file):
+    if repeat is None and not read_as_composition(file):
         return load(file, mode=mode), None
     from relations.model._composed import MAX_SUFFICIENT_ENTRIES, MAX_SUFFICIENT_WORK, Composition
 

@@ -26,11 +26,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 import relations.catalogue as cat
+from relations.catalogue._composition import CompositionRelation
 from relations.checking._claims import Claim, parse_claim
 from relations.checking._composition import CompositionOutcome
 from relations.checking._conjecture_eval import decide as decide_statement
 from relations.checking._display import ReportDisplay
 from relations.checking._quantities import Values, values
+from relations.errors import InputError
 from relations.kinds import NumericMode, RelationKind, Status
 from relations.measures._results import Witness
 from relations.model._composed import Composition
@@ -295,7 +297,7 @@ class Report(ReportDisplay):
 
 
 def check(mech: Mechanism | Composition, claims: Iterable[str | Claim] = (), *,
-          relations: Iterable[cat.Relation] | None = None, mode: NumericMode | str = NumericMode.AUTO) -> Report:
+          relations: Iterable[cat.Relation | CompositionRelation] | None = None, mode: NumericMode | str = NumericMode.AUTO) -> Report:
     """Evaluate every catalogued relation (or ``relations``) and the given claims on ``mech``.
 
     The mechanism is measured once (:func:`~relations.checking.values`); each
@@ -312,8 +314,10 @@ def check(mech: Mechanism | Composition, claims: Iterable[str | Claim] = (), *,
         evaluated too.
     claims : iterable of str or Claim, optional
         Claimed budgets such as ``"eps_d <= ln(13/7)"`` (:func:`~relations.checking.parse_claim`).
-    relations : iterable of Relation, optional
-        Defaults to the whole :data:`~relations.catalogue.CATALOGUE`.
+    relations : iterable of Relation or CompositionRelation, optional
+        Defaults to the whole :data:`~relations.catalogue.CATALOGUE` (and, on a composition, every
+        composition theorem); when given, only these (catalogue relations and composition theorems,
+        :data:`~relations.catalogue._composition.COMPOSITION_RELATIONS`, in any mix).
     mode : NumericMode or str, optional
         The numeric mode, as for :func:`~relations.measures.measure`: ``"auto"`` (the mechanism as
         built), ``"exact"`` or ``"float"`` (:meth:`Mechanism.in_mode <relations.model.Mechanism.in_mode>`).
@@ -327,8 +331,8 @@ def check(mech: Mechanism | Composition, claims: Iterable[str | Claim] = (), *,
     Raises
     ------
     InputError
-        If a claim does not parse, ``mode`` is unknown, or ``"exact"`` meets a float array too large
-        to be taken exactly.
+        If a claim does not parse, ``mode`` is unknown, ``"exact"`` meets a float array too large
+        to be taken exactly, or a composition theorem is asked of a mechanism that is not a composition.
 
     References
     ----------
@@ -362,19 +366,26 @@ def check(mech: Mechanism | Composition, claims: Iterable[str | Claim] = (), *,
     (True, [('kov2017.repeat_profile', 'holds'), ('kov2017.repeat_eps_delta', 'holds')])
     """
     parsed = [c if isinstance(c, Claim) else parse_claim(c) for c in claims]
+    chosen = None if relations is None else list(relations)
+    theorems = None if chosen is None else [r for r in chosen if isinstance(r, CompositionRelation)]
+    catalogue = None if chosen is None else [r for r in chosen if isinstance(r, cat.Relation)]
     if isinstance(mech, Composition):
-        return _check_composition(mech, parsed, relations)
+        return _check_composition(mech, parsed, catalogue, theorems)
+    if theorems:
+        raise InputError(f"{theorems[0].id} is a composition theorem: it is checked on a composition (a file with "
+                         "'repeat' or 'parts', or Mechanism.repeated), not on one use")
     vals = values(mech.in_mode(mode))
-    rels = cat.CATALOGUE if relations is None else relations
+    rels = cat.CATALOGUE if catalogue is None else catalogue
     return Report(vals, tuple(evaluate(r, vals) for r in rels), tuple(decide(c, vals) for c in parsed))
 
 
-def _check_composition(comp: Composition, claims: list[Claim], relations: Iterable[cat.Relation] | None) -> Report:
+def _check_composition(comp: Composition, claims: list[Claim], relations: Iterable[cat.Relation] | None,
+                       chosen: list[CompositionRelation] | None = None) -> Report:
     """:func:`check` of a composition: the counts mechanism when it fits, else one use's values with the claims'
-    notions computed by composition rules."""
+    notions computed by composition rules; the composition theorems ``chosen`` (default all)."""
     from relations.checking._composition import check_composition
 
-    theorems = check_composition(comp)
+    theorems = check_composition(comp, chosen)
     if comp.counts_fit():
         vals = values(comp.sufficient())
         rels = cat.CATALOGUE if relations is None else relations

@@ -132,7 +132,7 @@ def check_json(report: Any) -> dict[str, Any]:
     comp = getattr(report, "uses", None)
     if comp is not None:
         out["composition"] = {"uses": comp.uses, "parts": len(comp.parts), "count_vectors": comp.type_counts(),
-                              "measures_of": "the counts of each output" if report.outcomes else "one use"}
+                              "measures_of": "the counts of each output" if comp.counts_fit() else "one use"}
         out["composition_relations"] = [composition_outcome_json(comp.base, o) for o in report.composition]
     return out
 

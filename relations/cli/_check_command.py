@@ -37,20 +37,23 @@ def _check_tables(table: list[str], fmt: str) -> tuple[str, ...] | None:
 
 
 def _only_relations(only: list[str]):
-    """The catalogue relations ``check --only`` names (None: all); an unknown id is bad input, with a suggestion."""
+    """The catalogue relations and composition theorems ``check --only`` names (None: all); an unknown id is bad
+    input, with a suggestion."""
     if not only:
         return None
     import difflib
 
-    from relations.catalogue import CATALOGUE
+    from relations.catalogue import CATALOGUE, Relation
+    from relations.catalogue._composition import COMPOSITION_RELATIONS, CompositionRelation
 
-    ids = [r.id for r in CATALOGUE]
+    known: list[Relation | CompositionRelation] = [*CATALOGUE, *COMPOSITION_RELATIONS]
+    ids = [r.id for r in known]
     for rid in only:
         if rid not in ids:
             near = difflib.get_close_matches(rid, ids, n=1)
             raise InputError(f"--only {rid!r}: no such relation" + (f" (did you mean {near[0]!r}?)" if near else
                                                                     "; see 'relations catalogue'"))
-    return [r for r in CATALOGUE if r.id in set(only)]
+    return [r for r in known if r.id in set(only)]
 
 
 def check(
@@ -62,8 +65,8 @@ def check(
                                      help=MODE_HELP),
     table: list[str] = typer.Option([], "--table", help="With --format latex: only these tables, budgets, relations "
                                     "or claims (repeatable; default all)."),
-    only: list[str] = typer.Option([], "--only", help="Only this relation (an id of 'relations catalogue'; "
-                                   "repeatable)."),
+    only: list[str] = typer.Option([], "--only", help="Only this relation (an id of 'relations catalogue', or a "
+                                   "composition theorem's on a 'repeat' file; repeatable)."),
     applicable_only: bool = typer.Option(False, "--applicable-only", help="Leave out the relations that do not "
                                          "apply to this mechanism's setting."),
     latex_env: str = typer.Option("auto", "--latex-env", help=LATEX_ENV_HELP),
@@ -74,7 +77,7 @@ def check(
     from relations.checking._checker import check as run_check
     from relations.checking._claims import parse_claim
     from relations.io import check_json
-    from relations.io._reading import load, load_composition, says_composition
+    from relations.io._reading import load, load_composition, read_as_composition
     from relations.io._tables import check_tables
 
     fmt = output_format(fmt, json_out)
@@ -82,7 +85,7 @@ def check(
     chosen = _check_tables(table, fmt)
     env = checked_latex_env(latex_env, fmt)
     relations = _only_relations(only)
-    if says_composition(file):  # a "repeat" or "parts" file: the composition theorems too
+    if read_as_composition(file):  # a "repeat" or "parts" file: the composition theorems too
         report = run_check(load_composition(file, mode=mode), claims, relations=relations)
     else:
         report = run_check(load(file, mode=mode), claims, relations=relations)
@@ -106,7 +109,7 @@ def check(
         from relations.io._tables import measures_table
 
         console = output_console()
-        if report.uses is not None and not report.outcomes:
+        if report.uses is not None and not report.uses.counts_fit():
             console.print(f"{report.uses.describe()}: beyond the counts of each output; the measures of one use, "
                           "claims and composition theorems on all uses (composition rules)")
         console.print(measures_table(mech, report.values.measures))

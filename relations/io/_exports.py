@@ -29,7 +29,7 @@ FORMATS = ("table", "json", "latex", "csv")
 KINDS = ("measure", "check", "verify")
 
 #: The tables of ``relations check --format latex``, in the order printed (``--table``).
-CHECK_TABLES = ("budgets", "relations", "claims")
+CHECK_TABLES = ("budgets", "relations", "composition", "claims")
 
 _ESCAPES = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "#": r"\#", "$": r"\$", "{": r"\{", "}": r"\}",
             "_": r"\_", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}", "<": r"\textless{}",
@@ -173,6 +173,35 @@ def latex_math(text: Any) -> str:
         return _render(atoms)
     except ValueError:
         return r"\text{" + latex_escape(text) + "}"
+
+
+def _prose_math(text: str) -> str:
+    """A formula with words in it (``sum of renyi(2) over the uses + ln(100000)``): the words in text mode, each
+    run of formula between them in math mode.
+
+    Examples
+    --------
+    >>> print(_prose_math("sum of renyi(2) over the uses + ln(100000)"))
+    sum of $\\varepsilon_{\\mathrm{RDP}}(2)$ over the uses $+ \\ln 100000$
+    """
+    pieces: list[tuple[bool, list[str]]] = []
+    for word in text.split():
+        prose = word.isalpha() and len(word) > 1 and word not in _FUNCTIONS and word not in ("sqrt", "inf") \
+            and word not in _NOTION_NAMES and word not in _NOTION_SYMBOLS
+        if pieces and pieces[-1][0] == prose:
+            pieces[-1][1].append(word)
+        else:
+            pieces.append((prose, [word]))
+    return " ".join(latex_escape(" ".join(words)) if prose else "$" + latex_math(" ".join(words)) + "$"
+                    for prose, words in pieces)
+
+
+def _theorem_cell(item: dict[str, Any]) -> str:
+    """A composition theorem's cell: its id, then ``CONCLUSION of k uses <= BOUND`` (the bound's words as text)."""
+    conclusion, _, bound = item["symbols"].partition("[k uses] <= ")
+    statement = (f"${latex_math(conclusion)}$ of $k$ uses $\\le$ {_prose_math(bound)}" if bound
+                 else _prose_math(item["symbols"]))
+    return r"{\footnotesize" + breakable_id(item["id"]) + r"}\newline " + statement
 
 
 def latex_number(value: Any, digits: int = 6) -> str:
@@ -420,6 +449,21 @@ def to_latex(kind: str, obj: Any, *, source: str | None = None, command: str | N
                                   r">{\raggedright\arraybackslash}p{0.13\linewidth}r"
                                   r">{\raggedright\arraybackslash}p{0.2\linewidth}@{}",
                                   ["relation", "status", "slack", "witness / note"], rows, env))
+        if "composition" in chosen and obj.get("composition_relations"):
+            comp = obj.get("composition") or {}
+            rows = []
+            for r in obj["composition_relations"]:
+                slack = r.get("slack")
+                note = _witness_math(r.get("witness")) if r.get("witness") else latex_escape(r.get("note") or "")
+                rows.append([_theorem_cell(r), latex_escape(r["status"]),
+                             latex_number(None if slack is None else slack["value"], 3), note or "--"])
+            uses = comp.get("uses")
+            head = [f"% composition theorems on {uses} uses ({comp.get('parts')} part(s)): the bound from one use's "
+                    "budgets against the composed value"] if uses else []
+            parts.append(head + _tabular(r"@{}>{\raggedright\arraybackslash}p{0.36\linewidth}"
+                                         r">{\raggedright\arraybackslash}p{0.13\linewidth}r"
+                                         r">{\raggedright\arraybackslash}p{0.2\linewidth}@{}",
+                                         ["composition theorem", "status", "slack", "witness / note"], rows, env))
         if "claims" in chosen and obj.get("claims"):
             rows = [[f"${latex_math(c['claim'])}$", latex_escape(c["status"]), _exact_cell(c.get("value")),
                      latex_escape(c.get("note") or "")] for c in obj["claims"]]
@@ -469,8 +513,9 @@ def to_csv(kind: str, obj: Any) -> str:
     Columns: ``measure``: ``name, exact, value, lower, upper, witness`` (``lower``/``upper`` the
     certified enclosure of ``eps_m``); ``check``: ``id, kind, setting, claim, status, holds,
     premise, premise_exact, conclusion, conclusion_exact, bound, bound_exact, slack, slack_exact,
-    witness, note``, one row per relation, then one per ``--claim`` (``kind`` is ``claim``, the
-    claimed quantity in ``conclusion``); ``verify``: ``id, statement, setting, verdict, scope,
+    witness, note``, one row per relation, then (on a composition) one per composition theorem (``kind``
+    is ``composition``), then one per ``--claim`` (``kind`` is ``claim``, the claimed quantity in
+    ``conclusion``); ``verify``: ``id, statement, setting, verdict, scope,
     evidence, files, tightness`` (``files``: the evidence files written, separated by ``;``).
 
     Parameters
@@ -517,6 +562,10 @@ def to_csv(kind: str, obj: Any) -> str:
                              *_pair(r.get("premise")), *_pair(r.get("conclusion")), *_pair(r.get("bound")),
                              *_pair(r.get("slack")), _witness(r.get("witness")), r.get("note") or ""])
         setting = obj["measures"].get("setting", "")
+        for r in obj.get("composition_relations", []):
+            writer.writerow([r["id"], "composition", setting, r["symbols"], r["status"], _cell(r["holds"]),
+                             *_pair(r.get("premise")), *_pair(r.get("conclusion")), *_pair(r.get("bound")),
+                             *_pair(r.get("slack")), _witness(r.get("witness")), r.get("note") or ""])
         for c in obj.get("claims", []):
             writer.writerow(["", "claim", setting, c["claim"], c["status"], _cell(c["holds"]), "", "",
                              *_pair(c.get("value")), "", "", "", "", "", c.get("note") or ""])

@@ -53,7 +53,7 @@ from relations.model._validate import product_prior as product_prior_of
 from relations.numbers._text import MAX_DIGITS as MAX_INT_DIGITS
 from relations.numbers._text import NumberLiteral, json_repr, parse_rational
 
-__all__ = ["KNOWN_KEYS", "MAX_JSON_VALUES", "load", "loads", "from_dict", "load_loss_matrix", "load_composition", "says_composition",
+__all__ = ["KNOWN_KEYS", "MAX_JSON_VALUES", "load", "loads", "from_dict", "load_loss_matrix", "load_composition", "read_as_composition",
            "composition_from_dict"]
 
 #: The keys a mechanism file may have.
@@ -577,16 +577,23 @@ def load_loss_matrix(path: str | os.PathLike) -> list[list[Fraction]]:
     return [[parse_rational(v, f"{got.name}[{i}][{j}]") for j, v in enumerate(r)] for i, r in enumerate(data)]
 
 
-def says_composition(file: str) -> bool:
-    """Whether a mechanism file has a ``repeat`` or ``parts`` key: a regular file only, since standard input, a
-    pipe or a device is read once (by the loader; :func:`load` measures a composition's counts mechanism too)."""
+def read_as_composition(file: str) -> bool:
+    """Whether to read ``file`` with :func:`load_composition`: a regular file with a ``repeat`` or ``parts`` key,
+    or standard input, a pipe or a device, which is read once, so that the loader decides after reading (a
+    stream with ``repeat`` is then a composition, as a file is; one without is the plain mechanism).
+
+    Examples
+    --------
+    >>> read_as_composition("-"), read_as_composition("no/such/file.json")
+    (True, False)
+    """
     import stat
 
     if file == "-" or file.startswith("/dev/"):
-        return False
+        return True
     try:
         if not stat.S_ISREG(os.stat(file).st_mode):
-            return False
+            return True
         with open(file, "rb") as handle:
             head = handle.read(1 << 20)
     except OSError:
