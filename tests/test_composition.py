@@ -322,6 +322,15 @@ def test_straddle_upper_bound_holds_outcome_by_outcome(seed):
     bound = _straddle_upper(p_f, p_f, r_lo, r_hi, bottom, top, eps)
     assert total <= mpmath.mpf(bound.numerator) / bound.denominator
     assert bound <= p_f * (1 - F(str(mpmath.e ** (mpf(eps) - mpf(top))))) + F(1, 10**20)
+    # the same bound in ball arithmetic, from float masses within a stated relative error, as bucketed_delta
+    # takes it; and its lower end, max(0, P - e^eps R), below the outcomes' sum
+    from relations.measures._composition import _straddle_sums
+
+    t = mpmath.e ** mpf(eps)
+    t_lo, t_hi = F(str(t * (1 - mpmath.mpf(10) ** -30))), F(str(t * (1 + mpmath.mpf(10) ** -30)))
+    lo, hi = _straddle_sums([float(pm)], [float(rm)], [bottom], top - bottom, eps, t_lo, t_hi, F(1, 2**50), F(0))
+    assert mpmath.mpf(lo.numerator) / lo.denominator <= total <= mpmath.mpf(hi.numerator) / hi.denominator
+    assert abs(hi - bound) <= F(1, 10**12)
 
 
 def test_measure_takes_a_composition_as_its_expansion():

@@ -150,10 +150,10 @@ def _suffix_sums(x: np.ndarray) -> np.ndarray:
 
 
 def _underflow(lam: int, terms: int, atoms: int) -> Fraction:
-    """An absolute bound of the underflow in each of the three scaled sums: at most ``2^-1075`` per product
-    (``2 m + 2`` of them per term), magnified at most by the factors after it (each scaled half mass and
-    suffix sum is at most ``e^lam``: ``(lam p)^c / c!`` over a half with ``sum p <= 1`` sums to at most
-    ``e^lam``), over ``terms`` terms."""
+    """An absolute bound of the underflow in each of the three scaled sums: at most ``2^-1075`` per table entry
+    or product (``2 m + 2`` of them per pair ``(a, b)``), magnified at most by the factors after it (each scaled
+    half mass and suffix sum is at most ``e^lam``: ``(lam p)^c / c!`` over a half with ``sum p <= 1`` sums to at
+    most ``e^lam``), over ``terms`` pairs (a suffix sum carries the errors of all its terms)."""
     bits = -1075 + math.ceil(2 * lam * math.log2(math.e)) + terms.bit_length() + (2 * atoms + 2).bit_length() + 1
     return Fraction(2) ** bits
 
@@ -253,7 +253,7 @@ def split_delta(p, r, k: int, t_or_q: Fraction, *, exp: bool = False,
         lb = lb[sort]
         sp, sr = _suffix_sums(pb[sort]), _suffix_sums(rb[sort])
         blocks = max(blocks, len(lb) // _BLOCK + 1, len(la) // _BLOCK + 1)
-        terms += len(la)
+        terms += len(la) * len(lb)
         rest = eps_f - la
         above = np.searchsorted(lb, rest + margin_f, side="right")
         not_below = np.searchsorted(lb, rest - margin_f, side="left")
