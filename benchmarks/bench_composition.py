@@ -8,10 +8,12 @@ is missing its columns are skipped).
   (``noise_parameter = 4 / (3/2 + 3) = 8/9``: the same mechanism), ``self_compose`` and
   ``get_delta_for_epsilon``, pessimistic and optimistic.  The order pessimistic >= exact >= optimistic must
   hold; both gaps are reported, with the times (wall and CPU, the best of a few runs).
-* **A random 8 x 8 mechanism composed 100 times**: the certified enclosure of ``delta(eps)`` (losses bucketed
-  both ways), its relative width and time (target: 1e-9 relative within 10 s), at ``eps`` = 30, 60 (``delta``
-  near 1) and 120 (``delta`` about 0.73), and dp_accounting's ``from_two_probability_mass_functions`` on the pair
-  that attains it (pessimistic >= the pair's enclosure >= optimistic, checked on the enclosure's ends).
+* **A random 8 x 8 mechanism composed 100 times**: the certified enclosure of ``delta(eps)`` (pairs screened by
+  buckets, the candidates enclosed by their count vectors split in halves), its relative width and time
+  (target: 1e-9 relative within 10 s), at ``eps`` = 30 (``delta`` near 1), 120, 150, 180 and 200 (``delta``
+  0.73, 0.15, 3.4e-3, 1e-4), beside the buckets alone (``max_split=0``, ``2^20`` buckets) at 120; and
+  dp_accounting's ``from_two_probability_mass_functions`` on the pair that attains it (pessimistic >= the pair's
+  enclosure >= optimistic, checked on the enclosure's ends).
 * **eps_m of 30 reports of 4-RR**: through the counts of each output, exactly enclosed (target: 2 s).
 
 It prints one row per case, then one line of JSON.
@@ -29,6 +31,7 @@ from fractions import Fraction as F
 from relations import Mechanism, measure
 from relations.measures import composed_delta
 from relations.measures._composition import bucketed_delta
+from relations.measures._halves import split_delta
 
 
 def timed(fn, repeat: int = 3):
@@ -93,27 +96,30 @@ def random_mechanism() -> Mechanism:
     return Mechanism.local(rows)
 
 
-def random_row(quick: bool, eps: F, max_bins: int = 1 << 18) -> dict:
+def random_row(quick: bool, eps: F, max_bins: int = 1 << 18, split: bool = True) -> dict:
     """The certified enclosure of the composition's ``delta(eps)`` (the maximum over pairs), then, for the pair
-    that attains it, dp_accounting's pessimistic and optimistic values against that pair's own enclosure."""
+    that attains it, dp_accounting's pessimistic and optimistic values against that pair's own enclosure.
+    ``split=False``: the buckets alone (``max_split=0``, up to ``max_bins``), the route before the split one."""
     mech = random_mechanism()
     k = 20 if quick else 100
-    eps = eps if not quick else F(8)
+    eps = eps if not quick else eps * k / 100
     comp = mech.repeated(k)
-    wall, cpu, res = timed(lambda: composed_delta(comp, eps, max_bins=max_bins), 1)
+    wall, cpu, res = timed(lambda: composed_delta(comp, eps, max_bins=max_bins, max_split=None if split else 0), 1)
     lo, hi = res.value.enclose(10)
     rel = float((hi - lo) / hi) if hi else 0.0
-    row = {"uses": k, "eps": str(eps), "max_bins": max_bins, "lower": float(lo), "upper": float(hi),
+    route = "split halves" if split else f"buckets 2^{max_bins.bit_length() - 1}"
+    row = {"uses": k, "eps": str(eps), "route": route, "lower": float(lo), "upper": float(hi),
            "relative_width": rel, "wall_s": wall, "cpu_s": cpu}
-    print(f"random 8x8 x{k} eps={eps} max_bins=2^{max_bins.bit_length() - 1}: delta in [{float(lo):.12g}, "
-          f"{float(hi):.12g}], relative width {rel:.3g} ({wall:.2f} s, cpu {cpu:.2f} s); target 1e-9 in 10 s")
+    print(f"random 8x8 x{k} eps={eps} {route}: delta in [{float(lo):.12g}, {float(hi):.12g}], relative width "
+          f"{rel:.3g} ({wall:.2f} s, cpu {cpu:.2f} s); target 1e-9 in 10 s")
     try:
         from dp_accounting.pld import privacy_loss_distribution as pld
     except ImportError:
         return row
     w = res.witness
     parts = [(mech.channel.exact[w.x], mech.channel.exact[w.x_prime], k)]
-    plo, phi = bucketed_delta(parts, eps, exp=True, bins=1 << 14, max_bins=max_bins)
+    pair = split_delta(*parts[0], eps, exp=True) if split else None
+    plo, phi = pair if pair is not None else bucketed_delta(parts, eps, exp=True, bins=1 << 14, max_bins=max_bins)
     upper = {y: math.log(p) for y, p in enumerate(mech.channel.exact[w.x])}
     lower = {y: math.log(p) for y, p in enumerate(mech.channel.exact[w.x_prime])}
     for name, pess in (("pessimistic", True), ("optimistic", False)):
@@ -150,9 +156,9 @@ def eps_m_row() -> dict:
 
 
 def main(quick: bool = False) -> dict:
-    eights = [random_row(quick, F(30)), random_row(quick, F(60)), random_row(quick, F(120))]
+    eights = [random_row(quick, F(eps)) for eps in (30, 120, 150, 180, 200)]
     if not quick:
-        eights.append(random_row(quick, F(120), max_bins=1 << 20))
+        eights.append(random_row(quick, F(120), max_bins=1 << 20, split=False))
     results = {"randomized_response": rr_rows(quick), "random_8x8": eights, "eps_m_30": eps_m_row()}
     print(json.dumps(results))
     return results
