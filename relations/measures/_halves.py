@@ -98,31 +98,38 @@ def _simplex(d: int, k: int) -> tuple[np.ndarray, np.ndarray]:
     return vecs[order], upto
 
 
-def _half(losses: list[float], p_table: np.ndarray, r_table: np.ndarray, k: int) -> list[_Half]:
-    """For each ``s = 0..k``: the float losses and the scaled ``P``- and ``R``-masses ``prod_i f_i[c_i]`` of the
-    half count vectors ``c`` with ``s`` uses (``f_i[c] = (lam p_i)^c / c!`` correctly rounded, row ``i`` of the
-    tables; see :func:`split_delta`).
+class _Halves:
+    """A half's count vectors ``c`` with ``s`` uses, for each ``s = 0..k`` on demand (``half[s]``): their float
+    losses and scaled ``P``- and ``R``-masses ``prod_i f_i[c_i]`` (``f_i[c] = (lam p_i)^c / c!`` correctly
+    rounded, row ``i`` of the tables; see :func:`split_delta`).
 
-    The first ``g - 1`` coordinates run over :func:`_simplex` once; the last is ``s`` minus their sum, so each
-    ``s`` costs a gather and a product per row.
+    The first ``g - 1`` coordinates run over :func:`_simplex` once, kept with their partial products; the last
+    is ``s`` minus their sum, so each ``s`` costs a gather and a product per row, and only one ``s`` is held at
+    a time (``C(k + g - 1, g - 1)`` entries, not ``C(k + g, g)``).
     """
-    g = len(losses)
-    if g == 0:
-        return [(np.zeros(1), np.ones(1), np.ones(1))] + [(np.zeros(0), np.zeros(0), np.zeros(0))] * k
-    simplex, upto = _simplex(g - 1, k)
-    p_head, r_head = np.ones(len(simplex)), np.ones(len(simplex))
-    for i in range(g - 1):
-        p_head = p_head * p_table[i][simplex[:, i]]
-        r_head = r_head * r_table[i][simplex[:, i]]
-    head_loss = simplex.astype(np.float64) @ np.asarray(losses[:-1], dtype=np.float64)
-    sums = simplex.sum(axis=1)
-    out: list[_Half] = []
-    for s in range(k + 1):
-        n = upto[s]
-        last = s - sums[:n]
-        out.append((head_loss[:n] + last * losses[-1], p_head[:n] * p_table[g - 1][last],
-                    r_head[:n] * r_table[g - 1][last]))
-    return out
+
+    def __init__(self, losses: list[float], p_table: np.ndarray, r_table: np.ndarray, k: int) -> None:
+        self.g = g = len(losses)
+        self.losses = losses
+        self.p_last: np.ndarray = p_table[g - 1] if g else np.ones(1)
+        self.r_last: np.ndarray = r_table[g - 1] if g else np.ones(1)
+        simplex, self.upto = _simplex(max(0, g - 1), k)
+        self.p_head, self.r_head = np.ones(len(simplex)), np.ones(len(simplex))
+        for i in range(g - 1):
+            self.p_head = self.p_head * p_table[i][simplex[:, i]]
+            self.r_head = self.r_head * r_table[i][simplex[:, i]]
+        self.head_loss: np.ndarray = simplex.astype(np.float64) @ np.asarray(losses[:-1], dtype=np.float64) \
+            if g else np.zeros(1)
+        self.sums = simplex.sum(axis=1)
+
+    def __getitem__(self, s: int) -> _Half:
+        if self.g == 0:
+            n = 1 if s == 0 else 0
+            return np.zeros(n), np.ones(n), np.ones(n)
+        n = self.upto[s]
+        last = s - self.sums[:n]
+        return (self.head_loss[:n] + last * self.losses[-1], self.p_head[:n] * self.p_last[last],
+                self.r_head[:n] * self.r_last[last])
 
 
 def _blocked_sum(x: np.ndarray) -> float:
@@ -226,7 +233,7 @@ def split_delta(p, r, k: int, t_or_q: Fraction, *, exp: bool = False,
     order = sorted(atoms, key=lambda ratio: -atoms[ratio][0])
     names = list(atoms)
 
-    def half(chosen: list) -> list[_Half]:
+    def half(chosen: list) -> _Halves:
         tabs = []
         for row in (0, 1):
             tab = []
@@ -238,7 +245,7 @@ def split_delta(p, r, k: int, t_or_q: Fraction, *, exp: bool = False,
                     f = f * x / (c + 1)
                 tab.append(entries)
             tabs.append(np.asarray(tab, dtype=np.float64).reshape(len(chosen), k + 1))
-        return _half([losses[names.index(ratio)] for ratio in chosen], tabs[0], tabs[1], k)
+        return _Halves([losses[names.index(ratio)] for ratio in chosen], tabs[0], tabs[1], k)
 
     side_a = half(order[0::2])  # alternate by mass: halves of like masses
     side_b = half(order[1::2])
