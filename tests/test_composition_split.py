@@ -154,6 +154,21 @@ def test_random_eight_by_eight_thirty_uses_to_1e_9():
     assert (r.witness.x, r.witness.x_prime) in {(3, 5), (4, 2), (3, 4)}
 
 
+def test_cli_states_the_route_and_width(tmp_path):
+    """``relations measure FILE --repeat 30 --notion delta(45) --json``: the enclosure's ends, its route and width
+    in the row (never a float alone)."""
+    path = tmp_path / "r8.json"
+    path.write_text(json.dumps({"setting": "local", "prior": "uniform",
+                                "channel": [[str(v) for v in row] for row in eight_by_eight().channel.exact]}))
+    proc = run_cli("measure", str(path), "--repeat", "30", "--notion", "delta(45)", "--json")
+    assert proc.returncode == 0, proc.stderr
+    row = next(r for r in json.loads(proc.stdout)["notions"] if r["name"] == "delta(45)")
+    lo, hi = (F(x) for x in row["enclosure"])
+    assert lo < hi and hi - lo <= F(1, 10**9) * lo
+    width = float(row["detail"].split("width ")[1].split(" ")[0])
+    assert "count vectors split in halves" in row["detail"] and abs(width - float(hi - lo)) <= 0.01 * width + 1e-300
+
+
 @pytest.mark.slow
 def test_random_eight_by_eight_hundred_uses_cli(tmp_path):
     mech = eight_by_eight()
