@@ -219,8 +219,8 @@ def split_delta(p, r, k: int, t_or_q: Fraction, *, exp: bool = False,
     e_half = k * (e + gamma * lmax)
     eps_f = float((eps_lo + eps_hi) / 2)
     # the thresholds eps_f - L_A +- margin are taken in floats: two roundings of numbers below |eps| + k lmax
-    scale = abs(Fraction(eps_f)) + k * lmax + 1
-    margin = 2 * e_half + abs(Fraction(eps_f) - eps_lo) + abs(Fraction(eps_f) - eps_hi) + 8 * _U * scale
+    size = abs(Fraction(eps_f)) + k * lmax + 1
+    margin = 2 * e_half + abs(Fraction(eps_f) - eps_lo) + abs(Fraction(eps_f) - eps_hi) + 8 * _U * size
     margin_f = float(2 * margin)  # the float margin E used below; 2 * margin covers its own rounding
     between = 3 * Fraction(margin_f)  # |L - eps| of a pair between above and below
 
@@ -229,7 +229,7 @@ def split_delta(p, r, k: int, t_or_q: Fraction, *, exp: bool = False,
     lam = max(1, round(k / math.e))
     if 2 * lam * math.log2(math.e) > 900:
         return None  # the scaled masses could overflow
-    scale = Fraction(math.factorial(k), lam ** k)
+    k_factor = Fraction(math.factorial(k), lam ** k)
     order = sorted(atoms, key=lambda ratio: -atoms[ratio][0])
     names = list(atoms)
 
@@ -272,8 +272,8 @@ def split_delta(p, r, k: int, t_or_q: Fraction, *, exp: bool = False,
     g = _gamma(2 * m + 2 * _BLOCK + blocks + 8)
     tiny = _underflow(lam, terms, m)
     x, y, w = (Fraction(math.fsum(v)) for v in (xs, ys, ws))
-    lo = scale * (x * (1 - g) - tiny - t_hi * (y * (1 + g) + tiny))
-    hi = scale * (x * (1 + g) + tiny - t_lo * max(Fraction(0), y * (1 - g) - tiny)
+    lo = k_factor * (x * (1 - g) - tiny - t_hi * (y * (1 + g) + tiny))
+    hi = k_factor * (x * (1 + g) + tiny - t_lo * max(Fraction(0), y * (1 - g) - tiny)
                   + between * max(Fraction(0), w * (1 + g) + tiny - x * (1 - g)))
     return (1 - finite) + max(Fraction(0), lo), min(Fraction(1), (1 - finite) + hi)
 
