@@ -188,3 +188,19 @@ def test_random_eight_by_eight_hundred_uses_cli(tmp_path):
     blo, bhi = bucketed_delta([(mech.channel.exact[x], mech.channel.exact[xp], 100)], F(150), exp=True,
                               bins=1 << 16, max_bins=1 << 16)
     assert blo <= lo and hi <= bhi
+
+
+def test_split_near_one_is_enclosed_relative_to_one_minus_delta():
+    """Near delta = 1 the P-mass above eps is enclosed through its complement: the width is small against
+    1 - delta, not only against delta (the exact value from the lattice route)."""
+    p, r = [F(98, 100), F(1, 100), F(1, 100)], [F(1, 100), F(1, 100), F(98, 100)]
+    k = 40
+    dist = loss_distribution([(p, r, k)])
+    assert dist is not None
+    for t in (F(1), F(3)):
+        above = [j for j in range(len(dist.pmass)) if dist.ratio_above(j, t)]
+        exact = dist.infinite + F(sum(dist.pmass[j] for j in above), dist.pden) \
+            - t * F(sum(dist.rmass[j] for j in above), dist.rden)
+        lo, hi = split_delta(p, r, k, t)
+        assert lo <= exact <= hi and 0 < 1 - exact < F(1, 10**20)
+        assert hi - lo <= F(1, 10**10) * (1 - exact), (t, float(hi - lo), float(1 - exact))

@@ -429,6 +429,27 @@ def _refine(parts: list, t: Fraction | None, q: Fraction | None, *, max_bins: in
     return lo, hi, BUCKETS
 
 
+def _outward(lo: Fraction, hi: Fraction) -> str:
+    """``lo, hi`` in decimal, rounded outward, with enough decimals (12 to 40) to show the width.
+
+    Examples
+    --------
+    >>> _outward(Fraction(1) - Fraction(5, 10**14), Fraction(1) - Fraction(49, 10**15))
+    '0.99999999999995, 0.999999999999951'
+    >>> _outward(Fraction(1, 3), Fraction(1, 2))
+    '0.333333333333, 0.5'
+    """
+    width = float(hi - lo)
+    places = 40 if width < 1e-38 else min(40, max(12, 2 - math.floor(math.log10(width))))
+    unit = 10 ** places
+
+    def text(n: int) -> str:
+        whole, frac = divmod(n, unit)
+        return (f"{whole}.{frac:0{places}d}".rstrip("0").rstrip(".")) if n >= 0 else f"-{text(-n)}"
+
+    return f"{text(math.floor(lo * unit))}, {text(math.ceil(hi * unit))}"
+
+
 def _enclosed_max(name: str, best: tuple | None, enclosed: list, t: Fraction | None, q: Fraction | None
                   ) -> NotionResult:
     """The maximum over pairs when some pairs' profiles are enclosures: an enclosure of the maximum.
@@ -442,7 +463,7 @@ def _enclosed_max(name: str, best: tuple | None, enclosed: list, t: Fraction | N
     lo, hi = max(r[0] for r in rows), max(r[1] for r in rows)
     _, _, route, at = max(rows, key=lambda r: r[1])
     width = hi - lo
-    text = f"in [{float(lo):.12g}, {float(hi):.12g}] ({route}; width {float(width):.3g})"
+    text = f"in [{_outward(lo, hi)}] ({route}; width {float(width):.3g})"
     return NotionResult(name, ArbExpr(text, float((lo + hi) / 2), lambda bits: (lo, hi), rounded=True), at,
                         f"certified enclosure of width {float(width):.3g} ({route}): the loss lattice exceeds "
                         f"{MAX_SUPPORT} points")

@@ -38,8 +38,10 @@ Everything is computed in binary64 with bounds proved for it:
   contributes ``(P - e^eps R)_+ in [0, P (L - eps)_+] subset [0, 3 E P]``.
 
 So ``delta in [X - e^eps Y, X - e^eps Y + 3 E (W - X)]`` with the float errors above on each term: the
-width is about ``2 gamma_N (X + e^eps Y) + 3 E (W - X)``: for ``m = 8, k = 100`` a relative width of 3e-13
-to 5e-13 at every ``delta`` from 1e-4 to 0.73 measured (``benchmarks/bench_composition.py``).
+width is about ``2 gamma_N (X + e^eps Y) + 3 E (W - X)``; ``X`` is also enclosed from the complement, the
+``P``-mass not above ``eps`` (a sum of its own, subtracted from the exact total), which is the narrower near
+``delta = 1`` (the width there about ``2 gamma_N (1 - delta)``).  For ``m = 8, k = 100``: a relative width of
+3e-13 to 5e-13 at every ``delta`` from 1e-4 to 0.73 measured (``benchmarks/bench_composition.py``).
 """
 
 from __future__ import annotations
@@ -249,7 +251,7 @@ def split_delta(p, r, k: int, t_or_q: Fraction, *, exp: bool = False,
 
     side_a = half(order[0::2])  # alternate by mass: halves of like masses
     side_b = half(order[1::2])
-    xs, ys, ws = [], [], []
+    xs, ys, ws, zs, vs = [], [], [], [], []
     blocks = terms = 1
     for s in range(k + 1):
         la, pa, ra = side_a[s]
@@ -258,7 +260,8 @@ def split_delta(p, r, k: int, t_or_q: Fraction, *, exp: bool = False,
             continue
         sort = np.argsort(lb, kind="stable")
         lb = lb[sort]
-        sp, sr = _suffix_sums(pb[sort]), _suffix_sums(rb[sort])
+        pb = pb[sort]
+        sp, sr, before = _suffix_sums(pb), _suffix_sums(rb[sort]), _suffix_sums(pb[::-1])[::-1]
         blocks = max(blocks, len(lb) // _BLOCK + 1, len(la) // _BLOCK + 1)
         terms += len(la) * len(lb)
         rest = eps_f - la
@@ -267,14 +270,21 @@ def split_delta(p, r, k: int, t_or_q: Fraction, *, exp: bool = False,
         xs.append(_blocked_sum(pa * sp[above]))
         ys.append(_blocked_sum(ra * sr[above]))
         ws.append(_blocked_sum(pa * sp[not_below]))
+        zs.append(_blocked_sum(pa * before[above]))  # P not above: the complement of xs, exact near delta = 1
+        vs.append(_blocked_sum(pa * before[not_below]))  # P below: the complement of ws
     # roundings per term: 2m for the two halves' masses, _BLOCK + blocks + 1 in a suffix sum, 1 product,
     # _BLOCK + 1 in its blocked sum, 1 in the fsum over s; K is applied exactly
     g = _gamma(2 * m + 2 * _BLOCK + blocks + 8)
     tiny = _underflow(lam, terms, m)
-    x, y, w = (Fraction(math.fsum(v)) for v in (xs, ys, ws))
-    lo = k_factor * (x * (1 - g) - tiny - t_hi * (y * (1 + g) + tiny))
-    hi = k_factor * (x * (1 + g) + tiny - t_lo * max(Fraction(0), y * (1 - g) - tiny)
-                  + between * max(Fraction(0), w * (1 + g) + tiny - x * (1 - g)))
+    x, y, w, z, v = (Fraction(math.fsum(sums)) for sums in (xs, ys, ws, zs, vs))
+    # the P-mass above eps, from its own sum and from the complement of the P-mass not above (the finite
+    # count vectors' P-mass is `finite` exactly): the second is the narrower one when delta is near 1
+    above_lo = max(k_factor * (x * (1 - g) - tiny), finite - k_factor * (z * (1 + g) + tiny))
+    above_hi = min(k_factor * (x * (1 + g) + tiny), finite - k_factor * max(Fraction(0), z * (1 - g) - tiny))
+    lo = above_lo - t_hi * k_factor * (y * (1 + g) + tiny)
+    # the P-mass between: not below minus above, or not above minus below (the narrower near delta = 1)
+    middle = min(w * (1 + g) + tiny - x * (1 - g), z * (1 + g) + tiny - v * (1 - g))
+    hi = above_hi - t_lo * k_factor * max(Fraction(0), y * (1 - g) - tiny) + between * k_factor * max(Fraction(0), middle)
     return (1 - finite) + max(Fraction(0), lo), min(Fraction(1), (1 - finite) + hi)
 
 
