@@ -63,8 +63,8 @@ def check(
     fmt: str = typer.Option("table", "--format", help=FORMAT_HELP),
     mode: NumericMode = typer.Option(NumericMode.AUTO, "--mode", case_sensitive=False, show_default=False,
                                      help=MODE_HELP),
-    table: list[str] = typer.Option([], "--table", help="With --format latex: only these tables, budgets, relations "
-                                    "or claims (repeatable; default all)."),
+    table: list[str] = typer.Option([], "--table", help="With --format latex: only these tables, budgets, relations, "
+                                    "composition or claims (repeatable; default all)."),
     only: list[str] = typer.Option([], "--only", help="Only this relation (an id of 'relations catalogue', or a "
                                    "composition theorem's on a 'repeat' file; repeatable)."),
     applicable_only: bool = typer.Option(False, "--applicable-only", help="Leave out the relations that do not "
