@@ -57,6 +57,7 @@ _CALL = re.compile(r"^(\w+)\(([^()]+)\)$")
 _LN_CALL = re.compile(r"^(\w+)\(ln\(([^()]+)\)\)$")
 
 
+@functools.lru_cache(maxsize=1024)  # the searches parse the same few names at every evaluation
 def parse(name: str) -> tuple[str, Fraction | None]:
     """``("renyi", 2)`` for ``"renyi(2)"``; ``("kl", None)`` for ``"kl"``.
 
