@@ -21,7 +21,8 @@ wall-clock seconds and the CPU seconds of the process and its children (``verify
 that a loaded machine inflates least.  ``--end-to-end-only`` skips the searches above; ``--no-coq`` times
 only the runs without Coq; ``--against DIR`` runs each command a second time, right after, with the
 ``relations`` of another checkout ``DIR`` (a baseline measured in the same run: ``against_verify_*``), and
-says whether the two evidence folders are the same bytes (``same_evidence_*``).
+says whether the two evidence folders are the same bytes (``same_evidence_*``); ``--cold`` gives each run a
+new empty cache folder (else the runs share the user's, warm once a run of the same code has filled it).
 """
 
 from __future__ import annotations
@@ -90,9 +91,11 @@ def _same_files(a: str, b: str) -> bool:
     return names == walk(b) and all(filecmp.cmp(os.path.join(a, n), os.path.join(b, n), shallow=False) for n in names)
 
 
-def run_end_to_end(quick: bool, coq: bool = True, against: str | None = None) -> dict:
+def run_end_to_end(quick: bool, coq: bool = True, against: str | None = None, cold: bool = False) -> dict:
     """``relations verify`` as new processes: wall and CPU seconds of each run (with and without Coq, or only
-    without), and of the same command with the package of the checkout ``against`` right after each."""
+    without), and of the same command with the package of the checkout ``against`` right after each.  With
+    ``cold`` each run gets a new empty cache folder (``RELATIONS_CACHE_DIR``: no compiled Coq files, no stored
+    hypothesis draws); else the runs share the user's cache folder, warm once a run of the same code filled it."""
     results: dict = {}
     runs = (("verify_quick", ["--quick"], True), ("verify_full", [], True),
             ("verify_quick_nocoq", ["--quick"], False), ("verify_full_nocoq", [], False))
@@ -104,6 +107,8 @@ def run_end_to_end(quick: bool, coq: bool = True, against: str | None = None) ->
                 if who and tree is None:
                     continue
                 env = {**os.environ, **({} if with_coq else {"RELATIONS_COQC": ""})}
+                if cold:
+                    env["RELATIONS_CACHE_DIR"] = tempfile.mkdtemp(prefix=f"{who}cache-", dir=tmp)
                 if tree is not None:
                     env["PYTHONPATH"] = os.path.abspath(tree)
                 before, t = resource.getrusage(resource.RUSAGE_CHILDREN), time.perf_counter()
@@ -167,9 +172,10 @@ if __name__ == "__main__":
     parser.add_argument("--end-to-end-only", action="store_true", help="only the end-to-end runs")
     parser.add_argument("--no-coq", action="store_true", help="end to end: only the runs without Coq")
     parser.add_argument("--against", metavar="DIR", help="end to end: a checkout whose relations is the baseline")
+    parser.add_argument("--cold", action="store_true", help="end to end: each run with a new empty cache folder")
     opts = parser.parse_args()
     if opts.end_to_end_only:
-        out = run_end_to_end(opts.quick, coq=not opts.no_coq, against=opts.against)
+        out = run_end_to_end(opts.quick, coq=not opts.no_coq, against=opts.against, cold=opts.cold)
     else:
         out = main(quick=opts.quick, end_to_end=opts.end_to_end)
     print(json.dumps({k: v if isinstance(v, bool) else round(v, 3) for k, v in out.items()}))

@@ -147,3 +147,32 @@ def test_the_screen_and_the_batch_agree_bit_for_bit(n, m, data):
     batch = dense_values(q[None], np.full((1, n), 1 / n), pairs, names)
     for name in names:
         assert notion_float(mech, name) == float(batch[name][0]), name
+
+
+@pytest.mark.parametrize("m", [1, 2, 3, 5, 7, 8, 9, 16])
+def test_renyi_orders_sum_the_outputs_as_numpy_does(m):
+    """The grid of orders of rho, evaluated one output at a time below 8 outputs, gives the bits that
+    numpy's reductions over the outputs give (written here with ``sum(axis=-1)``, one order at a time), for
+    both branches (near order 1 and the log-sum-exp) and zeros in the rows."""
+    from relations.measures._divergences import _log_ratio, _renyi_orders, _renyi_parts
+
+    rng = np.random.default_rng(m)
+    A, C = rng.dirichlet(np.full(m, 0.7), size=(40, 3)), rng.dirichlet(np.full(m, 0.7), size=(40, 3))
+    if m > 1:  # zeros in some rows
+        A[::4, :, 0] = 0.0
+        A /= A.sum(axis=-1, keepdims=True)
+    support = A > 0
+    lr, parts = _renyi_parts(A, np.where(C > 0, _log_ratio(A, C), 0.0), support)
+    orders = 1 + np.broadcast_to(np.logspace(-5, 3, 29), (40, 3, 29))
+    got = _renyi_orders(orders, lr, parts)
+    for g in range(orders.shape[-1]):
+        a = orders[..., g]
+        t = (a[..., None] - 1) * lr
+        with np.errstate(all="ignore"):
+            M = np.where(support, np.log(np.where(support, A, 1.0)) + t, -np.inf)
+            top = M.max(axis=-1)
+            far = top + np.log(np.exp(M - top[..., None]).sum(axis=-1))
+            near = np.log1p((np.where(support, A, 0.0) * np.expm1(np.where(support, t, 0.0))).sum(axis=-1))
+        small = (a - 1) * np.abs(lr).max(axis=-1) < 0.5
+        want = np.maximum(0.0, np.where(small, near, far) / (a - 1))
+        assert np.array_equal(got[..., g], want), g

@@ -35,7 +35,7 @@ Examples
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
@@ -130,11 +130,17 @@ class Formula:
 
     kind: str
     c: Fraction = Fraction(0)
+    #: The float forms of ``c`` that :meth:`float` reads (the searches call it hundreds of thousands of times).
+    _float_c: tuple = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
             raise ValueError(f"unknown formula kind {self.kind!r}")
         object.__setattr__(self, "c", Fraction(self.c))
+        c = float(self.c)
+        logs = ((math.log(self.c.numerator), math.log(self.c.denominator)) if self.kind == "shift" and self.c > 0
+                else None)
+        object.__setattr__(self, "_float_c", (c, logs, -math.log(c) if self.kind == "zcdp" and c > 0 else None))
 
     def text(self, premise: str) -> str:
         """The bound in symbols, e.g. ``eps_d^2/2``.
@@ -165,7 +171,8 @@ class Formula:
         sigma, diameter
             Ignored (the signature is that of :meth:`Linear.float <relations.catalogue.Linear.float>`).
         """
-        a, c = max(float(premise), 0.0), float(self.c)
+        c, logs, neg_log_c = self._float_c
+        a = max(float(premise), 0.0)
         if math.isinf(a):
             return 1.0 if self.kind == "profile" else math.inf
         if self.kind == "half_square":
@@ -179,10 +186,12 @@ class Formula:
                 return a + math.log1p(-c)
             return math.log(max(1.0, (1 - c) * math.exp(a) - c))
         if self.kind == "shift":
-            return a + math.log(self.c.numerator) - math.log(self.c.denominator)
+            if logs is None:
+                return a + math.log(self.c.numerator) - math.log(self.c.denominator)
+            return a + logs[0] - logs[1]
         if self.kind == "pinsker":
             return math.sqrt(a / 2)
-        return a + 2 * math.sqrt(a * -math.log(c))
+        return a + 2 * math.sqrt(a * (neg_log_c if neg_log_c is not None else -math.log(c)))
 
     def exact(self, premise: Real, sigma: Real | None, diameter: int | None, *, label: str = "") -> Real:
         """``f(premise)`` as an exact real: an enclosure from the premise's enclosures.

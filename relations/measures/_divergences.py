@@ -38,6 +38,7 @@ Examples
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from fractions import Fraction
@@ -56,6 +57,7 @@ _CALL = re.compile(r"^(\w+)\(([^()]+)\)$")
 _LN_CALL = re.compile(r"^(\w+)\(ln\(([^()]+)\)\)$")
 
 
+@functools.lru_cache(maxsize=1024)  # the searches parse the same few names at every evaluation
 def parse(name: str) -> tuple[str, Fraction | None]:
     """``("renyi", 2)`` for ``"renyi(2)"``; ``("kl", None)`` for ``"kl"``.
 
@@ -167,57 +169,49 @@ def _log_ratio(a: np.ndarray, c: np.ndarray) -> np.ndarray:
     return np.where(np.abs(r - 1) < 0.5, np.log1p((a - c) / c), np.log(r))
 
 
-def _renyi(a: np.ndarray, A: np.ndarray, lr: np.ndarray, support: np.ndarray, *,
-           parts: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None) -> np.ndarray:
-    """``D_a(A || C)`` for orders ``a > 1`` broadcast against ``A.shape[:-1]`` (finite pairs only).
-
-    ``parts``: ``(ln A, A, max |lr|)`` on the support (``0``, ``0`` off it), when the caller evaluates many
-    orders for the same pairs (:func:`_rho`).  Near ``a = 1`` (``|(a - 1) lr| < 1/2`` on the support) the
-    sum is ``log1p(sum A expm1(t))``, else a log-sum-exp; each only where it is used."""
-    grid = a.ndim > A.ndim - 1
-    if parts is None:
-        parts = _renyi_parts(A, lr, support)
-    log_a, a0, top_lr = parts
-    t = (a[..., None] - 1) * lr[..., None, :] if grid else (a[..., None] - 1) * lr
-    Ab, sb, log_ab = (a0[..., None, :], support[..., None, :], log_a[..., None, :]) if grid else (a0, support, log_a)
-    small = (a - 1) * (top_lr[..., None] if grid else top_lr) < 0.5  # = max over the support of |t|: rounding is monotone
-    out = np.empty(small.shape)
-    far = ~small
-    if far.any():
-        tf = t[far]
-        M = np.where(np.broadcast_to(sb, t.shape)[far], np.broadcast_to(log_ab, t.shape)[far] + tf, -np.inf)
-        top = M.max(axis=-1)
-        out[far] = top + np.log(np.exp(M - top[..., None]).sum(axis=-1))
-    if small.any():
-        ts = np.where(np.broadcast_to(sb, t.shape)[small], t[small], 0.0)
-        out[small] = np.log1p((np.broadcast_to(Ab, t.shape)[small] * np.expm1(ts)).sum(axis=-1))
-    return np.maximum(0.0, out / (a - 1))
+def _renyi(a: np.ndarray, A: np.ndarray, lr: np.ndarray, support: np.ndarray) -> np.ndarray:
+    """``D_a(A || C)`` for orders ``a > 1`` broadcast against ``A.shape[:-1]`` (finite pairs only):
+    :func:`_renyi_orders` at one order per pair."""
+    lr, parts = _renyi_parts(A, lr, support)
+    return _renyi_orders(np.broadcast_to(a, A.shape[:-1])[..., None], lr, parts)[..., 0]
 
 
-def _renyi_parts(A: np.ndarray, lr: np.ndarray, support: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """What :func:`_renyi` needs of the pairs whatever the order: ``ln A``, ``A`` and ``max |lr|`` on the support."""
+def _renyi_parts(A: np.ndarray, lr: np.ndarray, support: np.ndarray
+                 ) -> tuple[np.ndarray, tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """What :func:`_renyi_orders` needs of the pairs whatever the order: ``lr`` (0 off the support), and
+    ``ln A`` (``-inf`` off the support), ``A`` (0 off it) and ``max |lr|``."""
     with np.errstate(divide="ignore"):
-        log_a = np.where(support, np.log(np.where(support, A, 1.0)), 0.0)
-    return log_a, np.where(support, A, 0.0), np.where(support, np.abs(lr), 0.0).max(axis=-1, initial=0.0)
+        log_a = np.where(support, np.log(np.where(support, A, 1.0)), -np.inf)
+    lr = np.where(support, lr, 0.0)
+    return lr, (log_a, np.where(support, A, 0.0), np.abs(lr).max(axis=-1, initial=0.0))
+
+
+#: The orders of :func:`_rho`'s first grid, and the points of each refined grid between its best order's neighbours.
+_RHO_GRID = 1 + np.logspace(-4, 3, 36)
+_RHO_STEP = np.linspace(0.0, 1.0, 13)
+_NEIGHBOURS = np.array([-1, 0, 1])
 
 
 def _rho(A: np.ndarray, lr: np.ndarray, support: np.ndarray, kl: np.ndarray) -> np.ndarray:
     """``sup_{a>1} D_a / a``: the log-spaced grid of :func:`rho_pair`, refined
     twice around each pair's best order, then one parabolic step through the best point and its
-    neighbours; at least the KL divergence (the limit ``a -> 1``)."""
+    neighbours; at least the KL divergence (the limit ``a -> 1``).  The orders of a grid are evaluated
+    together (:func:`_renyi_orders`)."""
     shape = A.shape[:-1]
-    grid = np.broadcast_to(1 + np.logspace(-4, 3, 36), shape + (36,))
-    best = kl.copy()
-    parts = _renyi_parts(A, lr, support)
+    lr, parts = _renyi_parts(A, lr, support)
+    n = math.prod(shape)
+    rows = np.arange(n)[:, None]
+    grid = np.broadcast_to(_RHO_GRID, shape + _RHO_GRID.shape)
+    best = kl
     for step in range(3):
-        vals = _renyi(grid, A, lr, support, parts=parts) / grid
-        i = vals.argmax(axis=-1)
-        best = np.maximum(best, np.take_along_axis(vals, i[..., None], -1)[..., 0])
+        vals = _renyi_orders(grid, lr, parts) / grid
         g = grid.shape[-1]
-        near = np.stack([np.clip(i + k, 0, g - 1) for k in (-1, 0, 1)], axis=-1)
-        x, y = np.take_along_axis(grid, near, -1), np.take_along_axis(vals, near, -1)
+        best = np.maximum(best, vals.max(axis=-1))
+        near = np.clip(vals.reshape(n, g).argmax(axis=-1)[:, None] + _NEIGHBOURS, 0, g - 1)
+        x = grid.reshape(n, g)[rows, near]  # the best order and its neighbours, per pair
         if step < 2:
-            grid = x[..., :1] + (x[..., 2:] - x[..., :1]) * np.linspace(0.0, 1.0, 13)
+            grid = (x[:, :1] + (x[:, 2:] - x[:, :1]) * _RHO_STEP).reshape(shape + _RHO_STEP.shape)
+    x, y = x.reshape(shape + (3,)), vals.reshape(n, g)[rows, near].reshape(shape + (3,))
     # last, the vertex of the parabola through the best point and its neighbours (clamped to them)
     d0, d2 = x[..., 0] - x[..., 1], x[..., 2] - x[..., 1]
     e0, e2 = y[..., 0] - y[..., 1], y[..., 2] - y[..., 1]
@@ -225,8 +219,48 @@ def _rho(A: np.ndarray, lr: np.ndarray, support: np.ndarray, kl: np.ndarray) -> 
     with np.errstate(divide="ignore", invalid="ignore"):
         v = x[..., 1] + 0.5 * (d0 * d0 * e2 - d2 * d2 * e0) / den
     v = np.where(np.isfinite(v) & (den != 0), np.clip(v, x[..., 0], x[..., 2]), x[..., 1])
-    at = _renyi(v, A, lr, support, parts=parts) / v
+    at = _renyi_orders(v[..., None], lr, parts)[..., 0] / v
     return np.maximum(best, np.where(np.isfinite(at), at, -np.inf))
+
+
+def _renyi_orders(a: np.ndarray, lr: np.ndarray, parts: tuple[np.ndarray, np.ndarray, np.ndarray]) -> np.ndarray:
+    """``D_a(A || C)`` at orders ``a > 1`` of shape ``A.shape[:-1] + (G,)``, each pair at its own ``G`` orders;
+    ``lr`` and ``parts`` from :func:`_renyi_parts`.  Near ``a = 1`` (``|(a - 1) lr| < 1/2`` on the support) the
+    sum is ``log1p(sum A expm1(t))``, else a log-sum-exp.
+
+    Each branch is computed over the whole grid and the one that applies is kept (no gathers), and with
+    fewer than 8 outputs one output at a time: numpy's reductions over so short a last axis cost far more
+    than the arithmetic, and summing the outputs left to right is what ``sum(axis=-1)`` does below 8 terms,
+    so the values are those of the reductions to the last bit (tests/test_divergences.py)."""
+    log_a, a0, top_lr = parts
+    m = lr.shape[-1]
+    am1 = a - 1
+    small = am1 * top_lr[..., None] < 0.5
+    if m >= 8:  # numpy sums 8 terms and more pairwise: keep its reductions
+        t = am1[..., None] * lr[..., None, :]
+        cols = None
+    else:
+        cols = [am1 * lr[..., y, None] for y in range(m)]
+    out = np.empty(small.shape) if small.size == 0 else None
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):  # the branch not used may overflow
+        if small.size and not small.all():  # a log-sum-exp
+            if cols is None:
+                M = log_a[..., None, :] + t
+                top = M.max(axis=-1)
+                total = np.exp(M - top[..., None]).sum(axis=-1)
+            else:
+                Ms = [log_a[..., y, None] + cols[y] for y in range(m)]
+                top = functools.reduce(np.maximum, Ms)
+                total = functools.reduce(np.add, [np.exp(M - top) for M in Ms])
+            out = top + np.log(total)
+        if small.size and small.any():  # near a = 1: log1p(sum A expm1(t))
+            if cols is None:
+                total = (a0[..., None, :] * np.expm1(t)).sum(axis=-1)
+            else:
+                total = functools.reduce(np.add, [a0[..., y, None] * np.expm1(cols[y]) for y in range(m)])
+            out = np.log1p(total) if out is None else np.where(small, np.log1p(total), out)
+    assert out is not None
+    return np.maximum(0.0, out / am1)
 
 
 def _renyi_below_one(a: float, A: np.ndarray, C: np.ndarray, lr: np.ndarray) -> np.ndarray:

@@ -573,6 +573,8 @@ def _dense_searches(relations: list[Relation], effort: Effort, seed: int) -> dic
             for i, fam in enumerate(DENSE[setting]):
                 plans.setdefault((setting, i), []).append((n, rng.normal(scale=1.5, size=(effort.dense_starts, fam.dim))))
     keys = list(plans)  # the first family here, the others in a forked child meanwhile (the same results)
+    if len(keys) > 1:
+        _import_kernels(relations)
     mine, theirs = run_beside(lambda: _run_plans(relations, plans, keys[:1], effort),
                               lambda: _run_plans(relations, plans, keys[1:], effort))
     out: dict[int, dict[tuple[str, int], Found]] = {}
@@ -580,6 +582,18 @@ def _dense_searches(relations: list[Relation], effort: Effort, seed: int) -> dic
         for (n, _), found in zip(plans[key], founds):
             out.setdefault(n, {})[key] = found
     return out
+
+
+def _import_kernels(relations: list[Relation]) -> None:
+    """The imports the dense searches make on first use (the float kernels' scipy.special among them: about
+    0.3 s of CPU with the modules it loads), made here, before the fork, by one evaluation of every notion
+    the relations use on one tiny mechanism: the child process inherits them instead of importing them too."""
+    from relations.measures._batch import dense_values, ordered_pairs
+    from relations.search._neldermead import minimize_batch  # noqa: F401 - imported for the child
+    from relations.search._optimiser import extra_notions
+
+    extra = tuple(dict.fromkeys(n for rel in relations if rel.bound is not None for n in extra_notions(rel)))
+    dense_values(np.full((1, 2, 2), 0.5), np.full((1, 2), 0.5), ordered_pairs([(0, 1)]), extra)
 
 
 def _run_plans(relations, plans, keys, effort) -> dict[tuple[str, int], list[Found]]:

@@ -7,7 +7,8 @@ relation, and those are decided by the exact checker.
 :func:`hypothesis_search` draws random mechanisms (:mod:`relations.search.strategies`) with
 hypothesis, derandomized: the examples it draws depend only on the strategy and the settings,
 never on the relation.  So the examples of each setting are drawn once per process
-(:func:`generated`) and each relation is run over that list; the first that refutes it is the
+(:func:`generated`; kept in the tool's cache folder for the next run of the same code) and each
+relation is run over that list; the first that refutes it is the
 result.  It is not shrunk by hypothesis (seconds of pure Python, most of ``relations verify``'s
 time for the catalogue): the verifier makes it small itself
 (:func:`~relations.search._witnesses.simplify`: fewer records, then small denominators, each
@@ -23,6 +24,7 @@ True
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
@@ -147,6 +149,10 @@ def _settings(examples: int):
 def generated(setting: str, examples: int) -> tuple[Mechanism, ...]:
     """Every mechanism hypothesis draws for ``setting`` with ``examples`` examples, in order (drawn once).
 
+    The draws depend only on the strategy, hypothesis and the settings (``derandomize``), so they are kept in
+    the tool's cache folder (:func:`_stored_draws`) and read from there by the next run of the same code:
+    the same mechanisms, without hypothesis's engine.
+
     Parameters
     ----------
     setting : str
@@ -158,6 +164,18 @@ def generated(setting: str, examples: int) -> tuple[Mechanism, ...]:
     -------
     tuple of Mechanism
     """
+    path = _draws_path(setting, examples)
+    stored = _stored_draws(path) if path is not None else None
+    if stored is not None:
+        return stored
+    drawn = _draw(setting, examples)
+    if path is not None:
+        _store_draws(path, drawn)
+    return drawn
+
+
+def _draw(setting: str, examples: int) -> tuple[Mechanism, ...]:
+    """:func:`generated`'s mechanisms, drawn by hypothesis."""
     from hypothesis import find
     from hypothesis.errors import NoSuchExample
 
@@ -175,6 +193,102 @@ def generated(setting: str, examples: int) -> tuple[Mechanism, ...]:
     except NoSuchExample:
         pass
     return tuple(drawn)
+
+
+#: The format of the stored draws (part of their key: a new format never reads an old file).
+DRAWS_FORMAT = 1
+
+
+@lru_cache(maxsize=1)
+def _code_digest() -> str | None:
+    """A hash of everything that decides the draws: the Python, hypothesis and numeric libraries' versions and
+    every source file of the package (any change to the code is a new key); ``None`` when the sources are not
+    there to hash (then nothing is stored)."""
+    import hashlib
+    import json
+    import sys
+    from importlib.metadata import PackageNotFoundError, version
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    files = sorted(root.rglob("*.py"))
+    if not files:  # pragma: no cover - an installation without sources
+        return None
+    digest = hashlib.sha256()
+    for path in files:
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    versions: dict[str, str | None] = {}
+    for dist in ("hypothesis", "numpy", "python-flint"):
+        try:
+            versions[dist] = version(dist)
+        except PackageNotFoundError:  # pragma: no cover - a required dependency
+            versions[dist] = None
+    described = {"format": DRAWS_FORMAT, "python": sys.version, "versions": versions, "sources": digest.hexdigest()}
+    return hashlib.sha256(json.dumps(described, sort_keys=True).encode()).hexdigest()
+
+
+def _draws_path(setting: str, examples: int):
+    """The file of the stored draws of ``setting`` and ``examples`` for this code (:func:`_code_digest`), in
+    ``draws/`` of the tool's cache folder; ``None`` when the cache folder is unusable or the code has no key."""
+    from pathlib import Path
+
+    from relations._cache import usable_cache_dir
+
+    base, code = usable_cache_dir(), _code_digest()
+    if base is None or code is None or setting not in ("local", "central"):
+        return None
+    return Path(base) / "draws" / f"{setting}-{int(examples)}-{code}.pickle"
+
+
+def _stored_draws(path) -> tuple[Mechanism, ...] | None:
+    """The mechanisms stored in ``path``, checked first: the file names its key and the hash of its contents,
+    and holds only mechanisms; ``None`` (and the file removed: never trusted) when anything differs, or when
+    there is no file."""
+    import hashlib
+    import pickle
+
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    try:
+        header, payload = data.split(b"\n", 1)
+        name, digest = header.decode("ascii").split(" ")
+        if name != path.name or hashlib.sha256(payload).hexdigest() != digest:
+            raise ValueError("header")
+        mechs = pickle.loads(payload)
+        if not isinstance(mechs, tuple) or not all(type(m) is Mechanism for m in mechs):
+            raise ValueError("contents")
+        return mechs
+    except Exception:  # noqa: BLE001 - a damaged or foreign file, whatever it raises: draw again
+        with contextlib.suppress(OSError):
+            path.unlink()
+        return None
+
+
+def _store_draws(path, mechs: tuple[Mechanism, ...]) -> None:
+    """Keep ``mechs`` in ``path`` for the next run: written beside it and renamed into place (atomic; a run that
+    cannot write its cache goes on without it)."""
+    import hashlib
+    import os
+    import pickle
+    import tempfile
+
+    payload = pickle.dumps(mechs, protocol=pickle.HIGHEST_PROTOCOL)
+    data = f"{path.name} {hashlib.sha256(payload).hexdigest()}\n".encode("ascii") + payload
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".draws-", dir=path.parent)
+        try:
+            with os.fdopen(fd, "wb") as out:
+                out.write(data)
+            os.replace(tmp, path)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise
+    except OSError:
+        return
 
 
 def hypothesis_search(rel: Relation, setting: str, effort: Any, *, shrink: bool = False) -> Mechanism | None:
