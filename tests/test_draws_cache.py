@@ -58,3 +58,24 @@ def test_the_key_names_the_code():
     assert digest is not None and len(digest) == 64
     path = screening._draws_path("local", 7)
     assert path is None or path.name == f"local-7-{digest}.pickle"
+
+
+def test_a_file_that_would_run_code_is_read_as_data(cache, tmp_path):
+    """A stored file whose hash checks but which names a callable outside a mechanism's value objects (here
+    ``os.system``) is refused before anything is looked up or called: the file is removed and drawn again."""
+    import hashlib
+    import os
+    import pickle
+
+    marker = tmp_path / "ran"
+
+    class Run:
+        def __reduce__(self):
+            return (os.system, (f"touch {marker}",))
+
+    path = screening._draws_path("local", 5)
+    screening.generated.__wrapped__("local", 5)
+    hostile = pickle.dumps((Run(),))
+    path.write_bytes(f"{path.name} {hashlib.sha256(hostile).hexdigest()}\n".encode() + hostile)
+    assert screening._stored_draws(path) is None and not path.exists()
+    assert not marker.exists()

@@ -245,7 +245,7 @@ def _stored_draws(path) -> tuple[Mechanism, ...] | None:
     and holds only mechanisms; ``None`` (and the file removed: never trusted) when anything differs, or when
     there is no file."""
     import hashlib
-    import pickle
+    import io
 
     try:
         data = path.read_bytes()
@@ -256,7 +256,7 @@ def _stored_draws(path) -> tuple[Mechanism, ...] | None:
         name, digest = header.decode("ascii").split(" ")
         if name != path.name or hashlib.sha256(payload).hexdigest() != digest:
             raise ValueError("header")
-        mechs = pickle.loads(payload)
+        mechs = _DrawsUnpickler(io.BytesIO(payload)).load()
         if not isinstance(mechs, tuple) or not all(type(m) is Mechanism for m in mechs):
             raise ValueError("contents")
         return mechs
@@ -264,6 +264,39 @@ def _stored_draws(path) -> tuple[Mechanism, ...] | None:
         with contextlib.suppress(OSError):
             path.unlink()
         return None
+
+
+#: The only globals a file of stored draws may name: the value objects of a mechanism, ``Fraction`` and numpy's
+#: arrays (of those). Anything else is refused before it is looked up, so the file is read as data, never run.
+_DRAWS_GLOBALS = frozenset({
+    ("fractions", "Fraction"), ("numpy", "dtype"), ("numpy", "ndarray"),
+    ("numpy._core.multiarray", "_reconstruct"), ("numpy.core.multiarray", "_reconstruct"),
+    ("numpy._core.numeric", "_frombuffer"), ("numpy.core.numeric", "_frombuffer"),
+    ("relations.kinds", "Setting"), ("relations.model._distributions", "Channel"),
+    ("relations.model._distributions", "Prior"), ("relations.model._indexed", "_rebuild"),
+    ("relations.model._mechanism", "Mechanism"), ("relations.model._neighbours", "GraphInputs"),
+    ("relations.model._neighbours", "HammingInputs"), ("relations.model._neighbours", "LocalInputs"),
+    ("relations.model._products", "ProductChannel"), ("relations.model._products", "ProductPrior"),
+    ("relations.model._runs", "Runs"),
+})
+
+
+def _draws_unpickler_class():
+    import pickle
+
+    class _Unpickler(pickle.Unpickler):
+        def find_class(self, module: str, name: str) -> Any:
+            if (module, name) not in _DRAWS_GLOBALS:
+                raise pickle.UnpicklingError(f"{module}.{name} is not part of a mechanism")
+            return super().find_class(module, name)
+
+    return _Unpickler
+
+
+def _DrawsUnpickler(file):  # noqa: N802 - reads like the class it builds
+    """An unpickler of stored draws that looks up only :data:`_DRAWS_GLOBALS` (built on first use: ``pickle``
+    is imported only by a run that reads the cache)."""
+    return _draws_unpickler_class()(file)
 
 
 def _store_draws(path, mechs: tuple[Mechanism, ...]) -> None:
