@@ -427,15 +427,20 @@ def _white(target: str, domain: list, answers: list[dict], parsed: list, prior: 
     order: dict[str, int] = {}
     labels: list[str] = []
     cells = []
+    parsed_entries: dict[str, Fraction] = {}  # each distinct text parsed once, equal entries one object
     for a, i in zip(answers, range(len(domain))):
         row = {}
         for key, label, p in a["rows"][str(i)]:
             if key not in order:
                 order[key] = len(order)
                 labels.append(label)
-            row[order[key]] = Fraction(p)
+            value = parsed_entries.get(p)
+            if value is None:
+                value = parsed_entries[p] = Fraction(p)
+            row[order[key]] = value
         cells.append(row)
-    rows = [[r.get(j, Fraction(0)) for j in range(len(order))] for r in cells]
+    zero = Fraction(0)
+    rows = [[r.get(j, zero) for j in range(len(order))] for r in cells]
     rounding = max(a["rounding"] for a in answers)
     runs = sum(a["runs"] for a in answers)
     unexplored = tuple(Fraction(a.get("unexplored", {}).get(str(i), "0")) for a, i in zip(answers, range(len(domain))))
