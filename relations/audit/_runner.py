@@ -421,8 +421,9 @@ def _white(target: str, domain: list, answers: list[dict], parsed: list, prior: 
     if any(b is not None for b in bits):  # vectors of independent bits: the factorised channel
         if not all(b is not None for b in bits) or len({b["kind"] for b in bits}) != 1:
             raise NotEnumerable("independent bits for some inputs and not for others")
-        f = Factorised([tuple(Fraction(p) for p in b["row"]) for b in bits], max(b["radius"] for b in bits),
-                       bits[0]["kind"])
+        texts: dict[str, Fraction] = {}  # each distinct probability parsed once: equal ones are one object
+        f = Factorised([tuple(texts[p] if p in texts else texts.setdefault(p, Fraction(p)) for p in b["row"])
+                        for b in bits], max(b["radius"] for b in bits), bits[0]["kind"])
         return factorised_report(target, domain, f, parsed, sum(a["runs"] for a in answers), extra)
     order: dict[str, int] = {}
     labels: list[str] = []
