@@ -231,3 +231,38 @@ def test_64_input_unary_encoding_from_the_command_line(tmp_path, name):
     assert '"route": "white-box (factorised)"' in out.stdout and EXPECTED in out.stdout
     out = run_cli("audit", f"{path}:{name}", "--domain", domain, "--eps", repr(0.99 * math.log(RATIO)))
     assert out.returncode == 1 and out.stdout.startswith("violated"), out.stdout + out.stderr
+
+
+PER_COORDINATE = textwrap.dedent('''
+    import math
+
+    Q = 1 / (math.exp(1.0) + 1)
+
+    def per_coordinate(x, rng, d=32):
+        return tuple(int(rng.random() < (0.5 if i == x else Q)) for i in range(d))
+''')
+
+
+@pytest.mark.slow
+def test_one_budget_and_an_honest_stop_when_outputs_never_repeat(tmp_path):
+    """32 bits drawn one by one (2^32 paths per input): the first input runs past its share of the budget (1 s
+    of 2 s for 8 inputs on one worker would leave the others 0.14 s each), so every input is sampled at once;
+    the reports almost never repeat (the likeliest of the 2^32 has probability below 10^-4), so the pilot stops
+    the sampling: inconclusive (exit 3), saying why, never consistent.  (About 4 s of CPU: slow; the quick
+    suite has collided_share's doctest.)"""
+    path = tmp_path / "pc.py"
+    path.write_text(PER_COORDINATE)
+    out = run_cli("audit", f"{path}:per_coordinate", "--domain", "0,1,2,3,4,5,6,7", "--eps", "1", "--time-budget", "2")
+    assert out.returncode == 3, out.stdout + out.stderr
+    assert out.stdout.startswith("inconclusive")
+    assert "the first input alone used its share" in out.stdout and "sampling stopped after a first" in out.stdout
+
+
+@pytest.mark.slow
+def test_64_inputs_drawn_coordinate_by_coordinate_are_inconclusive_with_the_default_options(tmp_path):
+    """The same written over 64 inputs of 64 coordinates, default options: the white-box route gives up after
+    the first input's share (about 1.9 s of 120 s), the pilot stops the sampling: inconclusive."""
+    path = tmp_path / "ue64.py"
+    path.write_text(UE_FILE)
+    out = run_cli("audit", f"{path}:per_coordinate", "--domain", ",".join(map(str, range(64))), "--eps", "1")
+    assert out.returncode == 3 and "sampling stopped after a first" in out.stdout, out.stdout + out.stderr

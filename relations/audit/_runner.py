@@ -38,7 +38,7 @@ from relations.audit._vectors import Factorised
 from relations.errors import InputError
 
 __all__ = ["MAX_DOMAIN", "DEFAULT_SAMPLES", "DEFAULT_TOTAL", "WHITE_BOX_SECONDS", "AUTO_BINS", "POINT_MASS", "quantile_edges",
-           "point_masses", "audit_target"]
+           "point_masses", "audit_target", "PILOT_TOTAL", "PILOT_REPEATED", "collided_share"]
 
 #: Most inputs of a domain given to an audit (``--domain``; a library mechanism's is set by ``--k``),
 #: checked before anything is built: the channel and its measures grow with the square of the domain.
@@ -126,6 +126,27 @@ def _sampled_reals(sampled: Any) -> list[tuple[float | None, int]]:
                 v = None
             out.append((v if v is not None and math.isfinite(v) else None, n))
     return out
+
+
+#: Samples, over all inputs, of the pilot that the default sampling budget starts with.
+PILOT_TOTAL = 20_000
+#: Below this share of the pilot's samples on outputs seen twice or more for their input, the outputs almost
+#: never repeat: counting them within the default budget certifies nothing, and the audit stops there.
+PILOT_REPEATED = 0.01
+
+
+def collided_share(sampled: Any) -> float:
+    """The share of a sample's draws that fell on an output drawn at least twice for the same input.
+
+    Examples
+    --------
+    >>> from collections import Counter
+    >>> from relations.audit._blackbox import SampleAudit
+    >>> collided_share(SampleAudit(0.0, None, 4, 0.05, {0: Counter({"a": 2, "b": 1, "c": 1})}, 0.75))
+    0.5
+    """
+    total = sum(sum(c.values()) for c in sampled.counts.values())
+    return sum(n for c in sampled.counts.values() for n in c.values() if n >= 2) / total if total else 0.0
 
 
 def _atoms_text(atoms: list[float]) -> str:
@@ -309,6 +330,21 @@ def audit_target(target: str, *, domain: Sequence[Any] | None = None, eps: Any =
                 out.append(Counter({key: n for key, _, n in a["counts"]}))
             return out
         binning, edges = "", None
+        if o.samples is None and plan["bins"] is None:  # the default budget: first, can counting answer at all?
+            pilot = sequential(None, domain=domain, samples=max(1, min(CHUNK, PILOT_TOTAL // len(domain))),
+                               alpha=o.alpha, draw_round=draw_round)
+            stop = _stop(eps)
+            share = collided_share(pilot)
+            if share < PILOT_REPEATED and quantile_edges(pilot, AUTO_BINS) is None and not (
+                    stop is not None and pilot.eps_d_lower > stop):
+                reason = (f"{reason}; " if reason else "") + (
+                    f"sampling stopped after a first {pilot.samples} samples per input: only {100 * share:.2g}% of "
+                    "them fell on an output seen twice or more for its input, so the outputs almost never repeat "
+                    f"and counting them cannot certify a bound within the default budget ({samples} per input); "
+                    "--samples N samples anyway")
+                return _sampled_report(target, pilot, eps, labels=labels, route_reason=reason, binning="",
+                                       white_box_interval=interval, **extra)
+            labels.clear()
         if plan["bins"] is not None:
             binning = (f"outputs binned into the {len(plan['bins']) + 1} intervals given (--bins); post-processing "
                        "cannot raise eps_d, so a lower bound on the binned channel is one on the mechanism")
@@ -362,19 +398,30 @@ def _deepening(pool: Pool, job: dict, domain: list, parsed: list, prior: Any, de
     """The white-box report, deepening a loop on draws: when the paths cut at one depth leave the claims
     undecided, the depth is doubled (:func:`~relations.audit._exact.deepening`); then :class:`Unexplored`, from
     the deepest level run, sends the audit to sampling.  One budget for the whole route: ``seconds`` is spent by
-    all inputs together.  The first input is enumerated alone; when its time, times the inputs left over the
-    workers, would exceed the budget, every input is sampled at once (not one budget spent per input)."""
+    all inputs together.  The first input is enumerated alone, within its share of the budget (``seconds x
+    workers / (workers + inputs - 1)``: what each input may take for all to finish); when it runs past its
+    share, or its time, times the inputs left over the workers, would exceed the budget, every input is
+    sampled at once (not one budget spent per input)."""
     def explore(depth: int, left: float) -> AuditReport:
         n = len(domain)
         size = max(1, -(-(n - 1) // BATCHES))  # inputs per job: a few per worker, not one job per input
         groups = [[0]] + [list(range(i, min(n, i + size))) for i in range(1, n, size)]
         jobs = [dict(job, task="enumerate", inputs=g, max_paths=max_paths, seconds=left, max_depth=depth)
                 for g in groups]
+        workers = max(1, getattr(pool, "workers", 1))
+        # the first input's share: if it takes t, all take about t + t (n - 1) / workers, which must fit in left
+        share = left * workers / (workers + n - 1)
+        jobs[0]["seconds"] = share
         start = time.monotonic()
         answers = _split(pool.map(jobs[:1])[0], groups[0])  # the first input alone: can the others finish?
         spent = time.monotonic() - start
+        if not answers[0].get("ok") and answers[0].get("kind") == "not-enumerable" and n > 1 and share < left \
+                and spent >= share:
+            raise NotEnumerable(f"the white-box route would not finish the {n} inputs within its budget of "
+                                f"{left:g} s: the first input alone used its share, {share:.3g} s "
+                                f"({answers[0].get('message')}); every input is sampled")
         if answers[0].get("ok") and n > 1:
-            ahead = spent * (n - 1) / max(1, getattr(pool, "workers", 1))
+            ahead = spent * (n - 1) / workers
             if spent + ahead > left:
                 raise NotEnumerable(f"the white-box route would take about {spent + ahead:.0f} s for the {n} inputs "
                                     f"(the first took {spent:.2g} s), beyond its budget of {left:g} s: every input "
