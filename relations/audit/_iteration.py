@@ -30,6 +30,7 @@ import ast
 import builtins
 import contextlib
 import dis
+import inspect
 import linecache
 import os
 from collections.abc import Callable, Iterator
@@ -233,6 +234,8 @@ def returned_map(frame: FrameType, vector: Any) -> Callable[[Any], Any] | None:
 
 
 def _proven(frame: FrameType, vector: Any) -> Callable[[Any], Any] | None:
+    if frame.f_code.co_flags & (inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR):
+        return None  # its ``return`` is not the call's value
     func = _function_node(frame.f_code)
     at = _position(frame)
     if func is None or at is None:

@@ -417,9 +417,9 @@ def _deepening(pool: Pool, job: dict, domain: list, parsed: list, prior: Any, de
         spent = time.monotonic() - start
         if not answers[0].get("ok") and answers[0].get("kind") == "not-enumerable" and n > 1 and share < left \
                 and spent >= share:
-            raise NotEnumerable(f"the white-box route would not finish the {n} inputs within its budget of "
-                                f"{left:g} s: the first input alone used its share, {share:.3g} s "
-                                f"({answers[0].get('message')}); every input is sampled")
+            raise NotEnumerable(f"the white-box time budget of {seconds:g} s would run out before the {n} inputs "
+                                f"finish: the first input alone used its share, {share:.3g} s of the {left:.3g} s "
+                                f"left ({answers[0].get('message')}); every input is sampled")
         if answers[0].get("ok") and n > 1:
             ahead = spent * (n - 1) / workers
             if spent + ahead > left:
