@@ -78,7 +78,13 @@ def ue_flipped(x, rng, d=16):
     return [1 - int(b) for b in bits]
 
 
-STYLES = [ue_generator, ue_loop, ue_list, ue_tuple, ue_comprehension, ue_thresholds, ue_flipped]
+def ue_assigned(x, rng, d=16):
+    bits = _bits(x, rng, d)
+    report = tuple(int(b) for b in bits)
+    return list(report)
+
+
+STYLES = [ue_generator, ue_loop, ue_list, ue_tuple, ue_comprehension, ue_thresholds, ue_flipped, ue_assigned]
 
 
 @pytest.mark.parametrize("fn", STYLES, ids=lambda f: f.__name__)
@@ -141,7 +147,13 @@ def _unproven_shapes():
         bits = _bits(x, rng, d)
         return tuple(int(b) for b in bits)
 
-    return [summed, shifted, chained, filtered, read_between, appended_to_other, shadowed]
+    def assigned_then_changed(x, rng, d=24):
+        bits = _bits(x, rng, d)
+        report = [int(b) for b in bits]
+        report[0] = report[x]
+        return report
+
+    return [summed, shifted, chained, filtered, read_between, appended_to_other, shadowed, assigned_then_changed]
 
 
 @pytest.mark.parametrize("fn", _unproven_shapes(), ids=lambda f: f.__name__)

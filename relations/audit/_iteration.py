@@ -10,6 +10,8 @@ loop variable ``b``, ``int(E)``, ``bool(E)``, ``float(E)`` or ``1 - E``, the nam
 * ``return tuple(E for b in V)``, ``return list(E for b in V)``, ``return [E for b in V]``,
   ``return tuple([E for b in V])``;
 * ``return tuple(V)``, ``return list(V)``;
+* any of these assigned, ``OUT = tuple(E for b in V)``, and at once ``return OUT`` (or ``tuple(OUT)``,
+  ``list(OUT)``);
 * ``OUT = []`` ... ``for b in V: OUT.append(E)`` followed at once by ``return OUT``, ``return tuple(OUT)`` or
   ``return list(OUT)``, ``OUT`` a plain local not named between its ``OUT = []`` and the loop.
 
@@ -208,6 +210,23 @@ _PASSING = {(os.path.join(_HERE, "_worker.py"), "call")}
 _ENUMERATOR = (os.path.join(_HERE, "_exact.py"), "_run")
 
 
+def _returned_at_once(body: list[ast.stmt], j: int, frame: FrameType) -> bool:
+    """Whether ``body[j]`` is ``OUT = VALUE``, ``OUT`` a plain local, followed at once by ``return OUT`` (or
+    ``tuple(OUT)``, ``list(OUT)``): the function returns ``VALUE`` (converted by the builtin)."""
+    stmt = body[j]
+    if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)):
+        return False
+    out, code = stmt.targets[0].id, frame.f_code
+    if out not in code.co_varnames or out in code.co_cellvars or out in code.co_freevars:
+        return False
+    if j + 1 >= len(body) or not isinstance(body[j + 1], ast.Return):
+        return False
+    value = body[j + 1].value  # type: ignore[attr-defined]
+    if value is not None and not isinstance(value, ast.Name):
+        value = _container(value, frame)
+    return isinstance(value, ast.Name) and value.id == out
+
+
 def _called_by_enumerator(frame: FrameType) -> bool:
     """Whether ``frame`` is the randomizer's own call by the enumerator (``_run``), through nothing but the
     worker's clock."""
@@ -245,9 +264,12 @@ def _proven(frame: FrameType, vector: Any) -> Callable[[Any], Any] | None:
     for j, stmt in enumerate(body):
         if isinstance(stmt, ast.For) and _at(stmt, span):
             return _loop(body, j, frame) if opname == "GET_ITER" else None
-        if not isinstance(stmt, ast.Return) or stmt.value is None:
+        if isinstance(stmt, ast.Assign) and _returned_at_once(body, j, frame):  # OUT = ...; return OUT
+            value = stmt.value
+        elif isinstance(stmt, ast.Return) and stmt.value is not None:
+            value = stmt.value
+        else:
             continue
-        value = stmt.value
         inner = _container(value, frame)
         if inner is not None and _at(value, span):  # tuple(NAME), list(NAME): iterated by the builtin
             same = (opname in _CALLS and isinstance(inner, ast.Name)
