@@ -112,6 +112,22 @@ def point_masses(sampled: Any) -> list[float]:
     return sorted(v for v, n in pooled.items() if n >= POINT_MASS)
 
 
+def _all_real(sampled: Any) -> bool:
+    """Whether every output of a sample is a finite real number (what binning needs), reading the outputs only
+    up to the first that is not (a sample of 64-bit tuples is answered by its first key)."""
+    import ast
+
+    for counts in sampled.counts.values():
+        for key in counts:
+            try:
+                v = output_real(ast.literal_eval(key) if isinstance(key, str) else key)
+            except (ValueError, SyntaxError):
+                return False
+            if v is None or not math.isfinite(v):
+                return False
+    return True
+
+
 def _sampled_reals(sampled: Any) -> list[tuple[float | None, int]]:
     """Each sampled output's real value (``None`` unless it is a finite real number) and its count; the outputs
     are the texts of their keys (``('float', 0.5)``, ``3``, ...)."""
@@ -335,7 +351,7 @@ def audit_target(target: str, *, domain: Sequence[Any] | None = None, eps: Any =
                                alpha=o.alpha, draw_round=draw_round)
             stop = _stop(eps)
             share = collided_share(pilot)
-            if share < PILOT_REPEATED and quantile_edges(pilot, AUTO_BINS) is None and not (
+            if share < PILOT_REPEATED and not _all_real(pilot) and not (
                     stop is not None and pilot.eps_d_lower > stop):
                 reason = (f"{reason}; " if reason else "") + (
                     f"sampling stopped after a first {pilot.samples} samples per input: only {100 * share:.2g}% of "
