@@ -166,17 +166,24 @@ def test_other_iterations_read_the_bits_and_are_refused_when_too_many(fn):
 
 
 def test_a_mixture_of_mapped_and_read_paths_is_read_one_by_one():
-    """When some paths return a mapped vector and others a plain sequence (``np.where`` with a drawn array is
-    bits only where the array drew 0s and 1s), the enumeration runs again reading every bit.  3 reports, each
-    the truth with probability 1/2 else uniform on {0, 1, 2}: P(x) = 1/2 + 1/6 = 2/3, P(other) = 1/6, so
-    eps_d = 3 ln 4 = ln 64 by hand.  With noise on {0, 1} the reports are independent bits (P(x) = 3/4), a
-    product on every path: factorised, eps_d = 3 ln 3 = ln 27."""
+    """When some paths return the mapped vector and others a plain tuple, the two do not make one product: the
+    enumeration runs again reading every bit (2^12 paths per input).  With q = 1/4 exactly, the output (1,..,1)
+    has probability 1/2 + q^12/2 from input 1 and q^12/2 from input 0, the largest ratio by hand:
+    eps_d = ln(1 + 4^12); (0,..,0) gives only 1 + (4/3)^12."""
 
-    def ternary(x, rng, k=3):
-        noise = rng.integers(0, k, size=3)
-        keep = rng.random(size=3) < 0.5
-        values = np.where(keep, x, noise)
-        return tuple(int(v) for v in values)
+    def mixed(x, rng):
+        bits = rng.random(12) < 0.25
+        if rng.random() < 0.5:
+            return (x,) * 12
+        return tuple(int(b) for b in bits)
+
+    assert str(audit(mixed, domain=[0, 1]).measures.eps_d.exact) == f"ln({1 + 4**12})"
+
+
+def test_a_few_bits_are_read_one_by_one_for_the_whole_channel():
+    """Over at most 10 uncertain bits the iteration reads them (the whole channel: every notion, not eps_d
+    alone): 3 reports, each the truth with probability 1/2 else uniform on {0, 1}, P(x) = 3/4 per report, so
+    eps_d = 3 ln 3 = ln 27 by hand, and eps_i = eps_d under the uniform prior."""
 
     def binary(x, rng):
         noise = rng.integers(0, 2, size=3)
@@ -184,11 +191,9 @@ def test_a_mixture_of_mapped_and_read_paths_is_read_one_by_one():
         values = np.where(keep, x, noise)
         return tuple(int(v) for v in values)
 
-    assert str(audit(ternary, domain=[0, 1], eps="ln(64)").measures.eps_d.exact) == "ln(64)"
     report = audit(binary, domain=[0, 1], eps="ln(27)")
-    assert (report.route, report.eps_d_exact) == ("white-box (factorised)", "ln(27)")
-    # called through a lambda, the iterating function is not the randomizer: read one by one, the same eps_d
-    assert str(audit(lambda x, rng: binary(x, rng), domain=[0, 1]).measures.eps_d.exact) == "ln(27)"
+    assert report.route == "white-box" and str(report.measures.eps_d.exact) == "ln(27)"
+    assert str(report.measures.eps_i.exact) == "ln(27)"
 
 
 UE_FILE = textwrap.dedent('''

@@ -45,13 +45,17 @@ from typing import Any
 
 from relations.audit._enumerate import NUMPY_COMPARISONS, NotEnumerable, Replay, exact_threshold
 
-__all__ = ["MATERIALISE_BITS", "MAX_COORDINATES", "UniformVector", "BitVector", "Factorised", "merge_products"]
+__all__ = ["MATERIALISE_BITS", "READ_BITS", "MAX_COORDINATES", "UniformVector", "BitVector", "Factorised", "merge_products"]
 
 #: Most coordinates of one vector of independent draws.
 MAX_COORDINATES = 1 << 16
 #: Most uncertain coordinates read one by one when an operation cannot keep a vector of bits factorised
 #: (``2^20`` paths, about the path budget).
 MATERIALISE_BITS = 20
+#: Iterating over at most this many uncertain bits reads them one by one (``2^10`` paths: the whole channel,
+#: with every notion); over more, a vector the randomizer returns mapped stays factorised
+#: (:mod:`relations.audit._iteration`).
+READ_BITS = 10
 
 
 def _check_size(size: Any) -> int:
@@ -261,7 +265,9 @@ class BitVector:
 
         from relations.audit._iteration import Returned, returned_map
 
-        element = returned_map(sys._getframe(1), self)
+        uncertain = sum(1 for p in self.probs if p not in (0, 1))
+        # a few bits are read one by one, as before: the whole channel, every notion; more stay factorised
+        element = returned_map(sys._getframe(1), self) if uncertain > READ_BITS else None
         mapped = None if element is None else self.mapped(element)
         if mapped is not None:  # the randomizer returns this vector mapped bit by bit: its call ends here
             raise Returned(mapped)
