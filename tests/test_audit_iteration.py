@@ -238,7 +238,7 @@ UE_FILE = textwrap.dedent('''
 @pytest.mark.parametrize("name", ["generator", "loop", "as_list", "thresholds"])
 def test_64_input_unary_encoding_from_the_command_line(tmp_path, name):
     """The issue's case: 64 inputs, each a tuple of 64 bits, with the default options: exact on the factorised
-    route, consistent with slack and violated below eps_d (by hand), well within 60 s (measured: 7 to 10 s
+    route, consistent with slack and violated below eps_d (by hand), well within 60 s (measured: 3 to 5 s
     of wall time per command on a loaded 2-core machine)."""
     path = tmp_path / "ue64.py"
     path.write_text(UE_FILE)
