@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 from fractions import Fraction
 
@@ -114,3 +115,33 @@ def test_indexed_rows_agree_with_reading_every_entry():
         assert values == values2 and np.array_equal(R, R2)
         back = pickle.loads(pickle.dumps(ch.exact))
         assert isinstance(back, IndexedRows) and back == ch.exact and np.array_equal(back.index, ch.exact.index)
+
+
+def test_extremes_is_the_first_max_and_min_of_the_values():
+    """Grouping equal entries (as one object, or as equal fractions apart) keeps the exact extremes and their
+    first positions: the same as Python's max, min and index."""
+    rng = random.Random(11)
+    for _ in range(300):
+        pool = [Fraction(rng.randint(0, 9), rng.randint(1, 9)) for _ in range(rng.randint(1, 5))]
+        values = [rng.choice(pool) if rng.random() < 0.5 else Fraction(rng.choice(pool).numerator,
+                                                                       rng.choice(pool).denominator)
+                  for _ in range(rng.randint(1, 40))]
+        values = [Fraction(v.numerator, v.denominator) if rng.random() < 0.3 else v for v in values]  # copies
+        assert ratios.extremes(values) == (values.index(max(values)), values.index(min(values)))
+
+
+def test_krr_decided_exactly_with_entries_as_text():
+    """k-RR with k = 64, its entries given as text (as the audit's workers send them), is decided exactly:
+    eps_d = ln(p (k - 1) / (1 - p)) derived by hand, and a claim below it fails."""
+    from relations.audit._report import _claims, _mechanism, decide_channel
+
+    k, p = 64, Fraction(3, 5)
+    q = (1 - p) / (k - 1)
+    rows = [[Fraction(str(p if y == x else q)) for y in range(k)] for x in range(k)]
+    mech = _mechanism(list(range(k)), [str(y) for y in range(k)], rows, 0.0, "uniform", "krr")
+    expected = p * (k - 1) / (1 - p)
+    (measures, _), verdict = decide_channel(mech, _claims(repr(1.0001 * math.log(expected)), []))
+    assert measures.eps_d.exact.ratio == expected and measures.eps_i.exact.ratio == expected
+    assert verdict == "consistent"
+    (_, _), verdict = decide_channel(mech, _claims(repr(0.9999 * math.log(expected)), []))
+    assert verdict == "violated"

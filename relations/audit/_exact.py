@@ -31,6 +31,7 @@ from relations.audit._enumerate import (
 )
 from relations.audit._generator import EnumeratingGenerator
 from relations.audit._intercept import HiddenEntropy, intercepted_globals
+from relations.audit._iteration import Returned, iteration_maps
 from relations.audit._outputs import output_key, output_label
 from relations.audit._states import snapshot, solve_chain  # at import: the closed world patches random.SystemRandom
 from relations.audit._vectors import BitVector, Factorised, merge_products
@@ -250,6 +251,8 @@ def _run(fn: Callable[..., Any], x: Any, pass_rng: bool, replay: Replay, current
     gen = current.generator = EnumeratingGenerator(replay)
     try:
         value = fn(x, rng=gen) if pass_rng else fn(x)
+    except Returned as returned:  # the rest of its code proven to return this (a vector of bits mapped)
+        value = returned.value
     except HiddenEntropy:
         raise
     except Exception:
@@ -291,6 +294,21 @@ def enumerate_channel(fn: Callable[..., Any], domain: Sequence[Any], *, pass_rng
     >>> enumerate_channel(lambda x, rng: x if rng.random() < Fraction(3, 4) else 1 - x, [0, 1]).rounding
     0.0
     """
+    used = iteration_maps.used
+    try:
+        return _channel(fn, domain, pass_rng, max_paths, max_outcomes, max_depth, allow_unexplored, seconds, loops)
+    except NotEnumerable:
+        if iteration_maps.used == used:
+            raise
+    # an iteration over bits was kept factorised on some paths and not on others (a mixture that is not one
+    # product): again, every bit read one by one
+    with iteration_maps.off():
+        return _channel(fn, domain, pass_rng, max_paths, max_outcomes, max_depth, allow_unexplored, seconds, loops)
+
+
+def _channel(fn: Callable[..., Any], domain: Sequence[Any], pass_rng: bool, max_paths: int, max_outcomes: int,
+             max_depth: int | None, allow_unexplored: bool, seconds: float | None, loops: bool) -> Enumerated:
+    """:func:`enumerate_channel`, once."""
     outputs: dict[Hashable, int] = {}
     raw_rows: list[dict[int, Fraction]] = []
     watched = _prebuilt(fn)

@@ -38,7 +38,7 @@ from relations.audit._vectors import Factorised
 from relations.errors import InputError
 
 __all__ = ["MAX_DOMAIN", "DEFAULT_SAMPLES", "DEFAULT_TOTAL", "WHITE_BOX_SECONDS", "AUTO_BINS", "POINT_MASS", "quantile_edges",
-           "point_masses", "audit_target"]
+           "point_masses", "audit_target", "PILOT_TOTAL", "PILOT_REPEATED", "collided_share"]
 
 #: Most inputs of a domain given to an audit (``--domain``; a library mechanism's is set by ``--k``),
 #: checked before anything is built: the channel and its measures grow with the square of the domain.
@@ -112,6 +112,22 @@ def point_masses(sampled: Any) -> list[float]:
     return sorted(v for v, n in pooled.items() if n >= POINT_MASS)
 
 
+def _all_real(sampled: Any) -> bool:
+    """Whether every output of a sample is a finite real number (what binning needs), reading the outputs only
+    up to the first that is not (a sample of 64-bit tuples is answered by its first key)."""
+    import ast
+
+    for counts in sampled.counts.values():
+        for key in counts:
+            try:
+                v = output_real(ast.literal_eval(key) if isinstance(key, str) else key)
+            except (ValueError, SyntaxError):
+                return False
+            if v is None or not math.isfinite(v):
+                return False
+    return True
+
+
 def _sampled_reals(sampled: Any) -> list[tuple[float | None, int]]:
     """Each sampled output's real value (``None`` unless it is a finite real number) and its count; the outputs
     are the texts of their keys (``('float', 0.5)``, ``3``, ...)."""
@@ -126,6 +142,27 @@ def _sampled_reals(sampled: Any) -> list[tuple[float | None, int]]:
                 v = None
             out.append((v if v is not None and math.isfinite(v) else None, n))
     return out
+
+
+#: Samples, over all inputs, of the pilot that the default sampling budget starts with.
+PILOT_TOTAL = 20_000
+#: Below this share of the pilot's samples on outputs seen twice or more for their input, the outputs almost
+#: never repeat: counting them within the default budget certifies nothing, and the audit stops there.
+PILOT_REPEATED = 0.01
+
+
+def collided_share(sampled: Any) -> float:
+    """The share of a sample's draws that fell on an output drawn at least twice for the same input.
+
+    Examples
+    --------
+    >>> from collections import Counter
+    >>> from relations.audit._blackbox import SampleAudit
+    >>> collided_share(SampleAudit(0.0, None, 4, 0.05, {0: Counter({"a": 2, "b": 1, "c": 1})}, 0.75))
+    0.5
+    """
+    total = sum(sum(c.values()) for c in sampled.counts.values())
+    return sum(n for c in sampled.counts.values() for n in c.values() if n >= 2) / total if total else 0.0
 
 
 def _atoms_text(atoms: list[float]) -> str:
@@ -309,6 +346,21 @@ def audit_target(target: str, *, domain: Sequence[Any] | None = None, eps: Any =
                 out.append(Counter({key: n for key, _, n in a["counts"]}))
             return out
         binning, edges = "", None
+        if o.samples is None and plan["bins"] is None:  # the default budget: first, can counting answer at all?
+            pilot = sequential(None, domain=domain, samples=max(1, min(CHUNK, PILOT_TOTAL // len(domain))),
+                               alpha=o.alpha, draw_round=draw_round)
+            stop = _stop(eps)
+            share = collided_share(pilot)
+            if share < PILOT_REPEATED and not _all_real(pilot) and not (
+                    stop is not None and pilot.eps_d_lower > stop):
+                reason = (f"{reason}; " if reason else "") + (
+                    f"sampling stopped after a first {pilot.samples} samples per input: only {100 * share:.2g}% of "
+                    "them fell on an output seen twice or more for its input, so the outputs almost never repeat "
+                    f"and counting them cannot certify a bound within the default budget ({samples} per input); "
+                    "--samples N samples anyway")
+                return _sampled_report(target, pilot, eps, labels=labels, route_reason=reason, binning="",
+                                       white_box_interval=interval, **extra)
+            labels.clear()
         if plan["bins"] is not None:
             binning = (f"outputs binned into the {len(plan['bins']) + 1} intervals given (--bins); post-processing "
                        "cannot raise eps_d, so a lower bound on the binned channel is one on the mechanism")
@@ -362,19 +414,30 @@ def _deepening(pool: Pool, job: dict, domain: list, parsed: list, prior: Any, de
     """The white-box report, deepening a loop on draws: when the paths cut at one depth leave the claims
     undecided, the depth is doubled (:func:`~relations.audit._exact.deepening`); then :class:`Unexplored`, from
     the deepest level run, sends the audit to sampling.  One budget for the whole route: ``seconds`` is spent by
-    all inputs together.  The first input is enumerated alone; when its time, times the inputs left over the
-    workers, would exceed the budget, every input is sampled at once (not one budget spent per input)."""
+    all inputs together.  The first input is enumerated alone, within its share of the budget (``seconds x
+    workers / (workers + inputs - 1)``: what each input may take for all to finish); when it runs past its
+    share, or its time, times the inputs left over the workers, would exceed the budget, every input is
+    sampled at once (not one budget spent per input)."""
     def explore(depth: int, left: float) -> AuditReport:
         n = len(domain)
         size = max(1, -(-(n - 1) // BATCHES))  # inputs per job: a few per worker, not one job per input
         groups = [[0]] + [list(range(i, min(n, i + size))) for i in range(1, n, size)]
         jobs = [dict(job, task="enumerate", inputs=g, max_paths=max_paths, seconds=left, max_depth=depth)
                 for g in groups]
+        workers = max(1, getattr(pool, "workers", 1))
+        # the first input's share: if it takes t, all take about t + t (n - 1) / workers, which must fit in left
+        share = left * workers / (workers + n - 1)
+        jobs[0]["seconds"] = share
         start = time.monotonic()
         answers = _split(pool.map(jobs[:1])[0], groups[0])  # the first input alone: can the others finish?
         spent = time.monotonic() - start
+        if not answers[0].get("ok") and answers[0].get("kind") == "not-enumerable" and n > 1 and share < left \
+                and spent >= share:
+            raise NotEnumerable(f"the white-box time budget of {seconds:g} s would run out before the {n} inputs "
+                                f"finish: the first input alone used its share, {share:.3g} s of the {left:.3g} s "
+                                f"left ({answers[0].get('message')}); every input is sampled")
         if answers[0].get("ok") and n > 1:
-            ahead = spent * (n - 1) / max(1, getattr(pool, "workers", 1))
+            ahead = spent * (n - 1) / workers
             if spent + ahead > left:
                 raise NotEnumerable(f"the white-box route would take about {spent + ahead:.0f} s for the {n} inputs "
                                     f"(the first took {spent:.2g} s), beyond its budget of {left:g} s: every input "
@@ -421,21 +484,27 @@ def _white(target: str, domain: list, answers: list[dict], parsed: list, prior: 
     if any(b is not None for b in bits):  # vectors of independent bits: the factorised channel
         if not all(b is not None for b in bits) or len({b["kind"] for b in bits}) != 1:
             raise NotEnumerable("independent bits for some inputs and not for others")
-        f = Factorised([tuple(Fraction(p) for p in b["row"]) for b in bits], max(b["radius"] for b in bits),
-                       bits[0]["kind"])
+        texts: dict[str, Fraction] = {}  # each distinct probability parsed once: equal ones are one object
+        f = Factorised([tuple(texts[p] if p in texts else texts.setdefault(p, Fraction(p)) for p in b["row"])
+                        for b in bits], max(b["radius"] for b in bits), bits[0]["kind"])
         return factorised_report(target, domain, f, parsed, sum(a["runs"] for a in answers), extra)
     order: dict[str, int] = {}
     labels: list[str] = []
     cells = []
+    parsed_entries: dict[str, Fraction] = {}  # each distinct text parsed once, equal entries one object
     for a, i in zip(answers, range(len(domain))):
         row = {}
         for key, label, p in a["rows"][str(i)]:
             if key not in order:
                 order[key] = len(order)
                 labels.append(label)
-            row[order[key]] = Fraction(p)
+            value = parsed_entries.get(p)
+            if value is None:
+                value = parsed_entries[p] = Fraction(p)
+            row[order[key]] = value
         cells.append(row)
-    rows = [[r.get(j, Fraction(0)) for j in range(len(order))] for r in cells]
+    zero = Fraction(0)
+    rows = [[r.get(j, zero) for j in range(len(order))] for r in cells]
     rounding = max(a["rounding"] for a in answers)
     runs = sum(a["runs"] for a in answers)
     unexplored = tuple(Fraction(a.get("unexplored", {}).get(str(i), "0")) for a, i in zip(answers, range(len(domain))))

@@ -45,13 +45,17 @@ from typing import Any
 
 from relations.audit._enumerate import NUMPY_COMPARISONS, NotEnumerable, Replay, exact_threshold
 
-__all__ = ["MATERIALISE_BITS", "MAX_COORDINATES", "UniformVector", "BitVector", "Factorised", "merge_products"]
+__all__ = ["MATERIALISE_BITS", "READ_BITS", "MAX_COORDINATES", "UniformVector", "BitVector", "Factorised", "merge_products"]
 
 #: Most coordinates of one vector of independent draws.
 MAX_COORDINATES = 1 << 16
 #: Most uncertain coordinates read one by one when an operation cannot keep a vector of bits factorised
 #: (``2^20`` paths, about the path budget).
 MATERIALISE_BITS = 20
+#: Iterating over at most this many uncertain bits reads them one by one (``2^10`` paths: the whole channel,
+#: with every notion); over more, a vector the randomizer returns mapped stays factorised
+#: (:mod:`relations.audit._iteration`).
+READ_BITS = 10
 
 
 def _check_size(size: Any) -> int:
@@ -257,8 +261,52 @@ class BitVector:
         return bit
 
     def __iter__(self):
-        self._readable("iterating over an array of {} random bits")
+        import sys
+
+        from relations.audit._iteration import Returned, returned_map
+
+        uncertain = sum(1 for p in self.probs if p not in (0, 1))
+        # a few bits are read one by one, as before: the whole channel, every notion; more stay factorised
+        element = returned_map(sys._getframe(1), self) if uncertain > READ_BITS else None
+        mapped = None if element is None else self.mapped(element)
+        if mapped is not None:  # the randomizer returns this vector mapped bit by bit: its call ends here
+            raise Returned(mapped)
+        self._readable("iterating over an array of {} random bits (kept factorised only as the randomizer's "
+                       "own return of the bits mapped one by one: see docs/auditing.md)")
         return (self[i] for i in range(len(self)))
+
+    def mapped(self, element: Any) -> BitVector | None:
+        """The vector with ``element`` applied to each bit, as numpy yields it (``numpy.bool_``, ``int64`` or
+        ``float64``), when the results are again bits of one type (``int(b)``, ``1 - b``, ...); else ``None``.
+
+        Examples
+        --------
+        >>> from fractions import Fraction as F
+        >>> v = BitVector(None, [F(1, 4), F(1)], [0.0, 0.0], "bool")
+        >>> v.mapped(int).output(), v.mapped(lambda b: 1 - int(b)).output()[:3]
+        (('bits', 'int', (Fraction(1, 4), Fraction(1, 1)), 0.0), ('bits', 'int', (Fraction(3, 4), Fraction(0, 1))))
+        >>> v.mapped(str) is None
+        True
+        """
+        import numpy as np
+
+        from relations.audit._outputs import output_key
+
+        zero, one = {"bool": (np.False_, np.True_), "int": (np.int64(0), np.int64(1)),
+                     "float": (np.float64(0.0), np.float64(1.0))}[self.kind]
+        try:
+            got = output_key(element(zero)), output_key(element(one))
+        except Exception:  # noqa: BLE001 - any failure of the map: not a map of bits
+            return None
+        for kind, pair in _ELEMENT_KEYS.items():
+            if got == pair:
+                return self._as(kind)
+            if got == pair[::-1]:
+                return self._flipped(kind)
+            if got[0] == got[1] and got[0] in pair:  # a constant: every coordinate fixed
+                bit = Fraction(pair.index(got[0]))
+                return BitVector(self.replay, [bit] * len(self), [0.0] * len(self), kind)
+        return None
 
     def sum(self, *args: Any, **kwargs: Any) -> int:
         """The number of ones, a Poisson-binomial count: one choice among its ``n + 1`` values, with exact
@@ -327,6 +375,11 @@ class BitVector:
     def output(self) -> tuple:
         """This path's output as a product form: ``("bits", kind, probs, radius)``."""
         return ("bits", self.kind, tuple(self.probs), max(self.radii, default=0.0))
+
+
+#: The output keys of a bit 0 and 1 of each element type (:func:`~relations.audit._outputs.output_key`).
+_ELEMENT_KEYS: dict[str, tuple[Any, Any]] = {"int": (0, 1), "bool": (("bool", False), ("bool", True)),
+                                              "float": (("float", 0.0), ("float", 1.0))}
 
 
 def _scalar(c: Any) -> bool:
@@ -406,6 +459,9 @@ class Factorised:
                 q: Fraction | None = Fraction(1)
                 bits: list[int] = []
                 for p, p2 in zip(a, b):
+                    if p is p2 or p == p2:  # ratio 1 either way (most coordinates of unary encoding)
+                        bits.append(1 if p == 1 else 0)
+                        continue
                     one = p / p2 if p2 else (None if p else Fraction(0))
                     zero = (1 - p) / (1 - p2) if p2 < 1 else (None if p < 1 else Fraction(0))
                     if one is None or zero is None:

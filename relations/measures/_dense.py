@@ -157,8 +157,19 @@ def eps_i(mech: Mechanism) -> Budget:
     product_nonzero = (p.array[:, None] != 0) & (q.array != 0)
     reliable = p.reliable and q.reliable and not np.any(product_nonzero & (j < np.finfo(np.float64).tiny))
     prior, rows = p.exact, q.exact
-    return _budget("eps_i", max_log_ratio(j, mech.inputs, entry=lambda x, y: prior[x] * rows[x][y],
-                                             reliable=reliable, ranks=lambda: _joint_ranks(prior, q)))
+    products: dict[tuple[int, int], tuple[Fraction, Fraction, Fraction]] = {}
+
+    def entry(x: int, y: int) -> Fraction:
+        # one product per pair of objects: equal entries of a column are then one object, which the exact
+        # re-check compares once (:func:`~relations.measures._ratios.extremes`); the factors are kept with
+        # the product, so that their ids are not reused while the table lives
+        a, b = prior[x], rows[x][y]
+        got = products.get((id(a), id(b)))
+        if got is None:
+            got = products[id(a), id(b)] = (a, b, a * b)
+        return got[2]
+    return _budget("eps_i", max_log_ratio(j, mech.inputs, entry=entry, reliable=reliable,
+                                          ranks=lambda: _joint_ranks(prior, q)))
 
 
 _RANKS: weakref.WeakKeyDictionary[Channel, tuple[np.ndarray, list]] = weakref.WeakKeyDictionary()

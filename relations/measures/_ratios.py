@@ -30,7 +30,7 @@ from relations.model._neighbours import InputSpace, LocalInputs
 from relations.numbers._kernels import compiled
 from relations.numbers._logs import LogRatio
 
-__all__ = ["WINDOW", "TIES", "TABLE", "distinct_codes", "EntryFn", "RanksFn", "ranked", "max_log_ratio", "scan_float"]
+__all__ = ["WINDOW", "TIES", "TABLE", "distinct_codes", "extremes", "EntryFn", "RanksFn", "ranked", "max_log_ratio", "scan_float"]
 
 #: Relative window of float ratios re-checked exactly (far above float rounding).
 WINDOW = 1e-9
@@ -161,19 +161,52 @@ def max_log_ratio(a: np.ndarray | Callable[[int, int], np.ndarray], space: Input
             if reliable and len(rows) > _FEW:
                 rows = _near_extremes(block, space, rows, y)
             values = [entry(x, y) for x in rows]
-            top = max(values)
+            i, j = extremes(values)
+            top, low = values[i], values[j]
             if top == 0:
                 continue
-            low = min(values)
             exact = LogRatio.inf() if low == 0 else LogRatio.of(top / low)
             if found is None or exact > found:
                 found = exact
-                i, j = (values.index(top), values.index(low)) if top != low else (0, 1)
+                i, j = (i, j) if top != low else (0, 1)
                 witness = Witness(rows[i], rows[j], y)
             if reliable and best == math.inf:
                 return found, witness
     return found, witness
 
+
+
+def extremes(values: Sequence[Fraction]) -> tuple[int, int]:
+    """The first positions of the largest and of the smallest of exact ``values`` (``values.index(max(values))``
+    and ``values.index(min(values))``), comparing each distinct value once.
+
+    A channel's column repeats a few values many times (k-RR: one ``p`` and ``k - 1`` equal ``q``), and a
+    comparison of two :class:`~fractions.Fraction` objects costs two big multiplications; here equal entries
+    are grouped first, by identity and then by their numerator and denominator (exact: a fraction in lowest
+    terms is equal to another exactly when both are the same), and only the distinct values are compared.
+
+    Examples
+    --------
+    >>> from fractions import Fraction as F
+    >>> extremes([F(1, 4), F(3, 4), F(1, 8), F(3, 4), F(1, 8)])
+    (1, 2)
+    """
+    firsts: dict[int, int] = {}
+    for i, v in enumerate(values):
+        firsts.setdefault(id(v), i)  # the first position of each object (``values`` keeps them alive)
+    by_value: dict[tuple[int, int], int] = {}
+    for i in firsts.values():  # in increasing order of position
+        v = values[i]
+        by_value.setdefault((v.numerator, v.denominator), i)
+    positions = list(by_value.values())
+    top = low = positions[0]
+    for i in positions[1:]:  # increasing positions, strict comparisons: the first position of each extreme
+        v = values[i]
+        if v > values[top]:
+            top = i
+        elif v < values[low]:
+            low = i
+    return top, low
 
 
 #: Cliques of more rows than this (local inputs: every row) have only the rows near their float extrema
@@ -196,11 +229,12 @@ def _candidate(space: InputSpace, entry: EntryFn, family, clique: int, y: int):
     """The exact ratio and witness of one clique and column (``None`` for ``0/0``)."""
     rows = space.members(family, clique)
     values = [entry(x, y) for x in rows]
-    top, low = max(values), min(values)
+    i, j = extremes(values)
+    top, low = values[i], values[j]
     if top == 0:
         return None, None
     exact = LogRatio.inf() if low == 0 else LogRatio.of(top / low)
-    i, j = (values.index(top), values.index(low)) if top != low else (0, 1)
+    i, j = (i, j) if top != low else (0, 1)
     return exact, Witness(rows[i], rows[j], y)
 
 

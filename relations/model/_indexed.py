@@ -5,7 +5,7 @@ A channel written out densely often repeats a few values many times: binary rand
 once, keying every entry by its numerator and denominator, and returns them as :class:`IndexedRows` (a
 tuple of tuples, equal to the plain rows) together with their float64 copy, in which each *distinct*
 value is converted once (correctly rounded, as ``float(Fraction)``).  The rows remember each entry's
-index among the distinct values, so :meth:`IndexedRows.ranks` (what the exact ratio scans of
+index among the distinct values (and equal entries are one object), so :meth:`IndexedRows.ranks` (what the exact ratio scans of
 :mod:`relations.measures._ratios` need when many candidates tie) sorts the distinct values only, instead
 of reading every entry again.
 """
@@ -107,6 +107,8 @@ def indexed_rows(rows: Sequence[Sequence[Fraction]]) -> tuple[IndexedRows, np.nd
     index.setflags(write=False)
     floats = np.array([float(v) for v in firsts], dtype=np.float64)[index]
     nonzero = np.array([v != 0 for v in firsts], dtype=bool)[index]
-    out = IndexedRows(tuple(r) for r in rows)
+    # equal entries become one object: scans that compare a column's entries then compare each value once
+    # (:func:`relations.measures._ratios.extremes` groups them by identity first)
+    out = IndexedRows(tuple(map(firsts.__getitem__, ids[x * width:(x + 1) * width])) for x in range(len(rows)))
     out.index, out.distinct = index, tuple(firsts)
     return out, floats, nonzero

@@ -1,0 +1,281 @@
+"""Iteration over a factorised vector of bits, kept factorised where the code is proven to return it mapped.
+
+``int(b)`` must return a real ``int``, so code that iterates over a vector of independent bits and converts
+each one (``tuple(int(b) for b in bits)``) would read every bit, one branch per bit: ``2^d`` paths.  Yet the
+output of such code is each coordinate mapped alone, a product again.  :func:`returned_map` proves that from
+the randomizer's source, at the moment the iteration starts, for these shapes (``E`` an *element map*: the
+loop variable ``b``, ``int(E)``, ``bool(E)``, ``float(E)`` or ``1 - E``, the names ``int``, ``bool``, ``float``,
+``tuple`` and ``list`` being the builtins):
+
+* ``return tuple(E for b in V)``, ``return list(E for b in V)``, ``return [E for b in V]``,
+  ``return tuple([E for b in V])``;
+* ``return tuple(V)``, ``return list(V)``;
+* any of these assigned, ``OUT = tuple(E for b in V)``, and at once ``return OUT`` (or ``tuple(OUT)``,
+  ``list(OUT)``);
+* ``OUT = []`` ... ``for b in V: OUT.append(E)`` followed at once by ``return OUT``, ``return tuple(OUT)`` or
+  ``return list(OUT)``, ``OUT`` a plain local not named between its ``OUT = []`` and the loop.
+
+Each statement must be one of the function's own (not inside a ``try``, ``with``, loop or condition), and the
+function must be the randomizer itself, called by the enumerator (its caller's frame is the audit's ``_run``,
+through the worker's clock at most):
+then nothing but the map and the ``return`` runs after the iteration, and what the function returns is the
+vector mapped coordinate by coordinate, ``E`` applied to each bit as numpy would yield it (``numpy.bool_`` for
+a boolean vector, ``numpy.int64`` after ``astype(int)``, ``numpy.float64``).  The iteration then ends the call
+at once by raising :class:`Returned` with that value (a :class:`~relations.audit._vectors.BitVector`), which
+the enumerator takes as the return value.  Any other shape returns ``None``, and the bits are read one by
+one as before (refused beyond :data:`~relations.audit._vectors.MATERIALISE_BITS` uncertain bits).
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import contextlib
+import dis
+import inspect
+import linecache
+import os
+from collections.abc import Callable, Iterator
+from types import CodeType, FrameType
+from typing import Any
+
+__all__ = ["Returned", "returned_map", "iteration_maps", "ELEMENT_MAPS"]
+
+#: Builtins an element map may call on a bit.
+ELEMENT_MAPS = ("int", "bool", "float")
+_CONTAINERS = ("tuple", "list")
+#: The instructions that call ``tuple(NAME)``: CPython 3.11 specialises ``PRECALL`` to make a builtin's call
+#: itself (``PRECALL_BUILTIN_CLASS``), so the frame may be at either.
+_CALLS = ("CALL", "PRECALL")
+
+
+class Returned(BaseException):
+    """The randomizer's call ends here, returning ``value``: raised from its own frame when the rest of its
+    code is proven to compute exactly that (a ``BaseException``, so that no ``except Exception`` of the code
+    takes it; the proof requires that no ``try`` encloses the statement)."""
+
+    def __init__(self, value: Any):
+        super().__init__()
+        self.value = value
+
+
+class _Switch:
+    """Whether iterations are kept factorised (``enabled``), and how many were (``used``): an enumeration that
+    fails with some kept and some not is run again with them :meth:`off` (every bit read one by one)."""
+
+    def __init__(self) -> None:
+        self.enabled, self.used = True, 0
+
+    @contextlib.contextmanager
+    def off(self) -> Iterator[None]:
+        was, self.enabled = self.enabled, False
+        try:
+            yield
+        finally:
+            self.enabled = was
+
+
+#: The process's switch (:class:`_Switch`).
+iteration_maps = _Switch()
+
+_TREES: dict[CodeType, ast.AST | None] = {}
+
+
+def _function_node(code: CodeType) -> ast.AST | None:
+    """The ``def`` of ``code`` in its source file, or ``None`` when the source cannot be read."""
+    if code in _TREES:
+        return _TREES[code]
+    node = None
+    lines = linecache.getlines(code.co_filename)
+    if lines:
+        try:
+            tree = ast.parse("".join(lines))
+        except (SyntaxError, ValueError):
+            tree = None
+        for n in ast.walk(tree) if tree is not None else ():
+            if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == code.co_name:
+                first = min([n.lineno] + [d.lineno for d in n.decorator_list])
+                if code.co_firstlineno in (n.lineno, first):
+                    node = n
+                    break
+    if len(_TREES) > 256:
+        _TREES.clear()
+    _TREES[code] = node
+    return node
+
+
+def _position(frame: FrameType) -> tuple[str, tuple[Any, ...]] | None:
+    """The instruction ``frame`` is at and its source span ``(line, end line, column, end column)``."""
+    for ins in dis.get_instructions(frame.f_code):
+        if ins.offset == frame.f_lasti:
+            p = ins.positions
+            return None if p is None else (ins.opname, (p.lineno, p.end_lineno, p.col_offset, p.end_col_offset))
+    return None
+
+
+def _at(node: ast.AST, span: tuple[Any, ...]) -> bool:
+    return (getattr(node, "lineno", None), getattr(node, "end_lineno", None), getattr(node, "col_offset", None),
+            getattr(node, "end_col_offset", None)) == span
+
+
+def _builtin(frame: FrameType, name: str) -> Any:
+    """The builtin ``name`` when the frame's code sees it as the builtin (not a local, a closure's or a global
+    that shadows it), else ``None``."""
+    code = frame.f_code
+    if name in code.co_varnames or name in code.co_cellvars or name in code.co_freevars or name in frame.f_globals:
+        return None
+    value = frame.f_builtins.get(name)
+    return value if value is getattr(builtins, name) else None
+
+
+def _element(node: ast.expr, var: str, frame: FrameType) -> Callable[[Any], Any] | None:
+    """The element map ``node`` of the loop variable ``var`` as a function, or ``None`` when it is not one."""
+    if isinstance(node, ast.Name) and node.id == var:
+        return lambda v: v
+    if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ELEMENT_MAPS
+            and len(node.args) == 1 and not node.keywords and not isinstance(node.args[0], ast.Starred)):
+        convert, inner = _builtin(frame, node.func.id), _element(node.args[0], var, frame)
+        if convert is None or inner is None:
+            return None
+        applied: Callable[[Any], Any] = convert
+        first: Callable[[Any], Any] = inner
+        return lambda v: applied(first(v))
+    if (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Sub) and isinstance(node.left, ast.Constant)
+            and type(node.left.value) is int and node.left.value == 1):
+        negated = _element(node.right, var, frame)
+        if negated is None:
+            return None
+        operand: Callable[[Any], Any] = negated
+        return lambda v: 1 - operand(v)
+    return None
+
+
+def _comprehension(node: ast.expr, frame: FrameType) -> Callable[[Any], Any] | None:
+    """The element map of ``[E for b in V]`` or ``(E for b in V)`` (one plain ``for``, no condition)."""
+    if not isinstance(node, (ast.ListComp, ast.GeneratorExp)) or len(node.generators) != 1:
+        return None
+    gen = node.generators[0]
+    if gen.ifs or gen.is_async or not isinstance(gen.target, ast.Name):
+        return None
+    return _element(node.elt, gen.target.id, frame)
+
+
+def _container(node: ast.expr, frame: FrameType) -> ast.expr | None:
+    """The one argument of ``tuple(ARG)`` or ``list(ARG)`` (the builtins), else ``None``."""
+    if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _CONTAINERS
+            and len(node.args) == 1 and not node.keywords and not isinstance(node.args[0], ast.Starred)
+            and _builtin(frame, node.func.id) is not None):
+        return node.args[0]
+    return None
+
+
+def _names(nodes: list[ast.stmt]) -> set[str]:
+    return {n.id for s in nodes for n in ast.walk(s) if isinstance(n, ast.Name)}
+
+
+def _loop(body: list[ast.stmt], j: int, frame: FrameType) -> Callable[[Any], Any] | None:
+    """The element map of ``OUT = []`` ... ``for b in V: OUT.append(E)`` then ``return OUT`` (or ``tuple(OUT)``,
+    ``list(OUT)``) at ``body[j]``, ``OUT`` a plain local not named between its creation and the loop."""
+    loop = body[j]
+    if not isinstance(loop, ast.For) or loop.orelse or len(loop.body) != 1 or not isinstance(loop.target, ast.Name):
+        return None
+    call = loop.body[0].value if isinstance(loop.body[0], ast.Expr) else None
+    if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr == "append"
+            and isinstance(call.func.value, ast.Name) and len(call.args) == 1 and not call.keywords):
+        return None
+    out, var = call.func.value.id, loop.target.id
+    code = frame.f_code
+    if out == var or out not in code.co_varnames or out in code.co_cellvars or out in code.co_freevars:
+        return None
+    if j + 1 >= len(body) or not isinstance(body[j + 1], ast.Return):
+        return None
+    value = body[j + 1].value  # type: ignore[attr-defined]
+    if value is not None and not isinstance(value, ast.Name):
+        value = _container(value, frame)
+    if not (isinstance(value, ast.Name) and value.id == out):
+        return None
+    for i in range(j - 1, -1, -1):  # the latest statement naming OUT must be ``OUT = []``
+        s = body[i]
+        if out in _names([s]):
+            fresh = (isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name)
+                     and s.targets[0].id == out and isinstance(s.value, ast.List) and not s.value.elts)
+            return _element(call.args[0], var, frame) if fresh else None
+    return None
+
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+#: Frames between the enumerator and the randomizer that pass its return value on unchanged: the worker's
+#: clock (``_timed``'s ``call``), known by file and name (a worker interpreter runs ``_worker`` as ``__main__``).
+_PASSING = {(os.path.join(_HERE, "_worker.py"), "call")}
+_ENUMERATOR = (os.path.join(_HERE, "_exact.py"), "_run")
+
+
+def _returned_at_once(body: list[ast.stmt], j: int, frame: FrameType) -> bool:
+    """Whether ``body[j]`` is ``OUT = VALUE``, ``OUT`` a plain local, followed at once by ``return OUT`` (or
+    ``tuple(OUT)``, ``list(OUT)``): the function returns ``VALUE`` (converted by the builtin)."""
+    stmt = body[j]
+    if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)):
+        return False
+    out, code = stmt.targets[0].id, frame.f_code
+    if out not in code.co_varnames or out in code.co_cellvars or out in code.co_freevars:
+        return False
+    if j + 1 >= len(body) or not isinstance(body[j + 1], ast.Return):
+        return False
+    value = body[j + 1].value  # type: ignore[attr-defined]
+    if value is not None and not isinstance(value, ast.Name):
+        value = _container(value, frame)
+    return isinstance(value, ast.Name) and value.id == out
+
+
+def _called_by_enumerator(frame: FrameType) -> bool:
+    """Whether ``frame`` is the randomizer's own call by the enumerator (``_run``), through nothing but the
+    worker's clock."""
+    caller = frame.f_back
+    while caller is not None and (os.path.abspath(caller.f_code.co_filename), caller.f_code.co_name) in _PASSING:
+        caller = caller.f_back
+    return caller is not None and (os.path.abspath(caller.f_code.co_filename), caller.f_code.co_name) == _ENUMERATOR
+
+
+def returned_map(frame: FrameType, vector: Any) -> Callable[[Any], Any] | None:
+    """The element map with which ``frame`` (the randomizer's own, iterating over ``vector`` at its current
+    instruction) is proven to return ``vector``, coordinate by coordinate; ``None`` otherwise (the module
+    docstring lists the shapes).
+
+    The iteration must be the frame's own ``GET_ITER`` of the loop or comprehension (which calls ``iter`` on
+    the value itself, never through a lazy wrapper such as ``itertools.chain``), or ``tuple(NAME)`` /
+    ``list(NAME)`` with ``NAME`` a local bound to ``vector`` itself."""
+    if not iteration_maps.enabled or not _called_by_enumerator(frame):
+        return None
+    element = _proven(frame, vector)
+    if element is not None:
+        iteration_maps.used += 1
+    return element
+
+
+def _proven(frame: FrameType, vector: Any) -> Callable[[Any], Any] | None:
+    if frame.f_code.co_flags & (inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR):
+        return None  # its ``return`` is not the call's value
+    func = _function_node(frame.f_code)
+    at = _position(frame)
+    if func is None or at is None:
+        return None
+    opname, span = at
+    body = func.body  # type: ignore[attr-defined]
+    for j, stmt in enumerate(body):
+        if isinstance(stmt, ast.For) and _at(stmt, span):
+            return _loop(body, j, frame) if opname == "GET_ITER" else None
+        if isinstance(stmt, ast.Assign) and _returned_at_once(body, j, frame):  # OUT = ...; return OUT
+            value = stmt.value
+        elif isinstance(stmt, ast.Return) and stmt.value is not None:
+            value = stmt.value
+        else:
+            continue
+        inner = _container(value, frame)
+        if inner is not None and _at(value, span):  # tuple(NAME), list(NAME): iterated by the builtin
+            same = (opname in _CALLS and isinstance(inner, ast.Name)
+                    and frame.f_locals.get(inner.id, None) is vector)
+            return (lambda v: v) if same else None
+        target = inner if inner is not None else value
+        if _at(target, span):
+            return _comprehension(target, frame) if opname == "GET_ITER" else None
+    return None
