@@ -567,10 +567,13 @@ def _enclosed_eps_delta(enclosed: list, level: Fraction, exact: tuple[Fraction, 
     ``eps = ln t`` itself, or at a bracket's upper end): by buckets, then by :func:`_refine`'s finer routes."""
     ranked = []
     for parts, witness in enclosed:
-        guess = guide_eps(parts, level)
-        if guess is None:  # the infinite losses alone exceed `level`
+        finite = Fraction(1)
+        for p, r, n in parts:
+            finite *= (1 - _atoms(p, r)[0]) ** n
+        if 1 - finite > level:  # the outcomes of infinite loss alone exceed `level` (exactly)
             return inf(), witness, ""
-        ranked.append((guess, parts, witness))
+        guess = guide_eps(parts, level)  # a float, only to rank the pairs and start the bracket
+        ranked.append((math.inf if guess is None else guess, guess, parts, witness))
     ranked.sort(key=lambda e: -e[0])
     point: tuple[Fraction | None, Fraction | None] | None = None  # (t, None): eps = ln t; (None, q): eps = q
     log_t = (Fraction(0), Fraction(0))
@@ -581,7 +584,7 @@ def _enclosed_eps_delta(enclosed: list, level: Fraction, exact: tuple[Fraction, 
         point, at, top = (exact[0], None), exact[1], log_t[1]
     floor = log_t[0]
     evaluations = 0
-    for guess, parts, witness in ranked:
+    for _, guess, parts, witness in ranked:
         start = Fraction(0)
         if point is not None:  # is this pair at most `level` where the largest value known so far is?
             t, q = point
