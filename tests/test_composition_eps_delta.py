@@ -189,3 +189,29 @@ def test_cli_measure_and_check_state_the_enclosure(tmp_path):
     proc = run_cli("check", str(path), "--json")
     assert proc.returncode in (0, 1), proc.stderr
     assert "the conclusion is not computed" not in proc.stdout
+
+
+@pytest.mark.slow
+def test_random_eight_by_eight_hundred_uses_check(tmp_path):
+    """The issue's case: ``relations check`` on 100 uses of the random 8 x 8 decides all six composition
+    theorems; the eps_delta enclosure is at most 1e-9 relative and meets the pair's bracket by the buckets alone
+    (an independent route, wider): both hold the value."""
+    mech = eight_by_eight()
+    path = tmp_path / "r8.json"
+    path.write_text(json.dumps({"setting": "local", "prior": "uniform", "repeat": 100,
+                                "channel": [[str(v) for v in row] for row in mech.channel.exact]}))
+    proc = run_cli("check", str(path), "--json", timeout=600)
+    assert proc.returncode in (0, 1), proc.stderr
+    items = json.loads(proc.stdout)["composition_relations"]
+    assert len(items) == 6 and all(i["status"] in ("holds", "fails") for i in items), [i["note"] for i in items]
+    got = composed_eps_delta(mech.repeated(100), F(1, 10**5))
+    lo, hi = got.value.enclose(10)
+    assert hi - lo <= F(1, 10**9) * hi
+    pair = [(mech.channel.exact[got.witness.x], mech.channel.exact[got.witness.x_prime], 100)]
+    from relations.measures._composition import bucketed_delta
+
+    def buckets(x):
+        return bucketed_delta(pair, x, exp=True, bins=1 << 14, max_bins=1 << 14)
+
+    wide = least_eps(buckets, F(1, 10**5), lo=F(0), hi=F(500), relative=F(1, 10**6), max_evaluations=30)
+    assert max(lo, wide.lo) <= min(hi, wide.hi) and wide.width > hi - lo  # both hold the value
