@@ -18,12 +18,12 @@ from conftest import run_cli
 
 from relations import Mechanism
 from relations.checking import check_composition
-from relations.measures._composition import composed_eps_delta, composed_notion
+from relations.measures._composition import composed_delta, composed_eps_delta, composed_notion
 from relations.measures._inverse import least_eps
 from relations.measures._profile import hockey_stick_time
 from relations.numbers import LogRatio
 from relations.numbers._enclosure import ball, interval, working_precision
-from relations.numbers._reals import Log, compare
+from relations.numbers._reals import Log, Rational, compare
 
 
 def krr(k: int, r: F) -> Mechanism:
@@ -215,3 +215,17 @@ def test_random_eight_by_eight_hundred_uses_check(tmp_path):
 
     wide = least_eps(buckets, F(1, 10**5), lo=F(0), hi=F(500), relative=F(1, 10**6), max_evaluations=30)
     assert max(lo, wide.lo) <= min(hi, wide.hi) and wide.width > hi - lo  # both hold the value
+
+
+def test_levels_at_least_delta_zero_give_zero_exactly():
+    """``delta >= delta(0)`` (the total variation, exact by the lattice route here): ``eps_delta = 0`` exactly,
+    also beyond the lattice (the bracket's start evaluated first), as ``ln 1`` by the exact route."""
+    comp = krr(4, F(3, 2)).repeated(20)
+    tv = composed_delta(comp, F(0)).value
+    assert isinstance(tv, Rational)
+    for level in (F(1), tv.value + F(1, 100)):
+        assert compare(composed_eps_delta(comp, level).value, Rational(F(0))) == 0
+        got = composed_eps_delta(comp, level, max_support=1)
+        assert isinstance(got.value, Rational) and got.value.value == 0
+    below = composed_eps_delta(comp, tv.value - F(1, 100), max_support=1).value
+    assert below.enclose(10)[0] > 0

@@ -618,6 +618,8 @@ def _enclosed_eps_delta(enclosed: list, level: Fraction, exact: tuple[Fraction, 
     assert top is not None and at is not None
     lo, hi = floor, top
     width = hi - lo
+    if width == 0:  # eps_delta >= lo (the start) and delta(lo) <= level: lo itself (0, for delta >= delta(0))
+        return Rational(lo), at, ""
     text = f"in [{_outward(lo, hi)}] ({route}; width {float(width):.3g})"
     value = ArbExpr(text, float((lo + hi) / 2), lambda bits: (lo, hi), rounded=True)
     return value, at, (f"certified enclosure of width {float(width):.3g} ({route}; {evaluations} enclosures of "

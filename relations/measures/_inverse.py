@@ -99,7 +99,9 @@ def least_eps(evaluate: Callable[[Fraction], tuple[Fraction, Fraction]], level: 
     steps: list[float] = []
     count = 0
     x = _inside(guess, a, b) if guess is not None else None
-    if x is None:
+    if guess is not None and guess <= a:  # at the start itself first: delta(lo) <= level makes lo the value
+        x = a
+    elif x is None:
         x = (a + b) / 2
     log_level = math.log(level.numerator) - math.log(level.denominator)
     while count < max_evaluations and b - a > relative * b:
