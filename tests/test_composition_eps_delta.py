@@ -229,3 +229,18 @@ def test_levels_at_least_delta_zero_give_zero_exactly():
         assert isinstance(got.value, Rational) and got.value.value == 0
     below = composed_eps_delta(comp, tv.value - F(1, 100), max_support=1).value
     assert below.enclose(10)[0] > 0
+
+
+def test_composition_of_different_parts_by_buckets():
+    """Two different mechanisms (no split route: a composition of parts): the bracket by buckets' enclosures
+    holds the exact lattice value, its width stated."""
+    from relations import compose
+
+    comp = compose(random_mechanism(11, 3, 3), random_mechanism(12, 3, 3), counts=[5, 4])
+    exact = composed_eps_delta(comp, F(1, 100))
+    assert isinstance(exact.value, Log) and exact.value.log.ratio is not None
+    got = composed_eps_delta(comp, F(1, 100), max_support=1, max_bins=1 << 14, max_evaluations=20)
+    lo, hi = got.value.enclose(10)
+    a, b = ln(exact.value.log.ratio)
+    assert lo <= a and b <= hi and hi - lo < F(1, 10)
+    assert "bucketed" in str(got.value) and "width" in got.detail
