@@ -14,6 +14,9 @@ is missing its columns are skipped).
   0.73, 0.15, 3.4e-3, 1e-4), beside the buckets alone (``max_split=0``, ``2^20`` buckets) at 120; and
   dp_accounting's ``from_two_probability_mass_functions`` on the pair that attains it (pessimistic >= the pair's
   enclosure >= optimistic, checked on the enclosure's ends).
+* **eps_delta of the random 8 x 8 mechanism used 100 times** at ``delta`` = 1e-5, 0.1 and 1e-9: the certified
+  bracket (enclosures of ``delta`` at rational points), its relative width (target 1e-9), the enclosures it took
+  and the time, beside dp_accounting's ``get_epsilon_for_delta`` on the pair attaining it.
 * **eps_m of 30 reports of 4-RR**: through the counts of each output, exactly enclosed (target: 2 s).
 
 It prints one row per case, then one line of JSON.
@@ -142,6 +145,42 @@ def random_row(quick: bool, eps: F, max_bins: int = 1 << 18, split: bool = True)
     return row
 
 
+def eps_delta_row(quick: bool, level: F) -> dict:
+    """The certified enclosure of the random 8 x 8 mechanism's ``eps_delta(level)`` over ``k`` uses (a bracket proved
+    by enclosures of ``delta`` at rational points): its ends, relative width, the enclosures it took and the time;
+    with dp_accounting's pessimistic and optimistic ``eps`` for the pair attaining it when installed."""
+    from relations.measures._composition import composed_eps_delta
+
+    mech = random_mechanism()
+    k = 20 if quick else 100
+    wall, cpu, res = timed(lambda: composed_eps_delta(mech.repeated(k), level), 1)
+    lo, hi = res.value.enclose(10)
+    rel = float((hi - lo) / hi) if hi else 0.0
+    row = {"uses": k, "delta": str(level), "lower": float(lo), "upper": float(hi), "relative_width": rel,
+           "enclosures": int(res.detail.split("; ")[1].split(" ")[0]) if "; " in res.detail else 0,
+           "wall_s": wall, "cpu_s": cpu}
+    print(f"random 8x8 x{k} eps_delta({level}) in [{float(lo):.15g}, {float(hi):.15g}], relative width {rel:.3g}, "
+          f"{row['enclosures']} enclosures ({wall:.2f} s, cpu {cpu:.2f} s); target 1e-9")
+    try:
+        from dp_accounting.pld import privacy_loss_distribution as pld
+    except ImportError:
+        return row
+    w = res.witness
+    upper = {y: math.log(p) for y, p in enumerate(mech.channel.exact[w.x])}
+    lower = {y: math.log(p) for y, p in enumerate(mech.channel.exact[w.x_prime])}
+    for name, pess in (("pessimistic", True), ("optimistic", False)):
+        def run(pess=pess):
+            d = pld.from_two_probability_mass_functions(lower, upper, pessimistic_estimate=pess,
+                                                        value_discretization_interval=1e-4, symmetric=False)
+            return d.self_compose(k).get_epsilon_for_delta(float(level))
+        w2, c2, value = timed(run, 1)
+        row[name], row[f"{name}_s"], row[f"{name}_cpu_s"] = value, w2, c2
+    # the composition's eps_delta is at least the pair's, so only pessimistic >= lower is implied by the enclosure
+    print(f"   pair x={w.x}, x'={w.x_prime}: dp_accounting pess {row['pessimistic']:.12g} ({row['pessimistic_s']:.2f} s),"
+          f" opt {row['optimistic']:.12g} ({row['optimistic_s']:.2f} s)")
+    return row
+
+
 def eps_m_row() -> dict:
     mech = krr(4, F(3))
 
@@ -159,7 +198,9 @@ def main(quick: bool = False) -> dict:
     eights = [random_row(quick, F(eps)) for eps in (30, 120, 150, 180, 200)]
     if not quick:
         eights.append(random_row(quick, F(120), max_bins=1 << 20, split=False))
-    results = {"randomized_response": rr_rows(quick), "random_8x8": eights, "eps_m_30": eps_m_row()}
+    inverse = [eps_delta_row(quick, level) for level in (F(1, 10**5),) + (() if quick else (F(1, 10), F(1, 10**9)))]
+    results = {"randomized_response": rr_rows(quick), "random_8x8": eights, "random_8x8_eps_delta": inverse,
+               "eps_m_30": eps_m_row()}
     print(json.dumps(results))
     return results
 

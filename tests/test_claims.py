@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import subprocess
 import sys
 from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal, localcontext
@@ -310,3 +311,25 @@ def test_cli_catalogue_json():
     assert len(ids) == len(set(ids))
     for item in data:
         assert item["statement"] and item["setting"] in ("local", "central", "both")
+
+
+def test_cli_catalogue_lists_the_composition_theorems():
+    """``relations catalogue`` (JSON, wide and narrow tables) lists every composition theorem of the one registry
+    (``check --only`` points there), after the relations."""
+    from relations.catalogue._composition import COMPOSITION_RELATIONS
+
+    data = json.loads(run_cli("catalogue", "--json").stdout)
+    rows = {item["id"]: item for item in data}
+    assert [item["id"] for item in data][-len(COMPOSITION_RELATIONS):] == [r.id for r in COMPOSITION_RELATIONS]
+    for r in COMPOSITION_RELATIONS:
+        item = rows[r.id]
+        assert item["kind"] == "composition" and item["symbols"] == r.text() and item["source"] == r.source
+        assert (item["premise"], item["conclusion"], item["rule"]) == (r.premise, r.conclusion, str(r.rule))
+    for columns in ("200", "80"):
+        proc = subprocess.run([sys.executable, "-m", "relations.cli", "catalogue"], capture_output=True, text=True,
+                              env={**os.environ, "COLUMNS": columns}, cwd=ROOT, timeout=120)
+        assert proc.returncode == 0, proc.stderr
+        for r in COMPOSITION_RELATIONS:
+            assert any(r.id in line and "k uses" in line for line in proc.stdout.splitlines()), (columns, r.id)
+    bad = run_cli("check", "examples/paper_example.json", "--only", "kov2017.repeat_eps_deltaa")
+    assert bad.returncode == 2 and "kov2017.repeat_eps_delta" in bad.stderr

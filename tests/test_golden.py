@@ -63,8 +63,9 @@ def _normal(value):
 
 def _without_additions(value):
     """Drop what was added to the outputs after the record: ``rounding`` (None for exact
-    input), each claim's ``status`` (which must agree with ``holds``) and each relation's proved
-    ``scope`` (a dict with its name and text)."""
+    input), each claim's ``status`` (which must agree with ``holds``), each relation's proved
+    ``scope`` (a dict with its name and text) and the catalogue's composition theorems (``kind``
+    ``"composition"`` with a ``rule``, listed after the relations)."""
     if isinstance(value, dict):
         if "status" in value and "claim" in value:
             assert value["status"] == {True: "holds", False: "fails", None: "undecided"}[value["holds"]]
@@ -72,7 +73,8 @@ def _without_additions(value):
                 if not (k == "rounding" and v is None) and not (k == "status" and "claim" in value)
                 and not (k == "scope" and isinstance(v, dict) and set(v) == {"name", "text"})}
     if isinstance(value, list):
-        return [_without_additions(v) for v in value]
+        return [_without_additions(v) for v in value
+                if not (isinstance(v, dict) and v.get("kind") == "composition" and "rule" in v)]
     return value
 
 

@@ -145,6 +145,10 @@ def _measured(file: str, *, mode: NumericMode, repeat: int | None, fmt: str, not
                   f"({MAX_SUFFICIENT_ENTRIES} entries, {MAX_SUFFICIENT_WORK} entries times uses); computed by "
                   "composition rules (exact, or a stated enclosure)")
         out.print(notions_table(rows))
+        for row in rows:  # an enclosure's ends, route and width, where the table shows only its common digits
+            if row.get("detail") and row.get("enclosure"):
+                lo, hi = row["enclosure"]
+                out.print(f"{row['name']} in [{lo}, {hi}]: {row['detail']}", highlight=False)
         if left:
             out.print(left_out_text(left))
     return None, None

@@ -28,6 +28,7 @@ from relations.catalogue._composition import COMPOSITION_RELATIONS, CompositionR
 from relations.catalogue._formulas import Formula
 from relations.errors import InputError
 from relations.kinds import Status
+from relations.measures._pairs import NotionResult
 from relations.measures._results import Witness
 from relations.model._composed import Composition
 from relations.numbers._enclosure import ball, interval, working_precision
@@ -196,17 +197,22 @@ def check_composition(comp: Composition, relations: Iterable[CompositionRelation
     from relations.measures._composition import composed_notion
 
     out = []
+    conclusions: dict[str, NotionResult | InputError] = {}  # one computation per conclusion (five share one)
     for relation in COMPOSITION_RELATIONS if relations is None else relations:
         premise, bound = composition_bound(relation, comp)
         if premise.infinite > 0:
             out.append(CompositionOutcome(relation, Status.HOLDS, True, premise, bound, None,
                                           note=f"{relation.premise} = inf: holds vacuously"))
             continue
-        try:
-            result = composed_notion(comp, relation.conclusion)
-        except InputError as exc:
+        if relation.conclusion not in conclusions:
+            try:
+                conclusions[relation.conclusion] = composed_notion(comp, relation.conclusion)
+            except InputError as exc:
+                conclusions[relation.conclusion] = exc
+        result = conclusions[relation.conclusion]
+        if isinstance(result, InputError):
             out.append(CompositionOutcome(relation, Status.UNDECIDED, None, premise, bound, None,
-                                          note=f"the conclusion is not computed: {exc}"))
+                                          note=f"the conclusion is not computed: {result}"))
             continue
         conclusion = result.value
         s = compare(conclusion, bound)

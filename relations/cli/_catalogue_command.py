@@ -1,4 +1,4 @@
-"""``relations catalogue``: the relation catalogue as a table or JSON."""
+"""``relations catalogue``: the relation catalogue and the composition theorems, as a table or JSON."""
 
 from __future__ import annotations
 
@@ -13,7 +13,8 @@ __all__ = ["catalogue"]
 
 
 def catalogue(json_out: bool = typer.Option(False, "--json", help="Print the catalogue as JSON.")) -> None:
-    """The relation catalogue: id, setting, statement in words and symbols, source."""
+    """The relation catalogue (id, setting, statement in words and symbols, source), then the composition
+    theorems that check evaluates on a repeat or parts file."""
     from relations.io._reports import catalogue_json
     from relations.io._tables import catalogue_table
 

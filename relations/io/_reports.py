@@ -33,21 +33,35 @@ if TYPE_CHECKING:
 __all__ = ["catalogue_json", "verdict_json", "ALL_NOTIONS", "notions_json", "left_out_json", "composed_json"]
 
 def catalogue_json() -> list[dict[str, Any]]:
-    """The relation catalogue as JSON (``relations catalogue --json``), one object per relation.
+    """The relation catalogue as JSON (``relations catalogue --json``), one object per relation, then one per
+    composition theorem (``kind`` ``"composition"``, :data:`~relations.catalogue._composition.COMPOSITION_RELATIONS`).
 
     Examples
     --------
     >>> from relations import CATALOGUE
     >>> rows = catalogue_json()
-    >>> len(rows) == len(CATALOGUE), rows[0]["id"], rows[0]["symbols"]
+    >>> from relations.catalogue._composition import COMPOSITION_RELATIONS
+    >>> len(rows) == len(CATALOGUE) + len(COMPOSITION_RELATIONS), rows[0]["id"], rows[0]["symbols"]
     (True, 'zheng2025.thm1', 'eps_d <= eps_i - sigma_min')
+    >>> rows[-1]["id"], rows[-1]["kind"]
+    ('bs2016.zcdp_repeat', 'composition')
     """
+    from relations.catalogue._composition import COMPOSITION_RELATIONS
     from relations.catalogue._entries import CATALOGUE
 
     return [{"id": r.id, "title": r.title, "statement": r.statement, "symbols": r.symbols, "setting": r.setting,
              "kind": r.kind, "premise": r.premise, "conclusion": r.conclusion, "source": r.source,
              "min_records": r.min_records, "corrects": r.corrects, "reason": r.reason,
-             "scope": {"name": r.scope.name, "text": r.scope.describe(r.setting)}} for r in CATALOGUE]
+             "scope": {"name": r.scope.name, "text": r.scope.describe(r.setting)}} for r in CATALOGUE] + [
+        {"id": r.id, "title": r.title, "statement": r.statement, "symbols": r.text(), "setting": "both",
+         "kind": "composition", "premise": r.premise, "conclusion": r.conclusion, "source": r.source,
+         "min_records": 1, "corrects": None, "reason": None, "rule": str(r.rule), "parameter": str(r.parameter),
+         "scope": {"name": "repeated use", "text": COMPOSITION_SCOPE}} for r in COMPOSITION_RELATIONS]
+
+
+#: Where the composition theorems of ``relations catalogue`` apply.
+COMPOSITION_SCOPE = ("k uses of mechanisms (a 'repeat' or 'parts' file), checked by 'relations check' against the "
+                     "composition's exact value or certified enclosure; not searched by 'relations verify'")
 
 
 def verdict_json(v: RelationVerdict, *, with_witness: bool = True) -> dict[str, Any]:

@@ -401,7 +401,8 @@ def claims_table(report: Report) -> Table:
 
 
 def catalogue_table(width: int | None = None) -> Table:
-    """The relation catalogue as one rich table (``relations catalogue``), one row per relation.
+    """The relation catalogue as one rich table (``relations catalogue``), one row per relation, then one per
+    composition theorem (setting ``k uses``).
 
     Parameters
     ----------
@@ -412,7 +413,8 @@ def catalogue_table(width: int | None = None) -> Table:
     Examples
     --------
     >>> from relations import CATALOGUE
-    >>> catalogue_table().row_count == len(CATALOGUE)
+    >>> from relations.catalogue._composition import COMPOSITION_RELATIONS
+    >>> catalogue_table().row_count == len(CATALOGUE) + len(COMPOSITION_RELATIONS)
     True
     >>> [c.header for c in catalogue_table(width=80).columns]
     ['id', 'setting', 'claim']
@@ -420,18 +422,23 @@ def catalogue_table(width: int | None = None) -> Table:
     from rich.table import Table
     from rich.text import Text
 
+    from relations.catalogue._composition import COMPOSITION_RELATIONS
     from relations.catalogue._entries import CATALOGUE
 
     narrow = width is not None and width < NARROW
     t = Table(title="relation catalogue", title_justify="left", show_lines=not narrow,
               caption="statements, sources, corrections: relations catalogue --json (or a wider terminal)"
               if narrow else None)
+    uses = "k uses"  # the setting column of the composition theorems (checked on 'repeat' and 'parts' files)
     if narrow:
         t.add_column("id", no_wrap=True)
         t.add_column("setting", no_wrap=True)
         t.add_column("claim", overflow="fold")
         for r in CATALOGUE:
             t.add_row(r.id, r.setting, r.symbols)
+        t.add_section()
+        for c in COMPOSITION_RELATIONS:
+            t.add_row(c.id, uses, c.text())
         return t
     for col in ("id", "setting", "claim", "statement", "source"):
         t.add_column(col, overflow="fold")
@@ -440,6 +447,10 @@ def catalogue_table(width: int | None = None) -> Table:
         if r.corrects:
             statement.append(f"\ncorrects {r.corrects}: {r.reason}", style="dim")
         t.add_row(r.id, r.setting, r.symbols, statement, r.source)
+    for c in COMPOSITION_RELATIONS:
+        statement = Text(c.statement)
+        statement.append("\na composition theorem: relations check on a 'repeat' or 'parts' file", style="dim")
+        t.add_row(c.id, uses, c.text(), statement, c.source)
     return t
 
 

@@ -51,6 +51,7 @@ import numpy as np
 
 from relations.errors import InputError
 from relations.measures._halves import MAX_SPLIT_ENTRIES, _atoms, split_delta
+from relations.measures._inverse import MAX_EVALUATIONS, RELATIVE, guide_eps, largest_loss, least_eps
 from relations.measures._pairs import NotionResult, ordered_pairs
 from relations.measures._profile import _affine_real, _sign_affine, delta_level, exp_argument, hockey_stick_time
 from relations.measures._results import Witness
@@ -469,8 +470,20 @@ def _enclosed_max(name: str, best: tuple | None, enclosed: list, t: Fraction | N
                         f"{MAX_SUPPORT} points")
 
 
-def composed_eps_delta(comp: Composition, level: Fraction | int, *, name: str | None = None) -> NotionResult:
-    """The least ``eps >= 0`` with ``delta(eps) <= level`` for a composition: ``ln`` of an exact rational, or ``inf``.
+def composed_eps_delta(comp: Composition, level: Fraction | int, *, name: str | None = None,
+                       max_support: int = MAX_SUPPORT, max_bins: int = 1 << 18, max_split: int | None = None,
+                       relative: Fraction = RELATIVE, max_evaluations: int = MAX_EVALUATIONS) -> NotionResult:
+    """The least ``eps >= 0`` with ``delta(eps) <= level`` for a composition: exact, or a certified enclosure.
+
+    Where every pair's composed loss lattice has at most ``max_support`` points, ``ln`` of an exact rational
+    (or ``inf``).  Beyond, a certified enclosure ``[lo, hi]``: ``delta`` is non-increasing in ``eps``, so its
+    enclosures at rational points (:func:`composed_delta`'s routes: count vectors split in halves, or losses
+    bucketed both ways) prove ``eps_delta > lo`` (an enclosure above ``level``) and ``eps_delta <= hi`` (one at
+    most ``level``); :func:`~relations.measures._inverse.least_eps` narrows the bracket to ``relative`` times
+    ``hi`` or stops after ``max_evaluations`` enclosures per pair, the width stated.  The pair with the
+    highest float estimate (:func:`~relations.measures._inverse.guide_eps`) is bracketed first; every other
+    pair is then shown at most ``level`` at the bracket's upper end (buckets, then the finer routes), or
+    bracketed in turn.  ``delta = 0`` is ``eps_d`` of the composition, exactly.
 
     Parameters
     ----------
@@ -479,32 +492,49 @@ def composed_eps_delta(comp: Composition, level: Fraction | int, *, name: str | 
         ``delta``, a rational in ``[0, 1]``.
     name : str, optional
         The result's name (default ``eps_delta(LEVEL)``).
+    max_support, max_bins, max_split : int, optional
+        As for :func:`composed_delta`.
+    relative : Fraction, optional
+        The enclosure's width sought, relative to its upper end (default ``1e-9``).
+    max_evaluations : int, optional
+        Enclosures of ``delta`` evaluated at most per bracketed pair (default 40).
 
     Returns
     -------
     NotionResult
         ``ln(t)`` for an exact rational ``t`` (written as an enclosure with its exact rational's size when
-        ``t`` is very long), or ``inf``, with a maximising neighbour pair.
+        ``t`` is very long), ``inf``, or an enclosure whose text names its route and width, with a maximising
+        neighbour pair.
 
     Raises
     ------
     InputError
-        If ``level`` is not a rational in ``[0, 1]``, or a pair's loss lattice exceeds :data:`MAX_SUPPORT`.
+        If ``level`` is not a rational in ``[0, 1]``.
 
     Examples
     --------
     >>> from relations.mechanisms import randomized_response
     >>> str(composed_eps_delta(randomized_response(3).repeated(2), Fraction(3, 8)).value)
     'ln(3)'
+
+    The same beyond the lattice (``max_support=1``): an enclosure of ``ln 3 = 1.0986122886681...`` of width at
+    most ``1e-9`` times it:
+
+    >>> r = composed_eps_delta(randomized_response(3).repeated(2), Fraction(3, 8), max_support=1)
+    >>> lo, hi = r.value.enclose(10)
+    >>> float(lo) <= math.log(3) <= float(hi), hi - lo <= hi / 10**9
+    (True, True)
     """
     level = delta_level(level)
     name = name or f"eps_delta({level})"
+    max_split = MAX_SPLIT_ENTRIES if max_split is None else max_split
     best, at = Fraction(1), None
+    enclosed = []
     for parts, witness in _pairs(comp):
-        dist = loss_distribution(parts)
+        dist = loss_distribution(parts, max_support=max_support)
         if dist is None:
-            raise InputError(f"{name}: the composed loss of pair {witness.x}, {witness.x_prime} has more than "
-                             f"{MAX_SUPPORT} points; only delta(eps) is enclosed beyond")
+            enclosed.append((parts, witness))
+            continue
         p = [dist.infinite] + [Fraction(a, dist.pden) for a in dist.pmass]
         r = [Fraction(0)] + [Fraction(b, dist.rden) for b in dist.rmass]
         t = hockey_stick_time(p, r, level)
@@ -513,11 +543,87 @@ def composed_eps_delta(comp: Composition, level: Fraction | int, *, name: str | 
         assert isinstance(t, Fraction)
         if t > best or at is None:
             best, at = max(best, t), witness
+    if enclosed:
+        if level == 0:  # delta(eps) = 0 exactly from the largest composed loss on
+            return _ratio_notion(comp, "eps_d", name)
+        found = _enclosed_eps_delta(enclosed, level, (best, at) if at is not None else None, max_bins=max_bins,
+                                    max_split=max_split, relative=relative, max_evaluations=max_evaluations)
+        if found is not None:
+            return NotionResult(name, found[0], found[1], found[2])
     if _bits(best) > MAX_SHOWN_BITS:
         final = best
         return NotionResult(name, ArbExpr(f"ln(t), t an exact rational of {_bits(best)} bits", math.log(best.numerator) - math.log(best.denominator),
                                           lambda bits: _log_enclosure(final, bits)), at)
     return NotionResult(name, Log(LogRatio.of(best)), at)
+
+
+def _enclosed_eps_delta(enclosed: list, level: Fraction, exact: tuple[Fraction, Witness] | None, *, max_bins: int,
+                        max_split: int, relative: Fraction, max_evaluations: int
+                        ) -> tuple[Real, Witness, str] | None:
+    """``eps_delta(level)`` over the exactly computed pairs (``exact = (t, witness)``: their maximum ``ln t``, or
+    None) and the ``enclosed`` ones: ``(value, witness, detail)``, or None when ``ln t`` is proved the maximum.
+
+    A pair is passed over when ``delta`` is proved at most ``level`` at the largest value known so far (at
+    ``eps = ln t`` itself, or at a bracket's upper end): by buckets, then by :func:`_refine`'s finer routes."""
+    ranked = []
+    for parts, witness in enclosed:
+        finite = Fraction(1)
+        for p, r, n in parts:
+            finite *= (1 - _atoms(p, r)[0]) ** n
+        if 1 - finite > level:  # the outcomes of infinite loss alone exceed `level` (exactly)
+            return inf(), witness, ""
+        guess = guide_eps(parts, level)  # a float, only to rank the pairs and start the bracket
+        ranked.append((math.inf if guess is None else guess, guess, parts, witness))
+    ranked.sort(key=lambda e: -e[0])
+    point: tuple[Fraction | None, Fraction | None] | None = None  # (t, None): eps = ln t; (None, q): eps = q
+    log_t = (Fraction(0), Fraction(0))
+    at, route, top, proved = None, "exact", None, exact is not None
+    if exact is not None:
+        with working_precision(128):
+            log_t = interval(ball(exact[0]).log())
+        point, at, top = (exact[0], None), exact[1], log_t[1]
+    floor = log_t[0]
+    evaluations = 0
+    for _, guess, parts, witness in ranked:
+        start = Fraction(0)
+        if point is not None:  # is this pair at most `level` where the largest value known so far is?
+            t, q = point
+            lo, hi = bucketed_delta(parts, t if t is not None else q, exp=t is None, bins=1 << 12, max_bins=1 << 12)
+            if hi <= level:
+                continue
+            lo, hi, _ = _refine(parts, t, q, max_bins=max_bins, max_split=max_split)
+            if hi <= level:
+                continue
+            if lo > level:  # this pair's eps_delta is larger
+                start = q if q is not None else log_t[0]
+        routes: set[str] = set()
+
+        def evaluate(x: Fraction, parts: list = parts, routes: set = routes) -> tuple[Fraction, Fraction]:
+            lo, hi, used = _refine(parts, None, x, max_bins=max_bins, max_split=max_split)
+            routes.add(used)
+            return lo, hi
+
+        bracket = least_eps(evaluate, level, lo=start, hi=largest_loss(parts), guess=guess, relative=relative,
+                            max_evaluations=max_evaluations)
+        evaluations += bracket.evaluations
+        floor = max(floor, bracket.lo)
+        if proved and bracket.hi <= log_t[0]:
+            continue  # below the exact pairs' ln t
+        proved = False
+        if top is None or bracket.hi > top:
+            top, at, point = bracket.hi, witness, (None, bracket.hi)
+            route = " and ".join(sorted(routes))
+    if proved:
+        return None
+    assert top is not None and at is not None
+    lo, hi = floor, top
+    width = hi - lo
+    if width == 0:  # eps_delta >= lo (the start) and delta(lo) <= level: lo itself (0, for delta >= delta(0))
+        return Rational(lo), at, ""
+    text = f"in [{_outward(lo, hi)}] ({route}; width {float(width):.3g})"
+    value = ArbExpr(text, float((lo + hi) / 2), lambda bits: (lo, hi), rounded=True)
+    return value, at, (f"certified enclosure of width {float(width):.3g} ({route}; {evaluations} enclosures of "
+                       f"delta(eps)): the loss lattice exceeds {MAX_SUPPORT} points")
 
 
 def _log_enclosure(t: Fraction, bits: int) -> tuple[Fraction, Fraction]:
