@@ -365,16 +365,17 @@ def test_deepening_is_bounded_by_work_not_the_clock():
     """Levels of FIRST_DEPTH draws, then deeper (next_depth) while the next level's predicted work stays within
     DEEPENING_WORK: a count, so the audit stops at the same depth on any machine, and says which."""
     from relations.audit._enumerate import FIRST_DEPTH, next_depth
-    from relations.audit._exact import mass_text
+    from relations.audit._exact import Unexplored, _stalled, mass_text
 
-    depth, last = FIRST_DEPTH, None
+    depth, last, before = FIRST_DEPTH, None, None
     while True:
         e = enumerate_channel(_counted_retry, [0, 1, 2, 3], max_depth=depth, allow_unexplored=True)
         step = next_depth(depth, e.runs, last)
-        if step is None:
+        cut = Unexplored(e, depth)
+        if step is None or _stalled(cut, before):  # (outputs not declared: a stalled lower end stops it too)
             break
-        depth, last = step, (depth, e.runs)
-    assert depth > 128  # the rejection loop is cheap enough to be deepened several times
+        depth, last, before = step, (depth, e.runs), cut
+    assert depth > FIRST_DEPTH  # the rejection loop is cheap enough to be deepened
     report = audit(_counted_retry, domain=[0, 1, 2, 3], eps="ln(3)", samples=10_000, seed=2)
     assert f"more than {depth} draws" in report.route_reason
     assert f"up to {mass_text(max(e.unexplored))} per input" in report.route_reason

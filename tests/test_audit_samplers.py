@@ -331,3 +331,31 @@ def test_a_float_inside_a_repeating_loop_is_solved_with_its_rounding_compounded(
     assert 2.0**-42 < e.rounding < 1e-10
     report = audit(loop, domain=[0, 1], eps="ln(3)")  # P(x) / P(1 - x) = 0.3 / 0.35, far within ln 3
     assert report.route == "white-box" and report.verdict == "consistent"
+
+
+# Unclamped: x + Z for every integer Z (issue 42, item 4).  eps_d = |x - x'| max = 3 on 0..3 at scale 1, by hand
+# (P(y | x) / P(y | x') = e^(|y - x'| - |y - x|) <= e^|x - x'|, attained for y <= 0), and 6 at s = 2.
+
+def _unclamped(s):
+    def shifted(x):
+        return x + discrete_laplace(s, 1, random)
+    return shifted
+
+
+def test_an_unclamped_sampler_with_a_wrong_scale_is_violated_on_the_white_box_route():
+    """s = 2: eps_d = 6 by hand, against a claim of 3.15: the first level's lower end (the explored outputs) is
+    enough, white-box."""
+    bad = audit(_unclamped(2), domain=[0, 1, 2, 3], eps=3.15)
+    assert bad.verdict == "violated" and bad.route == "white-box (depth-bounded)"
+    assert 3.15 < _nats(bad.eps_d_lower) <= 6
+
+
+@pytest.mark.slow  # two levels of the loop, then sampling (about 20 s of CPU)
+def test_an_unclamped_correct_sampler_is_sampled_saying_why():
+    """s = 1: eps_d = 3 by hand, claimed 3.15.  No upper end can come from the white-box route (outputs not
+    declared: the unexplored mass may reach any integer), and the lower end stalls below the claim, so deepening
+    stops and the audit samples, saying so; the claim holds on sampling (which only bounds eps_d from below)."""
+    ok = audit(_unclamped(1), domain=[0, 1, 2, 3], eps=3.15, samples=20_000)
+    assert ok.verdict == "consistent" and ok.route == "black-box"
+    assert "no upper end" in ok.route_reason and ok.white_box_interval["upper"] is None
+    assert _nats(ok.white_box_interval["lower"]) <= 3

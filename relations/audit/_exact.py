@@ -654,7 +654,9 @@ class Unexplored(NotEnumerable):
                          "unexplored": mass_text(max(enumerated.unexplored))}
         super().__init__(f"a loop on draws: paths of more than {depth} draws were not followed (unexplored mass "
                          f"up to {mass_text(max(enumerated.unexplored))} per input), so eps_d is known only within "
-                         f"[{lower}, {upper or 'inf'}" + ("]" if upper not in (None, "inf") else ")"))
+                         f"[{lower}, {upper or 'inf'}" + ("]" if upper not in (None, "inf") else ")")
+                         + ("" if closed else "; no upper end: the outputs are not declared (--outputs), and the "
+                            "unexplored mass may reach outputs never seen (no tail bound is derived from the code)"))
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickled with what it was made from (an audit's child process sends it back)."""
@@ -689,7 +691,7 @@ def deepening(explore: Callable[[int, float], T], *, seconds: float) -> T:
             return explore(depth, left)
         except Unexplored as cut:
             step = next_depth(depth, cut.enumerated.runs, last)
-            if step is None or time.monotonic() - start >= seconds:
+            if step is None or time.monotonic() - start >= seconds or _stalled(cut, deepest):
                 raise
             deepest, last, depth = cut, (depth, cut.enumerated.runs), step
         except NotEnumerable:
@@ -699,6 +701,36 @@ def deepening(explore: Callable[[int, float], T], *, seconds: float) -> T:
             if deepest is None:
                 raise
             raise deepest from None  # the time budget ran out while deepening: the deepest bound found
+
+
+#: Work (paths times depth) below which a level is cheap: an open loop is deepened further even when its lower
+#: end stalled (a leak after 200 coin flips is found at 256 draws).
+CHEAP_LEVEL = 2**16
+#: Nats by which the lower end of an open loop's interval must rise from one level to the next to go deeper.
+STALLED = 0.01
+
+
+def _stalled(cut: Unexplored, before: Unexplored | None) -> bool:
+    """Whether to stop deepening an open loop (its outputs not declared, so only the lower end of its interval can
+    decide, for ``violated``): its last level was not cheap (:data:`CHEAP_LEVEL`) and raised the lower end by less
+    than :data:`STALLED` nats.  A correct unclamped sampler (``x + Z``, every integer an output) would otherwise be
+    deepened to the end of the work allowed, its lower end creeping towards its true ``eps_d``, before sampling.
+
+    Examples
+    --------
+    >>> F = Fraction
+    >>> def cut(q, runs):
+    ...     return Unexplored(Enumerated([0], [[q], [F(1)]], runs, 0.0, (F(0), F(1, 2**20))), 40)
+    >>> _stalled(cut(F(1, 3), 5000), cut(F(1, 3), 2000)), _stalled(cut(F(1, 3), 5000), None)
+    (True, False)
+    """
+    if before is None or cut.closed or cut.enumerated.runs * cut.depth <= CHEAP_LEVEL:
+        return False
+    now, _ = cut.enumerated.eps_d_lower()
+    then, _ = before.enumerated.eps_d_lower()
+    if now is None or then is None:
+        return False
+    return math.log(now) - math.log(then) < STALLED
 
 
 def exact_channel(fn: Callable[..., Any], domain: Sequence[Any], *, pass_rng: bool = True,
