@@ -372,7 +372,7 @@ def test_deepening_is_bounded_by_work_not_the_clock():
         e = enumerate_channel(_counted_retry, [0, 1, 2, 3], max_depth=depth, allow_unexplored=True)
         step = next_depth(depth, e.runs, last)
         cut = Unexplored(e, depth)
-        if step is None or _stalled(cut, before):  # (outputs not declared: a stalled lower end stops it too)
+        if step is None or _stalled(cut, before, math.log(3)):  # (outputs not declared: a stalled lower end too)
             break
         depth, last, before = step, (depth, e.runs), cut
     assert depth > FIRST_DEPTH  # the rejection loop is cheap enough to be deepened

@@ -360,3 +360,12 @@ def test_an_unclamped_correct_sampler_is_sampled_saying_why():
     assert ok.verdict == "consistent" and ok.route == "black-box"
     assert "no upper end" in ok.route_reason and ok.white_box_interval["upper"] is None
     assert _nats(ok.white_box_interval["lower"]) <= 3
+
+
+@pytest.mark.slow  # several levels of the loop (about 20 s of CPU)
+def test_an_unclamped_sampler_claimed_just_below_its_eps_d_is_still_violated():
+    """s = 1, eps_d = 3 by hand, claimed 2.9999: the lower end rises towards 3 level by level (by more than a
+    quarter of what it lacks), so deepening goes on until it exceeds the claim, white-box."""
+    bad = audit(_unclamped(1), domain=[0, 1, 2, 3], eps=2.9999, seconds=600)
+    assert bad.verdict == "violated" and bad.route == "white-box (depth-bounded)"
+    assert 2.9999 < _nats(bad.eps_d_lower) <= 3

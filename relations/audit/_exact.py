@@ -663,13 +663,14 @@ class Unexplored(NotEnumerable):
         return (Unexplored, (self.enumerated, self.depth, self.closed))
 
 
-def deepening(explore: Callable[[int, float], T], *, seconds: float) -> T:
+def deepening(explore: Callable[[int, float], T], *, seconds: float, claim: float | None = None) -> T:
     """``explore(depth, seconds_left)`` at :data:`~relations.audit._enumerate.FIRST_DEPTH`, and again deeper
     each time it raises :class:`Unexplored` (a loop whose bound decided nothing) while
     :func:`~relations.audit._enumerate.next_depth` gives a depth and ``seconds`` last; then that :class:`Unexplored`
     propagates, or, when a deeper level fails (its time budget ran out), the deepest one found.  When the first
     level fails outright (not a loop cut short: a vector of bits read past the depth), it is run again at
-    :data:`~relations.audit._enumerate.MAX_DEPTH`.
+    :data:`~relations.audit._enumerate.MAX_DEPTH`.  ``claim``, the smallest ``eps_d`` claimed, tells when an
+    open loop's lower end has stalled (:func:`_stalled`).
 
     Examples
     --------
@@ -691,7 +692,7 @@ def deepening(explore: Callable[[int, float], T], *, seconds: float) -> T:
             return explore(depth, left)
         except Unexplored as cut:
             step = next_depth(depth, cut.enumerated.runs, last)
-            if step is None or time.monotonic() - start >= seconds or _stalled(cut, deepest):
+            if step is None or time.monotonic() - start >= seconds or _stalled(cut, deepest, claim):
                 raise
             deepest, last, depth = cut, (depth, cut.enumerated.runs), step
         except NotEnumerable:
@@ -706,15 +707,18 @@ def deepening(explore: Callable[[int, float], T], *, seconds: float) -> T:
 #: Work (paths times depth) below which a level is cheap: an open loop is deepened further even when its lower
 #: end stalled (a leak after 200 coin flips is found at 256 draws).
 CHEAP_LEVEL = 2**16
-#: Nats by which the lower end of an open loop's interval must rise from one level to the next to go deeper.
+#: Nats by which the lower end of an open loop's interval must rise from one level to the next to go deeper, when
+#: no ``eps_d`` claim says how far it has to go.
 STALLED = 0.01
 
 
-def _stalled(cut: Unexplored, before: Unexplored | None) -> bool:
+def _stalled(cut: Unexplored, before: Unexplored | None, claim: float | None = None) -> bool:
     """Whether to stop deepening an open loop (its outputs not declared, so only the lower end of its interval can
     decide, for ``violated``): its last level was not cheap (:data:`CHEAP_LEVEL`) and raised the lower end by less
-    than :data:`STALLED` nats.  A correct unclamped sampler (``x + Z``, every integer an output) would otherwise be
-    deepened to the end of the work allowed, its lower end creeping towards its true ``eps_d``, before sampling.
+    than a quarter of what it still lacks to exceed ``claim`` (the smallest ``eps_d`` claimed; without one, by less
+    than :data:`STALLED` nats).  A correct unclamped sampler (``x + Z``, every integer an output) would otherwise
+    be deepened to the end of the work allowed, its lower end creeping towards its true ``eps_d``, before sampling;
+    a claim just below the true ``eps_d`` keeps it deepening while the lower end still closes in.
 
     Examples
     --------
@@ -723,6 +727,9 @@ def _stalled(cut: Unexplored, before: Unexplored | None) -> bool:
     ...     return Unexplored(Enumerated([0], [[q], [F(1)]], runs, 0.0, (F(0), F(1, 2**20))), 40)
     >>> _stalled(cut(F(1, 3), 5000), cut(F(1, 3), 2000)), _stalled(cut(F(1, 3), 5000), None)
     (True, False)
+    >>> before = cut(F(1, 3) + F(1, 10**5), 2000)  # the lower end rose by 3e-5 nats to ln 3: stalled for a claim
+    >>> _stalled(cut(F(1, 3), 5000), before, claim=1.5), _stalled(cut(F(1, 3), 5000), before, claim=math.log(3) + 1e-6)
+    (True, False)
     """
     if before is None or cut.closed or cut.enumerated.runs * cut.depth <= CHEAP_LEVEL:
         return False
@@ -730,7 +737,10 @@ def _stalled(cut: Unexplored, before: Unexplored | None) -> bool:
     then, _ = before.enumerated.eps_d_lower()
     if now is None or then is None:
         return False
-    return math.log(now) - math.log(then) < STALLED
+    rise = math.log(now) - math.log(then)
+    if claim is None or not math.isfinite(claim):
+        return rise < STALLED
+    return rise < (claim - math.log(now)) / 4
 
 
 def exact_channel(fn: Callable[..., Any], domain: Sequence[Any], *, pass_rng: bool = True,

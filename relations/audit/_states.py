@@ -120,6 +120,19 @@ def hidden_stack(code: types.CodeType, lasti: int) -> bool:
     >>> plain(), in_list(), in_for(), in_int()
     (False, True, True, False)
     """
+    key = (code, lasti)
+    known = _HIDDEN.get(key)
+    if known is None:
+        if len(_HIDDEN) > 65536:
+            _HIDDEN.clear()
+        known = _HIDDEN[key] = _hidden_now(code, lasti)
+    return known
+
+
+_HIDDEN: dict[tuple[types.CodeType, int], bool] = {}  # static: the same few (code, instruction) at every draw
+
+
+def _hidden_now(code: types.CodeType, lasti: int) -> bool:
     depths = _depths(code)
     if not depths:
         return True
@@ -292,6 +305,19 @@ def live_locals(code: types.CodeType, lasti: int) -> frozenset[str] | None:
     >>> counted(0), rejection(5)
     (['n', 'tries'], ['n'])
     """
+    key = (code, lasti)
+    if key in _LIVE_AT:
+        return _LIVE_AT[key]
+    if len(_LIVE_AT) > 65536:
+        _LIVE_AT.clear()
+    found = _LIVE_AT[key] = _live_now(code, lasti)
+    return found
+
+
+_LIVE_AT: dict[tuple[types.CodeType, int], frozenset[str] | None] = {}  # static, as _HIDDEN
+
+
+def _live_now(code: types.CodeType, lasti: int) -> frozenset[str] | None:
     flow = _liveness(code)
     if flow is None:
         return None
