@@ -26,7 +26,13 @@ With ``--white-box`` it times the enumerating route instead, CPU time beside wal
    draws, each path replaying its prefix);
 3. the Canonne-Kamath-Steinke discrete Laplace sampler (scale 1, ``x + Z`` clamped to ``0..3``, written from
    the paper's algorithms with ``Fraction`` and ``random.randrange``): the enumeration of its four inputs to
-   depth 32 against 10,000 bare calls of the same function (``random`` not intercepted).
+   depth 32 against 10,000 bare calls of the same function (``random`` not intercepted);
+4. the loop samplers of issue 42 as whole processes (``python -m relations.cli audit``, wall and CPU of the
+   process and its workers, its verdict and route), each at a claim 5 % above and 5 % below its ``eps_d``
+   (computed here from the closed form): the discrete Gaussian (``sigma^2 = 1``) clamped to ``0..3``,
+   two-sided geometric noise (``rng.geometric(0.5) - rng.geometric(0.5)``) resampled until it lands in
+   ``0..3``, report-noisy-max over four noisy counts, and the unclamped discrete Laplace.  ``--loops`` runs
+   only these.
 """
 
 from __future__ import annotations
@@ -140,9 +146,104 @@ def white_box() -> None:
     print(json.dumps(rows))
 
 
+LOOPS = '''
+import random, sys
+sys.path.insert(0, {examples!r})
+sys.dont_write_bytecode = True
+import numpy as np
+from cks_samplers import discrete_gaussian, discrete_laplace
+
+def gauss(x):
+    return max(0, min(3, x + discrete_gaussian(1, random)))
+
+def resample(x, rng):
+    while True:
+        y = x + rng.geometric(0.5) - rng.geometric(0.5)
+        if 0 <= y <= 3:
+            return y
+
+def rnm(x, rng):
+    counts = [c + (i == x) for i, c in enumerate((3, 2, 2, 1))]
+    noisy = [c + rng.geometric(0.5) - rng.geometric(0.5) for c in counts]
+    return int(np.argmax(noisy))
+
+def laplace(x):
+    return x + discrete_laplace(1, 1, random)
+'''
+
+
+def _loop_eps() -> dict[str, float]:
+    """eps_d of each loop sampler from its closed form (not from the tool)."""
+    import math
+    from fractions import Fraction
+
+    w = {z: math.exp(-z * z / 2) for z in range(-60, 61)}
+    norm = sum(w.values())
+
+    def gauss(x: int, y: int) -> float:
+        return sum(p for z, p in w.items() if max(0, min(3, x + z)) == y) / norm
+
+    half = Fraction(1, 2)
+    rows = [[half ** abs(y - x) / sum(half ** abs(z - x) for z in range(4)) for y in range(4)] for x in range(4)]
+    noise = {z: Fraction(1, 3) * half ** abs(z) for z in range(-40, 41)}  # difference of two geometric(1/2)
+
+    def rnm_row(x: int) -> list[Fraction]:
+        counts = [c + (i == x) for i, c in enumerate((3, 2, 2, 1))]
+        dists = [{c + z: p for z, p in noise.items()} for c in counts]
+        out = []
+        for j in range(4):
+            total = Fraction(0)
+            for v, p in dists[j].items():
+                for i in range(4):  # np.argmax: the first of the largest
+                    if i != j:
+                        p *= sum(q for u, q in dists[i].items() if (u < v if i < j else u <= v))
+                total += p
+            out.append(total)
+        return out
+    r = [rnm_row(x) for x in range(4)]
+    return {"gauss": max(math.log(gauss(x, y) / gauss(x2, y)) for x in range(4) for x2 in range(4) for y in range(4)),
+            "resample": math.log(max(a / b for u in rows for v in rows for a, b in zip(u, v))),
+            "rnm": math.log(max(a / b for u in r for v in r for a, b in zip(u, v))), "laplace": 3.0}
+
+
+def loops() -> None:
+    """Whole-process audits of the loop samplers of issue 42, 5 % above and below their eps_d."""
+    import subprocess
+
+    examples = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "examples")
+    eps = _loop_eps()
+    rows = {}
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "loops.py")
+        with open(path, "w") as fh:
+            fh.write(LOOPS.format(examples=os.path.abspath(examples)))
+        for name, outputs in (("gauss", True), ("resample", True), ("rnm", False), ("laplace", False)):
+            for factor in (1.05, 0.95):
+                args = [sys.executable, "-m", "relations.cli", "audit", f"{path}:{name}", "--domain", "0,1,2,3",
+                        "--eps", repr(factor * eps[name]), "--json"] + (["--outputs", "0,1,2,3"] if outputs else [])
+                wall, before = time.perf_counter(), os.times()
+                out = subprocess.run(args, capture_output=True, text=True, check=False)
+                after = os.times()
+                spent = [round(time.perf_counter() - wall, 1), round(after.children_user + after.children_system
+                                                                    - before.children_user - before.children_system, 1)]
+                try:
+                    report = json.loads(out.stdout)
+                    answer = f"{report['verdict']} ({report['route']})"
+                except (ValueError, KeyError):
+                    answer = (out.stderr.strip().splitlines() or ["?"])[-1]
+                rows[f"{name} eps_d={eps[name]:.4g} claim x{factor} (s, wall/cpu)"] = [*spent, answer]
+    for name, value in rows.items():
+        print(f"  {name:58s} {value}")
+    print(json.dumps(rows))
+
+
 def main() -> None:
+    if "--loops" in sys.argv:
+        loops()
+        return
     if "--white-box" in sys.argv:
         white_box()
+        loops()
         return
     quick, full = "--quick" in sys.argv, "--full" in sys.argv
     k, samples = (64, 1_000_000) if full else ((8, 20_000) if quick else (16, 200_000))

@@ -344,30 +344,38 @@ def test_a_loop_is_followed_deeper_while_its_bound_decides_nothing():
 
 
 def test_deepening_is_decided_by_a_count_of_work():
-    """The quick version of the test below: the next level (twice the depth) is taken while its predicted
-    work, 4 * paths * depth, stays within DEEPENING_WORK, whatever the clock."""
-    from relations.audit._enumerate import DEEPENING_WORK, deeper
+    """The quick version of the test below: the next level goes deeper while its predicted work (paths times
+    depth) stays within DEEPENING_WORK, whatever the clock; the paths are predicted from their growth between the
+    last two levels (by hand: 1000 paths at 32 draws and 2000 at 40 double every 8 draws, so 80 draws would take
+    2^5 * 2000 paths, 60 draws about 2^2.5 * 2000 and 50 draws 2^1.25 * 2000)."""
+    from relations.audit._enumerate import DEEPENING_WORK, next_depth
 
-    assert deeper(128, DEEPENING_WORK // 512) and not deeper(128, DEEPENING_WORK // 512 + 1)
-    assert deeper(256, DEEPENING_WORK // 1024) and not deeper(256, DEEPENING_WORK // 1024 + 1)
+    assert next_depth(32, 1000) == 40  # the growth is not known yet: a quarter deeper
+    assert next_depth(40, 1000, (32, 1000)) == 80  # no growth: twice the depth
+    assert 2000 * 2**5 * 80 > DEEPENING_WORK >= 2000 * 2**2.5 * 60
+    assert next_depth(40, 2000, (32, 1000)) == 60  # 80 draws: too many paths
+    fast = DEEPENING_WORK / (50 * 2 ** (10 / 8))  # paths at 40 draws for which 50 draws is just within the work
+    assert next_depth(40, int(0.99 * fast), (32, int(0.99 * fast) // 2)) == 50
+    assert next_depth(40, int(fast) * 2, (32, int(fast))) is None
+    assert next_depth(1024, 1, (512, 1)) is None and next_depth(640, 1, (320, 1)) == 1024
 
 
 @pytest.mark.slow  # enumerates the rejection loop at every depth, then audits it (about 25 s)
 def test_deepening_is_bounded_by_work_not_the_clock():
-    """Levels of 32, 64, 128, ... draws (FIRST_DEPTH, doubled) while the next level's predicted work, 4 * paths *
-    depth, stays within DEEPENING_WORK: a count, so the audit stops at the same depth on any machine, and says
-    which."""
-    from relations.audit._enumerate import DEEPENING_WORK, FIRST_DEPTH, deeper
-    from relations.audit._exact import mass_text
+    """Levels of FIRST_DEPTH draws, then deeper (next_depth) while the next level's predicted work stays within
+    DEEPENING_WORK: a count, so the audit stops at the same depth on any machine, and says which."""
+    from relations.audit._enumerate import FIRST_DEPTH, next_depth
+    from relations.audit._exact import Unexplored, _stalled, mass_text
 
-    assert deeper(128, DEEPENING_WORK // 512) and not deeper(128, DEEPENING_WORK // 512 + 1)
-    depth = FIRST_DEPTH
+    depth, last, before = FIRST_DEPTH, None, None
     while True:
         e = enumerate_channel(_counted_retry, [0, 1, 2, 3], max_depth=depth, allow_unexplored=True)
-        if 4 * e.runs * depth > DEEPENING_WORK or depth == 1024:
+        step = next_depth(depth, e.runs, last)
+        cut = Unexplored(e, depth)
+        if step is None or _stalled(cut, before, math.log(3)):  # (outputs not declared: a stalled lower end too)
             break
-        depth *= 2
-    assert depth > 128  # the rejection loop is cheap enough to be deepened at least once
+        depth, last, before = step, (depth, e.runs), cut
+    assert depth > FIRST_DEPTH  # the rejection loop is cheap enough to be deepened
     report = audit(_counted_retry, domain=[0, 1, 2, 3], eps="ln(3)", samples=10_000, seed=2)
     assert f"more than {depth} draws" in report.route_reason
     assert f"up to {mass_text(max(e.unexplored))} per input" in report.route_reason

@@ -28,12 +28,13 @@ input's *unexplored mass*, so every entry of its row is known within that mass, 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-__all__ = ["MAX_PATHS", "MAX_DEPTH", "FIRST_DEPTH", "MAX_DEEPENING", "DEEPENING_WORK", "deeper", "MAX_OUTCOMES", "Truncated", "THRESHOLD_ROUNDING", "NotEnumerable", "HiddenRandomness",
+__all__ = ["MAX_PATHS", "MAX_DEPTH", "FIRST_DEPTH", "MAX_DEEPENING", "DEEPENING_WORK", "next_depth", "MAX_OUTCOMES", "Truncated", "THRESHOLD_ROUNDING", "NotEnumerable", "HiddenRandomness",
            "Replay", "Jump", "uniform_weights", "exact_threshold", "float_radius", "NUMPY_COMPARISONS", "UniformDraw",
            "ScaledDraw"]
 
@@ -49,28 +50,49 @@ MAX_PATHS = 1_000_000
 MAX_DEPTH = 128
 #: Depth of the first level of a loop on draws in the audit (:func:`~relations.audit._exact.deepening`): a loop
 #: whose states repeat is cut at every repeated state, so its paths are short and a shallow level often decides;
-#: the levels then double (64, 128, ...).  A level that fails outright (not a loop: a vector of bits read past
+#: the levels then go deeper (:func:`next_depth`).  A level that fails outright (not a loop: a vector of bits read past
 #: the depth) is run again at :data:`MAX_DEPTH`.
 FIRST_DEPTH = 32
-#: Deepest a loop on draws is followed: when the bound at one depth decides nothing, the depth is doubled
-#: (256, 512, 1024) while :func:`deeper` says so.
+#: Deepest a loop on draws is followed: when the bound at one depth decides nothing, the next level goes deeper
+#: (:func:`next_depth`) up to this depth.
 MAX_DEEPENING = 1024
-#: Work a deeper level of a loop may take, in draws replayed (its paths times their depth): a level costs
-#: about four times the last, each path being replayed from its start.
+#: Work a deeper level of a loop may take, in draws replayed (its predicted paths times its depth).
 DEEPENING_WORK = 4_000_000
 
 
-def deeper(depth: int, runs: int) -> bool:
-    """Whether to double ``depth`` after a level of ``runs`` paths: not past :data:`MAX_DEEPENING`, and only when
-    the next level's predicted work, ``4 * runs * depth`` draws, is within :data:`DEEPENING_WORK`.  A count,
-    not a clock, so that the same audit goes as deep on any machine (the time budget still stops a level).
+def next_depth(depth: int, runs: int, last: tuple[int, int] | None = None) -> int | None:
+    """The depth of the next level after one of ``runs`` paths cut at ``depth`` draws, or ``None`` to stop.
+
+    The paths of a loop grow with the depth, slowly for a loop of coin flips (linearly), fast for loops within
+    loops (the Canonne-Kamath-Steinke samplers: about twice the paths per 8 draws), so the step is chosen from
+    the growth seen: after the first level the next is a quarter deeper (``last`` is ``None``: the growth is not
+    known yet); then, with ``last = (depth0, runs0)`` the level before, the paths are predicted to grow by
+    ``(runs / runs0) ** (1 / (depth - depth0))`` per draw, and the next level is the deepest of twice, one and a
+    half and one and a quarter the depth (at least 8 draws more) whose predicted work, paths times depth, stays
+    within :data:`DEEPENING_WORK`; never past :data:`MAX_DEEPENING`.  A count, not a clock, so that the same
+    audit goes as deep on any machine (the time budget still stops a level).
 
     Examples
     --------
-    >>> deeper(128, 3000), deeper(256, 6000), deeper(1024, 1)
-    (True, False, False)
+    >>> next_depth(32, 1000), next_depth(40, 1250, (32, 1000)), next_depth(40, 26000, (32, 12700))
+    (40, 80, 50)
+    >>> next_depth(1024, 1, (512, 1)), next_depth(40, 10**6, (32, 10**5))
+    (None, None)
     """
-    return depth * 2 <= MAX_DEEPENING and 4 * runs * depth <= DEEPENING_WORK
+    if depth >= MAX_DEEPENING:
+        return None
+    steps = [max(depth + 8, depth + depth // 4)] if last is None else [2 * depth, depth + depth // 2,
+                                                                         max(depth + 8, depth + depth // 4)]
+    d0, r0 = last if last is not None else (depth, runs)
+    rate = math.log(max(runs, 1) / max(r0, 1)) / (depth - d0) if depth > d0 else 0.0  # log-growth per draw
+    for d in steps:
+        d = min(d, MAX_DEEPENING)
+        paths = runs * max(math.exp(min(rate * (d - depth), 700.0)), d / depth)
+        if paths * d <= DEEPENING_WORK:
+            return d
+    return None
+
+
 #: Most outcomes one finite draw may have.
 MAX_OUTCOMES = 100_000
 

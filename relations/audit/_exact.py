@@ -27,7 +27,7 @@ from relations.audit._enumerate import (
     NotEnumerable,
     Replay,
     Truncated,
-    deeper,
+    next_depth,
 )
 from relations.audit._generator import EnumeratingGenerator
 from relations.audit._intercept import HiddenEntropy, intercepted_globals
@@ -340,6 +340,7 @@ def _channel(fn: Callable[..., Any], domain: Sequence[Any], pass_rng: bool, max_
                 if looped is not None:
                     row, lost, r = looped
                 elif walk.max_depth > LOOP_PROBE:
+                    walk.estimate(x)  # a tree far beyond the limits is refused at once, not after the budget
                     row, lost, r = walk.paths(x)
             raw_rows.append(row)
             unexplored.append(lost)
@@ -390,6 +391,35 @@ class _Walk:
             if _state(g) != before and not _excused(g, self.current):
                 raise HiddenRandomness(f"the randomizer draws from {name}, a generator built before the "
                                        "audit ran (at import): its draws cannot be enumerated")
+
+    def estimate(self, x: Any) -> float:
+        """Knuth's estimate of the number of paths of ``x`` to the walk's depth (the mean, over :data:`PROBES` paths
+        taken at random, of the product of the branch counts met along each), with the time one path took;
+        :class:`~relations.audit._enumerate.NotEnumerable` when it exceeds four times the path limit, or four
+        times the time left (report-noisy-max over eight geometric draws: billions of paths).  The random paths
+        come from a fixed sequence, so the estimate is the same on any machine."""
+        start = time.monotonic()
+        total = 0.0
+        state = [0x9E3779B97F4A7C15]
+        for _ in range(PROBES):
+            replay = _Probe(self.max_outcomes, self.max_depth, state)
+            try:
+                _run(self.fn, x, self.pass_rng, replay, self.current)
+            except Truncated:
+                pass
+            except Exception:  # noqa: BLE001 - the walk proper meets the same failure and reports it
+                return 0.0
+            total += replay.size
+        paths = total / PROBES
+        each = (time.monotonic() - start) / PROBES
+        if paths > 4 * self.max_paths:
+            raise NotEnumerable(f"about {paths:.2g} paths through the randomizer (estimated from {PROBES} random "
+                                f"paths), beyond the limit of {self.max_paths}")
+        if self.deadline is not None and paths * each > 4 * max(0.0, self.deadline - time.monotonic()):
+            raise NotEnumerable(f"about {paths:.2g} paths through the randomizer (estimated from {PROBES} random "
+                                f"paths), about {paths * each:.2g} s, beyond the white-box time budget of "
+                                f"{self.seconds:g} s")
+        return paths
 
     def paths(self, x: Any, depth: int | None = None, probe: bool = False) -> tuple[dict[int, Fraction], Fraction, float]:
         """Every path of input ``x`` (to ``depth`` draws, at most the walk's): its row (output number to
@@ -473,17 +503,19 @@ class _Walk:
         n, width = len(targets) + 1, len(outputs) + 1  # the last column: unexplored
         moves: list[dict[int, Fraction]] = [{} for _ in range(n)]
         exits = [[Fraction(0)] * width for _ in range(n)]
-        radius = 1.0
+        radius = 1.0  # the rounding of the paths from the start to a repeated state or an end
+        inner = 1.0  # the largest rounding of one round: from a repeated state to the next or to an end
 
         def place(node: int, prob: Fraction, r: float) -> tuple[int, Fraction]:
+            nonlocal radius, inner
             k = owner(node)
-            base, base_r = (Fraction(1), 1.0) if k == -1 else (node_prob[k], radius_at[k])
-            if k != -1 and r != base_r:  # a float weight inside the loop: its rounding would compound
-                raise _NoChain()
-            return (0 if k == -1 else index[k]), prob / base
+            if k == -1:
+                radius = max(radius, r)
+                return 0, prob
+            inner = max(inner, r / radius_at[k])  # (a radius is a product of 1 + the roundings of its choices)
+            return index[k], prob / node_prob[k]
 
         for kind, prob, r, node, payload in leaves:
-            radius = max(radius, r)
             k, c = place(node, prob, r)
             if kind == 2:
                 moves[k][index[payload]] = moves[k].get(index[payload], Fraction(0)) + c
@@ -496,11 +528,75 @@ class _Walk:
         if solved is None:
             raise _NoChain()
         start = solved[0]
+        if inner > 1.0:  # a float weight inside the loop: its rounding, compounded over the rounds
+            radius *= _compounded(moves, exits, start, (inner - 1.0) * (1 + 2.0**-20))  # (floats' own rounding)
         row = {j: p for j, p in enumerate(start[:-1]) if p}
         return row, start[-1], radius
 
 
+def _compounded(moves: list[dict[int, Fraction]], exits: list[list[Fraction]], start: list[Fraction],
+                eps: float) -> float:
+    """The relative rounding of the start's absorption probabilities when every round of a chain (from a repeated
+    state to the next, or to an end) has its probability within a relative ``eps`` of the exact one, as
+    ``1 + r``; :class:`_NoChain` when it cannot be bounded.
+
+    Each true entry is at most the one of the chain whose rounds all weigh ``1 + eps`` times more (its Neumann
+    series term by term), and at least ``1 - eps`` times less, which moves it no further (``(1 + e)^m - 1 >= 1 -
+    (1 - e)^m``).  That chain converges when ``(1 + eps)`` times the spectral radius of the moves stays below 1:
+    with ``h`` the expected number of rounds from each state (solved exactly), the spectral radius is at most
+    ``1 - 1 / max h``, so ``eps < 1 / (max h - 1)`` (with a factor 2 to spare) is enough.  The rounds leave the
+    start's own row alone: its paths' roundings are those of the radius already.
+
+    Examples
+    --------
+    A loop that repeats with probability 1/2 (its two rounds' weights rounded by 1e-12): two rounds expected, so
+    the rounding of the answer is about twice 1e-12.
+
+    >>> from fractions import Fraction as F
+    >>> moves = [{1: F(1)}, {1: F(1, 2)}]
+    >>> exits = [[F(0), F(0)], [F(1, 2), F(0)]]
+    >>> r = _compounded(moves, exits, [F(1), F(0)], 1e-12)
+    >>> 2e-12 < r - 1 < 3e-12  # (and 2^-40 for the floats)
+    True
+    """
+    n = len(moves)
+    steps = solve_chain([moves[k] if k else {} for k in range(n)], [[Fraction(int(k > 0))] for k in range(n)])
+    if steps is None or any(h[0] < 0 for h in steps):
+        raise _NoChain()
+    most = max(float(h[0]) for h in steps)
+    if most > 1 and 2 * eps * (most - 1) >= 1:
+        raise _NoChain()
+    grow = 1 + Fraction(eps)
+    high = solve_chain([{m: p * grow for m, p in moves[k].items()} if k else moves[k] for k in range(n)],
+                       [[x * grow for x in exits[k]] if k else exits[k] for k in range(n)])
+    if high is None:
+        raise _NoChain()
+    ratio = max((float(h / v) for h, v in zip(high[0], start) if v > 0), default=1.0)
+    return max(ratio, 1.0) * (1 + 2.0**-40)
+
+
 _CUT = object()
+
+#: Random paths :meth:`_Walk.estimate` takes to estimate the size of a tree of draws.
+PROBES = 64
+
+
+class _Probe(Replay):
+    """A replay that takes one random branch at each draw (from a fixed sequence of 64-bit LCG states, shared
+    through ``state``) and counts the product of the branch counts met (``size``: Knuth's estimator)."""
+
+    def __init__(self, max_outcomes: int, max_depth: int, state: list[int]):
+        super().__init__(max_outcomes, max_depth)
+        self.state, self.size = state, 1.0
+
+    def decide(self, weights: Sequence[Fraction], radii: Sequence[float] | None = None) -> int:
+        depth = len(self.trail)
+        if depth == len(self.forced) and depth < self.max_depth and len(weights) <= self.max_outcomes:
+            live = [i for i, w in enumerate(weights) if w]
+            self.state[0] = (self.state[0] * 6364136223846793005 + 1442695040888963407) % 2**64
+            self.forced.append(live[(self.state[0] >> 33) % len(live)])
+            self.size *= len(live)
+        return super().decide(weights, radii)
 
 
 def _total(bucket: dict[int, int]) -> Fraction:
@@ -576,20 +672,23 @@ class Unexplored(NotEnumerable):
                          "unexplored": mass_text(max(enumerated.unexplored))}
         super().__init__(f"a loop on draws: paths of more than {depth} draws were not followed (unexplored mass "
                          f"up to {mass_text(max(enumerated.unexplored))} per input), so eps_d is known only within "
-                         f"[{lower}, {upper or 'inf'}" + ("]" if upper not in (None, "inf") else ")"))
+                         f"[{lower}, {upper or 'inf'}" + ("]" if upper not in (None, "inf") else ")")
+                         + ("" if closed else "; no upper end: the outputs are not declared (--outputs), and the "
+                            "unexplored mass may reach outputs never seen (no tail bound is derived from the code)"))
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickled with what it was made from (an audit's child process sends it back)."""
         return (Unexplored, (self.enumerated, self.depth, self.closed))
 
 
-def deepening(explore: Callable[[int, float], T], *, seconds: float) -> T:
-    """``explore(depth, seconds_left)`` at :data:`~relations.audit._enumerate.FIRST_DEPTH`, and again at twice the
-    depth each time it raises :class:`Unexplored` (a loop whose bound decided nothing) while
-    :func:`~relations.audit._enumerate.deeper` allows it and ``seconds`` last; then that :class:`Unexplored`
+def deepening(explore: Callable[[int, float], T], *, seconds: float, claim: float | None = None) -> T:
+    """``explore(depth, seconds_left)`` at :data:`~relations.audit._enumerate.FIRST_DEPTH`, and again deeper
+    each time it raises :class:`Unexplored` (a loop whose bound decided nothing) while
+    :func:`~relations.audit._enumerate.next_depth` gives a depth and ``seconds`` last; then that :class:`Unexplored`
     propagates, or, when a deeper level fails (its time budget ran out), the deepest one found.  When the first
     level fails outright (not a loop cut short: a vector of bits read past the depth), it is run again at
-    :data:`~relations.audit._enumerate.MAX_DEPTH`.
+    :data:`~relations.audit._enumerate.MAX_DEPTH`.  ``claim``, the smallest ``eps_d`` claimed, tells when an
+    open loop's lower end has stalled (:func:`_stalled`).
 
     Examples
     --------
@@ -597,11 +696,12 @@ def deepening(explore: Callable[[int, float], T], *, seconds: float) -> T:
     ...     if depth < 512:
     ...         raise Unexplored(Enumerated([0], [[Fraction(1, 2)]], 10, 0.0, (Fraction(1, 2),)), depth)
     ...     return depth
-    >>> deepening(explore, seconds=60.0)
-    512
+    >>> deepening(explore, seconds=60.0)  # levels of 32, 40, 80, 160, 320 and 640 draws
+    640
     """
     start, depth = time.monotonic(), FIRST_DEPTH
     deepest: Unexplored | None = None
+    last: tuple[int, int] | None = None
     first = True
     while True:
         left = seconds if first else seconds - (time.monotonic() - start)
@@ -609,9 +709,10 @@ def deepening(explore: Callable[[int, float], T], *, seconds: float) -> T:
         try:
             return explore(depth, left)
         except Unexplored as cut:
-            if not deeper(depth, cut.enumerated.runs) or time.monotonic() - start >= seconds:
+            step = next_depth(depth, cut.enumerated.runs, last)
+            if step is None or time.monotonic() - start >= seconds or _stalled(cut, deepest, claim):
                 raise
-            deepest = cut
+            deepest, last, depth = cut, (depth, cut.enumerated.runs), step
         except NotEnumerable:
             if deepest is None and depth < MAX_DEPTH and time.monotonic() - start < seconds:
                 depth = MAX_DEPTH  # not a loop cut short (a vector of bits read past the depth): at full depth
@@ -619,7 +720,45 @@ def deepening(explore: Callable[[int, float], T], *, seconds: float) -> T:
             if deepest is None:
                 raise
             raise deepest from None  # the time budget ran out while deepening: the deepest bound found
-        depth *= 2
+
+
+#: Work (paths times depth) below which a level is cheap: an open loop is deepened further even when its lower
+#: end stalled (a leak after 200 coin flips is found at 256 draws).
+CHEAP_LEVEL = 2**16
+#: Nats by which the lower end of an open loop's interval must rise from one level to the next to go deeper, when
+#: no ``eps_d`` claim says how far it has to go.
+STALLED = 0.01
+
+
+def _stalled(cut: Unexplored, before: Unexplored | None, claim: float | None = None) -> bool:
+    """Whether to stop deepening an open loop (its outputs not declared, so only the lower end of its interval can
+    decide, for ``violated``): its last level was not cheap (:data:`CHEAP_LEVEL`) and raised the lower end by less
+    than a quarter of what it still lacks to exceed ``claim`` (the smallest ``eps_d`` claimed; without one, by less
+    than :data:`STALLED` nats).  A correct unclamped sampler (``x + Z``, every integer an output) would otherwise
+    be deepened to the end of the work allowed, its lower end creeping towards its true ``eps_d``, before sampling;
+    a claim just below the true ``eps_d`` keeps it deepening while the lower end still closes in.
+
+    Examples
+    --------
+    >>> F = Fraction
+    >>> def cut(q, runs):
+    ...     return Unexplored(Enumerated([0], [[q], [F(1)]], runs, 0.0, (F(0), F(1, 2**20))), 40)
+    >>> _stalled(cut(F(1, 3), 5000), cut(F(1, 3), 2000)), _stalled(cut(F(1, 3), 5000), None)
+    (True, False)
+    >>> before = cut(F(1, 3) + F(1, 10**5), 2000)  # the lower end rose by 3e-5 nats to ln 3: stalled for a claim
+    >>> _stalled(cut(F(1, 3), 5000), before, claim=1.5), _stalled(cut(F(1, 3), 5000), before, claim=math.log(3) + 1e-6)
+    (True, False)
+    """
+    if before is None or cut.closed or cut.enumerated.runs * cut.depth <= CHEAP_LEVEL:
+        return False
+    now, _ = cut.enumerated.eps_d_lower()
+    then, _ = before.enumerated.eps_d_lower()
+    if now is None or then is None:
+        return False
+    rise = math.log(now) - math.log(then)
+    if claim is None or not math.isfinite(claim):
+        return rise < STALLED
+    return rise < (claim - math.log(now)) / 4
 
 
 def exact_channel(fn: Callable[..., Any], domain: Sequence[Any], *, pass_rng: bool = True,

@@ -21,6 +21,7 @@ from relations.audit._enumerate import (
     NotEnumerable,
     Replay,
     ScaledDraw,
+    Truncated,
     UniformDraw,
     exact_threshold,
     float_radius,
@@ -44,7 +45,7 @@ def through(f: Callable[..., Any]) -> Callable[..., Any]:
     return f
 
 
-def _split(low: int, n: int) -> tuple[list[Fraction], tuple[int, int]] | None:
+def _split(low: int, n: int) -> tuple[tuple[Fraction, Fraction], tuple[int, int]] | None:
     """An integer draw in ``[low, low + n)`` that the code only compares with a number (``rng.randrange(d) <
     p.numerator``, see :func:`~relations.audit._states.compared_with`): the weights of the two sides of the
     comparison and a value on each side (every value on one side gives the code the same answer, so one branch per
@@ -67,6 +68,20 @@ def _split(low: int, n: int) -> tuple[list[Fraction], tuple[int, int]] | None:
     if found is None:
         return None
     op, t = found
+    key = (op, t, low, n)
+    known = _SPLITS.get(key)
+    if known is None:
+        known = _SPLITS[key] = _sides(op, t, low, n)
+        if len(_SPLITS) > 65536:
+            _SPLITS.clear()
+    return known
+
+
+_SPLITS: dict[tuple, tuple[tuple[Fraction, Fraction], tuple[int, int]]] = {}  # every path compares with the same few bounds
+
+
+def _sides(op: str, t: Any, low: int, n: int) -> tuple[tuple[Fraction, Fraction], tuple[int, int]]:
+    """The weights of the two sides of ``v op t`` for ``v`` uniform in ``[low, low + n)``, and a value on each."""
     q = Fraction(t)
     high = low + n
     if op in ("<", ">="):  # v < t  iff  v < ceil(t)
@@ -85,7 +100,7 @@ def _split(low: int, n: int) -> tuple[list[Fraction], tuple[int, int]] | None:
         equal = (int(q.numerator), other) if hit else (other, other)
         count = int(hit) if op == "==" else n - int(hit)
         sides = equal if op == "==" else (equal[1], equal[0])
-    return [Fraction(count, n), Fraction(n - count, n)], sides
+    return (Fraction(count, n), Fraction(n - count, n)), sides
 
 
 def _is_draw(f: Any) -> bool:
@@ -121,6 +136,28 @@ def _bernoulli_radius(p: Any) -> float:
     if isinstance(p, (int, Fraction)) or not 0 < q < 1:
         return 0.0
     return THRESHOLD_ROUNDING * max(1.0, float(q / (1 - q)), float((1 - q) / q))
+
+
+_GEOMETRIC: dict[tuple[Fraction, int, float], tuple[list[Fraction], list[float] | None]] = {}
+
+
+def _geometric(q: Fraction, n: int, r: float) -> tuple[list[Fraction], list[float] | None]:
+    """The weights of a geometric ``q`` cut after ``n`` outcomes (the last weight: the tail), and their relative
+    roundings (``r`` per trial, compounded over the trials of each outcome; ``None`` when exact)."""
+    key = (q, n, r)
+    known = _GEOMETRIC.get(key)
+    if known is None:
+        miss = 1 - q
+        weights, w = [], q
+        for _ in range(n):
+            weights.append(w)
+            w *= miss
+        weights.append(w / q)  # (1 - q)^n
+        radii = [(1 + r) ** min(k + 1, n) - 1 for k in range(n + 1)] if r else None
+        if len(_GEOMETRIC) > 256:
+            _GEOMETRIC.clear()
+        known = _GEOMETRIC[key] = (weights, radii)
+    return known
 
 
 def _too_many(size: Any, outcomes: int) -> bool:
@@ -259,20 +296,33 @@ class EnumeratingGenerator:
         return self._sized(size, lambda: self._replay.decide(weights, radii))
 
     def geometric(self, p: float, size: Any = None) -> Any:
-        """Geometric ``p`` (trials up to the first success, from 1), as the loop of Bernoulli trials it is: each
-        trial one choice, so the enumeration follows it to the depth and carries the rest as unexplored mass
-        (``p`` at its exact binary value)."""
+        """Geometric ``p`` (trials up to the first success, from 1), as one draw of ``n + 1`` outcomes: ``1 ..
+        n`` with their exact weights ``p (1 - p)^(k - 1)``, and the tail ``k > n`` of weight ``(1 - p)^n``, which
+        ends the path as cut (:class:`~relations.audit._enumerate.Truncated`: its mass is the unexplored mass,
+        exactly).  ``n`` makes the tail at most ``2^-depth`` for the enumeration's depth, so that a deeper level
+        narrows it too (``p`` at its exact binary value).
+
+        Examples
+        --------
+        >>> from relations.audit._enumerate import Replay
+        >>> g = EnumeratingGenerator(Replay(100, max_depth=4))
+        >>> g.geometric(0.5), [float(w) for w in _geometric(Fraction(1, 2), 4, 0.0)[0]]
+        (1, [0.5, 0.25, 0.125, 0.0625, 0.0625])
+        """
         q = Fraction(p)
         if not 0 < q <= 1:
             raise NotEnumerable(f"geometric with p = {p!r}")
-        r = _bernoulli_radius(p)
-        radii = [r, r] if r else None
+        if q == 1:
+            return self._sized(size, lambda: 1)
+        n = min(max(1, math.ceil(self._replay.max_depth * math.log(2) / -math.log1p(-float(q)))),
+                self._replay.max_outcomes - 1)
+        weights, radii = _geometric(q, n, _bernoulli_radius(p))
 
         def one() -> int:
-            k = 1
-            while self._replay.decide([q, 1 - q], radii) == 1:
-                k += 1
-            return k
+            k = self._replay.decide(weights, radii)
+            if k == n:  # the tail, beyond the enumeration's reach
+                raise Truncated()
+            return k + 1
         return self._sized(size, one)
 
     def __getattr__(self, name: str) -> Any:

@@ -297,7 +297,7 @@ def audit(fn: Callable[..., Any], *, domain: Sequence[Any], eps: Any = None, cla
     def calls() -> AuditReport | Enumerated:
         """Every part of the audit that calls ``fn``: run apart."""
         try:
-            return deepening(explore, seconds=o.seconds)
+            return deepening(explore, seconds=o.seconds, claim=eps_d_claim(parsed))
         except NotEnumerable as exc:
             if o.samples is None:
                 raise
@@ -442,6 +442,19 @@ def _claims(eps: Any, claims: Sequence[str]) -> list:
     if eps is not None:
         parsed.insert(0, parse_claim(f"eps_d <= {eps}"))
     return parsed
+
+
+def eps_d_claim(claims: Sequence[Any]) -> float | None:
+    """The smallest finite bound of the ``eps_d <=`` (or ``<``) claims, or ``None``.
+
+    Examples
+    --------
+    >>> eps_d_claim(_claims("2", ["eps_d <= 1.5", "eps_i <= 1"]))
+    1.5
+    """
+    bounds = [float(c.bound) for c in claims if c.name == "eps_d" and c.op in ("<=", "<")]
+    finite = [b for b in bounds if math.isfinite(b)]
+    return min(finite) if finite else None
 
 
 def _bound(eps: Any) -> float | None:

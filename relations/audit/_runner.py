@@ -32,6 +32,7 @@ from relations.audit._report import (
     decide_channel,
     declared_outputs,
     depth_bounded_report,
+    eps_d_claim,
     factorised_report,
 )
 from relations.audit._vectors import Factorised
@@ -454,7 +455,7 @@ def _deepening(pool: Pool, job: dict, domain: list, parsed: list, prior: Any, de
         return _white(job["target"], domain, [_check(a) for a in answers], parsed, prior, declared, extra, depth,
                       outputs)
 
-    return deepening(explore, seconds=seconds)
+    return deepening(explore, seconds=seconds, claim=eps_d_claim(parsed))
 
 
 def _one_process(pool: Pool, job: dict, n: int) -> list[dict]:
