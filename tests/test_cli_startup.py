@@ -114,3 +114,33 @@ def test_the_fast_path_says_what_typer_says(args, monkeypatch, capsys):
     assert said[0] == said[1]
     assert said[0][0] in (0, 2) and (said[0][0] == 0) == (said[0][2] == "")
 
+
+def _command_line_process(extra: str) -> subprocess.CompletedProcess:
+    """``relations measure EXAMPLE`` as the console script runs it (:func:`relations._processes.run_command_line`),
+    after ``extra`` (Python run first in the same process)."""
+    code = (f"{extra}\nfrom relations._processes import run_command_line\nfrom relations.cli import main\n"
+            f"run_command_line(main, ['measure', {EXAMPLE!r}, '--json'])")
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120)
+
+
+def test_measure_ends_at_once_with_its_output_and_clean_ups():
+    """The fast path ends the process without the interpreter's shutdown (an object's ``__del__`` is not run): its
+    output whole, the atexit clean-ups run, status 0."""
+    import json
+
+    res = _command_line_process("import atexit, sys\natexit.register(lambda: print('clean-up ran', file=sys.stderr))\n"
+                                "class Kept:\n    def __del__(self):\n        print('torn down', file=sys.stderr)\n"
+                                "kept = Kept()")
+    assert res.returncode == 0, res.stderr
+    assert json.loads(res.stdout)["eps_d"]["exact"] == "ln(13/7)"
+    assert res.stderr == "clean-up ran\n"
+
+
+def test_measure_waits_for_a_thread_it_did_not_start():
+    """Another thread running when the command has returned: the ordinary shutdown, which waits for it."""
+    res = _command_line_process("import sys, threading, time\nfrom relations import _processes\n"
+                                "def late():\n    while not _processes._NOTHING_BEHIND:\n        time.sleep(0.01)\n"
+                                "    time.sleep(0.3)\n    print('thread done', file=sys.stderr)\n"
+                                "threading.Thread(target=late).start()")
+    assert res.returncode == 0, res.stderr
+    assert res.stderr == "thread done\n" and '"eps_d"' in res.stdout

@@ -103,4 +103,7 @@ def run_fast(args: list[str]) -> bool:
     fmt = output_format(options["fmt"], options["json_out"])
     run_measure(options["file"], console=table_console, fmt=fmt, bits=options["bits"], notion=options["notion"],
                 mode=options["mode"], latex_env=options["latex_env"], repeat=options["repeat"])
+    from relations._processes import leaves_nothing_behind
+
+    leaves_nothing_behind()  # the process may end without the interpreter's shutdown
     return True
