@@ -398,6 +398,10 @@ def _end_now() -> None:
     except BaseException:  # e.g. the reader went away since: the ordinary shutdown reports it as always
         return
     atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):  # what the clean-ups wrote
+        with contextlib.suppress(BaseException):
+            if stream is not None:
+                stream.flush()
     os._exit(0)
 
 

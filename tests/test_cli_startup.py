@@ -120,7 +120,8 @@ def _command_line_process(extra: str) -> subprocess.CompletedProcess:
     after ``extra`` (Python run first in the same process)."""
     code = (f"{extra}\nfrom relations._processes import run_command_line\nfrom relations.cli import main\n"
             f"run_command_line(main, ['measure', {EXAMPLE!r}, '--json'])")
-    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}  # standard output block-buffered
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120, env=env)
 
 
 def test_measure_ends_at_once_with_its_output_and_clean_ups():
@@ -128,11 +129,12 @@ def test_measure_ends_at_once_with_its_output_and_clean_ups():
     output whole, the atexit clean-ups run, status 0."""
     import json
 
-    res = _command_line_process("import atexit, sys\natexit.register(lambda: print('clean-up ran', file=sys.stderr))\n"
+    res = _command_line_process("import atexit, sys\natexit.register(lambda: print('clean-up ran', file=sys.stderr) or print('and wrote'))\n"
                                 "class Kept:\n    def __del__(self):\n        print('torn down', file=sys.stderr)\n"
                                 "kept = Kept()")
     assert res.returncode == 0, res.stderr
-    assert json.loads(res.stdout)["eps_d"]["exact"] == "ln(13/7)"
+    said, _, last = res.stdout.rpartition("}")
+    assert json.loads(said + "}")["eps_d"]["exact"] == "ln(13/7)" and last == "\nand wrote\n"
     assert res.stderr == "clean-up ran\n"
 
 
