@@ -21,7 +21,8 @@ wall-clock seconds and the CPU seconds of the process and its children (``verify
 that a loaded machine inflates least.  ``--end-to-end-only`` skips the searches above; ``--no-coq`` times
 only the runs without Coq; ``--against DIR`` runs each command a second time, right after, with the
 ``relations`` of another checkout ``DIR`` (a baseline measured in the same run: ``against_verify_*``), and
-says whether the two evidence folders are the same bytes (``same_evidence_*``).
+says whether the two evidence folders are the same bytes (``same_evidence_*``).  ``--end-to-end-only --quick``
+times only ``relations verify --quick`` (``run_all.py``'s quick form).
 """
 
 from __future__ import annotations
@@ -90,14 +91,14 @@ def _same_files(a: str, b: str) -> bool:
     return names == walk(b) and all(filecmp.cmp(os.path.join(a, n), os.path.join(b, n), shallow=False) for n in names)
 
 
-def run_end_to_end(quick: bool, coq: bool = True, against: str | None = None) -> dict:
+def run_end_to_end(quick: bool, coq: bool = True, against: str | None = None, only_quick: bool = False) -> dict:
     """``relations verify`` as new processes: wall and CPU seconds of each run (with and without Coq, or only
     without), and of the same command with the package of the checkout ``against`` right after each."""
     results: dict = {}
     runs = (("verify_quick", ["--quick"], True), ("verify_full", [], True),
             ("verify_quick_nocoq", ["--quick"], False), ("verify_full_nocoq", [], False))
     for label, args, with_coq in runs:
-        if with_coq and not coq:
+        if (with_coq and not coq) or (only_quick and not args):
             continue
         with tempfile.TemporaryDirectory() as tmp:
             for who, tree in (("", None), ("against_", against)):
@@ -169,7 +170,7 @@ if __name__ == "__main__":
     parser.add_argument("--against", metavar="DIR", help="end to end: a checkout whose relations is the baseline")
     opts = parser.parse_args()
     if opts.end_to_end_only:
-        out = run_end_to_end(opts.quick, coq=not opts.no_coq, against=opts.against)
+        out = run_end_to_end(opts.quick, coq=not opts.no_coq, against=opts.against, only_quick=opts.quick)
     else:
         out = main(quick=opts.quick, end_to_end=opts.end_to_end)
     print(json.dumps({k: v if isinstance(v, bool) else round(v, 3) for k, v in out.items()}))
