@@ -405,12 +405,16 @@ def _end_now() -> None:
     os._exit(0)
 
 
-def run_command_line(run: Any, args: list[str] | None) -> None:
+def run_command_line(run: Any, args: list[str] | None, *, own: bool | None = None) -> None:
     """``run(args)`` as the ``relations`` process itself: with :func:`install_interrupt_handler`, and, after a
-    Ctrl-C, leaving with status 130 and the one line at once (:func:`exit_interrupted`); a command that
-    succeeded and :func:`leaves_nothing_behind` ends the process at once."""
+    Ctrl-C, leaving with status 130 and the one line at once (:func:`exit_interrupted`).  Where the arguments
+    are the process's own (``own``; by default when ``args`` is None: the console script, ``python -m``), a
+    command that succeeded and :func:`leaves_nothing_behind` ends the process at once; called with arguments
+    from other code, it raises ``SystemExit`` as ever."""
     install_interrupt_handler()
     _NOTHING_BEHIND.clear()  # said by this run's command, not by an earlier one in the same process
+    if own is None:
+        own = args is None
     try:
         run(args)
     except SystemExit as exc:
@@ -418,7 +422,7 @@ def run_command_line(run: Any, args: list[str] | None) -> None:
             if not _SAID:
                 say_interrupted()
             exit_interrupted(130)
-        if _NOTHING_BEHIND and exc.code in (0, None):
+        if own and _NOTHING_BEHIND and exc.code in (0, None):
             _end_now()
         if threading.current_thread() is threading.main_thread():  # done: a Ctrl-C now would only turn the
             signal.signal(signal.SIGINT, signal.SIG_IGN)  # status into -SIGINT during the shutdown

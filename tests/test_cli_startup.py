@@ -116,10 +116,10 @@ def test_the_fast_path_says_what_typer_says(args, monkeypatch, capsys):
 
 
 def _command_line_process(extra: str) -> subprocess.CompletedProcess:
-    """``relations measure EXAMPLE`` as the console script runs it (:func:`relations._processes.run_command_line`),
-    after ``extra`` (Python run first in the same process)."""
+    """``relations measure EXAMPLE`` as the console script runs it (:func:`relations._processes.run_command_line`
+    with the process's own arguments), after ``extra`` (Python run first in the same process)."""
     code = (f"{extra}\nfrom relations._processes import run_command_line\nfrom relations.cli import main\n"
-            f"run_command_line(main, ['measure', {EXAMPLE!r}, '--json'])")
+            f"run_command_line(main, ['measure', {EXAMPLE!r}, '--json'], own=True)")
     env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}  # standard output block-buffered
     return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120, env=env)
 
@@ -146,3 +146,11 @@ def test_measure_waits_for_a_thread_it_did_not_start():
                                 "threading.Thread(target=late).start()")
     assert res.returncode == 0, res.stderr
     assert res.stderr == "thread done\n" and '"eps_d"' in res.stdout
+
+
+def test_measure_called_from_code_raises_system_exit():
+    """``relations.__main__.main(ARGS)`` called by other code: ``SystemExit`` as ever, the caller goes on."""
+    code = (f"from relations.__main__ import main\ntry:\n    main(['measure', {EXAMPLE!r}, '--json'])\n"
+            "except SystemExit as e:\n    print('went on', e.code)")
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert res.returncode == 0 and res.stdout.endswith("went on 0\n"), res.stderr
