@@ -150,7 +150,8 @@ def eps_m_row() -> dict:
 
 
 def main(quick: bool = False) -> dict:
-    eights = [random_row(quick, F(30)), random_row(quick, F(60)), random_row(quick, F(120))]
+    eights = [random_row(quick, F(30))] if quick else [random_row(quick, F(30)), random_row(quick, F(60)),
+                                                        random_row(quick, F(120))]  # quick: one (at eps 8)
     if not quick:
         eights.append(random_row(quick, F(120), max_bins=1 << 20))
     results = {"randomized_response": rr_rows(quick), "random_8x8": eights, "eps_m_30": eps_m_row()}

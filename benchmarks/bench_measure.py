@@ -47,7 +47,7 @@ import time
 from fractions import Fraction
 
 import numpy as np
-from _clock import clock
+from _clock import clock, cpu_seconds
 from _clock import row as json_row
 
 from relations.measures import measure
@@ -336,10 +336,11 @@ runpy.run_module("relations", run_name="__main__")
 
 def certified_process(path: str, *args: str) -> tuple[float, float]:
     """``(seconds, peak GiB)`` of ``relations measure PATH --json ARGS`` in a fresh process."""
-    t = time.perf_counter()
+    t, c = time.perf_counter(), cpu_seconds()
     done = subprocess.run([sys.executable, "-c", PEAK, "measure", path, "--json", *args], check=True,
                           capture_output=True, text=True)
     seconds = time.perf_counter() - t
+    CPU_OF[seconds] = cpu_seconds() - c  # the child's
     peak = int(done.stderr.rsplit("PEAK", 1)[1]) / 2**20
     return seconds, peak
 
