@@ -219,6 +219,7 @@ def main() -> None:
 
     parser = argparse.ArgumentParser(description="Every benchmark in one run, each next to its baseline.")
     parser.add_argument("--full", action="store_true", help="the issue's sizes (about half an hour)")
+    parser.add_argument("--quick", action="store_true", help="every script's quick form (the default)")
     parser.add_argument("--markdown", metavar="FILE", help="also write the dated table to FILE")
     parser.add_argument("--only", help="comma-separated script names (startup, measure, ...)")
     args = parser.parse_args()
