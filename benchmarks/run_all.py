@@ -199,7 +199,7 @@ def cells(r: dict) -> list[str]:
         both_cpu = ours["cpu"] is not None and base["cpu"] is not None and not math.isnan(base["cpu"])
         num, den = (ours["cpu"], base["cpu"]) if both_cpu else (ours["wall"], base["wall"])
         if num is not None and den is not None and not math.isnan(num) and not math.isnan(den) and den > 0:
-            ratio = f"{num / den:.3g}x" + ("" if both_cpu else " (wall)")
+            ratio = f"{num / den:#.3g}".rstrip(".") + "x" + ("" if both_cpu else " (wall)")  # 3 digits: 1.30x
     met = r.get("met")
     return [r["work"], seconds(ours["cpu"], per), seconds(ours["wall"], per), base["name"] if base else "-",
             seconds(base["cpu"], per) if base else "-", seconds(base["wall"], per) if base else "-", ratio,
