@@ -24,6 +24,7 @@ import argparse
 import datetime
 import json
 import os
+import resource
 import subprocess
 import sys
 import time
@@ -75,12 +76,13 @@ def run_one(statement: str, setting: str, quick: bool, path: Path, timeout: floa
     if quick:
         cmd.append("--quick")
     env = dict(os.environ, PYTHONPATH=str(path))
-    start = time.perf_counter()
+    start, before = time.perf_counter(), resource.getrusage(resource.RUSAGE_CHILDREN)
     try:
         done = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=timeout, cwd=path)
     except subprocess.TimeoutExpired:
         return {"verdict": None, "seconds": None, "timeout": timeout, "size": None}
-    seconds = time.perf_counter() - start
+    seconds, after = time.perf_counter() - start, resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)  # the process and its children
     try:
         out = json.loads(done.stdout)
     except json.JSONDecodeError:
@@ -89,7 +91,7 @@ def run_one(statement: str, setting: str, quick: bool, path: Path, timeout: floa
     size = out.get("witness_size")
     if size is None and out.get("witness") is not None:  # an older version: measure the witness here
         size = _size_of(out["witness"])
-    return {"verdict": out["verdict"], "seconds": seconds, "size": size}
+    return {"verdict": out["verdict"], "seconds": seconds, "cpu": cpu, "size": size}
 
 
 def _size_of(witness: dict) -> list[int] | None:
@@ -128,6 +130,7 @@ def main(argv: list[str] | None = None) -> dict:
     ap.add_argument("--timeout", type=float, default=120.0, help="seconds before a run is stopped")
     ap.add_argument("--table", type=Path, help="write the dated Markdown table here")
     ap.add_argument("--only", action="append", help="only these statements (repeatable)")
+    ap.add_argument("--every", type=int, default=1, help="only every K-th conjecture of the list (run_all.py: 5)")
     ap.add_argument("--reuse-baseline", type=Path, help="take the baseline's cells from an earlier run's JSON line")
     args = ap.parse_args(argv)
     reused = {}
@@ -137,7 +140,7 @@ def main(argv: list[str] | None = None) -> dict:
     efforts = [True] if args.quick_only else [True, False]
     load_before = _load()
     rows = []
-    for statement, setting, expected, why in CONJECTURES:
+    for statement, setting, expected, why in CONJECTURES[::args.every]:
         if args.only and statement not in args.only:
             continue
         row: dict = {"statement": statement, "setting": setting, "expected": expected, "why": why}

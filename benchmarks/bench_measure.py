@@ -47,6 +47,8 @@ import time
 from fractions import Fraction
 
 import numpy as np
+from _clock import clock, cpu_seconds
+from _clock import row as json_row
 
 from relations.measures import measure
 from relations.measures._information import mutual_information, mutual_information_float
@@ -98,12 +100,17 @@ def exact_marginal_mi(prior, rows, bits: int = 100):
 
 
 def best_of(fn, repeat: int = 3) -> float:
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return min(times)
+    """The least wall-clock seconds of ``repeat`` runs of ``fn()``; the least CPU seconds are kept in :data:`CPU_OF`,
+    by that wall time, for :func:`row`."""
+    wall, cpu, _ = clock(fn, repeat)
+    CPU_OF[wall] = cpu
+    return wall
+
+
+#: The CPU seconds of each :func:`best_of` timing, by its wall-clock seconds (a timing made otherwise has none).
+CPU_OF: dict[float, float] = {}
+#: The comparisons printed by :func:`row`, for ``run_all.py`` (``"compared"`` in the JSON line).
+ROWS: list[dict] = []
 
 
 def random_channel(rng, n: int, m: int) -> tuple[np.ndarray, np.ndarray]:
@@ -120,6 +127,12 @@ def float_mechanism(p, q, inputs, setting) -> Mechanism:
 
 
 def row(name: str, tool: float, base: float | None, note: str = "") -> None:
+    target = note.split(";")[0] if note.startswith("target") else ""
+    base_name = (name.split(" vs ", 1)[1] if " vs " in name else
+                 note[len("baseline: "):] if note.startswith("baseline: ") else "baseline")
+    ROWS.append(json_row(name if not note or target or note.startswith("baseline: ") else f"{name} ({note})",
+                         (tool, CPU_OF.get(tool)), (base, CPU_OF.get(base)) if base else None,
+                         base_name if base else "", target))
     ratio = f"{tool / base:6.3g}x" if base else "     - "
     base_s = f"{base * 1e3:9.1f} ms" if base else "        -   "
     print(f"{name:<46} {tool * 1e3:9.1f} ms  {base_s}  {ratio}  {note}")
@@ -308,23 +321,26 @@ def main(quick: bool = False) -> dict:
 
 #: Runs ``relations ARGS`` and writes the process's peak resident memory (KiB, ``VmHWM``) to standard error.
 #: (``ru_maxrss`` would not do: on Linux it keeps the high-water mark of the parent forked before ``exec``.)
+#: (At exit: ``relations measure`` ends its process without the interpreter's shutdown, after the atexit functions.)
 PEAK = """
-import runpy, sys
-sys.argv = ["relations"] + sys.argv[1:]
-try:
-    runpy.run_module("relations", run_name="__main__")
-finally:
+import atexit, runpy, sys
+def peak():
     hwm = [line.split()[1] for line in open("/proc/self/status") if line.startswith("VmHWM")]
     sys.stderr.write("PEAK %s\\n" % hwm[0])
+    sys.stderr.flush()
+atexit.register(peak)
+sys.argv = ["relations"] + sys.argv[1:]
+runpy.run_module("relations", run_name="__main__")
 """
 
 
 def certified_process(path: str, *args: str) -> tuple[float, float]:
     """``(seconds, peak GiB)`` of ``relations measure PATH --json ARGS`` in a fresh process."""
-    t = time.perf_counter()
+    t, c = time.perf_counter(), cpu_seconds()
     done = subprocess.run([sys.executable, "-c", PEAK, "measure", path, "--json", *args], check=True,
                           capture_output=True, text=True)
     seconds = time.perf_counter() - t
+    CPU_OF[seconds] = cpu_seconds() - c  # the child's
     peak = int(done.stderr.rsplit("PEAK", 1)[1]) / 2**20
     return seconds, peak
 
@@ -354,4 +370,5 @@ def certified_processes(rng, quick: bool) -> dict:
 
 if __name__ == "__main__":
     out = main(quick="--quick" in sys.argv)
+    out["compared"] = ROWS
     print(json.dumps({k: round(v, 3) if isinstance(v, float) else v for k, v in out.items()}))

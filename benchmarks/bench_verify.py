@@ -23,6 +23,7 @@ only the runs without Coq; ``--against DIR`` runs each command a second time, ri
 ``relations`` of another checkout ``DIR`` (a baseline measured in the same run: ``against_verify_*``), and
 says whether the two evidence folders are the same bytes (``same_evidence_*``); ``--cold`` gives each run a
 new empty cache folder (else the runs share the user's, warm once a run of the same code has filled it).
+``--end-to-end-only --quick`` times only ``relations verify --quick`` (``run_all.py``'s quick form).
 """
 
 from __future__ import annotations
@@ -91,7 +92,8 @@ def _same_files(a: str, b: str) -> bool:
     return names == walk(b) and all(filecmp.cmp(os.path.join(a, n), os.path.join(b, n), shallow=False) for n in names)
 
 
-def run_end_to_end(quick: bool, coq: bool = True, against: str | None = None, cold: bool = False) -> dict:
+def run_end_to_end(quick: bool, coq: bool = True, against: str | None = None, cold: bool = False,
+                   only_quick: bool = False) -> dict:
     """``relations verify`` as new processes: wall and CPU seconds of each run (with and without Coq, or only
     without), and of the same command with the package of the checkout ``against`` right after each.  With
     ``cold`` each run gets a new empty cache folder (``RELATIONS_CACHE_DIR``: no compiled Coq files, no stored
@@ -100,7 +102,7 @@ def run_end_to_end(quick: bool, coq: bool = True, against: str | None = None, co
     runs = (("verify_quick", ["--quick"], True), ("verify_full", [], True),
             ("verify_quick_nocoq", ["--quick"], False), ("verify_full_nocoq", [], False))
     for label, args, with_coq in runs:
-        if with_coq and not coq:
+        if (with_coq and not coq) or (only_quick and not args):
             continue
         with tempfile.TemporaryDirectory() as tmp:
             for who, tree in (("", None), ("against_", against)):
@@ -175,7 +177,8 @@ if __name__ == "__main__":
     parser.add_argument("--cold", action="store_true", help="end to end: each run with a new empty cache folder")
     opts = parser.parse_args()
     if opts.end_to_end_only:
-        out = run_end_to_end(opts.quick, coq=not opts.no_coq, against=opts.against, cold=opts.cold)
+        out = run_end_to_end(opts.quick, coq=not opts.no_coq, against=opts.against, cold=opts.cold,
+                             only_quick=opts.quick)
     else:
         out = main(quick=opts.quick, end_to_end=opts.end_to_end)
     print(json.dumps({k: v if isinstance(v, bool) else round(v, 3) for k, v in out.items()}))

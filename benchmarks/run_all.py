@@ -1,203 +1,263 @@
-"""Every performance figure of docs/benchmarks.md in one run, each next to its baseline or target.
+"""Every benchmark script in one run, each comparison next to its baseline measured in the same run, CPU beside wall.
 
-Run: ``python benchmarks/run_all.py`` (the issue's sizes: about 10 minutes on a 2-core machine) or
-``python benchmarks/run_all.py --quick`` (small sizes, about 2 minutes; targets are then not judged);
-``--markdown benchmarks/run-all-DATE.md`` also writes the table as a dated page for ``docs/benchmarks.md``.
+Run: ``python benchmarks/run_all.py`` (every script's quick form, a few minutes on two cores) or
+``python benchmarks/run_all.py --full`` (the issue's sizes, about half an hour); ``--markdown FILE`` also writes
+the table, dated and with the machine's load, for ``docs/benchmarks.md``; ``--only NAME[,NAME]`` runs some.
 
-Each benchmark script runs in its own process, one after the other (so none competes with another
-for the two cores), and prints a JSON line last; this script reads those lines and prints one table:
-the work, the tool's figure, the baseline measured in the same run (or the target), the ratio, and
-whether the target is met.  The last line is the whole result as JSON.  Baselines: numpy (float
-``I(X;Y)``, a numpy process), HiGHS on the naive pairwise LP, the untied twin of a tied channel,
-``--bits 100`` ball arithmetic, ``python -c 'import numpy'``, qif and dit (when installed: the
-``bench`` extra).  ``bench_conjectures.py`` gives the slowest conjecture of its list against the targets
-(15 s with ``--quick``, 60 s at full effort) and counts verdicts that contradict the mathematics.
+Each script runs in its own process, one after the other (none competes with another for the cores), and
+prints a JSON line last.  A comparison a script made is a row: the work, the tool's CPU and wall-clock
+seconds, the baseline's (timed by the same script in the same run, interleaved or back to back), and the
+ratio of the tool's time to the baseline's -- of CPU time where both are known (a loaded machine inflates it
+least), else of wall time (marked).  A row may have a target instead of, or beside, a baseline (``met``:
+whether it holds; with the quick sizes a target is stated for the full size and often not comparable).
+Scripts that put ``"compared"`` in their JSON (:mod:`_clock`) give them directly; for the others this script
+reads their figures (:data:`ADAPTERS`).  Then one row per script: its own wall and CPU seconds (its process
+and every child).  Rows print in a fixed order with fixed formats; the last line is everything as JSON.
 """
 
 from __future__ import annotations
 
+import datetime
 import json
 import math
+import os
+import platform
 import resource
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+
+from _clock import row
 
 HERE = Path(__file__).resolve().parent
 
+#: The scripts, in the order they run: name, script, arguments of the quick form, of the full form.
+SCRIPTS: list[tuple[str, str, list[str], list[str]]] = [
+    ("startup", "bench_startup.py", ["--quick"], []),
+    ("measure", "bench_measure.py", ["--quick"], []),
+    ("kernels", "bench_kernels.py", ["--quick"], []),
+    ("optimal", "bench_optimal.py", ["--quick"], ["--full"]),
+    ("anchors", "bench_anchors.py", ["--quick"], []),
+    ("composition", "bench_composition.py", ["--quick"], []),
+    ("audit", "bench_audit.py", ["--quick"], []),
+    ("sweep", "bench_sweep.py", ["--quick"], []),
+    ("prover", "bench_prover.py", ["--quick"], []),
+    ("notions", "bench_notions.py", ["--repeat", "1"], []),
+    ("conjectures", "bench_conjectures.py", ["--quick-only", "--every", "5"], []),
+    ("verify", "bench_verify.py", ["--quick", "--end-to-end-only", "--no-coq"], ["--end-to-end"]),
+]
 
-#: Each script's wall-clock and CPU seconds (its process and every child), as run by :func:`_run`.
-SCRIPTS: dict[str, tuple[float, float]] = {}
 
-
-def _cpu() -> float:
+def _children_cpu() -> float:
     """CPU seconds (user + system) of the finished children of this process."""
     use = resource.getrusage(resource.RUSAGE_CHILDREN)
     return use.ru_utime + use.ru_stime
 
 
-def _run(script: str, *args: str) -> dict:
-    start, cpu = time.perf_counter(), _cpu()
+def run_script(script: str, args: list[str]) -> tuple[dict, float, float]:
+    """Run ``script ARGS``; its JSON line, wall-clock seconds and CPU seconds (with its children)."""
+    start, cpu = time.perf_counter(), _children_cpu()
     print(f"running {script} {' '.join(args)} ...", file=sys.stderr, flush=True)
-    done = subprocess.run([sys.executable, str(HERE / script), *args], capture_output=True, text=True)
+    done = subprocess.run([sys.executable, str(HERE / script), *args], capture_output=True, text=True, cwd=HERE.parent)
+    wall, used = time.perf_counter() - start, _children_cpu() - cpu
     lines = [ln for ln in done.stdout.splitlines() if ln.startswith("{")]
     if done.returncode != 0 or not lines:
         print(done.stdout[-2000:], done.stderr[-2000:], file=sys.stderr)
-        raise SystemExit(f"{script} failed (exit status {done.returncode})")
-    SCRIPTS[" ".join((script, *args))] = (time.perf_counter() - start, _cpu() - cpu)
-    print(f"  {SCRIPTS[' '.join((script, *args))][0]:.0f} s wall, {SCRIPTS[' '.join((script, *args))][1]:.0f} s CPU",
-          file=sys.stderr, flush=True)
-    return json.loads(lines[-1])
+        return {"failed": f"exit status {done.returncode}"}, wall, used
+    print(f"  {wall:.0f} s wall, {used:.0f} s CPU", file=sys.stderr, flush=True)
+    return json.loads(lines[-1]), wall, used
 
 
-def _seconds(v):
-    return None if v is None else (f"{v * 1000:.1f} ms" if v < 1 else f"{v:.2f} s")
+# ---------------------------------------------------------------- rows of the scripts without their own
 
 
-def rows(quick: bool) -> tuple[list[tuple], dict]:
-    """Run every script; ``(table rows, raw results)``.  A row: work, tool, baseline, ratio, target, met."""
-    q = ["--quick"] if quick else []
-    res = {
-        "optimal": _run("bench_optimal.py", *([] if quick else ["--full"])),
-        "measure": _run("bench_measure.py", *q),
-        "kernels": _run("bench_kernels.py", *q),
-        "verify": _run("bench_verify.py", "--quick", "--end-to-end") if quick else _run("bench_verify.py", "--end-to-end"),
-        "startup": _run("bench_startup.py", *q),
-        "anchors": _run("bench_anchors.py", *q),
-        "sweep": _run("bench_sweep.py", *q),
-        "conjectures": _run("bench_conjectures.py", *(["--quick-only"] if quick else [])),
-    }
-    o, m, v, s, a, w = (res[k] for k in ("optimal", "measure", "verify", "startup", "anchors", "sweep"))
-    judge = (lambda ok: "n/a (--quick)") if quick else (lambda ok: "yes" if ok else "NO")
+def _kernels(k: dict) -> list[dict]:
+    if k.get("compiled") is False:
+        return [row("float kernels: the compiled kernels are not available", (math.nan, None))]
+    ns = 1e-9  # the script gives nanoseconds per entry; the rows are in seconds per entry
+    out = [row("loading the compiled kernels, once per process", (k["load_wall_s"], k["load_cpu_s"]))]
+    for n, e in k["eps_m"].items():
+        out.append(row(f"float eps_m {n}^2, per entry", (e["wall_ns_per_entry"] * ns, e["ns_per_entry"] * ns),
+                       (math.nan, e["floor_ns"] * ns), "one np.sum read of the array", "<= 1.5 ns CPU",
+                       e["ns_per_entry"] <= 1.5, per_entry=True))
+    for n, e in k["eps_d"].items():
+        out.append(row(f"float eps_d {n}^2, per entry", (math.nan, e["ns_per_entry"] * ns),
+                       (math.nan, e["ns_per_entry"] / e["ratio"] * ns), "numpy's max-log-ratio pass", "<= 1.5x",
+                       e["ratio"] <= 1.5, per_entry=True))
+    c = k["certified_eps_d"]
+    out.append(row(f"certified eps_d from floats {c['n']}^2, building included", (math.nan, c["seconds"]),
+                   (math.nan, c["float_seconds"]), "the float path", "<= 2x", c["ratio"] <= 2))
+    return out
+
+
+def _composition(c: dict) -> list[dict]:
     out = []
-    big = "1024" if not quick else "512"
-    k_big = o.get("optimize_dp_1024_s", o.get("optimize_dp_512_s"))
-    out.append(("optimize --notion dp, k = 64 (exact, certified)", _seconds(o["optimize_dp_64_s"]),
-                f"naive LP (HiGHS) {_seconds(o['naive_lp_64_s'])}", f"{o['optimize_dp_64_s'] / o['naive_lp_64_s']:.3g}x",
-                "-", "-"))
-    out.append(("optimize --notion dp, k = 256", _seconds(o["optimize_dp_256_s"]), "-", "-", "< 2 s",
-                judge(o["optimize_dp_256_s"] < 2)))
-    out.append((f"optimize --notion dp, k = {big}", _seconds(k_big), "-", "-", "< 60 s at 1024", judge(k_big < 60)))
-    out.append(("float eps_m vs a numpy MI pass" + (" (2048^2)" if quick else " (8192^2)"), "-", "numpy",
-                f"{m['float_mi_ratio']:.3g}x", "<= 0.6x", judge(m["float_mi_ratio"] <= 0.6)))
-    if "float_mi_ratio_log" in m:
-        out.append(("float eps_m vs numpy's vectorised log, one thread", "-", "numpy log",
-                    f"{m['float_mi_ratio_log']:.3g}x", "-", "-"))
-    per = m["float_mi_ns_per_entry"]
-    spread = max(per.values()) / min(per.values())
-    out.append(("float eps_m, ns per entry " + " / ".join(f"{n}^2" for n in per),
-                " / ".join(f"{x:.2f}" for x in per.values()), "-", f"spread {spread:.2f}x", "constant",
-                judge(spread < 1.5)))
-    kr = res["kernels"]
-    if kr.get("compiled") is not False:
-        for n, e in kr["eps_m"].items():
-            out.append((f"float eps_m {n}^2, compiled kernel, ns per entry of CPU (wall {e['wall_ns_per_entry']:.2f})",
-                        f"{e['ns_per_entry']:.2f} ns", f"np.sum read {e['floor_ns']:.2f} ns; numpy twin {e['twin_ns']:.2f} ns",
-                        f"{e['ns_per_entry'] / e['floor_ns']:.3g}x floor", "<= 1.5 ns", judge(e["ns_per_entry"] <= 1.5)))
-        for n, e in kr["eps_d"].items():
-            out.append((f"float eps_d {n}^2 vs numpy's max-log-ratio pass (numpy twin {e['twin_ratio']:.2f}x)",
-                        f"{e['ns_per_entry']:.2f} ns", "numpy pass", f"{e['ratio']:.3g}x", "<= 1.5x", judge(e["ratio"] <= 1.5)))
-        c = kr["certified_eps_d"]
-        out.append((f"certified eps_d from floats {c['n']}^2 incl. building vs the float path (numpy twin "
-                    f"{c['twin_ratio']:.3g}x)", _seconds(c["seconds"]), f"float path {_seconds(c['float_seconds'])}",
-                    f"{c['ratio']:.3g}x", "<= 2x", judge(c["ratio"] <= 2)))
-        out.append(("loading the compiled kernels, once per process", _seconds(kr["load_cpu_s"]), "-", "-", "-", "-"))
-    out.append(("exact, 1e12 denominators" + (" (256^2)" if quick else " (1024^2)"), _seconds(m["exact_1e12_seconds"]),
-                "-", "-", "< 5 s", judge(m["exact_1e12_seconds"] < 5)))
-    if "certified_4096_seconds" in m:
-        out.append(("certified 4096^2, whole process", _seconds(m["certified_4096_seconds"]), "-",
-                    f"{m['certified_4096_gib']:.2f} GiB", "< 60 s, < 1 GiB",
-                    judge(m["certified_4096_seconds"] < 60 and m["certified_4096_gib"] < 1)))
-    out.append(("certified 1024^2 vs --bits 100 (ball arithmetic)", "-", "--bits 100", f"{m['certified_1024_ratio']:.3g}x",
-                "-", "-"))
-    out.append(("tied D^r (k-RR written densely) vs its untied twin", "-", "untied twin", f"{m['tied_ratio']:.3g}x",
-                "<= 2x", judge(m["tied_ratio"] <= 2)))
-    r6 = f"product_{10**5 if quick else 10**6}_1000_seconds"
-    out.append(("product form, 1000 distinct priors, r = " + ("1e5" if quick else "1e6"), _seconds(m[r6]), "-", "-",
-                "< 2 s", judge(m[r6] < 2)))
-    out.append(("product form, uniform prior, r = 1e9", _seconds(m["product_1e9_uniform_seconds"]), "-", "-",
-                "instantly (< 0.1 s)", judge(m["product_1e9_uniform_seconds"] < 0.1)))
-    out.append(("process: measure .npz vs a numpy MI process", "-", "numpy process", f"{m['process_ratio']:.3g}x",
-                "<= 2x", judge(m["process_ratio"] <= 2)))
-    out.append(("relations verify (full effort), wall clock", _seconds(v["verify_full_s"]), "-", "-", "< 10 s",
-                judge(v["verify_full_s"] < 10)))
-    for key, name, target in (("verify_quick_nocoq", "verify --quick", 4), ("verify_full_nocoq", "verify (full effort)", 8)):
-        if f"{key}_cpu_s" in v:
-            out.append((f"relations {name} without Coq, CPU (wall {_seconds(v[f'{key}_s'])})", _seconds(v[f"{key}_cpu_s"]),
-                        "-", "-", f"< {target} s CPU", judge(v[f"{key}_cpu_s"] < target)))
-    med, cpu, numpy = s["median_seconds"], s["median_cpu_seconds"], "python -c 'import numpy'"
-    for name in ("relations --version", "relations measure (table)", "relations measure --json"):
-        ratio = s["cpu_over_numpy"][name]
-        target = s["target_over_numpy"] if "measure" in name else None
-        out.append((f"start-up: {name}, CPU (wall {_seconds(med[name])}, {s['over_numpy'][name]:.3g}x)",
-                    _seconds(cpu[name]), f"import numpy {_seconds(cpu[numpy])} CPU", f"{ratio:.3g}x",
-                    f"<= {target}x import numpy" if target else "-", judge(ratio <= target) if target else "-"))
-    for key, value in a.items():
-        if key.endswith("_ratio"):
-            out.append((f"anchor: {key[:-6].replace('_', ' ')} (baseline time / ours)", "-", key.split("_")[0],
-                        f"{value:.4g}x slower", "keep the lead", judge(value > 1)))
-    if a.get("missing"):
-        out.append(("anchors not installed", ", ".join(a["missing"]), "-", "-", "-", "-"))
-    out.append((f"sweep, {w['mechanisms']} mechanisms, 2 workers vs a loop of check", _seconds(w["workers=2"]["seconds"]),
-                _seconds(w["baseline_s"]), f"{w['workers=2']['ratio']:.3g}x", "-", "-"))
+    for r in c.get("randomized_response", []):
+        out.append(row(f"exact delta(eps) of {r['uses']}-fold 4-RR at eps = {r['eps']}", (r["exact_s"], r["exact_cpu_s"]),
+                       (r["pessimistic_s"], r["pessimistic_cpu_s"]), "dp_accounting PLD (pessimistic)"))
+    for r in c.get("random_8x8", []):
+        out.append(row(f"random 8 x 8 composed {r['uses']} times, delta({r['eps']}) enclosed to "
+                       f"{r['relative_width']:.1e} relative ({r['max_bins']} buckets)", (r["wall_s"], r["cpu_s"]),
+                       (r["pessimistic_s"], r["pessimistic_cpu_s"]), "dp_accounting PLD (pessimistic)"))
+    m = c.get("eps_m_30")
+    if m:
+        out.append(row("eps_m of 30 reports of 4-RR, exactly enclosed through the count vectors",
+                       (m["wall_s"], m["cpu_s"]), target="< 2 s", met=m["wall_s"] < 2))
+    return out
+
+
+def _audit(a: dict) -> list[dict]:
+    s = a["seconds"]
+    base = s["baseline loop (1 process)"]
+    return [row(f"audit, black box, {a['k']}-RR, {a['samples']} samples per input, {name.split(', ')[1]}",
+                (v, None), (base, None), "a bare sampling loop") for name, v in s.items() if name.startswith("relations")]
+
+
+def _sweep(w: dict) -> list[dict]:
     r = w["relabel"]
-    out.append((f"sweep up to relabelling, {r['representatives']} representatives of {w['mechanisms']}, 2 workers",
-                _seconds(r["seconds"]), f"whole sweep {_seconds(w['workers=2']['seconds'])}", f"{r['ratio']:.3g}x",
-                "-", "-"))
-    cj = res["conjectures"]["rows"]
+    return [row(f"sweep of {w['mechanisms']} mechanisms, 2 workers", (w["workers=2"]["seconds"], None),
+                (w["baseline_s"], None), "a loop of check"),
+            row(f"sweep up to relabelling ({r['representatives']} representatives)", (r["seconds"], None),
+                (w["workers=2"]["seconds"], None), "the whole sweep")]
+
+
+def _prover(p: dict) -> list[dict]:
+    return [row("prover: the catalogue's lemmas, once", (p["lemmas_seconds"], p.get("lemmas_cpu_seconds"))),
+            row(f"prover: slowest of {len(p['rows'])} conjectures (unexpected: {len(p['unexpected'])})",
+                (p["slowest"], p.get("slowest_cpu")))]
+
+
+def _notions(n: dict) -> list[dict]:
+    cpu, base, base_cpu = n.get("notions_all_cpu_s") or {}, n.get("baseline_s") or {}, n.get("baseline_cpu_s") or {}
+    out = [row(f"measure --notion all, {name}", (t, cpu.get(name)),
+               (base[name], base_cpu.get(name)) if name in base else None, "the baseline tree")
+           for name, t in n["notions_all_s"].items()]
+    out.append(row("claims rho <= rho(1 +- 2^-90) on near-identical rows", (n["claims_s"], n.get("claims_cpu_s"))))
+    return out
+
+
+def _conjectures(c: dict) -> list[dict]:
+    out = []
     for key, target in (("quick", 15), ("full", 60)):
-        done = [r[key] for r in cj if key in r]
+        done = [r for r in c["rows"] if key in r]
         if not done:
             continue
-        slowest = max((d["seconds"] if d["seconds"] is not None else math.inf) for d in done)
-        wrong = sum(1 for r in cj if key in r and r[key]["verdict"] is not None
+        slow = max(done, key=lambda r: math.inf if r[key]["seconds"] is None else r[key]["seconds"])
+        seconds, cpu = slow[key]["seconds"], slow[key].get("cpu")
+        wrong = sum(1 for r in done if r[key]["verdict"] is not None
                     and (r["expected"] == "true") == (r[key]["verdict"] == "refuted"))
-        out.append((f"conjecture{' --quick' if key == 'quick' else ''}, slowest of {len(done)} (wrong verdicts: {wrong})",
-                    _seconds(slowest), "-", "-", f"< {target} s", judge(slowest < target and not wrong)))
-    return out, res
+        out.append(row(f"conjecture{' --quick' if key == 'quick' else ''}, slowest of {len(done)} "
+                       f"(wrong verdicts: {wrong}), whole process", (math.inf if seconds is None else seconds, cpu),
+                       target=f"< {target} s", met=seconds is not None and seconds < target and not wrong))
+    return out
+
+
+def _verify(v: dict) -> list[dict]:
+    out = []
+    for key, name, target in (("verify_quick_nocoq", "verify --quick, without Coq", 4),
+                              ("verify_full_nocoq", "verify (full effort), without Coq", 8),
+                              ("verify_quick", "verify --quick", None), ("verify_full", "verify (full effort)", None)):
+        if f"{key}_s" in v:
+            cpu = v.get(f"{key}_cpu_s")
+            out.append(row(f"relations {name}, whole process", (v[f"{key}_s"], cpu),
+                           target=f"< {target} s CPU" if target else "",
+                           met=cpu is not None and target is not None and cpu < target))
+    return out
+
+
+#: How the figures of a script without ``"compared"`` become rows.
+ADAPTERS: dict[str, Callable[[dict], list[dict]]] = {
+    "kernels": _kernels, "composition": _composition, "audit": _audit, "sweep": _sweep, "prover": _prover,
+    "notions": _notions, "conjectures": _conjectures, "verify": _verify,
+}
+
+
+# ---------------------------------------------------------------- the table
+
+
+def seconds(v: float | None, per_entry: bool = False) -> str:
+    """A time, with a fixed format: ``-`` unknown, ``0.63 ns`` (per entry), ``412 us``, ``12.3 ms``, ``4.56 s``."""
+    if v is None or (isinstance(v, float) and math.isnan(v)):
+        return "-"
+    if math.isinf(v):
+        return "no answer"
+    if per_entry:
+        return f"{v * 1e9:.2f} ns"
+    if v < 1e-3:
+        return f"{v * 1e6:.0f} us"
+    return f"{v * 1e3:.1f} ms" if v < 1 else f"{v:.2f} s"
+
+
+def cells(r: dict) -> list[str]:
+    """A row's cells: work, ours CPU, ours wall, baseline, its CPU, its wall, ratio, target, met."""
+    per = bool(r.get("per_entry"))
+    ours, base = r["ours"], r.get("baseline")
+    ratio = "-"
+    if base is not None:
+        both_cpu = ours["cpu"] is not None and base["cpu"] is not None and not math.isnan(base["cpu"])
+        num, den = (ours["cpu"], base["cpu"]) if both_cpu else (ours["wall"], base["wall"])
+        if num is not None and den is not None and not math.isnan(num) and not math.isnan(den) and den > 0:
+            ratio = f"{num / den:#.3g}".rstrip(".") + "x" + ("" if both_cpu else " (wall)")  # 3 digits: 1.30x
+    met = r.get("met")
+    return [r["work"], seconds(ours["cpu"], per), seconds(ours["wall"], per), base["name"] if base else "-",
+            seconds(base["cpu"], per) if base else "-", seconds(base["wall"], per) if base else "-", ratio,
+            r.get("target") or "-", "-" if met is None else ("yes" if met else "no")]
+
+
+HEADER = ["work", "ours CPU", "ours wall", "baseline", "baseline CPU", "baseline wall", "ratio", "target", "met"]
+
+
+def markdown(table: list[list[str]], header: list[str]) -> list[str]:
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    return lines + ["| " + " | ".join(c.replace("|", "\\|") for c in r) + " |" for r in table]
 
 
 def main() -> None:
     import argparse
 
-    parser = argparse.ArgumentParser(description="Every performance figure in one run, next to its baseline.")
-    parser.add_argument("--quick", action="store_true", help="small sizes, about 2 minutes; targets not judged")
-    parser.add_argument("--markdown", metavar="FILE", help="also write the table as a dated Markdown table to FILE")
+    parser = argparse.ArgumentParser(description="Every benchmark in one run, each next to its baseline.")
+    parser.add_argument("--full", action="store_true", help="the issue's sizes (about half an hour)")
+    parser.add_argument("--quick", action="store_true", help="every script's quick form (the default)")
+    parser.add_argument("--markdown", metavar="FILE", help="also write the dated table to FILE")
+    parser.add_argument("--only", help="comma-separated script names (startup, measure, ...)")
     args = parser.parse_args()
-    quick = args.quick
-    table, res = rows(quick)
-    from rich.console import Console
-    from rich.table import Table
-
-    t = Table(title="relations: every figure next to its baseline" + (" (--quick sizes)" if quick else ""))
-    for col in ("work", "tool", "baseline", "ratio", "target", "met"):
-        t.add_column(col)
-    for row in table:
-        t.add_row(*(str(c) for c in row))
-    Console(width=160).print(t)
+    only = set(args.only.split(",")) if args.only else None
+    load_before = os.getloadavg()
+    results: dict[str, dict] = {}
+    spent: dict[str, tuple[float, float]] = {}
+    rows: list[dict] = []
+    for name, script, quick, full in SCRIPTS:
+        if only is not None and name not in only:
+            continue
+        got, wall, cpu = run_script(script, full if args.full else quick)
+        results[name], spent[name] = got, (wall, cpu)
+        if "failed" in got:
+            rows.append(row(f"{script}: failed ({got['failed']})", (wall, cpu)))
+        elif "compared" in got:
+            rows.extend(got["compared"])
+        elif name in ADAPTERS:
+            try:
+                rows.extend(ADAPTERS[name](got))
+            except (KeyError, TypeError, IndexError, ValueError) as exc:
+                rows.append(row(f"{script}: figures not read ({type(exc).__name__}: {exc})", (wall, cpu)))
+    load_after = os.getloadavg()
+    table = [cells(r) for r in rows]
+    per_script = [[f"`{script} {' '.join(full if args.full else quick)}`".replace(" `", "`"),
+                   seconds(spent[name][1]), seconds(spent[name][0])]
+                  for name, script, quick, full in SCRIPTS if name in spent]
+    head = [f"`benchmarks/run_all.py{' --full' if args.full else ''}`, "
+            f"{datetime.datetime.now(datetime.UTC).date().isoformat()}: {os.cpu_count()} cores, "
+            f"{platform.python_implementation()} {platform.python_version()}, load average (1, 5, 15 min) "
+            + " ".join(f"{v:.2f}" for v in load_before) + " before, " + " ".join(f"{v:.2f}" for v in load_after)
+            + " after."]
+    text = [*head, "", *markdown(table, HEADER), "", *markdown(per_script, ["script", "CPU", "wall"])]
+    print("\n".join(text))
     if args.markdown:
-        Path(args.markdown).write_text(_markdown(table, quick), encoding="utf-8")
-    print(json.dumps({"quick": quick, "results": res, "scripts": SCRIPTS}))
-
-
-def _markdown(table: list[tuple], quick: bool) -> str:
-    """The table as Markdown, headed by the date, the machine and its load (for docs/benchmarks.md)."""
-    import datetime
-    import os
-    import platform
-
-    load = " ".join(f"{v:.2f}" for v in os.getloadavg())
-    lines = [f"# `benchmarks/run_all.py{' --quick' if quick else ''}` ({datetime.date.today().isoformat()})", "",
-             f"{os.cpu_count()} cores, {platform.python_implementation()} {platform.python_version()}, "
-             f"load average (1, 5, 15 min) {load} at the end.", "",
-             "| work | tool | baseline | ratio | target | met |", "|---|---|---|---|---|---|"]
-    lines += ["| " + " | ".join(str(c).replace("|", "\\|") for c in row) + " |" for row in table]
-    lines += ["", "Each script as run above: wall clock beside the CPU of its process and children (CPU is what a "
-              "loaded machine inflates least; the ratios above compare tool and baseline within one script).", "",
-              "| script | wall | CPU |", "|---|---|---|"]
-    lines += [f"| `{name}` | {wall:.1f} s | {cpu:.1f} s |" for name, (wall, cpu) in SCRIPTS.items()]
-    return "\n".join(lines) + "\n"
+        Path(args.markdown).write_text("\n".join(text) + "\n", encoding="utf-8")
+    print(json.dumps({"full": args.full, "results": results, "scripts": spent, "rows": rows,
+                      "load": [load_before, load_after]}))
 
 
 if __name__ == "__main__":

@@ -15,6 +15,10 @@ __all__ = ["main"]
 def main(argv: list[str] | None = None) -> None:
     """Run the ``relations`` command line on ``argv`` (default: ``sys.argv[1:]``).
 
+    It ends by ``SystemExit``; with the process's own arguments (``argv`` None: the console script,
+    ``python -m relations``) a command that leaves nothing behind (a common ``relations measure``) ends the
+    process at once instead (:func:`relations._processes.leaves_nothing_behind`).
+
     Examples
     --------
     >>> try:
@@ -43,7 +47,7 @@ def main(argv: list[str] | None = None) -> None:
 
         command_line(argv)
 
-    run_command_line(run, args)
+    run_command_line(run, args, own=argv is None)  # the process's own arguments: it may end at once
 
 
 if __name__ == "__main__":

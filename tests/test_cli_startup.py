@@ -5,6 +5,7 @@ command says."""
 from __future__ import annotations
 
 import ast
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -40,12 +41,21 @@ def test_the_help_lists_every_command_in_order():
     assert listed == list(COMMANDS)
 
 
-@pytest.mark.parametrize("argv,absent", [(["measure", EXAMPLE, "--json"], ["typer", "rich", "relations.io._exports"]),
+#: What ``relations measure`` on one mechanism does not need: the framework, rich (the table is drawn without it on
+#: a pipe), the exports, the further notions' registry and code, repeated use.
+MEASURE_NEEDS_NOT = ["typer", "click", "rich", "relations.io._exports", "relations.notions", "relations.measures._notions",
+                     "relations.measures._pairs", "relations.model._composed", "relations.catalogue", "sympy", "z3"]
+
+
+@pytest.mark.parametrize("argv,absent", [(["measure", EXAMPLE, "--json"], MEASURE_NEEDS_NOT),
+                                         (["measure", EXAMPLE], MEASURE_NEEDS_NOT),
                                          (["catalogue", "--json"], ["relations.cli._measure_command", "relations.cli._verify_command"])])
 def test_a_command_imports_only_what_it_uses(argv, absent):
     code = ("import sys\nfrom relations.cli import main\ntry:\n    main(sys.argv[1:])\nexcept SystemExit as e:\n"
             f"    assert e.code in (0, None), e.code\nprint([m for m in {absent!r} if m in sys.modules], file=sys.stderr)")
-    res = subprocess.run([sys.executable, "-c", code, *argv], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    env = {k: v for k, v in os.environ.items() if k != "COLUMNS"}  # pytest's 80 columns: the table would not fit
+    res = subprocess.run([sys.executable, "-c", code, *argv], capture_output=True, text=True, cwd=ROOT, timeout=120,
+                         env=env)
     assert res.returncode == 0, res.stderr
     assert res.stderr.strip().splitlines()[-1] == "[]"
 
@@ -103,3 +113,44 @@ def test_the_fast_path_says_what_typer_says(args, monkeypatch, capsys):
         said.append((stop.value.code or 0, out, err))
     assert said[0] == said[1]
     assert said[0][0] in (0, 2) and (said[0][0] == 0) == (said[0][2] == "")
+
+
+def _command_line_process(extra: str) -> subprocess.CompletedProcess:
+    """``relations measure EXAMPLE`` as the console script runs it (:func:`relations._processes.run_command_line`
+    with the process's own arguments), after ``extra`` (Python run first in the same process)."""
+    code = (f"{extra}\nfrom relations._processes import run_command_line\nfrom relations.cli import main\n"
+            f"run_command_line(main, ['measure', {EXAMPLE!r}, '--json'], own=True)")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}  # standard output block-buffered
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120, env=env)
+
+
+def test_measure_ends_at_once_with_its_output_and_clean_ups():
+    """The fast path ends the process without the interpreter's shutdown (an object's ``__del__`` is not run): its
+    output whole, the atexit clean-ups run, status 0."""
+    import json
+
+    res = _command_line_process("import atexit, sys\natexit.register(lambda: print('clean-up ran', file=sys.stderr) or print('and wrote'))\n"
+                                "class Kept:\n    def __del__(self):\n        print('torn down', file=sys.stderr)\n"
+                                "kept = Kept()")
+    assert res.returncode == 0, res.stderr
+    said, _, last = res.stdout.rpartition("}")
+    assert json.loads(said + "}")["eps_d"]["exact"] == "ln(13/7)" and last == "\nand wrote\n"
+    assert res.stderr == "clean-up ran\n"
+
+
+def test_measure_waits_for_a_thread_it_did_not_start():
+    """Another thread running when the command has returned: the ordinary shutdown, which waits for it."""
+    res = _command_line_process("import sys, threading, time\nfrom relations import _processes\n"
+                                "def late():\n    while not _processes._NOTHING_BEHIND:\n        time.sleep(0.01)\n"
+                                "    time.sleep(0.3)\n    print('thread done', file=sys.stderr)\n"
+                                "threading.Thread(target=late).start()")
+    assert res.returncode == 0, res.stderr
+    assert res.stderr == "thread done\n" and '"eps_d"' in res.stdout
+
+
+def test_measure_called_from_code_raises_system_exit():
+    """``relations.__main__.main(ARGS)`` called by other code: ``SystemExit`` as ever, the caller goes on."""
+    code = (f"from relations.__main__ import main\ntry:\n    main(['measure', {EXAMPLE!r}, '--json'])\n"
+            "except SystemExit as e:\n    print('went on', e.code)")
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert res.returncode == 0 and res.stdout.endswith("went on 0\n"), res.stderr

@@ -36,8 +36,9 @@ def run_measure(file: str, *, fmt: str = "table", bits: int | None = None, notio
     latex_env : str, optional
         ``--latex-env``, checked here (with ``fmt="latex"`` only, unless ``auto``).
     console : callable, optional
-        Makes the rich console the tables are printed on (called only for a table; by default
-        :func:`relations.io._text.console`, the terminal's width).
+        Makes the console the tables are printed on (called only for a table; by default
+        :func:`relations.io._text.console`, a rich console of the terminal's width; the command line's draws
+        the measures without rich where it can, :func:`relations.io._grid.plain_console`).
 
     Examples
     --------
@@ -82,13 +83,13 @@ def run_measure(file: str, *, fmt: str = "table", bits: int | None = None, notio
 
         sys.stdout.write(export("measure", obj, fmt, source=file, env=checked_latex_env(latex_env, fmt)))
     else:
-        from relations.io._tables import left_out_text, measures_table, notions_table
+        from relations.io._tables import left_out_text, measures_grid, notions_table
 
         out = console()
         if note is not None:
             out.print(f"{note['uses']} uses: measured exactly through the counts of each output "
                       f"({note['count_vectors']} count vectors)")
-        out.print(measures_table(mech, result))
+        out.print(measures_grid(mech, result))
         if rows:
             out.print(notions_table(rows))
         if left:

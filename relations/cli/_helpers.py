@@ -12,7 +12,7 @@ from relations.errors import InputError
 from relations.kinds import NumericMode
 
 __all__ = ["FILE_HELP", "FORMAT_HELP", "LATEX_ENV_HELP", "Interrupted", "ReaderGone", "output_console", "did_you_mean",
-           "checked_latex_env", "fail", "MODE_HELP", "output_format", "BITS_RANGE", "REPEAT_MIN"]
+           "table_console", "checked_latex_env", "fail", "MODE_HELP", "output_format", "BITS_RANGE", "REPEAT_MIN"]
 
 #: The range of ``--bits`` (the width of an enclosure at most ``2**-bits``), declared to typer and checked by
 #: the typer-free path of ``measure`` alike.
@@ -55,6 +55,14 @@ def output_console():
 
     made = safe_console()
     return made if made.is_terminal or os.environ.get("COLUMNS", "").isdigit() else safe_console(width=140)
+
+
+def table_console():
+    """The console ``relations measure`` prints on: :func:`output_console`'s drawing, made without rich where rich
+    would write plain text (a file or pipe; :func:`relations.io._grid.plain_console`), rich's otherwise."""
+    from relations.io._grid import plain_console
+
+    return plain_console(output_console) or output_console()
 
 
 def did_you_mean(value: str, choices) -> str:

@@ -21,6 +21,7 @@ from relations.cli._helpers import (
     fail,
     output_console,
     output_format,
+    table_console,
 )
 from relations.kinds import NumericMode
 from relations.notions import FURTHER_NOTIONS, NOTIONS
@@ -64,7 +65,7 @@ def measure(
         return
     from relations.app._measure import run_measure
 
-    run_measure(file, console=output_console, fmt=fmt, bits=bits, notion=notion, mode=mode, latex_env=latex_env,
+    run_measure(file, console=table_console, fmt=fmt, bits=bits, notion=notion, mode=mode, latex_env=latex_env,
                 repeat=repeat)
 
 

@@ -98,9 +98,12 @@ def run_fast(args: list[str]) -> bool:
     if options is None:
         return False
     from relations.app._measure import run_measure
-    from relations.cli._helpers import output_console, output_format
+    from relations.cli._helpers import output_format, table_console
 
     fmt = output_format(options["fmt"], options["json_out"])
-    run_measure(options["file"], console=output_console, fmt=fmt, bits=options["bits"], notion=options["notion"],
+    run_measure(options["file"], console=table_console, fmt=fmt, bits=options["bits"], notion=options["notion"],
                 mode=options["mode"], latex_env=options["latex_env"], repeat=options["repeat"])
+    from relations._processes import leaves_nothing_behind
+
+    leaves_nothing_behind()  # the process may end without the interpreter's shutdown
     return True

@@ -36,14 +36,13 @@ from __future__ import annotations
 import json
 import os
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from relations._json import MAX_JSON_DEPTH, Shape, memory_error, read_json, shape
 from relations.errors import InputError
 from relations.io._inputs import read_input
 from relations.io._npz import npz_from_bytes
 from relations.kinds import NumericMode
-from relations.model._composed import MAX_REPEAT, Composition, compose
 from relations.model._distributions import Prior
 from relations.model._floats import numeric_mode
 from relations.model._mechanism import MAX_DENSE_ENTRIES, Mechanism
@@ -52,6 +51,9 @@ from relations.model._validate import MAX_PRODUCT_RECORDS, MAX_RECORDS, labels_o
 from relations.model._validate import product_prior as product_prior_of
 from relations.numbers._text import MAX_DIGITS as MAX_INT_DIGITS
 from relations.numbers._text import NumberLiteral, json_repr, parse_rational
+
+if TYPE_CHECKING:  # repeated use is imported where a file asks for it
+    from relations.model._composed import Composition
 
 __all__ = ["KNOWN_KEYS", "MAX_JSON_VALUES", "load", "loads", "from_dict", "load_loss_matrix", "load_composition", "read_as_composition",
            "composition_from_dict"]
@@ -167,6 +169,8 @@ def load_composition(path: str | os.PathLike, *, repeat: int | None = None,
             mech = mech.in_mode(mode)
     if repeat is None:
         return mech
+    from relations.model._composed import compose
+
     return compose(mech, counts=[repeat])
 
 
@@ -375,7 +379,7 @@ comment, description, domain, inputs, name, neighbours, outputs, parts, prior, r
     (('[0×2]', '[0,1]', '[1×2]'), (Fraction(1, 16), Fraction(3, 8), Fraction(9, 16)))
     """
     got = composition_from_dict(data, source=source)
-    return got.sufficient() if isinstance(got, Composition) else got
+    return got if isinstance(got, Mechanism) else got.sufficient()
 
 
 def composition_from_dict(data: Any, *, source: str = "<input>") -> Mechanism | Composition:
@@ -396,6 +400,8 @@ def composition_from_dict(data: Any, *, source: str = "<input>") -> Mechanism | 
     if not isinstance(data, dict):
         raise InputError(f"expected a JSON object at top level, got {json_repr(data)}")
     repeat = None
+    if "repeat" in data or "parts" in data:
+        from relations.model._composed import MAX_REPEAT, compose
     if "repeat" in data:
         repeat = _whole(data["repeat"])
         if repeat is None or not 1 <= repeat <= MAX_REPEAT:

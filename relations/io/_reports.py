@@ -25,12 +25,12 @@ from relations.measures._encoding import (  # noqa: F401 (re-exported)
     rounding_json,
     sizes,
 )
-from relations.notions import ALL_EXAMPLES
 
 if TYPE_CHECKING:
     from relations.pipeline._verify import RelationVerdict
 
-__all__ = ["catalogue_json", "verdict_json", "ALL_NOTIONS", "notions_json", "left_out_json", "composed_json"]
+__all__ = ["catalogue_json", "verdict_json", "ALL_NOTIONS",  # noqa: F822 (ALL_NOTIONS: the module's __getattr__)
+           "notions_json", "left_out_json", "composed_json"]
 
 def catalogue_json() -> list[dict[str, Any]]:
     """The relation catalogue as JSON (``relations catalogue --json``), one object per relation, then one per
@@ -95,8 +95,18 @@ def verdict_json(v: RelationVerdict, *, with_witness: bool = True) -> dict[str, 
     return out
 
 
-#: What ``relations measure --notion all`` computes (the argument-free notions and common arguments).
-ALL_NOTIONS = ALL_EXAMPLES
+def __getattr__(name: str) -> Any:
+    """``ALL_NOTIONS``: what ``relations measure --notion all`` computes (the argument-free notions and common
+    arguments, :data:`relations.notions.ALL_EXAMPLES`), read from the notions' registry on first use."""
+    if name == "ALL_NOTIONS":
+        return _all_notions()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _all_notions() -> Sequence[str]:
+    from relations.notions import ALL_EXAMPLES
+
+    return ALL_EXAMPLES
 
 
 def _wanted(mech: Any, names: Sequence[str]) -> tuple[list[str], list[dict[str, str]]]:
@@ -107,7 +117,7 @@ def _wanted(mech: Any, names: Sequence[str]) -> tuple[list[str], list[dict[str, 
     left: list[dict[str, str]] = []
     for name in names:
         every = name.strip().lower() == "all"
-        for one in (ALL_NOTIONS if every else (name,)):
+        for one in (_all_notions() if every else (name,)):
             canonical = canonical_name(*parse_notion(one))
             reason = undefined_reason(mech, canonical) if every else None
             if reason is not None:
@@ -205,7 +215,7 @@ def composed_json(comp: Any, names: Sequence[str], *, bits: int | None = None
 
     wanted = ["eps_d", "eps_i", "sigma_min", "eps_m"]
     for name in names:
-        for one in (ALL_NOTIONS if name.strip().lower() == "all" else (name,)):
+        for one in (_all_notions() if name.strip().lower() == "all" else (name,)):
             canonical = canonical_name(*parse_notion(one))
             if canonical not in wanted:
                 wanted.append(canonical)

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+from relations.io._grid import Grid
 from relations.io._reports import sizes
 from relations.io._terminal import safe
 from relations.measures._results import Budget, Measures, float_derived
@@ -27,7 +28,7 @@ if TYPE_CHECKING:
     from relations.checking._checker import Report
     from relations.pipeline._verify import RelationVerdict
 
-__all__ = ["NARROW", "claims_table", "composition_table", "measures_table", "notions_table", "left_out_text", "check_tables", "catalogue_table", "verdicts_table",
+__all__ = ["NARROW", "claims_table", "composition_table", "measures_table", "measures_grid", "notions_table", "left_out_text", "check_tables", "catalogue_table", "verdicts_table",
            "conjectures_table", "tally", "short_evidence", "VERIFY_WIDTH"]
 
 #: ``relations verify`` prints its table in at most this many columns unless ``--wide``.
@@ -45,7 +46,8 @@ def _short(label: str, limit: int = 48) -> str:
 
 
 def measures_table(mech: Mechanism, measures: Measures) -> Table:
-    """A rich table of the four quantities: quantity, value, exact form (or enclosure), witness.
+    """A rich table of the four quantities: quantity, value, exact form (or enclosure), witness
+    (:func:`measures_grid` as a rich table).
 
     Parameters
     ----------
@@ -67,8 +69,21 @@ def measures_table(mech: Mechanism, measures: Measures) -> Table:
     >>> table.row_count, [column.header for column in table.columns]
     (4, ['quantity', 'value (nats)', 'exact form', 'witness'])
     """
-    from rich.table import Table
+    return measures_grid(mech, measures).__rich__()
 
+
+def measures_grid(mech: Mechanism, measures: Measures) -> Grid:
+    """The table of the four quantities as a :class:`~relations.io._grid.Grid` (drawn without rich where it can be).
+
+    Examples
+    --------
+    >>> from relations import measure
+    >>> from relations.mechanisms import krr
+    >>> m = krr(3, 2)
+    >>> grid = measures_grid(m, measure(m))
+    >>> [row[0] for row in grid.rows], [column[0] for column in grid.columns]
+    (['eps_i', 'eps_d', 'eps_m', 'sigma_min'], ['quantity', 'value (nats)', 'exact form', 'witness'])
+    """
     n, m = sizes(mech)
     structure = "all pairs" if mech.setting == "local" else (
         f"D^{mech.inputs.records}, |D|={mech.inputs.k}" if isinstance(mech.inputs, HammingInputs)
@@ -81,14 +96,13 @@ def measures_table(mech: Mechanism, measures: Measures) -> Table:
     reasons = "; ".join(filter(None, why))
     mode = ("mode exact" if measures.exact else "mode float, approximate") + (f" ({reasons})" if reasons else "")
     title = f"{safe(mech.source or 'mechanism')} — {mech.setting}, {n} inputs x {m} outputs, {structure}; {mode}"
-    table = Table(title=title, title_justify="left")
-    table.add_column("quantity")
-    table.add_column("value (nats)", justify="right")
-    table.add_column("exact form", overflow="fold")  # an enclosure wraps rather than losing digits
-    table.add_column("witness")
+    columns = (("quantity", "left", "ellipsis"), ("value (nats)", "right", "ellipsis"),
+               ("exact form", "left", "fold"),  # an enclosure wraps rather than losing digits
+               ("witness", "left", "ellipsis"))
+    rows = []
     binary = float_derived(measures)  # exact forms of floats' binary values: a long ln(q) as a decimal
     for budget in (measures.eps_i, measures.eps_d):
-        table.add_row(budget.name, _budget_value(budget), _exact(budget, binary), _wit(mech, budget))
+        rows.append((budget.name, _budget_value(budget), _exact(budget, binary), _wit(mech, budget)))
     mi = measures.eps_m
     if mi.enclosure is not None:
         lo, hi = mi.enclosure.decimal(24)
@@ -96,10 +110,10 @@ def measures_table(mech: Mechanism, measures: Measures) -> Table:
     else:
         form = "float, not certified"
     shown = _fmt(mi.value) if mi.enclosure is None else certified_text(mi.enclosure.lower, mi.enclosure.upper)
-    table.add_row("eps_m", shown, form, "I(X;Y)")
+    rows.append(("eps_m", shown, form, "I(X;Y)"))
     s = measures.sigma_min
-    table.add_row(s.name, _budget_value(s), _exact(s, binary), _wit(mech, s))
-    return table
+    rows.append((s.name, _budget_value(s), _exact(s, binary), _wit(mech, s)))
+    return Grid(title, columns, rows)
 
 
 def _budget_value(b: Budget, digits: int = 12) -> str:

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from relations.kinds import NumericMode
 from relations.measures._dense import eps_all_dense, measure_dense
 from relations.measures._product import eps_all_product, measure_product
 from relations.measures._results import Budget, Measures
-from relations.model._composed import Composition
 from relations.model._mechanism import Mechanism
+
+if TYPE_CHECKING:
+    from relations.model._composed import Composition
 
 __all__ = ["measure", "eps_all"]
 
@@ -106,13 +109,16 @@ def measure(mech: Mechanism | Composition, *, bits: int | None = None, mode: Num
     >>> str(measure(m.repeated(3)).eps_d.exact)
     'ln(2197/343)'
     """
-    if isinstance(mech, Composition):
-        if not mech.counts_fit():
-            from relations.errors import InputError
+    if not isinstance(mech, Mechanism):
+        from relations.model._composed import Composition  # repeated use: imported when it is asked for
 
-            raise InputError(f"{mech.describe()}: {mech.type_counts()} count vectors, beyond the counts route; "
-                             "relations.measures.composed_notion gives each notion by composition rules")
-        mech = mech.sufficient()
+        if isinstance(mech, Composition):
+            if not mech.counts_fit():
+                from relations.errors import InputError
+
+                raise InputError(f"{mech.describe()}: {mech.type_counts()} count vectors, beyond the counts route; "
+                                 "relations.measures.composed_notion gives each notion by composition rules")
+            mech = mech.sufficient()
     assert isinstance(mech, Mechanism)
     if isinstance(notions, str):
         notions = [notions]
@@ -132,8 +138,11 @@ def measure(mech: Mechanism | Composition, *, bits: int | None = None, mode: Num
 
 def _notion_names(mech: Mechanism, names: Sequence[str]) -> list[str]:
     """The canonical notion names to compute, once each, in order (``all``: every further notion defined)."""
+    if not names:
+        return []  # the notions' registry is not imported for the four quantities
     from relations.measures._notions import canonical_name, parse_notion, undefined_reason
     from relations.notions import ALL_EXAMPLES as every
+
     wanted: list[str] = []
     for name in names:
         is_all = name.strip().lower() == "all"
