@@ -283,3 +283,92 @@ def test_64_inputs_drawn_coordinate_by_coordinate_are_inconclusive_with_the_defa
     path.write_text(UE_FILE)
     out = run_cli("audit", f"{path}:per_coordinate", "--domain", ",".join(map(str, range(64))), "--eps", "1")
     assert out.returncode == 3 and "sampling stopped after a first" in out.stdout, out.stdout + out.stderr
+
+
+LEAK = textwrap.dedent('''
+    def leak(x, rng):
+        bits = rng.random(11) < 0.25
+        out = []
+        for b in bits:
+            out.append(int(b))
+        return x
+''')
+
+
+def _loaded(path, text):
+    import importlib.util
+
+    path.write_text(text)
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.leak
+
+
+@pytest.mark.parametrize("how", ["edited", "exec"])
+def test_a_source_that_is_not_the_running_code_proves_nothing(tmp_path, how):
+    """The running ``leak`` returns its input (outputs 0 and 1 never shared: eps_d infinite by hand), while the
+    source on disk returns the mapped bits: the file edited after the import, or the code built by ``exec``
+    under the file's name.  The source must not stand for the code: the bits are read (2^11 paths)."""
+    path = tmp_path / f"leak_{how}.py"
+    disk = LEAK.replace("return x", "return out")
+    if how == "edited":
+        fn = _loaded(path, LEAK)
+        path.write_text(disk)
+    else:
+        path.write_text(disk)
+        namespace: dict = {}
+        exec(compile(LEAK, str(path), "exec"), namespace)  # noqa: S102 - code that is not the file's
+        fn = namespace["leak"]
+    report = audit(fn, domain=[0, 1], eps="2")
+    assert report.verdict == "violated" and report.route == "white-box", report.summary()
+    assert math.isinf(float(report.measures.eps_d))
+
+
+def test_a_list_filled_before_the_loop_without_being_named_is_read():
+    """``out`` filled with the input between ``out = []`` and the loop, through ``eval`` or ``locals()`` (no
+    statement names it): the output starts with x, so eps_d is infinite by hand, never the bits' product."""
+
+    def by_eval(x, rng):
+        bits = rng.random(11) < 0.25
+        out = []
+        eval("out.append(x)")  # noqa: S307 - the point of the test
+        for b in bits:
+            out.append(int(b))
+        return out
+
+    def by_locals(x, rng):
+        bits = rng.random(11) < 0.25
+        out = []
+        locals()["out"].append(x)
+        for b in bits:
+            out.append(int(b))
+        return out
+
+    for fn in (by_eval, by_locals):
+        report = audit(fn, domain=[0, 1], eps="2")
+        assert report.verdict == "violated" and report.route == "white-box", report.summary()
+        assert math.isinf(float(report.measures.eps_d))
+
+
+def test_a_builtin_replaced_in_builtins_is_not_the_builtin(monkeypatch):
+    """``builtins.int`` replaced by a function (which may keep state between calls): not the type ``int``, so
+    no element map is proven with it."""
+    import builtins
+    import sys
+
+    from relations.audit._iteration import _builtin
+
+    frame = sys._getframe()
+    real = int
+    assert _builtin(frame, "int") is real
+    calls = []
+
+    def counting(v, *args):
+        calls.append(v)
+        return real(v, *args) ^ (len(calls) % 2)
+
+    monkeypatch.setattr(builtins, "int", counting)
+    found = _builtin(frame, "int")
+    monkeypatch.undo()
+    assert found is None

@@ -12,8 +12,9 @@ loop variable ``b``, ``int(E)``, ``bool(E)``, ``float(E)`` or ``1 - E``, the nam
 * ``return tuple(V)``, ``return list(V)``;
 * any of these assigned, ``OUT = tuple(E for b in V)``, and at once ``return OUT`` (or ``tuple(OUT)``,
   ``list(OUT)``);
-* ``OUT = []`` ... ``for b in V: OUT.append(E)`` followed at once by ``return OUT``, ``return tuple(OUT)`` or
-  ``return list(OUT)``, ``OUT`` a plain local not named between its ``OUT = []`` and the loop.
+* ``OUT = []`` and at once ``for b in NAME: OUT.append(E)`` followed at once by ``return OUT``, ``return
+  tuple(OUT)`` or ``return list(OUT)``, ``OUT`` and ``NAME`` plain locals (so that no code runs between the
+  fresh list and the iteration: a call could fill it without naming it, through ``eval`` or ``locals()``).
 
 Each statement must be one of the function's own (not inside a ``try``, ``with``, loop or condition), and the
 function must be the randomizer itself, called by the enumerator (its caller's frame is the audit's ``_run``,
@@ -29,7 +30,6 @@ one as before (refused beyond :data:`~relations.audit._vectors.MATERIALISE_BITS`
 from __future__ import annotations
 
 import ast
-import builtins
 import contextlib
 import dis
 import inspect
@@ -44,6 +44,9 @@ __all__ = ["Returned", "returned_map", "iteration_maps", "ELEMENT_MAPS"]
 #: Builtins an element map may call on a bit.
 ELEMENT_MAPS = ("int", "bool", "float")
 _CONTAINERS = ("tuple", "list")
+#: The real types of these names, whatever ``builtins`` holds (``type(0)`` even if ``builtins.int`` was replaced).
+_REAL: dict[str, type] = {"int": type(0), "bool": type(True), "float": type(0.0),  # noqa: UP003
+                          "tuple": type(()), "list": type([])}  # noqa: UP003
 #: The instructions that call ``tuple(NAME)``: CPython 3.11 specialises ``PRECALL`` to make a builtin's call
 #: itself (``PRECALL_BUILTIN_CLASS``), so the frame may be at either.
 _CALLS = ("CALL", "PRECALL")
@@ -98,10 +101,28 @@ def _function_node(code: CodeType) -> ast.AST | None:
                 if code.co_firstlineno in (n.lineno, first):
                     node = n
                     break
+        if node is not None and not _compiles_to(tree, code):
+            node = None  # the source read is not the code that runs (edited, reloaded, built by ``exec``)
     if len(_TREES) > 256:
         _TREES.clear()
     _TREES[code] = node
     return node
+
+
+def _compiles_to(tree: Any, code: CodeType) -> bool:
+    """Whether the file's source ``tree``, compiled, holds ``code`` itself (the same instructions, constants,
+    names and positions): only then does the source describe what runs."""
+    try:
+        compiled = compile(tree, code.co_filename, "exec", dont_inherit=True)
+    except (SyntaxError, ValueError, TypeError):
+        return False
+    todo = [compiled]
+    while todo:
+        c = todo.pop()
+        if c.co_name == code.co_name and c.co_firstlineno == code.co_firstlineno and c == code:
+            return True
+        todo.extend(k for k in c.co_consts if isinstance(k, CodeType))
+    return False
 
 
 def _position(frame: FrameType) -> tuple[str, tuple[Any, ...]] | None:
@@ -120,12 +141,12 @@ def _at(node: ast.AST, span: tuple[Any, ...]) -> bool:
 
 def _builtin(frame: FrameType, name: str) -> Any:
     """The builtin ``name`` when the frame's code sees it as the builtin (not a local, a closure's or a global
-    that shadows it), else ``None``."""
+    that shadows it, nor a replacement assigned to ``builtins``), else ``None``."""
     code = frame.f_code
     if name in code.co_varnames or name in code.co_cellvars or name in code.co_freevars or name in frame.f_globals:
         return None
     value = frame.f_builtins.get(name)
-    return value if value is getattr(builtins, name) else None
+    return value if value is _REAL[name] else None
 
 
 def _element(node: ast.expr, var: str, frame: FrameType) -> Callable[[Any], Any] | None:
@@ -169,13 +190,9 @@ def _container(node: ast.expr, frame: FrameType) -> ast.expr | None:
     return None
 
 
-def _names(nodes: list[ast.stmt]) -> set[str]:
-    return {n.id for s in nodes for n in ast.walk(s) if isinstance(n, ast.Name)}
-
-
 def _loop(body: list[ast.stmt], j: int, frame: FrameType) -> Callable[[Any], Any] | None:
-    """The element map of ``OUT = []`` ... ``for b in V: OUT.append(E)`` then ``return OUT`` (or ``tuple(OUT)``,
-    ``list(OUT)``) at ``body[j]``, ``OUT`` a plain local not named between its creation and the loop."""
+    """The element map of ``OUT = []`` then at once ``for b in NAME: OUT.append(E)`` then ``return OUT`` (or
+    ``tuple(OUT)``, ``list(OUT)``) at ``body[j]``, ``OUT`` and ``NAME`` plain locals."""
     loop = body[j]
     if not isinstance(loop, ast.For) or loop.orelse or len(loop.body) != 1 or not isinstance(loop.target, ast.Name):
         return None
@@ -194,13 +211,16 @@ def _loop(body: list[ast.stmt], j: int, frame: FrameType) -> Callable[[Any], Any
         value = _container(value, frame)
     if not (isinstance(value, ast.Name) and value.id == out):
         return None
-    for i in range(j - 1, -1, -1):  # the latest statement naming OUT must be ``OUT = []``
-        s = body[i]
-        if out in _names([s]):
-            fresh = (isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name)
-                     and s.targets[0].id == out and isinstance(s.value, ast.List) and not s.value.elts)
-            return _element(call.args[0], var, frame) if fresh else None
-    return None
+    # ``OUT = []`` just before the loop, over a local: no code runs between the fresh list and the iteration
+    # (any call could fill it without naming it: ``eval``, ``locals()``, a frame's ``f_locals``)
+    fresh = body[j - 1] if j else None
+    if not (isinstance(fresh, ast.Assign) and len(fresh.targets) == 1 and isinstance(fresh.targets[0], ast.Name)
+            and fresh.targets[0].id == out and isinstance(fresh.value, ast.List) and not fresh.value.elts):
+        return None
+    if not (isinstance(loop.iter, ast.Name) and loop.iter.id in code.co_varnames
+            and loop.iter.id not in code.co_cellvars and loop.iter.id not in code.co_freevars):
+        return None
+    return _element(call.args[0], var, frame)
 
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
