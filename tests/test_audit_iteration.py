@@ -24,6 +24,7 @@ from conftest import run_cli
 
 from relations.audit import audit
 from relations.audit._enumerate import NotEnumerable
+from relations.errors import InputError
 
 P = 0.5
 Q = 1 / (math.exp(1.0) + 1)
@@ -372,3 +373,15 @@ def test_a_builtin_replaced_in_builtins_is_not_the_builtin(monkeypatch):
     found = _builtin(frame, "int")
     monkeypatch.undo()
     assert found is None
+
+
+def test_a_loop_variable_named_like_a_builtin_is_not_the_builtin():
+    """``tuple(int(int) for int in bits)`` calls the bit itself (a ``numpy.bool_``): the code always fails, and
+    the audit must say so, never return a channel the code cannot produce."""
+
+    def shadowing(x, rng):
+        bits = rng.random(11) < 0.25
+        return tuple(int(int) for int in bits)  # noqa: A001 - the point of the test
+
+    with pytest.raises(InputError, match="not callable"):
+        audit(shadowing, domain=[0, 1], eps="2")

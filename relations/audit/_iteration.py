@@ -178,6 +178,8 @@ def _comprehension(node: ast.expr, frame: FrameType) -> Callable[[Any], Any] | N
     gen = node.generators[0]
     if gen.ifs or gen.is_async or not isinstance(gen.target, ast.Name):
         return None
+    if gen.target.id in ELEMENT_MAPS:  # ``int(int) for int in V``: the name is the bit there, not the builtin
+        return None
     return _element(node.elt, gen.target.id, frame)
 
 
