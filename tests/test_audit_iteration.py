@@ -385,3 +385,25 @@ def test_a_loop_variable_named_like_a_builtin_is_not_the_builtin():
 
     with pytest.raises(InputError, match="not callable"):
         audit(shadowing, domain=[0, 1], eps="2")
+
+
+def test_a_bit_read_from_a_boolean_array_is_a_numpy_bool():
+    """A bit read from ``rng.random(3) < q`` is a ``numpy.bool_`` (numpy's element), and ``True`` and ``1`` are
+    different outputs: returning the bits as they are for one input and converted by ``int`` for the other
+    makes outputs that never meet, eps_d infinite by hand (read one by one, by iteration or by index)."""
+
+    def by_iteration(x, rng):
+        bits = rng.random(3) < 0.25
+        if x:
+            return tuple(b for b in bits)
+        return tuple(int(b) for b in bits)
+
+    def by_index(x, rng):
+        bits = rng.random(3) < 0.25
+        return bits[0] if x else int(bits[0])
+
+    rng = np.random.default_rng(0)
+    assert type(next(iter(rng.random(3) < 0.25))) is np.bool_  # what the code sees outside the audit
+    for fn in (by_iteration, by_index):
+        report = audit(fn, domain=[0, 1], eps="2")
+        assert report.verdict == "violated" and math.isinf(float(report.measures.eps_d)), report.summary()
