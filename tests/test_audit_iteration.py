@@ -407,3 +407,32 @@ def test_a_bit_read_from_a_boolean_array_is_a_numpy_bool():
     for fn in (by_iteration, by_index):
         report = audit(fn, domain=[0, 1], eps="2")
         assert report.verdict == "violated" and math.isinf(float(report.measures.eps_d)), report.summary()
+
+
+def test_an_init_returning_the_bits_is_not_the_call_s_return():
+    """Calling a class runs its ``__init__``, whose return is not the call's value (a value other than ``None``
+    is a ``TypeError``): the code always fails, and the audit must say so."""
+
+    class Returning:
+        def __init__(self, x, rng):
+            bits = rng.random(11) < 0.25
+            return tuple(int(b) for b in bits)  # noqa: PLE0101 - the point of the test
+
+    with pytest.raises(InputError, match="should return None"):
+        audit(Returning, domain=[0, 1], eps="2")
+
+
+def test_partial_and_callable_instances_still_return_the_mapped_bits():
+    """``functools.partial`` of a randomizer and an instance's ``__call__`` return what the function returns:
+    still factorised, eps_d as by hand."""
+    import functools
+
+    class Callable:
+        def __call__(self, x, rng):
+            bits = _bits(x, rng, 16)
+            return tuple(int(b) for b in bits)
+
+    for fn in (functools.partial(ue_generator, d=16), Callable()):
+        report = audit(fn, domain=list(range(16)), eps=repr(1.01 * math.log(RATIO)))
+        assert report.route == "white-box (factorised)", report.summary()
+        assert report.eps_d_exact == EXPECTED and report.verdict == "consistent"

@@ -32,9 +32,11 @@ from __future__ import annotations
 import ast
 import contextlib
 import dis
+import functools
 import inspect
 import linecache
 import os
+import types
 from collections.abc import Callable, Iterator
 from types import CodeType, FrameType
 from typing import Any
@@ -252,10 +254,36 @@ def _returned_at_once(body: list[ast.stmt], j: int, frame: FrameType) -> bool:
 def _called_by_enumerator(frame: FrameType) -> bool:
     """Whether ``frame`` is the randomizer's own call by the enumerator (``_run``), through nothing but the
     worker's clock."""
-    caller = frame.f_back
-    while caller is not None and (os.path.abspath(caller.f_code.co_filename), caller.f_code.co_name) in _PASSING:
-        caller = caller.f_back
-    return caller is not None and (os.path.abspath(caller.f_code.co_filename), caller.f_code.co_name) == _ENUMERATOR
+    # each frame must be the own of the function its caller calls (``fn`` there), whose return is the call's
+    # value: not, say, the ``__init__`` run by calling a class (whose value is the instance)
+    callee, caller = frame, frame.f_back
+    while caller is not None:
+        where = (os.path.abspath(caller.f_code.co_filename), caller.f_code.co_name)
+        if where not in _PASSING and where != _ENUMERATOR:
+            return False
+        if _called_code(caller.f_locals.get("fn")) is not callee.f_code:
+            return False
+        if where == _ENUMERATOR:
+            return True
+        callee, caller = caller, caller.f_back
+    return False
+
+
+def _called_code(fn: Any) -> CodeType | None:
+    """The code that calling ``fn`` runs and whose return is the call's value: a function's, through
+    :func:`functools.partial` and bound methods, or the ``__call__`` of an instance; else ``None``."""
+    for _ in range(8):
+        if isinstance(fn, functools.partial):
+            fn = fn.func
+        elif isinstance(fn, types.MethodType):
+            fn = fn.__func__
+        elif isinstance(fn, types.FunctionType):
+            return fn.__code__
+        elif not isinstance(fn, type) and isinstance(vars(type(fn)).get("__call__"), types.FunctionType):
+            fn = vars(type(fn))["__call__"]
+        else:
+            return None
+    return None
 
 
 def returned_map(frame: FrameType, vector: Any) -> Callable[[Any], Any] | None:
