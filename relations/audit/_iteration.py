@@ -18,7 +18,8 @@ loop variable ``b``, ``int(E)``, ``bool(E)``, ``float(E)`` or ``1 - E``, the nam
 
 Each statement must be one of the function's own (not inside a ``try``, ``with``, loop or condition), and the
 function must be the randomizer itself, called by the enumerator (its caller's frame is the audit's ``_run``,
-through the worker's clock at most):
+through the worker's clock at most, each frame running the code of the function its caller calls: not a class's
+``__init__``), and the source file, compiled, must hold the very code that runs:
 then nothing but the map and the ``return`` runs after the iteration, and what the function returns is the
 vector mapped coordinate by coordinate, ``E`` applied to each bit as numpy would yield it (``numpy.bool_`` for
 a boolean vector, ``numpy.int64`` after ``astype(int)``, ``numpy.float64``).  The iteration then ends the call
