@@ -24,6 +24,7 @@ from conftest import run_cli
 
 from relations.audit import audit
 from relations.audit._enumerate import NotEnumerable
+from relations.errors import InputError
 
 P = 0.5
 Q = 1 / (math.exp(1.0) + 1)
@@ -283,3 +284,155 @@ def test_64_inputs_drawn_coordinate_by_coordinate_are_inconclusive_with_the_defa
     path.write_text(UE_FILE)
     out = run_cli("audit", f"{path}:per_coordinate", "--domain", ",".join(map(str, range(64))), "--eps", "1")
     assert out.returncode == 3 and "sampling stopped after a first" in out.stdout, out.stdout + out.stderr
+
+
+LEAK = textwrap.dedent('''
+    def leak(x, rng):
+        bits = rng.random(11) < 0.25
+        out = []
+        for b in bits:
+            out.append(int(b))
+        return x
+''')
+
+
+def _loaded(path, text):
+    import importlib.util
+
+    path.write_text(text)
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.leak
+
+
+@pytest.mark.parametrize("how", ["edited", "exec"])
+def test_a_source_that_is_not_the_running_code_proves_nothing(tmp_path, how):
+    """The running ``leak`` returns its input (outputs 0 and 1 never shared: eps_d infinite by hand), while the
+    source on disk returns the mapped bits: the file edited after the import, or the code built by ``exec``
+    under the file's name.  The source must not stand for the code: the bits are read (2^11 paths)."""
+    path = tmp_path / f"leak_{how}.py"
+    disk = LEAK.replace("return x", "return out")
+    if how == "edited":
+        fn = _loaded(path, LEAK)
+        path.write_text(disk)
+    else:
+        path.write_text(disk)
+        namespace: dict = {}
+        exec(compile(LEAK, str(path), "exec"), namespace)  # noqa: S102 - code that is not the file's
+        fn = namespace["leak"]
+    report = audit(fn, domain=[0, 1], eps="2")
+    assert report.verdict == "violated" and report.route == "white-box", report.summary()
+    assert math.isinf(float(report.measures.eps_d))
+
+
+def test_a_list_filled_before_the_loop_without_being_named_is_read():
+    """``out`` filled with the input between ``out = []`` and the loop, through ``eval`` or ``locals()`` (no
+    statement names it): the output starts with x, so eps_d is infinite by hand, never the bits' product."""
+
+    def by_eval(x, rng):
+        bits = rng.random(11) < 0.25
+        out = []
+        eval("out.append(x)")  # noqa: S307 - the point of the test
+        for b in bits:
+            out.append(int(b))
+        return out
+
+    def by_locals(x, rng):
+        bits = rng.random(11) < 0.25
+        out = []
+        locals()["out"].append(x)
+        for b in bits:
+            out.append(int(b))
+        return out
+
+    for fn in (by_eval, by_locals):
+        report = audit(fn, domain=[0, 1], eps="2")
+        assert report.verdict == "violated" and report.route == "white-box", report.summary()
+        assert math.isinf(float(report.measures.eps_d))
+
+
+def test_a_builtin_replaced_in_builtins_is_not_the_builtin(monkeypatch):
+    """``builtins.int`` replaced by a function (which may keep state between calls): not the type ``int``, so
+    no element map is proven with it."""
+    import builtins
+    import sys
+
+    from relations.audit._iteration import _builtin
+
+    frame = sys._getframe()
+    real = int
+    assert _builtin(frame, "int") is real
+    calls = []
+
+    def counting(v, *args):
+        calls.append(v)
+        return real(v, *args) ^ (len(calls) % 2)
+
+    monkeypatch.setattr(builtins, "int", counting)
+    found = _builtin(frame, "int")
+    monkeypatch.undo()
+    assert found is None
+
+
+def test_a_loop_variable_named_like_a_builtin_is_not_the_builtin():
+    """``tuple(int(int) for int in bits)`` calls the bit itself (a ``numpy.bool_``): the code always fails, and
+    the audit must say so, never return a channel the code cannot produce."""
+
+    def shadowing(x, rng):
+        bits = rng.random(11) < 0.25
+        return tuple(int(int) for int in bits)  # noqa: A001 - the point of the test
+
+    with pytest.raises(InputError, match="not callable"):
+        audit(shadowing, domain=[0, 1], eps="2")
+
+
+def test_a_bit_read_from_a_boolean_array_is_a_numpy_bool():
+    """A bit read from ``rng.random(3) < q`` is a ``numpy.bool_`` (numpy's element), and ``True`` and ``1`` are
+    different outputs: returning the bits as they are for one input and converted by ``int`` for the other
+    makes outputs that never meet, eps_d infinite by hand (read one by one, by iteration or by index)."""
+
+    def by_iteration(x, rng):
+        bits = rng.random(3) < 0.25
+        if x:
+            return tuple(b for b in bits)
+        return tuple(int(b) for b in bits)
+
+    def by_index(x, rng):
+        bits = rng.random(3) < 0.25
+        return bits[0] if x else int(bits[0])
+
+    rng = np.random.default_rng(0)
+    assert type(next(iter(rng.random(3) < 0.25))) is np.bool_  # what the code sees outside the audit
+    for fn in (by_iteration, by_index):
+        report = audit(fn, domain=[0, 1], eps="2")
+        assert report.verdict == "violated" and math.isinf(float(report.measures.eps_d)), report.summary()
+
+
+def test_an_init_returning_the_bits_is_not_the_call_s_return():
+    """Calling a class runs its ``__init__``, whose return is not the call's value (a value other than ``None``
+    is a ``TypeError``): the code always fails, and the audit must say so."""
+
+    class Returning:
+        def __init__(self, x, rng):
+            bits = rng.random(11) < 0.25
+            return tuple(int(b) for b in bits)  # noqa: PLE0101 - the point of the test
+
+    with pytest.raises(InputError, match="should return None"):
+        audit(Returning, domain=[0, 1], eps="2")
+
+
+def test_partial_and_callable_instances_still_return_the_mapped_bits():
+    """``functools.partial`` of a randomizer and an instance's ``__call__`` return what the function returns:
+    still factorised, eps_d as by hand."""
+    import functools
+
+    class Callable:
+        def __call__(self, x, rng):
+            bits = _bits(x, rng, 16)
+            return tuple(int(b) for b in bits)
+
+    for fn in (functools.partial(ue_generator, d=16), Callable()):
+        report = audit(fn, domain=list(range(16)), eps=repr(1.01 * math.log(RATIO)))
+        assert report.route == "white-box (factorised)", report.summary()
+        assert report.eps_d_exact == EXPECTED and report.verdict == "consistent"

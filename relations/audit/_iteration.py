@@ -12,12 +12,14 @@ loop variable ``b``, ``int(E)``, ``bool(E)``, ``float(E)`` or ``1 - E``, the nam
 * ``return tuple(V)``, ``return list(V)``;
 * any of these assigned, ``OUT = tuple(E for b in V)``, and at once ``return OUT`` (or ``tuple(OUT)``,
   ``list(OUT)``);
-* ``OUT = []`` ... ``for b in V: OUT.append(E)`` followed at once by ``return OUT``, ``return tuple(OUT)`` or
-  ``return list(OUT)``, ``OUT`` a plain local not named between its ``OUT = []`` and the loop.
+* ``OUT = []`` and at once ``for b in NAME: OUT.append(E)`` followed at once by ``return OUT``, ``return
+  tuple(OUT)`` or ``return list(OUT)``, ``OUT`` and ``NAME`` plain locals (so that no code runs between the
+  fresh list and the iteration: a call could fill it without naming it, through ``eval`` or ``locals()``).
 
 Each statement must be one of the function's own (not inside a ``try``, ``with``, loop or condition), and the
 function must be the randomizer itself, called by the enumerator (its caller's frame is the audit's ``_run``,
-through the worker's clock at most):
+through the worker's clock at most, each frame running the code of the function its caller calls: not a class's
+``__init__``), and the source file, compiled, must hold the very code that runs:
 then nothing but the map and the ``return`` runs after the iteration, and what the function returns is the
 vector mapped coordinate by coordinate, ``E`` applied to each bit as numpy would yield it (``numpy.bool_`` for
 a boolean vector, ``numpy.int64`` after ``astype(int)``, ``numpy.float64``).  The iteration then ends the call
@@ -29,12 +31,13 @@ one as before (refused beyond :data:`~relations.audit._vectors.MATERIALISE_BITS`
 from __future__ import annotations
 
 import ast
-import builtins
 import contextlib
 import dis
+import functools
 import inspect
 import linecache
 import os
+import types
 from collections.abc import Callable, Iterator
 from types import CodeType, FrameType
 from typing import Any
@@ -44,6 +47,9 @@ __all__ = ["Returned", "returned_map", "iteration_maps", "ELEMENT_MAPS"]
 #: Builtins an element map may call on a bit.
 ELEMENT_MAPS = ("int", "bool", "float")
 _CONTAINERS = ("tuple", "list")
+#: The real types of these names, whatever ``builtins`` holds (``type(0)`` even if ``builtins.int`` was replaced).
+_REAL: dict[str, type] = {"int": type(0), "bool": type(True), "float": type(0.0),  # noqa: UP003
+                          "tuple": type(()), "list": type([])}  # noqa: UP003
 #: The instructions that call ``tuple(NAME)``: CPython 3.11 specialises ``PRECALL`` to make a builtin's call
 #: itself (``PRECALL_BUILTIN_CLASS``), so the frame may be at either.
 _CALLS = ("CALL", "PRECALL")
@@ -98,10 +104,28 @@ def _function_node(code: CodeType) -> ast.AST | None:
                 if code.co_firstlineno in (n.lineno, first):
                     node = n
                     break
+        if node is not None and not _compiles_to(tree, code):
+            node = None  # the source read is not the code that runs (edited, reloaded, built by ``exec``)
     if len(_TREES) > 256:
         _TREES.clear()
     _TREES[code] = node
     return node
+
+
+def _compiles_to(tree: Any, code: CodeType) -> bool:
+    """Whether the file's source ``tree``, compiled, holds ``code`` itself (the same instructions, constants,
+    names and positions): only then does the source describe what runs."""
+    try:
+        compiled = compile(tree, code.co_filename, "exec", dont_inherit=True)
+    except (SyntaxError, ValueError, TypeError):
+        return False
+    todo = [compiled]
+    while todo:
+        c = todo.pop()
+        if c.co_name == code.co_name and c.co_firstlineno == code.co_firstlineno and c == code:
+            return True
+        todo.extend(k for k in c.co_consts if isinstance(k, CodeType))
+    return False
 
 
 def _position(frame: FrameType) -> tuple[str, tuple[Any, ...]] | None:
@@ -120,12 +144,12 @@ def _at(node: ast.AST, span: tuple[Any, ...]) -> bool:
 
 def _builtin(frame: FrameType, name: str) -> Any:
     """The builtin ``name`` when the frame's code sees it as the builtin (not a local, a closure's or a global
-    that shadows it), else ``None``."""
+    that shadows it, nor a replacement assigned to ``builtins``), else ``None``."""
     code = frame.f_code
     if name in code.co_varnames or name in code.co_cellvars or name in code.co_freevars or name in frame.f_globals:
         return None
     value = frame.f_builtins.get(name)
-    return value if value is getattr(builtins, name) else None
+    return value if value is _REAL[name] else None
 
 
 def _element(node: ast.expr, var: str, frame: FrameType) -> Callable[[Any], Any] | None:
@@ -157,6 +181,8 @@ def _comprehension(node: ast.expr, frame: FrameType) -> Callable[[Any], Any] | N
     gen = node.generators[0]
     if gen.ifs or gen.is_async or not isinstance(gen.target, ast.Name):
         return None
+    if gen.target.id in ELEMENT_MAPS:  # ``int(int) for int in V``: the name is the bit there, not the builtin
+        return None
     return _element(node.elt, gen.target.id, frame)
 
 
@@ -169,13 +195,9 @@ def _container(node: ast.expr, frame: FrameType) -> ast.expr | None:
     return None
 
 
-def _names(nodes: list[ast.stmt]) -> set[str]:
-    return {n.id for s in nodes for n in ast.walk(s) if isinstance(n, ast.Name)}
-
-
 def _loop(body: list[ast.stmt], j: int, frame: FrameType) -> Callable[[Any], Any] | None:
-    """The element map of ``OUT = []`` ... ``for b in V: OUT.append(E)`` then ``return OUT`` (or ``tuple(OUT)``,
-    ``list(OUT)``) at ``body[j]``, ``OUT`` a plain local not named between its creation and the loop."""
+    """The element map of ``OUT = []`` then at once ``for b in NAME: OUT.append(E)`` then ``return OUT`` (or
+    ``tuple(OUT)``, ``list(OUT)``) at ``body[j]``, ``OUT`` and ``NAME`` plain locals."""
     loop = body[j]
     if not isinstance(loop, ast.For) or loop.orelse or len(loop.body) != 1 or not isinstance(loop.target, ast.Name):
         return None
@@ -194,13 +216,16 @@ def _loop(body: list[ast.stmt], j: int, frame: FrameType) -> Callable[[Any], Any
         value = _container(value, frame)
     if not (isinstance(value, ast.Name) and value.id == out):
         return None
-    for i in range(j - 1, -1, -1):  # the latest statement naming OUT must be ``OUT = []``
-        s = body[i]
-        if out in _names([s]):
-            fresh = (isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name)
-                     and s.targets[0].id == out and isinstance(s.value, ast.List) and not s.value.elts)
-            return _element(call.args[0], var, frame) if fresh else None
-    return None
+    # ``OUT = []`` just before the loop, over a local: no code runs between the fresh list and the iteration
+    # (any call could fill it without naming it: ``eval``, ``locals()``, a frame's ``f_locals``)
+    fresh = body[j - 1] if j else None
+    if not (isinstance(fresh, ast.Assign) and len(fresh.targets) == 1 and isinstance(fresh.targets[0], ast.Name)
+            and fresh.targets[0].id == out and isinstance(fresh.value, ast.List) and not fresh.value.elts):
+        return None
+    if not (isinstance(loop.iter, ast.Name) and loop.iter.id in code.co_varnames
+            and loop.iter.id not in code.co_cellvars and loop.iter.id not in code.co_freevars):
+        return None
+    return _element(call.args[0], var, frame)
 
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
@@ -230,10 +255,36 @@ def _returned_at_once(body: list[ast.stmt], j: int, frame: FrameType) -> bool:
 def _called_by_enumerator(frame: FrameType) -> bool:
     """Whether ``frame`` is the randomizer's own call by the enumerator (``_run``), through nothing but the
     worker's clock."""
-    caller = frame.f_back
-    while caller is not None and (os.path.abspath(caller.f_code.co_filename), caller.f_code.co_name) in _PASSING:
-        caller = caller.f_back
-    return caller is not None and (os.path.abspath(caller.f_code.co_filename), caller.f_code.co_name) == _ENUMERATOR
+    # each frame must be the own of the function its caller calls (``fn`` there), whose return is the call's
+    # value: not, say, the ``__init__`` run by calling a class (whose value is the instance)
+    callee, caller = frame, frame.f_back
+    while caller is not None:
+        where = (os.path.abspath(caller.f_code.co_filename), caller.f_code.co_name)
+        if where not in _PASSING and where != _ENUMERATOR:
+            return False
+        if _called_code(caller.f_locals.get("fn")) is not callee.f_code:
+            return False
+        if where == _ENUMERATOR:
+            return True
+        callee, caller = caller, caller.f_back
+    return False
+
+
+def _called_code(fn: Any) -> CodeType | None:
+    """The code that calling ``fn`` runs and whose return is the call's value: a function's, through
+    :func:`functools.partial` and bound methods, or the ``__call__`` of an instance; else ``None``."""
+    for _ in range(8):
+        if isinstance(fn, functools.partial):
+            fn = fn.func
+        elif isinstance(fn, types.MethodType):
+            fn = fn.__func__
+        elif isinstance(fn, types.FunctionType):
+            return fn.__code__
+        elif not isinstance(fn, type) and isinstance(vars(type(fn)).get("__call__"), types.FunctionType):
+            fn = vars(type(fn))["__call__"]
+        else:
+            return None
+    return None
 
 
 def returned_map(frame: FrameType, vector: Any) -> Callable[[Any], Any] | None:

@@ -245,20 +245,23 @@ class BitVector:
             raise NotEnumerable(f"setting a bit to {value!r}")
         self._fix(int(i), int(value))
 
-    def __getitem__(self, i: Any) -> int:
-        """Reading a bit branches on it (0 or 1, with its probability); the bit keeps the value read."""
+    def __getitem__(self, i: Any) -> Any:
+        """Reading a bit branches on it (0 or 1, with its probability); the bit keeps the value read, given as
+        numpy gives an element of the array (``numpy.bool_``, ``int64`` or ``float64``: ``True`` and ``1`` are
+        different outputs)."""
         import numpy as np
 
         if not isinstance(i, (int, np.integer)) or isinstance(i, bool) or not -len(self) <= int(i) < len(self):
             raise NotEnumerable("reading an array of bits at anything but one index")
         i = int(i) % len(self)
+        element = {"bool": np.bool_, "int": np.int64, "float": np.float64}[self.kind]
         p = self.probs[i]
         if p in (0, 1):
-            return int(p)
+            return element(int(p))
         r = self.radii[i]
         bit = self.replay.decide([1 - p, p], [_complement_radius(p, r), r] if r else None)
         self._fix(i, bit)
-        return bit
+        return element(bit)
 
     def __iter__(self):
         import sys
