@@ -232,3 +232,17 @@ def test_split_at_a_hair_from_a_composed_ratio():
             lo, hi = split_delta(p, r, k, t)
             want = mass ** k * (1 - t / top ** k)
             assert lo <= want <= hi, (p, k, bits)
+
+
+def test_enclosures_at_a_huge_rational_eps():
+    """``eps = 10^9`` above every composed loss: ``delta`` is the infinite losses' mass, found without ``e^eps``
+    (an exact rational of 1.4e9 bits, which the enclosure routes built before and hung on)."""
+    from relations.measures._composition import bucketed_delta
+
+    p, r = [F(1, 2), F(1, 3), F(1, 6)], [F(1, 6), F(1, 3), F(1, 2)]
+    assert split_delta(p, r, 5, F(10**9), exp=True) == (0, 0)
+    assert bucketed_delta([(p, r, 5)], F(10**9), exp=True) == (0, 0)
+    q = [F(1, 2), F(1, 4), F(1, 4)]
+    assert split_delta(q, [F(1, 2), F(1, 2), F(0)], 3, F(10**9), exp=True) == (1 - F(3, 4) ** 3,) * 2
+    value = composed_delta(Mechanism.local([p, r]).repeated(5), F(10**9), max_support=1).value
+    assert value.enclose(64) == (0, 0)

@@ -206,6 +206,8 @@ def split_delta(p, r, k: int, t_or_q: Fraction, *, exp: bool = False,
     value = Fraction(t_or_q)
     with working_precision(128):
         logs = [interval(ball(ratio).log()) for ratio in atoms]
+        if exp and value > k * max(hi for _, hi in logs):
+            return 1 - finite, 1 - finite  # every finite loss below eps (and e^eps, possibly huge, not needed)
         if exp:
             eps_lo = eps_hi = value
             t_lo, t_hi = interval(ball(value).exp())
