@@ -204,3 +204,45 @@ def test_split_near_one_is_enclosed_relative_to_one_minus_delta():
         lo, hi = split_delta(p, r, k, t)
         assert lo <= exact <= hi and 0 < 1 - exact < F(1, 10**20)
         assert hi - lo <= F(1, 10**10) * (1 - exact), (t, float(hi - lo), float(1 - exact))
+
+
+def test_split_at_a_hair_from_a_composed_ratio():
+    """``e^eps`` a relative ``2^-70`` above or below a heavy outcome's composed ratio (its loss within the margin),
+    and rows with entries near ``1e-40`` (``delta`` within ``1e-120`` of 1, the complement's side): the enclosure
+    holds the brute-force value (review of the split route: the classification at its margins)."""
+    cases = [
+        ([F(3, 8), F(5, 8)], [F(5, 8), F(3, 8)], 9, (7, 2)),
+        ([F(1, 2), F(1, 3), F(1, 6)], [F(1, 6), F(1, 3), F(1, 2)], 5, (2, 2, 1)),
+        ([F(4, 11), F(7, 11) - F(6, 10**40), F(6, 10**40)], [F(4, 10**40), F(6, 10**40), 1 - F(10, 10**40)], 4,
+         (2, 1, 1)),
+    ]
+    for p, r, k, counts in cases:
+        ratio = math.prod(((a / b) ** c for a, b, c in zip(p, r, counts)), start=F(1))
+        for hair in (F(1, 2**70), F(-1, 2**70), F(1, 2**50), F(-1, 2**50)):
+            t = ratio * (1 + hair)
+            want = brute_ln(p, r, k, t)
+            lo, hi = split_delta(p, r, k, t)
+            assert lo <= want <= hi, (p, k, hair)
+    # the largest composed ratio alone above e^eps, by a hair: delta = P (1 - t / ratio), all of it at the margin
+    for p, r, k, _ in cases[:2] + [([F(2, 3), F(1, 3)], [F(1, 3), F(2, 3)], 40, ())]:
+        top = max(a / b for a, b in zip(p, r))
+        mass = max(a for a, b in zip(p, r) if a / b == top)
+        for bits in range(56, 72):
+            t = top ** k * (1 - F(1, 2**bits))
+            lo, hi = split_delta(p, r, k, t)
+            want = mass ** k * (1 - t / top ** k)
+            assert lo <= want <= hi, (p, k, bits)
+
+
+def test_enclosures_at_a_huge_rational_eps():
+    """``eps = 10^9`` above every composed loss: ``delta`` is the infinite losses' mass, found without ``e^eps``
+    (an exact rational of 1.4e9 bits, which the enclosure routes built before and hung on)."""
+    from relations.measures._composition import bucketed_delta
+
+    p, r = [F(1, 2), F(1, 3), F(1, 6)], [F(1, 6), F(1, 3), F(1, 2)]
+    assert split_delta(p, r, 5, F(10**9), exp=True) == (0, 0)
+    assert bucketed_delta([(p, r, 5)], F(10**9), exp=True) == (0, 0)
+    q = [F(1, 2), F(1, 4), F(1, 4)]
+    assert split_delta(q, [F(1, 2), F(1, 2), F(0)], 3, F(10**9), exp=True) == (1 - F(3, 4) ** 3,) * 2
+    value = composed_delta(Mechanism.local([p, r]).repeated(5), F(10**9), max_support=1).value
+    assert value.enclose(64) == (0, 0)

@@ -668,6 +668,8 @@ def bucketed_delta(parts: list[tuple[tuple, tuple, int]], t_or_q: Fraction | Non
         uses.append((encl, n))
         total_uses += n
         atom_count = max(atom_count, len(atoms))
+    if exp and value > sum(n * max((hi for (_, hi), _, _ in e), default=Fraction(0)) for e, n in uses):
+        return 1 - finite, 1 - finite  # every finite loss below eps (and e^eps, possibly huge, not needed)
     with working_precision(128):
         if exp:
             eps_lo = eps_hi = value

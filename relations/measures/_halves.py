@@ -206,6 +206,8 @@ def split_delta(p, r, k: int, t_or_q: Fraction, *, exp: bool = False,
     value = Fraction(t_or_q)
     with working_precision(128):
         logs = [interval(ball(ratio).log()) for ratio in atoms]
+        if exp and value > k * max(hi for _, hi in logs):
+            return 1 - finite, 1 - finite  # every finite loss below eps (and e^eps, possibly huge, not needed)
         if exp:
             eps_lo = eps_hi = value
             t_lo, t_hi = interval(ball(value).exp())
@@ -282,8 +284,9 @@ def split_delta(p, r, k: int, t_or_q: Fraction, *, exp: bool = False,
     above_lo = max(k_factor * (x * (1 - g) - tiny), finite - k_factor * (z * (1 + g) + tiny))
     above_hi = min(k_factor * (x * (1 + g) + tiny), finite - k_factor * max(Fraction(0), z * (1 - g) - tiny))
     lo = above_lo - t_hi * k_factor * (y * (1 + g) + tiny)
-    # the P-mass between: not below minus above, or not above minus below (the narrower near delta = 1)
-    middle = min(w * (1 + g) + tiny - x * (1 - g), z * (1 + g) + tiny - v * (1 - g))
+    # the P-mass between: not below minus above, or not above minus below (the narrower near delta = 1); each
+    # of the two sums carries its own underflow, so the difference of their bounds carries two
+    middle = min(w * (1 + g) - x * (1 - g), z * (1 + g) - v * (1 - g)) + 2 * tiny
     hi = above_hi - t_lo * k_factor * max(Fraction(0), y * (1 - g) - tiny) + between * k_factor * max(Fraction(0), middle)
     return (1 - finite) + max(Fraction(0), lo), min(Fraction(1), (1 - finite) + hi)
 
