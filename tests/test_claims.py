@@ -8,14 +8,13 @@ from __future__ import annotations
 
 import json
 import math
-import subprocess
-import sys
 from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal, localcontext
 from fractions import Fraction as F
 from pathlib import Path
 
 import mpmath
 import pytest
+from conftest import run_cli
 
 import relations
 from relations.checking import check, parse_claim
@@ -261,9 +260,6 @@ def test_claim_parsing_forms():
 # --------------------------------------------------------------------------- command line
 
 
-def run_cli(*args):
-    return subprocess.run([sys.executable, "-m", "relations.cli", *args], capture_output=True, text=True,
-                          timeout=120, cwd=ROOT)
 
 
 def test_cli_check_json(paper_ref):
