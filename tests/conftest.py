@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import atexit
+import contextlib
 import os
 import shutil
 import subprocess
@@ -43,11 +44,29 @@ os.environ.pop("RELATIONS_CACHE_DIR", None)
 
 # CI is deterministic (derandomize: the same examples on every run, so a red run is reproducible and a
 # green one does not turn red by chance); HYPOTHESIS_PROFILE=explore draws fresh random examples, ten times
-# as many, to look for new failures (README, "Benchmarks and slow checks").
+# as many, to look for new failures (README, "Benchmarks and slow checks"); HYPOTHESIS_PROFILE=full is the
+# default profile without its cap on examples (below).
 _QUIET = [HealthCheck.too_slow, HealthCheck.data_too_large]
 settings.register_profile("relations", deadline=None, max_examples=40, derandomize=True, suppress_health_check=_QUIET)
 settings.register_profile("explore", deadline=None, max_examples=400, derandomize=False, suppress_health_check=_QUIET)
+settings.register_profile("full", parent=settings.get_profile("relations"))
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "relations"))
+#: In the default profile a test that asks for more examples than this runs this many (the same examples
+#: first: derandomized); ``HYPOTHESIS_PROFILE=full`` runs every test's own count, ``explore`` ten times the
+#: default and the tests' own counts, and ``RELATIONS_EXAMPLES=N`` (tests/reference_strategies.py) lifts the cap.
+EXAMPLES_CAP = 50 if (os.environ.get("HYPOTHESIS_PROFILE", "relations") == "relations"
+                      and os.environ.get("RELATIONS_EXAMPLES", "1") == "1") else None
+
+
+def pytest_collection_modifyitems(config, items):
+    """The default profile's cap on examples (:data:`EXAMPLES_CAP`), applied to the tests' own settings."""
+    if EXAMPLES_CAP is None:
+        return
+    for item in items:
+        test = getattr(getattr(item, "obj", None), "__func__", getattr(item, "obj", None))
+        own = getattr(test, "_hypothesis_internal_use_settings", None)
+        if own is not None and own.max_examples > EXAMPLES_CAP:
+            test._hypothesis_internal_use_settings = settings(own, max_examples=EXAMPLES_CAP)
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -57,9 +76,104 @@ def cli_command(*args: str) -> list[str]:
     return [sys.executable, "-m", "relations.cli", *args]
 
 
-def run_cli(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
-    """Run ``python -m relations.cli ARGS`` and capture its output as text."""
-    return subprocess.run(cli_command(*args), capture_output=True, text=True, timeout=timeout, cwd=ROOT)
+def run_cli(*args: str, timeout: float = 120, process: bool = False, env: dict[str, str] | None = None,
+            cwd: str | os.PathLike | None = None) -> subprocess.CompletedProcess:
+    """Run the command line ``python -m relations.cli ARGS`` (cwd: the repository) and capture its output as text.
+
+    By default it runs in this process (:func:`run_cli_here`), which costs no interpreter start and no imports
+    (about 0.4 s of CPU each, the bulk of the suite's time when every call was a process); ``process=True``, or
+    ``RELATIONS_TESTS_CLI=process`` in the environment for the whole run, starts ``python -m relations.cli`` as a
+    child process, for the tests about the process itself (signals, exit paths, start-up, file descriptors).
+    ``env`` is the whole environment of the command (as for ``subprocess.run``), ``cwd`` its working folder."""
+    if process or os.environ.get("RELATIONS_TESTS_CLI") == "process":
+        return subprocess.run(cli_command(*args), capture_output=True, text=True, timeout=timeout,
+                              cwd=ROOT if cwd is None else cwd, env=env)
+    return run_cli_here(*args, env=env, cwd=cwd)
+
+
+def run_cli_here(*args: str, env: dict[str, str] | None = None,
+                 cwd: str | os.PathLike | None = None) -> subprocess.CompletedProcess:
+    """:func:`relations.cli.main` on ``args`` in this process, seen as a child process would see it: the
+    repository as working folder, an empty standard input, standard output and error captured as UTF-8 bytes
+    decoded as ``subprocess.run(text=True)`` decodes them, the program name click shows (``python -m
+    relations.cli``), Python's default warning filters printing on the captured standard error, and an uncaught
+    exception a traceback there with exit status 1.  Everything it changes is put back."""
+    import io
+    import signal
+    import traceback
+    import types
+    import warnings
+
+    from relations.cli import main
+
+    out, err = io.BytesIO(), io.BytesIO()
+    streams = sys.stdin, sys.stdout, sys.stderr
+    argv, main_module, here, path, environ = sys.argv, sys.modules["__main__"], os.getcwd(), list(sys.path), None
+    handlers = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGPIPE)}
+    interrupted: list[int] = []
+
+    def interrupt(signum, frame):  # a Ctrl-C meant for pytest: the command stops, and then the test run
+        interrupted.append(signum)
+        raise KeyboardInterrupt
+    as_main = types.ModuleType("__main__")
+    as_main.__package__ = "relations.cli"  # click names the program from it: 'python -m relations.cli'
+    code = 0
+    captured = (io.TextIOWrapper(io.BytesIO(b""), encoding="utf-8"),
+                io.TextIOWrapper(out, encoding="utf-8", write_through=True),
+                io.TextIOWrapper(err, encoding="utf-8", errors="backslashreplace", write_through=True))
+    try:
+        sys.stdin, sys.stdout, sys.stderr = captured
+        sys.argv = [str(ROOT / "relations" / "cli" / "__main__.py"), *args]
+        sys.modules["__main__"] = as_main
+        if env is not None:
+            environ = dict(os.environ)
+            os.environ.clear()
+            os.environ.update(env)
+        os.chdir(ROOT if cwd is None else cwd)
+        if handlers[signal.SIGINT] is signal.default_int_handler:
+            signal.signal(signal.SIGINT, interrupt)
+        with warnings.catch_warnings():
+            warnings.resetwarnings()  # a new interpreter's filters, warnings printed on (this) standard error
+            for category in (DeprecationWarning, PendingDeprecationWarning, ImportWarning, ResourceWarning):
+                warnings.simplefilter("ignore", category)
+            warnings.showwarning = warnings._showwarning_orig  # type: ignore[attr-defined]
+            try:
+                main(list(args))
+            except SystemExit as exc:
+                code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+                if exc.code is not None and not isinstance(exc.code, int):
+                    sys.stderr.write(f"{exc.code}\n")
+            except Exception:  # what the interpreter does with an uncaught exception
+                sys.stderr.write(traceback.format_exc())
+                code = 1
+            finally:
+                for stream in captured[1:]:
+                    try:
+                        stream.flush()
+                    except ValueError:  # closed
+                        pass
+    finally:
+        for sig, handler in handlers.items():
+            signal.signal(sig, handler)
+        os.chdir(here)
+        if environ is not None:
+            os.environ.clear()
+            os.environ.update(environ)
+        sys.path[:] = path  # an audited FILE.py's folder goes first on it
+        sys.modules["__main__"] = main_module
+        sys.argv = argv
+        sys.stdin, sys.stdout, sys.stderr = streams
+
+    def text(raw: io.BytesIO) -> str:
+        return io.TextIOWrapper(io.BytesIO(raw.getvalue()), encoding="utf-8").read()  # universal newlines
+
+    result = subprocess.CompletedProcess(cli_command(*args), code, text(out), text(err))
+    for stream in captured:
+        with contextlib.suppress(ValueError):
+            stream.detach()  # the byte buffers outlive their wrappers
+    if interrupted:
+        raise KeyboardInterrupt
+    return result
 
 
 @pytest.fixture

@@ -21,6 +21,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from conftest import run_cli
 
 from relations.audit import audit
 from relations.audit._exact import enumerate_channel
@@ -182,7 +183,7 @@ def target_file(tmp_path):
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "relations.cli", *args], capture_output=True, text=True, timeout=300)
+    return run_cli(*args)  # in this process (tests/conftest.py): the audit's own workers are processes still
 
 
 def test_cli_samples_by_default_and_says_why(target_file):

@@ -14,6 +14,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from conftest import run_cli
 
 from relations.audit import audit_target
 from relations.audit._pool import WORKER
@@ -72,8 +73,7 @@ def code(tmp_path_factory):
 
 
 def cli(*args, cwd=None):
-    return subprocess.run([sys.executable, "-m", "relations", "audit", *args], capture_output=True, text=True,
-                          timeout=300, cwd=cwd)
+    return run_cli("audit", *args, timeout=300, cwd=cwd)  # in this process (tests/conftest.py)
 
 
 def test_correct_float_krr_is_consistent_and_off_by_one_is_violated(code):

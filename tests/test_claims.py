@@ -17,6 +17,7 @@ from pathlib import Path
 
 import mpmath
 import pytest
+from conftest import run_cli
 
 import relations
 from relations.checking import check, parse_claim
@@ -262,9 +263,6 @@ def test_claim_parsing_forms():
 # --------------------------------------------------------------------------- command line
 
 
-def run_cli(*args):
-    return subprocess.run([sys.executable, "-m", "relations.cli", *args], capture_output=True, text=True,
-                          timeout=120, cwd=ROOT)
 
 
 def test_cli_check_json(paper_ref):

@@ -4,9 +4,7 @@ derived here independently (brute force over the pairs, in Fractions), and each 
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from fractions import Fraction
 from itertools import combinations
 from pathlib import Path
@@ -22,6 +20,7 @@ from bruteforce import (
     hamming_pairs,
     local_pairs,
 )
+from conftest import run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -30,9 +29,7 @@ NEW = ["central_noisy_count.json", "product_survey.json", "age_brackets_graph.js
 
 
 def _run(*args: str) -> subprocess.CompletedProcess:
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
-    return subprocess.run([sys.executable, "-m", "relations", *args], capture_output=True, text=True, cwd=ROOT,
-                          env=env, timeout=300)
+    return run_cli(*args, timeout=300)  # in this process (tests/conftest.py), the repository's package
 
 
 def _measured(name: str) -> dict:

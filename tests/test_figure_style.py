@@ -280,11 +280,9 @@ def test_named_and_numeric_widths():
 
 
 def _cli(*args, env=None):
-    import subprocess
-    import sys
+    from conftest import run_cli
 
-    return subprocess.run([sys.executable, "-m", "relations.cli", "figures", *args], capture_output=True, text=True,
-                          timeout=400, env=env)
+    return run_cli("figures", *args, timeout=400, env=env)  # in this process (tests/conftest.py)
 
 
 def test_cli_width_no_title_and_font_options(tmp_path):

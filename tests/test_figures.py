@@ -10,6 +10,7 @@ from fractions import Fraction
 
 import mpmath
 import pytest
+from conftest import run_cli
 
 from relations import figures
 
@@ -142,8 +143,7 @@ _QUICK = ("relation_diagram",)  # the one whose bytes once depended on the hash 
 
 
 def _figures_cli(out, *args):
-    return subprocess.run([sys.executable, "-m", "relations.cli", "figures", "--out", str(out), *args],
-                          capture_output=True, text=True, timeout=400)
+    return run_cli("figures", "--out", str(out), *args, timeout=400)  # in this process (tests/conftest.py)
 
 
 def test_figures_command_writes_png_pdf_svg_deterministically(tmp_path):

@@ -44,9 +44,8 @@ def _hostile_file(tmp_path: Path) -> Path:
 
 
 def _run(*args: str, timeout: float = 300) -> subprocess.CompletedProcess:
-    """The command line in a subprocess, 250 columns wide (labels are shown whole)."""
-    return subprocess.run(cli_command(*args), capture_output=True, text=True, timeout=timeout, cwd=ROOT,
-                          env={**os.environ, "COLUMNS": "250"})
+    """The command line (in this process: tests/conftest.py), 250 columns wide (labels are shown whole)."""
+    return run_cli(*args, timeout=timeout, env={**os.environ, "COLUMNS": "250"})
 
 
 def _no_raw(proc) -> None:

@@ -11,7 +11,7 @@ import sys
 from fractions import Fraction
 
 import pytest
-from conftest import ROOT, cli_command
+from conftest import ROOT, cli_command, run_cli
 
 import relations
 from relations import _json
@@ -79,7 +79,7 @@ def test_deep_json_files_on_the_command_line(tmp_path):
     deep.write_text(DEEP)
     for args in (["measure", deep], ["conjecture", "--file", deep, "--quick"], ["sweep", deep, "--out", tmp_path / "s"],
                  ["figures", "--verdicts", deep, "--out", tmp_path / "f"]):
-        res = subprocess.run(cli_command(*map(str, args)), capture_output=True, text=True, cwd=ROOT, timeout=300)
+        res = run_cli(*map(str, args))  # in this process (tests/conftest.py)
         if args[0] == "figures":  # a verdicts file that is not one: its own line
             assert res.returncode == 2 and "Traceback" not in res.stderr, res.stderr[-2000:]
             continue

@@ -14,14 +14,15 @@ import math
 import subprocess
 import sys
 
+from conftest import run_cli
+
 RR3 = {"setting": "local", "prior": ["1/2", "1/2"], "channel": [["3/4", "1/4"], ["1/4", "3/4"]]}
 
 
 def _measure(tmp_path, *args):
     path = tmp_path / "rr3.json"
     path.write_text(json.dumps(RR3), encoding="utf-8")
-    return subprocess.run([sys.executable, "-m", "relations", "measure", str(path), *args], capture_output=True,
-                          text=True, timeout=600)
+    return run_cli("measure", str(path), *args, timeout=600)  # in this process (tests/conftest.py)
 
 
 def test_notions_in_json_match_hand_values(tmp_path):

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 
 import pytest
+from conftest import run_cli
 
 from relations import CATALOGUE
 
@@ -16,8 +15,7 @@ pytestmark = pytest.mark.usefixtures("no_coq_checks")
 
 def _run(*args, cwd=None):
     env = {**os.environ, "COLUMNS": "80"}
-    return subprocess.run([sys.executable, "-m", "relations", *args], capture_output=True, text=True, env=env,
-                          cwd=cwd, timeout=900)
+    return run_cli(*args, env=env, cwd=cwd, timeout=900)  # in this process (tests/conftest.py)
 
 
 def test_catalogue_fits_80_columns():

@@ -11,11 +11,10 @@ from __future__ import annotations
 import json
 import math
 import os
-import subprocess
 
 import numpy as np
 import pytest
-from conftest import ROOT, cli_command, run_cli
+from conftest import run_cli
 
 import relations
 from relations import InputError, Mechanism, NumericMode, check, load, measure
@@ -79,7 +78,7 @@ def test_auto_boundary_on_the_command_line(tmp_path):
 def _table(*args: str) -> str:
     """The table output of a command in a wide terminal, whitespace folded (the title on one line)."""
     env = dict(os.environ, COLUMNS="400")
-    proc = subprocess.run(cli_command(*args), capture_output=True, text=True, timeout=120, env=env, cwd=ROOT)
+    proc = run_cli(*args, env=env)  # in this process (tests/conftest.py)
     assert proc.returncode in (0, 1), proc.stderr
     return " ".join(proc.stdout.split())
 

@@ -13,7 +13,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from conftest import EXAMPLES, ROOT, cli_command
+from conftest import EXAMPLES, ROOT, run_cli
 
 from relations import check, conjecture, load, measure
 from relations.audit import audit
@@ -26,7 +26,7 @@ PAPER = str(EXAMPLES / "paper_example.json")
 def cli(*args: str) -> str:
     """The CLI's standard output at 100 columns (the width of ``str()``), trailing spaces removed."""
     env = {**os.environ, "COLUMNS": "100", "NO_COLOR": "1"}
-    run = subprocess.run(cli_command(*args), capture_output=True, text=True, timeout=300, cwd=ROOT, env=env)
+    run = run_cli(*args, env=env)  # in this process (tests/conftest.py)
     assert run.returncode in (0, 1), run.stderr
     return "\n".join(line.rstrip() for line in run.stdout.rstrip("\n").split("\n"))
 

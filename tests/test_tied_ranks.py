@@ -32,7 +32,7 @@ def _tied_cases():
         prior=_normalised([Fraction(rng.randint(1, 3)) for _ in range(81)]))
     # a local channel with many equal columns and zeros (0/0 skipped, a/0 infinite)
     rows = [[Fraction(rng.choice([0, 1, 1, 2])) for _ in range(300)] for _ in range(20)]
-    rows = [[v / sum(row) for v in row] if sum(row) else [Fraction(1, 300)] * 300 for row in rows]
+    rows = [[v / total for v in row] if (total := sum(row)) else [Fraction(1, 300)] * 300 for row in rows]
     yield "local 20x300 with zeros", Mechanism.local(rows)
     # a graph (cycle) over equal rows but one
     rows = [[Fraction(1, 2), Fraction(1, 4), Fraction(1, 4)]] * 5000 + [[Fraction(1, 4), Fraction(1, 2), Fraction(1, 4)]]
@@ -40,7 +40,10 @@ def _tied_cases():
     yield "graph cycle", Mechanism.graph(rows, edges)
 
 
-@pytest.mark.parametrize("name, mech", list(_tied_cases()), ids=lambda v: v if isinstance(v, str) else "")
+_TIED = list(_tied_cases())  # built once, at collection (each case's rows normalised by one sum)
+
+
+@pytest.mark.parametrize("name, mech", _TIED, ids=lambda v: v if isinstance(v, str) else "")
 def test_rank_path_equals_the_candidate_scan(name, mech, monkeypatch):
     fast = [eps_d(mech), eps_i(mech), sigma_min(mech)]
     monkeypatch.setattr(ratios, "TIES", 10**12)  # every candidate re-checked one by one
@@ -59,7 +62,7 @@ def test_the_tied_case_takes_the_rank_path(monkeypatch):
     assert str(eps_d(mech).exact) == "ln(3)" and len(calls) == 1
 
 
-@pytest.mark.parametrize("name, mech", list(_tied_cases())[:2], ids=lambda v: v if isinstance(v, str) else "")
+@pytest.mark.parametrize("name, mech", _TIED[:2], ids=lambda v: v if isinstance(v, str) else "")
 def test_rank_path_without_the_presence_table(name, mech, monkeypatch):
     """The sort branch of ``distinct_codes`` (used above TABLE possible codes) gives the same results."""
     from relations.measures import _dense as dense

@@ -19,6 +19,7 @@ from fractions import Fraction
 import mpmath
 import numpy as np
 import pytest
+from conftest import run_cli
 
 import relations
 from relations.catalogue import CATALOGUE, Linear, Relation, get
@@ -432,9 +433,7 @@ def _verify_cli(*args, columns: str | None = None):
     env = {k: v for k, v in os.environ.items() if k != "COLUMNS"}
     if columns is not None:
         env["COLUMNS"] = columns
-    return subprocess.run([sys.executable, "-m", "relations.cli", "verify", "--quick",
-                           *[a for i in TALLY_IDS for a in ("--only", i)], *args],
-                          capture_output=True, text=True, env=env)
+    return run_cli("verify", "--quick", *[a for i in TALLY_IDS for a in ("--only", i)], *args, env=env)
 
 
 def _counted(rows) -> str:

@@ -7,10 +7,9 @@ independently of the tool's exact decision.
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import pytest
+from conftest import run_cli
 
 import relations
 
@@ -25,8 +24,7 @@ FILE = {"conjectures": [
 
 
 def _verify(tmp_path, *args):
-    return subprocess.run([sys.executable, "-m", "relations", "verify", "--quick", *args], capture_output=True,
-                          text=True, cwd=tmp_path, timeout=900)
+    return run_cli("verify", "--quick", *args, cwd=tmp_path, timeout=900)  # in this process (tests/conftest.py)
 
 
 def test_conjectures_are_decided_and_written(tmp_path):

@@ -19,6 +19,7 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import run_cli
 
 # about writes and tables, not proofs: verify skips its Coq check here (tests/test_coq_proofs.py covers it)
 pytestmark = pytest.mark.usefixtures("no_coq_checks")
@@ -27,8 +28,9 @@ CLI = [sys.executable, "-m", "relations.cli"]
 FAST = ["--quick", "--only", "zheng2025.thm4", "--only", "zheng2025.thm1"]  # a refuted and a proved relation, seconds each
 
 
-def run(*args, cwd=None, timeout=300):
-    return subprocess.run(CLI + [str(a) for a in args], capture_output=True, text=True, cwd=cwd, timeout=timeout)
+def run(*args, cwd=None, timeout=300, process=False):
+    """The command line, in this process unless ``process`` (tests/conftest.py's ``run_cli``)."""
+    return run_cli(*[str(a) for a in args], cwd=cwd, timeout=timeout, process=process)
 
 
 def snapshot(folder: Path) -> dict[str, str]:
@@ -135,7 +137,10 @@ def test_figures_refuse_users_files_and_bad_verdicts(tmp_path):
     one_line_error(res)
     assert (tmp_path / "figures" / "krr_information.json").read_text() == "mine"
     (tmp_path / "v.json").write_text('{"not": "a list"}')
-    res = run("figures", "--only", "relation_diagram", "--out", "f2", "--verdicts", "v.json", cwd=tmp_path)
+    # a process: the folder the refused run made is removed when the process ends (at exit), not when the
+    # command returns to a caller in the same process
+    res = run("figures", "--only", "relation_diagram", "--out", "f2", "--verdicts", "v.json", cwd=tmp_path,
+              process=True)
     one_line_error(res)
     assert not (tmp_path / "f2").exists()
 
