@@ -747,3 +747,21 @@ def test_default_rng_of_the_given_generator_is_that_generator():
 
     report = audit(krr, domain=[0, 1, 2], eps="ln(2)")
     assert report.route == "white-box" and str(report.measures.eps_d.exact) == "ln(2)"
+
+
+def test_the_audit_leaves_no_bytecode_beside_the_users_code(tmp_path):
+    """Auditing ``FILE.py:FUNCTION`` (and a module it imports) writes nothing into the user's folder, even where
+    Python would write bytecode (``PYTHONDONTWRITEBYTECODE`` unset, as on most machines): no ``__pycache__``."""
+    (tmp_path / "helper.py").write_text("P = 0.5\n")
+    (tmp_path / "rr.py").write_text(textwrap.dedent("""\
+        import random
+        import helper
+
+        def rr(x):
+            return x if random.random() < helper.P else 1 - x
+        """))
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    res = subprocess.run([sys.executable, "-m", "relations.cli", "audit", f"{tmp_path / 'rr.py'}:rr",
+                          "--domain", "0,1", "--eps", "1.2"], capture_output=True, text=True, env=env, timeout=300)
+    assert res.returncode == 0, res.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["helper.py", "rr.py"]

@@ -230,6 +230,8 @@ def load_target(target: str, params: dict | None = None) -> Target:
                       seed=built.seed, white=built.white, declared=built.declared, enumerable=built.enumerable,
                       seeds=built.seeds)
     where, name = target.rsplit(":", 1)
+    # the user's folders are theirs: importing their code (and whatever it imports later) writes no __pycache__
+    sys.dont_write_bytecode = True
     try:
         if where.endswith(".py"):
             if not os.path.isfile(where):
