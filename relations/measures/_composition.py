@@ -50,7 +50,7 @@ from typing import cast
 import numpy as np
 
 from relations.errors import InputError
-from relations.measures._halves import MAX_SPLIT_ENTRIES, _atoms, split_delta
+from relations.measures._halves import MAX_SPLIT_ENTRIES, loss_atoms, split_delta, threshold_enclosure
 from relations.measures._inverse import MAX_EVALUATIONS, RELATIVE, guide_eps, largest_loss, least_eps
 from relations.measures._pairs import NotionResult, ordered_pairs
 from relations.measures._profile import _affine_real, _sign_affine, delta_level, exp_argument, hockey_stick_time
@@ -192,7 +192,7 @@ def loss_distribution(parts: list[tuple[tuple, tuple, int]], *, max_support: int
     uses = []
     finite = Fraction(1)
     for p, q, n in parts:
-        inf_mass, atoms = _atoms(p, q)
+        inf_mass, atoms = loss_atoms(p, q)
         finite *= (1 - inf_mass) ** n
         uses.append((atoms, n))
     numbers = sorted({x for atoms, _ in uses for r in atoms for x in (r.numerator, r.denominator) if x > 1})
@@ -569,7 +569,7 @@ def _enclosed_eps_delta(enclosed: list, level: Fraction, exact: tuple[Fraction, 
     for parts, witness in enclosed:
         finite = Fraction(1)
         for p, r, n in parts:
-            finite *= (1 - _atoms(p, r)[0]) ** n
+            finite *= (1 - loss_atoms(p, r)[0]) ** n
         if 1 - finite > level:  # the outcomes of infinite loss alone exceed `level` (exactly)
             return inf(), witness, ""
         guess = guide_eps(parts, level)  # a float, only to rank the pairs and start the bracket
@@ -661,7 +661,7 @@ def bucketed_delta(parts: list[tuple[tuple, tuple, int]], t_or_q: Fraction | Non
     total_uses = 0
     atom_count = 0
     for p, q, n in parts:
-        inf_mass, atoms = _atoms(p, q)
+        inf_mass, atoms = loss_atoms(p, q)
         finite *= (1 - inf_mass) ** n
         with working_precision(128):
             encl = [(interval(ball(r).log()), a, b) for r, (a, b) in atoms.items()]
@@ -671,12 +671,7 @@ def bucketed_delta(parts: list[tuple[tuple, tuple, int]], t_or_q: Fraction | Non
     if exp and value > sum(n * max((hi for (_, hi), _, _ in e), default=Fraction(0)) for e, n in uses):
         return 1 - finite, 1 - finite  # every finite loss below eps (and e^eps, possibly huge, not needed)
     with working_precision(128):
-        if exp:
-            eps_lo = eps_hi = value
-            t_lo, t_hi = interval(ball(value).exp())
-        else:
-            t_lo = t_hi = value
-            eps_lo, eps_hi = interval(ball(value).log()) if value != 1 else (Fraction(0), Fraction(0))
+        eps_lo, eps_hi, t_lo, t_hi = threshold_enclosure(value, exp=exp)
     span = float(sum(n * (max((hi for (_, hi), _, _ in e), default=0) - min((lo for (lo, _), _, _ in e), default=0))
                      for e, n in uses)) + 1e-300
     gamma_steps = total_uses * (atom_count + 2) + 8

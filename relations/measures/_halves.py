@@ -53,7 +53,7 @@ import numpy as np
 
 from relations.numbers._enclosure import ball, interval, working_precision
 
-__all__ = ["split_delta", "split_size", "MAX_SPLIT_ENTRIES"]
+__all__ = ["split_delta", "split_size", "MAX_SPLIT_ENTRIES", "loss_atoms", "threshold_enclosure"]
 
 #: Largest number of half count vectors (``C(k + |A|, |A|) + C(k + |B|, |B|)``) the split route takes on.
 MAX_SPLIT_ENTRIES = 3 * 10**7
@@ -198,7 +198,7 @@ def split_delta(p, r, k: int, t_or_q: Fraction, *, exp: bool = False,
     >>> lo <= F(7, 16) <= hi, float(hi - lo) < 1e-12
     (True, True)
     """
-    inf_mass, atoms = _atoms(p, r)
+    inf_mass, atoms = loss_atoms(p, r)
     finite = (1 - inf_mass) ** k
     m = len(atoms)
     if m == 0 or split_size(m, k) > max_entries:
@@ -208,12 +208,7 @@ def split_delta(p, r, k: int, t_or_q: Fraction, *, exp: bool = False,
         logs = [interval(ball(ratio).log()) for ratio in atoms]
         if exp and value > k * max(hi for _, hi in logs):
             return 1 - finite, 1 - finite  # every finite loss below eps (and e^eps, possibly huge, not needed)
-        if exp:
-            eps_lo = eps_hi = value
-            t_lo, t_hi = interval(ball(value).exp())
-        else:
-            t_lo = t_hi = value
-            eps_lo, eps_hi = interval(ball(value).log()) if value != 1 else (Fraction(0), Fraction(0))
+        eps_lo, eps_hi, t_lo, t_hi = threshold_enclosure(value, exp=exp)
     losses = [float((lo + hi) / 2) for lo, hi in logs]
     # each float loss within `e` of the exact one; a sum of s <= k of them (a dot product of g terms) within
     # s (e + gamma_g max|l|) <= k (e + gamma_(m+1) max|l|) = E_half
@@ -291,7 +286,20 @@ def split_delta(p, r, k: int, t_or_q: Fraction, *, exp: bool = False,
     return (1 - finite) + max(Fraction(0), lo), min(Fraction(1), (1 - finite) + hi)
 
 
-def _atoms(p, q) -> tuple[Fraction, dict[Fraction, tuple[Fraction, Fraction]]]:
+def threshold_enclosure(value: Fraction, *, exp: bool) -> tuple[Fraction, Fraction, Fraction, Fraction]:
+    """Rational ends ``(eps_lo, eps_hi, t_lo, t_hi)`` of the threshold ``eps`` and ``t = e^eps``, given ``value`` as
+    ``eps`` (``exp=True``) or as ``t``: the given one exact, the other enclosed (within the caller's working
+    precision)."""
+    if exp:
+        t_lo, t_hi = interval(ball(value).exp())
+        return value, value, t_lo, t_hi
+    if value == 1:
+        return Fraction(0), Fraction(0), value, value
+    eps_lo, eps_hi = interval(ball(value).log())
+    return eps_lo, eps_hi, value, value
+
+
+def loss_atoms(p, q) -> tuple[Fraction, dict[Fraction, tuple[Fraction, Fraction]]]:
     """One use of ``(P, R)``: the ``P``-mass of infinite loss, and ``ratio -> (P-mass, R-mass)``."""
     inf_mass = Fraction(0)
     atoms: dict[Fraction, tuple[Fraction, Fraction]] = {}

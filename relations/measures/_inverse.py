@@ -24,7 +24,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from relations.measures._halves import _atoms
+from relations.measures._halves import loss_atoms
 
 __all__ = ["Bracket", "least_eps", "guide_eps", "largest_loss"]
 
@@ -177,7 +177,7 @@ def largest_loss(parts: list[tuple[tuple, tuple, int]]) -> Fraction:
     with working_precision(128):
         total = ball(Fraction(0))
         for p, r, n in parts:
-            _, atoms = _atoms(p, r)
+            _, atoms = loss_atoms(p, r)
             if atoms:
                 total += ball(Fraction(n)) * ball(max(atoms)).log()
         return max(Fraction(0), interval(total)[1])
@@ -206,7 +206,7 @@ def guide_eps(parts: list[tuple[tuple, tuple, int]], level: Fraction) -> float |
     uses = []
     finite = 1.0
     for p, r, n in parts:
-        inf_mass, atoms = _atoms(p, r)
+        inf_mass, atoms = loss_atoms(p, r)
         finite *= (1 - float(inf_mass)) ** n
         if atoms:
             uses.append(([math.log(x) for x in atoms], [float(a) for a, _ in atoms.values()], n))
