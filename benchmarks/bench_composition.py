@@ -99,6 +99,20 @@ def random_mechanism() -> Mechanism:
     return Mechanism.local(rows)
 
 
+def _dp_accounting(row: dict, pld, mech: Mechanism, w, k: int, query) -> None:
+    """dp_accounting's pessimistic and optimistic ``query`` of the pair ``w`` composed ``k`` times, with their
+    wall and CPU seconds, into ``row``."""
+    upper = {y: math.log(p) for y, p in enumerate(mech.channel.exact[w.x])}
+    lower = {y: math.log(p) for y, p in enumerate(mech.channel.exact[w.x_prime])}
+    for name, pess in (("pessimistic", True), ("optimistic", False)):
+        def run(pess=pess):
+            d = pld.from_two_probability_mass_functions(lower, upper, pessimistic_estimate=pess,
+                                                        value_discretization_interval=1e-4, symmetric=False)
+            return query(d.self_compose(k))
+        w2, c2, value = timed(run, 1)
+        row[name], row[f"{name}_s"], row[f"{name}_cpu_s"] = value, w2, c2
+
+
 def random_row(quick: bool, eps: F, max_bins: int = 1 << 18, split: bool = True) -> dict:
     """The certified enclosure of the composition's ``delta(eps)`` (the maximum over pairs), then, for the pair
     that attains it, dp_accounting's pessimistic and optimistic values against that pair's own enclosure.
@@ -123,15 +137,7 @@ def random_row(quick: bool, eps: F, max_bins: int = 1 << 18, split: bool = True)
     parts = [(mech.channel.exact[w.x], mech.channel.exact[w.x_prime], k)]
     pair = split_delta(*parts[0], eps, exp=True) if split else None
     plo, phi = pair if pair is not None else bucketed_delta(parts, eps, exp=True, bins=1 << 14, max_bins=max_bins)
-    upper = {y: math.log(p) for y, p in enumerate(mech.channel.exact[w.x])}
-    lower = {y: math.log(p) for y, p in enumerate(mech.channel.exact[w.x_prime])}
-    for name, pess in (("pessimistic", True), ("optimistic", False)):
-        def run(pess=pess):
-            d = pld.from_two_probability_mass_functions(lower, upper, pessimistic_estimate=pess,
-                                                        value_discretization_interval=1e-4, symmetric=False)
-            return d.self_compose(k).get_delta_for_epsilon(float(eps))
-        w2, c2, value = timed(run, 1)
-        row[name], row[f"{name}_s"], row[f"{name}_cpu_s"] = value, w2, c2
+    _dp_accounting(row, pld, mech, w, k, lambda d: d.get_delta_for_epsilon(float(eps)))
     row["pair"] = [w.x, w.x_prime]
     row["pair_lower"], row["pair_upper"] = float(plo), float(phi)
     pess, opt = F(row["pessimistic"]), F(row["optimistic"])
@@ -166,15 +172,7 @@ def eps_delta_row(quick: bool, level: F) -> dict:
     except ImportError:
         return row
     w = res.witness
-    upper = {y: math.log(p) for y, p in enumerate(mech.channel.exact[w.x])}
-    lower = {y: math.log(p) for y, p in enumerate(mech.channel.exact[w.x_prime])}
-    for name, pess in (("pessimistic", True), ("optimistic", False)):
-        def run(pess=pess):
-            d = pld.from_two_probability_mass_functions(lower, upper, pessimistic_estimate=pess,
-                                                        value_discretization_interval=1e-4, symmetric=False)
-            return d.self_compose(k).get_epsilon_for_delta(float(level))
-        w2, c2, value = timed(run, 1)
-        row[name], row[f"{name}_s"], row[f"{name}_cpu_s"] = value, w2, c2
+    _dp_accounting(row, pld, mech, w, k, lambda d: d.get_epsilon_for_delta(float(level)))
     # the composition's eps_delta is at least the pair's, so only pessimistic >= lower is implied by the enclosure
     print(f"   pair x={w.x}, x'={w.x_prime}: dp_accounting pess {row['pessimistic']:.12g} ({row['pessimistic_s']:.2f} s),"
           f" opt {row['optimistic']:.12g} ({row['optimistic_s']:.2f} s)")
