@@ -207,14 +207,7 @@ def _loop(body: list[ast.stmt], j: int, frame: FrameType) -> Callable[[Any], Any
         return None
     out, var = call.func.value.id, loop.target.id
     code = frame.f_code
-    if out == var or out not in code.co_varnames or out in code.co_cellvars or out in code.co_freevars:
-        return None
-    if j + 1 >= len(body) or not isinstance(body[j + 1], ast.Return):
-        return None
-    value = body[j + 1].value  # type: ignore[attr-defined]
-    if value is not None and not isinstance(value, ast.Name):
-        value = _container(value, frame)
-    if not (isinstance(value, ast.Name) and value.id == out):
+    if out == var or not _plain_local(out, code) or not _returns_next(body, j, out, frame):
         return None
     # ``OUT = []`` just before the loop, over a local: no code runs between the fresh list and the iteration
     # (any call could fill it without naming it: ``eval``, ``locals()``, a frame's ``f_locals``)
@@ -222,8 +215,7 @@ def _loop(body: list[ast.stmt], j: int, frame: FrameType) -> Callable[[Any], Any
     if not (isinstance(fresh, ast.Assign) and len(fresh.targets) == 1 and isinstance(fresh.targets[0], ast.Name)
             and fresh.targets[0].id == out and isinstance(fresh.value, ast.List) and not fresh.value.elts):
         return None
-    if not (isinstance(loop.iter, ast.Name) and loop.iter.id in code.co_varnames
-            and loop.iter.id not in code.co_cellvars and loop.iter.id not in code.co_freevars):
+    if not (isinstance(loop.iter, ast.Name) and _plain_local(loop.iter.id, code)):
         return None
     return _element(call.args[0], var, frame)
 
@@ -241,9 +233,17 @@ def _returned_at_once(body: list[ast.stmt], j: int, frame: FrameType) -> bool:
     stmt = body[j]
     if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)):
         return False
-    out, code = stmt.targets[0].id, frame.f_code
-    if out not in code.co_varnames or out in code.co_cellvars or out in code.co_freevars:
-        return False
+    out = stmt.targets[0].id
+    return _plain_local(out, frame.f_code) and _returns_next(body, j, out, frame)
+
+
+def _plain_local(name: str, code: CodeType) -> bool:
+    """Whether ``name`` is a plain local of ``code``: not a global, nor shared with a closure."""
+    return name in code.co_varnames and name not in code.co_cellvars and name not in code.co_freevars
+
+
+def _returns_next(body: list[ast.stmt], j: int, out: str, frame: FrameType) -> bool:
+    """Whether ``body[j + 1]`` is ``return OUT`` (or ``tuple(OUT)``, ``list(OUT)`` by the builtins)."""
     if j + 1 >= len(body) or not isinstance(body[j + 1], ast.Return):
         return False
     value = body[j + 1].value  # type: ignore[attr-defined]
