@@ -53,13 +53,24 @@ from relations.errors import InputError
 from relations.measures._halves import MAX_SPLIT_ENTRIES, loss_atoms, split_delta, threshold_enclosure
 from relations.measures._inverse import MAX_EVALUATIONS, RELATIVE, guide_eps, largest_loss, least_eps
 from relations.measures._pairs import NotionResult, ordered_pairs
-from relations.measures._profile import _affine_real, _sign_affine, delta_level, exp_argument, hockey_stick_time
+from relations.measures._profile import delta_level, exp_argument, hockey_stick_time
 from relations.measures._results import Witness
 from relations.model._composed import Composition
 from relations.numbers._enclosure import ball, interval, working_precision
 from relations.numbers._logforms import coprime_basis
 from relations.numbers._logs import LogRatio
-from relations.numbers._reals import ArbExpr, Log, Rational, Real, affine_enclosure, compare, inf, log_combination
+from relations.numbers._reals import (
+    ArbExpr,
+    Log,
+    Rational,
+    Real,
+    affine_enclosure,
+    compare,
+    exp_affine,
+    exp_affine_sign,
+    inf,
+    log_combination,
+)
 
 __all__ = ["MAX_SUPPORT", "composed_delta", "composed_eps_delta", "composed_notion", "bucketed_delta",
            "COMPOSED_NOTIONS", "loss_distribution", "LossDistribution"]
@@ -340,7 +351,7 @@ def composed_delta(comp: Composition, eps: Real | Fraction | int, *, name: str |
         A = dist.infinite + Fraction(sum(dist.pmass[j] for j in above), dist.pden)
         B = Fraction(sum(dist.rmass[j] for j in above), dist.rden)
         if best is None or (A - t * B > best[0] - t * best[1] if t is not None
-                            else _sign_affine(A - best[0], B - best[1], cast(Fraction, q)) > 0):
+                            else exp_affine_sign(A - best[0], B - best[1], cast(Fraction, q)) > 0):
             best = (A, B, witness)
     if enclosed:  # refine, the highest first, only the pairs that may still attain the maximum
         floor = max([e[0] for e in enclosed] + ([_exact_bounds(best, t, q)[0]] if best is not None else []))
@@ -357,7 +368,7 @@ def composed_delta(comp: Composition, eps: Real | Fraction | int, *, name: str |
         return NotionResult(name, _readable(best[0] - t * best[1]), best[2])
     assert q is not None
     if max(_bits(best[0]), _bits(best[1])) <= MAX_SHOWN_BITS:
-        return NotionResult(name, _affine_real(best[0], best[1], q), best[2])
+        return NotionResult(name, exp_affine(best[0], best[1], q), best[2])
     a, b = best[0], best[1]
 
     def enclose(bits: int):

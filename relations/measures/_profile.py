@@ -33,9 +33,8 @@ import numpy as np
 from relations.errors import InputError
 from relations.measures._pairs import NotionResult, divergence_pairs, float_rows, lift, row_pairs
 from relations.model._mechanism import Mechanism
-from relations.numbers._enclosure import ball, display_float, interval, rational, working_precision
 from relations.numbers._logs import LogRatio
-from relations.numbers._reals import ArbExpr, Log, Rational, Real, compare
+from relations.numbers._reals import Log, Rational, Real, compare, exp_affine, exp_affine_sign
 
 __all__ = ["tv", "delta", "eps_delta", "exp_argument", "hockey_stick_time"]
 
@@ -80,32 +79,6 @@ def _above(a: Fraction, b: Fraction, q: Fraction, cache: dict) -> bool:
         assert side is not None  # never a tie: ln r is not a nonzero rational
         cache[r] = side > 0
     return cache[r]
-
-
-def _sign_affine(c: Fraction, d: Fraction, q: Fraction) -> int:
-    """``sign(c - d e^q)`` for rationals, ``q != 0`` (``e^q`` is irrational, so ``d != 0`` never ties)."""
-    if d == 0:
-        return (c > 0) - (c < 0)
-    bits = 64
-    while True:
-        with working_precision(bits):
-            lo, hi = interval(rational(c) - rational(d) * ball(q).exp())
-        if lo > 0 or hi < 0:
-            return 1 if lo > 0 else -1
-        bits *= 2
-
-
-def _affine_real(a: Fraction, b: Fraction, q: Fraction) -> Real:
-    """The real ``a - b e^q``: a rational when ``b = 0``, else an enclosure."""
-    if b == 0:
-        return Rational(a)
-
-    def enclose(bits: int):
-        with working_precision(bits + 32 + max(0, q.numerator.bit_length() - q.denominator.bit_length())):
-            return interval(rational(a) - rational(b) * ball(q).exp())
-
-    approx = display_float(a) - display_float(b) * math.exp(min(float(q), 700.0))
-    return ArbExpr(f"{a} - {b} e^({q})", approx, enclose, exp_form=(a, -b, q))
 
 
 def _float_profile(mech: Mechanism, t: float) -> tuple[float, int | None]:
@@ -192,10 +165,10 @@ def delta(mech: Mechanism, eps: Real | Fraction | int, *, name: str | None = Non
     for pair in distinct:
         inside = [(a, b) for a, b in zip(pair.p, pair.q) if _above(a, b, q, cache)]
         A, B = sum((a for a, _ in inside), Fraction(0)), sum((b for _, b in inside), Fraction(0))
-        if top is None or _sign_affine(A - top[0], B - top[1], q) > 0:
+        if top is None or exp_affine_sign(A - top[0], B - top[1], q) > 0:
             top = (A, B, pair)
     assert top is not None  # distinct is not empty
-    return NotionResult(name, _affine_real(top[0], top[1], q), top[2].witness)
+    return NotionResult(name, exp_affine(top[0], top[1], q), top[2].witness)
 
 
 def hockey_stick_time(p, q, level) -> Fraction | float | None:

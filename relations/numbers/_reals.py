@@ -31,7 +31,7 @@ from relations.numbers._enclosure import ball, display_float, interval, nearest_
 from relations.numbers._logforms import LogForm, form_difference, log_form_sign
 from relations.numbers._logs import MAX_POWER_BITS, LogRatio, power_bits
 
-__all__ = ["log_form", "LADDER", "Rational", "Log", "ArbExpr", "Real", "inf", "display_float", "compare", "log_times", "kl_bound",
+__all__ = ["exp_affine", "exp_affine_sign", "log_form", "LADDER", "Rational", "Log", "ArbExpr", "Real", "inf", "display_float", "compare", "log_times", "kl_bound",
            "log_combination", "affine_enclosure", "kl_enclosure", "MAX_EXP_PREMISE"]
 
 #: Precisions (bits of enclosure width) tried in turn before "undecided"; the cheap first rung separates
@@ -345,3 +345,52 @@ def kl_enclosure(premise: Real, text: str) -> Real:
     if isinstance(premise, Rational) and premise.value:  # a (e^a - 1) = -a + a e^a
         exp_form = (-premise.value, premise.value, premise.value)
     return ArbExpr(text, a * math.expm1(a) if a < 700 else math.inf, enclose, exp_form=exp_form)
+
+
+def exp_affine_sign(c: Fraction, d: Fraction, q: Fraction) -> int:
+    """The sign of ``c - d e^q`` for rationals ``c, d`` and a rational ``q != 0``, exactly.
+
+    ``e^q`` is irrational for rational ``q != 0`` (Lindemann), so ``c - d e^q`` is never zero when
+    ``d != 0``; an enclosure refined until it excludes zero always ends.
+
+    Examples
+    --------
+    >>> from fractions import Fraction
+    >>> exp_affine_sign(Fraction(27183, 10000), Fraction(1), Fraction(1)), exp_affine_sign(Fraction(2718, 1000), Fraction(1), Fraction(1))
+    (1, -1)
+    >>> exp_affine_sign(Fraction(-3), Fraction(0), Fraction(5))
+    -1
+    """
+    if d == 0:
+        return (c > 0) - (c < 0)
+    bits = 64
+    while True:
+        with working_precision(bits):
+            lo, hi = interval(rational(c) - rational(d) * ball(q).exp())
+        if lo > 0 or hi < 0:
+            return 1 if lo > 0 else -1
+        bits *= 2
+
+
+def exp_affine(a: Fraction, b: Fraction, q: Fraction) -> Real:
+    """The real ``a - b e^q`` for rationals ``a, b, q``: a :class:`Rational` when ``b = 0``, else an enclosure.
+
+    Examples
+    --------
+    >>> from fractions import Fraction
+    >>> exp_affine(Fraction(1, 2), Fraction(0), Fraction(3))
+    Rational(value=Fraction(1, 2))
+    >>> x = exp_affine(Fraction(3), Fraction(1), Fraction(1))
+    >>> lo, hi = x.enclose(60)
+    >>> 3 - Fraction(27182818285, 10**10) < lo <= hi < 3 - Fraction(27182818284, 10**10), round(float(x), 12)
+    (True, 0.281718171541)
+    """
+    if b == 0:
+        return Rational(a)
+
+    def enclose(bits: int):
+        with working_precision(bits + 32 + max(0, q.numerator.bit_length() - q.denominator.bit_length())):
+            return interval(rational(a) - rational(b) * ball(q).exp())
+
+    approx = display_float(a) - display_float(b) * math.exp(min(float(q), 700.0))
+    return ArbExpr(f"{a} - {b} e^({q})", approx, enclose, exp_form=(a, -b, q))
