@@ -103,9 +103,6 @@ class LossDistribution:
         """``P_j / R_j > t`` exactly."""
         return self.pmass[j] * self.rden * t.denominator > t.numerator * self.rmass[j] * self.pden
 
-    def log_ratio(self, j: int) -> float:
-        return sum(e * math.log(b) for e, b in zip(self.exponents[j], self.base))
-
 
 def _exponents(n: int, base: list[int]) -> list[int]:
     out = []
@@ -347,7 +344,7 @@ def composed_delta(comp: Composition, eps: Real | Fraction | int, *, name: str |
             above = [j for j in range(len(dist.pmass)) if dist.ratio_above(j, t)]
         else:
             assert q is not None
-            above = [j for j in range(len(dist.pmass)) if _log_above(dist, j, q)]
+            above = _log_above(dist, q)
         A = dist.infinite + Fraction(sum(dist.pmass[j] for j in above), dist.pden)
         B = Fraction(sum(dist.rmass[j] for j in above), dist.rden)
         if best is None or (A - t * B > best[0] - t * best[1] if t is not None
@@ -400,17 +397,37 @@ def _readable(x: Fraction) -> Real:
     return ArbExpr(f"an exact rational of {_bits(x)} bits", float(x), enclose)
 
 
-def _log_above(dist: LossDistribution, j: int, q: Fraction) -> bool:
-    """``ln(ratio_j) > q`` exactly: a float screen, and the exact comparison near ``q``."""
-    approx = dist.log_ratio(j)
-    if abs(approx - float(q)) > 1e-6 * max(1.0, abs(approx)):
-        return approx > float(q)
-    if not any(dist.exponents[j]):
-        return 0 > q
-    form = log_combination([(Fraction(e), Fraction(b)) for e, b in zip(dist.exponents[j], dist.base) if e], "ln r")
-    side = compare(form, Rational(q))
-    assert side is not None and side != 0  # a nonzero linear form in logarithms of a coprime base is not rational
-    return side > 0
+def _log_above(dist: LossDistribution, q: Fraction) -> list[int]:
+    """The classes ``j`` with ``ln(ratio_j) > q``, decided exactly.
+
+    Each ``ln(ratio_j) = sum_c exponents[j][c] ln(base[c])`` is first enclosed by an arb ball (96 bits, the
+    logarithms of the base computed once); a ball that does not contain ``q`` decides.  The rest are compared
+    exactly as a linear form in logarithms of the coprime base (never a tie: such a nonzero form is not
+    rational)."""
+    from flint import arb
+
+    above: list[int] = []
+    close: list[int] = []
+    with working_precision(96):
+        logs = [ball(Fraction(b)).log() for b in dist.base]
+        qb = ball(q)
+        for j, exponents in enumerate(dist.exponents):
+            d = sum((e * lg for e, lg in zip(exponents, logs) if e), arb(0)) - qb
+            if d > 0:
+                above.append(j)
+            elif not d < 0:
+                close.append(j)
+    for j in close:
+        if not any(dist.exponents[j]):
+            if 0 > q:
+                above.append(j)
+            continue
+        form = log_combination([(Fraction(e), Fraction(b)) for e, b in zip(dist.exponents[j], dist.base) if e], "ln r")
+        side = compare(form, Rational(q))
+        assert side is not None and side != 0  # a nonzero linear form in logarithms of a coprime base is not rational
+        if side > 0:
+            above.append(j)
+    return sorted(above)
 
 
 #: The routes of an enclosed pair's profile, as the result's text names them.
