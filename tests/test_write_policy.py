@@ -137,10 +137,8 @@ def test_figures_refuse_users_files_and_bad_verdicts(tmp_path):
     one_line_error(res)
     assert (tmp_path / "figures" / "krr_information.json").read_text() == "mine"
     (tmp_path / "v.json").write_text('{"not": "a list"}')
-    # a process: the folder the refused run made is removed when the process ends (at exit), not when the
-    # command returns to a caller in the same process
-    res = run("figures", "--only", "relation_diagram", "--out", "f2", "--verdicts", "v.json", cwd=tmp_path,
-              process=True)
+    # in this process: the folder the refused run made is gone when the command returns, not only at exit
+    res = run("figures", "--only", "relation_diagram", "--out", "f2", "--verdicts", "v.json", cwd=tmp_path)
     one_line_error(res)
     assert not (tmp_path / "f2").exists()
 

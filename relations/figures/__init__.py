@@ -122,22 +122,22 @@ def write_all(out: str = "figures", fmt: str | Sequence[str] = FORMATS, only: Se
     font = parse_font(font)
     if font == "usetex":
         check_usetex(formats)
-    folder = OutputDir(out, force=force)
     names = [n for n in FIGURES if not only or n in only]
-    folder.plan([f"{n}.{x}" for n in names for x in (*formats, "json")])
-    plt = setup(font=font)
-    drawn = []
-    for name in names:
-        data_fn, draw_fn = FIGURES[name]
-        data = data_fn(verdicts) if name == "relation_diagram" else data_fn()
-        fig = draw_fn(data, width=inches, title=title)
-        drawn.append((name, {x: render(fig, x, tight=inches is None) for x in formats}, json.dumps(data, indent=1)))
-        plt.close(fig)
-    paths: list[str] = []
-    for name, images, text in drawn:
-        paths.extend(folder.write_bytes(f"{name}.{x}", image) for x, image in images.items())
-        folder.write_text(f"{name}.json", text)
-    folder.commit()
+    with OutputDir(out, force=force) as folder:  # a failure below drops the staging and the lock at once
+        folder.plan([f"{n}.{x}" for n in names for x in (*formats, "json")])
+        plt = setup(font=font)
+        drawn = []
+        for name in names:
+            data_fn, draw_fn = FIGURES[name]
+            data = data_fn(verdicts) if name == "relation_diagram" else data_fn()
+            fig = draw_fn(data, width=inches, title=title)
+            drawn.append((name, {x: render(fig, x, tight=inches is None) for x in formats}, json.dumps(data, indent=1)))
+            plt.close(fig)
+        paths: list[str] = []
+        for name, images, text in drawn:
+            paths.extend(folder.write_bytes(f"{name}.{x}", image) for x, image in images.items())
+            folder.write_text(f"{name}.json", text)
+        folder.commit()
     return paths
 
 # 0.2 submodule names (relations.measures.ratios) resolve to their replacements, with a DeprecationWarning
