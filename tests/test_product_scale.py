@@ -219,3 +219,16 @@ def test_a_sweep_over_a_billion_records(tmp_path):
     assert not (tmp_path / "out" / "counterexamples" / "dworkroth2014.group.json").exists()
     assert summary["relations"]["relations.ml_dp_central"]["counts"] == {"fails": 1}, text_out
     assert summary["relations"]["dworkroth2014.group"]["counts"] == {"holds": 1}, text_out
+
+
+def test_equal_local_priors_are_one_run_however_written():
+    """Records with the same local prior form one run whether it is written as texts or Fractions, so a
+    mechanism reads back from its own dict unchanged; a float prior of the same value carries its rounding
+    radius, so it is another prior."""
+    w = [[Fraction(3, 4), Fraction(1, 4)], [Fraction(1, 4), Fraction(3, 4)]]
+    half, third = [Fraction(1, 2), Fraction(1, 2)], [Fraction(1, 3), Fraction(2, 3)]
+    m = relations.Mechanism.product(w, records=5, prior=[half, third, ["1/3", "2/3"], list(third), ["1/2", "1/2"]])
+    assert [n for _, n in m.prior.factors.runs] == [1, 3, 1]
+    assert relations.from_dict(m.to_dict()).to_dict() == m.to_dict()
+    floats = relations.Mechanism.product(w, records=2, prior=[["1/2", "1/2"], [0.5, 0.5]])
+    assert [f.rounding for f, _ in floats.prior.factors.runs] == [0, Fraction(1, 2**42)]

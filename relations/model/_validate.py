@@ -128,6 +128,10 @@ def product_prior(priors: Any, records: int, k: int) -> ProductPrior:
                 local = Prior.of(f, where=where)
                 if local.size != k:
                     raise InputError(f"{where}: {local.size} entries but the domain has {k} values")
+                # equal priors given in other forms (texts, Fractions, floats) are one object, so that the
+                # runs are the same however the records were written
+                value = (local.exact, local.array.tobytes(), local.reliable, local.rounding)
+                local = seen.setdefault(value, local)
                 if key is not None:
                     seen[key] = local
             parsed_runs.append((local, count))
