@@ -36,7 +36,7 @@ from relations.model._mechanism import Mechanism
 from relations.numbers._text import whole_number
 
 __all__ = ["AuditReport", "audit", "assert_private", "load_target", "parse_domain", "decide_channel",
-           "depth_bounded_report", "factorised_report", "declared_outputs"]
+           "depth_bounded_report", "factorised_report", "declared_outputs", "prove_outputs"]
 
 
 @dataclass(frozen=True, repr=False)  # repr(): one line
@@ -175,7 +175,7 @@ class AuditReport:
             how = "holds within the rounding of the code's floats" if self.within_rounding else "holds"
             return (f"{self.verdict}: {self.claim} {how}: {self.target} implements a channel with eps_d in "
                     f"[{iv['lower']}, {iv['upper']}], certified (upper end at x={x}, x'={x2}, y={y}; the outputs "
-                    f"assumed to be those declared; {self.route_reason}; {self.runs} paths)")
+                    f"{iv.get('outputs', 'assumed to be those declared')}; {self.route_reason}; {self.runs} paths)")
         if self.mechanism is None:  # depth-bounded white-box: a certified lower bound
             x, x2, y = self.witness
             return (f"{self.verdict}: {self.claim} fails: {self.target} implements a channel with eps_d >= "
@@ -280,6 +280,8 @@ def audit(fn: Callable[..., Any], *, domain: Sequence[Any], eps: Any = None, cla
     pass_rng = "rng" in inspect.signature(fn, follow_wrapped=False).parameters
     name: str = target or getattr(fn, "__qualname__", None) or repr(fn)
 
+    proofs: list[tuple[frozenset[str] | None, str]] = []  # the outputs proven from the source, once, when needed
+
     def explore(depth: int, left: float) -> AuditReport | Enumerated:
         e = enumerate_channel(_timed(fn), domain, pass_rng=pass_rng, max_paths=o.max_paths, allow_unexplored=True,
                               max_depth=depth, seconds=left)
@@ -288,10 +290,16 @@ def audit(fn: Callable[..., Any], *, domain: Sequence[Any], eps: Any = None, cla
         if e.complete:
             return e
         labels = [output_label(k) for k in e.outputs]  # violated on a certified lower bound, or deeper, or sampled
-        report = depth_bounded_report(name, domain, labels, e, parsed, depth=depth, declared=declared,
-                                      keys=[repr(k) for k in e.outputs])
+        keys = [repr(k) for k in e.outputs]
+        outputs, proven = declared, ""
+        if outputs is None:
+            if not proofs:
+                proofs.append(prove_outputs(fn, domain, pass_rng=pass_rng))
+            outputs, proven = proofs[0]
+        report = depth_bounded_report(name, domain, labels, e, parsed, depth=depth, declared=outputs,
+                                      keys=keys, proven=proven if outputs is not None else "")
         if report is None:
-            raise Unexplored(e, depth, closed=declared is not None and len(e.outputs) == len(declared))
+            raise Unexplored(e, depth, closed=outputs is not None and set(keys) == outputs)
         return report
 
     def calls() -> AuditReport | Enumerated:
@@ -299,6 +307,8 @@ def audit(fn: Callable[..., Any], *, domain: Sequence[Any], eps: Any = None, cla
         try:
             return deepening(explore, seconds=o.seconds, claim=eps_d_claim(parsed))
         except NotEnumerable as exc:
+            if proofs and proofs[0][0] is None and isinstance(exc, Unexplored) and not exc.closed:
+                exc.args = (f"{exc}; the outputs could not be proven from the source: {proofs[0][1]}",)
             if o.samples is None:
                 raise
             sampled = sample_audit(fn, domain=domain, samples=o.samples, seed=o.seed, alpha=o.alpha,
@@ -351,18 +361,21 @@ def factorised_report(name: str, domain: Sequence[Any], f: Any, claims: Sequence
 
 def depth_bounded_report(name: str, domain: Sequence[Any], outputs: Sequence[str], e: Any, claims: Sequence[Any],
                          extra: dict | None = None, *, depth: int = MAX_DEPTH, keys: Sequence[str] | None = None,
-                         declared: Any = None) -> AuditReport | None:
+                         declared: Any = None, proven: str = "") -> AuditReport | None:
     """The report of an enumeration cut at its depth (a loop on draws): ``violated`` when the certified lower
     bound on ``eps_d`` (:meth:`~relations.audit._exact.Enumerated.eps_d_lower`) exceeds an ``eps_d`` claim,
     decided exactly; ``consistent`` when the outputs were declared (``declared``: the ``repr`` of the output keys
     the code may return, ``keys`` those of the outputs seen), each was seen, and the certified upper bound
     (:meth:`~relations.audit._exact.Enumerated.eps_d_upper`) is within every claim, all on ``eps_d``, up to the
-    rounding of the code's floats; ``None`` when neither, and the audit must go deeper or sample.
+    rounding of the code's floats; ``None`` when neither, and the audit must go deeper or sample.  With ``proven``
+    (the text of a :class:`~relations.audit._proven.ProvenOutputs`), ``declared`` was proven from the source rather
+    than declared: the report says so, and an output outside it contradicts the proof, which is then not used
+    (``None``: no upper end), never certified.
 
     Raises
     ------
     InputError
-        When the code returned an output outside ``declared``.
+        When the code returned an output outside ``declared`` (declared by the user, not proven).
     """
     from relations.numbers._reals import compare
 
@@ -380,6 +393,8 @@ def depth_bounded_report(name: str, domain: Sequence[Any], outputs: Sequence[str
     if declared is None or keys is None:
         return None
     stray = [outputs[j] for j, k in enumerate(keys) if k not in declared]
+    if stray and proven:
+        return None  # the proof and the enumeration disagree: neither is trusted for an upper end
     if stray:
         raise InputError(f"the randomizer returned {stray[0]}, which is not among the declared outputs (--outputs)")
     if len(set(keys)) != len(declared) or not claims or any(c.name != "eps_d" or c.op not in ("<=", "<")
@@ -400,11 +415,32 @@ def depth_bounded_report(name: str, domain: Sequence[Any], outputs: Sequence[str
             return None  # undecided: deeper, or sampled
         within = True
     x, x2, y = at
-    interval = {"lower": _short(lower), "upper": _short(upper), "depth": depth, "unexplored": mass}
+    interval = {"lower": _short(lower), "upper": _short(upper), "depth": depth, "unexplored": mass,
+                "outputs": proven or "assumed to be those declared (--outputs)"}
     return AuditReport(name, "white-box (depth-bounded)", str(AuditVerdict.CONSISTENT), None, None, (), e.runs,
                        claim=claims[0].text, eps_d_lower=_short(lower), witness=(domain[x], domain[x2], outputs[y]),
-                       route_reason=reason + "; outputs as declared", within_rounding=within,
+                       route_reason=reason + ("" if proven else "; outputs as declared"),
+                       within_rounding=within,
                        white_box_interval=interval, **(extra or {}))
+
+
+def prove_outputs(fn: Callable[..., Any], domain: Sequence[Any], *, pass_rng: bool) -> tuple[frozenset[str] | None, str]:
+    """The outputs of ``fn`` on ``domain`` proven from its source (:func:`~relations.audit._proven.proven_outputs`),
+    as the ``repr`` of their output keys, and the text saying where; or ``None`` and why not.
+
+    Examples
+    --------
+    >>> prove_outputs(print, [0], pass_rng=False)
+    (None, 'the randomizer is not a plain function (a method, a partial, a class or a builtin)')
+    """
+    from relations.audit._outputs import output_key
+    from relations.audit._proven import Refused, proven_outputs
+
+    try:
+        proof = proven_outputs(fn, domain, pass_rng=pass_rng)
+    except Refused as exc:
+        return None, str(exc)
+    return frozenset(repr(output_key(v)) for v in proof.values), proof.text()
 
 
 def declared_outputs(outputs: Sequence[Any] | None) -> frozenset[str] | None:
