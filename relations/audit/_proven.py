@@ -62,10 +62,11 @@ _NP_SAFE = 2**31
 _WIDEN, _ROUNDS = 3, 50
 #: Calls of functions of the module, nested, before the proof refuses (recursion refuses at once).
 _NESTED = 16
-#: The real builtins, as this module found them at its import (a user's replacement is not one of them).
-_BUILTINS = {name: getattr(builtins, name) for name in ("min", "max", "abs", "int")}
-_EXCEPTIONS = frozenset(n for n in dir(builtins) if isinstance(getattr(builtins, n), type)
-                        and issubclass(getattr(builtins, n), Exception))
+#: The real builtins, as this module found them at its import, before any user code ran in the process (the
+#: worker and :mod:`relations.audit._report` import it first): a replacement assigned to ``builtins`` is not one.
+_BUILTINS: dict[str, Any] = {name: getattr(builtins, name) for name in ("min", "max", "abs", "int", "range")}
+_EXCEPTIONS: dict[str, type] = {n: getattr(builtins, n) for n in dir(builtins) if isinstance(getattr(builtins, n), type)
+                                and issubclass(getattr(builtins, n), Exception)}
 
 
 class Refused(Exception):
@@ -363,7 +364,7 @@ class _Analysis:
         """The loop variable of ``for NAME in range(...)``: an integer between the bounds."""
         it = stmt.iter
         if not (isinstance(stmt.target, ast.Name) and isinstance(it, ast.Call) and isinstance(it.func, ast.Name)
-                and it.func.id == "range" and self._builtin("range", frame) is range and not it.keywords
+                and it.func.id == "range" and self._builtin("range", frame) is not None and not it.keywords
                 and 1 <= len(it.args) <= 3 and not any(isinstance(a, ast.Starred) for a in it.args)):
             raise Refused(f"line {stmt.lineno}: a for loop over something other than range(...)")
         args = [_ints_of(self.expr(a, env, frame), "an argument of range") for a in it.args]
@@ -546,13 +547,8 @@ class _Analysis:
                 or name in frame.code.co_cellvars or name in frame.rebound:
             return None
         value = frame.builtins.get(name)
-        if name in _BUILTINS:
-            return value if value is _BUILTINS[name] else None
-        if name == "range":
-            return value if value is range else None
-        if name in _EXCEPTIONS:
-            return value if value is getattr(builtins, name, None) and isinstance(value, type) else None
-        return None
+        real = _BUILTINS.get(name, _EXCEPTIONS.get(name))
+        return value if real is not None and value is real else None
 
     def binop(self, op: ast.operator, a: _V, b: _V) -> _V:
         _numbers(a, b)
@@ -810,7 +806,7 @@ def _of(obj: Any) -> _V:
         return _kind("unknown")
     if kind is types.FunctionType:
         return _kind("function", obj)
-    if any(obj is real for real in _BUILTINS.values()):
+    if any(obj is real for name, real in _BUILTINS.items() if name != "range"):
         return _kind("builtin", obj)
     return _kind("unknown")
 

@@ -21,6 +21,7 @@ from relations.audit._enumerate import MAX_DEPTH, NotEnumerable
 from relations.audit._exact import Enumerated, Unexplored, deepening, enumerate_channel, mass_text
 from relations.audit._options import AuditOptions
 from relations.audit._outputs import output_label
+from relations.audit._proven import Refused, proven_outputs  # first: it keeps the real builtins before user code
 from relations.audit._worker import TargetError
 from relations.audit._worker import load_target as _load
 from relations.checking._checker import ClaimOutcome, decide
@@ -36,7 +37,8 @@ from relations.model._mechanism import Mechanism
 from relations.numbers._text import whole_number
 
 __all__ = ["AuditReport", "audit", "assert_private", "load_target", "parse_domain", "decide_channel",
-           "depth_bounded_report", "factorised_report", "declared_outputs", "prove_outputs"]
+           "depth_bounded_report", "factorised_report", "declared_outputs", "prove_outputs",
+           "proof_note"]
 
 
 @dataclass(frozen=True, repr=False)  # repr(): one line
@@ -307,8 +309,8 @@ def audit(fn: Callable[..., Any], *, domain: Sequence[Any], eps: Any = None, cla
         try:
             return deepening(explore, seconds=o.seconds, claim=eps_d_claim(parsed))
         except NotEnumerable as exc:
-            if proofs and proofs[0][0] is None and isinstance(exc, Unexplored) and not exc.closed:
-                exc.args = (f"{exc}; the outputs could not be proven from the source: {proofs[0][1]}",)
+            if proofs and isinstance(exc, Unexplored) and not exc.closed:
+                exc.args = (str(exc) + proof_note(proofs[0][0], proofs[0][1], [repr(k) for k in exc.enumerated.outputs]),)
             if o.samples is None:
                 raise
             sampled = sample_audit(fn, domain=domain, samples=o.samples, seed=o.seed, alpha=o.alpha,
@@ -434,13 +436,32 @@ def prove_outputs(fn: Callable[..., Any], domain: Sequence[Any], *, pass_rng: bo
     (None, 'the randomizer is not a plain function (a method, a partial, a class or a builtin)')
     """
     from relations.audit._outputs import output_key
-    from relations.audit._proven import Refused, proven_outputs
 
     try:
         proof = proven_outputs(fn, domain, pass_rng=pass_rng)
     except Refused as exc:
         return None, str(exc)
     return frozenset(repr(output_key(v)) for v in proof.values), proof.text()
+
+
+def proof_note(keys: frozenset[str] | None, text: str, seen: Sequence[str]) -> str:
+    """What a loop cut at a depth without an upper end says of the proof of its outputs: why it failed (``keys``
+    ``None``, ``text`` the reason), or that an output seen (``seen``, the ``repr`` of output keys) lies outside it.
+
+    Examples
+    --------
+    >>> proof_note(None, "the function may return float (not only integers)", ["0"])
+    '; the outputs could not be proven from the source: the function may return float (not only integers)'
+    >>> proof_note(frozenset({"0", "1"}), "0, 1 (proven from the source, f.py:3 (f))", ["0", "('float', 0.5)"])
+    "; the outputs proven from the source, 0, 1 (proven from the source, f.py:3 (f)), do not hold ('float', 0.5), which the code returned: the proof is not used"
+    """
+    if keys is None:
+        return f"; the outputs could not be proven from the source: {text}" if text else ""
+    stray = [k for k in seen if k not in keys]
+    if stray:
+        return (f"; the outputs proven from the source, {text}, do not hold {stray[0]}, which the code returned: the "
+                "proof is not used")
+    return ""
 
 
 def declared_outputs(outputs: Sequence[Any] | None) -> frozenset[str] | None:

@@ -34,6 +34,7 @@ from relations.audit._report import (
     depth_bounded_report,
     eps_d_claim,
     factorised_report,
+    proof_note,
 )
 from relations.audit._vectors import Factorised
 from relations.errors import InputError
@@ -326,8 +327,10 @@ def audit_target(target: str, *, domain: Sequence[Any] | None = None, eps: Any =
                     raise
                 reason = str(exc)
                 interval = getattr(exc, "interval", None) or {}
-                if proofs and isinstance(exc, Unexplored) and not exc.closed and proofs[0].get("why"):
-                    reason += f"; the outputs could not be proven from the source: {proofs[0]['why']}"
+                if proofs and isinstance(exc, Unexplored) and not exc.closed:
+                    p = proofs[0]
+                    known = None if p.get("outputs") is None else frozenset(p["outputs"])
+                    reason += proof_note(known, p.get("text") or p.get("why", ""), [str(k) for k in exc.enumerated.outputs])
         elif o.exact_only:
             raise NotEnumerable("the target's randomness is not enumerated (a library mechanism sampled by design)"
                                 if o.white_box else "--black-box was asked for")

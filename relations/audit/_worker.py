@@ -52,6 +52,7 @@ from typing import Any
 from relations.audit._enumerate import NotEnumerable
 from relations.audit._exact import enumerate_channel
 from relations.audit._outputs import output_key, output_label, output_real
+from relations.audit._proven import Refused, proven_outputs  # imported before any user code: the real builtins
 
 __all__ = ["TargetError", "AnswerTooLarge", "Target", "load_target", "bin_key", "encode_answer", "run_job", "main"]
 
@@ -356,8 +357,6 @@ def run_job(job: dict, cache: dict | None = None) -> dict:
                     "enumerable": target.enumerable, "declared": target.declared is not None, "seeds": target.seeds}
         domain = job["domain"]
         if task == "outputs":  # every output the randomizer can return, proven from its source, or why not
-            from relations.audit._proven import Refused, proven_outputs
-
             if target.white is not None:
                 return {"ok": True, "outputs": None, "why": "a library mechanism's source is not analysed"}
             try:
