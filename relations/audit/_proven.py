@@ -5,8 +5,8 @@ end of ``eps_d`` needs every output the code can return (:func:`~relations.audit
 :func:`proven_outputs` derives that set from the randomizer's source, as a user would declare it with
 ``--outputs``, for clamped samplers (``max(0, min(3, x + z))``, ``np.clip(x + z, 0, 3)``, ``if y < 0: y = 0``).
 
-It is a small abstract interpreter over the syntax tree of the function (and of the functions of its module
-that it calls, each analysed with the abstract values of its arguments): every expression has an abstract
+It is a small abstract interpreter over the syntax tree of the function (and of the plain functions it calls,
+of its module or another, each analysed in its own module with the abstract values of its arguments): every expression has an abstract
 value, a set of *kinds* (``int``: a Python int; ``np``: a numpy integer; ``bool``; ``frac``: a
 ``fractions.Fraction``; ``float``; ``unif``: a uniform draw, only compared; ``none``; a module, the audit's
 generator, a function) and, for the integer kinds, an interval holding the number.  ``if``/``else`` and
@@ -18,11 +18,12 @@ once per integer kind returned (``np`` and ``int`` are one output, :func:`~relat
 Soundness comes before reach: anything not understood refuses (:class:`Refused`, with the reason), and the
 audit keeps the lower end only.  In particular: an operation on a value of unknown type (it could run any
 code); a name that is not a local, a constant of the module, a function of the module, a cell of the
-closure or a builtin that is the real one (``min = ...`` anywhere it is seen, or a ``global min`` in the
-module); a name the module declares ``global`` in any function (it may change at run time); ``global``,
+closure or a builtin that is the real one (a ``min`` of the module's own is followed as the function it is, an
+opaque one refuses); a name the module declares ``global`` or ``nonlocal`` in any function (it may change at run
+time); ``global``,
 ``nonlocal``, ``try``, ``with``, ``del``, ``import``, nested ``def``, ``lambda``, comprehension, ``yield``,
-assignments to attributes or items, a decorated function, ``*args``; a call other than the functions of
-the module, ``min``, ``max``, ``abs``, ``int``, ``Fraction(...)``, ``math.isqrt`` / ``floor`` / ``ceil``,
+assignments to attributes or items, a decorated function, ``*args``; a call other than plain functions
+(followed), ``min``, ``max``, ``abs``, ``int``, ``Fraction(...)``, ``math.isqrt`` / ``floor`` / ``ceil``,
 ``np.clip`` and the draws ``rng.integers`` / ``geometric`` / ``binomial`` / ``random`` and ``random.randrange``
 / ``randint`` / ``random`` (``eval``, ``exec``, ``globals()`` are calls like any other: refused); and a
 function whose file, compiled, does not hold the code that runs (:func:`~relations.audit._source.function_node`).
@@ -200,20 +201,10 @@ class _Frame:
 
 
 class _Analysis:
-    """The abstract interpretation of one randomizer (and the functions of its module it calls)."""
+    """The abstract interpretation of one randomizer (and the plain functions it calls, each in its own module)."""
 
-    def __init__(self, fn: types.FunctionType):
-        self.module = fn.__globals__
-        self.file = fn.__code__.co_filename
-        tree = module_tree(self.file)
-        if tree is None:
-            raise Refused(f"the source of {fn.__qualname__} cannot be read")
-        # names that a function of the module may rebind at run time (``global NAME``), or the module deletes
-        rebound: set[str] = set()
-        for node in ast.walk(tree):
-            if isinstance(node, (ast.Global, ast.Nonlocal)):
-                rebound.update(node.names)
-        self.rebound = frozenset(rebound)
+    def __init__(self) -> None:
+        self.rebound: dict[str, frozenset[str]] = {}
         self.stack: list[types.CodeType] = []
         self.memo: dict[tuple[Any, ...], _V] = {}
 
@@ -235,7 +226,7 @@ class _Analysis:
             return known
         node = self._def(fn)
         env = self._parameters(fn, node, args)
-        frame = _Frame(fn, self.rebound)
+        frame = _Frame(fn, self._rebound(code.co_filename))
         self.stack.append(code)
         try:
             returns: list[_V] = []
@@ -251,6 +242,20 @@ class _Analysis:
             raise Refused(f"{fn.__qualname__} never returns")
         self.memo[key] = result
         return result
+
+    def _rebound(self, filename: str) -> frozenset[str]:
+        """The names a function of the module in ``filename`` may rebind at run time (``global NAME``, ``nonlocal
+        NAME``): their values now prove nothing."""
+        if filename not in self.rebound:
+            tree = module_tree(filename)
+            if tree is None:
+                raise Refused(f"the source file {filename} cannot be read")
+            names: set[str] = set()
+            for node in ast.walk(tree):
+                if isinstance(node, (ast.Global, ast.Nonlocal)):
+                    names.update(node.names)
+            self.rebound[filename] = frozenset(names)
+        return self.rebound[filename]
 
     def _def(self, fn: types.FunctionType) -> ast.FunctionDef:
         code = fn.__code__
@@ -531,11 +536,19 @@ class _Analysis:
             raise Refused(f"the name {name} is declared global or nonlocal in the module: it may change at run time")
         if name in code.co_freevars:
             try:
-                return _of(frame.cells[name].cell_contents)
+                value = frame.cells[name].cell_contents
             except (KeyError, ValueError):
                 raise Refused(f"the closure's cell {name} is empty") from None
+            known = _of(value)
+            if "unknown" in known.kinds:
+                raise Refused(f"the closure's {name} is a {type(value).__name__}, which the proof does not follow")
+            return known
         if name in frame.fn.__globals__:
-            return _of(frame.fn.__globals__[name])
+            value = frame.fn.__globals__[name]
+            known = _of(value)
+            if "unknown" in known.kinds:
+                raise Refused(f"the global {name} is a {type(value).__name__}, which the proof does not follow")
+            return known
         real = self._builtin(name, frame)
         if real is None:
             raise Refused(f"the name {name} is not a local, a global of the module, a cell or a real builtin")
@@ -590,9 +603,7 @@ class _Analysis:
                 if not a.kinds or not a.kinds <= _NUMBERS:
                     raise Refused(f"line {node.lineno}: Fraction of something other than a number")
             return _kind("frac")
-        if callee.kinds == frozenset({"function"}):
-            if obj.__globals__ is not self.module:
-                raise Refused(f"line {node.lineno}: {obj.__qualname__} is not a function of the randomizer's module")
+        if callee.kinds == frozenset({"function"}):  # analysed in its own module (its names, its source)
             params = self._def(obj).args
             positional = [p.arg for p in params.posonlyargs + params.args]
             if len(args) > len(positional):
@@ -856,7 +867,7 @@ def proven_outputs(fn: Callable[..., Any], domain: Sequence[Any], *, pass_rng: b
     """
     if type(fn) is not types.FunctionType:
         raise Refused("the randomizer is not a plain function (a method, a partial, a class or a builtin)")
-    analysis = _Analysis(fn)
+    analysis = _Analysis()
     node = analysis._def(fn)
     params = node.args.posonlyargs + node.args.args
     if not params or params[0].arg == "rng":

@@ -446,7 +446,8 @@ def prove_outputs(fn: Callable[..., Any], domain: Sequence[Any], *, pass_rng: bo
 
 def proof_note(keys: frozenset[str] | None, text: str, seen: Sequence[str]) -> str:
     """What a loop cut at a depth without an upper end says of the proof of its outputs: why it failed (``keys``
-    ``None``, ``text`` the reason), or that an output seen (``seen``, the ``repr`` of output keys) lies outside it.
+    ``None``, ``text`` the reason), that an output seen (``seen``, the ``repr`` of output keys) lies outside it, or
+    that some proven output was never seen.
 
     Examples
     --------
@@ -461,6 +462,9 @@ def proof_note(keys: frozenset[str] | None, text: str, seen: Sequence[str]) -> s
     if stray:
         return (f"; the outputs proven from the source, {text}, do not hold {stray[0]}, which the code returned: the "
                 "proof is not used")
+    if set(seen) != keys:
+        return (f"; the outputs proven from the source, {text}, were not all returned on the paths followed (one never "
+                "seen could hold all the unexplored mass)")
     return ""
 
 
