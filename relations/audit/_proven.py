@@ -38,9 +38,11 @@ from __future__ import annotations
 
 import ast
 import builtins
+import fractions
 import inspect
 import math
 import os
+import random
 import sys
 import types
 from collections.abc import Callable, Sequence
@@ -66,6 +68,9 @@ _NESTED = 16
 #: The real builtins, as this module found them at its import, before any user code ran in the process (the
 #: worker and :mod:`relations.audit._report` import it first): a replacement assigned to ``builtins`` is not one.
 _BUILTINS: dict[str, Any] = {name: getattr(builtins, name) for name in ("min", "max", "abs", "int", "range")}
+#: The modules, class and functions the proof knows, as this module found them (before any user code).
+_FRACTION, _RANDOM, _MATH = fractions.Fraction, random, math
+_MATH_FUNCTIONS = {"isqrt": math.isqrt, "floor": math.floor, "ceil": math.ceil}
 _EXCEPTIONS: dict[str, type] = {n: getattr(builtins, n) for n in dir(builtins) if isinstance(getattr(builtins, n), type)
                                 and issubclass(getattr(builtins, n), Exception)}
 
@@ -217,7 +222,7 @@ class _Analysis:
             raise Refused(f"{fn.__qualname__} is recursive")
         if len(self.stack) >= _NESTED:
             raise Refused(f"calls nested more than {_NESTED} deep")
-        key = (code, tuple(sorted(args.items(), key=lambda kv: kv[0])))
+        key = (fn, tuple(sorted(args.items(), key=lambda kv: kv[0])))  # the function: its cells and defaults too
         try:
             known = self.memo.get(key)
         except TypeError:  # an unhashable object in an argument
@@ -771,6 +776,8 @@ def _genuine(module: types.ModuleType, names: Sequence[str]) -> bool:
     folder = os.path.dirname(os.path.abspath(getattr(module, "__file__", "") or ""))
     for name in names:
         f = getattr(module, name, None)
+        if getattr(f, "__name__", None) != name:
+            return False
         if isinstance(f, types.BuiltinFunctionType):  # C code: a function or method of the module's own
             if f.__self__ is not module and f.__self__ is not getattr(module, "_inst", module):
                 return False
@@ -795,12 +802,10 @@ def _of(obj: Any) -> _V:
         return _NONE
     if kind is str:
         return _kind("str")
-    fractions = sys.modules.get("fractions")
-    if fractions is not None:
-        if kind is fractions.Fraction:
-            return _kind("frac")
-        if obj is fractions.Fraction:
-            return _kind("Fraction", obj)
+    if kind is _FRACTION:
+        return _kind("frac")
+    if obj is _FRACTION:
+        return _kind("Fraction", obj)
     numpy = sys.modules.get("numpy")
     if numpy is not None:
         if isinstance(obj, numpy.integer) and not isinstance(obj, numpy.bool_):
@@ -808,11 +813,9 @@ def _of(obj: Any) -> _V:
         if obj is numpy and _genuine(numpy, ["clip"]):
             return _kind("numpy", obj)
     if isinstance(obj, types.ModuleType):
-        if obj is sys.modules.get("random") and obj.__name__ == "random" and _genuine(
-                obj, ["randrange", "randint", "random"]):
+        if obj is _RANDOM and _genuine(obj, ["randrange", "randint", "random"]):
             return _kind("random", obj)
-        if obj is sys.modules.get("math") and obj.__name__ == "math" and all(
-                getattr(obj, n, None) is getattr(math, n) for n in ("isqrt", "floor", "ceil")):
+        if obj is _MATH and all(getattr(obj, n, None) is f for n, f in _MATH_FUNCTIONS.items()):
             return _kind("math", obj)
         return _kind("unknown")
     if kind is types.FunctionType:
