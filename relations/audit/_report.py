@@ -315,8 +315,11 @@ def audit(fn: Callable[..., Any], *, domain: Sequence[Any], eps: Any = None, cla
                 raise
             sampled = sample_audit(fn, domain=domain, samples=o.samples, seed=o.seed, alpha=o.alpha,
                                    stop_above=_bound(eps))
-            return _sampled_report(name, sampled, eps, route_reason=str(exc),
-                                   white_box_interval=getattr(exc, "interval", None) or {})
+            interval = getattr(exc, "interval", None) or {}
+            if isinstance(exc, Unexplored) and exc.closed and interval:  # both ends known, the claim undecided
+                interval = {**interval, "outputs": "assumed to be those declared (--outputs)" if declared is not None
+                            else proofs[0][1] if proofs else ""}
+            return _sampled_report(name, sampled, eps, route_reason=str(exc), white_box_interval=interval)
 
     result = run_apart(calls, timeout=o.timeout, call_seconds=o.call_seconds, memory_mb=o.memory_mb)
     if isinstance(result, AuditReport):

@@ -327,6 +327,9 @@ def audit_target(target: str, *, domain: Sequence[Any] | None = None, eps: Any =
                     raise
                 reason = str(exc)
                 interval = getattr(exc, "interval", None) or {}
+                if isinstance(exc, Unexplored) and exc.closed and interval:  # both ends known, the claim undecided
+                    interval = {**interval, "outputs": "assumed to be those declared (--outputs)" if outputs is not None
+                                else proofs[0].get("text", "") if proofs else ""}
                 if proofs and isinstance(exc, Unexplored) and not exc.closed:
                     p = proofs[0]
                     known = None if p.get("outputs") is None else frozenset(p["outputs"])
