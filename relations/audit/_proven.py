@@ -6,8 +6,8 @@ end of ``eps_d`` needs every output the code can return (:func:`~relations.audit
 ``--outputs``, for clamped samplers (``max(0, min(3, x + z))``, ``np.clip(x + z, 0, 3)``, ``if y < 0: y = 0``).
 
 It is a small abstract interpreter over the syntax tree of the function (and of the plain functions it calls,
-of its module or another, each analysed in its own module with the abstract values of its arguments): every expression has an abstract
-value, a set of *kinds* (``int``: a Python int; ``np``: a numpy integer; ``bool``; ``frac``: a
+of its module or another, each in its own module, with the abstract values of its arguments): every expression
+has an abstract value, a set of *kinds* (``int``: a Python int; ``np``: a numpy integer; ``bool``; ``frac``: a
 ``fractions.Fraction``; ``float``; ``unif``: a uniform draw, only compared; ``none``; a module, the audit's
 generator, a function) and, for the integer kinds, an interval holding the number.  ``if``/``else`` and
 ``while`` narrow an integer variable compared with a bounded integer; loops are iterated to a fixed point,
@@ -17,16 +17,16 @@ once per integer kind returned (``np`` and ``int`` are one output, :func:`~relat
 
 Soundness comes before reach: anything not understood refuses (:class:`Refused`, with the reason), and the
 audit keeps the lower end only.  In particular: an operation on a value of unknown type (it could run any
-code); a name that is not a local, a constant of the module, a function of the module, a cell of the
-closure or a builtin that is the real one (a ``min`` of the module's own is followed as the function it is, an
-opaque one refuses); a name the module declares ``global`` or ``nonlocal`` in any function (it may change at run
-time); ``global``,
-``nonlocal``, ``try``, ``with``, ``del``, ``import``, nested ``def``, ``lambda``, comprehension, ``yield``,
-assignments to attributes or items, a decorated function, ``*args``; a call other than plain functions
-(followed), ``min``, ``max``, ``abs``, ``int``, ``Fraction(...)``, ``math.isqrt`` / ``floor`` / ``ceil``,
-``np.clip`` and the draws ``rng.integers`` / ``geometric`` / ``binomial`` / ``random`` and ``random.randrange``
-/ ``randint`` / ``random`` (``eval``, ``exec``, ``globals()`` are calls like any other: refused); and a
-function whose file, compiled, does not hold the code that runs (:func:`~relations.audit._source.function_node`).
+code); a name that is not a local, a constant or plain function of the module, a cell of the closure or a
+builtin that is the real one (a ``min`` of the module's own is followed as the function it is, an opaque one
+refuses); a name the module declares ``global`` or ``nonlocal`` in any function (it may change at run time);
+``global``, ``nonlocal``, ``try``, ``with``, ``del``, ``import``, nested ``def``, ``lambda``, comprehensions,
+``yield``, assignments to attributes or items, a decorated function, ``*args``; a call other than plain
+functions (followed), ``min``, ``max``, ``abs``, ``int``, ``Fraction(...)``, ``math.isqrt`` / ``floor`` /
+``ceil``, ``np.clip`` and the draws ``rng.integers`` / ``geometric`` / ``binomial`` / ``random`` and
+``random.randrange`` / ``randint`` / ``random`` (``eval``, ``exec``, ``globals()`` are calls like any other:
+refused); and a function whose file, compiled, does not hold the code that runs
+(:func:`~relations.audit._source.function_node`).
 
 What the proof assumes: that code of the user's running outside the randomizer's call (a thread started at
 import, a finalizer) does not rebind the module's names between the proof and the enumeration.  Within the
