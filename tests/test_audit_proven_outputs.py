@@ -205,8 +205,24 @@ def decorated_helper(x, rng):
     return max(0, min(3, _cached(x) + _geo(rng) - _geo(rng)))
 
 
+def float_clamp(x, rng):
+    return max(0, min(3.0, x + _geo(rng)))  # 3.0, a float, whenever the clamp bites
+
+
+def fraction_return(x, rng):
+    return Fraction(max(0, min(3, x + _geo(rng))))
+
+
+def none_on_a_path(x, rng):
+    if rng.random() < 0.5:
+        return max(0, min(3, x + _geo(rng)))
+
+
 @pytest.mark.parametrize("fn, why", [
     (float_late, "float"),
+    (float_clamp, "float"),
+    (fraction_return, "frac"),
+    (none_on_a_path, "none"),
     (unbounded_return, "not bounded"),
     (shadowed_min, "not bounded"),
     (evaluated, "eval"),
@@ -215,6 +231,24 @@ def decorated_helper(x, rng):
 def test_the_proof_refuses_what_it_cannot_bound(fn, why):
     with pytest.raises(Refused, match=why):
         proven_outputs(fn, DOMAIN, pass_rng=True)
+
+
+def _make(top):
+    def clamp(y):
+        return max(0, min(top, y))
+    return clamp
+
+
+_LOW, _HIGH = _make(1), _make(9)
+
+
+def two_closures(x, rng):
+    """One code, two cells: min(1, x) or min(9, x) = x, so 0..3 (not 0..1, as one analysis per code would say)."""
+    return _LOW(x) if rng.random() < 0.5 else _HIGH(x)
+
+
+def test_closures_of_one_code_are_two_functions():
+    assert proven_outputs(two_closures, DOMAIN, pass_rng=True).values == (0, 1, 2, 3)
 
 
 def test_the_proof_keeps_the_stray_outputs_it_can_bound():
