@@ -84,6 +84,12 @@ def clamped_by_constants(x, rng, lo=LO):
     return min(max(x + _geo(rng) - _geo(rng), lo), HI)
 
 
+def signed(x, rng):
+    """A random sign times a geometric count, clamped: P(z = 0) = 1/2, P(z = k) = 2^-(|k|+2) otherwise, so P(0 | 0)
+    / P(0 | 3) = P(z <= 0) / P(z <= -3) = (3/4) / (1/16) = 12, and eps_d = ln 12 (interior ratios are at most 4)."""
+    return max(0, min(3, x + rng.choice([-1, 1]) * _geo(rng)))
+
+
 def laplace_clamped(x):
     """x + Z clamped to 0..3, Z the Canonne-Kamath-Steinke discrete Laplace of scale 1 (P(z) proportional to
     e^-|z|, Fractions and randrange): P(0 | 0) / P(0 | 3) = P(Z <= 0) / P(Z <= -3) = e^3, so eps_d = 3."""
@@ -115,6 +121,16 @@ def test_a_clamped_loop_sampler_is_certified_without_declared_outputs(fn):
     assert "proven from the source" in ok.summary() and "test_audit_proven_outputs.py:" in ok.summary()
     bad = audit(fn, domain=DOMAIN, eps=0.95 * LN8)
     assert bad.verdict == "violated" and bad.route == "white-box (depth-bounded)"
+
+
+def test_a_random_sign_by_choice_is_proven_and_certified():
+    assert proven_outputs(signed, DOMAIN, pass_rng=True).values == (0, 1, 2, 3)
+    ln12 = math.log(12)
+    ok = audit(signed, domain=DOMAIN, eps=1.05 * ln12)
+    assert ok.verdict == "consistent" and ok.route == "white-box (depth-bounded)"
+    iv = ok.white_box_interval
+    assert _nats(iv["lower"]) <= ln12 + 1e-5 and ln12 - 1e-5 <= _nats(iv["upper"]) < 1.05 * ln12
+    assert audit(signed, domain=DOMAIN, eps=0.95 * ln12).verdict == "violated"
 
 
 def test_the_cks_discrete_laplace_clamped_is_certified_without_declared_outputs():

@@ -23,8 +23,8 @@ refuses); a name the module declares ``global`` or ``nonlocal`` in any function 
 ``global``, ``nonlocal``, ``try``, ``with``, ``del``, ``import``, nested ``def``, ``lambda``, comprehensions,
 ``yield``, assignments to attributes or items, a decorated function, ``*args``; a call other than plain
 functions (followed), ``min``, ``max``, ``abs``, ``int``, ``Fraction(...)``, ``math.isqrt`` / ``floor`` /
-``ceil``, ``np.clip`` and the draws ``rng.integers`` / ``geometric`` / ``binomial`` / ``random`` and
-``random.randrange`` / ``randint`` / ``random`` (``eval``, ``exec``, ``globals()`` are calls like any other:
+``ceil``, ``np.clip`` and the draws ``rng.integers`` / ``geometric`` / ``binomial`` / ``random`` / ``choice``
+and ``random.randrange`` / ``randint`` / ``random`` / ``choice`` (of a list of integers written out) (``eval``, ``exec``, ``globals()`` are calls like any other:
 refused); and a function whose file, compiled, does not hold the code that runs
 (:func:`~relations.audit._source.function_node`).
 
@@ -590,6 +590,8 @@ class _Analysis:
         if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
             raise Refused(f"line {node.lineno}: a call with *args or **kwargs")
         f = node.func
+        if isinstance(f, ast.Attribute) and f.attr == "choice":
+            return self.choice(node, f, env, frame)
         args = [self.expr(a, env, frame) for a in node.args]
         keywords = {k.arg: k.value for k in node.keywords if k.arg is not None}
         if isinstance(f, ast.Attribute):
@@ -620,6 +622,38 @@ class _Analysis:
                 bound[name] = self.expr(value, env, frame)
             return self.call(obj, bound)
         raise Refused(f"line {node.lineno}: a call of something other than a function of the module or a known one")
+
+
+    def choice(self, node: ast.Call, f: ast.Attribute, env: Env, frame: _Frame) -> _V:
+        """``rng.choice(ITEMS)`` / ``random.choice(ITEMS)``, ``ITEMS`` a list or tuple written out, of integers (or
+        ``rng.choice(n)``: ``0 .. n - 1``), with ``p=`` written out as numbers for the generator: one of the items."""
+        base = self.expr(f.value, env, frame)
+        generator = base.kinds == frozenset({"generator"})
+        if not (generator or base.kinds == frozenset({"random"})) or len(node.args) != 1:
+            raise Refused(f"line {node.lineno}: choice with these arguments")
+        for k in node.keywords:
+            weights = k.value
+            if not (generator and k.arg == "p" and isinstance(weights, (ast.List, ast.Tuple))
+                    and not any(isinstance(w, ast.Starred) for w in weights.elts)):
+                raise Refused(f"line {node.lineno}: choice with the keyword {k.arg}")
+            _numbers(*(self.expr(w, env, frame) for w in weights.elts))
+        items = node.args[0]
+        if isinstance(items, (ast.List, ast.Tuple)) and items.elts:
+            if any(isinstance(e, ast.Starred) for e in items.elts):
+                raise Refused(f"line {node.lineno}: choice of a starred list")
+            values = [_ints_of(self.expr(e, env, frame), "an item of choice") for e in items.elts]
+            lo, hi = min(v.lo for v in values), max(v.hi for v in values)
+            kinds = frozenset().union(*(v.kinds for v in values))
+        elif generator:
+            n = _ints_of(self.expr(items, env, frame), "the argument of choice")
+            lo, hi, kinds = 0, n.hi - 1, frozenset({"int"})
+        else:
+            raise Refused(f"line {node.lineno}: choice of something other than a list or tuple written out")
+        # the enumerator hands the item back; numpy (sampling) a numpy scalar of the array's type: a numpy integer
+        # (a bool among integers becomes one), or a numpy bool when all are bools
+        if generator and kinds - {"bool"}:
+            kinds = kinds | {"int", "np"}
+        return _int(lo, hi, kinds)
 
 
 class _Out:
