@@ -912,7 +912,12 @@ def proven_outputs(fn: Callable[..., Any], domain: Sequence[Any], *, pass_rng: b
     args = {params[0].arg: _domain_value(domain)}
     if pass_rng:
         args["rng"] = _kind("generator")
-    result = analysis.call(fn, args)
+    try:
+        result = analysis.call(fn, args)
+    except Refused:
+        raise
+    except (RecursionError, MemoryError, ValueError, TypeError, AttributeError, OverflowError) as exc:
+        raise Refused(f"the analysis gave up ({type(exc).__name__}: {exc})") from None  # unsure: no set
     odd = result.kinds - _INTS
     if odd:
         raise Refused(f"the function may return {' or '.join(sorted(odd))} (not only integers)")
