@@ -38,7 +38,7 @@ from relations.numbers._text import whole_number
 
 __all__ = ["AuditReport", "audit", "assert_private", "load_target", "parse_domain", "decide_channel",
            "depth_bounded_report", "factorised_report", "declared_outputs", "prove_outputs",
-           "proof_note"]
+           "proof_note", "NotedUnexplored"]
 
 
 @dataclass(frozen=True, repr=False)  # repr(): one line
@@ -308,11 +308,13 @@ def audit(fn: Callable[..., Any], *, domain: Sequence[Any], eps: Any = None, cla
         """Every part of the audit that calls ``fn``: run apart."""
         try:
             return deepening(explore, seconds=o.seconds, claim=eps_d_claim(parsed))
-        except NotEnumerable as exc:
-            if proofs and isinstance(exc, Unexplored) and not exc.closed:
-                exc.args = (str(exc) + proof_note(proofs[0][0], proofs[0][1], [repr(k) for k in exc.enumerated.outputs]),)
+        except NotEnumerable as cut:
+            exc = cut
+            if proofs and isinstance(cut, Unexplored) and not cut.closed:
+                exc = NotedUnexplored(cut.enumerated, cut.depth, cut.closed,
+                                      proof_note(proofs[0][0], proofs[0][1], [repr(k) for k in cut.enumerated.outputs]))
             if o.samples is None:
-                raise
+                raise exc from None
             sampled = sample_audit(fn, domain=domain, samples=o.samples, seed=o.seed, alpha=o.alpha,
                                    stop_above=_bound(eps))
             interval = getattr(exc, "interval", None) or {}
@@ -445,6 +447,27 @@ def prove_outputs(fn: Callable[..., Any], domain: Sequence[Any], *, pass_rng: bo
     except Refused as exc:
         return None, str(exc)
     return frozenset(repr(output_key(v)) for v in proof.values), proof.text()
+
+
+class NotedUnexplored(Unexplored):
+    """:class:`~relations.audit._exact.Unexplored` with a ``note`` added to its message (why no set of outputs was
+    proven, :func:`proof_note`), kept when pickled (an audit's child process sends it back).
+
+    Examples
+    --------
+    >>> import pickle
+    >>> e = Enumerated([0], [[Fraction(1, 2)]], 10, 0.0, (Fraction(1, 2),))
+    >>> str(pickle.loads(pickle.dumps(NotedUnexplored(e, 32, False, "; a note")))).endswith("; a note")
+    True
+    """
+
+    def __init__(self, enumerated: Enumerated, depth: int, closed: bool = False, note: str = ""):
+        super().__init__(enumerated, depth, closed)
+        self.note = note
+        self.args = (f"{self.args[0]}{note}",)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (NotedUnexplored, (self.enumerated, self.depth, self.closed, self.note))
 
 
 def proof_note(keys: frozenset[str] | None, text: str, seen: Sequence[str]) -> str:
