@@ -5,10 +5,11 @@ for Differential Privacy", NeurIPS 2020), written from the paper's algorithms fo
 
 ``clamped_laplace`` adds discrete Laplace noise of scale 1 (P(z) proportional to e^-|z|) and clamps to 0..3,
 so its budget is eps_d = 3 (P(0 | 0) / P(0 | 3) = P(Z <= 0) / P(Z <= -3) = e^3); the white-box route bounds
-the loops' unexplored mass and certifies a claim with 5 % slack either way::
+the loops' unexplored mass and certifies a claim with 5 % slack either way, its outputs 0..3 proven from this
+source (``--outputs 0,1,2,3`` declares them instead)::
 
-    relations audit examples/cks_samplers.py:clamped_laplace --domain 0,1,2,3 --outputs 0,1,2,3 --eps 3.15  # consistent
-    relations audit examples/cks_samplers.py:clamped_laplace --domain 0,1,2,3 --outputs 0,1,2,3 --eps 2.85  # violated
+    relations audit examples/cks_samplers.py:clamped_laplace --domain 0,1,2,3 --eps 3.15  # consistent
+    relations audit examples/cks_samplers.py:clamped_laplace --domain 0,1,2,3 --eps 2.85  # violated
 """
 
 from __future__ import annotations
@@ -80,7 +81,7 @@ def clamped_gaussian(x: int) -> int:
     (P(0 | 0) / P(0 | 3) = P(Z <= 0) / P(Z <= -3), from the closed form), certified on the white-box route 5 %
     either way::
 
-        relations audit examples/cks_samplers.py:clamped_gaussian --domain 0,1,2,3 --outputs 0,1,2,3 --eps 5.283
-        relations audit examples/cks_samplers.py:clamped_gaussian --domain 0,1,2,3 --outputs 0,1,2,3 --eps 4.78
+        relations audit examples/cks_samplers.py:clamped_gaussian --domain 0,1,2,3 --eps 5.283
+        relations audit examples/cks_samplers.py:clamped_gaussian --domain 0,1,2,3 --eps 4.78
     """
     return max(0, min(3, x + discrete_gaussian(1, random)))

@@ -8,6 +8,7 @@ rows are point masses (eps_d infinite).
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 import random
@@ -377,7 +378,8 @@ def test_deepening_is_bounded_by_work_not_the_clock():
             break
         depth, last, before = step, (depth, e.runs), cut
     assert depth > FIRST_DEPTH  # the rejection loop is cheap enough to be deepened
-    report = audit(_counted_retry, domain=[0, 1, 2, 3], eps="ln(3)", samples=10_000, seed=2)
+    # a partial: the outputs are not proven from its source (relations.audit._proven), so the loop stays open
+    report = audit(functools.partial(_counted_retry), domain=[0, 1, 2, 3], eps="ln(3)", samples=10_000, seed=2)
     assert f"more than {depth} draws" in report.route_reason
     assert f"up to {mass_text(max(e.unexplored))} per input" in report.route_reason
     interval = report.white_box_interval  # the certified interval the explored paths give, in the JSON too

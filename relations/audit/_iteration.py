@@ -35,12 +35,13 @@ import contextlib
 import dis
 import functools
 import inspect
-import linecache
 import os
 import types
 from collections.abc import Callable, Iterator
 from types import CodeType, FrameType
 from typing import Any
+
+from relations.audit._source import function_node
 
 __all__ = ["Returned", "returned_map", "iteration_maps", "ELEMENT_MAPS"]
 
@@ -83,50 +84,6 @@ class _Switch:
 
 #: The process's switch (:class:`_Switch`).
 iteration_maps = _Switch()
-
-_TREES: dict[CodeType, ast.AST | None] = {}
-
-
-def _function_node(code: CodeType) -> ast.AST | None:
-    """The ``def`` of ``code`` in its source file, or ``None`` when the source cannot be read."""
-    if code in _TREES:
-        return _TREES[code]
-    node = None
-    lines = linecache.getlines(code.co_filename)
-    if lines:
-        try:
-            tree = ast.parse("".join(lines))
-        except (SyntaxError, ValueError):
-            tree = None
-        for n in ast.walk(tree) if tree is not None else ():
-            if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == code.co_name:
-                first = min([n.lineno] + [d.lineno for d in n.decorator_list])
-                if code.co_firstlineno in (n.lineno, first):
-                    node = n
-                    break
-        if node is not None and not _compiles_to(tree, code):
-            node = None  # the source read is not the code that runs (edited, reloaded, built by ``exec``)
-    if len(_TREES) > 256:
-        _TREES.clear()
-    _TREES[code] = node
-    return node
-
-
-def _compiles_to(tree: Any, code: CodeType) -> bool:
-    """Whether the file's source ``tree``, compiled, holds ``code`` itself (the same instructions, constants,
-    names and positions): only then does the source describe what runs."""
-    try:
-        compiled = compile(tree, code.co_filename, "exec", dont_inherit=True)
-    except (SyntaxError, ValueError, TypeError):
-        return False
-    todo = [compiled]
-    while todo:
-        c = todo.pop()
-        if c.co_name == code.co_name and c.co_firstlineno == code.co_firstlineno and c == code:
-            return True
-        todo.extend(k for k in c.co_consts if isinstance(k, CodeType))
-    return False
-
 
 def _position(frame: FrameType) -> tuple[str, tuple[Any, ...]] | None:
     """The instruction ``frame`` is at and its source span ``(line, end line, column, end column)``."""
@@ -306,12 +263,12 @@ def returned_map(frame: FrameType, vector: Any) -> Callable[[Any], Any] | None:
 def _proven(frame: FrameType, vector: Any) -> Callable[[Any], Any] | None:
     if frame.f_code.co_flags & (inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR):
         return None  # its ``return`` is not the call's value
-    func = _function_node(frame.f_code)
+    func = function_node(frame.f_code)
     at = _position(frame)
     if func is None or at is None:
         return None
     opname, span = at
-    body = func.body  # type: ignore[attr-defined]
+    body = func.body
     for j, stmt in enumerate(body):
         if isinstance(stmt, ast.For) and _at(stmt, span):
             return _loop(body, j, frame) if opname == "GET_ITER" else None

@@ -21,6 +21,7 @@ from relations.audit._enumerate import MAX_DEPTH, NotEnumerable
 from relations.audit._exact import Enumerated, Unexplored, deepening, enumerate_channel, mass_text
 from relations.audit._options import AuditOptions
 from relations.audit._outputs import output_label
+from relations.audit._proven import Refused, proven_outputs  # first: it keeps the real builtins before user code
 from relations.audit._worker import TargetError
 from relations.audit._worker import load_target as _load
 from relations.checking._checker import ClaimOutcome, decide
@@ -36,7 +37,8 @@ from relations.model._mechanism import Mechanism
 from relations.numbers._text import whole_number
 
 __all__ = ["AuditReport", "audit", "assert_private", "load_target", "parse_domain", "decide_channel",
-           "depth_bounded_report", "factorised_report", "declared_outputs"]
+           "depth_bounded_report", "factorised_report", "declared_outputs", "prove_outputs",
+           "proof_note", "NotedUnexplored"]
 
 
 @dataclass(frozen=True, repr=False)  # repr(): one line
@@ -175,7 +177,7 @@ class AuditReport:
             how = "holds within the rounding of the code's floats" if self.within_rounding else "holds"
             return (f"{self.verdict}: {self.claim} {how}: {self.target} implements a channel with eps_d in "
                     f"[{iv['lower']}, {iv['upper']}], certified (upper end at x={x}, x'={x2}, y={y}; the outputs "
-                    f"assumed to be those declared; {self.route_reason}; {self.runs} paths)")
+                    f"{iv.get('outputs', 'assumed to be those declared')}; {self.route_reason}; {self.runs} paths)")
         if self.mechanism is None:  # depth-bounded white-box: a certified lower bound
             x, x2, y = self.witness
             return (f"{self.verdict}: {self.claim} fails: {self.target} implements a channel with eps_d >= "
@@ -280,6 +282,8 @@ def audit(fn: Callable[..., Any], *, domain: Sequence[Any], eps: Any = None, cla
     pass_rng = "rng" in inspect.signature(fn, follow_wrapped=False).parameters
     name: str = target or getattr(fn, "__qualname__", None) or repr(fn)
 
+    proofs: list[tuple[frozenset[str] | None, str]] = []  # the outputs proven from the source, once, when needed
+
     def explore(depth: int, left: float) -> AuditReport | Enumerated:
         e = enumerate_channel(_timed(fn), domain, pass_rng=pass_rng, max_paths=o.max_paths, allow_unexplored=True,
                               max_depth=depth, seconds=left)
@@ -288,23 +292,36 @@ def audit(fn: Callable[..., Any], *, domain: Sequence[Any], eps: Any = None, cla
         if e.complete:
             return e
         labels = [output_label(k) for k in e.outputs]  # violated on a certified lower bound, or deeper, or sampled
-        report = depth_bounded_report(name, domain, labels, e, parsed, depth=depth, declared=declared,
-                                      keys=[repr(k) for k in e.outputs])
+        keys = [repr(k) for k in e.outputs]
+        outputs, proven = declared, ""
+        if outputs is None:
+            if not proofs:
+                proofs.append(prove_outputs(fn, domain, pass_rng=pass_rng))
+            outputs, proven = proofs[0]
+        report = depth_bounded_report(name, domain, labels, e, parsed, depth=depth, declared=outputs,
+                                      keys=keys, proven=proven if outputs is not None else "")
         if report is None:
-            raise Unexplored(e, depth, closed=declared is not None and len(e.outputs) == len(declared))
+            raise Unexplored(e, depth, closed=outputs is not None and set(keys) == outputs)
         return report
 
     def calls() -> AuditReport | Enumerated:
         """Every part of the audit that calls ``fn``: run apart."""
         try:
             return deepening(explore, seconds=o.seconds, claim=eps_d_claim(parsed))
-        except NotEnumerable as exc:
+        except NotEnumerable as cut:
+            exc = cut
+            if proofs and isinstance(cut, Unexplored) and not cut.closed:
+                exc = NotedUnexplored(cut.enumerated, cut.depth, cut.closed,
+                                      proof_note(proofs[0][0], proofs[0][1], [repr(k) for k in cut.enumerated.outputs]))
             if o.samples is None:
-                raise
+                raise exc from None
             sampled = sample_audit(fn, domain=domain, samples=o.samples, seed=o.seed, alpha=o.alpha,
                                    stop_above=_bound(eps))
-            return _sampled_report(name, sampled, eps, route_reason=str(exc),
-                                   white_box_interval=getattr(exc, "interval", None) or {})
+            interval = getattr(exc, "interval", None) or {}
+            if isinstance(exc, Unexplored) and exc.closed and interval:  # both ends known, the claim undecided
+                interval = {**interval, "outputs": "assumed to be those declared (--outputs)" if declared is not None
+                            else proofs[0][1] if proofs else ""}
+            return _sampled_report(name, sampled, eps, route_reason=str(exc), white_box_interval=interval)
 
     result = run_apart(calls, timeout=o.timeout, call_seconds=o.call_seconds, memory_mb=o.memory_mb)
     if isinstance(result, AuditReport):
@@ -351,18 +368,21 @@ def factorised_report(name: str, domain: Sequence[Any], f: Any, claims: Sequence
 
 def depth_bounded_report(name: str, domain: Sequence[Any], outputs: Sequence[str], e: Any, claims: Sequence[Any],
                          extra: dict | None = None, *, depth: int = MAX_DEPTH, keys: Sequence[str] | None = None,
-                         declared: Any = None) -> AuditReport | None:
+                         declared: Any = None, proven: str = "") -> AuditReport | None:
     """The report of an enumeration cut at its depth (a loop on draws): ``violated`` when the certified lower
     bound on ``eps_d`` (:meth:`~relations.audit._exact.Enumerated.eps_d_lower`) exceeds an ``eps_d`` claim,
     decided exactly; ``consistent`` when the outputs were declared (``declared``: the ``repr`` of the output keys
     the code may return, ``keys`` those of the outputs seen), each was seen, and the certified upper bound
     (:meth:`~relations.audit._exact.Enumerated.eps_d_upper`) is within every claim, all on ``eps_d``, up to the
-    rounding of the code's floats; ``None`` when neither, and the audit must go deeper or sample.
+    rounding of the code's floats; ``None`` when neither, and the audit must go deeper or sample.  With ``proven``
+    (the text of a :class:`~relations.audit._proven.ProvenOutputs`), ``declared`` was proven from the source rather
+    than declared: the report says so, and an output outside it contradicts the proof, which is then not used
+    (``None``: no upper end), never certified.
 
     Raises
     ------
     InputError
-        When the code returned an output outside ``declared``.
+        When the code returned an output outside ``declared`` (declared by the user, not proven).
     """
     from relations.numbers._reals import compare
 
@@ -380,6 +400,8 @@ def depth_bounded_report(name: str, domain: Sequence[Any], outputs: Sequence[str
     if declared is None or keys is None:
         return None
     stray = [outputs[j] for j, k in enumerate(keys) if k not in declared]
+    if stray and proven:
+        return None  # the proof and the enumeration disagree: neither is trusted for an upper end
     if stray:
         raise InputError(f"the randomizer returned {stray[0]}, which is not among the declared outputs (--outputs)")
     if len(set(keys)) != len(declared) or not claims or any(c.name != "eps_d" or c.op not in ("<=", "<")
@@ -400,11 +422,76 @@ def depth_bounded_report(name: str, domain: Sequence[Any], outputs: Sequence[str
             return None  # undecided: deeper, or sampled
         within = True
     x, x2, y = at
-    interval = {"lower": _short(lower), "upper": _short(upper), "depth": depth, "unexplored": mass}
+    interval = {"lower": _short(lower), "upper": _short(upper), "depth": depth, "unexplored": mass,
+                "outputs": proven or "assumed to be those declared (--outputs)"}
     return AuditReport(name, "white-box (depth-bounded)", str(AuditVerdict.CONSISTENT), None, None, (), e.runs,
                        claim=claims[0].text, eps_d_lower=_short(lower), witness=(domain[x], domain[x2], outputs[y]),
-                       route_reason=reason + "; outputs as declared", within_rounding=within,
+                       route_reason=reason + ("" if proven else "; outputs as declared"),
+                       within_rounding=within,
                        white_box_interval=interval, **(extra or {}))
+
+
+def prove_outputs(fn: Callable[..., Any], domain: Sequence[Any], *, pass_rng: bool) -> tuple[frozenset[str] | None, str]:
+    """The outputs of ``fn`` on ``domain`` proven from its source (:func:`~relations.audit._proven.proven_outputs`),
+    as the ``repr`` of their output keys, and the text saying where; or ``None`` and why not.
+
+    Examples
+    --------
+    >>> prove_outputs(print, [0], pass_rng=False)
+    (None, 'the randomizer is not a plain function (a method, a partial, a class or a builtin)')
+    """
+    from relations.audit._outputs import output_key
+
+    try:
+        proof = proven_outputs(fn, domain, pass_rng=pass_rng)
+    except Refused as exc:
+        return None, str(exc)
+    return frozenset(repr(output_key(v)) for v in proof.values), proof.text()
+
+
+class NotedUnexplored(Unexplored):
+    """:class:`~relations.audit._exact.Unexplored` with a ``note`` added to its message (why no set of outputs was
+    proven, :func:`proof_note`), kept when pickled (an audit's child process sends it back).
+
+    Examples
+    --------
+    >>> import pickle
+    >>> e = Enumerated([0], [[Fraction(1, 2)]], 10, 0.0, (Fraction(1, 2),))
+    >>> str(pickle.loads(pickle.dumps(NotedUnexplored(e, 32, False, "; a note")))).endswith("; a note")
+    True
+    """
+
+    def __init__(self, enumerated: Enumerated, depth: int, closed: bool = False, note: str = ""):
+        super().__init__(enumerated, depth, closed)
+        self.note = note
+        self.args = (f"{self.args[0]}{note}",)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (NotedUnexplored, (self.enumerated, self.depth, self.closed, self.note))
+
+
+def proof_note(keys: frozenset[str] | None, text: str, seen: Sequence[str]) -> str:
+    """What a loop cut at a depth without an upper end says of the proof of its outputs: why it failed (``keys``
+    ``None``, ``text`` the reason), that an output seen (``seen``, the ``repr`` of output keys) lies outside it, or
+    that some proven output was never seen.
+
+    Examples
+    --------
+    >>> proof_note(None, "the function may return float (not only integers)", ["0"])
+    '; the outputs could not be proven from the source: the function may return float (not only integers)'
+    >>> proof_note(frozenset({"0", "1"}), "0, 1 (proven from the source, f.py:3 (f))", ["0", "('float', 0.5)"])
+    "; the outputs proven from the source, 0, 1 (proven from the source, f.py:3 (f)), do not hold ('float', 0.5), which the code returned: the proof is not used"
+    """
+    if keys is None:
+        return f"; the outputs could not be proven from the source: {text}" if text else ""
+    stray = [k for k in seen if k not in keys]
+    if stray:
+        return (f"; the outputs proven from the source, {text}, do not hold {stray[0]}, which the code returned: the "
+                "proof is not used")
+    if set(seen) != keys:
+        return (f"; the outputs proven from the source, {text}, were not all returned on the paths followed (one never "
+                "seen could hold all the unexplored mass)")
+    return ""
 
 
 def declared_outputs(outputs: Sequence[Any] | None) -> frozenset[str] | None:

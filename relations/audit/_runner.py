@@ -34,6 +34,7 @@ from relations.audit._report import (
     depth_bounded_report,
     eps_d_claim,
     factorised_report,
+    proof_note,
 )
 from relations.audit._vectors import Factorised
 from relations.errors import InputError
@@ -307,10 +308,17 @@ def audit_target(target: str, *, domain: Sequence[Any] | None = None, eps: Any =
             declared = [{key: float(p) for key, _, p in answer["rows"][str(i)]} for i in range(len(domain))]
         reason = ""
         interval: dict = {}
+        proofs: list[dict] = []  # the outputs proven from the source (a worker's answer), asked once, when needed
+
+        def prove() -> dict:
+            if not proofs:
+                answer = pool.map([dict(job, task="outputs")])[0]
+                proofs.append(answer if answer.get("ok") else {"outputs": None, "why": answer.get("message", "")})
+            return proofs[0]
         if o.white_box and info.get("enumerable", True):
             try:
                 report = _deepening(pool, job, domain, parsed, prior, declared, extra, o.max_paths, o.seconds,
-                                    declared_outputs(outputs))
+                                    declared_outputs(outputs), None if outputs is not None or library else prove)
                 if info.get("seeds"):  # local hashing: exact given each of a few hash seeds, not over all
                     report = _with(report, route=f"white-box over {info['seeds']} hash seeds")
                 return report
@@ -319,6 +327,13 @@ def audit_target(target: str, *, domain: Sequence[Any] | None = None, eps: Any =
                     raise
                 reason = str(exc)
                 interval = getattr(exc, "interval", None) or {}
+                if isinstance(exc, Unexplored) and exc.closed and interval:  # both ends known, the claim undecided
+                    interval = {**interval, "outputs": "assumed to be those declared (--outputs)" if outputs is not None
+                                else proofs[0].get("text", "") if proofs else ""}
+                if proofs and isinstance(exc, Unexplored) and not exc.closed:
+                    p = proofs[0]
+                    known = None if p.get("outputs") is None else frozenset(p["outputs"])
+                    reason += proof_note(known, p.get("text") or p.get("why", ""), [str(k) for k in exc.enumerated.outputs])
         elif o.exact_only:
             raise NotEnumerable("the target's randomness is not enumerated (a library mechanism sampled by design)"
                                 if o.white_box else "--black-box was asked for")
@@ -411,14 +426,17 @@ def _stop(eps: Any) -> float | None:
 
 
 def _deepening(pool: Pool, job: dict, domain: list, parsed: list, prior: Any, declared: list | None, extra: dict,
-               max_paths: int, seconds: float, outputs: frozenset[str] | None = None) -> AuditReport:
+               max_paths: int, seconds: float, outputs: frozenset[str] | None = None,
+               prove: Callable[[], dict] | None = None) -> AuditReport:
     """The white-box report, deepening a loop on draws: when the paths cut at one depth leave the claims
     undecided, the depth is doubled (:func:`~relations.audit._exact.deepening`); then :class:`Unexplored`, from
     the deepest level run, sends the audit to sampling.  One budget for the whole route: ``seconds`` is spent by
     all inputs together.  The first input is enumerated alone, within its share of the budget (``seconds x
     workers / (workers + inputs - 1)``: what each input may take for all to finish); when it runs past its
     share, or its time, times the inputs left over the workers, would exceed the budget, every input is
-    sampled at once (not one budget spent per input)."""
+    sampled at once (not one budget spent per input).  Without ``outputs``, a loop cut at a depth asks ``prove()``
+    for the outputs proven from the source (a worker's answer to the ``outputs`` job), used as if declared when the
+    worker that proved them had imported the module as the enumerating ones did (the same fingerprint)."""
     def explore(depth: int, left: float) -> AuditReport:
         n = len(domain)
         size = max(1, -(-(n - 1) // BATCHES))  # inputs per job: a few per worker, not one job per input
@@ -453,7 +471,7 @@ def _deepening(pool: Pool, job: dict, domain: list, parsed: list, prior: Any, de
             if a.get("kind") == "error":
                 raise NotEnumerable(f"the randomizer failed under enumeration ({a['message']})")
         return _white(job["target"], domain, [_check(a) for a in answers], parsed, prior, declared, extra, depth,
-                      outputs)
+                      outputs, prove)
 
     return deepening(explore, seconds=seconds, claim=eps_d_claim(parsed))
 
@@ -480,7 +498,8 @@ def _split(a: dict, inputs: list[int]) -> list[dict]:
 
 
 def _white(target: str, domain: list, answers: list[dict], parsed: list, prior: Any, declared: list | None,
-           extra: dict, depth: int = MAX_DEPTH, outputs: frozenset[str] | None = None) -> AuditReport:
+           extra: dict, depth: int = MAX_DEPTH, outputs: frozenset[str] | None = None,
+           prove: Callable[[], dict] | None = None) -> AuditReport:
     bits = [a.get("bits", {}).get(str(i)) for a, i in zip(answers, range(len(domain)))]
     if any(b is not None for b in bits):  # vectors of independent bits: the factorised channel
         if not all(b is not None for b in bits) or len({b["kind"] for b in bits}) != 1:
@@ -511,10 +530,16 @@ def _white(target: str, domain: list, answers: list[dict], parsed: list, prior: 
     unexplored = tuple(Fraction(a.get("unexplored", {}).get(str(i), "0")) for a, i in zip(answers, range(len(domain))))
     if any(unexplored):  # a loop on draws: a certified lower bound only, violated or sampled
         e = Enumerated(list(order), rows, runs, rounding, unexplored)
+        proven = ""
+        if outputs is None and prove is not None:
+            proof = prove()
+            if proof.get("outputs") is not None and all(a.get("fingerprint") == proof.get("fingerprint")
+                                                        for a in answers):
+                outputs, proven = frozenset(proof["outputs"]), proof["text"]
         report = depth_bounded_report(target, domain, labels, e, parsed, extra, depth=depth, keys=list(order),
-                                      declared=outputs)
+                                      declared=outputs, proven=proven)
         if report is None:
-            raise Unexplored(e, depth, closed=outputs is not None and len(order) == len(outputs))
+            raise Unexplored(e, depth, closed=outputs is not None and set(order) == outputs)
         return report
     mech = _mechanism(domain, labels, rows, rounding, prior, target)
     (measures, decided), verdict = decide_channel(mech, parsed)

@@ -11,7 +11,9 @@ A *job* is a JSON object; :func:`run_job` answers it with another:
   outputs of ``n`` runs on ``D[i]``, seeded from ``(s, i, c)`` only, so that any split
   of the work over processes or machines gives the same counts (with ``"bins": [edges]``, of
   the interval each real-valued output falls in);
-* ``{"task": "declared", ..., "inputs": [...]}``: the channel the library documents.
+* ``{"task": "declared", ..., "inputs": [...]}``: the channel the library documents;
+* ``{"task": "outputs", ...}``: every output the randomizer can return, proven from its source
+  (:mod:`relations.audit._proven`), as output keys, or ``None`` and why not.
 
 Outputs travel as the text of their :func:`~relations.audit._outputs.output_key`.  Run as a
 script (``python _worker.py``, any interpreter with the randomizer's libraries, e.g. one
@@ -50,6 +52,7 @@ from typing import Any
 from relations.audit._enumerate import NotEnumerable
 from relations.audit._exact import enumerate_channel
 from relations.audit._outputs import output_key, output_label, output_real
+from relations.audit._proven import Refused, proven_outputs  # imported before any user code: the real builtins
 
 __all__ = ["TargetError", "AnswerTooLarge", "Target", "load_target", "bin_key", "encode_answer", "run_job", "main"]
 
@@ -353,6 +356,15 @@ def run_job(job: dict, cache: dict | None = None) -> dict:
             return {"ok": True, "domain": target.domain, "claimed": target.claimed, "version": target.version,
                     "enumerable": target.enumerable, "declared": target.declared is not None, "seeds": target.seeds}
         domain = job["domain"]
+        if task == "outputs":  # every output the randomizer can return, proven from its source, or why not
+            if target.white is not None:
+                return {"ok": True, "outputs": None, "why": "a library mechanism's source is not analysed"}
+            try:
+                proof = proven_outputs(target.fn, domain, pass_rng=target.pass_rng)
+            except Refused as exc:
+                return {"ok": True, "outputs": None, "why": str(exc)}
+            return {"ok": True, "outputs": [repr(output_key(v)) for v in proof.values], "text": proof.text(),
+                    "fingerprint": _fingerprint(target.fn)}
         if task == "enumerate":
             fn = _timed(target.white or target.fn)
             rows, unexplored, bits = {}, {}, {}

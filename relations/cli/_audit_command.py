@@ -34,7 +34,8 @@ def audit(
                                       "library mechanisms are built with it."),
     outputs: str | None = typer.Option(None, "--outputs", help="Comma-separated outputs the randomizer may "
                                           "return (a clamped sampler's range, parsed as --domain): a loop on "
-                                          "draws then gets a certified upper bound on eps_d too."),
+                                          "draws then gets a certified upper bound on eps_d too. Without it, "
+                                          "the audit tries to prove them from the source."),
     k: int | None = typer.Option(None, "--k", help="Domain size of a library mechanism.", min=2, max=4096),
     param: list[str] = typer.Option([], "--param", help="A library mechanism's own parameter NAME=VALUE. Repeatable."),
     claim: list[str] = typer.Option([], "--claim", help="More claims, as for 'relations check'. Repeatable."),

@@ -23,7 +23,8 @@ def audit_json(report: AuditReport, *, channel_file: str | None = None) -> dict[
     independent bits): ``eps_d`` exactly and ``bits``; depth-bounded (a loop on draws): ``eps_d_lower``.
     Black-box: ``eps_d_lower``, ``confidence``, ``witness``, ``rounds``,
     ``undetectable_below``, and after a loop on draws cut at a depth, ``white_box_interval`` (``lower``, the
-    certified lower end in nats as text, ``upper`` null: unknown, ``depth`` and ``unexplored`` mass).  Library mechanisms: ``claimed``, ``version``, ``conformance``.
+    certified lower end in nats as text, ``upper`` null: unknown, ``depth`` and ``unexplored`` mass; certified
+    both ways, with ``outputs``: how the outputs were known, proven from the source or declared).  Library mechanisms: ``claimed``, ``version``, ``conformance``.
 
     Examples
     --------
