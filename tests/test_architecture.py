@@ -127,7 +127,8 @@ def test_every_constructor_is_registered_and_listed():
 
 WORKER_SAFE = {"relations.audit._enumerate", "relations.audit._generator", "relations.audit._vectors", "relations.audit._exact",
                "relations.audit._outputs", "relations.audit._states", "relations.audit._iteration",
-               "relations.audit._intercept", "relations.audit._libraries", "relations.audit._worker"}
+               "relations.audit._intercept", "relations.audit._libraries", "relations.audit._worker",
+               "relations.audit._independent"}
 
 
 @pytest.mark.parametrize("name", sorted(WORKER_SAFE))

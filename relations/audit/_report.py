@@ -174,8 +174,10 @@ class AuditReport:
             iv = self.white_box_interval
             how = "holds within the rounding of the code's floats" if self.within_rounding else "holds"
             return (f"{self.verdict}: {self.claim} {how}: {self.target} implements a channel with eps_d in "
-                    f"[{iv['lower']}, {iv['upper']}], certified (upper end at x={x}, x'={x2}, y={y}; the outputs "
-                    f"assumed to be those declared; {self.route_reason}; {self.runs} paths)")
+                    f"[{iv['lower']}, {iv['upper']}], certified (upper end at x={x}, x'={x2}, y={y}; "
+                    + ("" if "every output reachable was seen" in self.route_reason
+                       else "the outputs assumed to be those declared; ")
+                    + f"{self.route_reason}; {self.runs} paths)")
         if self.mechanism is None:  # depth-bounded white-box: a certified lower bound
             x, x2, y = self.witness
             return (f"{self.verdict}: {self.claim} fails: {self.target} implements a channel with eps_d >= "
@@ -291,7 +293,8 @@ def audit(fn: Callable[..., Any], *, domain: Sequence[Any], eps: Any = None, cla
         report = depth_bounded_report(name, domain, labels, e, parsed, depth=depth, declared=declared,
                                       keys=[repr(k) for k in e.outputs])
         if report is None:
-            raise Unexplored(e, depth, closed=declared is not None and len(e.outputs) == len(declared))
+            raise Unexplored(e, depth, closed=e.outputs_known or (declared is not None
+                                                                  and len(e.outputs) == len(declared)))
         return report
 
     def calls() -> AuditReport | Enumerated:
@@ -377,6 +380,9 @@ def depth_bounded_report(name: str, domain: Sequence[Any], outputs: Sequence[str
         return AuditReport(name, "white-box (depth-bounded)", str(AuditVerdict.VIOLATED), None, None, (), e.runs,
                            claim=failed[0].text, eps_d_lower=_short(lower), witness=(domain[x], domain[x2], outputs[y]),
                            route_reason=reason, **(extra or {}))
+    known = bool(getattr(e, "outputs_known", False)) and keys is not None
+    if known and declared is None and keys is not None:  # every output reachable was seen (confined mass)
+        declared = frozenset(keys)
     if declared is None or keys is None:
         return None
     stray = [outputs[j] for j, k in enumerate(keys) if k not in declared]
@@ -403,7 +409,9 @@ def depth_bounded_report(name: str, domain: Sequence[Any], outputs: Sequence[str
     interval = {"lower": _short(lower), "upper": _short(upper), "depth": depth, "unexplored": mass}
     return AuditReport(name, "white-box (depth-bounded)", str(AuditVerdict.CONSISTENT), None, None, (), e.runs,
                        claim=claims[0].text, eps_d_lower=_short(lower), witness=(domain[x], domain[x2], outputs[y]),
-                       route_reason=reason + "; outputs as declared", within_rounding=within,
+                       route_reason=reason + ("; every output reachable was seen (the unexplored mass lies in "
+                                              "choices whose every branch was followed)" if known
+                                              else "; outputs as declared"), within_rounding=within,
                        white_box_interval=interval, **(extra or {}))
 
 
