@@ -51,12 +51,12 @@ import copy
 import math
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from types import CodeType, FrameType, FunctionType
 from typing import Any
 
-from relations.audit._enumerate import MAX_PATHS, NotEnumerable, Replay, Truncated
+from relations.audit._enumerate import MAX_DEPTH, MAX_PATHS, NotEnumerable, Replay, Truncated
 from relations.audit._iteration import (
     Returned,
     _called_by_enumerator,
@@ -330,8 +330,11 @@ class IntVector:
         for c in (*mine, *theirs):
             _live(c)
         pairs = [(b, a) if reverse else (a, b) for a, b in zip(mine, theirs)]
+        if any(a.tokens & b.tokens for a, b in pairs):  # the same draws on both sides (``g - g``)
+            real = self.materialise()
+            return _OPS_NUMPY[op](other, real) if reverse else _OPS_NUMPY[op](real, other)
         coords = [_combine(a, b, op) for a, b in pairs]
-        if not _disjoint(coords):  # the same draws twice (``g - g``): not independent
+        if not _disjoint(coords):  # two coordinates sharing draws: not independent
             real = self.materialise()
             return _OPS_NUMPY[op](other, real) if reverse else _OPS_NUMPY[op](real, other)
         return IntVector(self.replay, coords, "array")
@@ -553,6 +556,8 @@ def independent_draws(gen: Any, kind: str, size: Any, args: tuple) -> IntVector 
     coords = [_geometric_coordinate(args[0], replay.max_depth, gen) if kind == "geometric"
               else _integers_coordinate(*args) for _ in range(size)]
     outcomes = len(coords[0].dist) + bool(coords[0].tail)
+    if kind == "geometric" and coords[0].tail:  # its outcomes at the default depth: the same choice at every level
+        outcomes = min(MAX_GEOMETRIC, math.ceil(MAX_DEPTH * math.log(2) / -math.log1p(-float(Fraction(args[0]))))) + 1
     if size * math.log2(max(outcomes, 2)) <= math.log2(MAX_PATHS):
         return None
     iteration_maps.used += 1
@@ -579,9 +584,10 @@ class _Site:
     code: CodeType  # the randomizer's code
     nested: bool  # the draw is made in a comprehension's own frame (CPython before 3.12)
     loop: bool  # a loop appending (its variables are the function's), not a comprehension
+    compiled: dict = field(default_factory=dict)  # the rest's code, by the names bound (:func:`_rest_code`)
 
 
-_SITES: dict[tuple[CodeType, int], _Site | None] = {}
+_SITES: dict[tuple[int, int], tuple[CodeType, _Site | None]] = {}
 
 
 def draw_site(gen: Any, frame: FrameType) -> None:
@@ -589,16 +595,18 @@ def draw_site(gen: Any, frame: FrameType) -> None:
     that asked for it: when the draw is the first of a list built element by element (module docstring), the
     list is made a :class:`IntVector`, the rest of the function runs with it, and the call ends with what it
     returns (:class:`~relations.audit._iteration.Returned`); otherwise nothing happens."""
-    key = (frame.f_code, frame.f_lasti)
-    site = _SITES.get(key, _UNKNOWN)
-    if site is _UNKNOWN:
+    key = (id(frame.f_code), frame.f_lasti)  # by identity: equal code objects of two files are two sites
+    known = _SITES.get(key)
+    if known is not None and known[0] is frame.f_code:
+        site = known[1]
+    else:
         try:
             site = _site(frame)
         except RecursionError:  # pragma: no cover - a deeply nested expression
             site = None
         if len(_SITES) > 4096:
             _SITES.clear()
-        _SITES[key] = site
+        _SITES[key] = (frame.f_code, site)
     if site is None or not iteration_maps.enabled:
         return
     own = frame.f_back if site.nested else frame
@@ -838,10 +846,18 @@ def _grammar(node: ast.AST, loop: set[str]) -> bool:
             simple = [*node.args, *(k.value for k in node.keywords)]
             names = {k.arg for k in node.keywords}
             allowed = {"p"} if node.func.attr == "geometric" else {"low", "high", "endpoint"}
-            return (all(isinstance(a, (ast.Constant, ast.Name)) for a in simple) and names <= allowed
+            return (all(_simple(a) for a in simple) and names <= allowed
                     and not any(isinstance(a, ast.Starred) for a in node.args)
                     and not any(isinstance(a, ast.Name) and a.id in loop for a in simple))
     return False
+
+
+def _simple(node: ast.expr) -> bool:
+    """A constant (``-1`` too) or a name: an argument of a draw."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        node = node.operand
+        return isinstance(node, ast.Constant) and type(node.value) in (int, float)
+    return isinstance(node, (ast.Constant, ast.Name))
 
 
 def _safe_rest(rest: Sequence[ast.stmt]) -> bool:
@@ -936,6 +952,8 @@ def _built(site: _Site, frame: FrameType, gen: Any) -> tuple[IntVector, dict[str
 
 
 def _number(node: ast.expr, row: dict[str, Any], frame: FrameType) -> Any:
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant):
+        return -node.operand.value  # type: ignore[operator]
     if isinstance(node, ast.Constant):
         return node.value
     if isinstance(node, ast.Name):
@@ -999,14 +1017,10 @@ def _coordinate(node: ast.expr, row: dict[str, Any], frame: FrameType, gen: Any,
     return None
 
 
-_CODES: dict[tuple[Any, ...], CodeType] = {}
-
-
 def _rest_code(site: _Site, names: tuple[str, ...]) -> CodeType:
     """The rest of the function as the code of a function of its bound locals (``names``), the locals not bound
     yet made local and unbound again (as in the function), the helpers of :data:`_HELPERS` as parameters."""
-    key = (id(site), names)
-    known = _CODES.get(key)
+    known = site.compiled.get(names)
     if known is not None:
         return known
     code = site.code
@@ -1032,9 +1046,9 @@ def _rest_code(site: _Site, names: tuple[str, ...]) -> CodeType:
     ast.fix_missing_locations(module)
     compiled = compile(module, code.co_filename, "exec", dont_inherit=True)
     known = next(c for c in compiled.co_consts if isinstance(c, CodeType))
-    if len(_CODES) > 256:
-        _CODES.clear()
-    _CODES[key] = known
+    if len(site.compiled) > 16:
+        site.compiled.clear()
+    site.compiled[names] = known
     return known
 
 
