@@ -245,6 +245,17 @@ def test_a_vector_minus_itself_is_not_independent():
     assert _rows(e) == [{0: 1}, {0: 1}]
 
 
+def test_a_factorised_vector_returned_is_never_one_output():
+    """An array of draws kept factorised and returned as it is (in a tuple too) is no single output: refused
+    (the plain enumeration, beyond the path limit, refuses too), never one output for every path."""
+
+    def f(x, rng):
+        return (x, rng.integers(0, 3, size=13))
+
+    with pytest.raises(NotEnumerable):
+        enumerate_channel(f, [0, 1], max_paths=2000)
+
+
 def _two_sided(p: Fraction, z: int) -> Fraction:
     """P(G1 - G2 = z), G1, G2 geometric(p) on 1, 2, ...: p (1 - p)^|z| / (2 - p) (closed form)."""
     return p * (1 - p) ** abs(z) / (2 - p)
