@@ -114,7 +114,48 @@ SOURCES = {
             noisy = [c + rng.integers(0, 3) for c in counts]
             return int(np.asarray(noisy).argmax())
         """, lambda x, z: _first_max([c + n for c, n in zip(_counts(x), z)]), [range(3)] * 3),
+    "running_max": ("""
+        def f(x, rng):
+            counts = [c + (i == x) for i, c in enumerate((2, 1, 1))]
+            best, arg = None, None
+            for i, c in enumerate(counts):
+                v = c + rng.integers(0, 3)
+                if best is None or v > best:
+                    best, arg = v, i
+            return arg
+        """, lambda x, z: _first_max([c + n for c, n in zip(_counts(x), z)]), [range(3)] * 3),
+    "running_max_ge_start": ("""
+        def f(x, rng):
+            counts = [c + (i == x) for i, c in enumerate((2, 1, 1))]
+            best = 3
+            arg = -1
+            for i in range(3):
+                v = counts[i] + rng.integers(0, 3) - rng.integers(0, 2)
+                if best <= v:
+                    best = v
+                    arg = i
+            return arg
+        """, lambda x, z: _running_ge(3, [c + a - b for c, (a, b) in zip(_counts(x), zip(z[::2], z[1::2]))]),
+        [range(3), range(2)] * 3),
+    "running_max_int_start": ("""
+        def f(x, rng):
+            counts = [c + (i == x) for i, c in enumerate((2, 1, 1))]
+            best, arg = 3, -1
+            for i, c in enumerate(counts):
+                v = c + rng.integers(0, 3)
+                if v > best:
+                    best, arg = v, i
+            return arg
+        """, lambda x, z: _running_gt(3, [c + n for c, n in zip(_counts(x), z)]), [range(3)] * 3),
 }
+
+
+def _running_ge(start, values):
+    best, arg = start, -1
+    for i, v in enumerate(values):
+        if best <= v:
+            best, arg = v, i
+    return arg
 
 
 @pytest.mark.parametrize("style", sorted(SOURCES))
@@ -195,6 +236,28 @@ ADVERSARIAL = {
             return (i, noisy[i], int(np.argmin(np.asarray(noisy))))
         """, lambda x, z: (_first_max(v := [c + n for c, n in zip(_counts(x), z)]), v[_first_max(v)],
                           _first_min(v)), [range(3)] * 3),
+    # a running maximum whose value is read after the loop (only its index is computed): not taken
+    "running_value_read": ("""
+        def f(x, rng):
+            counts = [c + (i == x) for i, c in enumerate((2, 1, 1))]
+            best, arg = None, None
+            for i, c in enumerate(counts):
+                v = c + rng.integers(0, 3)
+                if best is None or v > best:
+                    best, arg = v, i
+            return (arg, best)
+        """, lambda x, z: (_first_max(v := [c + n for c, n in zip(_counts(x), z)]), max(v)), [range(3)] * 3),
+    # a running maximum started at a float: not one of the starts proven (None, -inf, an integer)
+    "running_float_start": ("""
+        def f(x, rng):
+            counts = [c + (i == x) for i, c in enumerate((2, 1, 1))]
+            best, arg = 3.5, -1
+            for i, c in enumerate(counts):
+                v = c + rng.integers(0, 3)
+                if v > best:
+                    best, arg = v, i
+            return arg
+        """, lambda x, z: _running_gt(3.5, [c + n for c, n in zip(_counts(x), z)]), [range(3)] * 3),
     # a closure made before the list that the rest calls
     "closure_before": ("""
         import numpy as np
@@ -206,6 +269,14 @@ ADVERSARIAL = {
             return (int(np.argmax(noisy)), peek())
         """, lambda x, z: (_first_max([c + n for c, n in zip(_counts(x), z)]), 9), [range(3)] * 3),
 }
+
+
+def _running_gt(start, values):
+    best, arg = start, -1
+    for i, v in enumerate(values):
+        if v > best:
+            best, arg = v, i
+    return arg
 
 
 def _chained(x, z):
@@ -226,6 +297,17 @@ def test_unproven_shapes_keep_the_exact_channel(tmp_path, case):
     f = _module(tmp_path, f"adv_{case}", source).f
     e = enumerate_channel(f, [0, 1, 2])
     assert e.complete
+    assert _rows(e) == _brute(out, noises)
+
+
+def test_a_statement_declined_at_its_first_draw_stays_declined(tmp_path):
+    """A running maximum started at a float is not taken at its first element; its later elements (the
+    largest then an integer drawn) must not be taken either, as if the loop started there."""
+    source, out, noises = ADVERSARIAL["running_float_start"]
+    f = _module(tmp_path, "adv_declined", source).f
+    used = iteration_maps.used
+    e = enumerate_channel(f, [0, 1, 2])
+    assert iteration_maps.used == used
     assert _rows(e) == _brute(out, noises)
 
 
@@ -311,6 +393,17 @@ GEOMETRIC = {
             for c in counts:
                 noisy.append(c + rng.geometric(p) - rng.geometric(p))
             return max(range(len(noisy)), key=noisy.__getitem__)
+        """,
+    "running_max": """
+        import math
+        def f(x, rng):
+            counts = [c + (i == x) for i, c in enumerate((3, 2, 2, 1))]
+            best, best_i = -math.inf, 0
+            for i, c in enumerate(counts):
+                noisy = c + rng.geometric(0.5) - rng.geometric(0.5)
+                if noisy > best:
+                    best, best_i = noisy, i
+            return best_i
         """,
     "vectors": """
         import numpy as np

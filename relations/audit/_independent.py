@@ -584,6 +584,9 @@ class _Site:
     code: CodeType  # the randomizer's code
     nested: bool  # the draw is made in a comprehension's own frame (CPython before 3.12)
     loop: bool  # a loop appending (its variables are the function's), not a comprehension
+    #: a running maximum in the loop instead of a list: (value, best, index kept, loop variable, strict, guard)
+    fold: tuple | None = None
+    statement: int = 0  # the statement's index in the function's body
     compiled: dict = field(default_factory=dict)  # the rest's code, by the names bound (:func:`_rest_code`)
 
 
@@ -612,15 +615,29 @@ def draw_site(gen: Any, frame: FrameType) -> None:
     own = frame.f_back if site.nested else frame
     if own is None or own.f_code is not site.code or not _called_by_enumerator(own):
         return
+    # only at the statement's first draw in this run (a generator per run): once it declined, its later draws
+    # (the next elements, the element's second draw) are made one by one, as the code makes them
+    touched = gen.__dict__.setdefault("_statements_drawn", set())
+    if site.statement in touched:
+        return
+    touched.add(site.statement)
     built = _built(site, own, gen)
     if built is None:
         return
     vector, last = built
-    iteration_maps.used += 1
     values = dict(own.f_locals)
+    if site.fold is not None:  # a running maximum: the index it keeps, one choice
+        kept = _fold_choice(site, _elements(site, own) or [], vector.coords, own, gen._replay)
+        if kept is _UNKNOWN:
+            return
+        for name in site.fold[:2]:  # its value and the largest: not read after the loop (proven)
+            values.pop(name, None)
+        values[site.fold[2]] = kept
+    iteration_maps.used += 1
     if site.loop:  # the loop's variables end at the last element's values, as the loop leaves them
         values.update(last)
-    values[site.bound] = vector
+    if site.fold is None:
+        values[site.bound] = vector
     fn = FunctionType(_rest_code(site, tuple(sorted(values))), own.f_globals)
     CONTINUATIONS[0] += 1
     try:
@@ -667,17 +684,26 @@ def _site(frame: FrameType) -> _Site | None:
             bound = _PREFIX + "vector"
             iterable = comp.generators[0].iter
         elif isinstance(stmt, ast.For) and not nested:
+            fold = None
             loop = _loop_site(body, j, span)
             if loop is None:
-                return None
-            element, targets, bound = loop
+                folded = _fold_site(stmt, span)
+                if folded is None:
+                    return None
+                element, targets, fold = folded
+                bound = ""
+                if any(isinstance(n, ast.Name) and n.id in fold[:2] for s in body[j + 1:] for n in ast.walk(s)):
+                    return None  # the running maximum's value is read after the loop: only its index is computed
+            else:
+                element, targets, bound = loop
             iterable, rest = stmt.iter, body[j + 1:]
         else:
             return None
         if not _grammar(element, set(targets)) or not _safe_rest(rest):
             return None
         rewritten = tuple(_Consumers().visit(copy.deepcopy(s)) for s in rest)
-        return _Site(element, targets, iterable, rewritten, bound, own_code, nested, found is None)
+        return _Site(element, targets, iterable, rewritten, bound, own_code, nested, found is None,
+                     fold if found is None else None, j)
     return None
 
 
@@ -758,6 +784,93 @@ def _loop_site(body: list[ast.stmt], j: int, span: tuple[Any, ...]) -> tuple[ast
             and fresh.targets[0].id == out and isinstance(fresh.value, ast.List) and not fresh.value.elts):
         return None
     return call.args[0], targets, out
+
+
+def _fold_site(loop: ast.For, span: tuple[Any, ...]) -> tuple[ast.expr, tuple[str, ...], tuple] | None:
+    """A running maximum: ``for TARGET in ITER:`` whose body is ``V = E`` (the draw at ``span`` in ``E``) then
+    ``if V > BEST:`` (or ``>=``, ``BEST < V``, ``BEST is None or ...``) assigning ``BEST = V`` and ``ARG = I``
+    (``I`` a loop variable; two statements or one tuple assignment), nothing else."""
+    targets = _targets(loop.target)
+    if targets is None or loop.orelse or len(loop.body) != 2:
+        return None
+    first, test = loop.body
+    if not (isinstance(first, ast.Assign) and len(first.targets) == 1 and isinstance(first.targets[0], ast.Name)
+            and any(_span(c) == span for c in _draw_calls(first.value))):
+        return None
+    value = first.targets[0].id
+    if value in targets or not isinstance(test, ast.If) or test.orelse:
+        return None
+    cond, guard = test.test, False
+    if isinstance(cond, ast.BoolOp) and isinstance(cond.op, ast.Or) and len(cond.values) == 2:
+        none, cond = cond.values
+        guard = True
+        if not (isinstance(none, ast.Compare) and len(none.ops) == 1 and isinstance(none.ops[0], ast.Is)
+                and isinstance(none.left, ast.Name) and isinstance(none.comparators[0], ast.Constant)
+                and none.comparators[0].value is None):
+            return None
+    if not (isinstance(cond, ast.Compare) and len(cond.ops) == 1 and isinstance(cond.left, ast.Name)
+            and isinstance(cond.comparators[0], ast.Name)):
+        return None
+    left, op, right = cond.left.id, type(cond.ops[0]), cond.comparators[0].id
+    if left == value and op in (ast.Gt, ast.GtE):
+        best, strict = right, op is ast.Gt
+    elif right == value and op in (ast.Lt, ast.LtE):
+        best, strict = left, op is ast.Lt
+    else:
+        return None
+    if guard and none.left.id != best:  # type: ignore[attr-defined]
+        return None
+    pairs: dict[str, str] = {}
+    for stmt in test.body:
+        if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1):
+            return None
+        t, v = stmt.targets[0], stmt.value
+        items: list[tuple[ast.expr, ast.expr]]
+        if isinstance(t, ast.Name) and isinstance(v, ast.Name):
+            items = [(t, v)]
+        elif isinstance(t, ast.Tuple) and isinstance(v, ast.Tuple) and len(t.elts) == len(v.elts):
+            items = list(zip(t.elts, v.elts))
+        else:
+            return None
+        for a, b in items:
+            if not (isinstance(a, ast.Name) and isinstance(b, ast.Name)) or a.id in pairs:
+                return None
+            pairs[a.id] = b.id
+    arg = next((a for a in pairs if a != best), None)
+    if len(pairs) != 2 or pairs.get(best) != value or arg is None or pairs[arg] not in targets:
+        return None
+    if len({value, best, arg} | set(targets)) != 3 + len(targets):
+        return None
+    return first.value, targets, (value, best, arg, pairs[arg], strict, guard)
+
+
+def _fold_choice(site: _Site, rows: list[dict[str, Any]], coords: list[Coordinate], frame: FrameType,
+                 replay: Any) -> Any:
+    """The index the running maximum keeps (its ``ARG``) after the loop, as one choice: the first (strict ``>``)
+    or last (``>=``) index of the largest, against the initial ``BEST`` (``None``, ``-inf`` or an integer,
+    which keeps the initial ``ARG`` when no value beats it); ``_UNKNOWN`` when the initial values are not these."""
+    value, best, arg, index, strict, guard = site.fold  # type: ignore[misc]
+    b0 = frame.f_locals.get(best, _UNKNOWN)
+    if b0 is None:
+        if not guard:
+            return _UNKNOWN  # ``V > None`` raises: the code runs as it is
+        start = None
+    elif isinstance(b0, float) and b0 == -math.inf:
+        start = None
+    elif _is_int(b0):
+        start = Coordinate.point(int(b0))
+        if arg not in frame.f_locals:
+            return _UNKNOWN
+    else:
+        return _UNKNOWN
+    keys = [r[index] for r in rows]
+    order = list(coords) if strict else list(coords)[::-1]  # ``>=``: the last of the largest
+    keys = keys if strict else keys[::-1]
+    if start is not None:  # the initial value goes first (strict: it keeps ties) or last (``>=``: it loses them)
+        order = [start, *order] if strict else [*order, start]
+        keys = [frame.f_locals[arg], *keys] if strict else [*keys, frame.f_locals[arg]]
+    weights, slack, radius = extreme_index(order, True)
+    return keys[_choose(replay, weights, slack, radius)]
 
 
 def _pure_load(node: ast.AST) -> bool:
