@@ -147,6 +147,26 @@ SOURCES = {
                     best, arg = v, i
             return arg
         """, lambda x, z: _running_gt(3, [c + n for c, n in zip(_counts(x), z)]), [range(3)] * 3),
+    "list_running_index": ("""
+        def f(x, rng):
+            counts = [c + (i == x) for i, c in enumerate((2, 1, 1))]
+            noisy = [c + rng.integers(0, 3) for c in counts]
+            best = 0
+            for i in range(1, len(noisy)):
+                if noisy[i] >= noisy[best]:
+                    best = i
+            return best
+        """, lambda x, z: _last_max([c + n for c, n in zip(_counts(x), z)]), [range(3)] * 3),
+    "list_running_enumerate": ("""
+        def f(x, rng):
+            counts = [c + (i == x) for i, c in enumerate((2, 1, 1))]
+            noisy = [c + rng.integers(0, 3) for c in counts]
+            top, at = None, None
+            for i, v in enumerate(noisy):
+                if top is None or v > top:
+                    top, at = v, i
+            return at
+        """, lambda x, z: _first_max([c + n for c, n in zip(_counts(x), z)]), [range(3)] * 3),
 }
 
 
@@ -258,6 +278,31 @@ ADVERSARIAL = {
                     best, arg = v, i
             return arg
         """, lambda x, z: _running_gt(3.5, [c + n for c, n in zip(_counts(x), z)]), [range(3)] * 3),
+    # a running maximum over the list started at an index it does not scan from: the loop as written
+    "running_wrong_start": ("""
+        def f(x, rng):
+            counts = [c + (i == x) for i, c in enumerate((2, 1, 1))]
+            noisy = [c + rng.integers(0, 3) for c in counts]
+            best = 2
+            for i in range(1, len(noisy)):
+                if noisy[i] > noisy[best]:
+                    best = i
+            return best
+        """, lambda x, z: _scan(2, range(1, 3), [c + n for c, n in zip(_counts(x), z)]), [range(3)] * 3),
+    # the same scan with a range of the code's own (backwards): the loop as written
+    "running_shadowed_range": ("""
+        import builtins
+        def range(*args):
+            return builtins.range(*args)[::-1]
+        def f(x, rng):
+            counts = [c + (i == x) for i, c in enumerate((2, 1, 1))]
+            noisy = [c + rng.integers(0, 3) for c in counts]
+            best = 0
+            for i in range(1, len(noisy)):
+                if noisy[i] > noisy[best]:
+                    best = i
+            return best
+        """, lambda x, z: _scan(0, [2, 1], [c + n for c, n in zip(_counts(x), z)]), [range(3)] * 3),
     # a closure made before the list that the rest calls
     "closure_before": ("""
         import numpy as np
@@ -277,6 +322,13 @@ def _running_gt(start, values):
         if v > best:
             best, arg = v, i
     return arg
+
+
+def _scan(best, order, values):
+    for i in order:
+        if values[i] > values[best]:
+            best = i
+    return best
 
 
 def _chained(x, z):
@@ -404,6 +456,27 @@ GEOMETRIC = {
                 if noisy > best:
                     best, best_i = noisy, i
             return best_i
+        """,
+    "list_running": """
+        def f(x, rng):
+            counts = [c + (i == x) for i, c in enumerate((3, 2, 2, 1))]
+            noisy = [c + rng.geometric(0.5) - rng.geometric(0.5) for c in counts]
+            best = 0
+            for i in range(1, len(noisy)):
+                if noisy[i] > noisy[best]:
+                    best = i
+            return best
+        """,
+    "vectors_running": """
+        import numpy as np
+        def f(x, rng):
+            counts = np.array([3, 2, 2, 1]) + (np.arange(4) == x)
+            noisy = counts + rng.geometric(0.5, size=4) - rng.geometric(0.5, size=4)
+            top, at = None, -1
+            for i, v in enumerate(noisy):
+                if top is None or v > top:
+                    top, at = v, i
+            return at
         """,
     "vectors": """
         import numpy as np

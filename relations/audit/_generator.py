@@ -213,6 +213,7 @@ class EnumeratingGenerator:
         if size is not None and n > 2 and _too_many(size, n):  # independent integers: kept factorised
             vector = independent_draws(self, "integers", size, (low, high))
             if vector is not None:
+                draw_site(self, sys._getframe(1), vector)  # the rest of the function may run with it
                 return vector
 
         if size is None and n > 2:
@@ -326,6 +327,7 @@ class EnumeratingGenerator:
         else:
             vector = independent_draws(self, "geometric", size, (p,))
             if vector is not None:
+                draw_site(self, sys._getframe(1), vector)  # the rest of the function may run with it
                 return vector
         n = min(max(1, math.ceil(self._replay.max_depth * math.log(2) / -math.log1p(-float(q)))),
                 self._replay.max_outcomes - 1)

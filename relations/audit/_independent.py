@@ -587,13 +587,14 @@ class _Site:
     #: a running maximum in the loop instead of a list: (value, best, index kept, loop variable, strict, guard)
     fold: tuple | None = None
     statement: int = 0  # the statement's index in the function's body
+    sized: bool = False  # a sized draw (its vector made by the generator), not a list built element by element
     compiled: dict = field(default_factory=dict)  # the rest's code, by the names bound (:func:`_rest_code`)
 
 
 _SITES: dict[tuple[int, int], tuple[CodeType, _Site | None]] = {}
 
 
-def draw_site(gen: Any, frame: FrameType) -> None:
+def draw_site(gen: Any, frame: FrameType, ready: IntVector | None = None) -> None:
     """Called by the enumerating generator at a single draw of ``integers`` or ``geometric``, ``frame`` the frame
     that asked for it: when the draw is the first of a list built element by element (module docstring), the
     list is made a :class:`IntVector`, the rest of the function runs with it, and the call ends with what it
@@ -621,10 +622,17 @@ def draw_site(gen: Any, frame: FrameType) -> None:
     if site.statement in touched:
         return
     touched.add(site.statement)
-    built = _built(site, own, gen)
-    if built is None:
+    if ready is not None:  # a sized draw: its vector, made by the generator
+        if not site.sized:
+            return
+        vector, last = ready, dict[str, Any]()
+    elif site.sized:  # a sized draw's site reached without its vector
         return
-    vector, last = built
+    else:
+        built = _built(site, own, gen)
+        if built is None:
+            return
+        vector, last = built
     values = dict(own.f_locals)
     if site.fold is not None:  # a running maximum: the index it keeps, one choice
         kept = _fold_choice(site, _elements(site, own) or [], vector.coords, own, gen._replay)
@@ -678,6 +686,13 @@ def _site(frame: FrameType) -> _Site | None:
                for s in prefix for n in ast.walk(s)):
             return None  # a closure made before could see the function's variables change
         found = _comprehension_site(stmt, span) if not isinstance(stmt, ast.For) else None
+        sized = _sized_site(stmt, span) if found is None and not nested and not isinstance(stmt, ast.For) else None
+        if sized is not None:  # ``rng.geometric(p, size=k)``: the rest runs with the vector in the call's place
+            after = [_replaced(stmt, sized)] + body[j + 1:]
+            if not _safe_rest(after):
+                return None
+            return _Site(sized, (), sized, tuple(_rewritten(after)), _PREFIX + "vector", own_code, False, False,
+                         None, j, True)
         if found is not None:
             comp, element, targets = found
             rest: list[ast.stmt] = [_replaced(stmt, comp)] + body[j + 1:]
@@ -701,7 +716,7 @@ def _site(frame: FrameType) -> _Site | None:
             return None
         if not _grammar(element, set(targets)) or not _safe_rest(rest):
             return None
-        rewritten = tuple(_Consumers().visit(copy.deepcopy(s)) for s in rest)
+        rewritten = tuple(_rewritten(rest))
         return _Site(element, targets, iterable, rewritten, bound, own_code, nested, found is None,
                      fold if found is None else None, j)
     return None
@@ -766,6 +781,16 @@ def _comprehension_site(stmt: ast.stmt, span: tuple[Any, ...]) -> tuple[ast.List
     return None
 
 
+def _sized_site(stmt: ast.stmt, span: tuple[Any, ...]) -> ast.Call | None:
+    """The draw ``RNG.geometric(..., size=...)`` / ``RNG.integers(..., size=...)`` at ``span`` in ``stmt``, when
+    everything ``stmt`` evaluates before it is a pure load."""
+    for call in ast.walk(stmt):
+        if (isinstance(call, ast.Call) and _span(call) == span and isinstance(call.func, ast.Attribute)
+                and call.func.attr in ("geometric", "integers") and any(k.arg == "size" for k in call.keywords)):
+            return call if _pure_before(stmt, call) else None
+    return None
+
+
 def _loop_site(body: list[ast.stmt], j: int, span: tuple[Any, ...]) -> tuple[ast.expr, tuple[str, ...], str] | None:
     """``OUT = []`` then at once ``for TARGET in ITER: OUT.append(E)``, the draw at ``span`` in ``E``."""
     loop = body[j]
@@ -788,8 +813,7 @@ def _loop_site(body: list[ast.stmt], j: int, span: tuple[Any, ...]) -> tuple[ast
 
 def _fold_site(loop: ast.For, span: tuple[Any, ...]) -> tuple[ast.expr, tuple[str, ...], tuple] | None:
     """A running maximum: ``for TARGET in ITER:`` whose body is ``V = E`` (the draw at ``span`` in ``E``) then
-    ``if V > BEST:`` (or ``>=``, ``BEST < V``, ``BEST is None or ...``) assigning ``BEST = V`` and ``ARG = I``
-    (``I`` a loop variable; two statements or one tuple assignment), nothing else."""
+    the ``if`` of :func:`_fold_shape`, nothing else."""
     targets = _targets(loop.target)
     if targets is None or loop.orelse or len(loop.body) != 2:
         return None
@@ -798,9 +822,169 @@ def _fold_site(loop: ast.For, span: tuple[Any, ...]) -> tuple[ast.expr, tuple[st
             and any(_span(c) == span for c in _draw_calls(first.value))):
         return None
     value = first.targets[0].id
-    if value in targets or not isinstance(test, ast.If) or test.orelse:
+    if value in targets or not isinstance(test, ast.If):
+        return None
+    shape = _fold_shape(test, value, targets)
+    if shape is None:
+        return None
+    best, arg, index, strict, guard = shape
+    return first.value, targets, (value, best, arg, index, strict, guard)
+
+
+def _fold_choice(site: _Site, rows: list[dict[str, Any]], coords: list[Coordinate], frame: FrameType,
+                 replay: Any) -> Any:
+    """The index the running maximum keeps (its ``ARG``) after the loop, as one choice (:func:`_running`);
+    ``_UNKNOWN`` when the initial values are not those proven."""
+    value, best, arg, index, strict, guard = site.fold  # type: ignore[misc]
+    return _running(replay, coords, [r[index] for r in rows], frame.f_locals.get(best, _UNKNOWN),
+                    frame.f_locals.get(arg, _UNKNOWN), strict, guard)
+
+
+def _running(replay: Any, coords: Sequence[Coordinate], keys: Sequence[Any], b0: Any, a0: Any, strict: bool,
+             guard: bool) -> Any:
+    """``for key, X in zip(keys, coords): if X > best: best, arg = X, key`` (``>=`` unless ``strict``; ``best is
+    None or`` first with ``guard``) from ``best = b0``, ``arg = a0``: the ``arg`` kept, one choice among the keys
+    and ``a0``.  That is the first (strict) or last index of the largest against ``b0`` (``None``, ``-inf`` or an
+    integer, which keeps ``a0`` when no value beats it); ``_UNKNOWN`` for other starts (the code runs as it is)."""
+    if b0 is None:
+        if not guard:
+            return _UNKNOWN  # ``X > None`` raises
+        start = None
+    elif isinstance(b0, float) and b0 == -math.inf:
+        start = None
+    elif _is_int(b0):
+        start = Coordinate.point(int(b0))
+        if a0 is _UNKNOWN:
+            return _UNKNOWN
+    else:
+        return _UNKNOWN
+    if not _disjoint(coords):
+        return _UNKNOWN
+    for c in coords:
+        _live(c)
+    order = list(coords) if strict else list(coords)[::-1]  # ``>=``: the last of the largest
+    keys = list(keys) if strict else list(keys)[::-1]
+    if start is not None:  # the initial value goes first (strict: it keeps ties) or last (``>=``: it loses them)
+        order = [start, *order] if strict else [*order, start]
+        keys = [a0, *keys] if strict else [*keys, a0]
+    for c in coords:
+        for t in c.tokens:
+            t.spent = True
+    weights, slack, radius = extreme_index(order, True)
+    return keys[_choose(replay, weights, slack, radius)]
+
+
+def _compare_test(cond: ast.expr, value: str) -> tuple[ast.expr, bool] | None:
+    """``value > OTHER`` (or ``OTHER < value``: strict) or ``>=`` / ``<=``: ``(OTHER, strict)``."""
+    if not (isinstance(cond, ast.Compare) and len(cond.ops) == 1):
+        return None
+    left, op, right = cond.left, type(cond.ops[0]), cond.comparators[0]
+    if _same(left, value) and op in (ast.Gt, ast.GtE):
+        return right, op is ast.Gt
+    if _same(right, value) and op in (ast.Lt, ast.LtE):
+        return left, op is ast.Lt
+    return None
+
+
+def _same(node: ast.expr, text: str) -> bool:
+    return ast.dump(node) == text
+
+
+def _running_loop(loop: ast.stmt, later: Sequence[ast.stmt]) -> ast.Module | None:
+    """A running maximum over a vector in the rest, as a choice when the vector is one, else the loop as written:
+
+    * ``for I in range(S, len(V)):`` (or ``range(S, K)``, ``range(len(V))``) ``if V[I] > V[B]: B = I`` (``>=``,
+      ``<``, ``<=``), from ``B`` equal to ``S`` or ``S - 1`` (checked when it runs): ``B`` the first (last) index of
+      the largest;
+    * ``for I, X in enumerate(V): if X > BV: BV, BI = X, I`` (``BV is None or``, two assignments; the starts
+      of :func:`_running`), the value ``BV`` not read after it.
+
+    The loop variables are not read after it (their last values are not set); only names, constants and
+    ``len(V)`` are evaluated before the choice (the builtins checked when it runs), so that nothing runs twice
+    when the loop runs as written after all."""
+    if not (isinstance(loop, ast.For) and not loop.orelse and len(loop.body) == 1 and isinstance(loop.body[0], ast.If)
+            and not loop.body[0].orelse):
+        return None
+    test = loop.body[0]
+    read_later = {n.id for s in later for n in ast.walk(s) if isinstance(n, ast.Name)}
+    targets = _targets(loop.target)
+    it = loop.iter
+    if targets is None or set(targets) & read_later or not isinstance(it, ast.Call) or it.keywords \
+            or not isinstance(it.func, ast.Name):
+        return None
+
+    def load(name: str) -> ast.expr:
+        return ast.Name(id=name, ctx=ast.Load())
+
+    def thunk(name: str) -> ast.expr:
+        return ast.Lambda(args=ast.arguments(posonlyargs=[], args=[], vararg=None, kwonlyargs=[], kw_defaults=[],
+                                             kwarg=None, defaults=[]), body=load(name))
+
+    if len(targets) == 1 and it.func.id == "range" and 1 <= len(it.args) <= 2:
+        (i,) = targets
+        body = test.body
+        if not (len(body) == 1 and isinstance(body[0], ast.Assign) and len(body[0].targets) == 1
+                and isinstance(body[0].targets[0], ast.Name) and isinstance(body[0].value, ast.Name)
+                and body[0].value.id == i and body[0].targets[0].id != i):
+            return None
+        b = body[0].targets[0].id
+        cond = test.test
+        if not (isinstance(cond, ast.Compare) and len(cond.ops) == 1
+                and isinstance(cond.left, ast.Subscript) and isinstance(cond.left.value, ast.Name)):
+            return None
+        vec = cond.left.value.id
+        if vec in (i, b) or vec in targets:
+            return None
+        got = _compare_test(cond, ast.dump(ast.Subscript(value=load(vec), slice=load(i), ctx=ast.Load())))
+        if got is None or not _same(got[0], ast.dump(ast.Subscript(value=load(vec), slice=load(b), ctx=ast.Load()))):
+            return None
+        spec: list[ast.expr] = []
+        for a in it.args:  # each bound: a constant, a name or len(V), evaluated by the helper
+            if isinstance(a, (ast.Constant, ast.Name)):
+                spec.append(ast.Tuple(elts=[ast.Constant(value="v"), a], ctx=ast.Load()))
+            elif (isinstance(a, ast.Call) and isinstance(a.func, ast.Name) and len(a.args) == 1 and not a.keywords
+                  and isinstance(a.args[0], ast.Name) and a.args[0].id == vec):
+                spec.append(ast.Tuple(elts=[ast.Constant(value="len"), a.func], ctx=ast.Load()))
+            else:
+                return None
+        call = ast.Call(func=load(_PREFIX + "by_index"), args=[load(vec), thunk(b), it.func,
+                        ast.Tuple(elts=spec, ctx=ast.Load()), ast.Constant(value=got[1])], keywords=[])
+        kept = b
+    elif len(targets) == 2 and it.func.id == "enumerate" and len(it.args) == 1 and isinstance(it.args[0], ast.Name):
+        i, x = targets
+        vec = it.args[0].id
+        shape = _fold_shape(test, x, (i, x))
+        if shape is None:
+            return None
+        best, arg, index, strict, guard = shape
+        if index != i or best in read_later or vec in (best, arg):
+            return None
+        call = ast.Call(func=load(_PREFIX + "fold"), args=[load(vec), thunk(best), thunk(arg), it.func,
+                        ast.Constant(value=strict), ast.Constant(value=guard)], keywords=[])
+        kept = arg
+    else:
+        return None
+    # __rnm_kept = helper(...); if __rnm_kept is __rnm_unknown: <the loop> else: KEPT = __rnm_kept
+    first = ast.Assign(targets=[ast.Name(id=_PREFIX + "kept", ctx=ast.Store())], value=call)
+    node = ast.If(test=ast.Compare(left=load(_PREFIX + "kept"), ops=[ast.Is()], comparators=[load(_PREFIX + "unknown")]),
+                  body=[loop], orelse=[ast.Assign(targets=[ast.Name(id=kept, ctx=ast.Store())],
+                                                  value=load(_PREFIX + "kept"))])
+    for stmt in (first, node):
+        for n in ast.walk(stmt):
+            if n is not loop and not any(n is m for m in ast.walk(loop)):
+                ast.copy_location(n, loop)
+                n.end_lineno, n.end_col_offset = loop.end_lineno, loop.end_col_offset  # type: ignore[attr-defined]
+    return ast.Module(body=[first, node], type_ignores=[])  # two statements, spliced by the caller
+
+
+def _fold_shape(test: ast.If, value: str, targets: tuple[str, ...]) -> tuple[str, str, str, bool, bool] | None:
+    """``if VALUE > BEST:`` (``>=``, ``BEST < VALUE``, ``BEST is None or ...``) assigning ``BEST = VALUE`` and
+    ``ARG = I`` (``I`` one of ``targets``; two statements or one tuple assignment), nothing else:
+    ``(BEST, ARG, I, strict, guard)``."""
+    if test.orelse:
         return None
     cond, guard = test.test, False
+    none: Any = None
     if isinstance(cond, ast.BoolOp) and isinstance(cond.op, ast.Or) and len(cond.values) == 2:
         none, cond = cond.values
         guard = True
@@ -808,17 +992,11 @@ def _fold_site(loop: ast.For, span: tuple[Any, ...]) -> tuple[ast.expr, tuple[st
                 and isinstance(none.left, ast.Name) and isinstance(none.comparators[0], ast.Constant)
                 and none.comparators[0].value is None):
             return None
-    if not (isinstance(cond, ast.Compare) and len(cond.ops) == 1 and isinstance(cond.left, ast.Name)
-            and isinstance(cond.comparators[0], ast.Name)):
+    got = _compare_test(cond, ast.dump(ast.Name(id=value, ctx=ast.Load())))
+    if got is None or not isinstance(got[0], ast.Name):
         return None
-    left, op, right = cond.left.id, type(cond.ops[0]), cond.comparators[0].id
-    if left == value and op in (ast.Gt, ast.GtE):
-        best, strict = right, op is ast.Gt
-    elif right == value and op in (ast.Lt, ast.LtE):
-        best, strict = left, op is ast.Lt
-    else:
-        return None
-    if guard and none.left.id != best:  # type: ignore[attr-defined]
+    best, strict = got[0].id, got[1]
+    if guard and none.left.id != best:
         return None
     pairs: dict[str, str] = {}
     for stmt in test.body:
@@ -839,38 +1017,9 @@ def _fold_site(loop: ast.For, span: tuple[Any, ...]) -> tuple[ast.expr, tuple[st
     arg = next((a for a in pairs if a != best), None)
     if len(pairs) != 2 or pairs.get(best) != value or arg is None or pairs[arg] not in targets:
         return None
-    if len({value, best, arg} | set(targets)) != 3 + len(targets):
+    if best == arg or {best, arg} & (set(targets) | {value}):
         return None
-    return first.value, targets, (value, best, arg, pairs[arg], strict, guard)
-
-
-def _fold_choice(site: _Site, rows: list[dict[str, Any]], coords: list[Coordinate], frame: FrameType,
-                 replay: Any) -> Any:
-    """The index the running maximum keeps (its ``ARG``) after the loop, as one choice: the first (strict ``>``)
-    or last (``>=``) index of the largest, against the initial ``BEST`` (``None``, ``-inf`` or an integer,
-    which keeps the initial ``ARG`` when no value beats it); ``_UNKNOWN`` when the initial values are not these."""
-    value, best, arg, index, strict, guard = site.fold  # type: ignore[misc]
-    b0 = frame.f_locals.get(best, _UNKNOWN)
-    if b0 is None:
-        if not guard:
-            return _UNKNOWN  # ``V > None`` raises: the code runs as it is
-        start = None
-    elif isinstance(b0, float) and b0 == -math.inf:
-        start = None
-    elif _is_int(b0):
-        start = Coordinate.point(int(b0))
-        if arg not in frame.f_locals:
-            return _UNKNOWN
-    else:
-        return _UNKNOWN
-    keys = [r[index] for r in rows]
-    order = list(coords) if strict else list(coords)[::-1]  # ``>=``: the last of the largest
-    keys = keys if strict else keys[::-1]
-    if start is not None:  # the initial value goes first (strict: it keeps ties) or last (``>=``: it loses them)
-        order = [start, *order] if strict else [*order, start]
-        keys = [frame.f_locals[arg], *keys] if strict else [*keys, frame.f_locals[arg]]
-    weights, slack, radius = extreme_index(order, True)
-    return keys[_choose(replay, weights, slack, radius)]
+    return best, arg, pairs[arg], strict, guard
 
 
 def _pure_load(node: ast.AST) -> bool:
@@ -928,8 +1077,8 @@ class _Swap(ast.NodeTransformer):
         return super().visit(node)
 
 
-def _replaced(stmt: ast.stmt, comp: ast.ListComp) -> ast.stmt:
-    """``stmt`` with the list comprehension replaced by the vector's name (a copy)."""
+def _replaced(stmt: ast.stmt, comp: ast.expr) -> ast.stmt:
+    """``stmt`` with the list comprehension (or the sized draw) replaced by the vector's name (a copy)."""
     twin = copy.deepcopy(stmt)
     # the same node in the copy: found by its position among the nodes walked in the same order
     index = next(i for i, n in enumerate(ast.walk(stmt)) if n is comp)
@@ -1165,6 +1314,19 @@ def _rest_code(site: _Site, names: tuple[str, ...]) -> CodeType:
     return known
 
 
+def _rewritten(rest: Sequence[ast.stmt]) -> list[ast.stmt]:
+    """The rest's statements (copies) with the running maxima over a vector (:func:`_running_loop`) and the calls
+    of :class:`_Consumers` routed through the helpers."""
+    out: list[ast.stmt] = []
+    for m, stmt in enumerate(rest):
+        running = _running_loop(copy.deepcopy(stmt), rest[m + 1:])
+        if running is not None:
+            out.extend(running.body)
+        else:
+            out.append(_Consumers().visit(copy.deepcopy(stmt)))
+    return out
+
+
 class _Consumers(ast.NodeTransformer):
     """The calls of the rest that keep a vector factorised, routed through :data:`_HELPERS` (each calls the
     original when its argument is not a vector, or the callable not the builtin or numpy function)."""
@@ -1242,4 +1404,56 @@ def _array(fn: Any, vec: Any) -> Any:
     return fn(vec)
 
 
-_HELPERS: dict[str, Callable[..., Any]] = {"extreme": _extreme, "keyed": _keyed, "index": _index, "array": _array}
+def _by_index(vec: Any, b: Callable[[], Any], range_fn: Any, spec: tuple, strict: bool) -> Any:
+    """``for I in range(...): if V[I] > V[B]: B = I`` (:func:`_running_loop`): the ``B`` kept, or ``_UNKNOWN``
+    (the loop runs as written) when ``V`` is no vector, a name is not the builtin, or the bounds are not
+    ``range(S, len(V))`` started at ``B = S`` or ``S - 1``."""
+    if not isinstance(vec, IntVector) or range_fn is not builtins.range or vec._observed:
+        return _UNKNOWN
+    try:
+        b0 = b()
+    except NameError:
+        return _UNKNOWN
+    bounds = []
+    for kind, v in spec:
+        if kind == "len":
+            if v is not builtins.len:
+                return _UNKNOWN
+            bounds.append(len(vec))
+        elif _is_int(v):
+            bounds.append(int(v))
+        else:
+            return _UNKNOWN
+    r = range(*bounds)
+    n = len(vec)
+    if not _is_int(b0) or r.step != 1 or r.stop != n or not 0 <= int(b0) < n or int(b0) not in (r.start, r.start - 1):
+        return _UNKNOWN
+    keys = list(range(int(b0), n))
+    kept = _running(vec.replay, [vec.coords[k] for k in keys], keys, -math.inf, None, strict, False)
+    if kept is not _UNKNOWN:
+        vec._observed[("running",)] = kept
+    return kept
+
+
+def _fold(vec: Any, best: Callable[[], Any], arg: Callable[[], Any], enumerate_fn: Any, strict: bool,
+          guard: bool) -> Any:
+    """``for I, X in enumerate(V): if X > BV: BV, BI = X, I`` (:func:`_running_loop`): the ``BI`` kept, or
+    ``_UNKNOWN`` (the loop runs as written)."""
+    if not isinstance(vec, IntVector) or enumerate_fn is not builtins.enumerate or vec._observed:
+        return _UNKNOWN
+    try:
+        b0 = best()
+    except NameError:
+        return _UNKNOWN
+    try:
+        a0 = arg()
+    except NameError:
+        a0 = _UNKNOWN
+    kept = _running(vec.replay, vec.coords, list(range(len(vec))), b0, a0, strict, guard)
+    if kept is not _UNKNOWN:
+        vec._observed[("running",)] = kept
+    return kept
+
+
+_HELPERS: dict[str, Any] = {"extreme": _extreme, "keyed": _keyed, "index": _index, "array": _array,
+                            "by_index": _by_index, "fold": _fold, "unknown": _UNKNOWN}
