@@ -397,25 +397,28 @@ def _two_sided(p: Fraction, z: int) -> Fraction:
 
 def _rnm_rows(counts_of, p: Fraction, k: int, cut: int = 48) -> list[list[Fraction]]:
     """P(first argmax = i) by a sequential pass over the coordinates, keeping the law of (largest so far, its
-    index), the noise cut at |z| <= cut (its mass beyond, below 2^-cut, is ignored)."""
+    index), the noise cut at |z| <= cut (its mass beyond, below ``4 (1 - p)^cut``, is ignored); in integers over
+    one denominator per coordinate."""
+    law = {z: _two_sided(p, z) for z in range(-cut, cut + 1)}
+    den = math.lcm(*(w.denominator for w in law.values()))
+    noise = {z: w.numerator * (den // w.denominator) for z, w in law.items()}
     rows = []
     for x in range(k):
-        state: dict[tuple[int, int], Fraction] = {}
+        state: dict[tuple[int, int], int] = {}
         for i, c in enumerate(counts_of(x)):
-            noise = {c + z: _two_sided(p, z) for z in range(-cut, cut + 1)}
             if not state:
-                state = {(v, 0): w for v, w in noise.items()}
+                state = {(c + z, 0): w for z, w in noise.items()}
                 continue
-            nxt: dict[tuple[int, int], Fraction] = {}
+            nxt: dict[tuple[int, int], int] = {}
             for (best, at), w in state.items():
-                for v, q in noise.items():
-                    key = (v, i) if v > best else (best, at)
+                for z, q in noise.items():
+                    key = (c + z, i) if c + z > best else (best, at)
                     nxt[key] = nxt.get(key, 0) + w * q
             state = nxt
-        row = [Fraction(0)] * k
+        row = [0] * k
         for (_, at), w in state.items():
             row[at] += w
-        rows.append(row)
+        rows.append([Fraction(w, den**k) for w in row])
     return rows
 
 
@@ -510,6 +513,29 @@ def test_geometric_noise_is_enclosed(tmp_path, style, geometric_truth):
     lower, upper = math.log(e.eps_d_lower()[0]), math.log(e.eps_d_upper()[0])
     assert lower - 1e-9 <= eps <= upper + 1e-9
     assert upper - lower < 1e-6
+
+
+def test_long_probabilities_are_rounded_down_soundly(tmp_path):
+    """Geometric noise with ``p = 3/10`` (powers of ten: thousands of digits) is kept on a grid of ``2^-(depth
+    + 96)``, the mass rounded off added to the tail: every entry still encloses the closed form's."""
+    src = """
+        from fractions import Fraction
+        P = Fraction(3, 10)
+        def f(x, rng):
+            counts = [c + (i == x) for i, c in enumerate((3, 2, 2, 1))]
+            noisy = [c + rng.geometric(P) - rng.geometric(P) for c in counts]
+            return noisy.index(max(noisy))
+        """
+    f = _module(tmp_path, "geo_tenths", src).f
+    e = enumerate_channel(f, [0, 1, 2, 3], allow_unexplored=True, max_depth=32)
+    truth = _rnm_rows(_bench_counts, Fraction(3, 10), 4, cut=70)
+    slack = Fraction(1, 10**10)  # the truth's own cut: 4 (7/10)^70 / (13/10)
+    assert e.outputs_known
+    for x in range(4):
+        assert 0 < e.unexplored[x] < Fraction(1, 10**8)
+        for y, p in zip(e.outputs, e.rows[x]):
+            assert len(str(p.denominator)) < 200
+            assert p - slack <= truth[x][y] <= p + e.unexplored[x] + slack
 
 
 @pytest.mark.parametrize("factor, verdict", [(1.05, "consistent"), (0.95, "violated")])

@@ -74,6 +74,9 @@ CONTINUATIONS = [0]
 MAX_VALUES = 1 << 14
 #: Deepest a geometric draw of a coordinate is followed (its tail beyond is unexplored mass, below ``2^-200``).
 MAX_GEOMETRIC = 200
+#: A geometric's probabilities are kept exactly to ``2^-(depth + GRID_MARGIN)`` (beyond, rounded down, the mass
+#: lost added to its tail: far below the tail itself, ``2^-depth``), so that a float ``p``'s powers stay small.
+GRID_MARGIN = 96
 
 
 class _Token:
@@ -97,10 +100,24 @@ class Coordinate:
     radius: float
     tokens: frozenset
     key: Any = None
+    #: probabilities with a denominator beyond ``2^grid`` are rounded down to multiples of ``2^-grid``, the mass
+    #: they lose added to the tail (certified: the tail is mass at values not explored); 0: never rounded
+    grid: int = 0
 
     @staticmethod
     def point(v: int) -> Coordinate:
         return Coordinate({v: Fraction(1)}, Fraction(0), 0.0, frozenset(), ("point", v))
+
+
+def _on_grid(dist: dict[int, int], den: int, grid: int) -> tuple[dict[int, Fraction], Fraction]:
+    """Probabilities ``n / den`` (integers over one denominator), rounded down to multiples of ``2^-grid`` when
+    ``den`` exceeds ``2^grid`` (floats' powers make numbers of thousands of digits), and the mass they lose."""
+    if not grid or den <= 1 << grid:
+        return {v: Fraction(n, den) for v, n in dist.items() if n}, Fraction(0)
+    scale = 1 << grid
+    kept = {v: (n * scale) // den for v, n in dist.items()}
+    lost = Fraction(sum(dist.values()), den) - Fraction(sum(kept.values()), scale)
+    return {v: Fraction(n, scale) for v, n in kept.items() if n}, lost
 
 
 _COMBINED: dict[Any, tuple[dict, Fraction, float]] = {}
@@ -112,23 +129,31 @@ def _combine(a: Coordinate, b: Coordinate, op: str) -> Coordinate:
     known = _COMBINED.get(key) if key is not None else None
     if known is None:
         f = _OPS[op]
-        dist: dict[int, Fraction] = {}
-        for u, p in a.dist.items():
-            for v, q in b.dist.items():
+        (na, da), (nb, db) = _over_one(a.dist), _over_one(b.dist)  # integers over one denominator: no gcd per term
+        sums: dict[int, int] = {}
+        for u, p in na.items():
+            for v, q in nb.items():
                 w = f(u, v)
-                dist[w] = dist.get(w, 0) + p * q
-        if len(dist) > MAX_VALUES:
+                sums[w] = sums.get(w, 0) + p * q
+        if len(sums) > MAX_VALUES:
             raise NotEnumerable(f"a coordinate with more than {MAX_VALUES} values")
-        known = (dist, a.tail + b.tail - a.tail * b.tail, (1 + a.radius) * (1 + b.radius) - 1)
+        dist, lost = _on_grid(sums, da * db, max(a.grid, b.grid))
+        known = (dist, a.tail + b.tail - a.tail * b.tail + lost, (1 + a.radius) * (1 + b.radius) - 1)
         if key is not None:
             if len(_COMBINED) > 1024:
                 _COMBINED.clear()
             _COMBINED[key] = known
-    return Coordinate(known[0], known[1], known[2], a.tokens | b.tokens, key)
+    return Coordinate(known[0], known[1], known[2], a.tokens | b.tokens, key, max(a.grid, b.grid))
 
 
 _OPS: dict[str, Callable[[int, int], int]] = {"+": lambda u, v: u + v, "-": lambda u, v: u - v,
                                                "*": lambda u, v: u * v}
+
+
+def _over_one(dist: dict) -> tuple[dict[int, int], int]:
+    """The probabilities of ``dist`` as integers over one common denominator (exact sums without a gcd each)."""
+    den = math.lcm(*(p.denominator for p in dist.values())) if dist else 1
+    return {v: p.numerator * (den // p.denominator) for v, p in dist.items()}, den
 
 
 def _mapped(a: Coordinate, f: Callable[[int], int], name: str) -> Coordinate:
@@ -136,7 +161,7 @@ def _mapped(a: Coordinate, f: Callable[[int], int], name: str) -> Coordinate:
     for u, p in a.dist.items():
         w = f(u)
         dist[w] = dist.get(w, 0) + p
-    return Coordinate(dist, a.tail, a.radius, a.tokens, None if a.key is None else (name, a.key))
+    return Coordinate(dist, a.tail, a.radius, a.tokens, None if a.key is None else (name, a.key), a.grid)
 
 
 def _geometric_coordinate(p: Any, depth: int, gen: Any) -> Coordinate:
@@ -152,8 +177,11 @@ def _geometric_coordinate(p: Any, depth: int, gen: Any) -> Coordinate:
     n = min(max(1, math.ceil(depth * math.log(2) / -math.log1p(-float(q)))), MAX_GEOMETRIC)
     r = _bernoulli_radius(p)
     weights, radii = _geometric(q, n, r)
-    dist = {k + 1: w for k, w in enumerate(weights[:-1])}
-    return Coordinate(dist, weights[-1], max(radii) if radii else 0.0, frozenset({_Token()}), ("geometric", q, n, r))
+    grid = depth + GRID_MARGIN
+    nums, den = _over_one({k + 1: w for k, w in enumerate(weights[:-1])})
+    dist, lost = _on_grid(nums, den, grid)
+    return Coordinate(dist, weights[-1] + lost, max(radii) if radii else 0.0, frozenset({_Token()}),
+                      ("geometric", q, n, r, grid), grid)
 
 
 def _integers_coordinate(low: Any, high: Any = None, endpoint: bool = False) -> Coordinate:
@@ -219,27 +247,32 @@ def extreme_index(coords: Sequence[Coordinate], largest: bool = True) -> tuple[l
     if cached is not None:
         return cached
     sign = 1 if largest else -1
-    dists = [{sign * v: p for v, p in c.dist.items()} for c in coords]  # the smallest is the largest of -X
+    dists, dens = [], []
+    for c in coords:  # integers over one denominator per coordinate: exact, without a gcd per term
+        nums, den = _over_one(c.dist)
+        dists.append({sign * v: n for v, n in nums.items()})  # the smallest is the largest of -X
+        dens.append(den)
     values = sorted({v for d in dists for v in d})
-    below: list[dict[int, Fraction]] = []  # below[j][v] = P(X_j < v, explored)
+    below: list[dict[int, int]] = []  # below[j][v] = P(X_j < v, explored), times dens[j]
     for d in dists:
-        acc, table = Fraction(0), {}
+        acc, table = 0, {}
         for v in values:
             table[v] = acc
             acc += d.get(v, 0)
         below.append(table)
+    whole = math.prod(dens)
     weights = []
     for i, d in enumerate(dists):
-        total = Fraction(0)
-        for v, p in d.items():
-            term = p
+        total = 0
+        for v, n in d.items():
+            term = n
             for j in range(len(dists)):
                 if j != i:
                     term *= below[j][v] + (dists[j].get(v, 0) if j > i else 0)
                     if not term:
                         break
             total += term
-        weights.append(total)
+        weights.append(Fraction(total, whole))
     r = max((c.radius for c in coords), default=0.0)
     known = (weights, Fraction(1) - sum(weights, Fraction(0)), (1 + r) ** len(coords) - 1 if r else 0.0)
     if key is not None:
