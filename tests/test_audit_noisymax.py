@@ -303,6 +303,21 @@ ADVERSARIAL = {
                     best = i
             return best
         """, lambda x, z: _scan(0, [2, 1], [c + n for c, n in zip(_counts(x), z)]), [range(3)] * 3),
+    # an attribute read before the list that runs code (a property): read once, as the code reads it
+    "property_before": ("""
+        import numpy as np
+        class Box:
+            reads = 0
+            @property
+            def pick(self):
+                Box.reads += 1
+                return lambda v: (int(np.argmax(v)), Box.reads)
+        BOX = Box()
+        def f(x, rng):
+            Box.reads = 0
+            counts = [c + (i == x) for i, c in enumerate((2, 1, 1))]
+            return BOX.pick([c + rng.integers(0, 3) for c in counts])
+        """, lambda x, z: (_first_max([c + n for c, n in zip(_counts(x), z)]), 1), [range(3)] * 3),
     # a closure made before the list that the rest calls
     "closure_before": ("""
         import numpy as np

@@ -53,7 +53,7 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from types import CodeType, FrameType, FunctionType
+from types import CodeType, FrameType, FunctionType, ModuleType
 from typing import Any
 
 from relations.audit._enumerate import MAX_DEPTH, MAX_PATHS, NotEnumerable, Replay, Truncated
@@ -621,6 +621,7 @@ class _Site:
     fold: tuple | None = None
     statement: int = 0  # the statement's index in the function's body
     sized: bool = False  # a sized draw (its vector made by the generator), not a list built element by element
+    roots: tuple[str, ...] = ()  # names whose attributes the statement reads before the list: modules, when it runs
     compiled: dict = field(default_factory=dict)  # the rest's code, by the names bound (:func:`_rest_code`)
 
 
@@ -655,6 +656,11 @@ def draw_site(gen: Any, frame: FrameType, ready: IntVector | None = None) -> Non
     if site.statement in touched:
         return
     touched.add(site.statement)
+    try:
+        if not all(isinstance(_value(own, r), ModuleType) for r in site.roots):
+            return  # an attribute of an object, read again by the rest: its code could run twice
+    except KeyError:
+        return
     if ready is not None:  # a sized draw: its vector, made by the generator
         if not site.sized:
             return
@@ -721,13 +727,13 @@ def _site(frame: FrameType) -> _Site | None:
         found = _comprehension_site(stmt, span) if not isinstance(stmt, ast.For) else None
         sized = _sized_site(stmt, span) if found is None and not nested and not isinstance(stmt, ast.For) else None
         if sized is not None:  # ``rng.geometric(p, size=k)``: the rest runs with the vector in the call's place
-            after = [_replaced(stmt, sized)] + body[j + 1:]
+            after = [_replaced(stmt, sized[0])] + body[j + 1:]
             if not _safe_rest(after):
                 return None
-            return _Site(sized, (), sized, tuple(_rewritten(after)), _PREFIX + "vector", own_code, False, False,
-                         None, j, True)
+            return _Site(sized[0], (), sized[0], tuple(_rewritten(after)), _PREFIX + "vector", own_code, False,
+                         False, None, j, True, sized[1])
         if found is not None:
-            comp, element, targets = found
+            comp, element, targets, roots = found
             rest: list[ast.stmt] = [_replaced(stmt, comp)] + body[j + 1:]
             bound = _PREFIX + "vector"
             iterable = comp.generators[0].iter
@@ -751,7 +757,7 @@ def _site(frame: FrameType) -> _Site | None:
             return None
         rewritten = tuple(_rewritten(rest))
         return _Site(element, targets, iterable, rewritten, bound, own_code, nested, found is None,
-                     fold if found is None else None, j)
+                     fold if found is None else None, j, False, roots if found is not None else ())
     return None
 
 
@@ -798,7 +804,8 @@ def _targets(target: ast.expr) -> tuple[str, ...] | None:
     return None
 
 
-def _comprehension_site(stmt: ast.stmt, span: tuple[Any, ...]) -> tuple[ast.ListComp, ast.expr, tuple[str, ...]] | None:
+def _comprehension_site(stmt: ast.stmt, span: tuple[Any, ...]
+                        ) -> tuple[ast.ListComp, ast.expr, tuple[str, ...], tuple[str, ...]] | None:
     """The list comprehension of ``stmt`` whose element makes the draw at ``span``, when everything ``stmt``
     evaluates before it is a name, an attribute of one or a constant (evaluated again by the rest, harmlessly)."""
     for comp in ast.walk(stmt):
@@ -808,19 +815,21 @@ def _comprehension_site(stmt: ast.stmt, span: tuple[Any, ...]) -> tuple[ast.List
         if gen.ifs or gen.is_async or not any(_span(c) == span for c in _draw_calls(comp.elt)):
             continue
         targets = _targets(gen.target)
-        if targets is None or not _pure_before(stmt, comp):
+        roots: list[str] = []
+        if targets is None or not _pure_before(stmt, comp, roots):
             return None
-        return comp, comp.elt, targets
+        return comp, comp.elt, targets, tuple(roots)
     return None
 
 
-def _sized_site(stmt: ast.stmt, span: tuple[Any, ...]) -> ast.Call | None:
+def _sized_site(stmt: ast.stmt, span: tuple[Any, ...]) -> tuple[ast.Call, tuple[str, ...]] | None:
     """The draw ``RNG.geometric(..., size=...)`` / ``RNG.integers(..., size=...)`` at ``span`` in ``stmt``, when
     everything ``stmt`` evaluates before it is a pure load."""
     for call in ast.walk(stmt):
         if (isinstance(call, ast.Call) and _span(call) == span and isinstance(call.func, ast.Attribute)
                 and call.func.attr in ("geometric", "integers") and any(k.arg == "size" for k in call.keywords)):
-            return call if _pure_before(stmt, call) else None
+            roots: list[str] = []
+            return (call, tuple(roots)) if _pure_before(stmt, call, roots) else None
     return None
 
 
@@ -1084,9 +1093,10 @@ def _ordered(node: ast.AST) -> list[ast.AST] | None:
     return None
 
 
-def _pure_before(root: ast.AST, target: ast.AST) -> bool:
+def _pure_before(root: ast.AST, target: ast.AST, roots: list[str]) -> bool:
     """Whether everything ``root`` evaluates before ``target`` is a pure load (a name, an attribute of one, a
-    constant), through the shapes of :func:`_ordered`."""
+    constant), through the shapes of :func:`_ordered`; the names whose attributes are read are added to ``roots``
+    (they must hold modules when it runs: an object's attribute may run its code)."""
     if root is target:
         return True
     children = _ordered(root)
@@ -1094,9 +1104,13 @@ def _pure_before(root: ast.AST, target: ast.AST) -> bool:
         return False
     for child in children:
         if child is target or any(n is target for n in ast.walk(child)):
-            return _pure_before(child, target)
+            return _pure_before(child, target, roots)
         if not _pure_load(child):
             return False
+        if isinstance(child, ast.Attribute):
+            while isinstance(child, ast.Attribute):
+                child = child.value
+            roots.append(child.id)  # type: ignore[attr-defined]
     return False
 
 
@@ -1239,7 +1253,7 @@ def _built(site: _Site, frame: FrameType, gen: Any) -> tuple[IntVector, dict[str
             return None
         depth = gen._replay.max_depth
         coords = [_coordinate(site.element, row, frame, gen, depth) for row in rows]
-    except (KeyError, NotEnumerable, TypeError, ValueError, ZeroDivisionError, OverflowError):
+    except (LookupError, NotEnumerable, TypeError, ValueError, ZeroDivisionError, OverflowError):
         return None
     if any(c is None for c in coords):
         return None
