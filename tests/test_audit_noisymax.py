@@ -147,6 +147,14 @@ SOURCES = {
                     best, arg = v, i
             return arg
         """, lambda x, z: _running_gt(3, [c + n for c, n in zip(_counts(x), z)]), [range(3)] * 3),
+    "laplace_like_range_len": ("""
+        import numpy as np
+        K = 1
+        def f(x, rng):
+            counts = [c + (i == x) for i, c in enumerate((2, 1, 1))]
+            noisy = [counts[i] + rng.integers(-K, K + 1) for i in range(len(counts))]
+            return int(np.argmax(noisy))
+        """, lambda x, z: _first_max([c + n for c, n in zip(_counts(x), z)]), [range(-1, 2)] * 3),
     "list_running_index": ("""
         def f(x, rng):
             counts = [c + (i == x) for i, c in enumerate((2, 1, 1))]

@@ -1152,21 +1152,29 @@ def _grammar(node: ast.AST, loop: set[str]) -> bool:
             return len(node.args) == 1 and not node.keywords and _grammar(node.args[0], loop)
         if isinstance(node.func, ast.Attribute) and node.func.attr in ("geometric", "integers") \
                 and isinstance(node.func.value, ast.Name) and node.func.value.id not in loop:
-            simple = [*node.args, *(k.value for k in node.keywords)]
+            simple = [*node.args, *(k.value for k in node.keywords if not (  # endpoint=True / False
+                k.arg == "endpoint" and isinstance(k.value, ast.Constant) and type(k.value.value) is bool))]
             names = {k.arg for k in node.keywords}
             allowed = {"p"} if node.func.attr == "geometric" else {"low", "high", "endpoint"}
             return (all(_simple(a) for a in simple) and names <= allowed
-                    and not any(isinstance(a, ast.Starred) for a in node.args)
-                    and not any(isinstance(a, ast.Name) and a.id in loop for a in simple))
+                    and not any(isinstance(a, ast.Starred) for a in node.args))
     return False
 
 
+_ARITHMETIC = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b,
+               ast.FloorDiv: lambda a, b: a // b, ast.Div: lambda a, b: a / b}
+
+
 def _simple(node: ast.expr) -> bool:
-    """A constant (``-1`` too) or a name: an argument of a draw."""
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
-        node = node.operand
-        return isinstance(node, ast.Constant) and type(node.value) in (int, float)
-    return isinstance(node, (ast.Constant, ast.Name))
+    """Arithmetic (``+ - * // /``, unary ``-``) of number constants and names: an argument of a draw
+    (``rng.integers(-k, k + 1)``), evaluated on numbers only (:func:`_number`)."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        return _simple(node.operand)
+    if isinstance(node, ast.BinOp):
+        return type(node.op) in _ARITHMETIC and _simple(node.left) and _simple(node.right)
+    if isinstance(node, ast.Constant):
+        return type(node.value) in (int, float)
+    return isinstance(node, ast.Name)
 
 
 def _safe_rest(rest: Sequence[ast.stmt]) -> bool:
@@ -1213,14 +1221,21 @@ def _elements(site: _Site, frame: FrameType) -> list[dict[str, Any]] | None:
     if isinstance(it, ast.Name):
         values = _value(frame, it.id)
     elif (isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id in ("range", "enumerate")
-          and not it.keywords and all(isinstance(a, (ast.Name, ast.Constant)) for a in it.args)
+          and not it.keywords and all(isinstance(a, (ast.Name, ast.Constant)) or _length(a) for a in it.args)
           and _builtin(frame, it.func.id) is not None):
-        args = [a.value if isinstance(a, ast.Constant) else _value(frame, a.id)  # type: ignore[attr-defined]
-                for a in it.args]
+        args: list[Any] = []
+        for a in it.args:  # a constant, a name, or len(NAME) by the builtin, of a builtin sequence (no code runs)
+            if isinstance(a, ast.Call):
+                sized = _value(frame, a.args[0].id)  # type: ignore[attr-defined]
+                if _builtin(frame, "len") is None or not isinstance(sized, (list, tuple, range, np.ndarray)):
+                    return None
+                args.append(len(sized))
+            else:
+                args.append(a.value if isinstance(a, ast.Constant) else _value(frame, a.id))  # type: ignore[attr-defined]
         if it.func.id == "range":
             if not all(_is_int(a) for a in args) or not 1 <= len(args) <= 3:
                 return None
-            values = range(*[int(a) for a in args])  # type: ignore[arg-type]
+            values = range(*[int(a) for a in args])
         else:
             if len(args) != 1:
                 return None
@@ -1244,6 +1259,12 @@ def _elements(site: _Site, frame: FrameType) -> list[dict[str, Any]] | None:
     return [{site.targets[0]: v} for v in values]
 
 
+def _length(node: ast.expr) -> bool:
+    """``len(NAME)``."""
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len"
+            and len(node.args) == 1 and isinstance(node.args[0], ast.Name) and not node.keywords)
+
+
 def _built(site: _Site, frame: FrameType, gen: Any) -> tuple[IntVector, dict[str, Any]] | None:
     """The list the site builds, as a vector of independent coordinates, and the loop variables' last values;
     ``None`` when a name does not hold what the proof needs (the audit's generator, integers, numbers)."""
@@ -1261,12 +1282,25 @@ def _built(site: _Site, frame: FrameType, gen: Any) -> tuple[IntVector, dict[str
 
 
 def _number(node: ast.expr, row: dict[str, Any], frame: FrameType) -> Any:
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant):
-        return -node.operand.value  # type: ignore[operator]
+    """The value of an argument of a draw (:func:`_simple`); its operators are applied to numbers only (a user's
+    object could run code in ``__add__``)."""
+    import numpy as np
+
     if isinstance(node, ast.Constant):
         return node.value
     if isinstance(node, ast.Name):
         return row[node.id] if node.id in row else _value(frame, node.id)
+    kinds = (int, float, Fraction, np.integer, np.floating)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        v = _number(node.operand, row, frame)
+        if not isinstance(v, kinds) or isinstance(v, bool):
+            raise NotEnumerable("an argument of a draw")
+        return -v if isinstance(node.op, ast.USub) else v
+    if isinstance(node, ast.BinOp) and type(node.op) in _ARITHMETIC:
+        a, b = _number(node.left, row, frame), _number(node.right, row, frame)
+        if not all(isinstance(v, kinds) and not isinstance(v, bool) for v in (a, b)):
+            raise NotEnumerable("an argument of a draw")
+        return _ARITHMETIC[type(node.op)](a, b)
     raise NotEnumerable("an argument of a draw")
 
 
