@@ -31,8 +31,10 @@ With ``--white-box`` it times the enumerating route instead, CPU time beside wal
    process and its workers, its verdict and route), each at a claim 5 % above and 5 % below its ``eps_d``
    (computed here from the closed form): the discrete Gaussian (``sigma^2 = 1``) clamped to ``0..3``,
    two-sided geometric noise (``rng.geometric(0.5) - rng.geometric(0.5)``) resampled until it lands in
-   ``0..3``, report-noisy-max over four noisy counts, and the unclamped discrete Laplace.  ``--loops`` runs
-   only these.
+   ``0..3``, report-noisy-max over four noisy counts (written as a comprehension with ``np.argmax``, as a loop
+   appending with ``max(range(k), key=...)``, with a running maximum in the loop, and with
+   ``rng.geometric(0.5, size=4)`` vectors: all four on the white-box route, factorised), and the unclamped discrete Laplace.  ``--loops`` runs only these, ``--rnm``
+   only report-noisy-max.
 """
 
 from __future__ import annotations
@@ -167,6 +169,26 @@ def rnm(x, rng):
     noisy = [c + rng.geometric(0.5) - rng.geometric(0.5) for c in counts]
     return int(np.argmax(noisy))
 
+def rnm_loop(x, rng, p=0.5):
+    counts = [c + (i == x) for i, c in enumerate((3, 2, 2, 1))]
+    noisy = []
+    for c in counts:
+        noisy.append(c + rng.geometric(p) - rng.geometric(p))
+    return max(range(len(noisy)), key=noisy.__getitem__)
+
+def rnm_running(x, rng):
+    counts = [c + (i == x) for i, c in enumerate((3, 2, 2, 1))]
+    best, arg = None, None
+    for i, c in enumerate(counts):
+        v = c + rng.geometric(0.5) - rng.geometric(0.5)
+        if best is None or v > best:
+            best, arg = v, i
+    return arg
+
+def rnm_vectors(x, rng):
+    counts = np.array([3, 2, 2, 1]) + (np.arange(4) == x)
+    return int(np.argmax(counts + rng.geometric(0.5, size=4) - rng.geometric(0.5, size=4)))
+
 def laplace(x):
     return x + discrete_laplace(1, 1, random)
 '''
@@ -201,13 +223,14 @@ def _loop_eps() -> dict[str, float]:
             out.append(total)
         return out
     r = [rnm_row(x) for x in range(4)]
+    rnm = math.log(max(a / b for u in r for v in r for a, b in zip(u, v)))
     return {"gauss": max(math.log(gauss(x, y) / gauss(x2, y)) for x in range(4) for x2 in range(4) for y in range(4)),
             "resample": math.log(max(a / b for u in rows for v in rows for a, b in zip(u, v))),
-            "rnm": math.log(max(a / b for u in r for v in r for a, b in zip(u, v))), "laplace": 3.0}
+            "rnm": rnm, "rnm_loop": rnm, "rnm_running": rnm, "rnm_vectors": rnm, "laplace": 3.0}
 
 
-def loops() -> None:
-    """Whole-process audits of the loop samplers of issue 42, 5 % above and below their eps_d."""
+def loops(only: tuple[str, ...] = ()) -> None:
+    """Whole-process audits of the loop samplers of issue 42, 5 % above and below their eps_d (``only``: these)."""
     import subprocess
 
     examples = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "examples")
@@ -217,7 +240,10 @@ def loops() -> None:
         path = os.path.join(folder, "loops.py")
         with open(path, "w") as fh:
             fh.write(LOOPS.format(examples=os.path.abspath(examples)))
-        for name, outputs in (("gauss", True), ("resample", True), ("rnm", False), ("laplace", False)):
+        for name, outputs in (("gauss", True), ("resample", True), ("rnm", False), ("rnm_loop", False),
+                              ("rnm_running", False), ("rnm_vectors", False), ("laplace", False)):
+            if only and name not in only:
+                continue
             for factor in (1.05, 0.95):
                 args = [sys.executable, "-m", "relations.cli", "audit", f"{path}:{name}", "--domain", "0,1,2,3",
                         "--eps", repr(factor * eps[name]), "--json"] + (["--outputs", "0,1,2,3"] if outputs else [])
@@ -240,6 +266,9 @@ def loops() -> None:
 def main() -> None:
     if "--loops" in sys.argv:
         loops()
+        return
+    if "--rnm" in sys.argv:
+        loops(("rnm", "rnm_loop", "rnm_running", "rnm_vectors"))
         return
     if "--white-box" in sys.argv:
         white_box()

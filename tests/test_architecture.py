@@ -127,7 +127,7 @@ def test_every_constructor_is_registered_and_listed():
 
 WORKER_SAFE = {"relations.audit._enumerate", "relations.audit._generator", "relations.audit._vectors", "relations.audit._exact",
                "relations.audit._outputs", "relations.audit._states", "relations.audit._iteration", "relations.audit._source",
-               "relations.audit._proven",
+               "relations.audit._proven", "relations.audit._independent",
                "relations.audit._intercept", "relations.audit._libraries", "relations.audit._worker"}
 
 

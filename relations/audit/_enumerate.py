@@ -164,6 +164,9 @@ class Replay:
         # met nearer the root (the depth cuts it sooner): a path jumps only to a node at its depth or above, and
         # a shallower visit is followed afresh and becomes the node later paths jump to
         self.keys: list[int] = []  # the numbers of the nodes on the current path
+        # mass missing from choices whose weights are lower bounds, all of it going to branches that are followed
+        # (the index of the largest of independent draws, relations.audit._independent): unexplored, but confined
+        self.confined = Fraction(0)
 
     def decide(self, weights: Sequence[Fraction], radii: Sequence[float] | None = None) -> int:
         """Pick a branch among ``weights`` (exact, summing to 1; zero-weight branches skipped).

@@ -73,6 +73,15 @@ class Enumerated:
     rounding: float
     unexplored: tuple[Fraction, ...] = ()
     factorised: Any = None  # a Factorised channel (relations.audit._vectors) when the outputs are independent bits
+    #: per input, whether its unexplored mass is all *confined*: missing from choices whose every branch was
+    #: followed (the index of the largest of independent draws), so that it reaches only outputs seen
+    closed: tuple[bool, ...] = ()
+
+    @property
+    def outputs_known(self) -> bool:
+        """Every output the randomizer can return was seen: the unexplored mass of every input is confined
+        (:attr:`closed`), so that :meth:`eps_d_upper` is an upper end without declared outputs."""
+        return bool(self.closed) and all(self.closed) and len(self.closed) == len(self.rows)
 
     @property
     def complete(self) -> bool:
@@ -313,6 +322,7 @@ def _channel(fn: Callable[..., Any], domain: Sequence[Any], pass_rng: bool, max_
     raw_rows: list[dict[int, Fraction]] = []
     watched = _prebuilt(fn)
     unexplored: list[Fraction] = []
+    closed: list[bool] = []  # each input's unexplored mass all confined (Enumerated.closed)
     walk = _Walk(fn, pass_rng, max_paths, max_outcomes, max_depth,
                  None if seconds is None else time.monotonic() + seconds, seconds, outputs)
     radius = 1.0
@@ -342,8 +352,11 @@ def _channel(fn: Callable[..., Any], domain: Sequence[Any], pass_rng: bool, max_
                 elif walk.max_depth > LOOP_PROBE:
                     walk.estimate(x)  # a tree far beyond the limits is refused at once, not after the budget
                     row, lost, r = walk.paths(x)
+            elif walk.confined and walk.max_depth > LOOP_PROBE:  # tails of draws kept factorised: as deep as asked
+                row, lost, r = walk.paths(x)
             raw_rows.append(row)
-            unexplored.append(lost)
+            unexplored.append(lost + walk.confined)
+            closed.append(not lost)
             radius = max(radius, r)
     runs = walk.runs
     keys = list(outputs)
@@ -354,7 +367,7 @@ def _channel(fn: Callable[..., Any], domain: Sequence[Any], pass_rng: bool, max_
     for x, full, m in zip(domain, rows, unexplored):
         if sum(full) + m != 1:  # pragma: no cover - the weights of a decision tree sum to 1
             raise AssertionError(f"probabilities for input {x!r} sum to {sum(full) + m}")
-    e = Enumerated(keys, rows, runs, (radius - 1) * (1 + 2.0**-40), tuple(unexplored))
+    e = Enumerated(keys, rows, runs, (radius - 1) * (1 + 2.0**-40), tuple(unexplored), closed=tuple(closed))
     if not e.complete and not allow_unexplored:
         raise Unexplored(e, MAX_DEPTH if max_depth is None else max_depth)
     return e
@@ -377,6 +390,7 @@ class _Walk:
         self.runs = 0
         self.current: Any = None
         self.careful: list | None = None  # generators built before the run, checked after every path
+        self.confined = Fraction(0)  # the confined mass of the last walk (Replay.confined)
 
     def _count(self) -> None:
         self.runs += 1
@@ -427,6 +441,7 @@ class _Walk:
         the depth (a loop on draws, enumerated again by :meth:`chain`): the row is then incomplete."""
         sums: dict[int, dict[int, int]] = {}  # output number -> denominator -> sum of numerators
         lost = Fraction(0)
+        self.confined = Fraction(0)
         radius = 1.0
         replay = Replay(self.max_outcomes, self.max_depth if depth is None else min(depth, self.max_depth))
         first = True
@@ -456,6 +471,7 @@ class _Walk:
                     radius = replay.radius
             if not replay.advance():
                 break
+        self.confined = replay.confined
         return {j: _total(bucket) for j, bucket in sums.items()}, lost, radius
 
     def chain(self, x: Any) -> tuple[dict[int, Fraction], Fraction, float] | None:
@@ -471,6 +487,7 @@ class _Walk:
                 return None
             return snapshot(stop, tokens, skip=3)  # from the code that asked for the draw: not key, _record, decide
 
+        self.confined = Fraction(0)  # (a replay recording states confines nothing: its tails are cut)
         replay = Replay(self.max_outcomes, self.max_depth, snapshot=key)
         leaves: list[tuple[int, Fraction, float, int, int]] = []  # (kind, probability, radius, last node, payload)
         outputs = self.outputs

@@ -27,6 +27,7 @@ from relations.audit._enumerate import (
     float_radius,
     uniform_weights,
 )
+from relations.audit._independent import draw_site, independent_draws
 from relations.audit._states import compared_with
 from relations.audit._vectors import UniformVector
 
@@ -200,6 +201,8 @@ class EnumeratingGenerator:
         low, high = int(low), int(high) + (1 if endpoint else 0)
         if high <= low:
             raise ValueError("high <= low")
+        if size is None:  # the first draw of a list built element by element (report-noisy-max): kept factorised
+            draw_site(self, sys._getframe(1))
         n = high - low
         if n > self._replay.max_outcomes:
             raise NotEnumerable(f"a draw of integers in [{low}, {high}) has more than {self._replay.max_outcomes} "
@@ -207,6 +210,11 @@ class EnumeratingGenerator:
 
         if (low, n) == (0, 2) and _too_many(size, 2):  # fair bits: kept factorised
             return (UniformVector(self._replay, size) < Fraction(1, 2)).astype(int)
+        if size is not None and n > 2 and _too_many(size, n):  # independent integers: kept factorised
+            vector = independent_draws(self, "integers", size, (low, high))
+            if vector is not None:
+                draw_site(self, sys._getframe(1), vector)  # the rest of the function may run with it
+                return vector
 
         if size is None and n > 2:
             split = _split(low, n)
@@ -314,6 +322,13 @@ class EnumeratingGenerator:
             raise NotEnumerable(f"geometric with p = {p!r}")
         if q == 1:
             return self._sized(size, lambda: 1)
+        if size is None:  # the first draw of a list built element by element (report-noisy-max): kept factorised
+            draw_site(self, sys._getframe(1))
+        else:
+            vector = independent_draws(self, "geometric", size, (p,))
+            if vector is not None:
+                draw_site(self, sys._getframe(1), vector)  # the rest of the function may run with it
+                return vector
         n = min(max(1, math.ceil(self._replay.max_depth * math.log(2) / -math.log1p(-float(q)))),
                 self._replay.max_outcomes - 1)
         weights, radii = _geometric(q, n, _bernoulli_radius(p))

@@ -43,7 +43,7 @@ from typing import Any
 
 from relations.audit._source import function_node
 
-__all__ = ["Returned", "returned_map", "iteration_maps", "ELEMENT_MAPS"]
+__all__ = ["Returned", "returned_map", "iteration_maps", "ELEMENT_MAPS", "called_by_enumerator", "frame_position"]
 
 #: Builtins an element map may call on a bit.
 ELEMENT_MAPS = ("int", "bool", "float")
@@ -85,7 +85,7 @@ class _Switch:
 #: The process's switch (:class:`_Switch`).
 iteration_maps = _Switch()
 
-def _position(frame: FrameType) -> tuple[str, tuple[Any, ...]] | None:
+def frame_position(frame: FrameType) -> tuple[str, tuple[Any, ...]] | None:
     """The instruction ``frame`` is at and its source span ``(line, end line, column, end column)``."""
     for ins in dis.get_instructions(frame.f_code):
         if ins.offset == frame.f_lasti:
@@ -209,7 +209,7 @@ def _returns_next(body: list[ast.stmt], j: int, out: str, frame: FrameType) -> b
     return isinstance(value, ast.Name) and value.id == out
 
 
-def _called_by_enumerator(frame: FrameType) -> bool:
+def called_by_enumerator(frame: FrameType) -> bool:
     """Whether ``frame`` is the randomizer's own call by the enumerator (``_run``), through nothing but the
     worker's clock."""
     # each frame must be the own of the function its caller calls (``fn`` there), whose return is the call's
@@ -252,7 +252,7 @@ def returned_map(frame: FrameType, vector: Any) -> Callable[[Any], Any] | None:
     The iteration must be the frame's own ``GET_ITER`` of the loop or comprehension (which calls ``iter`` on
     the value itself, never through a lazy wrapper such as ``itertools.chain``), or ``tuple(NAME)`` /
     ``list(NAME)`` with ``NAME`` a local bound to ``vector`` itself."""
-    if not iteration_maps.enabled or not _called_by_enumerator(frame):
+    if not iteration_maps.enabled or not called_by_enumerator(frame):
         return None
     element = _proven(frame, vector)
     if element is not None:
@@ -264,7 +264,7 @@ def _proven(frame: FrameType, vector: Any) -> Callable[[Any], Any] | None:
     if frame.f_code.co_flags & (inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR):
         return None  # its ``return`` is not the call's value
     func = function_node(frame.f_code)
-    at = _position(frame)
+    at = frame_position(frame)
     if func is None or at is None:
         return None
     opname, span = at

@@ -57,6 +57,9 @@ def output_key(value: Any) -> Hashable:
         return ("float", "nan")
     if isinstance(value, (bool, int, float, str, bytes)) or value is None:
         return (type(value).__name__, value) if isinstance(value, (bool, float)) else value
+    if getattr(type(value), "_symbolic_vector", False):  # relations.audit._independent: one output per path, not one
+        raise NotEnumerable("the randomizer returned a vector of independent draws kept factorised (only the index "
+                            "of its largest and the like are)")
     return ("repr", repr(value))
 
 

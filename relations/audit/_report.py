@@ -294,14 +294,14 @@ def audit(fn: Callable[..., Any], *, domain: Sequence[Any], eps: Any = None, cla
         labels = [output_label(k) for k in e.outputs]  # violated on a certified lower bound, or deeper, or sampled
         keys = [repr(k) for k in e.outputs]
         outputs, proven = declared, ""
-        if outputs is None:
+        if outputs is None and not e.outputs_known:
             if not proofs:
                 proofs.append(prove_outputs(fn, domain, pass_rng=pass_rng))
             outputs, proven = proofs[0]
         report = depth_bounded_report(name, domain, labels, e, parsed, depth=depth, declared=outputs,
                                       keys=keys, proven=proven if outputs is not None else "")
         if report is None:
-            raise Unexplored(e, depth, closed=outputs is not None and set(keys) == outputs)
+            raise Unexplored(e, depth, closed=e.outputs_known or (outputs is not None and set(keys) == outputs))
         return report
 
     def calls() -> AuditReport | Enumerated:
@@ -397,6 +397,11 @@ def depth_bounded_report(name: str, domain: Sequence[Any], outputs: Sequence[str
         return AuditReport(name, "white-box (depth-bounded)", str(AuditVerdict.VIOLATED), None, None, (), e.runs,
                            claim=failed[0].text, eps_d_lower=_short(lower), witness=(domain[x], domain[x2], outputs[y]),
                            route_reason=reason, **(extra or {}))
+    known = bool(getattr(e, "outputs_known", False)) and keys is not None and declared is None
+    if known and keys is not None:  # every output reachable was seen (confined mass)
+        declared = frozenset(keys)
+        proven = ("those seen: every output reachable was seen (the unexplored mass lies in choices whose every "
+                  "branch was followed)")
     if declared is None or keys is None:
         return None
     stray = [outputs[j] for j, k in enumerate(keys) if k not in declared]

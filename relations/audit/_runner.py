@@ -493,6 +493,7 @@ def _split(a: dict, inputs: list[int]) -> list[dict]:
         return [a] * len(inputs)
     return [{"ok": True, "rows": {str(i): a["rows"][str(i)]}, "runs": a["runs"] if i == inputs[0] else 0,
              "rounding": a["rounding"], "unexplored": {str(i): a["unexplored"][str(i)]},
+             "closed": {k: v for k, v in a.get("closed", {}).items() if k == str(i)},
              "bits": {k: v for k, v in a["bits"].items() if k == str(i)}, "fingerprint": a.get("fingerprint")}
             for i in inputs]
 
@@ -529,9 +530,10 @@ def _white(target: str, domain: list, answers: list[dict], parsed: list, prior: 
     runs = sum(a["runs"] for a in answers)
     unexplored = tuple(Fraction(a.get("unexplored", {}).get(str(i), "0")) for a, i in zip(answers, range(len(domain))))
     if any(unexplored):  # a loop on draws: a certified lower bound only, violated or sampled
-        e = Enumerated(list(order), rows, runs, rounding, unexplored)
+        closed = tuple(bool(a.get("closed", {}).get(str(i))) for a, i in zip(answers, range(len(domain))))
+        e = Enumerated(list(order), rows, runs, rounding, unexplored, closed=closed)
         proven = ""
-        if outputs is None and prove is not None:
+        if outputs is None and prove is not None and not e.outputs_known:
             proof = prove()
             if proof.get("outputs") is not None and all(a.get("fingerprint") == proof.get("fingerprint")
                                                         for a in answers):
@@ -539,7 +541,7 @@ def _white(target: str, domain: list, answers: list[dict], parsed: list, prior: 
         report = depth_bounded_report(target, domain, labels, e, parsed, extra, depth=depth, keys=list(order),
                                       declared=outputs, proven=proven)
         if report is None:
-            raise Unexplored(e, depth, closed=outputs is not None and set(order) == outputs)
+            raise Unexplored(e, depth, closed=e.outputs_known or (outputs is not None and set(order) == outputs))
         return report
     mech = _mechanism(domain, labels, rows, rounding, prior, target)
     (measures, decided), verdict = decide_channel(mech, parsed)

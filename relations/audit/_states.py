@@ -35,6 +35,8 @@ import types
 from fractions import Fraction
 from typing import Any
 
+from relations.audit._independent import CONTINUATIONS
+
 __all__ = ["snapshot", "hidden_stack", "live_locals", "solve_chain", "OWN_FILES", "compared_with"]
 
 #: The audit's own modules whose frames sit between the randomizer and a draw: their operand stack holds only
@@ -660,6 +662,8 @@ def snapshot(stop: types.CodeType, tokens: tuple[type, ...], *, skip: int = 1) -
     cannot be told.  Frames are walked from the caller of ``snapshot`` (``skip`` frames up) to the frame running
     ``stop`` (the enumerator's call of the randomizer), which is not included; ``tokens`` are more types
     compared by identity (the audit's generator and replay)."""
+    if CONTINUATIONS[0]:  # the rest of a function compiled apart runs: its frames are not the code's own
+        return None
     frame: Any = sys._getframe(skip + 1)
     parts: list[Any] = []
     seen_globals: set[int] = set()

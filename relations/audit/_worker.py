@@ -383,8 +383,9 @@ def run_job(job: dict, cache: dict | None = None) -> dict:
                                 for k, p in zip(e.outputs, e.rows[n] if e.rows else []) if p]
                 m = e.unexplored[n]
                 unexplored[str(i)] = f"{m.numerator}/{m.denominator}"
+            closed = {str(i): bool(e.closed[n]) for n, i in enumerate(inputs) if n < len(e.closed)}
             return {"ok": True, "rows": rows, "runs": e.runs, "rounding": e.rounding, "unexplored": unexplored,
-                    "bits": bits, "fingerprint": _fingerprint(target.white or target.fn)}
+                    "closed": closed, "bits": bits, "fingerprint": _fingerprint(target.white or target.fn)}
         if task == "sample":
             i = job["input"]
             counts = sample_counts(target, domain[i], index=i, chunk=job["chunk"], size=job["size"], seed=job["seed"],

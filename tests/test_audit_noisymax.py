@@ -1,0 +1,584 @@
+"""Report-noisy-max on the white-box route: lists of independent noisy coordinates kept factorised
+(relations/audit/_independent.py), checked against the plain path tree, brute force and the closed form."""
+
+from __future__ import annotations
+
+import importlib.util
+import itertools
+import math
+import sys
+import textwrap
+from fractions import Fraction
+
+import pytest
+
+from relations.audit import audit
+from relations.audit._enumerate import NotEnumerable
+from relations.audit._exact import enumerate_channel
+from relations.audit._iteration import iteration_maps
+from relations.audit._outputs import output_key
+
+COUNTS = (2, 1, 1)
+
+
+def _module(tmp_path, name: str, source: str):
+    """A randomizer module written to a file (the route reads the source) and imported."""
+    path = tmp_path / f"{name}.py"
+    path.write_text(textwrap.dedent(source))
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def _brute(out, noises, domain=(0, 1, 2)):
+    """The channel by brute force over every combination of the noises (``noises``: per coordinate, a list of
+    equally likely values), ``out(x, noise)`` the output."""
+    rows = []
+    for x in domain:
+        row: dict = {}
+        combos = list(itertools.product(*noises))
+        for combo in combos:
+            y = output_key(out(x, combo))
+            row[y] = row.get(y, 0) + Fraction(1, len(combos))
+        rows.append(row)
+    return rows
+
+
+def _rows(e):
+    return [{k: p for k, p in zip(e.outputs, row) if p} for row in e.rows]
+
+
+def _counts(x):
+    return [c + (i == x) for i, c in enumerate(COUNTS)]
+
+
+def _first_max(values):
+    return max(range(len(values)), key=values.__getitem__)
+
+
+def _last_max(values):
+    return len(values) - 1 - _first_max(values[::-1])
+
+
+def _first_min(values):
+    return min(range(len(values)), key=values.__getitem__)
+
+
+SOURCES = {
+    "comprehension": ("""
+        import numpy as np
+        def f(x, rng):
+            counts = [c + (i == x) for i, c in enumerate((2, 1, 1))]
+            noisy = [c + rng.integers(0, 3) for c in counts]
+            return int(np.argmax(noisy))
+        """, lambda x, z: _first_max([c + n for c, n in zip(_counts(x), z)]), [range(3)] * 3),
+    "loop_key": ("""
+        def f(x, rng):
+            counts = [c + (i == x) for i, c in enumerate((2, 1, 1))]
+            out = []
+            for i in range(3):
+                out.append(counts[i] + rng.integers(0, 3) - rng.integers(0, 2))
+            return max(range(len(out)), key=out.__getitem__)
+        """, lambda x, z: _first_max([c + a - b for c, (a, b) in zip(_counts(x), zip(z[::2], z[1::2]))]),
+        [range(3), range(2)] * 3),
+    "enumerate_index": ("""
+        def f(x, rng):
+            counts = [c + (i == x) for i, c in enumerate((2, 1, 1))]
+            noisy = [2 * c + rng.integers(-1, 2) for i, c in enumerate(counts)]
+            return noisy.index(max(noisy))
+        """, lambda x, z: _first_max([2 * c + n for c, n in zip(_counts(x), z)]), [range(-1, 2)] * 3),
+    "lambda_min": ("""
+        def f(x, rng):
+            counts = [c + (i == x) for i, c in enumerate((2, 1, 1))]
+            noisy = [c + rng.integers(0, 3) for c in counts]
+            return min(range(3), key=lambda i: noisy[i])
+        """, lambda x, z: _first_min([c + n for c, n in zip(_counts(x), z)]), [range(3)] * 3),
+    "argmin_inline": ("""
+        import numpy as np
+        def f(x, rng):
+            counts = [c + (i == x) for i, c in enumerate((2, 1, 1))]
+            return int(np.argmin([c - rng.integers(0, 3, endpoint=True) for c in counts]))
+        """, lambda x, z: _first_min([c - n for c, n in zip(_counts(x), z)]), [range(4)] * 3),
+    "largest_value": ("""
+        def f(x, rng):
+            counts = [c + (i == x) for i, c in enumerate((2, 1, 1))]
+            noisy = [c + rng.integers(0, 3) for c in counts]
+            return max(noisy)
+        """, lambda x, z: max(c + n for c, n in zip(_counts(x), z)), [range(3)] * 3),
+    "asarray_method": ("""
+        import numpy as np
+        def f(x, rng):
+            counts = [c + (i == x) for i, c in enumerate((2, 1, 1))]
+            noisy = [c + rng.integers(0, 3) for c in counts]
+            return int(np.asarray(noisy).argmax())
+        """, lambda x, z: _first_max([c + n for c, n in zip(_counts(x), z)]), [range(3)] * 3),
+    "running_max": ("""
+        def f(x, rng):
+            counts = [c + (i == x) for i, c in enumerate((2, 1, 1))]
+            best, arg = None, None
+            for i, c in enumerate(counts):
+                v = c + rng.integers(0, 3)
+                if best is None or v > best:
+                    best, arg = v, i
+            return arg
+        """, lambda x, z: _first_max([c + n for c, n in zip(_counts(x), z)]), [range(3)] * 3),
+    "running_max_ge_start": ("""
+        def f(x, rng):
+            counts = [c + (i == x) for i, c in enumerate((2, 1, 1))]
+            best = 3
+            arg = -1
+            for i in range(3):
+                v = counts[i] + rng.integers(0, 3) - rng.integers(0, 2)
+                if best <= v:
+                    best = v
+                    arg = i
+            return arg
+        """, lambda x, z: _running_ge(3, [c + a - b for c, (a, b) in zip(_counts(x), zip(z[::2], z[1::2]))]),
+        [range(3), range(2)] * 3),
+    "running_max_int_start": ("""
+        def f(x, rng):
+            counts = [c + (i == x) for i, c in enumerate((2, 1, 1))]
+            best, arg = 3, -1
+            for i, c in enumerate(counts):
+                v = c + rng.integers(0, 3)
+                if v > best:
+                    best, arg = v, i
+            return arg
+        """, lambda x, z: _running_gt(3, [c + n for c, n in zip(_counts(x), z)]), [range(3)] * 3),
+    "laplace_like_range_len": ("""
+        import numpy as np
+        K = 1
+        def f(x, rng):
+            counts = [c + (i == x) for i, c in enumerate((2, 1, 1))]
+            noisy = [counts[i] + rng.integers(-K, K + 1) for i in range(len(counts))]
+            return int(np.argmax(noisy))
+        """, lambda x, z: _first_max([c + n for c, n in zip(_counts(x), z)]), [range(-1, 2)] * 3),
+    "list_running_index": ("""
+        def f(x, rng):
+            counts = [c + (i == x) for i, c in enumerate((2, 1, 1))]
+            noisy = [c + rng.integers(0, 3) for c in counts]
+            best = 0
+            for i in range(1, len(noisy)):
+                if noisy[i] >= noisy[best]:
+                    best = i
+            return best
+        """, lambda x, z: _last_max([c + n for c, n in zip(_counts(x), z)]), [range(3)] * 3),
+    "list_running_enumerate": ("""
+        def f(x, rng):
+            counts = [c + (i == x) for i, c in enumerate((2, 1, 1))]
+            noisy = [c + rng.integers(0, 3) for c in counts]
+            top, at = None, None
+            for i, v in enumerate(noisy):
+                if top is None or v > top:
+                    top, at = v, i
+            return at
+        """, lambda x, z: _first_max([c + n for c, n in zip(_counts(x), z)]), [range(3)] * 3),
+}
+
+
+def _running_ge(start, values):
+    best, arg = start, -1
+    for i, v in enumerate(values):
+        if best <= v:
+            best, arg = v, i
+    return arg
+
+
+@pytest.mark.parametrize("style", sorted(SOURCES))
+def test_small_cases_match_the_path_tree_and_brute_force(tmp_path, style):
+    source, out, noises = SOURCES[style]
+    f = _module(tmp_path, f"rnm_{style}", source).f
+    used = iteration_maps.used
+    kept = enumerate_channel(f, [0, 1, 2])
+    assert iteration_maps.used > used, "the factorised route was not taken"
+    with iteration_maps.off():  # the plain path tree, draw by draw
+        plain = enumerate_channel(f, [0, 1, 2])
+    assert kept.complete and plain.complete
+    assert _rows(kept) == _rows(plain) == _brute(out, noises)
+    assert kept.runs < plain.runs
+
+
+ADVERSARIAL = {
+    # one draw shared by every coordinate: not independent coordinates (the list makes no draw of its own)
+    "shared_draw": ("""
+        import numpy as np
+        def f(x, rng):
+            counts = [c + (i == x) for i, c in enumerate((2, 1, 1))]
+            z = rng.integers(0, 3)
+            return int(np.argmax([c + z * (c % 2) for c in counts]))
+        """, lambda x, z: _first_max([c + z[0] * (c % 2) for c in _counts(x)]), [range(3)]),
+    # each coordinate's draw depends on the previous coordinate: a loop body of two statements
+    "chained": ("""
+        def f(x, rng):
+            counts = [c + (i == x) for i, c in enumerate((2, 1, 1))]
+            out = []
+            prev = 0
+            for c in counts:
+                prev = c + rng.integers(0, 2) + prev % 2
+                out.append(prev)
+            return out.index(max(out))
+        """, None, None),
+    # the same through a walrus in the comprehension
+    "walrus": ("""
+        def f(x, rng):
+            counts = [c + (i == x) for i, c in enumerate((2, 1, 1))]
+            prev = 0
+            noisy = [(prev := c + rng.integers(0, 2) + prev % 2) for c in counts]
+            return noisy.index(max(noisy))
+        """, None, None),
+    # a shadowed max (the last index of the largest)
+    "shadowed_max": ("""
+        def max(items, key):
+            best = None
+            for i in items:
+                if best is None or key(i) >= key(best):
+                    best = i
+            return best
+        def f(x, rng):
+            counts = [c + (i == x) for i, c in enumerate((2, 1, 1))]
+            noisy = [c + rng.integers(0, 3) for c in counts]
+            return max(range(3), key=noisy.__getitem__)
+        """, lambda x, z: _last_max([c + n for c, n in zip(_counts(x), z)]), [range(3)] * 3),
+    # a global the randomizer changes before the list: read as the code reads it
+    "mutated_global": ("""
+        import numpy as np
+        SHIFT = [0]
+        def bump(x):
+            SHIFT[0] = x
+        def f(x, rng):
+            counts = [c + (i == x) for i, c in enumerate((2, 1, 1))]
+            bump(x)
+            noisy = [c + rng.integers(0, 2) + SHIFT[0] for c in counts]
+            SHIFT[0] = 0
+            return int(np.argmax(noisy))
+        """, lambda x, z: _first_max([c + n for c, n in zip(_counts(x), z)]), [range(2)] * 3),
+    # reading the vector after its argmax, and a second observation of the same draws
+    "read_after": ("""
+        import numpy as np
+        def f(x, rng):
+            counts = [c + (i == x) for i, c in enumerate((2, 1, 1))]
+            noisy = [c + rng.integers(0, 3) for c in counts]
+            i = int(np.argmax(noisy))
+            return (i, noisy[i], int(np.argmin(np.asarray(noisy))))
+        """, lambda x, z: (_first_max(v := [c + n for c, n in zip(_counts(x), z)]), v[_first_max(v)],
+                          _first_min(v)), [range(3)] * 3),
+    # a running maximum whose value is read after the loop (only its index is computed): not taken
+    "running_value_read": ("""
+        def f(x, rng):
+            counts = [c + (i == x) for i, c in enumerate((2, 1, 1))]
+            best, arg = None, None
+            for i, c in enumerate(counts):
+                v = c + rng.integers(0, 3)
+                if best is None or v > best:
+                    best, arg = v, i
+            return (arg, best)
+        """, lambda x, z: (_first_max(v := [c + n for c, n in zip(_counts(x), z)]), max(v)), [range(3)] * 3),
+    # a running maximum started at a float: not one of the starts proven (None, -inf, an integer)
+    "running_float_start": ("""
+        def f(x, rng):
+            counts = [c + (i == x) for i, c in enumerate((2, 1, 1))]
+            best, arg = 3.5, -1
+            for i, c in enumerate(counts):
+                v = c + rng.integers(0, 3)
+                if v > best:
+                    best, arg = v, i
+            return arg
+        """, lambda x, z: _running_gt(3.5, [c + n for c, n in zip(_counts(x), z)]), [range(3)] * 3),
+    # a running maximum over the list started at an index it does not scan from: the loop as written
+    "running_wrong_start": ("""
+        def f(x, rng):
+            counts = [c + (i == x) for i, c in enumerate((2, 1, 1))]
+            noisy = [c + rng.integers(0, 3) for c in counts]
+            best = 2
+            for i in range(1, len(noisy)):
+                if noisy[i] > noisy[best]:
+                    best = i
+            return best
+        """, lambda x, z: _scan(2, range(1, 3), [c + n for c, n in zip(_counts(x), z)]), [range(3)] * 3),
+    # the same scan with a range of the code's own (backwards): the loop as written
+    "running_shadowed_range": ("""
+        import builtins
+        def range(*args):
+            return builtins.range(*args)[::-1]
+        def f(x, rng):
+            counts = [c + (i == x) for i, c in enumerate((2, 1, 1))]
+            noisy = [c + rng.integers(0, 3) for c in counts]
+            best = 0
+            for i in range(1, len(noisy)):
+                if noisy[i] > noisy[best]:
+                    best = i
+            return best
+        """, lambda x, z: _scan(0, [2, 1], [c + n for c, n in zip(_counts(x), z)]), [range(3)] * 3),
+    # an attribute read before the list that runs code (a property): read once, as the code reads it
+    "property_before": ("""
+        import numpy as np
+        class Box:
+            reads = 0
+            @property
+            def pick(self):
+                Box.reads += 1
+                return lambda v: (int(np.argmax(v)), Box.reads)
+        BOX = Box()
+        def f(x, rng):
+            Box.reads = 0
+            counts = [c + (i == x) for i, c in enumerate((2, 1, 1))]
+            return BOX.pick([c + rng.integers(0, 3) for c in counts])
+        """, lambda x, z: (_first_max([c + n for c, n in zip(_counts(x), z)]), 1), [range(3)] * 3),
+    # a closure made before the list that the rest calls
+    "closure_before": ("""
+        import numpy as np
+        def f(x, rng):
+            counts = [c + (i == x) for i, c in enumerate((2, 1, 1))]
+            peek = lambda: counts[0]
+            noisy = [c + rng.integers(0, 3) for c in counts]
+            counts[0] = 9
+            return (int(np.argmax(noisy)), peek())
+        """, lambda x, z: (_first_max([c + n for c, n in zip(_counts(x), z)]), 9), [range(3)] * 3),
+}
+
+
+def _running_gt(start, values):
+    best, arg = start, -1
+    for i, v in enumerate(values):
+        if v > best:
+            best, arg = v, i
+    return arg
+
+
+def _scan(best, order, values):
+    for i in order:
+        if values[i] > values[best]:
+            best = i
+    return best
+
+
+def _chained(x, z):
+    out, prev = [], 0
+    for c, n in zip(_counts(x), z):
+        prev = c + n + prev % 2
+        out.append(prev)
+    return out.index(max(out))
+
+
+@pytest.mark.parametrize("case", sorted(ADVERSARIAL))
+def test_unproven_shapes_keep_the_exact_channel(tmp_path, case):
+    """Where independence or the mapping is not proven the route is not taken, or falls back: the channel is
+    the brute-force one either way."""
+    source, out, noises = ADVERSARIAL[case]
+    if out is None:
+        out, noises = _chained, [range(2)] * 3
+    f = _module(tmp_path, f"adv_{case}", source).f
+    e = enumerate_channel(f, [0, 1, 2])
+    assert e.complete
+    assert _rows(e) == _brute(out, noises)
+
+
+def test_a_statement_declined_at_its_first_draw_stays_declined(tmp_path):
+    """A running maximum started at a float is not taken at its first element; its later elements (the
+    largest then an integer drawn) must not be taken either, as if the loop started there."""
+    source, out, noises = ADVERSARIAL["running_float_start"]
+    f = _module(tmp_path, "adv_declined", source).f
+    used = iteration_maps.used
+    e = enumerate_channel(f, [0, 1, 2])
+    assert iteration_maps.used == used
+    assert _rows(e) == _brute(out, noises)
+
+
+def test_a_vector_minus_itself_is_not_independent():
+    """``g - g`` shares every draw: never treated as independent coordinates (read one by one, beyond the path
+    limit: refused; never a wrong channel)."""
+    import numpy as np
+
+    def f(x, rng):
+        g = rng.integers(0, 3, size=16)
+        return int(np.argmax(g - g + np.arange(16) * 0 + x))
+
+    try:
+        e = enumerate_channel(f, [0, 1], max_paths=2000)
+    except NotEnumerable:
+        return
+    assert _rows(e) == [{0: 1}, {0: 1}]
+
+
+def test_a_factorised_vector_returned_is_never_one_output():
+    """An array of draws kept factorised and returned as it is (in a tuple too) is no single output: refused
+    (the plain enumeration, beyond the path limit, refuses too), never one output for every path."""
+
+    def f(x, rng):
+        return (x, rng.integers(0, 3, size=13))
+
+    with pytest.raises(NotEnumerable):
+        enumerate_channel(f, [0, 1], max_paths=2000)
+
+
+def _two_sided(p: Fraction, z: int) -> Fraction:
+    """P(G1 - G2 = z), G1, G2 geometric(p) on 1, 2, ...: p (1 - p)^|z| / (2 - p) (closed form)."""
+    return p * (1 - p) ** abs(z) / (2 - p)
+
+
+def _rnm_rows(counts_of, p: Fraction, k: int, cut: int = 48) -> list[list[Fraction]]:
+    """P(first argmax = i) by a sequential pass over the coordinates, keeping the law of (largest so far, its
+    index), the noise cut at |z| <= cut (its mass beyond, below ``4 (1 - p)^cut``, is ignored); in integers over
+    one denominator per coordinate."""
+    law = {z: _two_sided(p, z) for z in range(-cut, cut + 1)}
+    den = math.lcm(*(w.denominator for w in law.values()))
+    noise = {z: w.numerator * (den // w.denominator) for z, w in law.items()}
+    rows = []
+    for x in range(k):
+        state: dict[tuple[int, int], int] = {}
+        for i, c in enumerate(counts_of(x)):
+            if not state:
+                state = {(c + z, 0): w for z, w in noise.items()}
+                continue
+            nxt: dict[tuple[int, int], int] = {}
+            for (best, at), w in state.items():
+                for z, q in noise.items():
+                    key = (c + z, i) if c + z > best else (best, at)
+                    nxt[key] = nxt.get(key, 0) + w * q
+            state = nxt
+        row = [0] * k
+        for (_, at), w in state.items():
+            row[at] += w
+        rows.append([Fraction(w, den**k) for w in row])
+    return rows
+
+
+def _eps(rows) -> float:
+    return max(math.log(a / b) for r in rows for s in rows for a, b in zip(r, s))
+
+
+BENCH_COUNTS = (3, 2, 2, 1)
+
+
+def _bench_counts(x):
+    return [c + (i == x) for i, c in enumerate(BENCH_COUNTS)]
+
+
+GEOMETRIC = {
+    "comprehension": """
+        import numpy as np
+        def f(x, rng):
+            counts = [c + (i == x) for i, c in enumerate((3, 2, 2, 1))]
+            noisy = [c + rng.geometric(0.5) - rng.geometric(0.5) for c in counts]
+            return int(np.argmax(noisy))
+        """,
+    "loop": """
+        def f(x, rng, p=0.5):
+            counts = [c + (i == x) for i, c in enumerate((3, 2, 2, 1))]
+            noisy = []
+            for c in counts:
+                noisy.append(c + rng.geometric(p) - rng.geometric(p))
+            return max(range(len(noisy)), key=noisy.__getitem__)
+        """,
+    "running_max": """
+        import math
+        def f(x, rng):
+            counts = [c + (i == x) for i, c in enumerate((3, 2, 2, 1))]
+            best, best_i = -math.inf, 0
+            for i, c in enumerate(counts):
+                noisy = c + rng.geometric(0.5) - rng.geometric(0.5)
+                if noisy > best:
+                    best, best_i = noisy, i
+            return best_i
+        """,
+    "list_running": """
+        def f(x, rng):
+            counts = [c + (i == x) for i, c in enumerate((3, 2, 2, 1))]
+            noisy = [c + rng.geometric(0.5) - rng.geometric(0.5) for c in counts]
+            best = 0
+            for i in range(1, len(noisy)):
+                if noisy[i] > noisy[best]:
+                    best = i
+            return best
+        """,
+    "vectors_running": """
+        import numpy as np
+        def f(x, rng):
+            counts = np.array([3, 2, 2, 1]) + (np.arange(4) == x)
+            noisy = counts + rng.geometric(0.5, size=4) - rng.geometric(0.5, size=4)
+            top, at = None, -1
+            for i, v in enumerate(noisy):
+                if top is None or v > top:
+                    top, at = v, i
+            return at
+        """,
+    "vectors": """
+        import numpy as np
+        def f(x, rng):
+            counts = np.array([3, 2, 2, 1]) + (np.arange(4) == x)
+            noisy = counts + rng.geometric(0.5, size=4) - rng.geometric(0.5, size=4)
+            return int(np.argmax(noisy))
+        """,
+}
+
+
+@pytest.fixture(scope="module")
+def geometric_truth():
+    rows = _rnm_rows(_bench_counts, Fraction(1, 2), 4)
+    return rows, _eps(rows)
+
+
+@pytest.mark.parametrize("style", sorted(GEOMETRIC))
+def test_geometric_noise_is_enclosed(tmp_path, style, geometric_truth):
+    """Each entry lies in [explored, explored + unexplored], the outputs are known (the mass is confined), and
+    the certified interval on eps_d holds the closed form's value."""
+    truth, eps = geometric_truth
+    f = _module(tmp_path, f"geo_{style}", GEOMETRIC[style]).f
+    e = enumerate_channel(f, [0, 1, 2, 3], allow_unexplored=True, max_depth=32)
+    assert e.outputs_known and sorted(e.outputs) == [0, 1, 2, 3]
+    slack = Fraction(1, 2**45)  # the truth's own cut
+    for x in range(4):
+        assert 0 < e.unexplored[x] < Fraction(1, 10**8)
+        for y, p in zip(e.outputs, e.rows[x]):
+            assert p - slack <= truth[x][y] <= p + e.unexplored[x] + slack
+    lower, upper = math.log(e.eps_d_lower()[0]), math.log(e.eps_d_upper()[0])
+    assert lower - 1e-9 <= eps <= upper + 1e-9
+    assert upper - lower < 1e-6
+
+
+def test_long_probabilities_are_rounded_down_soundly(tmp_path):
+    """Geometric noise with ``p = 3/10`` (powers of ten: thousands of digits) is kept on a grid of ``2^-(depth
+    + 96)``, the mass rounded off added to the tail: every entry still encloses the closed form's."""
+    src = """
+        from fractions import Fraction
+        P = Fraction(3, 10)
+        def f(x, rng):
+            counts = [c + (i == x) for i, c in enumerate((3, 2, 2, 1))]
+            noisy = [c + rng.geometric(P) - rng.geometric(P) for c in counts]
+            return noisy.index(max(noisy))
+        """
+    f = _module(tmp_path, "geo_tenths", src).f
+    e = enumerate_channel(f, [0, 1, 2, 3], allow_unexplored=True, max_depth=32)
+    truth = _rnm_rows(_bench_counts, Fraction(3, 10), 4, cut=70)
+    slack = Fraction(1, 10**10)  # the truth's own cut: 4 (7/10)^70 / (13/10)
+    assert e.outputs_known
+    for x in range(4):
+        assert 0 < e.unexplored[x] < Fraction(1, 10**8)
+        for y, p in zip(e.outputs, e.rows[x]):
+            assert len(str(p.denominator)) < 200
+            assert p - slack <= truth[x][y] <= p + e.unexplored[x] + slack
+
+
+@pytest.mark.parametrize("factor, verdict", [(1.05, "consistent"), (0.95, "violated")])
+def test_report_noisy_max_verdicts_on_the_white_box_route(tmp_path, geometric_truth, factor, verdict):
+    _, eps = geometric_truth
+    f = _module(tmp_path, f"geo_verdict_{verdict}", GEOMETRIC["comprehension"]).f
+    report = audit(f, domain=[0, 1, 2, 3], eps=factor * eps)
+    assert report.verdict == verdict
+    assert report.route.startswith("white-box")
+
+
+def test_unexplored_mass_that_may_reach_new_outputs_is_open(tmp_path):
+    """The largest *value* of geometric noise can be any integer: its tail is open, so no upper end is claimed
+    without declared outputs."""
+    src = """
+        def f(x, rng):
+            counts = [c + (i == x) for i, c in enumerate((3, 2, 2, 1))]
+            noisy = [c + rng.geometric(0.5) - rng.geometric(0.5) for c in counts]
+            return max(noisy)
+        """
+    f = _module(tmp_path, "geo_value", src).f
+    e = enumerate_channel(f, [0, 1], allow_unexplored=True, max_depth=16)
+    assert not e.outputs_known and all(e.unexplored)
