@@ -191,7 +191,10 @@ class EnumeratingGenerator:
 
         shape = (size,) if isinstance(size, int) else tuple(size)
         count = math.prod(shape)
-        return np.array([draw() for _ in range(count)], dtype=object).reshape(shape)
+        values: list[Any] = []  # a local, not a comprehension: the values drawn so far are part of the state at
+        while len(values) < count:  # the next draw (:mod:`relations.audit._states` reads locals, not the stack)
+            values.append(draw())
+        return np.array(values, dtype=object).reshape(shape)
 
     def integers(self, low: int, high: int | None = None, size: Any = None, endpoint: bool = False, **_: Any) -> Any:
         """Uniform integers in ``[low, high)`` (``[low, high]`` with ``endpoint``); ``integers(n)`` is ``[0, n)``."""
