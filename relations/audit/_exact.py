@@ -36,7 +36,7 @@ from relations.audit._outputs import output_key, output_label
 from relations.audit._states import snapshot, solve_chain  # at import: the closed world patches random.SystemRandom
 from relations.audit._vectors import BitVector, Factorised, merge_products
 
-__all__ = ["REPLAYS", "Enumerated", "Unexplored", "enumerate_channel", "deepening", "exact_channel", "exact_mechanism",
+__all__ = ["REPLAYS", "Enumerated", "Unexplored", "enumerate_channel", "deepening", "deepen_first", "exact_channel", "exact_mechanism",
            "mass_text"]
 
 T = TypeVar("T")
@@ -108,6 +108,30 @@ class Enumerated:
                     if best is not None and p / top > best:
                         best, where = p / top, (i, i2, j)
         return best, where
+
+    def replaced(self, index: int, other: Enumerated) -> Enumerated:
+        """These rows with row ``index`` replaced by the only row of ``other`` (the same input enumerated deeper),
+        over the outputs of both; its paths are counted with these.
+
+        Examples
+        --------
+        >>> from fractions import Fraction as F
+        >>> e = Enumerated([0, 1], [[F(1, 2), F(1, 4)], [F(1, 4), F(1, 2)]], 8, 0.0, (F(1, 4), F(1, 4)))
+        >>> r = e.replaced(1, Enumerated([2, 1], [[F(1, 8), F(3, 4)]], 5, 0.0, (F(1, 8),)))
+        >>> r.outputs, r.rows[1], r.unexplored, r.runs
+        ([0, 1, 2], [Fraction(0, 1), Fraction(3, 4), Fraction(1, 8)], (Fraction(1, 4), Fraction(1, 8)), 13)
+        """
+        outputs = list(self.outputs) + [k for k in other.outputs if k not in self.outputs]
+        zero = Fraction(0)
+        rows = [list(r) + [zero] * (len(outputs) - len(r)) for r in self.rows]
+        where = {k: j for j, k in enumerate(outputs)}
+        row = [zero] * len(outputs)
+        for k, p in zip(other.outputs, other.rows[0]):
+            row[where[k]] = p
+        rows[index] = row
+        mass = list(self.unexplored or [zero] * len(rows))
+        mass[index] = other.unexplored[0] if other.unexplored else zero
+        return Enumerated(outputs, rows, self.runs + other.runs, max(self.rounding, other.rounding), tuple(mass))
 
     def eps_d_upper(self) -> tuple[Fraction | None, tuple[int, int, int] | None]:
         """A certified upper bound ``ln(q)`` on ``eps_d`` *if the randomizer returns no output other than those
@@ -720,6 +744,33 @@ def deepening(explore: Callable[[int, float], T], *, seconds: float, claim: floa
             if deepest is None:
                 raise
             raise deepest from None  # the time budget ran out while deepening: the deepest bound found
+
+
+def deepen_first(cut: Enumerated, claim: float | None, closed: bool) -> int:
+    """The input a deeper level enumerates first: the one whose unexplored mass keeps the interval of the level
+    before (``cut``) from deciding ``claim`` (the smallest ``eps_d`` claimed).  The lower end ``ln(Q[x][y] /
+    (Q[x'][y] + unexplored(x')))`` is held back by ``x'``, the upper end ``ln((Q[x][y] + unexplored(x)) /
+    Q[x'][y])`` (with the outputs declared, ``closed``) by ``x``: the end nearer the claim picks.  Its deeper row,
+    with the other inputs' rows of the level before (:meth:`Enumerated.replaced`), may decide already: each row
+    encloses the true one at any depth.
+
+    Examples
+    --------
+    >>> F = Fraction
+    >>> cut = Enumerated([0, 1], [[F(1, 2), F(1, 4)], [F(1, 8), F(5, 8)]], 10, 0.0, (F(1, 4), F(1, 4)))
+    >>> [round(math.log(cut.eps_d_lower()[0]), 3), round(math.log(cut.eps_d_upper()[0]), 3)]
+    [0.288, 1.792]
+    >>> deepen_first(cut, 1.0, True), deepen_first(cut, 1.7, True), deepen_first(cut, 1.7, False)
+    (1, 0, 1)
+    """
+    q, low = cut.eps_d_lower()
+    if low is None or q is None:
+        return 0
+    top, high = cut.eps_d_upper() if closed else (None, None)
+    if claim is not None and top is not None and high is not None and \
+            math.log(top) - claim < claim - math.log(q):
+        return high[0]
+    return low[1]
 
 
 #: Work (paths times depth) below which a level is cheap: an open loop is deepened further even when its lower

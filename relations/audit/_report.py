@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import inspect
 import math
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -18,7 +19,7 @@ from typing import Any
 
 from relations.audit._blackbox import REPEATS, SampleAudit, sample_audit
 from relations.audit._enumerate import MAX_DEPTH, NotEnumerable
-from relations.audit._exact import Enumerated, Unexplored, deepening, enumerate_channel, mass_text
+from relations.audit._exact import Enumerated, Unexplored, deepen_first, deepening, enumerate_channel, mass_text
 from relations.audit._options import AuditOptions
 from relations.audit._outputs import output_label
 from relations.audit._worker import TargetError
@@ -280,9 +281,33 @@ def audit(fn: Callable[..., Any], *, domain: Sequence[Any], eps: Any = None, cla
     pass_rng = "rng" in inspect.signature(fn, follow_wrapped=False).parameters
     name: str = target or getattr(fn, "__qualname__", None) or repr(fn)
 
+    last: list[tuple[int, Enumerated]] = []  # the level before: its depth and its rows
+
     def explore(depth: int, left: float) -> AuditReport | Enumerated:
-        e = enumerate_channel(_timed(fn), domain, pass_rng=pass_rng, max_paths=o.max_paths, allow_unexplored=True,
-                              max_depth=depth, seconds=left)
+        def enumerated(inputs: Sequence[Any], seconds: float) -> Enumerated:
+            return enumerate_channel(_timed(fn), inputs, pass_rng=pass_rng, max_paths=o.max_paths,
+                                     allow_unexplored=True, max_depth=depth, seconds=seconds)
+        if last and len(domain) > 1:  # a deeper level: first the input that holds the interval back
+            before, cut = last[-1]
+            head = deepen_first(cut, eps_d_claim(parsed), declared is not None)
+            start = time.monotonic()
+            one = enumerated([domain[head]], left)
+            if one.factorised is None and cut.factorised is None:
+                mixed = cut.replaced(head, one)
+                report = depth_bounded_report(name, domain, [output_label(k) for k in mixed.outputs], mixed, parsed,
+                                              depth=before, declared=declared, keys=[repr(k) for k in mixed.outputs],
+                                              depth_text=f"{before} draws not followed ({depth} for input #{head})")
+                if report is not None:
+                    return report
+            others = [x for i, x in enumerate(domain) if i != head]
+            rest = enumerated(others, left - (time.monotonic() - start))
+            e = rest if rest.factorised is not None or one.factorised is not None else Enumerated(
+                rest.outputs, rest.rows[:head] + [[Fraction(0)] * len(rest.outputs)] + rest.rows[head:], rest.runs,
+                rest.rounding, rest.unexplored[:head] + (Fraction(0),) + rest.unexplored[head:]).replaced(head, one)
+            if e.factorised is not None or one.factorised is not None:
+                e = enumerated(domain, left - (time.monotonic() - start))  # (not a loop: every input at once)
+        else:
+            e = enumerated(domain, left)
         if e.factorised is not None:
             return factorised_report(name, domain, e.factorised, parsed, e.runs)
         if e.complete:
@@ -291,6 +316,7 @@ def audit(fn: Callable[..., Any], *, domain: Sequence[Any], eps: Any = None, cla
         report = depth_bounded_report(name, domain, labels, e, parsed, depth=depth, declared=declared,
                                       keys=[repr(k) for k in e.outputs])
         if report is None:
+            last.append((depth, e))
             raise Unexplored(e, depth, closed=declared is not None and len(e.outputs) == len(declared))
         return report
 
@@ -351,13 +377,15 @@ def factorised_report(name: str, domain: Sequence[Any], f: Any, claims: Sequence
 
 def depth_bounded_report(name: str, domain: Sequence[Any], outputs: Sequence[str], e: Any, claims: Sequence[Any],
                          extra: dict | None = None, *, depth: int = MAX_DEPTH, keys: Sequence[str] | None = None,
-                         declared: Any = None) -> AuditReport | None:
+                         declared: Any = None, depth_text: str | None = None) -> AuditReport | None:
     """The report of an enumeration cut at its depth (a loop on draws): ``violated`` when the certified lower
     bound on ``eps_d`` (:meth:`~relations.audit._exact.Enumerated.eps_d_lower`) exceeds an ``eps_d`` claim,
     decided exactly; ``consistent`` when the outputs were declared (``declared``: the ``repr`` of the output keys
     the code may return, ``keys`` those of the outputs seen), each was seen, and the certified upper bound
     (:meth:`~relations.audit._exact.Enumerated.eps_d_upper`) is within every claim, all on ``eps_d``, up to the
-    rounding of the code's floats; ``None`` when neither, and the audit must go deeper or sample.
+    rounding of the code's floats; ``None`` when neither, and the audit must go deeper or sample.  ``depth_text``
+    says how deep the paths were followed when the inputs were not all followed to ``depth`` (the reason's
+    ``paths of more than ...``).
 
     Raises
     ------
@@ -369,7 +397,7 @@ def depth_bounded_report(name: str, domain: Sequence[Any], outputs: Sequence[str
     q, where = e.eps_d_lower()
     lower = _ln(q)
     mass = mass_text(max(e.unexplored))
-    reason = f"paths of more than {depth} draws not followed, unexplored mass up to {mass} per input"
+    reason = f"paths of more than {depth_text or f'{depth} draws not followed'}, unexplored mass up to {mass} per input"
     failed = [c for c in claims if c.name == "eps_d" and c.op in ("<=", "<")
               and (compare(lower, c.bound) or 0) > 0]
     if failed:

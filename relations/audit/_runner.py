@@ -20,7 +20,7 @@ from typing import Any
 
 from relations.audit._blackbox import CHUNK, sequential
 from relations.audit._enumerate import MAX_DEPTH, NotEnumerable
-from relations.audit._exact import Enumerated, Unexplored, deepening
+from relations.audit._exact import Enumerated, Unexplored, deepen_first, deepening
 from relations.audit._options import WHITE_BOX_SECONDS, AuditOptions
 from relations.audit._outputs import output_real
 from relations.audit._pool import Pool
@@ -413,16 +413,25 @@ def _stop(eps: Any) -> float | None:
 def _deepening(pool: Pool, job: dict, domain: list, parsed: list, prior: Any, declared: list | None, extra: dict,
                max_paths: int, seconds: float, outputs: frozenset[str] | None = None) -> AuditReport:
     """The white-box report, deepening a loop on draws: when the paths cut at one depth leave the claims
-    undecided, the depth is doubled (:func:`~relations.audit._exact.deepening`); then :class:`Unexplored`, from
-    the deepest level run, sends the audit to sampling.  One budget for the whole route: ``seconds`` is spent by
-    all inputs together.  The first input is enumerated alone, within its share of the budget (``seconds x
+    undecided, the next level goes deeper (:func:`~relations.audit._exact.deepening`); then :class:`Unexplored`,
+    from the deepest level run, sends the audit to sampling.  One budget for the whole route: ``seconds`` is spent
+    by all inputs together.  The first input is enumerated alone, within its share of the budget (``seconds x
     workers / (workers + inputs - 1)``: what each input may take for all to finish); when it runs past its
     share, or its time, times the inputs left over the workers, would exceed the budget, every input is
-    sampled at once (not one budget spent per input)."""
+    sampled at once (not one budget spent per input).
+
+    On a deeper level, the input enumerated first is the one whose unexplored mass holds the interval back
+    (:func:`~relations.audit._exact.deepen_first`), and its new row is tried with the other inputs' rows of the level before: each row,
+    at any depth, encloses the true one, so a claim decided on those rows is decided (a wrong claim is often
+    ``violated`` once that one input is deeper, without the others)."""
+    last: dict[str, Any] = {}  # the level before: its answers (one per input), its depth, its enumeration
+
     def explore(depth: int, left: float) -> AuditReport:
         n = len(domain)
+        head = deepen_first(last["cut"], eps_d_claim(parsed), outputs is not None) if last else 0
+        rest_inputs = [i for i in range(n) if i != head]
         size = max(1, -(-(n - 1) // BATCHES))  # inputs per job: a few per worker, not one job per input
-        groups = [[0]] + [list(range(i, min(n, i + size))) for i in range(1, n, size)]
+        groups = [[head]] + [rest_inputs[i:i + size] for i in range(0, n - 1, size)]
         jobs = [dict(job, task="enumerate", inputs=g, max_paths=max_paths, seconds=left, max_depth=depth)
                 for g in groups]
         workers = max(1, getattr(pool, "workers", 1))
@@ -430,32 +439,59 @@ def _deepening(pool: Pool, job: dict, domain: list, parsed: list, prior: Any, de
         share = left * workers / (workers + n - 1)
         jobs[0]["seconds"] = share
         start = time.monotonic()
-        answers = _split(pool.map(jobs[:1])[0], groups[0])  # the first input alone: can the others finish?
+        first = _split(pool.map(jobs[:1])[0], groups[0])  # the first input alone: can the others finish?
         spent = time.monotonic() - start
-        if not answers[0].get("ok") and answers[0].get("kind") == "not-enumerable" and n > 1 and share < left \
+        if not first[0].get("ok") and first[0].get("kind") == "not-enumerable" and n > 1 and share < left \
                 and spent >= share:
             raise NotEnumerable(f"the white-box time budget of {seconds:g} s would run out before the {n} inputs "
                                 f"finish: the first input alone used its share, {share:.3g} s of the {left:.3g} s "
-                                f"left ({answers[0].get('message')}); every input is sampled")
-        if answers[0].get("ok") and n > 1:
+                                f"left ({first[0].get('message')}); every input is sampled")
+        if last and first[0].get("ok") and n > 1:
+            early = _with_level_before(first[0], head, last, depth, lambda answers, text: _white(
+                job["target"], domain, answers, parsed, prior, declared, extra, last["depth"], outputs, text))
+            if early is not None:
+                return early
+        by_input = {head: first[0]}
+        if first[0].get("ok") and n > 1:
             ahead = spent * (n - 1) / workers
             if spent + ahead > left:
                 raise NotEnumerable(f"the white-box route would take about {spent + ahead:.0f} s for the {n} inputs "
                                     f"(the first took {spent:.2g} s), beyond its budget of {left:g} s: every input "
                                     "is sampled")
             rest = [dict(j, seconds=left - spent) for j in jobs[1:]]
-            answers += [one for g, a in zip(groups[1:], pool.map(rest)) for one in _split(a, g)]
+            by_input.update({i: one for g, a in zip(groups[1:], pool.map(rest)) for i, one in zip(g, _split(a, g))})
         elif n > 1:
-            answers += [answers[0]] * (n - 1)
+            by_input.update({i: first[0] for i in rest_inputs})
+        answers = [by_input[i] for i in range(n)]
         if len({a.get("fingerprint") for a in answers if a.get("ok")}) > 1:  # a value drawn at import differs
             answers = _one_process(pool, dict(jobs[0], inputs=list(range(len(domain)))), len(domain))
         for a in answers:  # an exception under enumeration: symbolic draws used beyond comparisons
             if a.get("kind") == "error":
                 raise NotEnumerable(f"the randomizer failed under enumeration ({a['message']})")
-        return _white(job["target"], domain, [_check(a) for a in answers], parsed, prior, declared, extra, depth,
-                      outputs)
+        checked = [_check(a) for a in answers]
+        try:
+            return _white(job["target"], domain, checked, parsed, prior, declared, extra, depth, outputs)
+        except Unexplored as cut:  # kept for the next level
+            last.update(answers=checked, depth=depth, cut=cut.enumerated)
+            raise
 
     return deepening(explore, seconds=seconds, claim=eps_d_claim(parsed))
+
+
+def _with_level_before(answer: dict, head: int, last: dict, depth: int,
+                       white: Callable[[list[dict], str], AuditReport]) -> AuditReport | None:
+    """The report on the rows of the level before (``last``) with input ``head``'s row replaced by its deeper
+    ``answer``, when it decides; ``None`` when it does not (or when the answers cannot be combined: values drawn
+    at import differ between them).  Its paths are those of both levels."""
+    answers = list(last["answers"])
+    if answer.get("fingerprint") != answers[head].get("fingerprint"):
+        return None
+    answers[head] = answer  # (the paths counted: those of the rows used, from both levels)
+    text = f"{last['depth']} draws not followed ({depth} for input #{head})"
+    try:
+        return white(answers, text)
+    except NotEnumerable:  # undecided on these rows (Unexplored), or not combinable: the whole level decides
+        return None
 
 
 def _one_process(pool: Pool, job: dict, n: int) -> list[dict]:
@@ -480,7 +516,8 @@ def _split(a: dict, inputs: list[int]) -> list[dict]:
 
 
 def _white(target: str, domain: list, answers: list[dict], parsed: list, prior: Any, declared: list | None,
-           extra: dict, depth: int = MAX_DEPTH, outputs: frozenset[str] | None = None) -> AuditReport:
+           extra: dict, depth: int = MAX_DEPTH, outputs: frozenset[str] | None = None,
+           depth_text: str | None = None) -> AuditReport:
     bits = [a.get("bits", {}).get(str(i)) for a, i in zip(answers, range(len(domain)))]
     if any(b is not None for b in bits):  # vectors of independent bits: the factorised channel
         if not all(b is not None for b in bits) or len({b["kind"] for b in bits}) != 1:
@@ -512,7 +549,7 @@ def _white(target: str, domain: list, answers: list[dict], parsed: list, prior: 
     if any(unexplored):  # a loop on draws: a certified lower bound only, violated or sampled
         e = Enumerated(list(order), rows, runs, rounding, unexplored)
         report = depth_bounded_report(target, domain, labels, e, parsed, extra, depth=depth, keys=list(order),
-                                      declared=outputs)
+                                      declared=outputs, depth_text=depth_text)
         if report is None:
             raise Unexplored(e, depth, closed=outputs is not None and len(order) == len(outputs))
         return report
