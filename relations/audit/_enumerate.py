@@ -285,6 +285,7 @@ def float_radius(values: Sequence[Any]) -> float:
 
 
 _FRESH: dict[tuple[Fraction, float], tuple[tuple[Fraction, Fraction], tuple[float, float] | None]] = {}
+_FRESH_FLOAT: dict[float, tuple[Fraction, float, tuple[tuple[Fraction, Fraction], tuple[float, float] | None]]] = {}
 
 
 @dataclass(eq=False)
@@ -300,6 +301,23 @@ class UniformDraw:
 
     def _below(self, t: Any) -> bool:
         """Branch on ``u < t``: True with probability ``(t - lo)/(hi - lo)`` (clipped)."""
+        if type(t) is float and self.fresh:  # the common case (rng.random() < p), its weights remembered by p
+            known = _FRESH_FLOAT.get(t)
+            if known is None:
+                q, err = exact_threshold(t)
+                if not 0 < q < 1:
+                    return self.below(q, err)
+                if len(_FRESH_FLOAT) > 4096:
+                    _FRESH_FLOAT.clear()
+                known = _FRESH_FLOAT[t] = (q, err, ((q, 1 - q), None if not err else (err / float(q),
+                                                                                    err / float(1 - q))))
+            q, err, branches = known
+            self.fresh = False
+            if self.replay.decide(*branches) == 0:
+                self.hi, self.hi_err = q, err
+                return True
+            self.lo, self.lo_err = q, err
+            return False
         return self.below(*exact_threshold(t))
 
     def below(self, t: Fraction, err: float) -> bool:

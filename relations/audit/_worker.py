@@ -125,8 +125,13 @@ def _size_at_least(value: Any, limit: int, depth: int = 0) -> int:
     return 1
 
 
+_SMALL = frozenset({int, float, bool, type(None)})
+
+
 def _bounded(value: Any) -> Any:
     """``value``, an output of the randomizer, checked against the limit of one answer (:class:`AnswerTooLarge`)."""
+    if type(value) in _SMALL:  # the common case: a number
+        return value
     if _size_at_least(value, _ANSWER[0]) > _ANSWER[0]:
         raise AnswerTooLarge(_ANSWER[0])
     return value
