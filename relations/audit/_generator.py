@@ -16,6 +16,7 @@ from fractions import Fraction
 from typing import Any
 
 from relations.audit._enumerate import (
+    FRESH,
     MAX_PATHS,
     THRESHOLD_ROUNDING,
     NotEnumerable,
@@ -198,6 +199,11 @@ class EnumeratingGenerator:
 
     def integers(self, low: int, high: int | None = None, size: Any = None, endpoint: bool = False, **_: Any) -> Any:
         """Uniform integers in ``[low, high)`` (``[low, high]`` with ``endpoint``); ``integers(n)`` is ``[0, n)``."""
+        replay = self._replay
+        if size is None:
+            known = replay.replayed()
+            if known is not FRESH:
+                return known
         if high is None:
             low, high = 0, low
         low, high = int(low), int(high) + (1 if endpoint else 0)
@@ -211,15 +217,18 @@ class EnumeratingGenerator:
         if (low, n) == (0, 2) and _too_many(size, 2):  # fair bits: kept factorised
             return (UniformVector(self._replay, size) < Fraction(1, 2)).astype(int)
 
-        if size is None and n > 2:
-            split = _split(low, n)
-            if split is not None:  # read only through one comparison: one branch per side
-                weights2, sides = split
-                if not weights2[1]:
-                    return sides[0]
-                if not weights2[0]:
-                    return sides[1]
-                return sides[self._replay.decide(weights2)]
+        if size is None:  # (the depth is kept on the replay, not in a local: locals here are part of the state)
+            replay.before = len(replay.trail)
+            if n > 2:
+                split = _split(low, n)
+                if split is not None:  # read only through one comparison: one branch per side
+                    weights2, sides = split
+                    if not weights2[1]:
+                        return replay.record(sides[0])
+                    if not weights2[0]:
+                        return replay.record(sides[1])
+                    return replay.record(sides[replay.decide(weights2)])
+            return replay.record(low + replay.decide(uniform_weights(n)))
         weights = uniform_weights(n)
 
         def one() -> int:
