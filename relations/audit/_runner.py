@@ -430,11 +430,12 @@ def _deepening(pool: Pool, job: dict, domain: list, parsed: list, prior: Any, de
         n = len(domain)
         head = deepen_first(last["cut"], eps_d_claim(parsed), outputs is not None) if last else 0
         rest_inputs = [i for i in range(n) if i != head]
-        size = max(1, -(-(n - 1) // BATCHES))  # inputs per job: a few per worker, not one job per input
+        workers = max(1, getattr(pool, "workers", 1))
+        # inputs per job: a few jobs per worker, not one job per input
+        size = max(1, -(-(n - 1) // min(BATCHES, BATCHES_PER_WORKER * workers)))
         groups = [[head]] + [rest_inputs[i:i + size] for i in range(0, n - 1, size)]
         jobs = [dict(job, task="enumerate", inputs=g, max_paths=max_paths, seconds=left, max_depth=depth)
                 for g in groups]
-        workers = max(1, getattr(pool, "workers", 1))
         # the first input's share: if it takes t, all take about t + t (n - 1) / workers, which must fit in left
         share = left * workers / (workers + n - 1)
         jobs[0]["seconds"] = share
@@ -503,6 +504,8 @@ def _one_process(pool: Pool, job: dict, n: int) -> list[dict]:
 #: Jobs the enumeration of a domain is cut into (each a run of inputs): enough for the workers to share, few
 #: enough that a job's fixed cost (finding the generators alive in the worker) is not paid once per input.
 BATCHES = 32
+#: At most this many of those jobs per worker (k-RR with k = 256 on one worker: 4 jobs of 64 inputs, not 32 of 8).
+BATCHES_PER_WORKER = 4
 
 
 def _split(a: dict, inputs: list[int]) -> list[dict]:

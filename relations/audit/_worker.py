@@ -367,13 +367,14 @@ def run_job(job: dict, cache: dict | None = None) -> dict:
             e = enumerate_channel(fn, [domain[i] for i in inputs], pass_rng=target.pass_rng or target.white is not None,
                                   max_paths=job.get("max_paths", 1_000_000) * len(inputs), allow_unexplored=True,
                                   seconds=job.get("seconds"), max_depth=job.get("max_depth"))
+            names = [(repr(k), output_label(k)) for k in e.outputs]  # each output's text made once, not per input
             for n, i in enumerate(inputs):
                 if e.factorised is not None:  # independent bits: the coordinate probabilities
                     f = e.factorised
                     bits[str(i)] = {"kind": f.kind, "radius": f.radius,
                                     "row": [f"{p.numerator}/{p.denominator}" for p in f.rows[n]]}
-                rows[str(i)] = [[repr(k), output_label(k), f"{p.numerator}/{p.denominator}"]
-                                for k, p in zip(e.outputs, e.rows[n] if e.rows else []) if p]
+                rows[str(i)] = [[key, label, f"{p.numerator}/{p.denominator}"]
+                                for (key, label), p in zip(names, e.rows[n] if e.rows else []) if p]
                 m = e.unexplored[n]
                 unexplored[str(i)] = f"{m.numerator}/{m.denominator}"
             return {"ok": True, "rows": rows, "runs": e.runs, "rounding": e.rounding, "unexplored": unexplored,
