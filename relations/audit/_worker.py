@@ -150,12 +150,36 @@ def encode_answer(answer: dict, limit: int | None = None) -> str:
     """
     limit = _ANSWER[0] if limit is None else limit
     pieces, size = [], 0
-    for piece in json.JSONEncoder().iterencode(answer):
+    for piece in _pieces(answer, 0):
         size += len(piece)
         if size > limit:
             return json.dumps({"ok": False, "kind": "limit", "message": str(AnswerTooLarge(limit))})
         pieces.append(piece)
     return "".join(pieces)
+
+
+def _pieces(value: Any, depth: int) -> Any:
+    """The text of ``value`` as ``json.dumps`` makes it, in pieces: the dicts of the first two levels item by item
+    (an answer, its rows), a list there in runs of :data:`_RUN` items, each run and anything deeper by
+    ``json.dumps`` at once (in C: the pure-Python ``iterencode`` spent a tenth of a worker's time on k-RR's
+    65,536 entries)."""
+    if depth < 2 and type(value) is dict and all(type(k) is str for k in value):
+        yield "{"
+        for n, (k, v) in enumerate(value.items()):
+            yield (", " if n else "") + json.dumps(k) + ": "
+            yield from _pieces(v, depth + 1)
+        yield "}"
+    elif depth < 3 and type(value) in (list, tuple) and len(value) > _RUN:
+        yield "["
+        for start in range(0, len(value), _RUN):
+            yield (", " if start else "") + json.dumps(value[start:start + _RUN])[1:-1]
+        yield "]"
+    else:
+        yield json.dumps(value)
+
+
+#: Items of a long list in an answer encoded at once (:func:`_pieces`).
+_RUN = 256
 
 
 def _timed(fn: Callable[..., Any]) -> Callable[..., Any]:
