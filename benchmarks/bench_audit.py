@@ -26,7 +26,9 @@ With ``--white-box`` it times the enumerating route instead, CPU time beside wal
    draws, each path replaying its prefix);
 3. the Canonne-Kamath-Steinke discrete Laplace sampler (scale 1, ``x + Z`` clamped to ``0..3``, written from
    the paper's algorithms with ``Fraction`` and ``random.randrange``): the enumeration of its four inputs to
-   depth 32 against 10,000 bare calls of the same function (``random`` not intercepted);
+   depth 32 against 10,000 bare calls of the same function (``random`` not intercepted); the discrete Gaussian
+   (``sigma^2 = 1``) clamped to ``0..3`` likewise, its input 3 to depth 40 (the loops' states recorded and
+   solved as a chain: what the second level of its audit enumerates first);
 4. the loop samplers of issue 42 as whole processes (``python -m relations.cli audit``, wall and CPU of the
    process and its workers, its verdict and route), each at a claim 5 % above and 5 % below its ``eps_d``
    (computed here from the closed form): the discrete Gaussian (``sigma^2 = 1``) clamped to ``0..3``,
@@ -143,6 +145,17 @@ def white_box() -> None:
         rows["CKS: paths, unexplored per input"] = [e.runs, f"{float(max(e.unexplored)):.2g}"]
         rows["CKS: bare call (us, wall/cpu)"] = [round(v * 1e6, 2) for v in bare]
         rows["CKS: per path / bare call (cpu)"] = round(spent[1] / e.runs / bare[1], 2)
+        wall, cpu = time.perf_counter(), time.process_time()
+        for i in range(10_000):
+            cks_samplers.clamped_gaussian(i & 3)
+        bare = (time.perf_counter() - wall) / 10_000, (time.process_time() - cpu) / 10_000
+        wall, cpu = time.perf_counter(), time.process_time()
+        e = enumerate_channel(cks_samplers.clamped_gaussian, [3], pass_rng=False, max_depth=40, allow_unexplored=True)
+        spent = time.perf_counter() - wall, time.process_time() - cpu
+        rows["CKS discrete Gaussian 0..3, input 3, depth 40 (s, wall/cpu)"] = [round(v, 2) for v in spent]
+        rows["CKS Gaussian: paths, unexplored"] = [e.runs, f"{float(max(e.unexplored)):.2g}"]
+        rows["CKS Gaussian: bare call (us, wall/cpu)"] = [round(v * 1e6, 2) for v in bare]
+        rows["CKS Gaussian: per path / bare call (cpu)"] = round(spent[1] / e.runs / bare[1], 2)
     for name, value in rows.items():
         print(f"  {name:58s} {value}")
     print(json.dumps(rows))

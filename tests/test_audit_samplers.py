@@ -369,3 +369,36 @@ def test_an_unclamped_sampler_claimed_just_below_its_eps_d_is_still_violated():
     bad = audit(_unclamped(1), domain=[0, 1, 2, 3], eps=2.9999, seconds=600)
     assert bad.verdict == "violated" and bad.route == "white-box (depth-bounded)"
     assert 2.9999 < _nats(bad.eps_d_lower) <= 3
+
+
+_TAILS = '''
+import random
+
+def tails(x):
+    """Fair coin flips counted until heads: input 0 answers 0 when the first flip is heads, input 1 when 36
+    tails came first; P(0 | 0) = 1/2, P(0 | 1) = 2^-36."""
+    n = 0
+    while random.randrange(2):
+        n += 1
+    return int(n != 0) if x == 0 else int(n < 36)
+'''
+
+
+def test_a_deeper_level_decides_on_the_input_that_held_the_interval(tmp_path):
+    """eps_d = ln(P(0 | 0) / P(0 | 1)) = 35 ln 2 (24.26), by hand.  Cut at 32 draws, input 1's unexplored mass
+    2^-32 bounds P(0 | 1) by 2^-32 only: lower end 31 ln 2 (21.49), below the claim 23.  The second level enumerates
+    input 1 first (x' of the lower end's witness) to 40 draws, and with input 0's row of the first level the
+    lower end (about 24.2) exceeds 23: violated without input 0 enumerated again, the reason saying so.  In this
+    process (audit) and as a target (audit_target, a worker)."""
+    from relations.audit._runner import audit_target
+
+    namespace: dict = {}
+    exec(compile(_TAILS, "<tails>", "exec"), namespace)
+    path = tmp_path / "tails.py"
+    path.write_text(_TAILS)
+    for report in (audit(namespace["tails"], domain=[0, 1], eps=23, seconds=600),
+                   audit_target(f"{path}:tails", domain=[0, 1], eps="23", workers=1)):
+        assert report.verdict == "violated" and report.route == "white-box (depth-bounded)"
+        assert "more than 32 draws not followed (40 for input #1)" in report.route_reason
+        low = report.eps_d_lower.split()[0]  # ln(q), q exact: at most the true ratio 2^35
+        assert low.startswith("ln(") and math.exp(23) < Fraction(low[3:-1]) <= 2**35

@@ -35,7 +35,7 @@ from fractions import Fraction
 from typing import Any
 
 __all__ = ["MAX_PATHS", "MAX_DEPTH", "FIRST_DEPTH", "MAX_DEEPENING", "DEEPENING_WORK", "next_depth", "MAX_OUTCOMES", "Truncated", "THRESHOLD_ROUNDING", "NotEnumerable", "HiddenRandomness",
-           "Replay", "Jump", "uniform_weights", "exact_threshold", "float_radius", "NUMPY_COMPARISONS", "UniformDraw",
+           "Replay", "FRESH", "Jump", "uniform_weights", "exact_threshold", "float_radius", "NUMPY_COMPARISONS", "UniformDraw",
            "ScaledDraw"]
 
 #: Relative rounding assumed for a float threshold or weight the code uses (``2**-42``, the
@@ -139,6 +139,10 @@ def uniform_weights(n: int) -> tuple[Fraction, ...]:
     return w
 
 
+#: :meth:`Replay.replayed`'s answer when the draw must be worked out.
+FRESH = object()
+
+
 class Replay:
     """Depth-first replay of the decision tree: forced choices, then first choices recorded.
 
@@ -167,6 +171,39 @@ class Replay:
         # mass missing from choices whose weights are lower bounds, all of it going to branches that are followed
         # (the index of the largest of independent draws, relations.audit._independent): unexplored, but confined
         self.confined = Fraction(0)
+        # the integer draws of this path (:meth:`replayed`): (draws before it, its value, its trail entry or None)
+        self.calls: list[tuple[int, Any, tuple[int, Sequence[Fraction]] | None]] = []
+        self.memo: list[tuple[int, Any, tuple[int, Sequence[Fraction]] | None]] = []  # those of the last path
+        self.memo_len = 0  # how many of them the path replays unchanged: those before its new choice
+        self.before = 0  # the draws on the path when the integer draw being worked out began
+
+    def replayed(self) -> Any:
+        """The value of the next integer draw of the path when it lies on the prefix the path shares with the last
+        one (the same state, the same call, the same choice: its value and weights as then), else :data:`FRESH`.
+
+        A path replays its prefix from the start; the code is deterministic given its draws (the first path of an
+        input is replayed to check it, :data:`~relations.audit._exact.REPLAYS`), so each integer draw of the
+        shared prefix hands back its value of the last path instead of being worked out again (which outcomes
+        the code compares, their weights), the discrete Gaussian's paths replaying 32 draws to make one."""
+        calls = self.calls
+        i = len(calls)
+        if i >= self.memo_len:
+            return FRESH
+        entry = self.memo[i]
+        if entry[0] != len(self.trail):  # (never: the prefix is replayed as it was)
+            self.memo_len = 0
+            return FRESH
+        if entry[2] is not None:
+            self.trail.append(entry[2])
+        calls.append(entry)
+        return entry[1]
+
+    def record(self, value: Any) -> Any:
+        """Note an integer draw worked out in full (:meth:`replayed`), made with :attr:`before` draws on the path:
+        its value ``value``."""
+        trail, before = self.trail, self.before
+        self.calls.append((before, value, trail[-1] if len(trail) > before else None))
+        return value
 
     def decide(self, weights: Sequence[Fraction], radii: Sequence[float] | None = None) -> int:
         """Pick a branch among ``weights`` (exact, summing to 1; zero-weight branches skipped).
@@ -227,6 +264,12 @@ class Replay:
                 self.trail = []
                 self.radius = 1.0
                 del self.keys[d + 1:]
+                calls = self.calls  # the integer draws made before the new choice are replayed as they were
+                self.memo, self.calls = calls, []
+                n = 0
+                while n < len(calls) and calls[n][0] < d:
+                    n += 1
+                self.memo_len = n
                 return True
             trail.pop()
         return False
@@ -288,6 +331,7 @@ def float_radius(values: Sequence[Any]) -> float:
 
 
 _FRESH: dict[tuple[Fraction, float], tuple[tuple[Fraction, Fraction], tuple[float, float] | None]] = {}
+_FRESH_FLOAT: dict[float, tuple[Fraction, float, tuple[tuple[Fraction, Fraction], tuple[float, float] | None]]] = {}
 
 
 @dataclass(eq=False)
@@ -303,6 +347,23 @@ class UniformDraw:
 
     def _below(self, t: Any) -> bool:
         """Branch on ``u < t``: True with probability ``(t - lo)/(hi - lo)`` (clipped)."""
+        if type(t) is float and self.fresh:  # the common case (rng.random() < p), its weights remembered by p
+            known = _FRESH_FLOAT.get(t)
+            if known is None:
+                q, err = exact_threshold(t)
+                if not 0 < q < 1:
+                    return self.below(q, err)
+                if len(_FRESH_FLOAT) > 4096:
+                    _FRESH_FLOAT.clear()
+                known = _FRESH_FLOAT[t] = (q, err, ((q, 1 - q), None if not err else (err / float(q),
+                                                                                    err / float(1 - q))))
+            q, err, branches = known
+            self.fresh = False
+            if self.replay.decide(*branches) == 0:
+                self.hi, self.hi_err = q, err
+                return True
+            self.lo, self.lo_err = q, err
+            return False
         return self.below(*exact_threshold(t))
 
     def below(self, t: Fraction, err: float) -> bool:

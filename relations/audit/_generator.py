@@ -16,6 +16,7 @@ from fractions import Fraction
 from typing import Any
 
 from relations.audit._enumerate import (
+    FRESH,
     MAX_PATHS,
     THRESHOLD_ROUNDING,
     NotEnumerable,
@@ -192,17 +193,27 @@ class EnumeratingGenerator:
 
         shape = (size,) if isinstance(size, int) else tuple(size)
         count = math.prod(shape)
-        return np.array([draw() for _ in range(count)], dtype=object).reshape(shape)
+        values: list[Any] = []  # a local, not a comprehension: the values drawn so far are part of the state at
+        while len(values) < count:  # the next draw (:mod:`relations.audit._states` reads locals, not the stack)
+            values.append(draw())
+        return np.array(values, dtype=object).reshape(shape)
 
     def integers(self, low: int, high: int | None = None, size: Any = None, endpoint: bool = False, **_: Any) -> Any:
         """Uniform integers in ``[low, high)`` (``[low, high]`` with ``endpoint``); ``integers(n)`` is ``[0, n)``."""
+        replay = self._replay
         if high is None:
             low, high = 0, low
         low, high = int(low), int(high) + (1 if endpoint else 0)
         if high <= low:
             raise ValueError("high <= low")
-        if size is None:  # the first draw of a list built element by element (report-noisy-max): kept factorised
+        if size is None:
+            # the first draw of a list built element by element (report-noisy-max): kept factorised; asked before
+            # the value of the prefix shared with the last path is handed back, so that each run meets the
+            # statement's first draw there, as the path before did (else a later element's draw is taken for it)
             draw_site(self, sys._getframe(1))
+            known = replay.replayed()
+            if known is not FRESH:
+                return known
         n = high - low
         if n > self._replay.max_outcomes:
             raise NotEnumerable(f"a draw of integers in [{low}, {high}) has more than {self._replay.max_outcomes} "
@@ -216,15 +227,18 @@ class EnumeratingGenerator:
                 draw_site(self, sys._getframe(1), vector)  # the rest of the function may run with it
                 return vector
 
-        if size is None and n > 2:
-            split = _split(low, n)
-            if split is not None:  # read only through one comparison: one branch per side
-                weights2, sides = split
-                if not weights2[1]:
-                    return sides[0]
-                if not weights2[0]:
-                    return sides[1]
-                return sides[self._replay.decide(weights2)]
+        if size is None:  # (the depth is kept on the replay, not in a local: locals here are part of the state)
+            replay.before = len(replay.trail)
+            if n > 2:
+                split = _split(low, n)
+                if split is not None:  # read only through one comparison: one branch per side
+                    weights2, sides = split
+                    if not weights2[1]:
+                        return replay.record(sides[0])
+                    if not weights2[0]:
+                        return replay.record(sides[1])
+                    return replay.record(sides[replay.decide(weights2)])
+            return replay.record(low + replay.decide(uniform_weights(n)))
         weights = uniform_weights(n)
 
         def one() -> int:

@@ -137,7 +137,10 @@ def _global_patches(current: Any) -> list[tuple[Any, str, Any]]:
                 k: int = 1) -> list[Any]:
         if cum_weights is not None:
             weights = [c - (cum_weights[i - 1] if i else 0) for i, c in enumerate(cum_weights)]
-        return [g().choice(list(population), p=weights) for _ in range(k)]
+        chosen: list[Any] = []  # a local, not a comprehension: the choices so far are state at the next draw
+        while len(chosen) < k:
+            chosen.append(g().choice(list(population), p=weights))
+        return chosen
 
     draws: dict[str, Any] = {"random": lambda: g().random(), "randint": _through(lambda a, b: int(g().integers(a, b + 1))),
              "randrange": randrange, "choice": lambda seq: g().choice(list(seq)), "shuffle": lambda x: g().shuffle(x),
@@ -226,7 +229,10 @@ def _entropy_patches(current: Any, g: Callable[[], Any], draws: dict[str, Any]) 
             raise ValueError("negative argument not allowed")
         if n > ENTROPY_BYTES:
             refuse(f"{name}({n}): 2^{8 * n} outcomes, beyond the path limit of {MAX_PATHS:,}")
-        return bytes(int(g().integers(0, 256)) for _ in range(n))
+        drawn: list[int] = []  # a local, not a generator expression: the bytes so far are state at the next draw
+        while len(drawn) < n:
+            drawn.append(int(g().integers(0, 256)))
+        return bytes(drawn)
 
     @_through
     def below(name: str, n: Any) -> int:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import inspect
 import math
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -18,7 +19,7 @@ from typing import Any
 
 from relations.audit._blackbox import REPEATS, SampleAudit, sample_audit
 from relations.audit._enumerate import MAX_DEPTH, NotEnumerable
-from relations.audit._exact import Enumerated, Unexplored, deepening, enumerate_channel, mass_text
+from relations.audit._exact import Enumerated, Unexplored, deepen_first, deepening, enumerate_channel, mass_text
 from relations.audit._options import AuditOptions
 from relations.audit._outputs import output_label
 from relations.audit._proven import Refused, proven_outputs  # first: it keeps the real builtins before user code
@@ -283,25 +284,56 @@ def audit(fn: Callable[..., Any], *, domain: Sequence[Any], eps: Any = None, cla
     name: str = target or getattr(fn, "__qualname__", None) or repr(fn)
 
     proofs: list[tuple[frozenset[str] | None, str]] = []  # the outputs proven from the source, once, when needed
+    last: list[tuple[int, Enumerated, bool]] = []  # the level before: its depth, its rows, whether it had an upper end
+
+    def known_outputs(e: Enumerated) -> tuple[Any, str]:
+        """The outputs for an upper end: declared, or proven from the source (with the proof's text)."""
+        if declared is not None or e.outputs_known:
+            return declared, ""
+        if not proofs:
+            proofs.append(prove_outputs(fn, domain, pass_rng=pass_rng))
+        return proofs[0]
 
     def explore(depth: int, left: float) -> AuditReport | Enumerated:
-        e = enumerate_channel(_timed(fn), domain, pass_rng=pass_rng, max_paths=o.max_paths, allow_unexplored=True,
-                              max_depth=depth, seconds=left)
+        def enumerated(inputs: Sequence[Any], seconds: float) -> Enumerated:
+            return enumerate_channel(_timed(fn), inputs, pass_rng=pass_rng, max_paths=o.max_paths,
+                                     allow_unexplored=True, max_depth=depth, seconds=seconds)
+        if last and len(domain) > 1:  # a deeper level: first the input that holds the interval back
+            before, cut, closed = last[-1]
+            head = deepen_first(cut, eps_d_claim(parsed), closed)
+            start = time.monotonic()
+            one = enumerated([domain[head]], left)
+            if one.factorised is None and cut.factorised is None:
+                mixed = cut.replaced(head, one)
+                outs, proven = known_outputs(mixed)
+                report = depth_bounded_report(name, domain, [output_label(k) for k in mixed.outputs], mixed, parsed,
+                                              depth=before, declared=outs, keys=[repr(k) for k in mixed.outputs],
+                                              proven=proven if outs is not None else "",
+                                              depth_text=f"{before} draws not followed ({depth} for input #{head})")
+                if report is not None:
+                    return report
+            others = [x for i, x in enumerate(domain) if i != head]
+            rest = enumerated(others, left - (time.monotonic() - start))
+            e = rest if rest.factorised is not None or one.factorised is not None else Enumerated(
+                rest.outputs, rest.rows[:head] + [[Fraction(0)] * len(rest.outputs)] + rest.rows[head:], rest.runs,
+                rest.rounding, rest.unexplored[:head] + (Fraction(0),) + rest.unexplored[head:]).replaced(head, one)
+            if e.factorised is not None or one.factorised is not None:
+                e = enumerated(domain, left - (time.monotonic() - start))  # (not a loop: every input at once)
+        else:
+            e = enumerated(domain, left)
         if e.factorised is not None:
             return factorised_report(name, domain, e.factorised, parsed, e.runs)
         if e.complete:
             return e
         labels = [output_label(k) for k in e.outputs]  # violated on a certified lower bound, or deeper, or sampled
         keys = [repr(k) for k in e.outputs]
-        outputs, proven = declared, ""
-        if outputs is None and not e.outputs_known:
-            if not proofs:
-                proofs.append(prove_outputs(fn, domain, pass_rng=pass_rng))
-            outputs, proven = proofs[0]
+        outputs, proven = known_outputs(e)
         report = depth_bounded_report(name, domain, labels, e, parsed, depth=depth, declared=outputs,
                                       keys=keys, proven=proven if outputs is not None else "")
         if report is None:
-            raise Unexplored(e, depth, closed=e.outputs_known or (outputs is not None and set(keys) == outputs))
+            closed = e.outputs_known or (outputs is not None and set(keys) == outputs)
+            last.append((depth, e, closed))
+            raise Unexplored(e, depth, closed=closed)
         return report
 
     def calls() -> AuditReport | Enumerated:
@@ -368,7 +400,7 @@ def factorised_report(name: str, domain: Sequence[Any], f: Any, claims: Sequence
 
 def depth_bounded_report(name: str, domain: Sequence[Any], outputs: Sequence[str], e: Any, claims: Sequence[Any],
                          extra: dict | None = None, *, depth: int = MAX_DEPTH, keys: Sequence[str] | None = None,
-                         declared: Any = None, proven: str = "") -> AuditReport | None:
+                         declared: Any = None, proven: str = "", depth_text: str | None = None) -> AuditReport | None:
     """The report of an enumeration cut at its depth (a loop on draws): ``violated`` when the certified lower
     bound on ``eps_d`` (:meth:`~relations.audit._exact.Enumerated.eps_d_lower`) exceeds an ``eps_d`` claim,
     decided exactly; ``consistent`` when the outputs were declared (``declared``: the ``repr`` of the output keys
@@ -378,6 +410,8 @@ def depth_bounded_report(name: str, domain: Sequence[Any], outputs: Sequence[str
     (the text of a :class:`~relations.audit._proven.ProvenOutputs`), ``declared`` was proven from the source rather
     than declared: the report says so, and an output outside it contradicts the proof, which is then not used
     (``None``: no upper end), never certified.
+    ``depth_text`` says how deep the paths were followed when the inputs were not all followed to ``depth`` (the
+    reason's ``paths of more than ...``).
 
     Raises
     ------
@@ -389,7 +423,7 @@ def depth_bounded_report(name: str, domain: Sequence[Any], outputs: Sequence[str
     q, where = e.eps_d_lower()
     lower = _ln(q)
     mass = mass_text(max(e.unexplored))
-    reason = f"paths of more than {depth} draws not followed, unexplored mass up to {mass} per input"
+    reason = f"paths of more than {depth_text or f'{depth} draws not followed'}, unexplored mass up to {mass} per input"
     failed = [c for c in claims if c.name == "eps_d" and c.op in ("<=", "<")
               and (compare(lower, c.bound) or 0) > 0]
     if failed:

@@ -20,7 +20,7 @@ from typing import Any
 
 from relations.audit._blackbox import CHUNK, sequential
 from relations.audit._enumerate import MAX_DEPTH, NotEnumerable
-from relations.audit._exact import Enumerated, Unexplored, deepening
+from relations.audit._exact import Enumerated, Unexplored, deepen_first, deepening
 from relations.audit._options import WHITE_BOX_SECONDS, AuditOptions
 from relations.audit._outputs import output_real
 from relations.audit._pool import Pool
@@ -429,51 +429,88 @@ def _deepening(pool: Pool, job: dict, domain: list, parsed: list, prior: Any, de
                max_paths: int, seconds: float, outputs: frozenset[str] | None = None,
                prove: Callable[[], dict] | None = None) -> AuditReport:
     """The white-box report, deepening a loop on draws: when the paths cut at one depth leave the claims
-    undecided, the depth is doubled (:func:`~relations.audit._exact.deepening`); then :class:`Unexplored`, from
-    the deepest level run, sends the audit to sampling.  One budget for the whole route: ``seconds`` is spent by
-    all inputs together.  The first input is enumerated alone, within its share of the budget (``seconds x
+    undecided, the next level goes deeper (:func:`~relations.audit._exact.deepening`); then :class:`Unexplored`,
+    from the deepest level run, sends the audit to sampling.  One budget for the whole route: ``seconds`` is spent
+    by all inputs together.  The first input is enumerated alone, within its share of the budget (``seconds x
     workers / (workers + inputs - 1)``: what each input may take for all to finish); when it runs past its
     share, or its time, times the inputs left over the workers, would exceed the budget, every input is
     sampled at once (not one budget spent per input).  Without ``outputs``, a loop cut at a depth asks ``prove()``
     for the outputs proven from the source (a worker's answer to the ``outputs`` job), used as if declared when the
-    worker that proved them had imported the module as the enumerating ones did (the same fingerprint)."""
+    worker that proved them had imported the module as the enumerating ones did (the same fingerprint).
+
+    On a deeper level, the input enumerated first is the one whose unexplored mass holds the interval back
+    (:func:`~relations.audit._exact.deepen_first`), and its new row is tried with the other inputs' rows of the level before: each row,
+    at any depth, encloses the true one, so a claim decided on those rows is decided (a wrong claim is often
+    ``violated`` once that one input is deeper, without the others)."""
+    last: dict[str, Any] = {}  # the level before: its answers (one per input), its depth, its enumeration
+
     def explore(depth: int, left: float) -> AuditReport:
         n = len(domain)
-        size = max(1, -(-(n - 1) // BATCHES))  # inputs per job: a few per worker, not one job per input
-        groups = [[0]] + [list(range(i, min(n, i + size))) for i in range(1, n, size)]
+        head = deepen_first(last["cut"], eps_d_claim(parsed), last["closed"]) if last else 0
+        rest_inputs = [i for i in range(n) if i != head]
+        workers = max(1, getattr(pool, "workers", 1))
+        # inputs per job: a few jobs per worker, not one job per input
+        size = max(1, -(-(n - 1) // min(BATCHES, BATCHES_PER_WORKER * workers)))
+        groups = [[head]] + [rest_inputs[i:i + size] for i in range(0, n - 1, size)]
         jobs = [dict(job, task="enumerate", inputs=g, max_paths=max_paths, seconds=left, max_depth=depth)
                 for g in groups]
-        workers = max(1, getattr(pool, "workers", 1))
         # the first input's share: if it takes t, all take about t + t (n - 1) / workers, which must fit in left
         share = left * workers / (workers + n - 1)
         jobs[0]["seconds"] = share
         start = time.monotonic()
-        answers = _split(pool.map(jobs[:1])[0], groups[0])  # the first input alone: can the others finish?
+        first = _split(pool.map(jobs[:1])[0], groups[0])  # the first input alone: can the others finish?
         spent = time.monotonic() - start
-        if not answers[0].get("ok") and answers[0].get("kind") == "not-enumerable" and n > 1 and share < left \
+        if not first[0].get("ok") and first[0].get("kind") == "not-enumerable" and n > 1 and share < left \
                 and spent >= share:
             raise NotEnumerable(f"the white-box time budget of {seconds:g} s would run out before the {n} inputs "
                                 f"finish: the first input alone used its share, {share:.3g} s of the {left:.3g} s "
-                                f"left ({answers[0].get('message')}); every input is sampled")
-        if answers[0].get("ok") and n > 1:
+                                f"left ({first[0].get('message')}); every input is sampled")
+        if last and first[0].get("ok") and n > 1:
+            early = _with_level_before(first[0], head, last, depth, lambda answers, text: _white(
+                job["target"], domain, answers, parsed, prior, declared, extra, last["depth"], outputs, prove, text))
+            if early is not None:
+                return early
+        by_input = {head: first[0]}
+        if first[0].get("ok") and n > 1:
             ahead = spent * (n - 1) / workers
             if spent + ahead > left:
                 raise NotEnumerable(f"the white-box route would take about {spent + ahead:.0f} s for the {n} inputs "
                                     f"(the first took {spent:.2g} s), beyond its budget of {left:g} s: every input "
                                     "is sampled")
             rest = [dict(j, seconds=left - spent) for j in jobs[1:]]
-            answers += [one for g, a in zip(groups[1:], pool.map(rest)) for one in _split(a, g)]
+            by_input.update({i: one for g, a in zip(groups[1:], pool.map(rest)) for i, one in zip(g, _split(a, g))})
         elif n > 1:
-            answers += [answers[0]] * (n - 1)
+            by_input.update({i: first[0] for i in rest_inputs})
+        answers = [by_input[i] for i in range(n)]
         if len({a.get("fingerprint") for a in answers if a.get("ok")}) > 1:  # a value drawn at import differs
             answers = _one_process(pool, dict(jobs[0], inputs=list(range(len(domain)))), len(domain))
         for a in answers:  # an exception under enumeration: symbolic draws used beyond comparisons
             if a.get("kind") == "error":
                 raise NotEnumerable(f"the randomizer failed under enumeration ({a['message']})")
-        return _white(job["target"], domain, [_check(a) for a in answers], parsed, prior, declared, extra, depth,
-                      outputs, prove)
+        checked = [_check(a) for a in answers]
+        try:
+            return _white(job["target"], domain, checked, parsed, prior, declared, extra, depth, outputs, prove)
+        except Unexplored as cut:  # kept for the next level
+            last.update(answers=checked, depth=depth, cut=cut.enumerated, closed=cut.closed)
+            raise
 
     return deepening(explore, seconds=seconds, claim=eps_d_claim(parsed))
+
+
+def _with_level_before(answer: dict, head: int, last: dict, depth: int,
+                       white: Callable[[list[dict], str], AuditReport]) -> AuditReport | None:
+    """The report on the rows of the level before (``last``) with input ``head``'s row replaced by its deeper
+    ``answer``, when it decides; ``None`` when it does not (or when the answers cannot be combined: values drawn
+    at import differ between them).  Its paths are those of both levels."""
+    answers = list(last["answers"])
+    if answer.get("fingerprint") != answers[head].get("fingerprint"):
+        return None
+    answers[head] = answer  # (the paths counted: those of the rows used, from both levels)
+    text = f"{last['depth']} draws not followed ({depth} for input #{head})"
+    try:
+        return white(answers, text)
+    except NotEnumerable:  # undecided on these rows (Unexplored), or not combinable: the whole level decides
+        return None
 
 
 def _one_process(pool: Pool, job: dict, n: int) -> list[dict]:
@@ -485,6 +522,8 @@ def _one_process(pool: Pool, job: dict, n: int) -> list[dict]:
 #: Jobs the enumeration of a domain is cut into (each a run of inputs): enough for the workers to share, few
 #: enough that a job's fixed cost (finding the generators alive in the worker) is not paid once per input.
 BATCHES = 32
+#: At most this many of those jobs per worker (k-RR with k = 256 on one worker: 4 jobs of 64 inputs, not 32 of 8).
+BATCHES_PER_WORKER = 4
 
 
 def _split(a: dict, inputs: list[int]) -> list[dict]:
@@ -500,7 +539,7 @@ def _split(a: dict, inputs: list[int]) -> list[dict]:
 
 def _white(target: str, domain: list, answers: list[dict], parsed: list, prior: Any, declared: list | None,
            extra: dict, depth: int = MAX_DEPTH, outputs: frozenset[str] | None = None,
-           prove: Callable[[], dict] | None = None) -> AuditReport:
+           prove: Callable[[], dict] | None = None, depth_text: str | None = None) -> AuditReport:
     bits = [a.get("bits", {}).get(str(i)) for a, i in zip(answers, range(len(domain)))]
     if any(b is not None for b in bits):  # vectors of independent bits: the factorised channel
         if not all(b is not None for b in bits) or len({b["kind"] for b in bits}) != 1:
@@ -539,7 +578,7 @@ def _white(target: str, domain: list, answers: list[dict], parsed: list, prior: 
                                                         for a in answers):
                 outputs, proven = frozenset(proof["outputs"]), proof["text"]
         report = depth_bounded_report(target, domain, labels, e, parsed, extra, depth=depth, keys=list(order),
-                                      declared=outputs, proven=proven)
+                                      declared=outputs, proven=proven, depth_text=depth_text)
         if report is None:
             raise Unexplored(e, depth, closed=e.outputs_known or (outputs is not None and set(order) == outputs))
         return report

@@ -486,36 +486,44 @@ def compared_with(frame: Any, is_draw: Any = None) -> tuple[str, Any] | None:
 
 
 class _Pickler(pickle.Pickler):
-    """Values by value; modules, functions, classes, code and the audit's generator by identity."""
+    """Values by value; modules, functions, classes, code and the audit's generator by identity.
+
+    Everything is decided in :meth:`reducer_override`, which the pickler calls for every object but the atoms
+    (numbers, strings, bytes, ``None``), each once: a ``persistent_id`` would be called for every object, the
+    atoms too (most of a state's objects are its names and numbers)."""
 
     def __init__(self, file: Any, tokens: tuple[type, ...]):
         super().__init__(file, protocol=pickle.HIGHEST_PROTOCOL)
         self.tokens = tokens
 
-    def persistent_id(self, obj: Any) -> Any:
-        if type(obj) in _PLAIN:  # the common case first: numbers and strings are values
-            return None
-        if isinstance(obj, self.tokens):  # the audit's generator and replay: one per run, all alike
-            return type(obj).__name__
+    def reducer_override(self, obj: Any) -> Any:
+        """The audit's generator and replay by their type's name (one per run, all alike); modules, builtins, code
+        and classes other than the user's by identity (a builtin method bound to an object by that object); a
+        function by its code, the values of its cells, its defaults and its attributes; the user's class by
+        identity and its attributes; a ``random.Random`` not seeded in the run by identity and its attributes (its
+        draws are enumerated, so its generator state never moves, but the code may keep fields on it)."""
+        kind = type(obj)
+        if kind in _CONTAINERS:  # the common case first: containers by value
+            return NotImplemented
+        if kind is Fraction:  # (its own reduction goes through str)
+            return _function, ("Fraction", obj.numerator, obj.denominator)
+        if kind is types.FunctionType:
+            if obj is _function:
+                return NotImplemented
+            cells = tuple(c.cell_contents if _filled(c) else _EMPTY for c in obj.__closure__ or ())
+            return _function, (id(obj.__code__), cells, obj.__defaults__, obj.__kwdefaults__, obj.__dict__ or None)
+        if isinstance(obj, self.tokens):
+            return _function, (kind.__name__,)
         if isinstance(obj, _BY_IDENTITY) and not (isinstance(obj, type) and _user_class(obj)) and not (
                 isinstance(obj, types.BuiltinMethodType) and not isinstance(obj.__self__, (types.ModuleType, type))
                 and obj.__self__ is not None):  # a bound method of a builtin object (acc.append): by its object
-            return id(obj)
-        return None
-
-    def reducer_override(self, obj: Any) -> Any:
-        """A function by its code, the values of its cells, its defaults and its attributes; the user's class by
-        identity and its attributes; a ``random.Random`` not seeded in the run by identity and its attributes (its
-        draws are enumerated, so its generator state never moves, but the code may keep fields on it)."""
-        if type(obj) is types.FunctionType and obj is not _function:
-            cells = tuple(c.cell_contents if _filled(c) else _EMPTY for c in obj.__closure__ or ())
-            return _function, (id(obj.__code__), cells, obj.__defaults__, obj.__kwdefaults__, obj.__dict__ or None)
+            return _function, ("id", id(obj))
         if isinstance(obj, type) and _user_class(obj):
             return _function, (id(obj), _class_fields(obj))
         if isinstance(obj, _random.Random) and not getattr(obj, "_relations_reseeded", False):
             return _function, (id(obj), {k: v for k, v in vars(obj).items() if not k.startswith("_relations")})
-        if _user_class(type(obj)) and _custom_pickling(type(obj)):  # its own pickling may leave fields out
-            return _function, (type(obj), _fields(obj))
+        if _user_class(kind) and _custom_pickling(kind):  # its own pickling may leave fields out
+            return _function, (kind, _fields(obj))
         if isinstance(obj, _CACHED):  # functools.cache: its entries cannot be read (a cached draw is state)
             if obj.cache_info().currsize:
                 raise TypeError("a functools cache with entries")
@@ -523,9 +531,9 @@ class _Pickler(pickle.Pickler):
         return NotImplemented
 
 
+_CONTAINERS = frozenset({tuple, list, dict, set, frozenset})
 _CACHED = type(functools.cache(len))
 _EMPTY = "<empty cell>"
-_PLAIN = frozenset({int, float, str, bytes, bool, type(None), complex})
 
 
 def _function(*parts: Any) -> None:  # pragma: no cover - never unpickled: the bytes are only compared
