@@ -13,7 +13,10 @@ generator, a function) and, for the integer kinds, an interval holding the numbe
 ``while`` narrow an integer variable compared with a bounded integer; loops are iterated to a fixed point,
 their counters widened to unbounded; a ``return`` adds its value.  The set is the integers of the interval,
 once per integer kind returned (``np`` and ``int`` are one output, :func:`~relations.audit._outputs.output_key`;
-``True`` and ``1`` are two).
+``True`` and ``1`` are two).  numpy scalars follow numpy's rules: a comparison with a numpy operand is an
+``npbool`` (``np.True_ + True`` is ``np.True_``: arithmetic on it with a bool refuses), a float computed with one
+an ``npfloat``, and a numpy integer constant is known only as an ``np.int64`` (narrower ones wrap inside the
+intervals).
 
 Soundness comes before reach: anything not understood refuses (:class:`Refused`, with the reason), and the
 audit keeps the lower end only.  In particular: an operation on a value of unknown type (it could run any
@@ -58,7 +61,11 @@ MAX_PROVEN = 4096
 INF = math.inf
 #: Integer kinds (the interval of a value describes them), and the kinds a value may have at all.
 _INTS = frozenset({"int", "np", "bool"})
-_NUMBERS = _INTS | {"frac", "float"}
+_NUMBERS = _INTS | {"frac", "float", "npfloat", "npbool"}
+#: Kinds of numpy scalars: a comparison with one of them is a numpy bool (``npbool``), whose ``+`` and ``*`` with a
+#: bool are logical (``np.True_ + True`` is ``np.True_``) and whose ``//`` is an ``np.int8``; ``npfloat`` is an
+#: ``np.float64`` (a float, but compared it gives a numpy bool).
+_NUMPY = frozenset({"np", "npfloat", "npbool"})
 #: A numpy integer's arithmetic wraps around at its width: past these bounds, its interval is unbounded.
 _NP_SAFE = 2**31
 #: Iterations of a loop before its intervals are widened, and in all (then the proof refuses).
@@ -120,6 +127,7 @@ def _kind(kind: str, obj: Any = None) -> _V:
 
 
 _BOOL = _V(frozenset({"bool"}), 0, 1)
+_EITHER_BOOL = _V(frozenset({"bool", "npbool"}), 0, 1)
 _NONE = _kind("none")
 
 
@@ -487,6 +495,8 @@ class _Analysis:
             _numbers(v)
             if v.kinds & {"unif"}:
                 raise Refused("arithmetic on a uniform draw")
+            if "npbool" in v.kinds:
+                raise Refused(f"line {node.lineno}: a sign on a numpy bool")
             ints = frozenset({"np"} if "np" in v.kinds else {"int"}) if v.kinds & _INTS else frozenset()
             kinds = (v.kinds - _INTS) | ints
             if isinstance(node.op, ast.USub):
@@ -521,7 +531,7 @@ class _Analysis:
                 _numbers(a, b)
                 if "unif" in a.kinds and "unif" in b.kinds:
                     raise Refused(f"line {node.lineno}: two uniform draws compared")
-            return _BOOL
+            return _EITHER_BOOL if any(v.kinds & _NUMPY for v in values) else _BOOL
         if isinstance(node, ast.Attribute):
             base = self.expr(node.value, env, frame)
             if base.kinds == frozenset({"frac"}) and node.attr in ("numerator", "denominator"):
@@ -577,6 +587,11 @@ class _Analysis:
         np_kind = "np" in a.kinds or "np" in b.kinds
         if np_kind and (a.kinds | b.kinds) & {"frac"}:
             raise Refused("arithmetic mixing a numpy integer and a Fraction")
+        if "npbool" in a.kinds | b.kinds:
+            if a.kinds & {"bool", "npbool"} and b.kinds & {"bool", "npbool"}:
+                raise Refused("arithmetic on a numpy bool and a bool (logical in numpy, np.int8 for // and %)")
+            a, b = _npbool_as_int(a), _npbool_as_int(b)  # with a number: an np.int64 or np.float64, as numpy's
+            return self.binop(op, a, b)
         for ka in a.kinds:
             for kb in b.kinds:
                 kinds |= _result_kinds(op, ka, kb, b)
@@ -651,8 +666,8 @@ class _Analysis:
             raise Refused(f"line {node.lineno}: choice of something other than a list or tuple written out")
         # the enumerator hands the item back; numpy (sampling) a numpy scalar of the array's type: a numpy integer
         # (a bool among integers becomes one), or a numpy bool when all are bools
-        if generator and kinds - {"bool"}:
-            kinds = kinds | {"int", "np"}
+        if generator:
+            kinds = kinds | ({"int", "np"} if kinds - {"bool"} else {"npbool"})
         return _int(lo, hi, kinds)
 
 
@@ -673,8 +688,22 @@ _NEGATED = {ast.Lt: ast.GtE, ast.LtE: ast.Gt, ast.Gt: ast.LtE, ast.GtE: ast.Lt, 
 _SWAPPED = {ast.Lt: ast.Gt, ast.LtE: ast.GtE, ast.Gt: ast.Lt, ast.GtE: ast.LtE, ast.Eq: ast.Eq, ast.NotEq: ast.NotEq}
 
 
+def _npbool_as_int(v: _V) -> _V:
+    """``v`` with its numpy bool as the ``np.int64`` 0 or 1 it is in arithmetic with a number other than a bool."""
+    if "npbool" not in v.kinds:
+        return v
+    return _V((v.kinds - {"npbool"}) | {"np"}, min(v.lo, 0), max(v.hi, 1))
+
+
 def _result_kinds(op: ast.operator, ka: str, kb: str, b: _V) -> set[str]:
-    """The kinds of ``a OP b`` for ``a`` of kind ``ka`` and ``b`` of kind ``kb``."""
+    """The kinds of ``a OP b`` for ``a`` of kind ``ka`` and ``b`` of kind ``kb`` (a float with a numpy operand is
+    an ``np.float64``)."""
+    numpy = ka in _NUMPY or kb in _NUMPY
+    kinds = _python_result_kinds(op, "float" if ka == "npfloat" else ka, "float" if kb == "npfloat" else kb, b)
+    return {"npfloat" if k == "float" and numpy else k for k in kinds}
+
+
+def _python_result_kinds(op: ast.operator, ka: str, kb: str, b: _V) -> set[str]:
     ints = ka in _INTS and kb in _INTS
     if isinstance(op, (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod)) and ints:
         return {"np" if "np" in (ka, kb) else "int"}
@@ -842,7 +871,7 @@ def _of(obj: Any) -> _V:
         return _kind("Fraction", obj)
     numpy = sys.modules.get("numpy")
     if numpy is not None:
-        if isinstance(obj, numpy.integer) and not isinstance(obj, numpy.bool_):
+        if kind is numpy.int64:  # a narrower or unsigned one wraps around inside the intervals: unknown
             return _V(frozenset({"np"}), int(obj), int(obj))
         if obj is numpy and _genuine(numpy, ["clip"]):
             return _kind("numpy", obj)
@@ -918,7 +947,7 @@ def proven_outputs(fn: Callable[..., Any], domain: Sequence[Any], *, pass_rng: b
         raise
     except (RecursionError, MemoryError, ValueError, TypeError, AttributeError, OverflowError) as exc:
         raise Refused(f"the analysis gave up ({type(exc).__name__}: {exc})") from None  # unsure: no set
-    odd = result.kinds - _INTS
+    odd = result.kinds - _INTS - {"npbool"}
     if odd:
         raise Refused(f"the function may return {' or '.join(sorted(odd))} (not only integers)")
     lo, hi = result.lo, result.hi
@@ -930,7 +959,9 @@ def proven_outputs(fn: Callable[..., Any], domain: Sequence[Any], *, pass_rng: b
         if hi - lo + 1 > MAX_PROVEN:
             raise Refused(f"the function may return {hi - lo + 1} integers, more than {MAX_PROVEN}")
         values += range(lo, hi + 1)
-    if "bool" in result.kinds:
+    if "npbool" in result.kinds:  # a numpy bool, the output of a Python bool: either
+        values += [False, True]
+    elif "bool" in result.kinds:
         values += [b for b in (False, True) if lo <= int(b) <= hi]
     where = f"{os.path.basename(fn.__code__.co_filename)}:{node.lineno} ({fn.__qualname__})"
     return ProvenOutputs(tuple(values), where)

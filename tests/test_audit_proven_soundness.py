@@ -1,0 +1,183 @@
+"""Attacks on the soundness of the outputs proven from the source (relations/audit/_proven.py).
+
+A proven set that misses an output the code can return gives a wrong ``consistent``: the enumeration cut at a
+depth never sees a stray output that only comes after many draws, and the upper end of ``eps_d`` trusts the proof.
+Each case here is code whose proven set (before the fixes) missed an output: the proof must now refuse, or hold
+every output.  The outputs are checked independently of the proof, by running the code with scripted draws that
+return what numpy's ``Generator`` returns (``np.int64`` from ``integers``, the item of an array from ``choice``:
+``np.True_`` for a list of bools), and comparing their output keys with the proven ones."""
+
+from __future__ import annotations
+
+import math
+import warnings
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from relations.audit import audit
+from relations.audit._enumerate import NotEnumerable
+from relations.audit._outputs import output_key
+from relations.audit._proven import Refused, proven_outputs
+
+DOMAIN = [0, 1, 2, 3]
+LN8 = math.log(8)
+
+
+class Scripted:
+    """Draws as numpy's Generator returns them (the types: np.int64, an item of an np.array), in a given order."""
+
+    def __init__(self, picks):
+        self.picks = list(picks)
+
+    def integers(self, low, high=None, endpoint=False):
+        return np.int64(self.picks.pop(0))
+
+    def choice(self, items, p=None):
+        return np.array(items)[self.picks.pop(0)]
+
+
+def _returned(fn, scripts):
+    """The output keys ``fn`` returns on each input of the domain under each script (a path that fails is none)."""
+    out = set()
+    for x in DOMAIN:
+        for picks in scripts:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # numpy's overflow warnings: the wrapped value is what returns
+                try:
+                    out.add((x, repr(output_key(fn(x, rng=Scripted(picks))))))
+                except (ArithmeticError, TypeError, IndexError):
+                    pass
+    return out
+
+
+def _sound(fn, scripts):
+    """The proof refuses, or holds every output the code returns under the scripts; the outputs found not proven."""
+    try:
+        proof = proven_outputs(fn, DOMAIN, pass_rng=True)
+    except Refused:
+        return []
+    keys = {repr(output_key(v)) for v in proof.values}
+    return sorted(key for key in _returned(fn, scripts) if key[1] not in keys)
+
+
+_PICKS = [[a, b, c] for a in (0, 1) for b in (0, 1) for c in (0, 1)]
+
+
+# -- numpy booleans: a comparison with a numpy operand is an np.bool_, whose + and * are logical ---------------------
+
+def npbool_compared(x, rng):
+    """np.clip gives an np.int64; (y < 0) is np.False_, and np.False_ + (x == 0) is np.bool_(x == 0): True only
+    from input 0 (as Python bools it would be the int 1, inside the clamp)."""
+    y = np.clip(x + rng.integers(-1, 2), 0, 3)
+    if rng.integers(0, 2):
+        return (y < 0) + (x == 0)
+    return y
+
+
+def npbool_chosen(x, rng):
+    """numpy's choice of a list of bools is an np.bool_; np.False_ + (x == 0) again."""
+    f = rng.choice([True, False])
+    if f:
+        return max(0, min(3, x))
+    return (x == 0) + f
+
+
+def npbool_product(x, rng):
+    """np.bool_ * np.bool_ is np.bool_ (logical and), not the int 0 or 1."""
+    y = rng.integers(0, 4)
+    return max(0, min(3, x + y)) if y > 1 else (y > 0) * (x > 0) * (y < 9)
+
+
+# -- numpy integers narrower than 64 bits: their arithmetic wraps inside any interval of the proof -----------------
+
+K8 = np.int8(127)
+
+
+def int8_global(x, rng):
+    """np.int8(127) + 1 wraps to -128: min(3, K8 + x) is 3 for x = 0 and negative for the others."""
+    if rng.integers(0, 2):
+        return min(3, K8 + x)
+    return max(0, min(3, x + rng.integers(0, 2)))
+
+
+def int8_default(x, rng, k=np.int8(120)):  # noqa: B008 - the default is the point
+    return max(-3, min(3, k + x * 4))
+
+
+def uint8_global(x, rng, u=np.uint8(0)):  # noqa: B008
+    """np.uint8(0) - 1 is 255: max(0, u - x) is 0 for x = 0 and 256 - x for the others."""
+    return max(0, u - x) if rng.integers(0, 2) else max(0, min(3, x))
+
+
+def _closure():
+    k = np.int16(32767)
+
+    def int16_cell(x, rng):
+        return min(3, k + x)
+    return int16_cell
+
+
+int16_cell = _closure()
+
+
+@pytest.mark.parametrize("fn", [npbool_compared, npbool_chosen, npbool_product, int8_global, int8_default,
+                                uint8_global, int16_cell])
+def test_numpy_scalar_semantics_are_not_assumed_away(fn):
+    """Each returns, on some script, an output outside what a proof with Python's semantics would hold."""
+    assert _sound(fn, _PICKS) == []
+
+
+def test_numpy_semantics_leak_in_the_cases_above():
+    """The cases are real: run with numpy's types, each returns an np.bool_, or a wrapped value below 0."""
+    assert (0, "('bool', True)") in _returned(npbool_compared, _PICKS)
+    assert (0, "('bool', True)") in _returned(npbool_chosen, _PICKS)
+    assert (1, "-128") in _returned(int8_global, _PICKS)
+    assert (1, "255") in _returned(uint8_global, _PICKS) and (1, "-32768") in _returned(int16_cell, _PICKS)
+
+
+def test_numpy_integers_of_64_bits_and_python_comparisons_are_still_proven():
+    """What stays proven: np.int64 constants, a comparison of Python ints added to an int, a numpy comparison
+    added to an int (np.bool_ + int is an np.int64, the same output as the int)."""
+    k64 = np.int64(1)
+
+    def mixed(x, rng, k=k64):
+        y = rng.integers(0, 4)
+        return max(0, min(3, x + (x > 1) + (y > 2) - k))
+    assert proven_outputs(mixed, DOMAIN, pass_rng=True).values == (0, 1, 2, 3)
+    assert _sound(mixed, _PICKS) == []
+
+
+# -- the danger: a numpy boolean past the first level is certified consistent ---------------------------------------
+
+def _geo(rng):
+    g = 0
+    while rng.random() < Fraction(1, 2):
+        g += 1
+    return g
+
+
+def npbool_late(x, rng):
+    """eps_d = ln 8 on the paths of at most 41 heads (the clamped two-sided geometric of
+    tests/test_audit_proven_outputs.py); after 41 heads in a row np.bool_(x == 0), True only from input 0: the true
+    eps_d is infinite."""
+    g = _geo(rng)
+    y = np.clip(x + g - _geo(rng), 0, 3)
+    if g > 40:
+        return (y < 0) + (x == 0)
+    return y
+
+
+def test_a_late_numpy_boolean_is_not_certified():
+    """Declared 0..3 by a careless user it is certified (the enumeration never sees the stray output); the proof
+    must not say the same."""
+    wrong = audit(npbool_late, domain=DOMAIN, eps=1.05 * LN8, outputs=[0, 1, 2, 3])
+    assert wrong.verdict == "consistent"
+    with pytest.raises(Refused, match="numpy bool"):
+        proven_outputs(npbool_late, DOMAIN, pass_rng=True)
+    try:
+        report = audit(npbool_late, domain=DOMAIN, eps=1.05 * LN8, seconds=0.5)
+    except NotEnumerable:
+        return
+    assert report.verdict != "consistent"
