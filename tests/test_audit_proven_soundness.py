@@ -10,6 +10,7 @@ return what numpy's ``Generator`` returns (``np.int64`` from ``integers``, the i
 from __future__ import annotations
 
 import math
+import random
 import warnings
 from fractions import Fraction
 
@@ -181,3 +182,26 @@ def test_a_late_numpy_boolean_is_not_certified():
     except NotEnumerable:
         return
     assert report.verdict != "consistent"
+
+
+# -- the random module replaced in part by the user's code ---------------------------------------------------------
+
+def test_a_replaced_random_function_is_refused(monkeypatch):
+    """random.choice (or the Random class's methods randrange relies on) replaced by the user's code: the proof
+    cannot say what they return."""
+    def chosen(x):
+        return random.choice([0, 1, 2, 3])
+
+    def ranged(x):
+        return random.randrange(0, 4)
+    assert proven_outputs(chosen, DOMAIN, pass_rng=False).values == (0, 1, 2, 3)
+    assert proven_outputs(ranged, DOMAIN, pass_rng=False).values == (0, 1, 2, 3)
+    monkeypatch.setattr(random, "choice", lambda seq: 7)
+    assert chosen(0) == 7
+    with pytest.raises(Refused, match="random"):
+        proven_outputs(chosen, DOMAIN, pass_rng=False)
+    monkeypatch.undo()
+    monkeypatch.setattr(random.Random, "_randbelow", lambda self, n: 7)
+    assert ranged(0) == 7
+    with pytest.raises(Refused, match="random"):
+        proven_outputs(ranged, DOMAIN, pass_rng=False)

@@ -78,6 +78,10 @@ _BUILTINS: dict[str, Any] = {name: getattr(builtins, name) for name in ("min", "
 #: The modules, class and functions the proof knows, as this module found them (before any user code).
 _FRACTION, _RANDOM, _MATH = fractions.Fraction, random, math
 _MATH_FUNCTIONS = {"isqrt": math.isqrt, "floor": math.floor, "ceil": math.ceil}
+#: What the module functions of ``random`` the proof knows run: their methods of ``random.Random`` (and those they
+#: call), as this module found them; one replaced (``random.Random._randbelow = ...``) is not the real one.
+_RANDOM_DRAWS = ("randrange", "randint", "random", "choice")
+_RANDOM_METHODS = {n: random.Random.__dict__.get(n) for n in ("randrange", "randint", "choice", "_randbelow")}
 _EXCEPTIONS: dict[str, type] = {n: getattr(builtins, n) for n in dir(builtins) if isinstance(getattr(builtins, n), type)
                                 and issubclass(getattr(builtins, n), Exception)}
 
@@ -852,6 +856,15 @@ def _genuine(module: types.ModuleType, names: Sequence[str]) -> bool:
     return True
 
 
+def _random_methods_genuine(module: types.ModuleType) -> bool:
+    """Whether the draws of ``random`` run the methods of ``random.Random`` this module found (not replaced on the
+    class, nor shadowed on the module's hidden instance)."""
+    inst = getattr(getattr(module, "randrange", None), "__self__", None)
+    if type(inst) is not module.Random or set(vars(inst)) & (set(_RANDOM_METHODS) | set(_RANDOM_DRAWS)):
+        return False
+    return all(module.Random.__dict__.get(n) is f for n, f in _RANDOM_METHODS.items())
+
+
 def _of(obj: Any) -> _V:
     """The abstract value of a known object."""
     kind = type(obj)
@@ -876,7 +889,7 @@ def _of(obj: Any) -> _V:
         if obj is numpy and _genuine(numpy, ["clip"]):
             return _kind("numpy", obj)
     if isinstance(obj, types.ModuleType):
-        if obj is _RANDOM and _genuine(obj, ["randrange", "randint", "random"]):
+        if obj is _RANDOM and _genuine(obj, _RANDOM_DRAWS) and _random_methods_genuine(obj):
             return _kind("random", obj)
         if obj is _MATH and all(getattr(obj, n, None) is f for n, f in _MATH_FUNCTIONS.items()):
             return _kind("math", obj)
