@@ -205,3 +205,70 @@ def test_a_replaced_random_function_is_refused(monkeypatch):
     assert ranged(0) == 7
     with pytest.raises(Refused, match="random"):
         proven_outputs(ranged, DOMAIN, pass_rng=False)
+
+
+# -- the proof is used on the command line only when its worker imported the module as the enumerating ones did ----
+
+def _load(tmp_path, name, body):
+    import importlib.util
+    import textwrap
+
+    path = tmp_path / f"{name}.py"
+    path.write_text(textwrap.dedent(body))
+    spec = importlib.util.spec_from_file_location(f"_soundness_{name}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("value", ["np.int64({})", "Fraction({}, 7)", "np.float64({})"])
+def test_the_fingerprint_holds_what_the_proof_reads(tmp_path, value):
+    """A value drawn at import differs between worker processes: the digest that says two workers imported the module
+    alike must differ when any value the proof reads differs (a numpy or Fraction constant, a default argument, a
+    closure's cell, a constant of a helper's module), else the proof of one process is used for the other's paths."""
+    from relations.audit._worker import _fingerprint
+
+    bodies = {
+        "constant": """
+            import numpy as np
+            from fractions import Fraction
+            HI = {v}
+            def rr(x, rng):
+                return max(0, min(HI, x))
+        """,
+        "default": """
+            import numpy as np
+            from fractions import Fraction
+            def rr(x, rng, hi={v}):
+                return max(0, min(hi, x))
+        """,
+        "cell": """
+            import numpy as np
+            from fractions import Fraction
+            def make(hi):
+                def rr(x, rng):
+                    return max(0, min(hi, x))
+                return rr
+            rr = make({v})
+        """,
+        "helper": """
+            from {helper} import clamp
+            def rr(x, rng):
+                return clamp(x)
+        """,
+    }
+    for kind, body in bodies.items():
+        prints = []
+        for n in (3, 4):
+            helper = _load(tmp_path, f"helper_{kind}_{n}", f"""
+                import numpy as np
+                from fractions import Fraction
+                HI = {value.format(n)}
+                def clamp(y):
+                    return max(0, min(HI, y))
+            """)
+            import sys
+            sys.modules[helper.__name__] = helper
+            m = _load(tmp_path, f"{kind}_{n}", body.replace("{v}", value.format(n)).replace("{helper}", helper.__name__))
+            prints.append(_fingerprint(m.rr))
+        assert prints[0] != prints[1], kind
