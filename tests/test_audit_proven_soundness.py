@@ -272,3 +272,34 @@ def test_the_fingerprint_holds_what_the_proof_reads(tmp_path, value):
             m = _load(tmp_path, f"{kind}_{n}", body.replace("{v}", value.format(n)).replace("{helper}", helper.__name__))
             prints.append(_fingerprint(m.rr))
         assert prints[0] != prints[1], kind
+
+
+# -- what the proof takes for the standard library, replaced before the audit was imported, or patched since ------
+
+def test_only_the_interpreter_s_own_builtins_are_taken_for_them():
+    """The real builtins are kept as found when the proof's module is imported: in a notebook the user's code may
+    have run first. A replacement (numpy's min is named min: np.min(5, 0) is 5, min(5, 0) is 0) is not the real one."""
+    import builtins
+
+    from relations.audit._proven import _genuine_builtins, _genuine_math
+
+    real = {n: getattr(builtins, n) for n in ("min", "max", "abs", "int", "range")}
+    assert _genuine_builtins(real) == real
+    fakes = dict(real, min=np.min, max=lambda a, b: a, int=type("int", (int,), {}), range=type("range", (), {}))
+    assert _genuine_builtins(fakes) == {"abs": abs}
+    assert np.min(5, 0) == 5  # what a proof taking it for min would miss
+    assert _genuine_math({"floor": math.floor, "ceil": math.ceil, "isqrt": math.isqrt}) is True
+    assert _genuine_math({"floor": np.floor, "ceil": math.ceil, "isqrt": math.isqrt}) is False
+
+
+def frac_compared(x, rng):
+    """x + (1/2 < 1) - 1 is x: proven 0..3; with Fraction's < replaced by the user's code, anything."""
+    return x + (Fraction(1, 2) < 1) - 1
+
+
+def test_a_patched_fraction_is_refused(monkeypatch):
+    assert proven_outputs(frac_compared, DOMAIN, pass_rng=True).values == (-1, 0, 1, 2, 3)
+    monkeypatch.setattr(Fraction, "__lt__", lambda a, b: 5)
+    assert frac_compared(3, None) == 7
+    with pytest.raises(Refused, match="Fraction"):
+        proven_outputs(frac_compared, DOMAIN, pass_rng=True)

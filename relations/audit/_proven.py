@@ -44,6 +44,7 @@ import builtins
 import fractions
 import inspect
 import math
+import numbers
 import os
 import random
 import sys
@@ -72,18 +73,74 @@ _NP_SAFE = 2**31
 _WIDEN, _ROUNDS = 3, 50
 #: Calls of functions of the module, nested, before the proof refuses (recursion refuses at once).
 _NESTED = 16
+#: ``Py_TPFLAGS_HEAPTYPE``: a class made by Python code, never one of the interpreter's own (static) types.
+_HEAPTYPE = 1 << 9
+
+
+def _static_type(t: Any) -> bool:
+    return isinstance(t, type) and not t.__flags__ & _HEAPTYPE
+
+
+def _genuine_builtins(found: dict[str, Any]) -> dict[str, Any]:
+    """The entries of ``found`` (name: object) that are the interpreter's own builtins of that name: ``min``,
+    ``max``, ``abs`` functions of the ``builtins`` module, ``int`` and ``range`` its own types (a replacement made
+    before this module was imported, with the name, is none of them).
+
+    Examples
+    --------
+    >>> _genuine_builtins({"min": min, "max": lambda a, b: a})
+    {'min': <built-in function min>}
+    """
+    out = {}
+    for name, f in found.items():
+        if name in ("int", "range"):
+            ok = _static_type(f) and f.__name__ == name and f.__module__ == "builtins" and (name != "int"
+                                                                                         or f is (0).__class__)
+        else:
+            ok = isinstance(f, types.BuiltinFunctionType) and f.__self__ is builtins and f.__name__ == name
+        if ok:
+            out[name] = f
+    return out
+
+
+def _genuine_math(found: dict[str, Any]) -> bool:
+    """Whether ``found`` (name: object) are the ``math`` module's own functions of those names."""
+    return all(isinstance(f, types.BuiltinFunctionType) and f.__self__ is math and f.__name__ == n
+               for n, f in found.items())
+
+
 #: The real builtins, as this module found them at its import, before any user code ran in the process (the
-#: worker and :mod:`relations.audit._report` import it first): a replacement assigned to ``builtins`` is not one.
-_BUILTINS: dict[str, Any] = {name: getattr(builtins, name) for name in ("min", "max", "abs", "int", "range")}
+#: worker and :mod:`relations.audit._report` import it first): a replacement assigned to ``builtins`` is not one,
+#: nor one made before (in a notebook the user's code may run first), which is left out.
+_BUILTINS: dict[str, Any] = _genuine_builtins({n: getattr(builtins, n) for n in ("min", "max", "abs", "int", "range")})
 #: The modules, class and functions the proof knows, as this module found them (before any user code).
 _FRACTION, _RANDOM, _MATH = fractions.Fraction, random, math
 _MATH_FUNCTIONS = {"isqrt": math.isqrt, "floor": math.floor, "ceil": math.ceil}
+_MATH_GENUINE = _genuine_math(_MATH_FUNCTIONS)
 #: What the module functions of ``random`` the proof knows run: their methods of ``random.Random`` (and those they
 #: call), as this module found them; one replaced (``random.Random._randbelow = ...``) is not the real one.
 _RANDOM_DRAWS = ("randrange", "randint", "random", "choice")
 _RANDOM_METHODS = {n: random.Random.__dict__.get(n) for n in ("randrange", "randint", "choice", "_randbelow")}
-_EXCEPTIONS: dict[str, type] = {n: getattr(builtins, n) for n in dir(builtins) if isinstance(getattr(builtins, n), type)
+_RANDOM_GENUINE = all(getattr(getattr(f, "__code__", None), "co_filename", None) == random.__file__
+                      for f in _RANDOM_METHODS.values())
+_EXCEPTIONS: dict[str, type] = {n: getattr(builtins, n) for n in dir(builtins) if _static_type(getattr(builtins, n))
                                 and issubclass(getattr(builtins, n), Exception)}
+
+
+def _fraction_replaced() -> str | None:
+    """The method of ``fractions.Fraction`` replaced by code outside the standard library's ``fractions`` (its
+    arithmetic and comparisons are what the proof assumes), or ``None``."""
+    if _FRACTION.__module__ != "fractions" or _FRACTION.__bases__ != (numbers.Rational,):
+        return "the class itself"
+    for name, f in vars(_FRACTION).items():
+        f = getattr(f, "__func__", f)  # a classmethod or staticmethod
+        code = getattr(f, "__code__", None)
+        if callable(f) and (code is None or code.co_filename != fractions.__file__):
+            return name
+        if isinstance(f, property) and any(getattr(getattr(g, "__code__", None), "co_filename", fractions.__file__)
+                                           != fractions.__file__ for g in (f.fget, f.fset, f.fdel) if g is not None):
+            return name
+    return None
 
 
 class Refused(Exception):
@@ -889,9 +946,9 @@ def _of(obj: Any) -> _V:
         if obj is numpy and _genuine(numpy, ["clip"]):
             return _kind("numpy", obj)
     if isinstance(obj, types.ModuleType):
-        if obj is _RANDOM and _genuine(obj, _RANDOM_DRAWS) and _random_methods_genuine(obj):
+        if obj is _RANDOM and _RANDOM_GENUINE and _genuine(obj, _RANDOM_DRAWS) and _random_methods_genuine(obj):
             return _kind("random", obj)
-        if obj is _MATH and all(getattr(obj, n, None) is f for n, f in _MATH_FUNCTIONS.items()):
+        if obj is _MATH and _MATH_GENUINE and all(getattr(obj, n, None) is f for n, f in _MATH_FUNCTIONS.items()):
             return _kind("math", obj)
         return _kind("unknown")
     if kind is types.FunctionType:
@@ -946,6 +1003,9 @@ def proven_outputs(fn: Callable[..., Any], domain: Sequence[Any], *, pass_rng: b
     """
     if type(fn) is not types.FunctionType:
         raise Refused("the randomizer is not a plain function (a method, a partial, a class or a builtin)")
+    replaced = _fraction_replaced()
+    if replaced is not None:
+        raise Refused(f"fractions.Fraction is not the standard library's ({replaced} replaced)")
     analysis = _Analysis()
     node = analysis._def(fn)
     params = node.args.posonlyargs + node.args.args
