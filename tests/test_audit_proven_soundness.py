@@ -303,3 +303,51 @@ def test_a_patched_fraction_is_refused(monkeypatch):
     assert frac_compared(3, None) == 7
     with pytest.raises(Refused, match="Fraction"):
         proven_outputs(frac_compared, DOMAIN, pass_rng=True)
+
+
+# -- a run that ends in an exception: an outcome (only input 0 can crash), which the proof never returns -----------
+
+def raises_late(x, rng):
+    """After 41 heads in a row, input 0 raises: a crash only input 0 can give (eps_d infinite with the crash as an
+    outcome); the explored paths give the clamped geometric (ln 8)."""
+    g = _geo(rng)
+    if g > 40 and x == 0:
+        raise OverflowError("only from input 0")
+    return max(0, min(3, x + g - _geo(rng)))
+
+
+_ASSERTS = """
+from fractions import Fraction
+def _geo(rng):
+    g = 0
+    while rng.random() < Fraction(1, 2):
+        g += 1
+    return g
+def asserts_late(x, rng):
+    g = _geo(rng)
+    assert g <= 40 or x != 0
+    return max(0, min(3, x + g - _geo(rng)))
+def asserts_proven(x, rng):
+    y = max(0, min(3, x + _geo(rng) - _geo(rng)))
+    assert 0 <= y <= 3  # cannot fail: it narrows like an if
+    return y
+"""
+
+
+def test_a_run_that_may_raise_is_refused(tmp_path):
+    """An exception on a path the enumeration cuts is an outcome it never sees; on a path it follows the audit
+    stops (the randomizer failed): the proof must not assume it away.  (The asserts are in a file of their own:
+    pytest rewrites those of a test module, which then is not its source.)"""
+    m = _load(tmp_path, "asserts", _ASSERTS)
+    for fn in (raises_late, m.asserts_late):
+        with pytest.raises(Refused, match="exception"):
+            proven_outputs(fn, DOMAIN, pass_rng=True)
+    assert proven_outputs(m.asserts_proven, DOMAIN, pass_rng=True).values == (0, 1, 2, 3)
+
+
+def test_a_late_exception_is_not_certified():
+    try:
+        report = audit(raises_late, domain=DOMAIN, eps=1.05 * LN8, seconds=0.5)
+    except NotEnumerable:
+        return
+    assert report.verdict != "consistent"

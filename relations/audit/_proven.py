@@ -23,7 +23,9 @@ audit keeps the lower end only.  In particular: an operation on a value of unkno
 code); a name that is not a local, a constant or plain function of the module, a cell of the closure or a
 builtin that is the real one (a ``min`` of the module's own is followed as the function it is, an opaque one
 refuses); a name the module declares ``global`` or ``nonlocal`` in any function (it may change at run time);
-``global``, ``nonlocal``, ``try``, ``with``, ``del``, ``import``, nested ``def``, ``lambda``, comprehensions,
+a ``raise`` that may be reached or an ``assert`` that may fail (a run ending in an exception is an outcome of its
+own, which the enumeration cut at a depth need not see); ``global``, ``nonlocal``, ``try``, ``with``, ``del``,
+``import``, nested ``def``, ``lambda``, comprehensions,
 ``yield``, assignments to attributes or items, a decorated function, ``*args``; a call other than plain
 functions (followed), ``min``, ``max``, ``abs``, ``int``, ``Fraction(...)``, ``math.isqrt`` / ``floor`` /
 ``ceil``, ``np.clip`` and the draws ``rng.integers`` / ``geometric`` / ``binomial`` / ``random`` / ``choice``
@@ -407,14 +409,15 @@ class _Analysis:
         if isinstance(stmt, ast.Continue) and loop is not None:
             loop.continues = _join_env(loop.continues, env)
             return None
-        if isinstance(stmt, ast.Raise) and stmt.cause is None:
-            self.raised(stmt.exc, env, frame)
-            return None
-        if isinstance(stmt, ast.Assert):
+        if isinstance(stmt, ast.Raise):  # reached: a run may end in an exception, an outcome of its own
+            raise Refused(f"line {stmt.lineno}: a raise may be reached, and a run that ends in an exception is an "
+                          "outcome the enumeration cut at a depth need not see")
+        if isinstance(stmt, ast.Assert):  # an assert that cannot fail narrows like an if; one that may is a raise
             self.truth(stmt.test, env, frame)
-            if stmt.msg is not None and not isinstance(stmt.msg, ast.Constant):
-                raise Refused(f"line {stmt.lineno}: an assert's message is not a constant")
-            return env
+            if self.narrow(stmt.test, env, frame, False) is not None:
+                raise Refused(f"line {stmt.lineno}: an assert may fail, and a run that ends in an exception is an "
+                              "outcome the enumeration cut at a depth need not see")
+            return self.narrow(stmt.test, env, frame, True)
         raise Refused(f"line {stmt.lineno}: the statement {type(stmt).__name__} is not analysed")
 
     def assign(self, target: ast.expr, value: ast.expr, env: Env, frame: _Frame) -> Env:
@@ -426,18 +429,6 @@ class _Analysis:
             values = [self.expr(v, env, frame) for v in value.elts]
             return {**env, **{t.id: v for t, v in zip(target.elts, values)}}  # type: ignore[attr-defined]
         raise Refused(f"line {target.lineno}: an assignment to something other than a name")
-
-    def raised(self, exc: ast.expr | None, env: Env, frame: _Frame) -> None:
-        """``raise E`` / ``raise E(args)`` with ``E`` a builtin exception: the path ends, returning nothing."""
-        call = exc.func if isinstance(exc, ast.Call) else exc
-        if not (isinstance(call, ast.Name) and call.id in _EXCEPTIONS and self._builtin(call.id, frame) is not None):
-            raise Refused("a raise of something other than a builtin exception")
-        if isinstance(exc, ast.Call):
-            for a in exc.args:
-                if not isinstance(a, ast.Constant):
-                    self.expr(a, env, frame)
-            if exc.keywords:
-                raise Refused("a raise with keywords")
 
     def range_of(self, stmt: ast.For, env: Env, frame: _Frame) -> _V:
         """The loop variable of ``for NAME in range(...)``: an integer between the bounds."""
@@ -497,6 +488,13 @@ class _Analysis:
                     return None
                 out = self.narrow(v, out, frame, truth)
             return out
+        if isinstance(test, ast.Compare) and not truth and len(test.ops) > 1:  # one of the comparisons fails
+            either: Env | None = None
+            left = test.left
+            for op, right in zip(test.ops, test.comparators):
+                either = _join_env(either, self._narrow_pair(left, _NEGATED.get(type(op)), right, env, frame))
+                left = right
+            return either
         if isinstance(test, ast.Compare) and (truth or len(test.ops) == 1):
             out = env
             left = test.left
