@@ -351,3 +351,90 @@ def test_a_late_exception_is_not_certified():
     except NotEnumerable:
         return
     assert report.verdict != "consistent"
+
+
+_CRASHES = """
+import math, random
+from fractions import Fraction
+def _geo(rng):
+    g = 0
+    while rng.random() < Fraction(1, 2):
+        g += 1
+    return g
+def _clamped(x, rng, g):
+    return max(0, min(3, x + g - _geo(rng)))
+def floordiv(x, rng):
+    g = _geo(rng)
+    return _clamped(x, rng, g) + 0 * (1 // (g - 41 + 100 * x))
+def mod(x, rng):
+    g = _geo(rng)
+    return _clamped(x, rng, g) + 0 * (1 % (g - 41 + 100 * x))
+def truediv(x, rng):
+    g = _geo(rng)
+    return _clamped(x, rng, g) + 0 * int(1 / (g - 41 + 100 * x))
+def fraction(x, rng):
+    g = _geo(rng)
+    return _clamped(x, rng, g) + 0 * (Fraction(1, g - 41 + 100 * x) // 1)
+def integers(x, rng):
+    g = _geo(rng)
+    return _clamped(x, rng, g) + 0 * rng.integers(0, 41 - g + 100 * x)
+def choice(x, rng):
+    g = _geo(rng)
+    return _clamped(x, rng, g) + 0 * rng.choice(41 - g + 100 * x)
+def binomial(x, rng):
+    g = _geo(rng)
+    return _clamped(x, rng, g) + 0 * rng.binomial(40 - g + 100 * x, 0.5)
+def randrange(x, rng):
+    g = _geo(rng)
+    return _clamped(x, rng, g) + 0 * random.randrange(41 - g + 100 * x)
+def isqrt(x, rng):
+    g = _geo(rng)
+    return _clamped(x, rng, g) + 0 * math.isqrt(40 - g + 100 * x)
+def power(x, rng):
+    g = _geo(rng)
+    return _clamped(x, rng, g) + 0 * int((g - 41 + 100 * x) ** -1)
+def steps(x, rng):
+    g = _geo(rng)
+    y = _clamped(x, rng, g)
+    for i in range(0, 1, g - 41 + 100 * x):
+        y = y
+    return y
+def safe(x, rng):
+    g = _geo(rng)
+    return _clamped(x, rng, g) + 0 // (g + 1) + 0 * rng.integers(0, g + 1) + 0 * random.randrange(g + 1)
+"""
+_CRASHING = ["floordiv", "mod", "truediv", "fraction", "integers", "choice", "binomial", "randrange", "isqrt", "power",
+             "steps"]
+
+
+@pytest.mark.parametrize("name", _CRASHING)
+def test_an_operation_that_may_raise_is_refused(tmp_path, name):
+    """Each crashes (division by zero, an empty range, a negative square root, a zero step) only from input 0 and
+    only after 41 heads in a row: the proof must refuse, not prove 0..3.  The crash is real (checked with a draw
+    that gives 41 heads); what cannot fail (a divisor of at least 1, a range never empty) is still proven."""
+    m = _load(tmp_path, f"crashes_{name}", _CRASHES)
+
+    class Heads:
+        def __init__(self, n):
+            self.n = n
+
+        def random(self):
+            self.n -= 1
+            return 0.0 if self.n >= 0 else 0.9
+
+        def integers(self, low, high=None):
+            return np.random.default_rng(0).integers(low, high)
+
+        def choice(self, n):
+            return np.random.default_rng(0).choice(n)
+
+        def binomial(self, n, p):
+            return np.random.default_rng(0).binomial(n, p)
+    fn = getattr(m, name)
+    with pytest.raises((ArithmeticError, ValueError)):
+        fn(0, Heads(41))
+    for x in (1, 2, 3):
+        fn(x, Heads(41))
+    with pytest.raises(Refused, match="raise|zero|empty|negative|step"):
+        proven_outputs(fn, DOMAIN, pass_rng=True)
+    assert proven_outputs(m.safe, DOMAIN, pass_rng=True).values == (0, 1, 2, 3)

@@ -8,7 +8,7 @@ end of ``eps_d`` needs every output the code can return (:func:`~relations.audit
 It is a small abstract interpreter over the syntax tree of the function (and of the plain functions it calls,
 of its module or another, each in its own module, with the abstract values of its arguments): every expression
 has an abstract value, a set of *kinds* (``int``: a Python int; ``np``: a numpy integer; ``bool``; ``frac``: a
-``fractions.Fraction``; ``float``; ``unif``: a uniform draw, only compared; ``none``; a module, the audit's
+``fractions.Fraction``, whose value the interval holds too; ``float``; ``unif``: a uniform draw, only compared; ``none``; a module, the audit's
 generator, a function) and, for the integer kinds, an interval holding the number.  ``if``/``else`` and
 ``while`` narrow an integer variable compared with a bounded integer; loops are iterated to a fixed point,
 their counters widened to unbounded; a ``return`` adds its value.  The set is the integers of the interval,
@@ -23,7 +23,8 @@ audit keeps the lower end only.  In particular: an operation on a value of unkno
 code); a name that is not a local, a constant or plain function of the module, a cell of the closure or a
 builtin that is the real one (a ``min`` of the module's own is followed as the function it is, an opaque one
 refuses); a name the module declares ``global`` or ``nonlocal`` in any function (it may change at run time);
-a ``raise`` that may be reached or an ``assert`` that may fail (a run ending in an exception is an outcome of its
+a ``raise`` that may be reached, an ``assert`` that may fail, or an operation that may raise (a division by an
+interval holding zero, an empty draw, a float overflow ...: a run ending in an exception is an outcome of its
 own, which the enumeration cut at a depth need not see); ``global``, ``nonlocal``, ``try``, ``with``, ``del``,
 ``import``, nested ``def``, ``lambda``, comprehensions,
 ``yield``, assignments to attributes or items, a decorated function, ``*args``; a call other than plain
@@ -64,6 +65,10 @@ MAX_PROVEN = 4096
 INF = math.inf
 #: Integer kinds (the interval of a value describes them), and the kinds a value may have at all.
 _INTS = frozenset({"int", "np", "bool"})
+#: Kinds whose value the interval holds: the integers, and a ``Fraction`` (a rational in ``[lo, hi]``).
+_RANGED = _INTS | {"frac"}
+#: A number beyond this converted to a float overflows (``OverflowError``: ``10 ** 400 / 1``, ``10 ** 400 + 0.5``).
+_FLOAT_SAFE = 2**1000
 _NUMBERS = _INTS | {"frac", "float", "npfloat", "npbool"}
 #: Kinds of numpy scalars: a comparison with one of them is a numpy bool (``npbool``), whose ``+`` and ``*`` with a
 #: bool are logical (``np.True_ + True`` is ``np.True_``) and whose ``//`` is an ``np.int8``; ``npfloat`` is an
@@ -203,7 +208,7 @@ def _join(a: _V | None, b: _V | None) -> _V | None:
         if a.obj is b.obj and a.kinds == b.kinds:
             return a
         return _kind("unknown")  # two different objects: nothing can be done with it
-    ints_a, ints_b = a.kinds & _INTS, b.kinds & _INTS
+    ints_a, ints_b = a.kinds & _RANGED, b.kinds & _RANGED
     if ints_a and ints_b:
         lo, hi = min(a.lo, b.lo), max(a.hi, b.hi)
     else:
@@ -230,7 +235,7 @@ def _widen(old: Env, new: Env) -> Env:
     out: Env = {}
     for name, v in new.items():
         o = old.get(name)
-        if o is not None and v.kinds & _INTS and o.kinds & _INTS and (v.lo, v.hi) != (o.lo, o.hi):
+        if o is not None and v.kinds & _RANGED and o.kinds & _RANGED and (v.lo, v.hi) != (o.lo, o.hi):
             v = _V(v.kinds, v.lo if v.lo >= o.lo else -INF, v.hi if v.hi <= o.hi else INF, v.obj)
         out[name] = v
     return out
@@ -438,6 +443,8 @@ class _Analysis:
                 and 1 <= len(it.args) <= 3 and not any(isinstance(a, ast.Starred) for a in it.args)):
             raise Refused(f"line {stmt.lineno}: a for loop over something other than range(...)")
         args = [_ints_of(self.expr(a, env, frame), "an argument of range") for a in it.args]
+        if len(args) == 3 and args[2].lo <= 0 <= args[2].hi:
+            raise Refused(f"line {stmt.lineno}: a range whose step may be zero: the run may raise")
         if len(args) == 1:
             return _int(0, max(0, args[0].hi - 1))
         return _int(min(args[0].lo, args[1].lo), max(args[0].hi, args[1].hi))
@@ -558,10 +565,11 @@ class _Analysis:
                 raise Refused(f"line {node.lineno}: a sign on a numpy bool")
             ints = frozenset({"np"} if "np" in v.kinds else {"int"}) if v.kinds & _INTS else frozenset()
             kinds = (v.kinds - _INTS) | ints
+            ranged = kinds & _RANGED
             if isinstance(node.op, ast.USub):
-                return _int(-v.hi, -v.lo, kinds) if ints else _V(kinds)
+                return _int(-v.hi, -v.lo, kinds) if ranged else _V(kinds)
             if isinstance(node.op, ast.UAdd):
-                return _int(v.lo, v.hi, kinds) if ints else _V(kinds)
+                return _int(v.lo, v.hi, kinds) if ranged else _V(kinds)
             raise Refused("the operator ~")
         if isinstance(node, ast.BoolOp):  # returns one of its operands
             out: _V | None = None
@@ -594,7 +602,11 @@ class _Analysis:
         if isinstance(node, ast.Attribute):
             base = self.expr(node.value, env, frame)
             if base.kinds == frozenset({"frac"}) and node.attr in ("numerator", "denominator"):
-                return _int(1 if node.attr == "denominator" else -INF, INF)
+                if node.attr == "denominator":
+                    return _int(1, INF)
+                # the numerator has the sign of the value
+                return _int(1 if base.lo > 0 else 0 if base.lo >= 0 else -INF, -1 if base.hi < 0 else 0 if base.hi <= 0
+                            else INF)
             raise Refused(f"line {node.lineno}: the attribute {node.attr}")
         if isinstance(node, ast.Call):
             return self.call_expr(node, env, frame)
@@ -642,7 +654,7 @@ class _Analysis:
         if "unif" in a.kinds or "unif" in b.kinds:
             raise Refused("arithmetic on a uniform draw")
         kinds: set[str] = set()
-        ints = a.kinds <= _INTS and b.kinds <= _INTS  # a Fraction's // is an int of no known bounds
+        ranged = a.kinds <= _RANGED and b.kinds <= _RANGED
         np_kind = "np" in a.kinds or "np" in b.kinds
         if np_kind and (a.kinds | b.kinds) & {"frac"}:
             raise Refused("arithmetic mixing a numpy integer and a Fraction")
@@ -654,10 +666,10 @@ class _Analysis:
         for ka in a.kinds:
             for kb in b.kinds:
                 kinds |= _result_kinds(op, ka, kb, b)
-        result_ints = frozenset(kinds & _INTS)
-        if not result_ints:
+        _may_raise(op, a, b, kinds)
+        if not kinds & _RANGED:
             return _V(frozenset(kinds))
-        lo, hi = _interval(op, a, b) if ints and not isinstance(op, ast.Pow) else (-INF, INF)
+        lo, hi = _interval(op, a, b) if ranged and not isinstance(op, ast.Pow) else (-INF, INF)
         return _int(lo, hi, frozenset(kinds))
 
     def call_expr(self, node: ast.Call, env: Env, frame: _Frame) -> _V:
@@ -670,7 +682,8 @@ class _Analysis:
         keywords = {k.arg: k.value for k in node.keywords if k.arg is not None}
         if isinstance(f, ast.Attribute):
             base = self.expr(f.value, env, frame)
-            return _method(base, f.attr, args, keywords, node.lineno)
+            literals = [a.value if isinstance(a, ast.Constant) else None for a in node.args]
+            return _method(base, f.attr, args, keywords, node.lineno, literals)
         callee = self.expr(f, env, frame)
         obj = callee.obj
         if callee.kinds == frozenset({"builtin"}):
@@ -681,9 +694,13 @@ class _Analysis:
             if keywords or not 1 <= len(args) <= 2:
                 raise Refused(f"line {node.lineno}: Fraction with keywords or many arguments")
             for a in args:
-                if not a.kinds or not a.kinds <= _NUMBERS:
-                    raise Refused(f"line {node.lineno}: Fraction of something other than a number")
-            return _kind("frac")
+                if not a.kinds or not a.kinds <= _RANGED:  # a float may be infinite or NaN: the run may raise
+                    raise Refused(f"line {node.lineno}: Fraction of something other than an integer or a Fraction")
+            if len(args) == 1:
+                return _V(frozenset({"frac"}), args[0].lo, args[0].hi)
+            if _zero_possible(args[1]):
+                raise Refused(f"line {node.lineno}: Fraction with a denominator that may be zero: the run may raise")
+            return _V(frozenset({"frac"}), *_interval(ast.Div(), args[0], args[1]))
         if callee.kinds == frozenset({"function"}):  # analysed in its own module (its names, its source)
             params = self._def(obj).args
             positional = [p.arg for p in params.posonlyargs + params.args]
@@ -705,13 +722,17 @@ class _Analysis:
         generator = base.kinds == frozenset({"generator"})
         if not (generator or base.kinds == frozenset({"random"})) or len(node.args) != 1:
             raise Refused(f"line {node.lineno}: choice with these arguments")
+        items = node.args[0]
         for k in node.keywords:
             weights = k.value
             if not (generator and k.arg == "p" and isinstance(weights, (ast.List, ast.Tuple))
                     and not any(isinstance(w, ast.Starred) for w in weights.elts)):
                 raise Refused(f"line {node.lineno}: choice with the keyword {k.arg}")
-            _numbers(*(self.expr(w, env, frame) for w in weights.elts))
-        items = node.args[0]
+            written: list[Any] = [w.value if isinstance(w, ast.Constant) else None for w in weights.elts]
+            if not (all(type(w) in (int, float) and w >= 0 for w in written) and abs(sum(written) - 1) <= 1e-12
+                    and isinstance(items, (ast.List, ast.Tuple)) and len(written) == len(items.elts)):
+                raise Refused(f"line {node.lineno}: choice with weights p= not written out as numbers summing to 1, "
+                              "one per item (numpy may refuse them: the run may raise)")
         if isinstance(items, (ast.List, ast.Tuple)) and items.elts:
             if any(isinstance(e, ast.Starred) for e in items.elts):
                 raise Refused(f"line {node.lineno}: choice of a starred list")
@@ -720,6 +741,8 @@ class _Analysis:
             kinds = frozenset().union(*(v.kinds for v in values))
         elif generator:
             n = _ints_of(self.expr(items, env, frame), "the argument of choice")
+            if n.lo < 1:
+                raise Refused(f"line {node.lineno}: choice of a number that may be below 1: the run may raise")
             lo, hi, kinds = 0, n.hi - 1, frozenset({"int"})
         else:
             raise Refused(f"line {node.lineno}: choice of something other than a list or tuple written out")
@@ -794,11 +817,50 @@ def _interval(op: ast.operator, a: _V, b: _V) -> tuple[float, float]:
     if isinstance(op, ast.FloorDiv) and (b.lo >= 1 or b.hi <= -1):
         corners = [_floordiv(x, y) for x in (a.lo, a.hi) for y in (b.lo, b.hi)]
         return min(corners), max(corners)
-    if isinstance(op, ast.Mod) and b.lo >= 1:
-        return 0, b.hi - 1
-    if isinstance(op, ast.Mod) and b.hi <= -1:
-        return b.lo + 1, 0
+    whole = a.kinds <= _INTS and b.kinds <= _INTS  # of integers, a % b < b is at most b - 1
+    if isinstance(op, ast.Mod) and b.lo > 0:
+        return 0, b.hi - 1 if whole else b.hi
+    if isinstance(op, ast.Mod) and b.hi < 0:
+        return b.lo + 1 if whole else b.lo, 0
+    if isinstance(op, ast.Div) and (b.lo > 0 or b.hi < 0):
+        corners = [_truediv(x, y) for x in (a.lo, a.hi) for y in (b.lo, b.hi)]
+        if None not in corners:
+            return min(corners), max(corners)
     return -INF, INF
+
+
+def _truediv(a: Any, d: Any) -> Any:
+    """``a / d`` exactly (a ``Fraction``), for bounds that may be infinite; ``None`` for two infinite ones."""
+    if math.isinf(a) and math.isinf(d):
+        return None
+    if math.isinf(d):
+        return 0
+    if math.isinf(a):
+        return a if d > 0 else -a
+    return _FRACTION(a) / d
+
+
+def _zero_possible(v: _V) -> bool:
+    """Whether ``v`` may be zero (or a value whose zero the proof does not track: a float)."""
+    return not v.kinds <= _RANGED or v.lo <= 0 <= v.hi
+
+
+def _float_safe(v: _V) -> bool:
+    """Whether ``v`` converts to a float without overflow (a Python int or ``Fraction`` within ``2 ** 1000``)."""
+    return not v.kinds & {"int", "bool", "frac"} or -_FLOAT_SAFE <= v.lo and v.hi <= _FLOAT_SAFE
+
+
+def _may_raise(op: ast.operator, a: _V, b: _V, kinds: set[str]) -> None:
+    """:class:`Refused` when ``a OP b`` may raise (a run ending in an exception is an outcome the proof does not
+    return): a division by zero, a power that may divide by zero or overflow, a number too large for a float."""
+    if isinstance(op, (ast.FloorDiv, ast.Mod, ast.Div)) and _zero_possible(b):
+        raise Refused(f"the operator {type(op).__name__} by a value that may be zero: the run may raise")
+    if isinstance(op, ast.Pow) and not (a.kinds <= _RANGED and b.kinds <= _INTS and 0 <= b.lo and b.hi <= 64):
+        raise Refused("a power whose exponent may be negative, fractional or above 64, or whose base is a float: "
+                      "the run may raise (division by zero, overflow)")
+    if kinds & {"float", "npfloat"} and not (_float_safe(a) and _float_safe(b)):
+        raise Refused("arithmetic giving a float from a number that may be too large for one: the run may raise "
+                      "(OverflowError)")
 
 
 def _call_builtin(f: Any, args: list[_V], line: int) -> _V:
@@ -810,7 +872,7 @@ def _call_builtin(f: Any, args: list[_V], line: int) -> _V:
             if not a.kinds or not a.kinds <= _NUMBERS:
                 raise Refused(f"line {line}: {name} of something other than numbers ({_kinds_text(a)})")
         kinds = frozenset().union(*(a.kinds for a in args))
-        ints = [a for a in args if a.kinds <= _INTS]
+        ints = [a for a in args if a.kinds <= _RANGED]  # the interval holds each (a Fraction's value too)
         if len(ints) < len(args):  # a Fraction or a float among them: no bound on the result's integer part
             return _V(kinds)
         pick = min if name == "min" else max
@@ -829,12 +891,31 @@ def _call_builtin(f: Any, args: list[_V], line: int) -> _V:
             raise Refused(f"line {line}: int of something other than a number")
         if v.kinds <= _INTS:
             return _int(v.lo, v.hi)
-        return _int(-INF, INF)
+        if not v.kinds <= _RANGED:
+            raise Refused(f"line {line}: int of a float (it may be infinite or NaN: the run may raise)")
+        return _int(_floor(v.lo), _ceil(v.hi))
     raise Refused(f"line {line}: the builtin {name} with these arguments")
 
 
-def _method(base: _V, attr: str, args: list[_V], keywords: dict[str, ast.expr], line: int) -> _V:
-    """A draw, ``np.clip`` or a ``math`` function."""
+def _floor(x: Any) -> Any:
+    return x if math.isinf(x) else math.floor(x)
+
+
+def _ceil(x: Any) -> Any:
+    return x if math.isinf(x) else math.ceil(x)
+
+
+def _probability(p: Any, attr: str, line: int, *, zero: bool) -> None:
+    """:class:`Refused` unless ``p`` is a number written out that numpy takes as the probability of ``attr`` (in
+    ``[0, 1]``, ``0`` excluded unless ``zero``): another may be refused by numpy, and the run raise."""
+    if type(p) not in (int, float) or not (0 <= p <= 1) or (p == 0 and not zero):
+        raise Refused(f"line {line}: {attr} of a probability not written out in [0, 1]: the run may raise")
+
+
+def _method(base: _V, attr: str, args: list[_V], keywords: dict[str, ast.expr], line: int,
+            literals: Sequence[Any] = ()) -> _V:
+    """A draw, ``np.clip`` or a ``math`` function (``literals``: the arguments that are numbers written out, else
+    ``None``)."""
     kinds = base.kinds
     for name, value in keywords.items():
         if not (isinstance(value, ast.Constant) and (name, value.value) in (("size", None), ("endpoint", False),
@@ -848,15 +929,19 @@ def _method(base: _V, attr: str, args: list[_V], keywords: dict[str, ast.expr], 
                 raise Refused(f"line {line}: integers with a size")
             _ints_of(low, "the low end of integers")
             _ints_of(high, "the high end of integers")
+            if high.lo - low.hi < (0 if endpoint else 1):
+                raise Refused(f"line {line}: integers of a range that may be empty: the run may raise")
             return _int(low.lo, high.hi - (0 if endpoint else 1), frozenset({"int", "np"}))
         if keywords:
             raise Refused(f"line {line}: {attr} with keywords")
         if attr == "geometric" and len(args) == 1:
-            _numbers(args[0])
+            _probability(literals[0], attr, line, zero=False)
             return _int(1, INF, frozenset({"int", "np"}))
         if attr == "binomial" and len(args) == 2:
             n = _ints_of(args[0], "the n of binomial")
-            _numbers(args[1])
+            if n.lo < 0:
+                raise Refused(f"line {line}: binomial of an n that may be negative: the run may raise")
+            _probability(literals[1], attr, line, zero=True)
             return _int(0, max(0, n.hi), frozenset({"int", "np"}))
         if attr == "random" and not args:
             return _kind("unif")
@@ -867,9 +952,10 @@ def _method(base: _V, attr: str, args: list[_V], keywords: dict[str, ast.expr], 
         if attr in ("randrange", "randint") and 1 <= len(args) <= 2 and not (attr == "randint" and len(args) == 1):
             for a in args:
                 _ints_of(a, f"an argument of {attr}")
-            if len(args) == 1:
-                return _int(0, args[0].hi - 1)
-            return _int(args[0].lo, args[1].hi - (1 if attr == "randrange" else 0))
+            low, high = (_int(0, 0), args[0]) if len(args) == 1 else (args[0], args[1])
+            if high.lo - low.hi < (1 if attr == "randrange" else 0):
+                raise Refused(f"line {line}: random.{attr} of a range that may be empty: the run may raise")
+            return _int(low.lo, high.hi - (1 if attr == "randrange" else 0))
         if attr == "random" and not args:
             return _kind("unif")
         raise Refused(f"line {line}: random.{attr} with these arguments")
@@ -887,9 +973,13 @@ def _method(base: _V, attr: str, args: list[_V], keywords: dict[str, ast.expr], 
             raise Refused(f"line {line}: math.{attr} of something other than a number")
         if attr == "isqrt":
             _ints_of(v, "the argument of math.isqrt")
+            if v.lo < 0:
+                raise Refused(f"line {line}: math.isqrt of a value that may be negative: the run may raise")
             return _int(0, INF)
         if attr in ("floor", "ceil"):
-            return _int(v.lo, v.hi) if v.kinds <= _INTS else _int(-INF, INF)
+            if not v.kinds <= _RANGED:
+                raise Refused(f"line {line}: math.{attr} of a float (it may be infinite or NaN: the run may raise)")
+            return _int(_floor(v.lo), _ceil(v.hi))
     raise Refused(f"line {line}: the call {attr} is not analysed")
 
 
@@ -934,7 +1024,7 @@ def _of(obj: Any) -> _V:
     if kind is str:
         return _kind("str")
     if kind is _FRACTION:
-        return _kind("frac")
+        return _V(frozenset({"frac"}), obj, obj)
     if obj is _FRACTION:
         return _kind("Fraction", obj)
     numpy = sys.modules.get("numpy")
@@ -1001,6 +1091,9 @@ def proven_outputs(fn: Callable[..., Any], domain: Sequence[Any], *, pass_rng: b
     """
     if type(fn) is not types.FunctionType:
         raise Refused("the randomizer is not a plain function (a method, a partial, a class or a builtin)")
+    numpy = sys.modules.get("numpy")
+    if numpy is not None and {"raise", "call"} & set(numpy.geterr().values()):
+        raise Refused("numpy is set to raise (or call code) on arithmetic errors (np.seterr): a run may raise")
     replaced = _fraction_replaced()
     if replaced is not None:
         raise Refused(f"fractions.Fraction is not the standard library's ({replaced} replaced)")
