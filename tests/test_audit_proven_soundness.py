@@ -438,3 +438,25 @@ def test_an_operation_that_may_raise_is_refused(tmp_path, name):
     with pytest.raises(Refused, match="raise|zero|empty|negative|step"):
         proven_outputs(fn, DOMAIN, pass_rng=True)
     assert proven_outputs(m.safe, DOMAIN, pass_rng=True).values == (0, 1, 2, 3)
+
+
+# -- globals or builtins that are not plain dicts: a lookup runs the user's code ---------------------------------
+
+class _Missing(dict):
+    """Globals whose missing names (min, looked up in the globals first) are the user's choice."""
+
+    def __missing__(self, name):
+        if name == "min":
+            return lambda a, b: 9
+        raise KeyError(name)
+
+
+def test_globals_that_run_code_on_lookup_are_refused():
+    import types
+
+    def clamped(x, rng):
+        return max(0, min(3, x))
+    tricky = types.FunctionType(clamped.__code__, _Missing(clamped.__globals__), "clamped")
+    assert tricky(0, None) == 9
+    with pytest.raises(Refused, match="dict"):
+        proven_outputs(tricky, DOMAIN, pass_rng=True)

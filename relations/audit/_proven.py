@@ -279,6 +279,8 @@ class _Frame:
         self.cells = dict(zip(self.code.co_freevars, fn.__closure__ or ()))
         b = fn.__builtins__ if hasattr(fn, "__builtins__") else builtins.__dict__
         self.builtins = b if isinstance(b, dict) else vars(b)
+        if type(fn.__globals__) is not dict or type(self.builtins) is not dict:  # a subclass's lookups run its code
+            raise Refused(f"the globals or builtins of {fn.__qualname__} are not a plain dict (a lookup may run code)")
 
 
 class _Analysis:
