@@ -460,3 +460,22 @@ def test_globals_that_run_code_on_lookup_are_refused():
     assert tricky(0, None) == 9
     with pytest.raises(Refused, match="dict"):
         proven_outputs(tricky, DOMAIN, pass_rng=True)
+
+
+def wraps_late(x, rng):
+    """np.int64 arithmetic that overflows only on paths of about 2^62 draws: a warning, an exception under a
+    warnings filter 'error' (a run that crashes), or with np.seterr(over='raise')."""
+    g = rng.geometric(0.5)
+    return max(0, min(3, x + g * (2**40) * (2**30) - g * (2**40) * (2**30)))
+
+
+def test_numpy_overflow_that_may_raise_is_refused():
+    assert proven_outputs(wraps_late, DOMAIN, pass_rng=True).values == (0, 1, 2, 3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(RuntimeWarning):
+            np.int64(2**62) * 4  # noqa: B018 - the warning, an exception under this filter
+        with pytest.raises(Refused, match="overflow"):
+            proven_outputs(wraps_late, DOMAIN, pass_rng=True)
+    with np.errstate(over="raise"), pytest.raises(Refused, match="seterr"):
+        proven_outputs(wraps_late, DOMAIN, pass_rng=True)

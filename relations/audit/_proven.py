@@ -52,6 +52,7 @@ import os
 import random
 import sys
 import types
+import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -186,8 +187,17 @@ class _V:
 
 def _int(lo: float, hi: float, kinds: frozenset[str] = frozenset({"int"})) -> _V:
     if "np" in kinds and (lo < -_NP_SAFE or hi > _NP_SAFE):
+        if (lo < -2**63 or hi >= 2**63) and _overflow_raises():
+            raise Refused("numpy integer arithmetic that may overflow, with warnings turned into errors: the run may "
+                          "raise")
         lo, hi = -INF, INF
     return _V(kinds, lo, hi)
+
+
+def _overflow_raises() -> bool:
+    """Whether numpy's overflow warning may be an exception (a warnings filter ``error`` for it)."""
+    return any(action == "error" and issubclass(RuntimeWarning, category)
+               for action, _message, category, _module, _line in warnings.filters)
 
 
 def _kind(kind: str, obj: Any = None) -> _V:
@@ -1094,7 +1104,7 @@ def proven_outputs(fn: Callable[..., Any], domain: Sequence[Any], *, pass_rng: b
     if type(fn) is not types.FunctionType:
         raise Refused("the randomizer is not a plain function (a method, a partial, a class or a builtin)")
     numpy = sys.modules.get("numpy")
-    if numpy is not None and {"raise", "call"} & set(numpy.geterr().values()):
+    if numpy is not None and {"raise", "call", "log"} & set(numpy.geterr().values()):
         raise Refused("numpy is set to raise (or call code) on arithmetic errors (np.seterr): a run may raise")
     replaced = _fraction_replaced()
     if replaced is not None:
