@@ -34,8 +34,10 @@ and ``random.randrange`` / ``randint`` / ``random`` / ``choice`` (of a list of i
 refused); and a function whose file, compiled, does not hold the code that runs
 (:func:`~relations.audit._source.function_node`).
 
-What the proof assumes: that code of the user's running outside the randomizer's call (a thread started at
-import, a finalizer) does not rebind the module's names between the proof and the enumeration.  Within the
+What the proof assumes: that code of the user's running beside the randomizer's call (a thread started at
+import, a finalizer, a trace or profile function, a replaced ``warnings.showwarning``) does not rebind the
+module's names between the proof and the enumeration, and that the internals of numpy, ``fractions`` and
+``random`` are as they ship (the functions the proof names are checked, not every helper they call).  Within the
 call, nothing but the analysed code, builtins on numbers, ``Fraction`` arithmetic, ``np.clip`` and the audit's
 own draws runs, so nothing there can rebind them.  Stdlib only (a worker interpreter loads it alone).
 """
