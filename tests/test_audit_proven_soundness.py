@@ -205,6 +205,18 @@ def test_a_replaced_random_function_is_refused(monkeypatch):
     assert ranged(0) == 7
     with pytest.raises(Refused, match="random"):
         proven_outputs(ranged, DOMAIN, pass_rng=False)
+    monkeypatch.undo()
+    # a helper of a helper: _randbelow draws getrandbits(k) until below n, and a negative one is below any n
+    # (set and deleted by hand: monkeypatch would restore the inherited method as an attribute of their own)
+    for owner, fake in ((random.randrange.__self__, lambda k: -5), (random.Random, lambda self, k: -5)):
+        owner.getrandbits = fake
+        try:
+            assert ranged(0) == -5
+            with pytest.raises(Refused, match="random"):
+                proven_outputs(ranged, DOMAIN, pass_rng=False)
+        finally:
+            del owner.getrandbits
+    assert proven_outputs(ranged, DOMAIN, pass_rng=False).values == (0, 1, 2, 3)
 
 
 # -- the proof is used on the command line only when its worker imported the module as the enumerating ones did ----

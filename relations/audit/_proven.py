@@ -131,6 +131,7 @@ _MATH_GENUINE = _genuine_math(_MATH_FUNCTIONS)
 #: call), as this module found them; one replaced (``random.Random._randbelow = ...``) is not the real one.
 _RANDOM_DRAWS = ("randrange", "randint", "random", "choice")
 _RANDOM_METHODS = {n: random.Random.__dict__.get(n) for n in ("randrange", "randint", "choice", "_randbelow")}
+_RANDOM_CLASS = dict(vars(random.Random))  # every method: randrange's helpers too (getrandbits, _randbelow ...)
 _RANDOM_GENUINE = all(getattr(getattr(f, "__code__", None), "co_filename", None) == random.__file__
                       for f in _RANDOM_METHODS.values())
 _EXCEPTIONS: dict[str, type] = {n: getattr(builtins, n) for n in dir(builtins) if _static_type(getattr(builtins, n))
@@ -1019,9 +1020,10 @@ def _random_methods_genuine(module: types.ModuleType) -> bool:
     """Whether the draws of ``random`` run the methods of ``random.Random`` this module found (not replaced on the
     class, nor shadowed on the module's hidden instance)."""
     inst = getattr(getattr(module, "randrange", None), "__self__", None)
-    if type(inst) is not module.Random or set(vars(inst)) & (set(_RANDOM_METHODS) | set(_RANDOM_DRAWS)):
+    if type(inst) is not module.Random or not set(vars(inst)) <= {"gauss_next"}:  # no method shadowed on it
         return False
-    return all(module.Random.__dict__.get(n) is f for n, f in _RANDOM_METHODS.items())
+    found = vars(module.Random)
+    return found.keys() == _RANDOM_CLASS.keys() and all(found[n] is f for n, f in _RANDOM_CLASS.items())
 
 
 def _of(obj: Any) -> _V:
