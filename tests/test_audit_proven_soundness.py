@@ -491,3 +491,18 @@ def test_numpy_overflow_that_may_raise_is_refused():
             proven_outputs(wraps_late, DOMAIN, pass_rng=True)
     with np.errstate(over="raise"), pytest.raises(Refused, match="seterr"):
         proven_outputs(wraps_late, DOMAIN, pass_rng=True)
+
+
+def np_with_a_big_int(x, rng):
+    """numpy refuses a Python int outside int64 in arithmetic with an np.int64 (OverflowError): x = 0 returns,
+    x >= 1 crashes."""
+    y = rng.integers(0, 2)
+    return max(0, min(3, y + x * 2**64))
+
+
+def test_numpy_arithmetic_with_a_python_int_beyond_int64_is_refused():
+    assert np_with_a_big_int(0, np.random.default_rng(0)) in (0, 1)
+    with pytest.raises(OverflowError):
+        np_with_a_big_int(1, np.random.default_rng(0))
+    with pytest.raises(Refused, match="int64"):
+        proven_outputs(np_with_a_big_int, DOMAIN, pass_rng=True)

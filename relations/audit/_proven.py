@@ -684,7 +684,7 @@ class _Analysis:
         _may_raise(op, a, b, kinds)
         if not kinds & _RANGED:
             return _V(frozenset(kinds))
-        lo, hi = _interval(op, a, b) if ranged and not isinstance(op, ast.Pow) else (-INF, INF)
+        lo, hi = (_power(a, b) if isinstance(op, ast.Pow) else _interval(op, a, b)) if ranged else (-INF, INF)
         return _int(lo, hi, frozenset(kinds))
 
     def call_expr(self, node: ast.Call, env: Env, frame: _Frame) -> _V:
@@ -844,6 +844,18 @@ def _interval(op: ast.operator, a: _V, b: _V) -> tuple[float, float]:
     return -INF, INF
 
 
+def _power(a: _V, b: _V) -> tuple[Any, Any]:
+    """An interval holding ``a ** b`` for a base of finite bounds and an integer exponent in ``[lo, hi]``, at least
+    0 (:func:`_may_raise` refuses others): for each exponent the extremes lie at the base's ends or 0, and for each
+    base at the exponent's ends, or next to them (the sign of a negative base alternates)."""
+    if any(math.isinf(v) for v in (a.lo, a.hi, b.lo, b.hi)):
+        return -INF, INF
+    bases = {a.lo, a.hi} | ({0} if a.lo <= 0 <= a.hi else set())
+    exponents = {e for e in (b.lo, b.lo + 1, b.hi - 1, b.hi) if b.lo <= e <= b.hi}
+    values = [x ** int(e) for x in bases for e in exponents]
+    return min(values), max(values)
+
+
 def _truediv(a: Any, d: Any) -> Any:
     """``a / d`` exactly (a ``Fraction``), for bounds that may be infinite; ``None`` for two infinite ones."""
     if math.isinf(a) and math.isinf(d):
@@ -873,6 +885,12 @@ def _may_raise(op: ast.operator, a: _V, b: _V, kinds: set[str]) -> None:
     if isinstance(op, ast.Pow) and not (a.kinds <= _RANGED and b.kinds <= _INTS and 0 <= b.lo and b.hi <= 64):
         raise Refused("a power whose exponent may be negative, fractional or above 64, or whose base is a float: "
                       "the run may raise (division by zero, overflow)")
+    for v, w in ((a, b), (b, a)):  # numpy takes a Python int only within int64 (else OverflowError); a draw's
+        # value, an int or a numpy one ({int, np}: the enumerator's int stands for numpy's np.int64), is within it
+        if v.kinds & _NUMPY and w.kinds & {"int", "bool"} and "np" not in w.kinds \
+                and not (-2**63 <= w.lo and w.hi < 2**63):
+            raise Refused("numpy arithmetic with a Python int that may be beyond int64: the run may raise "
+                          "(OverflowError)")
     if kinds & {"float", "npfloat"} and not (_float_safe(a) and _float_safe(b)):
         raise Refused("arithmetic giving a float from a number that may be too large for one: the run may raise "
                       "(OverflowError)")
