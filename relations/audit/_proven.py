@@ -877,6 +877,16 @@ def _float_safe(v: _V) -> bool:
     return not v.kinds & {"int", "bool", "frac"} or -_FLOAT_SAFE <= v.lo and v.hi <= _FLOAT_SAFE
 
 
+def _within_int64(w: _V) -> None:
+    """:class:`Refused` when ``w``, given to numpy, may be a Python int beyond int64 by bounds the proof knows
+    (``x * 2 ** 64``: numpy raises ``OverflowError``).  A draw's value (``{int, np}``: the enumerator's int stands
+    for numpy's ``np.int64``) is within it; an unbounded one (a count of draws, widened by a loop) is assumed to be
+    (docs/auditing.md)."""
+    if w.kinds & {"int", "bool"} and "np" not in w.kinds and (
+            (not math.isinf(w.lo) and w.lo < -2**63) or (not math.isinf(w.hi) and w.hi >= 2**63)):
+        raise Refused("numpy given a Python int that may be beyond int64: the run may raise (OverflowError)")
+
+
 def _may_raise(op: ast.operator, a: _V, b: _V, kinds: set[str]) -> None:
     """:class:`Refused` when ``a OP b`` may raise (a run ending in an exception is an outcome the proof does not
     return): a division by zero, a power that may divide by zero or overflow, a number too large for a float."""
@@ -885,12 +895,9 @@ def _may_raise(op: ast.operator, a: _V, b: _V, kinds: set[str]) -> None:
     if isinstance(op, ast.Pow) and not (a.kinds <= _RANGED and b.kinds <= _INTS and 0 <= b.lo and b.hi <= 64):
         raise Refused("a power whose exponent may be negative, fractional or above 64, or whose base is a float: "
                       "the run may raise (division by zero, overflow)")
-    for v, w in ((a, b), (b, a)):  # numpy takes a Python int only within int64 (else OverflowError); a draw's
-        # value, an int or a numpy one ({int, np}: the enumerator's int stands for numpy's np.int64), is within it
-        if v.kinds & _NUMPY and w.kinds & {"int", "bool"} and "np" not in w.kinds \
-                and not (-2**63 <= w.lo and w.hi < 2**63):
-            raise Refused("numpy arithmetic with a Python int that may be beyond int64: the run may raise "
-                          "(OverflowError)")
+    for v, w in ((a, b), (b, a)):  # numpy takes a Python int only within int64 (else OverflowError)
+        if v.kinds & _NUMPY:
+            _within_int64(w)
     if kinds & {"float", "npfloat"} and not (_float_safe(a) and _float_safe(b)):
         raise Refused("arithmetic giving a float from a number that may be too large for one: the run may raise "
                       "(OverflowError)")
@@ -997,6 +1004,7 @@ def _method(base: _V, attr: str, args: list[_V], keywords: dict[str, ast.expr], 
         for v in args:
             if not v.kinds or not v.kinds <= {"int", "np"}:
                 raise Refused(f"line {line}: np.clip of something other than integers ({_kinds_text(v)})")
+            _within_int64(v)
         # clip(a, floor, ceiling) = min(max(a, floor), ceiling), as numpy documents it
         raised = (max(a.lo, floor.lo), max(a.hi, floor.hi))
         return _V(frozenset({"np"}), min(raised[0], ceiling.lo), min(raised[1], ceiling.hi))
