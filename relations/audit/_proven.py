@@ -8,19 +8,25 @@ end of ``eps_d`` needs every output the code can return (:func:`~relations.audit
 It is a small abstract interpreter over the syntax tree of the function (and of the plain functions it calls,
 of its module or another, each in its own module, with the abstract values of its arguments): every expression
 has an abstract value, a set of *kinds* (``int``: a Python int; ``np``: a numpy integer; ``bool``; ``frac``: a
-``fractions.Fraction``; ``float``; ``unif``: a uniform draw, only compared; ``none``; a module, the audit's
+``fractions.Fraction``, whose value the interval holds too; ``float``; ``unif``: a uniform draw, only compared; ``none``; a module, the audit's
 generator, a function) and, for the integer kinds, an interval holding the number.  ``if``/``else`` and
 ``while`` narrow an integer variable compared with a bounded integer; loops are iterated to a fixed point,
 their counters widened to unbounded; a ``return`` adds its value.  The set is the integers of the interval,
 once per integer kind returned (``np`` and ``int`` are one output, :func:`~relations.audit._outputs.output_key`;
-``True`` and ``1`` are two).
+``True`` and ``1`` are two).  numpy scalars follow numpy's rules: a comparison with a numpy operand is an
+``npbool`` (``np.True_ + True`` is ``np.True_``: arithmetic on it with a bool refuses), a float computed with one
+an ``npfloat``, and a numpy integer constant is known only as an ``np.int64`` (narrower ones wrap inside the
+intervals).
 
 Soundness comes before reach: anything not understood refuses (:class:`Refused`, with the reason), and the
 audit keeps the lower end only.  In particular: an operation on a value of unknown type (it could run any
 code); a name that is not a local, a constant or plain function of the module, a cell of the closure or a
 builtin that is the real one (a ``min`` of the module's own is followed as the function it is, an opaque one
 refuses); a name the module declares ``global`` or ``nonlocal`` in any function (it may change at run time);
-``global``, ``nonlocal``, ``try``, ``with``, ``del``, ``import``, nested ``def``, ``lambda``, comprehensions,
+a ``raise`` that may be reached, an ``assert`` that may fail, or an operation that may raise (a division by an
+interval holding zero, an empty draw, a float overflow ...: a run ending in an exception is an outcome of its
+own, which the enumeration cut at a depth need not see); ``global``, ``nonlocal``, ``try``, ``with``, ``del``,
+``import``, nested ``def``, ``lambda``, comprehensions,
 ``yield``, assignments to attributes or items, a decorated function, ``*args``; a call other than plain
 functions (followed), ``min``, ``max``, ``abs``, ``int``, ``Fraction(...)``, ``math.isqrt`` / ``floor`` /
 ``ceil``, ``np.clip`` and the draws ``rng.integers`` / ``geometric`` / ``binomial`` / ``random`` / ``choice``
@@ -28,8 +34,10 @@ and ``random.randrange`` / ``randint`` / ``random`` / ``choice`` (of a list of i
 refused); and a function whose file, compiled, does not hold the code that runs
 (:func:`~relations.audit._source.function_node`).
 
-What the proof assumes: that code of the user's running outside the randomizer's call (a thread started at
-import, a finalizer) does not rebind the module's names between the proof and the enumeration.  Within the
+What the proof assumes: that code of the user's running beside the randomizer's call (a thread started at
+import, a finalizer, a trace or profile function, a replaced ``warnings.showwarning``) does not rebind the
+module's names between the proof and the enumeration, and that the internals of numpy, ``fractions`` and
+``random`` are as they ship (the functions the proof names are checked, not every helper they call).  Within the
 call, nothing but the analysed code, builtins on numbers, ``Fraction`` arithmetic, ``np.clip`` and the audit's
 own draws runs, so nothing there can rebind them.  Stdlib only (a worker interpreter loads it alone).
 """
@@ -41,10 +49,12 @@ import builtins
 import fractions
 import inspect
 import math
+import numbers
 import os
 import random
 import sys
 import types
+import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -58,21 +68,90 @@ MAX_PROVEN = 4096
 INF = math.inf
 #: Integer kinds (the interval of a value describes them), and the kinds a value may have at all.
 _INTS = frozenset({"int", "np", "bool"})
-_NUMBERS = _INTS | {"frac", "float"}
+#: Kinds whose value the interval holds: the integers, and a ``Fraction`` (a rational in ``[lo, hi]``).
+_RANGED = _INTS | {"frac"}
+#: A number beyond this converted to a float overflows (``OverflowError``: ``10 ** 400 / 1``, ``10 ** 400 + 0.5``).
+_FLOAT_SAFE = 2**1000
+_NUMBERS = _INTS | {"frac", "float", "npfloat", "npbool"}
+#: Kinds of numpy scalars: a comparison with one of them is a numpy bool (``npbool``), whose ``+`` and ``*`` with a
+#: bool are logical (``np.True_ + True`` is ``np.True_``) and whose ``//`` is an ``np.int8``; ``npfloat`` is an
+#: ``np.float64`` (a float, but compared it gives a numpy bool).
+_NUMPY = frozenset({"np", "npfloat", "npbool"})
 #: A numpy integer's arithmetic wraps around at its width: past these bounds, its interval is unbounded.
 _NP_SAFE = 2**31
 #: Iterations of a loop before its intervals are widened, and in all (then the proof refuses).
 _WIDEN, _ROUNDS = 3, 50
 #: Calls of functions of the module, nested, before the proof refuses (recursion refuses at once).
 _NESTED = 16
+#: ``Py_TPFLAGS_HEAPTYPE``: a class made by Python code, never one of the interpreter's own (static) types.
+_HEAPTYPE = 1 << 9
+
+
+def _static_type(t: Any) -> bool:
+    return isinstance(t, type) and not t.__flags__ & _HEAPTYPE
+
+
+def _genuine_builtins(found: dict[str, Any]) -> dict[str, Any]:
+    """The entries of ``found`` (name: object) that are the interpreter's own builtins of that name: ``min``,
+    ``max``, ``abs`` functions of the ``builtins`` module, ``int`` and ``range`` its own types (a replacement made
+    before this module was imported, with the name, is none of them).
+
+    Examples
+    --------
+    >>> _genuine_builtins({"min": min, "max": lambda a, b: a})
+    {'min': <built-in function min>}
+    """
+    out = {}
+    for name, f in found.items():
+        if name in ("int", "range"):
+            ok = _static_type(f) and f.__name__ == name and f.__module__ == "builtins" and (name != "int"
+                                                                                         or f is (0).__class__)
+        else:
+            ok = isinstance(f, types.BuiltinFunctionType) and f.__self__ is builtins and f.__name__ == name
+        if ok:
+            out[name] = f
+    return out
+
+
+def _genuine_math(found: dict[str, Any]) -> bool:
+    """Whether ``found`` (name: object) are the ``math`` module's own functions of those names."""
+    return all(isinstance(f, types.BuiltinFunctionType) and f.__self__ is math and f.__name__ == n
+               for n, f in found.items())
+
+
 #: The real builtins, as this module found them at its import, before any user code ran in the process (the
-#: worker and :mod:`relations.audit._report` import it first): a replacement assigned to ``builtins`` is not one.
-_BUILTINS: dict[str, Any] = {name: getattr(builtins, name) for name in ("min", "max", "abs", "int", "range")}
+#: worker and :mod:`relations.audit._report` import it first): a replacement assigned to ``builtins`` is not one,
+#: nor one made before (in a notebook the user's code may run first), which is left out.
+_BUILTINS: dict[str, Any] = _genuine_builtins({n: getattr(builtins, n) for n in ("min", "max", "abs", "int", "range")})
 #: The modules, class and functions the proof knows, as this module found them (before any user code).
 _FRACTION, _RANDOM, _MATH = fractions.Fraction, random, math
 _MATH_FUNCTIONS = {"isqrt": math.isqrt, "floor": math.floor, "ceil": math.ceil}
-_EXCEPTIONS: dict[str, type] = {n: getattr(builtins, n) for n in dir(builtins) if isinstance(getattr(builtins, n), type)
+_MATH_GENUINE = _genuine_math(_MATH_FUNCTIONS)
+#: What the module functions of ``random`` the proof knows run: their methods of ``random.Random`` (and those they
+#: call), as this module found them; one replaced (``random.Random._randbelow = ...``) is not the real one.
+_RANDOM_DRAWS = ("randrange", "randint", "random", "choice")
+_RANDOM_METHODS = {n: random.Random.__dict__.get(n) for n in ("randrange", "randint", "choice", "_randbelow")}
+_RANDOM_CLASS = dict(vars(random.Random))  # every method: randrange's helpers too (getrandbits, _randbelow ...)
+_RANDOM_GENUINE = all(getattr(getattr(f, "__code__", None), "co_filename", None) == random.__file__
+                      for f in _RANDOM_METHODS.values())
+_EXCEPTIONS: dict[str, type] = {n: getattr(builtins, n) for n in dir(builtins) if _static_type(getattr(builtins, n))
                                 and issubclass(getattr(builtins, n), Exception)}
+
+
+def _fraction_replaced() -> str | None:
+    """The method of ``fractions.Fraction`` replaced by code outside the standard library's ``fractions`` (its
+    arithmetic and comparisons are what the proof assumes), or ``None``."""
+    if _FRACTION.__module__ != "fractions" or _FRACTION.__bases__ != (numbers.Rational,):
+        return "the class itself"
+    for name, f in vars(_FRACTION).items():
+        f = getattr(f, "__func__", f)  # a classmethod or staticmethod
+        code = getattr(f, "__code__", None)
+        if callable(f) and (code is None or code.co_filename != fractions.__file__):
+            return name
+        if isinstance(f, property) and any(getattr(getattr(g, "__code__", None), "co_filename", fractions.__file__)
+                                           != fractions.__file__ for g in (f.fget, f.fset, f.fdel) if g is not None):
+            return name
+    return None
 
 
 class Refused(Exception):
@@ -111,8 +190,17 @@ class _V:
 
 def _int(lo: float, hi: float, kinds: frozenset[str] = frozenset({"int"})) -> _V:
     if "np" in kinds and (lo < -_NP_SAFE or hi > _NP_SAFE):
+        if (lo < -2**63 or hi >= 2**63) and _overflow_raises():
+            raise Refused("numpy integer arithmetic that may overflow, with warnings turned into errors: the run may "
+                          "raise")
         lo, hi = -INF, INF
     return _V(kinds, lo, hi)
+
+
+def _overflow_raises() -> bool:
+    """Whether numpy's overflow warning may be an exception (a warnings filter ``error`` for it)."""
+    return any(action == "error" and issubclass(RuntimeWarning, category)
+               for action, _message, category, _module, _line in warnings.filters)
 
 
 def _kind(kind: str, obj: Any = None) -> _V:
@@ -120,6 +208,7 @@ def _kind(kind: str, obj: Any = None) -> _V:
 
 
 _BOOL = _V(frozenset({"bool"}), 0, 1)
+_EITHER_BOOL = _V(frozenset({"bool", "npbool"}), 0, 1)
 _NONE = _kind("none")
 
 
@@ -132,7 +221,7 @@ def _join(a: _V | None, b: _V | None) -> _V | None:
         if a.obj is b.obj and a.kinds == b.kinds:
             return a
         return _kind("unknown")  # two different objects: nothing can be done with it
-    ints_a, ints_b = a.kinds & _INTS, b.kinds & _INTS
+    ints_a, ints_b = a.kinds & _RANGED, b.kinds & _RANGED
     if ints_a and ints_b:
         lo, hi = min(a.lo, b.lo), max(a.hi, b.hi)
     else:
@@ -159,7 +248,7 @@ def _widen(old: Env, new: Env) -> Env:
     out: Env = {}
     for name, v in new.items():
         o = old.get(name)
-        if o is not None and v.kinds & _INTS and o.kinds & _INTS and (v.lo, v.hi) != (o.lo, o.hi):
+        if o is not None and v.kinds & _RANGED and o.kinds & _RANGED and (v.lo, v.hi) != (o.lo, o.hi):
             v = _V(v.kinds, v.lo if v.lo >= o.lo else -INF, v.hi if v.hi <= o.hi else INF, v.obj)
         out[name] = v
     return out
@@ -203,6 +292,8 @@ class _Frame:
         self.cells = dict(zip(self.code.co_freevars, fn.__closure__ or ()))
         b = fn.__builtins__ if hasattr(fn, "__builtins__") else builtins.__dict__
         self.builtins = b if isinstance(b, dict) else vars(b)
+        if type(fn.__globals__) is not dict or type(self.builtins) is not dict:  # a subclass's lookups run its code
+            raise Refused(f"the globals or builtins of {fn.__qualname__} are not a plain dict (a lookup may run code)")
 
 
 class _Analysis:
@@ -338,14 +429,15 @@ class _Analysis:
         if isinstance(stmt, ast.Continue) and loop is not None:
             loop.continues = _join_env(loop.continues, env)
             return None
-        if isinstance(stmt, ast.Raise) and stmt.cause is None:
-            self.raised(stmt.exc, env, frame)
-            return None
-        if isinstance(stmt, ast.Assert):
+        if isinstance(stmt, ast.Raise):  # reached: a run may end in an exception, an outcome of its own
+            raise Refused(f"line {stmt.lineno}: a raise may be reached, and a run that ends in an exception is an "
+                          "outcome the enumeration cut at a depth need not see")
+        if isinstance(stmt, ast.Assert):  # an assert that cannot fail narrows like an if; one that may is a raise
             self.truth(stmt.test, env, frame)
-            if stmt.msg is not None and not isinstance(stmt.msg, ast.Constant):
-                raise Refused(f"line {stmt.lineno}: an assert's message is not a constant")
-            return env
+            if self.narrow(stmt.test, env, frame, False) is not None:
+                raise Refused(f"line {stmt.lineno}: an assert may fail, and a run that ends in an exception is an "
+                              "outcome the enumeration cut at a depth need not see")
+            return self.narrow(stmt.test, env, frame, True)
         raise Refused(f"line {stmt.lineno}: the statement {type(stmt).__name__} is not analysed")
 
     def assign(self, target: ast.expr, value: ast.expr, env: Env, frame: _Frame) -> Env:
@@ -358,18 +450,6 @@ class _Analysis:
             return {**env, **{t.id: v for t, v in zip(target.elts, values)}}  # type: ignore[attr-defined]
         raise Refused(f"line {target.lineno}: an assignment to something other than a name")
 
-    def raised(self, exc: ast.expr | None, env: Env, frame: _Frame) -> None:
-        """``raise E`` / ``raise E(args)`` with ``E`` a builtin exception: the path ends, returning nothing."""
-        call = exc.func if isinstance(exc, ast.Call) else exc
-        if not (isinstance(call, ast.Name) and call.id in _EXCEPTIONS and self._builtin(call.id, frame) is not None):
-            raise Refused("a raise of something other than a builtin exception")
-        if isinstance(exc, ast.Call):
-            for a in exc.args:
-                if not isinstance(a, ast.Constant):
-                    self.expr(a, env, frame)
-            if exc.keywords:
-                raise Refused("a raise with keywords")
-
     def range_of(self, stmt: ast.For, env: Env, frame: _Frame) -> _V:
         """The loop variable of ``for NAME in range(...)``: an integer between the bounds."""
         it = stmt.iter
@@ -378,6 +458,8 @@ class _Analysis:
                 and 1 <= len(it.args) <= 3 and not any(isinstance(a, ast.Starred) for a in it.args)):
             raise Refused(f"line {stmt.lineno}: a for loop over something other than range(...)")
         args = [_ints_of(self.expr(a, env, frame), "an argument of range") for a in it.args]
+        if len(args) == 3 and args[2].lo <= 0 <= args[2].hi:
+            raise Refused(f"line {stmt.lineno}: a range whose step may be zero: the run may raise")
         if len(args) == 1:
             return _int(0, max(0, args[0].hi - 1))
         return _int(min(args[0].lo, args[1].lo), max(args[0].hi, args[1].hi))
@@ -428,6 +510,13 @@ class _Analysis:
                     return None
                 out = self.narrow(v, out, frame, truth)
             return out
+        if isinstance(test, ast.Compare) and not truth and len(test.ops) > 1:  # one of the comparisons fails
+            either: Env | None = None
+            left = test.left
+            for op, right in zip(test.ops, test.comparators):
+                either = _join_env(either, self._narrow_pair(left, _NEGATED.get(type(op)), right, env, frame))
+                left = right
+            return either
         if isinstance(test, ast.Compare) and (truth or len(test.ops) == 1):
             out = env
             left = test.left
@@ -487,12 +576,15 @@ class _Analysis:
             _numbers(v)
             if v.kinds & {"unif"}:
                 raise Refused("arithmetic on a uniform draw")
+            if "npbool" in v.kinds:
+                raise Refused(f"line {node.lineno}: a sign on a numpy bool")
             ints = frozenset({"np"} if "np" in v.kinds else {"int"}) if v.kinds & _INTS else frozenset()
             kinds = (v.kinds - _INTS) | ints
+            ranged = kinds & _RANGED
             if isinstance(node.op, ast.USub):
-                return _int(-v.hi, -v.lo, kinds) if ints else _V(kinds)
+                return _int(-v.hi, -v.lo, kinds) if ranged else _V(kinds)
             if isinstance(node.op, ast.UAdd):
-                return _int(v.lo, v.hi, kinds) if ints else _V(kinds)
+                return _int(v.lo, v.hi, kinds) if ranged else _V(kinds)
             raise Refused("the operator ~")
         if isinstance(node, ast.BoolOp):  # returns one of its operands
             out: _V | None = None
@@ -521,11 +613,15 @@ class _Analysis:
                 _numbers(a, b)
                 if "unif" in a.kinds and "unif" in b.kinds:
                     raise Refused(f"line {node.lineno}: two uniform draws compared")
-            return _BOOL
+            return _EITHER_BOOL if any(v.kinds & _NUMPY for v in values) else _BOOL
         if isinstance(node, ast.Attribute):
             base = self.expr(node.value, env, frame)
             if base.kinds == frozenset({"frac"}) and node.attr in ("numerator", "denominator"):
-                return _int(1 if node.attr == "denominator" else -INF, INF)
+                if node.attr == "denominator":
+                    return _int(1, INF)
+                # the numerator has the sign of the value
+                return _int(1 if base.lo > 0 else 0 if base.lo >= 0 else -INF, -1 if base.hi < 0 else 0 if base.hi <= 0
+                            else INF)
             raise Refused(f"line {node.lineno}: the attribute {node.attr}")
         if isinstance(node, ast.Call):
             return self.call_expr(node, env, frame)
@@ -573,17 +669,22 @@ class _Analysis:
         if "unif" in a.kinds or "unif" in b.kinds:
             raise Refused("arithmetic on a uniform draw")
         kinds: set[str] = set()
-        ints = a.kinds <= _INTS and b.kinds <= _INTS  # a Fraction's // is an int of no known bounds
+        ranged = a.kinds <= _RANGED and b.kinds <= _RANGED
         np_kind = "np" in a.kinds or "np" in b.kinds
         if np_kind and (a.kinds | b.kinds) & {"frac"}:
             raise Refused("arithmetic mixing a numpy integer and a Fraction")
+        if "npbool" in a.kinds | b.kinds:
+            if a.kinds & {"bool", "npbool"} and b.kinds & {"bool", "npbool"}:
+                raise Refused("arithmetic on a numpy bool and a bool (logical in numpy, np.int8 for // and %)")
+            a, b = _npbool_as_int(a), _npbool_as_int(b)  # with a number: an np.int64 or np.float64, as numpy's
+            return self.binop(op, a, b)
         for ka in a.kinds:
             for kb in b.kinds:
                 kinds |= _result_kinds(op, ka, kb, b)
-        result_ints = frozenset(kinds & _INTS)
-        if not result_ints:
+        _may_raise(op, a, b, kinds)
+        if not kinds & _RANGED:
             return _V(frozenset(kinds))
-        lo, hi = _interval(op, a, b) if ints and not isinstance(op, ast.Pow) else (-INF, INF)
+        lo, hi = (_power(a, b) if isinstance(op, ast.Pow) else _interval(op, a, b)) if ranged else (-INF, INF)
         return _int(lo, hi, frozenset(kinds))
 
     def call_expr(self, node: ast.Call, env: Env, frame: _Frame) -> _V:
@@ -596,7 +697,8 @@ class _Analysis:
         keywords = {k.arg: k.value for k in node.keywords if k.arg is not None}
         if isinstance(f, ast.Attribute):
             base = self.expr(f.value, env, frame)
-            return _method(base, f.attr, args, keywords, node.lineno)
+            literals = [a.value if isinstance(a, ast.Constant) else None for a in node.args]
+            return _method(base, f.attr, args, keywords, node.lineno, literals)
         callee = self.expr(f, env, frame)
         obj = callee.obj
         if callee.kinds == frozenset({"builtin"}):
@@ -607,9 +709,13 @@ class _Analysis:
             if keywords or not 1 <= len(args) <= 2:
                 raise Refused(f"line {node.lineno}: Fraction with keywords or many arguments")
             for a in args:
-                if not a.kinds or not a.kinds <= _NUMBERS:
-                    raise Refused(f"line {node.lineno}: Fraction of something other than a number")
-            return _kind("frac")
+                if not a.kinds or not a.kinds <= _RANGED:  # a float may be infinite or NaN: the run may raise
+                    raise Refused(f"line {node.lineno}: Fraction of something other than an integer or a Fraction")
+            if len(args) == 1:
+                return _V(frozenset({"frac"}), args[0].lo, args[0].hi)
+            if _zero_possible(args[1]):
+                raise Refused(f"line {node.lineno}: Fraction with a denominator that may be zero: the run may raise")
+            return _V(frozenset({"frac"}), *_interval(ast.Div(), args[0], args[1]))
         if callee.kinds == frozenset({"function"}):  # analysed in its own module (its names, its source)
             params = self._def(obj).args
             positional = [p.arg for p in params.posonlyargs + params.args]
@@ -631,13 +737,17 @@ class _Analysis:
         generator = base.kinds == frozenset({"generator"})
         if not (generator or base.kinds == frozenset({"random"})) or len(node.args) != 1:
             raise Refused(f"line {node.lineno}: choice with these arguments")
+        items = node.args[0]
         for k in node.keywords:
             weights = k.value
             if not (generator and k.arg == "p" and isinstance(weights, (ast.List, ast.Tuple))
                     and not any(isinstance(w, ast.Starred) for w in weights.elts)):
                 raise Refused(f"line {node.lineno}: choice with the keyword {k.arg}")
-            _numbers(*(self.expr(w, env, frame) for w in weights.elts))
-        items = node.args[0]
+            written: list[Any] = [w.value if isinstance(w, ast.Constant) else None for w in weights.elts]
+            if not (all(type(w) in (int, float) and w >= 0 for w in written) and abs(sum(written) - 1) <= 1e-12
+                    and isinstance(items, (ast.List, ast.Tuple)) and len(written) == len(items.elts)):
+                raise Refused(f"line {node.lineno}: choice with weights p= not written out as numbers summing to 1, "
+                              "one per item (numpy may refuse them: the run may raise)")
         if isinstance(items, (ast.List, ast.Tuple)) and items.elts:
             if any(isinstance(e, ast.Starred) for e in items.elts):
                 raise Refused(f"line {node.lineno}: choice of a starred list")
@@ -646,13 +756,15 @@ class _Analysis:
             kinds = frozenset().union(*(v.kinds for v in values))
         elif generator:
             n = _ints_of(self.expr(items, env, frame), "the argument of choice")
+            if n.lo < 1:
+                raise Refused(f"line {node.lineno}: choice of a number that may be below 1: the run may raise")
             lo, hi, kinds = 0, n.hi - 1, frozenset({"int"})
         else:
             raise Refused(f"line {node.lineno}: choice of something other than a list or tuple written out")
         # the enumerator hands the item back; numpy (sampling) a numpy scalar of the array's type: a numpy integer
         # (a bool among integers becomes one), or a numpy bool when all are bools
-        if generator and kinds - {"bool"}:
-            kinds = kinds | {"int", "np"}
+        if generator:
+            kinds = kinds | ({"int", "np"} if kinds - {"bool"} else {"npbool"})
         return _int(lo, hi, kinds)
 
 
@@ -673,8 +785,22 @@ _NEGATED = {ast.Lt: ast.GtE, ast.LtE: ast.Gt, ast.Gt: ast.LtE, ast.GtE: ast.Lt, 
 _SWAPPED = {ast.Lt: ast.Gt, ast.LtE: ast.GtE, ast.Gt: ast.Lt, ast.GtE: ast.LtE, ast.Eq: ast.Eq, ast.NotEq: ast.NotEq}
 
 
+def _npbool_as_int(v: _V) -> _V:
+    """``v`` with its numpy bool as the ``np.int64`` 0 or 1 it is in arithmetic with a number other than a bool."""
+    if "npbool" not in v.kinds:
+        return v
+    return _V((v.kinds - {"npbool"}) | {"np"}, min(v.lo, 0), max(v.hi, 1))
+
+
 def _result_kinds(op: ast.operator, ka: str, kb: str, b: _V) -> set[str]:
-    """The kinds of ``a OP b`` for ``a`` of kind ``ka`` and ``b`` of kind ``kb``."""
+    """The kinds of ``a OP b`` for ``a`` of kind ``ka`` and ``b`` of kind ``kb`` (a float with a numpy operand is
+    an ``np.float64``)."""
+    numpy = ka in _NUMPY or kb in _NUMPY
+    kinds = _python_result_kinds(op, "float" if ka == "npfloat" else ka, "float" if kb == "npfloat" else kb, b)
+    return {"npfloat" if k == "float" and numpy else k for k in kinds}
+
+
+def _python_result_kinds(op: ast.operator, ka: str, kb: str, b: _V) -> set[str]:
     ints = ka in _INTS and kb in _INTS
     if isinstance(op, (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod)) and ints:
         return {"np" if "np" in (ka, kb) else "int"}
@@ -706,11 +832,75 @@ def _interval(op: ast.operator, a: _V, b: _V) -> tuple[float, float]:
     if isinstance(op, ast.FloorDiv) and (b.lo >= 1 or b.hi <= -1):
         corners = [_floordiv(x, y) for x in (a.lo, a.hi) for y in (b.lo, b.hi)]
         return min(corners), max(corners)
-    if isinstance(op, ast.Mod) and b.lo >= 1:
-        return 0, b.hi - 1
-    if isinstance(op, ast.Mod) and b.hi <= -1:
-        return b.lo + 1, 0
+    whole = a.kinds <= _INTS and b.kinds <= _INTS  # of integers, a % b < b is at most b - 1
+    if isinstance(op, ast.Mod) and b.lo > 0:
+        return 0, b.hi - 1 if whole else b.hi
+    if isinstance(op, ast.Mod) and b.hi < 0:
+        return b.lo + 1 if whole else b.lo, 0
+    if isinstance(op, ast.Div) and (b.lo > 0 or b.hi < 0):
+        corners = [_truediv(x, y) for x in (a.lo, a.hi) for y in (b.lo, b.hi)]
+        if None not in corners:
+            return min(corners), max(corners)
     return -INF, INF
+
+
+def _power(a: _V, b: _V) -> tuple[Any, Any]:
+    """An interval holding ``a ** b`` for a base of finite bounds and an integer exponent in ``[lo, hi]``, at least
+    0 (:func:`_may_raise` refuses others): for each exponent the extremes lie at the base's ends or 0, and for each
+    base at the exponent's ends, or next to them (the sign of a negative base alternates)."""
+    if any(math.isinf(v) for v in (a.lo, a.hi, b.lo, b.hi)):
+        return -INF, INF
+    bases = {a.lo, a.hi} | ({0} if a.lo <= 0 <= a.hi else set())
+    exponents = {e for e in (b.lo, b.lo + 1, b.hi - 1, b.hi) if b.lo <= e <= b.hi}
+    values = [x ** int(e) for x in bases for e in exponents]
+    return min(values), max(values)
+
+
+def _truediv(a: Any, d: Any) -> Any:
+    """``a / d`` exactly (a ``Fraction``), for bounds that may be infinite; ``None`` for two infinite ones."""
+    if math.isinf(a) and math.isinf(d):
+        return None
+    if math.isinf(d):
+        return 0
+    if math.isinf(a):
+        return a if d > 0 else -a
+    return _FRACTION(a) / d
+
+
+def _zero_possible(v: _V) -> bool:
+    """Whether ``v`` may be zero (or a value whose zero the proof does not track: a float)."""
+    return not v.kinds <= _RANGED or v.lo <= 0 <= v.hi
+
+
+def _float_safe(v: _V) -> bool:
+    """Whether ``v`` converts to a float without overflow (a Python int or ``Fraction`` within ``2 ** 1000``)."""
+    return not v.kinds & {"int", "bool", "frac"} or -_FLOAT_SAFE <= v.lo and v.hi <= _FLOAT_SAFE
+
+
+def _within_int64(w: _V) -> None:
+    """:class:`Refused` when ``w``, given to numpy, may be a Python int beyond int64 by bounds the proof knows
+    (``x * 2 ** 64``: numpy raises ``OverflowError``).  A draw's value (``{int, np}``: the enumerator's int stands
+    for numpy's ``np.int64``) is within it; an unbounded one (a count of draws, widened by a loop) is assumed to be
+    (docs/auditing.md)."""
+    if w.kinds & {"int", "bool"} and "np" not in w.kinds and (
+            (not math.isinf(w.lo) and w.lo < -2**63) or (not math.isinf(w.hi) and w.hi >= 2**63)):
+        raise Refused("numpy given a Python int that may be beyond int64: the run may raise (OverflowError)")
+
+
+def _may_raise(op: ast.operator, a: _V, b: _V, kinds: set[str]) -> None:
+    """:class:`Refused` when ``a OP b`` may raise (a run ending in an exception is an outcome the proof does not
+    return): a division by zero, a power that may divide by zero or overflow, a number too large for a float."""
+    if isinstance(op, (ast.FloorDiv, ast.Mod, ast.Div)) and _zero_possible(b):
+        raise Refused(f"the operator {type(op).__name__} by a value that may be zero: the run may raise")
+    if isinstance(op, ast.Pow) and not (a.kinds <= _RANGED and b.kinds <= _INTS and 0 <= b.lo and b.hi <= 64):
+        raise Refused("a power whose exponent may be negative, fractional or above 64, or whose base is a float: "
+                      "the run may raise (division by zero, overflow)")
+    for v, w in ((a, b), (b, a)):  # numpy takes a Python int only within int64 (else OverflowError)
+        if v.kinds & _NUMPY:
+            _within_int64(w)
+    if kinds & {"float", "npfloat"} and not (_float_safe(a) and _float_safe(b)):
+        raise Refused("arithmetic giving a float from a number that may be too large for one: the run may raise "
+                      "(OverflowError)")
 
 
 def _call_builtin(f: Any, args: list[_V], line: int) -> _V:
@@ -722,7 +912,7 @@ def _call_builtin(f: Any, args: list[_V], line: int) -> _V:
             if not a.kinds or not a.kinds <= _NUMBERS:
                 raise Refused(f"line {line}: {name} of something other than numbers ({_kinds_text(a)})")
         kinds = frozenset().union(*(a.kinds for a in args))
-        ints = [a for a in args if a.kinds <= _INTS]
+        ints = [a for a in args if a.kinds <= _RANGED]  # the interval holds each (a Fraction's value too)
         if len(ints) < len(args):  # a Fraction or a float among them: no bound on the result's integer part
             return _V(kinds)
         pick = min if name == "min" else max
@@ -741,12 +931,31 @@ def _call_builtin(f: Any, args: list[_V], line: int) -> _V:
             raise Refused(f"line {line}: int of something other than a number")
         if v.kinds <= _INTS:
             return _int(v.lo, v.hi)
-        return _int(-INF, INF)
+        if not v.kinds <= _RANGED:
+            raise Refused(f"line {line}: int of a float (it may be infinite or NaN: the run may raise)")
+        return _int(_floor(v.lo), _ceil(v.hi))
     raise Refused(f"line {line}: the builtin {name} with these arguments")
 
 
-def _method(base: _V, attr: str, args: list[_V], keywords: dict[str, ast.expr], line: int) -> _V:
-    """A draw, ``np.clip`` or a ``math`` function."""
+def _floor(x: Any) -> Any:
+    return x if math.isinf(x) else math.floor(x)
+
+
+def _ceil(x: Any) -> Any:
+    return x if math.isinf(x) else math.ceil(x)
+
+
+def _probability(p: Any, attr: str, line: int, *, zero: bool) -> None:
+    """:class:`Refused` unless ``p`` is a number written out that numpy takes as the probability of ``attr`` (in
+    ``[0, 1]``, ``0`` excluded unless ``zero``): another may be refused by numpy, and the run raise."""
+    if type(p) not in (int, float) or not (0 <= p <= 1) or (p == 0 and not zero):
+        raise Refused(f"line {line}: {attr} of a probability not written out in [0, 1]: the run may raise")
+
+
+def _method(base: _V, attr: str, args: list[_V], keywords: dict[str, ast.expr], line: int,
+            literals: Sequence[Any] = ()) -> _V:
+    """A draw, ``np.clip`` or a ``math`` function (``literals``: the arguments that are numbers written out, else
+    ``None``)."""
     kinds = base.kinds
     for name, value in keywords.items():
         if not (isinstance(value, ast.Constant) and (name, value.value) in (("size", None), ("endpoint", False),
@@ -760,15 +969,19 @@ def _method(base: _V, attr: str, args: list[_V], keywords: dict[str, ast.expr], 
                 raise Refused(f"line {line}: integers with a size")
             _ints_of(low, "the low end of integers")
             _ints_of(high, "the high end of integers")
+            if high.lo - low.hi < (0 if endpoint else 1):
+                raise Refused(f"line {line}: integers of a range that may be empty: the run may raise")
             return _int(low.lo, high.hi - (0 if endpoint else 1), frozenset({"int", "np"}))
         if keywords:
             raise Refused(f"line {line}: {attr} with keywords")
         if attr == "geometric" and len(args) == 1:
-            _numbers(args[0])
+            _probability(literals[0], attr, line, zero=False)
             return _int(1, INF, frozenset({"int", "np"}))
         if attr == "binomial" and len(args) == 2:
             n = _ints_of(args[0], "the n of binomial")
-            _numbers(args[1])
+            if n.lo < 0:
+                raise Refused(f"line {line}: binomial of an n that may be negative: the run may raise")
+            _probability(literals[1], attr, line, zero=True)
             return _int(0, max(0, n.hi), frozenset({"int", "np"}))
         if attr == "random" and not args:
             return _kind("unif")
@@ -779,9 +992,10 @@ def _method(base: _V, attr: str, args: list[_V], keywords: dict[str, ast.expr], 
         if attr in ("randrange", "randint") and 1 <= len(args) <= 2 and not (attr == "randint" and len(args) == 1):
             for a in args:
                 _ints_of(a, f"an argument of {attr}")
-            if len(args) == 1:
-                return _int(0, args[0].hi - 1)
-            return _int(args[0].lo, args[1].hi - (1 if attr == "randrange" else 0))
+            low, high = (_int(0, 0), args[0]) if len(args) == 1 else (args[0], args[1])
+            if high.lo - low.hi < (1 if attr == "randrange" else 0):
+                raise Refused(f"line {line}: random.{attr} of a range that may be empty: the run may raise")
+            return _int(low.lo, high.hi - (1 if attr == "randrange" else 0))
         if attr == "random" and not args:
             return _kind("unif")
         raise Refused(f"line {line}: random.{attr} with these arguments")
@@ -790,6 +1004,7 @@ def _method(base: _V, attr: str, args: list[_V], keywords: dict[str, ast.expr], 
         for v in args:
             if not v.kinds or not v.kinds <= {"int", "np"}:
                 raise Refused(f"line {line}: np.clip of something other than integers ({_kinds_text(v)})")
+            _within_int64(v)
         # clip(a, floor, ceiling) = min(max(a, floor), ceiling), as numpy documents it
         raised = (max(a.lo, floor.lo), max(a.hi, floor.hi))
         return _V(frozenset({"np"}), min(raised[0], ceiling.lo), min(raised[1], ceiling.hi))
@@ -799,9 +1014,13 @@ def _method(base: _V, attr: str, args: list[_V], keywords: dict[str, ast.expr], 
             raise Refused(f"line {line}: math.{attr} of something other than a number")
         if attr == "isqrt":
             _ints_of(v, "the argument of math.isqrt")
+            if v.lo < 0:
+                raise Refused(f"line {line}: math.isqrt of a value that may be negative: the run may raise")
             return _int(0, INF)
         if attr in ("floor", "ceil"):
-            return _int(v.lo, v.hi) if v.kinds <= _INTS else _int(-INF, INF)
+            if not v.kinds <= _RANGED:
+                raise Refused(f"line {line}: math.{attr} of a float (it may be infinite or NaN: the run may raise)")
+            return _int(_floor(v.lo), _ceil(v.hi))
     raise Refused(f"line {line}: the call {attr} is not analysed")
 
 
@@ -823,6 +1042,16 @@ def _genuine(module: types.ModuleType, names: Sequence[str]) -> bool:
     return True
 
 
+def _random_methods_genuine(module: types.ModuleType) -> bool:
+    """Whether the draws of ``random`` run the methods of ``random.Random`` this module found (not replaced on the
+    class, nor shadowed on the module's hidden instance)."""
+    inst = getattr(getattr(module, "randrange", None), "__self__", None)
+    if type(inst) is not module.Random or not set(vars(inst)) <= {"gauss_next"}:  # no method shadowed on it
+        return False
+    found = vars(module.Random)
+    return found.keys() == _RANDOM_CLASS.keys() and all(found[n] is f for n, f in _RANDOM_CLASS.items())
+
+
 def _of(obj: Any) -> _V:
     """The abstract value of a known object."""
     kind = type(obj)
@@ -837,19 +1066,19 @@ def _of(obj: Any) -> _V:
     if kind is str:
         return _kind("str")
     if kind is _FRACTION:
-        return _kind("frac")
+        return _V(frozenset({"frac"}), obj, obj)
     if obj is _FRACTION:
         return _kind("Fraction", obj)
     numpy = sys.modules.get("numpy")
     if numpy is not None:
-        if isinstance(obj, numpy.integer) and not isinstance(obj, numpy.bool_):
+        if kind is numpy.int64:  # a narrower or unsigned one wraps around inside the intervals: unknown
             return _V(frozenset({"np"}), int(obj), int(obj))
         if obj is numpy and _genuine(numpy, ["clip"]):
             return _kind("numpy", obj)
     if isinstance(obj, types.ModuleType):
-        if obj is _RANDOM and _genuine(obj, ["randrange", "randint", "random"]):
+        if obj is _RANDOM and _RANDOM_GENUINE and _genuine(obj, _RANDOM_DRAWS) and _random_methods_genuine(obj):
             return _kind("random", obj)
-        if obj is _MATH and all(getattr(obj, n, None) is f for n, f in _MATH_FUNCTIONS.items()):
+        if obj is _MATH and _MATH_GENUINE and all(getattr(obj, n, None) is f for n, f in _MATH_FUNCTIONS.items()):
             return _kind("math", obj)
         return _kind("unknown")
     if kind is types.FunctionType:
@@ -904,6 +1133,12 @@ def proven_outputs(fn: Callable[..., Any], domain: Sequence[Any], *, pass_rng: b
     """
     if type(fn) is not types.FunctionType:
         raise Refused("the randomizer is not a plain function (a method, a partial, a class or a builtin)")
+    numpy = sys.modules.get("numpy")
+    if numpy is not None and {"raise", "call", "log"} & set(numpy.geterr().values()):
+        raise Refused("numpy is set to raise (or call code) on arithmetic errors (np.seterr): a run may raise")
+    replaced = _fraction_replaced()
+    if replaced is not None:
+        raise Refused(f"fractions.Fraction is not the standard library's ({replaced} replaced)")
     analysis = _Analysis()
     node = analysis._def(fn)
     params = node.args.posonlyargs + node.args.args
@@ -918,7 +1153,7 @@ def proven_outputs(fn: Callable[..., Any], domain: Sequence[Any], *, pass_rng: b
         raise
     except (RecursionError, MemoryError, ValueError, TypeError, AttributeError, OverflowError) as exc:
         raise Refused(f"the analysis gave up ({type(exc).__name__}: {exc})") from None  # unsure: no set
-    odd = result.kinds - _INTS
+    odd = result.kinds - _INTS - {"npbool"}
     if odd:
         raise Refused(f"the function may return {' or '.join(sorted(odd))} (not only integers)")
     lo, hi = result.lo, result.hi
@@ -930,7 +1165,9 @@ def proven_outputs(fn: Callable[..., Any], domain: Sequence[Any], *, pass_rng: b
         if hi - lo + 1 > MAX_PROVEN:
             raise Refused(f"the function may return {hi - lo + 1} integers, more than {MAX_PROVEN}")
         values += range(lo, hi + 1)
-    if "bool" in result.kinds:
+    if "npbool" in result.kinds:  # a numpy bool, the output of a Python bool: either
+        values += [False, True]
+    elif "bool" in result.kinds:
         values += [b for b in (False, True) if lo <= int(b) <= hi]
     where = f"{os.path.basename(fn.__code__.co_filename)}:{node.lineno} ({fn.__qualname__})"
     return ProvenOutputs(tuple(values), where)

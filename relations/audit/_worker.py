@@ -216,14 +216,44 @@ def _import_file(where: str) -> Any:
     return module
 
 def _fingerprint(fn: Callable[..., Any]) -> str:
-    """A digest of the plain values among the globals of ``fn``'s module (numbers, text, tuples, UUIDs): two
-    processes that imported it differently (a value drawn at import) give different digests."""
+    """A digest of the plain values among the globals of ``fn``'s module (numbers, text, tuples, UUIDs, Fractions,
+    numpy scalars), and of those ``fn`` reads through the functions it reaches (the globals their code names, in
+    their own modules, their default arguments and closure cells): two processes that imported it differently (a
+    value drawn at import) give different digests."""
     import hashlib
+    import types
 
-    values = getattr(getattr(fn, "__wrapped__", fn), "__globals__", None) or {}
-    plain = sorted((k, repr(v)) for k, v in values.items() if not k.startswith("__") and (
-        isinstance(v, (str, bytes, int, float, tuple, frozenset)) or type(v).__name__ == "UUID"))
-    return hashlib.sha256(repr(plain).encode()).hexdigest()[:16]
+    def plain(v: Any) -> bool:
+        return isinstance(v, (str, bytes, int, float, tuple, frozenset)) or type(v).__name__ in ("UUID", "Fraction") \
+            or (type(v).__module__ == "numpy" and not callable(v))
+
+    fn = getattr(fn, "__wrapped__", fn)
+    values = getattr(fn, "__globals__", None) or {}
+    seen = sorted((k, repr(v)) for k, v in values.items() if not k.startswith("__") and plain(v))
+    todo: list[Any] = [fn]
+    done: set[int] = set()
+    read: list[tuple[str, str, list[str]]] = []
+    while todo and len(done) < 256:  # the functions reached from fn: what each reads
+        f = todo.pop()
+        if id(f) in done or type(f) is not types.FunctionType:
+            continue
+        done.add(id(f))
+        names: set[str] = set()
+        codes = [f.__code__]
+        while codes:  # the names of its code and of the code nested in it
+            c = codes.pop()
+            names.update(c.co_names)
+            codes.extend(k for k in c.co_consts if isinstance(k, types.CodeType))
+        reached = [f.__globals__[n] for n in sorted(names) if n in f.__globals__]
+        reached += list(f.__defaults__ or ()) + list((f.__kwdefaults__ or {}).values())
+        for cell in f.__closure__ or ():
+            try:
+                reached.append(cell.cell_contents)
+            except ValueError:  # an empty cell
+                reached.append(None)
+        read.append((f.__code__.co_filename, f.__qualname__, [repr(v) if plain(v) else type(v).__name__ for v in reached]))
+        todo.extend(v for v in reached if type(v) is types.FunctionType)
+    return hashlib.sha256(repr((seen, read)).encode()).hexdigest()[:16]
 
 
 def load_target(target: str, params: dict | None = None) -> Target:
