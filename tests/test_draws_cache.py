@@ -79,3 +79,61 @@ def test_a_file_that_would_run_code_is_read_as_data(cache, tmp_path):
     path.write_bytes(f"{path.name} {hashlib.sha256(hostile).hexdigest()}\n".encode() + hostile)
     assert screening._stored_draws(path) is None and not path.exists()
     assert not marker.exists()
+
+
+def test_a_stored_result_is_read_back_and_never_trusted_unchecked(cache):
+    """stored_result computes once, the next call of the same code reads the same value back (no compute), and
+    a stored file that does not check (damaged, or of another shape than ``valid`` accepts) is removed and the
+    value computed again."""
+    calls = []
+
+    def compute():
+        calls.append(1)
+        return {"records": 2, "passed": True, "mi": "t*log(2)"}
+
+    def valid(d):
+        return isinstance(d, dict) and isinstance(d.get("passed"), bool)
+
+    first = screening.stored_result("test-result", compute, valid=valid)
+    again = screening.stored_result("test-result", compute, valid=valid)
+    assert first == again == {"records": 2, "passed": True, "mi": "t*log(2)"} and len(calls) == 1
+    (path,) = (cache / "results").iterdir()
+    assert path.name == f"test-result-{screening._code_digest()}.pickle"
+    data = path.read_bytes()
+    path.write_bytes(data[:-1] + bytes([data[-1] ^ 1]))  # damaged: its hash no longer checks
+    assert screening.stored_result("test-result", compute, valid=valid) == first and len(calls) == 2
+    assert screening.stored_result("test-result", compute, valid=lambda d: isinstance(d, list)) == first
+    assert len(calls) == 3  # the stored dict is not what this caller accepts: computed again
+
+
+def test_verify_reads_its_stored_exact_results(cache, monkeypatch):
+    """The erasure family's sympy check, a frontier's limits and a smallest full-support witness are stored
+    by the first run of the code and read back by the next, with the same values (each computed here again,
+    without the cache, as the second method)."""
+    from relations.catalogue import get
+    from relations.pipeline import _frontiers, _verify
+    from relations.search import _erasure
+
+    _verify._family_check.cache_clear()
+    stored = _verify._family_check(1)
+    _verify._family_check.cache_clear()
+    monkeypatch.setattr(_erasure, "check_family", lambda r: pytest.fail("computed again"))
+    assert _verify._family_check(1) == stored
+    monkeypatch.undo()
+    assert stored == _erasure.check_family(1)
+
+    bound = get("relations.thm11_sharp").bound
+    _frontiers._sup_ratio.cache_clear()
+    first = _frontiers._sup_ratio(bound)
+    _frontiers._sup_ratio.cache_clear()
+    monkeypatch.setattr(_frontiers, "_computed_sup_ratio", lambda b: pytest.fail("computed again"))
+    assert _frontiers._sup_ratio(bound) == first
+    monkeypatch.undo()
+    assert _frontiers._computed_sup_ratio(bound) == first
+
+    found = _verify._full_support_search("eps_i <= eps_d + sigma_min", "local", True)
+    assert found[0] == "witness"
+    monkeypatch.setattr(_verify, "full_support_witness", lambda *a, **k: pytest.fail("searched again"))
+    again = _verify._full_support_search("eps_i <= eps_d + sigma_min", "local", True)
+    assert again[0] == "witness" and again[1].to_dict() == found[1].to_dict()
+    assert _verify._full_support_search("not a statement", "local", True) == ("outside",)

@@ -196,8 +196,23 @@ def _sup_ratio(bound) -> tuple[float, str, str]:
     """``sup_eps F(eps) / f(eps)``: sympy's limits at 0 and inf, and a log grid in between.
 
     Returns the supremum as a float, its exact form when it is a limit (else ``""``) and
-    where it is approached.
+    where it is approached.  Kept in the cache folder for the next run of the same code and sympy
+    (:func:`~relations.search._screening.stored_result`, keyed by the bound), which then imports no sympy.
     """
+    import hashlib
+
+    from relations.search._screening import stored_result
+
+    def valid(kept) -> bool:
+        return (isinstance(kept, tuple) and len(kept) == 3 and type(kept[0]) is float
+                and all(type(x) is str for x in kept[1:]))
+
+    name = f"sup-ratio-{hashlib.sha256(repr(bound).encode()).hexdigest()[:32]}"
+    return stored_result(name, partial(_computed_sup_ratio, bound), valid=valid)
+
+
+def _computed_sup_ratio(bound) -> tuple[float, str, str]:
+    """:func:`_sup_ratio`, computed."""
     import sympy as sp
 
     e = sp.Symbol("eps", positive=True)

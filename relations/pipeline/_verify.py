@@ -65,6 +65,7 @@ from relations.search._members import erasure_member
 from relations.search._optimiser import Found, search_dense, search_dense_all, search_rr
 from relations.search._screening import hypothesis_search as _hypothesis_search
 from relations.search._screening import refutes as _refutes
+from relations.search._screening import stored_result
 from relations.search._witnesses import simplify
 
 __all__ = ["COQ_PROOFS", "WITNESS_EPS_M", "erasure_member", "Effort", "SMT_SHAPES", "DENSE", "RelationVerdict", "verify_relation", "verify_all"]
@@ -220,7 +221,13 @@ def _non_implication(rel: Relation) -> RelationVerdict:
     return RelationVerdict(rel, V.UNREFUTED, "the family did not check", witness=w, recheck=o)  # pragma: no cover
 
 
-_family_check = functools.lru_cache(maxsize=None)(erasure.check_family)  # sympy, once per r (read-only dict)
+@functools.cache
+def _family_check(r: int) -> dict:
+    """:func:`~relations.search._erasure.check_family` (sympy), once per ``r`` and per version of the code and of
+    sympy: kept in the cache folder (:func:`~relations.search._screening.stored_result`), so that a run of the same
+    code reads the same dict without importing sympy (read-only)."""
+    return stored_result(f"erasure-family-{r}", functools.partial(erasure.check_family, r),
+                         valid=lambda d: isinstance(d, dict) and d.get("records") == r and isinstance(d.get("passed"), bool))
 
 
 class _Search:
@@ -401,13 +408,10 @@ class _Search:
         """For a degenerate witness: the smallest of full support, distinct rows and finite values that the
         smallest-first enumeration of the relation's statement meets (:func:`full_support_witness`), re-checked
         exactly on the relation (it fails there, within its scope, with finite values); else ``None`` and why."""
-        from relations.errors import InputError
-
-        try:
-            conj = parse_defined(self.rel.symbols)
-        except InputError:  # a statement outside the conjecture language: no such search
+        found = _full_support_search(self.rel.symbols, setting, self.effort.quick)
+        if found == ("outside",):  # a statement outside the conjecture language: no such search
             return None, None, "its statement is not one the smallest-first enumeration searches"
-        full, _ = full_support_witness(conj, setting, quick=self.effort.quick)
+        full = found[1] if found[0] == "witness" else None
         if full is None:
             return None, None, "the smallest-first enumeration met none of full support, distinct rows and finite values"
         outcome = evaluate(self.rel, values(full))
@@ -416,6 +420,32 @@ class _Search:
             return None, None, (f"the smallest-first enumeration's witness of full support did not re-check on the "
                                 f"relation ({outcome.status})")
         return full, outcome, ""
+
+
+def _full_support_search(symbols: str, setting: str, quick: bool) -> tuple:
+    """:func:`full_support_witness` of the statement ``symbols``: ``("witness", mechanism)``, ``("none",)``, or
+    ``("outside",)`` for a statement outside the conjecture language.  The enumeration is deterministic, so its
+    result is kept in the cache folder for the next run of the same code
+    (:func:`~relations.search._screening.stored_result`: no sympy, no enumeration there); the caller re-checks the
+    witness exactly in every run."""
+    import hashlib
+
+    def search() -> tuple:
+        from relations.errors import InputError
+
+        try:
+            conj = parse_defined(symbols)
+        except InputError:
+            return ("outside",)
+        full, _ = full_support_witness(conj, setting, quick=quick)
+        return ("none",) if full is None else ("witness", full)
+
+    def valid(kept) -> bool:
+        return isinstance(kept, tuple) and (kept in (("none",), ("outside",)) or (
+            len(kept) == 2 and kept[0] == "witness" and type(kept[1]) is Mechanism))
+
+    name = f"full-support-{setting}-{'quick' if quick else 'full'}-{hashlib.sha256(symbols.encode()).hexdigest()[:32]}"
+    return stored_result(name, search, valid=valid)
 
 
 def witness_text(rel: Relation, measured, outcome: Outcome, *, max_entries: int = 24) -> str:
