@@ -137,3 +137,28 @@ def test_verify_reads_its_stored_exact_results(cache, monkeypatch):
     again = _verify._full_support_search("eps_i <= eps_d + sigma_min", "local", True)
     assert again[0] == "witness" and again[1].to_dict() == found[1].to_dict()
     assert _verify._full_support_search("not a statement", "local", True) == ("outside",)
+
+
+def test_verify_reads_z3s_stored_answers(cache, monkeypatch):
+    """A lemma's proof, a derivation and a bounded search are stored by the first run and read back by the next
+    without z3, equal to what z3 answers when asked directly (the second method)."""
+    from relations.catalogue import get
+    from relations.pipeline import _verify
+    from relations.proofs import _derive
+    from relations.proofs import _smt as smt
+
+    lemma_rel, derived_rel, ratio_rel = get("zheng2025.thm1"), get("relations.thm11_sharp"), get("zheng2025.thm3")
+    lemma, shape = smt.lemma_for(lemma_rel), _verify.SMT_SHAPES["local"][0]
+    first = (_verify._proof(lemma_rel, lemma, 5000), _verify._derivation(derived_rel),
+             _verify._bounded(ratio_rel, shape, 5000))
+    direct = (smt.prove(lemma, 5000), _derive.derive(derived_rel), smt.bounded_search(ratio_rel, shape, 5000))
+    for fn in ("prove", "bounded_search"):
+        monkeypatch.setattr(smt, fn, lambda *a, **k: pytest.fail("asked z3 again"))
+    monkeypatch.setattr(_verify, "derive", lambda *a, **k: pytest.fail("asked z3 again"))
+    again = (_verify._proof(lemma_rel, lemma, 5000), _verify._derivation(derived_rel),
+             _verify._bounded(ratio_rel, shape, 5000))
+    assert first == again
+    assert (again[0].status, again[0].smt2, again[0].model) == (direct[0].status, direct[0].smt2, direct[0].model)
+    assert again[0].status == "proved" and again[1].used == direct[1].used and again[1].smt2 == direct[1].smt2
+    assert again[1].covers == direct[1].covers and again[1].scope == direct[1].scope
+    assert (again[2].status, again[2].prior, again[2].channel) == (direct[2].status, direct[2].prior, direct[2].channel)

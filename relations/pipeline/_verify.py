@@ -246,7 +246,7 @@ class _Search:
         self.searched: list[str] = []
         self.founds: list[Found] = []
         self.lemma = smt.lemma_for(rel)
-        self.proof = smt.prove(self.lemma, effort.smt_timeout_ms) if self.lemma else None
+        self.proof = _proof(rel, self.lemma, effort.smt_timeout_ms) if self.lemma else None
         self.smt_evidence = None
         if self.proof is not None:
             assert self.lemma is not None  # proved from it
@@ -269,7 +269,7 @@ class _Search:
         if self.proof is not None and self.proof.status == "proved":
             assert self.lemma is not None  # proved from it
             return self._proved(f"z3 proved the {self.lemma.name} (negation unsat)", self.lemma.statement, None)
-        derivation = derive(rel)
+        derivation = _derivation(rel)
         narrow = ""
         if derivation is not None and derivation.covers:
             used = ", ".join(derivation.used)
@@ -316,7 +316,7 @@ class _Search:
             return
         for setting in _settings(self.rel):
             for shape in SMT_SHAPES[setting]:
-                res = smt.bounded_search(self.rel, shape, self.effort.smt_timeout_ms)
+                res = _bounded(self.rel, shape, self.effort.smt_timeout_ms)
                 self.searched.append(f"z3 bounded {shape}: {res.status}")
                 if res.status == "sat":
                     yield _from_model(res), f"z3 bounded search ({shape})"
@@ -528,6 +528,70 @@ def _cite_coq(verdict: RelationVerdict) -> None:
             verdict.evidence += f"; Coq: {proof.cite} ({check.detail})"
     else:
         verdict.evidence += f"; the Coq proof {proof.cite} was not checked in this run: {check.detail}"
+
+
+# z3's answers, kept in the cache folder (stored_result): z3 decides by a resource limit, not the clock
+# (relations/proofs/_z3context.py), in a fresh context per query, so the same query of the same code and z3
+# gives the same answer, model and script in every run; a warm run reads them without importing z3.  Only
+# definite answers are stored (an ``unknown`` is asked again).
+
+
+def _z3_key(kind: str, *parts: object) -> str:
+    import hashlib
+
+    return f"z3-{kind}-{hashlib.sha256(repr(parts).encode()).hexdigest()[:32]}"
+
+
+def _proof(rel: Relation, lemma: smt.Lemma, timeout_ms: int) -> smt.ProofResult:
+    """:func:`~relations.proofs._smt.prove` of the relation's lemma (:func:`~relations.proofs._smt.lemma_for`)."""
+    def run() -> tuple:
+        res = smt.prove(lemma, timeout_ms)
+        return ("proof", res.status, res.seconds, res.smt2, res.model)
+
+    def valid(kept) -> bool:
+        return (isinstance(kept, tuple) and len(kept) == 5 and kept[0] == "proof" and kept[1] in ("proved", "refuted")
+                and type(kept[2]) is float and type(kept[3]) is str and (kept[4] is None or type(kept[4]) is str))
+
+    _, status, seconds, smt2, model = stored_result(_z3_key("prove", rel, timeout_ms), run, valid=valid,
+                                                    keep=lambda kept: kept[1] in ("proved", "refuted"))
+    return smt.ProofResult(lemma, status, seconds, smt2, model)
+
+
+def _derivation(rel: Relation):
+    """:func:`~relations.proofs._derive.derive` of the relation from the lemma-proved catalogue."""
+    from relations.proofs._derive import Derivation
+
+    def run() -> tuple:
+        d = derive(rel)
+        return ("none",) if d is None else ("derived", d.settings, d.used, d.smt2, tuple(sorted(d.restrictions)),
+                                            d.min_records)
+
+    def valid(kept) -> bool:
+        return isinstance(kept, tuple) and (kept == ("none",) or (
+            len(kept) == 6 and kept[0] == "derived" and all(isinstance(x, tuple) for x in (kept[1], kept[2], kept[4]))
+            and type(kept[3]) is str and type(kept[5]) is int))
+
+    kept = stored_result(_z3_key("derive", rel), run, valid=valid)
+    if kept == ("none",):
+        return None
+    _, settings, used, smt2, restrictions, min_records = kept
+    return Derivation(rel, settings, used, smt2, frozenset(restrictions), min_records)
+
+
+def _bounded(rel: Relation, shape: smt.Shape, timeout_ms: int) -> smt.SearchResult:
+    """:func:`~relations.proofs._smt.bounded_search` of the relation over the mechanisms of ``shape``."""
+    def run() -> tuple:
+        res = smt.bounded_search(rel, shape, timeout_ms)
+        return ("bounded", res.status, res.seconds, res.prior, res.channel)
+
+    def valid(kept) -> bool:
+        return (isinstance(kept, tuple) and len(kept) == 5 and kept[0] == "bounded" and kept[1] in ("sat", "unsat")
+                and type(kept[2]) is float and (kept[3] is None or isinstance(kept[3], tuple))
+                and (kept[4] is None or isinstance(kept[4], tuple)))
+
+    _, status, seconds, prior, channel = stored_result(_z3_key("bounded", rel, shape, timeout_ms), run, valid=valid,
+                                                       keep=lambda kept: kept[1] in ("sat", "unsat"))
+    return smt.SearchResult(shape, status, seconds, prior, channel)
 
 
 def _from_model(res: smt.SearchResult) -> Mechanism:

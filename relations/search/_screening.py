@@ -218,7 +218,7 @@ def _code_digest() -> str | None:
     for path in files:
         digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
     versions: dict[str, str | None] = {}
-    for dist in ("hypothesis", "numpy", "python-flint", "sympy"):
+    for dist in ("hypothesis", "numpy", "python-flint", "sympy", "z3-solver"):
         try:
             versions[dist] = version(dist)
         except PackageNotFoundError:  # pragma: no cover - a required dependency
@@ -336,10 +336,11 @@ def _store(path, kept: Any) -> None:
         return
 
 
-def stored_result(name: str, compute: Callable[[], Any], *, valid: Callable[[Any], bool]) -> Any:
+def stored_result(name: str, compute: Callable[[], Any], *, valid: Callable[[Any], bool],
+                  keep: Callable[[Any], bool] | None = None) -> Any:
     """``compute()``, kept in ``results/`` of the tool's cache folder under ``name`` and this code's key
     (:func:`_code_digest`: every source file of the package and the versions of Python, hypothesis, numpy,
-    python-flint and sympy), and read from there by the next run of the same code.
+    python-flint, sympy and z3), and read from there by the next run of the same code.
 
     For deterministic results of this code only (the same value in every run, never ``None``), made of plain
     data and mechanisms.  A stored file is checked before use (its key, the hash of its contents, what it may name,
@@ -354,6 +355,9 @@ def stored_result(name: str, compute: Callable[[], Any], *, valid: Callable[[Any
         Computes it.
     valid : callable
         Whether a stored value has the shape ``compute`` returns.
+    keep : callable, optional
+        Whether a computed value may be stored (default: every one); a value it refuses is computed again
+        by the next run.
 
     Returns
     -------
@@ -376,7 +380,7 @@ def stored_result(name: str, compute: Callable[[], Any], *, valid: Callable[[Any
         if kept is not None:
             return kept
     value = compute()
-    if path is not None:
+    if path is not None and (keep is None or keep(value)):
         _store(path, value)
     return value
 
