@@ -22,6 +22,7 @@ import numpy as np
 
 from relations.catalogue._bounds import Linear
 from relations.catalogue._entries import Relation
+from relations.catalogue._formulas import Formula
 from relations.measures._batch import PAPER, dense_values, ordered_pairs
 from relations.model._mechanism import Mechanism
 from relations.model._neighbours import diameter
@@ -177,7 +178,8 @@ def search_dense_all(rels: Sequence[Relation], family: DenseFamily, starts: Sequ
             rows = np.flatnonzero(rel_of == i)
             other = rels[i].bound
             assert other is not None  # an implication
-            bound[rows] = [other.float(a, s, diam) for a, s in zip(premise[rows].tolist(), sigma[rows].tolist())]
+            bound[rows] = (other.floats(premise[rows]) if isinstance(other, Formula) else
+                           [other.float(a, s, diam) for a, s in zip(premise[rows].tolist(), sigma[rows].tolist())])
         viol, ratios, bound = _score_arrays(premise, conclusion, bound)
         with np.errstate(invalid="ignore"):  # scale-free, so that the search does not run off to infinite budgets
             neg_violation = np.where(np.isfinite(viol), -viol / (1.0 + np.abs(conclusion) + np.abs(bound)),
@@ -398,6 +400,8 @@ def _scores(rel: Relation, vals: dict[str, np.ndarray], diam) -> tuple[np.ndarra
         b = rel.bound
         bound = _linear_bound(np.full(premise.shape, float(b.ca)), np.full(premise.shape, float(b.cs)),
                               np.full(premise.shape, b.times_diameter), premise, sigma, diam)
+    elif isinstance(rel.bound, Formula):  # f(premise) alone, the same floats as point by point
+        bound = rel.bound.floats(premise)
     else:
         diams = diam.tolist() if isinstance(diam, np.ndarray) else [diam] * len(premise)
         assert rel.bound is not None  # an implication
