@@ -162,3 +162,20 @@ def test_verify_reads_z3s_stored_answers(cache, monkeypatch):
     assert again[0].status == "proved" and again[1].used == direct[1].used and again[1].smt2 == direct[1].smt2
     assert again[1].covers == direct[1].covers and again[1].scope == direct[1].scope
     assert (again[2].status, again[2].prior, again[2].channel) == (direct[2].status, direct[2].prior, direct[2].channel)
+
+
+@pytest.mark.parametrize("rid", ["zheng2025.thm4", "zheng2025.thm3"])  # refuted by a draw; holds
+def test_the_first_refuting_draw_is_stored(cache, monkeypatch, rid):
+    """hypothesis_search's first refuting draw (or none) is stored by the first run and read back by the next
+    without screening a draw, the same as a direct scan of the draws with an exact check of each (the second
+    method)."""
+    from relations.catalogue import get
+    from relations.checking import evaluate, values
+
+    rel = get(rid)
+    first = screening._first_refuting(rel, "local", 20)
+    direct = next((m for m in screening.generated("local", 20) if evaluate(rel, values(m)).status == "fails"), None)
+    monkeypatch.setattr(screening, "refutes", lambda *a, **k: pytest.fail("screened again"))
+    again = screening._first_refuting(rel, "local", 20)
+    assert again is first is direct
+    assert (first is None) == (rid == "zheng2025.thm3")

@@ -414,9 +414,7 @@ def hypothesis_search(rel: Relation, setting: str, effort: Any, *, shrink: bool 
     >>> hypothesis_search(get("zheng2025.thm3"), "local", Effort.of(True)) is None  # thm3 holds
     True
     """
-    mechs, memo = _drawn(setting, effort.hypothesis_examples)
-    test = refutes(rel, memo=memo)
-    first = next((m for m in mechs if test(m)), None)
+    first = _first_refuting(rel, setting, effort.hypothesis_examples)
     if first is None or not shrink:
         return first  # hypothesis would draw exactly these, and stop at the first that refutes rel
     from hypothesis import find
@@ -429,6 +427,26 @@ def hypothesis_search(rel: Relation, setting: str, effort: Any, *, shrink: bool 
             return find(mechanisms(setting), refutes(rel), settings=_settings(effort.hypothesis_examples))
     except NoSuchExample:  # pragma: no cover - a refuting example was drawn above
         return None
+
+
+def _first_refuting(rel: Relation, setting: str, examples: int) -> Mechanism | None:
+    """The first of the drawn mechanisms (:func:`generated`) that refutes ``rel`` (:func:`refutes`), or ``None``.
+
+    Which one it is depends on the code alone (the draws are derandomized; the float screen only lets through
+    to the exact decision), so its place among the draws is kept in the cache folder for the next run of the
+    same code (:func:`stored_result`); the caller re-checks a refuting mechanism exactly.
+    """
+    import hashlib
+
+    mechs, memo = _drawn(setting, examples)
+
+    def first() -> int:
+        test = refutes(rel, memo=memo)
+        return next((i for i, m in enumerate(mechs) if test(m)), -1)
+
+    name = f"hypothesis-first-{setting}-{int(examples)}-{hashlib.sha256(repr(rel).encode()).hexdigest()[:32]}"
+    i = stored_result(name, first, valid=lambda i: type(i) is int and -1 <= i < len(mechs))
+    return None if i < 0 else mechs[i]
 
 
 @lru_cache(maxsize=8)
