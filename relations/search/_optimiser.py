@@ -367,6 +367,23 @@ def _rr_grid_values(rel: Relation, k: int, ts: np.ndarray, skew: float) -> dict[
 
 @lru_cache(maxsize=512)
 def _rr_values(k: int, ts: bytes, skew: float, extra: tuple[str, ...]) -> dict[str, np.ndarray]:
+    """The notions of :data:`~relations.measures._batch.PAPER` and ``extra``, each computed once per grid whatever
+    the other notions asked with it (:func:`_rr_notion`: every notion of :func:`dense_values` is computed on
+    its own, so the same floats)."""
+    out = dict(_rr_notion(k, ts, skew, None))
+    for name in extra:
+        out.setdefault(name, _rr_notion(k, ts, skew, name)[name])
+    return out
+
+
+@lru_cache(maxsize=1024)
+def _rr_notion(k: int, ts: bytes, skew: float, name: str | None) -> dict[str, np.ndarray]:
+    """:func:`_rr_direct` of the paper's notions (``name`` None), or of those and the notion ``name``."""
+    return _rr_direct(k, ts, skew, () if name is None else (name,))
+
+
+def _rr_direct(k: int, ts: bytes, skew: float, extra: tuple[str, ...]) -> dict[str, np.ndarray]:
+    """:func:`dense_values` of local k-RR at the ratios ``ts`` (read-only arrays)."""
     t = np.frombuffer(ts)[:, None, None]  # krr_rows' matrix, stacked over the ratios
     q = np.where(np.eye(k, dtype=bool)[None], t, 1.0) / (t + k - 1)
     out = dense_values(q, np.broadcast_to(rr_float_prior(k, skew), (len(t), k)), np.array([[0, 1], [1, 0]]), extra)
@@ -376,8 +393,9 @@ def _rr_values(k: int, ts: bytes, skew: float, extra: tuple[str, ...]) -> dict[s
 
 
 #: :func:`_rr_values` of the rounds of :func:`_refine` (relations of the same conversion notions refine the same
-#: first points), in its own cache: the grids' stays theirs.
-_rr_point = lru_cache(maxsize=2048)(_rr_values.__wrapped__)
+#: first points), in a cache of its own: the grids' stays theirs.  Every notion of :func:`dense_values` is
+#: computed on its own, so these are the floats :func:`_rr_values` gives.
+_rr_point = lru_cache(maxsize=2048)(_rr_direct)
 
 
 @lru_cache(maxsize=512)
