@@ -135,21 +135,24 @@ def test_optimiser_finds_counterexample(false_claim):
     assert confirmed and independent_failure(false_claim, confirmed[0])
 
 
-@pytest.mark.parametrize("bracket", [(1.5, 2.5), (1.0, 3.0)])
-def test_k_rr_refinement_finds_the_maximiser(bracket):
-    """search_rr's refinement (_refine) finds the largest violation of I <= eps_d / 5 on binary RR with a
-    uniform prior between its bracket's ends: I = ln 2 - H(t / (1 + t)), eps_d = ln t, maximised in x = ln t
-    here with mpmath (the derivative's root), to 1e-6 in x (the refinement's tolerance)."""
+@pytest.mark.parametrize(("k", "guess"), [(2, 2.0), (16, 7.0)])  # refined by grids; by a golden-section search
+@pytest.mark.parametrize("around", [(0.4, 0.6), (1.2, 0.8)])
+def test_k_rr_refinement_finds_the_maximiser(k, guess, around):
+    """search_rr's refinement (_refine) finds the largest violation of I <= eps_d / 5 on k-RR with a uniform
+    prior in a bracket around it: I = ln k - H(row), the row (t, 1, ..., 1) / (t + k - 1), eps_d = ln t,
+    maximised in x = ln t here with mpmath (the derivative's root), to 1e-6 in x (the refinement's tolerance)."""
     from relations.search._optimiser import _refine
 
     claim = rel("test.mi_fifth", "local", "eps_d", "eps_m", Linear(Fraction(1, 5)))
 
     def excess(x):
-        p = mpmath.e**x / (1 + mpmath.e**x)
-        return mpmath.log(2) + p * mpmath.log(p) + (1 - p) * mpmath.log(1 - p) - x / 5
+        t = mpmath.e**x
+        top, rest = t / (t + k - 1), 1 / (t + k - 1)
+        return mpmath.log(k) + top * mpmath.log(top) + (k - 1) * rest * mpmath.log(rest) - x / 5
 
-    top = mpmath.findroot(lambda x: mpmath.diff(excess, x), 2)
-    x, v = _refine(claim, 2, 1, 0.0, False, *bracket)
+    top = mpmath.findroot(lambda x: mpmath.diff(excess, x), guess)
+    assert mpmath.diff(excess, top, 2) < 0  # a maximum
+    x, v = _refine(claim, k, 1, 0.0, False, float(top) - around[0], float(top) + around[1])
     assert abs(x - top) < 1e-6
     assert abs(v - excess(top)) < 1e-12
 

@@ -302,17 +302,22 @@ def search_rr(rel: Relation, central: bool, quick: bool = False) -> Found:
 
 
 
-#: Points of each round of :func:`_refine`, and its rounds: each round narrows the bracket to the two
+#: Points of each round of :func:`_refine`'s grids, and its rounds: each round narrows the bracket to the two
 #: intervals around its best point (a factor ``(REFINE_POINTS - 1) / 2``), so a bracket of two grid steps of
 #: :func:`search_rr` (at most 0.52) ends below ``1e-6`` wide, the tolerance of the scalar search it replaces.
 REFINE_POINTS = 33
 REFINE_ROUNDS = 5
+#: The largest ``k`` refined by grids; above it a point costs more than a call (``k^2`` entries), and
+#: :func:`_refine` takes a golden-section search, one point per call, to a bracket of :data:`REFINE_XTOL`.
+REFINE_GRID_K = 8
+REFINE_XTOL = 1e-6
 
 
 def _refine(rel: Relation, k: int, r: int, skew: float, central: bool, lo: float, hi: float) -> tuple[float, float]:
     """The largest float violation of ``rel`` over k-RR (``r`` records when ``central``) with ``ln t`` in
-    ``[lo, hi]``, and where: :data:`REFINE_ROUNDS` rounds of :data:`REFINE_POINTS` evenly spaced points, each
-    round one batch evaluation (:func:`_rr_values`) between the neighbours of the previous round's best point.
+    ``[lo, hi]``, and where: for ``k`` up to :data:`REFINE_GRID_K`, :data:`REFINE_ROUNDS` rounds of
+    :data:`REFINE_POINTS` evenly spaced points, each round one batch evaluation (:func:`_rr_point`) between the
+    neighbours of the previous round's best point; for larger ``k``, a golden-section search.
 
     Examples
     --------
@@ -322,16 +327,39 @@ def _refine(rel: Relation, k: int, r: int, skew: float, central: bool, lo: float
     (True, True)
     """
     extra, diam = extra_notions(rel), (r if central else 1)
-    best_x, best_v = lo, -math.inf
-    for _ in range(REFINE_ROUNDS):
-        xs = np.linspace(lo, hi, REFINE_POINTS)
-        v = _rr_point(k, np.exp(xs).tobytes(), skew, extra)  # the first round's points are every relation's
+
+    def at(xs: np.ndarray) -> np.ndarray:  # the violations at the points xs = ln t
+        v = _rr_point(k, np.exp(xs).tobytes(), skew, extra)  # the first points are every relation's
         viol = _scores(rel, product_values(v, r) if central else v, diam)[0]
-        viol = np.where(np.isnan(viol), -np.inf, viol)
-        j = int(np.argmax(viol))
-        if viol[j] > best_v:
-            best_x, best_v = float(xs[j]), float(viol[j])
-        lo, hi = xs[max(j - 1, 0)], xs[min(j + 1, REFINE_POINTS - 1)]
+        return np.where(np.isnan(viol), -np.inf, viol)
+
+    best_x, best_v = lo, -math.inf
+    if k <= REFINE_GRID_K:
+        for _ in range(REFINE_ROUNDS):
+            xs = np.linspace(lo, hi, REFINE_POINTS)
+            viol = at(xs)
+            j = int(np.argmax(viol))
+            if viol[j] > best_v:
+                best_x, best_v = float(xs[j]), float(viol[j])
+            lo, hi = xs[max(j - 1, 0)], xs[min(j + 1, REFINE_POINTS - 1)]
+        return best_x, best_v
+    g = (math.sqrt(5) - 1) / 2
+    c, d = hi - g * (hi - lo), lo + g * (hi - lo)
+    fc, fd = at(np.array([c, d])).tolist()
+    best_x, best_v = (c, fc) if fc >= fd else (d, fd)
+    while hi - lo > REFINE_XTOL:
+        if fc >= fd:  # the maximum is in [lo, d]
+            hi, d, fd = d, c, fc
+            c = hi - g * (hi - lo)
+            fc = float(at(np.array([c]))[0])
+            x, v = c, fc
+        else:  # in [c, hi]
+            lo, c, fc = c, d, fd
+            d = lo + g * (hi - lo)
+            fd = float(at(np.array([d]))[0])
+            x, v = d, fd
+        if v > best_v:
+            best_x, best_v = x, v
     return best_x, best_v
 
 
