@@ -165,6 +165,8 @@ def search_dense_all(rels: Sequence[Relation], family: DenseFamily, starts: Sequ
            "ca": [float(cast(Linear, rel.bound).ca) if linear[i] else 0.0 for i, rel in enumerate(rels)],
            "cs": [float(cast(Linear, rel.bound).cs) if linear[i] else 0.0 for i, rel in enumerate(rels)],
            "g": [bool(cast(Linear, rel.bound).times_diameter) if linear[i] else False for i, rel in enumerate(rels)]}
+    others = list(dict.fromkeys(rel.bound for i, rel in enumerate(rels) if not linear[i]))  # each other bound once
+    per["other"] = [-1 if linear[i] else others.index(rel.bound) for i, rel in enumerate(rels)]
     per = {k: np.asarray(v)[which] for k, v in per.items()}  # by simplex
 
     def objective(theta, owner):  # violation simplexes: -violation (scaled); the others: -ratio
@@ -174,9 +176,9 @@ def search_dense_all(rels: Sequence[Relation], family: DenseFamily, starts: Sequ
         table, at = np.stack([vals[k] for k in keys]), np.arange(len(theta))
         premise, conclusion, sigma = table[per["prem"][owner], at], table[per["concl"][owner], at], vals["sigma_min"]
         bound = _linear_bound(per["ca"][owner], per["cs"][owner], per["g"][owner], premise, sigma, diam)
-        for i in np.flatnonzero(~linear).tolist():  # other bounds: their float method, point by point
-            rows = np.flatnonzero(rel_of == i)
-            other = rels[i].bound
+        other_of = per["other"][owner]
+        for b in np.unique(other_of[other_of >= 0]).tolist():  # other bounds (those with points here): their floats
+            rows, other = np.flatnonzero(other_of == b), others[b]
             assert other is not None  # an implication
             bound[rows] = (other.floats(premise[rows]) if isinstance(other, Formula) else
                            [other.float(a, s, diam) for a, s in zip(premise[rows].tolist(), sigma[rows].tolist())])
