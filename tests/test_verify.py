@@ -544,3 +544,32 @@ def test_relations_of_one_statement_share_their_k_rr_search():
     assert [m.to_dict() for m in own.candidates] == [m.to_dict() for m in found.candidates]
     assert (own.best_ratio, own.ratio_family, own.searched) == (found.best_ratio, found.ratio_family, found.searched)
     assert [c.screen for c in own.ratio_candidates] == [c.screen for c in found.ratio_candidates]
+
+
+def test_the_tightness_screen_keeps_the_choice_of_every_admissible_candidate():
+    """_within_screen (admissibility checked only near the best admissible float score) gives select_max the same
+    choice as every admissible candidate does, on random candidates with ties, NaNs and inadmissible ones; the
+    choice is recomputed here by brute force over the admissible ones (the second method)."""
+    from relations.pipeline._tightness import _within_screen
+    from relations.search._selection import Candidate, select_max
+
+    rng = np.random.default_rng(3)
+    for _ in range(300):
+        n = int(rng.integers(1, 12))
+        scores = rng.choice([0.5, 0.9, 0.95, 1.0, 1.0 - 1e-9, float("nan"), float("inf")], size=n).tolist()
+        exact = [Fraction(int(rng.integers(1, 100)), 100) for _ in range(n)]
+        ok = rng.random(n) < 0.7
+        cands = [Candidate(s, (i,), str(i), lambda v=v: v) for i, (s, v) in enumerate(zip(scores, exact))]
+
+        def admissible(c, ok=ok):
+            return bool(ok[int(c.label)])
+
+        def certify(v, bits):
+            return (v, v)
+
+        every = [c for c in cands if ok[int(c.label)]]
+        want = select_max(every, certify, window=0.1)
+        got = select_max(_within_screen(cands, admissible, 0.1), certify, window=0.1)
+        assert (want is None) == (got is None)
+        if want is not None:
+            assert (want.label, want.lower) == (got.label, got.lower)
