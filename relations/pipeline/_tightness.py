@@ -29,6 +29,7 @@ import functools
 import math
 from collections.abc import Callable, Iterable
 from fractions import Fraction
+from typing import cast
 
 from relations.catalogue._entries import Relation
 from relations.checking._checker import MAX_NOTION_WORK, applicable, bound_value, notion_work
@@ -72,7 +73,8 @@ def tightness(rel: Relation, founds: Iterable[Found], *, proved: bool = False) -
         return ratio_enclosure(conclusion, bound_value(rel, premise, vals.reals["sigma_min"], vals.diameter), bits)
 
     window = screen_window((rel.premise, rel.conclusion))
-    candidates = _within_screen((c for f in founds for c in f.ratio_candidates), lambda c: admissible(c.exact()), window)
+    candidates = _within_screen((c for f in founds for c in f.ratio_candidates),
+                                lambda c: admissible(cast(Mechanism | None, c.exact())), window)
     chosen = select_max(candidates, certify, window=window, ceiling=Fraction(1) if proved else None)
     return (None, "") if chosen is None else (chosen.value(), chosen.label)
 
