@@ -107,7 +107,7 @@ def test_a_stored_result_is_read_back_and_never_trusted_unchecked(cache):
 
 
 def test_verify_reads_its_stored_exact_results(cache, monkeypatch):
-    """The erasure family's sympy check, a frontier's limits and a smallest full-support witness are stored
+    """The erasure family's sympy check, a frontier's limits and points and a smallest full-support witness are stored
     by the first run of the code and read back by the next, with the same values (each computed here again,
     without the cache, as the second method)."""
     from relations.catalogue import get
@@ -130,6 +130,15 @@ def test_verify_reads_its_stored_exact_results(cache, monkeypatch):
     assert _frontiers._sup_ratio(bound) == first
     monkeypatch.undo()
     assert _frontiers._computed_sup_ratio(bound) == first
+
+    _frontiers._mi_points.cache_clear()
+    points = _frontiers._mi_points(True)
+    _frontiers._mi_points.cache_clear()
+    monkeypatch.setattr(_frontiers, "_computed_mi_points", lambda quick: pytest.fail("computed again"))
+    assert _frontiers._mi_points(True) == points
+    monkeypatch.undo()
+    _frontiers._mi_points.cache_clear()
+    assert _frontiers._computed_mi_points(True) == points
 
     found = _verify._full_support_search("eps_i <= eps_d + sigma_min", "local", True)
     assert found[0] == "witness"

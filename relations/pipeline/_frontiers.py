@@ -268,8 +268,27 @@ def _mi_points(quick: bool) -> tuple[Point, ...]:
     Candidates (``k`` inputs, subsets of ``floor`` and ``ceil(theta* k)``) are screened in
     floats; those near the best are certified, the best by certified value is chosen (an exact tie,
     such as ``s``-of-``k`` against ``2s``-of-``2k``, goes to the smaller ``k``:
-    :func:`~relations.search._selection.select_max`), and its lower end is reported.
+    :func:`~relations.search._selection.select_max`), and its lower end is reported.  The points are results of
+    the code alone (certified values, a choice the floats do not decide), kept in the cache folder for the next
+    run of the same code (:func:`~relations.search._screening.stored_result`).
     """
+    from relations.search._screening import stored_result
+
+    def compute() -> tuple:
+        return tuple((p.ratio, p.frontier, p.best, p.family, p.notion) for p in _computed_mi_points(quick))
+
+    def valid(kept) -> bool:
+        return isinstance(kept, tuple) and len(kept) > 0 and all(
+            isinstance(p, tuple) and len(p) == 5 and type(p[0]) is Fraction and isinstance(p[1], tuple)
+            and len(p[1]) == 2 and all(type(x) is Fraction for x in p[1]) and type(p[2]) is float
+            and type(p[3]) is str and type(p[4]) is str for p in kept)
+
+    kept = stored_result(f"mi-points-{'quick' if quick else 'full'}", compute, valid=valid)
+    return tuple(Point(ratio, frontier, best, family, notion) for ratio, frontier, best, family, notion in kept)
+
+
+def _computed_mi_points(quick: bool) -> tuple[Point, ...]:
+    """:func:`_mi_points`, computed."""
     from relations.measures._information import mutual_information, mutual_information_float
 
     def certify(mech, bits):
