@@ -396,3 +396,6 @@ def test_formula_floats_are_its_floats_entry_for_entry(kind):
             continue
         got = f.floats(xs).tolist()
         assert [struct.pack("<d", x) for x in got] == [struct.pack("<d", x) for x in point]
+    small = np.array([0.0, 0.5, 3.0])  # premises where float takes no log1p(-c): no domain error at c = 1
+    assert Formula(kind, Fraction(1)).floats(small).tolist() == [Formula(kind, Fraction(1)).float(x, 0.0, None)
+                                                               for x in small.tolist()]

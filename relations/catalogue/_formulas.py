@@ -196,14 +196,14 @@ class Formula:
     def floats(self, premise):
         """:meth:`float` at every entry of the float array ``premise``, the same floats entry for entry.
 
-        The kinds made of ``+``, ``-``, ``*``, ``/`` and ``sqrt`` (correctly rounded in numpy as in Python, and
-        evaluated in the same order) are one array expression; the others (``exp``, ``log``, ``tanh``, whose
-        last bits may differ between numpy's kernels and the C library) are taken point by point.
+        One array expression, evaluated in the order :meth:`float` evaluates: ``+``, ``-``, ``*``, ``/`` and ``sqrt``
+        are correctly rounded in numpy as in Python, and ``exp``, ``log``, ``log1p`` and ``tanh`` (whose last bits
+        may differ between numpy's kernels and the C library) are Python's own, applied entry by entry.
 
         Parameters
         ----------
         premise : numpy.ndarray
-            The premise in nats, one dimension.
+            The premise in nats.
 
         Returns
         -------
@@ -218,10 +218,12 @@ class Formula:
         import numpy as np
 
         c, logs, neg_log_c = self._float_c
-        array = (self.kind in ("half_square", "pinsker") or (self.kind == "shift" and logs is not None)
-                 or (self.kind == "zcdp" and neg_log_c is not None and neg_log_c >= 0))
-        if not array:
+        if (self.kind == "shift" and logs is None) or (self.kind == "zcdp" and (neg_log_c is None or neg_log_c < 0)):
             return np.array([self.float(a, 0.0, None) for a in np.asarray(premise, dtype=float).tolist()], dtype=float)
+
+        def each(f, x):  # Python's math function at every entry
+            return np.frompyfunc(f, 1, 1)(x).astype(float) if x.size else np.empty(x.shape)
+
         a = np.asarray(premise, dtype=float)
         a = np.where(a < 0, 0.0, a)  # max(a, 0.0): a NaN stays NaN, -0.0 stays -0.0
         with np.errstate(invalid="ignore", over="ignore"):
@@ -231,9 +233,20 @@ class Formula:
                 out = np.sqrt(a / 2)
             elif self.kind == "shift":
                 out = a + logs[0] - logs[1]
-            else:
+            elif self.kind == "zcdp":
                 out = a + 2 * np.sqrt(a * neg_log_c)
-        return np.where(np.isinf(a), math.inf, out)
+            elif self.kind == "tanh":
+                out = a * each(math.tanh, a / 2)
+            elif self.kind == "profile":  # max(0.0, x): x where x > 0, else 0.0 (a NaN x included)
+                low = a < 700
+                x = (1 - each(math.exp, np.where(low, c - a, 0.0))) / (each(math.exp, np.where(low, -a, 0.0)) + 1)
+                out = np.where(low, np.where(x > 0.0, x, 0.0), 1.0)
+            else:  # dp_eps_delta; max(1.0, y): y where y > 1, else 1.0
+                high = a > 700
+                y = (1 - c) * each(math.exp, np.where(high, 0.0, a)) - c
+                shifted = a + math.log1p(-c) if high.any() else a  # log1p(-c) only where float takes it
+                out = np.where(high, shifted, each(math.log, np.where(y > 1.0, y, 1.0)))
+        return np.where(np.isinf(a), 1.0 if self.kind == "profile" else math.inf, out)
 
     def exact(self, premise: Real, sigma: Real | None, diameter: int | None, *, label: str = "") -> Real:
         """``f(premise)`` as an exact real: an enclosure from the premise's enclosures.
