@@ -408,13 +408,11 @@ def gdp_mu_pairs(A: np.ndarray, C: np.ndarray) -> np.ndarray:
     """
     from scipy.special import ndtri
 
-    from relations.measures._divergences import _gathered
-
     A, C = np.asarray(A, dtype=float), np.asarray(C, dtype=float)
     with np.errstate(divide="ignore", invalid="ignore"):
         key = np.where(A > 0, C / np.where(A > 0, A, 1.0), np.where(C > 0, np.inf, -1.0))
     order = np.argsort(-key, axis=-1, kind="stable")
-    a, c = _gathered(A, order), _gathered(C, order)
+    a, c = np.take_along_axis(A, order, -1), np.take_along_axis(C, order, -1)
     head_a, head_c = np.cumsum(a, axis=-1), np.cumsum(c, axis=-1)
     tail_a = np.flip(np.cumsum(np.flip(a, -1), axis=-1), -1) - a  # sum after position k: 1 - alpha_k
     tail_c = np.flip(np.cumsum(np.flip(c, -1), axis=-1), -1) - c  # beta_k
