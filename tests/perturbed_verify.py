@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import sys
 from fractions import Fraction
 from typing import Any
@@ -199,6 +200,19 @@ def same_verdicts(*directories: str) -> list[str]:
     return [f"{i}: " + " / ".join(str(r.get(i)) for r in runs) for i in ids if len({r.get(i) for r in runs}) > 1]
 
 
+def own_cache() -> None:
+    """Give this perturbed run an empty cache folder of its own, removed at exit: it computes every result the
+    tool keeps between runs (relations.search._screening.stored_result: z3's answers, sympy's checks, the first
+    refuting draws, the frontier's points) on its own float path, instead of reading an unperturbed run's."""
+    import atexit
+    import shutil
+    import tempfile
+
+    folder = tempfile.mkdtemp(prefix="relations-perturbed-cache-")
+    atexit.register(shutil.rmtree, folder, True)
+    os.environ["RELATIONS_CACHE_DIR"] = folder
+
+
 if __name__ == "__main__":
     if sys.argv[1:] == ["--simd-features"]:
         print(simd_features())
@@ -209,6 +223,7 @@ if __name__ == "__main__":
     elif sys.argv[1] in ULP_MODES or sys.argv[1] == "none":
         _import_all()
         if sys.argv[1] != "none":
+            own_cache()
             perturb_floats(sys.argv[1])
         if sys.argv[2] == "--verdicts":
             with open(sys.argv[3], encoding="utf-8") as f:
@@ -218,6 +233,7 @@ if __name__ == "__main__":
 
             main(sys.argv[2:])
     else:
+        own_cache()
         perturb(sys.argv[1])
         from relations.cli import main
 

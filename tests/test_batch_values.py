@@ -120,6 +120,20 @@ def test_the_k_rr_stacks_are_the_products_of_each_number_of_records():
     assert np.allclose(stacked["eps_d"][7:14], grid) and np.allclose(stacked["eps_all"][7:14], 2 * grid)
 
 
+@pytest.mark.parametrize("extra", [("renyi(2)", "eps_delta(1/100000)"), ("gdp_mu", "rho"), ("kl", "tv"),
+                                   ("maximal_leakage", "sibson(2)")])
+def test_the_k_rr_grids_notion_by_notion_are_the_grids_of_all_notions(extra):
+    """_rr_values computes each notion of a k-RR grid once whatever it is asked with: the same floats, to the bit,
+    as one dense_values call of all of them (and the refinement's points, which take that call)."""
+    from relations.search._optimiser import _rr_point, _rr_values
+
+    ts = np.exp(np.linspace(0.05, 10.0, 9)).tobytes()
+    for k in (2, 5):
+        split, whole = _rr_values(k, ts, 0.9, extra), _rr_point(k, ts, 0.9, extra)
+        assert list(split) == list(whole) and set(extra) <= set(split)
+        assert all(split[n].tobytes() == whole[n].tobytes() for n in split)
+
+
 def test_the_rr_family_builds_the_mechanism_of_its_rows():
     """RRFamily.mechanism, with its validated channel kept per (k, t), is the product of krr_rows written out."""
     from fractions import Fraction

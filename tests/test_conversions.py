@@ -6,6 +6,7 @@ the refutation of the conversions that fail."""
 from __future__ import annotations
 
 import math
+import struct
 from fractions import Fraction
 
 import mpmath
@@ -378,3 +379,23 @@ def test_float_rho_and_kl_keep_relative_accuracy_near_zero():
                            for p, q in zip(P, Q)))
             assert abs(pair_value("kl", P, Q) / kl - 1) < 1e-8
             assert abs(rho_pair(P, Q) / kl - 1) < 1e-8  # binary RR: rho is its KL
+
+
+@pytest.mark.parametrize("kind", sorted(KINDS))
+def test_formula_floats_are_its_floats_entry_for_entry(kind):
+    """Formula.floats (the searches' array form) gives the floats of Formula.float point by point, to the bit
+    (the sign of a zero and NaN included), on random, tiny, huge and edge premises."""
+    rng = np.random.default_rng(7)
+    xs = np.concatenate([rng.exponential(2, 2000), rng.normal(0, 3, 500), 10 ** rng.uniform(-300, 300, 500),
+                         [0.0, -0.0, np.inf, -np.inf, np.nan, 1e308, 5e-324, 699.9, 700.0, 710.0]])
+    for c in (Fraction(1, 100000), Fraction(1, 3), Fraction(1), Fraction(7, 2)):
+        f = Formula(kind, c)
+        try:
+            point = [f.float(x, 0.0, None) for x in xs.tolist()]
+        except ValueError:  # a parameter outside the formula's domain (math domain error)
+            continue
+        got = f.floats(xs).tolist()
+        assert [struct.pack("<d", x) for x in got] == [struct.pack("<d", x) for x in point]
+    small = np.array([0.0, 0.5, 3.0])  # premises where float takes no log1p(-c): no domain error at c = 1
+    assert Formula(kind, Fraction(1)).floats(small).tolist() == [Formula(kind, Fraction(1)).float(x, 0.0, None)
+                                                               for x in small.tolist()]

@@ -124,11 +124,11 @@ def test_verify_does_not_prove_a_relation_derivable_only_from_a_narrow_fact(monk
     import relations.pipeline._verify as pipeline
     from relations.pipeline._verify import Effort, verify_relation
 
-    monkeypatch.setattr(pipeline, "derive", lambda rel: derive(rel, (DENSITY, GROUP, THM1)))
+    monkeypatch.setattr(pipeline, "_derivation", lambda rel: derive(rel, (DENSITY, GROUP, THM1)))
     v = verify_relation(THM5C, Effort.of(True))
     assert str(v.verdict) != "proved"
     assert "only for every D^r with r >= 2" in v.evidence
-    monkeypatch.setattr(pipeline, "derive", lambda rel: derive(rel, (DENSITY, GROUP, THM1XIV)))
+    monkeypatch.setattr(pipeline, "_derivation", lambda rel: derive(rel, (DENSITY, GROUP, THM1XIV)))
     assert str(verify_relation(THM5C, Effort.of(True)).verdict) == "proved"
 
 

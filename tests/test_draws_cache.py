@@ -79,3 +79,112 @@ def test_a_file_that_would_run_code_is_read_as_data(cache, tmp_path):
     path.write_bytes(f"{path.name} {hashlib.sha256(hostile).hexdigest()}\n".encode() + hostile)
     assert screening._stored_draws(path) is None and not path.exists()
     assert not marker.exists()
+
+
+def test_a_stored_result_is_read_back_and_never_trusted_unchecked(cache):
+    """stored_result computes once, the next call of the same code reads the same value back (no compute), and
+    a stored file that does not check (damaged, or of another shape than ``valid`` accepts) is removed and the
+    value computed again."""
+    calls = []
+
+    def compute():
+        calls.append(1)
+        return {"records": 2, "passed": True, "mi": "t*log(2)"}
+
+    def valid(d):
+        return isinstance(d, dict) and isinstance(d.get("passed"), bool)
+
+    first = screening.stored_result("test-result", compute, valid=valid)
+    again = screening.stored_result("test-result", compute, valid=valid)
+    assert first == again == {"records": 2, "passed": True, "mi": "t*log(2)"} and len(calls) == 1
+    (path,) = (cache / "results").iterdir()
+    assert path.name == f"test-result-{screening._code_digest()}.pickle"
+    data = path.read_bytes()
+    path.write_bytes(data[:-1] + bytes([data[-1] ^ 1]))  # damaged: its hash no longer checks
+    assert screening.stored_result("test-result", compute, valid=valid) == first and len(calls) == 2
+    assert screening.stored_result("test-result", compute, valid=lambda d: isinstance(d, list)) == first
+    assert len(calls) == 3  # the stored dict is not what this caller accepts: computed again
+
+
+def test_verify_reads_its_stored_exact_results(cache, monkeypatch):
+    """The erasure family's sympy check, a frontier's limits and points and a smallest full-support witness are stored
+    by the first run of the code and read back by the next, with the same values (each computed here again,
+    without the cache, as the second method)."""
+    from relations.catalogue import get
+    from relations.pipeline import _frontiers, _verify
+    from relations.search import _erasure
+
+    _verify._family_check.cache_clear()
+    stored = _verify._family_check(1)
+    _verify._family_check.cache_clear()
+    monkeypatch.setattr(_erasure, "check_family", lambda r: pytest.fail("computed again"))
+    assert _verify._family_check(1) == stored
+    monkeypatch.undo()
+    assert stored == _erasure.check_family(1)
+
+    bound = get("relations.thm11_sharp").bound
+    _frontiers._sup_ratio.cache_clear()
+    first = _frontiers._sup_ratio(bound)
+    _frontiers._sup_ratio.cache_clear()
+    monkeypatch.setattr(_frontiers, "_computed_sup_ratio", lambda b: pytest.fail("computed again"))
+    assert _frontiers._sup_ratio(bound) == first
+    monkeypatch.undo()
+    assert _frontiers._computed_sup_ratio(bound) == first
+
+    _frontiers._mi_points.cache_clear()
+    points = _frontiers._mi_points(True)
+    _frontiers._mi_points.cache_clear()
+    monkeypatch.setattr(_frontiers, "_computed_mi_points", lambda quick: pytest.fail("computed again"))
+    assert _frontiers._mi_points(True) == points
+    monkeypatch.undo()
+    _frontiers._mi_points.cache_clear()
+    assert _frontiers._computed_mi_points(True) == points
+
+    found = _verify._full_support_search("eps_i <= eps_d + sigma_min", "local", True)
+    assert found[0] == "witness"
+    monkeypatch.setattr(_verify, "full_support_witness", lambda *a, **k: pytest.fail("searched again"))
+    again = _verify._full_support_search("eps_i <= eps_d + sigma_min", "local", True)
+    assert again[0] == "witness" and again[1].to_dict() == found[1].to_dict()
+    assert _verify._full_support_search("not a statement", "local", True) == ("outside",)
+
+
+def test_verify_reads_z3s_stored_answers(cache, monkeypatch):
+    """A lemma's proof, a derivation and a bounded search are stored by the first run and read back by the next
+    without z3, equal to what z3 answers when asked directly (the second method)."""
+    from relations.catalogue import get
+    from relations.pipeline import _verify
+    from relations.proofs import _derive
+    from relations.proofs import _smt as smt
+
+    lemma_rel, derived_rel, ratio_rel = get("zheng2025.thm1"), get("relations.thm11_sharp"), get("zheng2025.thm3")
+    lemma, shape = smt.lemma_for(lemma_rel), _verify.SMT_SHAPES["local"][0]
+    first = (_verify._proof(lemma_rel, lemma, 5000), _verify._derivation(derived_rel),
+             _verify._bounded(ratio_rel, shape, 5000))
+    direct = (smt.prove(lemma, 5000), _derive.derive(derived_rel), smt.bounded_search(ratio_rel, shape, 5000))
+    for fn in ("prove", "bounded_search"):
+        monkeypatch.setattr(smt, fn, lambda *a, **k: pytest.fail("asked z3 again"))
+    monkeypatch.setattr(_verify, "derive", lambda *a, **k: pytest.fail("asked z3 again"))
+    again = (_verify._proof(lemma_rel, lemma, 5000), _verify._derivation(derived_rel),
+             _verify._bounded(ratio_rel, shape, 5000))
+    assert first == again
+    assert (again[0].status, again[0].smt2, again[0].model) == (direct[0].status, direct[0].smt2, direct[0].model)
+    assert again[0].status == "proved" and again[1].used == direct[1].used and again[1].smt2 == direct[1].smt2
+    assert again[1].covers == direct[1].covers and again[1].scope == direct[1].scope
+    assert (again[2].status, again[2].prior, again[2].channel) == (direct[2].status, direct[2].prior, direct[2].channel)
+
+
+@pytest.mark.parametrize("rid", ["zheng2025.thm4", "zheng2025.thm3"])  # refuted by a draw; holds
+def test_the_first_refuting_draw_is_stored(cache, monkeypatch, rid):
+    """hypothesis_search's first refuting draw (or none) is stored by the first run and read back by the next
+    without screening a draw, the same as a direct scan of the draws with an exact check of each (the second
+    method)."""
+    from relations.catalogue import get
+    from relations.checking import evaluate, values
+
+    rel = get(rid)
+    first = screening._first_refuting(rel, "local", 20)
+    direct = next((m for m in screening.generated("local", 20) if evaluate(rel, values(m)).status == "fails"), None)
+    monkeypatch.setattr(screening, "refutes", lambda *a, **k: pytest.fail("screened again"))
+    again = screening._first_refuting(rel, "local", 20)
+    assert again is first is direct
+    assert (first is None) == (rid == "zheng2025.thm3")

@@ -135,6 +135,28 @@ def test_optimiser_finds_counterexample(false_claim):
     assert confirmed and independent_failure(false_claim, confirmed[0])
 
 
+@pytest.mark.parametrize(("k", "guess"), [(2, 2.0), (16, 7.0)])  # refined by grids; by a golden-section search
+@pytest.mark.parametrize("around", [(0.4, 0.6), (1.2, 0.8)])
+def test_k_rr_refinement_finds_the_maximiser(k, guess, around):
+    """search_rr's refinement (_refine) finds the largest violation of I <= eps_d / 5 on k-RR with a uniform
+    prior in a bracket around it: I = ln k - H(row), the row (t, 1, ..., 1) / (t + k - 1), eps_d = ln t,
+    maximised in x = ln t here with mpmath (the derivative's root), to 1e-6 in x (the refinement's tolerance)."""
+    from relations.search._optimiser import _refine
+
+    claim = rel("test.mi_fifth", "local", "eps_d", "eps_m", Linear(Fraction(1, 5)))
+
+    def excess(x):
+        t = mpmath.e**x
+        top, rest = t / (t + k - 1), 1 / (t + k - 1)
+        return mpmath.log(k) + top * mpmath.log(top) + (k - 1) * rest * mpmath.log(rest) - x / 5
+
+    top = mpmath.findroot(lambda x: mpmath.diff(excess, x), guess)
+    assert mpmath.diff(excess, top, 2) < 0  # a maximum
+    x, v = _refine(claim, k, 1, 0.0, False, float(top) - around[0], float(top) + around[1])
+    assert abs(x - top) < 1e-6
+    assert abs(v - excess(top)) < 1e-12
+
+
 def test_structured_family_finds_central_mi_counterexample():
     found = search_rr(MI_CENTRAL, central=True, quick=True)
     confirmed = [m for m in found.candidates if fails_exactly(MI_CENTRAL, m)]
@@ -522,3 +544,32 @@ def test_relations_of_one_statement_share_their_k_rr_search():
     assert [m.to_dict() for m in own.candidates] == [m.to_dict() for m in found.candidates]
     assert (own.best_ratio, own.ratio_family, own.searched) == (found.best_ratio, found.ratio_family, found.searched)
     assert [c.screen for c in own.ratio_candidates] == [c.screen for c in found.ratio_candidates]
+
+
+def test_the_tightness_screen_keeps_the_choice_of_every_admissible_candidate():
+    """_within_screen (admissibility checked only near the best admissible float score) gives select_max the same
+    choice as every admissible candidate does, on random candidates with ties, NaNs and inadmissible ones; the
+    choice is recomputed here by brute force over the admissible ones (the second method)."""
+    from relations.pipeline._tightness import _within_screen
+    from relations.search._selection import Candidate, select_max
+
+    rng = np.random.default_rng(3)
+    for _ in range(300):
+        n = int(rng.integers(1, 12))
+        scores = rng.choice([0.5, 0.9, 0.95, 1.0, 1.0 - 1e-9, float("nan"), float("inf")], size=n).tolist()
+        exact = [Fraction(int(rng.integers(1, 100)), 100) for _ in range(n)]
+        ok = rng.random(n) < 0.7
+        cands = [Candidate(s, (i,), str(i), lambda v=v: v) for i, (s, v) in enumerate(zip(scores, exact))]
+
+        def admissible(c, ok=ok):
+            return bool(ok[int(c.label)])
+
+        def certify(v, bits):
+            return (v, v)
+
+        every = [c for c in cands if ok[int(c.label)]]
+        want = select_max(every, certify, window=0.1)
+        got = select_max(_within_screen(cands, admissible, 0.1), certify, window=0.1)
+        assert (want is None) == (got is None)
+        if want is not None:
+            assert (want.label, want.lower) == (got.label, got.lower)

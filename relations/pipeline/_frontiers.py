@@ -196,8 +196,23 @@ def _sup_ratio(bound) -> tuple[float, str, str]:
     """``sup_eps F(eps) / f(eps)``: sympy's limits at 0 and inf, and a log grid in between.
 
     Returns the supremum as a float, its exact form when it is a limit (else ``""``) and
-    where it is approached.
+    where it is approached.  Kept in the cache folder for the next run of the same code and sympy
+    (:func:`~relations.search._screening.stored_result`, keyed by the bound), which then imports no sympy.
     """
+    import hashlib
+
+    from relations.search._screening import stored_result
+
+    def valid(kept) -> bool:
+        return (isinstance(kept, tuple) and len(kept) == 3 and type(kept[0]) is float
+                and all(type(x) is str for x in kept[1:]))
+
+    name = f"sup-ratio-{hashlib.sha256(repr(bound).encode()).hexdigest()[:32]}"
+    return stored_result(name, partial(_computed_sup_ratio, bound), valid=valid)
+
+
+def _computed_sup_ratio(bound) -> tuple[float, str, str]:
+    """:func:`_sup_ratio`, computed."""
     import sympy as sp
 
     e = sp.Symbol("eps", positive=True)
@@ -253,8 +268,27 @@ def _mi_points(quick: bool) -> tuple[Point, ...]:
     Candidates (``k`` inputs, subsets of ``floor`` and ``ceil(theta* k)``) are screened in
     floats; those near the best are certified, the best by certified value is chosen (an exact tie,
     such as ``s``-of-``k`` against ``2s``-of-``2k``, goes to the smaller ``k``:
-    :func:`~relations.search._selection.select_max`), and its lower end is reported.
+    :func:`~relations.search._selection.select_max`), and its lower end is reported.  The points are results of
+    the code alone (certified values, a choice the floats do not decide), kept in the cache folder for the next
+    run of the same code (:func:`~relations.search._screening.stored_result`).
     """
+    from relations.search._screening import stored_result
+
+    def compute() -> tuple:
+        return tuple((p.ratio, p.frontier, p.best, p.family, p.notion) for p in _computed_mi_points(quick))
+
+    def valid(kept) -> bool:
+        return isinstance(kept, tuple) and len(kept) > 0 and all(
+            isinstance(p, tuple) and len(p) == 5 and type(p[0]) is Fraction and isinstance(p[1], tuple)
+            and len(p[1]) == 2 and all(type(x) is Fraction for x in p[1]) and type(p[2]) is float
+            and type(p[3]) is str and type(p[4]) is str for p in kept)
+
+    kept = stored_result(f"mi-points-{'quick' if quick else 'full'}", compute, valid=valid)
+    return tuple(Point(ratio, frontier, best, family, notion) for ratio, frontier, best, family, notion in kept)
+
+
+def _computed_mi_points(quick: bool) -> tuple[Point, ...]:
+    """:func:`_mi_points`, computed."""
     from relations.measures._information import mutual_information, mutual_information_float
 
     def certify(mech, bits):

@@ -26,15 +26,17 @@ Examples
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable
+import math
+from collections.abc import Callable, Iterable
 from fractions import Fraction
+from typing import cast
 
 from relations.catalogue._entries import Relation
 from relations.checking._checker import MAX_NOTION_WORK, applicable, bound_value, notion_work
 from relations.checking._quantities import values
 from relations.model._mechanism import Mechanism
 from relations.search._optimiser import Found
-from relations.search._selection import ratio_enclosure, screen_window, select_max
+from relations.search._selection import Candidate, ratio_enclosure, screen_window, select_max
 
 __all__ = ["tightness"]
 
@@ -70,10 +72,37 @@ def tightness(rel: Relation, founds: Iterable[Found], *, proved: bool = False) -
             return None
         return ratio_enclosure(conclusion, bound_value(rel, premise, vals.reals["sigma_min"], vals.diameter), bits)
 
-    candidates = [c for f in founds for c in f.ratio_candidates if admissible(c.exact())]
-    chosen = select_max(candidates, certify, window=screen_window((rel.premise, rel.conclusion)),
-                        ceiling=Fraction(1) if proved else None)
+    window = screen_window((rel.premise, rel.conclusion))
+    candidates = _within_screen((c for f in founds for c in f.ratio_candidates),
+                                lambda c: admissible(cast(Mechanism | None, c.exact())), window)
+    chosen = select_max(candidates, certify, window=window, ceiling=Fraction(1) if proved else None)
     return (None, "") if chosen is None else (chosen.value(), chosen.label)
+
+
+def _within_screen(candidates: Iterable[Candidate], admissible: Callable[[Candidate], bool], window: float
+                   ) -> list[Candidate]:
+    """The admissible candidates that :func:`~relations.search._selection.select_max` screens in (a finite float score
+    within ``window`` of the best admissible one), in their order: the same choice as from every admissible
+    candidate, without building the exact mechanisms of those far below the best.
+
+    Examples
+    --------
+    >>> cands = [Candidate(s, (i,), str(i), lambda: None) for i, s in enumerate([0.5, 0.9, 1.0, float("nan")])]
+    >>> [c.label for c in _within_screen(cands, lambda c: c.label != "2", 0.1)]  # 1.0 not admissible: 0.9 is best
+    ['1']
+    """
+    listed = [c for c in candidates if isinstance(c.screen, (int, float)) and math.isfinite(c.screen)]
+    admitted: dict[int, bool] = {}
+    top = None
+    for i in sorted(range(len(listed)), key=lambda i: -listed[i].screen):  # the best admissible score
+        admitted[i] = admissible(listed[i])
+        if admitted[i]:
+            top = listed[i].screen
+            break
+    if top is None:
+        return []
+    edge = top - window * max(1.0, abs(top))
+    return [c for i, c in enumerate(listed) if c.screen >= edge and (admitted[i] if i in admitted else admissible(c))]
 
 
 @functools.lru_cache(maxsize=4096)

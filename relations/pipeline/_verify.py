@@ -65,6 +65,7 @@ from relations.search._members import erasure_member
 from relations.search._optimiser import Found, search_dense, search_dense_all, search_rr
 from relations.search._screening import hypothesis_search as _hypothesis_search
 from relations.search._screening import refutes as _refutes
+from relations.search._screening import stored_result
 from relations.search._witnesses import simplify
 
 __all__ = ["COQ_PROOFS", "WITNESS_EPS_M", "erasure_member", "Effort", "SMT_SHAPES", "DENSE", "RelationVerdict", "verify_relation", "verify_all"]
@@ -220,7 +221,13 @@ def _non_implication(rel: Relation) -> RelationVerdict:
     return RelationVerdict(rel, V.UNREFUTED, "the family did not check", witness=w, recheck=o)  # pragma: no cover
 
 
-_family_check = functools.lru_cache(maxsize=None)(erasure.check_family)  # sympy, once per r (read-only dict)
+@functools.cache
+def _family_check(r: int) -> dict:
+    """:func:`~relations.search._erasure.check_family` (sympy), once per ``r`` and per version of the code and of
+    sympy: kept in the cache folder (:func:`~relations.search._screening.stored_result`), so that a run of the same
+    code reads the same dict without importing sympy (read-only)."""
+    return stored_result(f"erasure-family-{r}", functools.partial(erasure.check_family, r),
+                         valid=lambda d: isinstance(d, dict) and d.get("records") == r and isinstance(d.get("passed"), bool))
 
 
 class _Search:
@@ -239,7 +246,7 @@ class _Search:
         self.searched: list[str] = []
         self.founds: list[Found] = []
         self.lemma = smt.lemma_for(rel)
-        self.proof = smt.prove(self.lemma, effort.smt_timeout_ms) if self.lemma else None
+        self.proof = _proof(rel, self.lemma, effort.smt_timeout_ms) if self.lemma else None
         self.smt_evidence = None
         if self.proof is not None:
             assert self.lemma is not None  # proved from it
@@ -262,7 +269,7 @@ class _Search:
         if self.proof is not None and self.proof.status == "proved":
             assert self.lemma is not None  # proved from it
             return self._proved(f"z3 proved the {self.lemma.name} (negation unsat)", self.lemma.statement, None)
-        derivation = derive(rel)
+        derivation = _derivation(rel)
         narrow = ""
         if derivation is not None and derivation.covers:
             used = ", ".join(derivation.used)
@@ -309,7 +316,7 @@ class _Search:
             return
         for setting in _settings(self.rel):
             for shape in SMT_SHAPES[setting]:
-                res = smt.bounded_search(self.rel, shape, self.effort.smt_timeout_ms)
+                res = _bounded(self.rel, shape, self.effort.smt_timeout_ms)
                 self.searched.append(f"z3 bounded {shape}: {res.status}")
                 if res.status == "sat":
                     yield _from_model(res), f"z3 bounded search ({shape})"
@@ -401,13 +408,10 @@ class _Search:
         """For a degenerate witness: the smallest of full support, distinct rows and finite values that the
         smallest-first enumeration of the relation's statement meets (:func:`full_support_witness`), re-checked
         exactly on the relation (it fails there, within its scope, with finite values); else ``None`` and why."""
-        from relations.errors import InputError
-
-        try:
-            conj = parse_defined(self.rel.symbols)
-        except InputError:  # a statement outside the conjecture language: no such search
+        found = _full_support_search(self.rel.symbols, setting, self.effort.quick)
+        if found == ("outside",):  # a statement outside the conjecture language: no such search
             return None, None, "its statement is not one the smallest-first enumeration searches"
-        full, _ = full_support_witness(conj, setting, quick=self.effort.quick)
+        full = found[1] if found[0] == "witness" else None
         if full is None:
             return None, None, "the smallest-first enumeration met none of full support, distinct rows and finite values"
         outcome = evaluate(self.rel, values(full))
@@ -416,6 +420,32 @@ class _Search:
             return None, None, (f"the smallest-first enumeration's witness of full support did not re-check on the "
                                 f"relation ({outcome.status})")
         return full, outcome, ""
+
+
+def _full_support_search(symbols: str, setting: str, quick: bool) -> tuple:
+    """:func:`full_support_witness` of the statement ``symbols``: ``("witness", mechanism)``, ``("none",)``, or
+    ``("outside",)`` for a statement outside the conjecture language.  The enumeration is deterministic, so its
+    result is kept in the cache folder for the next run of the same code
+    (:func:`~relations.search._screening.stored_result`: no sympy, no enumeration there); the caller re-checks the
+    witness exactly in every run."""
+    import hashlib
+
+    def search() -> tuple:
+        from relations.errors import InputError
+
+        try:
+            conj = parse_defined(symbols)
+        except InputError:
+            return ("outside",)
+        full, _ = full_support_witness(conj, setting, quick=quick)
+        return ("none",) if full is None else ("witness", full)
+
+    def valid(kept) -> bool:
+        return isinstance(kept, tuple) and (kept in (("none",), ("outside",)) or (
+            len(kept) == 2 and kept[0] == "witness" and type(kept[1]) is Mechanism))
+
+    name = f"full-support-{setting}-{'quick' if quick else 'full'}-{hashlib.sha256(symbols.encode()).hexdigest()[:32]}"
+    return stored_result(name, search, valid=valid)
 
 
 def witness_text(rel: Relation, measured, outcome: Outcome, *, max_entries: int = 24) -> str:
@@ -498,6 +528,70 @@ def _cite_coq(verdict: RelationVerdict) -> None:
             verdict.evidence += f"; Coq: {proof.cite} ({check.detail})"
     else:
         verdict.evidence += f"; the Coq proof {proof.cite} was not checked in this run: {check.detail}"
+
+
+# z3's answers, kept in the cache folder (stored_result): z3 decides by a resource limit, not the clock
+# (relations/proofs/_z3context.py), in a fresh context per query, so the same query of the same code and z3
+# gives the same answer, model and script in every run; a warm run reads them without importing z3.  Only
+# definite answers are stored (an ``unknown`` is asked again).
+
+
+def _z3_key(kind: str, *parts: object) -> str:
+    import hashlib
+
+    return f"z3-{kind}-{hashlib.sha256(repr(parts).encode()).hexdigest()[:32]}"
+
+
+def _proof(rel: Relation, lemma: smt.Lemma, timeout_ms: int) -> smt.ProofResult:
+    """:func:`~relations.proofs._smt.prove` of the relation's lemma (:func:`~relations.proofs._smt.lemma_for`)."""
+    def run() -> tuple:
+        res = smt.prove(lemma, timeout_ms)
+        return ("proof", res.status, res.seconds, res.smt2, res.model)
+
+    def valid(kept) -> bool:
+        return (isinstance(kept, tuple) and len(kept) == 5 and kept[0] == "proof" and kept[1] in ("proved", "refuted")
+                and type(kept[2]) is float and type(kept[3]) is str and (kept[4] is None or type(kept[4]) is str))
+
+    _, status, seconds, smt2, model = stored_result(_z3_key("prove", rel, timeout_ms), run, valid=valid,
+                                                    keep=lambda kept: kept[1] in ("proved", "refuted"))
+    return smt.ProofResult(lemma, status, seconds, smt2, model)
+
+
+def _derivation(rel: Relation):
+    """:func:`~relations.proofs._derive.derive` of the relation from the lemma-proved catalogue."""
+    from relations.proofs._derive import Derivation
+
+    def run() -> tuple:
+        d = derive(rel)
+        return ("none",) if d is None else ("derived", d.settings, d.used, d.smt2, tuple(sorted(d.restrictions)),
+                                            d.min_records)
+
+    def valid(kept) -> bool:
+        return isinstance(kept, tuple) and (kept == ("none",) or (
+            len(kept) == 6 and kept[0] == "derived" and all(isinstance(x, tuple) for x in (kept[1], kept[2], kept[4]))
+            and type(kept[3]) is str and type(kept[5]) is int))
+
+    kept = stored_result(_z3_key("derive", rel), run, valid=valid)
+    if kept == ("none",):
+        return None
+    _, settings, used, smt2, restrictions, min_records = kept
+    return Derivation(rel, settings, used, smt2, frozenset(restrictions), min_records)
+
+
+def _bounded(rel: Relation, shape: smt.Shape, timeout_ms: int) -> smt.SearchResult:
+    """:func:`~relations.proofs._smt.bounded_search` of the relation over the mechanisms of ``shape``."""
+    def run() -> tuple:
+        res = smt.bounded_search(rel, shape, timeout_ms)
+        return ("bounded", res.status, res.seconds, res.prior, res.channel)
+
+    def valid(kept) -> bool:
+        return (isinstance(kept, tuple) and len(kept) == 5 and kept[0] == "bounded" and kept[1] in ("sat", "unsat")
+                and type(kept[2]) is float and (kept[3] is None or isinstance(kept[3], tuple))
+                and (kept[4] is None or isinstance(kept[4], tuple)))
+
+    _, status, seconds, prior, channel = stored_result(_z3_key("bounded", rel, shape, timeout_ms), run, valid=valid,
+                                                       keep=lambda kept: kept[1] in ("sat", "unsat"))
+    return smt.SearchResult(shape, status, seconds, prior, channel)
 
 
 def _from_model(res: smt.SearchResult) -> Mechanism:

@@ -173,9 +173,10 @@ def local_rr_values(k: int, t: float, skew: float) -> dict[str, float]:
 def product_values(local: dict[str, Any], r: int) -> dict[str, Any]:
     """Central values of the ``r``-fold product from the local ones (identical records; floats or arrays)."""
     out = FloatValues(local.mech, local, r) if isinstance(local, FloatValues) else dict(local)
-    for name in [n for n in out if n.split("(")[0] in ADDITIVE]:
+    additive, multiplicative = set(ADDITIVE), set(MULTIPLICATIVE)  # the tables read once per call
+    for name in [n for n in out if n.split("(")[0] in additive]:
         out[name] = r * local[name]
-    for name in [n for n in out if n.split("(")[0] in MULTIPLICATIVE]:
+    for name in [n for n in out if n.split("(")[0] in multiplicative]:
         out[name] = local[name] ** r
     for name, (first, second) in GAPS.items():  # a difference of products: from the local values of its parts
         if name in out:  # (FloatValues computes them)

@@ -87,9 +87,8 @@ def minimize_batch(f: Callable[[np.ndarray, np.ndarray], np.ndarray], x0: np.nda
         spent = begun[nxt] >= steps
         done[nxt[spent]] = True
         nxt = nxt[~spent]
-        order = np.argsort(fs[nxt], axis=1, kind="stable")
-        sim[nxt] = np.take_along_axis(sim[nxt], order[:, :, None], axis=1)
-        fs[nxt] = np.take_along_axis(fs[nxt], order, axis=1)
+        order, at = np.argsort(fs[nxt], axis=1, kind="stable"), np.arange(nxt.size)[:, None]
+        sim[nxt], fs[nxt] = sim[nxt][at, order], fs[nxt][at, order]  # each simplex's vertices, best first
         with np.errstate(invalid="ignore"):  # inf - inf among the values: not converged
             converged = ((np.abs(sim[nxt, 1:] - sim[nxt, :1]).max(axis=(1, 2), initial=0.0) <= xatol[nxt])
                          & (np.abs(fs[nxt, 1:] - fs[nxt, :1]).max(axis=1, initial=0.0) <= fatol[nxt]))

@@ -22,6 +22,7 @@ import numpy as np
 
 from relations.catalogue._bounds import Linear
 from relations.catalogue._entries import Relation
+from relations.catalogue._formulas import Formula
 from relations.measures._batch import PAPER, dense_values, ordered_pairs
 from relations.model._mechanism import Mechanism
 from relations.model._neighbours import diameter
@@ -164,6 +165,8 @@ def search_dense_all(rels: Sequence[Relation], family: DenseFamily, starts: Sequ
            "ca": [float(cast(Linear, rel.bound).ca) if linear[i] else 0.0 for i, rel in enumerate(rels)],
            "cs": [float(cast(Linear, rel.bound).cs) if linear[i] else 0.0 for i, rel in enumerate(rels)],
            "g": [bool(cast(Linear, rel.bound).times_diameter) if linear[i] else False for i, rel in enumerate(rels)]}
+    others = list(dict.fromkeys(rel.bound for i, rel in enumerate(rels) if not linear[i]))  # each other bound once
+    per["other"] = [-1 if linear[i] else others.index(rel.bound) for i, rel in enumerate(rels)]
     per = {k: np.asarray(v)[which] for k, v in per.items()}  # by simplex
 
     def objective(theta, owner):  # violation simplexes: -violation (scaled); the others: -ratio
@@ -173,11 +176,12 @@ def search_dense_all(rels: Sequence[Relation], family: DenseFamily, starts: Sequ
         table, at = np.stack([vals[k] for k in keys]), np.arange(len(theta))
         premise, conclusion, sigma = table[per["prem"][owner], at], table[per["concl"][owner], at], vals["sigma_min"]
         bound = _linear_bound(per["ca"][owner], per["cs"][owner], per["g"][owner], premise, sigma, diam)
-        for i in np.flatnonzero(~linear).tolist():  # other bounds: their float method, point by point
-            rows = np.flatnonzero(rel_of == i)
-            other = rels[i].bound
+        other_of = per["other"][owner]
+        for b in np.unique(other_of[other_of >= 0]).tolist():  # other bounds (those with points here): their floats
+            rows, other = np.flatnonzero(other_of == b), others[b]
             assert other is not None  # an implication
-            bound[rows] = [other.float(a, s, diam) for a, s in zip(premise[rows].tolist(), sigma[rows].tolist())]
+            bound[rows] = (other.floats(premise[rows]) if isinstance(other, Formula) else
+                           [other.float(a, s, diam) for a, s in zip(premise[rows].tolist(), sigma[rows].tolist())])
         viol, ratios, bound = _score_arrays(premise, conclusion, bound)
         with np.errstate(invalid="ignore"):  # scale-free, so that the search does not run off to infinite budgets
             neg_violation = np.where(np.isfinite(viol), -viol / (1.0 + np.abs(conclusion) + np.abs(bound)),
@@ -249,9 +253,7 @@ def round_bits(x: np.ndarray, bits: int = RATIO_BITS) -> np.ndarray:
 
 
 def search_rr(rel: Relation, central: bool, quick: bool = False) -> Found:
-    """Grid over ``k``, ``ln t`` (and ``r`` for central), refined by bounded scalar search."""
-    from scipy.optimize import minimize_scalar
-
+    """Grid over ``k``, ``ln t`` (and ``r`` for central), refined by a bounded search (:func:`_refine`)."""
     found = Found([], searched=[])
     domains = RR_DOMAINS[:5] if quick else RR_DOMAINS
     records = RR_RECORDS if central else (1,)
@@ -284,19 +286,12 @@ def search_rr(rel: Relation, central: bool, quick: bool = False) -> Found:
                     if found.best_ratio is None or ratios[j] > found.best_ratio:
                         found.best_ratio = float(ratios[j])
                         found.ratio_family = label
-    if not hits:  # refine the three most nearly violating grid points with a bounded scalar search
+    if not hits:  # refine the three most nearly violating grid points (each between its grid neighbours)
         for _, r, k, si, i in sorted(near, reverse=True)[:3]:
-            skew, diam = skews[si], (r if central else 1)
-
-            def neg(x, k=k, r=r, skew=skew, diam=diam):  # single points in their own cache: the grids' stays theirs
-                v = _rr_point(k, np.array([math.exp(x)]).tobytes(), skew, extra_notions(rel))
-                return -float(_scores(rel, product_values(v, r) if central else v, diam)[0][0])
-
-            res = minimize_scalar(neg, bounds=(grid[max(i - 1, 0)], grid[min(i + 1, len(grid) - 1)]),
-                                  method="bounded", options={"xatol": 1e-6})
-            found.best_violation = max(found.best_violation, -float(res.fun))
-            if -res.fun > VIOLATION_MARGIN:
-                hits.append((r, k, si, float(res.x), -float(res.fun)))
+            x, v = _refine(rel, k, r, skews[si], central, grid[max(i - 1, 0)], grid[min(i + 1, len(grid) - 1)])
+            found.best_violation = max(found.best_violation, v)
+            if v > VIOLATION_MARGIN:
+                hits.append((r, k, si, x, v))
     assert found.searched is not None  # given above
     found.searched.append(f"k-RR {'products' if central else 'local'}: k in {domains}, "
                           f"{'r in 2..40, ' if central else ''}skew in {skews}, {len(grid)} ratios + refinement")
@@ -307,6 +302,67 @@ def search_rr(rel: Relation, central: bool, quick: bool = False) -> Found:
             found.candidates.append(fam.mechanism(t))
     return found
 
+
+
+#: Points of each round of :func:`_refine`'s grids, and its rounds: each round narrows the bracket to the two
+#: intervals around its best point (a factor ``(REFINE_POINTS - 1) / 2``), so a bracket of two grid steps of
+#: :func:`search_rr` (at most 0.52) ends below ``1e-6`` wide, the tolerance of the scalar search it replaces.
+REFINE_POINTS = 33
+REFINE_ROUNDS = 5
+#: The largest ``k`` refined by grids; above it a point costs more than a call (``k^2`` entries), and
+#: :func:`_refine` takes a golden-section search, one point per call, to a bracket of :data:`REFINE_XTOL`.
+REFINE_GRID_K = 8
+REFINE_XTOL = 1e-6
+
+
+def _refine(rel: Relation, k: int, r: int, skew: float, central: bool, lo: float, hi: float) -> tuple[float, float]:
+    """The largest float violation of ``rel`` over k-RR (``r`` records when ``central``) with ``ln t`` in
+    ``[lo, hi]``, and where: for ``k`` up to :data:`REFINE_GRID_K`, :data:`REFINE_ROUNDS` rounds of
+    :data:`REFINE_POINTS` evenly spaced points, each round one batch evaluation (:func:`_rr_point`) between the
+    neighbours of the previous round's best point; for larger ``k``, a golden-section search.
+
+    Examples
+    --------
+    >>> from relations.catalogue import get
+    >>> x, v = _refine(get("zheng2025.thm3"), 2, 1, 0.0, False, 0.5, 1.5)  # an equality on uniform priors
+    >>> 0.5 <= x <= 1.5, abs(v) < 1e-12
+    (True, True)
+    """
+    extra, diam = extra_notions(rel), (r if central else 1)
+
+    def at(xs: np.ndarray) -> np.ndarray:  # the violations at the points xs = ln t
+        v = _rr_point(k, np.exp(xs).tobytes(), skew, extra)  # the first points are every relation's
+        viol = _scores(rel, product_values(v, r) if central else v, diam)[0]
+        return np.where(np.isnan(viol), -np.inf, viol)
+
+    best_x, best_v = lo, -math.inf
+    if k <= REFINE_GRID_K:
+        for _ in range(REFINE_ROUNDS):
+            xs = np.linspace(lo, hi, REFINE_POINTS)
+            viol = at(xs)
+            j = int(np.argmax(viol))
+            if viol[j] > best_v:
+                best_x, best_v = float(xs[j]), float(viol[j])
+            lo, hi = xs[max(j - 1, 0)], xs[min(j + 1, REFINE_POINTS - 1)]
+        return best_x, best_v
+    g = (math.sqrt(5) - 1) / 2
+    c, d = hi - g * (hi - lo), lo + g * (hi - lo)
+    fc, fd = at(np.array([c, d])).tolist()
+    best_x, best_v = (c, fc) if fc >= fd else (d, fd)
+    while hi - lo > REFINE_XTOL:
+        if fc >= fd:  # the maximum is in [lo, d]
+            hi, d, fd = d, c, fc
+            c = hi - g * (hi - lo)
+            fc = float(at(np.array([c]))[0])
+            x, v = c, fc
+        else:  # in [c, hi]
+            lo, c, fc = c, d, fd
+            d = lo + g * (hi - lo)
+            fd = float(at(np.array([d]))[0])
+            x, v = d, fd
+        if v > best_v:
+            best_x, best_v = x, v
+    return best_x, best_v
 
 
 def extra_notions(rel: Relation) -> tuple[str, ...]:
@@ -341,6 +397,23 @@ def _rr_grid_values(rel: Relation, k: int, ts: np.ndarray, skew: float) -> dict[
 
 @lru_cache(maxsize=512)
 def _rr_values(k: int, ts: bytes, skew: float, extra: tuple[str, ...]) -> dict[str, np.ndarray]:
+    """The notions of :data:`~relations.measures._batch.PAPER` and ``extra``, each computed once per grid whatever
+    the other notions asked with it (:func:`_rr_notion`: every notion of :func:`dense_values` is computed on
+    its own, so the same floats)."""
+    out = dict(_rr_notion(k, ts, skew, None))
+    for name in extra:
+        out.setdefault(name, _rr_notion(k, ts, skew, name)[name])
+    return out
+
+
+@lru_cache(maxsize=1024)
+def _rr_notion(k: int, ts: bytes, skew: float, name: str | None) -> dict[str, np.ndarray]:
+    """:func:`_rr_direct` of the paper's notions (``name`` None), or of those and the notion ``name``."""
+    return _rr_direct(k, ts, skew, () if name is None else (name,))
+
+
+def _rr_direct(k: int, ts: bytes, skew: float, extra: tuple[str, ...]) -> dict[str, np.ndarray]:
+    """:func:`dense_values` of local k-RR at the ratios ``ts`` (read-only arrays)."""
     t = np.frombuffer(ts)[:, None, None]  # krr_rows' matrix, stacked over the ratios
     q = np.where(np.eye(k, dtype=bool)[None], t, 1.0) / (t + k - 1)
     out = dense_values(q, np.broadcast_to(rr_float_prior(k, skew), (len(t), k)), np.array([[0, 1], [1, 0]]), extra)
@@ -349,9 +422,10 @@ def _rr_values(k: int, ts: bytes, skew: float, extra: tuple[str, ...]) -> dict[s
     return out
 
 
-#: :func:`_rr_values` of the single points of the bounded refinement (relations of the same statement refine the
-#: same points).
-_rr_point = lru_cache(maxsize=8192)(_rr_values.__wrapped__)
+#: :func:`_rr_values` of the rounds of :func:`_refine` (relations of the same conversion notions refine the same
+#: first points), in a cache of its own: the grids' stays theirs.  Every notion of :func:`dense_values` is
+#: computed on its own, so these are the floats :func:`_rr_values` gives.
+_rr_point = lru_cache(maxsize=2048)(_rr_direct)
 
 
 @lru_cache(maxsize=512)
@@ -374,6 +448,8 @@ def _scores(rel: Relation, vals: dict[str, np.ndarray], diam) -> tuple[np.ndarra
         b = rel.bound
         bound = _linear_bound(np.full(premise.shape, float(b.ca)), np.full(premise.shape, float(b.cs)),
                               np.full(premise.shape, b.times_diameter), premise, sigma, diam)
+    elif isinstance(rel.bound, Formula):  # f(premise) alone, the same floats as point by point
+        bound = rel.bound.floats(premise)
     else:
         diams = diam.tolist() if isinstance(diam, np.ndarray) else [diam] * len(premise)
         assert rel.bound is not None  # an implication

@@ -37,7 +37,7 @@ from relations.kinds import Status
 from relations.model._mechanism import Mechanism
 from relations.notions import BASE_NOTIONS
 
-__all__ = ["refutes", "float_screen", "generated", "hypothesis_search"]
+__all__ = ["refutes", "float_screen", "generated", "hypothesis_search", "stored_result"]
 
 
 def refutes(rel: Relation, *, memo: dict | None = None) -> Callable[[Mechanism], bool]:
@@ -218,7 +218,7 @@ def _code_digest() -> str | None:
     for path in files:
         digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
     versions: dict[str, str | None] = {}
-    for dist in ("hypothesis", "numpy", "python-flint"):
+    for dist in ("hypothesis", "numpy", "python-flint", "sympy", "z3-solver"):
         try:
             versions[dist] = version(dist)
         except PackageNotFoundError:  # pragma: no cover - a required dependency
@@ -244,6 +244,13 @@ def _stored_draws(path) -> tuple[Mechanism, ...] | None:
     """The mechanisms stored in ``path``, checked first: the file names its key and the hash of its contents,
     and holds only mechanisms; ``None`` (and the file removed: never trusted) when anything differs, or when
     there is no file."""
+    return _stored(path, lambda mechs: isinstance(mechs, tuple) and all(type(m) is Mechanism for m in mechs))
+
+
+def _stored(path, valid: Callable[[Any], bool]) -> Any:
+    """What ``path`` stores, checked first: the file names its key and the hash of its contents, it holds only
+    plain data and a mechanism's value objects (:data:`_DRAWS_GLOBALS`), and ``valid`` accepts it; ``None`` (and
+    the file removed: never trusted) when anything differs, or when there is no file."""
     import hashlib
     import io
 
@@ -256,10 +263,10 @@ def _stored_draws(path) -> tuple[Mechanism, ...] | None:
         name, digest = header.decode("ascii").split(" ")
         if name != path.name or hashlib.sha256(payload).hexdigest() != digest:
             raise ValueError("header")
-        mechs = _DrawsUnpickler(io.BytesIO(payload)).load()
-        if not isinstance(mechs, tuple) or not all(type(m) is Mechanism for m in mechs):
+        kept = _DrawsUnpickler(io.BytesIO(payload)).load()
+        if not valid(kept):
             raise ValueError("contents")
-        return mechs
+        return kept
     except Exception:  # noqa: BLE001 - a damaged or foreign file, whatever it raises: draw again
         with contextlib.suppress(OSError):
             path.unlink()
@@ -302,12 +309,17 @@ def _DrawsUnpickler(file):  # noqa: N802 - reads like the class it builds
 def _store_draws(path, mechs: tuple[Mechanism, ...]) -> None:
     """Keep ``mechs`` in ``path`` for the next run: written beside it and renamed into place (atomic; a run that
     cannot write its cache goes on without it)."""
+    _store(path, mechs)
+
+
+def _store(path, kept: Any) -> None:
+    """Keep ``kept`` (plain data and mechanisms) in ``path`` for the next run, as :func:`_stored` reads it."""
     import hashlib
     import os
     import pickle
     import tempfile
 
-    payload = pickle.dumps(mechs, protocol=pickle.HIGHEST_PROTOCOL)
+    payload = pickle.dumps(kept, protocol=pickle.HIGHEST_PROTOCOL)
     data = f"{path.name} {hashlib.sha256(payload).hexdigest()}\n".encode("ascii") + payload
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -322,6 +334,55 @@ def _store_draws(path, mechs: tuple[Mechanism, ...]) -> None:
             raise
     except OSError:
         return
+
+
+def stored_result(name: str, compute: Callable[[], Any], *, valid: Callable[[Any], bool],
+                  keep: Callable[[Any], bool] | None = None) -> Any:
+    """``compute()``, kept in ``results/`` of the tool's cache folder under ``name`` and this code's key
+    (:func:`_code_digest`: every source file of the package and the versions of Python, hypothesis, numpy,
+    python-flint, sympy and z3), and read from there by the next run of the same code.
+
+    For deterministic results of this code only (the same value in every run, never ``None``), made of plain
+    data and mechanisms.  A stored file is checked before use (its key, the hash of its contents, what it may name,
+    ``valid``); one that does not check is removed and ``compute()`` runs again.  Without a usable cache folder
+    every call computes.
+
+    Parameters
+    ----------
+    name : str
+        What the result is, unique among the results (letters, digits, ``-``, ``.``).
+    compute : callable
+        Computes it.
+    valid : callable
+        Whether a stored value has the shape ``compute`` returns.
+    keep : callable, optional
+        Whether a computed value may be stored (default: every one); a value it refuses is computed again
+        by the next run.
+
+    Returns
+    -------
+    object
+        ``compute()``'s value, computed now or stored by an earlier run.
+
+    Examples
+    --------
+    >>> stored_result("doctest-sum", lambda: sum(range(4)), valid=lambda v: isinstance(v, int))
+    6
+    """
+    from pathlib import Path
+
+    from relations._cache import usable_cache_dir
+
+    base, code = usable_cache_dir(), _code_digest()
+    path = None if base is None or code is None else Path(base) / "results" / f"{name}-{code}.pickle"
+    if path is not None:
+        kept = _stored(path, valid)
+        if kept is not None:
+            return kept
+    value = compute()
+    if path is not None and (keep is None or keep(value)):
+        _store(path, value)
+    return value
 
 
 def hypothesis_search(rel: Relation, setting: str, effort: Any, *, shrink: bool = False) -> Mechanism | None:
@@ -353,9 +414,7 @@ def hypothesis_search(rel: Relation, setting: str, effort: Any, *, shrink: bool 
     >>> hypothesis_search(get("zheng2025.thm3"), "local", Effort.of(True)) is None  # thm3 holds
     True
     """
-    mechs, memo = _drawn(setting, effort.hypothesis_examples)
-    test = refutes(rel, memo=memo)
-    first = next((m for m in mechs if test(m)), None)
+    first = _first_refuting(rel, setting, effort.hypothesis_examples)
     if first is None or not shrink:
         return first  # hypothesis would draw exactly these, and stop at the first that refutes rel
     from hypothesis import find
@@ -368,6 +427,26 @@ def hypothesis_search(rel: Relation, setting: str, effort: Any, *, shrink: bool 
             return find(mechanisms(setting), refutes(rel), settings=_settings(effort.hypothesis_examples))
     except NoSuchExample:  # pragma: no cover - a refuting example was drawn above
         return None
+
+
+def _first_refuting(rel: Relation, setting: str, examples: int) -> Mechanism | None:
+    """The first of the drawn mechanisms (:func:`generated`) that refutes ``rel`` (:func:`refutes`), or ``None``.
+
+    Which one it is depends on the code alone (the draws are derandomized; the float screen only lets through
+    to the exact decision), so its place among the draws is kept in the cache folder for the next run of the
+    same code (:func:`stored_result`); the caller re-checks a refuting mechanism exactly.
+    """
+    import hashlib
+
+    mechs, memo = _drawn(setting, examples)
+
+    def first() -> int:
+        test = refutes(rel, memo=memo)
+        return next((i for i, m in enumerate(mechs) if test(m)), -1)
+
+    name = f"hypothesis-first-{setting}-{int(examples)}-{hashlib.sha256(repr(rel).encode()).hexdigest()[:32]}"
+    i = stored_result(name, first, valid=lambda i: type(i) is int and -1 <= i < len(mechs))
+    return None if i < 0 else mechs[i]
 
 
 @lru_cache(maxsize=8)
