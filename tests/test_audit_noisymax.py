@@ -178,6 +178,53 @@ SOURCES = {
 }
 
 
+# iterables evaluated by a call of the code's own: read from the comprehension's iterator, never called again
+CALLED = {
+    "call": ("""
+        import numpy as np
+        def counts(x):
+            return [c + (i == x) for i, c in enumerate((2, 1, 1))]
+        def f(x, rng):
+            return int(np.argmax([c + rng.integers(0, 3) for c in counts(x)]))
+        """, lambda x, z: _first_max([c + n for c, n in zip(_counts(x), z)]), [range(3)] * 3),
+    "enumerate_call_tuple": ("""
+        def counts(x):
+            return tuple(c + (i == x) for i, c in enumerate((2, 1, 1)))
+        def f(x, rng):
+            noisy = [c - rng.integers(0, 2) + i * 0 for i, c in enumerate(counts(x), 5)]
+            return noisy.index(max(noisy))
+        """, lambda x, z: _first_max([c - n for c, n in zip(_counts(x), z)]), [range(2)] * 3),
+    "array_call": ("""
+        import numpy as np
+        def counts(x):
+            return np.array([2, 1, 1]) + (np.arange(3) == x)
+        def f(x, rng):
+            noisy = [2 * c + rng.integers(-1, 2) for c in counts(x)]
+            return max(range(len(noisy)), key=noisy.__getitem__)
+        """, lambda x, z: _first_max([2 * c + n for c, n in zip(_counts(x), z)]), [range(-1, 2)] * 3),
+    "range_call": ("""
+        import numpy as np
+        COUNTS = (2, 1, 1)
+        def k():
+            return range(3)
+        def f(x, rng):
+            counts = [c + (i == x) for i, c in enumerate(COUNTS)]
+            return int(np.argmax([counts[i] + rng.integers(0, 3) for i in k()]))
+        """, lambda x, z: _first_max([c + n for c, n in zip(_counts(x), z)]), [range(3)] * 3),
+}
+
+
+@pytest.mark.parametrize("style", sorted(CALLED))
+def test_iterables_from_calls_are_read_once(tmp_path, style):
+    source, out, noises = CALLED[style]
+    f = _module(tmp_path, f"called_{style}", source).f
+    used = iteration_maps.used
+    kept = enumerate_channel(f, [0, 1, 2])
+    assert iteration_maps.used > used, "the factorised route was not taken"
+    assert kept.complete
+    assert _rows(kept) == _brute(out, noises)
+
+
 def _running_ge(start, values):
     best, arg = start, -1
     for i, v in enumerate(values):
@@ -336,6 +383,72 @@ ADVERSARIAL = {
             counts[0] = 9
             return (int(np.argmax(noisy)), peek())
         """, lambda x, z: (_first_max([c + n for c, n in zip(_counts(x), z)]), 9), [range(3)] * 3),
+    # the iterable's function has a side effect the output shows: called once, as the code calls it
+    "counted_call": ("""
+        import numpy as np
+        CALLS = [0]
+        def counts(x):
+            CALLS[0] += 1
+            return [c + (i == x) for i, c in enumerate((2, 1, 1))]
+        def f(x, rng):
+            CALLS[0] = 0
+            noisy = [c + rng.integers(0, 3) for c in counts(x)]
+            return (int(np.argmax(noisy)), CALLS[0])
+        """, lambda x, z: (_first_max([c + n for c, n in zip(_counts(x), z)]), 1), [range(3)] * 3),
+    # the iterable's function makes its own draw: a branch of the path, its value in the list
+    "drawing_call": ("""
+        import numpy as np
+        def counts(x, rng):
+            return [2 + (x == 0) + rng.integers(0, 2), 1 + (x == 1), 1 + (x == 2)]
+        def f(x, rng):
+            return int(np.argmax([c + rng.integers(0, 3) for c in counts(x, rng)]))
+        """, lambda x, z: _first_max([c + n + (i == 0) * z[3] for i, (c, n) in enumerate(zip(_counts(x), z))]),
+        [range(3)] * 3 + [range(2)]),
+    # a generator: its elements are not known before they are made (the list made element by element)
+    "generator": ("""
+        import numpy as np
+        def counts(x):
+            for i, c in enumerate((2, 1, 1)):
+                yield c + (i == x)
+        def f(x, rng):
+            return int(np.argmax([c + rng.integers(0, 3) for c in counts(x)]))
+        """, lambda x, z: _first_max([c + n for c, n in zip(_counts(x), z)]), [range(3)] * 3),
+    # a sequence of the code's own, iterated by __getitem__, whose elements change as they are read
+    "changing_sequence": ("""
+        import numpy as np
+        class Drift:
+            def __init__(self, x):
+                self.x, self.reads = x, 0
+            def __getitem__(self, i):
+                if i >= 3:
+                    raise IndexError(i)
+                self.reads += 1
+                return (2, 1, 1)[i] + (i == self.x) + self.reads
+        def f(x, rng):
+            return int(np.argmax([c + rng.integers(0, 3) for c in Drift(x)]))
+        """, lambda x, z: _first_max([c + n + i + 1 for i, (c, n) in enumerate(zip(_counts(x), z))]), [range(3)] * 3),
+    # a list whose __iter__ iterates something else (in a loop appending, over a name)
+    "list_subclass_iter": ("""
+        class Reversed(list):
+            def __iter__(self):
+                return iter(self[::-1])
+        def f(x, rng):
+            counts = Reversed([c + (i == x) for i, c in enumerate((2, 1, 1))])
+            out = []
+            for c in counts:
+                out.append(c + rng.integers(0, 3))
+            return out.index(max(out))
+        """, lambda x, z: _first_max([c + n for c, n in zip(_counts(x)[::-1], z)]), [range(3)] * 3),
+    # the same list iterated by a comprehension: its iterator is over the reversed copy, read as it is
+    "list_subclass_comprehension": ("""
+        class Reversed(list):
+            def __iter__(self):
+                return iter(self[::-1])
+        def f(x, rng):
+            counts = Reversed([c + (i == x) for i, c in enumerate((2, 1, 1))])
+            out = [c + rng.integers(0, 3) for c in counts]
+            return out.index(max(out))
+        """, lambda x, z: _first_max([c + n for c, n in zip(_counts(x)[::-1], z)]), [range(3)] * 3),
 }
 
 

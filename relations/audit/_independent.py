@@ -663,7 +663,7 @@ def draw_site(gen: Any, frame: FrameType, ready: IntVector | None = None) -> Non
     elif site.sized:  # a sized draw's site reached without its vector
         return
     else:
-        built = _built(site, own, gen)
+        built = _built(site, own, gen, frame if site.nested else None)
         if built is None:
             return
         vector, last = built
@@ -1205,11 +1205,14 @@ def _value(frame: FrameType, name: str) -> Any:
     return frame.f_builtins[name]
 
 
-def _elements(site: _Site, frame: FrameType) -> list[dict[str, Any]] | None:
+def _elements(site: _Site, frame: FrameType, inner: FrameType | None = None) -> list[dict[str, Any]] | None:
     """The loop variables' values, element by element, from ``ITER``: a local or global sequence of integers,
-    ``range(...)`` of integers or ``enumerate(NAME)``."""
+    ``range(...)`` of integers or ``enumerate(NAME)``; for a comprehension in its own frame (``inner``), any
+    ``ITER``, read from the iterator the comprehension holds (:func:`_iterated`)."""
     import numpy as np
 
+    if inner is not None:
+        return _iterated(site, inner)
     it = site.iterable
     values: Any
     index = False
@@ -1237,21 +1240,81 @@ def _elements(site: _Site, frame: FrameType) -> list[dict[str, Any]] | None:
             values, index = args[0], True
     else:
         return None
-    if isinstance(values, np.ndarray):
+    return _rows(site, values, 0 if index else None)
+
+
+def _rows(site: _Site, values: Any, start: int | None) -> list[dict[str, Any]] | None:
+    """The loop variables' values over ``values`` (enumerated from ``start`` unless ``None``), when ``values`` is
+    a list, tuple or range of integers or a 1-d integer array, by its exact type: a subclass's ``__iter__`` could
+    iterate something else."""
+    import numpy as np
+
+    if type(values) is np.ndarray:
         if values.ndim != 1 or values.dtype.kind not in "iu":
             return None
         values = values.tolist()
-    if not isinstance(values, (list, tuple, range)) or not all(_is_int(v) for v in values):
+    if type(values) not in (list, tuple, range) or not all(_is_int(v) for v in values):
         return None
     if not values:
         return None
-    if index:
+    if start is not None:
         if len(site.targets) != 2:
             return None
-        return [dict(zip(site.targets, (i, v))) for i, v in enumerate(values)]
+        return [dict(zip(site.targets, (start + i, v))) for i, v in enumerate(values)]
     if len(site.targets) != 1:
         return None
     return [{site.targets[0]: v} for v in values]
+
+
+def _iterated(site: _Site, inner: FrameType) -> list[dict[str, Any]] | None:
+    """The elements a list comprehension iterates over, read at its first element's draw from the iterator it
+    holds (its ``.0``: ``ITER`` evaluated once, whatever it is, ``counts(x)`` too, never called again here).  The
+    iterator must be CPython's over a list, tuple or range (or numpy's over a 1-d integer array), or
+    ``enumerate`` of one, at its first element: its whole sequence is then what the comprehension iterates,
+    nothing having run since the first element was taken but the element's loads and arithmetic on integers
+    (:func:`_grammar`), and the loop variables must hold that first element.  A generator, a ``map``, an object
+    of the code's own: ``None`` (the list is made element by element, as the code makes it)."""
+    if inner.f_code.co_varnames[:1] != (".0",):
+        return None
+    here = inner.f_locals
+    it = here.get(".0")
+    start = None
+    if type(it) is enumerate:
+        reduced = enumerate.__reduce__(it)
+        if len(reduced) != 2 or len(reduced[1]) != 2 or not _is_int(reduced[1][1]):
+            return None
+        it, start = reduced[1][0], int(reduced[1][1]) - 1
+    values = _sequence(it)
+    if values is None:
+        return None
+    rows = _rows(site, values, start)
+    if rows is None:
+        return None
+    first = rows[0]
+    if any(name not in here or not _is_int(here[name]) or int(here[name]) != v for name, v in first.items()):
+        return None
+    return rows
+
+
+def _sequence(it: Any) -> Any:
+    """The sequence a built-in iterator at its first element iterates over (from its ``__reduce__``, by the C
+    type's own method: no code of the program runs), or ``None``."""
+    import numpy as np
+
+    kind = type(it)
+    if kind not in _ITERATORS:
+        return None
+    reduced = kind.__reduce__(it)  # type: ignore[call-arg]
+    if len(reduced) != 3 or reduced[0] is not iter or len(reduced[1]) != 1 or reduced[2] != 1:
+        return None
+    seq = reduced[1][0]
+    if kind is _ITERATORS[-1] and type(seq) is not np.ndarray:  # numpy's arrays iterate by the generic iterator
+        return None
+    return seq
+
+
+_ITERATORS: tuple[type, ...] = (type(iter([])), type(iter(())), type(iter(range(1))), type(iter(range(1 << 64))),
+              type(iter(type("_Indexed", (), {"__getitem__": lambda self, i: 0})())))
 
 
 def _length(node: ast.expr) -> bool:
@@ -1260,11 +1323,12 @@ def _length(node: ast.expr) -> bool:
             and len(node.args) == 1 and isinstance(node.args[0], ast.Name) and not node.keywords)
 
 
-def _built(site: _Site, frame: FrameType, gen: Any) -> tuple[IntVector, dict[str, Any]] | None:
+def _built(site: _Site, frame: FrameType, gen: Any, inner: FrameType | None = None
+           ) -> tuple[IntVector, dict[str, Any]] | None:
     """The list the site builds, as a vector of independent coordinates, and the loop variables' last values;
     ``None`` when a name does not hold what the proof needs (the audit's generator, integers, numbers)."""
     try:
-        rows = _elements(site, frame)
+        rows = _elements(site, frame, inner)
         if rows is None:
             return None
         depth = gen._replay.max_depth
