@@ -577,6 +577,13 @@ GEOMETRIC = {
             noisy = [c + rng.geometric(0.5) - rng.geometric(0.5) for c in counts]
             return int(np.argmax(noisy))
         """,
+    "call": """
+        import numpy as np
+        def counts(x):
+            return [c + (i == x) for i, c in enumerate((3, 2, 2, 1))]
+        def f(x, rng):
+            return int(np.argmax([c + rng.geometric(0.5) - rng.geometric(0.5) for c in counts(x)]))
+        """,
     "loop": """
         def f(x, rng, p=0.5):
             counts = [c + (i == x) for i, c in enumerate((3, 2, 2, 1))]
