@@ -211,6 +211,22 @@ CALLED = {
             counts = [c + (i == x) for i, c in enumerate(COUNTS)]
             return int(np.argmax([counts[i] + rng.integers(0, 3) for i in k()]))
         """, lambda x, z: _first_max([c + n for c, n in zip(_counts(x), z)]), [range(3)] * 3),
+    # the element's score computed by a call of the code's own: each call made once, in order
+    "score_call": ("""
+        import numpy as np
+        def score(x, r):
+            return (2, 1, 1)[r] + (r == x)
+        def f(x, rng):
+            return int(np.argmax([score(x, r) + rng.integers(0, 3) for r in range(3)]))
+        """, lambda x, z: _first_max([c + n for c, n in zip(_counts(x), z)]), [range(3)] * 3),
+    "queries_numpy_scores": ("""
+        import numpy as np
+        QUERIES = [lambda x: np.int64(2 + (x == 0)), lambda x: np.int64(1 + (x == 1)), lambda x: np.int64(1 + (x == 2))]
+        def f(x, rng):
+            noisy = [2 * q(x) - rng.integers(0, 2) + rng.integers(-1, 1) for q in QUERIES]
+            return noisy.index(max(noisy))
+        """, lambda x, z: _first_max([2 * c - a + b for c, (a, b) in zip(_counts(x), zip(z[::2], z[1::2]))]),
+        [range(2), range(-1, 1)] * 3),
 }
 
 
@@ -449,6 +465,83 @@ ADVERSARIAL = {
             out = [c + rng.integers(0, 3) for c in counts]
             return out.index(max(out))
         """, lambda x, z: _first_max([c + n for c, n in zip(_counts(x)[::-1], z)]), [range(3)] * 3),
+    # a score with a side effect the output shows: each element's score computed once
+    "score_counted": ("""
+        import numpy as np
+        CALLS = [0]
+        def score(x, r):
+            CALLS[0] += 1
+            return (2, 1, 1)[r] + (r == x)
+        def f(x, rng):
+            CALLS[0] = 0
+            noisy = [score(x, r) + rng.integers(0, 3) for r in range(3)]
+            return (int(np.argmax(noisy)), CALLS[0])
+        """, lambda x, z: (_first_max([c + n for c, n in zip(_counts(x), z)]), 3), [range(3)] * 3),
+    # a score making its own draw: not independent of nothing it reads (the run is void, enumerated again)
+    "score_draws": ("""
+        import random
+        import numpy as np
+        def score(x, r):
+            return (2, 1, 1)[r] + (r == x) + (random.randrange(2) if r == 1 else 0)
+        def f(x, rng):
+            return int(np.argmax([score(x, r) + rng.integers(0, 3) for r in range(3)]))
+        """, lambda x, z: _first_max([c + n + (i == 1) * z[3] for i, (c, n) in enumerate(zip(_counts(x), z))]),
+        [range(3)] * 3 + [range(2)]),
+    # a score of a module function making its own draw on the generator it is given
+    "score_draws_module": ("""
+        import numpy as np
+        def score(x, r, rng):
+            return (2, 1, 1)[r] + (r == x) + (rng.integers(0, 2) if r == 2 else 0)
+        def f(x, rng):
+            return int(np.argmax([score(x, r, rng) + rng.integers(0, 3) for r in range(3)]))
+        """, lambda x, z: _first_max([c + n + (i == 2) * z[3] for i, (c, n) in enumerate(zip(_counts(x), z))]),
+        [range(3)] * 3 + [range(2)]),
+    # a score that changes the list iterated over (its later elements) as it runs
+    "score_mutates_iterable": ("""
+        import numpy as np
+        RS = [0, 1, 2]
+        def score(x, r):
+            if r == 1:
+                RS[2] = 1
+            return (2, 1, 1)[r] + (r == x)
+        def f(x, rng):
+            RS[:] = [0, 1, 2]
+            return int(np.argmax([score(x, r) + rng.integers(0, 3) for r in RS]))
+        """, lambda x, z: _first_max([c + n for c, n in zip(_counts(x)[:2] + [_counts(x)[1]], z)]), [range(3)] * 3),
+    # a score of the code's own type whose + takes the draw (and hides what it did with it)
+    "score_object_add": ("""
+        import numpy as np
+        class Score:
+            def __init__(self, v):
+                self.v = v
+            def __add__(self, other):
+                try:
+                    return self.v + int(other)
+                except Exception:
+                    return -100
+        def f(x, rng):
+            return int(np.argmax([Score((2, 1, 1)[r] + (r == x)) + rng.integers(0, 3) for r in range(3)]))
+        """, lambda x, z: _first_max([c + n for c, n in zip(_counts(x), z)]), [range(3)] * 3),
+    # a score that is not an integer
+    "score_float": ("""
+        import numpy as np
+        def score(x, r):
+            return (2.5, 1, 1)[r] + (r == x)
+        def f(x, rng):
+            return int(np.argmax([score(x, r) + 1 + rng.integers(0, 3) for r in range(3)]))
+        """, lambda x, z: _first_max([c + n + (i == 0) * 0.5 for i, (c, n) in enumerate(zip(_counts(x), z))]),
+        [range(3)] * 3),
+    # a score whose call raises at the last element: the code's exception, as the code raises it
+    "score_raises": ("""
+        import numpy as np
+        def score(x, r):
+            return (2, 1, 1)[r] + (r == x) if r < 2 or x < 2 else (2, 1, 1)[r] + (r == x) + "a"
+        def f(x, rng):
+            try:
+                return int(np.argmax([score(x, r) + rng.integers(0, 3) for r in range(3)]))
+            except TypeError:
+                return -1
+        """, lambda x, z: _first_max([c + n for c, n in zip(_counts(x), z)]) if x < 2 else -1, [range(3)] * 3),
 }
 
 
@@ -486,6 +579,28 @@ def test_unproven_shapes_keep_the_exact_channel(tmp_path, case):
     e = enumerate_channel(f, [0, 1, 2])
     assert e.complete
     assert _rows(e) == _brute(out, noises)
+
+
+@pytest.mark.parametrize("case", ["score_counted", "score_draws", "score_draws_module", "score_mutates_iterable",
+                                  "score_object_add", "score_float"])
+def test_a_placeholder_is_answered_for_scores_by_calls(tmp_path, case, monkeypatch):
+    """The adversarial scores above do reach the placeholder (so that their checks test it)."""
+    from relations.audit import _independent
+
+    made = []
+
+    class Counted(_independent._Pending):
+        __slots__ = ()
+
+        def __init__(self, *args):
+            made.append(1)
+            super().__init__(*args)
+
+    monkeypatch.setattr(_independent, "_Pending", Counted)
+    source, out, noises = ADVERSARIAL[case]
+    f = _module(tmp_path, f"reach_{case}", source).f
+    e = enumerate_channel(f, [0, 1, 2])
+    assert made and _rows(e) == _brute(out, noises)
 
 
 def test_a_statement_declined_at_its_first_draw_stays_declined(tmp_path):
@@ -583,6 +698,14 @@ GEOMETRIC = {
             return [c + (i == x) for i, c in enumerate((3, 2, 2, 1))]
         def f(x, rng):
             return int(np.argmax([c + rng.geometric(0.5) - rng.geometric(0.5) for c in counts(x)]))
+        """,
+    "score_call": """
+        import numpy as np
+        def score(x, r):
+            return (3, 2, 2, 1)[r] + (r == x)
+        def f(x, rng):
+            noisy = [score(x, r) + rng.geometric(0.5) - rng.geometric(0.5) for r in range(4)]
+            return int(np.argmax(noisy))
         """,
     "loop": """
         def f(x, rng, p=0.5):

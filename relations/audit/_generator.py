@@ -202,7 +202,9 @@ class EnumeratingGenerator:
         if high <= low:
             raise ValueError("high <= low")
         if size is None:  # the first draw of a list built element by element (report-noisy-max): kept factorised
-            draw_site(self, sys._getframe(1))
+            pending = draw_site(self, sys._getframe(1))
+            if pending is not None:  # a placeholder that receives the element's score (``score(x, r) + noise``)
+                return pending
         n = high - low
         if n > self._replay.max_outcomes:
             raise NotEnumerable(f"a draw of integers in [{low}, {high}) has more than {self._replay.max_outcomes} "
@@ -323,7 +325,9 @@ class EnumeratingGenerator:
         if q == 1:
             return self._sized(size, lambda: 1)
         if size is None:  # the first draw of a list built element by element (report-noisy-max): kept factorised
-            draw_site(self, sys._getframe(1))
+            pending = draw_site(self, sys._getframe(1))
+            if pending is not None:  # a placeholder that receives the element's score (``score(x, r) + noise``)
+                return pending
         else:
             vector = independent_draws(self, "geometric", size, (p,))
             if vector is not None:
