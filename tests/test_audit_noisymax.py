@@ -522,6 +522,20 @@ ADVERSARIAL = {
         def f(x, rng):
             return int(np.argmax([Score((2, 1, 1)[r] + (r == x)) + rng.integers(0, 3) for r in range(3)]))
         """, lambda x, z: _first_max([c + n for c, n in zip(_counts(x), z)]), [range(3)] * 3),
+    # the same with one element: no later draw would see the misuse, so no placeholder
+    "score_object_add_alone": ("""
+        import numpy as np
+        class Score:
+            def __init__(self, v):
+                self.v = v
+            def __add__(self, other):
+                try:
+                    return self.v + int(other)
+                except Exception:
+                    return -100
+        def f(x, rng):
+            return [Score(x) + rng.integers(0, 3) for r in range(1)][0]
+        """, lambda x, z: x + z[0], [range(3)]),
     # a score that is not an integer
     "score_float": ("""
         import numpy as np

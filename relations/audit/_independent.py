@@ -661,7 +661,10 @@ def draw_site(gen: Any, frame: FrameType, ready: IntVector | None = None) -> Any
     except KeyError:
         return
     if site.lead is not None:  # ``A op1 D1 ...``: D1 answered by a placeholder that receives A's value
-        return None if ready is not None else _Pending(site, frame, own, gen)
+        rows = _iterated(site, frame, loose=True) if ready is None else None
+        # two elements at least: a placeholder misused where the code catches the error is still caught, at
+        # the next element's draw (_Pending)
+        return _Pending(site, frame, own, gen) if rows is not None and len(rows) >= 2 else None
     if ready is not None:  # a sized draw: its vector, made by the generator
         if not site.sized:
             return
