@@ -178,6 +178,69 @@ SOURCES = {
 }
 
 
+# iterables evaluated by a call of the code's own: read from the comprehension's iterator, never called again
+CALLED = {
+    "call": ("""
+        import numpy as np
+        def counts(x):
+            return [c + (i == x) for i, c in enumerate((2, 1, 1))]
+        def f(x, rng):
+            return int(np.argmax([c + rng.integers(0, 3) for c in counts(x)]))
+        """, lambda x, z: _first_max([c + n for c, n in zip(_counts(x), z)]), [range(3)] * 3),
+    "enumerate_call_tuple": ("""
+        def counts(x):
+            return tuple(c + (i == x) for i, c in enumerate((2, 1, 1)))
+        def f(x, rng):
+            noisy = [c - rng.integers(0, 2) + i * 0 for i, c in enumerate(counts(x), 5)]
+            return noisy.index(max(noisy))
+        """, lambda x, z: _first_max([c - n for c, n in zip(_counts(x), z)]), [range(2)] * 3),
+    "array_call": ("""
+        import numpy as np
+        def counts(x):
+            return np.array([2, 1, 1]) + (np.arange(3) == x)
+        def f(x, rng):
+            noisy = [2 * c + rng.integers(-1, 2) for c in counts(x)]
+            return max(range(len(noisy)), key=noisy.__getitem__)
+        """, lambda x, z: _first_max([2 * c + n for c, n in zip(_counts(x), z)]), [range(-1, 2)] * 3),
+    "range_call": ("""
+        import numpy as np
+        COUNTS = (2, 1, 1)
+        def k():
+            return range(3)
+        def f(x, rng):
+            counts = [c + (i == x) for i, c in enumerate(COUNTS)]
+            return int(np.argmax([counts[i] + rng.integers(0, 3) for i in k()]))
+        """, lambda x, z: _first_max([c + n for c, n in zip(_counts(x), z)]), [range(3)] * 3),
+    # the element's score computed by a call of the code's own: each call made once, in order
+    "score_call": ("""
+        import numpy as np
+        def score(x, r):
+            return (2, 1, 1)[r] + (r == x)
+        def f(x, rng):
+            return int(np.argmax([score(x, r) + rng.integers(0, 3) for r in range(3)]))
+        """, lambda x, z: _first_max([c + n for c, n in zip(_counts(x), z)]), [range(3)] * 3),
+    "queries_numpy_scores": ("""
+        import numpy as np
+        QUERIES = [lambda x: np.int64(2 + (x == 0)), lambda x: np.int64(1 + (x == 1)), lambda x: np.int64(1 + (x == 2))]
+        def f(x, rng):
+            noisy = [2 * q(x) - rng.integers(0, 2) + rng.integers(-1, 1) for q in QUERIES]
+            return noisy.index(max(noisy))
+        """, lambda x, z: _first_max([2 * c - a + b for c, (a, b) in zip(_counts(x), zip(z[::2], z[1::2]))]),
+        [range(2), range(-1, 1)] * 3),
+}
+
+
+@pytest.mark.parametrize("style", sorted(CALLED))
+def test_iterables_from_calls_are_read_once(tmp_path, style):
+    source, out, noises = CALLED[style]
+    f = _module(tmp_path, f"called_{style}", source).f
+    used = iteration_maps.used
+    kept = enumerate_channel(f, [0, 1, 2])
+    assert iteration_maps.used > used, "the factorised route was not taken"
+    assert kept.complete
+    assert _rows(kept) == _brute(out, noises)
+
+
 def _running_ge(start, values):
     best, arg = start, -1
     for i, v in enumerate(values):
@@ -336,6 +399,163 @@ ADVERSARIAL = {
             counts[0] = 9
             return (int(np.argmax(noisy)), peek())
         """, lambda x, z: (_first_max([c + n for c, n in zip(_counts(x), z)]), 9), [range(3)] * 3),
+    # the iterable's function has a side effect the output shows: called once, as the code calls it
+    "counted_call": ("""
+        import numpy as np
+        CALLS = [0]
+        def counts(x):
+            CALLS[0] += 1
+            return [c + (i == x) for i, c in enumerate((2, 1, 1))]
+        def f(x, rng):
+            CALLS[0] = 0
+            noisy = [c + rng.integers(0, 3) for c in counts(x)]
+            return (int(np.argmax(noisy)), CALLS[0])
+        """, lambda x, z: (_first_max([c + n for c, n in zip(_counts(x), z)]), 1), [range(3)] * 3),
+    # the iterable's function makes its own draw: a branch of the path, its value in the list
+    "drawing_call": ("""
+        import numpy as np
+        def counts(x, rng):
+            return [2 + (x == 0) + rng.integers(0, 2), 1 + (x == 1), 1 + (x == 2)]
+        def f(x, rng):
+            return int(np.argmax([c + rng.integers(0, 3) for c in counts(x, rng)]))
+        """, lambda x, z: _first_max([c + n + (i == 0) * z[3] for i, (c, n) in enumerate(zip(_counts(x), z))]),
+        [range(3)] * 3 + [range(2)]),
+    # a generator: its elements are not known before they are made (the list made element by element)
+    "generator": ("""
+        import numpy as np
+        def counts(x):
+            for i, c in enumerate((2, 1, 1)):
+                yield c + (i == x)
+        def f(x, rng):
+            return int(np.argmax([c + rng.integers(0, 3) for c in counts(x)]))
+        """, lambda x, z: _first_max([c + n for c, n in zip(_counts(x), z)]), [range(3)] * 3),
+    # a sequence of the code's own, iterated by __getitem__, whose elements change as they are read
+    "changing_sequence": ("""
+        import numpy as np
+        class Drift:
+            def __init__(self, x):
+                self.x, self.reads = x, 0
+            def __getitem__(self, i):
+                if i >= 3:
+                    raise IndexError(i)
+                self.reads += 1
+                return (2, 1, 1)[i] + (i == self.x) + self.reads
+        def f(x, rng):
+            return int(np.argmax([c + rng.integers(0, 3) for c in Drift(x)]))
+        """, lambda x, z: _first_max([c + n + i + 1 for i, (c, n) in enumerate(zip(_counts(x), z))]), [range(3)] * 3),
+    # a list whose __iter__ iterates something else (in a loop appending, over a name)
+    "list_subclass_iter": ("""
+        class Reversed(list):
+            def __iter__(self):
+                return iter(self[::-1])
+        def f(x, rng):
+            counts = Reversed([c + (i == x) for i, c in enumerate((2, 1, 1))])
+            out = []
+            for c in counts:
+                out.append(c + rng.integers(0, 3))
+            return out.index(max(out))
+        """, lambda x, z: _first_max([c + n for c, n in zip(_counts(x)[::-1], z)]), [range(3)] * 3),
+    # the same list iterated by a comprehension: its iterator is over the reversed copy, read as it is
+    "list_subclass_comprehension": ("""
+        class Reversed(list):
+            def __iter__(self):
+                return iter(self[::-1])
+        def f(x, rng):
+            counts = Reversed([c + (i == x) for i, c in enumerate((2, 1, 1))])
+            out = [c + rng.integers(0, 3) for c in counts]
+            return out.index(max(out))
+        """, lambda x, z: _first_max([c + n for c, n in zip(_counts(x)[::-1], z)]), [range(3)] * 3),
+    # a score with a side effect the output shows: each element's score computed once
+    "score_counted": ("""
+        import numpy as np
+        CALLS = [0]
+        def score(x, r):
+            CALLS[0] += 1
+            return (2, 1, 1)[r] + (r == x)
+        def f(x, rng):
+            CALLS[0] = 0
+            noisy = [score(x, r) + rng.integers(0, 3) for r in range(3)]
+            return (int(np.argmax(noisy)), CALLS[0])
+        """, lambda x, z: (_first_max([c + n for c, n in zip(_counts(x), z)]), 3), [range(3)] * 3),
+    # a score making its own draw: not independent of nothing it reads (the run is void, enumerated again)
+    "score_draws": ("""
+        import random
+        import numpy as np
+        def score(x, r):
+            return (2, 1, 1)[r] + (r == x) + (random.randrange(2) if r == 1 else 0)
+        def f(x, rng):
+            return int(np.argmax([score(x, r) + rng.integers(0, 3) for r in range(3)]))
+        """, lambda x, z: _first_max([c + n + (i == 1) * z[3] for i, (c, n) in enumerate(zip(_counts(x), z))]),
+        [range(3)] * 3 + [range(2)]),
+    # a score of a module function making its own draw on the generator it is given
+    "score_draws_module": ("""
+        import numpy as np
+        def score(x, r, rng):
+            return (2, 1, 1)[r] + (r == x) + (rng.integers(0, 2) if r == 2 else 0)
+        def f(x, rng):
+            return int(np.argmax([score(x, r, rng) + rng.integers(0, 3) for r in range(3)]))
+        """, lambda x, z: _first_max([c + n + (i == 2) * z[3] for i, (c, n) in enumerate(zip(_counts(x), z))]),
+        [range(3)] * 3 + [range(2)]),
+    # a score that changes the list iterated over (its later elements) as it runs
+    "score_mutates_iterable": ("""
+        import numpy as np
+        RS = [0, 1, 2]
+        def score(x, r):
+            if r == 1:
+                RS[2] = 1
+            return (2, 1, 1)[r] + (r == x)
+        def f(x, rng):
+            RS[:] = [0, 1, 2]
+            return int(np.argmax([score(x, r) + rng.integers(0, 3) for r in RS]))
+        """, lambda x, z: _first_max([c + n for c, n in zip(_counts(x)[:2] + [_counts(x)[1]], z)]), [range(3)] * 3),
+    # a score of the code's own type whose + takes the draw (and hides what it did with it)
+    "score_object_add": ("""
+        import numpy as np
+        class Score:
+            def __init__(self, v):
+                self.v = v
+            def __add__(self, other):
+                try:
+                    return self.v + int(other)
+                except Exception:
+                    return -100
+        def f(x, rng):
+            return int(np.argmax([Score((2, 1, 1)[r] + (r == x)) + rng.integers(0, 3) for r in range(3)]))
+        """, lambda x, z: _first_max([c + n for c, n in zip(_counts(x), z)]), [range(3)] * 3),
+    # the same with one element: no later draw would see the misuse, so no placeholder
+    "score_object_add_alone": ("""
+        import numpy as np
+        class Score:
+            def __init__(self, v):
+                self.v = v
+            def __add__(self, other):
+                try:
+                    return self.v + int(other)
+                except Exception:
+                    return -100
+        def f(x, rng):
+            return [Score(x) + rng.integers(0, 3) for r in range(1)][0]
+        """, lambda x, z: x + z[0], [range(3)]),
+    # a score that is not an integer
+    "score_float": ("""
+        import numpy as np
+        def score(x, r):
+            return (2.5, 1, 1)[r] + (r == x)
+        def f(x, rng):
+            return int(np.argmax([score(x, r) + 1 + rng.integers(0, 3) for r in range(3)]))
+        """, lambda x, z: _first_max([c + n + (i == 0) * 0.5 for i, (c, n) in enumerate(zip(_counts(x), z))]),
+        [range(3)] * 3),
+    # a score whose call raises at the last element: the code's exception, as the code raises it
+    "score_raises": ("""
+        import numpy as np
+        def score(x, r):
+            return (2, 1, 1)[r] + (r == x) if r < 2 or x < 2 else (2, 1, 1)[r] + (r == x) + "a"
+        def f(x, rng):
+            try:
+                return int(np.argmax([score(x, r) + rng.integers(0, 3) for r in range(3)]))
+            except TypeError:
+                return -1
+        """, lambda x, z: _first_max([c + n for c, n in zip(_counts(x), z)]) if x < 2 else -1, [range(3)] * 3),
 }
 
 
@@ -373,6 +593,28 @@ def test_unproven_shapes_keep_the_exact_channel(tmp_path, case):
     e = enumerate_channel(f, [0, 1, 2])
     assert e.complete
     assert _rows(e) == _brute(out, noises)
+
+
+@pytest.mark.parametrize("case", ["score_counted", "score_draws", "score_draws_module", "score_mutates_iterable",
+                                  "score_object_add", "score_float"])
+def test_a_placeholder_is_answered_for_scores_by_calls(tmp_path, case, monkeypatch):
+    """The adversarial scores above do reach the placeholder (so that their checks test it)."""
+    from relations.audit import _independent
+
+    made = []
+
+    class Counted(_independent._Pending):
+        __slots__ = ()
+
+        def __init__(self, *args):
+            made.append(1)
+            super().__init__(*args)
+
+    monkeypatch.setattr(_independent, "_Pending", Counted)
+    source, out, noises = ADVERSARIAL[case]
+    f = _module(tmp_path, f"reach_{case}", source).f
+    e = enumerate_channel(f, [0, 1, 2])
+    assert made and _rows(e) == _brute(out, noises)
 
 
 def test_a_statement_declined_at_its_first_draw_stays_declined(tmp_path):
@@ -462,6 +704,21 @@ GEOMETRIC = {
         def f(x, rng):
             counts = [c + (i == x) for i, c in enumerate((3, 2, 2, 1))]
             noisy = [c + rng.geometric(0.5) - rng.geometric(0.5) for c in counts]
+            return int(np.argmax(noisy))
+        """,
+    "call": """
+        import numpy as np
+        def counts(x):
+            return [c + (i == x) for i, c in enumerate((3, 2, 2, 1))]
+        def f(x, rng):
+            return int(np.argmax([c + rng.geometric(0.5) - rng.geometric(0.5) for c in counts(x)]))
+        """,
+    "score_call": """
+        import numpy as np
+        def score(x, r):
+            return (3, 2, 2, 1)[r] + (r == x)
+        def f(x, rng):
+            noisy = [score(x, r) + rng.geometric(0.5) - rng.geometric(0.5) for r in range(4)]
             return int(np.argmax(noisy))
         """,
     "loop": """

@@ -210,7 +210,9 @@ class EnumeratingGenerator:
             # the first draw of a list built element by element (report-noisy-max): kept factorised; asked before
             # the value of the prefix shared with the last path is handed back, so that each run meets the
             # statement's first draw there, as the path before did (else a later element's draw is taken for it)
-            draw_site(self, sys._getframe(1))
+            pending = draw_site(self, sys._getframe(1))
+            if pending is not None:  # a placeholder that receives the element's score (``score(x, r) + noise``)
+                return pending
             known = replay.replayed()
             if known is not FRESH:
                 return known
@@ -337,7 +339,9 @@ class EnumeratingGenerator:
         if q == 1:
             return self._sized(size, lambda: 1)
         if size is None:  # the first draw of a list built element by element (report-noisy-max): kept factorised
-            draw_site(self, sys._getframe(1))
+            pending = draw_site(self, sys._getframe(1))
+            if pending is not None:  # a placeholder that receives the element's score (``score(x, r) + noise``)
+                return pending
         else:
             vector = independent_draws(self, "geometric", size, (p,))
             if vector is not None:

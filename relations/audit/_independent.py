@@ -618,16 +618,20 @@ class _Site:
     sized: bool = False  # a sized draw (its vector made by the generator), not a list built element by element
     roots: tuple[str, ...] = ()  # names whose attributes the statement reads before the list: modules, when it runs
     compiled: dict = field(default_factory=dict)  # the rest's code, by the names bound (:func:`_rest_code`)
+    #: ``E = A op1 D1 op2 N2 ...`` with calls of the code's own in ``A`` (:func:`_lead`): (A, ((op, N), ...))
+    lead: tuple | None = None
 
 
 _SITES: dict[tuple[int, int], tuple[CodeType, _Site | None]] = {}
 
 
-def draw_site(gen: Any, frame: FrameType, ready: IntVector | None = None) -> None:
+def draw_site(gen: Any, frame: FrameType, ready: IntVector | None = None) -> Any:
     """Called by the enumerating generator at a single draw of ``integers`` or ``geometric``, ``frame`` the frame
     that asked for it: when the draw is the first of a list built element by element (module docstring), the
     list is made a :class:`IntVector`, the rest of the function runs with it, and the call ends with what it
     returns (:class:`~relations.audit._iteration.Returned`); otherwise nothing happens."""
+    if gen.__dict__.get("_pending_misused"):  # a placeholder was used as no number is: this run is void
+        _abandon("a placeholder draw of a noisy element was used otherwise")
     key = (id(frame.f_code), frame.f_lasti)  # by identity: equal code objects of two files are two sites
     known = _SITES.get(key)
     if known is not None and known[0] is frame.f_code:
@@ -656,6 +660,11 @@ def draw_site(gen: Any, frame: FrameType, ready: IntVector | None = None) -> Non
             return  # an attribute of an object, read again by the rest: its code could run twice
     except KeyError:
         return
+    if site.lead is not None:  # ``A op1 D1 ...``: D1 answered by a placeholder that receives A's value
+        rows = _iterated(site, frame, loose=True) if ready is None else None
+        # two elements at least: a placeholder misused where the code catches the error is still caught, at
+        # the next element's draw (_Pending)
+        return _Pending(site, frame, own, gen) if rows is not None and len(rows) >= 2 else None
     if ready is not None:  # a sized draw: its vector, made by the generator
         if not site.sized:
             return
@@ -663,7 +672,7 @@ def draw_site(gen: Any, frame: FrameType, ready: IntVector | None = None) -> Non
     elif site.sized:  # a sized draw's site reached without its vector
         return
     else:
-        built = _built(site, own, gen)
+        built = _built(site, own, gen, frame if site.nested else None)
         if built is None:
             return
         vector, last = built
@@ -680,6 +689,11 @@ def draw_site(gen: Any, frame: FrameType, ready: IntVector | None = None) -> Non
         values.update(last)
     if site.fold is None:
         values[site.bound] = vector
+    _continue(site, own, values)
+
+
+def _continue(site: _Site, own: FrameType, values: dict[str, Any]) -> None:
+    """Run the rest of the function with ``values`` as its locals, and end the call with what it returns."""
     fn = FunctionType(_rest_code(site, tuple(sorted(values))), own.f_globals)
     CONTINUATIONS[0] += 1
     try:
@@ -748,11 +762,16 @@ def _site(frame: FrameType) -> _Site | None:
             iterable, rest = stmt.iter, body[j + 1:]
         else:
             return None
-        if not _grammar(element, set(targets)) or not _safe_rest(rest):
+        lead = None
+        if not _grammar(element, set(targets)):
+            lead = _lead(element, set(targets), span) if found is not None and nested else None
+            if lead is None:
+                return None
+        if not _safe_rest(rest):
             return None
         rewritten = tuple(_rewritten(rest))
         return _Site(element, targets, iterable, rewritten, bound, own_code, nested, found is None,
-                     fold if found is None else None, j, False, roots if found is not None else ())
+                     fold if found is None else None, j, False, roots if found is not None else (), lead=lead)
     return None
 
 
@@ -1205,11 +1224,14 @@ def _value(frame: FrameType, name: str) -> Any:
     return frame.f_builtins[name]
 
 
-def _elements(site: _Site, frame: FrameType) -> list[dict[str, Any]] | None:
+def _elements(site: _Site, frame: FrameType, inner: FrameType | None = None) -> list[dict[str, Any]] | None:
     """The loop variables' values, element by element, from ``ITER``: a local or global sequence of integers,
-    ``range(...)`` of integers or ``enumerate(NAME)``."""
+    ``range(...)`` of integers or ``enumerate(NAME)``; for a comprehension in its own frame (``inner``), any
+    ``ITER``, read from the iterator the comprehension holds (:func:`_iterated`)."""
     import numpy as np
 
+    if inner is not None:
+        return _iterated(site, inner)
     it = site.iterable
     values: Any
     index = False
@@ -1237,21 +1259,85 @@ def _elements(site: _Site, frame: FrameType) -> list[dict[str, Any]] | None:
             values, index = args[0], True
     else:
         return None
-    if isinstance(values, np.ndarray):
+    return _rows(site, values, 0 if index else None)
+
+
+def _rows(site: _Site, values: Any, start: int | None, loose: bool = False) -> list[dict[str, Any]] | None:
+    """The loop variables' values over ``values`` (enumerated from ``start`` unless ``None``), when ``values`` is
+    a list, tuple or range of integers or a 1-d integer array, by its exact type: a subclass's ``__iter__`` could
+    iterate something else."""
+    import numpy as np
+
+    if type(values) is np.ndarray:
         if values.ndim != 1 or values.dtype.kind not in "iu":
             return None
-        values = values.tolist()
-    if not isinstance(values, (list, tuple, range)) or not all(_is_int(v) for v in values):
+        values = list(values) if loose else values.tolist()  # loose: numpy's scalars, as the iteration makes them
+    if type(values) not in (list, tuple, range) or not (loose or all(_is_int(v) for v in values)):
         return None
     if not values:
         return None
-    if index:
+    if start is not None:
         if len(site.targets) != 2:
             return None
-        return [dict(zip(site.targets, (i, v))) for i, v in enumerate(values)]
+        return [dict(zip(site.targets, (start + i, v))) for i, v in enumerate(values)]
     if len(site.targets) != 1:
         return None
     return [{site.targets[0]: v} for v in values]
+
+
+def _iterated(site: _Site, inner: FrameType, loose: bool = False) -> list[dict[str, Any]] | None:
+    """The elements a list comprehension iterates over, read at its first element's draw from the iterator it
+    holds (its ``.0``: ``ITER`` evaluated once, whatever it is, ``counts(x)`` too, never called again here).  The
+    iterator must be CPython's over a list, tuple or range (or numpy's over a 1-d integer array), or
+    ``enumerate`` of one, at its first element: its whole sequence is then what the comprehension iterates,
+    nothing having run since the first element was taken but the element's loads and arithmetic on integers
+    (:func:`_grammar`), and the loop variables must hold that first element.  A generator, a ``map``, an object
+    of the code's own: ``None`` (the list is made element by element, as the code makes it)."""
+    if inner.f_code.co_varnames[:1] != (".0",):
+        return None
+    here = inner.f_locals
+    it = here.get(".0")
+    start = None
+    if type(it) is enumerate:
+        reduced = enumerate.__reduce__(it)
+        if len(reduced) != 2 or len(reduced[1]) != 2 or not _is_int(reduced[1][1]):
+            return None
+        it, start = reduced[1][0], int(reduced[1][1]) - 1
+    values = _sequence(it)
+    if values is None:
+        return None
+    rows = _rows(site, values, start, loose)
+    if rows is None:
+        return None
+    if any(name not in here or not _same_value(here[name], v) for name, v in rows[0].items()):
+        return None
+    return rows
+
+
+def _same_value(a: Any, b: Any) -> bool:
+    """``a is b``, or equal integers (compared as integers: no code of the program runs)."""
+    return a is b or (_is_int(a) and _is_int(b) and int(a) == int(b))
+
+
+def _sequence(it: Any) -> Any:
+    """The sequence a built-in iterator at its first element iterates over (from its ``__reduce__``, by the C
+    type's own method: no code of the program runs), or ``None``."""
+    import numpy as np
+
+    kind = type(it)
+    if kind not in _ITERATORS:
+        return None
+    reduced = kind.__reduce__(it)  # type: ignore[call-arg]
+    if len(reduced) != 3 or reduced[0] is not iter or len(reduced[1]) != 1 or reduced[2] != 1:
+        return None
+    seq = reduced[1][0]
+    if kind is _ITERATORS[-1] and type(seq) is not np.ndarray:  # numpy's arrays iterate by the generic iterator
+        return None
+    return seq
+
+
+_ITERATORS: tuple[type, ...] = (type(iter([])), type(iter(())), type(iter(range(1))), type(iter(range(1 << 64))),
+              type(iter(type("_Indexed", (), {"__getitem__": lambda self, i: 0})())))
 
 
 def _length(node: ast.expr) -> bool:
@@ -1260,11 +1346,12 @@ def _length(node: ast.expr) -> bool:
             and len(node.args) == 1 and isinstance(node.args[0], ast.Name) and not node.keywords)
 
 
-def _built(site: _Site, frame: FrameType, gen: Any) -> tuple[IntVector, dict[str, Any]] | None:
+def _built(site: _Site, frame: FrameType, gen: Any, inner: FrameType | None = None
+           ) -> tuple[IntVector, dict[str, Any]] | None:
     """The list the site builds, as a vector of independent coordinates, and the loop variables' last values;
     ``None`` when a name does not hold what the proof needs (the audit's generator, integers, numbers)."""
     try:
-        rows = _elements(site, frame)
+        rows = _elements(site, frame, inner)
         if rows is None:
             return None
         depth = gen._replay.max_depth
@@ -1353,6 +1440,183 @@ def _coordinate(node: ast.expr, row: dict[str, Any], frame: FrameType, gen: Any,
             return None
         return _integers_coordinate(bound["low"], bound.get("high"), bound.get("endpoint", False))
     return None
+
+
+def _lead(element: ast.expr, loop: set[str], span: tuple[Any, ...]) -> tuple | None:
+    """``E = A op1 D1 op2 N2 ...`` (``op`` ``+`` or ``-``, left to right): ``A`` any expression without draws
+    of the audit's generator, a call of the code's own in it (``score(x, r)``, ``q(x)``), evaluated first;
+    ``D1`` the draw at ``span``; each ``N`` of the grammar (:func:`_grammar`).  ``A`` must not bind names,
+    make closures or read its frame.  ``(A, ((op, N), ...))`` or ``None``."""
+    levels = []  # (the BinOp, op, its right operand), from the outermost
+    node = element
+    while isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub)):
+        levels.append((node, "+" if isinstance(node.op, ast.Add) else "-", node.right))
+        node = node.left
+    levels.reverse()  # left to right: A is everything before the first right operand that draws
+    m = next((i for i, (_, _, right) in enumerate(levels) if _draw_calls(right)), None)
+    if m is None:
+        return None
+    head = levels[m][0].left
+    chain = [(o, right) for _, o, right in levels[m:]]
+    first = chain[0][1]
+    if _draw_calls(head) or not isinstance(first, ast.Call) or _span(first) != span or first not in _draw_calls(first):
+        return None
+    if not all(_grammar(n, loop) for _, n in chain) or not any(isinstance(n, ast.Call) for n in ast.walk(head)):
+        return None
+    if any(isinstance(n, (ast.NamedExpr, ast.Yield, ast.YieldFrom, ast.Await, ast.Lambda, ast.ListComp, ast.SetComp,
+                          ast.DictComp, ast.GeneratorExp, ast.Starred)) for n in ast.walk(head)):
+        return None
+    if not _safe_rest([ast.Expr(value=head)]):
+        return None
+    return head, tuple(chain)
+
+
+def _abandon(why: str) -> Any:
+    """This run's proof failed after code of the program ran for it: the whole channel is enumerated again
+    with nothing kept factorised (counted as used, so that :func:`~relations.audit._exact.enumerate_channel`
+    starts again with them off instead of giving up)."""
+    iteration_maps.used += 1
+    raise NotEnumerable(why)
+
+
+class _Pending:
+    """The placeholder answered for the first draw ``D1`` of ``E = A op1 D1 ...`` (:func:`_lead`) at the first
+    element: the code computes ``A`` (its value on CPython's stack, out of reach) and applies ``op1``, which
+    hands it to :meth:`__radd__` / :meth:`__rsub__` (an integer has no ``+`` for it; numpy's scalars defer, as
+    ``__array_ufunc__ = None`` asks).  There, the other elements' ``A`` are computed once each, in order, as the
+    comprehension would (no draw allowed while they are), and the rest runs with the vector.  Any other use of
+    it (a ``+`` of the code's own given it, a comparison, ``int``) voids the run (:func:`_abandon`), at once and
+    at every later draw of the run: nothing it did is kept."""
+
+    __slots__ = ("site", "inner", "own", "gen", "done")
+    __array_ufunc__ = None
+
+    def __init__(self, site: _Site, inner: FrameType, own: FrameType, gen: Any):
+        self.site, self.inner, self.own, self.gen, self.done = site, inner, own, gen, False
+
+    def _misuse(self, *args: Any, **kwargs: Any) -> Any:
+        self.gen.__dict__["_pending_misused"] = True
+        return _abandon("a placeholder draw of a noisy element was used otherwise")
+
+    def __radd__(self, other: Any) -> Any:
+        return self._lead(other, "+", sys._getframe(1))
+
+    def __rsub__(self, other: Any) -> Any:
+        return self._lead(other, "-", sys._getframe(1))
+
+    __add__ = __sub__ = __mul__ = __rmul__ = __truediv__ = __rtruediv__ = __floordiv__ = __rfloordiv__ = _misuse
+    __mod__ = __rmod__ = __pow__ = __rpow__ = __neg__ = __pos__ = __abs__ = __int__ = __index__ = _misuse
+    __float__ = __bool__ = __lt__ = __le__ = __gt__ = __ge__ = __eq__ = __ne__ = __hash__ = _misuse
+    __array__ = __len__ = __iter__ = __getitem__ = __reduce__ = __reduce_ex__ = __format__ = _misuse
+    __and__ = __or__ = __xor__ = __lshift__ = __rshift__ = __invert__ = __round__ = __trunc__ = _misuse
+
+    def __getattr__(self, name: str) -> Any:
+        return self._misuse()
+
+    def _lead(self, head: Any, op: str, caller: FrameType) -> Any:
+        site = self.site
+        assert site.lead is not None
+        if self.done or caller is not self.inner or op != site.lead[1][0][0] or not _is_int(head):
+            return self._misuse()
+        self.done = True
+        gen, own, inner = self.gen, self.own, self.inner
+        rows = _iterated(site, inner, loose=True)
+        if rows is None:
+            return self._misuse()
+        depth = gen._replay.max_depth
+        noise: list[list[Coordinate]] = []
+        try:  # the noise of each element first (no code of the program runs for it)
+            for row in rows:
+                parts = [_coordinate(n, row, own, gen, depth) for _, n in site.lead[1]]
+                known = [c for c in parts if c is not None]
+                if len(known) != len(parts):
+                    return self._misuse()
+                noise.append(known)
+        except (LookupError, NotEnumerable, TypeError, ValueError, ZeroDivisionError, OverflowError):
+            return self._misuse()
+        values = dict(own.f_locals)
+        heads = [head] + _heads(site, own, values, rows[1:], gen)
+        again = _iterated(site, inner, loose=True)  # what A ran must not have changed what is iterated
+        if again is None or len(again) != len(rows) or any(
+                not _same_value(a[k], b[k]) for a, b in zip(again, rows) for k in a):
+            return _abandon("the iterable of a noisy list changed while its elements were computed")
+        coords = []
+        for h, terms in zip(heads, noise):
+            element = Coordinate.point(int(h))
+            for (o, _), term in zip(site.lead[1], terms):
+                element = _combine(element, term, o)
+            coords.append(element)
+        if not _disjoint(coords):
+            return _abandon("coordinates that share draws")
+        iteration_maps.used += 1
+        values[site.bound] = IntVector(gen._replay, coords, "list")
+        _continue(site, own, values)
+
+
+def _heads(site: _Site, own: FrameType, values: dict[str, Any], rows: list[dict[str, Any]], gen: Any) -> list[Any]:
+    """``A`` for each of ``rows``, in order, each once, as the comprehension computes it (the function's
+    locals, its globals and builtins, the loop variables); a draw, an exception or a value that is not an
+    integer voids the run (:func:`_abandon`)."""
+    fn = FunctionType(_head_code(site, tuple(sorted(values))), own.f_globals)
+    replay = gen._replay
+    drew: list[bool] = []
+
+    def forbidden(*args: Any, **kwargs: Any) -> Any:
+        drew.append(True)
+        raise NotEnumerable("a draw while an element's score is computed")
+
+    out = []
+    replay.decide = forbidden
+    try:
+        for row in rows:
+            out.append(fn(**{**values, **row}))
+            if drew:
+                break
+    except Exception:
+        drew.append(False)
+    finally:
+        del replay.decide
+    if drew or not all(_is_int(v) for v in out):
+        _abandon("an element's score drew, raised or was not an integer")
+    return out
+
+
+def _head_code(site: _Site, names: tuple[str, ...]) -> CodeType:
+    """``A`` of :func:`_lead` as the code of a function of the function's bound locals (``names``) and the loop
+    variables, the function's other locals made local and unbound (as in the comprehension, where they are
+    the function's)."""
+    key = ("head", names)
+    known = site.compiled.get(key)
+    if known is not None:
+        return known
+    assert site.lead is not None
+    code = site.code
+    params = sorted(set(names) | set(site.targets))
+    unbound = [n for n in (*code.co_varnames, *code.co_cellvars) if n not in params]
+    head = copy.deepcopy(site.lead[0])
+    body: list[ast.stmt] = []
+    for n in unbound:
+        body.append(ast.Assign(targets=[ast.Name(id=n, ctx=ast.Store())], value=ast.Constant(value=None)))
+        body.append(ast.Delete(targets=[ast.Name(id=n, ctx=ast.Del())]))
+    for stmt in body:
+        for node in ast.walk(stmt):
+            ast.copy_location(node, head)
+    ret = ast.copy_location(ast.Return(value=head), head)
+    body.append(ret)
+    args = ast.arguments(posonlyargs=[], args=[ast.arg(arg=p) for p in params], vararg=None, kwonlyargs=[],
+                         kw_defaults=[], kwarg=None, defaults=[])
+    fn = ast.FunctionDef(name=code.co_name, args=args, body=body, decorator_list=[], returns=None)
+    ast.copy_location(fn, head)
+    if sys.version_info >= (3, 12):  # pragma: no cover - the field exists from 3.12
+        fn.type_params = []
+    module = ast.Module(body=[fn], type_ignores=[])
+    ast.fix_missing_locations(module)
+    compiled = compile(module, code.co_filename, "exec", dont_inherit=True)
+    known = next(c for c in compiled.co_consts if isinstance(c, CodeType))
+    if len(site.compiled) > 16:
+        site.compiled.clear()
+    site.compiled[key] = known
+    return known
 
 
 def _rest_code(site: _Site, names: tuple[str, ...]) -> CodeType:
