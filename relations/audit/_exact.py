@@ -510,11 +510,12 @@ class _Walk:
         stop = _run.__code__
         tokens = (EnumeratingGenerator, Replay)
         current = self.current
+        kept: list[Any] = []  # the objects the states name by address, alive while the states are compared
 
         def key() -> bytes | None:
             if current.py_seeded or current.np_seeded or current.py_reseeded or current.np_reseeded:
                 return None
-            return snapshot(stop, tokens, skip=3)  # from the code that asked for the draw: not key, _record, decide
+            return snapshot(stop, tokens, skip=3, keep=kept)  # from the code that asked for the draw: not key, _record, decide
 
         self.confined = Fraction(0)  # (a replay recording states confines nothing: its tails are cut)
         replay = Replay(self.max_outcomes, self.max_depth, snapshot=key)

@@ -492,9 +492,13 @@ class _Pickler(pickle.Pickler):
     (numbers, strings, bytes, ``None``), each once: a ``persistent_id`` would be called for every object, the
     atoms too (most of a state's objects are its names and numbers)."""
 
-    def __init__(self, file: Any, tokens: tuple[type, ...]):
+    def __init__(self, file: Any, tokens: tuple[type, ...], keep: list[Any]):
         super().__init__(file, protocol=pickle.HIGHEST_PROTOCOL)
         self.tokens = tokens
+        # every object named by its id() is kept alive as long as the states are compared: a state's bytes hold
+        # the address, which a later object (a bound method made afresh, a class made in the function) would
+        # otherwise reuse, and two different states would compare equal
+        self.keep = keep
 
     def reducer_override(self, obj: Any) -> Any:
         """The audit's generator and replay by their type's name (one per run, all alike); modules, builtins, code
@@ -511,22 +515,27 @@ class _Pickler(pickle.Pickler):
             if obj is _function:
                 return NotImplemented
             cells = tuple(c.cell_contents if _filled(c) else _EMPTY for c in obj.__closure__ or ())
+            self.keep.append(obj.__code__)
             return _function, (id(obj.__code__), cells, obj.__defaults__, obj.__kwdefaults__, obj.__dict__ or None)
         if isinstance(obj, self.tokens):
             return _function, (kind.__name__,)
         if isinstance(obj, _BY_IDENTITY) and not (isinstance(obj, type) and _user_class(obj)) and not (
                 isinstance(obj, types.BuiltinMethodType) and not isinstance(obj.__self__, (types.ModuleType, type))
                 and obj.__self__ is not None):  # a bound method of a builtin object (acc.append): by its object
+            self.keep.append(obj)
             return _function, ("id", id(obj))
         if isinstance(obj, type) and _user_class(obj):
+            self.keep.append(obj)
             return _function, (id(obj), _class_fields(obj))
         if isinstance(obj, _random.Random) and not getattr(obj, "_relations_reseeded", False):
+            self.keep.append(obj)
             return _function, (id(obj), {k: v for k, v in vars(obj).items() if not k.startswith("_relations")})
         if _user_class(kind) and _custom_pickling(kind):  # its own pickling may leave fields out
             return _function, (kind, _fields(obj))
         if isinstance(obj, _CACHED):  # functools.cache: its entries cannot be read (a cached draw is state)
             if obj.cache_info().currsize:
                 raise TypeError("a functools cache with entries")
+            self.keep.append(obj)
             return _function, (id(obj), obj.__wrapped__)
         return NotImplemented
 
@@ -665,11 +674,13 @@ def _names_state(g: dict, seen: set[int]) -> dict:
     return out
 
 
-def snapshot(stop: types.CodeType, tokens: tuple[type, ...], *, skip: int = 1) -> bytes | None:
+def snapshot(stop: types.CodeType, tokens: tuple[type, ...], *, skip: int = 1, keep: list[Any]) -> bytes | None:
     """The state of the running randomizer at a draw (see the module's docstring), as bytes; ``None`` when it
     cannot be told.  Frames are walked from the caller of ``snapshot`` (``skip`` frames up) to the frame running
     ``stop`` (the enumerator's call of the randomizer), which is not included; ``tokens`` are more types
-    compared by identity (the audit's generator and replay)."""
+    compared by identity (the audit's generator and replay).  The objects compared by identity are appended to
+    ``keep``, which the caller holds as long as it compares the states (their addresses are in the bytes: an
+    object freed, another made at its address would read as the same)."""
     if CONTINUATIONS[0]:  # the rest of a function compiled apart runs: its frames are not the code's own
         return None
     frame: Any = sys._getframe(skip + 1)
@@ -696,7 +707,7 @@ def snapshot(stop: types.CodeType, tokens: tuple[type, ...], *, skip: int = 1) -
         return None
     buffer = io.BytesIO()
     try:
-        _Pickler(buffer, tokens).dump(parts)
+        _Pickler(buffer, tokens, keep).dump(parts)
     except Exception:  # noqa: BLE001 - any object that cannot be pickled (its __reduce__ may raise anything)
         return None
     return buffer.getvalue()
