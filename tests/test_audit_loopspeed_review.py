@@ -7,6 +7,9 @@ from __future__ import annotations
 import io
 from fractions import Fraction
 
+import pytest
+
+from relations.audit._enumerate import HiddenRandomness
 from relations.audit._exact import enumerate_channel
 from relations.audit._states import _Pickler
 
@@ -73,3 +76,41 @@ def test_objects_named_by_address_are_kept_alive():
     second = pickled([bytes.fromhex])
     assert first != second
     assert any(getattr(o, "__name__", None) == "from_bytes" for o in keep)
+
+
+CALLS = [0]
+
+
+def counted(x, rng):
+    # a global counter: after 18 calls (the first path and its 16 replays, then one more) it returns another output
+    CALLS[0] += 1
+    a = rng.integers(0, 2)
+    b = rng.integers(0, 2)
+    return "late" if CALLS[0] > 18 else (int(a), int(b))
+
+
+def appended(x, rng, seen=[]):  # noqa: B006 - the point: a default argument that keeps state between calls
+    seen.append(0)
+    while True:  # the chain's walk too
+        if rng.integers(0, 2):
+            return len(seen) > 20
+
+
+TABLE: dict = {}
+
+
+def tabled(x, rng):
+    if x not in TABLE:  # filled on the first call for x, read after: deterministic given the draws
+        TABLE[x] = x + 1
+    return TABLE[x] + int(rng.integers(0, 2))
+
+
+def test_state_carried_between_calls_is_refused():
+    # the paths of an input are independent runs only if no call changes what the next one runs: by hand,
+    # counted's channel is 1/4 for each pair, the enumeration would mix in "late" for the paths after call 18
+    for fn in (counted, appended):
+        with pytest.raises(HiddenRandomness, match="keeps state from one call to the next"):
+            enumerate_channel(fn, [0], allow_unexplored=True)
+    e = enumerate_channel(tabled, [0, 1])  # a table filled once per input is not refused
+    assert {k: p for k, p in zip(e.outputs, e.rows[1]) if p} == {2: HALF, 3: HALF}
+

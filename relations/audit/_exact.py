@@ -33,7 +33,11 @@ from relations.audit._generator import EnumeratingGenerator
 from relations.audit._intercept import HiddenEntropy, intercepted_globals
 from relations.audit._iteration import Returned, iteration_maps
 from relations.audit._outputs import output_key, output_label
-from relations.audit._states import snapshot, solve_chain  # at import: the closed world patches random.SystemRandom
+from relations.audit._states import (  # at import: the closed world patches random.SystemRandom
+    carried,
+    snapshot,
+    solve_chain,
+)
 from relations.audit._vectors import BitVector, Factorised, merge_products
 
 __all__ = ["REPLAYS", "Enumerated", "Unexplored", "enumerate_channel", "deepening", "deepen_first", "exact_channel", "exact_mechanism",
@@ -492,6 +496,7 @@ class _Walk:
                 if first:  # the first complete path, replayed: hidden randomness would change its output
                     _replayed(fn, x, pass_rng, replay, key, current)
                     first = False
+                    carry = self.carry()
                 j = outputs.setdefault(key, len(outputs))
                 p = replay.probability()
                 bucket = sums.setdefault(j, {})
@@ -500,8 +505,25 @@ class _Walk:
                     radius = replay.radius
             if not replay.advance():
                 break
+        if not first:
+            self.carried_over(carry)
         self.confined = replay.confined
         return {j: _total(bucket) for j, bucket in sums.items()}, lost, radius
+
+    def carry(self) -> tuple[bytes | None, list[Any]]:
+        """What the randomizer carries from one call to the next (:func:`~relations.audit._states.carried`), and
+        the objects its bytes name by address, kept alive until :meth:`carried_over` compares it."""
+        keep: list[Any] = []
+        return carried(self.fn, (EnumeratingGenerator, Replay), keep=keep), keep
+
+    def carried_over(self, before: tuple[bytes | None, list[Any]]) -> None:
+        """:class:`HiddenRandomness` when the calls since ``before`` (:meth:`carry`) changed what the randomizer
+        carries from one call to the next: its paths were not independent runs."""
+        after = self.carry()
+        if before[0] is not None and after[0] is not None and after[0] != before[0]:
+            raise HiddenRandomness("the randomizer keeps state from one call to the next (a global, a closure cell, "
+                                   "a default argument or an attribute its calls change): its paths are not "
+                                   "independent runs")
 
     def chain(self, x: Any) -> tuple[dict[int, Fraction], Fraction, float] | None:
         """The paths of ``x`` again, cut where a state repeats (:mod:`relations.audit._states`), and the Markov
@@ -519,6 +541,7 @@ class _Walk:
 
         self.confined = Fraction(0)  # (a replay recording states confines nothing: its tails are cut)
         replay = Replay(self.max_outcomes, self.max_depth, snapshot=key)
+        carry = self.carry()
         leaves: list[tuple[int, Fraction, float, int, int]] = []  # (kind, probability, radius, last node, payload)
         outputs = self.outputs
         jumped = False
@@ -538,6 +561,7 @@ class _Walk:
             leaves.append((kind, replay.probability(), replay.radius, replay.keys[depth - 1] if depth else -1, payload))
             if not replay.advance():
                 break
+        self.carried_over(carry)
         parent, node_prob, radius_at = replay.node_parent, replay.node_prob, replay.node_radius
         targets = sorted({p for kind, _, _, _, p in leaves if kind == 2})
         index = {t: i + 1 for i, t in enumerate(targets)}  # 0: the start

@@ -37,7 +37,7 @@ from typing import Any
 
 from relations.audit._independent import CONTINUATIONS
 
-__all__ = ["snapshot", "hidden_stack", "live_locals", "solve_chain", "OWN_FILES", "compared_with"]
+__all__ = ["snapshot", "carried", "hidden_stack", "live_locals", "solve_chain", "OWN_FILES", "compared_with"]
 
 #: The audit's own modules whose frames sit between the randomizer and a draw: their operand stack holds only
 #: values derived from their locals (checked by reading them), so only their locals are part of the state.
@@ -709,6 +709,45 @@ def snapshot(stop: types.CodeType, tokens: tuple[type, ...], *, skip: int = 1, k
     try:
         _Pickler(buffer, tokens, keep).dump(parts)
     except Exception:  # noqa: BLE001 - any object that cannot be pickled (its __reduce__ may raise anything)
+        return None
+    return buffer.getvalue()
+
+
+def carried(fn: Any, tokens: tuple[type, ...], *, keep: list[Any]) -> bytes | None:
+    """What the randomizer ``fn`` carries from one call to the next, as bytes compared by value as
+    :func:`snapshot`'s: the function and what it wraps (their cells, defaults and attributes; a bound method's
+    object), and the globals of the user's modules their code runs in (and the user's modules imported there);
+    ``None`` when it cannot be told.  The paths of an input are enumerated as independent runs: a call that
+    changes this (a counter kept in a global, a list a default argument appends to) makes later paths run
+    other code than the earlier ones, and the rows would mix them.
+
+    Examples
+    --------
+    >>> def counted(x, rng, seen=[]):
+    ...     seen.append(x)
+    ...     return len(seen) % 2
+    >>> keep = []
+    >>> before = carried(counted, (), keep=keep)
+    >>> _ = counted(0, None)
+    >>> carried(counted, (), keep=keep) == before
+    False
+    """
+    targets: list[Any] = []
+    target = fn
+    while target is not None and len(targets) < 8:  # the function and what it wraps (functools.wraps)
+        targets.append(target)
+        target = getattr(target, "__wrapped__", None)
+    parts: list[Any] = [targets]
+    seen: set[int] = set()
+    for target in targets:
+        g = getattr(getattr(target, "__func__", target), "__globals__", None)
+        if isinstance(g, dict) and id(g) not in seen and _user_module(sys.modules.get(g.get("__name__", ""))):
+            seen.add(id(g))
+            parts.append(_names_state(g, seen))
+    buffer = io.BytesIO()
+    try:
+        _Pickler(buffer, tokens, keep).dump(parts)
+    except Exception:  # noqa: BLE001 - as in snapshot: any object that cannot be pickled
         return None
     return buffer.getvalue()
 
