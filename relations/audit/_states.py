@@ -532,12 +532,29 @@ class _Pickler(pickle.Pickler):
             return _function, (id(obj), {k: v for k, v in vars(obj).items() if not k.startswith("_relations")})
         if _user_class(kind) and _custom_pickling(kind):  # its own pickling may leave fields out
             return _function, (kind, _fields(obj))
+        numpy = sys.modules.get("numpy")
+        if numpy is not None and isinstance(obj, numpy.ndarray) and obj.base is not None:
+            return _view(obj, numpy)
         if isinstance(obj, _CACHED):  # functools.cache: its entries cannot be read (a cached draw is state)
             if obj.cache_info().currsize:
                 raise TypeError("a functools cache with entries")
             self.keep.append(obj)
             return _function, (id(obj), obj.__wrapped__)
         return NotImplemented
+
+
+def _view(obj: Any, numpy: Any) -> tuple:
+    """A numpy array that views another one's memory (``a[1:]``, ``a.reshape(...)``): by the array that owns the
+    memory (pickled once, so that two views of one array read apart from two arrays of equal values: a write
+    through one shows in the other), and where in it; ``TypeError`` (the state cannot be told) when the memory
+    is not an array's."""
+    base = obj.base
+    while isinstance(base, numpy.ndarray) and base.base is not None:
+        base = base.base
+    if type(base) is not numpy.ndarray:
+        raise TypeError("an array viewing memory that is not an array's")
+    offset = obj.__array_interface__["data"][0] - base.__array_interface__["data"][0]
+    return _function, ("view", type(obj), base, offset, obj.shape, obj.strides, obj.dtype.str, obj.flags.writeable)
 
 
 _CONTAINERS = frozenset({tuple, list, dict, set, frozenset})
