@@ -130,3 +130,34 @@ def test_views_of_one_array_stay_apart_from_equal_arrays():
     row, lost = _channel(by_view)
     assert lost == 0 and row == {0: HALF, 1: HALF}
 
+
+def make_shared():
+    c = 0
+
+    def inc():
+        nonlocal c
+        c += 1
+
+    def get():
+        return c
+    return inc, get
+
+
+def make_apart():
+    inc, _ = make_shared()
+    _, get = make_shared()
+    return inc, get
+
+
+def by_cells(x, rng):
+    fs = make_shared() if rng.integers(0, 2) else make_apart()  # one cell shared, or two cells holding 0
+    while True:
+        if rng.integers(0, 2):
+            fs[0]()
+            return fs[1]()
+
+
+def test_shared_cells_stay_apart_from_equal_cells():
+    # by hand: the shared cell (probability 1/2) returns 1, the two cells 0
+    row, lost = _channel(by_cells)
+    assert lost == 0 and row == {0: HALF, 1: HALF}

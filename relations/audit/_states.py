@@ -503,7 +503,8 @@ class _Pickler(pickle.Pickler):
     def reducer_override(self, obj: Any) -> Any:
         """The audit's generator and replay by their type's name (one per run, all alike); modules, builtins, code
         and classes other than the user's by identity (a builtin method bound to an object by that object); a
-        function by its code, the values of its cells, its defaults and its attributes; the user's class by
+        function by its code, its cells (each once: two functions sharing a cell are told from two with cells of
+        equal values), its defaults and its attributes; the user's class by
         identity and its attributes; a ``random.Random`` not seeded in the run by identity and its attributes (its
         draws are enumerated, so its generator state never moves, but the code may keep fields on it)."""
         kind = type(obj)
@@ -511,12 +512,14 @@ class _Pickler(pickle.Pickler):
             return NotImplemented
         if kind is Fraction:  # (its own reduction goes through str)
             return _function, ("Fraction", obj.numerator, obj.denominator)
+        if kind is types.CellType:
+            return _function, ("cell", obj.cell_contents if _filled(obj) else _EMPTY)
         if kind is types.FunctionType:
             if obj is _function:
                 return NotImplemented
-            cells = tuple(c.cell_contents if _filled(c) else _EMPTY for c in obj.__closure__ or ())
-            self.keep.append(obj.__code__)
-            return _function, (id(obj.__code__), cells, obj.__defaults__, obj.__kwdefaults__, obj.__dict__ or None)
+            self.keep.append(obj.__code__)  # its cells as objects (below): two functions sharing one cell read
+            # apart from two with cells of equal values, a write through one showing in the other
+            return _function, (id(obj.__code__), obj.__closure__, obj.__defaults__, obj.__kwdefaults__, obj.__dict__ or None)
         if isinstance(obj, self.tokens):
             return _function, (kind.__name__,)
         if isinstance(obj, _BY_IDENTITY) and not (isinstance(obj, type) and _user_class(obj)) and not (
