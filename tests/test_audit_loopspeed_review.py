@@ -161,3 +161,24 @@ def test_shared_cells_stay_apart_from_equal_cells():
     # by hand: the shared cell (probability 1/2) returns 1, the two cells 0
     row, lost = _channel(by_cells)
     assert lost == 0 and row == {0: HALF, 1: HALF}
+
+
+HANDLER = None
+
+
+def by_global_lambda(x, rng):
+    global HANDLER
+    try:
+        HANDLER = (lambda y: y) if rng.integers(0, 2) else (lambda y: -y)  # a plain function, made afresh
+        while True:
+            if rng.integers(0, 2):
+                return HANDLER(1)
+    finally:
+        HANDLER = None  # each call leaves the global as it found it
+
+
+def test_global_functions_made_afresh_stay_apart():
+    # by hand: 1 or -1 with probability 1/2 each (a few runs: addresses are reused at the allocator's whim)
+    for _ in range(3):
+        row, lost = _channel(by_global_lambda)
+        assert lost == 0 and row == {1: HALF, -1: HALF}

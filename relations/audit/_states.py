@@ -688,7 +688,9 @@ def _names_state(g: dict, seen: set[int]) -> dict:
                 out[name] = _names_state(vars(v), seen)
         elif type(v) is types.FunctionType and not (v.__closure__ or v.__defaults__ or v.__kwdefaults__
                                                      or v.__dict__):
-            out[name] = id(v)  # a plain function: nothing in it can change, only the name can be rebound
+            # a plain function: nothing in it can change, only the name can be rebound; by its code (not its
+            # address: a function made afresh on each path, freed, and another at its address would read alike)
+            out[name] = v.__code__
         else:  # functions (rebound, their defaults and attributes), classes (their attributes), values
             out[name] = v
     return out
