@@ -533,8 +533,15 @@ class _Pickler(pickle.Pickler):
         if isinstance(obj, _random.Random) and not getattr(obj, "_relations_reseeded", False):
             self.keep.append(obj)
             return _function, (id(obj), {k: v for k, v in vars(obj).items() if not k.startswith("_relations")})
-        if _user_class(kind) and _custom_pickling(kind):  # its own pickling may leave fields out
-            return _function, (kind, _fields(obj))
+        if _user_class(kind):
+            if _custom_pickling(kind):  # its own pickling may leave fields out
+                return _function, (kind, _fields(obj))
+            if _inherited_pickling(kind):  # a base's pickling (Counter's) may leave the instance's fields out
+                fields, slots = getattr(obj, "__dict__", None), _slots(obj)
+                if fields or slots:
+                    reduced = obj.__reduce_ex__(pickle.HIGHEST_PROTOCOL)
+                    if not (isinstance(reduced, tuple) and len(reduced) > 2 and reduced[2] is not None):
+                        return _function, ("fields", reduced, fields, slots)  # (else its state: deque's, set's)
         numpy = sys.modules.get("numpy")
         if numpy is not None and isinstance(obj, numpy.ndarray) and obj.base is not None:
             return _view(obj, numpy)
@@ -608,15 +615,35 @@ def _custom_pickling(cls: type) -> bool:
                                    "__getnewargs_ex__"} & set(vars(c)) for c in cls.__mro__)
 
 
+def _inherited_pickling(cls: type) -> bool:
+    """Whether a base of ``cls`` other than the user's classes and ``object`` defines how its instances are pickled
+    (``collections.Counter`` pickles its items only: a subclass's fields would be left out)."""
+    known = _INHERITED.get(cls)
+    if known is None:
+        if len(_INHERITED) > 4096:
+            _INHERITED.clear()
+        known = _INHERITED[cls] = any(
+            c is not object and not _user_class(c) and {"__reduce__", "__reduce_ex__", "__getstate__"} & set(vars(c))
+            for c in cls.__mro__)
+    return known
+
+
+_INHERITED: dict[type, bool] = {}
+
+
+def _slots(obj: Any) -> tuple:
+    """An instance's slots (names and values) declared by its classes."""
+    return tuple((name, getattr(obj, name, _EMPTY)) for c in type(obj).__mro__
+                 for name in (vars(c).get("__slots__", ()) if not isinstance(vars(c).get("__slots__"), str)
+                              else (vars(c)["__slots__"],)) if name not in ("__dict__", "__weakref__"))
+
+
 def _fields(obj: Any) -> tuple:
     """An instance's own fields (its ``__dict__`` and slots), whatever its pickling says; ``TypeError`` when it
     extends a builtin type other than ``object`` (whose contents are not fields)."""
     if any(not _user_class(c) and c is not object for c in type(obj).__mro__):
         raise TypeError("an instance of a builtin type's subclass with its own pickling")
-    slots = tuple((name, getattr(obj, name, _EMPTY)) for c in type(obj).__mro__
-                  for name in (vars(c).get("__slots__", ()) if not isinstance(vars(c).get("__slots__"), str)
-                               else (vars(c)["__slots__"],)) if name not in ("__dict__", "__weakref__"))
-    return getattr(obj, "__dict__", None), slots
+    return getattr(obj, "__dict__", None), _slots(obj)
 
 
 def _class_fields(cls: type) -> dict:
