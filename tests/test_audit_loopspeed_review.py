@@ -201,3 +201,20 @@ def test_fields_a_base_class_leaves_out_of_its_pickle_stay_apart():
     # by hand: "a" or "b" with probability 1/2 each
     row, lost = _channel(by_counter_field)
     assert lost == 0 and row == {"a": HALF, "b": HALF}
+
+
+RECORDED: list = []
+
+
+def recorded(x, rng):
+    RECORDED.append(x)  # state kept between calls that changes nothing the code does
+    if rng.integers(0, 4) < 3:
+        return x if rng.integers(0, 2) else 1 - x
+    return 2
+
+
+def test_state_that_changes_nothing_is_let_be():
+    # by hand: 2 with probability 1/4, else x or 1 - x with probability 3/8 each
+    e = enumerate_channel(recorded, [0, 1])
+    q = Fraction(3, 8)
+    assert [dict(zip(e.outputs, row)) for row in e.rows] == [{0: q, 1: q, 2: 1 - 2 * q}] * 2 and RECORDED
