@@ -33,7 +33,11 @@ from relations.audit._generator import EnumeratingGenerator
 from relations.audit._intercept import HiddenEntropy, intercepted_globals
 from relations.audit._iteration import Returned, iteration_maps
 from relations.audit._outputs import output_key, output_label
-from relations.audit._states import snapshot, solve_chain  # at import: the closed world patches random.SystemRandom
+from relations.audit._states import (  # at import: the closed world patches random.SystemRandom
+    carried,
+    snapshot,
+    solve_chain,
+)
 from relations.audit._vectors import BitVector, Factorised, merge_products
 
 __all__ = ["REPLAYS", "Enumerated", "Unexplored", "enumerate_channel", "deepening", "deepen_first", "exact_channel", "exact_mechanism",
@@ -474,6 +478,7 @@ class _Walk:
         radius = 1.0
         replay = Replay(self.max_outcomes, self.max_depth if depth is None else min(depth, self.max_depth))
         first = True
+        complete = 0
         outputs, fn, pass_rng, current = self.outputs, self.fn, self.pass_rng, self.current
         while True:
             self._count()
@@ -492,6 +497,12 @@ class _Walk:
                 if first:  # the first complete path, replayed: hidden randomness would change its output
                     _replayed(fn, x, pass_rng, replay, key, current)
                     first = False
+                    carry = self.carry()
+                    witnesses: list[tuple[list[tuple[int, Sequence[Fraction]]], Hashable]] = []
+                complete += 1
+                if not complete & (complete - 1):  # paths 1, 2, 4, 8 ...: replayed if a call changed the state
+                    witnesses.append((list(replay.trail), key))
+                last = (list(replay.trail), key)
                 j = outputs.setdefault(key, len(outputs))
                 p = replay.probability()
                 bucket = sums.setdefault(j, {})
@@ -500,8 +511,39 @@ class _Walk:
                     radius = replay.radius
             if not replay.advance():
                 break
+        if not first:
+            self.carried_over(x, carry, witnesses + [last])
         self.confined = replay.confined
         return {j: _total(bucket) for j, bucket in sums.items()}, lost, radius
+
+    def carry(self) -> tuple[bytes | None, list[Any]]:
+        """What the randomizer carries from one call to the next (:func:`~relations.audit._states.carried`), and
+        the objects its bytes name by address, kept alive until :meth:`carried_over` compares it."""
+        keep: list[Any] = []
+        return carried(self.fn, (EnumeratingGenerator, Replay), keep=keep), keep
+
+    def carried_over(self, x: Any, before: tuple[bytes | None, list[Any]],
+                     witnesses: list[tuple[list[tuple[int, Sequence[Fraction]]], Hashable]]) -> None:
+        """:class:`HiddenRandomness` when the calls since ``before`` (:meth:`carry`) changed what the randomizer
+        carries from one call to the next, and that changed what it does: one of the ``witnesses`` (paths of
+        ``x`` run since, their choices with their weights, and output), run again now, gives another output or
+        other choices or weights.  A
+        change that no witness shows (a list of the calls kept for a test, a cache) is let be: the paths are then
+        taken as independent runs, as the code's outputs on those paths say."""
+        after = self.carry()
+        if before[0] is None or after[0] is None or after[0] == before[0]:
+            return
+        for trail, key in witnesses:
+            again = Replay(self.max_outcomes, self.max_depth)
+            again.forced = [c for c, _ in trail]
+            try:
+                value = _key(_run(self.fn, x, self.pass_rng, again, self.current))
+            except (Truncated, Jump):
+                value = None
+            if value != key or [(c, list(w)) for c, w in again.trail] != [(c, list(w)) for c, w in trail]:
+                raise HiddenRandomness("the randomizer keeps state from one call to the next (a global, a closure "
+                                       "cell, a default argument or an attribute its calls change), and a path run "
+                                       "again gave another output: its paths are not independent runs")
 
     def chain(self, x: Any) -> tuple[dict[int, Fraction], Fraction, float] | None:
         """The paths of ``x`` again, cut where a state repeats (:mod:`relations.audit._states`), and the Markov
@@ -510,14 +552,18 @@ class _Walk:
         stop = _run.__code__
         tokens = (EnumeratingGenerator, Replay)
         current = self.current
+        kept: list[Any] = []  # the objects the states name by address, alive while the states are compared
 
         def key() -> bytes | None:
             if current.py_seeded or current.np_seeded or current.py_reseeded or current.np_reseeded:
                 return None
-            return snapshot(stop, tokens, skip=3)  # from the code that asked for the draw: not key, _record, decide
+            return snapshot(stop, tokens, skip=3, keep=kept)  # from the code that asked for the draw: not key, _record, decide
 
         self.confined = Fraction(0)  # (a replay recording states confines nothing: its tails are cut)
         replay = Replay(self.max_outcomes, self.max_depth, snapshot=key)
+        carry = self.carry()
+        witnesses: list[tuple[list[tuple[int, Sequence[Fraction]]], Hashable]] = []
+        complete = 0
         leaves: list[tuple[int, Fraction, float, int, int]] = []  # (kind, probability, radius, last node, payload)
         outputs = self.outputs
         jumped = False
@@ -529,6 +575,9 @@ class _Walk:
             try:
                 value = _run(self.fn, x, self.pass_rng, replay, current)
                 payload = outputs.setdefault(_key(value), len(outputs))
+                complete += 1
+                if not complete & (complete - 1):  # paths 1, 2, 4, 8 ...: replayed if a call changed the state
+                    witnesses.append((list(replay.trail), _key(value)))
             except Truncated:
                 kind = 1
             except Jump as jump:
@@ -537,6 +586,7 @@ class _Walk:
             leaves.append((kind, replay.probability(), replay.radius, replay.keys[depth - 1] if depth else -1, payload))
             if not replay.advance():
                 break
+        self.carried_over(x, carry, witnesses)
         parent, node_prob, radius_at = replay.node_parent, replay.node_prob, replay.node_radius
         targets = sorted({p for kind, _, _, _, p in leaves if kind == 2})
         index = {t: i + 1 for i, t in enumerate(targets)}  # 0: the start

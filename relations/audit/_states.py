@@ -37,7 +37,7 @@ from typing import Any
 
 from relations.audit._independent import CONTINUATIONS
 
-__all__ = ["snapshot", "hidden_stack", "live_locals", "solve_chain", "OWN_FILES", "compared_with"]
+__all__ = ["snapshot", "carried", "hidden_stack", "live_locals", "solve_chain", "OWN_FILES", "compared_with"]
 
 #: The audit's own modules whose frames sit between the randomizer and a draw: their operand stack holds only
 #: values derived from their locals (checked by reading them), so only their locals are part of the state.
@@ -492,14 +492,19 @@ class _Pickler(pickle.Pickler):
     (numbers, strings, bytes, ``None``), each once: a ``persistent_id`` would be called for every object, the
     atoms too (most of a state's objects are its names and numbers)."""
 
-    def __init__(self, file: Any, tokens: tuple[type, ...]):
+    def __init__(self, file: Any, tokens: tuple[type, ...], keep: list[Any]):
         super().__init__(file, protocol=pickle.HIGHEST_PROTOCOL)
         self.tokens = tokens
+        # every object named by its id() is kept alive as long as the states are compared: a state's bytes hold
+        # the address, which a later object (a bound method made afresh, a class made in the function) would
+        # otherwise reuse, and two different states would compare equal
+        self.keep = keep
 
     def reducer_override(self, obj: Any) -> Any:
         """The audit's generator and replay by their type's name (one per run, all alike); modules, builtins, code
         and classes other than the user's by identity (a builtin method bound to an object by that object); a
-        function by its code, the values of its cells, its defaults and its attributes; the user's class by
+        function by its code, its cells (each once: two functions sharing a cell are told from two with cells of
+        equal values), its defaults and its attributes; the user's class by
         identity and its attributes; a ``random.Random`` not seeded in the run by identity and its attributes (its
         draws are enumerated, so its generator state never moves, but the code may keep fields on it)."""
         kind = type(obj)
@@ -507,28 +512,59 @@ class _Pickler(pickle.Pickler):
             return NotImplemented
         if kind is Fraction:  # (its own reduction goes through str)
             return _function, ("Fraction", obj.numerator, obj.denominator)
+        if kind is types.CellType:
+            return _function, ("cell", obj.cell_contents if _filled(obj) else _EMPTY)
         if kind is types.FunctionType:
             if obj is _function:
                 return NotImplemented
-            cells = tuple(c.cell_contents if _filled(c) else _EMPTY for c in obj.__closure__ or ())
-            return _function, (id(obj.__code__), cells, obj.__defaults__, obj.__kwdefaults__, obj.__dict__ or None)
+            self.keep.append(obj.__code__)  # its cells as objects (below): two functions sharing one cell read
+            # apart from two with cells of equal values, a write through one showing in the other
+            return _function, (id(obj.__code__), obj.__closure__, obj.__defaults__, obj.__kwdefaults__, obj.__dict__ or None)
         if isinstance(obj, self.tokens):
             return _function, (kind.__name__,)
         if isinstance(obj, _BY_IDENTITY) and not (isinstance(obj, type) and _user_class(obj)) and not (
                 isinstance(obj, types.BuiltinMethodType) and not isinstance(obj.__self__, (types.ModuleType, type))
                 and obj.__self__ is not None):  # a bound method of a builtin object (acc.append): by its object
+            self.keep.append(obj)
             return _function, ("id", id(obj))
         if isinstance(obj, type) and _user_class(obj):
+            self.keep.append(obj)
             return _function, (id(obj), _class_fields(obj))
         if isinstance(obj, _random.Random) and not getattr(obj, "_relations_reseeded", False):
+            self.keep.append(obj)
             return _function, (id(obj), {k: v for k, v in vars(obj).items() if not k.startswith("_relations")})
-        if _user_class(kind) and _custom_pickling(kind):  # its own pickling may leave fields out
-            return _function, (kind, _fields(obj))
+        if _user_class(kind):
+            if _custom_pickling(kind):  # its own pickling may leave fields out
+                return _function, (kind, _fields(obj))
+            if _inherited_pickling(kind):  # a base's pickling (Counter's) may leave the instance's fields out
+                fields, slots = getattr(obj, "__dict__", None), _slots(obj)
+                if fields or slots:
+                    reduced = obj.__reduce_ex__(pickle.HIGHEST_PROTOCOL)
+                    if not (isinstance(reduced, tuple) and len(reduced) > 2 and reduced[2] is not None):
+                        return _function, ("fields", reduced, fields, slots)  # (else its state: deque's, set's)
+        numpy = sys.modules.get("numpy")
+        if numpy is not None and isinstance(obj, numpy.ndarray) and obj.base is not None:
+            return _view(obj, numpy)
         if isinstance(obj, _CACHED):  # functools.cache: its entries cannot be read (a cached draw is state)
             if obj.cache_info().currsize:
                 raise TypeError("a functools cache with entries")
+            self.keep.append(obj)
             return _function, (id(obj), obj.__wrapped__)
         return NotImplemented
+
+
+def _view(obj: Any, numpy: Any) -> tuple:
+    """A numpy array that views another one's memory (``a[1:]``, ``a.reshape(...)``): by the array that owns the
+    memory (pickled once, so that two views of one array read apart from two arrays of equal values: a write
+    through one shows in the other), and where in it; ``TypeError`` (the state cannot be told) when the memory
+    is not an array's."""
+    base = obj.base
+    while isinstance(base, numpy.ndarray) and base.base is not None:
+        base = base.base
+    if type(base) is not numpy.ndarray:
+        raise TypeError("an array viewing memory that is not an array's")
+    offset = obj.__array_interface__["data"][0] - base.__array_interface__["data"][0]
+    return _function, ("view", type(obj), base, offset, obj.shape, obj.strides, obj.dtype.str, obj.flags.writeable)
 
 
 _CONTAINERS = frozenset({tuple, list, dict, set, frozenset})
@@ -579,15 +615,35 @@ def _custom_pickling(cls: type) -> bool:
                                    "__getnewargs_ex__"} & set(vars(c)) for c in cls.__mro__)
 
 
+def _inherited_pickling(cls: type) -> bool:
+    """Whether a base of ``cls`` other than the user's classes and ``object`` defines how its instances are pickled
+    (``collections.Counter`` pickles its items only: a subclass's fields would be left out)."""
+    known = _INHERITED.get(cls)
+    if known is None:
+        if len(_INHERITED) > 4096:
+            _INHERITED.clear()
+        known = _INHERITED[cls] = any(
+            c is not object and not _user_class(c) and {"__reduce__", "__reduce_ex__", "__getstate__"} & set(vars(c))
+            for c in cls.__mro__)
+    return known
+
+
+_INHERITED: dict[type, bool] = {}
+
+
+def _slots(obj: Any) -> tuple:
+    """An instance's slots (names and values) declared by its classes."""
+    return tuple((name, getattr(obj, name, _EMPTY)) for c in type(obj).__mro__
+                 for name in (vars(c).get("__slots__", ()) if not isinstance(vars(c).get("__slots__"), str)
+                              else (vars(c)["__slots__"],)) if name not in ("__dict__", "__weakref__"))
+
+
 def _fields(obj: Any) -> tuple:
     """An instance's own fields (its ``__dict__`` and slots), whatever its pickling says; ``TypeError`` when it
     extends a builtin type other than ``object`` (whose contents are not fields)."""
     if any(not _user_class(c) and c is not object for c in type(obj).__mro__):
         raise TypeError("an instance of a builtin type's subclass with its own pickling")
-    slots = tuple((name, getattr(obj, name, _EMPTY)) for c in type(obj).__mro__
-                  for name in (vars(c).get("__slots__", ()) if not isinstance(vars(c).get("__slots__"), str)
-                               else (vars(c)["__slots__"],)) if name not in ("__dict__", "__weakref__"))
-    return getattr(obj, "__dict__", None), slots
+    return getattr(obj, "__dict__", None), _slots(obj)
 
 
 def _class_fields(cls: type) -> dict:
@@ -659,17 +715,21 @@ def _names_state(g: dict, seen: set[int]) -> dict:
                 out[name] = _names_state(vars(v), seen)
         elif type(v) is types.FunctionType and not (v.__closure__ or v.__defaults__ or v.__kwdefaults__
                                                      or v.__dict__):
-            out[name] = id(v)  # a plain function: nothing in it can change, only the name can be rebound
+            # a plain function: nothing in it can change, only the name can be rebound; by its code (not its
+            # address: a function made afresh on each path, freed, and another at its address would read alike)
+            out[name] = v.__code__
         else:  # functions (rebound, their defaults and attributes), classes (their attributes), values
             out[name] = v
     return out
 
 
-def snapshot(stop: types.CodeType, tokens: tuple[type, ...], *, skip: int = 1) -> bytes | None:
+def snapshot(stop: types.CodeType, tokens: tuple[type, ...], *, skip: int = 1, keep: list[Any]) -> bytes | None:
     """The state of the running randomizer at a draw (see the module's docstring), as bytes; ``None`` when it
     cannot be told.  Frames are walked from the caller of ``snapshot`` (``skip`` frames up) to the frame running
     ``stop`` (the enumerator's call of the randomizer), which is not included; ``tokens`` are more types
-    compared by identity (the audit's generator and replay)."""
+    compared by identity (the audit's generator and replay).  The objects compared by identity are appended to
+    ``keep``, which the caller holds as long as it compares the states (their addresses are in the bytes: an
+    object freed, another made at its address would read as the same)."""
     if CONTINUATIONS[0]:  # the rest of a function compiled apart runs: its frames are not the code's own
         return None
     frame: Any = sys._getframe(skip + 1)
@@ -696,8 +756,47 @@ def snapshot(stop: types.CodeType, tokens: tuple[type, ...], *, skip: int = 1) -
         return None
     buffer = io.BytesIO()
     try:
-        _Pickler(buffer, tokens).dump(parts)
+        _Pickler(buffer, tokens, keep).dump(parts)
     except Exception:  # noqa: BLE001 - any object that cannot be pickled (its __reduce__ may raise anything)
+        return None
+    return buffer.getvalue()
+
+
+def carried(fn: Any, tokens: tuple[type, ...], *, keep: list[Any]) -> bytes | None:
+    """What the randomizer ``fn`` carries from one call to the next, as bytes compared by value as
+    :func:`snapshot`'s: the function and what it wraps (their cells, defaults and attributes; a bound method's
+    object), and the globals of the user's modules their code runs in (and the user's modules imported there);
+    ``None`` when it cannot be told.  The paths of an input are enumerated as independent runs: a call that
+    changes this (a counter kept in a global, a list a default argument appends to) makes later paths run
+    other code than the earlier ones, and the rows would mix them.
+
+    Examples
+    --------
+    >>> def counted(x, rng, seen=[]):
+    ...     seen.append(x)
+    ...     return len(seen) % 2
+    >>> keep = []
+    >>> before = carried(counted, (), keep=keep)
+    >>> _ = counted(0, None)
+    >>> carried(counted, (), keep=keep) == before
+    False
+    """
+    targets: list[Any] = []
+    target = fn
+    while target is not None and len(targets) < 8:  # the function and what it wraps (functools.wraps)
+        targets.append(target)
+        target = getattr(target, "__wrapped__", None)
+    parts: list[Any] = [targets]
+    seen: set[int] = set()
+    for target in targets:
+        g = getattr(getattr(target, "__func__", target), "__globals__", None)
+        if isinstance(g, dict) and id(g) not in seen and _user_module(sys.modules.get(g.get("__name__", ""))):
+            seen.add(id(g))
+            parts.append(_names_state(g, seen))
+    buffer = io.BytesIO()
+    try:
+        _Pickler(buffer, tokens, keep).dump(parts)
+    except Exception:  # noqa: BLE001 - as in snapshot: any object that cannot be pickled
         return None
     return buffer.getvalue()
 
