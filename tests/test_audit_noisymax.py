@@ -556,6 +556,121 @@ ADVERSARIAL = {
             except TypeError:
                 return -1
         """, lambda x, z: _first_max([c + n for c, n in zip(_counts(x), z)]) if x < 2 else -1, [range(3)] * 3),
+    # a score that changes what a later element's noise reads (a global list, a global name, a draw's bound):
+    # each element's noise is read after its own score ran, as the code reads it
+    "score_sets_later_noise": ("""
+        import numpy as np
+        BONUS = [0, 0, 0]
+        def score(x, r):
+            BONUS[r] = 5 * (r == x)
+            return (2, 1, 1)[r]
+        def f(x, rng):
+            BONUS[:] = [0, 0, 0]
+            return int(np.argmax([score(x, r) + rng.integers(0, 3) + BONUS[r] for r in range(3)]))
+        """, lambda x, z: _first_max([c + n + 5 * (i == x) for i, (c, n) in enumerate(zip(COUNTS, z))]),
+        [range(3)] * 3),
+    "score_sets_later_name": ("""
+        import numpy as np
+        B = 0
+        def score(x, r):
+            global B
+            B = 5 * (r == x)
+            return (2, 1, 1)[r]
+        def f(x, rng):
+            return int(np.argmax([score(x, r) + rng.integers(0, 3) + B for r in range(3)]))
+        """, lambda x, z: _first_max([c + n + 5 * (i == x) for i, (c, n) in enumerate(zip(COUNTS, z))]),
+        [range(3)] * 3),
+    "score_sets_later_bound": ("""
+        import numpy as np
+        HI = 1
+        def score(x, r):
+            global HI
+            HI = 3 if r == x else 1
+            return (2, 1, 1)[r]
+        def f(x, rng):
+            return int(np.argmax([score(x, r) + rng.integers(0, HI) for r in range(3)]))
+        """, lambda x, z: _first_max([c + (n if i == x else 0) for i, (c, n) in enumerate(zip(COUNTS, z))]),
+        [range(3)] * 3),
+    # a score that changes the next element iterated over, and a later one that changes it back: the elements
+    # are those the iteration meets, element after element
+    "score_changes_next_element": ("""
+        import numpy as np
+        RS = [0, 1, 2]
+        def score(x, r):
+            if r == 1:
+                RS[2] = 1
+            if r == 2:
+                RS[2] = 2
+            return (2, 1, 1)[r] + (r == x)
+        def f(x, rng):
+            RS[:] = [0, 1, 2]
+            return int(np.argmax([score(x, r) + rng.integers(0, 3) for r in RS]))
+        """, lambda x, z: _first_max([c + n for c, n in zip([*_counts(x)[:2], _counts(x)[1]], z)]), [range(3)] * 3),
+    # a score of the code's own type whose + inspects the draw (isinstance) and answers without using it
+    "score_object_isinstance": ("""
+        import numpy as np
+        class Score:
+            def __init__(self, v):
+                self.v = v
+            def __add__(self, other):
+                if not isinstance(other, (int, np.integer)):
+                    return -100
+                return self.v + int(other)
+        def f(x, rng):
+            return int(np.argmax([Score((2, 1, 1)[r] + (r == x)) + rng.integers(0, 3) for r in range(3)]))
+        """, lambda x, z: _first_max([c + n for c, n in zip(_counts(x), z)]), [range(3)] * 3),
+    # the same raising on what it does not know: the code does not raise
+    "score_object_type_raises": ("""
+        import numpy as np
+        class Score:
+            def __init__(self, v):
+                self.v = v
+            def __add__(self, other):
+                if not isinstance(other, (int, np.integer)):
+                    raise ValueError(other)
+                return self.v + int(other)
+        def f(x, rng):
+            return int(np.argmax([Score((2, 1, 1)[r] + (r == x)) + rng.integers(0, 3) for r in range(3)]))
+        """, lambda x, z: _first_max([c + n for c, n in zip(_counts(x), z)]), [range(3)] * 3),
+    # a refusal of the vector (a second observation, a method it does not keep) caught by the code's own
+    # ``except Exception``: the run is void, never answered with the code's fallback
+    "refusal_caught_observation": ("""
+        import numpy as np
+        def f(x, rng):
+            counts = [c + (i == x) for i, c in enumerate((2, 1, 1))]
+            noisy = [c + rng.integers(0, 3) for c in counts]
+            a = int(np.argmax(noisy))
+            try:
+                b = int(np.argmin(noisy))
+            except Exception:
+                b = -1
+            return (a, b)
+        """, lambda x, z: (_first_max(v := [c + n for c, n in zip(_counts(x), z)]), _first_min(v)), [range(3)] * 3),
+    "refusal_caught_method": ("""
+        def f(x, rng):
+            counts = [c + (i == x) for i, c in enumerate((2, 1, 1))]
+            noisy = [c + rng.integers(0, 3) for c in counts]
+            try:
+                noisy.sort()
+            except Exception:
+                pass
+            return noisy[0]
+        """, lambda x, z: min(c + n for c, n in zip(_counts(x), z)), [range(3)] * 3),
+    # a list of the code's own type whose [] counts its reads: each read made once, as the code makes it
+    "list_subclass_getitem": ("""
+        import numpy as np
+        class Counting(list):
+            reads = 0
+            def __getitem__(self, i):
+                Counting.reads += 1
+                return list.__getitem__(self, i) + 10 * (Counting.reads == 2)
+        def f(x, rng):
+            Counting.reads = 0
+            counts = Counting([c + (i == x) for i, c in enumerate((2, 1, 1))])
+            noisy = [counts[i] + rng.integers(0, 3) for i in range(3)]
+            return int(np.argmax(noisy))
+        """, lambda x, z: _first_max([c + n + 10 * (i == 1) for i, (c, n) in enumerate(zip(_counts(x), z))]),
+        [range(3)] * 3),
 }
 
 

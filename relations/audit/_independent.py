@@ -341,7 +341,7 @@ class IntVector:
             return other.coords if len(other) == n else None
         if _is_int(other):
             return [Coordinate.point(int(other))] * n
-        if isinstance(other, (list, tuple, np.ndarray)) and np.ndim(other) == 1 and len(other) == n:
+        if type(other) in (list, tuple, np.ndarray) and np.ndim(other) == 1 and len(other) == n:
             values = other.tolist() if isinstance(other, np.ndarray) else list(other)
             if all(_is_int(v) for v in values) and (not isinstance(other, np.ndarray) or other.dtype.kind in "iu"):
                 return [Coordinate.point(int(v)) for v in values]
@@ -1244,7 +1244,7 @@ def _elements(site: _Site, frame: FrameType, inner: FrameType | None = None) -> 
         for a in it.args:  # a constant, a name, or len(NAME) by the builtin, of a builtin sequence (no code runs)
             if isinstance(a, ast.Call):
                 sized = _value(frame, a.args[0].id)  # type: ignore[attr-defined]
-                if _builtin(frame, "len") is None or not isinstance(sized, (list, tuple, range, np.ndarray)):
+                if _builtin(frame, "len") is None or type(sized) not in (list, tuple, range, np.ndarray):
                     return None
                 args.append(len(sized))
             else:
@@ -1396,8 +1396,8 @@ def _coordinate(node: ast.expr, row: dict[str, Any], frame: FrameType, gen: Any,
     if isinstance(node, ast.Subscript):
         seq = _value(frame, node.value.id)  # type: ignore[attr-defined]
         i = _number(node.slice, row, frame)
-        if not isinstance(seq, (list, tuple, np.ndarray)) or not _is_int(i):
-            return None
+        if type(seq) not in (list, tuple, np.ndarray) or not _is_int(i):  # by its exact type: a subclass's
+            return None  # ``__getitem__`` is code of the program's own, run by the code once per element
         if isinstance(seq, np.ndarray) and (seq.ndim != 1 or seq.dtype.kind not in "iu"):
             return None
         v = seq[int(i)]
