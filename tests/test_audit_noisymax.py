@@ -711,7 +711,8 @@ def test_unproven_shapes_keep_the_exact_channel(tmp_path, case):
 
 
 @pytest.mark.parametrize("case", ["score_counted", "score_draws", "score_draws_module", "score_mutates_iterable",
-                                  "score_object_add", "score_float"])
+                                  "score_object_add", "score_float", "score_sets_later_noise",
+                                  "score_sets_later_bound", "score_changes_next_element"])
 def test_a_placeholder_is_answered_for_scores_by_calls(tmp_path, case, monkeypatch):
     """The adversarial scores above do reach the placeholder (so that their checks test it)."""
     from relations.audit import _independent

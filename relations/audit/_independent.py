@@ -1524,22 +1524,28 @@ class _Pending:
         if rows is None:
             return self._misuse()
         depth = gen._replay.max_depth
-        noise: list[list[Coordinate]] = []
-        try:  # the noise of each element first (no code of the program runs for it)
-            for row in rows:
-                parts = [_coordinate(n, row, own, gen, depth) for _, n in site.lead[1]]
-                known = [c for c in parts if c is not None]
-                if len(known) != len(parts):
-                    return self._misuse()
-                noise.append(known)
+        try:  # the first element's noise: read now, after its score, as the code reads it (no code runs for it)
+            first = _noise(site, rows[0], own, gen, depth)
         except (LookupError, NotEnumerable, TypeError, ValueError, ZeroDivisionError, OverflowError):
+            first = None
+        if first is None:
             return self._misuse()
         values = dict(own.f_locals)
-        heads = [head] + _heads(site, own, values, rows[1:], gen)
-        again = _iterated(site, inner, loose=True)  # what A ran must not have changed what is iterated
-        if again is None or len(again) != len(rows) or any(
-                not _same_value(a[k], b[k]) for a, b in zip(again, rows) for k in a):
-            return _abandon("the iterable of a noisy list changed while its elements were computed")
+        # each later element in turn, as the comprehension makes it: the element the iteration meets (a score may
+        # have changed what it iterates), its score, then its noise (a score may have changed what it reads)
+        heads, noise = [head], [first]
+        with _no_draws(gen._replay) as drew:
+            for k in range(1, len(rows)):
+                _same_rows(site, inner, rows)
+                heads.append(_head(site, own, values, rows[k], drew))
+                try:
+                    terms = _noise(site, rows[k], own, gen, depth)
+                except (LookupError, NotEnumerable, TypeError, ValueError, ZeroDivisionError, OverflowError):
+                    terms = None
+                if terms is None:
+                    return _abandon("the noise of a noisy element is not of the grammar once its score ran")
+                noise.append(terms)
+        _same_rows(site, inner, rows)  # and the iteration ends there
         coords = []
         for h, terms in zip(heads, noise):
             element = Coordinate.point(int(h))
@@ -1553,30 +1559,53 @@ class _Pending:
         _continue(site, own, values)
 
 
-def _heads(site: _Site, own: FrameType, values: dict[str, Any], rows: list[dict[str, Any]], gen: Any) -> list[Any]:
-    """``A`` for each of ``rows``, in order, each once, as the comprehension computes it (the function's
-    locals, its globals and builtins, the loop variables); a draw, an exception or a value that is not an
-    integer voids the run (:func:`_abandon`)."""
+def _noise(site: _Site, row: dict[str, Any], own: FrameType, gen: Any, depth: int) -> list[Coordinate] | None:
+    """The distributions of ``D1``, ``N2``, ... of :func:`_lead` for one element (``row``), read now."""
+    assert site.lead is not None
+    parts = [_coordinate(n, row, own, gen, depth) for _, n in site.lead[1]]
+    known = [c for c in parts if c is not None]
+    return known if len(known) == len(parts) else None
+
+
+def _same_rows(site: _Site, inner: FrameType, rows: list[dict[str, Any]]) -> None:
+    """What the comprehension iterates is still ``rows`` (a score ran since they were read): else the run is
+    void (:func:`_abandon`)."""
+    again = _iterated(site, inner, loose=True)
+    if again is None or len(again) != len(rows) or any(
+            not _same_value(a[k], b[k]) for a, b in zip(again, rows) for k in a):
+        _abandon("the iterable of a noisy list changed while its elements were computed")
+
+
+class _no_draws:
+    """While it is entered, a draw on ``replay`` raises (and is noted in the list it gives)."""
+
+    def __init__(self, replay: Any):
+        self.replay, self.drew = replay, list[bool]()
+
+    def __enter__(self) -> list[bool]:
+        drew = self.drew
+
+        def forbidden(*args: Any, **kwargs: Any) -> Any:
+            drew.append(True)
+            raise NotEnumerable("a draw while an element's score is computed")
+
+        self.replay.decide = forbidden
+        return drew
+
+    def __exit__(self, *exc: Any) -> None:
+        del self.replay.decide
+
+
+def _head(site: _Site, own: FrameType, values: dict[str, Any], row: dict[str, Any], drew: list[bool]) -> Any:
+    """``A`` for the element ``row``, as the comprehension computes it (the function's locals, its globals and
+    builtins, the loop variables); a draw, an exception or a value that is not an integer voids the run
+    (:func:`_abandon`)."""
     fn = FunctionType(_head_code(site, tuple(sorted(values))), own.f_globals)
-    replay = gen._replay
-    drew: list[bool] = []
-
-    def forbidden(*args: Any, **kwargs: Any) -> Any:
-        drew.append(True)
-        raise NotEnumerable("a draw while an element's score is computed")
-
-    out = []
-    replay.decide = forbidden
     try:
-        for row in rows:
-            out.append(fn(**{**values, **row}))
-            if drew:
-                break
+        out = fn(**{**values, **row})
     except Exception:
-        drew.append(False)
-    finally:
-        del replay.decide
-    if drew or not all(_is_int(v) for v in out):
+        out = None
+    if drew or not _is_int(out):
         _abandon("an element's score drew, raised or was not an integer")
     return out
 
