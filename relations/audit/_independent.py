@@ -60,7 +60,7 @@ from relations.audit._enumerate import MAX_DEPTH, MAX_PATHS, NotEnumerable, Repl
 from relations.audit._iteration import Returned, called_by_enumerator, frame_position, iteration_maps
 from relations.audit._source import function_node
 
-__all__ = ["Coordinate", "IntVector", "draw_site", "extreme_index", "independent_draws", "CONTINUATIONS"]
+__all__ = ["Coordinate", "IntVector", "draw_site", "extreme_index", "independent_draws", "settle", "CONTINUATIONS"]
 
 #: Rests of functions running (:func:`draw_site`): while one runs, the frames between the draw and the
 #: randomizer's call are not the code's own, so no state is recorded (:func:`~relations.audit._states.snapshot`).
@@ -202,9 +202,17 @@ def _is_int(v: Any) -> bool:
     return (type(v) is int) or (isinstance(v, np.integer) and not isinstance(v, np.bool_))
 
 
-def _live(c: Coordinate) -> None:
+def _refuse(replay: Any, why: str) -> Any:
+    """A vector of independent draws cannot do what the code asks: :class:`NotEnumerable`, and the run is void
+    whether or not the code catches it (an ``except Exception`` of its own must not answer for the draws):
+    :func:`settle` ends it at its end."""
+    replay.__dict__["_rnm_refused"] = why
+    raise NotEnumerable(why)
+
+
+def _live(c: Coordinate, replay: Any) -> None:
     if any(t.spent for t in c.tokens):
-        raise NotEnumerable("a vector of independent draws used again after an observation of draws it shares")
+        _refuse(replay, "a vector of independent draws used again after an observation of draws it shares")
 
 
 def _disjoint(coords: Sequence[Coordinate]) -> bool:
@@ -356,12 +364,15 @@ class IntVector:
             return _OPS_NUMPY[op](other, real) if reverse else _OPS_NUMPY[op](real, other)
         mine = self.coords
         for c in (*mine, *theirs):
-            _live(c)
+            _live(c, self.replay)
         pairs = [(b, a) if reverse else (a, b) for a, b in zip(mine, theirs)]
         if any(a.tokens & b.tokens for a, b in pairs):  # the same draws on both sides (``g - g``)
             real = self.materialise()
             return _OPS_NUMPY[op](other, real) if reverse else _OPS_NUMPY[op](real, other)
-        coords = [_combine(a, b, op) for a, b in pairs]
+        try:
+            coords = [_combine(a, b, op) for a, b in pairs]
+        except NotEnumerable as e:
+            return _refuse(self.replay, str(e))
         if not _disjoint(coords):  # two coordinates sharing draws: not independent
             real = self.materialise()
             return _OPS_NUMPY[op](other, real) if reverse else _OPS_NUMPY[op](real, other)
@@ -383,7 +394,7 @@ class IntVector:
         if self.kind != "array":
             return self._fallback("negating a list")
         for c in self.coords:
-            _live(c)
+            _live(c, self.replay)
         return IntVector(self.replay, [_mapped(c, lambda v: -v, "neg") for c in self.coords], "array")
 
     def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:
@@ -442,7 +453,7 @@ class IntVector:
     # -- observations -------------------------------------------------------------------------------------------
     def _spend(self, coords: Sequence[Coordinate]) -> None:
         for c in coords:
-            _live(c)
+            _live(c, self.replay)
         for c in coords:
             for t in c.tokens:
                 t.spent = True
@@ -454,9 +465,9 @@ class IntVector:
         if asked in self._observed:
             return self._observed[asked]
         if self._observed:
-            raise NotEnumerable("two different observations of one vector of independent draws")
+            _refuse(self.replay, "two different observations of one vector of independent draws")
         if not _disjoint(self.coords):
-            raise NotEnumerable("a vector whose coordinates share draws")
+            _refuse(self.replay, "a vector whose coordinates share draws")
         self._spend(self.coords)
         weights, slack, radius = extreme_index(self.coords, largest)
         choice = _choose(self.replay, weights, slack, radius)
@@ -469,9 +480,9 @@ class IntVector:
         if asked in self._observed:
             return self._observed[asked]
         if self._observed:
-            raise NotEnumerable("two different observations of one vector of independent draws")
+            _refuse(self.replay, "two different observations of one vector of independent draws")
         if not _disjoint(self.coords):
-            raise NotEnumerable("a vector whose coordinates share draws")
+            _refuse(self.replay, "a vector whose coordinates share draws")
         self._spend(self.coords)
         values, weights, radius = _largest_value(self.coords, largest)
         slack = 1 - sum(weights)
@@ -489,7 +500,7 @@ class IntVector:
         if len(c.dist) == 1 and not c.tail and not c.tokens:
             return next(iter(c.dist))
         if self._observed:
-            raise NotEnumerable("reading a coordinate of a vector of independent draws after an observation of all")
+            _refuse(self.replay, "reading a coordinate of a vector of independent draws after an observation of all")
         self._spend([c])
         values = sorted(c.dist)
         weights = [c.dist[v] for v in values] + ([c.tail] if c.tail else [])
@@ -528,8 +539,8 @@ class IntVector:
         return values if dtype is None else values.astype(dtype)
 
     def _fallback(self, doing: str) -> Any:
-        raise NotEnumerable(f"{doing} of a vector of independent draws (kept factorised only for the index of the "
-                            "largest or smallest, the largest value and reading coordinates)")
+        return _refuse(self.replay, f"{doing} of a vector of independent draws (kept factorised only for the index "
+                       "of the largest or smallest, the largest value and reading coordinates)")
 
     def __getattr__(self, name: str) -> Any:
         if name.startswith("__"):
@@ -632,6 +643,9 @@ def draw_site(gen: Any, frame: FrameType, ready: IntVector | None = None) -> Any
     returns (:class:`~relations.audit._iteration.Returned`); otherwise nothing happens."""
     if gen.__dict__.get("_pending_misused"):  # a placeholder was used as no number is: this run is void
         _abandon("a placeholder draw of a noisy element was used otherwise")
+    pending = gen.__dict__.get("_pending")
+    if pending is not None and not pending.done:  # the code drew again before its score took the placeholder
+        _abandon("a placeholder draw of a noisy element was not handed the element's score")
     key = (id(frame.f_code), frame.f_lasti)  # by identity: equal code objects of two files are two sites
     known = _SITES.get(key)
     if known is not None and known[0] is frame.f_code:
@@ -664,7 +678,10 @@ def draw_site(gen: Any, frame: FrameType, ready: IntVector | None = None) -> Any
         rows = _iterated(site, frame, loose=True) if ready is None else None
         # two elements at least: a placeholder misused where the code catches the error is still caught, at
         # the next element's draw (_Pending)
-        return _Pending(site, frame, own, gen) if rows is not None and len(rows) >= 2 else None
+        if rows is None or len(rows) < 2:
+            return None
+        pending = gen.__dict__["_pending"] = _Pending(site, frame, own, gen)  # checked at the run's end (settle)
+        return pending
     if ready is not None:  # a sized draw: its vector, made by the generator
         if not site.sized:
             return
@@ -917,7 +934,7 @@ def _running(replay: Any, coords: Sequence[Coordinate], keys: Sequence[Any], b0:
     if not _disjoint(coords):
         return _UNKNOWN
     for c in coords:
-        _live(c)
+        _live(c, replay)
     order = list(coords) if strict else list(coords)[::-1]  # ``>=``: the last of the largest
     keys = list(keys) if strict else list(keys)[::-1]
     if start is not None:  # the initial value goes first (strict: it keeps ties) or last (``>=``: it loses them)
@@ -1469,6 +1486,20 @@ def _lead(element: ast.expr, loop: set[str], span: tuple[Any, ...]) -> tuple | N
     if not _safe_rest([ast.Expr(value=head)]):
         return None
     return head, tuple(chain)
+
+
+def settle(gen: Any) -> None:
+    """At the end of a run of the randomizer on the enumerating generator ``gen`` (its return, its exception, or
+    the return of a rest): the run is void (:func:`_abandon`) when a placeholder was answered for a draw and the
+    code never handed it the element's score (a ``+`` of the code's own took it: it may have looked at it with
+    ``isinstance`` or ``type`` and answered without it), or when a vector of independent draws refused an
+    operation (:func:`_refuse`), even if the code caught the exception."""
+    pending = gen.__dict__.get("_pending")
+    if gen.__dict__.get("_pending_misused") or (pending is not None and not pending.done):
+        _abandon("a placeholder draw of a noisy element was not handed the element's score")
+    why = gen._replay.__dict__.pop("_rnm_refused", None)
+    if why is not None:
+        _abandon(f"the code went on after a refusal: {why}")
 
 
 def _abandon(why: str) -> Any:
