@@ -671,6 +671,55 @@ ADVERSARIAL = {
             return int(np.argmax(noisy))
         """, lambda x, z: _first_max([c + n + 10 * (i == 1) for i, (c, n) in enumerate(zip(_counts(x), z))]),
         [range(3)] * 3),
+    # the vector handed to code that looks at what it is (isinstance, type, str, json): it is a list there
+    "helper_isinstance": ("""
+        def top(v):
+            if isinstance(v, list):
+                return v.index(max(v))
+            return -1
+        def f(x, rng):
+            counts = [c + (i == x) for i, c in enumerate((2, 1, 1))]
+            noisy = [c + rng.integers(0, 2) for c in counts]
+            return top(noisy)
+        """, lambda x, z: _first_max([c + n for c, n in zip(_counts(x), z)]), [range(2)] * 3),
+    "type_name": ("""
+        def f(x, rng):
+            counts = [c + (i == x) for i, c in enumerate((2, 1, 1))]
+            noisy = [c + rng.integers(0, 2) for c in counts]
+            return (type(noisy).__name__, noisy.index(max(noisy)))
+        """, lambda x, z: ("list", _first_max([c + n for c, n in zip(_counts(x), z)])), [range(2)] * 3),
+    "str_and_format": ("""
+        def f(x, rng):
+            counts = [c + (i == x) for i, c in enumerate((2, 1, 1))]
+            noisy = [c + rng.integers(0, 2) for c in counts]
+            return (str(noisy), f"{noisy}", "%s" % (noisy,))
+        """, lambda x, z: (str([c + n for c, n in zip(_counts(x), z)]),) * 3, [range(2)] * 3),
+    "json_dumps": ("""
+        import json
+        def f(x, rng):
+            counts = [c + (i == x) for i, c in enumerate((2, 1, 1))]
+            noisy = [int(c + rng.integers(0, 2)) for c in counts]
+            return json.dumps(noisy)
+        """, lambda x, z: str([c + n for c, n in zip(_counts(x), z)]), [range(2)] * 3),
+    "kept_in_an_object": ("""
+        class Box:
+            pass
+        def f(x, rng):
+            counts = [c + (i == x) for i, c in enumerate((2, 1, 1))]
+            noisy = [c + rng.integers(0, 2) for c in counts]
+            box = Box()
+            box.v = noisy
+            return isinstance(box.v, list)
+        """, lambda x, z: True, [range(2)] * 3),
+    # an element assigned (clipped at 0)
+    "setitem_clip": ("""
+        def f(x, rng):
+            counts = [c + (i == x) for i, c in enumerate((2, 1, 1))]
+            noisy = [c - rng.integers(0, 3) for c in counts]
+            for i in range(3):
+                noisy[i] = max(noisy[i], 0)
+            return noisy.index(max(noisy))
+        """, lambda x, z: _first_max([max(c - n, 0) for c, n in zip(_counts(x), z)]), [range(3)] * 3),
 }
 
 
@@ -768,6 +817,17 @@ def test_a_factorised_vector_returned_is_never_one_output():
         return (x, rng.integers(0, 3, size=13))
 
     with pytest.raises(NotEnumerable):
+        enumerate_channel(f, [0, 1], max_paths=2000)
+
+
+def test_an_array_has_no_index_method():
+    """``V.index(max(V))`` on an array of draws raises as numpy's arrays do, never answers the index."""
+
+    def f(x, rng):
+        noisy = rng.integers(0, 3, size=13)
+        return noisy.index(max(noisy))
+
+    with pytest.raises((AttributeError, NotEnumerable)):
         enumerate_channel(f, [0, 1], max_paths=2000)
 
 

@@ -337,8 +337,29 @@ class IntVector:
     def __len__(self) -> int:
         return len(self.coords)
 
-    def __repr__(self) -> str:
-        return f"IntVector({len(self)} independent coordinates, {self.kind})"
+    def __repr__(self) -> str:  # what the code prints, formats or stores is the real list of this path
+        return repr(self.materialise())
+
+    def __str__(self) -> str:
+        return str(self.materialise())
+
+    def __format__(self, spec: str) -> str:
+        return format(self.materialise(), spec)
+
+    def __copy__(self) -> Any:
+        return copy.copy(self.materialise())
+
+    def __deepcopy__(self, memo: Any) -> Any:
+        return copy.deepcopy(self.materialise(), memo)
+
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        return self.materialise().__reduce_ex__(protocol)
+
+    def __setitem__(self, i: Any, v: Any) -> None:
+        self._fallback("assigning an element")
+
+    def __delitem__(self, i: Any) -> None:
+        self._fallback("deleting an element")
 
     # -- arithmetic (numpy arrays only: on a list, + and * concatenate) ---------------------------------------
     def _operand(self, other: Any) -> list[Coordinate] | None:
@@ -574,13 +595,19 @@ _OPS_NUMPY = _ops_numpy()
 
 
 def _materialised(value: Any) -> Any:
-    """``value`` with every :class:`IntVector` in it (also in lists, tuples and dicts) made real."""
+    """``value`` with every :class:`IntVector` in it (also in lists, tuples and dicts, by their exact types) made
+    real: a list or a dict in place (the code may hold it and change it), a tuple copied."""
     if isinstance(value, IntVector):
         return value.materialise()
-    if isinstance(value, (list, tuple)) and any(isinstance(v, (IntVector, list, tuple, dict)) for v in value):
-        return type(value)(_materialised(v) for v in value)
-    if isinstance(value, dict):
-        return {k: _materialised(v) for k, v in value.items()}
+    if not _holds_vector(value):
+        return value
+    if type(value) is tuple:
+        return tuple(_materialised(v) for v in value)
+    if type(value) is list:
+        value[:] = [_materialised(v) for v in value]
+    elif type(value) is dict:
+        for k, v in value.items():
+            value[k] = _materialised(v)
     return value
 
 
@@ -1724,7 +1751,7 @@ def _rewritten(rest: Sequence[ast.stmt]) -> list[ast.stmt]:
             out.extend(running.body)
         else:
             out.append(_Consumers().visit(copy.deepcopy(stmt)))
-    return out
+    return [_Escapes().visit(s) for s in out]
 
 
 class _Consumers(ast.NodeTransformer):
@@ -1760,6 +1787,70 @@ class _Consumers(ast.NodeTransformer):
                                  node)
 
 
+class _Escapes(ast.NodeTransformer):
+    """Every other call of the rest made through :func:`_call` (a vector handed to code that is not the builtin
+    ``len``, numpy's functions or the vector's own methods is handed over as the real list: that code may look
+    at what it is, ``isinstance``, ``type``, ``json``), and every value stored anywhere but in a name through
+    :func:`_out` (an attribute, an element of a container: read later by code that looks at it)."""
+
+    def visit_Call(self, node: ast.Call) -> Any:
+        self.generic_visit(node)
+        if isinstance(node.func, ast.Name) and node.func.id.startswith(_PREFIX):
+            return node
+        return ast.copy_location(ast.Call(func=ast.Name(id=_PREFIX + "call", ctx=ast.Load()),
+                                          args=[node.func, *node.args], keywords=node.keywords), node)
+
+    def _stored(self, node: Any, targets: list[ast.expr]) -> Any:
+        self.generic_visit(node)
+        if node.value is not None and any(isinstance(n, (ast.Attribute, ast.Subscript, ast.Starred))
+                                          for t in targets for n in ast.walk(t)):
+            node.value = ast.copy_location(ast.Call(func=ast.Name(id=_PREFIX + "out", ctx=ast.Load()),
+                                                    args=[node.value], keywords=[]), node.value)
+        return node
+
+    def visit_Assign(self, node: ast.Assign) -> Any:
+        return self._stored(node, node.targets)
+
+    def visit_AugAssign(self, node: ast.AugAssign) -> Any:
+        return self._stored(node, [node.target])
+
+    def visit_AnnAssign(self, node: ast.AnnAssign) -> Any:
+        return self._stored(node, [node.target])
+
+
+def _holds_vector(value: Any, depth: int = 0) -> bool:
+    if isinstance(value, IntVector):
+        return True
+    if depth < 8 and type(value) in (list, tuple):
+        return any(_holds_vector(v, depth + 1) for v in value)
+    if depth < 8 and type(value) is dict:
+        return any(_holds_vector(v, depth + 1) for v in value.values())
+    return False
+
+
+def _keeps(fn: Any) -> bool:
+    """Whether ``fn`` may be handed a vector as it is: the builtin ``len``, the vector's own methods, numpy's
+    functions and ufuncs (which hand it to the vector's ``__array_function__`` / ``__array_ufunc__``)."""
+    import numpy as np
+
+    if fn is builtins.len or isinstance(getattr(fn, "__self__", None), IntVector):
+        return True
+    return isinstance(fn, np.ufunc) or type(fn).__name__ == "_ArrayFunctionDispatcher" and \
+        type(fn).__module__ == "numpy"
+
+
+def _call(fn: Any, *args: Any, **kwargs: Any) -> Any:
+    """A call of the rest (:class:`_Escapes`)."""
+    if (args or kwargs) and not _keeps(fn) and (_holds_vector(args) or _holds_vector(tuple(kwargs.values()))):
+        args, kwargs = _materialised(args), _materialised(kwargs)
+    return fn(*args, **kwargs)
+
+
+def _out(value: Any) -> Any:
+    """A value stored elsewhere than in a name (:class:`_Escapes`)."""
+    return _materialised(value) if _holds_vector(value) else value
+
+
 def _keyed_vector(key: ast.expr) -> str | None:
     """``V`` of ``key=V.__getitem__`` or ``key=lambda i: V[i]``."""
     if isinstance(key, ast.Attribute) and key.attr == "__getitem__" and isinstance(key.value, ast.Name):
@@ -1790,8 +1881,8 @@ def _keyed(fn: Any, items: Any, key: Any, vec: Any) -> Any:
 
 def _index(vec: Any, fn: Any) -> Any:
     """``V.index(max(V))`` / ``min``: the first index of the largest (smallest)."""
-    if isinstance(vec, IntVector) and (fn is builtins.max or fn is builtins.min) and len(vec):
-        return vec.index_of_extreme(fn is builtins.max)
+    if isinstance(vec, IntVector) and vec.kind == "list" and (fn is builtins.max or fn is builtins.min) and len(vec):
+        return vec.index_of_extreme(fn is builtins.max)  # (an array has no ``index``: refused below)
     return vec.index(fn(vec))
 
 
@@ -1856,4 +1947,4 @@ def _fold(vec: Any, best: Callable[[], Any], arg: Callable[[], Any], enumerate_f
 
 
 _HELPERS: dict[str, Any] = {"extreme": _extreme, "keyed": _keyed, "index": _index, "array": _array,
-                            "by_index": _by_index, "fold": _fold, "unknown": _UNKNOWN}
+                            "by_index": _by_index, "fold": _fold, "unknown": _UNKNOWN, "call": _call, "out": _out}
