@@ -711,6 +711,18 @@ ADVERSARIAL = {
             box.v = noisy
             return isinstance(box.v, list)
         """, lambda x, z: True, [range(2)] * 3),
+    # an operator of the code's own type given the vector: it is a list there
+    "operator_of_own_type": ("""
+        class Boost:
+            def __add__(self, other):
+                return "list" if isinstance(other, list) else "other"
+            def __eq__(self, other):
+                return type(other) is list
+        def f(x, rng):
+            counts = [c + (i == x) for i, c in enumerate((2, 1, 1))]
+            noisy = [c + rng.integers(0, 2) for c in counts]
+            return (Boost() + noisy, Boost() == noisy, noisy.index(max(noisy)))
+        """, lambda x, z: ("list", True, _first_max([c + n for c, n in zip(_counts(x), z)])), [range(2)] * 3),
     # an element assigned (clipped at 0)
     "setitem_clip": ("""
         def f(x, rng):

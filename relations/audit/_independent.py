@@ -49,6 +49,7 @@ import ast
 import builtins
 import copy
 import math
+import operator
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -1811,6 +1812,22 @@ class _Escapes(ast.NodeTransformer):
     def visit_Assign(self, node: ast.Assign) -> Any:
         return self._stored(node, node.targets)
 
+    def _operator(self, node: ast.expr, op: ast.AST, left: ast.expr, right: ast.expr) -> Any:
+        # OPERATOR(LEFT, RIGHT) -> __rnm_binop("Name", LEFT, RIGHT): both evaluated in the same order
+        return ast.copy_location(ast.Call(func=ast.Name(id=_PREFIX + "binop", ctx=ast.Load()),
+                                          args=[ast.Constant(value=type(op).__name__), left, right], keywords=[]),
+                                 node)
+
+    def visit_BinOp(self, node: ast.BinOp) -> Any:
+        self.generic_visit(node)
+        return self._operator(node, node.op, node.left, node.right)
+
+    def visit_Compare(self, node: ast.Compare) -> Any:
+        self.generic_visit(node)
+        if len(node.ops) != 1 or isinstance(node.ops[0], (ast.Is, ast.IsNot)):  # a chain (left as written), or
+            return node  # identity (no code runs)
+        return self._operator(node, node.ops[0], node.left, node.comparators[0])
+
     def visit_AugAssign(self, node: ast.AugAssign) -> Any:
         return self._stored(node, [node.target])
 
@@ -1844,6 +1861,30 @@ def _call(fn: Any, *args: Any, **kwargs: Any) -> Any:
     if (args or kwargs) and not _keeps(fn) and (_holds_vector(args) or _holds_vector(tuple(kwargs.values()))):
         args, kwargs = _materialised(args), _materialised(kwargs)
     return fn(*args, **kwargs)
+
+
+_BINARY: dict[str, Callable[[Any, Any], Any]] = {
+    "Add": operator.add, "Sub": operator.sub, "Mult": operator.mul, "MatMult": operator.matmul,
+    "Div": operator.truediv, "FloorDiv": operator.floordiv, "Mod": operator.mod, "Pow": operator.pow,
+    "LShift": operator.lshift, "RShift": operator.rshift, "BitOr": operator.or_, "BitXor": operator.xor,
+    "BitAnd": operator.and_, "Eq": operator.eq, "NotEq": operator.ne, "Lt": operator.lt, "LtE": operator.le,
+    "Gt": operator.gt, "GtE": operator.ge, "In": lambda a, b: a in b, "NotIn": lambda a, b: a not in b}
+
+
+def _plain(value: Any) -> bool:
+    """Whether ``value``'s operators with a vector are the builtins' or numpy's (which hand it to the vector's
+    own), not code of the program's own that could look at what the vector is."""
+    import numpy as np
+
+    return (type(value) in (int, float, bool, complex, str, list, tuple, dict, type(None)) or isinstance(
+        value, IntVector) or type(value) is np.ndarray or isinstance(value, np.generic))
+
+
+def _binop(name: str, a: Any, b: Any) -> Any:
+    """``a OP b`` in the rest (:class:`_Escapes`): a vector meets code of the program's own as the real list."""
+    if (isinstance(a, IntVector) and not _plain(b)) or (isinstance(b, IntVector) and not _plain(a)):
+        a, b = _materialised(a), _materialised(b)
+    return _BINARY[name](a, b)
 
 
 def _out(value: Any) -> Any:
@@ -1947,4 +1988,5 @@ def _fold(vec: Any, best: Callable[[], Any], arg: Callable[[], Any], enumerate_f
 
 
 _HELPERS: dict[str, Any] = {"extreme": _extreme, "keyed": _keyed, "index": _index, "array": _array,
-                            "by_index": _by_index, "fold": _fold, "unknown": _UNKNOWN, "call": _call, "out": _out}
+                            "by_index": _by_index, "fold": _fold, "unknown": _UNKNOWN, "call": _call, "out": _out,
+                            "binop": _binop}
