@@ -723,6 +723,35 @@ ADVERSARIAL = {
             noisy = [c + rng.integers(0, 2) for c in counts]
             return (Boost() + noisy, Boost() == noisy, noisy.index(max(noisy)))
         """, lambda x, z: ("list", True, _first_max([c + n for c, n in zip(_counts(x), z)])), [range(2)] * 3),
+    # counts of a narrow numpy type wrap around (np.uint8(0) - 2 is 254): not integers' arithmetic
+    "uint8_counts": ("""
+        import numpy as np
+        def f(x, rng):
+            counts = np.array([2, 1, 0], dtype=np.uint8) + (np.arange(3) == x).astype(np.uint8)
+            noisy = [c - rng.integers(0, 3) for c in counts]
+            return int(np.argmax(noisy))
+        """, lambda x, z: _first_max([(c - n) % 256 for c, n in zip(_wrapped(x), z)]), [range(3)] * 3),
+    "uint8_scores": ("""
+        import numpy as np
+        def score(x, r):
+            return np.uint8((2, 1, 0)[r] + (r == x))
+        def f(x, rng):
+            return int(np.argmax([score(x, r) - rng.integers(0, 3) for r in range(3)]))
+        """, lambda x, z: _first_max([(c - n) % 256 for c, n in zip(_wrapped(x), z)]), [range(3)] * 3),
+    # an attribute of a module read before the list through the module's own __getattr__: read once
+    "module_getattr": ("""
+        import types
+        m = types.ModuleType("lazy")
+        m.calls = 0
+        def _ga(name):
+            m.calls += 1
+            return lambda v: (v.index(max(v)), m.calls)
+        m.__getattr__ = _ga
+        def f(x, rng):
+            m.calls = 0
+            counts = [c + (i == x) for i, c in enumerate((2, 1, 1))]
+            return m.pick([c + rng.integers(0, 3) for c in counts])
+        """, lambda x, z: (_first_max([c + n for c, n in zip(_counts(x), z)]), 1), [range(3)] * 3),
     # an element assigned (clipped at 0)
     "setitem_clip": ("""
         def f(x, rng):
@@ -733,6 +762,10 @@ ADVERSARIAL = {
             return noisy.index(max(noisy))
         """, lambda x, z: _first_max([max(c - n, 0) for c, n in zip(_counts(x), z)]), [range(3)] * 3),
 }
+
+
+def _wrapped(x):
+    return [c + (i == x) for i, c in enumerate((2, 1, 0))]
 
 
 def _running_gt(start, values):

@@ -211,6 +211,14 @@ def _refuse(replay: Any, why: str) -> Any:
     raise NotEnumerable(why)
 
 
+def _wide(v: Any) -> bool:
+    """An integer whose arithmetic with the draws is exact: Python's, or numpy's int64 (a narrower numpy
+    integer, ``uint8`` counts say, wraps around: ``np.uint8(0) - 2`` is 254)."""
+    import numpy as np
+
+    return type(v) is int or type(v) is np.int64
+
+
 def _live(c: Coordinate, replay: Any) -> None:
     if any(t.spent for t in c.tokens):
         _refuse(replay, "a vector of independent draws used again after an observation of draws it shares")
@@ -655,7 +663,7 @@ class _Site:
     fold: tuple | None = None
     statement: int = 0  # the statement's index in the function's body
     sized: bool = False  # a sized draw (its vector made by the generator), not a list built element by element
-    roots: tuple[str, ...] = ()  # names whose attributes the statement reads before the list: modules, when it runs
+    roots: tuple[tuple[str, ...], ...] = ()  # attributes the statement reads before the list (:func:`_module_chain`)
     compiled: dict = field(default_factory=dict)  # the rest's code, by the names bound (:func:`_rest_code`)
     #: ``E = A op1 D1 op2 N2 ...`` with calls of the code's own in ``A`` (:func:`_lead`): (A, ((op, N), ...))
     lead: tuple | None = None
@@ -698,7 +706,7 @@ def draw_site(gen: Any, frame: FrameType, ready: IntVector | None = None) -> Any
         return
     touched.add(site.statement)
     try:
-        if not all(isinstance(_value(own, r), ModuleType) for r in site.roots):
+        if not all(_module_chain(_value(own, r[0]), r[1:]) for r in site.roots):
             return  # an attribute of an object, read again by the rest: its code could run twice
     except KeyError:
         return
@@ -735,6 +743,16 @@ def draw_site(gen: Any, frame: FrameType, ready: IntVector | None = None) -> Any
     if site.fold is None:
         values[site.bound] = vector
     _continue(site, own, values)
+
+
+def _module_chain(value: Any, attrs: tuple[str, ...]) -> bool:
+    """Whether reading ``attrs`` one after the other from ``value`` runs no code: each read from a module (by its
+    exact type: a subclass may have properties) that holds it in its own dict (else its ``__getattr__`` runs)."""
+    for name in attrs:
+        if type(value) is not ModuleType or name not in value.__dict__:
+            return False
+        value = value.__dict__[name]
+    return True
 
 
 def _continue(site: _Site, own: FrameType, values: dict[str, Any]) -> None:
@@ -864,7 +882,7 @@ def _targets(target: ast.expr) -> tuple[str, ...] | None:
 
 
 def _comprehension_site(stmt: ast.stmt, span: tuple[Any, ...]
-                        ) -> tuple[ast.ListComp, ast.expr, tuple[str, ...], tuple[str, ...]] | None:
+                        ) -> tuple[ast.ListComp, ast.expr, tuple[str, ...], tuple[tuple[str, ...], ...]] | None:
     """The list comprehension of ``stmt`` whose element makes the draw at ``span``, when everything ``stmt``
     evaluates before it is a name, an attribute of one or a constant (evaluated again by the rest, harmlessly)."""
     for comp in ast.walk(stmt):
@@ -874,20 +892,20 @@ def _comprehension_site(stmt: ast.stmt, span: tuple[Any, ...]
         if gen.ifs or gen.is_async or not any(_span(c) == span for c in _draw_calls(comp.elt)):
             continue
         targets = _targets(gen.target)
-        roots: list[str] = []
+        roots: list[tuple[str, ...]] = []
         if targets is None or not _pure_before(stmt, comp, roots):
             return None
         return comp, comp.elt, targets, tuple(roots)
     return None
 
 
-def _sized_site(stmt: ast.stmt, span: tuple[Any, ...]) -> tuple[ast.Call, tuple[str, ...]] | None:
+def _sized_site(stmt: ast.stmt, span: tuple[Any, ...]) -> tuple[ast.Call, tuple[tuple[str, ...], ...]] | None:
     """The draw ``RNG.geometric(..., size=...)`` / ``RNG.integers(..., size=...)`` at ``span`` in ``stmt``, when
     everything ``stmt`` evaluates before it is a pure load."""
     for call in ast.walk(stmt):
         if (isinstance(call, ast.Call) and _span(call) == span and isinstance(call.func, ast.Attribute)
                 and call.func.attr in ("geometric", "integers") and any(k.arg == "size" for k in call.keywords)):
-            roots: list[str] = []
+            roots: list[tuple[str, ...]] = []
             return (call, tuple(roots)) if _pure_before(stmt, call, roots) else None
     return None
 
@@ -1152,10 +1170,10 @@ def _ordered(node: ast.AST) -> list[ast.AST] | None:
     return None
 
 
-def _pure_before(root: ast.AST, target: ast.AST, roots: list[str]) -> bool:
+def _pure_before(root: ast.AST, target: ast.AST, roots: list[tuple[str, ...]]) -> bool:
     """Whether everything ``root`` evaluates before ``target`` is a pure load (a name, an attribute of one, a
-    constant), through the shapes of :func:`_ordered`; the names whose attributes are read are added to ``roots``
-    (they must hold modules when it runs: an object's attribute may run its code)."""
+    constant), through the shapes of :func:`_ordered`; the attributes read are added to ``roots`` as chains
+    ``(NAME, ATTR, ...)`` (each must be read from a module's own dict when it runs: :func:`_module_chain`)."""
     if root is target:
         return True
     children = _ordered(root)
@@ -1167,9 +1185,11 @@ def _pure_before(root: ast.AST, target: ast.AST, roots: list[str]) -> bool:
         if not _pure_load(child):
             return False
         if isinstance(child, ast.Attribute):
+            chain: list[str] = []
             while isinstance(child, ast.Attribute):
+                chain.insert(0, child.attr)
                 child = child.value
-            roots.append(child.id)  # type: ignore[attr-defined]
+            roots.append((child.id, *chain))  # type: ignore[attr-defined]
     return False
 
 
@@ -1314,7 +1334,7 @@ def _rows(site: _Site, values: Any, start: int | None, loose: bool = False) -> l
     import numpy as np
 
     if type(values) is np.ndarray:
-        if values.ndim != 1 or values.dtype.kind not in "iu":
+        if values.ndim != 1 or values.dtype.kind not in "iu" or (not loose and values.dtype != np.int64):
             return None
         values = list(values) if loose else values.tolist()  # loose: numpy's scalars, as the iteration makes them
     if type(values) not in (list, tuple, range) or not (loose or all(_is_int(v) for v in values)):
@@ -1437,16 +1457,16 @@ def _coordinate(node: ast.expr, row: dict[str, Any], frame: FrameType, gen: Any,
 
     if isinstance(node, (ast.Constant, ast.Name)):
         v = _number(node, row, frame)
-        return Coordinate.point(int(v)) if _is_int(v) else None
+        return Coordinate.point(int(v)) if _wide(v) else None
     if isinstance(node, ast.Subscript):
         seq = _value(frame, node.value.id)  # type: ignore[attr-defined]
         i = _number(node.slice, row, frame)
         if type(seq) not in (list, tuple, np.ndarray) or not _is_int(i):  # by its exact type: a subclass's
             return None  # ``__getitem__`` is code of the program's own, run by the code once per element
-        if isinstance(seq, np.ndarray) and (seq.ndim != 1 or seq.dtype.kind not in "iu"):
+        if isinstance(seq, np.ndarray) and (seq.ndim != 1 or seq.dtype != np.int64):
             return None
         v = seq[int(i)]
-        return Coordinate.point(int(v)) if _is_int(v) else None
+        return Coordinate.point(int(v)) if _wide(v) else None
     if isinstance(node, ast.BinOp):
         a = _coordinate(node.left, row, frame, gen, depth)
         b = _coordinate(node.right, row, frame, gen, depth)
@@ -1575,7 +1595,7 @@ class _Pending:
     def _lead(self, head: Any, op: str, caller: FrameType) -> Any:
         site = self.site
         assert site.lead is not None
-        if self.done or caller is not self.inner or op != site.lead[1][0][0] or not _is_int(head):
+        if self.done or caller is not self.inner or op != site.lead[1][0][0] or not _wide(head):
             return self._misuse()
         self.done = True
         gen, own, inner = self.gen, self.own, self.inner
@@ -1664,7 +1684,7 @@ def _head(site: _Site, own: FrameType, values: dict[str, Any], row: dict[str, An
         out = fn(**{**values, **row})
     except Exception:
         out = None
-    if drew or not _is_int(out):
+    if drew or not _wide(out):
         _abandon("an element's score drew, raised or was not an integer")
     return out
 
