@@ -752,6 +752,24 @@ ADVERSARIAL = {
             counts = [c + (i == x) for i, c in enumerate((2, 1, 1))]
             return m.pick([c + rng.integers(0, 3) for c in counts])
         """, lambda x, z: (_first_max([c + n for c, n in zip(_counts(x), z)]), 1), [range(3)] * 3),
+    # a call with a keyword named as the route's own parameter, and a lambda handing the vector to a helper
+    "keyword_fn": ("""
+        def pick(v, fn=max):
+            return v.index(fn(v))
+        def f(x, rng):
+            counts = [c + (i == x) for i, c in enumerate((2, 1, 1))]
+            noisy = [c + rng.integers(0, 2) for c in counts]
+            return pick(noisy, fn=max)
+        """, lambda x, z: _first_max([c + n for c, n in zip(_counts(x), z)]), [range(2)] * 3),
+    "lambda_hands_it_over": ("""
+        def top(get):
+            v = get()
+            return v.index(max(v)) if isinstance(v, list) else -1
+        def f(x, rng):
+            counts = [c + (i == x) for i, c in enumerate((2, 1, 1))]
+            noisy = [c + rng.integers(0, 2) for c in counts]
+            return top(lambda: noisy)
+        """, lambda x, z: _first_max([c + n for c, n in zip(_counts(x), z)]), [range(2)] * 3),
     # an element assigned (clipped at 0)
     "setitem_clip": ("""
         def f(x, rng):

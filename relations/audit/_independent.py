@@ -1851,6 +1851,21 @@ class _Escapes(ast.NodeTransformer):
     def visit_AugAssign(self, node: ast.AugAssign) -> Any:
         return self._stored(node, [node.target])
 
+    def _returned(self, value: ast.expr) -> ast.expr:
+        return ast.copy_location(ast.Call(func=ast.Name(id=_PREFIX + "out", ctx=ast.Load()), args=[value],
+                                          keywords=[]), value)
+
+    def visit_Return(self, node: ast.Return) -> Any:  # a nested function's return reaches code that called it
+        self.generic_visit(node)
+        if node.value is not None:
+            node.value = self._returned(node.value)
+        return node
+
+    def visit_Lambda(self, node: ast.Lambda) -> Any:
+        self.generic_visit(node)
+        node.body = self._returned(node.body)
+        return node
+
     def visit_AnnAssign(self, node: ast.AnnAssign) -> Any:
         return self._stored(node, [node.target])
 
@@ -1876,7 +1891,7 @@ def _keeps(fn: Any) -> bool:
         type(fn).__module__ == "numpy"
 
 
-def _call(fn: Any, *args: Any, **kwargs: Any) -> Any:
+def _call(fn: Any, /, *args: Any, **kwargs: Any) -> Any:
     """A call of the rest (:class:`_Escapes`)."""
     if (args or kwargs) and not _keeps(fn) and (_holds_vector(args) or _holds_vector(tuple(kwargs.values()))):
         args, kwargs = _materialised(args), _materialised(kwargs)
