@@ -894,6 +894,32 @@ def test_an_array_has_no_index_method():
         enumerate_channel(f, [0, 1], max_paths=2000)
 
 
+def test_a_vector_of_draws_is_what_it_stands_for(monkeypatch):
+    """An array of draws made by a helper (no statement of the randomizer's own to continue) reaches the code as
+    it is: ``isinstance(v, np.ndarray)`` and ``v.__class__`` say what it stands for.  The path limit lowered so
+    that three draws are kept factorised, against the plain path tree."""
+    import numpy as np
+
+    from relations.audit import _generator, _independent
+
+    def noise(rng):
+        return rng.integers(0, 3, size=3)
+
+    def f(x, rng):
+        noisy = noise(rng)
+        return (isinstance(noisy, np.ndarray), noisy.__class__.__name__, int(np.argmax(noisy + (np.arange(3) == x))))
+
+    with iteration_maps.off():
+        plain = enumerate_channel(f, [0, 1])
+    monkeypatch.setattr(_generator, "MAX_PATHS", 8)
+    monkeypatch.setattr(_independent, "MAX_PATHS", 8)
+    used = iteration_maps.used
+    kept = enumerate_channel(f, [0, 1])
+    assert iteration_maps.used > used
+    assert _rows(kept) == _rows(plain)
+    assert all(y[1][0] == ("bool", True) and y[1][1] == "ndarray" for y in kept.outputs)
+
+
 def _two_sided(p: Fraction, z: int) -> Fraction:
     """P(G1 - G2 = z), G1, G2 geometric(p) on 1, 2, ...: p (1 - p)^|z| / (2 - p) (closed form)."""
     return p * (1 - p) ** abs(z) / (2 - p)

@@ -346,6 +346,12 @@ class IntVector:
     def __len__(self) -> int:
         return len(self.coords)
 
+    @property  # type: ignore[misc]
+    def __class__(self) -> type:  # what the code asks it is (isinstance, .__class__): what it stands for
+        import numpy as np
+
+        return np.ndarray if self.kind == "array" else list
+
     def __repr__(self) -> str:  # what the code prints, formats or stores is the real list of this path
         return repr(self.materialise())
 
