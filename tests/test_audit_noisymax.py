@@ -770,6 +770,16 @@ ADVERSARIAL = {
             noisy = [c + rng.integers(0, 2) for c in counts]
             return top(lambda: noisy)
         """, lambda x, z: _first_max([c + n for c, n in zip(_counts(x), z)]), [range(2)] * 3),
+    # a score that looks at the name of the code calling it (the comprehension's)
+    "score_reads_caller": ("""
+        import sys
+        import numpy as np
+        def score(x, r):
+            return (2, 1, 1)[r] + (r == x) + 3 * (r == 2 and sys._getframe(1).f_code.co_name == "<listcomp>")
+        def f(x, rng):
+            return int(np.argmax([score(x, r) + rng.integers(0, 3) for r in range(3)]))
+        """, lambda x, z: _first_max([c + n + 3 * (i == 2) for i, (c, n) in enumerate(zip(_counts(x), z))]),
+        [range(3)] * 3),
     # an element assigned (clipped at 0)
     "setitem_clip": ("""
         def f(x, rng):

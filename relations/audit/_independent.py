@@ -1719,7 +1719,9 @@ def _head_code(site: _Site, names: tuple[str, ...]) -> CodeType:
     body.append(ret)
     args = ast.arguments(posonlyargs=[], args=[ast.arg(arg=p) for p in params], vararg=None, kwonlyargs=[],
                          kw_defaults=[], kwarg=None, defaults=[])
-    fn = ast.FunctionDef(name=code.co_name, args=args, body=body, decorator_list=[], returns=None)
+    # named as the comprehension's own code, whose frame calls the scores in the code (a score that looks at its
+    # caller's name sees the same)
+    fn = ast.FunctionDef(name="<listcomp>", args=args, body=body, decorator_list=[], returns=None)
     ast.copy_location(fn, head)
     if sys.version_info >= (3, 12):  # pragma: no cover - the field exists from 3.12
         fn.type_params = []
