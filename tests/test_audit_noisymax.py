@@ -780,6 +780,20 @@ ADVERSARIAL = {
             return int(np.argmax([score(x, r) + rng.integers(0, 3) for r in range(3)]))
         """, lambda x, z: _first_max([c + n + 3 * (i == 2) for i, (c, n) in enumerate(zip(_counts(x), z))]),
         [range(3)] * 3),
+    # a helper that keeps what it is given (its uses not all proven): it is handed the real list
+    "helper_keeps_it": ("""
+        import numpy as np
+        KEPT = []
+        def report(v):
+            KEPT.append(v)
+            return int(np.argmax(v))
+        def f(x, rng):
+            KEPT.clear()
+            counts = [c + (i == x) for i, c in enumerate((2, 1, 1))]
+            noisy = [c + rng.integers(0, 2) for c in counts]
+            i = report(noisy)
+            return (i, type(KEPT[0]).__name__)
+        """, lambda x, z: (_first_max([c + n for c, n in zip(_counts(x), z)]), "list"), [range(2)] * 3),
     # an element assigned (clipped at 0)
     "setitem_clip": ("""
         def f(x, rng):
@@ -1035,6 +1049,15 @@ GEOMETRIC = {
                 if top is None or v > top:
                     top, at = v, i
             return at
+        """,
+    "helper": """
+        import numpy as np
+        def report(v):
+            return int(np.argmax(v)) if len(v) else -1
+        def f(x, rng):
+            counts = [c + (i == x) for i, c in enumerate((3, 2, 2, 1))]
+            noisy = [c + rng.geometric(0.5) - rng.geometric(0.5) for c in counts]
+            return report(noisy)
         """,
     "vectors": """
         import numpy as np

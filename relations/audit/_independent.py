@@ -1902,8 +1902,93 @@ def _keeps(fn: Any) -> bool:
 def _call(fn: Any, /, *args: Any, **kwargs: Any) -> Any:
     """A call of the rest (:class:`_Escapes`)."""
     if (args or kwargs) and not _keeps(fn) and (_holds_vector(args) or _holds_vector(tuple(kwargs.values()))):
-        args, kwargs = _materialised(args), _materialised(kwargs)
+        if kwargs or _holds_vector(tuple(a for a in args if not isinstance(a, IntVector))) or not _helper_keeps(
+                fn, tuple(i for i, a in enumerate(args) if isinstance(a, IntVector))):
+            args, kwargs = _materialised(args), _materialised(kwargs)
     return fn(*args, **kwargs)
+
+
+_HELPER_USES: dict[tuple[CodeType, tuple[int, ...]], tuple[str, ...] | None] = {}
+
+
+def _helper_keeps(fn: Any, positions: tuple[int, ...]) -> bool:
+    """Whether the function ``fn`` of the code's own may be handed vectors as its positional arguments at
+    ``positions``: proven from its source, each such parameter is only read as ``P[...]``, iterated, given alone
+    to the builtin ``len`` or to a function of the numpy module (``np.argmax(P)``), or asked ``P.argmax()``
+    (``argmin``, ``max``, ``min``), never stored, reassigned or seen by a nested function; the names ``len`` and
+    the modules are checked when it is called.  A vector behaves there as the list it stands for."""
+    import numpy as np
+
+    if type(fn) is not FunctionType:
+        return False
+    code = fn.__code__
+    key = (code, positions)
+    if key not in _HELPER_USES:
+        _HELPER_USES[key] = _helper_roots(code, positions)
+        if len(_HELPER_USES) > 1024:
+            _HELPER_USES.clear()
+            return False
+    roots = _HELPER_USES[key]
+    if roots is None:
+        return False
+    g = fn.__globals__
+    for r in roots:
+        if r == "len":
+            if "len" in g or (g.get("__builtins__") is not None and _builtins_of(g).get("len") is not builtins.len):
+                return False
+        elif g.get(r) is not np:
+            return False
+    return True
+
+
+def _builtins_of(g: dict) -> dict:
+    b = g.get("__builtins__")
+    return b if isinstance(b, dict) else vars(b)
+
+
+def _helper_roots(code: CodeType, positions: tuple[int, ...]) -> tuple[str, ...] | None:
+    """The names :func:`_helper_keeps` must check when it runs (``len``, the numpy modules' names), or ``None``
+    when the parameters at ``positions`` are used otherwise."""
+    import inspect
+
+    func = function_node(code)
+    if func is None or code.co_flags & (inspect.CO_VARARGS | inspect.CO_GENERATOR | inspect.CO_COROUTINE):
+        return None
+    if any(p >= code.co_argcount for p in positions) or code.co_posonlyargcount:
+        return None
+    params = {code.co_varnames[p] for p in positions}
+    if not _safe_rest(func.body) or params & set(code.co_cellvars):
+        return None
+    parents: dict[int, ast.AST] = {}
+    for node in ast.walk(func):
+        for child in ast.iter_child_nodes(node):
+            parents[id(child)] = node
+    roots: set[str] = set()
+    for node in ast.walk(func):
+        if not (isinstance(node, ast.Name) and node.id in params):
+            continue
+        if not isinstance(node.ctx, ast.Load):
+            return None
+        up = parents.get(id(node))
+        if isinstance(up, ast.Subscript) and up.value is node and isinstance(up.ctx, ast.Load):
+            continue
+        if isinstance(up, (ast.For, ast.comprehension)) and up.iter is node:
+            continue
+        if isinstance(up, ast.Call) and up.args == [node] and not up.keywords:
+            f = up.func
+            if isinstance(f, ast.Name) and f.id == "len":
+                roots.add("len")
+                continue
+            if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name):
+                roots.add(f.value.id)
+                continue
+            return None
+        if isinstance(up, ast.Attribute) and up.attr in ("argmax", "argmin", "max", "min"):
+            call = parents.get(id(up))
+            if isinstance(call, ast.Call) and call.func is up and not call.args and not call.keywords:
+                continue
+        return None
+    return tuple(sorted(roots))
 
 
 _BINARY: dict[str, Callable[[Any, Any], Any]] = {
