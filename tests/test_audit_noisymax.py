@@ -794,6 +794,16 @@ ADVERSARIAL = {
             i = report(noisy)
             return (i, type(KEPT[0]).__name__)
         """, lambda x, z: (_first_max([c + n for c, n in zip(_counts(x), z)]), "list"), [range(2)] * 3),
+    # a helper whose len is a local of its own (a default argument): not the builtin
+    "helper_local_len": ("""
+        import numpy as np
+        def report(v, len=lambda w: 10 * (type(w).__name__ == "list")):
+            return len(v) + int(np.argmax(v))
+        def f(x, rng):
+            counts = [c + (i == x) for i, c in enumerate((2, 1, 1))]
+            noisy = [c + rng.integers(0, 2) for c in counts]
+            return report(noisy)
+        """, lambda x, z: 10 + _first_max([c + n for c, n in zip(_counts(x), z)]), [range(2)] * 3),
     # an element assigned (clipped at 0)
     "setitem_clip": ("""
         def f(x, rng):

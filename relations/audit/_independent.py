@@ -1988,6 +1988,8 @@ def _helper_roots(code: CodeType, positions: tuple[int, ...]) -> tuple[str, ...]
             if isinstance(call, ast.Call) and call.func is up and not call.args and not call.keywords:
                 continue
         return None
+    if roots & {*code.co_varnames, *code.co_cellvars, *code.co_freevars}:
+        return None  # ``len`` or the module's name a local of the helper's: not the global checked when it runs
     return tuple(sorted(roots))
 
 
