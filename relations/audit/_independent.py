@@ -37,7 +37,10 @@ key=V.__getitem__)`` and ``key=lambda i: V[i]`` (and ``min``), ``V.index(max(V))
 ``np.max(V)`` (the value), ``np.array(V)``.  Reading one coordinate (``V[i]``, iteration) branches on its
 values, one path per value, and anything else reads them all; each observation *spends* the draws behind it,
 so that a vector that shares draws with an observed one is not used again as if independent (refused, and
-the whole input is enumerated draw by draw, as before).  The index of the largest is certified: each branch's
+the whole input is enumerated draw by draw, as before; a refusal voids the run even if the code catches it:
+:func:`settle`).  Elsewhere in the rest the vector is the list it stands for: calls, operators of the code's own
+types, stores and returns hand over the real list (:class:`_Escapes`), but for ``len``, numpy and a helper whose
+source proves it uses the list only so (:func:`_helper_keeps`).  The index of the largest is certified: each branch's
 weight is the probability of the event with every coordinate within its explored values, the rest (the
 geometrics' tails) is *confined* mass, which can only go to these same ``k`` branches, so that the outputs are
 known and the interval has both ends (:attr:`~relations.audit._exact.Enumerated.closed`).
