@@ -556,7 +556,268 @@ ADVERSARIAL = {
             except TypeError:
                 return -1
         """, lambda x, z: _first_max([c + n for c, n in zip(_counts(x), z)]) if x < 2 else -1, [range(3)] * 3),
+    # a score that changes what a later element's noise reads (a global list, a global name, a draw's bound):
+    # each element's noise is read after its own score ran, as the code reads it
+    "score_sets_later_noise": ("""
+        import numpy as np
+        BONUS = [0, 0, 0]
+        def score(x, r):
+            BONUS[r] = 5 * (r == x)
+            return (2, 1, 1)[r]
+        def f(x, rng):
+            BONUS[:] = [0, 0, 0]
+            return int(np.argmax([score(x, r) + rng.integers(0, 3) + BONUS[r] for r in range(3)]))
+        """, lambda x, z: _first_max([c + n + 5 * (i == x) for i, (c, n) in enumerate(zip(COUNTS, z))]),
+        [range(3)] * 3),
+    "score_sets_later_name": ("""
+        import numpy as np
+        B = 0
+        def score(x, r):
+            global B
+            B = 5 * (r == x)
+            return (2, 1, 1)[r]
+        def f(x, rng):
+            return int(np.argmax([score(x, r) + rng.integers(0, 3) + B for r in range(3)]))
+        """, lambda x, z: _first_max([c + n + 5 * (i == x) for i, (c, n) in enumerate(zip(COUNTS, z))]),
+        [range(3)] * 3),
+    "score_sets_later_bound": ("""
+        import numpy as np
+        HI = 1
+        def score(x, r):
+            global HI
+            HI = 3 if r == x else 1
+            return (2, 1, 1)[r]
+        def f(x, rng):
+            return int(np.argmax([score(x, r) + rng.integers(0, HI) for r in range(3)]))
+        """, lambda x, z: _first_max([c + (n if i == x else 0) for i, (c, n) in enumerate(zip(COUNTS, z))]),
+        [range(3)] * 3),
+    # a score that changes the next element iterated over, and a later one that changes it back: the elements
+    # are those the iteration meets, element after element
+    "score_changes_next_element": ("""
+        import numpy as np
+        RS = [0, 1, 2]
+        def score(x, r):
+            if r == 1:
+                RS[2] = 1
+            if r == 2:
+                RS[2] = 2
+            return (2, 1, 1)[r] + (r == x)
+        def f(x, rng):
+            RS[:] = [0, 1, 2]
+            return int(np.argmax([score(x, r) + rng.integers(0, 3) for r in RS]))
+        """, lambda x, z: _first_max([c + n for c, n in zip([*_counts(x)[:2], _counts(x)[1]], z)]), [range(3)] * 3),
+    # a score of the code's own type whose + inspects the draw (isinstance) and answers without using it
+    "score_object_isinstance": ("""
+        import numpy as np
+        class Score:
+            def __init__(self, v):
+                self.v = v
+            def __add__(self, other):
+                if not isinstance(other, (int, np.integer)):
+                    return -100
+                return self.v + int(other)
+        def f(x, rng):
+            return int(np.argmax([Score((2, 1, 1)[r] + (r == x)) + rng.integers(0, 3) for r in range(3)]))
+        """, lambda x, z: _first_max([c + n for c, n in zip(_counts(x), z)]), [range(3)] * 3),
+    # the same raising on what it does not know: the code does not raise
+    "score_object_type_raises": ("""
+        import numpy as np
+        class Score:
+            def __init__(self, v):
+                self.v = v
+            def __add__(self, other):
+                if not isinstance(other, (int, np.integer)):
+                    raise ValueError(other)
+                return self.v + int(other)
+        def f(x, rng):
+            return int(np.argmax([Score((2, 1, 1)[r] + (r == x)) + rng.integers(0, 3) for r in range(3)]))
+        """, lambda x, z: _first_max([c + n for c, n in zip(_counts(x), z)]), [range(3)] * 3),
+    # a refusal of the vector (a second observation, a method it does not keep) caught by the code's own
+    # ``except Exception``: the run is void, never answered with the code's fallback
+    "refusal_caught_observation": ("""
+        import numpy as np
+        def f(x, rng):
+            counts = [c + (i == x) for i, c in enumerate((2, 1, 1))]
+            noisy = [c + rng.integers(0, 3) for c in counts]
+            a = int(np.argmax(noisy))
+            try:
+                b = int(np.argmin(noisy))
+            except Exception:
+                b = -1
+            return (a, b)
+        """, lambda x, z: (_first_max(v := [c + n for c, n in zip(_counts(x), z)]), _first_min(v)), [range(3)] * 3),
+    "refusal_caught_method": ("""
+        def f(x, rng):
+            counts = [c + (i == x) for i, c in enumerate((2, 1, 1))]
+            noisy = [c + rng.integers(0, 3) for c in counts]
+            try:
+                noisy.sort()
+            except Exception:
+                pass
+            return noisy[0]
+        """, lambda x, z: min(c + n for c, n in zip(_counts(x), z)), [range(3)] * 3),
+    # a list of the code's own type whose [] counts its reads: each read made once, as the code makes it
+    "list_subclass_getitem": ("""
+        import numpy as np
+        class Counting(list):
+            reads = 0
+            def __getitem__(self, i):
+                Counting.reads += 1
+                return list.__getitem__(self, i) + 10 * (Counting.reads == 2)
+        def f(x, rng):
+            Counting.reads = 0
+            counts = Counting([c + (i == x) for i, c in enumerate((2, 1, 1))])
+            noisy = [counts[i] + rng.integers(0, 3) for i in range(3)]
+            return int(np.argmax(noisy))
+        """, lambda x, z: _first_max([c + n + 10 * (i == 1) for i, (c, n) in enumerate(zip(_counts(x), z))]),
+        [range(3)] * 3),
+    # the vector handed to code that looks at what it is (isinstance, type, str, json): it is a list there
+    "helper_isinstance": ("""
+        def top(v):
+            if isinstance(v, list):
+                return v.index(max(v))
+            return -1
+        def f(x, rng):
+            counts = [c + (i == x) for i, c in enumerate((2, 1, 1))]
+            noisy = [c + rng.integers(0, 2) for c in counts]
+            return top(noisy)
+        """, lambda x, z: _first_max([c + n for c, n in zip(_counts(x), z)]), [range(2)] * 3),
+    "type_name": ("""
+        def f(x, rng):
+            counts = [c + (i == x) for i, c in enumerate((2, 1, 1))]
+            noisy = [c + rng.integers(0, 2) for c in counts]
+            return (type(noisy).__name__, noisy.index(max(noisy)))
+        """, lambda x, z: ("list", _first_max([c + n for c, n in zip(_counts(x), z)])), [range(2)] * 3),
+    "str_and_format": ("""
+        def f(x, rng):
+            counts = [c + (i == x) for i, c in enumerate((2, 1, 1))]
+            noisy = [c + rng.integers(0, 2) for c in counts]
+            return (str(noisy), f"{noisy}", "%s" % (noisy,))
+        """, lambda x, z: (str([c + n for c, n in zip(_counts(x), z)]),) * 3, [range(2)] * 3),
+    "json_dumps": ("""
+        import json
+        def f(x, rng):
+            counts = [c + (i == x) for i, c in enumerate((2, 1, 1))]
+            noisy = [int(c + rng.integers(0, 2)) for c in counts]
+            return json.dumps(noisy)
+        """, lambda x, z: str([c + n for c, n in zip(_counts(x), z)]), [range(2)] * 3),
+    "kept_in_an_object": ("""
+        class Box:
+            pass
+        def f(x, rng):
+            counts = [c + (i == x) for i, c in enumerate((2, 1, 1))]
+            noisy = [c + rng.integers(0, 2) for c in counts]
+            box = Box()
+            box.v = noisy
+            return isinstance(box.v, list)
+        """, lambda x, z: True, [range(2)] * 3),
+    # an operator of the code's own type given the vector: it is a list there
+    "operator_of_own_type": ("""
+        class Boost:
+            def __add__(self, other):
+                return "list" if isinstance(other, list) else "other"
+            def __eq__(self, other):
+                return type(other) is list
+        def f(x, rng):
+            counts = [c + (i == x) for i, c in enumerate((2, 1, 1))]
+            noisy = [c + rng.integers(0, 2) for c in counts]
+            return (Boost() + noisy, Boost() == noisy, noisy.index(max(noisy)))
+        """, lambda x, z: ("list", True, _first_max([c + n for c, n in zip(_counts(x), z)])), [range(2)] * 3),
+    # counts of a narrow numpy type wrap around (np.uint8(0) - 2 is 254): not integers' arithmetic
+    "uint8_counts": ("""
+        import numpy as np
+        def f(x, rng):
+            counts = np.array([2, 1, 0], dtype=np.uint8) + (np.arange(3) == x).astype(np.uint8)
+            noisy = [c - rng.integers(0, 3) for c in counts]
+            return int(np.argmax(noisy))
+        """, lambda x, z: _first_max([(c - n) % 256 for c, n in zip(_wrapped(x), z)]), [range(3)] * 3),
+    "uint8_scores": ("""
+        import numpy as np
+        def score(x, r):
+            return np.uint8((2, 1, 0)[r] + (r == x))
+        def f(x, rng):
+            return int(np.argmax([score(x, r) - rng.integers(0, 3) for r in range(3)]))
+        """, lambda x, z: _first_max([(c - n) % 256 for c, n in zip(_wrapped(x), z)]), [range(3)] * 3),
+    # an attribute of a module read before the list through the module's own __getattr__: read once
+    "module_getattr": ("""
+        import types
+        m = types.ModuleType("lazy")
+        m.calls = 0
+        def _ga(name):
+            m.calls += 1
+            return lambda v: (v.index(max(v)), m.calls)
+        m.__getattr__ = _ga
+        def f(x, rng):
+            m.calls = 0
+            counts = [c + (i == x) for i, c in enumerate((2, 1, 1))]
+            return m.pick([c + rng.integers(0, 3) for c in counts])
+        """, lambda x, z: (_first_max([c + n for c, n in zip(_counts(x), z)]), 1), [range(3)] * 3),
+    # a call with a keyword named as the route's own parameter, and a lambda handing the vector to a helper
+    "keyword_fn": ("""
+        def pick(v, fn=max):
+            return v.index(fn(v))
+        def f(x, rng):
+            counts = [c + (i == x) for i, c in enumerate((2, 1, 1))]
+            noisy = [c + rng.integers(0, 2) for c in counts]
+            return pick(noisy, fn=max)
+        """, lambda x, z: _first_max([c + n for c, n in zip(_counts(x), z)]), [range(2)] * 3),
+    "lambda_hands_it_over": ("""
+        def top(get):
+            v = get()
+            return v.index(max(v)) if isinstance(v, list) else -1
+        def f(x, rng):
+            counts = [c + (i == x) for i, c in enumerate((2, 1, 1))]
+            noisy = [c + rng.integers(0, 2) for c in counts]
+            return top(lambda: noisy)
+        """, lambda x, z: _first_max([c + n for c, n in zip(_counts(x), z)]), [range(2)] * 3),
+    # a score that looks at the name of the code calling it (the comprehension's)
+    "score_reads_caller": ("""
+        import sys
+        import numpy as np
+        def score(x, r):
+            return (2, 1, 1)[r] + (r == x) + 3 * (r == 2 and sys._getframe(1).f_code.co_name == "<listcomp>")
+        def f(x, rng):
+            return int(np.argmax([score(x, r) + rng.integers(0, 3) for r in range(3)]))
+        """, lambda x, z: _first_max([c + n + 3 * (i == 2) for i, (c, n) in enumerate(zip(_counts(x), z))]),
+        [range(3)] * 3),
+    # a helper that keeps what it is given (its uses not all proven): it is handed the real list
+    "helper_keeps_it": ("""
+        import numpy as np
+        KEPT = []
+        def report(v):
+            KEPT.append(v)
+            return int(np.argmax(v))
+        def f(x, rng):
+            KEPT.clear()
+            counts = [c + (i == x) for i, c in enumerate((2, 1, 1))]
+            noisy = [c + rng.integers(0, 2) for c in counts]
+            i = report(noisy)
+            return (i, type(KEPT[0]).__name__)
+        """, lambda x, z: (_first_max([c + n for c, n in zip(_counts(x), z)]), "list"), [range(2)] * 3),
+    # a helper whose len is a local of its own (a default argument): not the builtin
+    "helper_local_len": ("""
+        import numpy as np
+        def report(v, len=lambda w: 10 * (type(w).__name__ == "list")):
+            return len(v) + int(np.argmax(v))
+        def f(x, rng):
+            counts = [c + (i == x) for i, c in enumerate((2, 1, 1))]
+            noisy = [c + rng.integers(0, 2) for c in counts]
+            return report(noisy)
+        """, lambda x, z: 10 + _first_max([c + n for c, n in zip(_counts(x), z)]), [range(2)] * 3),
+    # an element assigned (clipped at 0)
+    "setitem_clip": ("""
+        def f(x, rng):
+            counts = [c + (i == x) for i, c in enumerate((2, 1, 1))]
+            noisy = [c - rng.integers(0, 3) for c in counts]
+            for i in range(3):
+                noisy[i] = max(noisy[i], 0)
+            return noisy.index(max(noisy))
+        """, lambda x, z: _first_max([max(c - n, 0) for c, n in zip(_counts(x), z)]), [range(3)] * 3),
 }
+
+
+def _wrapped(x):
+    return [c + (i == x) for i, c in enumerate((2, 1, 0))]
 
 
 def _running_gt(start, values):
@@ -596,7 +857,8 @@ def test_unproven_shapes_keep_the_exact_channel(tmp_path, case):
 
 
 @pytest.mark.parametrize("case", ["score_counted", "score_draws", "score_draws_module", "score_mutates_iterable",
-                                  "score_object_add", "score_float"])
+                                  "score_object_add", "score_float", "score_sets_later_noise",
+                                  "score_sets_later_bound", "score_changes_next_element"])
 def test_a_placeholder_is_answered_for_scores_by_calls(tmp_path, case, monkeypatch):
     """The adversarial scores above do reach the placeholder (so that their checks test it)."""
     from relations.audit import _independent
@@ -653,6 +915,43 @@ def test_a_factorised_vector_returned_is_never_one_output():
 
     with pytest.raises(NotEnumerable):
         enumerate_channel(f, [0, 1], max_paths=2000)
+
+
+def test_an_array_has_no_index_method():
+    """``V.index(max(V))`` on an array of draws raises as numpy's arrays do, never answers the index."""
+
+    def f(x, rng):
+        noisy = rng.integers(0, 3, size=13)
+        return noisy.index(max(noisy))
+
+    with pytest.raises((AttributeError, NotEnumerable)):
+        enumerate_channel(f, [0, 1], max_paths=2000)
+
+
+def test_a_vector_of_draws_is_what_it_stands_for(monkeypatch):
+    """An array of draws made by a helper (no statement of the randomizer's own to continue) reaches the code as
+    it is: ``isinstance(v, np.ndarray)`` and ``v.__class__`` say what it stands for.  The path limit lowered so
+    that three draws are kept factorised, against the plain path tree."""
+    import numpy as np
+
+    from relations.audit import _generator, _independent
+
+    def noise(rng):
+        return rng.integers(0, 3, size=3)
+
+    def f(x, rng):
+        noisy = noise(rng)
+        return (isinstance(noisy, np.ndarray), noisy.__class__.__name__, int(np.argmax(noisy + (np.arange(3) == x))))
+
+    with iteration_maps.off():
+        plain = enumerate_channel(f, [0, 1])
+    monkeypatch.setattr(_generator, "MAX_PATHS", 8)
+    monkeypatch.setattr(_independent, "MAX_PATHS", 8)
+    used = iteration_maps.used
+    kept = enumerate_channel(f, [0, 1])
+    assert iteration_maps.used > used
+    assert _rows(kept) == _rows(plain)
+    assert all(y[1][0] == ("bool", True) and y[1][1] == "ndarray" for y in kept.outputs)
 
 
 def _two_sided(p: Fraction, z: int) -> Fraction:
@@ -760,6 +1059,15 @@ GEOMETRIC = {
                 if top is None or v > top:
                     top, at = v, i
             return at
+        """,
+    "helper": """
+        import numpy as np
+        def report(v):
+            return int(np.argmax(v)) if len(v) else -1
+        def f(x, rng):
+            counts = [c + (i == x) for i, c in enumerate((3, 2, 2, 1))]
+            noisy = [c + rng.geometric(0.5) - rng.geometric(0.5) for c in counts]
+            return report(noisy)
         """,
     "vectors": """
         import numpy as np

@@ -30,6 +30,7 @@ from relations.audit._enumerate import (
     next_depth,
 )
 from relations.audit._generator import EnumeratingGenerator
+from relations.audit._independent import settle
 from relations.audit._intercept import HiddenEntropy, intercepted_globals
 from relations.audit._iteration import Returned, iteration_maps
 from relations.audit._outputs import output_key, output_label
@@ -298,9 +299,11 @@ def _run(fn: Callable[..., Any], x: Any, pass_rng: bool, replay: Replay, current
     except HiddenEntropy:
         raise
     except Exception:
+        settle(gen)  # a placeholder or a refused vector of noisy draws left behind: the run is void
         if current.blocked:
             raise HiddenEntropy(current.blocked) from None
         raise
+    settle(gen)
     if current.blocked:
         raise HiddenEntropy(current.blocked)
     return value

@@ -37,7 +37,10 @@ key=V.__getitem__)`` and ``key=lambda i: V[i]`` (and ``min``), ``V.index(max(V))
 ``np.max(V)`` (the value), ``np.array(V)``.  Reading one coordinate (``V[i]``, iteration) branches on its
 values, one path per value, and anything else reads them all; each observation *spends* the draws behind it,
 so that a vector that shares draws with an observed one is not used again as if independent (refused, and
-the whole input is enumerated draw by draw, as before).  The index of the largest is certified: each branch's
+the whole input is enumerated draw by draw, as before; a refusal voids the run even if the code catches it:
+:func:`settle`).  Elsewhere in the rest the vector is the list it stands for: calls, operators of the code's own
+types, stores and returns hand over the real list (:class:`_Escapes`), but for ``len``, numpy and a helper whose
+source proves it uses the list only so (:func:`_helper_keeps`).  The index of the largest is certified: each branch's
 weight is the probability of the event with every coordinate within its explored values, the rest (the
 geometrics' tails) is *confined* mass, which can only go to these same ``k`` branches, so that the outputs are
 known and the interval has both ends (:attr:`~relations.audit._exact.Enumerated.closed`).
@@ -49,6 +52,7 @@ import ast
 import builtins
 import copy
 import math
+import operator
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -60,7 +64,7 @@ from relations.audit._enumerate import MAX_DEPTH, MAX_PATHS, NotEnumerable, Repl
 from relations.audit._iteration import Returned, called_by_enumerator, frame_position, iteration_maps
 from relations.audit._source import function_node
 
-__all__ = ["Coordinate", "IntVector", "draw_site", "extreme_index", "independent_draws", "CONTINUATIONS"]
+__all__ = ["Coordinate", "IntVector", "draw_site", "extreme_index", "independent_draws", "settle", "CONTINUATIONS"]
 
 #: Rests of functions running (:func:`draw_site`): while one runs, the frames between the draw and the
 #: randomizer's call are not the code's own, so no state is recorded (:func:`~relations.audit._states.snapshot`).
@@ -202,9 +206,25 @@ def _is_int(v: Any) -> bool:
     return (type(v) is int) or (isinstance(v, np.integer) and not isinstance(v, np.bool_))
 
 
-def _live(c: Coordinate) -> None:
+def _refuse(replay: Any, why: str) -> Any:
+    """A vector of independent draws cannot do what the code asks: :class:`NotEnumerable`, and the run is void
+    whether or not the code catches it (an ``except Exception`` of its own must not answer for the draws):
+    :func:`settle` ends it at its end."""
+    replay.__dict__["_rnm_refused"] = why
+    raise NotEnumerable(why)
+
+
+def _wide(v: Any) -> bool:
+    """An integer whose arithmetic with the draws is exact: Python's, or numpy's int64 (a narrower numpy
+    integer, ``uint8`` counts say, wraps around: ``np.uint8(0) - 2`` is 254)."""
+    import numpy as np
+
+    return type(v) is int or type(v) is np.int64
+
+
+def _live(c: Coordinate, replay: Any) -> None:
     if any(t.spent for t in c.tokens):
-        raise NotEnumerable("a vector of independent draws used again after an observation of draws it shares")
+        _refuse(replay, "a vector of independent draws used again after an observation of draws it shares")
 
 
 def _disjoint(coords: Sequence[Coordinate]) -> bool:
@@ -329,8 +349,35 @@ class IntVector:
     def __len__(self) -> int:
         return len(self.coords)
 
-    def __repr__(self) -> str:
-        return f"IntVector({len(self)} independent coordinates, {self.kind})"
+    @property  # type: ignore[misc]
+    def __class__(self) -> type:  # what the code asks it is (isinstance, .__class__): what it stands for
+        import numpy as np
+
+        return np.ndarray if self.kind == "array" else list
+
+    def __repr__(self) -> str:  # what the code prints, formats or stores is the real list of this path
+        return repr(self.materialise())
+
+    def __str__(self) -> str:
+        return str(self.materialise())
+
+    def __format__(self, spec: str) -> str:
+        return format(self.materialise(), spec)
+
+    def __copy__(self) -> Any:
+        return copy.copy(self.materialise())
+
+    def __deepcopy__(self, memo: Any) -> Any:
+        return copy.deepcopy(self.materialise(), memo)
+
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        return self.materialise().__reduce_ex__(protocol)
+
+    def __setitem__(self, i: Any, v: Any) -> None:
+        self._fallback("assigning an element")
+
+    def __delitem__(self, i: Any) -> None:
+        self._fallback("deleting an element")
 
     # -- arithmetic (numpy arrays only: on a list, + and * concatenate) ---------------------------------------
     def _operand(self, other: Any) -> list[Coordinate] | None:
@@ -341,7 +388,7 @@ class IntVector:
             return other.coords if len(other) == n else None
         if _is_int(other):
             return [Coordinate.point(int(other))] * n
-        if isinstance(other, (list, tuple, np.ndarray)) and np.ndim(other) == 1 and len(other) == n:
+        if type(other) in (list, tuple, np.ndarray) and np.ndim(other) == 1 and len(other) == n:
             values = other.tolist() if isinstance(other, np.ndarray) else list(other)
             if all(_is_int(v) for v in values) and (not isinstance(other, np.ndarray) or other.dtype.kind in "iu"):
                 return [Coordinate.point(int(v)) for v in values]
@@ -356,12 +403,15 @@ class IntVector:
             return _OPS_NUMPY[op](other, real) if reverse else _OPS_NUMPY[op](real, other)
         mine = self.coords
         for c in (*mine, *theirs):
-            _live(c)
+            _live(c, self.replay)
         pairs = [(b, a) if reverse else (a, b) for a, b in zip(mine, theirs)]
         if any(a.tokens & b.tokens for a, b in pairs):  # the same draws on both sides (``g - g``)
             real = self.materialise()
             return _OPS_NUMPY[op](other, real) if reverse else _OPS_NUMPY[op](real, other)
-        coords = [_combine(a, b, op) for a, b in pairs]
+        try:
+            coords = [_combine(a, b, op) for a, b in pairs]
+        except NotEnumerable as e:
+            return _refuse(self.replay, str(e))
         if not _disjoint(coords):  # two coordinates sharing draws: not independent
             real = self.materialise()
             return _OPS_NUMPY[op](other, real) if reverse else _OPS_NUMPY[op](real, other)
@@ -383,7 +433,7 @@ class IntVector:
         if self.kind != "array":
             return self._fallback("negating a list")
         for c in self.coords:
-            _live(c)
+            _live(c, self.replay)
         return IntVector(self.replay, [_mapped(c, lambda v: -v, "neg") for c in self.coords], "array")
 
     def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:
@@ -442,7 +492,7 @@ class IntVector:
     # -- observations -------------------------------------------------------------------------------------------
     def _spend(self, coords: Sequence[Coordinate]) -> None:
         for c in coords:
-            _live(c)
+            _live(c, self.replay)
         for c in coords:
             for t in c.tokens:
                 t.spent = True
@@ -454,9 +504,9 @@ class IntVector:
         if asked in self._observed:
             return self._observed[asked]
         if self._observed:
-            raise NotEnumerable("two different observations of one vector of independent draws")
+            _refuse(self.replay, "two different observations of one vector of independent draws")
         if not _disjoint(self.coords):
-            raise NotEnumerable("a vector whose coordinates share draws")
+            _refuse(self.replay, "a vector whose coordinates share draws")
         self._spend(self.coords)
         weights, slack, radius = extreme_index(self.coords, largest)
         choice = _choose(self.replay, weights, slack, radius)
@@ -469,9 +519,9 @@ class IntVector:
         if asked in self._observed:
             return self._observed[asked]
         if self._observed:
-            raise NotEnumerable("two different observations of one vector of independent draws")
+            _refuse(self.replay, "two different observations of one vector of independent draws")
         if not _disjoint(self.coords):
-            raise NotEnumerable("a vector whose coordinates share draws")
+            _refuse(self.replay, "a vector whose coordinates share draws")
         self._spend(self.coords)
         values, weights, radius = _largest_value(self.coords, largest)
         slack = 1 - sum(weights)
@@ -489,7 +539,7 @@ class IntVector:
         if len(c.dist) == 1 and not c.tail and not c.tokens:
             return next(iter(c.dist))
         if self._observed:
-            raise NotEnumerable("reading a coordinate of a vector of independent draws after an observation of all")
+            _refuse(self.replay, "reading a coordinate of a vector of independent draws after an observation of all")
         self._spend([c])
         values = sorted(c.dist)
         weights = [c.dist[v] for v in values] + ([c.tail] if c.tail else [])
@@ -528,8 +578,8 @@ class IntVector:
         return values if dtype is None else values.astype(dtype)
 
     def _fallback(self, doing: str) -> Any:
-        raise NotEnumerable(f"{doing} of a vector of independent draws (kept factorised only for the index of the "
-                            "largest or smallest, the largest value and reading coordinates)")
+        return _refuse(self.replay, f"{doing} of a vector of independent draws (kept factorised only for the index "
+                       "of the largest or smallest, the largest value and reading coordinates)")
 
     def __getattr__(self, name: str) -> Any:
         if name.startswith("__"):
@@ -563,13 +613,19 @@ _OPS_NUMPY = _ops_numpy()
 
 
 def _materialised(value: Any) -> Any:
-    """``value`` with every :class:`IntVector` in it (also in lists, tuples and dicts) made real."""
+    """``value`` with every :class:`IntVector` in it (also in lists, tuples and dicts, by their exact types) made
+    real: a list or a dict in place (the code may hold it and change it), a tuple copied."""
     if isinstance(value, IntVector):
         return value.materialise()
-    if isinstance(value, (list, tuple)) and any(isinstance(v, (IntVector, list, tuple, dict)) for v in value):
-        return type(value)(_materialised(v) for v in value)
-    if isinstance(value, dict):
-        return {k: _materialised(v) for k, v in value.items()}
+    if not _holds_vector(value):
+        return value
+    if type(value) is tuple:
+        return tuple(_materialised(v) for v in value)
+    if type(value) is list:
+        value[:] = [_materialised(v) for v in value]
+    elif type(value) is dict:
+        for k, v in value.items():
+            value[k] = _materialised(v)
     return value
 
 
@@ -616,7 +672,7 @@ class _Site:
     fold: tuple | None = None
     statement: int = 0  # the statement's index in the function's body
     sized: bool = False  # a sized draw (its vector made by the generator), not a list built element by element
-    roots: tuple[str, ...] = ()  # names whose attributes the statement reads before the list: modules, when it runs
+    roots: tuple[tuple[str, ...], ...] = ()  # attributes the statement reads before the list (:func:`_module_chain`)
     compiled: dict = field(default_factory=dict)  # the rest's code, by the names bound (:func:`_rest_code`)
     #: ``E = A op1 D1 op2 N2 ...`` with calls of the code's own in ``A`` (:func:`_lead`): (A, ((op, N), ...))
     lead: tuple | None = None
@@ -632,6 +688,9 @@ def draw_site(gen: Any, frame: FrameType, ready: IntVector | None = None) -> Any
     returns (:class:`~relations.audit._iteration.Returned`); otherwise nothing happens."""
     if gen.__dict__.get("_pending_misused"):  # a placeholder was used as no number is: this run is void
         _abandon("a placeholder draw of a noisy element was used otherwise")
+    pending = gen.__dict__.get("_pending")
+    if pending is not None and not pending.done:  # the code drew again before its score took the placeholder
+        _abandon("a placeholder draw of a noisy element was not handed the element's score")
     key = (id(frame.f_code), frame.f_lasti)  # by identity: equal code objects of two files are two sites
     known = _SITES.get(key)
     if known is not None and known[0] is frame.f_code:
@@ -656,7 +715,7 @@ def draw_site(gen: Any, frame: FrameType, ready: IntVector | None = None) -> Any
         return
     touched.add(site.statement)
     try:
-        if not all(isinstance(_value(own, r), ModuleType) for r in site.roots):
+        if not all(_module_chain(_value(own, r[0]), r[1:]) for r in site.roots):
             return  # an attribute of an object, read again by the rest: its code could run twice
     except KeyError:
         return
@@ -664,7 +723,10 @@ def draw_site(gen: Any, frame: FrameType, ready: IntVector | None = None) -> Any
         rows = _iterated(site, frame, loose=True) if ready is None else None
         # two elements at least: a placeholder misused where the code catches the error is still caught, at
         # the next element's draw (_Pending)
-        return _Pending(site, frame, own, gen) if rows is not None and len(rows) >= 2 else None
+        if rows is None or len(rows) < 2:
+            return None
+        pending = gen.__dict__["_pending"] = _Pending(site, frame, own, gen)  # checked at the run's end (settle)
+        return pending
     if ready is not None:  # a sized draw: its vector, made by the generator
         if not site.sized:
             return
@@ -690,6 +752,16 @@ def draw_site(gen: Any, frame: FrameType, ready: IntVector | None = None) -> Any
     if site.fold is None:
         values[site.bound] = vector
     _continue(site, own, values)
+
+
+def _module_chain(value: Any, attrs: tuple[str, ...]) -> bool:
+    """Whether reading ``attrs`` one after the other from ``value`` runs no code: each read from a module (by its
+    exact type: a subclass may have properties) that holds it in its own dict (else its ``__getattr__`` runs)."""
+    for name in attrs:
+        if type(value) is not ModuleType or name not in value.__dict__:
+            return False
+        value = value.__dict__[name]
+    return True
 
 
 def _continue(site: _Site, own: FrameType, values: dict[str, Any]) -> None:
@@ -819,7 +891,7 @@ def _targets(target: ast.expr) -> tuple[str, ...] | None:
 
 
 def _comprehension_site(stmt: ast.stmt, span: tuple[Any, ...]
-                        ) -> tuple[ast.ListComp, ast.expr, tuple[str, ...], tuple[str, ...]] | None:
+                        ) -> tuple[ast.ListComp, ast.expr, tuple[str, ...], tuple[tuple[str, ...], ...]] | None:
     """The list comprehension of ``stmt`` whose element makes the draw at ``span``, when everything ``stmt``
     evaluates before it is a name, an attribute of one or a constant (evaluated again by the rest, harmlessly)."""
     for comp in ast.walk(stmt):
@@ -829,20 +901,20 @@ def _comprehension_site(stmt: ast.stmt, span: tuple[Any, ...]
         if gen.ifs or gen.is_async or not any(_span(c) == span for c in _draw_calls(comp.elt)):
             continue
         targets = _targets(gen.target)
-        roots: list[str] = []
+        roots: list[tuple[str, ...]] = []
         if targets is None or not _pure_before(stmt, comp, roots):
             return None
         return comp, comp.elt, targets, tuple(roots)
     return None
 
 
-def _sized_site(stmt: ast.stmt, span: tuple[Any, ...]) -> tuple[ast.Call, tuple[str, ...]] | None:
+def _sized_site(stmt: ast.stmt, span: tuple[Any, ...]) -> tuple[ast.Call, tuple[tuple[str, ...], ...]] | None:
     """The draw ``RNG.geometric(..., size=...)`` / ``RNG.integers(..., size=...)`` at ``span`` in ``stmt``, when
     everything ``stmt`` evaluates before it is a pure load."""
     for call in ast.walk(stmt):
         if (isinstance(call, ast.Call) and _span(call) == span and isinstance(call.func, ast.Attribute)
                 and call.func.attr in ("geometric", "integers") and any(k.arg == "size" for k in call.keywords)):
-            roots: list[str] = []
+            roots: list[tuple[str, ...]] = []
             return (call, tuple(roots)) if _pure_before(stmt, call, roots) else None
     return None
 
@@ -917,7 +989,7 @@ def _running(replay: Any, coords: Sequence[Coordinate], keys: Sequence[Any], b0:
     if not _disjoint(coords):
         return _UNKNOWN
     for c in coords:
-        _live(c)
+        _live(c, replay)
     order = list(coords) if strict else list(coords)[::-1]  # ``>=``: the last of the largest
     keys = list(keys) if strict else list(keys)[::-1]
     if start is not None:  # the initial value goes first (strict: it keeps ties) or last (``>=``: it loses them)
@@ -1107,10 +1179,10 @@ def _ordered(node: ast.AST) -> list[ast.AST] | None:
     return None
 
 
-def _pure_before(root: ast.AST, target: ast.AST, roots: list[str]) -> bool:
+def _pure_before(root: ast.AST, target: ast.AST, roots: list[tuple[str, ...]]) -> bool:
     """Whether everything ``root`` evaluates before ``target`` is a pure load (a name, an attribute of one, a
-    constant), through the shapes of :func:`_ordered`; the names whose attributes are read are added to ``roots``
-    (they must hold modules when it runs: an object's attribute may run its code)."""
+    constant), through the shapes of :func:`_ordered`; the attributes read are added to ``roots`` as chains
+    ``(NAME, ATTR, ...)`` (each must be read from a module's own dict when it runs: :func:`_module_chain`)."""
     if root is target:
         return True
     children = _ordered(root)
@@ -1122,9 +1194,11 @@ def _pure_before(root: ast.AST, target: ast.AST, roots: list[str]) -> bool:
         if not _pure_load(child):
             return False
         if isinstance(child, ast.Attribute):
+            chain: list[str] = []
             while isinstance(child, ast.Attribute):
+                chain.insert(0, child.attr)
                 child = child.value
-            roots.append(child.id)  # type: ignore[attr-defined]
+            roots.append((child.id, *chain))  # type: ignore[attr-defined]
     return False
 
 
@@ -1244,7 +1318,7 @@ def _elements(site: _Site, frame: FrameType, inner: FrameType | None = None) -> 
         for a in it.args:  # a constant, a name, or len(NAME) by the builtin, of a builtin sequence (no code runs)
             if isinstance(a, ast.Call):
                 sized = _value(frame, a.args[0].id)  # type: ignore[attr-defined]
-                if _builtin(frame, "len") is None or not isinstance(sized, (list, tuple, range, np.ndarray)):
+                if _builtin(frame, "len") is None or type(sized) not in (list, tuple, range, np.ndarray):
                     return None
                 args.append(len(sized))
             else:
@@ -1269,7 +1343,7 @@ def _rows(site: _Site, values: Any, start: int | None, loose: bool = False) -> l
     import numpy as np
 
     if type(values) is np.ndarray:
-        if values.ndim != 1 or values.dtype.kind not in "iu":
+        if values.ndim != 1 or values.dtype.kind not in "iu" or (not loose and values.dtype != np.int64):
             return None
         values = list(values) if loose else values.tolist()  # loose: numpy's scalars, as the iteration makes them
     if type(values) not in (list, tuple, range) or not (loose or all(_is_int(v) for v in values)):
@@ -1392,16 +1466,16 @@ def _coordinate(node: ast.expr, row: dict[str, Any], frame: FrameType, gen: Any,
 
     if isinstance(node, (ast.Constant, ast.Name)):
         v = _number(node, row, frame)
-        return Coordinate.point(int(v)) if _is_int(v) else None
+        return Coordinate.point(int(v)) if _wide(v) else None
     if isinstance(node, ast.Subscript):
         seq = _value(frame, node.value.id)  # type: ignore[attr-defined]
         i = _number(node.slice, row, frame)
-        if not isinstance(seq, (list, tuple, np.ndarray)) or not _is_int(i):
-            return None
-        if isinstance(seq, np.ndarray) and (seq.ndim != 1 or seq.dtype.kind not in "iu"):
+        if type(seq) not in (list, tuple, np.ndarray) or not _is_int(i):  # by its exact type: a subclass's
+            return None  # ``__getitem__`` is code of the program's own, run by the code once per element
+        if isinstance(seq, np.ndarray) and (seq.ndim != 1 or seq.dtype != np.int64):
             return None
         v = seq[int(i)]
-        return Coordinate.point(int(v)) if _is_int(v) else None
+        return Coordinate.point(int(v)) if _wide(v) else None
     if isinstance(node, ast.BinOp):
         a = _coordinate(node.left, row, frame, gen, depth)
         b = _coordinate(node.right, row, frame, gen, depth)
@@ -1471,6 +1545,20 @@ def _lead(element: ast.expr, loop: set[str], span: tuple[Any, ...]) -> tuple | N
     return head, tuple(chain)
 
 
+def settle(gen: Any) -> None:
+    """At the end of a run of the randomizer on the enumerating generator ``gen`` (its return, its exception, or
+    the return of a rest): the run is void (:func:`_abandon`) when a placeholder was answered for a draw and the
+    code never handed it the element's score (a ``+`` of the code's own took it: it may have looked at it with
+    ``isinstance`` or ``type`` and answered without it), or when a vector of independent draws refused an
+    operation (:func:`_refuse`), even if the code caught the exception."""
+    pending = gen.__dict__.get("_pending")
+    if gen.__dict__.get("_pending_misused") or (pending is not None and not pending.done):
+        _abandon("a placeholder draw of a noisy element was not handed the element's score")
+    why = gen._replay.__dict__.pop("_rnm_refused", None)
+    if why is not None:
+        _abandon(f"the code went on after a refusal: {why}")
+
+
 def _abandon(why: str) -> Any:
     """This run's proof failed after code of the program ran for it: the whole channel is enumerated again
     with nothing kept factorised (counted as used, so that :func:`~relations.audit._exact.enumerate_channel`
@@ -1516,7 +1604,7 @@ class _Pending:
     def _lead(self, head: Any, op: str, caller: FrameType) -> Any:
         site = self.site
         assert site.lead is not None
-        if self.done or caller is not self.inner or op != site.lead[1][0][0] or not _is_int(head):
+        if self.done or caller is not self.inner or op != site.lead[1][0][0] or not _wide(head):
             return self._misuse()
         self.done = True
         gen, own, inner = self.gen, self.own, self.inner
@@ -1524,22 +1612,28 @@ class _Pending:
         if rows is None:
             return self._misuse()
         depth = gen._replay.max_depth
-        noise: list[list[Coordinate]] = []
-        try:  # the noise of each element first (no code of the program runs for it)
-            for row in rows:
-                parts = [_coordinate(n, row, own, gen, depth) for _, n in site.lead[1]]
-                known = [c for c in parts if c is not None]
-                if len(known) != len(parts):
-                    return self._misuse()
-                noise.append(known)
+        try:  # the first element's noise: read now, after its score, as the code reads it (no code runs for it)
+            first = _noise(site, rows[0], own, gen, depth)
         except (LookupError, NotEnumerable, TypeError, ValueError, ZeroDivisionError, OverflowError):
+            first = None
+        if first is None:
             return self._misuse()
         values = dict(own.f_locals)
-        heads = [head] + _heads(site, own, values, rows[1:], gen)
-        again = _iterated(site, inner, loose=True)  # what A ran must not have changed what is iterated
-        if again is None or len(again) != len(rows) or any(
-                not _same_value(a[k], b[k]) for a, b in zip(again, rows) for k in a):
-            return _abandon("the iterable of a noisy list changed while its elements were computed")
+        # each later element in turn, as the comprehension makes it: the element the iteration meets (a score may
+        # have changed what it iterates), its score, then its noise (a score may have changed what it reads)
+        heads, noise = [head], [first]
+        with _no_draws(gen._replay) as drew:
+            for k in range(1, len(rows)):
+                _same_rows(site, inner, rows)
+                heads.append(_head(site, own, values, rows[k], drew))
+                try:
+                    terms = _noise(site, rows[k], own, gen, depth)
+                except (LookupError, NotEnumerable, TypeError, ValueError, ZeroDivisionError, OverflowError):
+                    terms = None
+                if terms is None:
+                    return _abandon("the noise of a noisy element is not of the grammar once its score ran")
+                noise.append(terms)
+        _same_rows(site, inner, rows)  # and the iteration ends there
         coords = []
         for h, terms in zip(heads, noise):
             element = Coordinate.point(int(h))
@@ -1553,30 +1647,53 @@ class _Pending:
         _continue(site, own, values)
 
 
-def _heads(site: _Site, own: FrameType, values: dict[str, Any], rows: list[dict[str, Any]], gen: Any) -> list[Any]:
-    """``A`` for each of ``rows``, in order, each once, as the comprehension computes it (the function's
-    locals, its globals and builtins, the loop variables); a draw, an exception or a value that is not an
-    integer voids the run (:func:`_abandon`)."""
+def _noise(site: _Site, row: dict[str, Any], own: FrameType, gen: Any, depth: int) -> list[Coordinate] | None:
+    """The distributions of ``D1``, ``N2``, ... of :func:`_lead` for one element (``row``), read now."""
+    assert site.lead is not None
+    parts = [_coordinate(n, row, own, gen, depth) for _, n in site.lead[1]]
+    known = [c for c in parts if c is not None]
+    return known if len(known) == len(parts) else None
+
+
+def _same_rows(site: _Site, inner: FrameType, rows: list[dict[str, Any]]) -> None:
+    """What the comprehension iterates is still ``rows`` (a score ran since they were read): else the run is
+    void (:func:`_abandon`)."""
+    again = _iterated(site, inner, loose=True)
+    if again is None or len(again) != len(rows) or any(
+            not _same_value(a[k], b[k]) for a, b in zip(again, rows) for k in a):
+        _abandon("the iterable of a noisy list changed while its elements were computed")
+
+
+class _no_draws:
+    """While it is entered, a draw on ``replay`` raises (and is noted in the list it gives)."""
+
+    def __init__(self, replay: Any):
+        self.replay, self.drew = replay, list[bool]()
+
+    def __enter__(self) -> list[bool]:
+        drew = self.drew
+
+        def forbidden(*args: Any, **kwargs: Any) -> Any:
+            drew.append(True)
+            raise NotEnumerable("a draw while an element's score is computed")
+
+        self.replay.decide = forbidden
+        return drew
+
+    def __exit__(self, *exc: Any) -> None:
+        del self.replay.decide
+
+
+def _head(site: _Site, own: FrameType, values: dict[str, Any], row: dict[str, Any], drew: list[bool]) -> Any:
+    """``A`` for the element ``row``, as the comprehension computes it (the function's locals, its globals and
+    builtins, the loop variables); a draw, an exception or a value that is not an integer voids the run
+    (:func:`_abandon`)."""
     fn = FunctionType(_head_code(site, tuple(sorted(values))), own.f_globals)
-    replay = gen._replay
-    drew: list[bool] = []
-
-    def forbidden(*args: Any, **kwargs: Any) -> Any:
-        drew.append(True)
-        raise NotEnumerable("a draw while an element's score is computed")
-
-    out = []
-    replay.decide = forbidden
     try:
-        for row in rows:
-            out.append(fn(**{**values, **row}))
-            if drew:
-                break
+        out = fn(**{**values, **row})
     except Exception:
-        drew.append(False)
-    finally:
-        del replay.decide
-    if drew or not all(_is_int(v) for v in out):
+        out = None
+    if drew or not _wide(out):
         _abandon("an element's score drew, raised or was not an integer")
     return out
 
@@ -1605,7 +1722,9 @@ def _head_code(site: _Site, names: tuple[str, ...]) -> CodeType:
     body.append(ret)
     args = ast.arguments(posonlyargs=[], args=[ast.arg(arg=p) for p in params], vararg=None, kwonlyargs=[],
                          kw_defaults=[], kwarg=None, defaults=[])
-    fn = ast.FunctionDef(name=code.co_name, args=args, body=body, decorator_list=[], returns=None)
+    # named as the comprehension's own code, whose frame calls the scores in the code (a score that looks at its
+    # caller's name sees the same)
+    fn = ast.FunctionDef(name="<listcomp>", args=args, body=body, decorator_list=[], returns=None)
     ast.copy_location(fn, head)
     if sys.version_info >= (3, 12):  # pragma: no cover - the field exists from 3.12
         fn.type_params = []
@@ -1664,7 +1783,7 @@ def _rewritten(rest: Sequence[ast.stmt]) -> list[ast.stmt]:
             out.extend(running.body)
         else:
             out.append(_Consumers().visit(copy.deepcopy(stmt)))
-    return out
+    return [_Escapes().visit(s) for s in out]
 
 
 class _Consumers(ast.NodeTransformer):
@@ -1700,6 +1819,212 @@ class _Consumers(ast.NodeTransformer):
                                  node)
 
 
+class _Escapes(ast.NodeTransformer):
+    """Every other call of the rest made through :func:`_call` (a vector handed to code that is not the builtin
+    ``len``, numpy's functions or the vector's own methods is handed over as the real list: that code may look
+    at what it is, ``isinstance``, ``type``, ``json``), and every value stored anywhere but in a name through
+    :func:`_out` (an attribute, an element of a container: read later by code that looks at it)."""
+
+    def visit_Call(self, node: ast.Call) -> Any:
+        self.generic_visit(node)
+        if isinstance(node.func, ast.Name) and node.func.id.startswith(_PREFIX):
+            return node
+        return ast.copy_location(ast.Call(func=ast.Name(id=_PREFIX + "call", ctx=ast.Load()),
+                                          args=[node.func, *node.args], keywords=node.keywords), node)
+
+    def _stored(self, node: Any, targets: list[ast.expr]) -> Any:
+        self.generic_visit(node)
+        if node.value is not None and any(isinstance(n, (ast.Attribute, ast.Subscript, ast.Starred))
+                                          for t in targets for n in ast.walk(t)):
+            node.value = ast.copy_location(ast.Call(func=ast.Name(id=_PREFIX + "out", ctx=ast.Load()),
+                                                    args=[node.value], keywords=[]), node.value)
+        return node
+
+    def visit_Assign(self, node: ast.Assign) -> Any:
+        return self._stored(node, node.targets)
+
+    def _operator(self, node: ast.expr, op: ast.AST, left: ast.expr, right: ast.expr) -> Any:
+        # OPERATOR(LEFT, RIGHT) -> __rnm_binop("Name", LEFT, RIGHT): both evaluated in the same order
+        return ast.copy_location(ast.Call(func=ast.Name(id=_PREFIX + "binop", ctx=ast.Load()),
+                                          args=[ast.Constant(value=type(op).__name__), left, right], keywords=[]),
+                                 node)
+
+    def visit_BinOp(self, node: ast.BinOp) -> Any:
+        self.generic_visit(node)
+        return self._operator(node, node.op, node.left, node.right)
+
+    def visit_Compare(self, node: ast.Compare) -> Any:
+        self.generic_visit(node)
+        if len(node.ops) != 1 or isinstance(node.ops[0], (ast.Is, ast.IsNot)):  # a chain (left as written), or
+            return node  # identity (no code runs)
+        return self._operator(node, node.ops[0], node.left, node.comparators[0])
+
+    def visit_AugAssign(self, node: ast.AugAssign) -> Any:
+        return self._stored(node, [node.target])
+
+    def _returned(self, value: ast.expr) -> ast.expr:
+        return ast.copy_location(ast.Call(func=ast.Name(id=_PREFIX + "out", ctx=ast.Load()), args=[value],
+                                          keywords=[]), value)
+
+    def visit_Return(self, node: ast.Return) -> Any:  # a nested function's return reaches code that called it
+        self.generic_visit(node)
+        if node.value is not None:
+            node.value = self._returned(node.value)
+        return node
+
+    def visit_Lambda(self, node: ast.Lambda) -> Any:
+        self.generic_visit(node)
+        node.body = self._returned(node.body)
+        return node
+
+    def visit_AnnAssign(self, node: ast.AnnAssign) -> Any:
+        return self._stored(node, [node.target])
+
+
+def _holds_vector(value: Any, depth: int = 0) -> bool:
+    if isinstance(value, IntVector):
+        return True
+    if depth < 8 and type(value) in (list, tuple):
+        return any(_holds_vector(v, depth + 1) for v in value)
+    if depth < 8 and type(value) is dict:
+        return any(_holds_vector(v, depth + 1) for v in value.values())
+    return False
+
+
+def _keeps(fn: Any) -> bool:
+    """Whether ``fn`` may be handed a vector as it is: the builtin ``len``, the vector's own methods, numpy's
+    functions and ufuncs (which hand it to the vector's ``__array_function__`` / ``__array_ufunc__``)."""
+    import numpy as np
+
+    if fn is builtins.len or isinstance(getattr(fn, "__self__", None), IntVector):
+        return True
+    return isinstance(fn, np.ufunc) or type(fn).__name__ == "_ArrayFunctionDispatcher" and \
+        type(fn).__module__ == "numpy"
+
+
+def _call(fn: Any, /, *args: Any, **kwargs: Any) -> Any:
+    """A call of the rest (:class:`_Escapes`)."""
+    if (args or kwargs) and not _keeps(fn) and (_holds_vector(args) or _holds_vector(tuple(kwargs.values()))):
+        if kwargs or _holds_vector(tuple(a for a in args if not isinstance(a, IntVector))) or not _helper_keeps(
+                fn, tuple(i for i, a in enumerate(args) if isinstance(a, IntVector))):
+            args, kwargs = _materialised(args), _materialised(kwargs)
+    return fn(*args, **kwargs)
+
+
+_HELPER_USES: dict[tuple[CodeType, tuple[int, ...]], tuple[str, ...] | None] = {}
+
+
+def _helper_keeps(fn: Any, positions: tuple[int, ...]) -> bool:
+    """Whether the function ``fn`` of the code's own may be handed vectors as its positional arguments at
+    ``positions``: proven from its source, each such parameter is only read as ``P[...]``, iterated, given alone
+    to the builtin ``len`` or to a function of the numpy module (``np.argmax(P)``), or asked ``P.argmax()``
+    (``argmin``, ``max``, ``min``), never stored, reassigned or seen by a nested function; the names ``len`` and
+    the modules are checked when it is called.  A vector behaves there as the list it stands for."""
+    import numpy as np
+
+    if type(fn) is not FunctionType:
+        return False
+    code = fn.__code__
+    key = (code, positions)
+    if key not in _HELPER_USES:
+        _HELPER_USES[key] = _helper_roots(code, positions)
+        if len(_HELPER_USES) > 1024:
+            _HELPER_USES.clear()
+            return False
+    roots = _HELPER_USES[key]
+    if roots is None:
+        return False
+    g = fn.__globals__
+    for r in roots:
+        if r == "len":
+            if "len" in g or (g.get("__builtins__") is not None and _builtins_of(g).get("len") is not builtins.len):
+                return False
+        elif g.get(r) is not np:
+            return False
+    return True
+
+
+def _builtins_of(g: dict) -> dict:
+    b = g.get("__builtins__")
+    return b if isinstance(b, dict) else vars(b)
+
+
+def _helper_roots(code: CodeType, positions: tuple[int, ...]) -> tuple[str, ...] | None:
+    """The names :func:`_helper_keeps` must check when it runs (``len``, the numpy modules' names), or ``None``
+    when the parameters at ``positions`` are used otherwise."""
+    import inspect
+
+    func = function_node(code)
+    if func is None or code.co_flags & (inspect.CO_VARARGS | inspect.CO_GENERATOR | inspect.CO_COROUTINE):
+        return None
+    if any(p >= code.co_argcount for p in positions) or code.co_posonlyargcount:
+        return None
+    params = {code.co_varnames[p] for p in positions}
+    if not _safe_rest(func.body) or params & set(code.co_cellvars):
+        return None
+    parents: dict[int, ast.AST] = {}
+    for node in ast.walk(func):
+        for child in ast.iter_child_nodes(node):
+            parents[id(child)] = node
+    roots: set[str] = set()
+    for node in ast.walk(func):
+        if not (isinstance(node, ast.Name) and node.id in params):
+            continue
+        if not isinstance(node.ctx, ast.Load):
+            return None
+        up = parents.get(id(node))
+        if isinstance(up, ast.Subscript) and up.value is node and isinstance(up.ctx, ast.Load):
+            continue
+        if isinstance(up, (ast.For, ast.comprehension)) and up.iter is node:
+            continue
+        if isinstance(up, ast.Call) and up.args == [node] and not up.keywords:
+            f = up.func
+            if isinstance(f, ast.Name) and f.id == "len":
+                roots.add("len")
+                continue
+            if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name):
+                roots.add(f.value.id)
+                continue
+            return None
+        if isinstance(up, ast.Attribute) and up.attr in ("argmax", "argmin", "max", "min"):
+            call = parents.get(id(up))
+            if isinstance(call, ast.Call) and call.func is up and not call.args and not call.keywords:
+                continue
+        return None
+    if roots & {*code.co_varnames, *code.co_cellvars, *code.co_freevars}:
+        return None  # ``len`` or the module's name a local of the helper's: not the global checked when it runs
+    return tuple(sorted(roots))
+
+
+_BINARY: dict[str, Callable[[Any, Any], Any]] = {
+    "Add": operator.add, "Sub": operator.sub, "Mult": operator.mul, "MatMult": operator.matmul,
+    "Div": operator.truediv, "FloorDiv": operator.floordiv, "Mod": operator.mod, "Pow": operator.pow,
+    "LShift": operator.lshift, "RShift": operator.rshift, "BitOr": operator.or_, "BitXor": operator.xor,
+    "BitAnd": operator.and_, "Eq": operator.eq, "NotEq": operator.ne, "Lt": operator.lt, "LtE": operator.le,
+    "Gt": operator.gt, "GtE": operator.ge, "In": lambda a, b: a in b, "NotIn": lambda a, b: a not in b}
+
+
+def _plain(value: Any) -> bool:
+    """Whether ``value``'s operators with a vector are the builtins' or numpy's (which hand it to the vector's
+    own), not code of the program's own that could look at what the vector is."""
+    import numpy as np
+
+    return (type(value) in (int, float, bool, complex, str, list, tuple, dict, type(None)) or isinstance(
+        value, IntVector) or type(value) is np.ndarray or isinstance(value, np.generic))
+
+
+def _binop(name: str, a: Any, b: Any) -> Any:
+    """``a OP b`` in the rest (:class:`_Escapes`): a vector meets code of the program's own as the real list."""
+    if (isinstance(a, IntVector) and not _plain(b)) or (isinstance(b, IntVector) and not _plain(a)):
+        a, b = _materialised(a), _materialised(b)
+    return _BINARY[name](a, b)
+
+
+def _out(value: Any) -> Any:
+    """A value stored elsewhere than in a name (:class:`_Escapes`)."""
+    return _materialised(value) if _holds_vector(value) else value
+
+
 def _keyed_vector(key: ast.expr) -> str | None:
     """``V`` of ``key=V.__getitem__`` or ``key=lambda i: V[i]``."""
     if isinstance(key, ast.Attribute) and key.attr == "__getitem__" and isinstance(key.value, ast.Name):
@@ -1730,8 +2055,8 @@ def _keyed(fn: Any, items: Any, key: Any, vec: Any) -> Any:
 
 def _index(vec: Any, fn: Any) -> Any:
     """``V.index(max(V))`` / ``min``: the first index of the largest (smallest)."""
-    if isinstance(vec, IntVector) and (fn is builtins.max or fn is builtins.min) and len(vec):
-        return vec.index_of_extreme(fn is builtins.max)
+    if isinstance(vec, IntVector) and vec.kind == "list" and (fn is builtins.max or fn is builtins.min) and len(vec):
+        return vec.index_of_extreme(fn is builtins.max)  # (an array has no ``index``: refused below)
     return vec.index(fn(vec))
 
 
@@ -1796,4 +2121,5 @@ def _fold(vec: Any, best: Callable[[], Any], arg: Callable[[], Any], enumerate_f
 
 
 _HELPERS: dict[str, Any] = {"extreme": _extreme, "keyed": _keyed, "index": _index, "array": _array,
-                            "by_index": _by_index, "fold": _fold, "unknown": _UNKNOWN}
+                            "by_index": _by_index, "fold": _fold, "unknown": _UNKNOWN, "call": _call, "out": _out,
+                            "binop": _binop}
