@@ -115,6 +115,8 @@ class _LookingClient(AsyncKernelClient):
 
 
 class _LookingManager(AsyncKernelManager):
+    """Kernels with :class:`_LookingClient` clients."""
+
     client_factory = Type(_LookingClient)
 
 
@@ -129,13 +131,17 @@ def _execute_once(nb, tmp_path):
 def executed(nb, tmp_path):
     """``nb`` executed in a fresh kernel (working directory ``tmp_path``): nbclient with :class:`_LookingManager`,
     each cell given :data:`CELL_TIMEOUT` seconds, a missing IOPub message an error (not outputs silently cut).
-    If a cell times out or the kernel dies, the notebook runs again from its start in a fresh kernel, once, and
-    a warning names what happened; the outputs compared are always those of one whole run."""
+    If a cell times out or the kernel dies (or does not start), the notebook runs again from its start in a
+    fresh kernel, once, and a warning names what happened; the outputs compared are always those of one whole
+    run."""
     from nbclient.exceptions import CellTimeoutError, DeadKernelError
 
     try:
         return _execute_once(nb, tmp_path)
-    except (CellTimeoutError, DeadKernelError) as exc:
+    except (CellTimeoutError, RuntimeError) as exc:
+        if not isinstance(exc, CellTimeoutError | DeadKernelError) and not str(exc).startswith("Kernel "):
+            raise  # not a stalled or dead kernel, nor one that did not start ("Kernel died before replying to
+            # kernel_info": seen under load when a port jupyter_client picked was taken before the kernel bound it)
         warnings.warn(f"the kernel stalled or died ({type(exc).__name__}: {str(exc).strip().splitlines()[0]}); "
                       "ran the notebook again in a fresh kernel", stacklevel=2)
     return _execute_once(nb, tmp_path)
