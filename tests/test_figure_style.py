@@ -178,7 +178,11 @@ def _texts_inside(fig) -> list[str]:
                                    ("top", box.y1 > h + tol)) if out]
 
 
-@pytest.mark.parametrize("inches", [style.MIN_WIDTH, style.WIDTHS["column"], 4.2, style.WIDTHS["text"]])
+# the narrowest width and the text width (two panels side by side) in the default run, each figure drawn and
+# rendered at 300 dpi (33 s of CPU for the four widths); the column width and 4.2 inches, between them, in the
+# slow tier
+@pytest.mark.parametrize("inches", [style.MIN_WIDTH, pytest.param(style.WIDTHS["column"], marks=pytest.mark.slow),
+                                    pytest.param(4.2, marks=pytest.mark.slow), style.WIDTHS["text"]])
 @pytest.mark.parametrize("name", list(figures.FIGURES))
 def test_width_sets_the_saved_width_in_inches_and_nothing_is_cut(verdicts, name, inches):
     """At ``width=W`` the PNG is W * 300 pixels wide (not cropped), its height follows the width, and every

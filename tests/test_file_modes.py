@@ -2,7 +2,7 @@
 
 ``tempfile.mkstemp`` creates 0600 files; every write goes through
 :func:`relations.io._outputs.write_bytes_atomic`, which gives the file ``0o666 & ~umask`` (what ``open()`` gives a
-new file) or the mode of the file it replaces.  Checked here through the CLI as a user runs it, under two umasks.
+new file) or the mode of the file it replaces.  Checked here through the CLI as a user runs it, under three umasks (one in the default run).
 """
 
 from __future__ import annotations
@@ -56,7 +56,11 @@ def test_a_replaced_file_keeps_its_mode(tmp_path):
     assert _mode(target) == 0o640 and target.read_bytes() == b"[]"
 
 
-@pytest.mark.parametrize("umask", [0o022, 0o077])
+# 0o027 (files 0640) in the default run: a mode fixed at 0644 (umask 022's) and mkstemp's 0600 both fail it;
+# umasks 022 and 077 in the slow tier (each command's search costs about 2 s of CPU; the umask arithmetic itself
+# is checked under three umasks by test_atomic_writes_honour_the_umask)
+@pytest.mark.parametrize("umask", [0o027, pytest.param(0o022, marks=pytest.mark.slow),
+                                   pytest.param(0o077, marks=pytest.mark.slow)])
 def test_commands_write_files_under_the_umask(tmp_path, umask):
     """measure --plot, conjecture --out FILE and conjecture --file --out DIR (a folder with its manifest)."""
     mech = tmp_path / "rr.json"
