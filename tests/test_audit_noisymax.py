@@ -1147,3 +1147,47 @@ def test_unexplored_mass_that_may_reach_new_outputs_is_open(tmp_path):
     f = _module(tmp_path, "geo_value", src).f
     e = enumerate_channel(f, [0, 1], allow_unexplored=True, max_depth=16)
     assert not e.outputs_known and all(e.unexplored)
+
+
+# noise added in place to an integer array (numpy's own dtypes: the draws are int64, as numpy's)
+IN_PLACE = {
+    "augmented": ("""
+        import numpy as np
+        def f(x, rng):
+            u = np.array([2, 1, 1]) + (np.arange(3) == x)
+            u += rng.integers(0, 3, size=3)
+            return int(np.argmax(u))
+        """, 0),
+    "out": ("""
+        import numpy as np
+        def f(x, rng):
+            u = np.array([2, 1, 1]) + (np.arange(3) == x)
+            np.add(u, rng.integers(0, 3, size=3), out=u)
+            return int(np.argmax(u))
+        """, 0),
+    "geometric": ("""
+        import numpy as np
+        def f(x, rng):
+            u = np.array([2, 1, 1]) + (np.arange(3) == x)
+            u -= rng.geometric(1.0, size=3) + rng.binomial(1, 0.5, size=3) * 0
+            u += rng.integers(0, 3, size=3)
+            return int(np.argmax(u))
+        """, -1),
+}
+
+
+@pytest.mark.parametrize("case", sorted(IN_PLACE))
+@pytest.mark.parametrize("plain", [False, True])
+def test_noise_added_in_place(tmp_path, case, plain):
+    """``u += rng.integers(0, 3, size=3)`` on an int64 array works in numpy: enumerated element by element the
+    sized draw must be an integer array too (an object array cannot be cast into ``u``), factorised or not."""
+    source, shift = IN_PLACE[case]
+    f = _module(tmp_path, f"inplace_{case}_{plain}", source).f
+    if plain:
+        with iteration_maps.off():
+            e = enumerate_channel(f, [0, 1, 2])
+    else:
+        e = enumerate_channel(f, [0, 1, 2])
+    assert e.complete
+    assert _rows(e) == _brute(lambda x, z: _first_max([c + shift + n for c, n in zip(_counts(x), z)]), [range(3)] * 3)
+

@@ -186,7 +186,10 @@ class EnumeratingGenerator:
     def _pick(self, weights: list[Fraction]) -> int:
         return self._replay.decide(weights)
 
-    def _sized(self, size: Any, draw: Callable[[], Any]) -> Any:
+    def _sized(self, size: Any, draw: Callable[[], Any], integral: bool = False) -> Any:
+        """``size`` draws made one by one; an array of numpy's ``int64`` for ``integral`` draws (``integers``,
+        ``geometric``, ``binomial``: as numpy makes them, so that ``u += noise`` casts into an integer ``u``),
+        else of objects."""
         if size is None:
             return draw()
         import numpy as np
@@ -196,6 +199,8 @@ class EnumeratingGenerator:
         values: list[Any] = []  # a local, not a comprehension: the values drawn so far are part of the state at
         while len(values) < count:  # the next draw (:mod:`relations.audit._states` reads locals, not the stack)
             values.append(draw())
+        if integral and all(type(v) is int and -(1 << 63) <= v < 1 << 63 for v in values):
+            return np.array(values, dtype=np.int64).reshape(shape)
         return np.array(values, dtype=object).reshape(shape)
 
     def integers(self, low: int, high: int | None = None, size: Any = None, endpoint: bool = False, **_: Any) -> Any:
@@ -245,7 +250,7 @@ class EnumeratingGenerator:
 
         def one() -> int:
             return low + self._replay.decide(weights)
-        return self._sized(size, one)
+        return self._sized(size, one, integral=True)
 
     def random(self, size: Any = None, **_: Any) -> Any:
         """A symbolic uniform float on ``[0, 1)`` (comparisons branch exactly); with ``size``, a vector of
@@ -317,7 +322,7 @@ class EnumeratingGenerator:
         radii = [(1 + r) ** n - 1] * (n + 1) if r else None
         if n == 1 and _too_many(size, 2):  # independent bits, kept factorised
             return (UniformVector(self._replay, size) < p).astype(int)
-        return self._sized(size, lambda: self._replay.decide(weights, radii))
+        return self._sized(size, lambda: self._replay.decide(weights, radii), integral=True)
 
     def geometric(self, p: float, size: Any = None) -> Any:
         """Geometric ``p`` (trials up to the first success, from 1), as one draw of ``n + 1`` outcomes: ``1 ..
@@ -337,7 +342,7 @@ class EnumeratingGenerator:
         if not 0 < q <= 1:
             raise NotEnumerable(f"geometric with p = {p!r}")
         if q == 1:
-            return self._sized(size, lambda: 1)
+            return self._sized(size, lambda: 1, integral=True)
         if size is None:  # the first draw of a list built element by element (report-noisy-max): kept factorised
             pending = draw_site(self, sys._getframe(1))
             if pending is not None:  # a placeholder that receives the element's score (``score(x, r) + noise``)
@@ -356,7 +361,7 @@ class EnumeratingGenerator:
             if k == n:  # the tail, beyond the enumeration's reach
                 raise Truncated()
             return k + 1
-        return self._sized(size, one)
+        return self._sized(size, one, integral=True)
 
     def __getattr__(self, name: str) -> Any:
         raise NotEnumerable(f"the draw '{name}' cannot be enumerated exactly")

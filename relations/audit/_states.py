@@ -691,11 +691,14 @@ def _user_module(module: Any) -> bool:
 
 
 def _user_module_now(module: Any) -> bool:
-    root = getattr(module, "__name__", "").split(".")[0]
+    # read from the module's own dict: a module's __getattr__ (PEP 562) is the code's own, not run here
+    own = getattr(module, "__dict__", None)
+    own = own if isinstance(own, dict) else {}
+    name, where = own.get("__name__"), own.get("__file__")
+    root = name.split(".")[0] if isinstance(name, str) else ""
     if root in sys.stdlib_module_names or root in ("numpy", "scipy", "relations", "builtins"):
         return False
-    where = getattr(module, "__file__", None) or ""
-    return bool(where) and not where.startswith(_INSTALLED)
+    return isinstance(where, str) and bool(where) and not where.startswith(_INSTALLED)
 
 
 def _globals_state(g: dict) -> dict:
