@@ -1198,12 +1198,14 @@ class _Fixed:
     def __init__(self, values):
         self.values = list(values)
 
-    def integers(self, low, high, size):
+    def integers(self, low, high, size=None, dtype=None):
         import numpy as np
 
-        taken, self.values = self.values[:size], self.values[size:]
+        n = 1 if size is None else size
+        taken, self.values = self.values[:n], self.values[n:]
         assert all(low <= v < high for v in taken)
-        return np.array(taken, dtype=np.int64)
+        drawn = np.array(taken, dtype=np.int64 if dtype is None else dtype)
+        return drawn[0] if size is None else drawn
 
 
 def _brute_numpy(f, draws, domain=(0, 1, 2)):
@@ -1305,5 +1307,39 @@ def test_arrays_of_draws_meet_numpy_operators_as_numpy_arrays(tmp_path, case, mo
     used = iteration_maps.used
     e = enumerate_channel(f, [0, 1, 2])
     assert iteration_maps.used > used, "the factorised route was not taken"
+    assert e.complete
+    assert _rows(e) == truth
+
+
+# draws of a narrow dtype wrap around in the code's arithmetic as numpy's do
+TYPED = {
+    "uint8_array": """
+        import numpy as np
+        def f(x, rng):
+            u = np.array([2, 1, 1], dtype=np.uint8) + (np.arange(3) == x)
+            n = rng.integers(0, 3, size=3, dtype=np.uint8)
+            return int(np.argmax(n - u))
+        """,
+    "uint8_scalars": """
+        import numpy as np
+        def f(x, rng):
+            u = [2 + (x == 0), 1 + (x == 1), 1 + (x == 2)]
+            noisy = [rng.integers(0, 3, dtype=np.uint8) - c for c in u]
+            return int(np.argmax(noisy))
+        """,
+}
+
+
+@pytest.mark.parametrize("case", sorted(TYPED))
+@pytest.mark.parametrize("plain", [False, True])
+def test_draws_of_a_narrow_dtype_wrap_around(tmp_path, case, plain):
+    """``rng.integers(0, 3, size=3, dtype=np.uint8)``: against the code run with real numpy on every combination."""
+    f = _module(tmp_path, f"typed_{case}_{plain}", TYPED[case]).f
+    truth = _brute_numpy(f, [range(3)] * 3)
+    if plain:
+        with iteration_maps.off():
+            e = enumerate_channel(f, [0, 1, 2])
+    else:
+        e = enumerate_channel(f, [0, 1, 2])
     assert e.complete
     assert _rows(e) == truth

@@ -203,14 +203,35 @@ class EnumeratingGenerator:
             return np.array(values, dtype=np.int64).reshape(shape)
         return np.array(values, dtype=object).reshape(shape)
 
-    def integers(self, low: int, high: int | None = None, size: Any = None, endpoint: bool = False, **_: Any) -> Any:
-        """Uniform integers in ``[low, high)`` (``[low, high]`` with ``endpoint``); ``integers(n)`` is ``[0, n)``."""
+    def integers(self, low: int, high: int | None = None, size: Any = None, dtype: Any = None, endpoint: bool = False,
+                 **_: Any) -> Any:
+        """Uniform integers in ``[low, high)`` (``[low, high]`` with ``endpoint``); ``integers(n)`` is ``[0, n)``.
+        A ``dtype`` other than int64 gives its own type (``np.uint8`` draws wrap around in the code's arithmetic),
+        drawn one by one: never kept factorised."""
         replay = self._replay
         if high is None:
             low, high = 0, low
         low, high = int(low), int(high) + (1 if endpoint else 0)
         if high <= low:
             raise ValueError("high <= low")
+        if dtype is not None:
+            import numpy as np
+
+            kind = np.dtype(dtype)
+            if kind != np.dtype(np.int64):
+                if kind.kind not in "iu":
+                    raise NotEnumerable(f"integers with dtype {kind}")
+                info = np.iinfo(kind)
+                if low < info.min or high - 1 > info.max:
+                    raise ValueError(f"bounds out of range for {kind}")
+                if high - low > replay.max_outcomes:
+                    raise NotEnumerable(f"a draw of integers in [{low}, {high}) has more than {replay.max_outcomes} "
+                                        "outcomes")
+                narrow = uniform_weights(high - low)
+
+                def typed() -> Any:
+                    return kind.type(low + self._replay.decide(narrow))
+                return typed() if size is None else self._sized(size, typed).astype(kind)
         if size is None:
             # the first draw of a list built element by element (report-noisy-max): kept factorised; asked before
             # the value of the prefix shared with the last path is handed back, so that each run meets the
