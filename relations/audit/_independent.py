@@ -40,7 +40,10 @@ so that a vector that shares draws with an observed one is not used again as if 
 the whole input is enumerated draw by draw, as before; a refusal voids the run even if the code catches it:
 :func:`settle`).  Elsewhere in the rest the vector is the list it stands for: calls, operators of the code's own
 types, stores and returns hand over the real list (:class:`_Escapes`), but for ``len``, numpy and a helper whose
-source proves it uses the list only so (:func:`_helper_keeps`).  The index of the largest is certified: each branch's
+source proves it uses the list only so (:func:`_helper_keeps`).  An array of draws changed in place (``noise +=
+u``, ``%=``, a ufunc's ``out=``) changes itself, so that every name holding it sees the change (``+=`` and ``-=``
+factorised when they can be; anything else makes it the real array of the path); ``%``, ``//``, ``/``, ``**``,
+``abs`` and the bit operators act on the real array.  The index of the largest is certified: each branch's
 weight is the probability of the event with every coordinate within its explored values, the rest (the
 geometrics' tails) is *confined* mass, which can only go to these same ``k`` branches, so that the outputs are
 known and the interval has both ends (:attr:`~relations.audit._exact.Enumerated.closed`).
