@@ -1261,6 +1261,26 @@ SIZED = {
             np.add(noise, u, out=noise)
             return int(np.argmax(noise))
         """, [range(3)] * 3),
+    # a basic slice is a view of the array: changing it changes the array
+    "slice_view": ("""
+        import numpy as np
+        def f(x, rng):
+            u = np.array([2, 1, 1]) + (np.arange(3) == x)
+            a = rng.integers(0, 3, size=3) + u
+            b = a[:]
+            b += np.array([0, 2, 0])
+            return int(np.argmax(a))
+        """, [range(3)] * 3),
+    # np.array copies: changing the copy leaves the array as it was
+    "array_copies": ("""
+        import numpy as np
+        def f(x, rng):
+            u = np.array([2, 1, 1]) + (np.arange(3) == x)
+            a = rng.integers(0, 3, size=3) + u
+            b = np.array(a)
+            b += np.array([0, 2, 0])
+            return int(np.argmax(a))
+        """, [range(3)] * 3),
     "mod": ("""
         import numpy as np
         def f(x, rng):

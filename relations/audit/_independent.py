@@ -713,7 +713,12 @@ class IntVector:
 
         if isinstance(i, (int, np.integer)) and not isinstance(i, (bool, np.bool_)) and -len(self) <= int(i) < len(self):
             return self._element(self._read(int(i) % len(self)))
-        return self.materialise()[i]
+        real = self.materialise()
+        got = real[i]
+        if self.kind == "array" and isinstance(got, np.ndarray) and np.shares_memory(got, real):
+            # a view (a basic slice): the code may change it in place, and the array with it
+            return self._fallback("a view of an array of draws (a slice)")
+        return got
 
     def __iter__(self) -> Any:
         return (self[i] for i in range(len(self)))
@@ -2219,7 +2224,9 @@ def _array(fn: Any, vec: Any) -> Any:
     import numpy as np
 
     if isinstance(vec, IntVector) and (fn is np.array or fn is np.asarray):
-        return vec if vec.kind == "array" else IntVector(vec.replay, vec.coords, "array")
+        if vec.kind == "array" and fn is np.asarray:  # the array itself; np.array copies (an in-place change of
+            return vec                                 # the copy leaves the array as it was)
+        return IntVector(vec.replay, vec.coords, "array")
     return fn(vec)
 
 
