@@ -691,7 +691,8 @@ def _user_module(module: Any) -> bool:
 
 
 def _user_module_now(module: Any) -> bool:
-    # read from the module's own dict: a module's __getattr__ (PEP 562) is the code's own, not run here
+    # read from the module's own dict: a module-level ``__getattr__`` (PEP 562) is the user's code, and answers
+    # anything for a name the module lacks
     own = getattr(module, "__dict__", None)
     own = own if isinstance(own, dict) else {}
     name, where = own.get("__name__"), own.get("__file__")
