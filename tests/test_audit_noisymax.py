@@ -1147,3 +1147,219 @@ def test_unexplored_mass_that_may_reach_new_outputs_is_open(tmp_path):
     f = _module(tmp_path, "geo_value", src).f
     e = enumerate_channel(f, [0, 1], allow_unexplored=True, max_depth=16)
     assert not e.outputs_known and all(e.unexplored)
+
+
+# noise added in place to an integer array (numpy's own dtypes: the draws are int64, as numpy's)
+IN_PLACE = {
+    "augmented": ("""
+        import numpy as np
+        def f(x, rng):
+            u = np.array([2, 1, 1]) + (np.arange(3) == x)
+            u += rng.integers(0, 3, size=3)
+            return int(np.argmax(u))
+        """, 0),
+    "out": ("""
+        import numpy as np
+        def f(x, rng):
+            u = np.array([2, 1, 1]) + (np.arange(3) == x)
+            np.add(u, rng.integers(0, 3, size=3), out=u)
+            return int(np.argmax(u))
+        """, 0),
+    "geometric": ("""
+        import numpy as np
+        def f(x, rng):
+            u = np.array([2, 1, 1]) + (np.arange(3) == x)
+            u -= rng.geometric(1.0, size=3) + rng.binomial(1, 0.5, size=3) * 0
+            u += rng.integers(0, 3, size=3)
+            return int(np.argmax(u))
+        """, -1),
+}
+
+
+@pytest.mark.parametrize("case", sorted(IN_PLACE))
+@pytest.mark.parametrize("plain", [False, True])
+def test_noise_added_in_place(tmp_path, case, plain):
+    """``u += rng.integers(0, 3, size=3)`` on an int64 array works in numpy: enumerated element by element the
+    sized draw must be an integer array too (an object array cannot be cast into ``u``), factorised or not."""
+    source, shift = IN_PLACE[case]
+    f = _module(tmp_path, f"inplace_{case}_{plain}", source).f
+    if plain:
+        with iteration_maps.off():
+            e = enumerate_channel(f, [0, 1, 2])
+    else:
+        e = enumerate_channel(f, [0, 1, 2])
+    assert e.complete
+    assert _rows(e) == _brute(lambda x, z: _first_max([c + shift + n for c, n in zip(_counts(x), z)]), [range(3)] * 3)
+
+
+class _Fixed:
+    """A generator answering ``integers(low, high, size=n)`` with fixed values: the code run with real numpy."""
+
+    def __init__(self, values):
+        self.values = list(values)
+
+    def integers(self, low, high, size=None, dtype=None):
+        import numpy as np
+
+        n = 1 if size is None else size
+        taken, self.values = self.values[:n], self.values[n:]
+        assert all(low <= v < high for v in taken)
+        drawn = np.array(taken, dtype=np.int64 if dtype is None else dtype)
+        return drawn[0] if size is None else drawn
+
+
+def _brute_numpy(f, draws, domain=(0, 1, 2)):
+    """The channel of ``f`` run with real numpy arrays on every combination of its draws (``draws``: per value
+    drawn, its equally likely values, in the order drawn)."""
+    rows = []
+    for x in domain:
+        row: dict = {}
+        combos = list(itertools.product(*draws))
+        for combo in combos:
+            y = output_key(f(x, _Fixed(combo)))
+            row[y] = row.get(y, 0) + Fraction(1, len(combos))
+        rows.append(row)
+    return rows
+
+
+# arrays of draws kept factorised (the path limit lowered) that the code changes in place or meets with
+# operators the vector does not keep: numpy's answer on each path
+SIZED = {
+    # an alias of the array sees the in-place addition
+    "alias_iadd": ("""
+        import numpy as np
+        def f(x, rng):
+            u = np.array([2, 1, 1]) + (np.arange(3) == x)
+            noise = rng.integers(0, 3, size=3)
+            noisy = noise
+            noisy += u
+            return int(np.argmax(noise))
+        """, [range(3)] * 3),
+    "alias_isub": ("""
+        import numpy as np
+        def f(x, rng):
+            u = np.array([2, 1, 1]) + (np.arange(3) == x)
+            noise = rng.integers(0, 3, size=3)
+            kept = [noise]
+            noise -= u
+            return int(np.argmin(kept[0]))
+        """, [range(3)] * 3),
+    "alias_imod": ("""
+        import numpy as np
+        def f(x, rng):
+            u = np.array([2, 1, 1]) + (np.arange(3) == x)
+            noise = rng.integers(0, 3, size=3) + u
+            noisy = noise
+            noisy %= 3
+            return int(np.argmax(noise))
+        """, [range(3)] * 3),
+    "out_is_the_draws": ("""
+        import numpy as np
+        def f(x, rng):
+            u = np.array([2, 1, 1]) + (np.arange(3) == x)
+            noise = rng.integers(0, 3, size=3)
+            np.add(noise, u, out=noise)
+            return int(np.argmax(noise))
+        """, [range(3)] * 3),
+    # a basic slice is a view of the array: changing it changes the array
+    "slice_view": ("""
+        import numpy as np
+        def f(x, rng):
+            u = np.array([2, 1, 1]) + (np.arange(3) == x)
+            a = rng.integers(0, 3, size=3) + u
+            b = a[:]
+            b += np.array([0, 2, 0])
+            return int(np.argmax(a))
+        """, [range(3)] * 3),
+    # np.array copies: changing the copy leaves the array as it was
+    "array_copies": ("""
+        import numpy as np
+        def f(x, rng):
+            u = np.array([2, 1, 1]) + (np.arange(3) == x)
+            a = rng.integers(0, 3, size=3) + u
+            b = np.array(a)
+            b += np.array([0, 2, 0])
+            return int(np.argmax(a))
+        """, [range(3)] * 3),
+    "mod": ("""
+        import numpy as np
+        def f(x, rng):
+            u = np.array([2, 1, 1]) + (np.arange(3) == x)
+            return int(np.argmax((rng.integers(0, 4, size=3) + u) % 3))
+        """, [range(4)] * 3),
+    "floordiv": ("""
+        import numpy as np
+        def f(x, rng):
+            u = np.array([2, 1, 1]) + (np.arange(3) == x)
+            return int(np.argmax((rng.integers(0, 4, size=3) + u) // 2))
+        """, [range(4)] * 3),
+    "truediv": ("""
+        import numpy as np
+        def f(x, rng):
+            u = np.array([2, 1, 1]) + (np.arange(3) == x)
+            return int(np.argmax((rng.integers(0, 4, size=3) + u) / 2))
+        """, [range(4)] * 3),
+    "abs": ("""
+        import numpy as np
+        def f(x, rng):
+            u = np.array([2, 1, 1]) + (np.arange(3) == x)
+            return int(np.argmin(abs(u - 3 + rng.integers(-2, 3, size=3))))
+        """, [range(-2, 3)] * 3),
+    "pow": ("""
+        import numpy as np
+        def f(x, rng):
+            u = np.array([2, 1, 1]) + (np.arange(3) == x)
+            return int(np.argmax((u - 2 + rng.integers(-1, 2, size=3)) ** 2))
+        """, [range(-1, 2)] * 3),
+}
+
+
+@pytest.mark.parametrize("case", sorted(SIZED))
+def test_arrays_of_draws_meet_numpy_operators_as_numpy_arrays(tmp_path, case, monkeypatch):
+    """Against the code run with real numpy arrays on every combination of its draws."""
+    from relations.audit import _generator, _independent
+
+    source, draws = SIZED[case]
+    f = _module(tmp_path, f"sized_{case}", source).f
+    truth = _brute_numpy(f, draws)
+    monkeypatch.setattr(_generator, "MAX_PATHS", 8)
+    monkeypatch.setattr(_independent, "MAX_PATHS", 8)
+    used = iteration_maps.used
+    e = enumerate_channel(f, [0, 1, 2])
+    assert iteration_maps.used > used, "the factorised route was not taken"
+    assert e.complete
+    assert _rows(e) == truth
+
+
+# draws of a narrow dtype wrap around in the code's arithmetic as numpy's do
+TYPED = {
+    "uint8_array": """
+        import numpy as np
+        def f(x, rng):
+            u = np.array([2, 1, 1], dtype=np.uint8) + (np.arange(3) == x)
+            n = rng.integers(0, 3, size=3, dtype=np.uint8)
+            return int(np.argmax(n - u))
+        """,
+    "uint8_scalars": """
+        import numpy as np
+        def f(x, rng):
+            u = [2 + (x == 0), 1 + (x == 1), 1 + (x == 2)]
+            noisy = [rng.integers(0, 3, dtype=np.uint8) - c for c in u]
+            return int(np.argmax(noisy))
+        """,
+}
+
+
+@pytest.mark.parametrize("case", sorted(TYPED))
+@pytest.mark.parametrize("plain", [False, True])
+def test_draws_of_a_narrow_dtype_wrap_around(tmp_path, case, plain):
+    """``rng.integers(0, 3, size=3, dtype=np.uint8)``: against the code run with real numpy on every combination."""
+    f = _module(tmp_path, f"typed_{case}_{plain}", TYPED[case]).f
+    truth = _brute_numpy(f, [range(3)] * 3)
+    if plain:
+        with iteration_maps.off():
+            e = enumerate_channel(f, [0, 1, 2])
+    else:
+        e = enumerate_channel(f, [0, 1, 2])
+    assert e.complete
+    assert _rows(e) == truth

@@ -186,7 +186,10 @@ class EnumeratingGenerator:
     def _pick(self, weights: list[Fraction]) -> int:
         return self._replay.decide(weights)
 
-    def _sized(self, size: Any, draw: Callable[[], Any]) -> Any:
+    def _sized(self, size: Any, draw: Callable[[], Any], integral: bool = False) -> Any:
+        """``size`` draws made one by one; an array of numpy's ``int64`` for ``integral`` draws (``integers``,
+        ``geometric``, ``binomial``: as numpy makes them, so that ``u += noise`` casts into an integer ``u``),
+        else of objects."""
         if size is None:
             return draw()
         import numpy as np
@@ -196,16 +199,39 @@ class EnumeratingGenerator:
         values: list[Any] = []  # a local, not a comprehension: the values drawn so far are part of the state at
         while len(values) < count:  # the next draw (:mod:`relations.audit._states` reads locals, not the stack)
             values.append(draw())
+        if integral and all(type(v) is int and -(1 << 63) <= v < 1 << 63 for v in values):
+            return np.array(values, dtype=np.int64).reshape(shape)
         return np.array(values, dtype=object).reshape(shape)
 
-    def integers(self, low: int, high: int | None = None, size: Any = None, endpoint: bool = False, **_: Any) -> Any:
-        """Uniform integers in ``[low, high)`` (``[low, high]`` with ``endpoint``); ``integers(n)`` is ``[0, n)``."""
+    def integers(self, low: int, high: int | None = None, size: Any = None, dtype: Any = None, endpoint: bool = False,
+                 **_: Any) -> Any:
+        """Uniform integers in ``[low, high)`` (``[low, high]`` with ``endpoint``); ``integers(n)`` is ``[0, n)``.
+        A ``dtype`` other than int64 gives its own type (``np.uint8`` draws wrap around in the code's arithmetic),
+        drawn one by one: never kept factorised."""
         replay = self._replay
         if high is None:
             low, high = 0, low
         low, high = int(low), int(high) + (1 if endpoint else 0)
         if high <= low:
             raise ValueError("high <= low")
+        if dtype is not None:
+            import numpy as np
+
+            kind = np.dtype(dtype)
+            if kind != np.dtype(np.int64):
+                if kind.kind not in "iu":
+                    raise NotEnumerable(f"integers with dtype {kind}")
+                info = np.iinfo(kind)
+                if low < info.min or high - 1 > info.max:
+                    raise ValueError(f"bounds out of range for {kind}")
+                if high - low > replay.max_outcomes:
+                    raise NotEnumerable(f"a draw of integers in [{low}, {high}) has more than {replay.max_outcomes} "
+                                        "outcomes")
+                narrow = uniform_weights(high - low)
+
+                def typed() -> Any:
+                    return kind.type(low + self._replay.decide(narrow))
+                return typed() if size is None else self._sized(size, typed).astype(kind)
         if size is None:
             # the first draw of a list built element by element (report-noisy-max): kept factorised; asked before
             # the value of the prefix shared with the last path is handed back, so that each run meets the
@@ -245,7 +271,7 @@ class EnumeratingGenerator:
 
         def one() -> int:
             return low + self._replay.decide(weights)
-        return self._sized(size, one)
+        return self._sized(size, one, integral=True)
 
     def random(self, size: Any = None, **_: Any) -> Any:
         """A symbolic uniform float on ``[0, 1)`` (comparisons branch exactly); with ``size``, a vector of
@@ -317,7 +343,7 @@ class EnumeratingGenerator:
         radii = [(1 + r) ** n - 1] * (n + 1) if r else None
         if n == 1 and _too_many(size, 2):  # independent bits, kept factorised
             return (UniformVector(self._replay, size) < p).astype(int)
-        return self._sized(size, lambda: self._replay.decide(weights, radii))
+        return self._sized(size, lambda: self._replay.decide(weights, radii), integral=True)
 
     def geometric(self, p: float, size: Any = None) -> Any:
         """Geometric ``p`` (trials up to the first success, from 1), as one draw of ``n + 1`` outcomes: ``1 ..
@@ -337,7 +363,7 @@ class EnumeratingGenerator:
         if not 0 < q <= 1:
             raise NotEnumerable(f"geometric with p = {p!r}")
         if q == 1:
-            return self._sized(size, lambda: 1)
+            return self._sized(size, lambda: 1, integral=True)
         if size is None:  # the first draw of a list built element by element (report-noisy-max): kept factorised
             pending = draw_site(self, sys._getframe(1))
             if pending is not None:  # a placeholder that receives the element's score (``score(x, r) + noise``)
@@ -356,7 +382,7 @@ class EnumeratingGenerator:
             if k == n:  # the tail, beyond the enumeration's reach
                 raise Truncated()
             return k + 1
-        return self._sized(size, one)
+        return self._sized(size, one, integral=True)
 
     def __getattr__(self, name: str) -> Any:
         raise NotEnumerable(f"the draw '{name}' cannot be enumerated exactly")

@@ -40,7 +40,10 @@ so that a vector that shares draws with an observed one is not used again as if 
 the whole input is enumerated draw by draw, as before; a refusal voids the run even if the code catches it:
 :func:`settle`).  Elsewhere in the rest the vector is the list it stands for: calls, operators of the code's own
 types, stores and returns hand over the real list (:class:`_Escapes`), but for ``len``, numpy and a helper whose
-source proves it uses the list only so (:func:`_helper_keeps`).  The index of the largest is certified: each branch's
+source proves it uses the list only so (:func:`_helper_keeps`).  An array of draws changed in place (``noise +=
+u``, ``%=``, a ufunc's ``out=``) changes itself, so that every name holding it sees the change (``+=`` and ``-=``
+factorised when they can be; anything else makes it the real array of the path); ``%``, ``//``, ``/``, ``**``,
+``abs`` and the bit operators act on the real array.  The index of the largest is certified: each branch's
 weight is the probability of the event with every coordinate within its explored values, the rest (the
 geometrics' tails) is *confined* mass, which can only go to these same ``k`` branches, so that the outputs are
 known and the interval has both ends (:attr:`~relations.audit._exact.Enumerated.closed`).
@@ -429,6 +432,147 @@ class IntVector:
     def __rsub__(self, other: Any) -> Any:
         return self._arith(other, "-", True)
 
+    # -- in place: the vector itself changes (an alias of it sees the change, as numpy's arrays do) ------------
+    def _inplace(self, other: Any, iop: Callable[[Any, Any], Any], op: str | None = None) -> Any:
+        if self.kind != "array":
+            return self._fallback("changing a list in place")
+        if op is not None:  # + and -: kept factorised when the operand is one
+            result = self._arith(other, op)
+            if isinstance(result, IntVector):
+                self.coords, self._observed = result.coords, {}
+                return self
+        real = self.materialise()
+        real = iop(real, other)  # numpy's in place, its casting errors as they are (an int64 array += 0.5)
+        self._set_real(real)
+        return self
+
+    def _set_real(self, real: Any) -> None:
+        """The vector becomes the real array ``real`` of this path (every coordinate a point)."""
+        import numpy as np
+
+        if not isinstance(real, np.ndarray) or real.shape != (len(self),) or real.dtype != np.int64:
+            _refuse(self.replay, "an array of draws changed in place into something else")
+        self.coords, self._observed = [Coordinate.point(int(v)) for v in real.tolist()], {}
+
+    def __iadd__(self, other: Any) -> Any:
+        return self._inplace(other, operator.iadd, "+")
+
+    def __isub__(self, other: Any) -> Any:
+        return self._inplace(other, operator.isub, "-")
+
+    def __imul__(self, other: Any) -> Any:  # type: ignore[misc]
+        return self._inplace(other, operator.imul)
+
+    def __imod__(self, other: Any) -> Any:
+        return self._inplace(other, operator.imod)
+
+    def __ifloordiv__(self, other: Any) -> Any:
+        return self._inplace(other, operator.ifloordiv)
+
+    def __itruediv__(self, other: Any) -> Any:
+        return self._inplace(other, operator.itruediv)
+
+    def __ipow__(self, other: Any) -> Any:
+        return self._inplace(other, operator.ipow)
+
+    def __iand__(self, other: Any) -> Any:
+        return self._inplace(other, operator.iand)
+
+    def __ior__(self, other: Any) -> Any:
+        return self._inplace(other, operator.ior)
+
+    def __ixor__(self, other: Any) -> Any:
+        return self._inplace(other, operator.ixor)
+
+    def __ilshift__(self, other: Any) -> Any:
+        return self._inplace(other, operator.ilshift)
+
+    def __irshift__(self, other: Any) -> Any:
+        return self._inplace(other, operator.irshift)
+
+    def __imatmul__(self, other: Any) -> Any:
+        return self._inplace(other, operator.imatmul)
+
+    # -- operators not kept factorised: numpy's (or the list's) on the real array of this path ------------------
+    def _real(self, op: Callable[[Any, Any], Any], other: Any, reverse: bool = False) -> Any:
+        real = self.materialise()
+        return op(other, real) if reverse else op(real, other)
+
+    def __mod__(self, other: Any) -> Any:
+        return self._real(operator.mod, other)
+
+    def __rmod__(self, other: Any) -> Any:
+        return self._real(operator.mod, other, True)
+
+    def __floordiv__(self, other: Any) -> Any:
+        return self._real(operator.floordiv, other)
+
+    def __rfloordiv__(self, other: Any) -> Any:
+        return self._real(operator.floordiv, other, True)
+
+    def __truediv__(self, other: Any) -> Any:
+        return self._real(operator.truediv, other)
+
+    def __rtruediv__(self, other: Any) -> Any:
+        return self._real(operator.truediv, other, True)
+
+    def __pow__(self, other: Any) -> Any:
+        return self._real(operator.pow, other)
+
+    def __rpow__(self, other: Any) -> Any:
+        return self._real(operator.pow, other, True)
+
+    def __divmod__(self, other: Any) -> Any:
+        return self._real(divmod, other)
+
+    def __rdivmod__(self, other: Any) -> Any:
+        return self._real(divmod, other, True)
+
+    def __and__(self, other: Any) -> Any:
+        return self._real(operator.and_, other)
+
+    def __rand__(self, other: Any) -> Any:
+        return self._real(operator.and_, other, True)
+
+    def __or__(self, other: Any) -> Any:
+        return self._real(operator.or_, other)
+
+    def __ror__(self, other: Any) -> Any:
+        return self._real(operator.or_, other, True)
+
+    def __xor__(self, other: Any) -> Any:
+        return self._real(operator.xor, other)
+
+    def __rxor__(self, other: Any) -> Any:
+        return self._real(operator.xor, other, True)
+
+    def __lshift__(self, other: Any) -> Any:
+        return self._real(operator.lshift, other)
+
+    def __rlshift__(self, other: Any) -> Any:
+        return self._real(operator.lshift, other, True)
+
+    def __rshift__(self, other: Any) -> Any:
+        return self._real(operator.rshift, other)
+
+    def __rrshift__(self, other: Any) -> Any:
+        return self._real(operator.rshift, other, True)
+
+    def __matmul__(self, other: Any) -> Any:
+        return self._real(operator.matmul, other)
+
+    def __rmatmul__(self, other: Any) -> Any:
+        return self._real(operator.matmul, other, True)
+
+    def __abs__(self) -> Any:
+        return abs(self.materialise())
+
+    def __pos__(self) -> Any:
+        return +self.materialise()
+
+    def __invert__(self) -> Any:
+        return ~self.materialise()
+
     def __neg__(self) -> Any:
         if self.kind != "array":
             return self._fallback("negating a list")
@@ -439,6 +583,16 @@ class IntVector:
     def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:
         import numpy as np
 
+        outs = kwargs.get("out")
+        if isinstance(outs, tuple) and any(isinstance(v, IntVector) for v in outs):  # out=vector: in place
+            target = outs[0]
+            if len(outs) != 1 or not isinstance(target, IntVector) or target.kind != "array":
+                return _refuse(self.replay, "a ufunc writing into a vector of draws")
+            real_out = target.materialise()  # the same real array wherever the vector is an input too
+            real = [real_out if v is target else v.materialise() if isinstance(v, IntVector) else v for v in inputs]
+            getattr(ufunc, method)(*real, **dict(kwargs, out=(real_out,)))
+            target._set_real(real_out)
+            return target
         if method == "__call__" and not kwargs and self.kind == "array":
             if ufunc is np.negative and len(inputs) == 1:
                 return -self
@@ -559,7 +713,12 @@ class IntVector:
 
         if isinstance(i, (int, np.integer)) and not isinstance(i, (bool, np.bool_)) and -len(self) <= int(i) < len(self):
             return self._element(self._read(int(i) % len(self)))
-        return self.materialise()[i]
+        real = self.materialise()
+        got = real[i]
+        if self.kind == "array" and isinstance(got, np.ndarray) and np.shares_memory(got, real):
+            # a view (a basic slice): the code may change it in place, and the array with it
+            return self._fallback("a view of an array of draws (a slice)")
+        return got
 
     def __iter__(self) -> Any:
         return (self[i] for i in range(len(self)))
@@ -2065,7 +2224,9 @@ def _array(fn: Any, vec: Any) -> Any:
     import numpy as np
 
     if isinstance(vec, IntVector) and (fn is np.array or fn is np.asarray):
-        return vec if vec.kind == "array" else IntVector(vec.replay, vec.coords, "array")
+        if vec.kind == "array" and fn is np.asarray:  # the array itself; np.array copies (an in-place change of
+            return vec                                 # the copy leaves the array as it was)
+        return IntVector(vec.replay, vec.coords, "array")
     return fn(vec)
 
 
