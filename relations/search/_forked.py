@@ -37,6 +37,10 @@ WAIT_FACTOR = 20
 MIN_WAIT = 60.0
 
 
+#: Whether signals can be blocked around a fork (POSIX).
+_MASKABLE = hasattr(signal, "pthread_sigmask")
+
+
 def usable() -> bool:
     """Whether :func:`run_beside` would use a child process here.
 
@@ -90,6 +94,8 @@ def run_beside(here: Callable[[], T], there: Callable[[], U]) -> tuple[T, U]:
 
         die_with_parent(parent)  # killed with the parent, even by SIGKILL
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # a Ctrl-C is the parent's to handle: it stops the child
+        if _MASKABLE:  # blocked since before the fork (below): ignored from now on
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
         try:
             data = pickle.dumps(there(), protocol=pickle.HIGHEST_PROTOCOL)
         except BaseException:  # the parent computes it instead
@@ -100,11 +106,22 @@ def run_beside(here: Callable[[], T], there: Callable[[], U]) -> tuple[T, U]:
             pass
 
     process = context.Process(target=child, daemon=True, name="relations-beside")
-    with warnings.catch_warnings():  # Python 3.12+ warns on fork() with threads running; the child uses none
-        warnings.simplefilter("ignore", DeprecationWarning)
-        process.start()
+    # Ctrl-C blocked across the fork: a terminal's Ctrl-C reaches the whole process group, and one arriving in
+    # the child before it ignores SIGINT (in the at-fork handlers of logging, say) printed a traceback beside the
+    # parent's one line; the child inherits the mask, the parent gets a pending Ctrl-C when the mask is restored
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if _MASKABLE else None
+    try:
+        with warnings.catch_warnings():  # Python 3.12+ warns on fork() with threads running; the child uses none
+            warnings.simplefilter("ignore", DeprecationWarning)
+            process.start()
+    except BaseException:
+        if mask is not None:
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+        raise
     send.close()
     try:
+        if mask is not None:  # a Ctrl-C that came meanwhile is raised here, and the child stopped below
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         start = time.perf_counter()
         mine = here()
         wait = max(MIN_WAIT, WAIT_FACTOR * (time.perf_counter() - start))
