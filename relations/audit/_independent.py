@@ -338,6 +338,16 @@ def _choose(replay: Any, weights: Sequence[Fraction], slack: Fraction, radius: f
     return choice
 
 
+def _on_real(op: Callable[[Any, Any], Any]) -> tuple[Callable[[Any, Any], Any], Callable[[Any, Any], Any]]:
+    """A binary operator and its reflected form, both applied to the path's real array (``_real``)."""
+    def forward(self: Any, other: Any) -> Any:
+        return self._real(op, other)
+
+    def reflected(self: Any, other: Any) -> Any:
+        return self._real(op, other, True)
+    return forward, reflected
+
+
 class IntVector:
     """``k`` independent integer coordinates (:class:`Coordinate`), standing in for a list of ints
     (``kind == "list"``: what a comprehension builds) or a numpy array of int64 (``"array"``)."""
@@ -498,71 +508,17 @@ class IntVector:
         real = self.materialise()
         return op(other, real) if reverse else op(real, other)
 
-    def __mod__(self, other: Any) -> Any:
-        return self._real(operator.mod, other)
-
-    def __rmod__(self, other: Any) -> Any:
-        return self._real(operator.mod, other, True)
-
-    def __floordiv__(self, other: Any) -> Any:
-        return self._real(operator.floordiv, other)
-
-    def __rfloordiv__(self, other: Any) -> Any:
-        return self._real(operator.floordiv, other, True)
-
-    def __truediv__(self, other: Any) -> Any:
-        return self._real(operator.truediv, other)
-
-    def __rtruediv__(self, other: Any) -> Any:
-        return self._real(operator.truediv, other, True)
-
-    def __pow__(self, other: Any) -> Any:
-        return self._real(operator.pow, other)
-
-    def __rpow__(self, other: Any) -> Any:
-        return self._real(operator.pow, other, True)
-
-    def __divmod__(self, other: Any) -> Any:
-        return self._real(divmod, other)
-
-    def __rdivmod__(self, other: Any) -> Any:
-        return self._real(divmod, other, True)
-
-    def __and__(self, other: Any) -> Any:
-        return self._real(operator.and_, other)
-
-    def __rand__(self, other: Any) -> Any:
-        return self._real(operator.and_, other, True)
-
-    def __or__(self, other: Any) -> Any:
-        return self._real(operator.or_, other)
-
-    def __ror__(self, other: Any) -> Any:
-        return self._real(operator.or_, other, True)
-
-    def __xor__(self, other: Any) -> Any:
-        return self._real(operator.xor, other)
-
-    def __rxor__(self, other: Any) -> Any:
-        return self._real(operator.xor, other, True)
-
-    def __lshift__(self, other: Any) -> Any:
-        return self._real(operator.lshift, other)
-
-    def __rlshift__(self, other: Any) -> Any:
-        return self._real(operator.lshift, other, True)
-
-    def __rshift__(self, other: Any) -> Any:
-        return self._real(operator.rshift, other)
-
-    def __rrshift__(self, other: Any) -> Any:
-        return self._real(operator.rshift, other, True)
-
-    def __matmul__(self, other: Any) -> Any:
-        return self._real(operator.matmul, other)
-
-    def __rmatmul__(self, other: Any) -> Any:
-        return self._real(operator.matmul, other, True)
+    __mod__, __rmod__ = _on_real(operator.mod)
+    __floordiv__, __rfloordiv__ = _on_real(operator.floordiv)
+    __truediv__, __rtruediv__ = _on_real(operator.truediv)
+    __pow__, __rpow__ = _on_real(operator.pow)
+    __divmod__, __rdivmod__ = _on_real(divmod)
+    __and__, __rand__ = _on_real(operator.and_)
+    __or__, __ror__ = _on_real(operator.or_)
+    __xor__, __rxor__ = _on_real(operator.xor)
+    __lshift__, __rlshift__ = _on_real(operator.lshift)
+    __rshift__, __rrshift__ = _on_real(operator.rshift)
+    __matmul__, __rmatmul__ = _on_real(operator.matmul)
 
     def __abs__(self) -> Any:
         return abs(self.materialise())
