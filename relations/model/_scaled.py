@@ -282,14 +282,17 @@ def checked_scaled_rows(a: np.ndarray, tolerance: Fraction) -> tuple[ScaledRows,
         for x, t in zip(slow.tolist(), _compiled_row_sums(kernels, rest)[0]):
             counts[x] = t
     edge = tolerance - Fraction(m, 2**51)
-    p, q = edge.numerator, edge.denominator
-    if edge <= 0 or not all(t and abs(t - _UNIT) * q <= p * _UNIT for t in counts):
+    if not 0 < edge < 1:
         return None
+    off = [abs(t - _UNIT) for t in counts]
+    worst = max(off)
+    if worst > edge.numerator * _UNIT // edge.denominator:  # |s - 1| <= edge: an integer at most edge 2^1074
+        return None  # (a zero row: |s - 1| = 1 > edge)
     if slow.size:  # each sum within the tolerance of 1: its float (correctly rounded) is normal
         floats[slow] = rest / np.array([counts[x] / _UNIT for x in slow.tolist()])[:, None]
     floats.setflags(write=False)
     rows = ScaledRows._counted(values, counts, floats)
-    return rows, Fraction(max(abs(t - _UNIT) for t in counts), _UNIT), floats, int(least) >= 2
+    return rows, Fraction(worst, _UNIT), floats, int(least) >= 2
 
 
 def scaled_float_rows(a: np.ndarray, key: str, tolerance: Fraction) -> tuple[ScaledRows, Fraction, np.ndarray, bool]:
