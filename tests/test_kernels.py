@@ -12,6 +12,8 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from relations.measures._dense import Joint
 from relations.measures._information import mutual_information_float
@@ -145,7 +147,7 @@ def test_the_one_read_kernel_sums_exactly_and_rounds_each_sum_correctly(kernels)
 
     rng = np.random.default_rng(46)
     m = 4099
-    a = np.zeros((16, m))
+    a = np.zeros((17, m))
     a[0, :2] = [1.0, 2.0**-53]  # a tie, 1 even: 1
     a[1, :2] = [1 + 2.0**-52, 2.0**-53]  # a tie, odd: up
     a[2, :3] = [1.0, 2.0**-53, 2.0**-60]  # above the tie by a bit 7 places below: up
@@ -162,13 +164,14 @@ def test_the_one_read_kernel_sums_exactly_and_rounds_each_sum_correctly(kernels)
     a[13, :3] = [1.0 - 2.0**-53, 2.0**-55, 2.0**-64]  # below the tie: down, to the float below 1
     a[14, ::2] = 2.0**-40 * (1 + rng.integers(0, 2**52, (m + 1) // 2) * 2.0**-52)
     a[15, :4] = [1.5, 2.0**-52, 2.0**-53, 2.0**-53]  # 1.5 + 2^-51: a float, no rounding
-    words, shifts = np.zeros((16, 3), dtype=np.uint64), np.zeros(16, dtype=np.int64)
-    sums, out = np.zeros(16), np.zeros_like(a)
+    a[16, :4] = [1.0, 1.0, 2.0**-52, 2.0**-63]  # a tie at 2 decided by a bit below the leading 64: up
+    words, shifts = np.zeros((17, 3), dtype=np.uint64), np.zeros(17, dtype=np.int64)
+    sums, out = np.zeros(17), np.zeros_like(a)
     least, bad = kernels.scaled_rows(a, words, shifts, sums, out)
     assert (int(least), bad) == (0, False)
-    left = {x for x in range(16) if shifts[x] == _LEFT}
+    left = {x for x in range(17) if shifts[x] == _LEFT}
     assert left == {5, 7, 8}
-    for x in sorted(set(range(16)) - left):
+    for x in sorted(set(range(17)) - left):
         exact = fraction_sum(a[x])
         t = int.from_bytes(words[x].tobytes(), "little")
         k = int(shifts[x])
@@ -176,10 +179,45 @@ def test_the_one_read_kernel_sums_exactly_and_rounds_each_sum_correctly(kernels)
         if exact >= Fraction(2) ** -1022:  # the float copy's rows: sums in the normal range
             assert sums[x] == float(exact), x
             assert np.array_equal(out[x], a[x] / float(exact)), x
-    assert sums[[0, 1, 2, 3, 13, 15]].tolist() == [1.0, 1 + 2.0**-51, 1 + 2.0**-52, 1.0, 1 - 2.0**-53, 1.5 + 2.0**-51]
+    assert sums[[0, 1, 2, 3, 13, 15, 16]].tolist() == [1.0, 1 + 2.0**-51, 1 + 2.0**-52, 1.0, 1 - 2.0**-53, 1.5 + 2.0**-51,
+                                                2 + 2.0**-51]
     # the slow kernel sums the rows this one leaves
     counts = _compiled_row_sums(kernels, np.ascontiguousarray(a[[5, 7, 8]]))[0]
     assert [Fraction(t, _UNIT) for t in counts] == [fraction_sum(a[x]) for x in (5, 7, 8)]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_the_one_read_kernel_against_fractions_on_any_rows(data):
+    """Rows of floats a few binades to 70 binades apart (subnormals and zeros among them): the rows the kernel
+    keeps have the Fraction sum, its correctly rounded float and the correctly rounded quotients; it leaves
+    exactly the zero rows and those whose positive entries lie more than 63 binades apart."""
+    from relations.model._scaled import _LEFT, _UNIT
+    from relations.numbers import _compiled
+
+    top = data.draw(st.integers(1, 2046), label="largest biased exponent")
+    n, m = data.draw(st.integers(1, 4)), data.draw(st.integers(1, 9))
+    entry = st.one_of(st.just((0, -1)), st.tuples(st.integers(0, 2**52 - 1), st.integers(0, 70)))
+    drawn = data.draw(st.lists(entry, min_size=n * m, max_size=n * m))
+    bits = [0 if down < 0 else (max(top - down, 0) << 52) | mantissa for mantissa, down in drawn]
+    a = np.array(bits, dtype=np.int64).view(np.float64).reshape(n, m)
+    words, shifts = np.zeros((n, 3), dtype=np.uint64), np.zeros(n, dtype=np.int64)
+    sums, out = np.zeros(n), np.zeros_like(a)
+    least, bad = _compiled.scaled_rows(a, words, shifts, sums, out)
+    positive = [int(b) >> 52 for b in bits if b > 0]
+    assert (int(least), bad) == (min(positive, default=2047), False)
+    for x in range(n):
+        exponents = [max(int(b) >> 52, 1) for b in a[x].view(np.int64).tolist() if b > 0]
+        assert (shifts[x] == _LEFT) == (not exponents or max(exponents) - min(exponents) > 63)
+        if shifts[x] == _LEFT:
+            continue
+        exact = fraction_sum(a[x])
+        t, k = int.from_bytes(words[x].tobytes(), "little"), int(shifts[x])
+        assert Fraction(t << k if k >= 0 else t, _UNIT if k >= 0 else _UNIT << -k) == exact
+        if Fraction(2) ** -1022 <= exact < Fraction(2) ** 1023:  # a normal float: correctly rounded
+            assert sums[x] == float(exact)
+            with np.errstate(under="ignore"):
+                assert np.array_equal(out[x], a[x] / float(exact))
 
 
 def test_a_float_matrix_taken_exactly_is_the_same_channel_both_ways(kernels, monkeypatch):
