@@ -256,8 +256,8 @@ def checked_scaled_rows(a: np.ndarray, tolerance: Fraction) -> tuple[ScaledRows,
     within the tolerance too, so the validation would have passed: the answer is the one the two steps give.
 
     The kernel :func:`~relations.numbers._compiled.scaled_rows` sums the rows exactly, rounds each sum
-    correctly and writes the float copy in the same read; the few rows it leaves (positive entries more
-    than 64 binades apart, a zero row) are summed by :func:`~relations.numbers._compiled.row_sum_bits` and
+    correctly and writes the float copy in the same read; the few rows it leaves (positive entries whose
+    exponents differ by more than 63, a zero row) are summed by :func:`~relations.numbers._compiled.row_sum_bits` and
     divided here.  Both roundings are to nearest, as :meth:`ScaledRows.floats` rounds: the same float copy.
     """
     kernels = compiled(a.size, saving=45.0) if a.dtype == np.float64 and a.flags.c_contiguous else None
