@@ -107,6 +107,8 @@ def main(quick: bool = False) -> dict:
     module.xlogx_rows(tiny, np.full(8, 1 / 8), np.zeros(8))
     module.column_extrema(tiny, np.empty(0), np.empty(8), np.empty(8))
     module.row_sum_bits(tiny, np.zeros((8, 272), dtype=np.uint8))
+    module.scaled_rows(tiny, np.zeros((8, 3), dtype=np.uint64), np.zeros(8, dtype=np.int64), np.zeros(8),
+                       np.empty_like(tiny))
     out["load_cpu_s"], out["load_wall_s"] = time.process_time() - c, time.perf_counter() - w
     print(f"loading the compiled kernels (import numba, first dispatch from its cache): "
           f"{out['load_cpu_s']:.2f} s CPU, {out['load_wall_s']:.2f} s wall")
