@@ -86,9 +86,10 @@ def _kernels(k: dict) -> list[dict]:
         out.append(row(f"float eps_d {n}^2, per entry", (math.nan, e["ns_per_entry"] * ns),
                        (math.nan, e["ns_per_entry"] / e["ratio"] * ns), "numpy's max-log-ratio pass", "<= 1.5x",
                        e["ratio"] <= 1.5, per_entry=True))
-    c = k["certified_eps_d"]
-    out.append(row(f"certified eps_d from floats {c['n']}^2, building included", (math.nan, c["seconds"]),
-                   (math.nan, c["float_seconds"]), "the float path", "<= 2x", c["ratio"] <= 2))
+    for n, c in k["certified_eps_d"].items():
+        out.append(row(f"certified eps_d from floats {n}^2, building included",
+                       (c["wall_seconds"], c["seconds"]), (c["float_wall_seconds"], c["float_seconds"]),
+                       "the float path", "<= 2x", c["ratio"] <= 2))
     return out
 
 

@@ -12,6 +12,8 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from relations.measures._dense import Joint
 from relations.measures._information import mutual_information_float
@@ -133,6 +135,91 @@ def test_the_row_sum_kernel_flags_what_validation_refuses(kernels, bad):
     assert checked_scaled_rows(a, Fraction(FLOAT_TOLERANCE)) is None
 
 
+def fraction_sum(row) -> Fraction:
+    return sum(map(Fraction, row.tolist()), Fraction(0))
+
+
+def test_the_one_read_kernel_sums_exactly_and_rounds_each_sum_correctly(kernels):
+    """:func:`scaled_rows` against Python's exact sums and correctly rounded ``float(Fraction)``: ties of the
+    rounding both ways, a bit far below the tie, spans of 63 binades (kept) and 64 (left to the slow kernel),
+    subnormals, a zero row, and long rows of full mantissas (carries between the counters)."""
+    from relations.model._scaled import _LEFT, _UNIT
+
+    rng = np.random.default_rng(46)
+    m = 4099
+    a = np.zeros((17, m))
+    a[0, :2] = [1.0, 2.0**-53]  # a tie, 1 even: 1
+    a[1, :2] = [1 + 2.0**-52, 2.0**-53]  # a tie, odd: up
+    a[2, :3] = [1.0, 2.0**-53, 2.0**-60]  # above the tie by a bit 7 places below: up
+    a[3, :3] = [1.0, 2.0**-54, 2.0**-54]  # a tie made of two halves
+    a[4, :2] = [1.0, 2.0**-63]  # 63 binades apart: kept
+    a[5, :2] = [1.0, 2.0**-64]  # 64 binades apart: left
+    a[6, :3] = [2.0**-1010, 5e-324, 3 * 5e-324]  # subnormals beside a small normal: kept
+    a[7, :2] = [0.5, 5e-324]  # a subnormal beside 1/2: left
+    # a[8] stays zero: left
+    a[9] = 1 - 2.0**-53  # full mantissas, 4099 of them
+    a[10] = rng.random(m)
+    a[11] = rng.uniform(1, 2, m) * 2.0 ** rng.integers(-40, 20, m)  # 60 binades
+    a[12] = a[11] / a[11].sum()
+    a[13, :3] = [1.0 - 2.0**-53, 2.0**-55, 2.0**-64]  # below the tie: down, to the float below 1
+    a[14, ::2] = 2.0**-40 * (1 + rng.integers(0, 2**52, (m + 1) // 2) * 2.0**-52)
+    a[15, :4] = [1.5, 2.0**-52, 2.0**-53, 2.0**-53]  # 1.5 + 2^-51: a float, no rounding
+    a[16, :4] = [1.0, 1.0, 2.0**-52, 2.0**-63]  # a tie at 2 decided by a bit below the leading 64: up
+    words, shifts = np.zeros((17, 3), dtype=np.uint64), np.zeros(17, dtype=np.int64)
+    sums, out = np.zeros(17), np.zeros_like(a)
+    least, bad = kernels.scaled_rows(a, words, shifts, sums, out)
+    assert (int(least), bad) == (0, False)
+    left = {x for x in range(17) if shifts[x] == _LEFT}
+    assert left == {5, 7, 8}
+    for x in sorted(set(range(17)) - left):
+        exact = fraction_sum(a[x])
+        t = int.from_bytes(words[x].tobytes(), "little")
+        k = int(shifts[x])
+        assert Fraction(t << k if k >= 0 else t, _UNIT if k >= 0 else _UNIT << -k) == exact, x
+        if exact >= Fraction(2) ** -1022:  # the float copy's rows: sums in the normal range
+            assert sums[x] == float(exact), x
+            assert np.array_equal(out[x], a[x] / float(exact)), x
+    assert sums[[0, 1, 2, 3, 13, 15, 16]].tolist() == [1.0, 1 + 2.0**-51, 1 + 2.0**-52, 1.0, 1 - 2.0**-53, 1.5 + 2.0**-51,
+                                                2 + 2.0**-51]
+    # the slow kernel sums the rows this one leaves
+    counts = _compiled_row_sums(kernels, np.ascontiguousarray(a[[5, 7, 8]]))[0]
+    assert [Fraction(t, _UNIT) for t in counts] == [fraction_sum(a[x]) for x in (5, 7, 8)]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_the_one_read_kernel_against_fractions_on_any_rows(data):
+    """Rows of floats a few binades to 70 binades apart (subnormals and zeros among them): the rows the kernel
+    keeps have the Fraction sum, its correctly rounded float and the correctly rounded quotients; it leaves
+    exactly the zero rows and those whose positive entries lie more than 63 binades apart."""
+    from relations.model._scaled import _LEFT, _UNIT
+    from relations.numbers import _compiled
+
+    top = data.draw(st.integers(1, 2046), label="largest biased exponent")
+    n, m = data.draw(st.integers(1, 4)), data.draw(st.integers(1, 9))
+    entry = st.one_of(st.just((0, -1)), st.tuples(st.integers(0, 2**52 - 1), st.integers(0, 70)))
+    drawn = data.draw(st.lists(entry, min_size=n * m, max_size=n * m))
+    bits = [0 if down < 0 else (max(top - down, 0) << 52) | mantissa for mantissa, down in drawn]
+    a = np.array(bits, dtype=np.int64).view(np.float64).reshape(n, m)
+    words, shifts = np.zeros((n, 3), dtype=np.uint64), np.zeros(n, dtype=np.int64)
+    sums, out = np.zeros(n), np.zeros_like(a)
+    least, bad = _compiled.scaled_rows(a, words, shifts, sums, out)
+    positive = [int(b) >> 52 for b in bits if b > 0]
+    assert (int(least), bad) == (min(positive, default=2047), False)
+    for x in range(n):
+        exponents = [max(int(b) >> 52, 1) for b in a[x].view(np.int64).tolist() if b > 0]
+        assert (shifts[x] == _LEFT) == (not exponents or max(exponents) - min(exponents) > 63)
+        if shifts[x] == _LEFT:
+            continue
+        exact = fraction_sum(a[x])
+        t, k = int.from_bytes(words[x].tobytes(), "little"), int(shifts[x])
+        assert Fraction(t << k if k >= 0 else t, _UNIT if k >= 0 else _UNIT << -k) == exact
+        if Fraction(2) ** -1022 <= exact < Fraction(2) ** 1023:  # a normal float: correctly rounded
+            assert sums[x] == float(exact)
+            with np.errstate(under="ignore"):
+                assert np.array_equal(out[x], a[x] / float(exact))
+
+
 def test_a_float_matrix_taken_exactly_is_the_same_channel_both_ways(kernels, monkeypatch):
     from relations.model._scaled import SCALED_ENTRIES
 
@@ -141,6 +228,8 @@ def test_a_float_matrix_taken_exactly_is_the_same_channel_both_ways(kernels, mon
     _, q = channel(rng, n, n + 3)
     q[2, 6] += q[2, 5]
     q[2, 5] = 2.0**-1060  # a subnormal: not reliable
+    q[4, 7] += q[4, 8]
+    q[4, 8] = 2.0**-300  # a row whose positive entries span more than 64 binades: the slow kernel's
     fast = Channel.of(q, exact=True)
     use(monkeypatch, "numpy")
     slow = Channel.of(q, exact=True)
@@ -148,7 +237,8 @@ def test_a_float_matrix_taken_exactly_is_the_same_channel_both_ways(kernels, mon
     assert (fast.rounding, fast.reliable) == (slow.rounding, slow.reliable)
     assert fast.reliable is False
     assert np.array_equal(fast.array, slow.array)
-    assert fast.exact.sums[3] == sum(map(Fraction, q[3].tolist()), Fraction(0))
+    assert list(fast.exact.sums) == [fraction_sum(row) for row in q]
+    assert np.array_equal(fast.array, q / np.array([float(fraction_sum(row)) for row in q])[:, None])
 
 
 def test_rows_near_the_tolerance_take_the_validating_path(kernels):
@@ -188,6 +278,45 @@ def test_certified_eps_d_from_floats_is_the_same_both_ways(kernels, monkeypatch)
     w = fast.witness
     sums = [sum(map(Fraction, q[x].tolist()), Fraction(0)) for x in (w.x, w.x_prime)]
     assert fast.exact.ratio == (Fraction(q[w.x, w.y]) / sums[0]) / (Fraction(q[w.x_prime, w.y]) / sums[1])
+
+
+def test_certified_eps_d_from_floats_finds_a_maximum_the_floats_rank_below_another(kernels, monkeypatch):
+    """Row sums past the float's last place: column 0's exact ratio is the largest, but the float copy (each row
+    over its rounded sum) puts column 1 at or above it; the certified answer is the maximum of the exact
+    ratios, computed here with Fractions over every column, both ways."""
+    from relations.measures import eps_d
+    from relations.model import _distributions
+
+    monkeypatch.setattr(_distributions, "SCALED_ENTRIES", 1)  # the large-matrix path on a 5 x 4 matrix
+    c = 2.0**-40
+    tail = [2.0**-53 + 2.0**-64, 2.0**-53 - 2.0**-64, 2.0**-62, 0.0, 0.0]  # row sums 1 + c + tail
+    main = np.array([[3, 2, 11], [1, 2, 13], [2, 3, 11], [2, 1, 13], [2, 2, 12]]) / 16
+    q = np.column_stack([main, [c + t for t in tail]])
+    q.setflags(write=False)
+    assert all(fraction_sum(row) == 1 + Fraction(c) + Fraction(t) for row, t in zip(q, tail))
+    n = q.shape[0]
+    space = LocalInputs(tuple(map(str, range(n))))
+
+    def certified():
+        chan = Channel.of(q, exact=True)
+        mech = Mechanism("local", Prior.of(np.full(n, 1 / n), exact=True), chan, space,
+                         tuple(map(str, range(q.shape[1]))), exact=True)
+        return chan, eps_d(mech)
+
+    chan, fast = certified()
+    assert type(chan.exact).__name__ == "ScaledRows"
+    sums = [fraction_sum(row) for row in q]
+    exact = [[Fraction(v) / s for v in row.tolist()] for row, s in zip(q, sums)]
+    columns = [max(col) / min(col) for col in zip(*exact)]
+    assert columns[0] > columns[1] == max(columns[1:])
+    floats = chan.array.max(axis=0) / chan.array.min(axis=0)
+    assert floats[1] >= floats[0]  # the floats alone would answer column 1
+    assert fast.exact.ratio == columns[0]
+    w = fast.witness
+    assert (w.y, exact[w.x][w.y] / exact[w.x_prime][w.y]) == (0, columns[0])
+    use(monkeypatch, "numpy")
+    _, slow = certified()
+    assert (slow.exact, slow.witness) == (fast.exact, fast.witness)
 
 
 def test_the_choice_of_kernels(monkeypatch):

@@ -34,6 +34,7 @@ _UNIT = 1 << 1074  # the compiled row sums count 2^-1074
 _NORMAL = float(np.finfo(np.float64).tiny)
 _BLOCK = 1 << 20  # entries per block of rows in :func:`exact_row_sums`
 _HALF = 26
+_LEFT = -1 << 40  # :func:`~relations.numbers._compiled.scaled_rows`'s mark of a row it leaves
 
 
 class ScaledRows(Sequence):
@@ -69,9 +70,23 @@ class ScaledRows(Sequence):
         else:
             self._values = np.ascontiguousarray(values).copy()
             self._values.setflags(write=False)
-        self._sums = tuple(sums)
+        self._sums: tuple[Fraction, ...] | None = tuple(sums)
+        self._counts: Sequence[int] = ()
+        self._made: list[Fraction | None] = []
+        self._floats: np.ndarray | None = None
         if len(self._sums) != values.shape[0]:
             raise ValueError("one row sum per row")
+
+    @classmethod
+    def _counted(cls, values: np.ndarray, counts: Sequence[int], floats: np.ndarray) -> ScaledRows:
+        """The rows of the read-only C-ordered ``values`` over the sums ``counts[x] 2^-1074``, with their float
+        copy ``floats`` (``values[x] / float(s[x])``, both roundings to nearest); each sum's ``Fraction`` is
+        made when first read (a large matrix's exact re-checks read a few rows)."""
+        rows = cls.__new__(cls)
+        rows._values, rows._sums, rows._counts = values, None, counts
+        rows._made = [None] * len(counts)
+        rows._floats = floats
+        return rows
 
     @property
     def values(self) -> np.ndarray:
@@ -81,7 +96,17 @@ class ScaledRows(Sequence):
     @property
     def sums(self) -> tuple[Fraction, ...]:
         """The exact row sums ``s``."""
+        if self._sums is None:
+            self._sums = tuple(self._sum(x) for x in range(len(self._counts)))
         return self._sums
+
+    def _sum(self, x: int) -> Fraction:
+        if self._sums is not None:
+            return self._sums[x]
+        made = self._made[x]
+        if made is None:
+            made = self._made[x] = Fraction(self._counts[x], _UNIT)
+        return made
 
     def __len__(self) -> int:
         return self._values.shape[0]
@@ -96,11 +121,13 @@ class ScaledRows(Sequence):
 
     def entry(self, x: int, y: int) -> Fraction:
         """``Q[x][y] = a[x][y] / s[x]`` exactly."""
-        return Fraction(float(self._values[x, y])) / self._sums[x]
+        return Fraction(float(self._values[x, y])) / self._sum(x)
 
     def floats(self) -> np.ndarray:
         """The float copy ``a[x][y] / float(s[x])`` (within :attr:`float_error`), read-only."""
-        out = self._values / np.array([float(s) for s in self._sums])[:, None]
+        if self._floats is not None:
+            return self._floats
+        out = self._values / np.array([float(s) for s in self.sums])[:, None]
         out.setflags(write=False)
         return out
 
@@ -110,8 +137,8 @@ class ScaledRows(Sequence):
         Equal floats in rows of equal sums are one value; the distinct (float, sum) pairs are compared
         exactly once each.
         """
-        sums = {s: i for i, s in enumerate(dict.fromkeys(self._sums))}
-        row_class = np.array([sums[s] for s in self._sums], dtype=np.int64)
+        sums = {s: i for i, s in enumerate(dict.fromkeys(self.sums))}
+        row_class = np.array([sums[s] for s in self.sums], dtype=np.int64)
         order = list(sums)
         pairs = np.stack([np.broadcast_to(row_class[:, None], self._values.shape).ravel(),
                           self._values.view(np.int64).ravel()], axis=1)
@@ -123,7 +150,7 @@ class ScaledRows(Sequence):
         return ranks.reshape(self._values.shape), values
 
     def __eq__(self, other: object) -> bool:
-        if isinstance(other, ScaledRows) and self._sums == other._sums:
+        if isinstance(other, ScaledRows) and self.sums == other.sums:
             return np.array_equal(self._values, other._values)
         if isinstance(other, (ScaledRows, tuple, list)):
             return len(self) == len(other) and all(a == b for a, b in zip(self, other))
@@ -151,7 +178,7 @@ class _Row(Sequence):
         return self._rows.entry(self._x, y)
 
     def __iter__(self) -> Iterator[Fraction]:
-        s = self._rows.sums[self._x]
+        s = self._rows._sum(self._x)
         return (Fraction(v) / s for v in self._rows.values[self._x].tolist())
 
     def __eq__(self, other: object) -> bool:
@@ -227,19 +254,45 @@ def checked_scaled_rows(a: np.ndarray, tolerance: Fraction) -> tuple[ScaledRows,
     the tolerance's edge.  Otherwise every row's float sum (any order of summation: an error of at most
     ``g = (m - 1) u / (1 - (m - 1) u)`` of the sum, ``u = 2^-53``, and ``g (1 + tolerance) < m 2^-51``) is
     within the tolerance too, so the validation would have passed: the answer is the one the two steps give.
+
+    The kernel :func:`~relations.numbers._compiled.scaled_rows` sums the rows exactly, rounds each sum
+    correctly and writes the float copy in the same read; the few rows it leaves (positive entries whose
+    exponents differ by more than 63, a zero row) are summed by :func:`~relations.numbers._compiled.row_sum_bits` and
+    divided here.  Both roundings are to nearest, as :meth:`ScaledRows.floats` rounds: the same float copy.
     """
     kernels = compiled(a.size, saving=45.0) if a.dtype == np.float64 and a.flags.c_contiguous else None
-    if kernels is None or a.ndim != 2:
+    if kernels is None or a.ndim != 2 or a.shape[1] > 1 << _HALF:
         return None
-    counts, least, bad = _compiled_row_sums(kernels, a)
+    values = a
+    if values.flags.writeable:
+        values = a.copy()
+        values.setflags(write=False)
+    n, m = a.shape
+    words, shifts = np.zeros((n, 3), dtype=np.uint64), np.zeros(n, dtype=np.int64)
+    sums, floats = np.zeros(n), np.empty((n, m))
+    least, bad = kernels.scaled_rows(values, words, shifts, sums, floats)
     if bad:
         return None
-    edge = tolerance - Fraction(a.shape[1], 2**51)
-    p, q = edge.numerator, edge.denominator
-    if edge <= 0 or not all(t and abs(t - _UNIT) * q <= p * _UNIT for t in counts):
+    data = words.tobytes()
+    counts = [int.from_bytes(data[24 * x:24 * x + 24], "little") for x in range(n)]
+    counts = [t << k if k >= 0 else t >> -k for t, k in zip(counts, shifts.tolist())]
+    slow = np.flatnonzero(shifts == _LEFT)
+    if slow.size:
+        rest = np.ascontiguousarray(values[slow])
+        for x, t in zip(slow.tolist(), _compiled_row_sums(kernels, rest)[0]):
+            counts[x] = t
+    edge = tolerance - Fraction(m, 2**51)
+    if not 0 < edge < 1:
         return None
-    rows = ScaledRows(a, [Fraction(t, _UNIT) for t in counts])
-    return rows, Fraction(max(abs(t - _UNIT) for t in counts), _UNIT), rows.floats(), least >= 2
+    off = [abs(t - _UNIT) for t in counts]
+    worst = max(off)
+    if worst > edge.numerator * _UNIT // edge.denominator:  # |s - 1| <= edge: an integer at most edge 2^1074
+        return None  # (a zero row: |s - 1| = 1 > edge)
+    if slow.size:  # each sum within the tolerance of 1: its float (correctly rounded) is normal
+        floats[slow] = rest / np.array([counts[x] / _UNIT for x in slow.tolist()])[:, None]
+    floats.setflags(write=False)
+    rows = ScaledRows._counted(values, counts, floats)
+    return rows, Fraction(worst, _UNIT), floats, int(least) >= 2
 
 
 def scaled_float_rows(a: np.ndarray, key: str, tolerance: Fraction) -> tuple[ScaledRows, Fraction, np.ndarray, bool]:

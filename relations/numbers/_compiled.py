@@ -9,7 +9,11 @@ numbers up to float rounding (tests/test_kernels.py compares the two).
 * :func:`column_extrema` -- the largest and smallest entry of each column of ``p(x) Q[x][y]`` (or of
   ``Q``) in one read (float ``eps_d``/``eps_i`` over local inputs);
 * :func:`row_sum_bits` -- the exact sum of each row of a non-negative float matrix, as its binary
-  digits (the exact channel of a float array, :func:`~relations.model._scaled.exact_row_sums`).
+  digits (the exact channel of a float array, :func:`~relations.model._scaled.exact_row_sums`);
+* :func:`scaled_rows` -- the same sums for rows whose positive entries span at most 64 binades, in
+  vectorised integer arithmetic, with each sum correctly rounded and the float copy ``a[x] / fl(s[x])``
+  written while the row is in cache (the exact channel of a float array in one read,
+  :func:`~relations.model._scaled.checked_scaled_rows`).
 
 The logarithm is written here (numba's ``np.log`` calls libm once per entry and does not vectorise
 without Intel's SVML): ``x = 2^k m`` with ``m`` in ``[sqrt(1/2), sqrt(2))``, ``s = (m - 1) / (m + 1)``,
@@ -31,7 +35,7 @@ try:
 except ImportError:  # pragma: no cover - the numpy twins are used
     numba = None  # type: ignore[assignment]
 
-__all__ = ["AVAILABLE", "xlogx_rows", "column_extrema", "row_sum_bits", "log_floats"]
+__all__ = ["AVAILABLE", "xlogx_rows", "column_extrema", "row_sum_bits", "scaled_rows", "log_floats"]
 
 #: numba is installed (the kernels below exist).
 AVAILABLE = numba is not None
@@ -203,5 +207,103 @@ if numba is not None:
                 carry = c >> 1
         return least, worst >= np.uint64(0x7FF0000000000000)
 
+    @numba.njit(inline="always", cache=True)
+    def _row_counts(a, x, big):  # pragma: no cover - compiled
+        """The four counters of ``sum M 2^(64 - d)`` over row ``x``, ``d = big - e`` clamped to ``[0, 63]``
+        (exact when every positive entry has ``0 <= d <= 63``)."""
+        low32 = np.uint64(0xFFFFFFFF)
+        c0 = c1 = c2 = c3 = np.uint64(0)
+        for y in range(a.shape[1]):
+            bits = _as_int(a[x, y])
+            e = bits >> 52
+            mant = np.uint64((bits & 0xFFFFFFFFFFFFF) | (0x10000000000000 if e > 0 else 0))
+            d = np.uint64(min(max(big - max(e, 1), 0), 63))  # zeros: any shift, M = 0
+            high = mant >> d
+            low = (mant << np.uint64(1)) << (np.uint64(63) - d)
+            c0 += low & low32
+            c1 += low >> np.uint64(32)
+            c2 += high & low32
+            c3 += high >> np.uint64(32)
+        return c0, c1, c2, c3
+
+    @numba.njit(nogil=True, boundscheck=False, cache=True)
+    def scaled_rows(a, words, shifts, sums, out):  # pragma: no cover - compiled
+        """Exact row sums of the float matrix ``a`` where cheap, their floats, and the float copy.
+
+        For each row ``x`` whose entries are non-negative, finite, not all zero, and whose positive entries
+        lie within 64 binades of each other (the least biased exponent, taken as at least 1, at least the
+        largest's minus 63): ``s[x] = T 2^(E - 1139)`` exactly, ``T`` the 192-bit integer whose little-endian
+        64-bit words are ``words[x]``, ``E = shifts[x] + 65`` the row's largest biased exponent (at least 1); ``sums[x]`` is ``s[x]`` correctly rounded (ties to even; ``s[x]`` in the normal range)
+        and ``out[x] = a[x] / sums[x]``, each quotient correctly rounded.  Other rows get
+        ``shifts[x] = -1 << 40`` (``words``, ``sums`` and ``out`` are then not written): the caller sums them
+        another way (:func:`row_sum_bits`).  Returns ``(least, bad)`` as :func:`row_sum_bits` does; when
+        ``bad`` the work stopped at the offending row.
+
+        An entry of biased exponent ``e`` and mantissa ``M`` (``M < 2^53``; ``e = 0`` counts as ``e = 1``
+        without the hidden bit) is ``M 2^(e - 1075)``; with ``d = E - e`` (``0 <= d <= 63``), ``M 2^(64 - d)``
+        is ``(M >> d) 2^64 + ((M << 1) << (63 - d)) mod 2^64`` exactly; the four 32-bit halves of the two
+        parts are summed in four 64-bit counters (each term below ``2^32``: exact for rows of up to ``2^31``
+        entries), carried into ``T`` at the end of the row.  The row is read twice, the second time from the cache: its
+        extrema (measured: fusing the counters into that read is slower, the loop no longer vectorised), then
+        the counters.  No
+        ``fastmath``: the quotients are IEEE divisions, the same as numpy's ``a / s`` (a sum of exactly 1
+        copies the row, the same numbers).
+        """
+        n, m = a.shape
+        least = 2047
+        low32 = np.uint64(0xFFFFFFFF)
+        for x in range(n):
+            top = np.int64(-1)
+            bottom = np.int64(0x7FFFFFFFFFFFFFFF)  # a negative entry or -0.0 makes it < 0
+            small = np.int64(0x7FFFFFFFFFFFFFFF)  # the least bits of a positive entry
+            for y in range(m):
+                bits = _as_int(a[x, y])
+                top = max(top, bits)
+                bottom = min(bottom, bits)
+                small = min(small, bits if bits > 0 else np.int64(0x7FFFFFFFFFFFFFFF))
+            if bottom < 0 or top >= 0x7FF0000000000000:
+                return least, True
+            least = min(least, small >> 52)
+            big = max(top >> 52, 1)
+            if top == 0 or max(small >> 52, 1) < big - 63:
+                shifts[x] = -1 << 40
+                continue
+            c0, c1, c2, c3 = _row_counts(a, x, big)  # the row is in cache
+            c1 += c0 >> np.uint64(32)
+            w0 = (c0 & low32) | ((c1 & low32) << np.uint64(32))
+            c2 += c1 >> np.uint64(32)
+            c3 += c2 >> np.uint64(32)
+            w1 = (c2 & low32) | ((c3 & low32) << np.uint64(32))
+            w2 = c3 >> np.uint64(32)
+            words[x, 0], words[x, 1], words[x, 2] = w0, w1, w2
+            shifts[x] = big - 65
+            # T rounded to 53 bits: its leading 64 bits, and whether any bit below them is set
+            if w2 != 0:
+                lead, rest, sticky, at = w2, w1, w0 != 0, 128
+            elif w1 != 0:
+                lead, rest, sticky, at = w1, w0, False, 64
+            else:
+                lead, rest, sticky, at = w0, np.uint64(0), False, 0
+            lz = 0
+            while lead < np.uint64(0x8000000000000000):  # lead > 0: a positive entry has d <= 63
+                lead <<= np.uint64(1)
+                lz += 1
+            if lz > 0:
+                lead |= rest >> np.uint64(64 - lz)
+                rest <<= np.uint64(lz)
+            sticky = sticky or rest != 0
+            kept = lead >> np.uint64(11)
+            dropped = lead & np.uint64(0x7FF)
+            if dropped > 0x400 or (dropped == 0x400 and (sticky or (kept & np.uint64(1)) != 0)):
+                kept += np.uint64(1)  # 2^53 at most: still exact as a float
+            s = np.ldexp(np.float64(kept), at - lz + 11 + big - 1139)
+            sums[x] = s
+            if s == 1.0:
+                out[x] = a[x]
+            else:
+                for y in range(m):
+                    out[x, y] = a[x, y] / s
+        return least, False
+
 else:  # pragma: no cover
-    xlogx_rows = column_extrema = row_sum_bits = log_floats = None
+    xlogx_rows = column_extrema = row_sum_bits = scaled_rows = log_floats = None

@@ -10,7 +10,8 @@ least :data:`KERNEL_ENTRIES` entries uses them once the CPU time they would have
 (each pass estimated from its numpy twin's measured extra cost per entry, ``saving``) reaches their
 loading cost, or when numba is already loaded: a search, a sweep or a benchmark that measures again and
 again switches to them (after about a dozen float ``eps_m`` passes over 4096 x 4096, or two exact
-readings of a 4096 x 4096 float matrix: exact row sums cost about 50 ns per entry in numpy, 5 compiled),
+readings of a 4096 x 4096 float matrix: exact row sums and the float copy over them cost about 50 ns per
+entry in numpy, 4 compiled),
 and a process that measures one matrix once keeps numpy (for it the kernels would save about what
 loading them costs, measured on whole ``relations measure`` processes).  The
 environment variable ``RELATIONS_KERNELS`` chooses: ``auto`` (the default), ``compiled`` (whenever numba
