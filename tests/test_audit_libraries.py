@@ -45,7 +45,9 @@ def _ue_truth(eps: float, oue: bool, buggy: bool) -> float:
     return math.log(p * (1 - q) / (q * (1 - p)))
 
 
-@pytest.mark.parametrize("eps", [0.5, 1.0, 2.0])
+#: Each case starts a worker importing pure-ldp (and scikit-learn with it: about 4 s of CPU); the default run keeps
+#: eps = 1 of each mechanism, the slow tier the other budgets.
+@pytest.mark.parametrize("eps", [pytest.param(0.5, marks=pytest.mark.slow), 1.0, pytest.param(2.0, marks=pytest.mark.slow)])
 @pytest.mark.parametrize("name", ["pure-ldp.oue", "pure-ldp.sue"])
 def test_pure_ldp_unary_encoding(name, eps):
     pytest.importorskip("pure_ldp")
@@ -57,7 +59,8 @@ def test_pure_ldp_unary_encoding(name, eps):
     assert ("differs" in report.conformance) == buggy
 
 
-@pytest.mark.parametrize("name", ["pure-ldp.de", "pure-ldp.olh", "pure-ldp.blh", "pure-ldp.hm",
+@pytest.mark.parametrize("name", ["pure-ldp.de", "pure-ldp.olh", "pure-ldp.blh",
+                                  pytest.param("pure-ldp.hm", marks=pytest.mark.slow),
                                   "multi-freq-ldpy.olh", "multi-freq-ldpy.blh", "multi-freq-ldpy.grr", "multi-freq-ldpy.oue", "multi-freq-ldpy.sue",
                                   "multi-freq-ldpy.ss", "multi-freq-ldpy.adp",
                                   "diffprivlib.binary", "diffprivlib.exponential_categorical"])
@@ -72,11 +75,15 @@ def test_correct_library_mechanisms_are_consistent_white_box(name):
     assert "differs" not in report.conformance
 
 
-@pytest.mark.parametrize("name", ["opendp.rr", pytest.param("opendp.rr_bool", marks=pytest.mark.slow),
-                                  "diffprivlib.geometric_truncated"])
-def test_black_box_libraries(name):
+#: The black-box route on a library, 20,000 runs per input; OpenDP's also at 3,000 runs in the default run (each of
+#: its calls costs about 0.5 ms: 16 s of CPU at 20,000), the larger count in the slow tier.
+@pytest.mark.parametrize(("name", "samples"), [pytest.param("opendp.rr", 20_000, marks=pytest.mark.slow),
+                                               ("opendp.rr", 3_000),
+                                               pytest.param("opendp.rr_bool", 20_000, marks=pytest.mark.slow),
+                                               ("diffprivlib.geometric_truncated", 20_000)])
+def test_black_box_libraries(name, samples):
     pytest.importorskip(ADAPTERS[name].library)
-    report = audit_target(name, eps=1.0, k=3, samples=20_000, seed=1, **LIMITS)
+    report = audit_target(name, eps=1.0, k=3, samples=samples, seed=1, **LIMITS)
     assert report.route == "black-box" and report.verdict == "consistent", report.summary()
     assert 0 < report.sampled.eps_d_lower <= report.claimed + 1e-9
     if report.sampled.conformance is not None:

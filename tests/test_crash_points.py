@@ -197,8 +197,10 @@ def tmp_root(tmp_path_factory):
 
 #: Killed at their quick points in the slow tier only (with every other point there): their folders are written by
 #: the same transaction as verify's (relations.io._outputs), and their runs cost the most (figures draws, the
-#: conjecture searches; 14 and 13 s of CPU of the file's 70).
-SLOW_QUICK = ("figures", "conjecture-folder")
+#: conjecture searches; 14 and 13 s of CPU of the file's 70).  Likewise a sweep's (killed again and again in the
+#: default run below), optimize's (Ctrl-C at its quick points below) and conjecture --file's (verify's write path):
+#: 8, 4 and 6 s of CPU.
+SLOW_QUICK = ("figures", "conjecture-folder", "sweep", "optimize", "conjecture-file")
 
 
 @pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.slow) if n in SLOW_QUICK else n for n in COMMANDS])
