@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -61,14 +62,18 @@ def layer(module: str) -> str | None:
     return parts[1] if len(parts) > 1 else None
 
 
-GRAPH = {name: imports(path, name) for name, path in modules()}
+@functools.cache
+def graph() -> dict[str, set[str]]:
+    """Every module's imports of the package: parsed once per process, when a test first asks (not while
+    collecting: each xdist worker collects every test, and this parse is about 2 s of CPU)."""
+    return {name: imports(path, name) for name, path in modules()}
 
 
-@pytest.mark.parametrize("name", sorted(n for n in GRAPH if layer(n)))
+@pytest.mark.parametrize("name", sorted(n for n, _ in modules() if layer(n)))
 def test_layers_import_only_downwards(name):
     own = layer(name)
     assert own in LAYERS, f"{name}: its layer {own!r} has no rank in LAYERS"
-    for target in GRAPH[name]:
+    for target in graph()[name]:
         other = layer(target)
         if other is None or other == own:
             continue
@@ -76,8 +81,8 @@ def test_layers_import_only_downwards(name):
 
 
 def test_no_import_cycles():
-    known = set(GRAPH)
-    edges = {n: {t for t in ts if t in known and t != n} for n, ts in GRAPH.items() if n != "relations"}
+    known = set(graph())
+    edges = {n: {t for t in ts if t in known and t != n} for n, ts in graph().items() if n != "relations"}
     state: dict[str, int] = {}
 
     def visit(n, path):
