@@ -5,13 +5,16 @@ generator (:func:`_brute`, which knows nothing of the audit), or a closed form."
 from __future__ import annotations
 
 import importlib.util
+import itertools
 import sys
 import textwrap
 from fractions import Fraction
 
 import numpy as np
+import pytest
 
 from relations.audit._exact import enumerate_channel
+from relations.audit._iteration import iteration_maps
 from relations.audit._outputs import output_key
 
 DOMAIN = [0, 1, 2, 3]
@@ -55,6 +58,11 @@ class _Forced:
         if size is None:
             return np.int64(low + self._pick(int(high - low)))
         return np.array([low + self._pick(int(high - low)) for _ in range(size)], dtype=np.int64)
+
+    def shuffle(self, a):
+        orders = list(itertools.permutations(range(len(a))))
+        order = orders[self._pick(len(orders))]
+        a[:] = [a[i] for i in order]
 
 
 def _brute(fn, domain=DOMAIN, depth: int = 64):
@@ -202,3 +210,108 @@ def test_rejection_loops_stay_exact_chains(tmp_path):
     assert e.complete
     for x in DOMAIN:
         assert dict(zip(e.outputs, e.rows[x])) == {y: Fraction(1, 4) for y in DOMAIN}
+
+
+# -- report-noisy-max (relations/audit/_independent.py): the real list handed to the code is the list ----------
+
+COUNTS = "counts = [c + (i == x) for i, c in enumerate((2, 1, 1))]"
+
+HANDED = {
+    # a helper of the code's own that sorts its argument in place (a top-1 helper written the quick way)
+    "helper_sorts": """
+        import numpy as np
+        def top(v):
+            v.sort()
+            return v[-1]
+        def f(x, rng):
+            %s
+            noisy = [c + rng.integers(0, 3) for c in counts]
+            best = top(noisy)
+            return (int(np.argmax(noisy)), int(best))
+        """,
+    # a helper that pads the list
+    "helper_appends": """
+        import numpy as np
+        def pad(v):
+            v.append(3)
+        def f(x, rng):
+            %s
+            noisy = [c + rng.integers(0, 3) for c in counts]
+            pad(noisy)
+            return int(np.argmax(noisy))
+        """,
+    # a helper that zeroes a coordinate
+    "helper_sets_an_item": """
+        import numpy as np
+        def zero_first(v):
+            v[0] = 0
+        def f(x, rng):
+            %s
+            noisy = [c + rng.integers(0, 3) for c in counts]
+            zero_first(noisy)
+            return int(np.argmax(noisy))
+        """,
+    # the list kept in an attribute, then sorted there
+    "attribute_sorted": """
+        import numpy as np
+        class Box:
+            pass
+        def f(x, rng):
+            %s
+            noisy = [c + rng.integers(0, 3) for c in counts]
+            box = Box()
+            box.v = noisy
+            box.v.sort()
+            return int(np.argmax(noisy))
+        """,
+    # shuffled by the audit's own generator (random tie-breaking written as a shuffle)
+    "generator_shuffles": """
+        import numpy as np
+        def f(x, rng):
+            %s
+            noisy = [c + rng.integers(0, 3) for c in counts]
+            rng.shuffle(noisy)
+            return int(np.argmax(noisy))
+        """,
+    # a len after a helper grew the list
+    "length_after_growth": """
+        def grow(v):
+            v.extend(v)
+        def f(x, rng):
+            %s
+            noisy = [c + rng.integers(0, 3) for c in counts]
+            grow(noisy)
+            return (len(noisy), noisy.index(max(noisy)))
+        """,
+}
+
+
+@pytest.mark.parametrize("case", sorted(HANDED))
+def test_a_list_changed_in_place_by_the_code_is_what_it_reads(tmp_path, case):
+    """Where the vector of noisy counts reaches code that takes the real list (a helper, an attribute, the
+    generator's ``shuffle``), a change made there in place was lost: the rest read the vector's coordinates,
+    not the changed list (``np.argmax`` of the unsorted list after ``v.sort()``: "exactly" the wrong index)."""
+    f = _module(tmp_path, f"r5_handed_{case}", HANDED[case].replace("%s", COUNTS)).f
+    e = enumerate_channel(f, [0, 1, 2])
+    assert e.complete
+    assert _encloses(e, _brute(f, [0, 1, 2]))
+
+
+def test_a_list_handed_and_left_unchanged_stays_factorised(tmp_path):
+    """A helper that only reads the list it is handed (``str``, a copy) changes nothing: the rest keeps the
+    index of the largest from the closed form (fewer runs than the plain path tree)."""
+    f = _module(tmp_path, "r5_handed_read_only", """
+        import numpy as np
+        def show(v):
+            return len(str(v)) > 0 and sorted(v) is not v
+        def f(x, rng):
+            %s
+            noisy = [c + rng.integers(0, 3) for c in counts]
+            show(noisy)
+            return int(np.argmax(noisy))
+        """.replace("%s", COUNTS)).f
+    e = enumerate_channel(f, [0, 1, 2])
+    with iteration_maps.off():
+        plain = enumerate_channel(f, [0, 1, 2])
+    assert e.complete and _encloses(e, _brute(f, [0, 1, 2]))
+    assert e.runs <= plain.runs
