@@ -273,6 +273,16 @@ HANDED = {
             rng.shuffle(noisy)
             return int(np.argmax(noisy))
         """,
+    # heapq's functions take the list (a top-k helper's heapify, in place)
+    "heapified": """
+        import heapq
+        import numpy as np
+        def f(x, rng):
+            %s
+            noisy = [c + rng.integers(0, 3) for c in counts]
+            heapq.heapify(noisy)
+            return int(np.argmax(noisy))
+        """,
     # a len after a helper grew the list
     "length_after_growth": """
         def grow(v):
