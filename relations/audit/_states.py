@@ -225,12 +225,16 @@ _FRAME_ATTRIBUTES = frozenset({"tb_frame", "gi_frame", "cr_frame", "ag_frame"})
 _OWN_DIR = tuple(f"relations{sep}audit{sep}" for sep in ("/", "\\"))
 
 
-def _frame_hook(event: str, args: tuple) -> None:
-    """An audit hook (:func:`sys.addaudithook`): every way to a frame from Python raises one of these events."""
-    if not _FRAME_WATCH[0] or _FRAME_WATCH[2]:
+def _frame_hook(event: str, args: tuple, watch: list = _FRAME_WATCH, events: frozenset = _FRAME_EVENTS,
+                attributes: frozenset = _FRAME_ATTRIBUTES) -> None:
+    """An audit hook (:func:`sys.addaudithook`): every way to a frame from Python raises one of these events.
+    Called for every event of the process (``id()``, ``__code__`` reads ...): the common case returns at once."""
+    if not watch[0] or watch[2]:
         return
-    if event not in _FRAME_EVENTS and not (event == "object.__getattr__" and len(args) > 1
-                                           and args[1] in _FRAME_ATTRIBUTES):
+    if event == "object.__getattr__":
+        if len(args) < 2 or args[1] not in attributes:
+            return
+    elif event not in events:
         return
     _FRAME_WATCH[2] = True
     try:
@@ -576,12 +580,10 @@ class _Pickler(pickle.Pickler):
                 return NotImplemented
             self.keep.append(obj.__code__)  # its cells as objects (below): two functions sharing one cell read
             # apart from two with cells of equal values, a write through one showing in the other
-            home = _home(obj)  # a function of another of the user's modules runs with its globals: state too
-            if home is not None and id(home) not in self.homes:
+            home = _home(obj, self.homes)  # a function of another of the user's modules runs with its globals
+            if home is not None:  # (state too)
                 self.homes.add(id(home))
                 home = _names_state(home, self.homes)
-            else:
-                home = None
             return _function, (id(obj.__code__), obj.__closure__, obj.__defaults__, obj.__kwdefaults__,
                                obj.__dict__ or None, home)
         if isinstance(obj, self.tokens):
@@ -780,9 +782,9 @@ def _names_state(g: dict, seen: set[int]) -> dict:
     for name, v in g.items():
         if name.startswith("__"):
             continue
-        home = _home(v)
-        if home is not None and id(home) not in seen:  # a function or class imported from another of the user's
-            # modules (``from helpers import bump``) runs there: that module's globals are state too
+        home = _home(v, seen)
+        if home is not None:  # a function or class imported from another of the user's modules (``from helpers
+            # import bump``) runs there: that module's globals are state too
             seen.add(id(home))
             out[f"__home_{id(home)}__"] = _names_state(home, seen)
         if isinstance(v, types.ModuleType) and _user_module(v):  # and the user's modules below it (pkg.sub)
@@ -800,9 +802,9 @@ def _names_state(g: dict, seen: set[int]) -> dict:
     return out
 
 
-def _home(v: Any) -> dict | None:
+def _home(v: Any, seen: set[int]) -> dict | None:
     """The globals of the user's module that a function (or the methods of a class of the user's) runs in, when
-    it has such globals; else ``None``."""
+    it has such globals not in ``seen``; else ``None``."""
     g: Any
     if type(v) is types.FunctionType:
         g = v.__globals__
@@ -810,7 +812,17 @@ def _home(v: Any) -> dict | None:
         g = getattr(sys.modules.get(getattr(v, "__module__", None) or ""), "__dict__", None)
     else:
         return None
-    return g if isinstance(g, dict) and _user_globals(g) else None
+    if not isinstance(g, dict) or id(g) in seen:
+        return None
+    known = _HOMES.get(id(g))
+    if known is None or known[0] is not g:
+        if len(_HOMES) > 4096:
+            _HOMES.clear()
+        known = _HOMES[id(g)] = (g, _user_globals(g))  # (the dict kept: its address is not reused meanwhile)
+    return g if known[1] else None
+
+
+_HOMES: dict[int, tuple[dict, bool]] = {}
 
 
 def snapshot(stop: types.CodeType, tokens: tuple[type, ...], *, skip: int = 1, keep: list[Any]) -> bytes | None:
@@ -838,7 +850,7 @@ def snapshot(stop: types.CodeType, tokens: tuple[type, ...], *, skip: int = 1, k
         g = frame.f_globals
         if not own and id(g) not in seen_globals:
             seen_globals.add(id(g))
-            parts.append((code, frame.f_lasti, local, _globals_state(g)))
+            parts.append((code, frame.f_lasti, local, _names_state(g, seen_globals)))
         else:
             parts.append((code, frame.f_lasti, local))
         frame = frame.f_back
@@ -846,7 +858,9 @@ def snapshot(stop: types.CodeType, tokens: tuple[type, ...], *, skip: int = 1, k
         return None
     buffer = io.BytesIO()
     try:
-        _Pickler(buffer, tokens, keep).dump(parts)
+        pickler = _Pickler(buffer, tokens, keep)
+        pickler.homes = seen_globals  # the user's modules whose globals are in the state already
+        pickler.dump(parts)
     except Exception:  # noqa: BLE001 - any object that cannot be pickled (its __reduce__ may raise anything)
         return None
     return buffer.getvalue()
@@ -885,7 +899,9 @@ def carried(fn: Any, tokens: tuple[type, ...], *, keep: list[Any]) -> bytes | No
             parts.append(_names_state(g, seen))
     buffer = io.BytesIO()
     try:
-        _Pickler(buffer, tokens, keep).dump(parts)
+        pickler = _Pickler(buffer, tokens, keep)
+        pickler.homes = seen  # the user's modules whose globals are in it already
+        pickler.dump(parts)
     except Exception:  # noqa: BLE001 - as in snapshot: any object that cannot be pickled
         return None
     return buffer.getvalue()
