@@ -379,3 +379,22 @@ def test_noisy_counts_read_back_as_numpy_integers(tmp_path):
         truth = _brute(f, [0, 1, 2])
         e = enumerate_channel(f, [0, 1, 2])
     assert _encloses(e, truth)
+
+
+def test_a_local_read_through_a_traceback_is_state(tmp_path):
+    """The same through a traceback's ``tb_frame`` (a helper that raises and catches to find its caller)."""
+    f = _module(tmp_path, "r5_traceback_reader", """
+        def tries_so_far():
+            try:
+                raise LookupError
+            except LookupError as e:
+                return e.__traceback__.tb_frame.f_back.f_locals["tries"]
+        def f(x, rng):
+            tries = 0
+            while True:
+                if rng.integers(0, 2):
+                    return min(3, x + tries_so_far())
+                tries = tries_so_far() + 1
+        """).f
+    e = enumerate_channel(f, DOMAIN, allow_unexplored=True)
+    assert _encloses(e, _brute(f, depth=40))
