@@ -36,6 +36,7 @@ from relations.audit._iteration import Returned, iteration_maps
 from relations.audit._outputs import output_key, output_label
 from relations.audit._states import (  # at import: the closed world patches random.SystemRandom
     carried,
+    frames_read,
     snapshot,
     solve_chain,
 )
@@ -575,16 +576,19 @@ class _Walk:
             if not jumped and len(leaves) > LOOP_PATIENCE:
                 raise _NoChain()
             kind, payload = 0, 0
-            try:
-                value = _run(self.fn, x, self.pass_rng, replay, current)
-                payload = outputs.setdefault(_key(value), len(outputs))
-                complete += 1
-                if not complete & (complete - 1):  # paths 1, 2, 4, 8 ...: replayed if a call changed the state
-                    witnesses.append((list(replay.trail), _key(value)))
-            except Truncated:
-                kind = 1
-            except Jump as jump:
-                kind, payload, jumped = 2, jump.state, True
+            with frames_read() as read:
+                try:
+                    value = _run(self.fn, x, self.pass_rng, replay, current)
+                    payload = outputs.setdefault(_key(value), len(outputs))
+                    complete += 1
+                    if not complete & (complete - 1):  # paths 1, 2, 4, 8 ...: replayed if a call changed the state
+                        witnesses.append((list(replay.trail), _key(value)))
+                except Truncated:
+                    kind = 1
+                except Jump as jump:
+                    kind, payload, jumped = 2, jump.state, True
+            if read():  # a frame taken by the code (a helper's sys._getframe(1).f_locals) reads what the states
+                raise _NoChain()  # leave out as dead locals: they are not its state; depth-bounded instead
             depth = len(replay.trail)
             leaves.append((kind, replay.probability(), replay.radius, replay.keys[depth - 1] if depth else -1, payload))
             if not replay.advance():

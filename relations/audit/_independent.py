@@ -356,8 +356,36 @@ class IntVector:
     _symbolic_vector = True
 
     def __init__(self, replay: Any, coords: Sequence[Coordinate], kind: str):
+        # the real lists (arrays) of this path handed to the code (:meth:`materialise`), each with a copy of its
+        # values: a helper may change one in place (``v.sort()``, ``v.append(3)``, ``v[0] = 0``), and the code's
+        # name for the vector then stands for the changed list, which the coordinates no longer describe
+        self._handed: list[tuple[Any, Any]] = []
         self.replay, self.coords, self.kind = replay, list(coords), kind
         self._observed: dict[Any, Any] = {}
+
+    @property
+    def coords(self) -> list[Coordinate]:
+        """The coordinates, read only while every real list handed to the code is unchanged (else a refusal)."""
+        if self._handed:
+            self._unchanged()
+        return self._coords
+
+    @coords.setter
+    def coords(self, value: list[Coordinate]) -> None:
+        self._coords = value
+
+    def _unchanged(self) -> None:
+        import numpy as np
+
+        for real, values in self._handed:
+            if type(real) is list:
+                same = len(real) == len(values) and all(type(a) is type(b) and a == b for a, b in zip(real, values))
+            else:
+                same = (isinstance(real, np.ndarray) and real.shape == values.shape and real.dtype == values.dtype
+                        and bool(np.array_equal(real, values)))
+            if not same:
+                self._handed = []
+                _refuse(self.replay, "a real list of draws handed to the code and changed there in place")
 
     def __len__(self) -> int:
         return len(self.coords)
@@ -462,6 +490,7 @@ class IntVector:
 
         if not isinstance(real, np.ndarray) or real.shape != (len(self),) or real.dtype != np.int64:
             _refuse(self.replay, "an array of draws changed in place into something else")
+        self._handed = [(h, v) for h, v in self._handed if h is not real]  # changed by the vector's own operation
         self.coords, self._observed = [Coordinate.point(int(v)) for v in real.tolist()], {}
 
     def __iadd__(self, other: Any) -> Any:
@@ -684,7 +713,9 @@ class IntVector:
         import numpy as np
 
         values = [self._read(i) for i in range(len(self))]
-        return np.array(values, dtype=np.int64) if self.kind == "array" else values
+        real = np.array(values, dtype=np.int64) if self.kind == "array" else values
+        self._handed.append((real, real.copy() if self.kind == "array" else list(real)))
+        return real
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> Any:
         import numpy as np

@@ -217,6 +217,66 @@ _LIVE: dict[types.CodeType, dict[int, frozenset[str]] | None] = {}
 _READS_FRAME = frozenset({"locals", "vars", "exec", "eval", "dir", "super", "_getframe", "currentframe"})
 
 
+#: Whether code other than the audit's own took hold of a frame while the states were recorded
+#: (:func:`frames_read`): ``[watching, read, in the hook]``.
+_FRAME_WATCH = [False, False, False]
+_FRAME_EVENTS = frozenset({"sys._getframe", "sys._current_frames", "gc.get_referrers", "gc.get_objects"})
+_FRAME_ATTRIBUTES = frozenset({"tb_frame", "gi_frame", "cr_frame", "ag_frame"})
+_OWN_DIR = tuple(f"relations{sep}audit{sep}" for sep in ("/", "\\"))
+
+
+def _frame_hook(event: str, args: tuple, watch: list = _FRAME_WATCH, events: frozenset = _FRAME_EVENTS,
+                attributes: frozenset = _FRAME_ATTRIBUTES) -> None:
+    """An audit hook (:func:`sys.addaudithook`): every way to a frame from Python raises one of these events.
+    Called for every event of the process (``id()``, ``__code__`` reads ...): the common case returns at once."""
+    if not watch[0] or watch[2]:
+        return
+    if event == "object.__getattr__":
+        if len(args) < 2 or args[1] not in attributes:
+            return
+    elif event not in events:
+        return
+    _FRAME_WATCH[2] = True
+    try:
+        where = sys._getframe(1).f_code.co_filename  # the code that asked for the frame
+        if not any(part in where for part in _OWN_DIR):
+            _FRAME_WATCH[1] = True
+    finally:
+        _FRAME_WATCH[2] = False
+
+
+class frames_read:  # noqa: N801 - used as a function, in a with statement
+    """While the states are recorded: whether the code took hold of a frame (``sys._getframe``,
+    ``inspect.currentframe``, a traceback's ``tb_frame``, a generator's ``gi_frame``), in its own functions or
+    a helper's.  A frame read by a callee (``sys._getframe(1).f_locals``) reads locals that the data flow of the
+    caller's own code (:func:`live_locals`) takes for dead: the states recorded leave them out, so they cannot
+    be trusted.  ``with frames_read() as read: ...`` then ``read()``.
+
+    Examples
+    --------
+    >>> import sys
+    >>> with frames_read() as read:
+    ...     _ = sys._getframe(0)
+    >>> read()
+    True
+    """
+
+    def __enter__(self) -> Any:
+        if not _HOOKED:
+            sys.addaudithook(_frame_hook)
+            _HOOKED.append(True)
+        self.before = _FRAME_WATCH[:2]
+        _FRAME_WATCH[0], _FRAME_WATCH[1] = True, False
+        return lambda: self.seen
+
+    def __exit__(self, *exc: Any) -> None:
+        self.seen = _FRAME_WATCH[1]
+        _FRAME_WATCH[0], _FRAME_WATCH[1] = self.before[0], self.before[1] or self.seen
+
+
+_HOOKED: list[bool] = []
+
+
 def _liveness(code: types.CodeType) -> dict[int, frozenset[str]] | None:
     """For each instruction, the local variables that may be read after it before being stored again (backward
     data flow over the jumps of the bytecode); ``None`` when that cannot be told (exception handlers, which
@@ -499,6 +559,7 @@ class _Pickler(pickle.Pickler):
         # the address, which a later object (a bound method made afresh, a class made in the function) would
         # otherwise reuse, and two different states would compare equal
         self.keep = keep
+        self.homes: set[int] = set()  # the user's modules whose globals a function of the state brought in
 
     def reducer_override(self, obj: Any) -> Any:
         """The audit's generator and replay by their type's name (one per run, all alike); modules, builtins, code
@@ -519,7 +580,12 @@ class _Pickler(pickle.Pickler):
                 return NotImplemented
             self.keep.append(obj.__code__)  # its cells as objects (below): two functions sharing one cell read
             # apart from two with cells of equal values, a write through one showing in the other
-            return _function, (id(obj.__code__), obj.__closure__, obj.__defaults__, obj.__kwdefaults__, obj.__dict__ or None)
+            home = _home(obj, self.homes)  # a function of another of the user's modules runs with its globals
+            if home is not None:  # (state too)
+                self.homes.add(id(home))
+                home = _names_state(home, self.homes)
+            return _function, (id(obj.__code__), obj.__closure__, obj.__defaults__, obj.__kwdefaults__,
+                               obj.__dict__ or None, home)
         if isinstance(obj, self.tokens):
             return _function, (kind.__name__,)
         if isinstance(obj, _BY_IDENTITY) and not (isinstance(obj, type) and _user_class(obj)) and not (
@@ -694,7 +760,11 @@ def _user_module_now(module: Any) -> bool:
     # read from the module's own dict: a module-level ``__getattr__`` (PEP 562) is the user's code, and answers
     # anything for a name the module lacks
     own = getattr(module, "__dict__", None)
-    own = own if isinstance(own, dict) else {}
+    return _user_globals(own if isinstance(own, dict) else {})
+
+
+def _user_globals(own: dict) -> bool:
+    """The globals of one of the user's modules (:func:`_user_module`), read from the dict itself."""
     name, where = own.get("__name__"), own.get("__file__")
     root = name.split(".")[0] if isinstance(name, str) else ""
     if root in sys.stdlib_module_names or root in ("numpy", "scipy", "relations", "builtins"):
@@ -712,6 +782,11 @@ def _names_state(g: dict, seen: set[int]) -> dict:
     for name, v in g.items():
         if name.startswith("__"):
             continue
+        home = _home(v, seen)
+        if home is not None:  # a function or class imported from another of the user's modules (``from helpers
+            # import bump``) runs there: that module's globals are state too
+            seen.add(id(home))
+            out[f"__home_{id(home)}__"] = _names_state(home, seen)
         if isinstance(v, types.ModuleType) and _user_module(v):  # and the user's modules below it (pkg.sub)
             out[name] = ("module", id(v))
             if id(vars(v)) not in seen:
@@ -725,6 +800,29 @@ def _names_state(g: dict, seen: set[int]) -> dict:
         else:  # functions (rebound, their defaults and attributes), classes (their attributes), values
             out[name] = v
     return out
+
+
+def _home(v: Any, seen: set[int]) -> dict | None:
+    """The globals of the user's module that a function (or the methods of a class of the user's) runs in, when
+    it has such globals not in ``seen``; else ``None``."""
+    g: Any
+    if type(v) is types.FunctionType:
+        g = v.__globals__
+    elif isinstance(v, type) and _user_class(v):
+        g = getattr(sys.modules.get(getattr(v, "__module__", None) or ""), "__dict__", None)
+    else:
+        return None
+    if not isinstance(g, dict) or id(g) in seen:
+        return None
+    known = _HOMES.get(id(g))
+    if known is None or known[0] is not g:
+        if len(_HOMES) > 4096:
+            _HOMES.clear()
+        known = _HOMES[id(g)] = (g, _user_globals(g))  # (the dict kept: its address is not reused meanwhile)
+    return g if known[1] else None
+
+
+_HOMES: dict[int, tuple[dict, bool]] = {}
 
 
 def snapshot(stop: types.CodeType, tokens: tuple[type, ...], *, skip: int = 1, keep: list[Any]) -> bytes | None:
@@ -752,7 +850,7 @@ def snapshot(stop: types.CodeType, tokens: tuple[type, ...], *, skip: int = 1, k
         g = frame.f_globals
         if not own and id(g) not in seen_globals:
             seen_globals.add(id(g))
-            parts.append((code, frame.f_lasti, local, _globals_state(g)))
+            parts.append((code, frame.f_lasti, local, _names_state(g, seen_globals)))
         else:
             parts.append((code, frame.f_lasti, local))
         frame = frame.f_back
@@ -760,7 +858,9 @@ def snapshot(stop: types.CodeType, tokens: tuple[type, ...], *, skip: int = 1, k
         return None
     buffer = io.BytesIO()
     try:
-        _Pickler(buffer, tokens, keep).dump(parts)
+        pickler = _Pickler(buffer, tokens, keep)
+        pickler.homes = seen_globals  # the user's modules whose globals are in the state already
+        pickler.dump(parts)
     except Exception:  # noqa: BLE001 - any object that cannot be pickled (its __reduce__ may raise anything)
         return None
     return buffer.getvalue()
@@ -799,7 +899,9 @@ def carried(fn: Any, tokens: tuple[type, ...], *, keep: list[Any]) -> bytes | No
             parts.append(_names_state(g, seen))
     buffer = io.BytesIO()
     try:
-        _Pickler(buffer, tokens, keep).dump(parts)
+        pickler = _Pickler(buffer, tokens, keep)
+        pickler.homes = seen  # the user's modules whose globals are in it already
+        pickler.dump(parts)
     except Exception:  # noqa: BLE001 - as in snapshot: any object that cannot be pickled
         return None
     return buffer.getvalue()
