@@ -399,7 +399,8 @@ def test_ctrl_c_while_the_command_line_loads_says_one_line(tmp_path, module, how
     assert (run.returncode, run.stderr) == (130, "relations: interrupted\n")
 
 
-@pytest.mark.slow  # timing-dependent moments; under load one gave status 1 and no message, not yet explained
+@pytest.mark.slow  # timing-dependent moments; under load one gave status 1 and no message: a Ctrl-C as the
+# command ended (test_a_ctrl_c_as_the_command_ends_says_one_line)
 def test_ctrl_c_in_the_first_moments_says_one_line():
     # around the moment the interpreter has started and the tool's imports run (100 from 0 with -m slow)
     _early_interrupts(12, seed=320, start=0.6, stop=1.2)
