@@ -34,10 +34,12 @@ import os
 import signal
 import sys
 import threading
+from collections.abc import Iterator
 from typing import IO, Any
 
-__all__ = ["PARENT_VARIABLE", "WATCH_VARIABLE", "die_with_parent", "preexec", "watch_parent", "parent_watch_fds",
-           "keep_descendants", "descendants", "end_tree",
+__all__ = ["PARENT_VARIABLE", "WATCH_VARIABLE", "die_with_parent", "preexec", "start_program", "register_fork_handlers",
+           "watch_parent", "parent_watch_fds", "keep_descendants", "descendants", "end_tree", "sigint_blocked",
+           "release_sigint",
            "silence_stderr", "error_stream", "say_interrupted", "exit_interrupted", "run_command_line", "leaves_nothing_behind", "install_interrupt_handler", "interrupt_handler"]
 
 #: Environment variable holding the tool's process id, for a child started through a wrapper.
@@ -244,11 +246,60 @@ def keep_descendants() -> None:
         os._exit(1)
 
 
+#: Whether a thread can block signals (POSIX): the tool's forks are then made with SIGINT blocked.
+_MASKABLE = hasattr(signal, "pthread_sigmask")
+
+
+@contextlib.contextmanager
+def sigint_blocked() -> Iterator[None]:
+    """Within: SIGINT blocked in the calling thread (POSIX; elsewhere nothing changes).  Every fork of the
+    tool is made within.
+
+    A terminal's Ctrl-C reaches the whole process group, children included.  One that reaches a child
+    between the fork and the moment the child sets what SIGINT does there runs the tool's handler in the
+    child, in the middle of Python's at-fork handlers (``logging``'s, ``threading``'s): their
+    "Exception ignored" tracebacks went to the standard error the child shares, beside the tool's one line.
+    A child forked within starts with SIGINT blocked (held, not lost) and releases it with
+    :func:`release_sigint` once it has chosen what a SIGINT does there.  In this process a SIGINT that comes
+    meanwhile reaches another thread, or waits until the block ends: it is raised all the same.
+
+    Examples
+    --------
+    >>> with sigint_blocked():
+    ...     pass
+    """
+    if not _MASKABLE:
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+def release_sigint(*, ignore: bool) -> None:
+    """In a child forked within :func:`sigint_blocked`: make SIGINT ignored (``ignore``: the parent handles
+    Ctrl-C and stops the child; one that came since the fork is dropped) or take its default action (a
+    program about to be run by ``exec``, which a Ctrl-C ends as it would without the tool), then unblock it.
+    A SIGINT the process ignored already (a shell's background job) stays ignored.  Where the disposition
+    cannot be set here, SIGINT stays blocked: the child then ends with the tool (:func:`die_with_parent`)."""
+    try:
+        if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
+            signal.signal(signal.SIGINT, signal.SIG_IGN if ignore else signal.SIG_DFL)
+    except ValueError:  # not the main thread of the main interpreter
+        return
+    if _MASKABLE:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
 def preexec() -> Any:
     """A ``subprocess.Popen`` ``preexec_fn`` that arms the death signal in the child before it runs the
     program (it survives ``exec``), and ends the child at once if the process that made the function (the
     tool) is already gone: ``prctl`` is resolved here, in the parent, so that the child, forked while other
-    threads may hold locks, calls two system calls and nothing else."""
+    threads may hold locks, calls a few system calls and nothing else.  Then SIGINT takes its default action
+    in the child and is unblocked (:func:`release_sigint`: the fork is made within :func:`sigint_blocked`, by
+    :func:`start_program`)."""
     fn = _libc_prctl()
     sig = int(signal.SIGKILL)
     parent = os.getpid()
@@ -258,8 +309,75 @@ def preexec() -> Any:
             fn(_PR_SET_PDEATHSIG, sig, 0, 0, 0)
         if os.getppid() != parent:  # the tool died between the fork and the line above: never run the program
             os._exit(1)
+        release_sigint(ignore=False)
 
     return child
+
+
+def start_program(args: list[str], **options: Any) -> Any:
+    """``subprocess.Popen(args, **options)`` for a program that dies with the tool (:func:`preexec`), forked
+    with SIGINT blocked (:func:`sigint_blocked`): the Python code that runs in the child before ``exec`` (the
+    at-fork handlers, :func:`preexec`) never meets a Ctrl-C; the program does, as it would without the tool.
+
+    Examples
+    --------
+    >>> import subprocess, sys
+    >>> with start_program([sys.executable, "-c", "print(6 * 7)"], stdout=subprocess.PIPE, text=True) as proc:
+    ...     proc.communicate()[0]
+    '42\\n'
+    """
+    import subprocess
+
+    with sigint_blocked(), _fork_handlers_quiet():
+        return subprocess.Popen(args, preexec_fn=preexec(), **options)
+
+
+#: The standard library's modules that register at-fork handlers (``os.register_at_fork``).
+_FORK_HANDLER_MODULES = ("logging", "concurrent.futures.thread", "random", "threading")
+
+
+def register_fork_handlers() -> None:
+    """Import the standard library's modules that register at-fork handlers (:data:`_FORK_HANDLER_MODULES`),
+    before starting a thread that forks (:func:`start_program` with ``preexec_fn``: Python runs the handlers
+    around that fork, in that thread).  Imported later by another thread, a module registers its handlers
+    between the "before" and "after" halves of such a fork, and the "after" half of ``logging``'s releases a
+    lock its "before" half never took: "Exception ignored ... RuntimeError: cannot release un-acquired lock" on
+    the standard error (``verify``'s search imported ``logging`` through ``scipy.special``, ``numpy.f2py`` and
+    ``charset_normalizer`` while the Coq thread forked coqc).
+
+    Examples
+    --------
+    >>> register_fork_handlers()
+    >>> "logging" in sys.modules
+    True
+    """
+    import importlib
+
+    for name in _FORK_HANDLER_MODULES:
+        importlib.import_module(name)
+
+
+@contextlib.contextmanager
+def _fork_handlers_quiet() -> Iterator[None]:
+    """Within, in a thread other than the main one: what Python reports as "Exception ignored" in this thread
+    (the at-fork handlers of a fork made here) is dropped, for a module of another package that registered its
+    handlers while the fork was under way (see :func:`register_fork_handlers`); the other threads' reports go
+    on as before."""
+    if threading.current_thread() is threading.main_thread():
+        yield
+        return
+    me, previous = threading.get_ident(), sys.unraisablehook
+
+    def hook(unraisable: Any) -> None:
+        if threading.get_ident() != me:
+            previous(unraisable)
+
+    sys.unraisablehook = hook
+    try:
+        yield
+    finally:
+        if sys.unraisablehook is hook:  # not replaced meanwhile by other code
+            sys.unraisablehook = previous
 
 
 def parent_watch_fds() -> tuple[int, int]:
@@ -416,18 +534,20 @@ def run_command_line(run: Any, args: list[str] | None, *, own: bool | None = Non
     if own is None:
         own = args is None
     try:
-        run(args)
-    except SystemExit as exc:
-        if exc.code == 130:  # interrupted: leave now, before the interpreter's shutdown, having said so once
-            if not _SAID:
-                say_interrupted()
-            exit_interrupted(130)
-        if own and _NOTHING_BEHIND and exc.code in (0, None):
-            _end_now()
-        if threading.current_thread() is threading.main_thread():  # done: a Ctrl-C now would only turn the
-            signal.signal(signal.SIGINT, signal.SIG_IGN)  # status into -SIGINT during the shutdown
-        raise
-    except KeyboardInterrupt:  # a Ctrl-C while the command line was being loaded
+        try:
+            run(args)
+        except SystemExit as exc:
+            if exc.code == 130:  # interrupted: leave now, before the interpreter's shutdown, having said so once
+                if not _SAID:
+                    say_interrupted()
+                exit_interrupted(130)
+            if own and _NOTHING_BEHIND and exc.code in (0, None):
+                _end_now()
+            if threading.current_thread() is threading.main_thread():  # done: a Ctrl-C now would only turn the
+                signal.signal(signal.SIGINT, signal.SIG_IGN)  # status into -SIGINT during the shutdown
+            raise
+    except KeyboardInterrupt:  # a Ctrl-C while the command line was being loaded, or as the command ended (in
+        # the lines above, before SIGINT is ignored: it escaped as a traceback on the silenced stderr, status 1)
         say_interrupted()
         exit_interrupted(130)
 

@@ -285,6 +285,13 @@ def test_a_kill_while_verify_computes_leaves_a_folder_the_next_run_takes(tmp_pat
     args = ["verify", "--quick", "--only", "zheng2025.thm1", "--out", "ev"]
     log = tmp_path / "log"
     env = {k: v for k, v in os.environ.items() if k not in VARS}
+    # the search waits for good (a sitecustomize module first on PYTHONPATH): the kill comes while verify
+    # computes however long this test is kept waiting on a loaded machine (no race with the writes after it)
+    (tmp_path / "site").mkdir()
+    (tmp_path / "site" / "sitecustomize.py").write_text(
+        "import threading\nfrom relations.pipeline import _verify\n"
+        "_verify.verify_all = lambda *args, **kwargs: threading.Event().wait()\n")
+    env["PYTHONPATH"] = os.pathsep.join([str(tmp_path / "site"), str(ROOT)])
     proc = subprocess.Popen(cli_command(*args), cwd=tmp_path, env=dict(env, RELATIONS_CRASH_LOG=str(log)),
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, preexec_fn=_default_sigint)
     deadline = time.monotonic() + 120

@@ -417,7 +417,9 @@ def test_no_sideways_scroll_on_a_projector(browser, demo_url, tmp_path, width, h
             _wait_state(page, state_)
             if "cx=" in address:
                 page.wait_for_selector("#counterexample.shown", timeout=120_000)
-            page.wait_for_timeout(200)  # fonts and layout settle
+            # the fonts loaded and two frames drawn (events, not a pause that a loaded machine can outlast)
+            page.evaluate("document.fonts.ready.then(() => new Promise(done => "
+                          "requestAnimationFrame(() => requestAnimationFrame(done))))")
             scroll, inner = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
             assert scroll <= inner, f"{address} scrolls sideways at {width} x {height}: {scroll} > {inner}"
             boxes = page.evaluate("""() => [...document.querySelectorAll('.card, #plot, #relations, #theorem4')]

@@ -92,12 +92,13 @@ def test_a_lock_is_not_kept_by_a_forked_child():
     with tempfile.TemporaryDirectory() as d:
         folder = OutputDir(d, hold=True)
         folder.lock()
+        held_r, held_w = os.pipe()
         pid = os.fork()
-        if pid == 0:  # the child outlives the parent's lock
-            import time
-
-            time.sleep(1.5)
+        if pid == 0:  # the child outlives the parent's lock: it runs until the parent has checked (not a sleep)
+            os.close(held_w)
+            os.read(held_r, 1)
             os._exit(0)
+        os.close(held_r)
         try:
             folder.close()
             fd = os.open(d, os.O_RDONLY)
@@ -105,7 +106,9 @@ def test_a_lock_is_not_kept_by_a_forked_child():
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # free although the child still runs
             finally:
                 os.close(fd)
+            assert os.waitpid(pid, os.WNOHANG) == (0, 0)  # the child still ran during the check
         finally:
+            os.close(held_w)
             os.waitpid(pid, 0)
 
 

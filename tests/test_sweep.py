@@ -7,6 +7,7 @@ import json
 import os
 import signal
 import subprocess
+import threading
 import time
 from collections import Counter
 from fractions import Fraction
@@ -145,22 +146,43 @@ def _chunk_files(folder):
         if os.path.isdir(path) else []
 
 
+# a sitecustomize module (first on PYTHONPATH) that makes the command's fourth chunk wait for good: a kill then
+# comes in the middle of the sweep however fast or loaded the machine (no race with the sweep's end)
+_FOURTH_CHUNK_WAITS = """
+import threading
+from relations.sweeps import _chunks
+
+real, started = _chunks.evaluate_chunk, []
+
+def gated(*args, **kwargs):
+    started.append(1)
+    if len(started) > 3:
+        threading.Event().wait()
+    return real(*args, **kwargs)
+
+_chunks.evaluate_chunk = gated
+"""
+
+
 def test_sigkill_and_resume(tmp_path):
     spec = {"exhaustive": {"inputs": 2, "outputs": 2, "denominator": 3},
             "relations": ["zheng2025.thm4", "zheng2025.thm7", "zheng2025.thm11"]}  # 125 points, 25 chunks
     spec_file = tmp_path / "spec.json"
     spec_file.write_text(json.dumps(spec))
     out = tmp_path / "out"
+    (tmp_path / "site").mkdir()
+    (tmp_path / "site" / "sitecustomize.py").write_text(_FOURTH_CHUNK_WAITS)
     args = cli_command("sweep", str(spec_file), "--out", str(out), "--chunk-size", "5", "--workers", "0")
-    proc = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
-    deadline = time.time() + 300  # a hang guard
-    while len(_chunk_files(out)) < 3 and time.time() < deadline and proc.poll() is None:
+    proc = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+                            env=dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path / "site"), str(ROOT)])))
+    deadline = time.monotonic() + 300  # a hang guard
+    while len(_chunk_files(out)) < 3 and time.monotonic() < deadline and proc.poll() is None:
         time.sleep(0.01)
     os.killpg(proc.pid, signal.SIGKILL)
     proc.wait()
     assert proc.returncode == -signal.SIGKILL
     before = {n: (out / "chunks" / n).read_bytes() for n in _chunk_files(out)}
-    assert 3 <= len(before) < 25, "the sweep was not interrupted in the middle"
+    assert len(before) == 3, "the sweep was not killed after its third chunk"
     assert not (out / "summary.json").exists()
     done = subprocess.run(args, cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
@@ -268,10 +290,26 @@ def test_bad_options_exit_2(tmp_path):
     assert run.returncode == 2 and run.stderr.count("\n") == 1, run.stderr
 
 
-def test_ctrl_c_on_a_dask_cluster_then_resume(tmp_path):
+#: The gate of test_ctrl_c_on_a_dask_cluster_then_resume: the real evaluate_chunk, how many chunks started, and
+#: whether the others may run.
+_GATE: dict = {"real": None, "started": 0, "open": threading.Event()}
+
+
+def _gated_evaluate_chunk(*args, **kwargs):
+    """``evaluate_chunk``, the fourth call on waiting until the gate is open (at module level: the scheduler
+    pickles it by name to send it to the worker)."""
+    _GATE["started"] += 1
+    if _GATE["started"] > 3:
+        _GATE["open"].wait(300)  # a hang guard
+    return _GATE["real"](*args, **kwargs)
+
+
+def test_ctrl_c_on_a_dask_cluster_then_resume(tmp_path, monkeypatch):
     # the command line against a LocalCluster's address: Ctrl-C mid-way exits 130 with one line, keeps the
     # finished chunks; the same command then computes only the others (none twice, none lost)
     distributed = pytest.importorskip("distributed")
+    from relations.sweeps import _chunks
+
     spec = {"exhaustive": {"inputs": 2, "outputs": 2, "denominator": 5},
             "relations": ["zheng2025.thm4", "zheng2025.thm7", "zheng2025.thm11"]}
     values = {Fraction(a, b) for b in range(1, 6) for a in range(b + 1)}  # each entry: 0, 1/5, 1/4, ..., 1
@@ -279,30 +317,43 @@ def test_ctrl_c_on_a_dask_cluster_then_resume(tmp_path):
     spec_file = tmp_path / "spec.json"
     spec_file.write_text(json.dumps(spec))
     out = tmp_path / "out"
-    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, protocol="tcp://",
-                                  dashboard_address=None) as cluster:  # a tcp:// address, for another process
-        args = cli_command("sweep", str(spec_file), "--out", str(out), "--chunk-size", "5",
-                           "--scheduler", cluster.scheduler_address)
-        proc = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-        deadline = time.time() + 300  # a hang guard
-        while len(_chunk_files(out)) < 3 and time.time() < deadline and proc.poll() is None:
-            time.sleep(0.01)
-        proc.send_signal(signal.SIGINT)
-        _, err = proc.communicate(timeout=60)
-        assert proc.returncode == 130, err
-        before = {n: (out / "chunks" / n).read_bytes() for n in _chunk_files(out)}
-        assert 3 <= len(before) < n, "the sweep was not interrupted in the middle"
-        assert err.strip() == (f"relations: interrupted; {len(before)} finished chunks kept in {out}: run the same "
-                               "command to compute only the missing ones")
-        assert not (out / "summary.json").exists()
-        done = subprocess.run(args, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    # the cluster's worker is a thread of this process, and the command's tasks name evaluate_chunk by its
+    # module: gated here, three chunks finish and the others wait until the command has been interrupted,
+    # so the Ctrl-C comes in the middle of the sweep however fast or loaded the machine (no race with its end)
+    opened = _GATE["open"]
+    _GATE["started"] = 0
+    opened.clear()
+    _GATE["real"] = _chunks.evaluate_chunk
+    monkeypatch.setattr(_chunks, "evaluate_chunk", _gated_evaluate_chunk)
+    try:
+        with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, protocol="tcp://",
+                                      dashboard_address=None) as cluster:  # a tcp:// address, for another process
+            args = cli_command("sweep", str(spec_file), "--out", str(out), "--chunk-size", "5",
+                               "--scheduler", cluster.scheduler_address)
+            proc = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                    preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+            deadline = time.monotonic() + 300  # a hang guard
+            while len(_chunk_files(out)) < 3 and time.monotonic() < deadline and proc.poll() is None:
+                time.sleep(0.01)
+            proc.send_signal(signal.SIGINT)
+            _, err = proc.communicate(timeout=300)  # a hang guard
+            opened.set()  # the waiting chunk ends, its result dropped (cancelled); the resumed run is not held
+            assert proc.returncode == 130, err
+            before = {n: (out / "chunks" / n).read_bytes() for n in _chunk_files(out)}
+            assert len(before) == 3, "the sweep was not interrupted after its third chunk"
+            assert err.strip() == (f"relations: interrupted; 3 finished chunks kept in {out}: run the same "
+                                   "command to compute only the missing ones")
+            assert not (out / "summary.json").exists()
+            done = subprocess.run(args, cwd=ROOT, capture_output=True, text=True, timeout=600)  # a hang guard
+    finally:
+        opened.set()
     assert done.returncode == 0, done.stderr
     assert f"{n} chunks ({n - len(before)} computed now, {len(before)} done before)" in done.stdout
     assert _chunk_files(out) == [f"{c:05d}.parquet" for c in range(n)]
     assert all((out / "chunks" / n).read_bytes() == data for n, data in before.items())  # none computed twice
     log = [json.loads(line)["chunk"] for line in (out / "chunks.jsonl").read_text().splitlines()]
     assert sorted(log) == list(range(n))  # each chunk logged once, in the order the cluster finished them
+    assert _GATE["started"] >= n  # the cluster ran the gated evaluate_chunk: the gate was in force
     run_sweep(spec, out=str(tmp_path / "inline"), chunk_size=n, workers=0)
     assert read_rows(str(out)) == read_rows(str(tmp_path / "inline"))
 

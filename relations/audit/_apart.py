@@ -118,9 +118,9 @@ def _child(work: Callable[[], Any], answers: int, printed: int, parent: int, cal
            memory_mb: int, limit: int) -> None:
     """The child's side: never returns (``os._exit``), whatever ``work`` does."""
     try:
-        from relations._processes import die_with_parent, keep_descendants
+        from relations._processes import die_with_parent, keep_descendants, release_sigint
 
-        signal.signal(signal.SIGINT, signal.SIG_IGN)  # the caller handles Ctrl-C and stops the child
+        release_sigint(ignore=True)  # blocked since before the fork: the caller handles Ctrl-C, stops the child
         die_with_parent(parent)
         keep_descendants()  # the work runs in a child of this one, which ends every process the randomizer starts
         if "faulthandler" in sys.modules:  # its dumps go to a descriptor of the caller's (pytest's stderr)
@@ -257,13 +257,17 @@ def run_apart(work: Callable[[], T], *, timeout: float | None, call_seconds: flo
     answers_r, answers_w = os.pipe()
     printed_r, printed_w = os.pipe()
     parent = os.getpid()
-    with warnings.catch_warnings():  # Python 3.12+ warns on fork() with threads running
+    from relations._processes import sigint_blocked
+
+    # Ctrl-C blocked across the fork: one that reached the child before it ignores SIGINT ran the caller's
+    # handler there, in Python's at-fork handlers (a traceback on the shared stderr); the child releases it
+    with sigint_blocked(), warnings.catch_warnings():  # Python 3.12+ warns on fork() with threads running
         warnings.simplefilter("ignore", DeprecationWarning)
         pid = os.fork()
-    if pid == 0:  # pragma: no cover - the child; it ends in os._exit
-        os.close(answers_r)
-        os.close(printed_r)
-        _child(work, answers_w, printed_w, parent, call_seconds, memory_mb, MAX_ANSWER)
+        if pid == 0:  # pragma: no cover - the child, still within the block; it ends in os._exit
+            os.close(answers_r)
+            os.close(printed_r)
+            _child(work, answers_w, printed_w, parent, call_seconds, memory_mb, MAX_ANSWER)
     os.close(answers_w)
     os.close(printed_w)
     tail: collections.deque[str] = collections.deque(maxlen=20)

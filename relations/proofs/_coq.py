@@ -257,10 +257,10 @@ def _run(coqc: str, folder: Path, name: str) -> subprocess.CompletedProcess:
     """coqc on one file, at a lower scheduling priority (:data:`NICE`): the checks run beside the searches
     and should take the cores those leave idle, not slow them down."""
     args = [coqc, "-R", ".", "Relations", name]
-    from relations._processes import preexec
+    from relations._processes import start_program
 
-    with subprocess.Popen(args, cwd=folder, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                          preexec_fn=preexec()) as proc:  # coqc dies with the tool, even by SIGKILL
+    with start_program(args, cwd=folder, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       text=True) as proc:  # coqc dies with the tool, even by SIGKILL
         with contextlib.suppress(OSError):  # not permitted here: the default priority
             os.setpriority(os.PRIO_PROCESS, proc.pid, NICE)
         try:
@@ -329,11 +329,16 @@ def _coqc_identity(coqc: str) -> tuple[str, dict[str, object]]:
     """coqc's release and everything about it that a compiled file depends on: its version text, the folder
     of its standard library (and the size and time of two of its files), the executable's size and time, and
     the variables that change where coqc looks for libraries."""
-    from relations._processes import preexec
+    from relations._processes import start_program
 
     def ask(*args: str) -> str:
-        return subprocess.run([coqc, *args], capture_output=True, text=True, timeout=60,
-                              preexec_fn=preexec()).stdout
+        with start_program([coqc, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as proc:
+            try:
+                return proc.communicate(timeout=60)[0]
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.communicate()
+                raise
 
     version, where = ask("--version"), ask("-where").strip()
     release = next((w for w in version.split() if w[:1].isdigit()), "?")
@@ -760,6 +765,9 @@ def prepare(source: Path = COQ_DIR, *, ids: Iterable[str] | None = None) -> None
         return
     if ids is not None and not set(ids) & set(COQ_PROOFS):
         return
+    from relations._processes import register_fork_handlers
+
+    register_fork_handlers()  # before the thread forks coqc: none registered while it forks (see there)
     threading.Thread(target=_quietly, args=(source,), daemon=True, name="relations-coq").start()
 
 

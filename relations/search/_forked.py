@@ -90,12 +90,10 @@ def run_beside(here: Callable[[], T], there: Callable[[], U]) -> tuple[T, U]:
     parent = os.getpid()
 
     def child() -> None:
-        from relations._processes import die_with_parent
+        from relations._processes import die_with_parent, release_sigint
 
         die_with_parent(parent)  # killed with the parent, even by SIGKILL
-        signal.signal(signal.SIGINT, signal.SIG_IGN)  # a Ctrl-C is the parent's to handle: it stops the child
-        if _MASKABLE:  # blocked since before the fork (below): ignored from now on
-            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+        release_sigint(ignore=True)  # blocked since before the fork (below); a Ctrl-C is the parent's to handle
         try:
             data = pickle.dumps(there(), protocol=pickle.HIGHEST_PROTOCOL)
         except BaseException:  # the parent computes it instead

@@ -35,6 +35,7 @@ from functools import lru_cache
 from typing import Any
 
 from relations._json import read_json
+from relations._processes import sigint_blocked
 from relations.errors import InputError, RelationsError
 from relations.sweeps._spec import SweepSpec, parse_spec
 
@@ -178,9 +179,9 @@ _ONE_CHUNK_AT_A_TIME = threading.Lock()
 def _quiet_worker(parent: int | None = None) -> None:
     """A sweep worker's start: Ctrl-C is the parent's to handle (it stops the workers), and the worker dies
     with the process ``parent`` that started the pool, even when that one is killed by SIGKILL."""
-    from relations._processes import die_with_parent, watch_parent
+    from relations._processes import die_with_parent, release_sigint, watch_parent
 
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    release_sigint(ignore=True)  # blocked since before the fork (_local_pool): ignored from now on
     if parent is not None:
         direct = os.getppid() == parent  # not so under a fork server
         if not die_with_parent(parent if direct else None) or not direct:
@@ -195,7 +196,8 @@ def _local_pool(text: str, chunk_size: int, todo: list[int], workers: int) -> It
         while queue or pending:
             while queue and len(pending) < 2 * workers:
                 c = queue.pop()
-                pending[pool.submit(evaluate_chunk, text, chunk_size, c)] = c
+                with sigint_blocked():  # a submit may start workers: see _quiet_worker
+                    pending[pool.submit(evaluate_chunk, text, chunk_size, c)] = c
             done, _ = wait(pending, return_when=FIRST_COMPLETED)
             for f in sorted(done, key=pending.__getitem__):  # each one is pending
                 yield pending.pop(f), f.result()
