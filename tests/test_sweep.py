@@ -304,6 +304,9 @@ def _gated_evaluate_chunk(*args, **kwargs):
     return _GATE["real"](*args, **kwargs)
 
 
+@pytest.mark.slow  # a LocalCluster of processes started and stopped twice: 15 s of CPU; the default run keeps
+# Ctrl-C between a cluster's chunks (test_ctrl_c_on_a_dask_cluster_is_raised_between_chunks) and resuming after a
+# kill (test_sigkill_and_resume)
 def test_ctrl_c_on_a_dask_cluster_then_resume(tmp_path, monkeypatch):
     # the command line against a LocalCluster's address: Ctrl-C mid-way exits 130 with one line, keeps the
     # finished chunks; the same command then computes only the others (none twice, none lost)
