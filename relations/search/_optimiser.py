@@ -26,7 +26,7 @@ from relations.catalogue._formulas import Formula
 from relations.measures._batch import PAPER, dense_values, ordered_pairs
 from relations.model._mechanism import Mechanism
 from relations.model._neighbours import diameter
-from relations.search._families import DenseFamily, RRFamily, product_values, rr_float_prior
+from relations.search._families import GAPS, DenseFamily, RRFamily, product_values, rr_float_prior
 from relations.search._selection import Candidate
 
 __all__ = ["float_bound", "violation", "RATIO_FLOOR", "RATIO_BITS", "round_bits", "ratio", "Found", "VIOLATION_MARGIN", "search_dense", "search_dense_all", "RR_DOMAINS", "RR_RECORDS", "RR_TIGHTNESS_RECORDS", "search_rr", "rr_candidate", "extra_notions"]
@@ -160,6 +160,7 @@ def search_dense_all(rels: Sequence[Relation], family: DenseFamily, starts: Sequ
         return _scores(rel, vals, diam) + (vals[rel.conclusion],)
 
     keys = sorted({k for rel in rels for k in (rel.premise, rel.conclusion)})
+    paper = [str(k) for k in keys if k in PAPER] + ["sigma_min"]  # the paper's notions the objective reads
     linear = np.array([isinstance(rel.bound, Linear) for rel in rels])
     per = {"prem": [keys.index(rel.premise) for rel in rels], "concl": [keys.index(rel.conclusion) for rel in rels],
            "ca": [float(cast(Linear, rel.bound).ca) if linear[i] else 0.0 for i, rel in enumerate(rels)],
@@ -172,7 +173,8 @@ def search_dense_all(rels: Sequence[Relation], family: DenseFamily, starts: Sequ
     def objective(theta, owner):  # violation simplexes: -violation (scaled); the others: -ratio
         q, p = family.float_arrays(theta)
         rel_of = which[owner]
-        vals = dense_values(q, p, pairs, extra, only={n: np.flatnonzero(u[rel_of]) for n, u in uses.items()})
+        vals = dense_values(q, p, pairs, extra, only={n: np.flatnonzero(u[rel_of]) for n, u in uses.items()},
+                            paper=paper)
         table, at = np.stack([vals[k] for k in keys]), np.arange(len(theta))
         premise, conclusion, sigma = table[per["prem"][owner], at], table[per["concl"][owner], at], vals["sigma_min"]
         bound = _linear_bound(per["ca"][owner], per["cs"][owner], per["g"][owner], premise, sigma, diam)
@@ -328,10 +330,11 @@ def _refine(rel: Relation, k: int, r: int, skew: float, central: bool, lo: float
     >>> 0.5 <= x <= 1.5, abs(v) < 1e-12
     (True, True)
     """
-    extra, diam = extra_notions(rel), (r if central else 1)
+    diam, names = (r if central else 1), _read_notions(rel, central)
 
     def at(xs: np.ndarray) -> np.ndarray:  # the violations at the points xs = ln t
-        v = _rr_point(k, np.exp(xs).tobytes(), skew, extra)  # the first points are every relation's
+        ts = np.exp(xs).tobytes()
+        v = {name: _rr_point(k, ts, skew, name) for name in names}  # the first points are every relation's
         viol = _scores(rel, product_values(v, r) if central else v, diam)[0]
         return np.where(np.isnan(viol), -np.inf, viol)
 
@@ -408,24 +411,47 @@ def _rr_values(k: int, ts: bytes, skew: float, extra: tuple[str, ...]) -> dict[s
 
 @lru_cache(maxsize=1024)
 def _rr_notion(k: int, ts: bytes, skew: float, name: str | None) -> dict[str, np.ndarray]:
-    """:func:`_rr_direct` of the paper's notions (``name`` None), or of those and the notion ``name``."""
-    return _rr_direct(k, ts, skew, () if name is None else (name,))
+    """:func:`_rr_direct` of the paper's notions (``name`` None), or of the notion ``name`` alone."""
+    return _rr_direct(k, ts, skew, ()) if name is None else _rr_direct(k, ts, skew, (name,), ())
 
 
-def _rr_direct(k: int, ts: bytes, skew: float, extra: tuple[str, ...]) -> dict[str, np.ndarray]:
-    """:func:`dense_values` of local k-RR at the ratios ``ts`` (read-only arrays)."""
+def _rr_direct(k: int, ts: bytes, skew: float, extra: tuple[str, ...], paper: tuple[str, ...] | None = None
+               ) -> dict[str, np.ndarray]:
+    """:func:`dense_values` of local k-RR at the ratios ``ts`` (read-only arrays): the paper's notions ``paper``
+    (default all) and the conversion notions ``extra``."""
     t = np.frombuffer(ts)[:, None, None]  # krr_rows' matrix, stacked over the ratios
     q = np.where(np.eye(k, dtype=bool)[None], t, 1.0) / (t + k - 1)
-    out = dense_values(q, np.broadcast_to(rr_float_prior(k, skew), (len(t), k)), np.array([[0, 1], [1, 0]]), extra)
+    out = dense_values(q, np.broadcast_to(rr_float_prior(k, skew), (len(t), k)), np.array([[0, 1], [1, 0]]), extra,
+                       paper=paper)
     for v in out.values():
         v.flags.writeable = False
     return out
 
 
-#: :func:`_rr_values` of the rounds of :func:`_refine` (relations of the same conversion notions refine the same
-#: first points), in a cache of its own: the grids' stays theirs.  Every notion of :func:`dense_values` is
-#: computed on its own, so these are the floats :func:`_rr_values` gives.
-_rr_point = lru_cache(maxsize=2048)(_rr_direct)
+@lru_cache(maxsize=4096)
+def _rr_point(k: int, ts: bytes, skew: float, name: str) -> np.ndarray:
+    """One notion of local k-RR at the points ``ts`` of a round of :func:`_refine`, alone (relations that read it
+    refine the same first points), in a cache of its own: the grids' stays theirs.  Every notion of
+    :func:`dense_values` is computed on its own, so these are the floats :func:`_rr_values` gives."""
+    if name in PAPER:
+        return _rr_direct(k, ts, skew, (), (name,))[name]
+    return _rr_direct(k, ts, skew, (name,), ())[name]
+
+
+def _read_notions(rel: Relation, central: bool) -> tuple[str, ...]:
+    """The local notions :func:`_scores` reads for ``rel`` (through :func:`product_values` when ``central``: the
+    parts of a gap notion, and ``eps_d`` and ``eps_m``, which it always reads).
+
+    Examples
+    --------
+    >>> from relations.catalogue import get
+    >>> _read_notions(get("zheng2025.thm1"), False), _read_notions(get("zheng2025.thm1"), True)
+    (('eps_i', 'eps_d', 'sigma_min'), ('eps_i', 'eps_d', 'sigma_min', 'eps_m'))
+    """
+    names = [str(rel.premise), str(rel.conclusion), "sigma_min"]
+    if central:
+        names += [part for name in names if name in GAPS for part in GAPS[name]] + ["eps_d", "eps_m"]
+    return tuple(dict.fromkeys(names))
 
 
 @lru_cache(maxsize=512)
