@@ -157,8 +157,7 @@ def dense_values(q: np.ndarray, p: np.ndarray, pairs: np.ndarray, extra: Iterabl
             continue
         out[name] = np.full(len(q), np.nan)
         if rows.size:
-            out[name][rows] = _extra_value(name, q[rows], p[rows], A[rows], C[rows],
-                                           caches.setdefault(rows.tobytes(), {}))
+            out[name][rows] = _extra_value(name, q, p, A, C, caches.setdefault(rows.tobytes(), {}), rows)
     return out
 
 
@@ -209,13 +208,16 @@ def _prior_kernel(kind: str):
 
 
 def _extra_value(name: str, q: np.ndarray, p: np.ndarray, A: np.ndarray, C: np.ndarray,
-                 cache: dict) -> np.ndarray:
-    """One conversion notion of :func:`dense_values` at every mechanism of the batch given."""
+                 cache: dict, rows: np.ndarray | None = None) -> np.ndarray:
+    """One conversion notion of :func:`dense_values` at every mechanism of the batch given (at ``rows`` of it
+    only, when given: the arrays the notion reads are taken there)."""
     kind, arg = parse(name)
     if kind in PRIOR_KINDS:
-        return _prior_kernel(kind)(kind, arg, q, p)
+        return _prior_kernel(kind)(kind, arg, *((q, p) if rows is None else (q[rows], p[rows])))
+    if rows is not None:
+        A, C = A[rows], C[rows]
     per_pair = _pairs_kernel(kind)(kind, arg, A, C, cache)
-    return per_pair.max(axis=-1) if per_pair.shape[-1] else np.zeros(len(q))
+    return per_pair.max(axis=-1) if per_pair.shape[-1] else np.zeros(per_pair.shape[:-1])
 
 
 def cmi_values(q: np.ndarray, p: np.ndarray, structure: str, pairs: np.ndarray) -> np.ndarray:
