@@ -263,6 +263,8 @@ def search_rr(rel: Relation, central: bool, quick: bool = False) -> Found:
     grid = np.linspace(0.05, 10.0, 40 if quick else 80)
     hits: list[tuple[int, int, int, float, float]] = []  # (r, k, skew idx, log t, violation)
     near: list[tuple[float, int, int, int, int]] = []  # best non-violating grid points, refined below
+    tight = [n for n, r in enumerate(records) if r in RR_TIGHTNESS_RECORDS]  # rows with a tightness candidate
+    fractions = [Fraction(skew).limit_denominator(10) for skew in skews]
     for k in domains:
         for si, skew in enumerate(skews):
             if central:  # every r at once: the products' values stacked, each with its diameter r
@@ -270,23 +272,30 @@ def search_rr(rel: Relation, central: bool, quick: bool = False) -> Found:
                 all_viol, all_ratios, _ = _scores(rel, stacked, np.repeat(records, len(grid)))
             else:
                 all_viol, all_ratios, _ = _scores(rel, _rr_grid_values(rel, k, np.exp(grid), skew), 1)
+            # each record's row of the stack: its best violation, and (records of RR_TIGHTNESS_RECORDS) the last
+            # ratio of the rounded max, row by row as numpy's argmax of each row alone
+            viols, ratios = all_viol.reshape(len(records), len(grid)), all_ratios.reshape(len(records), len(grid))
+            best = np.argmax(viols, axis=1).tolist()
+            top = viols[np.arange(len(records)), best].tolist()
+            rounded = np.where(np.isnan(ratios[tight]), -np.inf, round_bits(np.nan_to_num(ratios[tight], nan=0.0)))
+            last = (len(grid) - 1 - np.argmax(rounded[:, ::-1], axis=1)).tolist()
+            some = (~np.isnan(ratios[tight]).all(axis=1)).tolist()
+            at = dict(zip(tight, zip(last, some)))
             for n, r in enumerate(records):
-                viol, ratios = all_viol[n * len(grid):(n + 1) * len(grid)], all_ratios[n * len(grid):(n + 1) * len(grid)]
-                i = int(np.argmax(viol))
-                found.best_violation = max(found.best_violation, float(viol[i]))
-                if viol[i] > VIOLATION_MARGIN:
-                    hits.append((r, k, si, float(grid[i]), float(viol[i])))
+                i, v = best[n], top[n]
+                found.best_violation = max(found.best_violation, v)
+                if v > VIOLATION_MARGIN:
+                    hits.append((r, k, si, float(grid[i]), v))
                 else:
-                    near.append((float(viol[i]), r, k, si, i))
-                if r in RR_TIGHTNESS_RECORDS and not np.isnan(ratios).all():  # the last ratio of the rounded max
-                    rounded = np.where(np.isnan(ratios), -np.inf, round_bits(np.nan_to_num(ratios, nan=0.0)))
-                    j = len(rounded) - 1 - int(np.argmax(rounded[::-1]))
+                    near.append((v, r, k, si, i))
+                if n in at and at[n][1]:
+                    j = at[n][0]
                     label = f"{k}-RR" + (f" over r={r}" if central else "")
                     found.ratio_candidates.append(Candidate(
-                        float(ratios[j]), (k ** (2 * r), label, si, j), label,
-                        functools.partial(rr_candidate, k, r, Fraction(skews[si]).limit_denominator(10), float(grid[j]))))
-                    if found.best_ratio is None or ratios[j] > found.best_ratio:
-                        found.best_ratio = float(ratios[j])
+                        float(ratios[n, j]), (k ** (2 * r), label, si, j), label,
+                        functools.partial(rr_candidate, k, r, fractions[si], float(grid[j]))))
+                    if found.best_ratio is None or ratios[n, j] > found.best_ratio:
+                        found.best_ratio = float(ratios[n, j])
                         found.ratio_family = label
     if not hits:  # refine the three most nearly violating grid points (each between its grid neighbours)
         for _, r, k, si, i in sorted(near, reverse=True)[:3]:
@@ -419,13 +428,23 @@ def _rr_direct(k: int, ts: bytes, skew: float, extra: tuple[str, ...], paper: tu
                ) -> dict[str, np.ndarray]:
     """:func:`dense_values` of local k-RR at the ratios ``ts`` (read-only arrays): the paper's notions ``paper``
     (default all) and the conversion notions ``extra``."""
-    t = np.frombuffer(ts)[:, None, None]  # krr_rows' matrix, stacked over the ratios
-    q = np.where(np.eye(k, dtype=bool)[None], t, 1.0) / (t + k - 1)
-    out = dense_values(q, np.broadcast_to(rr_float_prior(k, skew), (len(t), k)), np.array([[0, 1], [1, 0]]), extra,
+    q = _krr_stack(k, ts)
+    out = dense_values(q, np.broadcast_to(rr_float_prior(k, skew), (len(q), k)), np.array([[0, 1], [1, 0]]), extra,
                        paper=paper)
     for v in out.values():
         v.flags.writeable = False
     return out
+
+
+@lru_cache(maxsize=8)
+def _krr_stack(k: int, ts: bytes) -> np.ndarray:
+    """krr_rows' matrix stacked over the ratios ``ts``, shape ``(len(ts), k, k)`` (read-only): the notions of a
+    grid (:func:`_rr_notion`, one after another over both skews) or of a refinement's points (:func:`_rr_point`,
+    one notion after another) read the same stack."""
+    t = np.frombuffer(ts)[:, None, None]
+    q = np.where(np.eye(k, dtype=bool)[None], t, 1.0) / (t + k - 1)
+    q.flags.writeable = False
+    return q
 
 
 @lru_cache(maxsize=4096)
