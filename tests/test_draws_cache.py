@@ -214,3 +214,18 @@ def test_a_tightness_is_stored_under_its_candidates(cache, monkeypatch):
     assert len(keys) == 2 and _tightness._candidates_key(rel, listed, False) not in keys
     lambdas = [dataclasses.replace(listed[0], build=lambda: None)]
     assert _tightness._candidates_key(rel, lambdas, True) is None
+
+
+def test_a_conversion_frontiers_points_are_stored(cache, monkeypatch):
+    """A conversion frontier's certified points are stored by the first run and read back by the next without
+    computing them, equal to the points computed directly (the second method)."""
+    from relations.catalogue import get
+    from relations.pipeline import _conversion_frontiers as cf
+
+    rel = get("relations.kl_tanh")
+    first = cf.conversion_frontier(rel, quick=True)
+    direct = cf._computed_points("kl", True, cf.kl_sup)
+    monkeypatch.setattr(cf, "_computed_points", lambda *a: pytest.fail("computed again"))
+    again = cf.conversion_frontier(rel, quick=True)
+    assert first is not None and again is not None and first.points and again.json() == first.json()
+    assert again.points == direct
