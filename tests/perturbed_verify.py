@@ -62,13 +62,13 @@ def perturb(mode: str) -> None:
     original = batch.dense_values
     rng = np.random.default_rng(7)
 
-    def perturbed(q, p, pairs, extra_notions=(), *, divergence_pairs=None, only=None):
+    def perturbed(q, p, pairs, extra_notions=(), *, divergence_pairs=None, only=None, paper=None):
         n = q.shape[-2]
         perm = np.random.default_rng(n).permutation(n) if order == "shuffled" else np.arange(n)[::-1]
         where = np.argsort(perm)  # input x of the original is row where[x] of the permuted channel
         out = original(np.ascontiguousarray(q[..., perm, :]), np.ascontiguousarray(p[..., perm]), where[pairs],
                        extra_notions, divergence_pairs=None if divergence_pairs is None else where[divergence_pairs],
-                       only=only)
+                       only=only, paper=paper)
         if extra == "jitter":
             out = {k: v * (1 + JITTER * rng.standard_normal(np.shape(v))) for k, v in out.items()}
         return out

@@ -125,13 +125,30 @@ def test_the_k_rr_stacks_are_the_products_of_each_number_of_records():
 def test_the_k_rr_grids_notion_by_notion_are_the_grids_of_all_notions(extra):
     """_rr_values computes each notion of a k-RR grid once whatever it is asked with: the same floats, to the bit,
     as one dense_values call of all of them (and the refinement's points, which take that call)."""
-    from relations.search._optimiser import _rr_point, _rr_values
+    from relations.search._optimiser import _rr_direct, _rr_point, _rr_values
 
     ts = np.exp(np.linspace(0.05, 10.0, 9)).tobytes()
     for k in (2, 5):
-        split, whole = _rr_values(k, ts, 0.9, extra), _rr_point(k, ts, 0.9, extra)
+        split, whole = _rr_values(k, ts, 0.9, extra), _rr_direct(k, ts, 0.9, extra)
         assert list(split) == list(whole) and set(extra) <= set(split)
         assert all(split[n].tobytes() == whole[n].tobytes() for n in split)
+        assert all(_rr_point(k, ts, 0.9, n).tobytes() == whole[n].tobytes() for n in split)  # one notion alone
+
+
+def test_dense_values_of_some_paper_notions_are_those_of_all():
+    """dense_values(paper=...) computes only the paper's notions asked (and those among extra): each the same
+    floats, to the bit, as when all are computed."""
+    rng = np.random.default_rng(5)
+    q = rng.dirichlet(np.ones(4), size=(30, 3))
+    q[:5, 0, 1] = 0.0
+    q[:5, 0] /= q[:5, 0].sum(axis=-1, keepdims=True)
+    p = rng.dirichlet(np.ones(3), size=30)
+    pairs = ordered_pairs([(0, 1), (1, 2)])
+    whole = dense_values(q, p, pairs, ("kl", "maximal_leakage"))
+    for paper in [(), ("eps_d",), ("eps_i", "neg_sigma"), ("eps_m", "eps_all"), ("sigma_min", "eps_m")]:
+        some = dense_values(q, p, pairs, ("kl", "eps_all"), paper=paper)
+        assert set(paper) | {"kl", "eps_all"} <= set(some) <= set(whole)
+        assert all(some[n].tobytes() == whole[n].tobytes() for n in some)
 
 
 def test_the_rr_family_builds_the_mechanism_of_its_rows():

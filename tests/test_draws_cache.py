@@ -188,3 +188,44 @@ def test_the_first_refuting_draw_is_stored(cache, monkeypatch, rid):
     again = screening._first_refuting(rel, "local", 20)
     assert again is first is direct
     assert (first is None) == (rid == "zheng2025.thm3")
+
+
+def test_a_tightness_is_stored_under_its_candidates(cache, monkeypatch):
+    """tightness is stored by the first run under a hash of its candidates (scores, keys, labels, recipes) and read
+    back by the next without building or certifying one, equal to the computation without the cache (the second
+    method); a candidate whose score differs in one bit is another key, and a test's lambda is never stored."""
+    import dataclasses
+    import math
+
+    from relations.catalogue import get
+    from relations.pipeline import _tightness
+    from relations.search._optimiser import search_rr
+
+    rel = get("zheng2025.thm3")
+    founds = [search_rr(rel, central=False, quick=True)]
+    first = _tightness.tightness(rel, founds, proved=True)
+    direct = _tightness._tightness(rel, [c for f in founds for c in f.ratio_candidates], True)
+    monkeypatch.setattr(_tightness, "_tightness", lambda *a: pytest.fail("computed again"))
+    assert _tightness.tightness(rel, founds, proved=True) == first == direct
+    assert len(list((cache / "results").glob("tightness-*"))) == 1
+    listed = [c for f in founds for c in f.ratio_candidates]
+    moved = [dataclasses.replace(listed[0], screen=math.nextafter(listed[0].screen, math.inf))] + listed[1:]
+    keys = {_tightness._candidates_key(rel, cands, True) for cands in (listed, moved)}
+    assert len(keys) == 2 and _tightness._candidates_key(rel, listed, False) not in keys
+    lambdas = [dataclasses.replace(listed[0], build=lambda: None)]
+    assert _tightness._candidates_key(rel, lambdas, True) is None
+
+
+def test_a_conversion_frontiers_points_are_stored(cache, monkeypatch):
+    """A conversion frontier's certified points are stored by the first run and read back by the next without
+    computing them, equal to the points computed directly (the second method)."""
+    from relations.catalogue import get
+    from relations.pipeline import _conversion_frontiers as cf
+
+    rel = get("relations.kl_tanh")
+    first = cf.conversion_frontier(rel, quick=True)
+    direct = cf._computed_points("kl", True, cf.kl_sup)
+    monkeypatch.setattr(cf, "_computed_points", lambda *a: pytest.fail("computed again"))
+    again = cf.conversion_frontier(rel, quick=True)
+    assert first is not None and again is not None and first.points and again.json() == first.json()
+    assert again.points == direct

@@ -74,7 +74,8 @@ def _max_log_ratio(a: np.ndarray, c: np.ndarray) -> np.ndarray:
 
 def dense_values(q: np.ndarray, p: np.ndarray, pairs: np.ndarray, extra: Iterable[str] = (), *,
                  divergence_pairs: np.ndarray | None = None,
-                 only: Mapping[str, np.ndarray] | None = None) -> dict[str, np.ndarray]:
+                 only: Mapping[str, np.ndarray] | None = None,
+                 paper: Iterable[str] | None = None) -> dict[str, np.ndarray]:
     """The notions of ``B`` float mechanisms of one shape, each an array of shape ``(B,)``.
 
     Parameters
@@ -94,6 +95,9 @@ def dense_values(q: np.ndarray, p: np.ndarray, pairs: np.ndarray, extra: Iterabl
     only : mapping of str to numpy.ndarray, optional
         For a notion of ``extra``: the indices of the mechanisms it is needed at; it is computed there
         only, and is NaN at the others (a batch that serves several relations).
+    paper : iterable of str, optional
+        The notions of :data:`PAPER` to compute (default: all of them); each is computed on its own, so
+        its floats are the same whatever else is asked.
 
     Returns
     -------
@@ -113,23 +117,34 @@ def dense_values(q: np.ndarray, p: np.ndarray, pairs: np.ndarray, extra: Iterabl
     (1.791759, -1.098612)
     >>> float(v["delta(0)"][0]), float(np.round(v["maximal_leakage"][0], 6))  # 1/4, ln(1/2 + 3/4)
     (0.25, 0.223144)
+    >>> sorted(dense_values(q, np.array([[0.75, 0.25]]), ordered_pairs([(0, 1)]), ("kl",), paper=("eps_d",)))
+    ['eps_d', 'kl']
     """
-    q, p = np.asarray(q, dtype=float), np.asarray(p, dtype=float)
+    q, p, extra = np.asarray(q, dtype=float), np.asarray(p, dtype=float), tuple(extra)
+    want = frozenset(PAPER if paper is None else paper) | frozenset(extra).intersection(PAPER)
     i, j = pairs[:, 0], pairs[:, 1]
-    joint = p[:, :, None] * q
+    joint = p[:, :, None] * q if want & {"eps_i", "eps_m"} else None
     out: dict[str, np.ndarray] = {}
-    out["eps_d"] = _max_log_ratio(q[:, i, :], q[:, j, :])
-    out["eps_i"] = _max_log_ratio(joint[:, i, :], joint[:, j, :])
-    out["sigma_min"] = -_max_log_ratio(p[:, i, None], p[:, j, None])
-    out["neg_sigma"] = -out["sigma_min"]
+    if "eps_d" in want:
+        out["eps_d"] = _max_log_ratio(q[:, i, :], q[:, j, :])
+    if "eps_i" in want:
+        assert joint is not None  # computed for it
+        out["eps_i"] = _max_log_ratio(joint[:, i, :], joint[:, j, :])
+    if want & {"sigma_min", "neg_sigma"}:
+        out["sigma_min"] = -_max_log_ratio(p[:, i, None], p[:, j, None])
+        out["neg_sigma"] = -out["sigma_min"]
     with np.errstate(divide="ignore", invalid="ignore"):
-        hi, lo = q.max(axis=1), q.min(axis=1)
-        spread = np.where(hi > 0, hi / lo, 1.0)
-        out["eps_all"] = np.maximum(np.log(spread.max(axis=-1)), 0.0) if q.shape[1] > 1 else np.zeros(len(q))
-        qlogq = np.where(q > 0, q * np.log(np.where(q > 0, q, 1.0)), 0.0)
-        py = joint.sum(axis=1)
-        pylog = np.where(py > 0, py * np.log(np.where(py > 0, py, 1.0)), 0.0)
-    out["eps_m"] = np.maximum((p * qlogq.sum(axis=-1)).sum(axis=-1) - pylog.sum(axis=-1), 0.0)
+        if "eps_all" in want:
+            hi, lo = q.max(axis=1), q.min(axis=1)
+            spread = np.where(hi > 0, hi / lo, 1.0)
+            out["eps_all"] = np.maximum(np.log(spread.max(axis=-1)), 0.0) if q.shape[1] > 1 else np.zeros(len(q))
+        if "eps_m" in want:
+            assert joint is not None  # computed for it
+            qlogq = np.where(q > 0, q * np.log(np.where(q > 0, q, 1.0)), 0.0)
+            py = joint.sum(axis=1)
+            pylog = np.where(py > 0, py * np.log(np.where(py > 0, py, 1.0)), 0.0)
+    if "eps_m" in want:
+        out["eps_m"] = np.maximum((p * qlogq.sum(axis=-1)).sum(axis=-1) - pylog.sum(axis=-1), 0.0)
     dp = pairs if divergence_pairs is None else divergence_pairs
     caches: dict[bytes | None, dict] = {}  # per set of rows: the kl values rho reuses
     A, C = q[:, dp[:, 0], :], q[:, dp[:, 1], :]
@@ -138,12 +153,11 @@ def dense_values(q: np.ndarray, p: np.ndarray, pairs: np.ndarray, extra: Iterabl
             continue
         rows = None if only is None or name not in only else np.asarray(only[name], dtype=int)
         if rows is None:
-            out[name] = _extra_value(name, q, p, joint, A, C, caches.setdefault(None, {}))
+            out[name] = _extra_value(name, q, p, A, C, caches.setdefault(None, {}))
             continue
         out[name] = np.full(len(q), np.nan)
         if rows.size:
-            out[name][rows] = _extra_value(name, q[rows], p[rows], joint[rows], A[rows], C[rows],
-                                           caches.setdefault(rows.tobytes(), {}))
+            out[name][rows] = _extra_value(name, q, p, A, C, caches.setdefault(rows.tobytes(), {}), rows)
     return out
 
 
@@ -193,14 +207,17 @@ def _prior_kernel(kind: str):
     return evaluator(kind, which="kernel")
 
 
-def _extra_value(name: str, q: np.ndarray, p: np.ndarray, joint: np.ndarray, A: np.ndarray, C: np.ndarray,
-                 cache: dict) -> np.ndarray:
-    """One conversion notion of :func:`dense_values` at every mechanism of the batch given."""
+def _extra_value(name: str, q: np.ndarray, p: np.ndarray, A: np.ndarray, C: np.ndarray,
+                 cache: dict, rows: np.ndarray | None = None) -> np.ndarray:
+    """One conversion notion of :func:`dense_values` at every mechanism of the batch given (at ``rows`` of it
+    only, when given: the arrays the notion reads are taken there)."""
     kind, arg = parse(name)
     if kind in PRIOR_KINDS:
-        return _prior_kernel(kind)(kind, arg, q, p)
+        return _prior_kernel(kind)(kind, arg, *((q, p) if rows is None else (q[rows], p[rows])))
+    if rows is not None:
+        A, C = A[rows], C[rows]
     per_pair = _pairs_kernel(kind)(kind, arg, A, C, cache)
-    return per_pair.max(axis=-1) if per_pair.shape[-1] else np.zeros(len(q))
+    return per_pair.max(axis=-1) if per_pair.shape[-1] else np.zeros(per_pair.shape[:-1])
 
 
 def cmi_values(q: np.ndarray, p: np.ndarray, structure: str, pairs: np.ndarray) -> np.ndarray:

@@ -207,7 +207,7 @@ def _rho(A: np.ndarray, lr: np.ndarray, support: np.ndarray, kl: np.ndarray) -> 
         vals = _renyi_orders(grid, lr, parts) / grid
         g = grid.shape[-1]
         best = np.maximum(best, vals.max(axis=-1))
-        near = np.clip(vals.reshape(n, g).argmax(axis=-1)[:, None] + _NEIGHBOURS, 0, g - 1)
+        near = np.minimum(np.maximum(vals.reshape(n, g).argmax(axis=-1)[:, None] + _NEIGHBOURS, 0), g - 1)
         x = grid.reshape(n, g)[rows, near]  # the best order and its neighbours, per pair
         if step < 2:
             grid = (x[:, :1] + (x[:, 2:] - x[:, :1]) * _RHO_STEP).reshape(shape + _RHO_STEP.shape)
@@ -331,6 +331,18 @@ def pair_kernel(kind: str, arg, A: np.ndarray, C: np.ndarray, cache: dict) -> np
     >>> pair_kernel("tv", None, np.array([[0.75, 0.25]]), np.array([[0.25, 0.75]]), {}).tolist()
     [0.5]
     """
+    if kind == "hellinger":  # (1/2) sum_y (sqrt A_y - sqrt C_y)^2 = 1 - sum_y sqrt(A_y C_y), without cancellation
+        d = np.sqrt(np.maximum(A, 0.0)) - np.sqrt(np.maximum(C, 0.0))
+        return np.minimum(1.0, 0.5 * (d * d).sum(axis=-1))
+    if kind in ("delta", "tv"):  # tv is delta(0)
+        return np.maximum(0.0, A - (1.0 if kind == "tv" else np.exp(float(arg))) * C).sum(axis=-1)
+    if kind == "eps_delta":
+        return _eps_delta(A, C, float(arg))
+    if kind == "gdp_mu":  # the least Gaussian-DP mu of the pair's trade-off curve
+        from relations.measures._tradeoff import gdp_mu_pairs
+
+        return gdp_mu_pairs(A, C)
+    # the kinds above read neither the log-ratios nor the supports
     support = A > 0
     broken = (support & (C == 0)).any(axis=-1)  # A puts mass where C has none: infinite divergences
     if "lr" not in cache:
@@ -349,15 +361,4 @@ def pair_kernel(kind: str, arg, A: np.ndarray, C: np.ndarray, cache: dict) -> np
         return _renyi_below_one(float(arg), A, C, lr)
     if kind == "renyi":
         return np.where(broken, np.inf, _renyi(np.full(A.shape[:-1], float(arg)), A, lr, support))
-    if kind == "hellinger":  # (1/2) sum_y (sqrt A_y - sqrt C_y)^2 = 1 - sum_y sqrt(A_y C_y), without cancellation
-        d = np.sqrt(np.maximum(A, 0.0)) - np.sqrt(np.maximum(C, 0.0))
-        return np.minimum(1.0, 0.5 * (d * d).sum(axis=-1))
-    if kind in ("delta", "tv"):  # tv is delta(0)
-        return np.maximum(0.0, A - (1.0 if kind == "tv" else np.exp(float(arg))) * C).sum(axis=-1)
-    if kind == "eps_delta":
-        return _eps_delta(A, C, float(arg))
-    if kind == "gdp_mu":  # the least Gaussian-DP mu of the pair's trade-off curve
-        from relations.measures._tradeoff import gdp_mu_pairs
-
-        return gdp_mu_pairs(A, C)
     raise KeyError(kind)

@@ -192,8 +192,33 @@ def frontier_enclosure(name: str, ratio: Fraction, *, k: int | None = None) -> t
 
 
 def _points(conclusion: str, quick: bool, sup, k: int = 2) -> list[Point]:
-    """The certified frontier (``sup(ratio)``, an enclosure) at the reference points against the float value of
-    the extremal mechanism, ``k``-RR (binary randomized response, or ``k = ML_K`` standing for ``k -> inf``)."""
+    """The certified frontier (``sup(ratio)``, an enclosure) at the reference points against the certified value
+    of the extremal mechanism, ``k``-RR (binary randomized response, or ``k = ML_K`` standing for ``k -> inf``).
+
+    Results of the code alone (enclosures and certified lower ends), kept in the cache folder for the next run of
+    the same code (:func:`~relations.search._screening.stored_result`) under the conclusion, ``k``, the effort
+    and the name of ``sup`` in the code."""
+    import hashlib
+
+    from relations.search._screening import stored_result
+
+    def compute() -> tuple:
+        return tuple((p.ratio, p.frontier, p.best, p.family, p.notion)
+                     for p in _computed_points(conclusion, quick, sup, k))
+
+    def valid(kept) -> bool:
+        return isinstance(kept, tuple) and all(
+            isinstance(p, tuple) and len(p) == 5 and type(p[0]) is Fraction and isinstance(p[1], tuple)
+            and len(p[1]) == 2 and all(type(x) is Fraction for x in p[1]) and type(p[2]) is float
+            and type(p[3]) is str and p[4] == conclusion for p in kept)
+
+    what = repr((conclusion, quick, k, f"{sup.__module__}.{sup.__qualname__}")).encode()
+    kept = stored_result(f"conversion-points-{hashlib.sha256(what).hexdigest()[:32]}", compute, valid=valid)
+    return [Point(ratio, frontier, best, family, notion) for ratio, frontier, best, family, notion in kept]
+
+
+def _computed_points(conclusion: str, quick: bool, sup, k: int = 2) -> list[Point]:
+    """:func:`_points`, computed."""
     out = []
     for ratio in REFERENCE_RATIOS[:2] if quick else REFERENCE_RATIOS:
         mech, fam = krr(k, ratio), "binary randomized response" if k == 2 else f"{k}-RR (k -> inf)"

@@ -14,6 +14,12 @@ Only candidates the checker evaluates exactly take part: those where the relatio
 :data:`~relations.checking._checker.MAX_NOTION_WORK`, and, for a proved relation, inside its proved scope,
 where the ratio is at most 1 (which lets the choice stop at the first candidate that reaches 1).
 
+The result is kept in the cache folder (:func:`~relations.search._screening.stored_result`) under a hash of
+everything it is computed from besides the code: the relation, whether it is proved, and each candidate's float
+score (to the bit), tie key, label and build recipe (which determines its exact mechanism).  A run of the same
+code on the same candidates reads it back (checked as every stored result is) instead of building and
+certifying the candidates again; any other candidate list is another key.
+
 Examples
 --------
 >>> from relations.catalogue import get
@@ -36,6 +42,7 @@ from relations.checking._checker import MAX_NOTION_WORK, applicable, bound_value
 from relations.checking._quantities import values
 from relations.model._mechanism import Mechanism
 from relations.search._optimiser import Found
+from relations.search._screening import stored_result
 from relations.search._selection import Candidate, ratio_enclosure, screen_window, select_max
 
 __all__ = ["tightness"]
@@ -61,6 +68,41 @@ def tightness(rel: Relation, founds: Iterable[Found], *, proved: bool = False) -
         :data:`~relations.search._selection.SIGNIFICANT_DIGITS` significant digits, and the family of its
         candidate; ``(None, "")`` when no candidate has a finite ratio.
     """
+    listed = [c for f in founds for c in f.ratio_candidates]
+    key = _candidates_key(rel, listed, proved)
+    compute = functools.partial(_tightness, rel, listed, proved)
+    if key is None:  # a candidate that is not a picklable recipe (a test's lambda): computed, not stored
+        return compute()
+    return stored_result(f"tightness-{key}", compute, valid=_valid_tightness)
+
+
+def _valid_tightness(kept: object) -> bool:
+    """Whether a stored value has the shape :func:`tightness` returns."""
+    return (isinstance(kept, tuple) and len(kept) == 2 and isinstance(kept[1], str)
+            and (kept == (None, "") or (type(kept[0]) is float and math.isfinite(kept[0]) and kept[1] != "")))
+
+
+def _candidates_key(rel: Relation, candidates: list[Candidate], proved: bool) -> str | None:
+    """A hash of everything :func:`_tightness` reads besides the code: the relation, whether it is proved, and
+    each candidate's float score (its bits), tie key, label and build recipe (a picklable ``functools.partial``
+    of this code's functions and exact or float arguments, which determines the exact mechanism); ``None`` when
+    a recipe does not pickle.  Equal keys mean equal inputs, so the stored result is the one computed."""
+    import hashlib
+    import pickle
+
+    digest = hashlib.sha256(pickle.dumps((rel.id, str(rel.symbols), proved), protocol=pickle.HIGHEST_PROTOCOL))
+    for c in candidates:  # one pickle each: objects shared between candidates (or not) change no byte
+        screen = float(c.screen).hex() if isinstance(c.screen, float) else c.screen
+        try:
+            payload = pickle.dumps((screen, c.key, c.label, c.build), protocol=pickle.HIGHEST_PROTOCOL)
+        except (pickle.PicklingError, TypeError, AttributeError):
+            return None
+        digest.update(len(payload).to_bytes(8, "little") + payload)
+    return digest.hexdigest()[:40]
+
+
+def _tightness(rel: Relation, listed: list[Candidate], proved: bool) -> tuple[float | None, str]:
+    """:func:`tightness` of the candidates ``listed``, computed."""
     def admissible(mech: Mechanism | None) -> bool:
         return (mech is not None and not applicable(rel, mech) and notion_work(rel, mech) <= MAX_NOTION_WORK
                 and not (proved and rel.scope.outside(mech) is not None))
@@ -73,8 +115,7 @@ def tightness(rel: Relation, founds: Iterable[Found], *, proved: bool = False) -
         return ratio_enclosure(conclusion, bound_value(rel, premise, vals.reals["sigma_min"], vals.diameter), bits)
 
     window = screen_window((rel.premise, rel.conclusion))
-    candidates = _within_screen((c for f in founds for c in f.ratio_candidates),
-                                lambda c: admissible(cast(Mechanism | None, c.exact())), window)
+    candidates = _within_screen(listed, lambda c: admissible(cast(Mechanism | None, c.exact())), window)
     chosen = select_max(candidates, certify, window=window, ceiling=Fraction(1) if proved else None)
     return (None, "") if chosen is None else (chosen.value(), chosen.label)
 

@@ -26,7 +26,7 @@ from relations.catalogue._formulas import Formula
 from relations.measures._batch import PAPER, dense_values, ordered_pairs
 from relations.model._mechanism import Mechanism
 from relations.model._neighbours import diameter
-from relations.search._families import DenseFamily, RRFamily, product_values, rr_float_prior
+from relations.search._families import GAPS, DenseFamily, RRFamily, product_values, rr_float_prior
 from relations.search._selection import Candidate
 
 __all__ = ["float_bound", "violation", "RATIO_FLOOR", "RATIO_BITS", "round_bits", "ratio", "Found", "VIOLATION_MARGIN", "search_dense", "search_dense_all", "RR_DOMAINS", "RR_RECORDS", "RR_TIGHTNESS_RECORDS", "search_rr", "rr_candidate", "extra_notions"]
@@ -160,6 +160,7 @@ def search_dense_all(rels: Sequence[Relation], family: DenseFamily, starts: Sequ
         return _scores(rel, vals, diam) + (vals[rel.conclusion],)
 
     keys = sorted({k for rel in rels for k in (rel.premise, rel.conclusion)})
+    paper = [str(k) for k in keys if k in PAPER] + ["sigma_min"]  # the paper's notions the objective reads
     linear = np.array([isinstance(rel.bound, Linear) for rel in rels])
     per = {"prem": [keys.index(rel.premise) for rel in rels], "concl": [keys.index(rel.conclusion) for rel in rels],
            "ca": [float(cast(Linear, rel.bound).ca) if linear[i] else 0.0 for i, rel in enumerate(rels)],
@@ -172,7 +173,8 @@ def search_dense_all(rels: Sequence[Relation], family: DenseFamily, starts: Sequ
     def objective(theta, owner):  # violation simplexes: -violation (scaled); the others: -ratio
         q, p = family.float_arrays(theta)
         rel_of = which[owner]
-        vals = dense_values(q, p, pairs, extra, only={n: np.flatnonzero(u[rel_of]) for n, u in uses.items()})
+        vals = dense_values(q, p, pairs, extra, only={n: np.flatnonzero(u[rel_of]) for n, u in uses.items()},
+                            paper=paper)
         table, at = np.stack([vals[k] for k in keys]), np.arange(len(theta))
         premise, conclusion, sigma = table[per["prem"][owner], at], table[per["concl"][owner], at], vals["sigma_min"]
         bound = _linear_bound(per["ca"][owner], per["cs"][owner], per["g"][owner], premise, sigma, diam)
@@ -261,6 +263,8 @@ def search_rr(rel: Relation, central: bool, quick: bool = False) -> Found:
     grid = np.linspace(0.05, 10.0, 40 if quick else 80)
     hits: list[tuple[int, int, int, float, float]] = []  # (r, k, skew idx, log t, violation)
     near: list[tuple[float, int, int, int, int]] = []  # best non-violating grid points, refined below
+    tight = [n for n, r in enumerate(records) if r in RR_TIGHTNESS_RECORDS]  # rows with a tightness candidate
+    fractions = [Fraction(skew).limit_denominator(10) for skew in skews]
     for k in domains:
         for si, skew in enumerate(skews):
             if central:  # every r at once: the products' values stacked, each with its diameter r
@@ -268,23 +272,30 @@ def search_rr(rel: Relation, central: bool, quick: bool = False) -> Found:
                 all_viol, all_ratios, _ = _scores(rel, stacked, np.repeat(records, len(grid)))
             else:
                 all_viol, all_ratios, _ = _scores(rel, _rr_grid_values(rel, k, np.exp(grid), skew), 1)
+            # each record's row of the stack: its best violation, and (records of RR_TIGHTNESS_RECORDS) the last
+            # ratio of the rounded max, row by row as numpy's argmax of each row alone
+            viols, ratios = all_viol.reshape(len(records), len(grid)), all_ratios.reshape(len(records), len(grid))
+            best = np.argmax(viols, axis=1).tolist()
+            top = viols[np.arange(len(records)), best].tolist()
+            rounded = np.where(np.isnan(ratios[tight]), -np.inf, round_bits(np.nan_to_num(ratios[tight], nan=0.0)))
+            last = (len(grid) - 1 - np.argmax(rounded[:, ::-1], axis=1)).tolist()
+            some = (~np.isnan(ratios[tight]).all(axis=1)).tolist()
+            at = dict(zip(tight, zip(last, some)))
             for n, r in enumerate(records):
-                viol, ratios = all_viol[n * len(grid):(n + 1) * len(grid)], all_ratios[n * len(grid):(n + 1) * len(grid)]
-                i = int(np.argmax(viol))
-                found.best_violation = max(found.best_violation, float(viol[i]))
-                if viol[i] > VIOLATION_MARGIN:
-                    hits.append((r, k, si, float(grid[i]), float(viol[i])))
+                i, v = best[n], top[n]
+                found.best_violation = max(found.best_violation, v)
+                if v > VIOLATION_MARGIN:
+                    hits.append((r, k, si, float(grid[i]), v))
                 else:
-                    near.append((float(viol[i]), r, k, si, i))
-                if r in RR_TIGHTNESS_RECORDS and not np.isnan(ratios).all():  # the last ratio of the rounded max
-                    rounded = np.where(np.isnan(ratios), -np.inf, round_bits(np.nan_to_num(ratios, nan=0.0)))
-                    j = len(rounded) - 1 - int(np.argmax(rounded[::-1]))
+                    near.append((v, r, k, si, i))
+                if n in at and at[n][1]:
+                    j = at[n][0]
                     label = f"{k}-RR" + (f" over r={r}" if central else "")
                     found.ratio_candidates.append(Candidate(
-                        float(ratios[j]), (k ** (2 * r), label, si, j), label,
-                        functools.partial(rr_candidate, k, r, Fraction(skews[si]).limit_denominator(10), float(grid[j]))))
-                    if found.best_ratio is None or ratios[j] > found.best_ratio:
-                        found.best_ratio = float(ratios[j])
+                        float(ratios[n, j]), (k ** (2 * r), label, si, j), label,
+                        functools.partial(rr_candidate, k, r, fractions[si], float(grid[j]))))
+                    if found.best_ratio is None or ratios[n, j] > found.best_ratio:
+                        found.best_ratio = float(ratios[n, j])
                         found.ratio_family = label
     if not hits:  # refine the three most nearly violating grid points (each between its grid neighbours)
         for _, r, k, si, i in sorted(near, reverse=True)[:3]:
@@ -328,10 +339,11 @@ def _refine(rel: Relation, k: int, r: int, skew: float, central: bool, lo: float
     >>> 0.5 <= x <= 1.5, abs(v) < 1e-12
     (True, True)
     """
-    extra, diam = extra_notions(rel), (r if central else 1)
+    diam, names = (r if central else 1), _read_notions(rel, central)
 
     def at(xs: np.ndarray) -> np.ndarray:  # the violations at the points xs = ln t
-        v = _rr_point(k, np.exp(xs).tobytes(), skew, extra)  # the first points are every relation's
+        ts = np.exp(xs).tobytes()
+        v = {name: _rr_point(k, ts, skew, name) for name in names}  # the first points are every relation's
         viol = _scores(rel, product_values(v, r) if central else v, diam)[0]
         return np.where(np.isnan(viol), -np.inf, viol)
 
@@ -408,24 +420,57 @@ def _rr_values(k: int, ts: bytes, skew: float, extra: tuple[str, ...]) -> dict[s
 
 @lru_cache(maxsize=1024)
 def _rr_notion(k: int, ts: bytes, skew: float, name: str | None) -> dict[str, np.ndarray]:
-    """:func:`_rr_direct` of the paper's notions (``name`` None), or of those and the notion ``name``."""
-    return _rr_direct(k, ts, skew, () if name is None else (name,))
+    """:func:`_rr_direct` of the paper's notions (``name`` None), or of the notion ``name`` alone."""
+    return _rr_direct(k, ts, skew, ()) if name is None else _rr_direct(k, ts, skew, (name,), ())
 
 
-def _rr_direct(k: int, ts: bytes, skew: float, extra: tuple[str, ...]) -> dict[str, np.ndarray]:
-    """:func:`dense_values` of local k-RR at the ratios ``ts`` (read-only arrays)."""
-    t = np.frombuffer(ts)[:, None, None]  # krr_rows' matrix, stacked over the ratios
-    q = np.where(np.eye(k, dtype=bool)[None], t, 1.0) / (t + k - 1)
-    out = dense_values(q, np.broadcast_to(rr_float_prior(k, skew), (len(t), k)), np.array([[0, 1], [1, 0]]), extra)
+def _rr_direct(k: int, ts: bytes, skew: float, extra: tuple[str, ...], paper: tuple[str, ...] | None = None
+               ) -> dict[str, np.ndarray]:
+    """:func:`dense_values` of local k-RR at the ratios ``ts`` (read-only arrays): the paper's notions ``paper``
+    (default all) and the conversion notions ``extra``."""
+    q = _krr_stack(k, ts)
+    out = dense_values(q, np.broadcast_to(rr_float_prior(k, skew), (len(q), k)), np.array([[0, 1], [1, 0]]), extra,
+                       paper=paper)
     for v in out.values():
         v.flags.writeable = False
     return out
 
 
-#: :func:`_rr_values` of the rounds of :func:`_refine` (relations of the same conversion notions refine the same
-#: first points), in a cache of its own: the grids' stays theirs.  Every notion of :func:`dense_values` is
-#: computed on its own, so these are the floats :func:`_rr_values` gives.
-_rr_point = lru_cache(maxsize=2048)(_rr_direct)
+@lru_cache(maxsize=8)
+def _krr_stack(k: int, ts: bytes) -> np.ndarray:
+    """krr_rows' matrix stacked over the ratios ``ts``, shape ``(len(ts), k, k)`` (read-only): the notions of a
+    grid (:func:`_rr_notion`, one after another over both skews) or of a refinement's points (:func:`_rr_point`,
+    one notion after another) read the same stack."""
+    t = np.frombuffer(ts)[:, None, None]
+    q = np.where(np.eye(k, dtype=bool)[None], t, 1.0) / (t + k - 1)
+    q.flags.writeable = False
+    return q
+
+
+@lru_cache(maxsize=4096)
+def _rr_point(k: int, ts: bytes, skew: float, name: str) -> np.ndarray:
+    """One notion of local k-RR at the points ``ts`` of a round of :func:`_refine`, alone (relations that read it
+    refine the same first points), in a cache of its own: the grids' stays theirs.  Every notion of
+    :func:`dense_values` is computed on its own, so these are the floats :func:`_rr_values` gives."""
+    if name in PAPER:
+        return _rr_direct(k, ts, skew, (), (name,))[name]
+    return _rr_direct(k, ts, skew, (name,), ())[name]
+
+
+def _read_notions(rel: Relation, central: bool) -> tuple[str, ...]:
+    """The local notions :func:`_scores` reads for ``rel`` (through :func:`product_values` when ``central``: the
+    parts of a gap notion, and ``eps_d`` and ``eps_m``, which it always reads).
+
+    Examples
+    --------
+    >>> from relations.catalogue import get
+    >>> _read_notions(get("zheng2025.thm1"), False), _read_notions(get("zheng2025.thm1"), True)
+    (('eps_i', 'eps_d', 'sigma_min'), ('eps_i', 'eps_d', 'sigma_min', 'eps_m'))
+    """
+    names = [str(rel.premise), str(rel.conclusion), "sigma_min"]
+    if central:
+        names += [part for name in names if name in GAPS for part in GAPS[name]] + ["eps_d", "eps_m"]
+    return tuple(dict.fromkeys(names))
 
 
 @lru_cache(maxsize=512)
