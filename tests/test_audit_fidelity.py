@@ -442,3 +442,25 @@ _OPS = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge
 
 def _flip(op):
     return {"<": ">", "<=": ">=", ">": "<", ">=": "<="}[op]
+
+
+@pytest.mark.parametrize("p", [[0.5, 0.6], [0.5, 0.5 + 2e-8], [1.5, -0.5], [0.5]])
+def test_probabilities_numpy_refuses_are_refused(p):
+    # numpy raises for these (checked here on real numpy): the enumeration raises as the code would
+    with pytest.raises(ValueError):
+        np.random.default_rng(0).choice(2, p=p)
+    with pytest.raises(ValueError):
+        exact_channel(lambda x, rng: rng.choice(2, p=p), [0])
+
+
+def test_probabilities_within_numpy_tolerance_are_taken():
+    p = [0.5, 0.5 + 1e-9]
+    np.random.default_rng(0).choice(2, p=p)  # numpy accepts them
+    assert len(exact_channel(lambda x, rng: rng.choice(2, p=p), [0])[0]) == 2
+
+
+def test_integers_of_array_bounds_are_not_enumerated():
+    from relations.audit import NotEnumerable
+
+    with pytest.raises(NotEnumerable):
+        exact_channel(lambda x, rng: tuple(rng.integers([0, 1], [2, 3])), [0])

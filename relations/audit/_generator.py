@@ -167,6 +167,29 @@ def _geometric(q: Fraction, n: int, r: float) -> tuple[list[Fraction], list[floa
     return known
 
 
+def _valid_probabilities(p: Any, n: int) -> None:
+    """Raise the ``ValueError`` numpy's ``choice`` raises for these probabilities ``p`` of ``n`` elements: not one
+    dimension, not ``n`` of them, NaN or negative, or a sum farther from 1 than ``sqrt`` of the float's epsilon
+    (numpy sums in Kahan's way, here exactly: they may disagree within an ulp of that tolerance)."""
+    import numpy as np
+
+    given = np.asarray(p)
+    tolerance = math.sqrt(np.finfo(np.float64).eps)
+    if given.dtype.kind == "f":
+        tolerance = max(tolerance, math.sqrt(np.finfo(given.dtype).eps))
+    values = np.asarray(p, dtype=np.float64)
+    if values.ndim != 1:
+        raise ValueError("p must be 1-dimensional")
+    if values.size != n:
+        raise ValueError("a and p must have same size")
+    if np.isnan(values).any():
+        raise ValueError("probabilities contain NaN")
+    if (values < 0).any():
+        raise ValueError("probabilities are not non-negative")
+    if abs(math.fsum(values.tolist()) - 1.0) > tolerance:
+        raise ValueError("probabilities do not sum to 1")
+
+
 def _too_many(size: Any, outcomes: int) -> bool:
     """An array of ``size`` independent draws of ``outcomes`` values each is kept factorised
     (:mod:`relations.audit._vectors`) when enumerating it element by element would exceed the path limit
@@ -220,6 +243,9 @@ class EnumeratingGenerator:
         replay = self._replay
         if high is None:
             low, high = 0, low
+        if isinstance(low, (list, tuple)) or isinstance(high, (list, tuple)) or getattr(low, "ndim", False) \
+                or getattr(high, "ndim", False):
+            raise NotEnumerable("integers with bounds given as arrays")
         low, high = int(low), int(high) + (1 if endpoint else 0)
         if high <= low:
             raise ValueError("high <= low")
@@ -333,6 +359,8 @@ class EnumeratingGenerator:
         if p is None:
             weights = list(uniform_weights(len(items)))
         else:
+            if not _python:
+                _valid_probabilities(p, len(items))
             p = list(p)
             weights = [Fraction(w) if isinstance(w, (int, Fraction)) else Fraction(float(w)) for w in p]
             total = sum(weights)
