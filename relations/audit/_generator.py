@@ -243,8 +243,9 @@ class EnumeratingGenerator:
         replay = self._replay
         if high is None:
             low, high = 0, low
-        if isinstance(low, (list, tuple)) or isinstance(high, (list, tuple)) or getattr(low, "ndim", False) \
-                or getattr(high, "ndim", False):
+        if (type(low) is not int or type(high) is not int) and (
+                isinstance(low, (list, tuple)) or isinstance(high, (list, tuple)) or getattr(low, "ndim", False)
+                or getattr(high, "ndim", False)):
             raise NotEnumerable("integers with bounds given as arrays")
         low, high = int(low), int(high) + (1 if endpoint else 0)
         if high <= low:
