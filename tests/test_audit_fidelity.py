@@ -464,3 +464,26 @@ def test_integers_of_array_bounds_are_not_enumerated():
 
     with pytest.raises(NotEnumerable):
         exact_channel(lambda x, rng: tuple(rng.integers([0, 1], [2, 3])), [0])
+
+
+# --- a uniform draw is a float to the code; its digits are not enumerable --------------------------------
+
+
+def test_a_uniform_draw_is_a_float_to_isinstance():
+    def fn(x, rng):
+        u, v = rng.random(), rng.random() * np.float64(2)
+        return (isinstance(u, float), isinstance(u, np.float64), isinstance(v, np.float64), u.__class__.__name__, x)
+
+    rng = np.random.default_rng(0)
+    want = {x: {output_key(fn(x, rng)): F(1)} for x in (0, 1)}  # the real code's answer: one output per input
+    assert _enumerated(fn, [0, 1]) == want
+
+
+@pytest.mark.parametrize("show", [str, repr, lambda u: f"{u:.3f}", lambda u: u.hex(), lambda u: u.as_integer_ratio()],
+                         ids=["str", "repr", "format", "hex", "as_integer_ratio"])
+def test_the_digits_of_a_uniform_draw_are_not_enumerated(show):
+    # They were an output ('UniformDraw(...' from the dataclass's repr): a wrong exact channel of two outputs
+    from relations.audit import NotEnumerable
+
+    with pytest.raises(NotEnumerable):
+        exact_channel(lambda x, rng: (rng.random() < 0.5, show(rng.random())), [0])

@@ -390,6 +390,10 @@ _FRESH: dict[tuple[Fraction, float], tuple[tuple[Fraction, Fraction], tuple[floa
 _FRESH_FLOAT: dict[float, tuple[Fraction, float, tuple[tuple[Fraction, Fraction], tuple[float, float] | None]]] = {}
 
 
+def _digits(*args: Any) -> Any:
+    raise NotEnumerable("the digits of a uniform draw (str, repr, format: a continuous value) are not enumerable")
+
+
 @dataclass(eq=False)
 class UniformDraw:
     """A uniform float on ``[lo, hi)``, narrowed by the comparisons the randomizer makes with it."""
@@ -513,6 +517,17 @@ class UniformDraw:
     def __bool__(self) -> bool:
         raise NotEnumerable("truth value of a uniform draw")
 
+    @property  # type: ignore[misc]
+    def __class__(self) -> type:  # what the code asks it is (isinstance, .__class__): numpy's random() is a float
+        return float
+
+    __repr__ = __str__ = __format__ = _digits  # its digits (a continuous value): not enumerable
+
+    def __getattr__(self, name: str) -> Any:  # a float's other methods (as_integer_ratio, hex, real ...)
+        if name.startswith("__"):
+            raise AttributeError(name)
+        raise NotEnumerable(f"the attribute '{name}' of a uniform draw")
+
 
 @dataclass(eq=False)
 class ScaledDraw:
@@ -599,6 +614,16 @@ class ScaledDraw:
 
     __float__ = __rtruediv__ = __bool__ = __int__ = __round__ = __floor__ = __ceil__ = __pow__ = __index__ = _refuse
     __array_function__ = _refuse  # np.log(u), np.floor(u) ...
+    __repr__ = __str__ = __format__ = _digits  # its digits (a continuous value): not enumerable
+
+    @property  # type: ignore[misc]
+    def __class__(self) -> type:  # a float, or numpy's float64 once a numpy number took part
+        return sys.modules["numpy"].float64 if self.numpy else float
+
+    def __getattr__(self, name: str) -> Any:  # a float's other methods (as_integer_ratio, hex, item ...)
+        if name.startswith("__"):
+            raise AttributeError(name)
+        raise NotEnumerable(f"the attribute '{name}' of a uniform draw")
 
     def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:
         return _compare_ufunc(self, ufunc, method, inputs, kwargs)
