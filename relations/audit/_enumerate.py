@@ -390,6 +390,15 @@ _FRESH: dict[tuple[Fraction, float], tuple[tuple[Fraction, Fraction], tuple[floa
 _FRESH_FLOAT: dict[float, tuple[Fraction, float, tuple[tuple[Fraction, Fraction], tuple[float, float] | None]]] = {}
 
 
+def _float_attribute(kind: type, name: str) -> Any:
+    """An attribute of a uniform draw that is none of its own: one the float it stands for (``kind``) has is not
+    enumerable (``as_integer_ratio``, ``hex``, ``item``: they read its value); any other is missing, as on the
+    float (``AttributeError``, so that ``getattr(u, name, default)`` answers as it would)."""
+    if not name.startswith("__") and hasattr(kind(0.5), name):
+        raise NotEnumerable(f"the attribute '{name}' of a uniform draw")
+    raise AttributeError(name)
+
+
 def _digits(*args: Any) -> Any:
     raise NotEnumerable("the digits of a uniform draw (str, repr, format: a continuous value) are not enumerable")
 
@@ -524,9 +533,7 @@ class UniformDraw:
     __repr__ = __str__ = __format__ = _digits  # its digits (a continuous value): not enumerable
 
     def __getattr__(self, name: str) -> Any:  # a float's other methods (as_integer_ratio, hex, real ...)
-        if name.startswith("__"):
-            raise AttributeError(name)
-        raise NotEnumerable(f"the attribute '{name}' of a uniform draw")
+        return _float_attribute(float, name)
 
 
 @dataclass(eq=False)
@@ -621,9 +628,7 @@ class ScaledDraw:
         return sys.modules["numpy"].float64 if self.numpy else float
 
     def __getattr__(self, name: str) -> Any:  # a float's other methods (as_integer_ratio, hex, item ...)
-        if name.startswith("__"):
-            raise AttributeError(name)
-        raise NotEnumerable(f"the attribute '{name}' of a uniform draw")
+        return _float_attribute(sys.modules["numpy"].float64 if self.numpy else float, name)
 
     def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:
         return _compare_ufunc(self, ufunc, method, inputs, kwargs)

@@ -235,7 +235,7 @@ class EnumeratingGenerator:
                  *, _python: bool = False, **_: Any) -> Any:
         """Uniform integers in ``[low, high)`` (``[low, high]`` with ``endpoint``); ``integers(n)`` is ``[0, n)``.
 
-        Of numpy's types (:func:`_scalar`): an ``np.int64`` by default, a Python ``int`` or ``bool`` for
+        Of numpy's types: an ``np.int64`` by default, a Python ``int`` or ``bool`` for
         ``dtype=int`` or ``dtype=bool`` (as numpy gives them), an array of ``int64`` (or of ``dtype``) with
         ``size``.  A ``dtype`` other than int64 gives its own type (``np.uint8`` draws wrap around in the code's
         arithmetic), drawn one by one: never kept factorised.  ``_python``: a Python ``int`` (the closed world's
