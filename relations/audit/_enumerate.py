@@ -399,6 +399,13 @@ def _float_attribute(kind: type, name: str) -> Any:
     raise AttributeError(name)
 
 
+def _rebuilt(cls: type, state: dict) -> Any:
+    """A uniform draw made again from its fields (:meth:`UniformDraw.__reduce__`)."""
+    obj: Any = object.__new__(cls)
+    obj.__dict__.update(state)
+    return obj
+
+
 def _digits(*args: Any) -> Any:
     raise NotEnumerable("the digits of a uniform draw (str, repr, format: a continuous value) are not enumerable")
 
@@ -530,6 +537,9 @@ class UniformDraw:
     def __class__(self) -> type:  # what the code asks it is (isinstance, .__class__): numpy's random() is a float
         return float
 
+    def __reduce__(self) -> Any:  # by its own type and fields (pickle checks a reduction's class against the
+        return _rebuilt, (type(self), dict(self.__dict__))  # ``__class__`` it answers), as a loop's state holds it
+
     __repr__ = __str__ = __format__ = _digits  # its digits (a continuous value): not enumerable
 
     def __getattr__(self, name: str) -> Any:  # a float's other methods (as_integer_ratio, hex, real ...)
@@ -626,6 +636,9 @@ class ScaledDraw:
     @property  # type: ignore[misc]
     def __class__(self) -> type:  # a float, or numpy's float64 once a numpy number took part
         return sys.modules["numpy"].float64 if self.numpy else float
+
+    def __reduce__(self) -> Any:  # by its own type and fields (pickle checks a reduction's class against the
+        return _rebuilt, (type(self), dict(self.__dict__))  # ``__class__`` it answers), as a loop's state holds it
 
     def __getattr__(self, name: str) -> Any:  # a float's other methods (as_integer_ratio, hex, item ...)
         return _float_attribute(sys.modules["numpy"].float64 if self.numpy else float, name)
