@@ -487,3 +487,24 @@ def test_the_digits_of_a_uniform_draw_are_not_enumerated(show):
 
     with pytest.raises(NotEnumerable):
         exact_channel(lambda x, rng: (rng.random() < 0.5, show(rng.random())), [0])
+
+
+@pytest.mark.parametrize("bounds", [(2**63, 2**63 + 2), (-(2**63) - 1, 0), (0, 2**63 + 1)])
+def test_integers_out_of_int64_raise_as_numpy(bounds):
+    with pytest.raises(ValueError):
+        np.random.default_rng(0).integers(*bounds)
+    with pytest.raises(ValueError):
+        exact_channel(lambda x, rng: rng.integers(*bounds), [0])
+
+
+def test_integers_at_the_ends_of_int64_are_numpy_s():
+    def fn(x, rng):
+        return repr(rng.integers(2**63 - 2, 2**63 - 1, endpoint=True))
+
+    rng = np.random.default_rng(0)
+    want = {fn(0, rng) for _ in range(64)}  # both values, as numpy's reprs
+    assert set(_enumerated(fn, [0])[0]) == want
+
+
+def test_python_random_keeps_big_integers():
+    assert set(_enumerated(lambda x: random.randrange(2**70, 2**70 + 2), [0], pass_rng=False)[0]) == {2**70, 2**70 + 1}

@@ -251,6 +251,8 @@ class EnumeratingGenerator:
         if high <= low:
             raise ValueError("high <= low")
         python = _python or (size is None and dtype is int)
+        if not _python and (dtype is None or dtype is int or dtype == "int64") and (low < -(1 << 63) or high > 1 << 63):
+            raise ValueError("low is out of bounds for int64" if low < -(1 << 63) else "high is out of bounds for int64")
         if dtype is not None and dtype is not int:
             import numpy as np
 
