@@ -2,7 +2,7 @@
 
 Run: ``python benchmarks/bench_audit.py`` (``--quick`` for a small run; ``--full`` for the
 issue's target: 1e6 samples per input over a domain of 64); ``--white-box`` for the enumerating route
-(below).
+(below); ``--per-path`` for only its per-path rows, each the least CPU time of three runs.
 
 For k-ary randomized response written in Python (``rng.random()``, ``rng.integers``), it
 times, side by side in this process:
@@ -276,7 +276,52 @@ def loops(only: tuple[str, ...] = ()) -> None:
     print(json.dumps(rows))
 
 
+def per_path(runs: int = 3) -> None:
+    """``--per-path``: only the per-path rows of ``--white-box`` (k-RR k = 256, the CKS discrete Laplace to depth
+    32, the discrete Gaussian's input 3 to depth 40), CPU times, each the minimum of ``runs`` runs, so that two trees
+    can be compared side by side on a loaded machine (run it alternately with ``PYTHONPATH`` set to each)."""
+    from relations.audit._exact import enumerate_channel
+
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "examples"))
+    sys.dont_write_bytecode = True
+    import cks_samplers  # noqa: E402
+
+    rows = {}
+    with tempfile.TemporaryDirectory() as folder:
+        with open(os.path.join(folder, "krr_paths.py"), "w") as fh:
+            fh.write(CODE.format(k=256))
+        sys.path.insert(0, folder)
+        import krr_paths  # noqa: E402
+
+        cases = [("k-RR k=256", krr_paths.krr, list(range(256)), {}, 65_536, True),
+                 ("CKS discrete Laplace 0..3, depth 32", cks_samplers.clamped_laplace, [0, 1, 2, 3],
+                  dict(pass_rng=False, max_depth=32, allow_unexplored=True), 10_000, False),
+                 ("CKS discrete Gaussian 0..3, input 3, depth 40", cks_samplers.clamped_gaussian, [3],
+                  dict(pass_rng=False, max_depth=40, allow_unexplored=True), 10_000, False)]
+        for name, fn, domain, options, calls, rng in cases:
+            bare = float("inf")
+            for _ in range(runs):
+                generator = np.random.default_rng(0)
+                cpu = time.process_time()
+                for i in range(calls):
+                    fn(domain[i % len(domain)], generator) if rng else fn(domain[i % len(domain)])
+                bare = min(bare, (time.process_time() - cpu) / calls)
+            path = float("inf")
+            for _ in range(runs):
+                cpu = time.process_time()
+                e = enumerate_channel(fn, domain, **options)
+                path = min(path, (time.process_time() - cpu) / e.runs)
+            rows[name] = {"bare call (us cpu)": round(bare * 1e6, 2), "per path (us cpu)": round(path * 1e6, 2),
+                          "per path / bare call": round(path / bare, 2)}
+    for name, value in rows.items():
+        print(f"  {name:48s} {value}")
+    print(json.dumps(rows))
+
+
 def main() -> None:
+    if "--per-path" in sys.argv:
+        per_path()
+        return
     if "--loops" in sys.argv:
         loops()
         return

@@ -10,6 +10,7 @@ import sys
 import textwrap
 from fractions import Fraction
 
+import numpy as np
 import pytest
 
 from relations.audit import audit
@@ -693,7 +694,7 @@ ADVERSARIAL = {
             counts = [c + (i == x) for i, c in enumerate((2, 1, 1))]
             noisy = [c + rng.integers(0, 2) for c in counts]
             return (str(noisy), f"{noisy}", "%s" % (noisy,))
-        """, lambda x, z: (str([c + n for c, n in zip(_counts(x), z)]),) * 3, [range(2)] * 3),
+        """, lambda x, z: (str([c + np.int64(n) for c, n in zip(_counts(x), z)]),) * 3, [range(2)] * 3),  # numpy's draws
     "json_dumps": ("""
         import json
         def f(x, rng):
@@ -723,21 +724,21 @@ ADVERSARIAL = {
             noisy = [c + rng.integers(0, 2) for c in counts]
             return (Boost() + noisy, Boost() == noisy, noisy.index(max(noisy)))
         """, lambda x, z: ("list", True, _first_max([c + n for c, n in zip(_counts(x), z)])), [range(2)] * 3),
-    # counts of a narrow numpy type wrap around (np.uint8(0) - 2 is 254): not integers' arithmetic
+    # counts of a narrow numpy type: np.uint8(0) - 2 wraps to 254, minus a draw of integers (np.int64) is -2
     "uint8_counts": ("""
         import numpy as np
         def f(x, rng):
             counts = np.array([2, 1, 0], dtype=np.uint8) + (np.arange(3) == x).astype(np.uint8)
             noisy = [c - rng.integers(0, 3) for c in counts]
             return int(np.argmax(noisy))
-        """, lambda x, z: _first_max([(c - n) % 256 for c, n in zip(_wrapped(x), z)]), [range(3)] * 3),
+        """, lambda x, z: _first_max([np.uint8(c) - np.int64(n) for c, n in zip(_wrapped(x), z)]), [range(3)] * 3),
     "uint8_scores": ("""
         import numpy as np
         def score(x, r):
             return np.uint8((2, 1, 0)[r] + (r == x))
         def f(x, rng):
             return int(np.argmax([score(x, r) - rng.integers(0, 3) for r in range(3)]))
-        """, lambda x, z: _first_max([(c - n) % 256 for c, n in zip(_wrapped(x), z)]), [range(3)] * 3),
+        """, lambda x, z: _first_max([np.uint8(c) - np.int64(n) for c, n in zip(_wrapped(x), z)]), [range(3)] * 3),
     # an attribute of a module read before the list through the module's own __getattr__: read once
     "module_getattr": ("""
         import types

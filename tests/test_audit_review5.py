@@ -358,10 +358,6 @@ def test_a_call_counter_in_a_helper_module_that_changes_the_channel(tmp_path):
     assert dict(zip(e.outputs, e.rows[1])) == fresh
 
 
-@pytest.mark.xfail(strict=True, reason="a coordinate of a list of noisy counts is read back as a Python int "
-                   "(relations/audit/_independent.py, IntVector._element for kind 'list'), where numpy gives "
-                   "np.int64 (c + rng.integers(...)); 10 // 0 then raises instead of giving 0 with a warning; "
-                   "the draws' own types are the helper 'fidelity''s fix, the vector's elements are not; not fixed")
 def test_noisy_counts_read_back_as_numpy_integers(tmp_path):
     """``noisy[1] - noisy[2]`` is an ``np.int64`` in the real code: ``10 // 0`` is 0 (numpy's warning), never a
     ``ZeroDivisionError``; the exception branch is then never taken."""

@@ -29,6 +29,7 @@ input's *unexplored mass*, so every entry of its row is known within that mass, 
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -330,8 +331,83 @@ def float_radius(values: Sequence[Any]) -> float:
     return 0.0 if all(isinstance(v, (int, Fraction)) for v in values) else 2 * THRESHOLD_ROUNDING
 
 
+def _numpy_operand(value: Any, compared: bool = False) -> bool:
+    """Whether ``value`` is a numpy scalar or array, with which a Python float (a uniform draw: numpy's
+    ``Generator.random()`` is one) computes in numpy's types: ``u < np.float64(p)`` is an ``np.bool_`` (numpy's
+    reflected comparison runs first) and ``u * np.float64(c)`` an ``np.float64``.  Arithmetic with a float of
+    another precision (``u * np.float32(c)``: the product rounded to it) is refused; a comparison with one
+    (``compared``) is :func:`_narrow`'s.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> _numpy_operand(0.5), _numpy_operand(np.float64(0.5)), _numpy_operand(np.int64(1))
+    (False, True, True)
+    """
+    kind = type(value)
+    if kind is float or kind is int or kind is Fraction:
+        return False
+    numpy = sys.modules.get("numpy")
+    if numpy is None or not isinstance(value, (numpy.generic, numpy.ndarray)):
+        return False
+    if value.dtype.kind in "fc" and value.dtype != numpy.float64 and not compared:
+        raise NotEnumerable(f"arithmetic of a uniform draw with a numpy {value.dtype} (numpy rounds the result to it)")
+    return True
+
+
+_ROUNDS_TO_NARROW: list[bool] = []
+
+
+def _narrow(t: Any, inclusive: bool) -> Any:
+    """The threshold a Python float ``u`` (a uniform draw) is compared with, for ``u < t`` (``u <= t`` when
+    ``inclusive``) with ``t`` a numpy float narrower than float64 (``np.float32``): numpy 2 compares in ``t``'s
+    type (NEP 50: a Python float is cast to it, rounded to nearest), so ``u < t`` is ``u`` below the midpoint
+    between ``t`` and the value of its type just below (``u <= t``: just above), ties on a null set; numpy 1
+    compared in float64, at ``t``'s binary value (which numpy this is, is asked of numpy once).  A float64 or
+    wider ``t`` (``np.longdouble``: ``u`` converts exactly) is itself."""
+    numpy = sys.modules.get("numpy")
+    if numpy is None or not isinstance(t, numpy.floating) or t.dtype.itemsize >= 8:
+        return t
+    if not _ROUNDS_TO_NARROW:
+        _ROUNDS_TO_NARROW.append(not bool(numpy.float32(1.0) > 0.99999998))  # 1 - 2^-26: 1.0 in float32
+    if not _ROUNDS_TO_NARROW[0] or not numpy.isfinite(t):
+        return t
+    other = numpy.nextafter(t, t.dtype.type(numpy.inf if inclusive else -numpy.inf))
+    if not numpy.isfinite(other):
+        return t
+    middle = (Fraction(float(t)) + Fraction(float(other))) / 2
+    return _Rounded(middle, THRESHOLD_ROUNDING * abs(float(middle)))
+
+
+def _typed(result: bool, numpy: bool) -> Any:
+    """A comparison's answer as numpy gives it: ``np.bool_`` when ``numpy`` (a numpy operand), else ``bool``."""
+    if numpy:
+        return sys.modules["numpy"].bool_(result)
+    return result
+
+
 _FRESH: dict[tuple[Fraction, float], tuple[tuple[Fraction, Fraction], tuple[float, float] | None]] = {}
 _FRESH_FLOAT: dict[float, tuple[Fraction, float, tuple[tuple[Fraction, Fraction], tuple[float, float] | None]]] = {}
+
+
+def _float_attribute(kind: type, name: str) -> Any:
+    """An attribute of a uniform draw that is none of its own: one the float it stands for (``kind``) has is not
+    enumerable (``as_integer_ratio``, ``hex``, ``item``: they read its value); any other is missing, as on the
+    float (``AttributeError``, so that ``getattr(u, name, default)`` answers as it would)."""
+    if not name.startswith("__") and hasattr(kind(0.5), name):
+        raise NotEnumerable(f"the attribute '{name}' of a uniform draw")
+    raise AttributeError(name)
+
+
+def _rebuilt(cls: type, state: dict) -> Any:
+    """A uniform draw made again from its fields (:meth:`UniformDraw.__reduce__`)."""
+    obj: Any = object.__new__(cls)
+    obj.__dict__.update(state)
+    return obj
+
+
+def _digits(*args: Any) -> Any:
+    raise NotEnumerable("the digits of a uniform draw (str, repr, format: a continuous value) are not enumerable")
 
 
 @dataclass(eq=False)
@@ -425,17 +501,25 @@ class UniformDraw:
     def __neg__(self) -> ScaledDraw:
         return self._affine() * -1
 
-    def __lt__(self, t: Any) -> bool:
-        return self._below(t)
+    def __lt__(self, t: Any) -> Any:
+        if type(t) is float:
+            return self._below(t)
+        return _typed(self._below(_narrow(t, False)), _numpy_operand(t, True))
 
-    def __ge__(self, t: Any) -> bool:
-        return not self._below(t)
+    def __ge__(self, t: Any) -> Any:
+        if type(t) is float:
+            return not self._below(t)
+        return _typed(not self._below(_narrow(t, False)), _numpy_operand(t, True))
 
-    def __le__(self, t: Any) -> bool:  # u <= t and u < t differ on a null set
-        return self._below(t)
+    def __le__(self, t: Any) -> Any:  # u <= t and u < t differ on a null set (but for a narrow numpy float)
+        if type(t) is float:
+            return self._below(t)
+        return _typed(self._below(_narrow(t, True)), _numpy_operand(t, True))
 
-    def __gt__(self, t: Any) -> bool:
-        return not self._below(t)
+    def __gt__(self, t: Any) -> Any:
+        if type(t) is float:
+            return not self._below(t)
+        return _typed(not self._below(_narrow(t, True)), _numpy_operand(t, True))
 
     def _refuse(self, *args: Any) -> Any:
         raise NotEnumerable("arithmetic on a uniform draw (only comparisons with numbers are enumerable)")
@@ -449,6 +533,18 @@ class UniformDraw:
     def __bool__(self) -> bool:
         raise NotEnumerable("truth value of a uniform draw")
 
+    @property  # type: ignore[misc]
+    def __class__(self) -> type:  # what the code asks it is (isinstance, .__class__): numpy's random() is a float
+        return float
+
+    def __reduce__(self) -> Any:  # by its own type and fields (pickle checks a reduction's class against the
+        return _rebuilt, (type(self), dict(self.__dict__))  # ``__class__`` it answers), as a loop's state holds it
+
+    __repr__ = __str__ = __format__ = _digits  # its digits (a continuous value): not enumerable
+
+    def __getattr__(self, name: str) -> Any:  # a float's other methods (as_integer_ratio, hex, real ...)
+        return _float_attribute(float, name)
+
 
 @dataclass(eq=False)
 class ScaledDraw:
@@ -461,8 +557,15 @@ class ScaledDraw:
     factor_err: float
     offset: Fraction = Fraction(0)
     offset_err: float = 0.0
+    numpy: bool = False  # numpy's float64 (a numpy number took part), whose comparisons are numpy's bools
 
-    def _compare(self, t: Any, below: bool) -> bool:
+    def _compare(self, t: Any, below: bool, inclusive: bool) -> Any:
+        numpy = _numpy_operand(t, True)
+        if numpy and not self.numpy:  # a Python float compared with a numpy float: in its type
+            t = _narrow(t, inclusive)
+        return _typed(self._side(t, below), numpy or self.numpy)
+
+    def _side(self, t: Any, below: bool) -> bool:
         q, err = exact_threshold(t)
         q, err = q - self.offset, err + self.offset_err
         c = self.factor
@@ -473,39 +576,49 @@ class ScaledDraw:
         result = self.draw.below(s, s_err)
         return result == below if c > 0 else (not result) == below
 
-    def __lt__(self, t: Any) -> bool:
-        return self._compare(t, True)
+    def __lt__(self, t: Any) -> Any:
+        return self._compare(t, True, False)
 
-    __le__ = __lt__
+    def __le__(self, t: Any) -> Any:
+        return self._compare(t, True, True)
 
-    def __gt__(self, t: Any) -> bool:
-        return self._compare(t, False)
+    def __gt__(self, t: Any) -> Any:
+        return self._compare(t, False, True)
 
-    __ge__ = __gt__
+    def __ge__(self, t: Any) -> Any:
+        return self._compare(t, False, False)
 
     def __mul__(self, c: Any) -> ScaledDraw:
+        numpy = _numpy_operand(c) or self.numpy
         q, err = exact_threshold(c)
         af, ao = abs(float(q)), abs(float(self.factor))
         return ScaledDraw(self.draw, self.factor * q, self.factor_err * af + err * ao, self.offset * q,
-                          self.offset_err * af + err * abs(float(self.offset)))
+                          self.offset_err * af + err * abs(float(self.offset)), numpy)
 
     __rmul__ = __mul__
 
     def __truediv__(self, c: Any) -> ScaledDraw:
+        numpy = _numpy_operand(c)
         q, err = exact_threshold(c)
         if q == 0:
+            if numpy:  # numpy divides by zero to an infinity (and warns)
+                raise NotEnumerable("a uniform draw divided by a numpy zero")
             raise ZeroDivisionError("division of a uniform draw by zero")
-        return self * _Rounded(1 / q, err / float(q) ** 2)
+        scaled = self * _Rounded(1 / q, err / float(q) ** 2)
+        scaled.numpy = scaled.numpy or numpy
+        return scaled
 
     def __add__(self, c: Any) -> ScaledDraw:
+        numpy = _numpy_operand(c) or self.numpy
         q, err = exact_threshold(c)
-        return ScaledDraw(self.draw, self.factor, self.factor_err, self.offset + q, self.offset_err + err)
+        return ScaledDraw(self.draw, self.factor, self.factor_err, self.offset + q, self.offset_err + err, numpy)
 
     __radd__ = __add__
 
     def __sub__(self, c: Any) -> ScaledDraw:
+        numpy = _numpy_operand(c) or self.numpy
         q, err = exact_threshold(c)
-        return ScaledDraw(self.draw, self.factor, self.factor_err, self.offset - q, self.offset_err + err)
+        return ScaledDraw(self.draw, self.factor, self.factor_err, self.offset - q, self.offset_err + err, numpy)
 
     def __rsub__(self, c: Any) -> ScaledDraw:
         return (self * -1) + c
@@ -518,6 +631,17 @@ class ScaledDraw:
 
     __float__ = __rtruediv__ = __bool__ = __int__ = __round__ = __floor__ = __ceil__ = __pow__ = __index__ = _refuse
     __array_function__ = _refuse  # np.log(u), np.floor(u) ...
+    __repr__ = __str__ = __format__ = _digits  # its digits (a continuous value): not enumerable
+
+    @property  # type: ignore[misc]
+    def __class__(self) -> type:  # a float, or numpy's float64 once a numpy number took part
+        return sys.modules["numpy"].float64 if self.numpy else float
+
+    def __reduce__(self) -> Any:  # by its own type and fields (pickle checks a reduction's class against the
+        return _rebuilt, (type(self), dict(self.__dict__))  # ``__class__`` it answers), as a loop's state holds it
+
+    def __getattr__(self, name: str) -> Any:  # a float's other methods (as_integer_ratio, hex, item ...)
+        return _float_attribute(sys.modules["numpy"].float64 if self.numpy else float, name)
 
     def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:
         return _compare_ufunc(self, ufunc, method, inputs, kwargs)
@@ -539,9 +663,9 @@ def _compare_ufunc(draw: Any, ufunc: Any, method: str, inputs: Sequence[Any], kw
         a, b = inputs
         left, right = NUMPY_COMPARISONS[name]
         if a is draw and np.ndim(b) == 0:
-            return np.bool_(getattr(draw, left)(b.item() if hasattr(b, "item") else b))
+            return np.bool_(getattr(draw, left)(np.asarray(b)[()]))  # (a numpy scalar: compared in its type)
         if b is draw and np.ndim(a) == 0:
-            return np.bool_(getattr(draw, right)(a.item() if hasattr(a, "item") else a))
+            return np.bool_(getattr(draw, right)(np.asarray(a)[()]))
     raise NotEnumerable(f"numpy's {name or ufunc} on a uniform draw (only comparisons with numbers are enumerable)")
 
 

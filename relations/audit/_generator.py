@@ -32,6 +32,11 @@ from relations.audit._independent import draw_site, independent_draws
 from relations.audit._states import compared_with
 from relations.audit._vectors import UniformVector
 
+try:
+    from numpy import int64 as _int64  # what Generator.integers returns
+except ImportError:  # pragma: no cover - a worker interpreter without numpy: no code there can draw from numpy
+    _int64 = int  # type: ignore[misc,assignment]
+
 __all__ = ["EnumeratingGenerator", "through"]
 
 #: The code of the closed world's wrappers that hand an integer draw back unchanged (``random.randrange``,
@@ -162,6 +167,29 @@ def _geometric(q: Fraction, n: int, r: float) -> tuple[list[Fraction], list[floa
     return known
 
 
+def _valid_probabilities(p: Any, n: int) -> None:
+    """Raise the ``ValueError`` numpy's ``choice`` raises for these probabilities ``p`` of ``n`` elements: not one
+    dimension, not ``n`` of them, NaN or negative, or a sum farther from 1 than ``sqrt`` of the float's epsilon
+    (numpy sums in Kahan's way, here exactly: they may disagree within an ulp of that tolerance)."""
+    import numpy as np
+
+    given = np.asarray(p)
+    tolerance = math.sqrt(np.finfo(np.float64).eps)
+    if given.dtype.kind == "f":
+        tolerance = max(tolerance, math.sqrt(np.finfo(given.dtype).eps))
+    values = np.asarray(p, dtype=np.float64)
+    if values.ndim != 1:
+        raise ValueError("p must be 1-dimensional")
+    if values.size != n:
+        raise ValueError("a and p must have same size")
+    if np.isnan(values).any():
+        raise ValueError("probabilities contain NaN")
+    if (values < 0).any():
+        raise ValueError("probabilities are not non-negative")
+    if abs(math.fsum(values.tolist()) - 1.0) > tolerance:
+        raise ValueError("probabilities do not sum to 1")
+
+
 def _too_many(size: Any, outcomes: int) -> bool:
     """An array of ``size`` independent draws of ``outcomes`` values each is kept factorised
     (:mod:`relations.audit._vectors`) when enumerating it element by element would exceed the path limit
@@ -204,33 +232,45 @@ class EnumeratingGenerator:
         return np.array(values, dtype=object).reshape(shape)
 
     def integers(self, low: int, high: int | None = None, size: Any = None, dtype: Any = None, endpoint: bool = False,
-                 **_: Any) -> Any:
+                 *, _python: bool = False, **_: Any) -> Any:
         """Uniform integers in ``[low, high)`` (``[low, high]`` with ``endpoint``); ``integers(n)`` is ``[0, n)``.
-        A ``dtype`` other than int64 gives its own type (``np.uint8`` draws wrap around in the code's arithmetic),
-        drawn one by one: never kept factorised."""
+
+        Of numpy's types: an ``np.int64`` by default, a Python ``int`` or ``bool`` for
+        ``dtype=int`` or ``dtype=bool`` (as numpy gives them), an array of ``int64`` (or of ``dtype``) with
+        ``size``.  A ``dtype`` other than int64 gives its own type (``np.uint8`` draws wrap around in the code's
+        arithmetic), drawn one by one: never kept factorised.  ``_python``: a Python ``int`` (the closed world's
+        wrappers of Python's ``random``, which hand back an ``int``)."""
         replay = self._replay
         if high is None:
             low, high = 0, low
+        if (type(low) is not int or type(high) is not int) and (
+                isinstance(low, (list, tuple)) or isinstance(high, (list, tuple)) or getattr(low, "ndim", False)
+                or getattr(high, "ndim", False)):
+            raise NotEnumerable("integers with bounds given as arrays")
         low, high = int(low), int(high) + (1 if endpoint else 0)
         if high <= low:
             raise ValueError("high <= low")
-        if dtype is not None:
+        python = _python or (size is None and dtype is int)
+        if not _python and (dtype is None or dtype is int or dtype == "int64") and (low < -(1 << 63) or high > 1 << 63):
+            raise ValueError("low is out of bounds for int64" if low < -(1 << 63) else "high is out of bounds for int64")
+        if dtype is not None and dtype is not int:
             import numpy as np
 
             kind = np.dtype(dtype)
             if kind != np.dtype(np.int64):
-                if kind.kind not in "iu":
+                if kind.kind not in "iub":
                     raise NotEnumerable(f"integers with dtype {kind}")
-                info = np.iinfo(kind)
-                if low < info.min or high - 1 > info.max:
+                lowest, highest = (0, 1) if kind.kind == "b" else (int(np.iinfo(kind).min), int(np.iinfo(kind).max))
+                if low < lowest or high - 1 > highest:
                     raise ValueError(f"bounds out of range for {kind}")
                 if high - low > replay.max_outcomes:
                     raise NotEnumerable(f"a draw of integers in [{low}, {high}) has more than {replay.max_outcomes} "
                                         "outcomes")
                 narrow = uniform_weights(high - low)
+                scalar = bool if dtype is bool else kind.type  # numpy hands dtype=bool back as a Python bool
 
                 def typed() -> Any:
-                    return kind.type(low + self._replay.decide(narrow))
+                    return scalar(low + self._replay.decide(narrow))
                 return typed() if size is None else self._sized(size, typed).astype(kind)
         if size is None:
             # the first draw of a list built element by element (report-noisy-max): kept factorised; asked before
@@ -241,7 +281,7 @@ class EnumeratingGenerator:
                 return pending
             known = replay.replayed()
             if known is not FRESH:
-                return known
+                return known if python else _int64(known)
         n = high - low
         if n > self._replay.max_outcomes:
             raise NotEnumerable(f"a draw of integers in [{low}, {high}) has more than {self._replay.max_outcomes} "
@@ -262,11 +302,14 @@ class EnumeratingGenerator:
                 if split is not None:  # read only through one comparison: one branch per side
                     weights2, sides = split
                     if not weights2[1]:
-                        return replay.record(sides[0])
-                    if not weights2[0]:
-                        return replay.record(sides[1])
-                    return replay.record(sides[replay.decide(weights2)])
-            return replay.record(low + replay.decide(uniform_weights(n)))
+                        value = replay.record(sides[0])
+                    elif not weights2[0]:
+                        value = replay.record(sides[1])
+                    else:
+                        value = replay.record(sides[replay.decide(weights2)])
+                    return value if python else _int64(value)
+            value = replay.record(low + replay.decide(uniform_weights(n)))
+            return value if python else _int64(value)
         weights = uniform_weights(n)
 
         def one() -> int:
@@ -290,15 +333,37 @@ class EnumeratingGenerator:
         return ScaledDraw(u, hi - lo, lo_err + hi_err, lo, lo_err)
 
     def choice(self, a: Any, size: Any = None, replace: bool = True, p: Sequence[float] | None = None,
-               **_: Any) -> Any:
-        """A uniform (or ``p``-weighted) element of ``a`` (an int ``n`` means ``range(n)``)."""
-        items = list(range(a)) if isinstance(a, int) else list(a)
-        if not items:
+               axis: int = 0, shuffle: bool = True, *, _python: bool = False) -> Any:
+        """A uniform (or ``p``-weighted) element of ``a`` (an int ``n`` means ``range(n)``), as numpy gives it: for
+        an int, a Python ``int`` (an array of ``int64`` with ``size``); otherwise an element of ``np.asarray(a)``
+        (numpy's scalar of the array's dtype, or a row), or an array of them with ``size``.  ``_python``: the
+        element of the sequence itself (a list of them with ``size``), as Python's ``random.choice`` and
+        ``random.sample`` give it."""
+        import numpy as np
+
+        items: Sequence[Any]
+        if _python:
+            items, array = list(a), None
+        elif isinstance(a, (int, np.integer)) and not isinstance(a, (bool, np.bool_)):
+            items, array = range(int(a)), None
+        else:
+            array = np.asarray(a)
+            if array.ndim == 0:
+                if array.dtype.kind not in "iu":
+                    raise ValueError("a must be a sequence or an integer")
+                items, array = range(int(array)), None
+            else:
+                if axis != 0:
+                    raise NotEnumerable("choice along an axis other than the first")
+                items = range(len(array))
+        if not len(items):
             raise ValueError("choice from an empty population")
         radii = None
         if p is None:
             weights = list(uniform_weights(len(items)))
         else:
+            if not _python:
+                _valid_probabilities(p, len(items))
             p = list(p)
             weights = [Fraction(w) if isinstance(w, (int, Fraction)) else Fraction(float(w)) for w in p]
             total = sum(weights)
@@ -311,26 +376,44 @@ class EnumeratingGenerator:
             for _pick in range(count):
                 total = sum(pw)
                 k = self._replay.decide([w / total for w in pw], radii and [2 * r for r in radii[:len(pw)]])
-                chosen.append(items[pool.pop(k)])
+                chosen.append(pool.pop(k))
                 pw.pop(k)
-            import numpy as np
-
-            return np.array(chosen, dtype=object)
-        return self._sized(size, lambda: items[self._replay.decide(weights, radii)])
+            if _python:
+                return [items[k] for k in chosen]
+            shape = (size,) if isinstance(size, int) else tuple(size)
+            index = np.array(chosen, dtype=np.int64).reshape(shape)
+            return index if array is None else array[index]
+        if size is None:
+            k = self._replay.decide(weights, radii)
+            return items[k] if array is None else array[k]
+        index = self._sized(size, lambda: self._replay.decide(weights, radii), integral=True)
+        if _python:
+            return [items[k] for k in index.reshape(-1)]
+        return index if array is None else array[index]
 
     def permutation(self, x: Any) -> Any:
-        """A uniformly random permutation of ``x`` (an int ``n`` means ``range(n)``)."""
+        """A uniformly random permutation of ``x`` (an int ``n`` means ``range(n)``), along its first axis, as
+        numpy's array (of ``int64`` for an int, else of ``np.asarray(x)``'s dtype)."""
         import numpy as np
 
-        items = list(range(x)) if isinstance(x, int) else list(x)
-        out = []
+        array = np.arange(int(x)) if isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_)) \
+            else np.asarray(x)
+        if array.ndim == 0:
+            raise NotEnumerable("permutation of a scalar that is not an integer")
+        items = list(range(len(array)))
+        out: list[int] = []
         while items:
             out.append(items.pop(self._replay.decide(uniform_weights(len(items)))))
-        return np.array(out)
+        return array[np.array(out, dtype=np.intp)]
 
     def shuffle(self, x: Any) -> None:
         """Shuffle the sequence ``x`` in place, uniformly."""
-        perm = list(self.permutation(len(x)))
+        import numpy as np
+
+        perm = self.permutation(len(x)).tolist()
+        if isinstance(x, np.ndarray):  # (its rows are views: moved all at once)
+            x[...] = x[perm]
+            return
         values = [x[i] for i in perm]
         for i, v in enumerate(values):
             x[i] = v

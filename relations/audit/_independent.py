@@ -355,12 +355,15 @@ class IntVector:
     __array_priority__ = 1000
     _symbolic_vector = True
 
-    def __init__(self, replay: Any, coords: Sequence[Coordinate], kind: str):
+    def __init__(self, replay: Any, coords: Sequence[Coordinate], kind: str, numpy: bool = False):
         # the real lists (arrays) of this path handed to the code (:meth:`materialise`), each with a copy of its
         # values: a helper may change one in place (``v.sort()``, ``v.append(3)``, ``v[0] = 0``), and the code's
         # name for the vector then stands for the changed list, which the coordinates no longer describe
         self._handed: list[tuple[Any, Any]] = []
         self.replay, self.coords, self.kind = replay, list(coords), kind
+        # a list's elements are numpy's int64 (``c + rng.integers(3)``: a draw of integers is an ``np.int64``), not
+        # Python ints (``c + rng.geometric(p)``): as the code would make them (an array's always are)
+        self.numpy = numpy or kind == "array"
         self._observed: dict[Any, Any] = {}
 
     @property
@@ -691,7 +694,7 @@ class IntVector:
     def _element(self, v: int) -> Any:
         import numpy as np
 
-        return np.int64(v) if self.kind == "array" else v
+        return np.int64(v) if self.numpy else v
 
     def __getitem__(self, i: Any) -> Any:
         import numpy as np
@@ -713,9 +716,13 @@ class IntVector:
         import numpy as np
 
         values = [self._read(i) for i in range(len(self))]
-        real = np.array(values, dtype=np.int64) if self.kind == "array" else values
-        self._handed.append((real, real.copy() if self.kind == "array" else list(real)))
-        return real
+        if self.kind == "array":
+            real = np.array(values, dtype=np.int64)
+            self._handed.append((real, real.copy()))
+            return real
+        listed = [np.int64(v) for v in values] if self.numpy else values
+        self._handed.append((listed, list(listed)))
+        return listed
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> Any:
         import numpy as np
@@ -1580,7 +1587,35 @@ def _built(site: _Site, frame: FrameType, gen: Any, inner: FrameType | None = No
         return None
     if any(c is None for c in coords):
         return None
-    return IntVector(gen._replay, coords, "list"), rows[-1]  # type: ignore[arg-type]
+    numpy = {_numpy_result(site.element, row, frame) for row in rows}
+    if len(numpy) != 1 or None in numpy:  # elements of both types (or unsure): made element by element
+        return None
+    return IntVector(gen._replay, coords, "list", numpy.pop()), rows[-1]  # type: ignore[arg-type]
+
+
+def _numpy_result(node: ast.expr, row: dict[str, Any], frame: FrameType) -> bool | None:
+    """Whether the element ``E`` (of :func:`_coordinate`'s grammar) is numpy's ``int64`` rather than a Python
+    ``int``, as CPython and numpy compute it: a name, constant or item by its value's type; a draw of
+    ``integers`` an ``np.int64``, of ``geometric`` a Python ``int``, ``int(E)`` an ``int``, an operator numpy's
+    when either operand is (``None`` when unsure)."""
+    import numpy as np
+
+    if isinstance(node, (ast.Constant, ast.Name)):
+        v = _number(node, row, frame)
+    elif isinstance(node, ast.Subscript):
+        v = _value(frame, node.value.id)[int(_number(node.slice, row, frame))]  # type: ignore[attr-defined]
+    elif isinstance(node, ast.BinOp):
+        a, b = _numpy_result(node.left, row, frame), _numpy_result(node.right, row, frame)
+        return None if a is None or b is None else a or b
+    elif isinstance(node, ast.UnaryOp):
+        return _numpy_result(node.operand, row, frame)
+    elif isinstance(node, ast.Call):
+        if isinstance(node.func, ast.Name):  # int(E)
+            return False
+        return {"integers": True, "geometric": False}.get(getattr(node.func, "attr", ""))
+    else:
+        return None
+    return False if type(v) is int else True if type(v) is np.int64 else None
 
 
 def _number(node: ast.expr, row: dict[str, Any], frame: FrameType) -> Any:
@@ -1788,8 +1823,17 @@ class _Pending:
             coords.append(element)
         if not _disjoint(coords):
             return _abandon("coordinates that share draws")
+        kinds: set[bool | None] = set()
+        try:  # each element's type: its score's, numpy's when a term is (:func:`_numpy_result`)
+            for h, row in zip(heads, rows):
+                parts = [_numpy_result(n, row, own) for _, n in site.lead[1]]
+                kinds.add(None if None in parts else type(h) is not int or any(parts))
+        except (LookupError, TypeError, ValueError):
+            kinds.add(None)
+        if len(kinds) != 1 or None in kinds:
+            return _abandon("noisy elements of both numpy's and Python's integer types")
         iteration_maps.used += 1
-        values[site.bound] = IntVector(gen._replay, coords, "list")
+        values[site.bound] = IntVector(gen._replay, coords, "list", bool(kinds.pop()))
         _continue(site, own, values)
 
 

@@ -94,7 +94,7 @@ def _legacy(g: Any) -> Any:
     """numpy's legacy draws (``RandomState`` methods, the ``np.random`` functions) on the generator ``g()``."""
     return {"random": lambda size=None: g().random(size), "random_sample": lambda size=None: g().random(size),
             "rand": lambda *shape: g().random(shape or None),
-            "randint": _through(lambda low, high=None, size=None, **kw: g().integers(low, high, size)),
+            "randint": _through(lambda low, high=None, size=None, dtype=int: g().integers(low, high, size, dtype)),
             "choice": lambda a, size=None, replace=True, p=None: g().choice(a, size, replace, p),
             "permutation": lambda x: g().permutation(x), "shuffle": lambda x: g().shuffle(x),
             "binomial": lambda n, p, size=None: g().binomial(n, p, size),
@@ -124,14 +124,14 @@ def _global_patches(current: Any) -> list[tuple[Any, str, Any]]:
         if stop is None:
             start, stop = 0, start
         if step == 1 and stop > start:  # the value itself, so that a comparison of it can be one branch per side
-            return int(g().integers(start, stop))
+            return g().integers(start, stop, _python=True)
         return stepped(range(start, stop, step))
 
     def stepped(values: range) -> int:  # not passed through: the draw is an index, not the value the code compares
-        return values[int(g().integers(0, len(values)))]
+        return values[g().integers(0, len(values), _python=True)]
 
     def sample(population: Sequence[Any], k: int, **_: Any) -> list[Any]:
-        return list(g().choice(list(population), size=k, replace=False))
+        return g().choice(list(population), size=k, replace=False, _python=True)
 
     def choices(population: Sequence[Any], weights: Sequence[Any] | None = None, *, cum_weights: Any = None,
                 k: int = 1) -> list[Any]:
@@ -139,12 +139,12 @@ def _global_patches(current: Any) -> list[tuple[Any, str, Any]]:
             weights = [c - (cum_weights[i - 1] if i else 0) for i, c in enumerate(cum_weights)]
         chosen: list[Any] = []  # a local, not a comprehension: the choices so far are state at the next draw
         while len(chosen) < k:
-            chosen.append(g().choice(list(population), p=weights))
+            chosen.append(g().choice(population, p=weights, _python=True))
         return chosen
 
-    draws: dict[str, Any] = {"random": lambda: g().random(), "randint": _through(lambda a, b: int(g().integers(a, b + 1))),
-             "randrange": randrange, "choice": lambda seq: g().choice(list(seq)), "shuffle": lambda x: g().shuffle(x),
-             "sample": sample, "getrandbits": _through(lambda k: int(g().integers(0, 2**k))),
+    draws: dict[str, Any] = {"random": lambda: g().random(), "randint": _through(lambda a, b: g().integers(a, b + 1, _python=True)),
+             "randrange": randrange, "choice": lambda seq: g().choice(seq, _python=True), "shuffle": lambda x: g().shuffle(x),
+             "sample": sample, "getrandbits": _through(lambda k: g().integers(0, 2**k, _python=True)),
              "uniform": lambda a, b: g().uniform(a, b), "choices": choices}
     out: list[tuple[Any, str, Any]] = []
     # Python's random: module functions (one hidden instance) and Random instances, unless seeded in the run
@@ -231,7 +231,7 @@ def _entropy_patches(current: Any, g: Callable[[], Any], draws: dict[str, Any]) 
             refuse(f"{name}({n}): 2^{8 * n} outcomes, beyond the path limit of {MAX_PATHS:,}")
         drawn: list[int] = []  # a local, not a generator expression: the bytes so far are state at the next draw
         while len(drawn) < n:
-            drawn.append(int(g().integers(0, 256)))
+            drawn.append(g().integers(0, 256, _python=True))
         return bytes(drawn)
 
     @_through
@@ -241,7 +241,7 @@ def _entropy_patches(current: Any, g: Callable[[], Any], draws: dict[str, Any]) 
             raise ValueError("Upper bound must be positive.")
         if n > MAX_OUTCOMES:
             refuse(f"{name}({n}): {n:,} outcomes, beyond the limit of {MAX_OUTCOMES:,} per draw")
-        return int(g().integers(0, n))
+        return g().integers(0, n, _python=True)
 
     @_through
     def bits(name: str, k: Any) -> int:
@@ -250,7 +250,7 @@ def _entropy_patches(current: Any, g: Callable[[], Any], draws: dict[str, Any]) 
             raise ValueError("number of bits must be non-negative")
         if 2**k > MAX_OUTCOMES:
             refuse(f"{name}({k}): 2^{k} outcomes, beyond the limit of {MAX_OUTCOMES:,} per draw")
-        return int(g().integers(0, 2**k))
+        return g().integers(0, 2**k, _python=True)
 
     def token(name: str, nbytes: Any) -> bytes:
         return take(name, secrets.DEFAULT_ENTROPY if nbytes is None else nbytes)

@@ -560,6 +560,8 @@ class _Pickler(pickle.Pickler):
         # otherwise reuse, and two different states would compare equal
         self.keep = keep
         self.homes: set[int] = set()  # the user's modules whose globals a function of the state brought in
+        numpy = sys.modules.get("numpy")
+        self.scalar: Any = numpy.generic if numpy is not None else ()
 
     def reducer_override(self, obj: Any) -> Any:
         """The audit's generator and replay by their type's name (one per run, all alike); modules, builtins, code
@@ -608,6 +610,9 @@ class _Pickler(pickle.Pickler):
                     reduced = obj.__reduce_ex__(pickle.HIGHEST_PROTOCOL)
                     if not (isinstance(reduced, tuple) and len(reduced) > 2 and reduced[2] is not None):
                         return _function, ("fields", reduced, fields, slots)  # (else its state: deque's, set's)
+        if isinstance(obj, self.scalar) and obj.dtype.kind in "biufc":  # numpy's numbers (the audit's draws of
+            # integers are np.int64): by their type and bytes, twice as fast as numpy's own reduction
+            return _function, (obj.dtype.str, obj.tobytes())
         numpy = sys.modules.get("numpy")
         if numpy is not None and isinstance(obj, numpy.ndarray) and obj.base is not None:
             return _view(obj, numpy)
