@@ -161,6 +161,8 @@ def test_bad_targets_are_one_line_errors(args, needle, code):
     assert len(out.stderr.strip().splitlines()) == 1
 
 
+@pytest.mark.slow  # a LocalCluster of its own (8 s of CPU); the default run compares a cluster's counts with local
+# ones in tests/test_processes.py (test_dask_jobs_print_nothing_and_give_the_local_counts)
 def test_dask_local_cluster_gives_the_same_counts(code):
     distributed = pytest.importorskip("distributed")
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cl, \
