@@ -100,7 +100,7 @@ def _composition(c: dict) -> list[dict]:
                        (r["pessimistic_s"], r["pessimistic_cpu_s"]), "dp_accounting PLD (pessimistic)"))
     for r in c.get("random_8x8", []):
         out.append(row(f"random 8 x 8 composed {r['uses']} times, delta({r['eps']}) enclosed to "
-                       f"{r['relative_width']:.1e} relative ({r['max_bins']} buckets)", (r["wall_s"], r["cpu_s"]),
+                       f"{r['relative_width']:.1e} relative ({r['route']})", (r["wall_s"], r["cpu_s"]),
                        (r["pessimistic_s"], r["pessimistic_cpu_s"]), "dp_accounting PLD (pessimistic)"))
     m = c.get("eps_m_30")
     if m:
