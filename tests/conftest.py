@@ -72,6 +72,21 @@ ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
 
 
+def module_from_source(tmp_path: Path, name: str, source: str):
+    """A randomizer module written to ``tmp_path/name.py`` (the white-box routes read the source back), imported
+    under ``name`` and registered in ``sys.modules``."""
+    import importlib.util
+    import textwrap
+
+    path = tmp_path / f"{name}.py"
+    path.write_text(textwrap.dedent(source))
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
 def cli_command(*args: str) -> list[str]:
     return [sys.executable, "-m", "relations.cli", *args]
 

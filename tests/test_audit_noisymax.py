@@ -3,15 +3,14 @@
 
 from __future__ import annotations
 
-import importlib.util
+import contextlib
 import itertools
 import math
-import sys
-import textwrap
 from fractions import Fraction
 
 import numpy as np
 import pytest
+from conftest import module_from_source
 
 from relations.audit import audit
 from relations.audit._enumerate import NotEnumerable
@@ -22,15 +21,6 @@ from relations.audit._outputs import output_key
 COUNTS = (2, 1, 1)
 
 
-def _module(tmp_path, name: str, source: str):
-    """A randomizer module written to a file (the route reads the source) and imported."""
-    path = tmp_path / f"{name}.py"
-    path.write_text(textwrap.dedent(source))
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
 
 
 def _brute(out, noises, domain=(0, 1, 2)):
@@ -234,7 +224,7 @@ CALLED = {
 @pytest.mark.parametrize("style", sorted(CALLED))
 def test_iterables_from_calls_are_read_once(tmp_path, style):
     source, out, noises = CALLED[style]
-    f = _module(tmp_path, f"called_{style}", source).f
+    f = module_from_source(tmp_path, f"called_{style}", source).f
     used = iteration_maps.used
     kept = enumerate_channel(f, [0, 1, 2])
     assert iteration_maps.used > used, "the factorised route was not taken"
@@ -253,7 +243,7 @@ def _running_ge(start, values):
 @pytest.mark.parametrize("style", sorted(SOURCES))
 def test_small_cases_match_the_path_tree_and_brute_force(tmp_path, style):
     source, out, noises = SOURCES[style]
-    f = _module(tmp_path, f"rnm_{style}", source).f
+    f = module_from_source(tmp_path, f"rnm_{style}", source).f
     used = iteration_maps.used
     kept = enumerate_channel(f, [0, 1, 2])
     assert iteration_maps.used > used, "the factorised route was not taken"
@@ -851,7 +841,7 @@ def test_unproven_shapes_keep_the_exact_channel(tmp_path, case):
     source, out, noises = ADVERSARIAL[case]
     if out is None:
         out, noises = _chained, [range(2)] * 3
-    f = _module(tmp_path, f"adv_{case}", source).f
+    f = module_from_source(tmp_path, f"adv_{case}", source).f
     e = enumerate_channel(f, [0, 1, 2])
     assert e.complete
     assert _rows(e) == _brute(out, noises)
@@ -875,7 +865,7 @@ def test_a_placeholder_is_answered_for_scores_by_calls(tmp_path, case, monkeypat
 
     monkeypatch.setattr(_independent, "_Pending", Counted)
     source, out, noises = ADVERSARIAL[case]
-    f = _module(tmp_path, f"reach_{case}", source).f
+    f = module_from_source(tmp_path, f"reach_{case}", source).f
     e = enumerate_channel(f, [0, 1, 2])
     assert made and _rows(e) == _brute(out, noises)
 
@@ -884,7 +874,7 @@ def test_a_statement_declined_at_its_first_draw_stays_declined(tmp_path):
     """A running maximum started at a float is not taken at its first element; its later elements (the
     largest then an integer drawn) must not be taken either, as if the loop started there."""
     source, out, noises = ADVERSARIAL["running_float_start"]
-    f = _module(tmp_path, "adv_declined", source).f
+    f = module_from_source(tmp_path, "adv_declined", source).f
     used = iteration_maps.used
     e = enumerate_channel(f, [0, 1, 2])
     assert iteration_maps.used == used
@@ -1091,7 +1081,7 @@ def test_geometric_noise_is_enclosed(tmp_path, style, geometric_truth):
     """Each entry lies in [explored, explored + unexplored], the outputs are known (the mass is confined), and
     the certified interval on eps_d holds the closed form's value."""
     truth, eps = geometric_truth
-    f = _module(tmp_path, f"geo_{style}", GEOMETRIC[style]).f
+    f = module_from_source(tmp_path, f"geo_{style}", GEOMETRIC[style]).f
     e = enumerate_channel(f, [0, 1, 2, 3], allow_unexplored=True, max_depth=32)
     assert e.outputs_known and sorted(e.outputs) == [0, 1, 2, 3]
     slack = Fraction(1, 2**45)  # the truth's own cut
@@ -1115,7 +1105,7 @@ def test_long_probabilities_are_rounded_down_soundly(tmp_path):
             noisy = [c + rng.geometric(P) - rng.geometric(P) for c in counts]
             return noisy.index(max(noisy))
         """
-    f = _module(tmp_path, "geo_tenths", src).f
+    f = module_from_source(tmp_path, "geo_tenths", src).f
     e = enumerate_channel(f, [0, 1, 2, 3], allow_unexplored=True, max_depth=32)
     truth = _rnm_rows(_bench_counts, Fraction(3, 10), 4, cut=70)
     slack = Fraction(1, 10**10)  # the truth's own cut: 4 (7/10)^70 / (13/10)
@@ -1130,7 +1120,7 @@ def test_long_probabilities_are_rounded_down_soundly(tmp_path):
 @pytest.mark.parametrize("factor, verdict", [(1.05, "consistent"), (0.95, "violated")])
 def test_report_noisy_max_verdicts_on_the_white_box_route(tmp_path, geometric_truth, factor, verdict):
     _, eps = geometric_truth
-    f = _module(tmp_path, f"geo_verdict_{verdict}", GEOMETRIC["comprehension"]).f
+    f = module_from_source(tmp_path, f"geo_verdict_{verdict}", GEOMETRIC["comprehension"]).f
     report = audit(f, domain=[0, 1, 2, 3], eps=factor * eps)
     assert report.verdict == verdict
     assert report.route.startswith("white-box")
@@ -1145,7 +1135,7 @@ def test_unexplored_mass_that_may_reach_new_outputs_is_open(tmp_path):
             noisy = [c + rng.geometric(0.5) - rng.geometric(0.5) for c in counts]
             return max(noisy)
         """
-    f = _module(tmp_path, "geo_value", src).f
+    f = module_from_source(tmp_path, "geo_value", src).f
     e = enumerate_channel(f, [0, 1], allow_unexplored=True, max_depth=16)
     assert not e.outputs_known and all(e.unexplored)
 
@@ -1177,18 +1167,20 @@ IN_PLACE = {
 }
 
 
+def _enumerated(f, plain: bool):
+    """The exact channel of ``f`` on 0, 1, 2: factorised where the route can, or (``plain``) draw by draw."""
+    with iteration_maps.off() if plain else contextlib.nullcontext():
+        return enumerate_channel(f, [0, 1, 2])
+
+
 @pytest.mark.parametrize("case", sorted(IN_PLACE))
 @pytest.mark.parametrize("plain", [False, True])
 def test_noise_added_in_place(tmp_path, case, plain):
     """``u += rng.integers(0, 3, size=3)`` on an int64 array works in numpy: enumerated element by element the
     sized draw must be an integer array too (an object array cannot be cast into ``u``), factorised or not."""
     source, shift = IN_PLACE[case]
-    f = _module(tmp_path, f"inplace_{case}_{plain}", source).f
-    if plain:
-        with iteration_maps.off():
-            e = enumerate_channel(f, [0, 1, 2])
-    else:
-        e = enumerate_channel(f, [0, 1, 2])
+    f = module_from_source(tmp_path, f"inplace_{case}_{plain}", source).f
+    e = _enumerated(f, plain)
     assert e.complete
     assert _rows(e) == _brute(lambda x, z: _first_max([c + shift + n for c, n in zip(_counts(x), z)]), [range(3)] * 3)
 
@@ -1321,7 +1313,7 @@ def test_arrays_of_draws_meet_numpy_operators_as_numpy_arrays(tmp_path, case, mo
     from relations.audit import _generator, _independent
 
     source, draws = SIZED[case]
-    f = _module(tmp_path, f"sized_{case}", source).f
+    f = module_from_source(tmp_path, f"sized_{case}", source).f
     truth = _brute_numpy(f, draws)
     monkeypatch.setattr(_generator, "MAX_PATHS", 8)
     monkeypatch.setattr(_independent, "MAX_PATHS", 8)
@@ -1355,12 +1347,8 @@ TYPED = {
 @pytest.mark.parametrize("plain", [False, True])
 def test_draws_of_a_narrow_dtype_wrap_around(tmp_path, case, plain):
     """``rng.integers(0, 3, size=3, dtype=np.uint8)``: against the code run with real numpy on every combination."""
-    f = _module(tmp_path, f"typed_{case}_{plain}", TYPED[case]).f
+    f = module_from_source(tmp_path, f"typed_{case}_{plain}", TYPED[case]).f
     truth = _brute_numpy(f, [range(3)] * 3)
-    if plain:
-        with iteration_maps.off():
-            e = enumerate_channel(f, [0, 1, 2])
-    else:
-        e = enumerate_channel(f, [0, 1, 2])
+    e = _enumerated(f, plain)
     assert e.complete
     assert _rows(e) == truth

@@ -4,14 +4,12 @@ generator (:func:`_brute`, which knows nothing of the audit), or a closed form."
 
 from __future__ import annotations
 
-import importlib.util
 import itertools
-import sys
-import textwrap
 from fractions import Fraction
 
 import numpy as np
 import pytest
+from conftest import module_from_source
 
 from relations.audit._exact import enumerate_channel
 from relations.audit._iteration import iteration_maps
@@ -20,15 +18,6 @@ from relations.audit._outputs import output_key
 DOMAIN = [0, 1, 2, 3]
 
 
-def _module(tmp_path, name: str, source: str):
-    """A module written to a file (the white-box routes read the source) and imported."""
-    path = tmp_path / f"{name}.py"
-    path.write_text(textwrap.dedent(source))
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
 
 
 class _Cut(BaseException):
@@ -123,8 +112,8 @@ def test_a_helper_module_s_globals_are_state(tmp_path):
     """``from helpers import bump``: the loop's counter lives in the helper module's globals, which the state
     left out (only the randomizer's module and the modules it imports as modules were in it): every round
     read as the same state, the chain solved as if the counter stayed 0, "exactly" the identity."""
-    _module(tmp_path, "r5_helpers", HELPERS)
-    f = _module(tmp_path, "r5_uses_helpers", """
+    module_from_source(tmp_path, "r5_helpers", HELPERS)
+    f = module_from_source(tmp_path, "r5_uses_helpers", """
         from r5_helpers import reset, bump, count
         def f(x, rng):
             reset()
@@ -140,8 +129,8 @@ def test_a_helper_module_s_globals_are_state(tmp_path):
 def test_a_helper_s_counter_passed_as_a_default_is_state(tmp_path):
     """The same counter reached only through default arguments (the helper module is no global of the
     randomizer's): the functions in the state bring their module's globals."""
-    _module(tmp_path, "r5_helpers_default", HELPERS)
-    f = _module(tmp_path, "r5_uses_default", """
+    module_from_source(tmp_path, "r5_helpers_default", HELPERS)
+    f = module_from_source(tmp_path, "r5_uses_default", """
         def f(x, rng, step=__import__("r5_helpers_default").bump, now=__import__("r5_helpers_default").count,
               start=__import__("r5_helpers_default").reset):
             start()
@@ -154,31 +143,36 @@ def test_a_helper_s_counter_passed_as_a_default_is_state(tmp_path):
     assert _encloses(e, _brute(f, depth=40))
 
 
-def test_a_local_read_through_a_callee_s_frame_is_state(tmp_path):
-    """A helper reading its caller's local (``sys._getframe(1).f_locals``, as logging and debug helpers do): the
-    randomizer's own code only stores ``tries``, so the data flow of its bytecode took it for dead and left it
-    out of the state: "exactly" the identity again."""
-    f = _module(tmp_path, "r5_frame_reader", """
+#: Ways for a helper to read its caller's local ``tries``: ``sys._getframe(1).f_locals`` (as logging and debug
+#: helpers do), ``inspect.currentframe().f_back``, a traceback's ``tb_frame`` (a helper that raises and catches to
+#: find its caller).
+FRAME_READERS = {
+    "getframe": """
         import sys
         def tries_so_far():
             return sys._getframe(1).f_locals["tries"]
-        def f(x, rng):
-            tries = 0
-            while True:
-                if rng.integers(0, 2):
-                    return min(3, x + tries_so_far())
-                tries = tries_so_far() + 1
-        """).f
-    e = enumerate_channel(f, DOMAIN, allow_unexplored=True)
-    assert _encloses(e, _brute(f, depth=40))
-
-
-def test_a_local_read_through_inspect_is_state(tmp_path):
-    """The same through ``inspect.currentframe().f_back``."""
-    f = _module(tmp_path, "r5_inspect_reader", """
+        """,
+    "inspect": """
         import inspect
         def tries_so_far():
             return inspect.currentframe().f_back.f_locals["tries"]
+        """,
+    "traceback": """
+        def tries_so_far():
+            try:
+                raise LookupError
+            except LookupError as e:
+                return e.__traceback__.tb_frame.f_back.f_locals["tries"]
+        """,
+}
+
+
+@pytest.mark.parametrize("reader", sorted(FRAME_READERS))
+def test_a_local_read_through_a_callee_s_frame_is_state(tmp_path, reader):
+    """A helper reading its caller's local (:data:`FRAME_READERS`): the randomizer's own code only stores
+    ``tries``, so the data flow of its bytecode took it for dead and left it out of the state: "exactly" the
+    identity again."""
+    f = module_from_source(tmp_path, f"r5_frame_reader_{reader}", FRAME_READERS[reader] + """
         def f(x, rng):
             tries = 0
             while True:
@@ -192,11 +186,11 @@ def test_a_local_read_through_inspect_is_state(tmp_path):
 
 def test_rejection_loops_stay_exact_chains(tmp_path):
     """The fixes above keep the exact route of a plain rejection loop, with a helper module too."""
-    _module(tmp_path, "r5_plain_helpers", """
+    module_from_source(tmp_path, "r5_plain_helpers", """
         def lie(k, rng):
             return rng.integers(0, k)
         """)
-    f = _module(tmp_path, "r5_rejection", """
+    f = module_from_source(tmp_path, "r5_rejection", """
         from r5_plain_helpers import lie
         def f(x, rng):
             if rng.integers(0, 4) == 0:
@@ -301,7 +295,7 @@ def test_a_list_changed_in_place_by_the_code_is_what_it_reads(tmp_path, case):
     """Where the vector of noisy counts reaches code that takes the real list (a helper, an attribute, the
     generator's ``shuffle``), a change made there in place was lost: the rest read the vector's coordinates,
     not the changed list (``np.argmax`` of the unsorted list after ``v.sort()``: "exactly" the wrong index)."""
-    f = _module(tmp_path, f"r5_handed_{case}", HANDED[case].replace("%s", COUNTS)).f
+    f = module_from_source(tmp_path, f"r5_handed_{case}", HANDED[case].replace("%s", COUNTS)).f
     e = enumerate_channel(f, [0, 1, 2])
     assert e.complete
     assert _encloses(e, _brute(f, [0, 1, 2]))
@@ -310,7 +304,7 @@ def test_a_list_changed_in_place_by_the_code_is_what_it_reads(tmp_path, case):
 def test_a_list_handed_and_left_unchanged_stays_factorised(tmp_path):
     """A helper that only reads the list it is handed (``str``, a copy) changes nothing: the rest keeps the
     index of the largest from the closed form (fewer runs than the plain path tree)."""
-    f = _module(tmp_path, "r5_handed_read_only", """
+    f = module_from_source(tmp_path, "r5_handed_read_only", """
         import numpy as np
         def show(v):
             return len(str(v)) > 0 and sorted(v) is not v
@@ -336,14 +330,14 @@ def test_a_call_counter_in_a_helper_module_that_changes_the_channel(tmp_path):
     """A helper module's call counter after which the randomizer answers 0 (a budget spent, say): by the second
     input every path runs past it, so the rows are of the drifted code, reported as exact. A randomizer run once
     in a fresh process is the randomized response of the first 29 calls."""
-    _module(tmp_path, "r5_calls", """
+    module_from_source(tmp_path, "r5_calls", """
         CALLS = 0
         def tick():
             global CALLS
             CALLS += 1
             return CALLS
         """)
-    f = _module(tmp_path, "r5_counted", """
+    f = module_from_source(tmp_path, "r5_counted", """
         from r5_calls import tick
         def f(x, rng):
             n = tick()
@@ -361,7 +355,7 @@ def test_a_call_counter_in_a_helper_module_that_changes_the_channel(tmp_path):
 def test_noisy_counts_read_back_as_numpy_integers(tmp_path):
     """``noisy[1] - noisy[2]`` is an ``np.int64`` in the real code: ``10 // 0`` is 0 (numpy's warning), never a
     ``ZeroDivisionError``; the exception branch is then never taken."""
-    f = _module(tmp_path, "r5_numpy_division", """
+    f = module_from_source(tmp_path, "r5_numpy_division", """
         import numpy as np
         def f(x, rng):
             %s
@@ -375,22 +369,3 @@ def test_noisy_counts_read_back_as_numpy_integers(tmp_path):
         truth = _brute(f, [0, 1, 2])
         e = enumerate_channel(f, [0, 1, 2])
     assert _encloses(e, truth)
-
-
-def test_a_local_read_through_a_traceback_is_state(tmp_path):
-    """The same through a traceback's ``tb_frame`` (a helper that raises and catches to find its caller)."""
-    f = _module(tmp_path, "r5_traceback_reader", """
-        def tries_so_far():
-            try:
-                raise LookupError
-            except LookupError as e:
-                return e.__traceback__.tb_frame.f_back.f_locals["tries"]
-        def f(x, rng):
-            tries = 0
-            while True:
-                if rng.integers(0, 2):
-                    return min(3, x + tries_so_far())
-                tries = tries_so_far() + 1
-        """).f
-    e = enumerate_channel(f, DOMAIN, allow_unexplored=True)
-    assert _encloses(e, _brute(f, depth=40))
