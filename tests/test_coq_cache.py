@@ -215,6 +215,65 @@ def test_warm_and_cold_checks_say_the_same(coq_build, tmp_path, monkeypatch):
     assert all(c.status == "checked" for c in warm.values())
 
 
+def _checks_files() -> list[Path]:
+    return sorted(_entry().glob("checks-*.json"))
+
+
+def test_a_passed_session_is_read_back_only_for_the_same_text_and_files(coq_build, tmp_path, monkeypatch):
+    """A checking session that passed is kept with the compiled files: a later process with the same files,
+    coqc and registry runs no coqc and gets the same outcomes, word for word (route ``cached``); a changed
+    statement is another session (coqc runs, and its failure is never kept); a kept outcome whose recorded
+    file hashes or words differ is not used."""
+    coqc = _coqc()
+    build = coq_build
+    proofs = list(COQ_PROOFS.values())
+    monkeypatch.setenv("RELATIONS_CACHE_DIR", str(tmp_path / "cache"))
+    known: dict = {}
+    coq._check_session(coqc, build.folder, build.release, proofs, known)
+    coq._store(coq._Build(build.folder, build.release, known, coq._cache_key(coq._coqc_identity(coqc)[1], COQ_DIR,
+                                                                             coq.needed(COQ_DIR)), compiled=True),
+               coq.needed(COQ_DIR))
+    runs: list[str] = []
+    real = coq._run
+    monkeypatch.setattr(coq, "_run", lambda c, folder, name: runs.append(name) or real(c, folder, name))
+
+    def fresh_process(wanted):
+        monkeypatch.setattr(coq, "_BUILDS", {})
+        monkeypatch.setattr(coq, "_CHECKED", {})
+        runs.clear()
+        return coq.check_theorems(wanted)
+
+    first = fresh_process(proofs)
+    assert runs == ["Relations_check.v"] and {c.route for c in first.values()} == {"compiled files cached"}
+    assert all(c.status == "checked" for c in first.values()) and len(_checks_files()) == 1
+    again = fresh_process(proofs)
+    assert runs == [] and {c.route for c in again.values()} == {"cached"}
+    assert [(c.status, c.detail) for c in again.values()] == [(c.status, c.detail) for c in first.values()]
+
+    proof = COQ_PROOFS["zheng2025.thm1"]
+    weaker = coq.CoqProof(proof.file, proof.theorem, proof.statement.replace(
+        "is_prior (k ^ r) p ->", "is_prior (k ^ r) p -> (2 <= r)%nat ->"))
+    assert weaker.statement != proof.statement
+    changed = fresh_process([weaker])
+    assert runs == ["Relations_check.v"] and changed[weaker].status == "failed"
+    assert len(_checks_files()) == 1  # the failed session is not kept
+
+    kept = _checks_files()[0]
+    record = json.loads(kept.read_text(encoding="utf-8"))
+    for damage in ("files", "words"):
+        bad = json.loads(json.dumps(record))
+        if damage == "files":
+            name = next(iter(bad["files"]))
+            bad["files"][name] = "0" * 64
+        else:
+            cite = next(iter(bad["checked"]))
+            bad["checked"][cite] = "failed, but said to pass"
+        kept.write_text(json.dumps(bad), encoding="utf-8")
+        out = fresh_process(proofs)
+        assert runs == ["Relations_check.v"], damage
+        assert {c.route for c in out.values()} == {"compiled files cached"}, damage
+
+
 @pytest.mark.slow
 def test_verify_evidence_is_the_same_cold_and_warm(tmp_path):
     """``verify --quick --json`` twice with a new cache folder: the first compiles, the second reads the cache;

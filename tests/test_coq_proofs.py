@@ -354,12 +354,13 @@ def test_check_theorem_fails_when_a_file_does_not_compile(tmp_path):
         assert outcome.status == "failed" and "coqc Sums.v" in outcome.detail, outcome
 
 
-def test_one_coqc_session_checks_every_theorem(built, monkeypatch):
+def test_one_coqc_session_checks_every_theorem(built, tmp_path, monkeypatch):
     """After the compile, one coqc run checks all the registered theorems (their statements and one Print
     Assumptions of all of them), and a second call in the process runs nothing."""
     _tool("coqc")
     runs: list[str] = []
     real = coq._run
+    monkeypatch.setenv("RELATIONS_CACHE_DIR", str(tmp_path / "cache"))  # no session kept from an earlier run
     monkeypatch.setattr(coq, "_CHECKED", {})
     monkeypatch.setattr(coq, "_run", lambda c, folder, name: runs.append(name) or real(c, folder, name))
     coq._quietly(COQ_DIR)  # prepare()'s thread, here

@@ -140,7 +140,7 @@ class RelationVerdict(PipelineResult):
     scope: str | None = None  # the mechanisms a ``proved`` verdict covers
     family: tuple[str, str] | None = None  # (header, sympy script) of a non-implication's family, for proofs/families/
     family_file: str | None = None
-    coq: str | None = None  # "FILE: THEOREM": the relation's main Coq theorem, only when checked in this run
+    coq: str | None = None  # "FILE: THEOREM": the relation's main Coq theorem, only when its check passed for this run
     smt: tuple[str, str] | None = None  # (header, SMT-LIB script) of the lemma or derivation, for proofs/lemmas/
     degenerate: tuple[str, ...] = ()  # what makes a refuting witness an edge case (pipeline._conjecture.degeneracy)
     full_witness: Mechanism | None = None  # then the smallest of full support and finite values found, re-checked
@@ -515,7 +515,7 @@ def _shown(x) -> str:
     v = float(x)
     return "= inf" if v == float("inf") else f"≈ {v:.10g}"
 def _cite_coq(verdict: RelationVerdict) -> None:
-    """Cite the relation's Coq theorem when it was checked in this run (:func:`~relations.proofs._coq.check_theorem`:
+    """Cite the relation's Coq theorem when its check passed for this run (:func:`~relations.proofs._coq.check_theorem`:
     compiled, with its registered statement, on the standard axioms only); else say in the evidence why not.
     A ``coq`` citation never claims a check that did not happen in the run."""
     if verdict.verdict != V.PROVED or verdict.relation.id not in COQ_PROOFS:
@@ -613,7 +613,7 @@ def verify_all(relations: Iterable[Relation] = CATALOGUE, effort: Effort = Effor
     (:func:`~relations.search._forked.run_beside`); the relations whose only proof is Coq's are decided last,
     so that the compile and check started first (:func:`~relations.proofs._coq.prepare`) overlap the other
     searches, and every proved relation cites its main Coq theorem (``coq``) after all are decided, when
-    that check passed in this run.
+    that check passed for this run.
 
     Parameters
     ----------

@@ -17,7 +17,14 @@ registered statement over those definitions (a weakened statement fails), and th
 lists only the axioms the standard library's reals rest on (those of ``Rpower.exp_ln`` and ``MVT.MVT``: an
 ``Admitted`` proof or an ``Axiom`` fails; read once per compiled library and kept with it).
 
-``relations verify`` cites a theorem (a verdict's ``coq``) only when that check passed in the same run.
+A session that passed is kept in the compiled files' cache entry, keyed by a hash of its whole text (every
+registered definition and statement) and of the entry's key, with the hashes of the compiled files it read:
+the next run with the same files, coqc and registry reads it there (about 0.1 s instead of a session of
+about 1.5 s); a session where anything failed is never kept.  The evidence is the same bytes either way;
+:attr:`CoqCheck.route` says which way a check came.
+
+``relations verify`` cites a theorem (a verdict's ``coq``) only when that check passed for this run (done
+now, or read from the cache as above).
 Without ``coqc`` (or without the ``proofs/coq`` folder, in an installed wheel) nothing is cited: a relation
 proved by z3 stays proved by z3, a relation whose only proof is Coq's (:data:`COQ_ONLY`) keeps the verdict
 of its searches, and the evidence says why.
@@ -229,10 +236,15 @@ COQ_LEMMAS = (
 
 @dataclass(frozen=True)
 class CoqCheck:
-    """The outcome of a check: ``status`` is ``"checked"``, ``"unavailable"`` or ``"failed"``."""
+    """The outcome of a check: ``status`` is ``"checked"``, ``"unavailable"`` or ``"failed"``; ``route`` says
+    how this process came by it (not part of the evidence, which is the same either way): ``"compiled"``
+    (coqc compiled the files and checked them now), ``"compiled files cached"`` (the compiled files came
+    from the cache, coqc checked them now) or ``"cached"`` (the same check of the same compiled files, by
+    the same coqc, passed before: read from the cache, see :func:`check_theorems`)."""
 
     status: str
     detail: str
+    route: str = field(default="", compare=False)
 
 
 def axioms(output: str) -> set[str]:
@@ -323,6 +335,7 @@ class _Build:
     known: dict[str, frozenset[str]] = field(default_factory=dict)
     key: str = ""
     compiled: bool = False
+    digests: dict[str, str] = field(default_factory=dict)  # of the compiled folder's files, as checked or stored
 
 
 def _coqc_identity(coqc: str) -> tuple[str, dict[str, object]]:
@@ -352,8 +365,9 @@ def _coqc_identity(coqc: str) -> tuple[str, dict[str, object]]:
                      "environment": {v: os.environ.get(v) for v in ("COQPATH", "COQLIB", "COQCORELIB")}}
 
 
-#: Bump when what is stored or how it is compiled changes: older entries are then never read.
-CACHE_FORMAT = 1
+#: Bump when what is stored, how it is compiled or how a check's output is read changes: older entries are
+#: then never read.
+CACHE_FORMAT = 2
 _SAFE_NAME = re.compile(r"[A-Za-z0-9_]+\.vo?")
 
 
@@ -394,11 +408,12 @@ def _discard(entry: Path) -> None:
     shutil.rmtree(aside, ignore_errors=True)
 
 
-def _load(entry: Path, key: str, files: list[str], dest: Path) -> dict[str, frozenset[str]] | None:
+def _load(entry: Path, key: str, files: list[str],
+          dest: Path) -> tuple[dict[str, frozenset[str]], dict[str, str]] | None:
     """Copy the cache entry ``entry`` into ``dest`` and check it on the way: its manifest names this key and
     exactly the source and compiled files of ``files``, and each copied file has the hash the manifest
-    records.  The axioms the manifest records per theorem, or ``None`` when anything differs (the entry is
-    then discarded: never trusted)."""
+    records.  The axioms the manifest records per theorem and the files' hashes, or ``None`` when anything
+    differs (the entry is then discarded: never trusted)."""
     try:
         manifest = json.loads((entry / "manifest.json").read_text(encoding="utf-8"))
         recorded = manifest["files"]
@@ -411,7 +426,7 @@ def _load(entry: Path, key: str, files: list[str], dest: Path) -> dict[str, froz
             if _digest(data) != digest:
                 raise ValueError(name)
             (dest / name).write_bytes(data)
-        return {k: frozenset(v) for k, v in manifest.get("axioms", {}).items()}
+        return {k: frozenset(v) for k, v in manifest.get("axioms", {}).items()}, dict(recorded)
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         if entry.exists():
             _discard(entry)
@@ -441,10 +456,58 @@ def _store(build: _Build, files: list[str]) -> None:
                     "axioms": {k: sorted(v) for k, v in sorted(build.known.items())}}
         (tmp / "manifest.json").write_text(json.dumps(manifest, indent=1, sort_keys=True), encoding="utf-8")
         os.rename(tmp, parent / build.key)
+        build.digests = recorded
     except OSError:
         pass
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _checks_file(build: _Build, session: str) -> Path | None:
+    parent = cache_folder()
+    return None if parent is None or not build.key else parent / build.key / f"checks-{session}.json"
+
+
+def _cached_checks(build: _Build, session: str, proofs: list[CoqProof]) -> dict[CoqProof, CoqCheck] | None:
+    """The outcome of the checking session ``session`` (a hash of the build's cache key and of the session's
+    whole text: every registered definition and statement) when it passed before against the same compiled
+    files: read from the cache entry, where :func:`_store_checks` wrote it, and used only when it names this
+    key, this session and exactly the hashes of the files this process has checked (:func:`_load`) or
+    stored, and holds a passed check of every theorem of ``proofs``; else ``None`` (the session runs)."""
+    path = _checks_file(build, session)
+    if path is None or not build.digests:
+        return None
+    try:
+        record = json.loads(path.read_text(encoding="utf-8"))
+        checked = record["checked"]
+        if (record.get("format") != CACHE_FORMAT or record.get("key") != build.key or record.get("session") != session
+                or record.get("files") != build.digests or set(checked) != {p.cite for p in proofs}
+                or not all(isinstance(d, str) and d.startswith("checked by coqc") for d in checked.values())):
+            return None
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None
+    return {p: CoqCheck("checked", checked[p.cite], "cached") for p in proofs}
+
+
+def _store_checks(build: _Build, session: str, done: dict[CoqProof, CoqCheck]) -> None:
+    """Keep the outcome of a checking session in the build's cache entry when every theorem passed (a failure
+    is checked again next time), written to a temporary file and renamed into place (atomic)."""
+    path = _checks_file(build, session)
+    if path is None or not build.digests or not path.parent.is_dir() \
+            or not all(c.status == "checked" for c in done.values()):
+        return
+    record = {"format": CACHE_FORMAT, "key": build.key, "session": session, "files": build.digests,
+              "checked": {p.cite: c.detail for p, c in sorted(done.items(), key=lambda item: item[0].cite)}}
+    tmp = ""
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=".checks-", dir=path.parent)
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            json.dump(record, f, indent=1, sort_keys=True)
+        os.replace(tmp, path)
+    except OSError:
+        if tmp:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
 
 
 def _build(coqc: str, source: Path) -> _Build:
@@ -464,9 +527,9 @@ def _build(coqc: str, source: Path) -> _Build:
         cache = cache_folder()
         if cache is not None and (cache / key).is_dir():
             folder.mkdir()
-            known = _load(cache / key, key, files, folder)
-            if known is not None:
-                _BUILDS[source] = result = _Build(folder, release, known, key)
+            loaded = _load(cache / key, key, files, folder)
+            if loaded is not None:
+                _BUILDS[source] = result = _Build(folder, release, loaded[0], key, digests=loaded[1])
                 return result
             shutil.rmtree(folder, ignore_errors=True)
         shutil.copytree(source, folder, ignore=shutil.ignore_patterns(*_BUILD))
@@ -647,8 +710,8 @@ def _check_session(coqc: str, folder: Path, release: str, proofs: list[CoqProof]
             out[p] = CoqCheck("failed", f"{p.theorem} rests on more than the standard library's real-number "
                                         f"axioms (an Admitted proof or an Axiom): {sorted(extra)}")
         else:
-            out[p] = CoqCheck("checked", f"checked by coqc {release} in this run: its registered statement and "
-                                         "definitions; only the standard library's real-number axioms")
+            out[p] = CoqCheck("checked", f"checked by coqc {release}: its registered statement and definitions; "
+                                         "only the standard library's real-number axioms")
     return out
 
 
@@ -663,7 +726,9 @@ def check_theorems(proofs: Iterable[CoqProof], source: Path = COQ_DIR) -> dict[C
     body, each theorem its registered statement over those definitions (``(thm : statement)`` type-checks:
     convertibility, so a weaker or a stronger statement fails), and ``Print Assumptions`` of all of them
     together must list only the axioms of :data:`STDLIB_REFERENCES` (when it lists more, a second session
-    finds which theorems do; the axioms are read once per compiled library and kept with it).
+    finds which theorems do; the axioms are read once per compiled library and kept with it).  A session
+    that passed is kept with the compiled files, keyed by its text, and read back instead of run again when
+    the same files, coqc and registry ask again (:attr:`CoqCheck.route` ``"cached"``).
 
     Parameters
     ----------
@@ -700,10 +765,18 @@ def check_theorems(proofs: Iterable[CoqProof], source: Path = COQ_DIR) -> dict[C
                 if build.folder is None:
                     done = dict.fromkeys(todo, CoqCheck("failed", build.release))
                 else:
-                    done = _check_session(coqc, build.folder, build.release, todo, build.known)
-                    if build.compiled and not any(c.detail.startswith(_INTERRUPTED) for c in done.values()):
-                        build.compiled = False
-                        _store(build, needed(source))
+                    session = _digest(f"{build.key}\n{_session(todo)}".encode())
+                    cached = _cached_checks(build, session, todo)
+                    if cached is not None:
+                        done = cached
+                    else:
+                        route = "compiled" if build.compiled else "compiled files cached"
+                        done = {p: CoqCheck(c.status, c.detail, route) for p, c in
+                                _check_session(coqc, build.folder, build.release, todo, build.known).items()}
+                        if build.compiled and not any(c.detail.startswith(_INTERRUPTED) for c in done.values()):
+                            build.compiled = False
+                            _store(build, needed(source))
+                        _store_checks(build, session, done)
             except (OSError, subprocess.TimeoutExpired) as exc:
                 done = dict.fromkeys(todo, CoqCheck("failed", f"coqc could not be run: {exc}"))
             for p, check in done.items():
