@@ -242,8 +242,66 @@ def _verify_quick(folder: Path):
 @pytest.fixture(scope="session")
 def verify_quick(tmp_path_factory):
     """One ``relations verify --quick --json`` of the whole catalogue per test run (shared by the xdist workers):
-    ``(exit status, its JSON, the evidence folder)``.  Read-only: a test that changes them works on a copy."""
+    ``(exit status, its JSON, the evidence folder)``.  Read-only: a test that changes them works on a copy.
+    It waits for the run's compile of the theorems (:func:`pytest_collection_finish`) to end first, and so
+    reads the compiled files and the passed check from the session's cache folder instead of compiling them
+    a second time beside it."""
+    _wait_for_the_coq_build()
     return _shared(tmp_path_factory, "verify-quick", _verify_quick)
+
+
+_COQ_LOCK = os.path.join(_SESSION_CACHE, "coq-build.lock")
+_COQ_STARTED = os.path.join(_SESSION_CACHE, "coq-build.started")
+_COQ_PROCESSES: list[subprocess.Popen] = []
+
+
+def pytest_collection_finish(session):
+    """When a selected test needs the theorems compiled (``coq_build`` or ``verify_quick``), start compiling and
+    checking them (:func:`relations.proofs._coq.check_theorems`) now, in a background process, into the
+    session's cache folder, once per test run (the first xdist worker to get here starts it): coqc runs at a
+    low priority (``relations.proofs._coq.NICE``) beside the tests, which then find the compiled files in the
+    cache instead of waiting for coqc.  The process holds the file lock ``coq_build`` takes (inherited from
+    here, so no test can take it before the process has it) until it ends, and dies with this process."""
+    import fcntl
+
+    if session.config.option.collectonly or not any(
+            {"coq_build", "verify_quick"} & set(getattr(item, "fixturenames", ())) for item in session.items):
+        return
+    from relations._processes import start_program
+    from relations.proofs._coq import coqc_program
+
+    if coqc_program()[0] is None:
+        return
+    try:
+        os.close(os.open(_COQ_STARTED, os.O_WRONLY | os.O_CREAT | os.O_EXCL))
+    except FileExistsError:  # another worker started it
+        return
+    script = "from relations.proofs import _coq as coq; coq.check_theorems(coq.COQ_PROOFS.values())"
+    with open(_COQ_LOCK, "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            _COQ_PROCESSES.append(start_program(
+                [sys.executable, "-c", script], cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL, pass_fds=(lock.fileno(),)))  # the lock stays with the child's descriptor
+        except OSError:
+            return  # the tests compile the theorems themselves, as without this
+    atexit.register(_stop_coq_build)
+
+
+def _stop_coq_build() -> None:
+    for proc in _COQ_PROCESSES:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait()
+
+
+def _wait_for_the_coq_build() -> None:
+    """Wait until no process holds the lock of the session's Coq build (:func:`pytest_collection_finish`)."""
+    import fcntl
+
+    with open(_COQ_LOCK, "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        fcntl.flock(lock, fcntl.LOCK_UN)
 
 
 @pytest.fixture(scope="session")
@@ -258,7 +316,7 @@ def coq_build():
 
     if shutil.which("coqc") is None:
         pytest.fail("Coq is not installed: apt-get install -y coq (see README)", pytrace=False)
-    with open(os.path.join(_SESSION_CACHE, "coq-build.lock"), "w") as lock:
+    with open(_COQ_LOCK, "w") as lock:  # held by the run's build while it compiles (pytest_collection_finish)
         fcntl.flock(lock, fcntl.LOCK_EX)
         try:
             coq.check_theorems(coq.COQ_PROOFS.values())

@@ -270,20 +270,50 @@ PERTURBED = (
 )
 
 
-@pytest.mark.parametrize(("name", "lemma", "right", "wrong"), PERTURBED)
-def test_a_wrong_value_is_rejected(built, name, lemma, right, wrong):
-    """One example alone, cut after the changed lemma (the header, its definitions and lemmas up to that one):
-    coqc stops at the changed lemma, whose right value compiles in Examples.v."""
+def _alone(name: str, lemma: str, right: str, value: str) -> tuple[list[str], int]:
+    """The lines of one example alone with only one lemma (the header, the example's definitions and that
+    lemma, its ``right`` value written as ``value``), and the index of the lemma's line.  The example's other
+    lemmas are left out (proving them cost up to 2 s of CPU for nothing): the lemma's proof names none of
+    them (read here), and a proof can use a lemma only by its name (the file declares no hints)."""
     from relations.proofs._coq_examples import render
 
-    lines = render([_examples()[name]]).splitlines()
+    text = render([_examples()[name]])
+    assert not re.search(r"\bHint\b", text)
+    lines = text.splitlines()
     at = next(i for i, line in enumerate(lines) if line.startswith(f"Lemma {name}_{lemma} :"))
     assert right in lines[at] and lines[at + 1].startswith("Proof.")
-    lines = lines[:at + 2]
-    lines[at] = lines[at].replace(right, wrong, 1)
+    others = [i for i, line in enumerate(lines[:at]) if line.startswith(f"Lemma {name}_")]
+    assert all(lines[i + 1].startswith("Proof.") and lines[i + 2] == "" for i in others)
+    used = set(re.findall(rf"\b{name}_\w+", lines[at + 1]))
+    assert used <= {f"{name}_p", f"{name}_Q"}, used  # the example's definitions only
+    lines = [line for i, line in enumerate(lines[:at + 2]) if not any(j <= i <= j + 2 for j in others)]
+    at -= 3 * len(others)
+    assert lines[at].startswith(f"Lemma {name}_{lemma} :")
+    lines[at] = lines[at].replace(right, value, 1)
+    return lines, at
+
+
+@pytest.mark.parametrize(("name", "lemma", "right", "wrong"), PERTURBED)
+def test_a_wrong_value_is_rejected(built, name, lemma, right, wrong):
+    """One example alone with only the changed lemma (:func:`_alone`): coqc stops at the changed lemma, whose
+    right value compiles in Examples.v, and alone (test_the_right_value_compiles_alone)."""
+    lines, at = _alone(name, lemma, right, wrong)
     stem = f"Wrong_{name}_{lemma}"
     (built / f"{stem}.v").write_text("\n".join(lines) + "\n", encoding="utf-8")
     run = _coqc(built, f"{stem}.v")
     assert run.returncode != 0
     where = re.search(r'line (\d+),', run.stderr)
     assert where and int(where.group(1)) in (at + 1, at + 2), run.stderr  # the lemma's line or its proof
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("name", "lemma", "right", "wrong"), [p.values if hasattr(p, "values") else p
+                                                              for p in PERTURBED])
+def test_the_right_value_compiles_alone(built, name, lemma, right, wrong):
+    """The control of the test above: the same file with the right value compiles (so the lemmas left out
+    are not needed, and the wrong value is what coqc rejects)."""
+    lines, _ = _alone(name, lemma, right, right)
+    stem = f"Right_{name}_{lemma}"
+    (built / f"{stem}.v").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    run = _coqc(built, f"{stem}.v")
+    assert run.returncode == 0, run.stdout + run.stderr

@@ -201,20 +201,36 @@ def _assumptions(folder: Path, name: str, script: str) -> list[set[str]]:
     return [_axioms(block) for block in blocks]
 
 
-def test_the_standard_axioms_are_those_of_the_stdlib_reals(built):
+@pytest.fixture(scope="module")
+def printed(built) -> dict[str, list[set[str]]]:
+    """One coqc run of the scripts below, together (one start and one load of the libraries instead of three):
+    ``Print Assumptions`` of each of :data:`STDLIB_REFERENCES` (``"std"``), then the script of each registry
+    (:func:`_script`: its ``Check`` lines, then the assumptions of all its theorems together): the blocks each
+    prints, in order."""
     _tool("coqc")
-    lines = ["From Coq Require Import Reals Rpower MVT."] + [f"Print Assumptions {r}." for r in STDLIB_REFERENCES]
-    found = _assumptions(built, "StdlibAssumptions", "\n".join(lines) + "\n")
+    registries = {"main": list(COQ_PROOFS.values()), "lemmas": list(COQ_LEMMAS)}
+    parts = [_script(proofs, each=False).replace("all_theorems", f"all_{r}").split("Definition ")
+             for r, proofs in registries.items()]
+    script = "".join(checks for checks, _ in parts)  # every Check first: its output is no block's
+    script += "".join(f"Print Assumptions {r}.\n" for r in STDLIB_REFERENCES)
+    script += "".join(f"Definition {prints}" for _, prints in parts)
+    blocks = _assumptions(built, "Registered", script)
+    assert len(blocks) == len(STDLIB_REFERENCES) + len(registries), blocks
+    return {"std": blocks[:len(STDLIB_REFERENCES)], "main": blocks[-2:-1], "lemmas": blocks[-1:]}
+
+
+def test_the_standard_axioms_are_those_of_the_stdlib_reals(printed):
+    found = printed["std"]
     assert len(found) == 2 and set().union(*found) == STANDARD_AXIOMS
 
 
 @pytest.mark.parametrize("registry", ["main", "lemmas"])
-def test_registered_theorems_have_their_statements_and_only_standard_axioms(built, registry):
-    """One coqc run per registry: every ``Check (thm : statement)`` passes, then the assumptions of all the
-    theorems together (and, when those go beyond the standard axioms, of each, to name the culprits)."""
-    _tool("coqc")
+def test_registered_theorems_have_their_statements_and_only_standard_axioms(built, printed, registry):
+    """Every ``Check (thm : statement)`` of the registry passes, then the assumptions of all the theorems
+    together (one coqc run for both registries, ``printed``), and, when those go beyond the standard axioms,
+    of each, to name the culprits."""
     proofs = list(COQ_PROOFS.values()) if registry == "main" else list(COQ_LEMMAS)
-    (together,) = _assumptions(built, f"Registered_{registry}", _script(proofs, each=False))
+    (together,) = printed[registry]
     if together - STANDARD_AXIOMS:
         found = _assumptions(built, f"Registered_{registry}_each", _script(proofs, each=True))
         beyond = {p.theorem: sorted(used - STANDARD_AXIOMS) for p, used in zip(proofs, found)
@@ -297,36 +313,67 @@ def _lemma(name: str) -> CoqProof:
     return next(p for p in COQ_LEMMAS if p.theorem == name)
 
 
-def test_the_checker_tells_a_proof_a_changed_statement_and_a_missing_theorem_apart(built):
-    """On the proved lemmas: the registered statement passes; a stronger one, and a theorem that is not
-    there, fail with their reasons."""
+@pytest.fixture(scope="module")
+def changed(built):
+    """The proved lemma ``mi_le_kl_bound`` as registered, with a stronger statement, and under a name that is
+    not a theorem; the main theorem ``zheng2025.thm1`` with a weaker statement (an extra hypothesis) and a
+    stronger one (one hypothesis fewer): all checked by one call of the checker (its session, repeated
+    without the missing theorem), which the two tests below read."""
     _tool("coqc")
     proof = _lemma("mi_le_kl_bound")
-    stronger = CoqProof(proof.file, proof.theorem, proof.statement.replace("eps * (exp eps - 1)", "eps / 2"))
-    absent = CoqProof(proof.file, "no_such_theorem", proof.statement)
-    out = check_theorems([proof, stronger, absent])
-    assert out[proof].status == "checked" and "coqc 8." in out[proof].detail
-    assert out[stronger].status == "failed" and "does not have the statement" in out[stronger].detail
-    assert out[absent].status == "failed" and "is not a theorem of" in out[absent].detail
+    main = COQ_PROOFS["zheng2025.thm1"]
+    cases = {
+        "lemma": proof,
+        "stronger lemma": CoqProof(proof.file, proof.theorem, proof.statement.replace("eps * (exp eps - 1)", "eps / 2")),
+        "absent": CoqProof(proof.file, "no_such_theorem", proof.statement),
+        "weaker main": CoqProof(main.file, main.theorem, main.statement.replace(
+            "is_prior (k ^ r) p ->", "is_prior (k ^ r) p -> (2 <= r)%nat ->")),
+        "stronger main": CoqProof(main.file, main.theorem, main.statement.replace("charged (graph_nb edges) n p -> ", "")),
+    }
+    assert len(set(cases.values())) == len(cases)
+    assert cases["weaker main"].statement != main.statement and cases["stronger main"].statement != main.statement
+    out = check_theorems(cases.values())
+    return {name: out[case] for name, case in cases.items()}
 
 
-def test_a_main_theorem_with_another_statement_is_not_checked(built):
+def test_the_checker_tells_a_proof_a_changed_statement_and_a_missing_theorem_apart(changed):
+    """On the proved lemmas: the registered statement passes; a stronger one, and a theorem that is not
+    there, fail with their reasons."""
+    assert changed["lemma"].status == "checked" and "coqc 8." in changed["lemma"].detail
+    assert changed["stronger lemma"].status == "failed" and "does not have the statement" in changed["stronger lemma"].detail
+    assert changed["absent"].status == "failed" and "is not a theorem of" in changed["absent"].detail
+
+
+def test_a_main_theorem_with_another_statement_is_not_checked(changed):
     """A registered statement that differs from the theorem's, weaker (an extra hypothesis) or stronger (one
     hypothesis fewer), fails for the statement, proved or not: the check is convertibility, not implication."""
+    for name in ("weaker main", "stronger main"):
+        assert changed[name].status == "failed" and "does not have the statement" in changed[name].detail
+
+
+def test_an_admitted_theorem_is_not_checked(built, tmp_path):
+    """A file of two theorems added to a copy of the compiled folder, one proof ending in Admitted: that
+    theorem fails for its assumptions (named), the other one checks.  (The quick version of the next test,
+    on a file of two lines instead of a recompiled library file: a compile of 0.1 s instead of 1 s, and
+    assumptions printed over nothing instead of over the reals.)"""
     _tool("coqc")
-    proof = COQ_PROOFS["zheng2025.thm1"]
-    weaker = CoqProof(proof.file, proof.theorem, proof.statement.replace(
-        "is_prior (k ^ r) p ->", "is_prior (k ^ r) p -> (2 <= r)%nat ->"))
-    stronger = CoqProof(proof.file, proof.theorem, proof.statement.replace("charged (graph_nb edges) n p -> ", ""))
-    assert weaker.statement != proof.statement and stronger.statement != proof.statement
-    out = check_theorems([weaker, stronger])
-    for changed in (weaker, stronger):
-        assert out[changed].status == "failed" and "does not have the statement" in out[changed].detail
+    copy = tmp_path / "coq"
+    shutil.copytree(built, copy)
+    (copy / "Admits.v").write_text("Theorem admitted_here : True.\nAdmitted.\n"
+                                   "Theorem proved_here : True.\nProof. exact I. Qed.\n", encoding="utf-8")
+    assert _coqc(copy, "Admits.v").returncode == 0
+    admitted, other = (CoqProof("proofs/coq/Admits.v", name, "True") for name in ("admitted_here", "proved_here"))
+    out = coq._check_session(_tool("coqc"), copy, "8.x", [admitted, other])
+    assert out[admitted].status == "failed" and "Admitted" in out[admitted].detail
+    assert out[admitted].detail.endswith("admitted_here']"), out[admitted].detail
+    assert out[other].status == "checked"
 
 
+@pytest.mark.slow
 def test_an_admitted_proof_is_not_checked(built, tmp_path):
     """A copy of the compiled folder in which one proof ends in Admitted (a file nothing imports, recompiled
-    alone): that theorem fails for its assumptions, the other theorem of the file still checks."""
+    alone): that theorem fails for its assumptions, the other theorem of the file still checks.  (Slow: the
+    default run has the same on a file of two lines, test_an_admitted_theorem_is_not_checked.)"""
     _tool("coqc")
     copy = tmp_path / "coq"
     shutil.copytree(built, copy)
@@ -376,7 +423,7 @@ def test_a_coqc_killed_by_ctrl_c_is_not_remembered_as_a_failure(built, tmp_path,
     the compile nor in the check, so the next check in the same process does it again."""
     _tool("coqc")
     monkeypatch.setenv("RELATIONS_CACHE_DIR", str(tmp_path / "cache"))  # empty: the copy is compiled
-    proof = _lemma("kl_le_eps_tanh")
+    proof = COQ_PROOFS["relations.kl_tanh"]  # its axioms are known with the library: the last session prints none
     real = coq._run
     killed = lambda coqc, folder, name: subprocess.CompletedProcess([coqc], -2, "", "")  # noqa: E731
     monkeypatch.setattr(coq, "_run", killed)
