@@ -231,19 +231,22 @@ def _texts_inside(fig) -> list[str]:
                                    ("top", box.y1 > h + tol)) if out]
 
 
-# the narrowest width and the text width (two panels side by side) in the default run, each figure drawn and
-# rendered at 300 dpi (33 s of CPU for the four widths); the column width and 4.2 inches, between them, in the
-# slow tier
-@pytest.mark.parametrize("inches", [style.MIN_WIDTH, pytest.param(style.WIDTHS["column"], marks=pytest.mark.slow),
-                                    pytest.param(4.2, marks=pytest.mark.slow), style.WIDTHS["text"]])
+# the default run: the narrowest width with the titles, and the text width (two panels side by side) without them
+# (as a paper sets it, under a caption; the figure test_no_title_removes_every_title reads), each figure drawn and
+# rendered at 300 dpi; the slow tier: the column width and 4.2 inches, between them, and the text width, with the
+# titles (a title inside the figure is checked in the default run at the narrowest width, where it is hardest)
+@pytest.mark.parametrize("inches,title", [
+    (style.MIN_WIDTH, True), pytest.param(style.WIDTHS["column"], True, marks=pytest.mark.slow),
+    pytest.param(4.2, True, marks=pytest.mark.slow), (style.WIDTHS["text"], False),
+    pytest.param(style.WIDTHS["text"], True, marks=pytest.mark.slow)])
 @pytest.mark.parametrize("name", list(figures.FIGURES))
-def test_width_sets_the_saved_width_in_inches_and_nothing_is_cut(figure, name, inches):
+def test_width_sets_the_saved_width_in_inches_and_nothing_is_cut(figure, name, inches, title):
     """At ``width=W`` the PNG is W * 300 pixels wide (not cropped), its height follows the width, and every
     text lies inside the figure."""
     from PIL import Image
 
     style.setup(font="sans")
-    fig = figure(name, inches)
+    fig = figure(name, inches, title=title)
     assert fig.get_figwidth() == pytest.approx(inches)
     assert not _texts_inside(fig), name
     with Image.open(io.BytesIO(style.render(fig, "png", tight=False))) as img:
