@@ -56,12 +56,34 @@ RENDERED = ("relation_diagram", "prior_skew")
 
 
 @pytest.fixture(scope="module")
-def drawn(verdicts):
-    plt = style.setup()
-    out = {name: draw(small_data(name, verdicts)) for name, (_, draw) in figures.FIGURES.items()}
-    yield out
-    for fig in out.values():
-        plt.close(fig)
+def figure(verdicts):
+    """``figure(name, width, title=...)``: that figure drawn (in the sans font) on its short-grid data once per
+    module and shared by the tests that read it, each of which does what it checks itself (draws the canvas,
+    renders the file); drawing is most of the cost (up to 2.5 s of CPU for one figure)."""
+    import copy
+
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    data: dict[str, dict] = {}
+    made: dict[tuple, object] = {}
+
+    def get(name: str, width: float | None = None, *, title: bool = True):
+        key = (name, width, title)
+        if key not in made:
+            if name not in data:
+                data[name] = small_data(name, verdicts)
+            plt = style.setup(font="sans")
+            made[key] = fig = figures.FIGURES[name][1](copy.deepcopy(data[name]), width=width, title=title)
+            plt.close(fig)  # out of pyplot's list of open figures (at most 20 without a warning) ...
+            FigureCanvasAgg(fig)  # ... on the Agg canvas it was drawn on (closing left a bare FigureCanvasBase)
+        return made[key]
+
+    return get
+
+
+@pytest.fixture(scope="module")
+def drawn(figure):
+    return {name: figure(name) for name in figures.FIGURES}
 
 
 def check_files(fig) -> None:
@@ -120,38 +142,35 @@ def test_labels_use_mathtext_symbols_not_ascii(drawn, name):
 
 
 @pytest.mark.parametrize("width", [None, style.MIN_WIDTH, style.WIDTHS["column"], 5.99, 6.0, style.WIDTHS["text"]])
-def test_relation_diagram_labels_neither_overlap_nor_leave_the_figure(verdicts, width):
-    plt = style.setup(font="sans")
-    fig = draw_relation_diagram(figures.relation_diagram_data(verdicts), width=width)
-    try:
-        fig.canvas.draw()
-        renderer = fig.canvas.get_renderer()
-        page = fig.bbox
-        boxes = []
-        texts = [*fig.texts, *(t for ax in fig.axes for t in (ax.title, *ax.texts)),
-                 *(t for legend in fig.legends for t in legend.get_texts())]
-        for text in texts:
-            if not text.get_text().strip() or not text.get_visible():
-                continue
-            patch = text.get_bbox_patch() if hasattr(text, "get_bbox_patch") else None
-            box = patch.get_window_extent(renderer) if patch is not None else text.get_window_extent(renderer)
-            assert page.x0 <= box.x0 and box.x1 <= page.x1 and page.y0 <= box.y0 and box.y1 <= page.y1, \
-                text.get_text()
-            boxes.append((text.get_text(), box))
-        assert len(boxes) >= 6 + 12 + 12  # nodes, badges, key lines
-        for (ta, a), (tb, b) in itertools.combinations(boxes, 2):
-            assert not a.overlaps(b), (ta, tb)
-        assert any(r"\varepsilon_m" in t for t, _ in boxes)
-    finally:
-        plt.close(fig)
+def test_relation_diagram_labels_neither_overlap_nor_leave_the_figure(figure, width):
+    style.setup(font="sans")
+    fig = figure("relation_diagram", width)  # draw_relation_diagram(relation_diagram_data(verdicts), width=width)
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    page = fig.bbox
+    boxes = []
+    texts = [*fig.texts, *(t for ax in fig.axes for t in (ax.title, *ax.texts)),
+             *(t for legend in fig.legends for t in legend.get_texts())]
+    for text in texts:
+        if not text.get_text().strip() or not text.get_visible():
+            continue
+        patch = text.get_bbox_patch() if hasattr(text, "get_bbox_patch") else None
+        box = patch.get_window_extent(renderer) if patch is not None else text.get_window_extent(renderer)
+        assert page.x0 <= box.x0 and box.x1 <= page.x1 and page.y0 <= box.y0 and box.y1 <= page.y1, \
+            text.get_text()
+        boxes.append((text.get_text(), box))
+    assert len(boxes) >= 6 + 12 + 12  # nodes, badges, key lines
+    for (ta, a), (tb, b) in itertools.combinations(boxes, 2):
+        assert not a.overlaps(b), (ta, tb)
+    assert any(r"\varepsilon_m" in t for t, _ in boxes)
 
 
 def test_curves_are_sampled_finely():
-    assert len(figures.krr_information_data()["eps_d"]) >= 300
+    krr = figures.krr_information_data()
+    assert len(krr["eps_d"]) >= 300
     assert len(figures.prior_skew_data()["p0"]) >= 300
     assert len(figures.symmetric_channel_data()["D"]) >= 300
     assert len(conversion_frontiers_data()["eps"]) >= 300
-    krr = figures.krr_information_data()
     gaps = [b - a for a, b in zip(krr["eps_d"], krr["eps_d"][1:])]
     assert max(gaps) < 0.02 and min(gaps) > 0  # ordered, no jumps
 
@@ -163,6 +182,40 @@ def test_math_turns_catalogue_formulas_into_mathtext():
     assert style.parse_formats("all") == style.FORMATS
     with pytest.raises(InputError):
         style.parse_formats("gif")
+
+
+
+# at the default width and the narrowest (where the legends wrap most) in the default run, sharing the figures the
+# tests above and below draw; at the default and the column width, as tests/test_figures.py had it, in the slow tier
+@pytest.mark.parametrize("widths", [(None, style.MIN_WIDTH),
+                                    pytest.param((None, style.WIDTHS["column"]), marks=pytest.mark.slow)])
+def test_legends_and_texts_carry_no_catalogue_ids(figure, tmp_path, widths):
+    """Every figure's legends cite authors and years, never a catalogue id such as ``relations.thm11_sharp``.
+
+    The relation diagram is drawn here on verdicts that prove every theorem of the paper; the other figures do not
+    read verdicts."""
+    from relations.catalogue._entries import CATALOGUE
+
+    verdicts = [{"id": r.id, "verdict": "proved"} for r in CATALOGUE if r.id.startswith("zheng2025.thm")]
+    path = tmp_path / "verdicts.json"
+    path.write_text(json.dumps(verdicts))
+    ids = [r.id for r in CATALOGUE]
+    plt = style.setup(font="sans")
+    cited = []
+    for name in figures.FIGURES:
+        for width in widths:
+            if name == "relation_diagram":
+                fig = draw_relation_diagram(figures.relation_diagram_data(str(path)), width=width)
+                plt.close(fig)
+            else:
+                fig = figure(name, width)
+            texts = [t.get_text() for t in fig.findobj(lambda a: hasattr(a, "get_text") and hasattr(a, "get_position"))]
+            joined = "\n".join(texts)
+            assert not [i for i in ids if i in joined], name
+            assert not re.search(r"\b(relations|zheng2025|[a-z]+20\d\d)\.[a-z0-9_]+", joined), name
+            cited += [t for t in texts if re.search(r"(et al\.|and [A-Z][a-z]+|[A-Z][a-z]+) (19|20)\d\d", t)]
+    assert any("Zheng et al. 2025, Thm 11" in t for t in cited)
+    assert any("Kairouz et al. 2017" in t for t in cited) and any("Cuff and Yu 2016" in t for t in cited)
 
 
 # ------------------------------------------------------------------ paper options: width, title, font
@@ -178,63 +231,50 @@ def _texts_inside(fig) -> list[str]:
                                    ("top", box.y1 > h + tol)) if out]
 
 
-# the narrowest width and the text width (two panels side by side) in the default run, each figure drawn and
-# rendered at 300 dpi (33 s of CPU for the four widths); the column width and 4.2 inches, between them, in the
-# slow tier
-@pytest.mark.parametrize("inches", [style.MIN_WIDTH, pytest.param(style.WIDTHS["column"], marks=pytest.mark.slow),
-                                    pytest.param(4.2, marks=pytest.mark.slow), style.WIDTHS["text"]])
+# the default run: the narrowest width with the titles, and the text width (two panels side by side) without them
+# (as a paper sets it, under a caption; the figure test_no_title_removes_every_title reads), each figure drawn and
+# rendered at 300 dpi; the slow tier: the column width and 4.2 inches, between them, and the text width, with the
+# titles (a title inside the figure is checked in the default run at the narrowest width, where it is hardest)
+@pytest.mark.parametrize("inches,title", [
+    (style.MIN_WIDTH, True), pytest.param(style.WIDTHS["column"], True, marks=pytest.mark.slow),
+    pytest.param(4.2, True, marks=pytest.mark.slow), (style.WIDTHS["text"], False),
+    pytest.param(style.WIDTHS["text"], True, marks=pytest.mark.slow)])
 @pytest.mark.parametrize("name", list(figures.FIGURES))
-def test_width_sets_the_saved_width_in_inches_and_nothing_is_cut(verdicts, name, inches):
+def test_width_sets_the_saved_width_in_inches_and_nothing_is_cut(figure, name, inches, title):
     """At ``width=W`` the PNG is W * 300 pixels wide (not cropped), its height follows the width, and every
     text lies inside the figure."""
     from PIL import Image
 
-    plt = style.setup(font="sans")
-    fig = figures.FIGURES[name][1](small_data(name, verdicts), width=inches)
-    try:
-        assert fig.get_figwidth() == pytest.approx(inches)
-        assert not _texts_inside(fig), name
-        with Image.open(io.BytesIO(style.render(fig, "png", tight=False))) as img:
-            assert abs(img.size[0] - inches * style.DPI) <= 1
-            height = img.size[1] / style.DPI
-        # a plotting area of about 0.62 of a panel's width (0.33 for four stacked panels) plus the labels: never
-        # flatter than 0.45 of a panel's width (two panels side by side from 5 inches) nor taller than a page
-        across = 2 if name in ("symmetric_channel", "conversion_frontiers") and inches >= 5 or inches >= 6 else 1
-        assert 0.45 * inches / across < height < 11.0, (name, height)
-    finally:
-        plt.close(fig)
+    style.setup(font="sans")
+    fig = figure(name, inches, title=title)
+    assert fig.get_figwidth() == pytest.approx(inches)
+    assert not _texts_inside(fig), name
+    with Image.open(io.BytesIO(style.render(fig, "png", tight=False))) as img:
+        assert abs(img.size[0] - inches * style.DPI) <= 1
+        height = img.size[1] / style.DPI
+    # a plotting area of about 0.62 of a panel's width (0.33 for four stacked panels) plus the labels: never
+    # flatter than 0.45 of a panel's width (two panels side by side from 5 inches) nor taller than a page
+    across = 2 if name in ("symmetric_channel", "conversion_frontiers") and inches >= 5 or inches >= 6 else 1
+    assert 0.45 * inches / across < height < 11.0, (name, height)
 
 
-def test_heights_follow_the_width(verdicts):
+def test_heights_follow_the_width(figure):
     """A single plot's height grows with its width; a column figure is taller than wide at most by its legend."""
-    plt = style.setup(font="sans")
-    data = small_data("central_records", verdicts)
-    draw = figures.FIGURES["central_records"][1]
-    heights = []
-    for inches in (3.5, 5.0, 6.5):
-        fig = draw(data, width=inches)
-        heights.append(fig.get_figheight())
-        plt.close(fig)
+    heights = [figure("central_records", inches).get_figheight() for inches in (3.5, 5.0, 6.5)]
     assert heights == sorted(heights) and heights[0] < heights[-1]
 
 
 @pytest.mark.parametrize("name", list(figures.FIGURES))
-def test_no_title_removes_every_title(verdicts, name):
-    plt = style.setup(font="sans")
-    draw = figures.FIGURES[name][1]
-    data = small_data(name, verdicts)
-    with_title, without = draw(data), draw(data, title=False, width=style.WIDTHS["text"])
-    try:
-        def titles(fig):
-            found = [ax.get_title(loc) for ax in fig.axes for loc in ("left", "center", "right")]
-            found.append(fig._suptitle.get_text() if fig._suptitle is not None else "")
-            return [t for t in found if t.strip()]
+def test_no_title_removes_every_title(figure, name):
+    with_title, without = figure(name), figure(name, style.WIDTHS["text"], title=False)
 
-        assert titles(with_title)
-        assert titles(without) == []
-    finally:
-        plt.close(with_title)
-        plt.close(without)
+    def titles(fig):
+        found = [ax.get_title(loc) for ax in fig.axes for loc in ("left", "center", "right")]
+        found.append(fig._suptitle.get_text() if fig._suptitle is not None else "")
+        return [t for t in found if t.strip()]
+
+    assert titles(with_title)
+    assert titles(without) == []
 
 
 def test_font_serif_changes_the_font_family_and_sans_restores_it():
@@ -448,7 +488,7 @@ def _distance(point, box) -> float:
 @pytest.mark.parametrize("width", [None, "column", "text"])
 @pytest.mark.parametrize("name", [pytest.param(n, marks=() if n == "relation_diagram" else pytest.mark.slow)
                                   for n in figures.FIGURES])  # the other figures' arrows are leader lines only
-def test_every_arrow_is_drawn_whole_at_every_width(verdicts, name, width):
+def test_every_arrow_is_drawn_whole_at_every_width(figure, verdicts, name, width):
     """Each figure saved as ``relations figures --width`` saves it (:func:`render`, cropped only at its own size):
     in the relation diagram every implication ends in a filled arrowhead and every non-implication in a bar, both
     outside every node's box and touching the target's (an arc drawn before its boxes ran from centre to centre,
@@ -459,12 +499,12 @@ def test_every_arrow_is_drawn_whole_at_every_width(verdicts, name, width):
 
     from relations.figures._diagram import NODE_TEXT
 
-    plt = style.setup(font="sans")
+    style.setup(font="sans")
     inches = style.parse_width(width)
     data = small_data(name, verdicts)
-    fig = figures.FIGURES[name][1](data, width=inches)
+    fig = figure(name, inches)  # FIGURES[name][1](data, width=inches), shared with the other tests of the module
+    arrows = _record_arrows(fig)
     try:
-        arrows = _record_arrows(fig)
         style.render(fig, "png", tight=inches is None)
         renderer = fig.canvas.get_renderer()
         for _, text, drawn in arrows:
@@ -505,4 +545,5 @@ def test_every_arrow_is_drawn_whole_at_every_width(verdicts, name, width):
         edges = [e["kind"] for e in data["edges"]]
         assert kinds == {k: edges.count(k) for k in kinds} and min(kinds.values()) >= 4
     finally:
-        plt.close(fig)
+        for _, text, _ in arrows:
+            del text.arrow_patch.draw  # the class's draw again (the one _record_arrows set on the instance removed)
