@@ -386,11 +386,11 @@ _GLUE = {"Thm", "Prop.", "Lemma", "Cor.", "eq.", "et"}
 def _width(text: str, fontsize: float) -> float:
     """The width in inches of one line of ``text`` in mathtext at ``fontsize`` (the current font)."""
     from matplotlib.font_manager import FontProperties
-    from matplotlib.textpath import TextToPath
+    from matplotlib.textpath import text_to_path  # matplotlib's shared instance: its parsed-mathtext cache is kept
 
     prop = FontProperties(size=fontsize)
     ismath = text.count("$") >= 2 and text.count("$") % 2 == 0
-    w, _, _ = TextToPath().get_text_width_height_descent(text, prop, ismath=ismath)
+    w, _, _ = text_to_path.get_text_width_height_descent(text, prop, ismath=ismath)
     return w / 72
 
 
