@@ -24,6 +24,13 @@ only the runs without Coq; ``--against DIR`` runs each command a second time, ri
 says whether the two evidence folders are the same bytes (``same_evidence_*``); ``--cold`` gives each run a
 new empty cache folder (else the runs share the user's, warm once a run of the same code has filled it).
 ``--end-to-end-only --quick`` times only ``relations verify --quick`` (``run_all.py``'s quick form).
+
+``--dense N`` runs only verify's batched dense-family searches (``_dense_searches`` over the catalogue, in one
+process: ``RELATIONS_NO_FORK=1``), ``N`` times in new processes, each right after the same run with the
+``relations`` of ``--against DIR`` when given: the CPU seconds of each run (min and max), and a fingerprint,
+the SHA-256 of every Nelder-Mead objective value of every step and of the results.  The same fingerprint
+means the searches took the same steps to the last bit (a change that only speeds them up keeps it); it
+answers in seconds what the evidence's ``diff -r`` answers in minutes.  Add ``--quick`` for the quick effort.
 """
 
 from __future__ import annotations
@@ -127,6 +134,69 @@ def run_end_to_end(quick: bool, coq: bool = True, against: str | None = None, co
     return results
 
 
+def _dense_child(quick: bool) -> None:
+    """In a new process (``--dense-child``): verify's dense searches once; prints the CPU seconds and the
+    fingerprint as JSON."""
+    import hashlib
+
+    from relations.pipeline import _verify
+    from relations.search import _neldermead
+
+    digest, minimize = hashlib.sha256(), _neldermead.minimize_batch
+
+    def fingerprinted(f, x0, **options):  # every objective value of every step, then the results
+        def objective(points, owner):
+            values = f(points, owner)
+            digest.update(np.ascontiguousarray(values).tobytes())
+            return values
+
+        xs, fs = minimize(objective, x0, **options)
+        digest.update(xs.tobytes() + fs.tobytes())
+        return xs, fs
+
+    _neldermead.minimize_batch = fingerprinted
+    before = time.process_time()
+    found = _verify._dense_searches(list(CATALOGUE), _verify.Effort.of(quick), 2025)
+    cpu = time.process_time() - before
+    for n in sorted(found):
+        for key in sorted(found[n]):
+            f = found[n][key]
+            digest.update(repr((n, key, f.best_violation, f.best_ratio, f.ratio_family, [repr(m) for m in f.candidates],
+                                [(c.screen, c.key, c.label) for c in f.ratio_candidates], f.searched)).encode())
+    print(json.dumps({"cpu_s": cpu, "fingerprint": digest.hexdigest()}))
+
+
+def run_dense(runs: int, quick: bool, against: str | None = None) -> dict:
+    """``runs`` new processes of :func:`_dense_child` (each right after the same with the checkout ``against``):
+    CPU seconds (min, max) and fingerprints."""
+    results: dict = {}
+    script = os.path.abspath(__file__)
+    results["dense_cpu_s"], results["against_dense_cpu_s"] = [], []
+    for _ in range(runs):
+        for who, tree in (("", None), ("against_", against)):
+            if who and tree is None:
+                continue
+            env = {**os.environ, "RELATIONS_NO_FORK": "1"}
+            if tree is not None:
+                env["PYTHONPATH"] = os.path.abspath(tree)
+            out = subprocess.run([sys.executable, script, "--dense-child", *(["--quick"] if quick else [])],
+                                 check=True, capture_output=True, env=env, cwd=tree, text=True).stdout
+            child = json.loads(out.strip().splitlines()[-1])
+            results[f"{who}dense_cpu_s"].append(child["cpu_s"])
+            results.setdefault(f"{who}dense_fingerprints", set()).add(child["fingerprint"])
+            print(f"{'baseline ' if who else ''}dense searches: {child['cpu_s']:.2f} s CPU, "
+                  f"fingerprint {child['fingerprint'][:16]}")
+    summary: dict = {}
+    for who in ("", "against_"):
+        times = results.get(f"{who}dense_cpu_s") or []
+        if times:
+            summary[f"{who}dense_cpu_min_s"], summary[f"{who}dense_cpu_max_s"] = min(times), max(times)
+    if against is not None:
+        summary["same_dense_steps"] = results["dense_fingerprints"] == results["against_dense_fingerprints"] \
+            and len(results["dense_fingerprints"]) == 1
+    return summary
+
+
 def main(quick: bool = False, end_to_end: bool = False) -> dict:
     starts, maxiter = (2, 150) if quick else (4, 300)
     relations = RELATIONS[:2] if quick else RELATIONS
@@ -175,8 +245,15 @@ if __name__ == "__main__":
     parser.add_argument("--no-coq", action="store_true", help="end to end: only the runs without Coq")
     parser.add_argument("--against", metavar="DIR", help="end to end: a checkout whose relations is the baseline")
     parser.add_argument("--cold", action="store_true", help="end to end: each run with a new empty cache folder")
+    parser.add_argument("--dense", type=int, metavar="N", help="only verify's dense searches, N runs")
+    parser.add_argument("--dense-child", action="store_true", help=argparse.SUPPRESS)
     opts = parser.parse_args()
-    if opts.end_to_end_only:
+    if opts.dense_child:
+        _dense_child(opts.quick)
+        sys.exit(0)
+    if opts.dense:
+        out = run_dense(opts.dense, opts.quick, against=opts.against)
+    elif opts.end_to_end_only:
         out = run_end_to_end(opts.quick, coq=not opts.no_coq, against=opts.against, cold=opts.cold,
                              only_quick=opts.quick)
     else:

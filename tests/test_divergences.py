@@ -176,3 +176,17 @@ def test_renyi_orders_sum_the_outputs_as_numpy_does(m):
         small = (a - 1) * np.abs(lr).max(axis=-1) < 0.5
         want = np.maximum(0.0, np.where(small, near, far) / (a - 1))
         assert np.array_equal(got[..., g], want), g
+
+
+@pytest.mark.parametrize("m", [2, 3, 6])  # padded: below 8 outputs, summed left to right
+def test_rho_of_full_support_pairs_takes_the_masked_bits(m):
+    """Pairs with every entry on the support skip the masks (``_renyi_parts``, ``pair_kernel``); the same pairs
+    with a zero output appended on both rows go through them, and a zero output adds nothing (a ``-inf`` term to
+    the log-sum-exp, ``0`` to the sum near order 1, appended last): the same bits either way."""
+    rng = np.random.default_rng(m)
+    A, C = rng.dirichlet(np.full(m, 0.7), size=(30, 4)), rng.dirichlet(np.full(m, 0.7), size=(30, 4))
+    pad = np.zeros((30, 4, 1))
+    for name in ("rho", "kl", "renyi(2)"):
+        full = divergence(name, A, C)
+        masked = divergence(name, np.concatenate([A, pad], axis=-1), np.concatenate([C, pad], axis=-1))
+        assert np.array_equal(full, masked), name

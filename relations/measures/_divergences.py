@@ -180,6 +180,9 @@ def _renyi_parts(A: np.ndarray, lr: np.ndarray, support: np.ndarray
                  ) -> tuple[np.ndarray, tuple[np.ndarray, np.ndarray, np.ndarray]]:
     """What :func:`_renyi_orders` needs of the pairs whatever the order: ``lr`` (0 off the support), and
     ``ln A`` (``-inf`` off the support), ``A`` (0 off it) and ``max |lr|``."""
+    if support.all():  # every entry on the support (the dense families' channels): the masks are identities
+        # (the logarithm of a contiguous array, as of the masked copy: numpy's kernel for it is the same)
+        return lr, (np.log(np.ascontiguousarray(A)), A, np.abs(lr).max(axis=-1, initial=0.0))
     with np.errstate(divide="ignore"):
         log_a = np.where(support, np.log(np.where(support, A, 1.0)), -np.inf)
     lr = np.where(support, lr, 0.0)
@@ -204,14 +207,15 @@ def _rho(A: np.ndarray, lr: np.ndarray, support: np.ndarray, kl: np.ndarray) -> 
     grid = np.broadcast_to(_RHO_GRID, shape + _RHO_GRID.shape)
     best = kl
     for step in range(3):
-        vals = _renyi_orders(grid, lr, parts) / grid
+        vals = (_renyi_orders(grid, lr, parts) / grid).reshape(n, -1)
         g = grid.shape[-1]
-        best = np.maximum(best, vals.max(axis=-1))
-        near = np.minimum(np.maximum(vals.reshape(n, g).argmax(axis=-1)[:, None] + _NEIGHBOURS, 0), g - 1)
-        x = grid.reshape(n, g)[rows, near]  # the best order and its neighbours, per pair
+        best = np.maximum(best, vals.max(axis=-1).reshape(shape))
+        near = np.minimum(np.maximum(vals.argmax(axis=-1)[:, None] + _NEIGHBOURS, 0), g - 1)
+        # the best order and its neighbours, per pair (the first grid is every pair's: no copy of it)
+        x = _RHO_GRID[near] if step == 0 else grid.reshape(n, g)[rows, near]
         if step < 2:
             grid = (x[:, :1] + (x[:, 2:] - x[:, :1]) * _RHO_STEP).reshape(shape + _RHO_STEP.shape)
-    x, y = x.reshape(shape + (3,)), vals.reshape(n, g)[rows, near].reshape(shape + (3,))
+    x, y = x.reshape(shape + (3,)), vals[rows, near].reshape(shape + (3,))
     # last, the vertex of the parabola through the best point and its neighbours (clamped to them)
     d0, d2 = x[..., 0] - x[..., 1], x[..., 2] - x[..., 1]
     e0, e2 = y[..., 0] - y[..., 1], y[..., 2] - y[..., 1]
@@ -354,6 +358,8 @@ def pair_kernel(kind: str, arg, A: np.ndarray, C: np.ndarray, cache: dict) -> np
         return cache["kl"]
     if kind == "chi2":  # sum_y P_y^2 / R_y - 1, infinite where P puts mass outside R's support
         return np.where(broken, np.inf, np.where(support, A * A / np.where(C > 0, C, 1.0), 0.0).sum(axis=-1) - 1.0)
+    if kind == "rho" and not broken.any():  # the stand-ins below would change nothing
+        return _rho(A, lr, support, cache["kl"])
     if kind == "rho":  # broken pairs get harmless finite stand-ins, then inf
         return np.where(broken, np.inf, _rho(np.where(broken[..., None], 1.0, A), np.where(broken[..., None], 0.0, lr),
                                              support | broken[..., None], np.where(broken, 0.0, cache["kl"])))
