@@ -168,17 +168,20 @@ def test_other_iterations_read_the_bits_and_are_refused_when_too_many(fn):
 
 def test_a_mixture_of_mapped_and_read_paths_is_read_one_by_one():
     """When some paths return the mapped vector and others a plain tuple, the two do not make one product: the
-    enumeration runs again reading every bit (2^12 paths per input).  With q = 1/4 exactly, the output (1,..,1)
-    has probability 1/2 + q^12/2 from input 1 and q^12/2 from input 0, the largest ratio by hand:
-    eps_d = ln(1 + 4^12); (0,..,0) gives only 1 + (4/3)^12."""
+    enumeration runs again reading every bit (2^11 paths per input: 11 bits, the fewest above READ_BITS, where the
+    source is asked for a map).  With q = 1/4 exactly, the output (1,..,1) has probability 1/2 + q^11/2 from input 1
+    and q^11/2 from input 0, the largest ratio by hand: eps_d = ln(1 + 4^11); (0,..,0) gives only 1 + (4/3)^11."""
+    from relations.audit._vectors import READ_BITS
+
+    assert READ_BITS == 10
 
     def mixed(x, rng):
-        bits = rng.random(12) < 0.25
+        bits = rng.random(11) < 0.25
         if rng.random() < 0.5:
-            return (x,) * 12
+            return (x,) * 11
         return tuple(int(b) for b in bits)
 
-    assert str(audit(mixed, domain=[0, 1]).measures.eps_d.exact) == f"ln({1 + 4**12})"
+    assert str(audit(mixed, domain=[0, 1]).measures.eps_d.exact) == f"ln({1 + 4**11})"
 
 
 def test_a_few_bits_are_read_one_by_one_for_the_whole_channel():
