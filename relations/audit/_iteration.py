@@ -87,11 +87,20 @@ iteration_maps = _Switch()
 
 def frame_position(frame: FrameType) -> tuple[str, tuple[Any, ...]] | None:
     """The instruction ``frame`` is at and its source span ``(line, end line, column, end column)``."""
-    for ins in dis.get_instructions(frame.f_code):
-        if ins.offset == frame.f_lasti:
-            p = ins.positions
-            return None if p is None else (ins.opname, (p.lineno, p.end_lineno, p.col_offset, p.end_col_offset))
-    return None
+    return _positions(frame.f_code).get(frame.f_lasti)
+
+
+@functools.lru_cache(maxsize=256)
+def _positions(code: CodeType) -> dict[int, tuple[str, tuple[Any, ...]] | None]:
+    """Every instruction's offset in ``code`` -> its name and source span (``None`` without one), decoded once
+    per code object (a path of an audit asks at every draw; equal code objects have the same instructions and
+    line table, so they share an entry)."""
+    out: dict[int, tuple[str, tuple[Any, ...]] | None] = {}
+    for ins in dis.get_instructions(code):
+        p = ins.positions
+        out.setdefault(ins.offset, None if p is None else (ins.opname, (p.lineno, p.end_lineno, p.col_offset,
+                                                                        p.end_col_offset)))
+    return out
 
 
 def _at(node: ast.AST, span: tuple[Any, ...]) -> bool:
