@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, cli_command
+from conftest import ROOT, cli_command, run_cli
 
 from relations.io._outputs import STAGING, recover
 
@@ -84,11 +84,15 @@ def _default_sigint():
 
 
 def run(args, cwd, *, crash_at: int | None = None, sig: str = "KILL", log: Path | None = None):
+    """The command; killed at its ``crash_at``-th write step in a child process, else run in this process
+    (tests/conftest.py's ``run_cli``: an uninterrupted run, or the next run after a kill, is not about the
+    process; ``log`` lists its write steps, numbered from this process's earlier steps)."""
     env = {k: v for k, v in os.environ.items() if k not in VARS}
-    if crash_at is not None:
-        env.update(RELATIONS_CRASH_AT=str(crash_at), RELATIONS_CRASH_SIGNAL=sig)
     if log is not None:
         env["RELATIONS_CRASH_LOG"] = str(log)
+    if crash_at is None:
+        return run_cli(*args, cwd=cwd, env=env, timeout=300)
+    env.update(RELATIONS_CRASH_AT=str(crash_at), RELATIONS_CRASH_SIGNAL=sig)
     return subprocess.run(cli_command(*args), cwd=cwd, env=env, capture_output=True, text=True, timeout=300,
                           preexec_fn=_default_sigint)
 
