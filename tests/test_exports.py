@@ -192,9 +192,7 @@ def test_latex_math(text, expected):
 
 
 def test_check_table_fits_80_columns():
-    env = dict(os.environ, COLUMNS="80")
-    proc = subprocess.run(cli_command("check", PAPER, *CLAIMS), capture_output=True, text=True, cwd=ROOT,
-                          env=env, timeout=120)
+    proc = run_cli("check", PAPER, *CLAIMS, env=dict(os.environ, COLUMNS="80"))
     assert proc.returncode == 1, proc.stderr
     lines = proc.stdout.splitlines()
     assert max(len(line.rstrip()) for line in lines) <= 80
