@@ -123,7 +123,7 @@ def test_check_csv_equals_json_and_exit_status():
 
 def test_check_without_claims_exits_0_and_bad_input_exits_2(tmp_path):
     for fmt in ("csv", "latex"):
-        assert run_raw("check", PAPER, "--format", fmt).returncode == 0
+        assert run_cli("check", PAPER, "--format", fmt).returncode == 0
         bad = run_cli("check", PAPER, "--format", fmt, "--claim", "eps_q <= 1")
         assert bad.returncode == 2 and bad.stdout == "" and bad.stderr.startswith("relations: error:")
     missing = run_cli("measure", str(tmp_path / "missing.json"), "--format", "csv")
