@@ -230,9 +230,12 @@ def test_every_write_point(name, sig, tmp_root):
         check_point(name, at, sig, tmp_root)
 
 
-def test_a_sweep_killed_again_and_again_at_seeded_points_gives_the_rows_of_one_run(tmp_path):
-    """Each run is killed at a random write step (seeded) until one finishes: the rows, and every file, are
-    those of an uninterrupted run."""
+# the default run: three kills (each a sweep process, about 0.7 s of CPU), then the run that completes, in this
+# process; -m slow: runs killed at seeded steps until one completes (nine runs with this seed)
+@pytest.mark.parametrize("most", [3, pytest.param(None, marks=pytest.mark.slow)], ids=["three-kills", "until-done"])
+def test_a_sweep_killed_again_and_again_at_seeded_points_gives_the_rows_of_one_run(tmp_path, most):
+    """Each run is killed at a random write step (seeded), ``most`` times or until one finishes, then runs to
+    its end: the rows, and every file, are those of an uninterrupted run."""
     from relations.io._sweeps import read_rows
 
     spec = {"mechanism": "krr", "k": [2, 3, 4], "ratio": ["2", "3", "5"], "relations": ["zheng2025.thm3"]}
@@ -247,6 +250,10 @@ def test_a_sweep_killed_again_and_again_at_seeded_points_gives_the_rows_of_one_r
     rng = random.Random(32)
     kills = 0
     for _ in range(40):
+        if kills == most:
+            res = run(args, case)
+            assert res.returncode == 0, res.stderr
+            break
         res = run(args, case, crash_at=rng.randint(1, steps // 2), sig=rng.choice(["KILL", "INT"]))
         if res.returncode == 0:
             break
