@@ -74,8 +74,9 @@ COMMANDS = {
                         "opt.json", folder=False),
     "conjecture-file": Command(["conjecture", "eps_i <= eps_d + sigma_min", "--quick", "--out", "w.json"], "w.json",
                                folder=False),
-    "audit": Command(["audit", f"{RANDOMIZER}:privatise", "--domain", "0,1,2,3", "--eps", "ln(3)", "--out",
-                      "channel.json"], "channel.json", folder=False),
+    # one worker process (--workers 0) rather than one per core: the same file written, 0.6 s of CPU less a run
+    "audit": Command(["audit", f"{RANDOMIZER}:privatise", "--domain", "0,1,2,3", "--eps", "ln(3)", "--workers", "0",
+                      "--out", "channel.json"], "channel.json", folder=False),
 }
 
 
