@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, cli_command
+from conftest import ROOT, cli_command, run_cli
 
 from relations.io._outputs import STAGING, recover
 
@@ -74,8 +74,9 @@ COMMANDS = {
                         "opt.json", folder=False),
     "conjecture-file": Command(["conjecture", "eps_i <= eps_d + sigma_min", "--quick", "--out", "w.json"], "w.json",
                                folder=False),
-    "audit": Command(["audit", f"{RANDOMIZER}:privatise", "--domain", "0,1,2,3", "--eps", "ln(3)", "--out",
-                      "channel.json"], "channel.json", folder=False),
+    # one worker process (--workers 0) rather than one per core: the same file written, 0.6 s of CPU less a run
+    "audit": Command(["audit", f"{RANDOMIZER}:privatise", "--domain", "0,1,2,3", "--eps", "ln(3)", "--workers", "0",
+                      "--out", "channel.json"], "channel.json", folder=False),
 }
 
 
@@ -84,11 +85,15 @@ def _default_sigint():
 
 
 def run(args, cwd, *, crash_at: int | None = None, sig: str = "KILL", log: Path | None = None):
+    """The command; killed at its ``crash_at``-th write step in a child process, else run in this process
+    (tests/conftest.py's ``run_cli``: an uninterrupted run, or the next run after a kill, is not about the
+    process; ``log`` lists its write steps, numbered from this process's earlier steps)."""
     env = {k: v for k, v in os.environ.items() if k not in VARS}
-    if crash_at is not None:
-        env.update(RELATIONS_CRASH_AT=str(crash_at), RELATIONS_CRASH_SIGNAL=sig)
     if log is not None:
         env["RELATIONS_CRASH_LOG"] = str(log)
+    if crash_at is None:
+        return run_cli(*args, cwd=cwd, env=env, timeout=300)
+    env.update(RELATIONS_CRASH_AT=str(crash_at), RELATIONS_CRASH_SIGNAL=sig)
     return subprocess.run(cli_command(*args), cwd=cwd, env=env, capture_output=True, text=True, timeout=300,
                           preexec_fn=_default_sigint)
 
@@ -226,9 +231,12 @@ def test_every_write_point(name, sig, tmp_root):
         check_point(name, at, sig, tmp_root)
 
 
-def test_a_sweep_killed_again_and_again_at_seeded_points_gives_the_rows_of_one_run(tmp_path):
-    """Each run is killed at a random write step (seeded) until one finishes: the rows, and every file, are
-    those of an uninterrupted run."""
+# the default run: three kills (each a sweep process, about 0.7 s of CPU), then the run that completes, in this
+# process; -m slow: runs killed at seeded steps until one completes (nine runs with this seed)
+@pytest.mark.parametrize("most", [3, pytest.param(None, marks=pytest.mark.slow)], ids=["three-kills", "until-done"])
+def test_a_sweep_killed_again_and_again_at_seeded_points_gives_the_rows_of_one_run(tmp_path, most):
+    """Each run is killed at a random write step (seeded), ``most`` times or until one finishes, then runs to
+    its end: the rows, and every file, are those of an uninterrupted run."""
     from relations.io._sweeps import read_rows
 
     spec = {"mechanism": "krr", "k": [2, 3, 4], "ratio": ["2", "3", "5"], "relations": ["zheng2025.thm3"]}
@@ -243,6 +251,10 @@ def test_a_sweep_killed_again_and_again_at_seeded_points_gives_the_rows_of_one_r
     rng = random.Random(32)
     kills = 0
     for _ in range(40):
+        if kills == most:
+            res = run(args, case)
+            assert res.returncode == 0, res.stderr
+            break
         res = run(args, case, crash_at=rng.randint(1, steps // 2), sig=rng.choice(["KILL", "INT"]))
         if res.returncode == 0:
             break

@@ -123,7 +123,7 @@ def test_check_csv_equals_json_and_exit_status():
 
 def test_check_without_claims_exits_0_and_bad_input_exits_2(tmp_path):
     for fmt in ("csv", "latex"):
-        assert run_raw("check", PAPER, "--format", fmt).returncode == 0
+        assert run_cli("check", PAPER, "--format", fmt).returncode == 0
         bad = run_cli("check", PAPER, "--format", fmt, "--claim", "eps_q <= 1")
         assert bad.returncode == 2 and bad.stdout == "" and bad.stderr.startswith("relations: error:")
     missing = run_cli("measure", str(tmp_path / "missing.json"), "--format", "csv")
@@ -192,9 +192,7 @@ def test_latex_math(text, expected):
 
 
 def test_check_table_fits_80_columns():
-    env = dict(os.environ, COLUMNS="80")
-    proc = subprocess.run(cli_command("check", PAPER, *CLAIMS), capture_output=True, text=True, cwd=ROOT,
-                          env=env, timeout=120)
+    proc = run_cli("check", PAPER, *CLAIMS, env=dict(os.environ, COLUMNS="80"))
     assert proc.returncode == 1, proc.stderr
     lines = proc.stdout.splitlines()
     assert max(len(line.rstrip()) for line in lines) <= 80

@@ -2,9 +2,11 @@
 path, ``-``, ``/dev/stdin``, a FIFO or a process substitution; the content decides the format; limits are
 refused with one line.
 
-Each case runs the command line as a user would (``python -m relations.cli measure FILE`` as a subprocess):
-bad input exits 2 with exactly one line on stderr and no traceback; legal input succeeds with the same
-result whichever way the file is handed in.
+Each case runs the command line as a user would (``python -m relations.cli measure FILE``): bad input exits 2
+with exactly one line on stderr and no traceback; legal input succeeds with the same result whichever way the
+file is handed in.  A file named by its path is read in this process (tests/conftest.py's ``run_cli``: the same
+entry point, exit status and output); standard input, ``/dev/stdin``, a FIFO, a process substitution and
+``/dev/zero`` (endless: a child process is what a timeout can end) are handed to a child process.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import EXAMPLES, ROOT, cli_command
+from conftest import EXAMPLES, ROOT, cli_command, run_cli
 from numpy.lib import format as npy
 
 import relations
@@ -30,8 +32,12 @@ EXAMPLE = EXAMPLES / "paper_example.json"
 BASE = {"setting": "local", "prior": ["1/2", "1/2"], "channel": [["1/2", "1/2"], ["1/4", "3/4"]]}
 
 
-def run(*args: str, stdin=None, env: dict | None = None, timeout: float = 600) -> subprocess.CompletedProcess:
+def run(*args: str, stdin=None, env: dict | None = None, timeout: float = 600,
+        process: bool = False) -> subprocess.CompletedProcess:
+    """The command line: in this process unless given a standard input or ``process``."""
     full_env = {k: v for k, v in os.environ.items() if k != "RELATIONS_MAX_INPUT_BYTES"} | (env or {})
+    if stdin is None and not process:
+        return run_cli(*args, env=full_env, cwd=ROOT)
     return subprocess.run(cli_command(*args), stdin=stdin if stdin is not None else subprocess.DEVNULL,
                           capture_output=True, text=True, timeout=timeout, cwd=ROOT, env=full_env)
 
@@ -151,14 +157,14 @@ def test_fifo(tmp_path, expected, npz_file, which):
 
 
 def test_empty_stdin():
-    assert_one_line_error(run("measure", "-"), "<stdin>", "JSON")
+    assert_one_line_error(run("measure", "-", process=True), "<stdin>", "JSON")
 
 
 # --------------------------------------------------------------------------- bounded reads
 
 
 def test_dev_zero_is_refused_promptly():
-    proc = run("measure", "/dev/zero")  # endless: only the read limit can end it (run's timeout guards a hang)
+    proc = run("measure", "/dev/zero", process=True)  # endless: only the read limit can end it (run's timeout guards a hang)
     assert_one_line_error(proc, "/dev/zero", "64 MiB", "RELATIONS_MAX_INPUT_BYTES")
 
 

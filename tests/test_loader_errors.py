@@ -1,16 +1,16 @@
 """Bad input (docs/claims-and-verdicts.md): every kind of bad input is one line on stderr naming what and where, exit
 status 2, no traceback, and the user's file left untouched.
 
-Each case is run through the real command line (``python -m relations.cli measure FILE``) as a
-subprocess; the subprocesses run concurrently so the whole table stays fast.  JSON cases are
-also checked in-process (``relations.loads`` raises :class:`relations.InputError`).
+Each case is run through the command line's entry point in-process, and a selection also through the real
+command line (``python -m relations.cli measure FILE``) as a subprocess: one case of each class of bad input in
+the default run, the rest of the selection with ``-m slow``.  JSON cases are also checked in-process
+(``relations.loads`` raises :class:`relations.InputError`).
 """
 
 from __future__ import annotations
 
 import json
 import subprocess
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -196,33 +196,28 @@ def _make_cases(root: Path):
 
 
 ALL_NAMES = sorted(list(JSON_CASES) + list(NPZ_CASES) + ["missing_file", "directory"])
-#: At least one case of every class of bad input, run as a real subprocess (the rest run the
-#: same entry point in-process, which is much faster).
-SUBPROCESS_NAMES = sorted([
-    "missing_file", "directory", "truncated_json", "ragged_rows", "prior_too_long", "k_pow_r_mismatch",
-    "row_sums_below_one", "negative_channel", "nan_literal", "infinity_literal", "word", "divide_by_zero",
-    "expression", "too_many_digits", "boolean_true", "unknown_setting", "missing_prior", "edge_out_of_range",
-    "npz_missing_channel", "npz_nan_channel", "npz_row_sum",
-])
+#: At least one case of every class of bad input, run as a real subprocess (every case runs the same entry point
+#: in-process, test_bad_input_cli_entry_point, which is much faster).  Each subprocess costs about 0.3 s of CPU:
+#: the default run takes the first case of each class, ``-m slow`` the others.
+SUBPROCESS_CLASSES = {
+    "a file that cannot be read": ["missing_file", "directory"],
+    "JSON syntax": ["truncated_json", "nan_literal", "infinity_literal"],
+    "shapes": ["ragged_rows", "prior_too_long", "k_pow_r_mismatch"],
+    "probabilities": ["row_sums_below_one", "negative_channel"],
+    "numbers": ["word", "divide_by_zero", "expression"],
+    "number limits": ["too_many_digits"],
+    "JSON types": ["boolean_true"],
+    "keys and settings": ["unknown_setting", "missing_prior"],
+    "neighbour edges": ["edge_out_of_range"],
+    ".npz archives": ["npz_nan_channel", "npz_missing_channel", "npz_row_sum"],
+}
+SUBPROCESS_NAMES = sorted(n for names in SUBPROCESS_CLASSES.values() for n in names)
+SUBPROCESS_DEFAULT = {names[0] for names in SUBPROCESS_CLASSES.values()}
 
 
 @pytest.fixture(scope="module")
 def case_files(tmp_path_factory):
     return _make_cases(tmp_path_factory.mktemp("bad_inputs"))
-
-
-@pytest.fixture(scope="module")
-def results(case_files):
-    """Run the command line as a subprocess once per selected case, concurrently."""
-
-    def run(name):
-        path = case_files[name][0]
-        proc = subprocess.run(cli_command("measure", str(path)), capture_output=True, text=True, timeout=120,
-                              cwd=ROOT)
-        return name, (proc.returncode, proc.stdout, proc.stderr)
-
-    with ThreadPoolExecutor(max_workers=4) as pool:
-        return dict(pool.map(run, SUBPROCESS_NAMES))
 
 
 def check_failure(name, case_files, returncode, stdout, stderr):
@@ -244,9 +239,12 @@ def test_subprocess_selection_covers_known_cases():
     assert set(SUBPROCESS_NAMES) <= set(ALL_NAMES)
 
 
-@pytest.mark.parametrize("name", SUBPROCESS_NAMES)
-def test_bad_input_cli_subprocess(results, case_files, name):
-    check_failure(name, case_files, *results[name])
+@pytest.mark.parametrize("name", [n if n in SUBPROCESS_DEFAULT else pytest.param(n, marks=pytest.mark.slow)
+                                  for n in SUBPROCESS_NAMES])
+def test_bad_input_cli_subprocess(case_files, name):
+    proc = subprocess.run(cli_command("measure", str(case_files[name][0])), capture_output=True, text=True,
+                          timeout=120, cwd=ROOT)
+    check_failure(name, case_files, proc.returncode, proc.stdout, proc.stderr)
 
 
 @pytest.mark.parametrize("name", ALL_NAMES)

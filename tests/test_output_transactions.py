@@ -13,7 +13,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import cli_command
+from conftest import cli_command, run_cli
 
 from relations.errors import InputError
 from relations.io import _outputs
@@ -25,8 +25,11 @@ pytestmark = pytest.mark.usefixtures("no_coq_checks")
 FAST = ["verify", "--quick", "--only", "zheng2025.thm1"]
 
 
-def run(*args, cwd):
-    return subprocess.run(cli_command(*map(str, args)), capture_output=True, text=True, timeout=300, cwd=cwd)
+def run(*args, cwd, process: bool = False):
+    """The command line, in this process (tests/conftest.py's ``run_cli``) unless ``process``: a run that must
+    meet a lock this process holds is another process (in the same thread, a second lock of a folder closes an
+    earlier one left open, as a notebook's next call does)."""
+    return run_cli(*map(str, args), cwd=cwd, process=process, timeout=300)
 
 
 def tree(folder) -> dict[str, bytes]:
@@ -55,7 +58,7 @@ def test_a_run_into_a_folder_another_run_holds_is_refused_with_one_line_naming_i
     first = OutputDir(str(out), hold=True)
     first.lock()  # this process plays the first run
     try:
-        res = run(*FAST, "--out", out, cwd=tmp_path)
+        res = run(*FAST, "--out", out, cwd=tmp_path, process=True)
     finally:
         first.close()
     assert res.returncode == 2 and res.stderr.count("\n") == 1, res.stderr

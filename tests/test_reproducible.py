@@ -17,6 +17,7 @@ import pytest
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 import perturbed_verify  # noqa: E402
+from conftest import run_cli  # noqa: E402
 
 
 def _files(folder: Path) -> dict[str, bytes]:
@@ -29,12 +30,21 @@ SOME = ("zheng2025.thm4", "zheng2025.thm3", "zheng2025.thm12", "iwk2020.mel_ml",
         "drs2022.gdp_zcdp")
 
 
-def _verify(out: Path, *prefix: str, env: dict | None = None, only: tuple[str, ...] = ()) -> dict[str, bytes]:
+def _verify(out: Path, *prefix: str, env: dict | None = None, only: tuple[str, ...] = (),
+            here: bool = False) -> dict[str, bytes]:
+    """The evidence of ``verify --quick``: in a process of its own (``prefix``: the perturbed runner), or
+    (``here``) in this process with tests/conftest.py's ``run_cli``, the plain float path (tests/golden/record.py
+    makes the golden evidence so)."""
     cmd = [sys.executable, *prefix] if prefix else [sys.executable, "-m", "relations.cli"]
     some = [a for rid in only for a in ("--only", rid)]
-    done = subprocess.run([*cmd, "verify", "--quick", *some, "--out", str(out)], capture_output=True, text=True,
-                          env={**os.environ, "RELATIONS_COQC": "", **(env or {})},  # floats, not proofs: no Coq
-                          cwd=HERE.parent, timeout=600)
+    args = ["verify", "--quick", *some, "--out", str(out)]
+    full_env = {**os.environ, "RELATIONS_COQC": "", **(env or {})}  # floats, not proofs: no Coq
+    if here:
+        assert not prefix
+        done = run_cli(*args, env=full_env, cwd=HERE.parent)
+    else:
+        done = subprocess.run([*cmd, *args], capture_output=True, text=True, env=full_env, cwd=HERE.parent,
+                              timeout=600)
     assert done.returncode == 0, done.stderr[-2000:]
     return _files(out)
 
@@ -46,7 +56,7 @@ def baseline(tmp_path_factory) -> dict[str, bytes]:
 
 @pytest.fixture(scope="module")
 def baseline_some(tmp_path_factory) -> dict[str, bytes]:
-    return _verify(tmp_path_factory.mktemp("base-some") / "evidence", only=SOME)
+    return _verify(tmp_path_factory.mktemp("base-some") / "evidence", only=SOME, here=True)
 
 
 def _same(got: dict[str, bytes], want: dict[str, bytes]) -> None:

@@ -16,7 +16,7 @@ import pytest
 
 pytest.importorskip("pyarrow")
 
-from conftest import ROOT, cli_command  # noqa: E402
+from conftest import ROOT, cli_command, run_cli  # noqa: E402
 
 from relations import Mechanism, check, load, measure  # noqa: E402
 from relations.app._sweep import run_sweep
@@ -184,7 +184,7 @@ def test_sigkill_and_resume(tmp_path):
     before = {n: (out / "chunks" / n).read_bytes() for n in _chunk_files(out)}
     assert len(before) == 3, "the sweep was not killed after its third chunk"
     assert not (out / "summary.json").exists()
-    done = subprocess.run(args, cwd=ROOT, capture_output=True, text=True, timeout=120)
+    done = run_cli(*args[3:], cwd=ROOT)  # the resumed run: in this process (tests/conftest.py)
     assert done.returncode == 0, done.stderr
     assert f"25 chunks ({25 - len(before)} computed now, {len(before)} done before)" in done.stdout
     after = _chunk_files(out)
@@ -285,8 +285,7 @@ def test_bad_specs_are_one_line_exit_2(tmp_path, capsys, text, message):
 def test_bad_options_exit_2(tmp_path):
     spec = tmp_path / "spec.json"
     spec.write_text(json.dumps(FAMILY))
-    run = subprocess.run(cli_command("sweep", str(spec), "--out", str(tmp_path / "o"), "--chunk-size", "0"),
-                         capture_output=True, text=True, timeout=60, cwd=ROOT)
+    run = run_cli("sweep", str(spec), "--out", str(tmp_path / "o"), "--chunk-size", "0")
     assert run.returncode == 2 and run.stderr.count("\n") == 1, run.stderr
 
 
