@@ -376,7 +376,8 @@ sys.meta_path.insert(0, _Interrupt())
 @pytest.mark.parametrize("module", ["relations._lazy", "relations.__main__", "relations._processes",
                                     "typer._click.decorators",  # while typer parses: it made a silent 130
                                     *(pytest.param(m, marks=pytest.mark.slow)  # after the handlers: -m slow
-                                      for m in ("relations.cli", "relations.notions", "numpy", "rich.table"))])
+                                      for m in ("relations.cli", "numpy", "relations.measures._api",
+                                                "relations.io._tables"))])  # the measures, then the table
 @pytest.mark.parametrize("how", ["-m relations", "-m relations.cli", "console script"])
 def test_ctrl_c_while_the_command_line_loads_says_one_line(tmp_path, module, how):
     if how == "-m relations.cli" and module == "relations.__main__":
