@@ -537,7 +537,8 @@ def run_command_line(run: Any, args: list[str] | None, *, own: bool | None = Non
         try:
             run(args)
         except SystemExit as exc:
-            if exc.code == 130:  # interrupted: leave now, before the interpreter's shutdown, having said so once
+            if exc.code == 130 or (_HIT and exc.code not in (0, None)):  # interrupted (also when the Ctrl-C
+                # became another error on its way, e.g. numpy's ImportError): leave now, having said so once
                 if not _SAID:
                     say_interrupted()
                 exit_interrupted(130)
@@ -550,10 +551,19 @@ def run_command_line(run: Any, args: list[str] | None, *, own: bool | None = Non
         # the lines above, before SIGINT is ignored: it escaped as a traceback on the silenced stderr, status 1)
         say_interrupted()
         exit_interrupted(130)
+    except BaseException:  # after a Ctrl-C, any error: the KeyboardInterrupt turned into it on its way (numpy's C
+        if _HIT:  # extension, interrupted while it loads, raises ImportError), and its traceback went to the
+            say_interrupted()  # silenced stderr: status 130 and the one line, not a silent status 1
+            exit_interrupted(130)
+        raise
+
+
+_HIT: list[bool] = []  # the tool's SIGINT handler ran in this process
 
 
 def interrupt_handler(signum: int, frame: Any) -> None:
     """The tool's SIGINT handler: silence standard error, then raise ``KeyboardInterrupt``."""
+    _HIT.append(True)
     silence_stderr()
     raise KeyboardInterrupt
 

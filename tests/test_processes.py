@@ -375,6 +375,8 @@ sys.meta_path.insert(0, _Interrupt())
 
 @pytest.mark.parametrize("module", ["relations._lazy", "relations.__main__", "relations._processes",
                                     "typer._click.decorators",  # while typer parses: it made a silent 130
+                                    "datetime",  # imported by numpy's C extension as it loads, which turns the
+                                    # KeyboardInterrupt into an ImportError: it made a silent status 1
                                     *(pytest.param(m, marks=pytest.mark.slow)  # after the handlers: -m slow
                                       for m in ("relations.cli", "numpy", "relations.measures._api",
                                                 "relations.io._tables"))])  # the measures, then the table
