@@ -252,7 +252,6 @@ def verify_quick(tmp_path_factory):
 
 _COQ_LOCK = os.path.join(_SESSION_CACHE, "coq-build.lock")
 _COQ_STARTED = os.path.join(_SESSION_CACHE, "coq-build.started")
-_COQ_PROCESSES: list[subprocess.Popen] = []
 
 
 def pytest_collection_finish(session):
@@ -280,19 +279,21 @@ def pytest_collection_finish(session):
     with open(_COQ_LOCK, "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         try:
-            _COQ_PROCESSES.append(start_program(
+            proc = start_program(
                 [sys.executable, "-c", script], cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL, pass_fds=(lock.fileno(),)))  # the lock stays with the child's descriptor
+                stderr=subprocess.DEVNULL, pass_fds=(lock.fileno(),))  # the lock stays with the child's descriptor
         except OSError:
             return  # the tests compile the theorems themselves, as without this
-    atexit.register(_stop_coq_build)
+    # kept by atexit, not in a global of this module: tests audit loops in this process, and a loop's state
+    # includes the globals of the modules whose functions the audited code holds (``run_cli`` of this one); a
+    # process object there is a state the audit cannot read, and every such loop was only depth-bounded
+    atexit.register(_stop_coq_build, proc)
 
 
-def _stop_coq_build() -> None:
-    for proc in _COQ_PROCESSES:
-        if proc.poll() is None:
-            proc.kill()
-        proc.wait()
+def _stop_coq_build(proc: subprocess.Popen) -> None:
+    if proc.poll() is None:
+        proc.kill()
+    proc.wait()
 
 
 def _wait_for_the_coq_build() -> None:
