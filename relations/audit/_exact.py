@@ -235,12 +235,11 @@ def _prebuilt(fn: Callable[..., Any]) -> list[tuple[str, Any]]:
         look("self.", vars(owner).items())
     # every other generator alive in the process (a class attribute, a dict or list entry, a partial's
     # argument, a bound method kept by 'from random import randrange'): found by the garbage collector
-    import gc
     import itertools
     import random
 
     legacy = getattr(np.random.mtrand, "_rand", None)
-    objects = gc.get_objects()
+    objects = _every_object()
     # the types of generators among the objects' types, then only their objects looked at (in C: an audit's
     # job pays this once, k-RR with k = 256 in 33 jobs)
     generators = {t for t in set(map(type, objects)) if issubclass(t, (*kinds, random.Random))}
@@ -254,6 +253,23 @@ def _prebuilt(fn: Callable[..., Any]) -> list[tuple[str, Any]]:
             found[id(obj)] = ("Python's random module generator (a draw function imported by name before the audit)"
                               if obj is getattr(random, "_inst", None) else "a random.Random instance", obj)
     return list(found.values())
+
+
+def _every_object() -> list[Any]:
+    """Every object the garbage collector tracks, those that ``gc.freeze()`` moved to its permanent generation
+    included: ``gc.get_objects()`` does not list them, and a caller may have frozen its objects (a server that
+    preloads and forks; the audit's child inherits the freeze).  They are listed by unfreezing them for the
+    call and freezing what is tracked again afterwards (so the objects created since the caller's
+    ``gc.freeze()`` are frozen too: kept from the cyclic collector, never changed)."""
+    import gc
+
+    if not gc.get_freeze_count():
+        return gc.get_objects()
+    gc.unfreeze()
+    try:
+        return gc.get_objects()
+    finally:
+        gc.freeze()
 
 
 def _excused(g: Any, current: Any) -> bool:
