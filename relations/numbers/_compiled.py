@@ -33,7 +33,7 @@ try:
     from numba import types
     from numba.extending import intrinsic
 except ImportError:  # pragma: no cover - the numpy twins are used
-    numba = None  # type: ignore[assignment]
+    numba = None
 
 __all__ = ["AVAILABLE", "xlogx_rows", "column_extrema", "row_sum_bits", "scaled_rows", "log_floats"]
 
