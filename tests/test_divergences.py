@@ -10,6 +10,7 @@ import math
 import mpmath
 import numpy as np
 import pytest
+from bruteforce import renyi_float
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -97,31 +98,16 @@ def test_pair_divergences_match_their_definitions(pq):
                       rel=1e-8, abs_=1e-10)
 
 
-def _grid_renyi_float(P, Q, b):
-    """``D_a(P || Q)`` at the orders ``a = 1 + b`` (an array), in numpy floats, for full-support rows: only
-    to rank the orders of a grid (:func:`ref_rho`), never a reference value.  ``log1p`` of ``sum_y P
-    expm1(b ln(P/Q))`` where ``b ln(P/Q)`` is small (no cancellation near ``a = 1``), a log-sum-exp above."""
-    P, Q = np.asarray(P, dtype=float) / math.fsum(P), np.asarray(Q, dtype=float) / math.fsum(Q)
-    r = np.log(P) - np.log(Q)
-    br = b[:, None] * r[None, :]
-    near = np.abs(br).max(axis=1) < 1
-    with np.errstate(over="ignore"):
-        small = np.log1p(np.sum(P * np.expm1(np.where(near[:, None], br, 0.0)), axis=1))
-    top = br.max(axis=1, keepdims=True)
-    large = top[:, 0] + np.log(np.sum(P * np.exp(br - top), axis=1))
-    return np.where(near, small, large) / b
-
-
 def ref_rho(P, Q):
     """sup over a > 1 of D_a / a (and the KL limit at a -> 1) on a log grid of a - 1 from 1e-5 to 1e4 (400
     points), with golden-section refinement in ln(a - 1) around its best point: the grid is ranked in floats
-    (:func:`_grid_renyi_float`), the seven grid points around its float maximum and every value returned are
+    (:func:`bruteforce.renyi_float`), the seven grid points around its float maximum and every value returned are
     evaluated in mpmath at 50 digits (:func:`ref_renyi`), and the refinement starts around the best of those
     seven.  (The whole grid in mpmath gave the same values to 1e-15 relative on this test's examples, for
     ten times the CPU.)"""
     f = lambda t: ref_renyi(1 + math.exp(t), P, Q) / (1 + math.exp(t))  # noqa: E731
     ts = np.linspace(math.log(1e-5), math.log(1e4), 400)
-    ranked = _grid_renyi_float(P, Q, np.exp(ts)) / (1 + np.exp(ts))
+    ranked = renyi_float(P, Q, np.exp(ts)) / (1 + np.exp(ts))
     i = int(np.argmax(ranked))
     near = range(max(i - 3, 0), min(i + 4, len(ts)))
     vals = {k: f(ts[k]) for k in near}
