@@ -363,11 +363,12 @@ def _shape(text: str) -> smt.Shape:
 
 
 def test_verify_cli_is_deterministic_and_writes_evidence(tmp_path):
-    args = [sys.executable, "-m", "relations.cli", "verify", "--quick", "--json", "--only", "zheng2025.thm4",
-            "--only", "zheng2025.thm12", "--out"]
+    """Two runs, the first in this process and the second in a new one (another interpreter, another hash
+    seed, no state of this process), give the same JSON and byte-identical folders."""
+    args = ["verify", "--quick", "--json", "--only", "zheng2025.thm4", "--only", "zheng2025.thm12", "--out"]
     runs = []
     for i in range(2):
-        out = subprocess.run(args + [str(tmp_path / f"run{i}")], capture_output=True, text=True)
+        out = run_cli(*args, str(tmp_path / f"run{i}"), process=i == 1)
         assert out.returncode == 0, out.stderr
         data = json.loads(out.stdout)
         assert data.pop("out") == str(tmp_path / f"run{i}")
@@ -390,15 +391,13 @@ def test_verify_cli_is_deterministic_and_writes_evidence(tmp_path):
     (tmp_path / "run0").rename(moved)
     verdicts = json.loads((moved / "verdicts.json").read_text())
     witness = next(v["witness_file"] for v in verdicts if v["id"] == "zheng2025.thm4")
-    out = subprocess.run([sys.executable, "-m", "relations.cli", "check", str(moved / witness), "--json"],
-                         capture_output=True, text=True)
+    out = run_cli("check", str(moved / witness), "--json")
     assert out.returncode == 0, out.stderr
     assert any(o["id"] == "zheng2025.thm4" and o["status"] == "fails" for o in json.loads(out.stdout)["relations"])
 
 
 def test_verify_cli_rejects_unknown_id():
-    out = subprocess.run([sys.executable, "-m", "relations.cli", "verify", "--only", "nope"],
-                         capture_output=True, text=True)
+    out = run_cli("verify", "--only", "nope")
     assert out.returncode == 2 and out.stderr.count("\n") == 1 and "Traceback" not in out.stderr
 
 
