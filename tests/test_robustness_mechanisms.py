@@ -17,7 +17,7 @@ from decimal import Decimal
 from fractions import Fraction as F
 
 import pytest
-from conftest import ROOT, run_cli
+from conftest import ROOT, _shared, run_cli
 
 import relations
 import relations.mechanisms
@@ -261,8 +261,12 @@ _LIMIT_IDS = [f"{c['mechanism']}-{c.get('k', c.get('n'))}-{c['ratio'][:6]}" for 
 @pytest.fixture(scope="module")
 def at_the_limits(tmp_path_factory) -> dict[str, tuple[subprocess.CompletedProcess, int]]:
     """``check FILE --json`` of each mechanism of :data:`AT_THE_LIMITS` (:func:`run_measured`: each in a child
-    of its own, after a small local and a small central one in their parent), by id: outcome and peak bytes."""
-    folder = tmp_path_factory.mktemp("limits")
+    of its own, after a small local and a small central one in their parent), by id: outcome and peak bytes.
+    Once per test run (``_shared``: the xdist workers that run some of the cases share it)."""
+    return _shared(tmp_path_factory, "documented-maxima", _at_the_limits)
+
+
+def _at_the_limits(folder) -> dict[str, tuple[subprocess.CompletedProcess, int]]:
     warm = [["check", write(folder, {"setting": setting, "prior": "uniform", "channel": channel}, f"warm-{setting}.json"),
              "--json"] for setting, channel in (("local", {"mechanism": "krr", "k": 3, "ratio": "2"}),
                                                 ("central", {"mechanism": "truncated_geometric", "n": 3, "ratio": "2"}))]

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import networkx as nx
 import pytest
+from conftest import _shared
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -149,9 +150,14 @@ sys.stdout.write(json.dumps(out))
 @pytest.fixture(scope="module")
 def family_runs(tmp_path_factory) -> dict[str, tuple[int, str]]:
     """The scripts under proofs/families run from an empty folder by ``python -I`` (isolated: no PYTHONPATH, no
-    user site, not the current folder), in one process: ``{script name: (exit status, output)}``."""
-    done = subprocess.run([sys.executable, "-I", "-c", _RUN_EACH, *map(str, FAMILY_SCRIPTS)],
-                          cwd=tmp_path_factory.mktemp("families"), capture_output=True, text=True, timeout=300)
+    user site, not the current folder), in one process: ``{script name: (exit status, output)}``.  Once per test
+    run (``_shared``: the xdist workers that run some of the scripts share it)."""
+    return _shared(tmp_path_factory, "family-scripts", _family_runs)
+
+
+def _family_runs(folder: Path) -> dict[str, tuple[int, str]]:
+    done = subprocess.run([sys.executable, "-I", "-c", _RUN_EACH, *map(str, FAMILY_SCRIPTS)], cwd=folder,
+                          capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     return {Path(path).name: (code, text) for path, (code, text) in json.loads(done.stdout).items()}
 
