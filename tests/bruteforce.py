@@ -244,3 +244,20 @@ def permute(seq, perm):
     """``out[i] = seq[perm[i]]``."""
     return [seq[i] for i in perm]
 
+
+
+def renyi_float(P, Q, b: np.ndarray) -> np.ndarray:
+    """``D_a(P || Q)`` at the orders ``a = 1 + b`` (``b`` an array of positive floats) in numpy floats, for rows
+    where every ``p > 0`` has ``q > 0``: only to rank the orders of a grid in the tests' references of ``rho``
+    (``sup_a D_a / a``), which evaluate every value they return in mpmath.  ``log1p`` of ``sum_y p expm1(b
+    ln(p/q))`` where ``|b ln(p/q)| < 1`` (no cancellation near ``a = 1``), a log-sum-exp above."""
+    P, Q = np.array([float(p) for p in P]), np.array([float(q) for q in Q])
+    P, Q = P / math.fsum(P), Q / math.fsum(Q)
+    keep = P > 0
+    P, r = P[keep], np.log(P[keep]) - np.log(Q[keep])
+    br = b[:, None] * r[None, :]
+    near = np.abs(br).max(axis=1) < 1
+    small = np.log1p(np.sum(P * np.expm1(np.where(near[:, None], br, 0.0)), axis=1))
+    top = br.max(axis=1, keepdims=True)
+    large = top[:, 0] + np.log(np.sum(P * np.exp(br - top), axis=1))
+    return np.where(near, small, large) / b

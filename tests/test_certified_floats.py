@@ -165,12 +165,20 @@ def test_scaled_rows_are_the_exact_rows_and_their_floats_within_two_roundings():
     assert all(values[ranks[x, y]] == rows_exact[x][y] for x in range(40) for y in range(30))
 
 
-def test_a_large_float_channel_taken_exactly_measures_as_the_fraction_reading():
+@pytest.mark.parametrize("n", [128, pytest.param(512, marks=pytest.mark.slow)])
+def test_a_large_float_channel_taken_exactly_measures_as_the_fraction_reading(n, monkeypatch):
     """Above SCALED_ENTRIES the channel keeps its floats; ratios are the same exact numbers as when every
-    entry is a Fraction, and eps_m's float-certified enclosure contains the ball-arithmetic one."""
+    entry is a Fraction, and eps_m's float-certified enclosure contains the ball-arithmetic one.  At the
+    real thresholds (512 x 512, 4 s of CPU: the slow tier) and, by default, at 128 x 128 with both
+    thresholds lowered to its size (the same paths; the reference's ball arithmetic costs n^2)."""
+    from relations.measures import _dense
+    from relations.model import _distributions
+
+    if n * n < max(SCALED_ENTRIES, FLOAT_CERTIFIED_ENTRIES):
+        monkeypatch.setattr(_distributions, "SCALED_ENTRIES", n * n)
+        monkeypatch.setattr(_dense, "FLOAT_CERTIFIED_ENTRIES", n * n)
+    assert n * n >= max(_distributions.SCALED_ENTRIES, _dense.FLOAT_CERTIFIED_ENTRIES)
     rng = np.random.default_rng(11)
-    n = 512
-    assert n * n >= max(SCALED_ENTRIES, FLOAT_CERTIFIED_ENTRIES)
     a = random_channel(rng, n, n)
     prior = rng.random(n) + 0.01
     prior /= prior.sum()

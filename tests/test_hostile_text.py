@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import signal
 import struct
 import subprocess
 import sys
@@ -499,8 +500,11 @@ def test_the_last_line_after_a_ctrl_c_escapes_the_folder(tmp_path):
                                 "relations": ["zheng2025.thm3"]}))
     out = tmp_path / f"sw{TITLE}"
     env = {**os.environ, "RELATIONS_CRASH_AT": "4", "RELATIONS_CRASH_SIGNAL": "INT"}
+    # SIGINT with its default action in the child (as in a terminal), also when this run ignores it: a shell's
+    # background job (``pytest ... &``) ignores SIGINT, and the tool then rightly leaves it ignored
     proc = subprocess.run(cli_command("sweep", str(spec), "--out", str(out), "--chunk-size", "1", "--workers", "0"),
-                          capture_output=True, text=True, timeout=300, cwd=ROOT, env=env)
+                          capture_output=True, text=True, timeout=300, cwd=ROOT, env=env,
+                          preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     assert proc.returncode == 130, proc.stderr
     _no_raw(proc)
     assert proc.stderr.startswith("relations: interrupted; ") and proc.stderr.count("\n") == 1, proc.stderr

@@ -17,7 +17,7 @@ from decimal import Decimal
 from fractions import Fraction as F
 
 import pytest
-from conftest import ROOT, cli_command, run_cli
+from conftest import ROOT, _shared, run_cli
 
 import relations
 import relations.mechanisms
@@ -47,17 +47,63 @@ def named_file(tmp_path, setting, **channel):
     return write(tmp_path, {"setting": setting, "prior": "uniform", "channel": channel})
 
 
-def run_measured(*args: str, timeout: float = 600) -> tuple[subprocess.CompletedProcess, float, int]:
-    """Run the command line in a child of a small wrapper that reports the child's peak memory (bytes)
-    and the wall time, so the peak is the command's own."""
-    wrapper = ("import resource, subprocess, sys, time, json; t = time.perf_counter(); "
-               "p = subprocess.run(sys.argv[1:], capture_output=True, text=True); "
-               "print(json.dumps([p.returncode, p.stdout, p.stderr[-4000:], time.perf_counter() - t, "
-               "resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss]))")
-    out = subprocess.run([sys.executable, "-c", wrapper, *cli_command(*args)], capture_output=True, text=True,
-                         timeout=timeout, cwd=ROOT)
-    code, stdout, stderr, seconds, kib = json.loads(out.stdout)
-    return subprocess.CompletedProcess(args, code, stdout, stderr), seconds, kib * 1024
+#: Run in a new process with the command lines given (JSON): it imports the command line and runs each warm-up
+#: command line in itself (the modules every case then needs, imported once, output discarded), then runs each
+#: measured command line by ``relations.cli.main`` in a forked child of itself, with the child's standard output
+#: and error in files, and prints ``[exit status, stdout, end of stderr, peak KiB]`` per measured command line.
+#: The peak is the child's own (``os.wait4``); like a new process's, it counts the interpreter and the imported
+#: modules, which the forked child shares with its parent.
+_MEASURE_EACH = """
+import contextlib, io, json, os, sys, tempfile, traceback
+from relations.cli import main
+
+warm, measured = json.loads(sys.argv[1])
+for args in warm:
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        try:
+            main(args)
+        except SystemExit:
+            pass
+found = []
+for args in measured:
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        pid = os.fork()
+        if pid == 0:
+            code = 1
+            try:
+                os.dup2(out.fileno(), 1)
+                os.dup2(err.fileno(), 2)
+                try:
+                    main(args)
+                    code = 0
+                except SystemExit as exc:
+                    code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+                sys.stdout.flush()
+                sys.stderr.flush()
+            except BaseException:
+                traceback.print_exc()
+            finally:
+                os._exit(code)
+        _, status, usage = os.wait4(pid, 0)
+        out.seek(0)
+        err.seek(0)
+        found.append([os.waitstatus_to_exitcode(status), out.read().decode(), err.read().decode()[-4000:],
+                      usage.ru_maxrss])
+print(json.dumps(found))
+"""
+
+
+def run_measured(warm: list[list[str]], measured: list[list[str]], timeout: float = 600,
+                 ) -> list[tuple[subprocess.CompletedProcess, int]]:
+    """Each command line of ``measured`` run in a forked child of one process that ran those of ``warm`` first
+    (:data:`_MEASURE_EACH`): its outcome and its peak memory (bytes)."""
+    out = subprocess.run([sys.executable, "-c", _MEASURE_EACH, json.dumps([warm, measured])], capture_output=True,
+                         text=True, timeout=timeout, cwd=ROOT)
+    assert out.returncode == 0, out.stderr[-4000:]
+    return [(subprocess.CompletedProcess(args, code, stdout, stderr), kib * 1024)
+            for args, (code, stdout, stderr, kib) in zip(measured, json.loads(out.stdout))]
 
 
 # --------------------------------------------------------------------------- 1. huge budgets of products
@@ -209,11 +255,29 @@ AT_THE_LIMITS = [
 ]
 
 
-@pytest.mark.parametrize("setting,channel,eps_d", AT_THE_LIMITS, ids=[
-    f"{c['mechanism']}-{c.get('k', c.get('n'))}-{c['ratio'][:6]}" for _, c, _e in AT_THE_LIMITS])
-def test_the_documented_maxima_work_in_little_memory(tmp_path, setting, channel, eps_d):
-    path = write(tmp_path, {"setting": setting, "prior": "uniform", "channel": channel})
-    proc, _, peak = run_measured("check", path, "--json")  # no bound on its seconds: they depend on the load
+_LIMIT_IDS = [f"{c['mechanism']}-{c.get('k', c.get('n'))}-{c['ratio'][:6]}" for _, c, _e in AT_THE_LIMITS]
+
+
+@pytest.fixture(scope="module")
+def at_the_limits(tmp_path_factory) -> dict[str, tuple[subprocess.CompletedProcess, int]]:
+    """``check FILE --json`` of each mechanism of :data:`AT_THE_LIMITS` (:func:`run_measured`: each in a child
+    of its own, after a small local and a small central one in their parent), by id: outcome and peak bytes.
+    Once per test run (``_shared``: the xdist workers that run some of the cases share it)."""
+    return _shared(tmp_path_factory, "documented-maxima", _at_the_limits)
+
+
+def _at_the_limits(folder) -> dict[str, tuple[subprocess.CompletedProcess, int]]:
+    warm = [["check", write(folder, {"setting": setting, "prior": "uniform", "channel": channel}, f"warm-{setting}.json"),
+             "--json"] for setting, channel in (("local", {"mechanism": "krr", "k": 3, "ratio": "2"}),
+                                                ("central", {"mechanism": "truncated_geometric", "n": 3, "ratio": "2"}))]
+    measured = [["check", write(folder, {"setting": setting, "prior": "uniform", "channel": channel}, f"{name}.json"),
+                 "--json"] for name, (setting, channel, _) in zip(_LIMIT_IDS, AT_THE_LIMITS)]
+    return dict(zip(_LIMIT_IDS, run_measured(warm, measured)))
+
+
+@pytest.mark.parametrize("setting,channel,eps_d", AT_THE_LIMITS, ids=_LIMIT_IDS)
+def test_the_documented_maxima_work_in_little_memory(at_the_limits, request, setting, channel, eps_d):
+    proc, peak = at_the_limits[request.node.callspec.id]  # no bound on its seconds: they depend on the load
     assert proc.returncode == 0, proc.stderr
     assert peak < 1 << 30, peak
     out = json.loads(proc.stdout)["measures"]

@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import json
 import math
-import subprocess
-import sys
 from fractions import Fraction
 
 import mpmath
@@ -260,24 +258,6 @@ def test_full_support_witness_has_large_finite_eps_d(setting):
 # --------------------------------------------------------------------------- verify's own evidence re-checks
 
 
-#: ``relations check --json`` of each file named, in one fresh process (one interpreter start for them all).
-_CHECK_EACH = """
-import contextlib, io, json, sys
-from relations.cli import main
-out = {}
-for path in sys.argv[1:]:
-    text = io.StringIO()
-    with contextlib.redirect_stdout(text):
-        try:
-            main(["check", path, "--json"])
-            code = 0
-        except SystemExit as exc:
-            code = int(exc.code or 0)
-    out[path] = [code, text.getvalue()]
-print(json.dumps(out))
-"""
-
-
 @pytest.fixture(scope="module")
 def decided(verify_quick) -> dict[str, dict]:
     """The verdicts of the session's ``verify --quick --json`` of the catalogue (tests/conftest.py), by id."""
@@ -288,15 +268,13 @@ def decided(verify_quick) -> dict[str, dict]:
 
 @pytest.fixture(scope="module")
 def rechecked(verify_quick) -> dict[str, tuple[int, str]]:
-    """Every witness file of that run re-checked by ``relations check --json`` in a new process, by relation id."""
+    """Every witness file of that run re-checked by ``relations check FILE --json`` (in this process: the
+    command reads the file, and nothing of the run that wrote it), by relation id: exit status and output."""
     _, data, folder = verify_quick
     files = {r["id"]: str(folder / r["witness_file"]) for r in data["relations"] if r["witness_file"]}
     assert files
-    out = subprocess.run([sys.executable, "-c", _CHECK_EACH, *files.values()], capture_output=True, text=True,
-                         timeout=600)
-    assert out.returncode == 0, out.stderr
-    found = json.loads(out.stdout)
-    return {rid: tuple(found[path]) for rid, path in files.items()}
+    found = {rid: run_cli("check", path, "--json") for rid, path in files.items()}
+    return {rid: (out.returncode, out.stdout if out.returncode in (0, 1) else out.stderr) for rid, out in found.items()}
 
 
 @pytest.mark.parametrize("relation", CATALOGUE, ids=lambda r: r.id)
@@ -363,11 +341,12 @@ def _shape(text: str) -> smt.Shape:
 
 
 def test_verify_cli_is_deterministic_and_writes_evidence(tmp_path):
-    args = [sys.executable, "-m", "relations.cli", "verify", "--quick", "--json", "--only", "zheng2025.thm4",
-            "--only", "zheng2025.thm12", "--out"]
+    """Two runs, the first in this process and the second in a new one (another interpreter, another hash
+    seed, no state of this process), give the same JSON and byte-identical folders."""
+    args = ["verify", "--quick", "--json", "--only", "zheng2025.thm4", "--only", "zheng2025.thm12", "--out"]
     runs = []
     for i in range(2):
-        out = subprocess.run(args + [str(tmp_path / f"run{i}")], capture_output=True, text=True)
+        out = run_cli(*args, str(tmp_path / f"run{i}"), process=i == 1)
         assert out.returncode == 0, out.stderr
         data = json.loads(out.stdout)
         assert data.pop("out") == str(tmp_path / f"run{i}")
@@ -390,15 +369,13 @@ def test_verify_cli_is_deterministic_and_writes_evidence(tmp_path):
     (tmp_path / "run0").rename(moved)
     verdicts = json.loads((moved / "verdicts.json").read_text())
     witness = next(v["witness_file"] for v in verdicts if v["id"] == "zheng2025.thm4")
-    out = subprocess.run([sys.executable, "-m", "relations.cli", "check", str(moved / witness), "--json"],
-                         capture_output=True, text=True)
+    out = run_cli("check", str(moved / witness), "--json")
     assert out.returncode == 0, out.stderr
     assert any(o["id"] == "zheng2025.thm4" and o["status"] == "fails" for o in json.loads(out.stdout)["relations"])
 
 
 def test_verify_cli_rejects_unknown_id():
-    out = subprocess.run([sys.executable, "-m", "relations.cli", "verify", "--only", "nope"],
-                         capture_output=True, text=True)
+    out = run_cli("verify", "--only", "nope")
     assert out.returncode == 2 and out.stderr.count("\n") == 1 and "Traceback" not in out.stderr
 
 

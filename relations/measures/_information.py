@@ -39,7 +39,7 @@ from relations.numbers._enclosure import (
     rational,
     working_precision,
 )
-from relations.numbers._kernels import compiled
+from relations.numbers._kernels import compiled, read_only
 
 __all__ = ["MAX_THREADS", "mutual_information", "independent", "MAX_TIE_DENOMINATOR", "MAX_TIE_BITS", "compare_with_log", "log_sum_sign", "mutual_information_float"]
 
@@ -346,7 +346,7 @@ def mutual_information_float(prior: np.ndarray, q: np.ndarray) -> float:
     def fused(span: tuple[int, int]) -> tuple[float, np.ndarray]:
         py = np.zeros(m)
         assert kernels is not None  # chosen above
-        return kernels.xlogx_rows(q[span[0]:span[1]], prior[span[0]:span[1]], py), py
+        return kernels.xlogx_rows(read_only(q[span[0]:span[1]]), read_only(prior[span[0]:span[1]]), py), py
 
     def work(span: tuple[int, int]) -> tuple[float, np.ndarray]:
         block = q[span[0]:span[1]]

@@ -27,7 +27,7 @@ import numpy as np
 
 from relations.measures._results import Budget, Witness
 from relations.model._neighbours import InputSpace, LocalInputs
-from relations.numbers._kernels import compiled
+from relations.numbers._kernels import compiled, read_only
 from relations.numbers._logs import LogRatio
 
 __all__ = ["WINDOW", "TIES", "TABLE", "distinct_codes", "extremes", "EntryFn", "RanksFn", "ranked", "max_log_ratio", "scan_float"]
@@ -373,8 +373,8 @@ def _local_extrema(a, m: int) -> tuple[np.ndarray, np.ndarray] | None:
     kernels = compiled(q.size, saving=1.0) if q.dtype == np.float64 and q.flags.c_contiguous else None
     if kernels is not None:
         mx, mn = np.empty(m), np.empty(m)
-        kernels.column_extrema(q, np.empty(0) if p is None else np.ascontiguousarray(p, dtype=np.float64).ravel(),
-                               mx, mn)
+        kernels.column_extrema(read_only(q), read_only(np.empty(0) if p is None
+                                                      else np.ascontiguousarray(p, dtype=np.float64).ravel()), mx, mn)
         return mx, mn
     if p is None:
         return q.max(axis=0), q.min(axis=0)

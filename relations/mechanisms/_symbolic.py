@@ -84,14 +84,16 @@ def _ratio_logs(num, den, pairs, outputs):
     import sympy
 
     out: dict = {}  # (a, b) -> ln(a/b): the same pair of entries recurs (k-RR has two distinct entries)
+    # each entry formed and compared with 0 once, not once per pair it is in (k-RR at k = 64: 4096 times, not 2^18)
+    nums = {x: [(a, a == 0) for a in (num(x, y) for y in outputs)] for x in dict.fromkeys(x for x, _ in pairs)}
+    dens = {xp: [(b, b == 0) for b in (den(xp, y) for y in outputs)] for xp in dict.fromkeys(xp for _, xp in pairs)}
     for x, xp in pairs:
-        for y in outputs:
-            a, b = num(x, y), den(xp, y)
-            if a == 0 and b == 0:
+        for (a, a_zero), (b, b_zero) in zip(nums[x], dens[xp]):
+            if a_zero and b_zero:
                 continue
-            if b == 0:
+            if b_zero:
                 return [sympy.oo]
-            if a == 0:
+            if a_zero:
                 continue  # -oo never attains a max
             if (a, b) not in out:
                 out[(a, b)] = _log(a / b)

@@ -23,7 +23,7 @@ import numpy as np
 
 from relations.errors import InputError
 from relations.numbers._floatlog import UNIT
-from relations.numbers._kernels import compiled
+from relations.numbers._kernels import compiled, read_only
 
 __all__ = ["SCALED_ENTRIES", "ScaledRows", "exact_row_sums", "scaled_float_rows", "checked_scaled_rows"]
 
@@ -239,7 +239,7 @@ def _compiled_row_sums(kernels, a: np.ndarray) -> tuple[list[int], int, bool]:
     for start in range(0, a.shape[0], rows):
         block = a[start:start + rows]
         digits = np.zeros((block.shape[0], 272), dtype=np.uint8)
-        got, worse = kernels.row_sum_bits(block, digits)
+        got, worse = kernels.row_sum_bits(read_only(block), digits)
         least, bad = min(least, int(got)), bad or bool(worse)
         out += [int.from_bytes(d, "little") for d in map(bytes, digits)]
     return out, least, bad

@@ -305,7 +305,6 @@ def blahut_arimoto(p: np.ndarray, loss: np.ndarray, s: float, iters: int = 2000,
     for _ in range(iters):
         w = a * q  # k x m
         cx = w.sum(axis=1)
-        channel = w / cx[:, None]
         c = (p / cx) @ a  # m
         q_new = q * c
         q_new /= q_new.sum()
