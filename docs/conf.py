@@ -69,3 +69,41 @@ nb_execution_show_tb = True
 nb_merge_streams = True
 
 nitpicky = False
+
+
+def _numpydoc_template_once() -> None:
+    """numpydoc compiles its docstring template (Jinja) anew for every docstring and every signature, a tenth of
+    the build's CPU: give it (through the module global its ``setup(app, get_doc_object_=...)`` sets) a
+    ``get_doc_object`` that compiles it once per builder and hands the compiled template to each docstring, which
+    renders the same text."""
+    import numpydoc.numpydoc as numpydoc_ext
+    from numpydoc import docscrape, docscrape_sphinx
+
+    compile_template = docscrape_sphinx.get_doc_object  # numpydoc's: compiles the template, then parses
+    templates: dict[int, object] = {}
+
+    def get_doc_object(obj, what=None, doc=None, config=None, builder=None):
+        config = {} if config is None else config
+        if id(builder) not in templates:
+            parsed = compile_template(obj, what, doc, config, builder)  # leaves the template in config["template"]
+            templates[id(builder)] = config["template"]
+            return parsed
+        config["template"] = templates[id(builder)]
+        return docscrape.get_doc_object(obj, what=what, doc=doc, config=config,
+                                        class_doc=docscrape_sphinx.SphinxClassDoc,
+                                        func_doc=docscrape_sphinx.SphinxFunctionDoc,
+                                        obj_doc=docscrape_sphinx.SphinxObjDoc)
+
+    numpydoc_ext.get_doc_object = get_doc_object
+
+
+def _search_index(app) -> None:
+    """``-D relations_search_index=0`` builds no search page and index (the default test build checks the pages)."""
+    if not app.config.relations_search_index and hasattr(app.builder, "search"):
+        app.builder.search = False
+
+
+def setup(app) -> None:
+    _numpydoc_template_once()
+    app.add_config_value("relations_search_index", True, "html", types=frozenset({bool}))
+    app.connect("builder-inited", _search_index)

@@ -68,11 +68,13 @@ def test_the_documentation_site_builds_without_warnings(tmp_path, execute):
     """The whole site: guides, the notebooks executed by myst-nb, the API reference, the benchmarks.
 
     The default run builds it with the notebooks unexecuted (tests/test_notebooks.py runs each of them
-    top to bottom); the slow tier builds it as published, the notebooks executed by myst-nb."""
+    top to bottom) and without the search page and index (``-D relations_search_index=0``, docs/conf.py: about
+    5 % of the build's CPU, and nothing here reads them); the slow tier builds it as published, the notebooks
+    executed by myst-nb, the search index included."""
     pytest.importorskip("sphinx", reason="sphinx is not installed (pip install -e '.[test]' or '.[docs]')")
     pytest.importorskip("myst_nb", reason="myst-nb is not installed (pip install -e '.[test]' or '.[docs]')")
     out = tmp_path / "html"
-    mode = [] if execute else ["-D", "nb_execution_mode=off"]
+    mode = [] if execute else ["-D", "nb_execution_mode=off", "-D", "relations_search_index=0"]
     run = subprocess.run([sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html", *mode, str(DOCS),
                           str(out)], capture_output=True, text=True, timeout=900, cwd=ROOT)
     assert run.returncode == 0, (run.stdout + run.stderr)[-6000:]
@@ -92,6 +94,7 @@ def test_the_documentation_site_builds_without_warnings(tmp_path, execute):
     index = (out / "index.html").read_text(encoding="utf-8")  # math by the bundled KaTeX: the site reads offline
     assert "render-math.js" in index and "cdn" not in index.lower()
     assert (out / "_static" / "katex" / "katex.min.js").is_file()
+    assert (out / "searchindex.js").is_file() == (out / "search.html").is_file() == execute
     benchmarks = (out / "benchmarks.html").read_text(encoding="utf-8")
     assert re.search(r"20\d\d-\d\d-\d\d", benchmarks)  # dated tables
     guide = (out / "semantics.html").read_text(encoding="utf-8")

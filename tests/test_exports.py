@@ -249,22 +249,26 @@ def test_check_latex_tables_only_and_applicable_only():
                                   "golden/mechanisms/graph_1.json"])
 def test_latex_fits_a_one_column_article(tmp_path, name):
     """check (all tables) and measure --notion all, compiled twice by pdflatex in a plain one-column article:
-    no error and no overfull box in the log (long exact forms go to comments, long labels are elided)."""
+    no error and no overfull box in the log (long exact forms go to comments, long labels are elided).
+
+    Both commands' tables are set in one article, each from a page of its own (the log names the file of each
+    overfull box), which halves the pdflatex runs."""
     path = str(EXAMPLES / name) if "/" not in name else str(ROOT / "tests" / name)
     for kind, args in (("check", ["check", path, "--claim", "rho <= 1/10", "--format", "latex"]),
                        ("measure", ["measure", path, "--notion", "all", "--format", "latex"])):
         out = run_cli(*args)
         assert out.returncode in (0, 1), out.stderr
         (tmp_path / f"{kind}.tex").write_text(out.stdout, encoding="utf-8")
-        (tmp_path / f"doc_{kind}.tex").write_text(
-            "\\documentclass{article}\n\\usepackage{booktabs,longtable,amsmath,array}\n\\begin{document}\n"
-            f"\\input{{{kind}}}\n\\end{{document}}\n", encoding="utf-8")
-        for _ in range(2):  # longtable settles its column widths on the second run
-            proc = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", f"doc_{kind}.tex"],
-                                  cwd=tmp_path, capture_output=True, text=True, timeout=300)
-            assert proc.returncode == 0, proc.stdout[-2000:]
-        log = (tmp_path / f"doc_{kind}.log").read_text(errors="replace")
-        assert "Overfull" not in log, [line for line in log.splitlines() if "Overfull" in line]
+    (tmp_path / "doc.tex").write_text(
+        "\\documentclass{article}\n\\usepackage{booktabs,longtable,amsmath,array}\n\\begin{document}\n"
+        "\\input{check}\n\\clearpage\n\\input{measure}\n\\end{document}\n", encoding="utf-8")
+    for _ in range(2):  # longtable settles its column widths on the second run
+        proc = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "doc.tex"],
+                              cwd=tmp_path, capture_output=True, text=True, timeout=300)
+        assert proc.returncode == 0, proc.stdout[-2000:]
+    log = (tmp_path / "doc.log").read_text(errors="replace")
+    assert "(./check.tex" in log and "(./measure.tex" in log
+    assert "Overfull" not in log, [line for line in log.splitlines() if "Overfull" in line]
 
 
 def test_symbolic_latex_uses_ln_and_compiles(tmp_path):

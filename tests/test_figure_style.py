@@ -51,8 +51,9 @@ def colour(c) -> str:
     return "grey" if hexed == "#808080" else hexed
 
 
-#: Rendered to PNG, PDF and SVG in the default suite (every figure in the slow one).
-RENDERED = ("relation_diagram", "prior_skew")
+#: Rendered to PNG, PDF and SVG in the default suite (every figure in the slow one); the relation diagram's three
+#: files are checked by :func:`check_bytes` in tests/test_figures.py, as ``relations figures`` writes them.
+RENDERED = ("prior_skew",)
 
 
 @pytest.fixture(scope="module")
@@ -87,9 +88,14 @@ def drawn(figure):
 
 
 def check_files(fig) -> None:
+    check_bytes({fmt: style.render(fig, fmt) for fmt in style.FORMATS})
+
+
+def check_bytes(files: dict[str, bytes]) -> None:
+    """``files`` (format: bytes) are a valid PNG at 300 dpi at least 3 inches on a side, PDF and SVG, undated."""
     from PIL import Image
 
-    files = {fmt: style.render(fig, fmt) for fmt in style.FORMATS}
+    assert sorted(files) == sorted(style.FORMATS)
     png = files["png"]
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
     with Image.open(io.BytesIO(png)) as img:
@@ -232,30 +238,54 @@ def _texts_inside(fig) -> list[str]:
 
 
 # the default run: the narrowest width with the titles, and the text width (two panels side by side) without them
-# (as a paper sets it, under a caption; the figure test_no_title_removes_every_title reads), each figure drawn and
-# rendered at 300 dpi; the slow tier: the column width and 4.2 inches, between them, and the text width, with the
-# titles (a title inside the figure is checked in the default run at the narrowest width, where it is hardest)
-@pytest.mark.parametrize("inches,title", [
-    (style.MIN_WIDTH, True), pytest.param(style.WIDTHS["column"], True, marks=pytest.mark.slow),
-    pytest.param(4.2, True, marks=pytest.mark.slow), (style.WIDTHS["text"], False),
-    pytest.param(style.WIDTHS["text"], True, marks=pytest.mark.slow)])
-@pytest.mark.parametrize("name", list(figures.FIGURES))
-def test_width_sets_the_saved_width_in_inches_and_nothing_is_cut(figure, name, inches, title):
-    """At ``width=W`` the PNG is W * 300 pixels wide (not cropped), its height follows the width, and every
-    text lies inside the figure."""
-    from PIL import Image
+# (as a paper sets it, under a caption; the figure test_no_title_removes_every_title reads), each figure drawn, and
+# rendered at 300 dpi for the pairs of _PNG_DEFAULT; the slow tier: the column width and 4.2 inches, between them,
+# and the text width, with the titles (a title inside the figure is checked in the default run at the narrowest
+# width, where it is hardest), each rendered, and test_every_png_is_as_wide_as_asked renders the other default pairs
+WIDTH_CASES = [(style.MIN_WIDTH, True), pytest.param(style.WIDTHS["column"], True, marks=pytest.mark.slow),
+               pytest.param(4.2, True, marks=pytest.mark.slow), (style.WIDTHS["text"], False),
+               pytest.param(style.WIDTHS["text"], True, marks=pytest.mark.slow)]
+#: The default run's (figure, width) pairs whose PNG test_width_sets_... renders, one at each default width: a PNG
+#: saved at a width (``render(..., tight=False)``) is never cropped whatever the figure, and rendering at 300 dpi
+#: was a third of the test's CPU; the slow tier renders every figure at every width.
+_PNG_DEFAULT = {("prior_skew", style.MIN_WIDTH), ("symmetric_channel", style.WIDTHS["text"])}
 
+
+@pytest.mark.parametrize("inches,title", WIDTH_CASES)
+@pytest.mark.parametrize("name", list(figures.FIGURES))
+def test_width_sets_the_saved_width_in_inches_and_nothing_is_cut(request, figure, name, inches, title):
+    """At ``width=W`` the figure is W inches wide, its height follows the width, every text lies inside the figure,
+    and its PNG is W * 300 pixels wide and its height * 300 high (not cropped: :func:`_check_png`)."""
     style.setup(font="sans")
     fig = figure(name, inches, title=title)
     assert fig.get_figwidth() == pytest.approx(inches)
     assert not _texts_inside(fig), name
-    with Image.open(io.BytesIO(style.render(fig, "png", tight=False))) as img:
-        assert abs(img.size[0] - inches * style.DPI) <= 1
-        height = img.size[1] / style.DPI
+    height = fig.get_figheight()
     # a plotting area of about 0.62 of a panel's width (0.33 for four stacked panels) plus the labels: never
     # flatter than 0.45 of a panel's width (two panels side by side from 5 inches) nor taller than a page
     across = 2 if name in ("symmetric_channel", "conversion_frontiers") and inches >= 5 or inches >= 6 else 1
     assert 0.45 * inches / across < height < 11.0, (name, height)
+    if (name, inches) in _PNG_DEFAULT or request.node.get_closest_marker("slow"):
+        _check_png(fig, inches)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("inches,title", [(style.MIN_WIDTH, True), (style.WIDTHS["text"], False)])
+@pytest.mark.parametrize("name", list(figures.FIGURES))
+def test_every_png_is_as_wide_as_asked(figure, name, inches, title):
+    """The PNG of every figure at the default run's widths (test_width_sets_... renders those of _PNG_DEFAULT)."""
+    style.setup(font="sans")
+    _check_png(figure(name, inches, title=title), inches)
+
+
+def _check_png(fig, inches: float) -> None:
+    """``fig`` saved as PNG at its width (:func:`render` with ``tight=False``) is ``inches * 300`` pixels wide and
+    its height * 300 high: not cropped."""
+    from PIL import Image
+
+    with Image.open(io.BytesIO(style.render(fig, "png", tight=False))) as img:
+        assert abs(img.size[0] - inches * style.DPI) <= 1
+        assert abs(img.size[1] - fig.get_figheight() * style.DPI) <= 1, (img.size, fig.get_figheight())
 
 
 def test_heights_follow_the_width(figure):

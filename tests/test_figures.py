@@ -9,6 +9,7 @@ from fractions import Fraction
 import mpmath
 import pytest
 from conftest import run_cli
+from test_figure_style import check_bytes
 
 from relations import figures
 
@@ -163,6 +164,8 @@ def test_figures_command_writes_png_pdf_svg_deterministically(tmp_path):
             assert first == (outs[1] / f"{name}.{fmt}").read_bytes(), (name, fmt)
         assert (outs[0] / f"{name}.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
         assert (outs[0] / f"{name}.pdf").read_bytes()[:5] == b"%PDF-"
+        # valid and undated (tests/test_figure_style.py checks the other figures' renders the same way)
+        check_bytes({fmt: (outs[0] / f"{name}.{fmt}").read_bytes() for fmt in ("png", "pdf", "svg")})
     res = _figures_cli(tmp_path / "c", "--only", "prior_skew", "--format", "SVG")
     assert res.returncode == 0 and sorted(p.name for p in (tmp_path / "c").iterdir() if not p.name.startswith(".")) == [
         "prior_skew.json", "prior_skew.svg"]

@@ -170,7 +170,7 @@ def draw_conversion_frontiers(data: dict[str, Any], *, width: float | None = Non
     if width is not None:  # every panel ASPECT * its width tall (the legends' heights differ: fit the tallest row)
         target = min(MAX_AXES_HEIGHT, (0.33 if stacked else ASPECT) * width / (1 if stacked else 2))
         for _ in range(3):
-            fig.canvas.draw()
+            fig.draw_without_rendering()
             have = min(a.get_position().height for a in axes.flat) * fig.get_figheight()
             if abs(have - target) < 0.01:
                 break

@@ -93,14 +93,15 @@ def fit_height(fig, width: float | None) -> None:
     """At a given ``width``, set the figure's height so that its first axes are ``ASPECT * width`` tall
     (per column of panels, at most :data:`MAX_AXES_HEIGHT`) with every label, legend and title inside.
 
-    The constrained layout places the decorations; two rounds of measuring and resizing settle it.
+    The constrained layout places the decorations; two rounds of measuring and resizing settle it (each lays the
+    figure out and measures its texts without rasterizing it: ``Figure.draw_without_rendering``).
     """
     if width is None:
         return
     ax = fig.axes[0]
     target = min(MAX_AXES_HEIGHT, ASPECT * width / max(1, _columns(ax)))
     for _ in range(3):
-        fig.canvas.draw()
+        fig.draw_without_rendering()
         have = ax.get_position().height * fig.get_figheight()
         if abs(have - target) < 0.01:
             break
@@ -218,7 +219,7 @@ def draw_symmetric_channel(data: dict[str, Any], *, width: float | None = None, 
     if width is not None:
         target = min(MAX_AXES_HEIGHT, ASPECT * width / (1 if stacked else 2))
         for _ in range(3):
-            fig.canvas.draw()
+            fig.draw_without_rendering()
             have = a1.get_position().height * fig.get_figheight()
             if abs(have - target) < 0.01:
                 break
