@@ -74,14 +74,15 @@ def test_pure_ldp_unary_encoding(name, eps):
 
 #: One worker per case, importing its library (pure-ldp and diffprivlib import scikit-learn: 2-3 s of CPU each).  The
 #: default run keeps one case of each client class; the slow tier adds the other settings of the same class: BLH
-#: beside OLH (LHClient / LH_Client with use_olh / optimal, over the same 16 hash seeds) and multi-freq-ldpy's SUE
-#: beside its OUE (UE_Client, optimal=False).
+#: beside OLH (LHClient / LH_Client with use_olh / optimal, over the same 16 hash seeds), multi-freq-ldpy's SUE
+#: beside its OUE (UE_Client, optimal=False), and its SS at k = 4 (a subset of one item: consistent), whose client
+#: the default run audits at k = 8 (test_multi_freq_ldpy_ss_puts_the_true_value_first).
 @pytest.mark.parametrize("name", ["pure-ldp.de", "pure-ldp.olh", pytest.param("pure-ldp.blh", marks=_SLOW),
                                   pytest.param("pure-ldp.hm", marks=_SLOW),
                                   "multi-freq-ldpy.olh", pytest.param("multi-freq-ldpy.blh", marks=_SLOW),
                                   "multi-freq-ldpy.grr", "multi-freq-ldpy.oue",
                                   pytest.param("multi-freq-ldpy.sue", marks=_SLOW),
-                                  "multi-freq-ldpy.ss", "multi-freq-ldpy.adp",
+                                  pytest.param("multi-freq-ldpy.ss", marks=_SLOW), "multi-freq-ldpy.adp",
                                   "diffprivlib.binary", "diffprivlib.exponential_categorical"])
 def test_correct_library_mechanisms_are_consistent_white_box(name):
     _needs(ADAPTERS[name].library.replace("-", "_"))
