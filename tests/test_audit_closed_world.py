@@ -139,8 +139,8 @@ def test_modulo_bias_on_os_entropy_is_violated_exactly():
 
     truth, next_one, last = Fraction(171, 256), Fraction(43, 256), Fraction(42, 256)
     assert truth + next_one + last == 1
-    rows = enumerate_channel(krr, [0, 1, 2], pass_rng=False).rows
-    keys = enumerate_channel(krr, [0, 1, 2], pass_rng=False).outputs
+    channel = enumerate_channel(krr, [0, 1, 2], pass_rng=False)
+    rows, keys = channel.rows, channel.outputs
     for x, row in enumerate(rows):
         by_output = dict(zip(keys, row))
         assert by_output == {x: truth, (x + 1) % 3: next_one, (x + 2) % 3: last}

@@ -10,6 +10,7 @@ other library versions to audit those through ``--python``.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import math
 import os
@@ -48,13 +49,21 @@ def _ue_truth(eps: float, oue: bool, buggy: bool) -> float:
 _SLOW = pytest.mark.slow
 
 
+def _needs(module: str) -> None:
+    """Skip unless ``module`` is installed, without importing it here: the audits import the libraries in their
+    workers, and this process need not (diffprivlib and its scikit-learn cost 1-2 s of CPU, and every object they
+    leave here is one more that each later audit in this process looks through for generators)."""
+    if importlib.util.find_spec(module) is None:
+        pytest.skip(f"{module} is not installed")
+
+
 #: Each case starts a worker importing pure-ldp (and scikit-learn with it: about 3 s of CPU); the default run keeps
 #: OUE at eps = 1, the slow tier the other budgets and SUE (the same UEClient, use_oue=False: only p and q differ).
 @pytest.mark.parametrize(("name", "eps"), [
     *[pytest.param("pure-ldp.oue", eps, marks=() if eps == 1.0 else _SLOW) for eps in (0.5, 1.0, 2.0)],
     *[pytest.param("pure-ldp.sue", eps, marks=_SLOW) for eps in (0.5, 1.0, 2.0)]])
 def test_pure_ldp_unary_encoding(name, eps):
-    pytest.importorskip("pure_ldp")
+    _needs("pure_ldp")
     buggy = _release("pure-ldp") < (1, 2, 0)
     report = audit_target(name, eps=eps, k=3, **LIMITS)
     truth = _ue_truth(eps, name.endswith("oue"), buggy)
@@ -65,17 +74,18 @@ def test_pure_ldp_unary_encoding(name, eps):
 
 #: One worker per case, importing its library (pure-ldp and diffprivlib import scikit-learn: 2-3 s of CPU each).  The
 #: default run keeps one case of each client class; the slow tier adds the other settings of the same class: BLH
-#: beside OLH (LHClient / LH_Client with use_olh / optimal, over the same 16 hash seeds) and multi-freq-ldpy's SUE
-#: beside its OUE (UE_Client, optimal=False).
+#: beside OLH (LHClient / LH_Client with use_olh / optimal, over the same 16 hash seeds), multi-freq-ldpy's SUE
+#: beside its OUE (UE_Client, optimal=False), and its SS at k = 4 (a subset of one item: consistent), whose client
+#: the default run audits at k = 8 (test_multi_freq_ldpy_ss_puts_the_true_value_first).
 @pytest.mark.parametrize("name", ["pure-ldp.de", "pure-ldp.olh", pytest.param("pure-ldp.blh", marks=_SLOW),
                                   pytest.param("pure-ldp.hm", marks=_SLOW),
                                   "multi-freq-ldpy.olh", pytest.param("multi-freq-ldpy.blh", marks=_SLOW),
                                   "multi-freq-ldpy.grr", "multi-freq-ldpy.oue",
                                   pytest.param("multi-freq-ldpy.sue", marks=_SLOW),
-                                  "multi-freq-ldpy.ss", "multi-freq-ldpy.adp",
+                                  pytest.param("multi-freq-ldpy.ss", marks=_SLOW), "multi-freq-ldpy.adp",
                                   "diffprivlib.binary", "diffprivlib.exponential_categorical"])
 def test_correct_library_mechanisms_are_consistent_white_box(name):
-    pytest.importorskip(ADAPTERS[name].library.replace("-", "_"))
+    _needs(ADAPTERS[name].library.replace("-", "_"))
     eps = 1.0
     report = audit_target(name, eps=eps, k=4, **LIMITS)
     hashing = name.endswith("lh")  # exact given each of 16 hash seeds (the seed is part of the report)
@@ -97,7 +107,7 @@ def test_correct_library_mechanisms_are_consistent_white_box(name):
                                                pytest.param("diffprivlib.geometric_truncated", 20_000, marks=_SLOW),
                                                ("diffprivlib.geometric_truncated", 1_000)])
 def test_black_box_libraries(name, samples):
-    pytest.importorskip(ADAPTERS[name].library)
+    _needs(ADAPTERS[name].library)
     report = audit_target(name, eps=1.0, k=3, samples=samples, seed=1, **LIMITS)
     assert report.route == "black-box" and report.verdict == "consistent", report.summary()
     assert 0 < report.sampled.eps_d_lower <= report.claimed + 1e-9
@@ -130,7 +140,7 @@ def test_multi_freq_ldpy_ss_puts_the_true_value_first(k, eps):
     """SS_Client returns the true value first whenever it is sampled, so an ordered report (x, a, ...) is
     impossible for the input a: eps_d = inf as returned, wherever the subset holds more than one item
     (sub_k = rint(k / (e^eps + 1)) >= 2 here; at k = 4, eps = 1 it holds one item and cannot leak)."""
-    pytest.importorskip("multi_freq_ldpy")
+    _needs("multi_freq_ldpy")
     assert round(k / (math.exp(eps) + 1)) >= 2
     report = audit_target("multi-freq-ldpy.ss", eps=eps, k=k, **LIMITS)
     assert report.route == "white-box" and report.verdict == "violated"

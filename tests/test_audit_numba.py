@@ -10,6 +10,7 @@ the library's adapter are audited alike.
 
 from __future__ import annotations
 
+import importlib.util
 import subprocess
 import sys
 import textwrap
@@ -18,6 +19,12 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+def _needs(module: str) -> None:
+    """Skip unless ``module`` is installed, without importing it in this process (the code runs in a child)."""
+    if importlib.util.find_spec(module) is None:
+        pytest.skip(f"{module} is not installed")
 
 
 def _run(code: str) -> subprocess.CompletedProcess:
@@ -30,7 +37,7 @@ def test_native_numba_draws_do_not_abort_the_white_box_route():
     """A cfunc called through ctypes bypasses the dispatcher: its draws come from numba's generator, invisible
     to the closed world.  Before the fix the first draw asked the blocked ``os.urandom`` for a seed and the
     process aborted; now the replays see the hidden randomness and say so."""
-    pytest.importorskip("numba")
+    _needs("numba")
     out = _run("""
         import numba, numpy as np
         from relations.audit._enumerate import HiddenRandomness
@@ -51,7 +58,7 @@ def test_native_numba_draws_do_not_abort_the_white_box_route():
 
 def test_a_compiled_function_runs_as_its_source_and_is_enumerated():
     """A user's @njit randomized response (3/4 truth, by hand): enumerated exactly through its Python source."""
-    pytest.importorskip("numba")
+    _needs("numba")
     out = _run("""
         import numba, numpy as np
         from relations.audit._exact import enumerate_channel
@@ -75,7 +82,7 @@ def test_a_user_file_importing_multi_freq_ldpy_is_audited_as_its_adapter(tmp_pat
     """``relations audit FILE.py:grr`` on a file calling multi-freq-ldpy's GRR_Client gives the verdict and the
     eps_d of ``relations audit multi-freq-ldpy.grr``; GRR at eps = 1 on k = 4 keeps the truth with probability
     e / (e + 3), so eps_d = ln(e) = 1 (by hand) and the claim eps_d <= 1 holds."""
-    pytest.importorskip("multi_freq_ldpy")
+    _needs("multi_freq_ldpy")
     import json
     import math
 
@@ -104,7 +111,7 @@ def test_a_user_file_importing_multi_freq_ldpy_is_audited_as_its_adapter(tmp_pat
 def test_compiled_draws_of_a_user_file_are_sampled_reproducibly():
     """Sampling runs the compiled code: numba's own generator is seeded per chunk, as for the adapters, so two
     runs with the same seed give the same counts (unseeded, numba seeds itself from os.urandom)."""
-    pytest.importorskip("numba")
+    _needs("numba")
     out = _run("""
         import numba, numpy as np
         from relations.audit._worker import Target, sample_counts
