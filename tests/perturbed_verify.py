@@ -186,16 +186,27 @@ def same_verdicts(*directories: str) -> list[str]:
     return [f"{i}: " + " / ".join(str(r.get(i)) for r in runs) for i in ids if len({r.get(i) for r in runs}) > 1]
 
 
-def own_cache() -> None:
+def own_cache(*, draws: bool = False) -> None:
     """Give this perturbed run an empty cache folder of its own, removed at exit: it computes every result the
     tool keeps between runs (relations.search._screening.stored_result: z3's answers, sympy's checks, the first
-    refuting draws, the frontier's points) on its own float path, instead of reading an unperturbed run's."""
+    refuting draws, the frontier's points) on its own float path, instead of reading an unperturbed run's.
+
+    With ``draws`` (the summation-order modes, which change only :func:`~relations.measures._batch.dense_values`),
+    the mechanisms hypothesis draws for the screening (``draws/`` of the cache folder the run would have used,
+    :func:`relations.search._screening.generated`: exact mechanisms, no float computed, checked by the tool
+    before use) are copied into it, when there: drawing them again is 40 % of a run of a few relations.  The
+    ulp modes draw them afresh (their floats are moved everywhere, hypothesis's strategies included)."""
     import atexit
     import shutil
     import tempfile
 
+    from relations._cache import cache_dir
+
+    stored = os.path.join(cache_dir(), "draws")
     folder = tempfile.mkdtemp(prefix="relations-perturbed-cache-")
     atexit.register(shutil.rmtree, folder, True)
+    if draws and os.path.isdir(stored):
+        shutil.copytree(stored, os.path.join(folder, "draws"))
     os.environ["RELATIONS_CACHE_DIR"] = folder
 
 
@@ -218,7 +229,7 @@ if __name__ == "__main__":
 
             main(sys.argv[2:])
     else:
-        own_cache()
+        own_cache(draws=True)
         perturb(sys.argv[1])
         from relations.cli import main
 
