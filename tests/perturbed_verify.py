@@ -133,24 +133,10 @@ def perturb_floats(mode: str) -> None:
             for attr, new in (("display_float", display), ("nearest_double", nearest), ("log_of", logs_of)):
                 if getattr(module, attr, None) is getattr(enclosure if attr != "log_of" else logs, attr):
                     setattr(module, attr, new)
-            # modules imported later read the patched helpers from here
+    # modules imported later (the run imports what it uses, after this) read the patched helpers from here, so
+    # their import-time conversions move too (importing every module first, as this did, left those unmoved and
+    # cost 0.5 s of CPU a run)
     enclosure.display_float, enclosure.nearest_double, logs.log_of = display, nearest, logs_of
-
-
-def _import_all() -> None:
-    """Import every module of ``relations`` first, so that :func:`perturb_floats` patches every name."""
-    import importlib
-    import pkgutil
-
-    import relations
-
-    for info in pkgutil.walk_packages(relations.__path__, "relations."):
-        if info.name.endswith("__main__") or ".demo" in info.name:
-            continue
-        try:
-            importlib.import_module(info.name)
-        except ImportError:  # an optional extra that is not installed
-            pass
 
 
 def verdicts(cases: list[dict[str, Any]]) -> list[Any]:
@@ -200,16 +186,27 @@ def same_verdicts(*directories: str) -> list[str]:
     return [f"{i}: " + " / ".join(str(r.get(i)) for r in runs) for i in ids if len({r.get(i) for r in runs}) > 1]
 
 
-def own_cache() -> None:
+def own_cache(*, draws: bool = False) -> None:
     """Give this perturbed run an empty cache folder of its own, removed at exit: it computes every result the
     tool keeps between runs (relations.search._screening.stored_result: z3's answers, sympy's checks, the first
-    refuting draws, the frontier's points) on its own float path, instead of reading an unperturbed run's."""
+    refuting draws, the frontier's points) on its own float path, instead of reading an unperturbed run's.
+
+    With ``draws`` (the summation-order modes, which change only :func:`~relations.measures._batch.dense_values`),
+    the mechanisms hypothesis draws for the screening (``draws/`` of the cache folder the run would have used,
+    :func:`relations.search._screening.generated`: exact mechanisms, no float computed, checked by the tool
+    before use) are copied into it, when there: drawing them again is 40 % of a run of a few relations.  The
+    ulp modes draw them afresh (their floats are moved everywhere, hypothesis's strategies included)."""
     import atexit
     import shutil
     import tempfile
 
+    from relations._cache import cache_dir
+
+    stored = os.path.join(cache_dir(), "draws")
     folder = tempfile.mkdtemp(prefix="relations-perturbed-cache-")
     atexit.register(shutil.rmtree, folder, True)
+    if draws and os.path.isdir(stored):
+        shutil.copytree(stored, os.path.join(folder, "draws"))
     os.environ["RELATIONS_CACHE_DIR"] = folder
 
 
@@ -221,7 +218,6 @@ if __name__ == "__main__":
         if differ:
             raise SystemExit("verdicts changed with the floats moved by one ulp:\n" + "\n".join(differ))
     elif sys.argv[1] in ULP_MODES or sys.argv[1] == "none":
-        _import_all()
         if sys.argv[1] != "none":
             own_cache()
             perturb_floats(sys.argv[1])
@@ -233,7 +229,7 @@ if __name__ == "__main__":
 
             main(sys.argv[2:])
     else:
-        own_cache()
+        own_cache(draws=True)
         perturb(sys.argv[1])
         from relations.cli import main
 

@@ -648,16 +648,16 @@ def _check_session(coqc: str, folder: Path, release: str, proofs: list[CoqProof]
                    known: dict[str, frozenset[str]] | None = None) -> dict[CoqProof, CoqCheck]:
     """Check ``proofs`` against the compiled ``folder`` in one coqc run (:func:`_session`).  A theorem or a
     registered definition (or constructor) that is not there stops coqc (its name cannot be read): it is
-    reported missing and the run is repeated without it.  The axioms of the theorems are printed unless ``known`` already
-    holds them (the cache keeps them with the compiled files they were read from); what is printed is added
-    to ``known``.  When the theorems together rest on more than the standard axioms, a second run finds
-    which ones do."""
+    reported missing and the run is repeated without it.  The axioms of the theorems, and those of the standard
+    library's references (``known["std"]``), are printed unless ``known`` already holds them (the cache keeps them
+    with the compiled files they were read from); what is printed is added to ``known``.  When the theorems
+    together rest on more than the standard axioms, a second run finds which ones do."""
     known = {} if known is None else known
     out: dict[CoqProof, CoqCheck] = {}
     present, gone = list(proofs), set[str]()
     while present:
         printing = [p for p in present if _qualified(p) not in known]
-        std = "std" not in known or bool(printing)
+        std = "std" not in known  # read once per compiled library, like the theorems' own (kept with it)
         (folder / "Relations_check.v").write_text(_session(present, printing=printing, std=std, gone=gone),
                                                   encoding="utf-8")
         run = _run(coqc, folder, "Relations_check.v")
