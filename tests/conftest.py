@@ -239,6 +239,18 @@ def _verify_quick(folder: Path):
     return code, data, folder / "evidence"
 
 
+@pytest.fixture
+def sigint_raises():
+    """SIGINT raises ``KeyboardInterrupt`` in this process for the test, as under a terminal: a test that sends
+    itself a Ctrl-C must not depend on how pytest was started (a non-interactive shell's background job
+    starts with SIGINT ignored, and Python then leaves it ignored)."""
+    import signal
+
+    old = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, old)
+
+
 @pytest.fixture(scope="session")
 def verify_quick(tmp_path_factory):
     """One ``relations verify --quick --json`` of the whole catalogue per test run (shared by the xdist workers):

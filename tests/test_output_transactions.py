@@ -210,7 +210,7 @@ def test_recover_replays_a_committed_journal_and_rolls_back_the_rest(tmp_path):
                                              os.path.join("sub", "b.txt")])
 
 
-def test_a_commit_once_begun_completes_despite_ctrl_c(tmp_path, monkeypatch):
+def test_a_commit_once_begun_completes_despite_ctrl_c(tmp_path, monkeypatch, sigint_raises):
     import signal
 
     folder = OutputDir(str(tmp_path / "out"))

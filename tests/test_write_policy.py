@@ -103,7 +103,7 @@ def test_an_interrupted_or_killed_verify_loses_nothing(tmp_path, sig):
     assert not (out / ".relations-staging").exists() and set(before) < set(snapshot(out))
 
 
-def test_a_swallowed_ctrl_c_still_stops_verify(tmp_path, monkeypatch):
+def test_a_swallowed_ctrl_c_still_stops_verify(tmp_path, monkeypatch, sigint_raises):
     # SIGINT landing in a gc callback (hypothesis installs one) is printed as "Exception ignored" and
     # lost; the run must still stop before writing and report 130 (a CI run once went on to exit 0)
     from relations.app import _verify as app_verify
