@@ -261,3 +261,28 @@ def renyi_float(P, Q, b: np.ndarray) -> np.ndarray:
     top = br.max(axis=1, keepdims=True)
     large = top[:, 0] + np.log(np.sum(P * np.exp(br - top), axis=1))
     return np.where(near, small, large) / b
+
+
+def golden_max(f, xs: Sequence, ranked: np.ndarray, *, g, steps: int):
+    """The largest value of ``f`` found around the best point of the grid ``xs``: ``f`` at the seven grid points
+    around the float maximum of ``ranked`` (``ranked[k]`` a float estimate of ``f(xs[k])``), then ``steps``
+    golden-section steps (one new evaluation each) between the grid neighbours of the best of those, and ``f``
+    at the final midpoint.  Every value compared and returned is ``f``'s, in its own number type (``g``, the
+    golden ratio's ``(sqrt 5 - 1) / 2``, in the type and precision of ``xs``): the tests' references of ``rho``
+    rank their grid in floats (:func:`renyi_float`) and evaluate in mpmath."""
+    i = int(np.argmax(ranked))
+    near = {k: f(xs[k]) for k in range(max(i - 3, 0), min(i + 4, len(xs)))}
+    i = max(near, key=near.__getitem__)
+    lo, hi = xs[max(i - 1, 0)], xs[min(i + 1, len(xs) - 1)]
+    a, b = hi - g * (hi - lo), lo + g * (hi - lo)
+    fa, fb = f(a), f(b)
+    for _ in range(steps):  # each step keeps one of the two inner points
+        if fa >= fb:
+            hi, b, fb = b, a, fa
+            a = hi - g * (hi - lo)
+            fa = f(a)
+        else:
+            lo, a, fa = a, b, fb
+            b = lo + g * (hi - lo)
+            fb = f(b)
+    return max(*near.values(), f((lo + hi) / 2))

@@ -10,7 +10,7 @@ import math
 import mpmath
 import numpy as np
 import pytest
-from bruteforce import renyi_float
+from bruteforce import golden_max, renyi_float
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -105,27 +105,10 @@ def ref_rho(P, Q):
     evaluated in mpmath at 50 digits (:func:`ref_renyi`), and the refinement starts around the best of those
     seven.  (The whole grid in mpmath gave the same values to 1e-15 relative on this test's examples, for
     ten times the CPU.)"""
-    f = lambda t: ref_renyi(1 + math.exp(t), P, Q) / (1 + math.exp(t))  # noqa: E731
     ts = np.linspace(math.log(1e-5), math.log(1e4), 400)
-    ranked = renyi_float(P, Q, np.exp(ts)) / (1 + np.exp(ts))
-    i = int(np.argmax(ranked))
-    near = range(max(i - 3, 0), min(i + 4, len(ts)))
-    vals = {k: f(ts[k]) for k in near}
-    i = max(vals, key=vals.__getitem__)
-    lo, hi = ts[max(i - 1, 0)], ts[min(i + 1, len(ts) - 1)]
-    g = (math.sqrt(5) - 1) / 2
-    a, b = hi - g * (hi - lo), lo + g * (hi - lo)
-    fa, fb = f(a), f(b)
-    for _ in range(60):  # each step keeps one of the two inner points: one new evaluation
-        if fa >= fb:
-            hi, b, fb = b, a, fa
-            a = hi - g * (hi - lo)
-            fa = f(a)
-        else:
-            lo, a, fa = a, b, fb
-            b = lo + g * (hi - lo)
-            fb = f(b)
-    return max(ref_kl(P, Q), max(vals.values()), f((lo + hi) / 2))
+    return max(ref_kl(P, Q), golden_max(lambda t: ref_renyi(1 + math.exp(t), P, Q) / (1 + math.exp(t)), ts,
+                                        renyi_float(P, Q, np.exp(ts)) / (1 + np.exp(ts)),
+                                        g=(math.sqrt(5) - 1) / 2, steps=60))
 
 
 @settings(max_examples=60, deadline=None)

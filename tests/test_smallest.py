@@ -12,7 +12,7 @@ from fractions import Fraction
 import mpmath as mp
 import numpy as np
 import pytest
-from bruteforce import renyi_float
+from bruteforce import golden_max, renyi_float
 
 from relations.checking._conjectures import float_gap, parse_conjecture
 from relations.checking._quantities import values
@@ -39,26 +39,10 @@ def _rho_ref(P, Q):
     least ``kl``).  The grid is ranked in floats (:func:`bruteforce.renyi_float`); the seven grid points around
     its float maximum, the golden-section steps (one new point each) and every value returned are mpmath's."""
     with mp.workdps(40):
-        f = lambda x: _renyi_over_a(P, Q, 1 + mp.e**x)  # noqa: E731
         xs = [mp.mpf(-14) + 23 * mp.mpf(i) / 300 for i in range(301)]
         b = np.exp(np.array([float(x) for x in xs]))
-        i = int(np.argmax(renyi_float(P, Q, b) / (1 + b)))
-        near = {k: f(xs[k]) for k in range(max(i - 3, 0), min(i + 4, 301))}
-        i = max(near, key=near.__getitem__)
-        lo, hi = xs[max(i - 1, 0)], xs[min(i + 1, 300)]
-        g = (mp.sqrt(5) - 1) / 2
-        c, d = hi - g * (hi - lo), lo + g * (hi - lo)
-        fc, fd = f(c), f(d)
-        for _ in range(120):
-            if fc > fd:
-                hi, d, fd = d, c, fc
-                c = hi - g * (hi - lo)
-                fc = f(c)
-            else:
-                lo, c, fc = c, d, fd
-                d = lo + g * (hi - lo)
-                fd = f(d)
-        return max(f((lo + hi) / 2), _kl(P, Q), *near.values())
+        return max(_kl(P, Q), golden_max(lambda x: _renyi_over_a(P, Q, 1 + mp.e**x), xs, renyi_float(P, Q, b) / (1 + b),
+                                         g=(mp.sqrt(5) - 1) / 2, steps=120))
 
 
 def test_rho_le_kl_is_refuted_by_a_2x2_witness():
