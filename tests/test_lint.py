@@ -14,7 +14,8 @@ def test_ruff_is_clean():
     assert out.returncode == 0, out.stdout[-4000:] + out.stderr[-2000:]
 
 
-def test_mypy_is_clean(tmp_path):
-    out = subprocess.run([sys.executable, "-m", "mypy", "--cache-dir", str(tmp_path / "cache")], cwd=ROOT,
+def test_mypy_is_clean():
+    # no cache written (mypy reads /dev/null as "no cache"): a fresh run either way, about a fifth less CPU
+    out = subprocess.run([sys.executable, "-m", "mypy", "--cache-dir", "/dev/null"], cwd=ROOT,
                          capture_output=True, text=True)
     assert out.returncode == 0, out.stdout[-4000:] + out.stderr[-2000:]
