@@ -11,10 +11,10 @@ import json
 import os
 import stat
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from conftest import run_cli
 
 from relations.io._outputs import write_bytes_atomic
 
@@ -30,8 +30,13 @@ def _mode(path) -> int:
 
 
 def _cli(umask: int, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "relations.cli", *args], capture_output=True, text=True, timeout=300,
-                          cwd=ROOT, preexec_fn=lambda: os.umask(umask))
+    """The command under ``umask``, in this process (tests/conftest.py's ``run_cli``: the umask is the process's,
+    which the command and any process it starts read, as they read a shell's); the umask is put back after."""
+    old = os.umask(umask)
+    try:
+        return run_cli(*args)
+    finally:
+        os.umask(old)
 
 
 @pytest.mark.parametrize("umask", [0o022, 0o077, 0o002])

@@ -176,14 +176,20 @@ def targets(tmp_path):
     return tmp_path / "t.py"
 
 
-def _audit(*args: str, timeout: float = 600) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "relations", "audit", *args], cwd=ROOT, env=ENV,
-                          capture_output=True, text=True, timeout=timeout)
+def _audit(capfd, *args: str) -> subprocess.CompletedProcess:
+    """``relations audit ARGS`` in this process (tests/conftest.py's ``run_cli``: these tests are about the worker
+    processes, which it starts as the command line does), with what the workers wrote to the file descriptors
+    they inherit added to its standard output and error, as a child process's would be: a print of the target
+    that escaped its worker's pipe shows there (``capfd``)."""
+    capfd.readouterr()
+    run = run_cli("audit", *args, env=ENV)
+    out, err = capfd.readouterr()
+    return subprocess.CompletedProcess(run.args, run.returncode, run.stdout + out, run.stderr + err)
 
 
-def test_prints_of_the_target_stay_off_the_json(targets):
+def test_prints_of_the_target_stay_off_the_json(targets, capfd):
     # also with --workers 0: the target runs in one worker process, never in the tool's
-    run = _audit(f"{targets}:rr", "--domain", "0,1", "--eps", "ln(3)", "--workers", "0", "--json")
+    run = _audit(capfd, f"{targets}:rr", "--domain", "0,1", "--eps", "ln(3)", "--workers", "0", "--json")
     assert run.returncode == 0, run.stderr
     report = json.loads(run.stdout)  # the whole of stdout is the report
     assert report["verdict"] == "consistent"
@@ -195,23 +201,23 @@ def test_prints_of_the_target_stay_off_the_json(targets):
     ("gone", "the randomizer ended the worker process (os._exit or a crash; exit status 5)"),
     ("hog", "the randomizer ran out of memory (the limit of 1024 MiB of a worker process, --memory)"),
 ])
-def test_the_targets_exit_is_an_outcome_not_the_tools(targets, name, status_line):
-    run = _audit(f"{targets}:{name}", "--domain", "0,1", "--workers", "0", "--memory", "1024", "--json")
+def test_the_targets_exit_is_an_outcome_not_the_tools(targets, capfd, name, status_line):
+    run = _audit(capfd, f"{targets}:{name}", "--domain", "0,1", "--workers", "0", "--memory", "1024", "--json")
     assert run.returncode == 2, run.stderr
     assert run.stdout == ""
     assert run.stderr.splitlines() == [run.stderr.rstrip("\n")], "one line"
     assert run.stderr.startswith(f"relations: error: {status_line}"), run.stderr
 
 
-def test_an_endless_call_hits_the_time_limit(targets):
-    # 'spin' never returns: the message is the proof that the limit stopped it (_audit's timeout guards a hang)
-    run = _audit(f"{targets}:spin", "--domain", "0,1", "--workers", "0", "--call-timeout", "1")
+def test_an_endless_call_hits_the_time_limit(targets, capfd):
+    # 'spin' never returns: the message is the proof that the limit stopped it
+    run = _audit(capfd, f"{targets}:spin", "--domain", "0,1", "--workers", "0", "--call-timeout", "1")
     assert run.returncode == 2
     assert run.stderr == "relations: error: one call of the randomizer exceeded the time limit of 1 s (--call-timeout)\n"
 
 
-def test_the_whole_audit_hits_its_time_limit(targets):
-    run = _audit(f"{targets}:spin", "--domain", "0,1", "--workers", "2", "--call-timeout", "0", "--timeout", "2")
+def test_the_whole_audit_hits_its_time_limit(targets, capfd):
+    run = _audit(capfd, f"{targets}:spin", "--domain", "0,1", "--workers", "2", "--call-timeout", "0", "--timeout", "2")
     assert run.returncode == 2
     assert run.stderr == "relations: error: the audit exceeded the time limit of 2 s (--timeout)\n"
 
@@ -253,11 +259,11 @@ def test_what_the_target_prints_is_limited(tmp_path, monkeypatch):
     assert answer["message"].startswith("the randomizer printed more than 50000 bytes (the limit of its output)")
 
 
-def test_a_wrapper_that_prints_does_not_break_the_protocol(targets, tmp_path):
+def test_a_wrapper_that_prints_does_not_break_the_protocol(targets, tmp_path, capfd):
     wrapper = tmp_path / "py.sh"
     wrapper.write_text(f"#!/bin/sh\necho 'a wrapper says hello'\necho '{{\"ok\": true}}'\nexec {sys.executable} \"$@\"\n")
     wrapper.chmod(0o755)
-    run = _audit(f"{targets}:rr", "--domain", "0,1", "--eps", "ln(3)", "--python", str(wrapper), "--json")
+    run = _audit(capfd, f"{targets}:rr", "--domain", "0,1", "--eps", "ln(3)", "--python", str(wrapper), "--json")
     assert run.returncode == 0, run.stderr
     assert json.loads(run.stdout)["verdict"] == "consistent"
     assert run.stderr == ""

@@ -135,6 +135,31 @@ def test_the_registry_is_well_formed():
     assert len({r.id for r in FINITENESS}) == len(FINITENESS)
 
 
+def test_the_kept_fillings_and_rules_follow_a_replaced_helper(monkeypatch):
+    """The prover keeps each fact's fillings and each closure's rules (made once per process); they are keyed on
+    the helpers they are made through, so a replaced ``_argument`` or ``facts`` gives what it says, not what was
+    kept before.  By hand: ``1 < ln 3``, so ``delta`` at ``ln 3`` is at most at ``1``; with ``1`` read as ``2 > ln 3``,
+    the converse.  Locally ``kl <= eps_d`` makes ``kl`` finite with ``eps_d``; with no fact, only ``eps_d`` is."""
+    from fractions import Fraction
+
+    import relations.proofs._facts as facts_module
+    from relations.numbers import Rational
+    from relations.proofs._facts import BY_ID
+
+    fact, keys = BY_ID["delta_monotone"], ["delta(ln(3))", "delta(1)"]
+    assert [i.text for i in fact.instances(keys, "local")] == ["delta(ln(3)) <= delta(1)"]
+    assert "kl" in finite_closure({"eps_d"}, "local", ["kl"])[0]
+    real = facts_module._argument
+    monkeypatch.setattr(facts_module, "_argument",
+                        lambda key: ("delta", "1", Rational(Fraction(2))) if key == "delta(1)" else real(key))
+    assert [i.text for i in fact.instances(keys, "local")] == ["delta(1) <= delta(ln(3))"]
+    monkeypatch.setattr(facts_module, "facts", lambda setting: ())
+    assert finite_closure({"eps_d"}, "local", ["kl"])[0] == {"eps_d"}
+    monkeypatch.undo()
+    assert [i.text for i in fact.instances(keys, "local")] == ["delta(ln(3)) <= delta(1)"]
+    assert "kl" in finite_closure({"eps_d"}, "local", ["kl"])[0]
+
+
 # ------------------------------------------------------------------ the prover: positive cases
 
 

@@ -31,6 +31,7 @@ has ``whole = False`` and its scope says which mechanisms it covers.
 
 from __future__ import annotations
 
+import functools
 import itertools
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -375,9 +376,100 @@ class _Row:
 
     label: str
     inst: Instance | None
-    gap: Any
+    gap: _Gap
     text: str
     free: bool = False  # an equality: its multiplier may have either sign
+
+
+@dataclass(frozen=True)
+class _Gap:
+    """A row's quantity, made once per expression and setting (:func:`_gap`), with every function application
+    written as its placeholder (:func:`_placeholder`).
+
+    Attributes
+    ----------
+    nodes : tuple
+        The function applications, in the order :func:`_multipliers` meets them (the order it numbers its atoms
+        in, so that a cached gap gives the atoms, hence the monomials and the LP, of the computation it replaces).
+    terms : tuple of (tuple of (Symbol, int), Expr), or None
+        The expanded polynomial: each monomial as ``(symbol, exponent)`` pairs, with its coefficient; None when it
+        is not a polynomial in its symbols.
+    """
+
+    nodes: tuple[Any, ...]
+    terms: tuple[tuple[tuple[tuple[Any, int], ...], Any], ...] | None
+
+
+#: The placeholder symbol of each function application (:func:`_placeholder`), and the application of each.
+_PLACEHOLDERS: dict[Any, Any] = {}
+_APPLICATIONS: dict[Any, Any] = {}
+
+
+def _placeholder(node):
+    """The symbol standing for a function application in the cached gaps: one per application, for the process
+    (a ``Dummy`` named ``atom``: no notion's symbol, and :func:`_nonnegative` reads it as an atom)."""
+    import sympy
+
+    if node not in _PLACEHOLDERS:
+        symbol = sympy.Dummy("atom")
+        _PLACEHOLDERS[node] = symbol
+        _APPLICATIONS[symbol] = node
+    return _PLACEHOLDERS[node]
+
+
+@functools.lru_cache(maxsize=16384)
+def _flat(e, setting: str) -> tuple[tuple[Any, ...], Any] | None:
+    """``(applications met, expanded e)`` with ``exp``, ``ln``, ``tanh`` and non-integer powers as placeholders, in
+    the order a preorder traversal meets them; None when :func:`_multipliers` cannot use ``e`` (``min``, ``max``,
+    too many terms once expanded)."""
+    import sympy
+
+    from relations.proofs._facts import diam_symbol
+
+    if isinstance(e, (sympy.Min, sympy.Max)):
+        return None
+    e = e.doit() if hasattr(e, "doit") else e
+    if setting == "local":
+        e = e.xreplace({diam_symbol(): sympy.Integer(1)})
+    repl: dict[Any, Any] = {}
+    for node in sympy.preorder_traversal(e):
+        if isinstance(node, (sympy.Min, sympy.Max)):
+            return None
+        if isinstance(node, (sympy.exp, sympy.log, sympy.tanh)) or (
+                isinstance(node, sympy.Pow) and not node.exp.is_Integer):
+            repl.setdefault(node, _placeholder(node))
+    e = e.xreplace(repl)
+    if _expanded_terms(e) > MAX_EXPANDED_TERMS:
+        return None  # checked before expanding: (eps_d + 1)^100000 would never end
+    return tuple(repl), sympy.expand(e)
+
+
+def _terms(nodes: tuple[Any, ...], expr) -> _Gap:
+    """``expr`` (expanded, over notions and placeholders) as a :class:`_Gap`."""
+    import sympy
+
+    symbols = sorted(expr.free_symbols, key=sympy.default_sort_key)
+    try:
+        poly = sympy.Poly(expr, *symbols) if symbols else sympy.Poly(expr, sympy.Dummy())
+    except sympy.PolynomialError:
+        return _Gap(nodes, None)
+    terms = tuple((tuple((s, int(k)) for s, k in zip(symbols, m) if k), c) for m, c in poly.as_dict().items())
+    return _Gap(nodes, terms)
+
+
+@functools.lru_cache(maxsize=16384)
+def _gap(lhs, op: str, rhs, setting: str) -> _Gap | None:
+    """``rhs - lhs`` (``lhs - rhs`` for ``>=``), ``>= 0`` when the inequality holds; None when unusable."""
+    first, second = (_flat(rhs, setting), _flat(lhs, setting)) if op in ("<=", "<") else (
+        _flat(lhs, setting), _flat(rhs, setting))
+    if first is None or second is None:
+        return None
+    return _terms(tuple(dict.fromkeys((*first[0], *second[0]))), first[1] - second[1])
+
+
+@functools.lru_cache(maxsize=16384)
+def _row_text(a, b) -> str:
+    return f"{b} - ({a})"
 
 
 def _nonnegative(u) -> bool:
@@ -394,82 +486,96 @@ def _nonnegative(u) -> bool:
         s.name != "sigma_min" and not s.name.startswith("atom") for s in u.free_symbols)
 
 
-def _axioms(atoms: dict, flat) -> list[_Row]:
-    """The function inequalities of the atoms, as rows (each true wherever the function is defined)."""
+@functools.lru_cache(maxsize=4096)
+def _axioms(node, setting: str) -> tuple[tuple[Any, ...], tuple[_Row, ...]] | None:
+    """The function inequalities of one application, as rows (each true wherever the function is defined), and the
+    applications its argument holds (in the order met); None when its argument is unusable."""
     import sympy
 
+    flat = _flat(node.args[0] if not isinstance(node, sympy.Pow) else node.base, setting)
+    if flat is None:
+        return None
+    met, u = flat
+    a = _placeholder(node)
+    shown = str(node)
     out = []
-    for node, a in atoms.items():
-        u = flat(node.args[0]) if not isinstance(node, sympy.Pow) else flat(node.base)
-        shown = str(node)
-        if isinstance(node, sympy.exp):
-            out.append(_Row(f"axiom: {shown} >= 1 + {sympy.Add(1, node.args[0]) - 1}", None, a - 1 - u,
-                            f"{shown} - 1 - ({node.args[0]})"))
-        elif isinstance(node, sympy.log):
-            out.append(_Row(f"axiom: {shown} <= {node.args[0]} - 1", None, u - 1 - a, f"{node.args[0]} - 1 - {shown}"))
-        elif isinstance(node, sympy.tanh):
-            out.append(_Row(f"axiom: {shown} <= 1", None, 1 - a, f"1 - {shown}"))
-            if _nonnegative(u):
-                out.append(_Row(f"axiom: {shown} <= {node.args[0]} ({node.args[0]} >= 0)", None, u - a,
-                                f"{node.args[0]} - {shown}"))
-                out.append(_Row(f"axiom: {shown} >= 0 ({node.args[0]} >= 0)", None, a, shown))
-        elif isinstance(node, sympy.Pow) and node.exp == sympy.S.Half:
-            out.append(_Row(f"axiom: {shown} >= 0", None, a, shown))
-            out.append(_Row(f"axiom: {shown}^2 = {node.base}", None, sympy.expand(a**2 - u), f"{shown}^2 - ({node.base})",
-                            free=True))
-    return out
+
+    def row(label, gap, text, free=False):
+        out.append(_Row(label, None, _terms(met, sympy.expand(gap) if free else gap), text, free))
+
+    if isinstance(node, sympy.exp):
+        row(f"axiom: {shown} >= 1 + {sympy.Add(1, node.args[0]) - 1}", a - 1 - u, f"{shown} - 1 - ({node.args[0]})")
+    elif isinstance(node, sympy.log):
+        row(f"axiom: {shown} <= {node.args[0]} - 1", u - 1 - a, f"{node.args[0]} - 1 - {shown}")
+    elif isinstance(node, sympy.tanh):
+        row(f"axiom: {shown} <= 1", 1 - a, f"1 - {shown}")
+        if _nonnegative(u):
+            row(f"axiom: {shown} <= {node.args[0]} ({node.args[0]} >= 0)", u - a, f"{node.args[0]} - {shown}")
+            row(f"axiom: {shown} >= 0 ({node.args[0]} >= 0)", a, shown)
+    elif isinstance(node, sympy.Pow) and node.exp == sympy.S.Half:
+        row(f"axiom: {shown} >= 0", a, shown)
+        row(f"axiom: {shown}^2 = {node.base}", a**2 - u, f"{shown}^2 - ({node.base})", free=True)
+    return met, tuple(out)
 
 
 def _multipliers(conj, used: list[Instance], setting: str) -> list[tuple[_Row, Fraction]] | None:
     """Rationals ``l >= 0`` with ``rhs - lhs = sum l (b - a) + c``, ``c >= 0``, over the facts ``a <= b`` of ``used``
-    and the function inequalities of the applications in them, checked exactly in sympy; or None."""
+    and the function inequalities of the applications in them, checked exactly (rational arithmetic on the
+    coefficients of the expanded polynomials); or None.
+
+    The function applications are atoms, numbered in the order met (the target, then each fact, then the axioms'
+    arguments); each side's expansion into a polynomial is made once per expression (:func:`_gap`, with
+    placeholders for the atoms) and only renamed here, so a prover asked many conjectures over the same facts
+    does not expand them again."""
     import numpy as np
     import sympy
     from scipy.optimize import linprog
 
-    from relations.proofs._facts import diam_symbol
-
     atoms: dict[Any, Any] = {}
 
-    def flat(e):
-        if isinstance(e, (sympy.Min, sympy.Max)):
-            raise _Unsupported
-        e = e.doit() if hasattr(e, "doit") else e
-        if setting == "local":
-            e = e.xreplace({diam_symbol(): sympy.Integer(1)})
-        repl = {}
-        for node in sympy.preorder_traversal(e):
-            if isinstance(node, (sympy.Min, sympy.Max)):
-                raise _Unsupported
-            if isinstance(node, (sympy.exp, sympy.log, sympy.tanh)) or (
-                    isinstance(node, sympy.Pow) and not node.exp.is_Integer):
-                repl[node] = atoms.setdefault(node, sympy.Symbol(f"atom{len(atoms)}"))
-        e = e.xreplace(repl)
-        if _expanded_terms(e) > MAX_EXPANDED_TERMS:
-            raise _Unsupported  # checked before expanding: (eps_d + 1)^100000 would never end
-        return sympy.expand(e)
+    def met(nodes) -> None:
+        for node in nodes:
+            atoms.setdefault(node, sympy.Symbol(f"atom{len(atoms)}"))
 
-    def gap(lhs, op, rhs):  # >= 0 when the inequality holds
-        return flat(rhs) - flat(lhs) if op in ("<=", "<") else flat(lhs) - flat(rhs)
-
-    try:
-        target = gap(conj.lhs, conj.op, conj.rhs)
-        rows = []
-        for inst in used:
-            for k, q in enumerate(inst.conjectures):
-                a, b = (q.lhs, q.rhs) if q.op in ("<=", "<") else (q.rhs, q.lhs)
-                rows.append(_Row(inst.id + ("" if k == 0 else " (>=)"), inst, gap(q.lhs, q.op, q.rhs), f"{b} - ({a})"))
-        rows += _axioms(dict(atoms), flat)
-    except _Unsupported:
+    target = _gap(conj.lhs, conj.op, conj.rhs, setting)
+    if target is None:
         return None
-    gens = sorted({s for g in [target, *[r.gap for r in rows]] for s in g.free_symbols}, key=str)
+    met(target.nodes)
+    rows = []
+    for inst in used:
+        for k, q in enumerate(inst.conjectures):
+            a, b = (q.lhs, q.rhs) if q.op in ("<=", "<") else (q.rhs, q.lhs)
+            gap = _gap(q.lhs, q.op, q.rhs, setting)
+            if gap is None:
+                return None
+            met(gap.nodes)
+            rows.append(_Row(inst.id + ("" if k == 0 else " (>=)"), inst, gap, _row_text(a, b)))
+    for node in list(atoms):
+        axioms = _axioms(node, setting)
+        if axioms is None:
+            return None
+        met(axioms[0])
+        rows += axioms[1]
+    gaps = [target, *[r.gap for r in rows]]
+
+    def name(s):
+        return atoms[_APPLICATIONS[s]] if s in _APPLICATIONS else s
+
+    gens = sorted({name(s) for g in gaps for m, _ in g.terms or () for s, _ in m}, key=str)
     if not gens:
         return None
-    try:
-        polys = [sympy.Poly(g, *gens) for g in [target, *[r.gap for r in rows]]]
-    except sympy.PolynomialError:
+    if any(g.terms is None for g in gaps):
         return None
-    dicts = [p.as_dict() for p in polys]  # once each: as_dict() is not cached
+    index = {s: i for i, s in enumerate(gens)}
+    dicts: list[dict[tuple[int, ...], Any]] = []
+    for g in gaps:
+        d = {}
+        for pairs, c in g.terms or ():
+            exps = [0] * len(gens)
+            for s, k in pairs:
+                exps[index[name(s)]] = k
+            d[tuple(exps)] = c
+        dicts.append(d)
     monomials = sorted({m for d in dicts for m in d if any(m)})
     coeff = [[float(d.get(m, 0)) for d in dicts] for m in monomials]
     n = len(rows)
@@ -482,8 +588,15 @@ def _multipliers(conj, used: list[Instance], setting: str) -> list[tuple[_Row, F
     if res.status != 0:
         return None
     lam = [Fraction(float(x)).limit_denominator(10**6) for x in res.x]
-    rest = sympy.expand(target - sum(sympy.Rational(q.numerator, q.denominator) * r.gap for q, r in zip(lam, rows)))
-    if not rest.is_Rational or rest < 0 or (conj.op in ("<", ">") and rest == 0):
+    rest: dict[tuple[int, ...], Any] = dict(dicts[0])  # target - sum l_i gap_i, monomial by monomial
+    for weight, d in zip(lam, dicts[1:]):
+        if weight:
+            times = sympy.Rational(weight.numerator, weight.denominator)
+            for monomial, c in d.items():
+                rest[monomial] = rest.get(monomial, sympy.Integer(0)) - times * c
+    constant = rest.get((0,) * len(gens), sympy.Integer(0))
+    if any(c != 0 for m, c in rest.items() if any(m)) or not constant.is_Rational or constant < 0 or (
+            conj.op in ("<", ">") and constant == 0):
         return None
     return [(r, q) for r, q in zip(rows, lam) if q]
 

@@ -182,21 +182,36 @@ class Fact:
         >>> [i.text for i in BY_ID["delta_monotone"].instances(["delta(ln(3))", "delta(1.0986122886681097)"])]
         ['delta(1.0986122886681097) <= delta(ln(3))']
         """
-        return self._fillings(keys, setting)[0]
+        return list(self._fillings(keys, setting)[0])
 
     def undecided(self, keys: Iterable[str], setting: str = "central") -> list[str]:
         """The fillings of the placeholders whose condition ``where`` could not be decided (left out), as text."""
-        return self._fillings(keys, setting)[1]
+        return list(self._fillings(keys, setting)[1])
 
-    def _fillings(self, keys: Iterable[str], setting: str) -> tuple[list[Instance], list[str]]:
+    def _fillings(self, keys: Iterable[str], setting: str) -> tuple[tuple[Instance, ...], tuple[str, ...]]:
+        """The instances and the undecided fillings, once per fact, set of keys, setting and :func:`_argument`
+        (the prover asks again for every conjecture and every finiteness closure; a test that replaces
+        ``_argument`` by another function gets the fillings that function gives, not those cached before)."""
+        keys = frozenset(keys)
+        key = (id(self), keys, setting, id(_argument))
+        hit = _FILLINGS.get(key)
+        if hit is not None and hit[0] is self and hit[1] is _argument:
+            return hit[2]
+        out = self._filled(keys, setting)
+        if len(_FILLINGS) >= _FILLINGS_MAX:
+            _FILLINGS.clear()
+        _FILLINGS[key] = (self, _argument, out)
+        return out
+
+    def _filled(self, keys: frozenset[str], setting: str) -> tuple[tuple[Instance, ...], tuple[str, ...]]:
         restrictions = self.restrictions if setting == "central" else frozenset()
         names = self.placeholders
         if not names:
-            return [Instance(self, self.statement, restrictions)], []
+            return (Instance(self, self.statement, restrictions),), ()
         import re
 
         args: dict[str, dict[str, Real]] = {}
-        for key in dict.fromkeys(keys):
+        for key in sorted(keys):
             parsed = _argument(key)
             if parsed is not None:
                 args.setdefault(parsed[0], {})[parsed[1]] = parsed[2]
@@ -218,7 +233,14 @@ class Fact:
             for n, (arg_text, _) in zip(names, choice):
                 text = _replace_word(text, n, f"({arg_text})")
             out.append(Instance(self, text, restrictions))
-        return out, undecided
+        return tuple(out), tuple(undecided)
+
+
+#: :meth:`Fact._fillings` already made: ``(id(fact), keys, setting, id(_argument))`` -> ``(fact, _argument, fillings)``
+#: (the identities are checked on a hit, so a reused id never returns another fact's fillings).
+_FILLINGS: dict[tuple[int, frozenset[str], str, int], tuple[Fact, Callable[..., Any], tuple[tuple[Instance, ...],
+                                                                                            tuple[str, ...]]]] = {}
+_FILLINGS_MAX = 50_000
 
 
 def _replace_word(text: str, word: str, by: str) -> str:
@@ -456,6 +478,7 @@ def _text(expr) -> str:
     return str(expr).replace("**", "^").replace("log(", "ln(")
 
 
+@cache
 def facts(setting: str) -> tuple[Fact, ...]:
     """Every fact stated for ``setting``: the catalogue's proved relations, then the notion facts."""
     return tuple(f for f in (*catalogue_facts(), *NOTION_FACTS) if f.applies(setting))
@@ -485,19 +508,8 @@ def finite_closure(finite: Iterable[str], setting: str, universe: Iterable[str],
     (set of str, frozenset of str)
         The finite keys (``neg_sigma`` as ``sigma_min``) and the restrictions of the rules used.
     """
-    keys = {key_of(k) for k in (*universe, *finite)}
-    rules: list[tuple[frozenset[str], str, frozenset[str]]] = []
-    for rule in FINITENESS:
-        if rule.setting not in ("both", setting):
-            continue
-        for premises, conclusion in _rule_instances(rule, keys):
-            rules.append((premises, conclusion, rule.restrictions if setting == "central" else frozenset()))
-    for fact in facts(setting):
-        for inst in fact.instances(keys, setting):
-            for conj in inst.conjectures:
-                derived = _finiteness_of(conj)
-                if derived is not None:
-                    rules.append((derived[0], derived[1], inst.restrictions))
+    keys = frozenset(key_of(k) for k in (*universe, *finite))
+    rules = _closure_rules(setting, keys)
     out = {key_of(k) for k in finite}
     used: set[str] = set()
     changed = True
@@ -513,7 +525,40 @@ def finite_closure(finite: Iterable[str], setting: str, universe: Iterable[str],
     return out, frozenset(used)
 
 
-def _rule_instances(rule: Finiteness, keys: set[str]) -> list[tuple[frozenset[str], str]]:
+_Rules = tuple[tuple[frozenset[str], str, frozenset[str]], ...]
+
+#: :func:`_closure_rules` already made: ``(setting, keys)`` -> ``(facts, _argument, rules)``, the two functions
+#: those rules were made through (a test that replaces one of them gets rules made through its replacement).
+_RULES: dict[tuple[str, frozenset[str]], tuple[Callable[..., Any], Callable[..., Any], _Rules]] = {}
+_RULES_MAX = 4096
+
+
+def _closure_rules(setting: str, keys: frozenset[str]) -> _Rules:
+    """The finiteness rules over ``keys`` in ``setting``: ``(premises, conclusion, restrictions)``, from
+    :data:`FINITENESS` and the facts; the same for every closure over these keys, so made once (the prover asks
+    for a closure several times per conjecture, and ``relations verify`` for many conjectures)."""
+    hit = _RULES.get((setting, keys))
+    if hit is not None and hit[0] is facts and hit[1] is _argument:
+        return hit[2]
+    rules: list[tuple[frozenset[str], str, frozenset[str]]] = []
+    for rule in FINITENESS:
+        if rule.setting not in ("both", setting):
+            continue
+        for premises, conclusion in _rule_instances(rule, keys):
+            rules.append((premises, conclusion, rule.restrictions if setting == "central" else frozenset()))
+    for fact in facts(setting):
+        for inst in fact.instances(keys, setting):
+            for conj in inst.conjectures:
+                derived = _finiteness_of(conj)
+                if derived is not None:
+                    rules.append((derived[0], derived[1], inst.restrictions))
+    if len(_RULES) >= _RULES_MAX:
+        _RULES.clear()
+    _RULES[(setting, keys)] = (facts, _argument, tuple(rules))
+    return tuple(rules)
+
+
+def _rule_instances(rule: Finiteness, keys: frozenset[str]) -> list[tuple[frozenset[str], str]]:
     pattern = [*rule.premises, rule.conclusion]
     if not any("(" in p for p in pattern):
         return [(frozenset(rule.premises), rule.conclusion)]
