@@ -45,7 +45,9 @@ EntryFn = Callable[[int, int], Fraction]
 RanksFn = Callable[[], tuple[np.ndarray, list]]
 
 #: Above this many exact re-checks (ties: k-RR written densely over ``D^r`` puts every clique at the
-#: maximum) the candidates are decided on the matrix of ranks instead, each distinct pair once.
+#: maximum), or once the re-checks of cliques of more than eight rows have read this many exact entries (k-RR:
+#: each of its ``k`` columns ties, and each has ``k`` rows at its extremes), the candidates are decided on the
+#: matrix of ranks instead, each distinct pair once.
 TIES = 4096
 
 #: Up to this many possible codes, :func:`distinct_codes` uses a presence table instead of a sort.
@@ -102,7 +104,8 @@ def max_log_ratio(a: np.ndarray | Callable[[int, int], np.ndarray], space: Input
         subnormals): then every clique and column is evaluated exactly.
     ranks : callable, optional
         ``ranks()`` gives the exact entries' ranks (:data:`RanksFn`, e.g. :func:`ranked`); used
-        when more than :data:`TIES` candidates need an exact re-check: the per-clique max and
+        when more than :data:`TIES` candidates need an exact re-check, or when the re-checks of
+        cliques of more than eight rows read more than :data:`TIES` entries: the per-clique max and
         min *ranks* are reduced like the floats and each distinct (max, min) pair is evaluated
         once, so ties cost one evaluation, not one per clique.
 
@@ -153,13 +156,18 @@ def max_log_ratio(a: np.ndarray | Callable[[int, int], np.ndarray], space: Input
         return _by_ranks(a, space, entry, ranks)
     found, witness = None, None
     block = _blocks(a)
+    spent = 0  # exact entries read for cliques of more than _FEW rows
     for family, c0, ratio in families:
         hits = np.argwhere(ratio >= threshold) if reliable else np.argwhere(np.ones(ratio.shape, dtype=bool))
         for clique, y in hits:
             y = c0 + int(y)
             rows = space.members(family, int(clique))
-            if reliable and len(rows) > _FEW:
-                rows = _near_extremes(block, space, rows, y)
+            if len(rows) > _FEW:
+                if reliable:
+                    rows = _near_extremes(block, space, rows, y)
+                spent += len(rows)
+                if ranks is not None and spent > TIES:  # wide ties (k-RR over many outputs): each value once
+                    return _by_ranks(a, space, entry, ranks)
             values = [entry(x, y) for x in rows]
             i, j = extremes(values)
             top, low = values[i], values[j]
