@@ -313,6 +313,19 @@ def test_wide_ties_are_decided_on_ranks_with_the_answer_of_the_full_scan(monkeyp
     assert fast[1].exact == relations.numbers.LogRatio.of(F(3 * k)) and fast[1].witness == Witness(k - 1, 0, k - 1)
 
 
+def test_unary_encoding_entries_are_the_products_of_their_bits():
+    """OUE and SUE, each entry by hand: the true bit kept with ``p``, every other bit set with ``q``."""
+    for optimized, t, p, q in ((True, F(3), F(1, 2), F(1, 4)), (False, F(4), F(2, 3), F(1, 3))):
+        mech = relations.mechanisms.unary_encoding(4, t, optimized=optimized)
+        for d, row in enumerate(mech.channel.exact):
+            for out, value in zip(mech.outputs, row):
+                expected = F(1)
+                for i, bit in enumerate(out):
+                    one = (p if i == d else q)
+                    expected *= one if bit == "1" else 1 - one
+                assert value == expected, (optimized, d, out)
+
+
 def test_python_constructors_check_the_limits_too():
     with pytest.raises(InputError, match="'krr' with k = 4096"):
         relations.mechanisms.krr(4096, 2)
