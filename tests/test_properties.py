@@ -292,3 +292,12 @@ def test_eps_m_bits_option_controls_width():
         with mpmath.workdps(400):
             assert_contains(enc, truth)
     assert math.isclose(relations.measure(mech).eps_m.value, float(truth), rel_tol=1e-14)
+
+
+@given(st.lists(st.fractions(max_denominator=60) | st.integers(-10**30, 10**30), max_size=40))
+def test_exact_sum_is_the_sum_of_the_fractions(values):
+    from relations.numbers._sums import exact_sum
+
+    total = exact_sum(values)
+    assert type(total) is Fraction and total == sum(values, Fraction(0))
+

@@ -1,0 +1,46 @@
+"""Exact sums of many rationals: the numerators of equal denominators added as integers first.
+
+``sum(values, Fraction(0))`` reduces every partial sum by a gcd; the rows of a channel share a few
+denominators (k-RR: one), so adding the numerators of each denominator as plain integers and then the
+few group sums as fractions gives the same :class:`~fractions.Fraction` (in lowest terms, as every
+Fraction) for a fraction of the work.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from fractions import Fraction
+
+__all__ = ["exact_sum"]
+
+
+def exact_sum(values: Iterable[Fraction | int]) -> Fraction:
+    """The exact sum of ``values`` (Fractions or ints), equal to ``sum(values, Fraction(0))``.
+
+    Parameters
+    ----------
+    values : iterable of Fraction or int
+        The terms.
+
+    Returns
+    -------
+    Fraction
+        Their sum, in lowest terms.
+
+    Examples
+    --------
+    >>> from fractions import Fraction as F
+    >>> exact_sum([F(1, 3), F(1, 6), F(1, 3), 1, F(-1, 6)])
+    Fraction(5, 3)
+    >>> exact_sum([])
+    Fraction(0, 1)
+    """
+    by_denominator: dict[int, int] = {}
+    get = by_denominator.get
+    for v in values:
+        d = v.denominator
+        by_denominator[d] = get(d, 0) + v.numerator
+    total = Fraction(0)
+    for d, n in by_denominator.items():
+        total += Fraction(n, d)
+    return total
