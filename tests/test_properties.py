@@ -301,3 +301,16 @@ def test_exact_sum_is_the_sum_of_the_fractions(values):
     total = exact_sum(values)
     assert type(total) is Fraction and total == sum(values, Fraction(0))
 
+
+@given(st.integers(0, 6000), st.integers(1, 9), st.booleans())
+def test_huge_integers_as_text_are_their_decimal_digits(digits, lead, negative):
+    """Against :class:`decimal.Decimal`'s text (exact for an int, with no digit limit), around the 500 digits
+    where the conversion changes."""
+    from decimal import Decimal
+
+    from relations.numbers._text import fraction_text
+
+    n = (lead * 10**digits + 7 * digits) * (-1 if negative else 1)
+    assert fraction_text(Fraction(n)) == str(Decimal(n))
+    q = Fraction(n, 3 * 10**digits + 1)
+    assert fraction_text(q) == f"{Decimal(q.numerator)}/{Decimal(q.denominator)}"
