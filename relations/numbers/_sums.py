@@ -1,13 +1,15 @@
 """Exact sums of many rationals: the numerators of equal denominators added as integers first.
 
 ``sum(values, Fraction(0))`` reduces every partial sum by a gcd; the rows of a channel share a few
-denominators (k-RR: one), so adding the numerators of each denominator as plain integers and then the
-few group sums as fractions gives the same :class:`~fractions.Fraction` (in lowest terms, as every
-Fraction) for a fraction of the work.
+denominators (k-RR: one; a geometric mechanism's divide each other), so adding the numerators of each
+denominator as plain integers, then the groups over their least common denominator, and reducing once
+gives the same :class:`~fractions.Fraction` (in lowest terms, as every Fraction) for a fraction of the
+work.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from fractions import Fraction
 
@@ -40,7 +42,7 @@ def exact_sum(values: Iterable[Fraction | int]) -> Fraction:
     for v in values:
         d = v.denominator
         by_denominator[d] = get(d, 0) + v.numerator
-    total = Fraction(0)
-    for d, n in by_denominator.items():
-        total += Fraction(n, d)
-    return total
+    if len(by_denominator) <= 1:
+        return Fraction(sum(by_denominator.values()), next(iter(by_denominator), 1))
+    common = math.lcm(*by_denominator)  # one reduction at the end, not one per group
+    return Fraction(sum(n * (common // d) for d, n in by_denominator.items()), common)
