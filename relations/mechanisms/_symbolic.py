@@ -88,6 +88,7 @@ def _ratio_logs(num, den, pairs, outputs):
     # each entry formed and compared with 0 once, not once per pair it is in (k-RR at k = 64: 4096 times, not 2^18)
     nums = {x: [(a, a == 0) for a in (num(x, y) for y in outputs)] for x in dict.fromkeys(x for x, _ in pairs)}
     dens = {xp: [(b, b == 0) for b in (den(xp, y) for y in outputs)] for xp in dict.fromkeys(xp for _, xp in pairs)}
+    seen: set[tuple[int, int]] = set()  # the pairs of objects met (the entries stay alive in nums and dens)
     for x, xp in pairs:
         for (a, a_zero), (b, b_zero) in zip(nums[x], dens[xp]):
             if a_zero and b_zero:
@@ -96,8 +97,11 @@ def _ratio_logs(num, den, pairs, outputs):
                 return [sympy.oo]
             if a_zero:
                 continue  # -oo never attains a max
-            if (a, b) not in out:
-                out[(a, b)] = _log(a / b)
+            ids = (id(a), id(b))  # equal objects first: hashing a sympy pair costs more
+            if ids not in seen:
+                seen.add(ids)
+                if (a, b) not in out:
+                    out[(a, b)] = _log(a / b)
     return list(out.values())
 
 
@@ -168,9 +172,11 @@ def closed_forms(prior: Sequence[Any], channel: Sequence[Sequence[Any]], *,
     d = _dedupe(_ratio_logs(lambda x, y: q[x][y], lambda x, y: q[x][y], pairs, outputs))
     i = _dedupe(_ratio_logs(lambda x, y: p[x] * q[x][y], lambda x, y: p[x] * q[x][y], pairs, outputs))
     s = _dedupe(_ratio_logs(lambda x, y: p[x], lambda x, y: p[x], pairs, [0]))
-    py = [sympy.simplify(sum(p[x] * q[x][y] for x in range(n))) for y in outputs]
-    mi = sympy.simplify(sum(p[x] * q[x][y] * sympy.log(q[x][y] / py[y])
-                            for x in range(n) for y in outputs if q[x][y] != 0 and p[x] != 0))
+    # sums as one Add of all their terms (the same expression as adding them one by one, without re-flattening
+    # the partial sum at each term)
+    py = [sympy.simplify(sympy.Add(*(p[x] * q[x][y] for x in range(n)))) for y in outputs]
+    mi = sympy.simplify(sympy.Add(*(p[x] * q[x][y] * sympy.log(q[x][y] / py[y])
+                                    for x in range(n) for y in outputs if q[x][y] != 0 and p[x] != 0)))
     sigma = sympy.Min(*s) if s else sympy.Integer(0)
     if s and any(e == sympy.oo for e in s):
         sigma = -sympy.oo
