@@ -319,3 +319,21 @@ def test_huge_integers_as_text_are_their_decimal_digits(digits, lead, negative):
     assert fraction_text(Fraction(n)) == str(Decimal(n))
     q = Fraction(n, 3 * 10**digits + 1)
     assert fraction_text(q) == f"{Decimal(q.numerator)}/{Decimal(q.denominator)}"
+
+
+def test_ratio_comparisons_by_magnitude_are_the_exact_comparisons():
+    """The exact scans compare long fractions by their binary orders of magnitude first; against ``>`` on
+    fractions from zero to 2^+-300, and near powers of two where the orders of magnitude differ by one or two."""
+    import random
+
+    from relations.measures._ratios import _above, extremes
+
+    rng = random.Random(11)
+    edges = [Fraction(2**k + d, 2**j) for k in (0, 1, 5, 64) for j in (0, 3, 70) for d in (-1, 0, 1) if 2**k + d >= 0]
+    for _ in range(5000):
+        a, b = (Fraction(rng.randint(0, 2**rng.randint(0, 300)), rng.randint(1, 2**rng.randint(0, 300)))
+                if rng.random() < 0.7 else rng.choice(edges) for _ in range(2))
+        assert _above(a, b) == (a > b), (a, b)
+    for _ in range(1000):
+        values = [rng.choice(edges) * rng.choice([1, Fraction(1, 3**40)]) for _ in range(rng.randint(1, 9))]
+        assert extremes(values) == (values.index(max(values)), values.index(min(values)))

@@ -210,11 +210,26 @@ def extremes(values: Sequence[Fraction]) -> tuple[int, int]:
     top = low = positions[0]
     for i in positions[1:]:  # increasing positions, strict comparisons: the first position of each extreme
         v = values[i]
-        if v > values[top]:
+        if _above(v, values[top]):
             top = i
-        elif v < values[low]:
+        elif _above(values[low], v):
             low = i
     return top, low
+
+
+def _above(a: Fraction, b: Fraction) -> bool:
+    """``a > b``, deciding first by the binary orders of magnitude of two positive values: ``n / d`` lies in
+    ``(2^(e - 1), 2^(e + 1))`` with ``e`` the bit length of ``n`` minus that of ``d``, so ``e`` two or more
+    apart decide; else (or with a zero) the exact comparison, whose cross products cost two big
+    multiplications on the long numbers of composed or geometric channels."""
+    an, bn = a.numerator, b.numerator
+    if an > 0 and bn > 0:
+        gap = an.bit_length() - a.denominator.bit_length() - bn.bit_length() + b.denominator.bit_length()
+        if gap >= 2:
+            return True
+        if gap <= -2:
+            return False
+    return a > b
 
 
 #: Cliques of more rows than this (local inputs: every row) have only the rows near their float extrema
