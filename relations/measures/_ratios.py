@@ -45,9 +45,9 @@ EntryFn = Callable[[int, int], Fraction]
 RanksFn = Callable[[], tuple[np.ndarray, list]]
 
 #: Above this many exact re-checks (ties: k-RR written densely over ``D^r`` puts every clique at the
-#: maximum), or once the re-checks of cliques of more than eight rows have read this many exact entries (k-RR:
-#: each of its ``k`` columns ties, and each has ``k`` rows at its extremes), the candidates are decided on the
-#: matrix of ranks instead, each distinct pair once.
+#: maximum), or once the re-checks of cliques of more than eight rows have read eight times this many exact
+#: entries (as many as this many candidates of eight rows; k-RR: each of its ``k`` columns ties, and each has ``k``
+#: rows at its extremes), the candidates are decided on the matrix of ranks instead, each distinct pair once.
 TIES = 4096
 
 #: Up to this many possible codes, :func:`distinct_codes` uses a presence table instead of a sort.
@@ -105,7 +105,7 @@ def max_log_ratio(a: np.ndarray | Callable[[int, int], np.ndarray], space: Input
     ranks : callable, optional
         ``ranks()`` gives the exact entries' ranks (:data:`RanksFn`, e.g. :func:`ranked`); used
         when more than :data:`TIES` candidates need an exact re-check, or when the re-checks of
-        cliques of more than eight rows read more than :data:`TIES` entries: the per-clique max and
+        cliques of more than eight rows read more than ``8 * TIES`` entries: the per-clique max and
         min *ranks* are reduced like the floats and each distinct (max, min) pair is evaluated
         once, so ties cost one evaluation, not one per clique.
 
@@ -166,7 +166,7 @@ def max_log_ratio(a: np.ndarray | Callable[[int, int], np.ndarray], space: Input
                 if reliable:
                     rows = _near_extremes(block, space, rows, y)
                 spent += len(rows)
-                if ranks is not None and spent > TIES:  # wide ties (k-RR over many outputs): each value once
+                if ranks is not None and spent > TIES * _FEW:  # wide ties (k-RR, many outputs): each value once
                     return _by_ranks(a, space, entry, ranks)
             values = [entry(x, y) for x in rows]
             i, j = extremes(values)
