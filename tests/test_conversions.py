@@ -264,7 +264,8 @@ def _pairs(eps, m, rng, starts=4):
     return out
 
 
-@pytest.mark.parametrize("eps", [0.5, 1.5, 3.0])
+@pytest.mark.parametrize("eps", [0.5, pytest.param(1.5, marks=pytest.mark.slow),  # the same search at each eps:
+                                 pytest.param(3.0, marks=pytest.mark.slow)])  # one in the default run
 def test_pair_frontiers_against_numerical_maximisation(eps):
     rng = np.random.default_rng(int(eps * 10))
     for m in (2, 3):

@@ -119,7 +119,7 @@ def test_exact_row_sums_are_the_fraction_sums(kernels, monkeypatch):
     a[11] = 0.0
     a[11, -1] = 2.0**-1022
     fast = exact_row_sums(a)
-    assert fast == [sum(map(Fraction, row.tolist()), Fraction(0)) for row in a]
+    assert fast == [fraction_sum(row) for row in a]
     use(monkeypatch, "numpy")
     assert exact_row_sums(a) == fast
     counts, least, bad = _compiled_row_sums(kernels, a)
@@ -135,8 +135,14 @@ def test_the_row_sum_kernel_flags_what_validation_refuses(kernels, bad):
     assert checked_scaled_rows(a, Fraction(FLOAT_TOLERANCE)) is None
 
 
+#: Every finite float is an integer over a power of two of at most this: ``n / d = n (UNIT // d) / UNIT``.
+UNIT = 1 << 1074
+
+
 def fraction_sum(row) -> Fraction:
-    return sum(map(Fraction, row.tolist()), Fraction(0))
+    """The exact sum of a row of floats, by hand: their exact ratios (``float.as_integer_ratio``) over the common
+    denominator ``2^1074``, the numerators added as integers (five times faster than adding Fractions)."""
+    return Fraction(sum(n * (UNIT // d) for n, d in map(float.as_integer_ratio, row.tolist())), UNIT)
 
 
 def test_the_one_read_kernel_sums_exactly_and_rounds_each_sum_correctly(kernels):
@@ -237,7 +243,7 @@ def test_a_float_matrix_taken_exactly_is_the_same_channel_both_ways(kernels, mon
     assert (fast.rounding, fast.reliable) == (slow.rounding, slow.reliable)
     assert fast.reliable is False
     assert np.array_equal(fast.array, slow.array)
-    sums = [fraction_sum(row) for row in q]  # by hand, once (265,000 Fraction additions)
+    sums = [fraction_sum(row) for row in q]  # by hand, once (265,000 entries)
     assert list(fast.exact.sums) == sums
     assert np.array_equal(fast.array, q / np.array([float(s) for s in sums])[:, None])
 
@@ -250,7 +256,7 @@ def test_rows_near_the_tolerance_take_the_validating_path(kernels):
     assert checked_scaled_rows(a, Fraction(FLOAT_TOLERANCE)) is not None
     a[1, 0] = 1 / 512 + FLOAT_TOLERANCE * (1 - 1e-5)  # inside, but within m 2^-51 of the edge: validated as before
     assert checked_scaled_rows(a, Fraction(FLOAT_TOLERANCE)) is None
-    assert Channel.of(a, exact=True).exact.sums[1] == sum(map(Fraction, a[1].tolist()), Fraction(0))
+    assert Channel.of(a, exact=True).exact.sums[1] == fraction_sum(a[1])
     a[1, 0] = 1 / 512 + FLOAT_TOLERANCE * (1 + 1e-6)  # outside: the usual message, from the usual path
     assert checked_scaled_rows(a, Fraction(FLOAT_TOLERANCE)) is None
     with pytest.raises(InputError, match=r"channel\[1\]: entries sum to"):
@@ -277,7 +283,7 @@ def test_certified_eps_d_from_floats_is_the_same_both_ways(kernels, monkeypatch)
     assert (fast.exact, fast.witness) == (slow.exact, slow.witness)
     # by hand: the witness's ratio, from the exact rows (each row over its exact sum)
     w = fast.witness
-    sums = [sum(map(Fraction, q[x].tolist()), Fraction(0)) for x in (w.x, w.x_prime)]
+    sums = [fraction_sum(q[x]) for x in (w.x, w.x_prime)]
     assert fast.exact.ratio == (Fraction(q[w.x, w.y]) / sums[0]) / (Fraction(q[w.x_prime, w.y]) / sums[1])
 
 

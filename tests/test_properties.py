@@ -292,3 +292,48 @@ def test_eps_m_bits_option_controls_width():
         with mpmath.workdps(400):
             assert_contains(enc, truth)
     assert math.isclose(relations.measure(mech).eps_m.value, float(truth), rel_tol=1e-14)
+
+
+def test_exact_sum_is_the_sum_of_the_fractions():
+    import random
+
+    from relations.numbers._sums import exact_sum
+
+    rng = random.Random(5)
+    for size in [0, 1, 2, 3, 40] * 60:
+        values = [Fraction(rng.randint(-10**20, 10**20), rng.choice([1, 2, 3, 60, 2**70, rng.randint(1, 10**6)]))
+                  if rng.random() < 0.8 else rng.randint(-10**30, 10**30) for _ in range(size)]
+        total = exact_sum(values)
+        assert type(total) is Fraction and total == sum(values, Fraction(0))
+
+
+@given(st.integers(0, 6000), st.integers(1, 9), st.booleans())
+def test_huge_integers_as_text_are_their_decimal_digits(digits, lead, negative):
+    """Against :class:`decimal.Decimal`'s text (exact for an int, with no digit limit), around the 500 digits
+    where the conversion changes."""
+    from decimal import Decimal
+
+    from relations.numbers._text import fraction_text
+
+    n = (lead * 10**digits + 7 * digits) * (-1 if negative else 1)
+    assert fraction_text(Fraction(n)) == str(Decimal(n))
+    q = Fraction(n, 3 * 10**digits + 1)
+    assert fraction_text(q) == f"{Decimal(q.numerator)}/{Decimal(q.denominator)}"
+
+
+def test_ratio_comparisons_by_magnitude_are_the_exact_comparisons():
+    """The exact scans compare long fractions by their binary orders of magnitude first; against ``>`` on
+    fractions from zero to 2^+-300, and near powers of two where the orders of magnitude differ by one or two."""
+    import random
+
+    from relations.measures._ratios import _above, extremes
+
+    rng = random.Random(11)
+    edges = [Fraction(2**k + d, 2**j) for k in (0, 1, 5, 64) for j in (0, 3, 70) for d in (-1, 0, 1) if 2**k + d >= 0]
+    for _ in range(5000):
+        a, b = (Fraction(rng.randint(0, 2**rng.randint(0, 300)), rng.randint(1, 2**rng.randint(0, 300)))
+                if rng.random() < 0.7 else rng.choice(edges) for _ in range(2))
+        assert _above(a, b) == (a > b), (a, b)
+    for _ in range(1000):
+        values = [rng.choice(edges) * rng.choice([1, Fraction(1, 3**40)]) for _ in range(rng.randint(1, 9))]
+        assert extremes(values) == (values.index(max(values)), values.index(min(values)))

@@ -22,6 +22,7 @@ from conftest import ROOT, _shared, run_cli
 import relations
 import relations.mechanisms
 from relations.errors import InputError
+from relations.measures import Witness
 from relations.numbers._text import fraction_text
 from relations.tradeoffs._utility import expected_distortion
 
@@ -284,6 +285,45 @@ def test_the_documented_maxima_work_in_little_memory(at_the_limits, request, set
     if eps_d is not None:
         assert out["eps_d"]["exact"] == eps_d
     assert out["eps_d"]["value"] > 0
+
+
+def test_wide_ties_are_decided_on_ranks_with_the_answer_of_the_full_scan(monkeypatch):
+    """k-RR ties in every column, each column with k rows at its extremes: the exact re-check reads at most
+    about ``8 TIES`` of those entries before deciding on the ranks (each distinct pair once), and gives the value
+    and witness of the column-by-column scan (``TIES`` lifted: every candidate re-checked)."""
+    import relations.measures._ratios as ratios
+    from relations.measures._dense import eps_d, eps_i
+
+    k = 200
+    mech = relations.mechanisms.krr(k, 3, prior=[F(i + 1, k * (k + 1) // 2) for i in range(k)])
+    columns = []
+    original = ratios.extremes
+    monkeypatch.setattr(ratios, "extremes", lambda values: columns.append(len(values)) or original(values))
+    fast = [eps_d(mech), eps_i(mech)]
+    assert sum(columns) <= 8 * ratios.TIES + 4 * k  # not the k * k entries of the scan of eps_d
+    monkeypatch.setattr(ratios, "TIES", 10**12)
+    columns.clear()
+    slow = [eps_d(mech), eps_i(mech)]
+    assert sum(columns) >= k * k  # eps_d: every column
+    for a, b in zip(fast, slow):
+        assert a.exact == b.exact and a.witness == b.witness
+    # by hand: Q ratios 3 (the diagonal over the rest), the first pair (0, 1) in column 0; the joint's ratio
+    # is largest where the prior's is: p(k-1) 3 / p(0) in column k - 1
+    assert str(fast[0].exact) == "ln(3)" and fast[0].witness == Witness(0, 1, 0)
+    assert fast[1].exact == relations.numbers.LogRatio.of(F(3 * k)) and fast[1].witness == Witness(k - 1, 0, k - 1)
+
+
+def test_unary_encoding_entries_are_the_products_of_their_bits():
+    """OUE and SUE, each entry by hand: the true bit kept with ``p``, every other bit set with ``q``."""
+    for optimized, t, p, q in ((True, F(3), F(1, 2), F(1, 4)), (False, F(4), F(2, 3), F(1, 3))):
+        mech = relations.mechanisms.unary_encoding(4, t, optimized=optimized)
+        for d, row in enumerate(mech.channel.exact):
+            for out, value in zip(mech.outputs, row):
+                expected = F(1)
+                for i, bit in enumerate(out):
+                    one = (p if i == d else q)
+                    expected *= one if bit == "1" else 1 - one
+                assert value == expected, (optimized, d, out)
 
 
 def test_python_constructors_check_the_limits_too():

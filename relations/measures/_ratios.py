@@ -45,7 +45,9 @@ EntryFn = Callable[[int, int], Fraction]
 RanksFn = Callable[[], tuple[np.ndarray, list]]
 
 #: Above this many exact re-checks (ties: k-RR written densely over ``D^r`` puts every clique at the
-#: maximum) the candidates are decided on the matrix of ranks instead, each distinct pair once.
+#: maximum), or once the re-checks of cliques of more than eight rows have read eight times this many exact
+#: entries (as many as this many candidates of eight rows; k-RR: each of its ``k`` columns ties, and each has ``k``
+#: rows at its extremes), the candidates are decided on the matrix of ranks instead, each distinct pair once.
 TIES = 4096
 
 #: Up to this many possible codes, :func:`distinct_codes` uses a presence table instead of a sort.
@@ -102,7 +104,8 @@ def max_log_ratio(a: np.ndarray | Callable[[int, int], np.ndarray], space: Input
         subnormals): then every clique and column is evaluated exactly.
     ranks : callable, optional
         ``ranks()`` gives the exact entries' ranks (:data:`RanksFn`, e.g. :func:`ranked`); used
-        when more than :data:`TIES` candidates need an exact re-check: the per-clique max and
+        when more than :data:`TIES` candidates need an exact re-check, or when the re-checks of
+        cliques of more than eight rows read more than ``8 * TIES`` entries: the per-clique max and
         min *ranks* are reduced like the floats and each distinct (max, min) pair is evaluated
         once, so ties cost one evaluation, not one per clique.
 
@@ -153,13 +156,18 @@ def max_log_ratio(a: np.ndarray | Callable[[int, int], np.ndarray], space: Input
         return _by_ranks(a, space, entry, ranks)
     found, witness = None, None
     block = _blocks(a)
+    spent = 0  # exact entries read for cliques of more than _FEW rows
     for family, c0, ratio in families:
         hits = np.argwhere(ratio >= threshold) if reliable else np.argwhere(np.ones(ratio.shape, dtype=bool))
         for clique, y in hits:
             y = c0 + int(y)
             rows = space.members(family, int(clique))
-            if reliable and len(rows) > _FEW:
-                rows = _near_extremes(block, space, rows, y)
+            if len(rows) > _FEW:
+                if reliable:
+                    rows = _near_extremes(block, space, rows, y)
+                spent += len(rows)
+                if ranks is not None and spent > TIES * _FEW:  # wide ties (k-RR, many outputs): each value once
+                    return _by_ranks(a, space, entry, ranks)
             values = [entry(x, y) for x in rows]
             i, j = extremes(values)
             top, low = values[i], values[j]
@@ -202,11 +210,26 @@ def extremes(values: Sequence[Fraction]) -> tuple[int, int]:
     top = low = positions[0]
     for i in positions[1:]:  # increasing positions, strict comparisons: the first position of each extreme
         v = values[i]
-        if v > values[top]:
+        if _above(v, values[top]):
             top = i
-        elif v < values[low]:
+        elif _above(values[low], v):
             low = i
     return top, low
+
+
+def _above(a: Fraction, b: Fraction) -> bool:
+    """``a > b``, deciding first by the binary orders of magnitude of two positive values: ``n / d`` lies in
+    ``(2^(e - 1), 2^(e + 1))`` with ``e`` the bit length of ``n`` minus that of ``d``, so ``e`` two or more
+    apart decide; else (or with a zero) the exact comparison, whose cross products cost two big
+    multiplications on the long numbers of composed or geometric channels."""
+    an, bn = a.numerator, b.numerator
+    if an > 0 and bn > 0:
+        gap = an.bit_length() - a.denominator.bit_length() - bn.bit_length() + b.denominator.bit_length()
+        if gap >= 2:
+            return True
+        if gap <= -2:
+            return False
+    return a > b
 
 
 #: Cliques of more rows than this (local inputs: every row) have only the rows near their float extrema

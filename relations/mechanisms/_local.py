@@ -205,8 +205,9 @@ def unary_encoding(k: int, ratio: RationalLike | None = None, *, eps: EpsLike | 
     others = [q**c * (1 - q) ** (k - 1 - c) for c in range(k)]
     outputs = ["".join(b) for b in itertools.product("01", repeat=k)]
     ones = [out.count("1") for out in outputs]
-    rows = [[(p if out[d] == "1" else 1 - p) * others[n - (out[d] == "1")] for out, n in zip(outputs, ones)]
-            for d in range(k)]
+    with_one = [None] + [p * others[n - 1] for n in range(1, k + 1)]  # by the count n of ones (the true bit 1)
+    with_zero = [(1 - p) * others[n] for n in range(k)]  # the true bit 0: n < k
+    rows = [[with_one[n] if out[d] == "1" else with_zero[n] for out, n in zip(outputs, ones)] for d in range(k)]
     return _local(rows, prior, outputs=outputs)
 
 

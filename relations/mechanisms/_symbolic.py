@@ -18,6 +18,7 @@ about 3 s, ``k = 200`` about a minute).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -87,6 +88,7 @@ def _ratio_logs(num, den, pairs, outputs):
     # each entry formed and compared with 0 once, not once per pair it is in (k-RR at k = 64: 4096 times, not 2^18)
     nums = {x: [(a, a == 0) for a in (num(x, y) for y in outputs)] for x in dict.fromkeys(x for x, _ in pairs)}
     dens = {xp: [(b, b == 0) for b in (den(xp, y) for y in outputs)] for xp in dict.fromkeys(xp for _, xp in pairs)}
+    seen: set[tuple[int, int]] = set()  # the pairs of objects met (the entries stay alive in nums and dens)
     for x, xp in pairs:
         for (a, a_zero), (b, b_zero) in zip(nums[x], dens[xp]):
             if a_zero and b_zero:
@@ -95,8 +97,11 @@ def _ratio_logs(num, den, pairs, outputs):
                 return [sympy.oo]
             if a_zero:
                 continue  # -oo never attains a max
-            if (a, b) not in out:
-                out[(a, b)] = _log(a / b)
+            ids = (id(a), id(b))  # equal objects first: hashing a sympy pair costs more
+            if ids not in seen:
+                seen.add(ids)
+                if (a, b) not in out:
+                    out[(a, b)] = _log(a / b)
     return list(out.values())
 
 
@@ -167,9 +172,11 @@ def closed_forms(prior: Sequence[Any], channel: Sequence[Sequence[Any]], *,
     d = _dedupe(_ratio_logs(lambda x, y: q[x][y], lambda x, y: q[x][y], pairs, outputs))
     i = _dedupe(_ratio_logs(lambda x, y: p[x] * q[x][y], lambda x, y: p[x] * q[x][y], pairs, outputs))
     s = _dedupe(_ratio_logs(lambda x, y: p[x], lambda x, y: p[x], pairs, [0]))
-    py = [sympy.simplify(sum(p[x] * q[x][y] for x in range(n))) for y in outputs]
-    mi = sympy.simplify(sum(p[x] * q[x][y] * sympy.log(q[x][y] / py[y])
-                            for x in range(n) for y in outputs if q[x][y] != 0 and p[x] != 0))
+    # sums as one Add of all their terms (the same expression as adding them one by one, without re-flattening
+    # the partial sum at each term)
+    py = [sympy.simplify(sympy.Add(*(p[x] * q[x][y] for x in range(n)))) for y in outputs]
+    mi = sympy.simplify(sympy.Add(*(p[x] * q[x][y] * sympy.log(q[x][y] / py[y])
+                                    for x in range(n) for y in outputs if q[x][y] != 0 and p[x] != 0)))
     sigma = sympy.Min(*s) if s else sympy.Integer(0)
     if s and any(e == sympy.oo for e in s):
         sigma = -sympy.oo
@@ -235,13 +242,20 @@ def krr(k: int, *, prior: Sequence[Any] | None = None) -> ClosedForms:
                          f"minutes beyond), got {k!r}")
     if prior is not None and len(prior) != k:
         raise InputError(f"prior: {len(prior)} entries for k = {k}")
+    if prior is None:
+        return _uniform_krr(k)
     import sympy
 
-    eps = sympy.Symbol("eps", positive=True)
-    t = sympy.exp(eps)
-    q = krr_rows(k, t)
-    prior = prior if prior is not None else [sympy.Rational(1, k)] * k
-    return closed_forms(prior, q)
+    return closed_forms(prior, krr_rows(k, sympy.exp(sympy.Symbol("eps", positive=True))))
+
+
+@functools.cache
+def _uniform_krr(k: int) -> ClosedForms:
+    """:func:`krr` with its uniform prior, once per ``k`` and process (at most :data:`MAX_SYMBOLIC_K` of them; the
+    forms are immutable): sympy's simplification takes 0.3 s for ``k = 3``, 3 s for ``k = 64``."""
+    import sympy
+
+    return closed_forms([sympy.Rational(1, k)] * k, krr_rows(k, sympy.exp(sympy.Symbol("eps", positive=True))))
 
 
 def binary_rr_with_prior() -> ClosedForms:
@@ -258,6 +272,12 @@ def binary_rr_with_prior() -> ClosedForms:
     .. [1] Warner. Randomized response: a survey technique for eliminating evasive answer
        bias. JASA 60(309), 1965. doi:10.1080/01621459.1965.10480775
     """
+    return _binary_rr_with_prior()
+
+
+@functools.cache
+def _binary_rr_with_prior() -> ClosedForms:
+    """:func:`binary_rr_with_prior`, once per process (the forms are immutable)."""
     import sympy
 
     pi = sympy.Symbol("pi", positive=True)
@@ -291,13 +311,19 @@ def paper_construction(theorem: int) -> ClosedForms:
     >>> forms.eps_d, forms.eps_m
     (oo, -beta*log(beta) - (beta - 1)*log(-1/(beta - 1)))
     """
+    if theorem not in (6, 8, 10, 12):
+        raise ValueError("theorems 6, 8, 10, 12")
+    return _paper_construction(theorem in (8, 12))
+
+
+@functools.cache
+def _paper_construction(local: bool) -> ClosedForms:
+    """:func:`paper_construction`'s local (8, 12) or central (6, 10) forms, once per process (immutable)."""
     import sympy
 
     beta = sympy.Symbol("beta", positive=True)
-    if theorem in (8, 12):
+    if local:
         return closed_forms([beta, 1 - beta], [[1, 0], [0, 1]])
-    if theorem in (6, 10):
-        half = sympy.Rational(1, 2)
-        return closed_forms([beta, (1 - beta) / 2, (1 - beta) / 2], [[1, 0, 0], [0, half, half], [0, half, half]],
-                            pairs=[(0, 1), (1, 2)])
-    raise ValueError("theorems 6, 8, 10, 12")
+    half = sympy.Rational(1, 2)
+    return closed_forms([beta, (1 - beta) / 2, (1 - beta) / 2], [[1, 0, 0], [0, half, half], [0, half, half]],
+                        pairs=[(0, 1), (1, 2)])

@@ -170,25 +170,30 @@ class Composition:
             return self.__dict__["_sufficient"]
         rows: list[list[Fraction]] = [[Fraction(1)] for _ in range(n)]
         labels: list[str] = [""]
-        for part, k in zip(self.parts, self.counts):
+        for i, (part, k) in enumerate(zip(self.parts, self.counts)):
             reached = _reached(part)
             names = [part.outputs[y] for y in reached]
             types = list(count_vectors(k, len(reached)))
             weights = [_multinomial(c) for c in types]
             new_rows = []
             for x, row in enumerate(part.channel.exact):
-                powers = [[Fraction(1)] for _ in reached]
+                # the powers of each entry's numerator and denominator as integers (coprime, as theirs are), and
+                # each probability reduced once: the same Fractions as multiplying Fractions, a gcd for each
+                tops, bottoms = [[1] for _ in reached], [[1] for _ in reached]
                 for j, y in enumerate(reached):
+                    a, b, top, bottom = row[y].numerator, row[y].denominator, tops[j], bottoms[j]
                     for _ in range(k):
-                        powers[j].append(powers[j][-1] * row[y])
+                        top.append(top[-1] * a)
+                        bottom.append(bottom[-1] * b)
                 probs = []
                 for c, w in zip(types, weights):
-                    v = Fraction(w)
+                    num, den = w, 1
                     for j, cj in enumerate(c):
                         if cj:
-                            v *= powers[j][cj]
-                    probs.append(v)
-                new_rows.append([a * b for a in rows[x] for b in probs])
+                            num *= tops[j][cj]
+                            den *= bottoms[j][cj]
+                    probs.append(Fraction(num, den))
+                new_rows.append(probs if i == 0 else [a * b for a in rows[x] for b in probs])
             rows = new_rows
             part_labels = [_type_label(c, names) for c in types]
             labels = [f"{a} | {b}" if a else b for a in labels for b in part_labels]

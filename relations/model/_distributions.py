@@ -53,6 +53,7 @@ from relations.model._floats import (
 from relations.model._indexed import indexed_rows
 from relations.model._scaled import SCALED_ENTRIES, ScaledRows, checked_scaled_rows, scaled_float_rows
 from relations.numbers._floatlog import UNIT as _UNIT
+from relations.numbers._sums import exact_sum
 from relations.numbers._text import json_repr, parse_rational, short_text
 
 __all__ = ["probability_vector", "stochastic_rows", "Prior", "Channel"]
@@ -123,13 +124,18 @@ def probability_vector(values: Any, where: str, *, rounding: bool = False) -> An
     if not isinstance(values, (list, tuple)) or not values:
         raise InputError(f"{where}: expected a non-empty list of probabilities, got {json_repr(values)}")
     out = []
+    floats = False  # a float literal among them
     for i, v in enumerate(values):
-        q = parse_rational(v, f"{where}[{i}]")
-        if q < 0:
+        if type(v) is Fraction:  # the rows the constructors build: nothing to parse
+            q = v
+        else:
+            q = parse_rational(v, f"{where}[{i}]")
+            floats = floats or _float_literal(v)
+        if q.numerator < 0:  # a Fraction's denominator is positive
             raise InputError(f"{where}[{i}]: {json_repr(str(v))} is negative")
         out.append(q)
-    total = sum(out, Fraction(0))
-    rho = FLOAT_ROUNDING if any(_float_literal(v) for v in values) else Fraction(0)
+    total = exact_sum(out)
+    rho = FLOAT_ROUNDING if floats else Fraction(0)
     if total != 1:
         if not any(_rounded_literal(v) for v in values):
             raise InputError(f"{where}: entries sum to {short_text(total)}, not 1")

@@ -275,6 +275,7 @@ def exact_float_rows(a: np.ndarray, key: str, *, vector: bool = False) -> tuple[
     approx: list[list[float]] = []
     deviation = Fraction(0)
     tolerance = Fraction(FLOAT_TOLERANCE)
+    shared: dict[int, dict[int, Fraction]] = {}  # by row sum, by scaled entry: equal entries are one Fraction
     for x, (row, shift) in enumerate(zip(ints.tolist(), shifts)):
         scaled = [m << s if m else 0 for m, s in zip(row, shift)]
         total = sum(scaled)
@@ -288,6 +289,9 @@ def exact_float_rows(a: np.ndarray, key: str, *, vector: bool = False) -> tuple[
             raise InputError(f"{where}: entries sum to {float(exact_sum)!r}, not 1 (nor within {FLOAT_TOLERANCE}, "
                              "the tolerance for floats)")
         deviation = max(deviation, off)
-        rows.append([Fraction(m, total) for m in scaled])
+        made = shared.setdefault(total, {})
+        for m in set(scaled).difference(made):
+            made[m] = Fraction(m, total)  # one reduction per distinct entry (a channel repeats a few values)
+        rows.append(list(map(made.__getitem__, scaled)))
         approx.append([m / total for m in scaled])  # int / int is correctly rounded
     return rows, FLOAT_ROUNDING + 2 * deviation, np.array(approx, dtype=np.float64).reshape(a.shape)

@@ -299,7 +299,8 @@ if numba is not None:
             s = np.ldexp(np.float64(kept), at - lz + 11 + big - 1139)
             sums[x] = s
             if s == 1.0:
-                out[x] = a[x]
+                for y in range(m):  # a loop, not ``out[x] = a[x]``: numba's slice assignment took 3 s to compile
+                    out[x, y] = a[x, y]
             else:
                 for y in range(m):
                     out[x, y] = a[x, y] / s

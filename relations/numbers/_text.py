@@ -168,17 +168,16 @@ def short_text(q: Fraction, limit: int = 60) -> str:
 
 
 def _int_text(n: int) -> str:
-    """Decimal text of ``n`` in chunks of 500 digits (below any allowed int_max_str_digits)."""
-    if n < 0:
-        return "-" + _int_text(-n)
-    base = 10**500
-    if n < base:
+    """Decimal text of ``n``, also beyond Python's int-to-text digit limit: FLINT's conversion (no limit, and
+    subquadratic where ``str`` and repeated division are quadratic) above 500 digits."""
+    if -_BIG < n < _BIG:
         return str(n)
-    chunks = []
-    while n:
-        n, rest = divmod(n, base)
-        chunks.append(rest)
-    return str(chunks[-1]) + "".join(str(c).zfill(500) for c in reversed(chunks[:-1]))
+    import flint  # a dependency (the enclosures' arb); loaded only for the rare huge integer
+
+    return str(flint.fmpz(n))
+
+
+_BIG = 10**500
 
 
 

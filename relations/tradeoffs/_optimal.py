@@ -302,13 +302,17 @@ def blahut_arimoto(p: np.ndarray, loss: np.ndarray, s: float, iters: int = 2000,
     k, m = loss.shape
     q = np.full(m, 1.0 / m)
     a = np.exp(-s * loss)  # k x m
+    # the ufuncs called directly, into buffers (the same operations as ``a * q``, ``w.sum(axis=1)``,
+    # ``q_new.sum()`` and ``np.max``, so the same numbers): the iteration runs thousands of times on small arrays
+    multiply, add, maximum, absolute, subtract = np.multiply, np.add.reduce, np.maximum.reduce, np.abs, np.subtract
+    w, cx, step = np.empty_like(a), np.empty(k), np.empty(m)
     for _ in range(iters):
-        w = a * q  # k x m
-        cx = w.sum(axis=1)
+        multiply(a, q, out=w)  # k x m
+        add(w, axis=1, out=cx)
         c = (p / cx) @ a  # m
         q_new = q * c
-        q_new /= q_new.sum()
-        done = np.max(np.abs(q_new - q)) < tol
+        q_new /= add(q_new)
+        done = maximum(absolute(subtract(q_new, q, out=step), out=step)) < tol
         q = q_new
         if done:
             break
