@@ -354,7 +354,8 @@ def eps_all_dense(mech: Mechanism) -> Budget:
     every = LocalInputs(tuple(map(str, range(q.shape[0]))))
     rows = q.exact
     entry = (lambda x, y: rows[x][y]) if rows is not None else None
-    return _budget("eps_all", max_log_ratio(q.array, every, entry=entry, reliable=q.reliable))
+    return _budget("eps_all", max_log_ratio(q.array, every, entry=entry, reliable=q.reliable,
+                                            ranks=lambda: _ranks(q)))
 
 
 def measure_dense(mech: Mechanism, *, bits: int | None = None) -> Measures:
