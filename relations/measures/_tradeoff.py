@@ -63,6 +63,7 @@ Binary randomized response with ratio 3 (rows ``(3/4, 1/4)`` and ``(1/4, 3/4)``)
 
 from __future__ import annotations
 
+import functools
 import math
 from bisect import bisect_right
 from collections.abc import Sequence
@@ -406,8 +407,6 @@ def gdp_mu_pairs(A: np.ndarray, C: np.ndarray) -> np.ndarray:
     >>> gdp_mu_pairs(A, np.array([[0.25, 0.75], [0.5, 0.5], [0.5, 0.5]])).round(6).tolist()  # 2 Phi^-1(3/4), 0, inf
     [1.34898, 0.0, inf]
     """
-    from scipy.special import ndtri
-
     A, C = np.asarray(A, dtype=float), np.asarray(C, dtype=float)
     with np.errstate(divide="ignore", invalid="ignore"):
         key = np.where(A > 0, C / np.where(A > 0, A, 1.0), np.where(C > 0, np.inf, -1.0))
@@ -419,9 +418,35 @@ def gdp_mu_pairs(A: np.ndarray, C: np.ndarray) -> np.ndarray:
     tail_a, tail_c = np.maximum(tail_a, 0.0), np.maximum(tail_c, 0.0)
     broken = ((head_a == 0) & (head_c > 0)).any(axis=-1) | ((tail_c == 0) & (tail_a > 0)).any(axis=-1)
     inside = (head_a > 0) & (head_c > 0) & (tail_a > 0) & (tail_c > 0)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        terms = np.where(inside, ndtri(np.where(inside, tail_a, 0.5)) - ndtri(np.where(inside, tail_c, 0.5)), 0.0)
+    terms = np.zeros(inside.shape)
+    terms[inside] = _probit(tail_a[inside]) - _probit(tail_c[inside])
     return np.where(broken, np.inf, np.maximum(0.0, terms.max(axis=-1, initial=0.0)))
+
+
+def _probit(p: np.ndarray) -> np.ndarray:
+    """``Phi^{-1}(p)`` entrywise for ``0 <= p <= 1`` (``-inf`` at 0, ``inf`` at 1): the standard library's
+    :meth:`statistics.NormalDist.inv_cdf` (Wichura's algorithm AS 241, about 1e-16 relative), one entry at a time.
+    The searches' few thousand points cost less so than importing ``scipy.special`` (about 0.2 s of CPU).
+
+    Examples
+    --------
+    >>> _probit(np.array([0.0, 0.5, 0.975, 1.0])).round(6).tolist()
+    [-inf, 0.0, 1.959964, inf]
+    """
+    p = np.asarray(p, dtype=float)
+    out = np.where(p >= 1.0, np.inf, -np.inf)
+    inside = (p > 0.0) & (p < 1.0)
+    if inside.any():
+        out[inside] = _inv_cdf()(p[inside]).astype(float)
+    return out
+
+
+@functools.cache
+def _inv_cdf() -> np.ufunc:
+    """:meth:`statistics.NormalDist.inv_cdf` of the standard normal as a numpy ufunc (objects in, objects out)."""
+    import statistics
+
+    return np.frompyfunc(statistics.NormalDist().inv_cdf, 1, 1)
 
 
 def _float_mu(mech: Mechanism, name: str) -> NotionResult:
