@@ -213,9 +213,11 @@ def _extra_value(name: str, q: np.ndarray, p: np.ndarray, A: np.ndarray, C: np.n
     only, when given: the arrays the notion reads are taken there)."""
     kind, arg = parse(name)
     if kind in PRIOR_KINDS:
-        return _prior_kernel(kind)(kind, arg, *((q, p) if rows is None else (q[rows], p[rows])))
+        if rows is not None:  # the rows' arrays, gathered once for the notions of the same rows (the cache's)
+            q, p = cache["qp"] if "qp" in cache else cache.setdefault("qp", (q[rows], p[rows]))
+        return _prior_kernel(kind)(kind, arg, q, p)
     if rows is not None:
-        A, C = A[rows], C[rows]
+        A, C = cache["AC"] if "AC" in cache else cache.setdefault("AC", (A[rows], C[rows]))
     per_pair = _pairs_kernel(kind)(kind, arg, A, C, cache)
     return per_pair.max(axis=-1) if per_pair.shape[-1] else np.zeros(per_pair.shape[:-1])
 

@@ -346,12 +346,12 @@ def pair_kernel(kind: str, arg, A: np.ndarray, C: np.ndarray, cache: dict) -> np
         from relations.measures._tradeoff import gdp_mu_pairs
 
         return gdp_mu_pairs(A, C)
-    # the kinds above read neither the log-ratios nor the supports
-    support = A > 0
-    broken = (support & (C == 0)).any(axis=-1)  # A puts mass where C has none: infinite divergences
+    # the kinds above read neither the log-ratios nor the supports (computed once per cache)
     if "lr" not in cache:
-        cache["lr"] = _log_ratio(A, C)
-    lr = cache["lr"]
+        support = A > 0
+        # A puts mass where C has none: infinite divergences
+        cache["lr"], cache["support"], cache["broken"] = _log_ratio(A, C), support, (support & (C == 0)).any(axis=-1)
+    lr, support, broken = cache["lr"], cache["support"], cache["broken"]
     if kind in ("kl", "rho") and "kl" not in cache:
         cache["kl"] = np.where(broken, np.inf, np.maximum(0.0, np.where(support, A * lr, 0.0).sum(axis=-1)))
     if kind == "kl":

@@ -407,19 +407,21 @@ def gdp_mu_pairs(A: np.ndarray, C: np.ndarray) -> np.ndarray:
     >>> gdp_mu_pairs(A, np.array([[0.25, 0.75], [0.5, 0.5], [0.5, 0.5]])).round(6).tolist()  # 2 Phi^-1(3/4), 0, inf
     [1.34898, 0.0, inf]
     """
+    from relations.measures._divergences import _gathered
+
     A, C = np.asarray(A, dtype=float), np.asarray(C, dtype=float)
     with np.errstate(divide="ignore", invalid="ignore"):
         key = np.where(A > 0, C / np.where(A > 0, A, 1.0), np.where(C > 0, np.inf, -1.0))
     order = np.argsort(-key, axis=-1, kind="stable")
-    a, c = np.take_along_axis(A, order, -1), np.take_along_axis(C, order, -1)
-    head_a, head_c = np.cumsum(a, axis=-1), np.cumsum(c, axis=-1)
-    tail_a = np.flip(np.cumsum(np.flip(a, -1), axis=-1), -1) - a  # sum after position k: 1 - alpha_k
-    tail_c = np.flip(np.cumsum(np.flip(c, -1), axis=-1), -1) - c  # beta_k
-    tail_a, tail_c = np.maximum(tail_a, 0.0), np.maximum(tail_c, 0.0)
+    ac = np.stack([_gathered(A, order), _gathered(C, order)])  # both rows sorted (np.take_along_axis, faster)
+    head_a, head_c = np.cumsum(ac, axis=-1)
+    # the sums after position k: 1 - alpha_k and beta_k
+    tail_a, tail_c = np.maximum(np.flip(np.cumsum(np.flip(ac, -1), axis=-1), -1) - ac, 0.0)
     broken = ((head_a == 0) & (head_c > 0)).any(axis=-1) | ((tail_c == 0) & (tail_a > 0)).any(axis=-1)
     inside = (head_a > 0) & (head_c > 0) & (tail_a > 0) & (tail_c > 0)
     terms = np.zeros(inside.shape)
-    terms[inside] = _probit(tail_a[inside]) - _probit(tail_c[inside])
+    z = _probit(np.concatenate([tail_a[inside], tail_c[inside]]))
+    terms[inside] = z[:z.size // 2] - z[z.size // 2:]
     return np.where(broken, np.inf, np.maximum(0.0, terms.max(axis=-1, initial=0.0)))
 
 
