@@ -219,7 +219,11 @@ def _extra_value(name: str, q: np.ndarray, p: np.ndarray, A: np.ndarray, C: np.n
     if rows is not None:
         A, C = cache["AC"] if "AC" in cache else cache.setdefault("AC", (A[rows], C[rows]))
     per_pair = _pairs_kernel(kind)(kind, arg, A, C, cache)
-    return per_pair.max(axis=-1) if per_pair.shape[-1] else np.zeros(per_pair.shape[:-1])
+    if not per_pair.shape[-1]:
+        return np.zeros(per_pair.shape[:-1])
+    if per_pair.shape[-1] <= 4:  # a few pairs: their maximum pair by pair (numpy's reduction costs more)
+        return functools.reduce(np.maximum, np.moveaxis(per_pair, -1, 0))
+    return per_pair.max(axis=-1)
 
 
 def cmi_values(q: np.ndarray, p: np.ndarray, structure: str, pairs: np.ndarray) -> np.ndarray:

@@ -179,7 +179,8 @@ def search_dense_all(rels: Sequence[Relation], family: DenseFamily, starts: Sequ
             distinct, back = np.unique(theta, axis=0, return_inverse=True)
             q, p = family.float_arrays(distinct)
             vals = dense_values(q, p, pairs, extra, paper=paper,
-                                only={n: np.unique(back[u[rel_of]]) for n, u in uses.items()})
+                                only={n: np.flatnonzero(np.bincount(back[u[rel_of]], minlength=len(distinct)))
+                                      for n, u in uses.items()})
             vals = {k: v[back] for k, v in vals.items()}
         else:
             q, p = family.float_arrays(theta)
@@ -189,7 +190,8 @@ def search_dense_all(rels: Sequence[Relation], family: DenseFamily, starts: Sequ
         premise, conclusion, sigma = table[per["prem"][owner], at], table[per["concl"][owner], at], vals["sigma_min"]
         bound = _linear_bound(per["ca"][owner], per["cs"][owner], per["g"][owner], premise, sigma, diam)
         other_of = per["other"][owner]
-        for b in np.unique(other_of[other_of >= 0]).tolist():  # other bounds (those with points here): their floats
+        # other bounds (those with points here): their floats
+        for b in np.flatnonzero(np.bincount(other_of[other_of >= 0], minlength=len(others))).tolist():
             rows, other = np.flatnonzero(other_of == b), others[b]
             assert other is not None  # an implication
             bound[rows] = (other.floats(premise[rows]) if isinstance(other, Formula) else
