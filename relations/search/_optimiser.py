@@ -177,6 +177,7 @@ def search_dense_all(rels: Sequence[Relation], family: DenseFamily, starts: Sequ
         if initial.pop() if initial else False:  # the initial simplexes: the relations' seeded generators draw the
             # same starts, so the points repeat; each distinct one is evaluated once (its values are its own)
             distinct, back = np.unique(theta, axis=0, return_inverse=True)
+            back = back.reshape(-1)  # (numpy 2.0.0 gave it the shape (B, 1))
             q, p = family.float_arrays(distinct)
             vals = dense_values(q, p, pairs, extra, paper=paper,
                                 only={n: np.flatnonzero(np.bincount(back[u[rel_of]], minlength=len(distinct)))
