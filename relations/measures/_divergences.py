@@ -159,6 +159,56 @@ def rho_pair(P: np.ndarray, Q: np.ndarray) -> float:
     return pair_value("rho", P, Q)
 
 
+#: Up to this many entries a reduction over the last axis is taken column by column (:func:`_max_last`,
+#: :func:`_sum_last`, :func:`_any_last`): numpy's reductions over so short an axis cost several times more than the
+#: arithmetic (about 100 us against 15 us on a (110, 6, 3) array).  Below 8 terms numpy sums left to right, as the
+#: columns are added here, so the floats are the same.
+_FEW = 7
+
+
+def _max_last(x: np.ndarray, initial: float | None = None) -> np.ndarray:
+    """``x.max(axis=-1, initial=initial)``, column by column when the axis is short (the same floats: a maximum is
+    exact, and a NaN propagates through both).
+
+    Examples
+    --------
+    >>> x = np.array([[1.0, 3.0, 2.0], [np.nan, 0.0, 1.0]])
+    >>> _max_last(x).tolist()[0], bool(np.isnan(_max_last(x)[1])), _max_last(x[:, :0], initial=0.0).tolist()
+    (3.0, True, [0.0, 0.0])
+    """
+    m = x.shape[-1]
+    if not 0 < m <= _FEW:
+        return x.max(axis=-1) if initial is None else x.max(axis=-1, initial=initial)
+    cols = [x[..., y] for y in range(m)]
+    out = functools.reduce(np.maximum, cols)
+    return out if initial is None else np.maximum(initial, out)
+
+
+def _sum_last(x: np.ndarray) -> np.ndarray:
+    """``x.sum(axis=-1)``, column by column (left to right, as numpy sums fewer than 8 terms) when the axis is short.
+
+    Examples
+    --------
+    >>> x = np.array([[0.1, 0.2, 0.3]])
+    >>> bool(_sum_last(x)[0] == x.sum(axis=-1)[0] == (0.1 + 0.2) + 0.3)
+    True
+    """
+    m = x.shape[-1]
+    return functools.reduce(np.add, [x[..., y] for y in range(m)]) if 0 < m <= _FEW else x.sum(axis=-1)
+
+
+def _any_last(x: np.ndarray) -> np.ndarray:
+    """``x.any(axis=-1)`` of a boolean array, column by column when the axis is short.
+
+    Examples
+    --------
+    >>> _any_last(np.array([[False, True], [False, False]])).tolist()
+    [True, False]
+    """
+    m = x.shape[-1]
+    return functools.reduce(np.logical_or, [x[..., y] for y in range(m)]) if 0 < m <= _FEW else np.asarray(x.any(axis=-1))
+
+
 def _log_ratio(a: np.ndarray, c: np.ndarray) -> np.ndarray:
     """``ln(a/c)`` entrywise, through ``log1p((a - c)/c)`` where the ratio is near 1 (``a - c`` is exact
     there, so the relative accuracy near ``a = c`` is kept); 0 where ``a = 0`` or ``c = 0`` (the callers
@@ -182,11 +232,11 @@ def _renyi_parts(A: np.ndarray, lr: np.ndarray, support: np.ndarray
     ``ln A`` (``-inf`` off the support), ``A`` (0 off it) and ``max |lr|``."""
     if support.all():  # every entry on the support (the dense families' channels): the masks are identities
         # (the logarithm of a contiguous array, as of the masked copy: numpy's kernel for it is the same)
-        return lr, (np.log(np.ascontiguousarray(A)), A, np.abs(lr).max(axis=-1, initial=0.0))
+        return lr, (np.log(np.ascontiguousarray(A)), A, _max_last(np.abs(lr), initial=0.0))
     with np.errstate(divide="ignore"):
         log_a = np.where(support, np.log(np.where(support, A, 1.0)), -np.inf)
     lr = np.where(support, lr, 0.0)
-    return lr, (log_a, np.where(support, A, 0.0), np.abs(lr).max(axis=-1, initial=0.0))
+    return lr, (log_a, np.where(support, A, 0.0), _max_last(np.abs(lr), initial=0.0))
 
 
 #: The orders of :func:`_rho`'s first grid, and the points of each refined grid between its best order's neighbours.
@@ -346,14 +396,14 @@ def pair_kernel(kind: str, arg, A: np.ndarray, C: np.ndarray, cache: dict) -> np
         from relations.measures._tradeoff import gdp_mu_pairs
 
         return gdp_mu_pairs(A, C)
-    # the kinds above read neither the log-ratios nor the supports
-    support = A > 0
-    broken = (support & (C == 0)).any(axis=-1)  # A puts mass where C has none: infinite divergences
+    # the kinds above read neither the log-ratios nor the supports (computed once per cache)
     if "lr" not in cache:
-        cache["lr"] = _log_ratio(A, C)
-    lr = cache["lr"]
+        support = A > 0
+        # A puts mass where C has none: infinite divergences
+        cache["lr"], cache["support"], cache["broken"] = _log_ratio(A, C), support, _any_last(support & (C == 0))
+    lr, support, broken = cache["lr"], cache["support"], cache["broken"]
     if kind in ("kl", "rho") and "kl" not in cache:
-        cache["kl"] = np.where(broken, np.inf, np.maximum(0.0, np.where(support, A * lr, 0.0).sum(axis=-1)))
+        cache["kl"] = np.where(broken, np.inf, np.maximum(0.0, _sum_last(np.where(support, A * lr, 0.0))))
     if kind == "kl":
         return cache["kl"]
     if kind == "chi2":  # sum_y P_y^2 / R_y - 1, infinite where P puts mass outside R's support

@@ -63,6 +63,7 @@ Binary randomized response with ratio 3 (rows ``(3/4, 1/4)`` and ``(1/4, 3/4)``)
 
 from __future__ import annotations
 
+import functools
 import math
 from bisect import bisect_right
 from collections.abc import Sequence
@@ -406,22 +407,48 @@ def gdp_mu_pairs(A: np.ndarray, C: np.ndarray) -> np.ndarray:
     >>> gdp_mu_pairs(A, np.array([[0.25, 0.75], [0.5, 0.5], [0.5, 0.5]])).round(6).tolist()  # 2 Phi^-1(3/4), 0, inf
     [1.34898, 0.0, inf]
     """
-    from scipy.special import ndtri
+    from relations.measures._divergences import _gathered
 
     A, C = np.asarray(A, dtype=float), np.asarray(C, dtype=float)
     with np.errstate(divide="ignore", invalid="ignore"):
         key = np.where(A > 0, C / np.where(A > 0, A, 1.0), np.where(C > 0, np.inf, -1.0))
     order = np.argsort(-key, axis=-1, kind="stable")
-    a, c = np.take_along_axis(A, order, -1), np.take_along_axis(C, order, -1)
-    head_a, head_c = np.cumsum(a, axis=-1), np.cumsum(c, axis=-1)
-    tail_a = np.flip(np.cumsum(np.flip(a, -1), axis=-1), -1) - a  # sum after position k: 1 - alpha_k
-    tail_c = np.flip(np.cumsum(np.flip(c, -1), axis=-1), -1) - c  # beta_k
-    tail_a, tail_c = np.maximum(tail_a, 0.0), np.maximum(tail_c, 0.0)
+    ac = np.stack([_gathered(A, order), _gathered(C, order)])  # both rows sorted (np.take_along_axis, faster)
+    head_a, head_c = np.cumsum(ac, axis=-1)
+    # the sums after position k: 1 - alpha_k and beta_k
+    tail_a, tail_c = np.maximum(np.flip(np.cumsum(np.flip(ac, -1), axis=-1), -1) - ac, 0.0)
     broken = ((head_a == 0) & (head_c > 0)).any(axis=-1) | ((tail_c == 0) & (tail_a > 0)).any(axis=-1)
     inside = (head_a > 0) & (head_c > 0) & (tail_a > 0) & (tail_c > 0)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        terms = np.where(inside, ndtri(np.where(inside, tail_a, 0.5)) - ndtri(np.where(inside, tail_c, 0.5)), 0.0)
+    terms = np.zeros(inside.shape)
+    z = _probit(np.concatenate([tail_a[inside], tail_c[inside]]))
+    terms[inside] = z[:z.size // 2] - z[z.size // 2:]
     return np.where(broken, np.inf, np.maximum(0.0, terms.max(axis=-1, initial=0.0)))
+
+
+def _probit(p: np.ndarray) -> np.ndarray:
+    """``Phi^{-1}(p)`` entrywise for ``0 <= p <= 1`` (``-inf`` at 0, ``inf`` at 1): the standard library's
+    :meth:`statistics.NormalDist.inv_cdf` (Wichura's algorithm AS 241, about 1e-16 relative), one entry at a time.
+    The searches' few thousand points cost less so than importing ``scipy.special`` (about 0.2 s of CPU).
+
+    Examples
+    --------
+    >>> _probit(np.array([0.0, 0.5, 0.975, 1.0])).round(6).tolist()
+    [-inf, 0.0, 1.959964, inf]
+    """
+    p = np.asarray(p, dtype=float)
+    out = np.where(p >= 1.0, np.inf, -np.inf)
+    inside = (p > 0.0) & (p < 1.0)
+    if inside.any():
+        out[inside] = _inv_cdf()(p[inside]).astype(float)
+    return out
+
+
+@functools.cache
+def _inv_cdf() -> np.ufunc:
+    """:meth:`statistics.NormalDist.inv_cdf` of the standard normal as a numpy ufunc (objects in, objects out)."""
+    import statistics
+
+    return np.frompyfunc(statistics.NormalDist().inv_cdf, 1, 1)
 
 
 def _float_mu(mech: Mechanism, name: str) -> NotionResult:

@@ -679,9 +679,9 @@ def _dense_searches(relations: list[Relation], effort: Effort, seed: int) -> dic
 
 
 def _import_kernels(relations: list[Relation]) -> None:
-    """The imports the dense searches make on first use (the float kernels' scipy.special among them: about
-    0.3 s of CPU with the modules it loads), made here, before the fork, by one evaluation of every notion
-    the relations use on one tiny mechanism: the child process inherits them instead of importing them too."""
+    """The imports the dense searches make on first use, made here, before the fork, by one evaluation of every
+    notion the relations use on one tiny mechanism: the child process inherits them instead of importing them
+    too."""
     from relations.measures._batch import dense_values, ordered_pairs
     from relations.search._neldermead import minimize_batch  # noqa: F401 - imported for the child
     from relations.search._optimiser import extra_notions

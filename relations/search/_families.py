@@ -25,6 +25,7 @@ import numpy as np
 
 from relations.kinds import ProductRule
 from relations.measures._api import eps_all, measure
+from relations.measures._divergences import _max_last, _sum_last
 from relations.measures._notion_floats import ADDITIVE, MULTIPLICATIVE, FloatValues
 from relations.mechanisms._local import krr_rows
 from relations.model._distributions import Channel, Prior
@@ -49,9 +50,9 @@ def float_values(mech: Mechanism) -> dict[str, float]:
 
 
 def _softmax(z: np.ndarray) -> np.ndarray:
-    z = z - z.max(axis=-1, keepdims=True)
+    z = z - _max_last(z)[..., None]
     e = np.exp(z)
-    return e / e.sum(axis=-1, keepdims=True)
+    return e / _sum_last(e)[..., None]
 
 
 

@@ -170,16 +170,29 @@ def search_dense_all(rels: Sequence[Relation], family: DenseFamily, starts: Sequ
     per["other"] = [-1 if linear[i] else others.index(rel.bound) for i, rel in enumerate(rels)]
     per = {k: np.asarray(v)[which] for k, v in per.items()}  # by simplex
 
+    initial = [True]
+
     def objective(theta, owner):  # violation simplexes: -violation (scaled); the others: -ratio
-        q, p = family.float_arrays(theta)
         rel_of = which[owner]
-        vals = dense_values(q, p, pairs, extra, only={n: np.flatnonzero(u[rel_of]) for n, u in uses.items()},
-                            paper=paper)
+        if initial.pop() if initial else False:  # the initial simplexes: the relations' seeded generators draw the
+            # same starts, so the points repeat; each distinct one is evaluated once (its values are its own)
+            distinct, back = np.unique(theta, axis=0, return_inverse=True)
+            back = back.reshape(-1)  # (numpy 2.0.0 gave it the shape (B, 1))
+            q, p = family.float_arrays(distinct)
+            vals = dense_values(q, p, pairs, extra, paper=paper,
+                                only={n: np.flatnonzero(np.bincount(back[u[rel_of]], minlength=len(distinct)))
+                                      for n, u in uses.items()})
+            vals = {k: v[back] for k, v in vals.items()}
+        else:
+            q, p = family.float_arrays(theta)
+            vals = dense_values(q, p, pairs, extra, only={n: np.flatnonzero(u[rel_of]) for n, u in uses.items()},
+                                paper=paper)
         table, at = np.stack([vals[k] for k in keys]), np.arange(len(theta))
         premise, conclusion, sigma = table[per["prem"][owner], at], table[per["concl"][owner], at], vals["sigma_min"]
         bound = _linear_bound(per["ca"][owner], per["cs"][owner], per["g"][owner], premise, sigma, diam)
         other_of = per["other"][owner]
-        for b in np.unique(other_of[other_of >= 0]).tolist():  # other bounds (those with points here): their floats
+        # other bounds (those with points here): their floats
+        for b in np.flatnonzero(np.bincount(other_of[other_of >= 0], minlength=len(others))).tolist():
             rows, other = np.flatnonzero(other_of == b), others[b]
             assert other is not None  # an implication
             bound[rows] = (other.floats(premise[rows]) if isinstance(other, Formula) else
