@@ -270,7 +270,8 @@ def _of_types(objects: list[Any], types: set[type]) -> list[Any]:
 _YOUNG_SCAN = (sys.implementation.name == "cpython" and (3, 11) <= sys.version_info[:2] < (3, 14)
                and not sysconfig.get_config_var("Py_GIL_DISABLED"))
 #: The last pass over every object: ``(roots, mark, found)``, the objects found and a mark made just before it.
-_SCANNED: list[tuple[tuple[type, ...], list, list[Any]]] = []
+#: One slot, read and replaced whole (an audit in another thread sees the old pass or the new one, never half).
+_SCANNED: list[tuple[tuple[type, ...], list, list[Any]] | None] = [None]
 
 
 def _alive_of(roots: tuple[type, ...]) -> list[Any]:
@@ -301,16 +302,17 @@ def _alive_of(roots: tuple[type, ...]) -> list[Any]:
     import gc
 
     types = _subclasses(roots)
-    if _YOUNG_SCAN and _SCANNED and _SCANNED[0][0] == roots and not gc.get_freeze_count():
-        _, kept_mark, known = _SCANNED[0]
+    kept = _SCANNED[0]
+    if _YOUNG_SCAN and kept is not None and kept[0] == roots and not gc.get_freeze_count():
+        _, kept_mark, known = kept
         young = gc.get_objects(generation=0) + gc.get_objects(generation=1)
         if any(map(operator.is_, young, itertools.repeat(kept_mark))):
             return [*known, *_of_types(young, types)]
-    _SCANNED.clear()
+    _SCANNED[0] = None
     if _YOUNG_SCAN and not gc.get_freeze_count():
         mark: list = []  # made before the pass: whatever is made after it is young as long as the mark is
         found = _of_types(gc.get_objects(), types)
-        _SCANNED.append((roots, mark, found))
+        _SCANNED[0] = (roots, mark, found)
         return list(found)
     return _of_types(_every_object(), types)
 
@@ -326,7 +328,7 @@ def scan_ahead() -> None:
     Examples
     --------
     >>> scan_ahead()
-    >>> not _YOUNG_SCAN or bool(_SCANNED)
+    >>> not _YOUNG_SCAN or _SCANNED[0] is not None
     True
     """
     import gc
