@@ -70,7 +70,7 @@ def _moves():
         "young": lambda: None,
         "gen1": lambda: gc.collect(0),
         "gen2 by collect(1)": lambda: gc.collect(1),
-        "gen2 by collect()": gc.collect,
+        "gen2 by collect()": gc.collect,  # (slow: a full collection of a large test process; collect(1) moves alike)
         "freeze undone": lambda: (gc.freeze(), gc.unfreeze()),
     }
 
@@ -85,7 +85,8 @@ def collector_off():
         gc.enable()
 
 
-@pytest.mark.parametrize("move", list(_moves()))
+@pytest.mark.parametrize("move", [pytest.param(m, marks=pytest.mark.slow) if m == "gen2 by collect()" else m
+                                  for m in _moves()])
 def test_a_generator_made_after_the_last_pass_is_found_wherever_it_moved(move, collector_off):
     from relations.audit import _exact
 
@@ -103,7 +104,7 @@ def test_a_generator_made_after_the_last_pass_is_found_wherever_it_moved(move, c
 def test_a_generator_made_after_the_last_pass_ends_the_exact_route(collector_off):
     exact_channel(lambda x, rng: x if rng.random() < 0.75 else 1 - x, [0, 1])  # a pass over every object, kept
     pool = {"rng": np.random.default_rng(6)}
-    gc.collect()  # now in the oldest generation, with the objects of that pass
+    gc.collect(1)  # now in the oldest generation, with the objects of that pass
     with pytest.raises(HiddenRandomness, match="a numpy Generator"):
         exact_channel(_krr_lying_from(pool), [0, 1, 2])
 
