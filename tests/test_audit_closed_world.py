@@ -777,3 +777,42 @@ def test_the_audit_leaves_no_bytecode_beside_the_users_code(tmp_path):
                           "--domain", "0,1", "--eps", "1.2"], capture_output=True, text=True, env=env, timeout=300)
     assert res.returncode == 0, res.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["helper.py", "rr.py"]
+
+
+def test_sampled_keys_are_read_as_the_parser_reads_them():
+    """The binning reads each sampled output's key text (relations.audit._runner.key_real); the texts of floats and
+    ints are read without ast.literal_eval, and must give what it gives (the same number, sign of zero included;
+    None for what is no real number; the same error for an int beyond the floats)."""
+    import ast
+    import struct
+
+    from relations.audit._outputs import output_key, output_real
+    from relations.audit._runner import key_real
+
+    def parsed(key):
+        try:
+            return output_real(ast.literal_eval(key))
+        except (ValueError, SyntaxError):
+            return None
+        except OverflowError:
+            return OverflowError
+
+    def read(key):
+        try:
+            return key_real(key)
+        except OverflowError:
+            return OverflowError
+
+    rnd = random.Random(2)
+    values = [struct.unpack("d", struct.pack("Q", rnd.getrandbits(64)))[0] for _ in range(3000)]
+    values += [rnd.uniform(-1e6, 1e6) for _ in range(1000)] + [rnd.randint(-10**30, 10**30) for _ in range(1000)]
+    values += [0.0, -0.0, 1e16, 1e22, 1e-300, 5e-324, math.inf, -math.inf, math.nan, True, None, "a", "1.5", (1, 2),
+               b"x", 10**400, np.float32(0.1), np.int64(-7)]
+    texts = [repr(output_key(v)) for v in values]
+    texts += ["007", "00.5", "('float', 00.5)", "('float', 1_0.5)", "('float',0.5)", " 3", "\u0663", "-0",
+              "('float', 1E5)", "('float', 1e400)", "('float', 1" + "0" * 400 + ")"]
+    for text in texts:
+        want, got = parsed(text), read(text)
+        assert (got is None) == (want is None) and (got is OverflowError) == (want is OverflowError), text
+        if isinstance(want, float):
+            assert got == want and math.copysign(1, got) == math.copysign(1, want) or want != want and got != got

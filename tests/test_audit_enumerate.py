@@ -278,3 +278,70 @@ def test_generators_out_of_reach_by_name_are_found_all_the_same():
                        (lambda: bound_randrange(3), "Python's random module generator")):
         with pytest.raises(HiddenRandomness, match=name):
             exact_channel(lie(draw), [0, 1, 2, 3])
+
+
+
+def test_the_sampling_bounds_solve_their_defining_equations():
+    """The black-box route's Clopper-Pearson interval and conformance p-value (computed from scipy.special, not
+    scipy.stats, which costs a second of CPU to import in every process that samples), checked by hand: the lower
+    end p of k successes in n solves P(X >= k | n, p) = alpha / 2 and the upper end P(X <= k | n, p) = alpha / 2
+    (binomial tails summed here; at k = 0 and k = n in closed form), and the chi-square p-value with two degrees
+    of freedom is exp(-statistic / 2)."""
+    import math
+    from collections import Counter
+
+    from relations.audit._blackbox import clopper_pearson, conformance
+
+    def tail(n, p, ks):
+        return math.fsum(math.comb(n, i) * p**i * (1 - p) ** (n - i) for i in ks)
+
+    for n, k, alpha in [(10, 3, 0.05), (40, 0, 0.05), (40, 40, 0.01), (60, 17, 0.05 / 18), (25, 24, 0.2)]:
+        lo, hi = clopper_pearson(k, n, alpha)
+        assert 0 <= lo < k / n < hi <= 1 or (k in (0, n) and lo <= k / n <= hi)
+        if k == 0:
+            assert lo == 0 and hi == pytest.approx(1 - (alpha / 2) ** (1 / n), rel=1e-12)
+        elif k == n:
+            assert hi == 1 and lo == pytest.approx((alpha / 2) ** (1 / n), rel=1e-12)
+        else:
+            assert tail(n, lo, range(k, n + 1)) == pytest.approx(alpha / 2, rel=1e-9)
+            assert tail(n, hi, range(k + 1)) == pytest.approx(alpha / 2, rel=1e-9)
+    row = {0: 0.5, 1: 0.3, 2: 0.2}
+    counts = Counter({0: 530, 1: 280, 2: 190})
+    statistic = (530 - 500) ** 2 / 500 + (280 - 300) ** 2 / 300 + (190 - 200) ** 2 / 200
+    assert conformance([counts], 1000, [row]) == pytest.approx(math.exp(-statistic / 2), rel=1e-12)
+
+
+@pytest.mark.slow
+def test_the_sampling_bounds_are_scipy_stats_own():
+    """The same numbers as scipy.stats.beta.ppf and scipy.stats.chisquare give (what the route computed before), on
+    400 intervals and 40 rows (slow: scipy.stats' import is most of it; the default run checks the equations
+    above)."""
+    from collections import Counter
+
+    import numpy as np
+    from scipy.stats import beta, chisquare
+
+    from relations.audit._blackbox import clopper_pearson, conformance
+
+    rng = np.random.default_rng(11)
+    n = rng.integers(1, 10 ** rng.integers(1, 7, size=400))
+    k = rng.integers(0, n + 1)
+    alpha = rng.choice([0.05, 0.05 / 18, 1e-3, 0.2], size=400)
+    lo = np.where(k == 0, 0.0, beta.ppf(alpha / 2, np.maximum(k, 1), n - k + 1))  # (one call each: scipy.stats'
+    hi = np.where(k == n, 1.0, beta.ppf(1 - alpha / 2, k + 1, np.maximum(n - k, 1)))  # per-call cost is a ms)
+    for case in zip(k.tolist(), n.tolist(), alpha.tolist(), lo.tolist(), hi.tolist()):
+        assert clopper_pearson(*case[:3]) == tuple(case[3:]), case
+    for _ in range(40):
+        m, n = int(rng.integers(2, 9)), int(rng.integers(50, 10**5))
+        row = dict(enumerate(float(p) for p in rng.dirichlet(np.ones(m))))
+        counts = Counter(dict(enumerate(int(c) for c in rng.multinomial(n, list(row.values())))))
+        obs = [counts[y] for y in row if n * row[y] >= 5]
+        exp = [n * row[y] for y in row if n * row[y] >= 5]
+        small = [y for y in row if n * row[y] < 5]
+        if small:
+            obs.append(sum(counts[y] for y in small))
+            exp.append(sum(n * row[y] for y in small))
+        if len(obs) < 2:
+            continue
+        exp = [e * sum(obs) / sum(exp) for e in exp]
+        assert conformance([counts], n, [row]) == min(1.0, float(chisquare(obs, exp).pvalue))

@@ -218,3 +218,66 @@ def test_state_that_changes_nothing_is_let_be():
     e = enumerate_channel(recorded, [0, 1])
     q = Fraction(3, 8)
     assert [dict(zip(e.outputs, row)) for row in e.rows] == [{0: q, 1: q, 2: 1 - 2 * q}] * 2 and RECORDED
+
+
+def test_a_state_sees_every_change_to_its_modules_functions_and_classes(tmp_path):
+    """snapshot() reads a module's globals by kind (a plain function by its code, other functions by value, a
+    function or class of another of the user's modules with that module's globals): each change below, made
+    between two draws, must make the state differ, and nothing changed must leave it equal."""
+    import sys
+
+    from conftest import module_from_source
+
+    from relations.audit._states import snapshot
+
+    module_from_source(tmp_path, "snapshot_helper", """
+        count = 0
+        class Shared:
+            level = 1
+    """)
+    module_from_source(tmp_path, "snapshot_bumper", """
+        calls = 0
+        def bump():
+            return calls
+    """)
+    user = module_from_source(tmp_path, "snapshot_user", """
+        import snapshot_helper
+        from snapshot_helper import Shared
+        from snapshot_bumper import bump  # its module reached only through the function
+        def plain(x):
+            return x
+        def other(x):
+            return -x
+        def with_default(x, k=1):
+            return x + k
+        class Local:
+            size = 2
+        def draw(probe):
+            return probe()
+    """)
+    keep: list = []
+
+    def runner():
+        return user.draw(lambda: snapshot(runner.__code__, (), skip=1, keep=keep))
+
+    changes = {
+        "plain function rebound": lambda m: setattr(m, "plain", m.other),
+        "plain function's code swapped": lambda m: setattr(m.plain, "__code__", m.other.__code__),
+        "plain function given a default": lambda m: setattr(m.plain, "__defaults__", (1,)),
+        "plain function given a keyword default": lambda m: setattr(m.plain, "__kwdefaults__", {"k": 1}),
+        "plain function given an attribute": lambda m: setattr(m.plain, "tag", 1),
+        "a default changed": lambda m: setattr(m.with_default, "__defaults__", (2,)),
+        "a class attribute changed": lambda m: setattr(m.Local, "size", 3),
+        "the helper module's global changed": lambda m: setattr(m.snapshot_helper, "count", 1),
+        "the imported class's attribute changed": lambda m: setattr(m.Shared, "level", 2),
+        "the imported function's module's global changed": lambda m: setattr(sys.modules["snapshot_bumper"], "calls", 1),
+        "a name added": lambda m: setattr(m, "extra", 0),
+    }
+    for what, change in changes.items():
+        for name in ("snapshot_helper", "snapshot_bumper", "snapshot_user"):  # afresh for each change
+            module_from_source(tmp_path, name, (tmp_path / f"{name}.py").read_text())
+        user = sys.modules["snapshot_user"]
+        before, again = runner(), runner()
+        assert before is not None and before == again, what
+        change(user)
+        assert runner() != before, what

@@ -156,12 +156,12 @@ def test_the_discrete_gaussian_sampler_clamped_to_four_values_is_certified_both_
 
 
 def test_the_discrete_gaussian_sampler_is_enumerated_within_its_closed_form():
-    """The quick version: one input of x + Z clamped to 0..3 enumerated to 32 draws; every entry of its row lies
+    """The quick version: one input of x + Z clamped to 0..3 enumerated to 28 draws; every entry of its row lies
     in [explored, explored + unexplored] around the closed form (the interval is sound), and the unexplored mass
     is small (below 1 %)."""
     def gauss(x):
         return max(0, min(3, x + discrete_gaussian(1, random)))
-    e = enumerate_channel(gauss, [3], pass_rng=False, max_depth=32, allow_unexplored=True)
+    e = enumerate_channel(gauss, [3], pass_rng=False, max_depth=28, allow_unexplored=True)  # (0.96 % unexplored)
     import mpmath
 
     row = _gaussian_channel(3)[3]

@@ -10,7 +10,11 @@ interpreter can run it alone.
 
 from __future__ import annotations
 
+import itertools
 import math
+import operator
+import sys
+import sysconfig
 import time
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
@@ -235,17 +239,15 @@ def _prebuilt(fn: Callable[..., Any]) -> list[tuple[str, Any]]:
         look("self.", vars(owner).items())
     # every other generator alive in the process (a class attribute, a dict or list entry, a partial's
     # argument, a bound method kept by 'from random import randrange'): found by the garbage collector
-    import itertools
     import random
 
     legacy = getattr(np.random.mtrand, "_rand", None)
     # the types of generators: every class alive that derives from one, found from the classes themselves (and
     # from random.Random's C base, the only other layout a class whose method order names random.Random can have);
     # then only their objects looked at, in one pass over the objects, in C (an audit's job pays this once, k-RR
-    # with k = 256 in 33 jobs; a first pass over the objects for their types cost half as much again)
-    generators = _subclasses((*kinds, *random.Random.__mro__[:-1]))
-    objects = _every_object()
-    for obj in itertools.compress(objects, map(generators.__contains__, map(type, objects))):
+    # with k = 256 in 33 jobs; a first pass over the objects for their types cost half as much again), or only
+    # over the objects made since the last pass when the collector says that no older one can be missed
+    for obj in _alive_of((*kinds, *random.Random.__mro__[:-1])):  # (as in scan_ahead)
         if id(obj) in found:
             continue
         if isinstance(obj, kinds):
@@ -255,6 +257,87 @@ def _prebuilt(fn: Callable[..., Any]) -> list[tuple[str, Any]]:
             found[id(obj)] = ("Python's random module generator (a draw function imported by name before the audit)"
                               if obj is getattr(random, "_inst", None) else "a random.Random instance", obj)
     return list(found.values())
+
+
+def _of_types(objects: list[Any], types: set[type]) -> list[Any]:
+    """The objects whose type is one of ``types`` (one pass, in C)."""
+    return list(itertools.compress(objects, map(types.__contains__, map(type, objects))))
+
+
+#: Whether the garbage collector keeps the objects made since a point in the young generations until a
+#: collection of an older one or a ``gc.freeze()`` moves them all: CPython's generational collector (3.11 to
+#: 3.13; the incremental collector of 3.14 and the free-threaded build are not relied on).
+_YOUNG_SCAN = (sys.implementation.name == "cpython" and (3, 11) <= sys.version_info[:2] < (3, 14)
+               and not sysconfig.get_config_var("Py_GIL_DISABLED"))
+#: The last pass over every object: ``(roots, mark, found)``, the objects found and a mark made just before it.
+#: One slot, read and replaced whole (an audit in another thread sees the old pass or the new one, never half).
+_SCANNED: list[tuple[tuple[type, ...], list, list[Any]] | None] = [None]
+
+
+def _alive_of(roots: tuple[type, ...]) -> list[Any]:
+    """Every object alive that is an instance of one of ``roots`` (exactly or of a subclass: the generators'
+    types, :func:`_prebuilt`), found by their types (:func:`_subclasses`) in the garbage collector's objects.
+
+    A pass over every object costs tens of milliseconds in a large process (a notebook, a test session), once
+    per audit.  Its result is kept, with a mark (an empty list, tracked by the collector) made before it.  As
+    long as the mark is still in the collector's young generations (0 and 1), no collection of an older
+    generation and no ``gc.freeze()`` ran since it was made, and CPython moves objects out of the young
+    generations only by those, each generation as a whole: every object made since the mark that is alive and
+    tracked is in the young generations, and every other object alive was listed by that pass (with its type:
+    a class made since has no object older than itself).  So the kept result and the young generations' objects
+    are every object asked for.  The kept objects stay alive (a generator no one else holds cannot draw).
+    Otherwise (the mark moved, a caller's ``gc.freeze()`` in force, other ``roots``, another interpreter)
+    every object is listed again (:func:`_every_object`).
+
+    Examples
+    --------
+    >>> import random
+    >>> made = random.Random(5)
+    >>> any(g is made for g in _alive_of((random.Random,)))
+    True
+    >>> later = random.Random(6)
+    >>> any(g is later for g in _alive_of((random.Random,)))
+    True
+    """
+    import gc
+
+    types = _subclasses(roots)
+    kept = _SCANNED[0]
+    if _YOUNG_SCAN and kept is not None and kept[0] == roots and not gc.get_freeze_count():
+        _, kept_mark, known = kept
+        young = gc.get_objects(generation=0) + gc.get_objects(generation=1)
+        if any(map(operator.is_, young, itertools.repeat(kept_mark))):
+            return [*known, *_of_types(young, types)]
+    _SCANNED[0] = None
+    if _YOUNG_SCAN and not gc.get_freeze_count():
+        mark: list = []  # made before the pass: whatever is made after it is young as long as the mark is
+        found = _of_types(gc.get_objects(), types)
+        _SCANNED[0] = (roots, mark, found)
+        return list(found)
+    return _of_types(_every_object(), types)
+
+
+def scan_ahead() -> None:
+    """The pass over every object of :func:`_prebuilt`, made here and kept (:func:`_alive_of`), unless a kept one
+    still holds: called before forking a child that audits (:func:`~relations.audit.audit`), so that the child,
+    which starts with a copy of this process's objects and of what was kept, looks only through the objects
+    made since (a pass over every object there would also copy each page of memory it touches).  Nothing is
+    done under a caller's ``gc.freeze()`` (listing the frozen objects would freeze the caller's newer ones too)
+    or where the kept pass cannot be relied on.
+
+    Examples
+    --------
+    >>> scan_ahead()
+    >>> not _YOUNG_SCAN or _SCANNED[0] is not None
+    True
+    """
+    import gc
+    import random
+
+    import numpy as np
+
+    if _YOUNG_SCAN and not gc.get_freeze_count():
+        _alive_of((np.random.Generator, np.random.RandomState, *random.Random.__mro__[:-1]))
 
 
 def _every_object() -> list[Any]:

@@ -19,7 +19,15 @@ from typing import Any
 
 from relations.audit._blackbox import REPEATS, SampleAudit, sample_audit
 from relations.audit._enumerate import MAX_DEPTH, NotEnumerable
-from relations.audit._exact import Enumerated, Unexplored, deepen_first, deepening, enumerate_channel, mass_text
+from relations.audit._exact import (
+    Enumerated,
+    Unexplored,
+    deepen_first,
+    deepening,
+    enumerate_channel,
+    mass_text,
+    scan_ahead,
+)
 from relations.audit._options import AuditOptions
 from relations.audit._outputs import output_label
 from relations.audit._proven import Refused, proven_outputs  # first: it keeps the real builtins before user code
@@ -355,6 +363,7 @@ def audit(fn: Callable[..., Any], *, domain: Sequence[Any], eps: Any = None, cla
                             else proofs[0][1] if proofs else ""}
             return _sampled_report(name, sampled, eps, route_reason=str(exc), white_box_interval=interval)
 
+    scan_ahead()  # the child looks through the objects made since this process's pass over them
     result = run_apart(calls, timeout=o.timeout, call_seconds=o.call_seconds, memory_mb=o.memory_mb)
     if isinstance(result, AuditReport):
         return result

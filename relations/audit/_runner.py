@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import math
 import os
+import re
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -114,17 +115,42 @@ def point_masses(sampled: Any) -> list[float]:
     return sorted(v for v, n in pooled.items() if n >= POINT_MASS)
 
 
+#: The text of the output key of a float (``('float', 0.5)``) or an int (``-3``) as ``repr`` writes them: read
+#: by ``float`` directly (the same correctly rounded conversion as Python's parser), not by ``ast.literal_eval``
+#: (a sample of real outputs holds a key per draw: parsing each cost most of a binned audit's own time).
+_FLOAT_TEXT = re.compile(r"\('float', (-?[0-9]+(?:\.[0-9]+(?:e[+-][0-9]+)?|e[+-][0-9]+))\)")
+_INT_TEXT = re.compile(r"-?(?:0|[1-9][0-9]*)")
+
+
+def key_real(key: Any) -> float | None:
+    """The real number an output key or its text (a sample's counts) stands for (:func:`output_real`), else
+    ``None``; a text that is no literal is ``None``.
+
+    Examples
+    --------
+    >>> key_real("('float', -2.5e-07)"), key_real("12"), key_real("('float', inf)"), key_real("'a'"), key_real(3)
+    (-2.5e-07, 12.0, None, None, 3.0)
+    """
+    if isinstance(key, str):
+        if m := _FLOAT_TEXT.fullmatch(key):
+            return float(m.group(1))
+        if _INT_TEXT.fullmatch(key):
+            return float(int(key))
+        import ast
+
+        try:
+            key = ast.literal_eval(key)
+        except (ValueError, SyntaxError):
+            return None
+    return output_real(key)
+
+
 def _all_real(sampled: Any) -> bool:
     """Whether every output of a sample is a finite real number (what binning needs), reading the outputs only
     up to the first that is not (a sample of 64-bit tuples is answered by its first key)."""
-    import ast
-
     for counts in sampled.counts.values():
         for key in counts:
-            try:
-                v = output_real(ast.literal_eval(key) if isinstance(key, str) else key)
-            except (ValueError, SyntaxError):
-                return False
+            v = key_real(key)
             if v is None or not math.isfinite(v):
                 return False
     return True
@@ -133,15 +159,10 @@ def _all_real(sampled: Any) -> bool:
 def _sampled_reals(sampled: Any) -> list[tuple[float | None, int]]:
     """Each sampled output's real value (``None`` unless it is a finite real number) and its count; the outputs
     are the texts of their keys (``('float', 0.5)``, ``3``, ...)."""
-    import ast
-
     out: list[tuple[float | None, int]] = []
     for counts in sampled.counts.values():
         for key, n in counts.items():
-            try:
-                v = output_real(ast.literal_eval(key) if isinstance(key, str) else key)
-            except (ValueError, SyntaxError):
-                v = None
+            v = key_real(key)
             out.append((v if v is not None and math.isfinite(v) else None, n))
     return out
 

@@ -573,6 +573,9 @@ class _Pickler(pickle.Pickler):
         kind = type(obj)
         if kind in _CONTAINERS:  # the common case first: containers by value
             return NotImplemented
+        if kind in _PLAIN_IDENTITY:  # then code (a plain function's) and modules: by identity, as below
+            self.keep.append(obj)
+            return _function, ("id", id(obj))
         if kind is Fraction:  # (its own reduction goes through str)
             return _function, ("Fraction", obj.numerator, obj.denominator)
         if kind is types.CellType:
@@ -639,6 +642,10 @@ def _view(obj: Any, numpy: Any) -> tuple:
 
 
 _CONTAINERS = frozenset({tuple, list, dict, set, frozenset})
+#: Types whose objects (of the type itself, not a subclass) :meth:`_Pickler.reducer_override` takes by identity
+#: whatever they hold: none is a class, a builtin method or a token, which its later tests tell apart.
+_PLAIN_IDENTITY = frozenset({types.CodeType, types.ModuleType, types.MethodDescriptorType,
+                             types.WrapperDescriptorType})
 _CACHED = type(functools.cache(len))
 _EMPTY = "<empty cell>"
 
@@ -787,7 +794,21 @@ def _names_state(g: dict, seen: set[int]) -> dict:
     for name, v in g.items():
         if name.startswith("__"):
             continue
-        home = _home(v, seen)
+        kind = type(v)
+        if kind is types.FunctionType:  # the common case: a function, most often of this module (its home seen)
+            if id(v.__globals__) in seen:
+                home = None
+            else:
+                home = _home(v, seen)
+            if home is not None:
+                seen.add(id(home))
+                out[f"__home_{id(home)}__"] = _names_state(home, seen)
+            # a plain function: nothing in it can change, only the name can be rebound; by its code (not its
+            # address: a function made afresh on each path, freed, and another at its address would read alike);
+            # the others by value (rebound, their defaults and attributes)
+            out[name] = v if v.__closure__ or v.__defaults__ or v.__kwdefaults__ or v.__dict__ else v.__code__
+            continue
+        home = _home(v, seen) if isinstance(v, type) else None  # (only functions and classes have a home)
         if home is not None:  # a function or class imported from another of the user's modules (``from helpers
             # import bump``) runs there: that module's globals are state too
             seen.add(id(home))
@@ -797,12 +818,7 @@ def _names_state(g: dict, seen: set[int]) -> dict:
             if id(vars(v)) not in seen:
                 seen.add(id(vars(v)))
                 out[name] = _names_state(vars(v), seen)
-        elif type(v) is types.FunctionType and not (v.__closure__ or v.__defaults__ or v.__kwdefaults__
-                                                     or v.__dict__):
-            # a plain function: nothing in it can change, only the name can be rebound; by its code (not its
-            # address: a function made afresh on each path, freed, and another at its address would read alike)
-            out[name] = v.__code__
-        else:  # functions (rebound, their defaults and attributes), classes (their attributes), values
+        else:  # classes (their attributes), values
             out[name] = v
     return out
 
