@@ -6,6 +6,7 @@ interpreter can run it alone.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Hashable
 from typing import Any
 
@@ -64,18 +65,25 @@ def output_key(value: Any) -> Hashable:
 
 
 def output_real(key: Hashable) -> float | None:
-    """The real number an output key stands for (an int or a float the randomizer returned), else ``None``.
+    """The real number an output key stands for (an int or a float the randomizer returned), else ``None``; an
+    int beyond the float range is ``inf`` or ``-inf``, its place among the floats (beyond every finite bin edge,
+    and not a finite real for binning).
 
     Examples
     --------
     >>> output_real(output_key(0.5)), output_real(output_key(3)), output_real(output_key(True)), output_real("a")
     (0.5, 3.0, None, None)
+    >>> output_real(-10**400)
+    -inf
     """
     if isinstance(key, tuple) and len(key) == 2 and key[0] == "float":
         key = key[1]
     if isinstance(key, bool) or not isinstance(key, (int, float)):
         return None
-    return float(key)
+    try:
+        return float(key)
+    except OverflowError:  # an int of more than about 308 digits
+        return math.inf if key > 0 else -math.inf
 
 
 def output_label(key: Hashable) -> str:

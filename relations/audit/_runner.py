@@ -130,12 +130,14 @@ def key_real(key: Any) -> float | None:
     --------
     >>> key_real("('float', -2.5e-07)"), key_real("12"), key_real("('float', inf)"), key_real("'a'"), key_real(3)
     (-2.5e-07, 12.0, None, None, 3.0)
+    >>> key_real("1" + "0" * 400)
+    inf
     """
     if isinstance(key, str):
         if m := _FLOAT_TEXT.fullmatch(key):
             return float(m.group(1))
         if _INT_TEXT.fullmatch(key):
-            return float(int(key))
+            return output_real(int(key))  # (an int beyond the float range is +-inf)
         import ast
 
         try:
