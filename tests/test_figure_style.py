@@ -330,7 +330,7 @@ def test_font_serif_changes_the_font_family_and_sans_restores_it():
 
 
 def test_mathtext_parses_are_shared_across_renderers_and_the_bytes_unchanged():
-    """:func:`setup` shares matplotlib's parsed mathtext across renderers (``_share_mathtext_parses``): a label parsed
+    """:func:`setup` (:func:`use_style`) shares matplotlib's parsed mathtext across renderers (``_share_mathtext_parses``): a label parsed
     by a new parser is not parsed again, a change of an rcParam the parser reads parses it anew, and a figure saved as
     SVG (72 dpi) and then PNG (300 dpi) has the bytes it has with matplotlib's own cache (one per renderer)."""
     import matplotlib

@@ -111,7 +111,6 @@ def setup(*, font: str | None = None) -> Any:
     import matplotlib.pyplot as plt
 
     use_style(font=font or _current_font())
-    _share_mathtext_parses()
     return plt
 
 
@@ -130,7 +129,7 @@ def _share_mathtext_parses() -> None:
     (string, dpi, font properties, antialiasing, hinting) and the rcParams the parser reads (``mathtext.*``,
     ``font.*``, the hinting), in a cache of :data:`_PARSES_KEPT` parses; what it returns is what matplotlib's own
     cache returns (read, never changed, by the renderers).  A matplotlib without that private method (or with
-    another output type) keeps its own cache.  Installed once per process, by :func:`setup`."""
+    another output type) keeps its own cache.  Installed once per process, by :func:`use_style` (and so :func:`setup`)."""
     import functools
 
     import matplotlib
@@ -177,7 +176,8 @@ def use_style(*, font: str = "sans") -> None:
     """Give your own matplotlib plots the figures' style: fonts, sizes, grid, and the palette as colour cycle.
 
     Only ``matplotlib.rcParams`` change (the backend does not), so it works in a notebook with
-    ``%matplotlib inline`` as well as in a script.
+    ``%matplotlib inline`` as well as in a script; and matplotlib keeps its parsed mathtext labels from one
+    renderer to the next (the same pictures, drawn for less CPU: :func:`_share_mathtext_parses`).
 
     Parameters
     ----------
@@ -207,6 +207,7 @@ def use_style(*, font: str = "sans") -> None:
     matplotlib.rcParams.update({k: matplotlib.rcParamsDefault[k] for k in _RESTORE})
     matplotlib.rcParams.update(_FONT_RC[parse_font(font)])
     matplotlib.rcParams["axes.prop_cycle"] = cycler(color=[s["color"] for s in SERIES])
+    _share_mathtext_parses()
 
 
 def math(text: str) -> str:
