@@ -146,10 +146,10 @@ def _share_mathtext_parses() -> None:
     def shared(output_type: str, rc: tuple, *args: Any) -> Any:
         return parse(parsers[output_type], *args)
 
-    def parse_cached(self: Any, *args: Any) -> Any:
+    def parse_cached(self: Any, *args: Any, **kwargs: Any) -> Any:
         output_type = getattr(self, "_output_type", None)
-        if output_type not in parsers:
-            return own(self, *args)
+        if output_type not in parsers or kwargs:
+            return own(self, *args, **kwargs)
         rc = matplotlib.rcParams
         return shared(output_type, tuple(_frozen(rc[k]) for k in rc_keys), *args)
 
