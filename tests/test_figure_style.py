@@ -329,6 +329,39 @@ def test_font_serif_changes_the_font_family_and_sans_restores_it():
         plt.close(fig)
 
 
+def test_mathtext_parses_are_shared_across_renderers_and_the_bytes_unchanged():
+    """:func:`setup` (:func:`use_style`) shares matplotlib's parsed mathtext across renderers (``_share_mathtext_parses``): a label parsed
+    by a new parser is not parsed again, a change of an rcParam the parser reads parses it anew, and a figure saved as
+    SVG (72 dpi) and then PNG (300 dpi) has the bytes it has with matplotlib's own cache (one per renderer)."""
+    import matplotlib
+    from matplotlib.mathtext import MathTextParser
+
+    style.setup(font="sans")
+    shared = MathTextParser.__dict__["_parse_cached"]
+    assert shared._relations_shared
+    label = r"$\sigma_{\min} + 7 \varepsilon_i$"  # parsed nowhere else in the suite
+    before = shared.cache_info()
+    first = MathTextParser("path").parse(label, 72)
+    assert MathTextParser("path").parse(label, 72) is first
+    after = shared.cache_info()
+    assert (after.misses, after.hits) == (before.misses + 1, before.hits + 1)
+    with matplotlib.rc_context({"mathtext.default": "rm"}):  # read by the parser, not in matplotlib's key
+        upright = MathTextParser("path").parse(label, 72)
+    assert upright != first and shared.cache_info().misses == after.misses + 1
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(2, 0.6))  # a small figure of the style's labels: the cache, not the drawing, is under test
+    fig.text(0.02, 0.6, style.SYMBOLS["eps_m"] + " and " + style.math("eps_m <= 2(eps_i - sigma_min)"))
+    fig.text(0.02, 0.2, style.math("eps_delta(1/100000) <= rho + 2 sqrt(rho ln(100000))"), fontsize=7)
+    ours = [style.render(fig, fmt) for fmt in ("svg", "png")]
+    setattr(MathTextParser, "_parse_cached", shared.matplotlib_own)  # noqa: B010
+    try:
+        theirs = [style.render(fig, fmt) for fmt in ("svg", "png")]
+    finally:
+        setattr(MathTextParser, "_parse_cached", shared)  # noqa: B010
+    assert ours == theirs
+
+
 def test_use_style_keeps_working_without_arguments():
     import matplotlib
 
