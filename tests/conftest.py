@@ -92,24 +92,37 @@ def cli_command(*args: str) -> list[str]:
 
 
 def run_cli(*args: str, timeout: float = 120, process: bool = False, env: dict[str, str] | None = None,
-            cwd: str | os.PathLike | None = None) -> subprocess.CompletedProcess:
+            cwd: str | os.PathLike | None = None, input: str | bytes | None = None,  # noqa: A002 (subprocess's name)
+            raw: bool = False) -> subprocess.CompletedProcess:
     """Run the command line ``python -m relations.cli ARGS`` (cwd: the repository) and capture its output as text.
 
     By default it runs in this process (:func:`run_cli_here`), which costs no interpreter start and no imports
     (about 0.4 s of CPU each, the bulk of the suite's time when every call was a process); ``process=True``, or
     ``RELATIONS_TESTS_CLI=process`` in the environment for the whole run, starts ``python -m relations.cli`` as a
     child process, for the tests about the process itself (signals, exit paths, start-up, file descriptors).
-    ``env`` is the whole environment of the command (as for ``subprocess.run``), ``cwd`` its working folder."""
+    ``env`` is the whole environment of the command (as for ``subprocess.run``), ``cwd`` its working folder,
+    ``input`` its standard input (UTF-8 if text; empty by default), and ``raw`` keeps the line ends of its output as
+    written (``\\r\\n`` stays ``\\r\\n``) instead of translating them as ``text=True`` does."""
     if process or os.environ.get("RELATIONS_TESTS_CLI") == "process":
-        return subprocess.run(cli_command(*args), capture_output=True, text=True, timeout=timeout,
+        data = input.encode("utf-8") if isinstance(input, str) else input
+        proc = subprocess.run(cli_command(*args), capture_output=True, timeout=timeout, input=data,
                               cwd=ROOT if cwd is None else cwd, env=env)
-    return run_cli_here(*args, env=env, cwd=cwd)
+        proc.stdout, proc.stderr = (_decoded(b, raw=raw) for b in (proc.stdout, proc.stderr))
+        return proc
+    return run_cli_here(*args, env=env, cwd=cwd, input=input, raw=raw)
 
 
-def run_cli_here(*args: str, env: dict[str, str] | None = None,
-                 cwd: str | os.PathLike | None = None) -> subprocess.CompletedProcess:
+def _decoded(data: bytes, *, raw: bool = False) -> str:
+    """``data`` as ``subprocess.run(text=True)`` decodes it (universal newlines), or with its line ends (``raw``)."""
+    import io
+
+    return io.TextIOWrapper(io.BytesIO(data), encoding="utf-8", newline="" if raw else None).read()
+
+
+def run_cli_here(*args: str, env: dict[str, str] | None = None, cwd: str | os.PathLike | None = None,
+                 input: str | bytes | None = None, raw: bool = False) -> subprocess.CompletedProcess:  # noqa: A002
     """:func:`relations.cli.main` on ``args`` in this process, seen as a child process would see it: the
-    repository as working folder, an empty standard input, standard output and error captured as UTF-8 bytes
+    repository as working folder, an empty standard input (or ``input``), standard output and error captured as UTF-8 bytes
     decoded as ``subprocess.run(text=True)`` decodes them, the program name click shows (``python -m
     relations.cli``), Python's default warning filters printing on the captured standard error, and an uncaught
     exception a traceback there with exit status 1.  Everything it changes is put back."""
@@ -133,7 +146,8 @@ def run_cli_here(*args: str, env: dict[str, str] | None = None,
     as_main = types.ModuleType("__main__")
     as_main.__package__ = "relations.cli"  # click names the program from it: 'python -m relations.cli'
     code = 0
-    captured = (io.TextIOWrapper(io.BytesIO(b""), encoding="utf-8"),
+    captured = (io.TextIOWrapper(io.BytesIO(input.encode("utf-8") if isinstance(input, str) else input or b""),
+                                 encoding="utf-8"),
                 io.TextIOWrapper(out, encoding="utf-8", write_through=True),
                 io.TextIOWrapper(err, encoding="utf-8", errors="backslashreplace", write_through=True))
     try:
@@ -179,10 +193,8 @@ def run_cli_here(*args: str, env: dict[str, str] | None = None,
         sys.argv = argv
         sys.stdin, sys.stdout, sys.stderr = streams
 
-    def text(raw: io.BytesIO) -> str:
-        return io.TextIOWrapper(io.BytesIO(raw.getvalue()), encoding="utf-8").read()  # universal newlines
-
-    result = subprocess.CompletedProcess(cli_command(*args), code, text(out), text(err))
+    result = subprocess.CompletedProcess(cli_command(*args), code, _decoded(out.getvalue(), raw=raw),
+                                         _decoded(err.getvalue(), raw=raw))
     for stream in captured:
         with contextlib.suppress(ValueError):
             stream.detach()  # the byte buffers outlive their wrappers

@@ -15,7 +15,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import EXAMPLES, ROOT, cli_command, run_cli
+from conftest import EXAMPLES, ROOT, run_cli
 
 from relations import __version__
 from relations.io._exports import breakable_id, latex_math, to_csv, to_latex
@@ -51,10 +51,8 @@ def balanced(tex: str) -> bool:
 
 
 def run_raw(*args: str) -> subprocess.CompletedProcess:
-    """Like ``run_cli``, without translating line ends (CSV's are ``\\r\\n``)."""
-    proc = subprocess.run(cli_command(*args), capture_output=True, cwd=ROOT, timeout=300)
-    proc.stdout, proc.stderr = proc.stdout.decode(), proc.stderr.decode()
-    return proc
+    """Like ``run_cli`` (in this process), without translating line ends (CSV's are ``\\r\\n``)."""
+    return run_cli(*args, raw=True)
 
 
 def both(*args):
@@ -426,8 +424,7 @@ def test_check_and_measure_read_a_repeat_from_standard_input(tmp_path):
     text = Path(path).read_text(encoding="utf-8")
     for command in (["check", "--json"], ["measure", "--json"]):
         from_file = json.loads(run_cli(command[0], path, *command[1:]).stdout)
-        piped = subprocess.run(cli_command(command[0], "-", *command[1:]), input=text, capture_output=True,
-                               text=True, cwd=ROOT, timeout=300)
+        piped = run_cli(command[0], "-", *command[1:], input=text)  # in this process, text on its standard input
         assert piped.returncode == 0, piped.stderr
         got = json.loads(piped.stdout)
         assert got["composition"] == from_file["composition"], command
@@ -436,11 +433,9 @@ def test_check_and_measure_read_a_repeat_from_standard_input(tmp_path):
             assert got["measures"]["eps_d"]["exact"] == "ln(27)"  # three uses, not one (ln 3)
         else:
             assert got["eps_d"]["exact"] == from_file["eps_d"]["exact"] == "ln(27)"
-    csv_piped = subprocess.run(cli_command("check", "-", "--format", "csv"), input=text.encode(), capture_output=True,
-                               cwd=ROOT, timeout=300)
-    assert sum(r["kind"] == "composition" for r in rows(csv_piped.stdout.decode())) == 6
-    plain = subprocess.run(cli_command("check", "-", "--json"), input=Path(PAPER).read_text(encoding="utf-8"),
-                           capture_output=True, text=True, cwd=ROOT, timeout=300)
+    csv_piped = run_cli("check", "-", "--format", "csv", input=text.encode(), raw=True)
+    assert sum(r["kind"] == "composition" for r in rows(csv_piped.stdout)) == 6
+    plain = run_cli("check", "-", "--json", input=Path(PAPER).read_text(encoding="utf-8"))
     assert plain.returncode == 0 and "composition" not in json.loads(plain.stdout)
 
 
