@@ -387,6 +387,10 @@ def test_paper_theorem_thm9_needs_more_than_two_records():
         assert v.witness.inputs.records >= 3
 
 
+def _key(m):
+    return str(m.setting), getattr(m.channel, "exact", None), getattr(m.prior, "exact", None), repr(m.inputs)
+
+
 def test_hypothesis_examples_are_drawn_once_and_match_hypothesis_own_search():
     """The cached examples are those hypothesis draws for any relation (derandomized, outcome-independent
     until a hit): recording them through a second, independent find() gives the same list, and a relation
@@ -394,11 +398,8 @@ def test_hypothesis_examples_are_drawn_once_and_match_hypothesis_own_search():
     from hypothesis import find
     from hypothesis.errors import NoSuchExample
 
-    from relations.search._screening import _settings, generated, hypothesis_search, refutes
+    from relations.search._screening import _no_local_constants, _settings, generated, hypothesis_search, refutes
     from relations.search.strategies import mechanisms
-
-    def key(m):
-        return str(m.setting), getattr(m.channel, "exact", None), getattr(m.prior, "exact", None), repr(m.inputs)
 
     cached = generated("local", 30)
     seen = []
@@ -407,9 +408,9 @@ def test_hypothesis_examples_are_drawn_once_and_match_hypothesis_own_search():
         seen.append(m)
         return False
 
-    with pytest.raises(NoSuchExample):
+    with pytest.raises(NoSuchExample), _no_local_constants():  # as the tool draws (see the next test)
         find(mechanisms("local"), record, settings=_settings(30))
-    assert [key(m) for m in seen] == [key(m) for m in cached] and len(cached) == 30
+    assert [_key(m) for m in seen] == [_key(m) for m in cached] and len(cached) == 30
     rel = get("zheng2025.thm4")
     first = next(i for i, m in enumerate(cached) if refutes(rel)(m))
     direct = []
@@ -418,9 +419,32 @@ def test_hypothesis_examples_are_drawn_once_and_match_hypothesis_own_search():
         direct.append(m)
         return refutes(rel)(m)
 
-    find(mechanisms("local"), until_hit, settings=_settings(30))
-    assert [key(m) for m in direct[: first + 1]] == [key(m) for m in cached[: first + 1]]
+    with _no_local_constants():
+        find(mechanisms("local"), until_hit, settings=_settings(30))
+    assert [_key(m) for m in direct[: first + 1]] == [_key(m) for m in cached[: first + 1]]
     assert hypothesis_search(rel, "local", Effort(hypothesis_examples=30)) is not None
+
+
+def test_the_draws_do_not_depend_on_the_modules_loaded(tmp_path, monkeypatch):
+    """hypothesis mixes into its draws the constants of the "local" modules loaded in the process (outside
+    site-packages: this package run from a checkout, a user's own modules): the tool's draws must not see them,
+    or the evidence would depend on the installation and on what was imported before (a wheel and a checkout
+    gave different evidence).  A module full of integer constants, loaded between two draws, changes nothing."""
+    import importlib
+    import sys
+
+    from relations.search import _screening
+
+    before = [_key(m) for m in _screening._draw("local", 30)]
+    (tmp_path / "lots_of_constants.py").write_text(
+        "VALUES = (" + ", ".join(str(7 * i + 3) for i in range(400)) + ")\n", encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    importlib.import_module("lots_of_constants")
+    try:
+        after = [_key(m) for m in _screening._draw("local", 30)]
+    finally:
+        sys.modules.pop("lots_of_constants", None)
+    assert after == before
 
 
 TALLY_IDS = ("zheng2025.thm4", "zheng2025.thm3", "zheng2025.thm12", "iwk2020.mel_ml")

@@ -25,7 +25,7 @@ True
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import lru_cache
 from typing import Any
 
@@ -174,6 +174,38 @@ def generated(setting: str, examples: int) -> tuple[Mechanism, ...]:
     return drawn
 
 
+@contextlib.contextmanager
+def _no_local_constants() -> Iterator[None]:
+    """hypothesis's draws made independent of the modules the process has loaded.
+
+    hypothesis (6.131 and later) draws some numbers from a pool of the constants written in the "local" modules
+    loaded in the process: those outside site-packages and the standard library, such as this package when it is
+    installed editable or run from a checkout, or a user's own modules in a notebook.  The draws, hence which
+    mechanism refutes a relation first and the evidence, would then depend on how the package was installed and on
+    what was imported before (a wheel and a checkout gave different evidence).  Here the pool of local constants is
+    empty for the duration (hypothesis's global constants stay), and hypothesis's cache of the constants allowed
+    per kind of draw is cleared before and after, so that nothing computed with another pool is used.  A hypothesis
+    without that pool (before 6.131) is left as it is.
+    """
+    try:
+        from hypothesis.internal.conjecture import providers
+    except ImportError:  # pragma: no cover - hypothesis moved its internals
+        yield
+        return
+    pool, cache = getattr(providers, "_get_local_constants", None), getattr(providers, "CONSTANTS_CACHE", None)
+    if pool is None or cache is None or not hasattr(providers, "Constants"):
+        yield
+        return
+    empty = providers.Constants()
+    providers._get_local_constants = lambda: empty
+    cache.cache.clear()
+    try:
+        yield
+    finally:
+        providers._get_local_constants = pool
+        cache.cache.clear()
+
+
 def _draw(setting: str, examples: int) -> tuple[Mechanism, ...]:
     """:func:`generated`'s mechanisms, drawn by hypothesis."""
     from hypothesis import find
@@ -188,7 +220,7 @@ def _draw(setting: str, examples: int) -> tuple[Mechanism, ...]:
         return False
 
     try:
-        with hypothesis_home():  # hypothesis's files under the user cache, never .hypothesis/ in the cwd
+        with hypothesis_home(), _no_local_constants():  # its files under the user cache; draws of the code alone
             find(mechanisms(setting), record, settings=_settings(examples))
     except NoSuchExample:
         pass
@@ -423,7 +455,7 @@ def hypothesis_search(rel: Relation, setting: str, effort: Any, *, shrink: bool 
     from relations.search.strategies import mechanisms
 
     try:
-        with hypothesis_home():
+        with hypothesis_home(), _no_local_constants():
             return find(mechanisms(setting), refutes(rel), settings=_settings(effort.hypothesis_examples))
     except NoSuchExample:  # pragma: no cover - a refuting example was drawn above
         return None
