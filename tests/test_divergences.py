@@ -212,5 +212,7 @@ def test_rho_for_max_keeps_the_maximum_bits(m):
     kept = ~np.isneginf(pruned)
     assert pruned[kept].tobytes() == every[kept].tobytes()  # the pairs computed: their own bits
     # each pair left out is within its bound (reached when A has a zero: then D_a = max ln(A/C) at every order)
-    top = np.abs(np.where(A > 0, np.log(np.where(A > 0, A, 1.0) / C), 0.0)).max(axis=-1)
+    top = np.where(A > 0, np.log(np.where(A > 0, A, 1.0) / C), -np.inf).max(axis=-1)
     assert (every[~kept] <= top[~kept] * (1 + 1e-12)).all()
+    # rows that do not sum to 1 are not bounded: every pair is computed
+    assert not np.isneginf(rho_for_max(1.5 * A, C, {})).any()

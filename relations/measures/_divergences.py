@@ -378,6 +378,10 @@ def _eps_delta(A: np.ndarray, C: np.ndarray, d: float) -> np.ndarray:
 #: :func:`rho_for_max` leaves out a pair only when its bound is below every kept pair's value by this much (relative,
 #: then absolute): the floats of ``rho`` stay far within it of the true values, so the maximum is the same float.
 _PRUNE_RELATIVE, _PRUNE_ABSOLUTE = 1e-3, 1e-9
+#: :func:`rho_for_max` bounds only pairs of rows whose float sums are within this of 1: ``D_a`` of rows summing to
+#: ``1 + s`` may exceed ``max ln(A/C)`` by ``ln(1 + s) / (a - 1)``, below ``1e-10`` at :func:`_rho`'s least order
+#: ``1 + 1e-4`` (a sum of ``m`` floats summing to 1 is off by ``m`` units of ``2^-53`` at most).
+_PRUNE_SUMS = 1e-14
 
 
 def rho_for_max(A: np.ndarray, C: np.ndarray, cache: dict) -> np.ndarray:
@@ -385,8 +389,9 @@ def rho_for_max(A: np.ndarray, C: np.ndarray, cache: dict) -> np.ndarray:
     maximum over the last axis of pairs (their mechanism): its maximum over that axis is :func:`pair_kernel`'s to the
     last bit, for a fraction of the work.
 
-    A pair's ``rho`` is at most ``max_y ln(A_y / C_y)`` (``D_a <= D_inf`` and ``a > 1``), and at most ``eps^2 / 2`` when
-    ``|ln(A_y / C_y)| <= eps`` on every output (pure ``eps``-DP pairs are ``eps^2 / 2``-zCDP [2]_); each pair's computed
+    A pair's ``rho`` is at most ``max_y ln(A_y / C_y)`` over ``A``'s support (``D_a <= D_inf`` and ``a > 1``), and at
+    most ``eps^2 / 2`` when ``|ln(A_y / C_y)| <= eps`` on every output (pure ``eps``-DP pairs are ``eps^2 / 2``-zCDP:
+    Bun and Steinke 2016, Proposition 1.4), for rows summing to 1 (:data:`_PRUNE_SUMS`); each pair's computed
     ``rho`` is at least its KL divergence (:func:`_rho` starts from it).  So a pair whose bound lies below the largest
     KL divergence of its mechanism (with a margin far wider than the floats' errors) is left out, and every other is
     computed as before (each pair's floats are its own: the same whatever pairs are computed with it).
@@ -403,12 +408,15 @@ def rho_for_max(A: np.ndarray, C: np.ndarray, cache: dict) -> np.ndarray:
     lr, support, broken = cache["lr"], cache["support"], cache["broken"]
     if A.ndim < 2 or A.shape[-2] < 2 or broken.any() or not A.size:
         return pair_kernel("rho", None, A, C, cache)
-    top = _max_last(np.abs(np.where(support, lr, 0.0)), initial=0.0)
     with np.errstate(over="ignore", invalid="ignore"):
+        top = _max_last(np.where(support, lr, -np.inf))  # max ln(A/C), at least 0 for probability rows
+        eps = _max_last(np.abs(np.where(support, lr, 0.0)), initial=0.0)
         two_sided = ~_any_last(~support | (C <= 0))  # both rows positive on every output
-        bound = np.where(two_sided, np.minimum(top, top * top / 2), top)
-        # a NaN anywhere compares False: that pair is kept
-        left_out = bound * (1 + _PRUNE_RELATIVE) + _PRUNE_ABSOLUTE < _max_last(kl)[..., None]
+        bound = np.where(two_sided, np.minimum(top, eps * eps / 2), top)
+        # rows summing to 1 (the bounds are those of distributions; a sum above 1 would lift D_a near a = 1), and
+        # a NaN anywhere compares False: those pairs are kept
+        normal = (np.abs(_sum_last(A) - 1.0) <= _PRUNE_SUMS) & (np.abs(_sum_last(C) - 1.0) <= _PRUNE_SUMS)
+        left_out = normal & (bound * (1 + _PRUNE_RELATIVE) + _PRUNE_ABSOLUTE < _max_last(kl)[..., None])
     if not left_out.any():
         return _rho(A, lr, support, kl)
     keep = ~left_out
