@@ -396,6 +396,18 @@ def rho_for_max(A: np.ndarray, C: np.ndarray, cache: dict) -> np.ndarray:
     KL divergence of its mechanism (with a margin far wider than the floats' errors) is left out, and every other is
     computed as before (each pair's floats are its own: the same whatever pairs are computed with it).
 
+    Parameters
+    ----------
+    A, C : numpy.ndarray
+        The rows ``Q[x]`` and ``Q[x']`` of each mechanism's pairs, shape ``(..., P, m)``, float64.
+    cache : dict
+        As for :func:`pair_kernel` (the log-ratios and the KL divergences, shared with the other notions).
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape ``(..., P)``: each pair's ``rho``, or ``-inf`` for a pair left out.
+
     Examples
     --------
     >>> A = np.array([[[0.5, 0.5], [0.75, 0.25], [0.99, 0.01]]])
