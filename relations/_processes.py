@@ -342,7 +342,7 @@ def register_fork_handlers() -> None:
     around that fork, in that thread).  Imported later by another thread, a module registers its handlers
     between the "before" and "after" halves of such a fork, and the "after" half of ``logging``'s releases a
     lock its "before" half never took: "Exception ignored ... RuntimeError: cannot release un-acquired lock" on
-    the standard error (``verify``'s search imported ``logging`` through ``scipy.special``, ``numpy.f2py`` and
+    the standard error (``verify``'s search once imported ``logging`` through ``scipy.special``, ``numpy.f2py`` and
     ``charset_normalizer`` while the Coq thread forked coqc).
 
     Examples

@@ -190,3 +190,29 @@ def test_rho_of_full_support_pairs_takes_the_masked_bits(m):
         full = divergence(name, A, C)
         masked = divergence(name, np.concatenate([A, pad], axis=-1), np.concatenate([C, pad], axis=-1))
         assert np.array_equal(full, masked), name
+
+
+@pytest.mark.parametrize("m", [2, 3, 5, 9])
+def test_rho_for_max_keeps_the_maximum_bits(m):
+    """``rho_for_max`` leaves out pairs whose bound (``max ln(A/C)``, or ``eps^2/2`` when both rows are positive
+    everywhere) lies below the largest KL divergence of their mechanism: the maximum over each mechanism's pairs is
+    the one of every pair's ``rho``, bit for bit, with zeros in some rows, and pairs are left out."""
+    from relations.measures._divergences import pair_kernel, rho_for_max
+
+    rng = np.random.default_rng(10 + m)
+    # mechanisms of 8 pairs each, some pairs far apart and some close: many pairs cannot be the largest
+    spread = rng.choice([0.3, 3.0, 30.0], size=(50, 8, 1))
+    A, C = rng.dirichlet(np.full(m, 1.0), size=(50, 8)) * spread, rng.dirichlet(np.full(m, 1.0), size=(50, 8)) * spread
+    A, C = A + 1.0, C + 1.0  # close to uniform, more or less by spread
+    A[::5, :, 0] = 0.0  # zeros in some rows (one-sided bounds there)
+    A, C = A / A.sum(axis=-1, keepdims=True), C / C.sum(axis=-1, keepdims=True)
+    every, pruned = pair_kernel("rho", None, A, C, {}), rho_for_max(A, C, {})
+    assert np.isneginf(pruned).any() and np.isfinite(pruned.max(axis=-1)).all()
+    assert every.max(axis=-1).tobytes() == pruned.max(axis=-1).tobytes()
+    kept = ~np.isneginf(pruned)
+    assert pruned[kept].tobytes() == every[kept].tobytes()  # the pairs computed: their own bits
+    # each pair left out is within its bound (reached when A has a zero: then D_a = max ln(A/C) at every order)
+    top = np.where(A > 0, np.log(np.where(A > 0, A, 1.0) / C), -np.inf).max(axis=-1)
+    assert (every[~kept] <= top[~kept] * (1 + 1e-12)).all()
+    # rows that do not sum to 1 are not bounded: every pair is computed
+    assert not np.isneginf(rho_for_max(1.5 * A, C, {})).any()

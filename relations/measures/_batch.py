@@ -40,7 +40,7 @@ from collections.abc import Iterable, Mapping
 
 import numpy as np
 
-from relations.measures._divergences import _max_last, _pairs_kernel, _sum_last, parse
+from relations.measures._divergences import _max_last, _pairs_kernel, _sum_last, parse, rho_for_max
 from relations.notions import BASE_NOTIONS, NOTIONS, evaluator, names
 
 __all__ = ["PAPER", "PRIOR_KINDS", "prior_values", "dense_values", "ordered_pairs", "space_pairs", "mechanism_values", "cmi_values"]
@@ -218,7 +218,10 @@ def _extra_value(name: str, q: np.ndarray, p: np.ndarray, A: np.ndarray, C: np.n
         return _prior_kernel(kind)(kind, arg, q, p)
     if rows is not None:
         A, C = cache["AC"] if "AC" in cache else cache.setdefault("AC", (A[rows], C[rows]))
-    per_pair = _pairs_kernel(kind)(kind, arg, A, C, cache)
+    if kind == "rho":  # only its maximum over the pairs is read: the pairs that cannot reach it are left out
+        per_pair = rho_for_max(A, C, cache)
+    else:
+        per_pair = _pairs_kernel(kind)(kind, arg, A, C, cache)
     if not per_pair.shape[-1]:
         return np.zeros(per_pair.shape[:-1])
     return _max_last(per_pair)

@@ -342,7 +342,7 @@ REFINE_XTOL = 1e-6
 def _refine(rel: Relation, k: int, r: int, skew: float, central: bool, lo: float, hi: float) -> tuple[float, float]:
     """The largest float violation of ``rel`` over k-RR (``r`` records when ``central``) with ``ln t`` in
     ``[lo, hi]``, and where: for ``k`` up to :data:`REFINE_GRID_K`, :data:`REFINE_ROUNDS` rounds of
-    :data:`REFINE_POINTS` evenly spaced points, each round one batch evaluation (:func:`_rr_point`) between the
+    :data:`REFINE_POINTS` evenly spaced points, each round one batch evaluation (:func:`_rr_points`) between the
     neighbours of the previous round's best point; for larger ``k``, a golden-section search.
 
     Examples
@@ -356,7 +356,7 @@ def _refine(rel: Relation, k: int, r: int, skew: float, central: bool, lo: float
 
     def at(xs: np.ndarray) -> np.ndarray:  # the violations at the points xs = ln t
         ts = np.exp(xs).tobytes()
-        v = {name: _rr_point(k, ts, skew, name) for name in names}  # the first points are every relation's
+        v = _rr_points(k, ts, skew, names)  # the first points are every relation's
         viol = _scores(rel, product_values(v, r) if central else v, diam)[0]
         return np.where(np.isnan(viol), -np.inf, viol)
 
@@ -452,22 +452,45 @@ def _rr_direct(k: int, ts: bytes, skew: float, extra: tuple[str, ...], paper: tu
 @lru_cache(maxsize=8)
 def _krr_stack(k: int, ts: bytes) -> np.ndarray:
     """krr_rows' matrix stacked over the ratios ``ts``, shape ``(len(ts), k, k)`` (read-only): the notions of a
-    grid (:func:`_rr_notion`, one after another over both skews) or of a refinement's points (:func:`_rr_point`,
-    one notion after another) read the same stack."""
+    grid (:func:`_rr_notion`, one after another over both skews) or of a refinement's points (:func:`_rr_points`)
+    read the same stack."""
     t = np.frombuffer(ts)[:, None, None]
     q = np.where(np.eye(k, dtype=bool)[None], t, 1.0) / (t + k - 1)
     q.flags.writeable = False
     return q
 
 
-@lru_cache(maxsize=4096)
+#: :func:`_rr_points`' values, one per ``(k, ts, skew, notion)``, the oldest dropped beyond :data:`_POINTS_KEPT`.
+_POINTS: dict[tuple[int, bytes, float, str], np.ndarray] = {}
+_POINTS_KEPT = 4096
+
+
+def _rr_points(k: int, ts: bytes, skew: float, names: tuple[str, ...]) -> dict[str, np.ndarray]:
+    """The notions ``names`` of local k-RR at the points ``ts`` of a round of :func:`_refine`, each kept on its own
+    (relations that read it refine the same first points): those not kept yet computed together, in one
+    :func:`_rr_direct` call.  Every notion of :func:`dense_values` is computed on its own, so these are the floats
+    :func:`_rr_values` gives, whatever notions are computed with them.
+
+    Examples
+    --------
+    >>> ts = np.exp(np.linspace(0.1, 2.0, 5)).tobytes()
+    >>> both = _rr_points(3, ts, 0.9, ("eps_d", "kl"))
+    >>> [both[n].tobytes() == _rr_direct(3, ts, 0.9, ("kl",))[n].tobytes() for n in ("eps_d", "kl")]
+    [True, True]
+    """
+    missing = [name for name in names if (k, ts, skew, name) not in _POINTS]
+    if missing:
+        got = _rr_direct(k, ts, skew, tuple(n for n in missing if n not in PAPER), tuple(n for n in missing if n in PAPER))
+        for name in missing:
+            if len(_POINTS) >= _POINTS_KEPT:
+                del _POINTS[next(iter(_POINTS))]
+            _POINTS[k, ts, skew, name] = got[name]
+    return {name: _POINTS[k, ts, skew, name] for name in names}
+
+
 def _rr_point(k: int, ts: bytes, skew: float, name: str) -> np.ndarray:
-    """One notion of local k-RR at the points ``ts`` of a round of :func:`_refine`, alone (relations that read it
-    refine the same first points), in a cache of its own: the grids' stays theirs.  Every notion of
-    :func:`dense_values` is computed on its own, so these are the floats :func:`_rr_values` gives."""
-    if name in PAPER:
-        return _rr_direct(k, ts, skew, (), (name,))[name]
-    return _rr_direct(k, ts, skew, (name,), ())[name]
+    """One notion of :func:`_rr_points`."""
+    return _rr_points(k, ts, skew, (name,))[name]
 
 
 def _read_notions(rel: Relation, central: bool) -> tuple[str, ...]:
