@@ -40,8 +40,9 @@ from collections.abc import Iterable, Mapping
 
 import numpy as np
 
-from relations.measures._divergences import _max_last, _pairs_kernel, _sum_last, parse, rho_for_max
+from relations.measures._divergences import _pairs_kernel, parse, rho_for_max
 from relations.notions import BASE_NOTIONS, NOTIONS, evaluator, names
+from relations.numbers._batched import max_last, sum_last
 
 __all__ = ["PAPER", "PRIOR_KINDS", "prior_values", "dense_values", "ordered_pairs", "space_pairs", "mechanism_values", "cmi_values"]
 
@@ -67,7 +68,7 @@ def _max_log_ratio(a: np.ndarray, c: np.ndarray) -> np.ndarray:
         ratio = np.where(a > 0, a / c, 0.0)  # a/0 = inf; the log of the largest ratio, as the checker's float scan
         if ratio.shape[-2] * ratio.shape[-1] == 0:
             return np.zeros(ratio.shape[:-2])
-        return np.maximum(np.log(_max_last(_max_last(ratio))), 0.0)  # over the outputs, then the pairs
+        return np.maximum(np.log(max_last(max_last(ratio))), 0.0)  # over the outputs, then the pairs
 
 
 
@@ -137,14 +138,14 @@ def dense_values(q: np.ndarray, p: np.ndarray, pairs: np.ndarray, extra: Iterabl
         if "eps_all" in want:
             hi, lo = q.max(axis=1), q.min(axis=1)
             spread = np.where(hi > 0, hi / lo, 1.0)
-            out["eps_all"] = np.maximum(np.log(_max_last(spread)), 0.0) if q.shape[1] > 1 else np.zeros(len(q))
+            out["eps_all"] = np.maximum(np.log(max_last(spread)), 0.0) if q.shape[1] > 1 else np.zeros(len(q))
         if "eps_m" in want:
             assert joint is not None  # computed for it
             qlogq = np.where(q > 0, q * np.log(np.where(q > 0, q, 1.0)), 0.0)
             py = joint.sum(axis=1)
             pylog = np.where(py > 0, py * np.log(np.where(py > 0, py, 1.0)), 0.0)
     if "eps_m" in want:
-        out["eps_m"] = np.maximum(_sum_last(p * _sum_last(qlogq)) - _sum_last(pylog), 0.0)
+        out["eps_m"] = np.maximum(sum_last(p * sum_last(qlogq)) - sum_last(pylog), 0.0)
     dp = pairs if divergence_pairs is None else divergence_pairs
     caches: dict[bytes | None, dict] = {}  # per set of rows: the kl values rho reuses
     A, C = q[:, dp[:, 0], :], q[:, dp[:, 1], :]
@@ -224,7 +225,7 @@ def _extra_value(name: str, q: np.ndarray, p: np.ndarray, A: np.ndarray, C: np.n
         per_pair = _pairs_kernel(kind)(kind, arg, A, C, cache)
     if not per_pair.shape[-1]:
         return np.zeros(per_pair.shape[:-1])
-    return _max_last(per_pair)
+    return max_last(per_pair)
 
 
 def cmi_values(q: np.ndarray, p: np.ndarray, structure: str, pairs: np.ndarray) -> np.ndarray:

@@ -46,6 +46,7 @@ from fractions import Fraction
 import numpy as np
 
 from relations.notions import NOTIONS, evaluator, names
+from relations.numbers._batched import any_last, gathered, max_last, sum_last
 
 __all__ = ["KINDS", "parse", "divergence", "pair_value", "rho_pair", "pair_kernel", "rho_for_max"]
 
@@ -159,56 +160,6 @@ def rho_pair(P: np.ndarray, Q: np.ndarray) -> float:
     return pair_value("rho", P, Q)
 
 
-#: Up to this many entries a reduction over the last axis is taken column by column (:func:`_max_last`,
-#: :func:`_sum_last`, :func:`_any_last`): numpy's reductions over so short an axis cost several times more than the
-#: arithmetic (about 100 us against 15 us on a (110, 6, 3) array).  Below 8 terms numpy sums left to right, as the
-#: columns are added here, so the floats are the same.
-_FEW = 7
-
-
-def _max_last(x: np.ndarray, initial: float | None = None) -> np.ndarray:
-    """``x.max(axis=-1, initial=initial)``, column by column when the axis is short (the same floats: a maximum is
-    exact, and a NaN propagates through both).
-
-    Examples
-    --------
-    >>> x = np.array([[1.0, 3.0, 2.0], [np.nan, 0.0, 1.0]])
-    >>> _max_last(x).tolist()[0], bool(np.isnan(_max_last(x)[1])), _max_last(x[:, :0], initial=0.0).tolist()
-    (3.0, True, [0.0, 0.0])
-    """
-    m = x.shape[-1]
-    if not 0 < m <= _FEW:
-        return x.max(axis=-1) if initial is None else x.max(axis=-1, initial=initial)
-    cols = [x[..., y] for y in range(m)]
-    out = functools.reduce(np.maximum, cols)
-    return out if initial is None else np.maximum(initial, out)
-
-
-def _sum_last(x: np.ndarray) -> np.ndarray:
-    """``x.sum(axis=-1)``, column by column (left to right, as numpy sums fewer than 8 terms) when the axis is short.
-
-    Examples
-    --------
-    >>> x = np.array([[0.1, 0.2, 0.3]])
-    >>> bool(_sum_last(x)[0] == x.sum(axis=-1)[0] == (0.1 + 0.2) + 0.3)
-    True
-    """
-    m = x.shape[-1]
-    return functools.reduce(np.add, [x[..., y] for y in range(m)]) if 0 < m <= _FEW else x.sum(axis=-1)
-
-
-def _any_last(x: np.ndarray) -> np.ndarray:
-    """``x.any(axis=-1)`` of a boolean array, column by column when the axis is short.
-
-    Examples
-    --------
-    >>> _any_last(np.array([[False, True], [False, False]])).tolist()
-    [True, False]
-    """
-    m = x.shape[-1]
-    return functools.reduce(np.logical_or, [x[..., y] for y in range(m)]) if 0 < m <= _FEW else np.asarray(x.any(axis=-1))
-
-
 def _log_ratio(a: np.ndarray, c: np.ndarray) -> np.ndarray:
     """``ln(a/c)`` entrywise, through ``log1p((a - c)/c)`` where the ratio is near 1 (``a - c`` is exact
     there, so the relative accuracy near ``a = c`` is kept); 0 where ``a = 0`` or ``c = 0`` (the callers
@@ -232,11 +183,11 @@ def _renyi_parts(A: np.ndarray, lr: np.ndarray, support: np.ndarray
     ``ln A`` (``-inf`` off the support), ``A`` (0 off it) and ``max |lr|``."""
     if support.all():  # every entry on the support (the dense families' channels): the masks are identities
         # (the logarithm of a contiguous array, as of the masked copy: numpy's kernel for it is the same)
-        return lr, (np.log(np.ascontiguousarray(A)), A, _max_last(np.abs(lr), initial=0.0))
+        return lr, (np.log(np.ascontiguousarray(A)), A, max_last(np.abs(lr), initial=0.0))
     with np.errstate(divide="ignore"):
         log_a = np.where(support, np.log(np.where(support, A, 1.0)), -np.inf)
     lr = np.where(support, lr, 0.0)
-    return lr, (log_a, np.where(support, A, 0.0), _max_last(np.abs(lr), initial=0.0))
+    return lr, (log_a, np.where(support, A, 0.0), max_last(np.abs(lr), initial=0.0))
 
 
 #: The orders of :func:`_rho`'s first grid, and the points of each refined grid between its best order's neighbours.
@@ -338,39 +289,22 @@ def _renyi_below_one(a: float, A: np.ndarray, C: np.ndarray, lr: np.ndarray) -> 
     return np.where(both.any(axis=-1), np.maximum(0.0, out), np.inf)
 
 
-def _gathered(x: np.ndarray, order: np.ndarray) -> np.ndarray:
-    """``np.take_along_axis(x, order, -1)`` where ``x`` and ``order`` agree but in the last axis: the same gather,
-    without numpy's index building (the searches call it thousands of times on small arrays).
-
-    Examples
-    --------
-    >>> x = np.array([[[3.0, 1.0, 2.0]], [[0.5, 0.25, 0.0]]])
-    >>> order = np.argsort(x, axis=-1)
-    >>> bool((_gathered(x, order) == np.take_along_axis(x, order, -1)).all()), _gathered(x, order[..., :1]).tolist()
-    (True, [[[1.0]], [[0.0]]])
-    """
-    m, k, n = x.shape[-1], order.shape[-1], math.prod(order.shape[:-1])
-    if n == 0 or m == 0 or k == 0:
-        return np.take_along_axis(x, order, -1)
-    return x.reshape(n, m)[np.arange(n)[:, None], order.reshape(n, k)].reshape(order.shape)
-
-
 def _eps_delta(A: np.ndarray, C: np.ndarray, d: float) -> np.ndarray:
     """The least ``eps >= 0`` with ``sum_y max(0, A - e^eps C) <= d``, per pair: on the segment where the outputs of the ``j``
     largest ratios are the positive terms, ``e^eps = (A_S - d) / C_S``."""
     with np.errstate(divide="ignore", invalid="ignore"):
         r = np.where(A > 0, np.where(C > 0, A / np.where(C > 0, C, 1.0), np.inf), -np.inf)
     order = np.argsort(-r, axis=-1, kind="stable")
-    rs = _gathered(r, order)
-    ps = np.cumsum(_gathered(A, order), axis=-1)
-    qs = np.cumsum(_gathered(np.where(A > 0, C, 0.0), order), axis=-1)
+    rs = gathered(r, order)
+    ps = np.cumsum(gathered(A, order), axis=-1)
+    qs = np.cumsum(gathered(np.where(A > 0, C, 0.0), order), axis=-1)
     nxt = np.concatenate([rs[..., 1:], np.full(rs.shape[:-1] + (1,), -np.inf)], axis=-1)
     nxt = np.where(np.isneginf(nxt), 0.0, nxt)
     with np.errstate(divide="ignore", invalid="ignore"):
         e = (ps - d) / qs
         ok = (rs > -np.inf) & (qs > 0) & (ps - d > 0) & (nxt <= e) & (e <= rs)
         first = ok.argmax(axis=-1)
-        found = _gathered(e, first[..., None])[..., 0]
+        found = gathered(e, first[..., None])[..., 0]
         out = np.where(ok.any(axis=-1), np.maximum(0.0, np.log(np.where(ok.any(axis=-1), found, 1.0))), np.inf)
     return np.where(np.maximum(0.0, A - C).sum(axis=-1) <= d, 0.0, out)
 
@@ -421,14 +355,14 @@ def rho_for_max(A: np.ndarray, C: np.ndarray, cache: dict) -> np.ndarray:
     if A.ndim < 2 or A.shape[-2] < 2 or broken.any() or not A.size:
         return pair_kernel("rho", None, A, C, cache)
     with np.errstate(over="ignore", invalid="ignore"):
-        top = _max_last(np.where(support, lr, -np.inf))  # max ln(A/C), at least 0 for probability rows
-        eps = _max_last(np.abs(np.where(support, lr, 0.0)), initial=0.0)
-        two_sided = ~_any_last(~support | (C <= 0))  # both rows positive on every output
+        top = max_last(np.where(support, lr, -np.inf))  # max ln(A/C), at least 0 for probability rows
+        eps = max_last(np.abs(np.where(support, lr, 0.0)), initial=0.0)
+        two_sided = ~any_last(~support | (C <= 0))  # both rows positive on every output
         bound = np.where(two_sided, np.minimum(top, eps * eps / 2), top)
         # rows summing to 1 (the bounds are those of distributions; a sum above 1 would lift D_a near a = 1), and
         # a NaN anywhere compares False: those pairs are kept
-        normal = (np.abs(_sum_last(A) - 1.0) <= _PRUNE_SUMS) & (np.abs(_sum_last(C) - 1.0) <= _PRUNE_SUMS)
-        left_out = normal & (bound * (1 + _PRUNE_RELATIVE) + _PRUNE_ABSOLUTE < _max_last(kl)[..., None])
+        normal = (np.abs(sum_last(A) - 1.0) <= _PRUNE_SUMS) & (np.abs(sum_last(C) - 1.0) <= _PRUNE_SUMS)
+        left_out = normal & (bound * (1 + _PRUNE_RELATIVE) + _PRUNE_ABSOLUTE < max_last(kl)[..., None])
     if not left_out.any():
         return _rho(A, lr, support, kl)
     keep = ~left_out
@@ -462,10 +396,10 @@ def pair_kernel(kind: str, arg, A: np.ndarray, C: np.ndarray, cache: dict) -> np
     if "lr" not in cache:
         support = A > 0
         # A puts mass where C has none: infinite divergences
-        cache["lr"], cache["support"], cache["broken"] = _log_ratio(A, C), support, _any_last(support & (C == 0))
+        cache["lr"], cache["support"], cache["broken"] = _log_ratio(A, C), support, any_last(support & (C == 0))
     lr, support, broken = cache["lr"], cache["support"], cache["broken"]
     if kind in ("kl", "rho") and "kl" not in cache:
-        cache["kl"] = np.where(broken, np.inf, np.maximum(0.0, _sum_last(np.where(support, A * lr, 0.0))))
+        cache["kl"] = np.where(broken, np.inf, np.maximum(0.0, sum_last(np.where(support, A * lr, 0.0))))
     if kind == "kl":
         return cache["kl"]
     if kind == "chi2":  # sum_y P_y^2 / R_y - 1, infinite where P puts mass outside R's support

@@ -407,13 +407,13 @@ def gdp_mu_pairs(A: np.ndarray, C: np.ndarray) -> np.ndarray:
     >>> gdp_mu_pairs(A, np.array([[0.25, 0.75], [0.5, 0.5], [0.5, 0.5]])).round(6).tolist()  # 2 Phi^-1(3/4), 0, inf
     [1.34898, 0.0, inf]
     """
-    from relations.measures._divergences import _gathered
+    from relations.numbers._batched import gathered
 
     A, C = np.asarray(A, dtype=float), np.asarray(C, dtype=float)
     with np.errstate(divide="ignore", invalid="ignore"):
         key = np.where(A > 0, C / np.where(A > 0, A, 1.0), np.where(C > 0, np.inf, -1.0))
     order = np.argsort(-key, axis=-1, kind="stable")
-    ac = np.stack([_gathered(A, order), _gathered(C, order)])  # both rows sorted (np.take_along_axis, faster)
+    ac = np.stack([gathered(A, order), gathered(C, order)])  # both rows sorted (np.take_along_axis, faster)
     head_a, head_c = np.cumsum(ac, axis=-1)
     # the sums after position k: 1 - alpha_k and beta_k
     tail_a, tail_c = np.maximum(np.flip(np.cumsum(np.flip(ac, -1), axis=-1), -1) - ac, 0.0)

@@ -25,7 +25,6 @@ import numpy as np
 
 from relations.kinds import ProductRule
 from relations.measures._api import eps_all, measure
-from relations.measures._divergences import _max_last, _sum_last
 from relations.measures._notion_floats import ADDITIVE, MULTIPLICATIVE, FloatValues
 from relations.mechanisms._local import krr_rows
 from relations.model._distributions import Channel, Prior
@@ -33,6 +32,7 @@ from relations.model._mechanism import Mechanism
 from relations.model._neighbours import HammingInputs, LocalInputs
 from relations.model._products import ProductPrior
 from relations.notions import view
+from relations.numbers._batched import max_last, sum_last
 from relations.numbers._rounding import largest_remainder
 
 #: The notions of a product form that are differences of products (:attr:`ProductRule.GAP`), with their parts.
@@ -50,9 +50,9 @@ def float_values(mech: Mechanism) -> dict[str, float]:
 
 
 def _softmax(z: np.ndarray) -> np.ndarray:
-    z = z - _max_last(z)[..., None]
+    z = z - max_last(z)[..., None]
     e = np.exp(z)
-    return e / _sum_last(e)[..., None]
+    return e / sum_last(e)[..., None]
 
 
 
