@@ -794,26 +794,21 @@ def _names_state(g: dict, seen: set[int]) -> dict:
     for name, v in g.items():
         if name.startswith("__"):
             continue
-        kind = type(v)
-        if kind is types.FunctionType:  # the common case: a function, most often of this module (its home seen)
-            if id(v.__globals__) in seen:
-                home = None
-            else:
-                home = _home(v, seen)
-            if home is not None:
-                seen.add(id(home))
-                out[f"__home_{id(home)}__"] = _names_state(home, seen)
-            # a plain function: nothing in it can change, only the name can be rebound; by its code (not its
-            # address: a function made afresh on each path, freed, and another at its address would read alike);
-            # the others by value (rebound, their defaults and attributes)
-            out[name] = v if v.__closure__ or v.__defaults__ or v.__kwdefaults__ or v.__dict__ else v.__code__
-            continue
-        home = _home(v, seen) if isinstance(v, type) else None  # (only functions and classes have a home)
+        function = type(v) is types.FunctionType
+        # only functions and classes have a home; a function of a module already seen (the common case: this
+        # module's own) has none to add, told without the call
+        home = (None if function and id(v.__globals__) in seen
+                else _home(v, seen) if function or isinstance(v, type) else None)
         if home is not None:  # a function or class imported from another of the user's modules (``from helpers
             # import bump``) runs there: that module's globals are state too
             seen.add(id(home))
             out[f"__home_{id(home)}__"] = _names_state(home, seen)
-        if isinstance(v, types.ModuleType) and _user_module(v):  # and the user's modules below it (pkg.sub)
+        if function:
+            # a plain function: nothing in it can change, only the name can be rebound; by its code (not its
+            # address: a function made afresh on each path, freed, and another at its address would read alike);
+            # the others by value (rebound, their defaults and attributes)
+            out[name] = v if v.__closure__ or v.__defaults__ or v.__kwdefaults__ or v.__dict__ else v.__code__
+        elif isinstance(v, types.ModuleType) and _user_module(v):  # and the user's modules below it (pkg.sub)
             out[name] = ("module", id(v))
             if id(vars(v)) not in seen:
                 seen.add(id(vars(v)))
