@@ -125,14 +125,14 @@ def test_the_k_rr_stacks_are_the_products_of_each_number_of_records():
 def test_the_k_rr_grids_notion_by_notion_are_the_grids_of_all_notions(extra):
     """_rr_values computes each notion of a k-RR grid once whatever it is asked with: the same floats, to the bit,
     as one dense_values call of all of them (and the refinement's points, which take that call)."""
-    from relations.search._optimiser import _rr_direct, _rr_point, _rr_values
+    from relations.search._optimiser import _rr_direct, _rr_points, _rr_values
 
     ts = np.exp(np.linspace(0.05, 10.0, 9)).tobytes()
     for k in (2, 5):
         split, whole = _rr_values(k, ts, 0.9, extra), _rr_direct(k, ts, 0.9, extra)
         assert list(split) == list(whole) and set(extra) <= set(split)
         assert all(split[n].tobytes() == whole[n].tobytes() for n in split)
-        assert all(_rr_point(k, ts, 0.9, n).tobytes() == whole[n].tobytes() for n in split)  # one notion alone
+        assert all(_rr_points(k, ts, 0.9, (n,))[n].tobytes() == whole[n].tobytes() for n in split)  # one alone
 
 
 def test_dense_values_of_some_paper_notions_are_those_of_all():

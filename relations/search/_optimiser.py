@@ -488,11 +488,6 @@ def _rr_points(k: int, ts: bytes, skew: float, names: tuple[str, ...]) -> dict[s
     return {name: _POINTS[k, ts, skew, name] for name in names}
 
 
-def _rr_point(k: int, ts: bytes, skew: float, name: str) -> np.ndarray:
-    """One notion of :func:`_rr_points`."""
-    return _rr_points(k, ts, skew, (name,))[name]
-
-
 def _read_notions(rel: Relation, central: bool) -> tuple[str, ...]:
     """The local notions :func:`_scores` reads for ``rel`` (through :func:`product_values` when ``central``: the
     parts of a gap notion, and ``eps_d`` and ``eps_m``, which it always reads).
