@@ -242,8 +242,11 @@ def krr(k: int, *, prior: Sequence[Any] | None = None) -> ClosedForms:
                          f"minutes beyond), got {k!r}")
     if prior is not None and len(prior) != k:
         raise InputError(f"prior: {len(prior)} entries for k = {k}")
-    if prior is None:
-        return _uniform_krr(k)
+    return _uniform_krr(k) if prior is None else _krr_forms(k, prior)
+
+
+def _krr_forms(k: int, prior: Sequence[Any]) -> ClosedForms:
+    """:func:`closed_forms` of k-RR with ratio ``e^eps`` under ``prior``."""
     import sympy
 
     return closed_forms(prior, krr_rows(k, sympy.exp(sympy.Symbol("eps", positive=True))))
@@ -255,7 +258,7 @@ def _uniform_krr(k: int) -> ClosedForms:
     forms are immutable): sympy's simplification takes 0.3 s for ``k = 3``, 3 s for ``k = 64``."""
     import sympy
 
-    return closed_forms([sympy.Rational(1, k)] * k, krr_rows(k, sympy.exp(sympy.Symbol("eps", positive=True))))
+    return _krr_forms(k, [sympy.Rational(1, k)] * k)
 
 
 def binary_rr_with_prior() -> ClosedForms:
