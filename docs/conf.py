@@ -47,6 +47,9 @@ html_theme_options = {"page_width": "1200px", "sidebar_width": "240px"}  # room 
 # autodoc: ``:members:`` follows each module's ``__all__``; types are in the numpydoc sections.
 autodoc_member_order = "bysource"
 autodoc_typehints = "none"
+# ... so the annotations autodoc would read from ``# type:`` comments (parsing each function's source again) are
+# never shown: not read
+autodoc_use_type_comments = False
 
 # numpydoc: render the sections, enforce nothing (docstrings are being rewritten).
 numpydoc_show_class_members = False
