@@ -125,9 +125,9 @@ def _definitions_when_asked() -> None:
             self._relations_tags_found = True
         return find_tags(self)
 
-    Parser.parse = parse
-    ModuleAnalyzer.find_tags = find_tags_when_asked
-    ModuleAnalyzer._relations_lazy_tags = True
+    setattr(Parser, "parse", parse)  # noqa: B010 (a method replaced: mypy refuses an assignment)
+    setattr(ModuleAnalyzer, "find_tags", find_tags_when_asked)  # noqa: B010
+    setattr(ModuleAnalyzer, "_relations_lazy_tags", True)  # noqa: B010
 
 
 def _search_index(app) -> None:
