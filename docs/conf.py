@@ -47,6 +47,9 @@ html_theme_options = {"page_width": "1200px", "sidebar_width": "240px"}  # room 
 # autodoc: ``:members:`` follows each module's ``__all__``; types are in the numpydoc sections.
 autodoc_member_order = "bysource"
 autodoc_typehints = "none"
+# ... so the annotations autodoc would read from ``# type:`` comments (parsing each function's source again) are
+# never shown: not read
+autodoc_use_type_comments = False
 
 # numpydoc: render the sections, enforce nothing (docstrings are being rewritten).
 numpydoc_show_class_members = False
@@ -97,6 +100,36 @@ def _numpydoc_template_once() -> None:
     numpydoc_ext.get_doc_object = get_doc_object
 
 
+def _definitions_when_asked() -> None:
+    """Sphinx's module analyzer finds, besides the attribute comments and the order of the definitions that autodoc
+    reads, where each class and function is defined, by tokenizing the module again in pure Python (a tenth of the
+    build's CPU); only ``viewcode`` and ``literalinclude :pyobject:`` read those places, and the site uses neither.
+    Find them when asked (``find_tags``), so they are the same when something does."""
+    from sphinx.pycode import ModuleAnalyzer
+    from sphinx.pycode.parser import Parser
+
+    if getattr(ModuleAnalyzer, "_relations_lazy_tags", False):
+        return
+    parse_definition = Parser.parse_definition
+    find_tags = ModuleAnalyzer.find_tags
+
+    def parse(self) -> None:
+        self.parse_comments()  # the definitions: in find_tags below
+
+    def find_tags_when_asked(self):
+        self.analyze()
+        if not getattr(self, "_relations_tags_found", False):
+            parser = Parser(self.code)
+            parse_definition(parser)
+            self.tags = parser.definitions
+            self._relations_tags_found = True
+        return find_tags(self)
+
+    setattr(Parser, "parse", parse)  # noqa: B010 (a method replaced: mypy refuses an assignment)
+    setattr(ModuleAnalyzer, "find_tags", find_tags_when_asked)  # noqa: B010
+    setattr(ModuleAnalyzer, "_relations_lazy_tags", True)  # noqa: B010
+
+
 def _search_index(app) -> None:
     """``-D relations_search_index=0`` builds no search page and index (the default test build checks the pages)."""
     if not app.config.relations_search_index and hasattr(app.builder, "search"):
@@ -105,5 +138,6 @@ def _search_index(app) -> None:
 
 def setup(app) -> None:
     _numpydoc_template_once()
+    _definitions_when_asked()
     app.add_config_value("relations_search_index", True, "html", types=frozenset({bool}))
     app.connect("builder-inited", _search_index)
