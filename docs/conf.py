@@ -110,6 +110,8 @@ def _definitions_when_asked() -> None:
 
     if getattr(ModuleAnalyzer, "_relations_lazy_tags", False):
         return
+    if Parser.parse.__code__.co_names != ("parse_comments", "parse_definition"):
+        return  # another Sphinx, whose parse does more than these two: left as it is
     parse_definition = Parser.parse_definition
     find_tags = ModuleAnalyzer.find_tags
 
