@@ -1010,11 +1010,13 @@ def _flint_fmpq() -> Any:
     """python-flint's ``fmpq``, or ``None`` without python-flint (a worker interpreter may lack it: Fractions then);
     imported on the first chain solved, not with this module: most audit workers solve none (0.1 s of CPU each)."""
     if not _FMPQ:
+        found: Any = None
         try:  # pragma: no branch
-            from flint import fmpq
+            import flint
+            found = flint.fmpq
         except ImportError:  # pragma: no cover
-            fmpq = None
-        _FMPQ.append(fmpq)
+            pass
+        _FMPQ.append(found)
     return _FMPQ[0]
 
 
