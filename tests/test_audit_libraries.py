@@ -15,10 +15,10 @@ import json
 import math
 import os
 import subprocess
-import sys
 from importlib.metadata import version
 
 import pytest
+from conftest import run_cli
 
 from relations.audit import audit_target
 from relations.audit._libraries import ADAPTERS
@@ -116,8 +116,7 @@ def test_black_box_libraries(name, samples):
 
 
 def test_list_names_every_adapter():
-    out = subprocess.run([sys.executable, "-m", "relations", "audit", "--list", "--json"], capture_output=True,
-                         text=True, timeout=60)
+    out = run_cli("audit", "--list", "--json")  # in this process (tests/conftest.py; python -m relations: test_cli.py)
     assert out.returncode == 0
     assert {m["name"] for m in json.loads(out.stdout)} == set(ADAPTERS)
 

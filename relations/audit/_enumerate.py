@@ -387,6 +387,7 @@ def _typed(result: bool, numpy: bool) -> Any:
 
 
 _FRESH: dict[tuple[Fraction, float], tuple[tuple[Fraction, Fraction], tuple[float, float] | None]] = {}
+_FRESH_FRACTION: dict[tuple[int, int], tuple[Fraction, Fraction]] = {}
 _FRESH_FLOAT: dict[float, tuple[Fraction, float, tuple[tuple[Fraction, Fraction], tuple[float, float] | None]]] = {}
 
 
@@ -439,6 +440,21 @@ class UniformDraw:
                 self.hi, self.hi_err = q, err
                 return True
             self.lo, self.lo_err = q, err
+            return False
+        if type(t) is Fraction and self.fresh:  # rng.random() < Fraction(1, 2): exact, its weights remembered by
+            key = (t.numerator, t.denominator)  # its numerator and denominator (a Fraction's own hash is slow)
+            exact = _FRESH_FRACTION.get(key)
+            if exact is None:
+                if not 0 < t < 1:
+                    return self.below(t, 0.0)
+                if len(_FRESH_FRACTION) > 4096:
+                    _FRESH_FRACTION.clear()
+                exact = _FRESH_FRACTION[key] = (t, 1 - t)
+            self.fresh = False
+            if self.replay.decide(exact) == 0:
+                self.hi, self.hi_err = exact[0], 0.0
+                return True
+            self.lo, self.lo_err = exact[0], 0.0
             return False
         return self.below(*exact_threshold(t))
 

@@ -137,12 +137,57 @@ def _weight_radii(given: Sequence[Any], weights: Sequence[Fraction]) -> list[flo
     return [2 * THRESHOLD_ROUNDING * float(top / w) if w > 0 else 0.0 for w in weights]
 
 
+#: :func:`_bernoulli_radius` by the type and value of ``p`` (a loop draws with the same ``p`` thousands of times, and
+#: the radius costs a dozen ``Fraction`` operations).
+_RADII: dict[tuple[type, Any], float] = {}
+
+
 def _bernoulli_radius(p: Any) -> float:
     """The relative rounding of a float ``p`` and of ``1 - p`` as weights of one trial (0 for an exact ``p``)."""
+    try:
+        key = (type(p), p)  # by type too: Fraction(1, 2) == 0.5, but only the float is rounded
+        return _RADII[key]
+    except TypeError:  # an unhashable p (a 0-d array): computed each time
+        return _radius(p)
+    except KeyError:
+        pass
+    r = _radius(p)
+    if len(_RADII) > 256:
+        _RADII.clear()
+    _RADII[key] = r
+    return r
+
+
+def _radius(p: Any) -> float:
     q = Fraction(p)
     if isinstance(p, (int, Fraction)) or not 0 < q < 1:
         return 0.0
     return THRESHOLD_ROUNDING * max(1.0, float(q / (1 - q)), float((1 - q) / q))
+
+
+#: :func:`_trial` by the type and value of ``p``.
+_TRIALS: dict[tuple[type, Any], tuple[Fraction, float]] = {}
+
+
+def _trial(p: Any) -> tuple[Fraction, float]:
+    """A geometric's ``p`` as a ``Fraction`` ``q`` (``NotEnumerable`` unless ``0 < q <= 1``) and ``-log(1 - q)``
+    (``inf`` at ``q = 1``), kept by the type and value of ``p``: a loop draws with the same ``p`` thousands of times."""
+    try:
+        key = (type(p), p)
+        return _TRIALS[key]
+    except (TypeError, KeyError):
+        pass
+    q = Fraction(p)
+    if not 0 < q <= 1:
+        raise NotEnumerable(f"geometric with p = {p!r}")
+    known = (q, -math.log1p(-float(q)) if q < 1 else math.inf)
+    try:
+        if len(_TRIALS) > 256:
+            _TRIALS.clear()
+        _TRIALS[key] = known
+    except TypeError:  # an unhashable p (a 0-d array)
+        pass
+    return known
 
 
 _GEOMETRIC: dict[tuple[Fraction, int, float], tuple[list[Fraction], list[float] | None]] = {}
@@ -442,9 +487,7 @@ class EnumeratingGenerator:
         >>> g.geometric(0.5), [float(w) for w in _geometric(Fraction(1, 2), 4, 0.0)[0]]
         (1, [0.5, 0.25, 0.125, 0.0625, 0.0625])
         """
-        q = Fraction(p)
-        if not 0 < q <= 1:
-            raise NotEnumerable(f"geometric with p = {p!r}")
+        q, log_miss = _trial(p)
         if q == 1:
             return self._sized(size, lambda: 1, integral=True)
         if size is None:  # the first draw of a list built element by element (report-noisy-max): kept factorised
@@ -456,8 +499,7 @@ class EnumeratingGenerator:
             if vector is not None:
                 draw_site(self, sys._getframe(1), vector)  # the rest of the function may run with it
                 return vector
-        n = min(max(1, math.ceil(self._replay.max_depth * math.log(2) / -math.log1p(-float(q)))),
-                self._replay.max_outcomes - 1)
+        n = min(max(1, math.ceil(self._replay.max_depth * math.log(2) / log_miss)), self._replay.max_outcomes - 1)
         weights, radii = _geometric(q, n, _bernoulli_radius(p))
 
         def one() -> int:

@@ -948,9 +948,10 @@ def solve_chain(rows: list[dict[int, Fraction]], exits: list[list[Fraction]]) ->
     >>> solve_chain([{1: F(1, 2)}, {0: F(1, 2)}], [[F(1, 2), F(0)], [F(0), F(1, 2)]])
     [[Fraction(2, 3), Fraction(1, 3)], [Fraction(1, 3), Fraction(2, 3)]]
     """
-    if _fmpq is not None:  # python-flint's rationals: the same elimination, several times faster on long ones
-        fast = _solve([{m: _fmpq(p.numerator, p.denominator) for m, p in r.items()} for r in rows],
-                      [[_fmpq(x.numerator, x.denominator) for x in e] for e in exits], _fmpq)
+    fmpq = _flint_fmpq()
+    if fmpq is not None:  # python-flint's rationals: the same elimination, several times faster on long ones
+        fast = _solve([{m: fmpq(p.numerator, p.denominator) for m, p in r.items()} for r in rows],
+                      [[fmpq(x.numerator, x.denominator) for x in e] for e in exits], fmpq)
         return None if fast is None else [[Fraction(int(v.p), int(v.q)) for v in row] for row in fast]
     return _solve(rows, exits, Fraction)
 
@@ -1002,11 +1003,21 @@ def _solve(rows: list[dict[int, Any]], exits: list[list[Any]], num: Any) -> list
     return [v if v is not None else [zero] * width for v in solved]
 
 
-_fmpq: Any
-try:  # pragma: no branch - a worker interpreter may run without python-flint: Fractions then
-    from flint import fmpq as _fmpq
-except ImportError:  # pragma: no cover
-    _fmpq = None
+_FMPQ: list[Any] = []
+
+
+def _flint_fmpq() -> Any:
+    """python-flint's ``fmpq``, or ``None`` without python-flint (a worker interpreter may lack it: Fractions then);
+    imported on the first chain solved, not with this module: most audit workers solve none (0.1 s of CPU each)."""
+    if not _FMPQ:
+        found: Any = None
+        try:  # pragma: no branch
+            import flint
+            found = flint.fmpq
+        except ImportError:  # pragma: no cover
+            pass
+        _FMPQ.append(found)
+    return _FMPQ[0]
 
 
 def _components(rows: list[dict[int, Fraction]]) -> list[list[int]]:
