@@ -39,7 +39,14 @@ def test_diameter_agrees_with_networkx(graph):
     assert diameter(GraphInputs(tuple(map(str, range(n))), tuple(edges))) == expected
 
 
-def test_long_paths_and_trees():
+@pytest.mark.parametrize("plain", [True, False], ids=["plain-python", "scipy"])
+def test_long_paths_and_trees(plain, monkeypatch):
+    """Both ways of finding connectivity and a tree's diameter: plain Python up to ``PLAIN_GRAPH_SIZE``, scipy
+    above; the components the scopes read (``component_labels``) agree."""
+    import relations.model._neighbours as neighbours
+
+    if not plain:
+        monkeypatch.setattr(neighbours, "PLAIN_GRAPH_SIZE", 0)
     n = 5000
     labels = tuple(map(str, range(n)))
     path = tuple((i, i + 1) for i in range(n - 1))
@@ -49,6 +56,10 @@ def test_long_paths_and_trees():
     m = 400
     cycle = tuple((i, (i + 1) % m) for i in range(m))
     assert diameter(GraphInputs(tuple(map(str, range(m))), cycle)) == m // 2
+    split = tuple(e for e in path if e != (2000, 2001))
+    assert diameter(GraphInputs(labels, split)) is None
+    labels_of = neighbours.component_labels(GraphInputs(labels, split))
+    assert len(set(labels_of[:2001])) == len(set(labels_of[2001:])) == 1 and labels_of[0] != labels_of[-1]
     big = 20_000
     big_cycle = tuple((i, (i + 1) % big) for i in range(big))
     with pytest.raises(InputError, match="not a tree"):

@@ -29,18 +29,19 @@ Ltac ground t :=
   end.
 
 (** One decision: an equality test, a strict comparison or a maximum of two ground reals;
-    the branch that contradicts the numbers is closed by [lra]. *)
+    the branch that contradicts the numbers is closed by [lra].  A decided test is reduced away
+    ([cbn]); a maximum rewritten to one of its arguments leaves nothing to reduce. *)
 Ltac decide_step :=
   match goal with
   | |- context [Req_EM_T ?a ?b] => ground a; ground b;
       let H := fresh "H" in
-      destruct (Req_EM_T a b) as [H|H]; [try (exfalso; lra) | try (exfalso; apply H; lra)]
+      destruct (Req_EM_T a b) as [H|H]; [try (exfalso; lra) | try (exfalso; apply H; lra)]; cbn
   | |- context [Rlt_dec ?a ?b] => ground a; ground b;
       let H := fresh "H" in
-      destruct (Rlt_dec a b) as [H|H]; [try (exfalso; lra) | try (exfalso; apply H; lra)]
+      destruct (Rlt_dec a b) as [H|H]; [try (exfalso; lra) | try (exfalso; apply H; lra)]; cbn
   | |- context [Rmax ?a ?b] => ground a; ground b;
       first [rewrite (Rmax_right a b) by lra | rewrite (Rmax_left a b) by lra]
-  end; cbn.
+  end.
 
 Lemma fin_ln (c d : R) : c = d -> Fin (ln c) = Fin (ln d).
 Proof. intros ->. reflexivity. Qed.

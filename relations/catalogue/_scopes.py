@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from relations.model._neighbours import GraphInputs
+from relations.model._neighbours import GraphInputs, component_labels
 
 __all__ = ["Scope", "EVERY", "PRIOR_ON_COMPONENTS", "RESTRICTIONS", "zero_prior_components"]
 
@@ -67,13 +67,9 @@ def zero_prior_components(mech) -> list[tuple[int, ...]]:
     inputs = mech.inputs
     if not isinstance(inputs, GraphInputs) or not inputs.edges:
         return []
-    from scipy.sparse import coo_matrix
-    from scipy.sparse.csgraph import connected_components
-
     n = inputs.size
     e = np.asarray(inputs.edges, dtype=np.intp)
-    graph = coo_matrix((np.ones(len(e), dtype=np.int8), (e[:, 0], e[:, 1])), shape=(n, n))
-    _, label = connected_components(graph, directed=False)
+    label = component_labels(inputs)
     prior = mech.prior
     positive = (np.array([v > 0 for v in prior.exact], dtype=bool) if prior.exact is not None
                 else np.asarray(prior.array) > 0)

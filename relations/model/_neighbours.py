@@ -173,8 +173,8 @@ def diameter(space: InputSpace) -> int | None:
 
     Local: 1 (0 for a single input).  ``D^r``: ``r`` (0 when ``k = 1``).
     Explicit edges: a small graph (:data:`SMALL_GRAPH_WORK`) by a breadth-first search from every row; else
-    connectivity in ``O(V + E)`` (scipy); a tree's diameter by two
-    breadth-first sweeps; otherwise networkx's bounding-diameters algorithm (Takes and
+    connectivity in ``O(V + E)`` (plain Python up to :data:`PLAIN_GRAPH_SIZE`, else scipy); a tree's diameter by
+    two breadth-first sweeps; otherwise networkx's bounding-diameters algorithm (Takes and
     Kosters 2011, exact, usually a few sweeps instead of one per row), refused above
     :data:`MAX_DIAMETER_WORK`.
     """
@@ -201,19 +201,29 @@ def _graph_diameter(space: GraphInputs) -> int | None:
         return None
     if n * (n + len(space.edges)) <= SMALL_GRAPH_WORK:  # the searches' graphs: no scipy, no networkx to import
         return _sweeps_diameter(n, space.edges)
-    from scipy.sparse import coo_matrix
-    from scipy.sparse.csgraph import connected_components, shortest_path
+    tree = len({(min(i, j), max(i, j)) for i, j in space.edges}) == n - 1
+    if n + len(space.edges) <= PLAIN_GRAPH_SIZE:  # connectivity and a tree's sweeps in plain Python: no scipy
+        near = _adjacency(n, space.edges)
+        depth = _depths(near, 0)
+        if len(depth) < n:
+            return None  # O(V + E)
+        if tree:  # two sweeps are exact
+            return max(_depths(near, max(depth, key=depth.__getitem__)).values())
+    else:
+        from scipy.sparse import coo_matrix
+        from scipy.sparse.csgraph import connected_components, shortest_path
 
-    e = np.asarray(space.edges, dtype=np.intp)
-    graph = coo_matrix((np.ones(len(e), dtype=np.int8), (e[:, 0], e[:, 1])), shape=(n, n)).tocsr()
-    if connected_components(graph, directed=False, return_labels=False) > 1:
-        return None  # O(V + E)
-    if len({(min(i, j), max(i, j)) for i, j in space.edges}) == n - 1:  # a tree: two sweeps are exact
-        far = int(np.argmax(shortest_path(graph, directed=False, unweighted=True, indices=0)))
-        return int(np.max(shortest_path(graph, directed=False, unweighted=True, indices=far)))
-    if n * (n + len(e)) > MAX_DIAMETER_WORK:
-        raise InputError(f"key 'neighbours': the diameter of a {n}-row graph with {len(e)} pairs that is not a tree "
-                         f"may need a search from every row (rows x (rows + pairs) above {MAX_DIAMETER_WORK:.0e})")
+        e = np.asarray(space.edges, dtype=np.intp)
+        graph = coo_matrix((np.ones(len(e), dtype=np.int8), (e[:, 0], e[:, 1])), shape=(n, n)).tocsr()
+        if connected_components(graph, directed=False, return_labels=False) > 1:
+            return None  # O(V + E)
+        if tree:  # two sweeps are exact
+            far = int(np.argmax(shortest_path(graph, directed=False, unweighted=True, indices=0)))
+            return int(np.max(shortest_path(graph, directed=False, unweighted=True, indices=far)))
+    if n * (n + len(space.edges)) > MAX_DIAMETER_WORK:
+        raise InputError(f"key 'neighbours': the diameter of a {n}-row graph with {len(space.edges)} pairs that is "
+                         f"not a tree may need a search from every row (rows x (rows + pairs) above "
+                         f"{MAX_DIAMETER_WORK:.0e})")
     import networkx as nx
 
     g = nx.Graph()
@@ -238,26 +248,67 @@ def _sweeps_diameter(n: int, edges: Sequence[tuple[int, int]]) -> int | None:
     >>> _sweeps_diameter(4, [(0, 1), (2, 3)]) is None
     True
     """
-    near: list[list[int]] = [[] for _ in range(n)]
-    for i, j in edges:
-        near[i].append(j)
-        near[j].append(i)
+    near = _adjacency(n, edges)
     longest = 0
     for start in range(n):
-        depth = {start: 0}
-        frontier = [start]
-        while frontier:
-            nxt = []
-            for x in frontier:
-                for y in near[x]:
-                    if y not in depth:
-                        depth[y] = depth[x] + 1
-                        nxt.append(y)
-            frontier = nxt
+        depth = _depths(near, start)
         if len(depth) < n:
             return None
         longest = max(longest, max(depth.values()))
     return longest
+
+
+#: Largest ``rows + pairs`` of a graph whose connectivity (and, for a tree, diameter) :func:`_graph_diameter`
+#: finds by breadth-first searches in plain Python (under 0.1 s), where importing scipy costs more.
+PLAIN_GRAPH_SIZE = 100_000
+
+
+def component_labels(space: GraphInputs) -> np.ndarray:
+    """The connected component of each row of an explicit graph, as integer labels (one per component).
+
+    >>> component_labels(GraphInputs(tuple("abcde"), ((0, 1), (3, 4)))).tolist()
+    [0, 0, 1, 2, 2]
+    """
+    n = space.size
+    if n + len(space.edges) <= PLAIN_GRAPH_SIZE:  # plain Python breadth-first searches: no scipy to import
+        near = _adjacency(n, space.edges)
+        label = [-1] * n
+        count = 0
+        for start in range(n):
+            if label[start] < 0:
+                for x in _depths(near, start):
+                    label[x] = count
+                count += 1
+        return np.asarray(label, dtype=np.intp)
+    from scipy.sparse import coo_matrix
+    from scipy.sparse.csgraph import connected_components
+
+    e = np.asarray(space.edges, dtype=np.intp)
+    graph = coo_matrix((np.ones(len(e), dtype=np.int8), (e[:, 0], e[:, 1])), shape=(n, n))
+    return connected_components(graph, directed=False)[1]
+
+
+def _adjacency(n: int, edges: Sequence[tuple[int, int]]) -> list[list[int]]:
+    near: list[list[int]] = [[] for _ in range(n)]
+    for i, j in edges:
+        near[i].append(j)
+        near[j].append(i)
+    return near
+
+
+def _depths(near: list[list[int]], start: int) -> dict[int, int]:
+    """The number of steps from ``start`` to each row it reaches (breadth-first)."""
+    depth = {start: 0}
+    frontier = [start]
+    while frontier:
+        nxt = []
+        for x in frontier:
+            for y in near[x]:
+                if y not in depth:
+                    depth[y] = depth[x] + 1
+                    nxt.append(y)
+        frontier = nxt
+    return depth
 
 
 #: Largest ``rows x (rows + pairs)`` for the diameter of a neighbour graph that is not a tree (its worst
