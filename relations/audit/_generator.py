@@ -8,6 +8,7 @@ outcome, uniform floats (``random``, ``uniform``) as symbolic draws
 
 from __future__ import annotations
 
+import functools
 import math
 import sys
 import types
@@ -137,25 +138,12 @@ def _weight_radii(given: Sequence[Any], weights: Sequence[Fraction]) -> list[flo
     return [2 * THRESHOLD_ROUNDING * float(top / w) if w > 0 else 0.0 for w in weights]
 
 
-#: :func:`_bernoulli_radius` by the type and value of ``p`` (a loop draws with the same ``p`` thousands of times, and
-#: the radius costs a dozen ``Fraction`` operations).
-_RADII: dict[tuple[type, Any], float] = {}
-
-
 def _bernoulli_radius(p: Any) -> float:
     """The relative rounding of a float ``p`` and of ``1 - p`` as weights of one trial (0 for an exact ``p``)."""
     try:
-        key = (type(p), p)  # by type too: Fraction(1, 2) == 0.5, but only the float is rounded
-        return _RADII[key]
+        return _known_radius(p)
     except TypeError:  # an unhashable p (a 0-d array): computed each time
         return _radius(p)
-    except KeyError:
-        pass
-    r = _radius(p)
-    if len(_RADII) > 256:
-        _RADII.clear()
-    _RADII[key] = r
-    return r
 
 
 def _radius(p: Any) -> float:
@@ -165,29 +153,26 @@ def _radius(p: Any) -> float:
     return THRESHOLD_ROUNDING * max(1.0, float(q / (1 - q)), float((1 - q) / q))
 
 
-#: :func:`_trial` by the type and value of ``p``.
-_TRIALS: dict[tuple[type, Any], tuple[Fraction, float]] = {}
-
-
 def _trial(p: Any) -> tuple[Fraction, float]:
     """A geometric's ``p`` as a ``Fraction`` ``q`` (``NotEnumerable`` unless ``0 < q <= 1``) and ``-log(1 - q)``
-    (``inf`` at ``q = 1``), kept by the type and value of ``p``: a loop draws with the same ``p`` thousands of times."""
+    (``inf`` at ``q = 1``)."""
     try:
-        key = (type(p), p)
-        return _TRIALS[key]
-    except (TypeError, KeyError):
-        pass
+        return _known_trial(p)
+    except TypeError:  # an unhashable p (a 0-d array): computed each time
+        return _trial_of(p)
+
+
+def _trial_of(p: Any) -> tuple[Fraction, float]:
     q = Fraction(p)
     if not 0 < q <= 1:
         raise NotEnumerable(f"geometric with p = {p!r}")
-    known = (q, -math.log1p(-float(q)) if q < 1 else math.inf)
-    try:
-        if len(_TRIALS) > 256:
-            _TRIALS.clear()
-        _TRIALS[key] = known
-    except TypeError:  # an unhashable p (a 0-d array)
-        pass
-    return known
+    return q, -math.log1p(-float(q)) if q < 1 else math.inf
+
+
+# kept by the type and value of ``p`` (``typed``: Fraction(1, 2) == 0.5, but only the float is rounded): a loop draws
+# with the same ``p`` thousands of times, and each costs a dozen ``Fraction`` operations
+_known_radius = functools.lru_cache(maxsize=256, typed=True)(_radius)
+_known_trial = functools.lru_cache(maxsize=256, typed=True)(_trial_of)
 
 
 _GEOMETRIC: dict[tuple[Fraction, int, float], tuple[list[Fraction], list[float] | None]] = {}
