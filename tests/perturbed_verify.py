@@ -189,7 +189,7 @@ def same_verdicts(*directories: str) -> list[str]:
 def own_cache(*, draws: bool = False) -> None:
     """Give this perturbed run an empty cache folder of its own, removed at exit: it computes every result the
     tool keeps between runs (relations.search._screening.stored_result: z3's answers, sympy's checks, the first
-    refuting draws, the frontier's points) on its own float path, instead of reading an unperturbed run's.
+    refuting draws, the frontier's points, the optimisers' searches) on its own float path, instead of reading an unperturbed run's.
 
     With ``draws`` (the summation-order modes, which change only :func:`~relations.measures._batch.dense_values`),
     the mechanisms hypothesis draws for the screening (``draws/`` of the cache folder the run would have used,

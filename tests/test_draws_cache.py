@@ -229,3 +229,59 @@ def test_a_conversion_frontiers_points_are_stored(cache, monkeypatch):
     again = cf.conversion_frontier(rel, quick=True)
     assert first is not None and again is not None and first.points and again.json() == first.json()
     assert again.points == direct
+
+
+def _found_view(found):
+    """A Found as comparable plain values: its candidates' entries, scores, labels and the exact mechanisms its
+    tightness candidates build."""
+    return ([m.to_dict() for m in found.candidates], found.best_violation, found.best_ratio, found.ratio_family,
+            found.searched, [(c.screen, c.key, c.label, c.exact().to_dict()) for c in found.ratio_candidates])
+
+
+def test_the_dense_and_k_rr_searches_are_stored(cache, monkeypatch):
+    """verify's batched dense searches and a k-RR search are stored by the first run of the code and read back by
+    the next without searching, equal to the searches run directly from the same starts (the second method,
+    without the cache); a relation that is not the catalogue's own is never stored."""
+    import dataclasses
+
+    import numpy as np
+
+    from relations.catalogue import get
+    from relations.pipeline import _verify
+    from relations.search._optimiser import search_dense_all, search_rr
+
+    rels, effort = [get("zheng2025.thm4"), get("zheng2025.thm1")], _verify.Effort.of(True)
+    first = _verify._dense_searches(rels, effort, 7)
+    plans: dict = {}  # each relation's generator, seeded with 7, draws its starts family by family
+    for n, rel in enumerate(rels):
+        rng = np.random.default_rng(7)
+        for setting in _verify._settings(rel):
+            for i, fam in enumerate(_verify.DENSE[setting]):
+                plans.setdefault((setting, i), []).append((n, rng.normal(scale=1.5, size=(effort.dense_starts, fam.dim))))
+    assert len(list((cache / "results").glob("dense-*"))) == len(plans) >= 2
+    with monkeypatch.context() as patched:  # (monkeypatch.undo would undo the fixture's cache folder too)
+        patched.setattr(_verify, "search_dense_all", lambda *a, **k: pytest.fail("searched again"))
+        patched.setattr(_verify, "run_beside", lambda *a, **k: pytest.fail("forked again"))
+        again = _verify._dense_searches(rels, effort, 7)
+    for (setting, i), plan in plans.items():
+        direct = search_dense_all([rels[n] for n, _ in plan], _verify.DENSE[setting][i], [t for _, t in plan],
+                                  effort.dense_maxiter)
+        for (n, _), found in zip(plan, direct):
+            assert _found_view(again[n][setting, i]) == _found_view(first[n][setting, i]) == _found_view(found)
+    assert any(f.candidates for f in first[0].values()) and not any(f.candidates for f in first[1].values())
+
+    copy = dataclasses.replace(rels[0])
+    assert _verify._rr_name(copy, False, True) is None
+    plan = [(0, np.zeros((1, _verify.DENSE["local"][0].dim)))]
+    assert _verify._dense_name([copy], ("local", 0), plan, 10) is None
+    assert _verify._dense_name(rels, ("local", 0), plan, 10) != _verify._dense_name(rels, ("local", 0), plan, 11)
+
+    rel = get("zheng2025.thm3")
+    name = _verify._rr_name(rel, False, True)
+    stored = _verify._stored_search(name, lambda: [search_rr(rel, central=False, quick=True)])[0]
+    assert len(list((cache / "results").glob("rr-local-quick-*"))) == 1
+    with monkeypatch.context() as patched:
+        patched.setattr(_verify, "search_rr", lambda *a, **k: pytest.fail("searched again"))
+        read = _verify._stored_search(name, lambda: [_verify.search_rr(rel, central=False, quick=True)])[0]
+    assert _found_view(read) == _found_view(stored) == _found_view(search_rr(rel, central=False, quick=True))
+    assert read.ratio_candidates and read.best_ratio is not None

@@ -56,12 +56,13 @@ def _alive(pid: int) -> bool:
     return state not in ("Z", "X")
 
 
-def _start(*args: str, cwd: Path = ROOT, pipes: bool = True) -> subprocess.Popen:
-    """The command line in a process of its own; without ``pipes``, its output goes nowhere (an orphan that
-    inherited a pipe would keep the reader waiting)."""
+def _start(*args: str, cwd: Path = ROOT, pipes: bool = True, env: dict | None = None) -> subprocess.Popen:
+    """The command line in a process of its own (``env``: more environment variables); without ``pipes``, its
+    output goes nowhere (an orphan that inherited a pipe would keep the reader waiting)."""
     out = subprocess.PIPE if pipes else subprocess.DEVNULL
     # a shell's background job ignores SIGINT, and the child would inherit that: restore the default
-    return subprocess.Popen([sys.executable, "-m", "relations", *args], cwd=cwd, env=ENV, stdout=out, stderr=out,
+    return subprocess.Popen([sys.executable, "-m", "relations", *args], cwd=cwd, env={**ENV, **(env or {})},
+                            stdout=out, stderr=out,
                             text=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
                             start_new_session=True)  # a process group of its own, as a terminal's job
 
@@ -134,10 +135,12 @@ def test_sweep_workers_die_with_the_tool(tmp_path):
 
 
 def test_verify_children_die_with_the_tool(tmp_path):
-    # the forked search and, where coqc is installed, a coqc process (killed while it runs)
+    # the forked search and, where coqc is installed, a coqc process (killed while it runs); an empty cache folder,
+    # so that the searches run (a run of the same code before this one kept them) and coqc compiles
     import shutil
 
-    proc = _start("verify", "--quick", "--out", str(tmp_path / "ev"), pipes=False)
+    proc = _start("verify", "--quick", "--out", str(tmp_path / "ev"), pipes=False,
+                  env={"RELATIONS_CACHE_DIR": str(tmp_path / "cache")})
     _kill_and_check(proc, want=1, program="coqc" if shutil.which("coqc") else "")
 
 

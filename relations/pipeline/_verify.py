@@ -62,10 +62,18 @@ from relations.search._exhaustive import FamilyEvidence
 from relations.search._families import DenseFamily
 from relations.search._forked import run_beside
 from relations.search._members import erasure_member
-from relations.search._optimiser import Found, search_dense, search_dense_all, search_rr
+from relations.search._optimiser import (
+    Found,
+    found_data,
+    found_from_data,
+    is_found_data,
+    search_dense,
+    search_dense_all,
+    search_rr,
+)
+from relations.search._screening import has_stored_result, stored_result
 from relations.search._screening import hypothesis_search as _hypothesis_search
 from relations.search._screening import refutes as _refutes
-from relations.search._screening import stored_result
 from relations.search._witnesses import simplify
 
 __all__ = ["COQ_PROOFS", "WITNESS_EPS_M", "erasure_member", "Effort", "SMT_SHAPES", "DENSE", "RelationVerdict", "verify_relation", "verify_all"]
@@ -347,10 +355,12 @@ class _Search:
 
     def _rr(self, central: bool) -> Found:
         """:func:`~relations.search._optimiser.search_rr`, which reads only the relation's premise, conclusion and
-        bound: a relation of the same statement searched before in the run (:func:`verify_all`) gives its result."""
+        bound: a relation of the same statement searched before in the run (:func:`verify_all`) gives its result;
+        a run of the same code before it, the result it kept in the cache folder (:func:`_stored_search`)."""
         key = (self.rel.premise, self.rel.conclusion, self.rel.bound, central, self.effort.quick)
         if key not in self.rr:
-            self.rr[key] = search_rr(self.rel, central=central, quick=self.effort.quick)
+            self.rr[key] = _stored_search(_rr_name(self.rel, central, self.effort.quick),
+                                          lambda: [search_rr(self.rel, central=central, quick=self.effort.quick)])[0]
         return self.rr[key]
 
     def _record(self, found: Found) -> Found:
@@ -657,7 +667,13 @@ def verify_all(relations: Iterable[Relation] = CATALOGUE, effort: Effort = Effor
 def _dense_searches(relations: list[Relation], effort: Effort, seed: int) -> dict[int, dict[tuple[str, int], Found]]:
     """The dense-family searches of every implication, batched per family: ``{index: {(setting, family
     index): Found}}``, from the starts ``_Search`` would draw (its generator is seeded with ``seed`` and
-    used by nothing else before)."""
+    used by nothing else before).
+
+    Each family's batch is deterministic, so its result is kept in the cache folder for the next run of the same
+    code (:func:`~relations.search._screening.stored_result`, under a name made of the relations, the family, the
+    starts and the iterations; catalogued relations only), and read back from there; a computed one goes through
+    the same plain data as a stored one, so the evidence is the same bytes either way.  Of the batches not
+    stored, the first runs here and the others in a forked child meanwhile."""
     plans: dict[tuple[str, int], list[tuple[int, np.ndarray]]] = {}
     for n, rel in enumerate(relations):
         if rel.kind == RelationKind.NON_IMPLICATION or rel.bound is None:
@@ -666,16 +682,77 @@ def _dense_searches(relations: list[Relation], effort: Effort, seed: int) -> dic
         for setting in _settings(rel):
             for i, fam in enumerate(DENSE[setting]):
                 plans.setdefault((setting, i), []).append((n, rng.normal(scale=1.5, size=(effort.dense_starts, fam.dim))))
-    keys = list(plans)  # the first family here, the others in a forked child meanwhile (the same results)
-    if len(keys) > 1:
+    names = {key: _dense_name(relations, key, plan, effort.dense_maxiter) for key, plan in plans.items()}
+    todo = [key for key, name in names.items() if name is None or not has_stored_result(name)]
+    if len(todo) > 1:  # the first family here, the others in a forked child meanwhile (the same results)
         _import_kernels(relations)
-    mine, theirs = run_beside(lambda: _run_plans(relations, plans, keys[:1], effort),
-                              lambda: _run_plans(relations, plans, keys[1:], effort))
+        mine, theirs = run_beside(lambda: _run_plans(relations, plans, todo[:1], effort, names),
+                                  lambda: _run_plans(relations, plans, todo[1:], effort, names))
+    else:
+        mine, theirs = _run_plans(relations, plans, todo, effort, names), {}
+    kept = _run_plans(relations, plans, [key for key in plans if key not in todo], effort, names)
     out: dict[int, dict[tuple[str, int], Found]] = {}
-    for key, founds in {**mine, **theirs}.items():
+    for key, founds in {**mine, **theirs, **kept}.items():
         for (n, _), found in zip(plans[key], founds):
             out.setdefault(n, {})[key] = found
     return out
+
+
+def _dense_name(relations: list[Relation], key: tuple[str, int], plan: list[tuple[int, np.ndarray]],
+                maxiter: int) -> str | None:
+    """The name of a family's batch in the cache folder: the family, and a hash of the relations' ids, their
+    starts and the iterations; ``None`` (never stored) unless every relation is the catalogue's own."""
+    import hashlib
+    import json
+
+    rels = [relations[n] for n, _ in plan]
+    if any(_CATALOGUED.get(rel.id) is not rel for rel in rels):
+        return None
+    setting, i = key
+    digest = hashlib.sha256(json.dumps([[rel.id for rel in rels], maxiter, repr(DENSE[setting][i])]).encode())
+    for _, starts in plan:
+        digest.update(np.ascontiguousarray(starts, dtype=np.float64).tobytes())
+    return f"dense-{setting}-{i}-{digest.hexdigest()[:32]}"
+
+
+def _rr_name(rel: Relation, central: bool, quick: bool) -> str | None:
+    """The name of a relation's k-RR search in the cache folder (``None``, never stored, unless the relation is the
+    catalogue's own)."""
+    import hashlib
+
+    if _CATALOGUED.get(rel.id) is not rel:
+        return None
+    return (f"rr-{'central' if central else 'local'}-{'quick' if quick else 'full'}-"
+            f"{hashlib.sha256(rel.id.encode()).hexdigest()[:32]}")
+
+
+_CATALOGUED = {rel.id: rel for rel in CATALOGUE}
+
+
+def _run_plans(relations, plans, keys, effort, names) -> dict[tuple[str, int], list[Found]]:
+    return {key: _stored_search(names[key], functools.partial(
+        search_dense_all, [relations[n] for n, _ in plans[key]], DENSE[key[0]][key[1]], [t for _, t in plans[key]],
+        effort.dense_maxiter)) for key in keys}
+
+
+def _stored_search(name: str | None, compute: Callable[[], list[Found]]) -> list[Found]:
+    """``compute()``, kept under ``name`` in the cache folder as plain data
+    (:func:`~relations.search._optimiser.found_data`) and read back from there; a computed result is turned into
+    that data and back too, so that a run gives the same evidence whether it computed or read.  ``name`` None,
+    or a result that cannot be kept as data: computed, as it is."""
+    if name is None:
+        return compute()
+    computed: list[Found] = []
+
+    def data() -> list:
+        computed.extend(compute())
+        return [found_data(f) for f in computed]
+
+    kept = stored_result(name, data, valid=lambda v: isinstance(v, list) and all(map(is_found_data, v)),
+                         keep=lambda v: all(d is not None for d in v))
+    if any(d is None for d in kept):
+        return computed
+    return [found_from_data(d) for d in kept]
 
 
 def _import_kernels(relations: list[Relation]) -> None:
@@ -688,11 +765,6 @@ def _import_kernels(relations: list[Relation]) -> None:
 
     extra = tuple(dict.fromkeys(n for rel in relations if rel.bound is not None for n in extra_notions(rel)))
     dense_values(np.full((1, 2, 2), 0.5), np.full((1, 2), 0.5), ordered_pairs([(0, 1)]), extra)
-
-
-def _run_plans(relations, plans, keys, effort) -> dict[tuple[str, int], list[Found]]:
-    return {(s, i): search_dense_all([relations[n] for n, _ in plans[s, i]], DENSE[s][i], [t for _, t in plans[s, i]],
-                                     effort.dense_maxiter) for s, i in keys}
 
 
 def __getattr__(name: str) -> type:

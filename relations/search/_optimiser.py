@@ -29,7 +29,7 @@ from relations.model._neighbours import diameter
 from relations.search._families import GAPS, DenseFamily, RRFamily, product_values, rr_float_prior
 from relations.search._selection import Candidate
 
-__all__ = ["float_bound", "violation", "RATIO_FLOOR", "RATIO_BITS", "round_bits", "ratio", "Found", "VIOLATION_MARGIN", "search_dense", "search_dense_all", "RR_DOMAINS", "RR_RECORDS", "RR_TIGHTNESS_RECORDS", "search_rr", "rr_candidate", "extra_notions"]
+__all__ = ["float_bound", "violation", "RATIO_FLOOR", "RATIO_BITS", "round_bits", "ratio", "Found", "VIOLATION_MARGIN", "search_dense", "search_dense_all", "RR_DOMAINS", "RR_RECORDS", "RR_TIGHTNESS_RECORDS", "search_rr", "rr_candidate", "extra_notions", "found_data", "found_from_data", "is_found_data"]
 
 
 def float_bound(rel: Relation, v: dict[str, float], diam: int | None) -> float:
@@ -85,6 +85,77 @@ class Found:
     searched: list | None = None
     ratio_candidates: list = field(default_factory=list)
 
+
+
+def found_data(found: Found) -> tuple | None:
+    """``found`` as plain data (floats, strings, tuples, lists, exact mechanisms, Fractions and float arrays), which
+    :func:`found_from_data` turns back into the same :class:`Found`: what a search keeps in the cache folder
+    (:func:`~relations.search._screening.stored_result`) for the next run of the same code.
+
+    Its tightness candidates are kept by what builds them: the exact mechanism at a dense family's point
+    (:meth:`~relations.search._families.DenseFamily.fine_mechanism`) or at a k-RR grid point
+    (:func:`rr_candidate`).  ``None`` when one is built otherwise (nothing is then kept).
+
+    Examples
+    --------
+    >>> found = Found([], best_violation=-0.5, best_ratio=0.25, ratio_family="k-RR", searched=["k-RR local"],
+    ...               ratio_candidates=[Candidate(0.25, (4, "2-RR", 0, 3), "2-RR",
+    ...                                           functools.partial(rr_candidate, 2, 1, Fraction(0), 0.5))])
+    >>> back = found_from_data(found_data(found))
+    >>> back.best_ratio, back.searched, back.ratio_candidates[0].exact() == rr_candidate(2, 1, Fraction(0), 0.5)
+    (0.25, ['k-RR local'], True)
+    """
+    ratio = []
+    for c in found.ratio_candidates:
+        build = c.build
+        if not isinstance(build, functools.partial) or build.keywords:
+            return None
+        if build.func is DenseFamily.fine_mechanism and len(build.args) == 2:
+            family, theta = build.args
+            ratio.append((float(c.screen), c.key, c.label, "dense",
+                          (family.n, family.m, family.k, family.records, np.array(theta, dtype=float))))
+        elif build.func is rr_candidate and len(build.args) == 4:
+            ratio.append((float(c.screen), c.key, c.label, "rr", tuple(build.args)))
+        else:
+            return None
+    return (list(found.candidates), float(found.best_violation),
+            None if found.best_ratio is None else float(found.best_ratio), found.ratio_family,
+            None if found.searched is None else list(found.searched), ratio)
+
+
+def found_from_data(data: tuple) -> Found:
+    """The :class:`Found` that :func:`found_data` gave ``data`` for (see there)."""
+    candidates, best_violation, best_ratio, family, searched, ratio = data
+    out = Found(list(candidates), best_violation, best_ratio, family, None if searched is None else list(searched))
+    for screen, key, label, how, args in ratio:
+        build = (functools.partial(DenseFamily.fine_mechanism, DenseFamily(*args[:4]), args[4]) if how == "dense"
+                 else functools.partial(rr_candidate, *args))
+        out.ratio_candidates.append(Candidate(screen, key, label, build))
+    return out
+
+
+def is_found_data(data: object) -> bool:
+    """Whether ``data`` has the shape :func:`found_data` gives (a stored file is checked before use)."""
+    if not (isinstance(data, tuple) and len(data) == 6):
+        return False
+    candidates, best_violation, best_ratio, family, searched, ratio = data
+    return (isinstance(candidates, list) and all(isinstance(m, Mechanism) for m in candidates)
+            and isinstance(best_violation, float) and (best_ratio is None or isinstance(best_ratio, float))
+            and isinstance(family, str) and (searched is None or (isinstance(searched, list)
+                                                                   and all(isinstance(s, str) for s in searched)))
+            and isinstance(ratio, list) and all(_is_ratio_data(r) for r in ratio))
+
+
+def _is_ratio_data(r: object) -> bool:
+    if not (isinstance(r, tuple) and len(r) == 5 and isinstance(r[0], float) and isinstance(r[1], tuple)
+            and isinstance(r[2], str) and isinstance(r[4], tuple)):
+        return False
+    how, args = r[3], r[4]
+    if how == "dense":
+        return (len(args) == 5 and all(type(a) is int for a in args[:4]) and isinstance(args[4], np.ndarray)
+                and args[4].dtype == np.float64 and args[4].shape == (DenseFamily(*args[:4]).dim,))
+    return (how == "rr" and len(args) == 4 and type(args[0]) is int and type(args[1]) is int
+            and isinstance(args[2], Fraction) and isinstance(args[3], float))
 
 
 #: A float violation must exceed this to be worth an exact re-check (float noise is ~1e-15).

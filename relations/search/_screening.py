@@ -37,7 +37,7 @@ from relations.kinds import Status
 from relations.model._mechanism import Mechanism
 from relations.notions import BASE_NOTIONS
 
-__all__ = ["refutes", "float_screen", "generated", "hypothesis_search", "stored_result"]
+__all__ = ["refutes", "float_screen", "generated", "hypothesis_search", "stored_result", "has_stored_result"]
 
 
 def refutes(rel: Relation, *, memo: dict | None = None) -> Callable[[Mechanism], bool]:
@@ -368,6 +368,30 @@ def _store(path, kept: Any) -> None:
         return
 
 
+def _result_path(name: str):
+    """Where :func:`stored_result` keeps ``name`` for this code; ``None`` without a usable cache folder or key."""
+    from pathlib import Path
+
+    from relations._cache import usable_cache_dir
+
+    base, code = usable_cache_dir(), _code_digest()
+    return None if base is None or code is None else Path(base) / "results" / f"{name}-{code}.pickle"
+
+
+def has_stored_result(name: str) -> bool:
+    """Whether an earlier run of this code kept a result under ``name`` (:func:`stored_result`, which checks the
+    file before use: a damaged one is computed again).
+
+    Examples
+    --------
+    >>> _ = stored_result("doctest-product", lambda: 6 * 7, valid=lambda v: isinstance(v, int))
+    >>> has_stored_result("doctest-product") == (_result_path("doctest-product") is not None)
+    True
+    """
+    path = _result_path(name)
+    return path is not None and path.is_file()
+
+
 def stored_result(name: str, compute: Callable[[], Any], *, valid: Callable[[Any], bool],
                   keep: Callable[[Any], bool] | None = None) -> Any:
     """``compute()``, kept in ``results/`` of the tool's cache folder under ``name`` and this code's key
@@ -401,12 +425,7 @@ def stored_result(name: str, compute: Callable[[], Any], *, valid: Callable[[Any
     >>> stored_result("doctest-sum", lambda: sum(range(4)), valid=lambda v: isinstance(v, int))
     6
     """
-    from pathlib import Path
-
-    from relations._cache import usable_cache_dir
-
-    base, code = usable_cache_dir(), _code_digest()
-    path = None if base is None or code is None else Path(base) / "results" / f"{name}-{code}.pickle"
+    path = _result_path(name)
     if path is not None:
         kept = _stored(path, valid)
         if kept is not None:
