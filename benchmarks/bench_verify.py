@@ -26,7 +26,7 @@ new empty cache folder (else the runs share the user's, warm once a run of the s
 ``--end-to-end-only --quick`` times only ``relations verify --quick`` (``run_all.py``'s quick form).
 
 ``--dense N`` runs only verify's batched dense-family searches (``_dense_searches`` over the catalogue, in one
-process: ``RELATIONS_NO_FORK=1``), ``N`` times in new processes, each right after the same run with the
+process: ``RELATIONS_NO_FORK=1``, with an empty cache folder, so that they search), ``N`` times in new processes, each right after the same run with the
 ``relations`` of ``--against DIR`` when given: the CPU seconds of each run (min and max), and a fingerprint,
 the SHA-256 of every Nelder-Mead objective value of every step and of the results.  The same fingerprint
 means the searches took the same steps to the last bit (a change that only speeds them up keeps it); it
@@ -39,6 +39,7 @@ import json
 import math
 import os
 import resource
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -161,7 +162,8 @@ def _dense_child(quick: bool) -> None:
     for n in sorted(found):
         for key in sorted(found[n]):
             f = found[n][key]
-            digest.update(repr((n, key, f.best_violation, f.best_ratio, f.ratio_family, [repr(m) for m in f.candidates],
+            ratio = None if f.best_ratio is None else float(f.best_ratio)  # (a numpy float before 2026-11-30)
+            digest.update(repr((n, key, float(f.best_violation), ratio, f.ratio_family, [repr(m) for m in f.candidates],
                                 [(c.screen, c.key, c.label) for c in f.ratio_candidates], f.searched)).encode())
     print(json.dumps({"cpu_s": cpu, "fingerprint": digest.hexdigest()}))
 
@@ -176,11 +178,15 @@ def run_dense(runs: int, quick: bool, against: str | None = None) -> dict:
         for who, tree in (("", None), ("against_", against)):
             if who and tree is None:
                 continue
-            env = {**os.environ, "RELATIONS_NO_FORK": "1"}
+            # an empty cache folder: verify keeps its searches there, and here they are what is measured
+            env = {**os.environ, "RELATIONS_NO_FORK": "1", "RELATIONS_CACHE_DIR": tempfile.mkdtemp(prefix="dense-cache-")}
             if tree is not None:
                 env["PYTHONPATH"] = os.path.abspath(tree)
-            out = subprocess.run([sys.executable, script, "--dense-child", *(["--quick"] if quick else [])],
-                                 check=True, capture_output=True, env=env, cwd=tree, text=True).stdout
+            try:
+                out = subprocess.run([sys.executable, script, "--dense-child", *(["--quick"] if quick else [])],
+                                     check=True, capture_output=True, env=env, cwd=tree, text=True).stdout
+            finally:
+                shutil.rmtree(env["RELATIONS_CACHE_DIR"], ignore_errors=True)
             child = json.loads(out.strip().splitlines()[-1])
             results[f"{who}dense_cpu_s"].append(child["cpu_s"])
             results.setdefault(f"{who}dense_fingerprints", set()).add(child["fingerprint"])
