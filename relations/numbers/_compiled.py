@@ -16,11 +16,13 @@ numbers up to float rounding (tests/test_kernels.py compares the two).
   :func:`~relations.model._scaled.checked_scaled_rows`).
 
 The logarithm is written here (numba's ``np.log`` calls libm once per entry and does not vectorise
-without Intel's SVML): ``x = 2^k m`` with ``m`` in ``[sqrt(1/2), sqrt(2))``, ``s = (m - 1) / (m + 1)``,
-``ln m = 2 atanh(s) = 2 (s + s^3/3 + s^5/5 + ...)`` summed to ``s^21`` (``|s| <= 0.1716``: the first
-term left out is below ``2^-55`` of the sum), and ``k ln 2`` in two parts.  It is within 4 units in
-the last place of ``numpy.log`` on normal floats (tests/test_kernels.py checks it; 3 seen).  A float result
-of these kernels is a screening value, never a verdict.
+without Intel's SVML): ``x = 2^k m`` with ``m`` in ``[sqrt(1/2), sqrt(2))`` (an integer addition to the
+bits of ``x`` moves the mantissas below ``sqrt(1/2)`` up one binade, no compare), ``s = (m - 1) / (m + 1)``,
+``ln m = 2 atanh(s) = s (2 + Lg1 s^2 + ... + Lg7 s^14)`` with fdlibm's minimax coefficients (``|s| <=
+0.1716``: error below ``2^-58.45``; seven terms where the Taylor series needs ten), and ``k ln 2 + ln m``
+in one fused multiply-add.  It is within 4 units in the last place of ``numpy.log`` on normal floats
+(tests/test_kernels.py checks it; 3 seen, as with the ten Taylor terms and ``ln 2`` in two parts before).
+A float result of these kernels is a screening value, never a verdict.
 """
 
 from __future__ import annotations
@@ -40,11 +42,14 @@ __all__ = ["AVAILABLE", "xlogx_rows", "column_extrema", "row_sum_bits", "scaled_
 #: numba is installed (the kernels below exist).
 AVAILABLE = numba is not None
 
-_LN2_HI = 6.93147180369123816490e-01  # ln 2 to 32 bits: k * _LN2_HI is exact for |k| < 2^21
-_LN2_LO = 1.90821492927058770002e-10  # ln 2 - _LN2_HI
+_LN2 = 0.6931471805599453  # ln 2 rounded: k * _LN2 is within 2^-54 of k ln 2 (relative)
 _TINY = 2.2250738585072014e-308  # the least normal float
-_SQRT2_MANTISSA = 0x3FF6A09E667F3BCD  # the bits of sqrt(2) (as a float in [1, 2))
-_C1, _C2, _C3, _C4, _C5, _C6, _C7, _C8, _C9, _C10 = (2.0 / (2 * k + 1) for k in range(1, 11))
+_SQRT_HALF = 0x3FE6A09E667F3BCD  # the bits of sqrt(1/2)
+_OFFSET = 0x3FF0000000000000 - _SQRT_HALF  # added to the bits: the mantissas in [sqrt(1/2), 1) move up a binade
+# fdlibm's minimax coefficients (e_log.c): 2 atanh(s) = s (2 + _LG1 s^2 + ... + _LG7 s^14), error < 2^-58.45
+_LG1, _LG2, _LG3, _LG4, _LG5, _LG6, _LG7 = (
+    6.666666666666735130e-01, 3.999999999940941908e-01, 2.857142874366239149e-01, 2.222219843214978396e-01,
+    1.818357216161805012e-01, 1.531383769920937332e-01, 1.479819860511658591e-01)
 #: Contraction and reassociation only: zeros and infinities keep their IEEE meaning (no ``nnan``/``ninf``).
 _FAST = {"contract", "reassoc", "nsz", "arcp"}
 
@@ -65,57 +70,40 @@ if numba is not None:
         return types.int64(types.float64), codegen
 
     @numba.njit(inline="always", fastmath=_FAST, cache=True)
-    def _ln(bits):  # pragma: no cover - compiled
-        """``ln x`` of a positive normal float given by its bits (vectorises: no call, no table)."""
-        e = (bits >> 52) & 0x7FF
-        mant = (bits & 0xFFFFFFFFFFFFF) | 0x3FF0000000000000
-        big = mant > _SQRT2_MANTISSA
-        k = float(e - (1022 if big else 1023))
-        f = _as_float(mant - (0x0010000000000000 if big else 0)) - 1.0  # m - 1, exact
+    def _ln(x):  # pragma: no cover - compiled
+        """``ln x`` of a positive normal float (vectorises: no call, no table, no branch)."""
+        b = _as_int(x) + _OFFSET
+        k = float((b >> 52) - 1023)
+        f = _as_float((b & 0xFFFFFFFFFFFFF) + _SQRT_HALF) - 1.0  # m - 1, exact
         s = f / (2.0 + f)
         z = s * s
-        tail = _C1 + z * (_C2 + z * (_C3 + z * (_C4 + z * (_C5 + z * (_C6 + z * (_C7 + z * (_C8 + z * (_C9 + z * _C10))))))))
-        return k * _LN2_HI + ((2.0 * s + s * z * tail) + k * _LN2_LO)
+        return k * _LN2 + s * (2.0 + z * (_LG1 + z * (_LG2 + z * (_LG3 + z * (_LG4 + z * (_LG5 + z * (_LG6 + z * _LG7)))))))
 
     @numba.njit(nogil=True, fastmath=_FAST, error_model="numpy", boundscheck=False, cache=True)
     def log_floats(a, out):  # pragma: no cover - compiled
         """``out = ln a`` for positive normal floats (the logarithm of the kernels, for tests)."""
         for i in range(a.size):
-            out[i] = _ln(_as_int(a[i]))
+            out[i] = _ln(a[i])
 
     @numba.njit(nogil=True, fastmath=_FAST, error_model="numpy", boundscheck=False, cache=True)
     def xlogx_rows(q, p, py):  # pragma: no cover - compiled
         """``sum_x p[x] sum_y q ln q`` (``0 ln 0 = 0``; subnormal entries count 0), adding ``p[x] q[x]`` to ``py``.
 
-        Four rows at a time: four independent logarithms per column and one update of ``py`` (a third
-        less CPU than one row at a time, measured on 4096 x 4096)."""
+        One row at a time (measured on 4096 x 4096 and 8192 x 8192: two or four rows at a time, sharing the
+        update of ``py``, ran out of vector registers and were no faster).  An entry below the least normal
+        float is read as 1 (``1 ln 1 = 0``): one select per entry, before the logarithm, which never sees a
+        zero, a subnormal, a negative number or a NaN."""
         n, m = q.shape
         total = 0.0
-        x = 0
-        while x + 4 <= n:
-            p0, p1, p2, p3 = p[x], p[x + 1], p[x + 2], p[x + 3]
-            s0 = s1 = s2 = s3 = 0.0
-            for y in range(m):
-                v0, v1, v2, v3 = q[x, y], q[x + 1, y], q[x + 2, y], q[x + 3, y]
-                py[y] += (p0 * v0 + p1 * v1) + (p2 * v2 + p3 * v3)
-                t0, t1 = v0 * _ln(_as_int(v0)), v1 * _ln(_as_int(v1))
-                t2, t3 = v2 * _ln(_as_int(v2)), v3 * _ln(_as_int(v3))
-                s0 += t0 if v0 >= _TINY else 0.0
-                s1 += t1 if v1 >= _TINY else 0.0
-                s2 += t2 if v2 >= _TINY else 0.0
-                s3 += t3 if v3 >= _TINY else 0.0
-            total += (p0 * s0 + p1 * s1) + (p2 * s2 + p3 * s3)
-            x += 4
-        while x < n:
+        for x in range(n):
             px = p[x]
             s = 0.0
             for y in range(m):
                 v = q[x, y]
                 py[y] += px * v
-                t = v * _ln(_as_int(v))
-                s += t if v >= _TINY else 0.0
+                u = v if v >= _TINY else 1.0
+                s += u * _ln(u)
             total += px * s
-            x += 1
         return total
 
     @numba.njit(nogil=True, fastmath=_FAST, error_model="numpy", boundscheck=False, cache=True)
