@@ -257,10 +257,14 @@ def _numba_seed() -> Callable[[int], None]:
 def _mf(kind: str, **fixed: Any) -> Callable[[float, int, dict], Built]:
     def make(eps: float, k: int, _: dict) -> Built:
         import importlib
+        import sys
 
-        mods = {m: importlib.import_module(f"multi_freq_ldpy.pure_frequency_oracles.{m}")
-                for m in ("GRR", "UE", "LH", "SS", "HE", "ADP")}
-        module = mods[kind]
+        package = "multi_freq_ldpy.pure_frequency_oracles"
+        module = importlib.import_module(f"{package}.{kind}")
+        # the oracles' modules its code can call: its own and those it imports (ADP: GRR and UE; LH: GRR), not
+        # the others (HE imports scipy.optimize: 0.7 s of CPU in a worker that never calls it)
+        mods = {m: sys.modules[f"{package}.{m}"] for m in ("GRR", "UE", "LH", "SS", "HE", "ADP")
+                if f"{package}.{m}" in sys.modules}
         client = getattr(module, f"{kind}_Client")
 
         def report(value: Any) -> Any:
