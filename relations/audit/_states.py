@@ -816,8 +816,8 @@ def _names_state(g: dict, seen: set[int]) -> dict:
             continue
         function = type(v) is types.FunctionType
         # only functions and classes have a home; a function of a module already seen (the common case: this
-        # module's own) has none to add, told without the call
-        home = (None if function and id(v.__globals__) in seen
+        # module's own, told without id(), an audit event: a call of the frame hook) has none to add
+        home = (None if function and (v.__globals__ is g or id(v.__globals__) in seen)
                 else _home(v, seen) if function or isinstance(v, type) else None)
         if home is not None:  # a function or class imported from another of the user's modules (``from helpers
             # import bump``) runs there: that module's globals are state too
