@@ -88,13 +88,20 @@ class UniformVector:
         self.replay, self.n = replay, _check_size(n)
 
     def _below(self, t: Any, below: bool) -> BitVector:
-        probs, radii = [], []
-        for q, err in _thresholds(t, self.n):
-            q = min(max(q, Fraction(0)), Fraction(1))
-            p = q if below else 1 - q
+        probs, radii, complements = [], [], []
+        last = None
+        for pair in _thresholds(t, self.n):
+            if pair is not last:  # (one threshold for every coordinate, the common case: computed once)
+                last = pair
+                q, err = pair
+                q = min(max(q, Fraction(0)), Fraction(1))
+                p = q if below else 1 - q
+                r = 0.0 if not err or p == 0 else err / float(p) + (err / float(1 - p) if p < 1 else 0.0)
+                complement = (1 - p, _complement_radius(p, r))
             probs.append(p)
-            radii.append(0.0 if not err or p == 0 else err / float(p) + (err / float(1 - p) if p < 1 else 0.0))
-        return BitVector(self.replay, probs, radii)
+            radii.append(r)
+            complements.append(complement)
+        return BitVector(self.replay, probs, radii, complements=complements)
 
     def __lt__(self, t: Any) -> BitVector:
         return self._below(t, True)
@@ -146,8 +153,12 @@ class BitVector:
 
     __array_priority__ = 1000
 
-    def __init__(self, replay: Replay, probs: Sequence[Fraction], radii: Sequence[float], kind: str = "bool"):
+    def __init__(self, replay: Replay, probs: Sequence[Fraction], radii: Sequence[float], kind: str = "bool", *,
+                 complements: Sequence[tuple[Fraction, float]] | None = None):
         self.replay, self.probs, self.radii, self.kind = replay, list(probs), list(radii), kind
+        # each uncertain bit's ``1 - p`` and its rounding (:func:`_complement_radius`), when computed ahead (one per
+        # threshold, not one per bit read on each path); a bit fixed since is not read from it
+        self.complements = None if complements is None else list(complements)
 
     def __len__(self) -> int:
         return len(self.probs)
@@ -157,7 +168,7 @@ class BitVector:
 
     def _as(self, kind: str) -> BitVector:
         """The same bits, returned as elements of ``kind`` (``bool``, ``int`` or ``float``)."""
-        return BitVector(self.replay, self.probs, self.radii, kind)
+        return BitVector(self.replay, self.probs, self.radii, kind, complements=self.complements)
 
     def astype(self, dtype: Any, *args: Any, **kwargs: Any) -> BitVector:
         import numpy as np
@@ -232,7 +243,7 @@ class BitVector:
         return np.array([self[i] for i in range(len(self))], dtype=dtype)
 
     def _fix(self, i: int, bit: int) -> None:
-        self.probs[i], self.radii[i] = Fraction(bit), 0.0
+        self.probs[i], self.radii[i] = _BITS[bit], 0.0
 
     def __setitem__(self, i: Any, value: Any) -> None:
         import numpy as np
@@ -259,7 +270,8 @@ class BitVector:
         if p in (0, 1):
             return element(int(p))
         r = self.radii[i]
-        bit = self.replay.decide([1 - p, p], [_complement_radius(p, r), r] if r else None)
+        q, qr = (1 - p, _complement_radius(p, r)) if self.complements is None else self.complements[i]
+        bit = self.replay.decide([q, p], [qr, r] if r else None)
         self._fix(i, bit)
         return element(bit)
 
@@ -434,6 +446,9 @@ def _number_kind(c: Any) -> str:
     import numpy as np
 
     return "int" if np.asarray(c).dtype.kind in "biu" else "float"
+
+
+_BITS = (Fraction(0), Fraction(1))
 
 
 def _complement_radius(p: Fraction, r: float) -> float:
