@@ -111,26 +111,38 @@ def _bits(d: int, one: Callable[[int], float]) -> Callable[[Any], dict]:
 def _oracle(module: str) -> Any:
     """``pure_ldp.frequency_oracles.<module>``, loaded without the package's ``__init__``, which imports every oracle
     of pure-ldp: RAPPOR's server with scikit-learn and statsmodels, the CMS's with scipy (about 4 s of CPU in each
-    worker, against 0.4 s for the oracle's own modules, which run as written).  The package stays a stand-in
-    holding the oracles loaded (adapters are built in worker processes only, which load nothing else of
-    pure-ldp); where pure-ldp is laid out otherwise, the plain import."""
+    worker, against 0.4 s for the oracle's own modules, which run as written).  The oracle's modules are loaded
+    under a stand-in package, which is taken away again with them: a later ``import pure_ldp.frequency_oracles``
+    in the process loads the package as usual.  Where pure-ldp is laid out
+    otherwise, or the package is loaded already, the plain import."""
     import importlib
     import importlib.util
     import sys
     import types
 
     package = "pure_ldp.frequency_oracles"
-    if package not in sys.modules:
-        try:
-            spec = importlib.util.find_spec(package)
-        except ImportError:
-            spec = None
-        if spec is not None and spec.submodule_search_locations:
-            stand_in = types.ModuleType(package, "pure-ldp's frequency oracles, each loaded alone")
-            stand_in.__path__ = list(spec.submodule_search_locations)
-            sys.modules[package] = stand_in
-            setattr(sys.modules["pure_ldp"], "frequency_oracles", stand_in)  # noqa: B010
-    return importlib.import_module(f"{package}.{module}")  # (its ImportError if pure-ldp is missing)
+    if package in sys.modules:
+        return importlib.import_module(f"{package}.{module}")
+    try:
+        spec = importlib.util.find_spec(package)
+    except ImportError:
+        spec = None
+    if spec is None or not spec.submodule_search_locations:
+        return importlib.import_module(f"{package}.{module}")  # (its ImportError if pure-ldp is missing)
+    parent = sys.modules["pure_ldp"]
+    stand_in = types.ModuleType(package, "pure-ldp's frequency oracles, each loaded alone")
+    stand_in.__path__ = list(spec.submodule_search_locations)
+    before = set(sys.modules)
+    sys.modules[package] = stand_in
+    setattr(parent, "frequency_oracles", stand_in)  # noqa: B010
+    try:
+        return importlib.import_module(f"{package}.{module}")
+    finally:  # the stand-in and the modules loaded under it leave the process's modules (the adapter keeps its own)
+        for name in set(sys.modules) - before:
+            if name == package or name.startswith(f"{package}."):
+                del sys.modules[name]
+        if getattr(parent, "frequency_oracles", None) is stand_in:
+            delattr(parent, "frequency_oracles")
 
 
 def _pure_de(eps: float, k: int, _: dict) -> Built:
