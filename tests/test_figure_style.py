@@ -396,9 +396,12 @@ def _cli(*args, env=None):
 def test_cli_width_no_title_and_font_options(tmp_path):
     from PIL import Image
 
-    res = _cli("--out", str(tmp_path), "--only", "prior_skew", "--format", "png,svg", "--width", "column",
+    # the format names in any case, and only the formats named written (with the figure's data)
+    res = _cli("--out", str(tmp_path), "--only", "prior_skew", "--format", "PNG,svg", "--width", "column",
                "--no-title", "--font", "serif")
     assert res.returncode == 0, res.stderr
+    assert sorted(p.name for p in tmp_path.iterdir() if not p.name.startswith(".")) == [
+        "prior_skew.json", "prior_skew.png", "prior_skew.svg"]
     with Image.open(tmp_path / "prior_skew.png") as img:
         assert img.size[0] == round(3.5 * style.DPI)
     svg = ET.fromstring((tmp_path / "prior_skew.svg").read_bytes())
