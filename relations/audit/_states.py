@@ -562,7 +562,6 @@ class _Pickler(pickle.Pickler):
         self.homes: set[int] = set()  # the user's modules whose globals a function of the state brought in
         numpy = sys.modules.get("numpy")
         self.scalar: Any = numpy.generic if numpy is not None else ()
-        self.plain = _PLAIN.setdefault(tokens, set())
 
     def reducer_override(self, obj: Any) -> Any:
         """The audit's generator and replay by their type's name (one per run, all alike); modules, builtins, code
@@ -574,8 +573,6 @@ class _Pickler(pickle.Pickler):
         kind = type(obj)
         if kind in _CONTAINERS:  # the common case first: containers by value
             return NotImplemented
-        if kind in self.plain:  # a type none of whose objects is reduced here (told once: _by_value_only)
-            return NotImplemented
         if kind in _PLAIN_IDENTITY:  # then code (a plain function's) and modules: by identity, as below
             self.keep.append(obj)
             return _function, ("id", id(obj))
@@ -586,14 +583,13 @@ class _Pickler(pickle.Pickler):
         if kind is types.FunctionType:
             if obj is _function:
                 return NotImplemented
-            code = obj.__code__  # (read once: each read is an audit event, a call of the frame hook)
-            self.keep.append(code)  # its cells as objects (below): two functions sharing one cell read
+            self.keep.append(obj.__code__)  # its cells as objects (below): two functions sharing one cell read
             # apart from two with cells of equal values, a write through one showing in the other
             home = _home(obj, self.homes)  # a function of another of the user's modules runs with its globals
             if home is not None:  # (state too)
                 self.homes.add(id(home))
                 home = _names_state(home, self.homes)
-            return _function, (id(code), obj.__closure__, obj.__defaults__, obj.__kwdefaults__,
+            return _function, (id(obj.__code__), obj.__closure__, obj.__defaults__, obj.__kwdefaults__,
                                obj.__dict__ or None, home)
         if isinstance(obj, self.tokens):
             return _function, (kind.__name__,)
@@ -628,23 +624,7 @@ class _Pickler(pickle.Pickler):
                 raise TypeError("a functools cache with entries")
             self.keep.append(obj)
             return _function, (id(obj), obj.__wrapped__)
-        if len(self.plain) < 4096 and _by_value_only(kind, self.tokens, numpy):
-            self.plain.add(kind)
         return NotImplemented
-
-
-#: Per tuple of tokens, the types :func:`_by_value_only` found true (kept across states: the types are alive).
-_PLAIN: dict[tuple[type, ...], set[type]] = {}
-
-
-def _by_value_only(kind: type, tokens: tuple[type, ...], numpy: Any) -> bool:
-    """Whether no object of ``kind`` (one just pickled by value) takes a branch of
-    :meth:`_Pickler.reducer_override` whatever its contents: it is no token, no type and none of the types
-    taken by identity, no ``random.Random``, no user's class, no numpy number or array and no cache; each
-    later object of that type is then pickled by value at once (a pytest mark, a path, an enum member)."""
-    if issubclass(kind, (*tokens, *_BY_IDENTITY, type, _random.Random, _CACHED)) or _user_class(kind):
-        return False
-    return numpy is None or not issubclass(kind, (numpy.generic, numpy.ndarray))
 
 
 def _view(obj: Any, numpy: Any) -> tuple:
@@ -870,19 +850,7 @@ def snapshot(stop: types.CodeType, tokens: tuple[type, ...], *, skip: int = 1, k
     object freed, another made at its address would read as the same)."""
     if CONTINUATIONS[0]:  # the rest of a function compiled apart runs: its frames are not the code's own
         return None
-    # while the state is read, the frame hook (:func:`frames_read`) returns at once: the frames, ids and functions'
-    # code read here (and by the pickling of installed libraries' objects) are the audit's reads, not the
-    # randomizer's, and each is an audit event (a tenth of a snapshot's CPU for a module of many functions)
-    watching = _FRAME_WATCH[2]
-    _FRAME_WATCH[2] = True
-    try:
-        return _read_state(sys._getframe(skip + 1), stop, tokens, keep)
-    finally:
-        _FRAME_WATCH[2] = watching
-
-
-def _read_state(frame: Any, stop: types.CodeType, tokens: tuple[type, ...], keep: list[Any]) -> bytes | None:
-    """:func:`snapshot`'s state, from ``frame`` up to the frame running ``stop``."""
+    frame: Any = sys._getframe(skip + 1)
     parts: list[Any] = []
     seen_globals: set[int] = set()
     while frame is not None and frame.f_code is not stop:
