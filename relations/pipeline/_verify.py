@@ -43,7 +43,7 @@ import numpy as np
 import relations.proofs._smt as smt
 import relations.search._erasure as erasure
 from relations.catalogue._bounds import Linear
-from relations.catalogue._entries import CATALOGUE, Relation
+from relations.catalogue._entries import BY_ID, CATALOGUE, Relation
 from relations.checking._checker import Outcome, evaluate
 from relations.checking._conjecture_eval import parse_defined
 from relations.checking._quantities import values
@@ -706,7 +706,7 @@ def _dense_name(relations: list[Relation], key: tuple[str, int], plan: list[tupl
     import json
 
     rels = [relations[n] for n, _ in plan]
-    if any(_CATALOGUED.get(rel.id) is not rel for rel in rels):
+    if any(BY_ID.get(rel.id) is not rel for rel in rels):
         return None
     setting, i = key
     digest = hashlib.sha256(json.dumps([[rel.id for rel in rels], maxiter, repr(DENSE[setting][i])]).encode())
@@ -720,13 +720,10 @@ def _rr_name(rel: Relation, central: bool, quick: bool) -> str | None:
     catalogue's own)."""
     import hashlib
 
-    if _CATALOGUED.get(rel.id) is not rel:
+    if BY_ID.get(rel.id) is not rel:
         return None
     return (f"rr-{'central' if central else 'local'}-{'quick' if quick else 'full'}-"
             f"{hashlib.sha256(rel.id.encode()).hexdigest()[:32]}")
-
-
-_CATALOGUED = {rel.id: rel for rel in CATALOGUE}
 
 
 def _run_plans(relations, plans, keys, effort, names) -> dict[tuple[str, int], list[Found]]:
