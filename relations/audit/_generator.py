@@ -14,7 +14,7 @@ import sys
 import types
 from collections.abc import Callable, Sequence
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypeVar
 
 from relations.audit._enumerate import (
     FRESH,
@@ -138,41 +138,41 @@ def _weight_radii(given: Sequence[Any], weights: Sequence[Fraction]) -> list[flo
     return [2 * THRESHOLD_ROUNDING * float(top / w) if w > 0 else 0.0 for w in weights]
 
 
+_T = TypeVar("_T")
+
+
+def _by_value(compute: Callable[[Any], _T]) -> Callable[[Any], _T]:
+    """``compute``, kept by the type and value of its argument (``typed``: ``Fraction(1, 2) == 0.5``, but only the
+    float is rounded): a loop draws with the same ``p`` thousands of times, and each costs a dozen ``Fraction``
+    operations.  An unhashable argument (a 0-d array) is computed each time."""
+    known = functools.lru_cache(maxsize=256, typed=True)(compute)
+
+    @functools.wraps(compute)
+    def call(p: Any) -> _T:
+        try:
+            return known(p)
+        except TypeError:
+            return compute(p)
+    return call
+
+
+@_by_value
 def _bernoulli_radius(p: Any) -> float:
     """The relative rounding of a float ``p`` and of ``1 - p`` as weights of one trial (0 for an exact ``p``)."""
-    try:
-        return _known_radius(p)
-    except TypeError:  # an unhashable p (a 0-d array): computed each time
-        return _radius(p)
-
-
-def _radius(p: Any) -> float:
     q = Fraction(p)
     if isinstance(p, (int, Fraction)) or not 0 < q < 1:
         return 0.0
     return THRESHOLD_ROUNDING * max(1.0, float(q / (1 - q)), float((1 - q) / q))
 
 
+@_by_value
 def _trial(p: Any) -> tuple[Fraction, float]:
     """A geometric's ``p`` as a ``Fraction`` ``q`` (``NotEnumerable`` unless ``0 < q <= 1``) and ``-log(1 - q)``
     (``inf`` at ``q = 1``)."""
-    try:
-        return _known_trial(p)
-    except TypeError:  # an unhashable p (a 0-d array): computed each time
-        return _trial_of(p)
-
-
-def _trial_of(p: Any) -> tuple[Fraction, float]:
     q = Fraction(p)
     if not 0 < q <= 1:
         raise NotEnumerable(f"geometric with p = {p!r}")
     return q, -math.log1p(-float(q)) if q < 1 else math.inf
-
-
-# kept by the type and value of ``p`` (``typed``: Fraction(1, 2) == 0.5, but only the float is rounded): a loop draws
-# with the same ``p`` thousands of times, and each costs a dozen ``Fraction`` operations
-_known_radius = functools.lru_cache(maxsize=256, typed=True)(_radius)
-_known_trial = functools.lru_cache(maxsize=256, typed=True)(_trial_of)
 
 
 _GEOMETRIC: dict[tuple[Fraction, int, float], tuple[list[Fraction], list[float] | None]] = {}
