@@ -39,8 +39,7 @@ from relations.checking._checker import BASE_NAMES, check
 from relations.checking._encoding import check_json
 from relations.errors import InputError
 from relations.io._exports import latex_math
-from relations.measures._api import measure
-from relations.measures._dense import eps_m
+from relations.measures._api import measure, measure_quantities
 from relations.measures._encoding import measures_json
 from relations.mechanisms import krr, paper_example, product
 from relations.model._distributions import Channel, Prior
@@ -364,7 +363,7 @@ def frontier(k: int, skew: int, records: int) -> dict[str, Any]:
     for n in FRONTIER_N:
         p = Params(k=k, n=n, skew=skew, records=records)
         eps.append(math.log(p.ratio))
-        info.append(_mutual_information(mechanism(p)))
+        info.append(measure_quantities(mechanism(p), ["eps_m"])["eps_m"].value)  # I(X;Y) alone
     diameter = records  # D^r: datasets differ in at most r records
     bounds = [{"id": i, "symbols": BY_ID[i].symbols, "title": BY_ID[i].title, "tex": latex_math(BY_ID[i].symbols),
                "values": [_bound(i).float(e, 0.0, diameter) for e in eps]} for i in ids]
@@ -372,15 +371,6 @@ def frontier(k: int, skew: int, records: int) -> dict[str, Any]:
     return {"eps": eps, "eps_m": info, "bounds": bounds, "sup": sup,
             "sup_label": ("r F(eps)" if records > 1 else "F(eps)") + ": most I(X;Y) of any eps-DP mechanism",
             "sup_tex": (r"r\,F(\varepsilon)" if records > 1 else r"F(\varepsilon)")}
-
-
-def _mutual_information(mech: Mechanism) -> float:
-    """``measure(mech).eps_m.value``; of one record (a dense exact k-RR) by the function ``measure`` computes it with,
-    without the three ratio measures ``measure`` computes too (the frontier plots only ``I(X;Y)``: half the CPU of a
-    new frontier); of ``r`` records by ``measure`` (its product route sums the local enclosures)."""
-    if mech.is_product or not mech.exact:
-        return measure(mech).eps_m.value
-    return eps_m(mech).value
 
 
 def _bound(relation_id: str) -> Linear | KLBound | Formula:

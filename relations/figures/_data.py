@@ -24,19 +24,13 @@ NOTION_NODES = {"eps_i": "identifiability", "eps_d": "differential privacy", "ep
 
 
 def _measure(mech, *quantities: str):
-    """:func:`relations.measures.measure` of ``mech``; given ``quantities`` (of ``eps_i``, ``eps_d``, ``eps_m``,
-    ``sigma_min``) and an exact dense ``mech``, only those, each the value ``measure`` gives it (it measures such a
-    mechanism one quantity at a time, by these same functions): a curve of ``eps_d`` and ``I(X;Y)`` computes
-    neither ``eps_i`` nor ``sigma_min`` (half of its CPU)."""
-    from relations.measures._api import measure
-
-    if not quantities or mech.is_product or not mech.exact:
-        return measure(mech)
+    """The ``quantities`` of ``mech`` as attributes, each the value :func:`relations.measures.measure` gives it
+    (:func:`~relations.measures._api.measure_quantities`: of an exact dense mechanism only those)."""
     from types import SimpleNamespace
 
-    from relations.measures import _dense
+    from relations.measures._api import measure_quantities
 
-    return SimpleNamespace(**{q: getattr(_dense, q)(mech) for q in quantities})
+    return SimpleNamespace(**measure_quantities(mech, quantities))
 
 
 # --------------------------------------------------------------------------- data

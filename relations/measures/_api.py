@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from relations.kinds import NumericMode
 from relations.measures._dense import eps_all_dense, measure_dense
@@ -15,7 +15,7 @@ from relations.model._mechanism import Mechanism
 if TYPE_CHECKING:
     from relations.model._composed import Composition
 
-__all__ = ["measure", "eps_all"]
+__all__ = ["measure", "measure_quantities", "eps_all"]
 
 
 def measure(mech: Mechanism | Composition, *, bits: int | None = None, mode: NumericMode | str = NumericMode.AUTO,
@@ -153,6 +153,28 @@ def _notion_names(mech: Mechanism, names: Sequence[str]) -> list[str]:
             if canonical not in wanted:
                 wanted.append(canonical)
     return wanted
+
+
+def measure_quantities(mech: Mechanism, names: Sequence[str]) -> dict[str, Any]:
+    """Some of :func:`measure`'s four quantities (``names``, of ``eps_i``, ``eps_d``, ``eps_m``, ``sigma_min``),
+    each the value ``measure(mech)`` gives it: of an exact dense mechanism, each computed alone by the function ``measure`` computes it with (a
+    curve of ``eps_d`` and ``I(X;Y)`` computes neither ``eps_i`` nor ``sigma_min``); of a product form or a
+    float-mode mechanism, taken from ``measure(mech)``.
+
+    Examples
+    --------
+    >>> from relations import Mechanism
+    >>> m = Mechanism.local([["13/20", "7/20"], ["7/20", "13/20"]], prior=["19/20", "1/20"])
+    >>> got = measure_quantities(m, ["eps_d"])
+    >>> list(got), got["eps_d"] == measure(m).eps_d
+    (['eps_d'], True)
+    """
+    if mech.is_product or not mech.exact:
+        whole = measure(mech)
+        return {n: getattr(whole, n) for n in names}
+    from relations.measures import _dense
+
+    return {n: getattr(_dense, n)(mech) for n in names}
 
 
 def eps_all(mech: Mechanism) -> Budget:
