@@ -9,7 +9,9 @@ the numpy-twin rows run the same code with ``RELATIONS_KERNELS=numpy``.
 
 1. float ``eps_m`` (``I(X;Y)`` of a float-mode mechanism), 4096^2 and 8192^2 (``--quick``: 2048^2), in ns per entry of CPU
    (target <= 1.5), beside the floor (one ``np.sum`` read of the array), a tight one-thread numpy pass
-   (``np.log`` over the whole matrix, then products and sums) and the numpy twin;
+   (``np.log`` over the whole matrix, then products and sums), the numpy twin, and, where a C compiler is
+   installed, the C library's logarithm over the same array (``benchmarks/log_floor.c``: ``sum q ln q`` alone,
+   vectorised with glibc's libmvec under ``-ffast-math``, and scalar without it);
 2. float ``eps_d`` of a local mechanism, 256^2, 1024^2, 4096^2 (``--quick``: to 2048^2), vs numpy's
    max-log-ratio pass ``log(max(Q.max(0) / Q.min(0)))`` (target <= 1.5x);
 3. certified ``eps_d`` from floats, 2048^2 and 4096^2 (``--quick``: 2048^2): the exact channel built from
@@ -72,6 +74,36 @@ def numpy_max_log_ratio(q: np.ndarray) -> float:
         return float(np.log(np.nanmax(q.max(axis=0) / q.min(axis=0))))
 
 
+def c_log_floor() -> dict:
+    """``benchmarks/log_floor.c`` compiled twice (``-O3 -march=native``, with and without ``-ffast-math``) and
+    loaded with ctypes: ``{"vector": f, "scalar": f}``, ``f(q)`` = ``sum q ln q`` in C; empty without a C compiler."""
+    import ctypes
+    import shutil
+    import subprocess
+    import tempfile
+
+    compiler = shutil.which(os.environ.get("CC", "cc")) or shutil.which("gcc")
+    if compiler is None:
+        return {}
+    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "log_floor.c")
+    folder = tempfile.mkdtemp(prefix="relations-log-floor-")
+    found = {}
+    for name, flags in (("vector", ["-ffast-math"]), ("scalar", [])):
+        obj, lib = os.path.join(folder, f"{name}.o"), os.path.join(folder, f"{name}.so")
+        # compiled and linked apart: linking with -ffast-math would add crtfastmath.o, which sets flush-to-zero
+        # for the whole process when the library loads (numpy's subnormals would then read as zeros)
+        made = subprocess.run([compiler, "-O3", "-march=native", *flags, "-fPIC", "-c", "-o", obj, source],
+                              capture_output=True)
+        if made.returncode == 0:
+            made = subprocess.run([compiler, "-shared", "-o", lib, obj, "-lm"], capture_output=True)
+        if made.returncode == 0:
+            f = ctypes.CDLL(lib).xlogx_sum
+            f.restype, f.argtypes = ctypes.c_double, [ctypes.c_void_p, ctypes.c_long]
+            found[name] = (lambda g: lambda q: g(q.ctypes.data, q.size))(f)
+    shutil.rmtree(folder, ignore_errors=True)  # the loaded libraries stay mapped
+    return found
+
+
 def channel(rng, n: int, zeros: float = 0.01) -> tuple[np.ndarray, np.ndarray]:
     """A random channel with a fraction ``zeros`` of zero entries (none for ``eps_d``, which a zero makes
     infinite) and a random prior."""
@@ -114,6 +146,7 @@ def main(quick: bool = False) -> dict:
           f"{out['load_cpu_s']:.2f} s CPU, {out['load_wall_s']:.2f} s wall")
     print(f"{'case':<52} {'tool CPU (wall)':>28}  {'per entry':>9}  {'baseline':>12}  {'ratio':>7}")
     rng = np.random.default_rng(2026)
+    c_logs = c_log_floor()
 
     # 1. float eps_m
     out["eps_m"] = {}
@@ -136,7 +169,13 @@ def main(quick: bool = False) -> dict:
         out["eps_m"][n] = {"ns_per_entry": tool[0] / e * 1e9, "wall_ns_per_entry": tool[1] / e * 1e9,
                            "floor_ns": floor[0] / e * 1e9, "numpy_pass_ns": tight[0] / e * 1e9,
                            "twin_ns": twin[0] / e * 1e9}
-        del p, q, mech
+        positive = np.where(q > 0, q, 1.0) if c_logs else q  # (1 ln 1 = 0, as the kernel reads a zero)
+        for name, f in c_logs.items():  # the C library's log over the same array: sum q ln q, nothing else
+            base = timed(lambda f=f, a=positive: f(a))
+            row(f"float eps_m {n}^2 vs C's {name} log (sum q ln q only)", tool, base, e,
+                f"C {name} {base[0] / e * 1e9:.2f} ns")
+            out["eps_m"][n][f"c_{name}_log_ns"] = base[0] / e * 1e9
+        del p, q, mech, positive
 
     # 2. float eps_d, local
     out["eps_d"] = {}
