@@ -194,8 +194,12 @@ def own_cache(*, draws: bool = False) -> None:
     With ``draws`` (the summation-order modes, which change only :func:`~relations.measures._batch.dense_values`),
     the mechanisms hypothesis draws for the screening (``draws/`` of the cache folder the run would have used,
     :func:`relations.search._screening.generated`: exact mechanisms, no float computed, checked by the tool
-    before use) are copied into it, when there: drawing them again is 40 % of a run of a few relations.  The
-    ulp modes draw them afresh (their floats are moved everywhere, hypothesis's strategies included)."""
+    before use) are copied into it, when there: drawing them again is 40 % of a run of a few relations.  So are
+    the stored results of :data:`FLOAT_FREE` (``results/`` of that folder): their computations never call the
+    function those modes replace, so this run would compute the same values (about a third of a run of a few
+    relations).  The searches that do call it (the dense and k-RR searches of :mod:`relations.search._optimiser`)
+    and the tightness that reads their candidates run afresh.  The ulp modes copy nothing and draw afresh
+    (their floats are moved everywhere, hypothesis's strategies included)."""
     import atexit
     import shutil
     import tempfile
@@ -207,7 +211,23 @@ def own_cache(*, draws: bool = False) -> None:
     atexit.register(shutil.rmtree, folder, True)
     if draws and os.path.isdir(stored):
         shutil.copytree(stored, os.path.join(folder, "draws"))
+    results = os.path.join(cache_dir(), "results")
+    if draws and os.path.isdir(results):
+        os.mkdir(os.path.join(folder, "results"))
+        for name in os.listdir(results):
+            if name.startswith(FLOAT_FREE) and name.endswith(".pickle"):
+                shutil.copy(os.path.join(results, name), os.path.join(folder, "results", name))
     os.environ["RELATIONS_CACHE_DIR"] = folder
+
+
+#: The stored results (:func:`relations.search._screening.stored_result`, by the start of their names) that
+#: :func:`perturb`'s modes cannot change: z3's answers, the screening's first refuting draw (its floats are
+#: ``relations.measures._batch``'s own), the full-support enumeration, the erasure families and the frontiers'
+#: points.  Only ``relations.search._optimiser``'s name ``dense_values`` is replaced, and in a ``verify --quick``
+#: of the whole catalogue only the computations of ``dense-*`` and ``rr-*`` call it (counted with every
+#: ``stored_result`` computation and every call of it wrapped).
+FLOAT_FREE = ("z3-", "hypothesis-first-", "full-support-", "erasure-family-", "conversion-points-", "sup-ratio-",
+              "mi-points-")
 
 
 if __name__ == "__main__":

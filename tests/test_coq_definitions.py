@@ -233,17 +233,37 @@ def built(request, tmp_path_factory) -> Path:
 SLOW_EXAMPLES = ("d2", "graph0")
 
 
-def test_examples_compile_but_the_slowest(built):
-    """Examples.v as generated, without :data:`SLOW_EXAMPLES` (the committed file is the generated one:
-    test_the_committed_file_is_the_generated_one)."""
+#: The line coqc prints once every lemma of the quick examples is accepted (:func:`quick_run`).
+ACCEPTED = "quick examples: every lemma accepted"
+
+
+@pytest.fixture(scope="module")
+def quick_run(built) -> tuple[list[str], subprocess.CompletedProcess]:
+    """One coqc run for the next two tests (one start and one load of the libraries instead of two: about 1 s of
+    CPU): ``QuickExamples.v`` is Examples.v as generated without :data:`SLOW_EXAMPLES` (the committed file is the
+    generated one: test_the_committed_file_is_the_generated_one), then a goal that prints :data:`ACCEPTED` (coqc
+    stops at the first sentence it rejects, so it prints it only if it accepted every lemma above), then the
+    wrong values' goals (:func:`_wrong_values`).  The file's lines and coqc's run."""
     from relations.proofs._coq_examples import render
 
     chosen = [e for name, e in _examples().items() if name not in SLOW_EXAMPLES]
     assert len(chosen) == len(_examples()) - len(SLOW_EXAMPLES) >= 5
-    (built / "QuickExamples.v").write_text(render(chosen), encoding="utf-8")
-    run = _coqc(built, "QuickExamples.v")
-    assert run.returncode == 0, f"coqc QuickExamples.v failed:\n{run.stdout}\n{run.stderr}"
-    assert (built / "QuickExamples.vo").is_file()
+    text = render(chosen).splitlines()
+    text += ["", "Goal True.", f'idtac "{ACCEPTED}".', "exact I.", "Qed.", ""]
+    text += _wrong_values(text, {name for name in _examples() if name not in SLOW_EXAMPLES})
+    (built / "QuickExamples.v").write_text("\n".join(text) + "\n", encoding="utf-8")
+    return text, _coqc(built, "QuickExamples.v")
+
+
+def _rejected_at(text: list[str], run: subprocess.CompletedProcess) -> str:
+    where = re.search(r'line (\d+),', run.stderr)
+    return (text[int(where.group(1)) - 1] if where else "") + "\n" + run.stdout + run.stderr
+
+
+def test_examples_compile_but_the_slowest(quick_run):
+    """Examples.v as generated, without :data:`SLOW_EXAMPLES`: coqc accepts every lemma."""
+    text, run = quick_run
+    assert run.stdout.splitlines()[:1] == [ACCEPTED], f"coqc QuickExamples.v failed:\n{_rejected_at(text, run)}"
 
 
 @pytest.mark.slow
@@ -303,34 +323,39 @@ def _tactic(proof: str) -> str:
     return "(" + "; ".join(steps) + ")"
 
 
-def test_wrong_values_are_rejected_in_one_coqc_run(built):
-    """The default run's cases of :data:`PERTURBED` in one file (one coqc start instead of one each, about 0.65 s
-    of CPU apiece): the header and the definitions of their examples as :func:`_alone` gives them, then each case's
-    statement with its wrong value as a goal, which its lemma's proof must fail to prove (``Fail solve``); coqc
-    passes the file only if every ``Fail`` saw its proof fail.  The slow tier compiles each case in a file of its
-    own, where coqc must stop at the changed lemma (test_a_wrong_value_is_rejected), and the same files with the
-    right value (test_the_right_value_compiles_alone)."""
+def _wrong_values(header: list[str], defined: set[str]) -> list[str]:
+    """The lines of the default run's cases of :data:`PERTURBED` for :func:`quick_run`'s file, after ``header``
+    (the quick examples, whose definitions are those of the examples ``defined``): the definitions of the other
+    examples they change, as :func:`_alone` gives them, then each case's statement with its wrong value as a
+    goal, which its lemma's proof must fail to prove (``Fail solve``), and a line saying so."""
     cases = [p for p in PERTURBED if not hasattr(p, "values")]  # the default run's (the slow ones: 1.2 s more)
-    header: list[str] | None = None
     parts: dict[str, list[str]] = {}
     goals: list[str] = []
     for name, lemma, right, wrong in cases:
         lines, at = _alone(name, lemma, right, wrong)
         start = next(i for i, line in enumerate(lines) if line.startswith(f"(** ** [{name}]"))
-        assert header is None or lines[:start] == header, name
-        header = lines[:start]
-        parts.setdefault(name, lines[start:at])
+        assert lines[:start] == header[:start], name  # the same header (its Ltac definitions)
+        if name not in defined:
+            parts.setdefault(name, lines[start:at])
         statement = lines[at].removeprefix(f"Lemma {name}_{lemma} : ")
         assert wrong in statement and statement.endswith(".")
         goals += [f"Goal {statement}", f"Fail solve [{_tactic(lines[at + 1])}].", f'idtac "rejected {name}_{lemma}".',
                   "Abort.", ""]
-    assert header is not None
-    text = [*header, *(line for part in parts.values() for line in part), *goals]
-    (built / "WrongValues.v").write_text("\n".join(text) + "\n", encoding="utf-8")
-    run = _coqc(built, "WrongValues.v")
-    where = re.search(r'line (\d+),', run.stderr)
-    assert run.returncode == 0, (text[int(where.group(1)) - 1] if where else "", run.stdout + run.stderr)
-    assert run.stdout.splitlines() == [f"rejected {name}_{lemma}" for name, lemma, _, _ in cases], run.stdout
+    return [line for part in parts.values() for line in part] + goals
+
+
+def test_wrong_values_are_rejected_in_one_coqc_run(quick_run):
+    """The default run's cases of :data:`PERTURBED`, in :func:`quick_run`'s file after the quick examples (one coqc
+    start for both instead of one each, about 1 s of CPU apiece): each case's statement with its wrong value as a
+    goal, which its lemma's proof must fail to prove (``Fail solve``); coqc passes the file only if every ``Fail``
+    saw its proof fail.  The slow tier compiles each case in a file of its own, where coqc must stop at the
+    changed lemma (test_a_wrong_value_is_rejected), and the same files with the right value
+    (test_the_right_value_compiles_alone)."""
+    text, run = quick_run
+    cases = [p for p in PERTURBED if not hasattr(p, "values")]
+    assert run.returncode == 0, _rejected_at(text, run)
+    assert run.stdout.splitlines() == [ACCEPTED, *(f"rejected {name}_{lemma}" for name, lemma, _, _ in cases)], \
+        run.stdout
 
 
 @pytest.mark.slow  # the default run has its cases in one file (test_wrong_values_are_rejected_in_one_coqc_run)
