@@ -584,13 +584,14 @@ class _Pickler(pickle.Pickler):
         if kind is types.FunctionType:
             if obj is _function:
                 return NotImplemented
-            self.keep.append(obj.__code__)  # its cells as objects (below): two functions sharing one cell read
+            code = obj.__code__  # (read once: each read of a function's code raises an audit event)
+            self.keep.append(code)  # its cells as objects (below): two functions sharing one cell read
             # apart from two with cells of equal values, a write through one showing in the other
             home = _home(obj, self.homes)  # a function of another of the user's modules runs with its globals
             if home is not None:  # (state too)
                 self.homes.add(id(home))
                 home = _names_state(home, self.homes)
-            return _function, (id(obj.__code__), obj.__closure__, obj.__defaults__, obj.__kwdefaults__,
+            return _function, (id(code), obj.__closure__, obj.__defaults__, obj.__kwdefaults__,
                                obj.__dict__ or None, home)
         if isinstance(obj, self.tokens):
             return _function, (kind.__name__,)
@@ -834,18 +835,19 @@ def _class_home(cls: type) -> Any:
     return getattr(sys.modules.get(getattr(cls, "__module__", None) or ""), "__dict__", None)
 
 
-#: :func:`_cached_names_state`'s results: ``id(g)`` to ``(g, trace, the functions' referents, seen after, result)``.
-_NAMES: dict[int, tuple[dict, tuple[list, list, list, list], list, set[int], dict]] = {}
+#: :func:`_cached_names_state`'s results: by ``id(g)`` and the ``seen`` it started from, ``(g, trace, the functions'
+#: referents, seen after, result)``.
+_NAMES: dict[tuple[int, frozenset[int]], tuple[dict, tuple[list, list, list, list], list, set[int], dict]] = {}
 
 
 def _cached_names_state(g: dict, seen: set[int]) -> dict:
-    """:func:`_names_state` of ``g`` from ``seen == {id(g)}`` (a frame's or a function's own module first), the last
-    result again when nothing it was made from has changed (:func:`_unchanged`).  A state is taken at every draw,
-    and a module's globals seldom change between two draws; the result (a dict of the same objects) is pickled by
-    value as before, so states compare as before."""
-    if len(seen) != 1 or id(g) not in seen:
-        return _names_state(g, seen)
-    known = _NAMES.get(id(g))
+    """:func:`_names_state` of ``g`` from ``seen``, the last result from the same ``seen`` again when nothing it was
+    made from has changed (:func:`_unchanged`).  A state is taken at every draw, and a module's globals seldom
+    change between two draws; the result (a dict of the same objects) is pickled by value as before, so states
+    compare as before.  (``seen`` holds addresses: the result depends on it only through whether the address of
+    a dict read, the same object, is in it.)"""
+    key = (id(g), frozenset(seen))
+    known = _NAMES.get(key)
     if known is not None and known[0] is g and _unchanged(known[1], known[2]):
         seen.update(known[3])
         return known[4]
@@ -853,7 +855,7 @@ def _cached_names_state(g: dict, seen: set[int]) -> dict:
     out = _names_state(g, seen, trace)
     if len(_NAMES) >= 64:
         _NAMES.clear()
-    _NAMES[id(g)] = (g, trace, _referents(trace[1]), set(seen), out)
+    _NAMES[key] = (g, trace, _referents(trace[1]), set(seen), out)
     return out
 
 
@@ -893,13 +895,16 @@ def _home(v: Any, seen: set[int]) -> dict | None:
         g = getattr(sys.modules.get(getattr(v, "__module__", None) or ""), "__dict__", None)
     else:
         return None
-    if not isinstance(g, dict) or id(g) in seen:
+    if not isinstance(g, dict):
         return None
-    known = _HOMES.get(id(g))
+    key = id(g)  # (taken once: each id() raises an audit event)
+    if key in seen:
+        return None
+    known = _HOMES.get(key)
     if known is None or known[0] is not g:
         if len(_HOMES) > 4096:
             _HOMES.clear()
-        known = _HOMES[id(g)] = (g, _user_globals(g))  # (the dict kept: its address is not reused meanwhile)
+        known = _HOMES[key] = (g, _user_globals(g))  # (the dict kept: its address is not reused meanwhile)
     return g if known[1] else None
 
 
@@ -918,8 +923,10 @@ def snapshot(stop: types.CodeType, tokens: tuple[type, ...], *, skip: int = 1, k
     frame: Any = sys._getframe(skip + 1)
     parts: list[Any] = []
     seen_globals: set[int] = set()
-    while frame is not None and frame.f_code is not stop:
-        code = frame.f_code
+    while frame is not None:
+        code = frame.f_code  # (read once: each read of a frame's code raises an audit event)
+        if code is stop:
+            break
         own = code.co_filename.endswith(OWN_FILES)
         if not own and hidden_stack(code, frame.f_lasti):
             return None
@@ -929,8 +936,8 @@ def snapshot(stop: types.CodeType, tokens: tuple[type, ...], *, skip: int = 1, k
             if live is not None:
                 local = {k: v for k, v in local.items() if k in live}
         g = frame.f_globals
-        if not own and id(g) not in seen_globals:
-            seen_globals.add(id(g))
+        if not own and (key := id(g)) not in seen_globals:
+            seen_globals.add(key)
             parts.append((code, frame.f_lasti, local, _cached_names_state(g, seen_globals)))
         else:
             parts.append((code, frame.f_lasti, local))
