@@ -374,3 +374,51 @@ def test_values_drawn_so_far_in_one_call_keep_states_apart(fn, pass_rng, truth):
     row = dict(zip(e.outputs, e.rows[0]))
     assert e.complete
     assert row == {output_key(k): p for k, p in truth.items()}
+
+
+def test_a_modules_globals_are_read_again_when_they_change():
+    """The globals of a module, kept from one state to the next (:func:`_cached_names_state`), are those read afresh
+    after each change that makes them read otherwise: a name rebound, added or removed, a function's code or
+    defaults replaced, its keyword defaults or attributes filled or emptied (a plain function is told by its code,
+    the others by value)."""
+    import io
+    import types
+
+    from relations.audit import _states
+
+    def plain():
+        return 1
+
+    def other():
+        return 2
+
+    def keyed(*, k):
+        return k
+
+    g = {"__name__": "user_module", "plain": plain, "keyed": keyed, "n": 1}
+    keyed.__kwdefaults__ = {}
+
+    other_module: dict = {}
+
+    def state() -> bytes:
+        out = []
+        for seen in ({id(g)}, {id(g)}, {id(g), id(other_module)}):  # (the second from what the first kept)
+            for value in (_states._cached_names_state(g, set(seen)), _states._names_state(g, set(seen))):
+                buffer = io.BytesIO()
+                _states._Pickler(buffer, (), []).dump(value)
+                out.append(buffer.getvalue())
+        assert len(set(out)) == 1
+        return out[0]
+
+    changes = [lambda: g.__setitem__("n", 2), lambda: g.__setitem__("m", 3), lambda: g.pop("m"),
+               lambda: setattr(plain, "__code__", other.__code__), lambda: setattr(plain, "__defaults__", (1,)),
+               lambda: setattr(plain, "__defaults__", None), lambda: keyed.__kwdefaults__.update(k=1),
+               lambda: keyed.__kwdefaults__.clear(), lambda: setattr(plain, "mark", 1),
+               lambda: delattr(plain, "mark"), lambda: g.__setitem__("plain", keyed)]
+    seen = [state()]
+    assert state() == seen[0]
+    for change in changes:
+        change()
+        seen.append(state())
+    assert [n for n, (a, b) in enumerate(zip(seen, seen[1:])) if a == b] == [], "each change is a change of state"
+    assert isinstance(plain, types.FunctionType)

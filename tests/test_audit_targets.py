@@ -23,6 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 CODE = textwrap.dedent('''
     import math
+    import os
     import random
     import numpy as np
 
@@ -58,6 +59,10 @@ CODE = textwrap.dedent('''
     def gaussian_bug(x, rng):
         """Not enumerable (a normal draw); answers the truth 99% of the time: eps = ln 99."""
         return x if rng.normal() < 2.3263478740408408 else 1 - x
+
+    def entropy_bug(x):
+        """Randomized response on the operating system's entropy, which no seed controls."""
+        return x if os.urandom(1)[0] < 192 else 1 - x
 
     def printing(x):
         print("chatty randomizer")
@@ -121,6 +126,37 @@ def test_same_seed_same_result_in_process_and_in_workers(code):
     assert runs[0].sampled.eps_d_lower == runs[1].sampled.eps_d_lower
     other = audit_target(f"{code}:gaussian_bug", domain=[0, 1], samples=30_000, seed=8, white_box=False)
     assert other.sampled.counts != runs[0].sampled.counts
+
+
+def test_a_seeded_chunk_is_drawn_once_unless_the_seed_does_not_control_it(code, monkeypatch):
+    """An unbinned sampling of 2,000 runs per input draws the chunks that chose not to bin (the same jobs): they are
+    asked of the workers once, and so is the first input's chunk drawn twice run by run; the counts are those of
+    the chunks as a worker draws them.  A randomizer the seed
+    does not control (its two runs of that chunk differ) has every chunk drawn afresh."""
+    from collections import Counter
+
+    from relations.audit import _pool
+    from relations.audit._worker import run_job
+
+    asked: list[tuple] = []
+    real = _pool.Pool.map
+
+    def counted(self, jobs, **keywords):
+        asked.extend((j["input"], j["chunk"], j["size"], j["seed"], j["ordered"]) for j in jobs if j["task"] == "sample")
+        return real(self, jobs, **keywords)
+    monkeypatch.setattr(_pool.Pool, "map", counted)
+    report = audit_target(f"{code}:gaussian_bug", domain=[0, 1], samples=2000, seed=7, white_box=False, workers=0)
+    assert sorted(asked) == [(0, 0, 1000, 7, True)] * 2 + [(0, 0, 2000, 7, False), (1, 0, 2000, 7, False)]
+    assert report.sampled.repeatable and report.sampled.samples == 2000 and report.binning == ""
+    for i in (0, 1):  # the counts of each chunk as a worker draws it
+        answer = run_job({"task": "sample", "target": f"{code}:gaussian_bug", "params": None, "domain": [0, 1],
+                          "input": i, "chunk": 0, "size": 2000, "seed": 7})
+        assert Counter({key: n for key, _, n in answer["counts"]}) == report.sampled.counts[i]
+    monkeypatch.setattr(_pool.Pool, "map", counted)
+    asked.clear()
+    hidden = audit_target(f"{code}:entropy_bug", domain=[0, 1], samples=2000, seed=7, white_box=False, workers=0)
+    assert not hidden.sampled.repeatable
+    assert sorted(asked) == [(0, 0, 1000, 7, True)] * 4 + [(0, 0, 2000, 7, False)] * 2 + [(1, 0, 2000, 7, False)] * 2
 
 
 def test_randomizer_prints_do_not_break_the_workers(code):

@@ -844,9 +844,10 @@ def draw_site(gen: Any, frame: FrameType, ready: IntVector | None = None) -> Any
     pending = gen.__dict__.get("_pending")
     if pending is not None and not pending.done:  # the code drew again before its score took the placeholder
         _abandon("a placeholder draw of a noisy element was not handed the element's score")
-    key = (id(frame.f_code), frame.f_lasti)  # by identity: equal code objects of two files are two sites
+    code = frame.f_code  # (read once: each read of a frame's code raises an audit event, a call of a hook)
+    key = (id(code), frame.f_lasti)  # by identity: equal code objects of two files are two sites
     known = _SITES.get(key)
-    if known is not None and known[0] is frame.f_code:
+    if known is not None and known[0] is code:
         site = known[1]
     else:
         try:
@@ -855,7 +856,7 @@ def draw_site(gen: Any, frame: FrameType, ready: IntVector | None = None) -> Any
             site = None
         if len(_SITES) > 4096:
             _SITES.clear()
-        _SITES[key] = (frame.f_code, site)
+        _SITES[key] = (code, site)
     if site is None or not iteration_maps.enabled:
         return
     own = frame.f_back if site.nested else frame

@@ -225,7 +225,8 @@ def called_by_enumerator(frame: FrameType) -> bool:
     # value: not, say, the ``__init__`` run by calling a class (whose value is the instance)
     callee, caller = frame, frame.f_back
     while caller is not None:
-        where = (os.path.abspath(caller.f_code.co_filename), caller.f_code.co_name)
+        code = caller.f_code  # (read once: each read of a frame's code raises an audit event, a call of a hook)
+        where = (_absolute(code.co_filename), code.co_name)
         if where not in _PASSING and where != _ENUMERATOR:
             return False
         if _called_code(caller.f_locals.get("fn")) is not callee.f_code:
@@ -234,6 +235,15 @@ def called_by_enumerator(frame: FrameType) -> bool:
             return True
         callee, caller = caller, caller.f_back
     return False
+
+
+def _absolute(filename: str) -> str:
+    """``os.path.abspath(filename)``, worked out once per absolute name (asked for each frame between a draw and the
+    enumerator); a relative name depends on the working directory, so it is worked out each time."""
+    return _normalised(filename) if os.path.isabs(filename) else os.path.abspath(filename)
+
+
+_normalised = functools.lru_cache(maxsize=256)(os.path.abspath)
 
 
 def _called_code(fn: Any) -> CodeType | None:

@@ -41,6 +41,13 @@ def output_key(value: Any) -> Hashable:
     kind = type(value)
     if kind is int or kind is str:  # the common case, first
         return value
+    if _np is not None and (kind is _np.float64 or kind is _np.int64):  # then numpy's (a sampled noise), as below
+        value = value.item()
+        kind = type(value)
+        if kind is int:
+            return value
+    if kind is float or kind is bool:  # (as at the end below, NaN one output)
+        return ("float", "nan") if value != value else (kind.__name__, value)
     if isinstance(value, (UniformDraw, ScaledDraw)):
         raise NotEnumerable("the randomizer returned a uniform draw itself (arithmetic on it is not enumerable)")
     if _np is not None:

@@ -28,6 +28,7 @@ import functools
 import inspect
 import io
 import math
+import operator
 import pickle
 import random as _random
 import sys
@@ -583,13 +584,14 @@ class _Pickler(pickle.Pickler):
         if kind is types.FunctionType:
             if obj is _function:
                 return NotImplemented
-            self.keep.append(obj.__code__)  # its cells as objects (below): two functions sharing one cell read
+            code = obj.__code__  # (read once: each read of a function's code raises an audit event)
+            self.keep.append(code)  # its cells as objects (below): two functions sharing one cell read
             # apart from two with cells of equal values, a write through one showing in the other
             home = _home(obj, self.homes)  # a function of another of the user's modules runs with its globals
             if home is not None:  # (state too)
                 self.homes.add(id(home))
                 home = _names_state(home, self.homes)
-            return _function, (id(obj.__code__), obj.__closure__, obj.__defaults__, obj.__kwdefaults__,
+            return _function, (id(code), obj.__closure__, obj.__defaults__, obj.__kwdefaults__,
                                obj.__dict__ or None, home)
         if isinstance(obj, self.tokens):
             return _function, (kind.__name__,)
@@ -789,8 +791,13 @@ def _globals_state(g: dict) -> dict:
     return _names_state(g, {id(g)})
 
 
-def _names_state(g: dict, seen: set[int]) -> dict:
+def _names_state(g: dict, seen: set[int], trace: tuple[list, list, list, list] | None = None) -> dict:
+    """A module's globals as a state compares them (:func:`_globals_state`), the user's modules they reach included
+    (each of ``seen`` once, ``seen`` grown by those added); with ``trace``, what the result was made from is
+    appended to it (:func:`_cached_names_state`)."""
     out: dict[str, Any] = {}
+    if trace is not None:
+        trace[0].append((g, list(g), list(g.values())))
     for name, v in g.items():
         if name.startswith("__"):
             continue
@@ -799,23 +806,83 @@ def _names_state(g: dict, seen: set[int]) -> dict:
         # module's own, told without id(), an audit event: a call of the frame hook) has none to add
         home = (None if function and (v.__globals__ is g or id(v.__globals__) in seen)
                 else _home(v, seen) if function or isinstance(v, type) else None)
+        if trace is not None and not function and isinstance(v, type) and _user_class(v):
+            trace[3].append((v, _class_home(v)))  # (its home is looked up in sys.modules)
         if home is not None:  # a function or class imported from another of the user's modules (``from helpers
             # import bump``) runs there: that module's globals are state too
             seen.add(id(home))
-            out[f"__home_{id(home)}__"] = _names_state(home, seen)
+            out[f"__home_{id(home)}__"] = _names_state(home, seen, trace)
         if function:
             # a plain function: nothing in it can change, only the name can be rebound; by its code (not its
             # address: a function made afresh on each path, freed, and another at its address would read alike);
             # the others by value (rebound, their defaults and attributes)
             out[name] = v if v.__closure__ or v.__defaults__ or v.__kwdefaults__ or v.__dict__ else v.__code__
+            if trace is not None:
+                trace[1].append(v)
+                trace[2].append((bool(v.__closure__ or v.__defaults__), v.__kwdefaults__, v.__code__, out[name]))
         elif isinstance(v, types.ModuleType) and _user_module(v):  # and the user's modules below it (pkg.sub)
             out[name] = ("module", id(v))
             if id(vars(v)) not in seen:
                 seen.add(id(vars(v)))
-                out[name] = _names_state(vars(v), seen)
+                out[name] = _names_state(vars(v), seen, trace)
         else:  # classes (their attributes), values
             out[name] = v
     return out
+
+
+def _class_home(cls: type) -> Any:
+    """The module dict that :func:`_home` looks up for ``cls`` (``None``: none)."""
+    return getattr(sys.modules.get(getattr(cls, "__module__", None) or ""), "__dict__", None)
+
+
+#: :func:`_cached_names_state`'s results: by ``id(g)`` and the ``seen`` it started from, ``(g, trace, the functions'
+#: referents, seen after, result)``.
+_NAMES: dict[tuple[int, frozenset[int]], tuple[dict, tuple[list, list, list, list], list, set[int], dict]] = {}
+
+
+def _cached_names_state(g: dict, seen: set[int]) -> dict:
+    """:func:`_names_state` of ``g`` from ``seen``, the last result from the same ``seen`` again when nothing it was
+    made from has changed (:func:`_unchanged`).  A state is taken at every draw, and a module's globals seldom
+    change between two draws; the result (a dict of the same objects) is pickled by value as before, so states
+    compare as before.  (``seen`` holds addresses: the result depends on it only through whether the address of
+    a dict read, the same object, is in it.)"""
+    key = (id(g), frozenset(seen))
+    known = _NAMES.get(key)
+    if known is not None and known[0] is g and _unchanged(known[1], known[2]):
+        seen.update(known[3])
+        return known[4]
+    trace: tuple[list, list, list, list] = ([], [], [], [])
+    out = _names_state(g, seen, trace)
+    if len(_NAMES) >= 64:
+        _NAMES.clear()
+    _NAMES[key] = (g, trace, _referents(trace[1]), set(seen), out)
+    return out
+
+
+def _referents(functions: list) -> list:
+    """What ``functions`` refer to (their code, defaults, keyword defaults and attribute dict among them), in one
+    call: reading them one by one raises an audit event each (a call of the frame hook)."""
+    import gc
+
+    return gc.get_referents(*functions)
+
+
+def _unchanged(trace: tuple[list, list, list, list], referents: list) -> bool:
+    """Whether what :func:`_names_state` read (its trace: modules, functions, their facts, classes) is as it was:
+    the same names bound to the same objects (by identity) in every module it read; each function with the same
+    code, defaults and keyword defaults (:func:`_referents`) and as plain (or not) as it was; each of the user's
+    classes in the same module."""
+    modules, functions, facts, classes = trace
+    for d, names, values in modules:
+        if len(d) != len(names) or not all(map(operator.is_, d.values(), values)) or list(d) != names:
+            return False
+    now = _referents(functions)
+    if len(now) != len(referents) or not all(map(operator.is_, now, referents)):
+        return False
+    for v, (fixed, keywords, code, was) in zip(functions, facts):  # its closure and defaults are as they were,
+        if (v if fixed or keywords or v.__dict__ else code) is not was:  # its keyword defaults and attributes
+            return False  # (dicts) may have been filled or emptied since
+    return all(_class_home(v) is was for v, was in classes)
 
 
 def _home(v: Any, seen: set[int]) -> dict | None:
@@ -828,13 +895,16 @@ def _home(v: Any, seen: set[int]) -> dict | None:
         g = getattr(sys.modules.get(getattr(v, "__module__", None) or ""), "__dict__", None)
     else:
         return None
-    if not isinstance(g, dict) or id(g) in seen:
+    if not isinstance(g, dict):
         return None
-    known = _HOMES.get(id(g))
+    key = id(g)  # (taken once: each id() raises an audit event)
+    if key in seen:
+        return None
+    known = _HOMES.get(key)
     if known is None or known[0] is not g:
         if len(_HOMES) > 4096:
             _HOMES.clear()
-        known = _HOMES[id(g)] = (g, _user_globals(g))  # (the dict kept: its address is not reused meanwhile)
+        known = _HOMES[key] = (g, _user_globals(g))  # (the dict kept: its address is not reused meanwhile)
     return g if known[1] else None
 
 
@@ -853,8 +923,10 @@ def snapshot(stop: types.CodeType, tokens: tuple[type, ...], *, skip: int = 1, k
     frame: Any = sys._getframe(skip + 1)
     parts: list[Any] = []
     seen_globals: set[int] = set()
-    while frame is not None and frame.f_code is not stop:
-        code = frame.f_code
+    while frame is not None:
+        code = frame.f_code  # (read once: each read of a frame's code raises an audit event)
+        if code is stop:
+            break
         own = code.co_filename.endswith(OWN_FILES)
         if not own and hidden_stack(code, frame.f_lasti):
             return None
@@ -864,9 +936,9 @@ def snapshot(stop: types.CodeType, tokens: tuple[type, ...], *, skip: int = 1, k
             if live is not None:
                 local = {k: v for k, v in local.items() if k in live}
         g = frame.f_globals
-        if not own and id(g) not in seen_globals:
-            seen_globals.add(id(g))
-            parts.append((code, frame.f_lasti, local, _names_state(g, seen_globals)))
+        if not own and (key := id(g)) not in seen_globals:
+            seen_globals.add(key)
+            parts.append((code, frame.f_lasti, local, _cached_names_state(g, seen_globals)))
         else:
             parts.append((code, frame.f_lasti, local))
         frame = frame.f_back
@@ -912,7 +984,7 @@ def carried(fn: Any, tokens: tuple[type, ...], *, keep: list[Any]) -> bytes | No
         g = getattr(getattr(target, "__func__", target), "__globals__", None)
         if isinstance(g, dict) and id(g) not in seen and _user_module(sys.modules.get(g.get("__name__", ""))):
             seen.add(id(g))
-            parts.append(_names_state(g, seen))
+            parts.append(_cached_names_state(g, seen))
     buffer = io.BytesIO()
     try:
         pickler = _Pickler(buffer, tokens, keep)

@@ -227,7 +227,7 @@ class BitVector:
     def _readable(self, doing: str) -> None:
         """Refuse at once to read every bit when more than :data:`MATERIALISE_BITS` are uncertain (``2^n`` paths,
         beyond the path budget); ``doing`` says what was asked, ``{}`` standing for the count."""
-        uncertain = sum(1 for p in self.probs if p not in (0, 1))
+        uncertain = sum(1 for p in self.probs if not _certain(p))
         if uncertain > MATERIALISE_BITS:
             raise NotEnumerable(f"{doing.format(uncertain)} (read one by one: 2^{uncertain} paths, at most "
                                 f"2^{MATERIALISE_BITS})")
@@ -267,7 +267,7 @@ class BitVector:
         i = int(i) % len(self)
         element = {"bool": np.bool_, "int": np.int64, "float": np.float64}[self.kind]
         p = self.probs[i]
-        if p in (0, 1):
+        if _certain(p):
             return element(int(p))
         r = self.radii[i]
         q, qr = (1 - p, _complement_radius(p, r)) if self.complements is None else self.complements[i]
@@ -280,7 +280,7 @@ class BitVector:
 
         from relations.audit._iteration import Returned, returned_map
 
-        uncertain = sum(1 for p in self.probs if p not in (0, 1))
+        uncertain = sum(1 for p in self.probs if not _certain(p))
         # a few bits are read one by one, as before: the whole channel, every notion; more stay factorised
         element = returned_map(sys._getframe(1), self) if uncertain > READ_BITS else None
         mapped = None if element is None else self.mapped(element)
@@ -449,6 +449,20 @@ def _number_kind(c: Any) -> str:
 
 
 _BITS = (Fraction(0), Fraction(1))
+
+
+def _certain(p: Any) -> bool:
+    """``p in (0, 1)``: a bit's probability that leaves nothing to draw (a Fraction told by its numerator and
+    denominator, without two calls of its ``__eq__``: this is asked for every bit on every path).
+
+    Examples
+    --------
+    >>> [_certain(p) for p in (Fraction(0), Fraction(1), Fraction(1, 2), Fraction(2), 1, 0.5, True)]
+    [True, True, False, False, True, False, True]
+    """
+    if type(p) is Fraction:
+        return p._denominator == 1 and p._numerator in (0, 1)  # type: ignore[attr-defined]
+    return p in (0, 1)
 
 
 def _complement_radius(p: Fraction, r: float) -> float:
