@@ -270,7 +270,61 @@ def _forgetful_counter(x):
             return min(held.n, 3)
 
 
+_ALIAS = (1,)
+
+
+def _needs_one(a):
+    return a
+
+
+def _aliased_defaults(x):
+    """A global plain function given defaults while its ``__module__`` (the same tuple) is deleted: the objects
+    it refers to stay the same, in the same order. Odd rounds call it without defaults (0), even ones with
+    (1): P(0) = 2/3, P(1) = 1/3."""
+    _needs_one.__defaults__ = None
+    _needs_one.__module__ = _ALIAS  # type: ignore[assignment]
+    while True:
+        if random.randrange(2) == 0:
+            try:
+                return _needs_one()  # type: ignore[call-arg]
+            except TypeError:
+                return 0
+        if _needs_one.__defaults__ is None:
+            del _needs_one.__module__
+            _needs_one.__defaults__ = _ALIAS
+        else:
+            _needs_one.__defaults__ = None
+            _needs_one.__module__ = _ALIAS  # type: ignore[assignment]
+
+
+_KEYWORDS = {"k": 1}
+
+
+def _keyed(*, k):
+    return k
+
+
+def _aliased_keywords(x):
+    """As above with keyword defaults and ``__doc__`` (the same dict): P(0) = 2/3, P(1) = 1/3."""
+    _keyed.__kwdefaults__ = None
+    _keyed.__doc__ = _KEYWORDS  # type: ignore[assignment]
+    while True:
+        if random.randrange(2) == 0:
+            try:
+                return _keyed()  # type: ignore[call-arg]
+            except TypeError:
+                return 0
+        if _keyed.__kwdefaults__ is None:
+            del _keyed.__doc__
+            _keyed.__kwdefaults__ = _KEYWORDS
+        else:
+            _keyed.__kwdefaults__ = None
+            _keyed.__doc__ = _KEYWORDS  # type: ignore[assignment]
+
+
 @pytest.mark.parametrize(("fn", "truth"), [
+    (_aliased_defaults, {0: Fraction(2, 3), 1: Fraction(1, 3)}),
+    (_aliased_keywords, {0: Fraction(2, 3), 1: Fraction(1, 3)}),
     (_forgetful_counter, {1: Fraction(1, 2), 2: Fraction(1, 4), 3: Fraction(1, 4)}),
     (_bound_names, {False: Fraction(1, 2), True: Fraction(1, 2)}),
     (_cache_held, {0: Fraction(1, 3), 1: Fraction(1, 3), 2: Fraction(1, 3)}),
@@ -286,7 +340,7 @@ def test_state_outside_the_locals_keeps_rounds_apart(fn, truth):
     """Each explored probability is at most the true one, and at least it less the unexplored mass (an exact
     channel is the truth).  The loop's state lived where the snapshot did not look (a function's attributes or
     defaults, a global bound to a function, a class made in the function, a field of a Random, a cell stored by a
-    call below the draw, a list behind a bound method, a functools cache, a dead local that ``dir()`` lists, an object whose own pickling drops a field): the second round was taken for the first and the channel came out 'exactly'
+    call below the draw, a list behind a bound method, a functools cache, a dead local that ``dir()`` lists, an object whose own pickling drops a field; a function's defaults set where its ``__module__`` or ``__doc__`` was, the objects it refers to the same in the same order, and its module's globals kept from the last state): the second round was taken for the first and the channel came out 'exactly'
     P(first round's output) = 1."""
     e = enumerate_channel(fn, [0], pass_rng=False, max_depth=64, allow_unexplored=True)
     got = {output_key(k): v for k, v in truth.items()}

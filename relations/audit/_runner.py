@@ -410,6 +410,15 @@ def audit_target(target: str, *, domain: Sequence[Any] | None = None, eps: Any =
             elif agreed[0]:
                 answered.update((names[n], [answers[n]]) for n in fresh)
             return out
+        def measured(sampling: Any) -> Any:
+            # not repeatable once any chunk drawn twice has differed: a later sampling whose chunk drawn twice is
+            # answered from an earlier one (which agreed) would not measure it again, nor one drawn afresh by chance
+            if agreed[0] or not sampling.repeatable:
+                return sampling
+            from dataclasses import replace
+
+            return replace(sampling, repeatable=False)
+
         binning, edges = "", None
         if o.samples is None and plan["bins"] is None:  # the default budget: first, can counting answer at all?
             pilot = sequential(None, domain=domain, samples=max(1, min(CHUNK, PILOT_TOTAL // len(domain))),
@@ -423,7 +432,7 @@ def audit_target(target: str, *, domain: Sequence[Any] | None = None, eps: Any =
                     "them fell on an output seen twice or more for its input, so the outputs almost never repeat "
                     f"and counting them cannot certify a bound within the default budget ({samples} per input); "
                     "--samples N samples anyway")
-                return _sampled_report(target, pilot, eps, labels=labels, route_reason=reason, binning="",
+                return _sampled_report(target, measured(pilot), eps, labels=labels, route_reason=reason, binning="",
                                        white_box_interval=interval, **extra)
             labels.clear()
         if plan["bins"] is not None:
@@ -443,8 +452,8 @@ def audit_target(target: str, *, domain: Sequence[Any] | None = None, eps: Any =
                            f"{o.seed + 1}){_atoms_text(atoms)}; post-processing cannot raise eps_d, so a lower bound on the binned channel "
                            "is one on the mechanism")
             labels.clear()
-        sampled = sequential(None, domain=domain, samples=samples, alpha=o.alpha, stop_above=_stop(eps),
-                             draw_round=draw_round, declared=None if plan["bins"] else declared)
+        sampled = measured(sequential(None, domain=domain, samples=samples, alpha=o.alpha, stop_above=_stop(eps),
+                                      draw_round=draw_round, declared=None if plan["bins"] else declared))
         report = _sampled_report(target, sampled, eps, labels=labels, route_reason=reason, binning=binning,
                                  white_box_interval=interval, **extra)
         if sampled.conformance is not None:

@@ -819,7 +819,8 @@ def _names_state(g: dict, seen: set[int], trace: tuple[list, list, list, list] |
             out[name] = v if v.__closure__ or v.__defaults__ or v.__kwdefaults__ or v.__dict__ else v.__code__
             if trace is not None:
                 trace[1].append(v)
-                trace[2].append((bool(v.__closure__ or v.__defaults__), v.__kwdefaults__, v.__code__, out[name]))
+                trace[2].append((bool(v.__closure__ or v.__defaults__), v.__kwdefaults__, v.__code__, out[name],
+                                 v.__module__, v.__doc__))
         elif isinstance(v, types.ModuleType) and _user_module(v):  # and the user's modules below it (pkg.sub)
             out[name] = ("module", id(v))
             if id(vars(v)) not in seen:
@@ -853,10 +854,18 @@ def _cached_names_state(g: dict, seen: set[int]) -> dict:
         return known[4]
     trace: tuple[list, list, list, list] = ([], [], [], [])
     out = _names_state(g, seen, trace)
+    if not all(_plain_field(fact[4]) and _plain_field(fact[5]) for fact in trace[2]):
+        return out  # (:func:`_unchanged` could not tell a field set from another unset: not kept)
     if len(_NAMES) >= 64:
         _NAMES.clear()
     _NAMES[key] = (g, trace, _referents(trace[1]), set(seen), out)
     return out
+
+
+def _plain_field(value: Any) -> bool:
+    """A function's ``__module__`` or ``__doc__`` as :func:`_unchanged` needs it: a string or ``None`` (unset reads
+    ``None``), never the tuple or dict of its defaults or keyword defaults."""
+    return value is None or type(value) is str
 
 
 def _referents(functions: list) -> list:
@@ -876,12 +885,19 @@ def _unchanged(trace: tuple[list, list, list, list], referents: list) -> bool:
     for d, names, values in modules:
         if len(d) != len(names) or not all(map(operator.is_, d.values(), values)) or list(d) != names:
             return False
+    # the referents skip a function's unset fields: ``__module__`` or ``__doc__`` (which may be any object, and
+    # unset) deleted and ``__defaults__`` set to the object it held would read alike.  With both as they were, a
+    # string or None (:func:`_plain_field`; read without an audit event), each function's code starts its own
+    # referents and no other field can stand in for its defaults or keyword defaults
+    for v, fact in zip(functions, facts):
+        if v.__module__ is not fact[4] or v.__doc__ is not fact[5]:
+            return False
     now = _referents(functions)
     if len(now) != len(referents) or not all(map(operator.is_, now, referents)):
         return False
-    for v, (fixed, keywords, code, was) in zip(functions, facts):  # its closure and defaults are as they were,
-        if (v if fixed or keywords or v.__dict__ else code) is not was:  # its keyword defaults and attributes
-            return False  # (dicts) may have been filled or emptied since
+    for v, (fixed, keywords, code, was, _, _) in zip(functions, facts):  # its closure and defaults are as they
+        if (v if fixed or keywords or v.__dict__ else code) is not was:  # were, its keyword defaults and
+            return False  # attributes (dicts) may have been filled or emptied since
     return all(_class_home(v) is was for v, was in classes)
 
 
