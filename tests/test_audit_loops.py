@@ -8,6 +8,8 @@ from __future__ import annotations
 import functools
 import math
 import random
+import sys
+import types
 from fractions import Fraction
 
 import pytest
@@ -322,6 +324,62 @@ def _aliased_keywords(x):
             _keyed.__doc__ = _KEYWORDS  # type: ignore[assignment]
 
 
+def _module_holding(name, value):
+    """One of the user's modules (its file this one's) named ``name``, holding ``value``."""
+    module = types.ModuleType(name)
+    module.__file__ = __file__
+    module.value = value
+    return module
+
+
+_SWAPPED = "relations_review_swapped_module"
+_SWAPPED_ZERO = _module_holding(_SWAPPED, 0)
+_SWAPPED_ONE = _module_holding(_SWAPPED, 1)
+
+
+def _swapped_module(x):
+    """A ``sys.modules`` entry toggled between two of the user's modules each round, the output read through it:
+    odd rounds read the first (0), even ones the second (1): P(0) = 1/2 + 1/8 + ... = 2/3, P(1) = 1/3.  (The
+    entry is removed as the run returns.)"""
+    sys.modules[_SWAPPED] = _SWAPPED_ZERO
+    while True:
+        if random.randrange(2) == 0:
+            return sys.modules.pop(_SWAPPED).value
+        sys.modules[_SWAPPED] = _SWAPPED_ONE if sys.modules[_SWAPPED] is _SWAPPED_ZERO else _SWAPPED_ZERO
+
+
+class _Homed:
+    """A class whose ``__module__`` names the swapped entry: its home is looked up there."""
+
+    __module__ = _SWAPPED
+
+    @classmethod
+    def value(cls):
+        return sys.modules.pop(cls.__module__).value
+
+
+def _swapped_home(x):
+    """As above, read through the home of a class of the user's: P(0) = 2/3, P(1) = 1/3."""
+    sys.modules[_SWAPPED] = _SWAPPED_ZERO
+    while True:
+        if random.randrange(2) == 0:
+            return _Homed.value()
+        sys.modules[_SWAPPED] = _SWAPPED_ONE if sys.modules[_SWAPPED] is _SWAPPED_ZERO else _SWAPPED_ZERO
+
+
+_SWAPPED_ALIAS = _module_holding("relations_review_other_module", 1)
+
+
+def _swapped_alias(x):
+    """As the first, the entry toggled between a module of that name and one of another name (which no name of
+    the state reaches by its own): P(0) = 2/3, P(1) = 1/3."""
+    sys.modules[_SWAPPED] = _SWAPPED_ZERO
+    while True:
+        if random.randrange(2) == 0:
+            return sys.modules.pop(_SWAPPED).value
+        sys.modules[_SWAPPED] = _SWAPPED_ALIAS if sys.modules[_SWAPPED] is _SWAPPED_ZERO else _SWAPPED_ZERO
+
+
 @pytest.mark.parametrize(("fn", "truth"), [
     (_aliased_defaults, {0: Fraction(2, 3), 1: Fraction(1, 3)}),
     (_aliased_keywords, {0: Fraction(2, 3), 1: Fraction(1, 3)}),
@@ -335,14 +393,20 @@ def _aliased_keywords(x):
     (_rebound_function, {1: Fraction(2, 3), 2: Fraction(1, 3)}),
     (_generator_field, {1: Fraction(1, 2), 2: Fraction(1, 4), 3: Fraction(1, 4)}),
     (_cell_reset, {1: Fraction(4, 7), 3: Fraction(2, 7), 5: Fraction(1, 7)}),
+    (_swapped_module, {0: Fraction(2, 3), 1: Fraction(1, 3)}),
+    (_swapped_home, {0: Fraction(2, 3), 1: Fraction(1, 3)}),
+    (_swapped_alias, {0: Fraction(2, 3), 1: Fraction(1, 3)}),
 ])
 def test_state_outside_the_locals_keeps_rounds_apart(fn, truth):
     """Each explored probability is at most the true one, and at least it less the unexplored mass (an exact
     channel is the truth).  The loop's state lived where the snapshot did not look (a function's attributes or
     defaults, a global bound to a function, a class made in the function, a field of a Random, a cell stored by a
-    call below the draw, a list behind a bound method, a functools cache, a dead local that ``dir()`` lists, an object whose own pickling drops a field; a function's defaults set where its ``__module__`` or ``__doc__`` was, the objects it refers to the same in the same order, and its module's globals kept from the last state): the second round was taken for the first and the channel came out 'exactly'
+    call below the draw, a list behind a bound method, a functools cache, a dead local that ``dir()`` lists, an object whose own pickling drops a field; a function's defaults set where its ``__module__`` or ``__doc__`` was, the objects it refers to the same in the same order, and its module's globals kept from the last state; a ``sys.modules`` entry swapped between two of the user's modules): the second round was taken for the first and the channel came out 'exactly'
     P(first round's output) = 1."""
-    e = enumerate_channel(fn, [0], pass_rng=False, max_depth=64, allow_unexplored=True)
+    try:
+        e = enumerate_channel(fn, [0], pass_rng=False, max_depth=64, allow_unexplored=True)
+    finally:
+        sys.modules.pop(_SWAPPED, None)  # (left by a path cut short)
     got = {output_key(k): v for k, v in truth.items()}
     assert set(e.outputs) <= set(got)
     row = dict(zip(e.outputs, e.rows[0]))

@@ -8,8 +8,9 @@ states that repeat, exactly, in rationals.
 *The state* (:func:`snapshot`) is what determines the continuation, taken from the frames of the running
 code, from the draw up to the randomizer's own call: each frame's code, the instruction it is at, its local
 variables (with the cells it shares), and for the user's frames their module's globals and those of the user's
-modules it imports; objects are compared by value (pickled, with modules, functions, classes and the audit's
-own generator by identity).  It cannot be told, and the node gets no state (so that no path is cut there), when
+modules it imports, and what ``sys.modules`` holds under the names of the user's modules (:func:`_user_entries`);
+objects are compared by value (pickled, with modules, functions, classes and the audit's own generator by
+identity).  It cannot be told, and the node gets no state (so that no path is cut there), when
 
 * a frame holds values on CPython's operand stack below the call in progress (a ``for`` loop's iterator, a
   ``with`` block, an expression still being evaluated: ``[a, rng.random() < p]``): they are not visible from
@@ -927,6 +928,39 @@ def _home(v: Any, seen: set[int]) -> dict | None:
 _HOMES: dict[int, tuple[dict, bool]] = {}
 
 
+def _user_entries() -> int:
+    """A number for what ``sys.modules`` holds under the names where it held one of the user's modules when last
+    counted (the same number for the same names and objects): code may swap such an entry (``sys.modules[name] =
+    other``) and read through it (``sys.modules[name].value``, a class's home, an ``import``), which no frame or
+    globals show.  The names are counted again whenever the number of entries has changed; an entry of another
+    module (the standard library's, an installed package's) is no more the code's state than that module's
+    globals."""
+    modules, known = sys.modules, _ENTRIES
+    if known[0] != len(modules):
+        known[1] = tuple([name for name, module in list(modules.items()) if _user_module(module)])
+        known[0], known[3] = len(modules), None
+    names = known[1]
+    now = [modules.get(name) for name in names]
+    last = known[3]
+    if last is not None and all(map(operator.is_, now, last[1])):  # (the common case: as at the last call)
+        return last[0]
+    key = (names, tuple(map(id, now)))
+    numbered = _NUMBERED.get(key)
+    if numbered is None:
+        if len(_NUMBERED) >= 256:
+            _NUMBERED.clear()  # (the numbers are never given again: a state numbered before stays apart)
+        known[2] += 1
+        numbered = _NUMBERED[key] = (known[2], now)  # (the objects kept: their addresses are not reused meanwhile)
+    known[3] = numbered
+    return numbered[0]
+
+
+#: :func:`_user_entries`'s count (the number of entries in ``sys.modules`` when counted, and the names found), the
+#: last number given, and the last answer (its number and objects); its numbers by names and the objects' addresses.
+_ENTRIES: list[Any] = [-1, (), 0, None]
+_NUMBERED: dict[tuple[tuple[str, ...], tuple[int, ...]], tuple[int, list[Any]]] = {}
+
+
 def snapshot(stop: types.CodeType, tokens: tuple[type, ...], *, skip: int = 1, keep: list[Any]) -> bytes | None:
     """The state of the running randomizer at a draw (see the module's docstring), as bytes; ``None`` when it
     cannot be told.  Frames are walked from the caller of ``snapshot`` (``skip`` frames up) to the frame running
@@ -960,6 +994,7 @@ def snapshot(stop: types.CodeType, tokens: tuple[type, ...], *, skip: int = 1, k
         frame = frame.f_back
     if frame is None:
         return None
+    parts.append(_user_entries())
     buffer = io.BytesIO()
     try:
         pickler = _Pickler(buffer, tokens, keep)
