@@ -373,7 +373,7 @@ def audit_target(target: str, *, domain: Sequence[Any] | None = None, eps: Any =
         # first chunk per input, drawn to choose the bins, then again by an unbinned sampling; the first input's
         # chunk drawn twice, run by run, at the start of each) gives the same counts, while every such chunk drawn
         # twice has agreed (a randomizer the seed does not control draws afresh each time, as before)
-        answered: dict[str, list] = {}
+        answered: dict[str, Any] = {}  # a job's answer, by its name; a chunk drawn twice: both answers
         agreed = [True]
 
         def draw_round(tasks: list[tuple[int, int, int]], ordered: bool = False) -> list[Counter]:
@@ -395,7 +395,7 @@ def audit_target(target: str, *, domain: Sequence[Any] | None = None, eps: Any =
             got = dict(zip(fresh, runner.map([jobs[n] for n in fresh], progress=tick))) if fresh else {}
             if len(fresh) < len(jobs):
                 tick(len(jobs) - len(fresh))
-            answers = [_check(got[n]) if n in got else answered[whole][n] if ordered else answered[names[n]][0]
+            answers = [_check(got[n]) if n in got else answered[whole][n] if ordered else answered[names[n]]
                        for n in range(len(jobs))]
             out = []
             for a in answers:
@@ -408,8 +408,9 @@ def audit_target(target: str, *, domain: Sequence[Any] | None = None, eps: Any =
                 elif agreed[0]:
                     answered[whole] = answers
             elif agreed[0]:
-                answered.update((names[n], [answers[n]]) for n in fresh)
+                answered.update((names[n], answers[n]) for n in fresh)
             return out
+
         def measured(sampling: Any) -> Any:
             # not repeatable once any chunk drawn twice has differed: a later sampling whose chunk drawn twice is
             # answered from an earlier one (which agreed) would not measure it again, nor one drawn afresh by chance

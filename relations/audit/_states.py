@@ -909,7 +909,7 @@ def _home(v: Any, seen: set[int]) -> dict | None:
     if type(v) is types.FunctionType:
         g = v.__globals__
     elif isinstance(v, type) and _user_class(v):
-        g = getattr(sys.modules.get(getattr(v, "__module__", None) or ""), "__dict__", None)
+        g = _class_home(v)
     else:
         return None
     if not isinstance(g, dict):
