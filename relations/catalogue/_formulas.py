@@ -48,6 +48,10 @@ if TYPE_CHECKING:
 
 __all__ = ["KINDS", "Formula", "formula_arb"]
 
+#: :meth:`Formula.floats` of at most this many points calls :meth:`Formula.float` at each (the same floats, for less
+#: than numpy's fixed cost of the array expression).
+_FLOATS_BY_POINT = 32
+
 #: The formula kinds and whether they take a parameter.
 KINDS = {"half_square": False, "tanh": False, "profile": True, "dp_eps_delta": True, "shift": True, "zcdp": True,
          "pinsker": False}
@@ -218,8 +222,10 @@ class Formula:
         import numpy as np
 
         c, logs, neg_log_c = self._float_c
-        if (self.kind == "shift" and logs is None) or (self.kind == "zcdp" and (neg_log_c is None or neg_log_c < 0)):
-            return np.array([self.float(a, 0.0, None) for a in np.asarray(premise, dtype=float).tolist()], dtype=float)
+        if ((self.kind == "shift" and logs is None) or (self.kind == "zcdp" and (neg_log_c is None or neg_log_c < 0))
+                or np.size(premise) <= _FLOATS_BY_POINT):  # (a few points, as the dense search asks: cheaper one by one)
+            a = np.asarray(premise, dtype=float)
+            return np.array([self.float(x, 0.0, None) for x in a.ravel().tolist()], dtype=float).reshape(a.shape)
 
         def each(f, x):  # Python's math function at every entry
             return np.frompyfunc(f, 1, 1)(x).astype(float) if x.size else np.empty(x.shape)
