@@ -103,6 +103,36 @@ def test_the_batched_screen_is_each_draw_measured_alone(extra):
         assert memo[id(mech), extra] == mechanism_values(mech, extra)
 
 
+def test_the_batched_screen_computes_each_notion_once_per_memo():
+    """One memo screening relation after relation (as hypothesis_search does) computes each notion of a draw once,
+    and gives every relation's notions mechanism_values of each draw alone, keys in its order."""
+    from relations.measures import _batch
+    from relations.measures._batch import mechanism_values
+    from relations.search._screening import _BATCH, _screen_batch, generated
+
+    draws = generated("local", 30) + generated("central", 30)
+    memo: dict = {_BATCH: draws}
+    asked: list[tuple[str, ...]] = []
+    dense_values = _batch.dense_values
+
+    def counted(q, p, pairs, extra=(), **options):
+        asked.append(tuple(extra) + tuple(options.get("paper") or ()))
+        return dense_values(q, p, pairs, extra, **options)
+
+    for extra in [(), ("rho",), ("kl", "rho"), ("rho",), ("renyi(2)", "kl")]:
+        _batch.dense_values = counted
+        try:
+            _screen_batch(memo, extra)
+        finally:
+            _batch.dense_values = dense_values
+        for mech in draws:
+            got, alone = memo[id(mech), extra], mechanism_values(mech, extra)
+            assert got == alone and (got is None or list(got) == list(alone))
+    names = [n for a in asked for n in a]
+    groups = len([a for a in asked if "eps_d" in a])  # the paper's notions: once per group of draws
+    assert groups and all(names.count(n) == groups for n in ("eps_d", "rho", "kl", "renyi(2)"))
+
+
 def test_the_k_rr_stacks_are_the_products_of_each_number_of_records():
     """search_rr's stacked product values (computed once per grid) are product_values of each r, concatenated."""
     from relations.search._families import product_values

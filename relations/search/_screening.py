@@ -105,6 +105,10 @@ def _screen_batch(memo: dict, extra: tuple[str, ...]) -> None:
     ``extra``, into ``memo``: the mechanisms of one shape and neighbour pairs (reliable float copies) in one
     :func:`~relations.measures._batch.dense_values` call, ``None`` for the others, as ``mechanism_values`` gives.
 
+    Each notion of a mechanism is computed once per memo, whatever notions it was asked with (``dense_values``
+    computes every notion on its own: the same floats whatever else is asked); the relations screened after the
+    first (the paper's notions, a conversion notion several relations read) only add the notions not computed yet.
+
     Examples
     --------
     >>> from relations.measures._batch import mechanism_values
@@ -114,10 +118,13 @@ def _screen_batch(memo: dict, extra: tuple[str, ...]) -> None:
     >>> _screen_batch(memo, ("kl",))
     >>> [memo[id(m), ("kl",)] == mechanism_values(m, ("kl",)) for m in mechs], memo[id(mechs[2]), ("kl",)]
     ([True, True, True], None)
+    >>> _screen_batch(memo, ("rho", "kl"))  # the paper's notions and kl were computed above: rho only
+    >>> [memo[id(m), ("rho", "kl")] == mechanism_values(m, ("rho", "kl")) for m in mechs]
+    [True, True, True]
     """
     import numpy as np
 
-    from relations.measures._batch import dense_values, space_pairs
+    from relations.measures._batch import PAPER, dense_values, space_pairs
     from relations.model._distributions import Channel, Prior
 
     groups: dict[tuple, list[tuple[Mechanism, np.ndarray, np.ndarray]]] = {}
@@ -130,12 +137,24 @@ def _screen_batch(memo: dict, extra: tuple[str, ...]) -> None:
             continue
         q = np.asarray(ch.array)
         groups.setdefault((q.shape, space_pairs(mech.inputs).tobytes()), []).append((mech, q, np.asarray(prior.array)))
+    base = frozenset(PAPER)
+    extras = [n for n in dict.fromkeys(extra) if n not in base]
     for group in groups.values():
-        vals = dense_values(np.stack([q for _, q, _ in group]), np.stack([p for _, _, p in group]),
-                            space_pairs(group[0][0].inputs), extra)
-        columns = {k: v.tolist() for k, v in vals.items()}
-        for i, (mech, _, _) in enumerate(group):
-            memo[id(mech), extra] = {k: v[i] for k, v in columns.items()}
+        known = [memo.setdefault((id(mech), _FLOATS), {}) for mech, _, _ in group]  # each notion's float, by name
+        paper = [n for n in PAPER if any(n not in k for k in known)]
+        missing = [n for n in extras if any(n not in k for k in known)]
+        if paper or missing:
+            vals = dense_values(np.stack([q for _, q, _ in group]), np.stack([p for _, _, p in group]),
+                                space_pairs(group[0][0].inputs), missing, paper=paper)
+            for name, column in vals.items():
+                for k, v in zip(known, column.tolist()):
+                    k[name] = v
+        for (mech, _, _), k in zip(group, known):  # the paper's notions (in dense_values's order), then extra's
+            memo[id(mech), extra] = {name: k[name] for name in [*(n for n in k if n in base), *extras]}
+
+
+#: The memo key of a mechanism's float notions computed so far (:func:`_screen_batch`), with ``id(mech)``.
+_FLOATS = "floats"
 
 
 def _settings(examples: int):
