@@ -133,18 +133,22 @@ def test_the_batched_screen_computes_each_notion_once_per_memo():
     assert groups and all(names.count(n) == groups for n in ("eps_d", "rho", "kl", "renyi(2)"))
 
 
-def test_the_k_rr_stacks_are_the_products_of_each_number_of_records():
-    """search_rr's stacked product values (computed once per grid) are product_values of each r, concatenated."""
+@pytest.mark.parametrize("extra", [("kl",), ("maximal_leakage", "bayes_vulnerability", "prior_vulnerability", "bayes_leakage")],
+                         ids=lambda e: ",".join(e))
+def test_the_k_rr_stacks_are_the_products_of_each_number_of_records(extra):
+    """search_rr's stacked product values (computed once per grid) are product_values of each r, concatenated, to
+    the bit and with the same keys in the same order (additive, multiplicative and gap notions among them)."""
     from relations.search._families import product_values
     from relations.search._optimiser import _rr_products, _rr_values
 
     ts = np.exp(np.linspace(0.05, 10.0, 7)).tobytes()
-    records = (1, 2, 5)
-    stacked = _rr_products(3, ts, 0.9, ("kl",), records)
-    local = _rr_values(3, ts, 0.9, ("kl",))
+    records = (1, 2, 5, 40)
+    stacked = _rr_products(3, ts, 0.9, extra, records)
+    local = _rr_values(3, ts, 0.9, extra)
+    assert list(stacked) == list(product_values(local, 2))
     for key, value in stacked.items():
         expected = np.concatenate([product_values(local, r)[key] for r in records])
-        assert np.array_equal(value, expected), key
+        assert value.dtype == expected.dtype and value.tobytes() == expected.tobytes(), key
         assert not value.flags.writeable
     grid = np.log(np.frombuffer(ts))  # k-RR with ratio t: eps_d = ln t; over r = 2 records eps_all = 2 ln t
     assert np.allclose(stacked["eps_d"][7:14], grid) and np.allclose(stacked["eps_all"][7:14], 2 * grid)

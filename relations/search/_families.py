@@ -38,7 +38,8 @@ from relations.numbers._rounding import largest_remainder
 #: The notions of a product form that are differences of products (:attr:`ProductRule.GAP`), with their parts.
 GAPS = view(lambda row: row.product == ProductRule.GAP, value=lambda row: row.parts)
 
-__all__ = ["float_values", "DenseFamily", "RRFamily", "rr_float_prior", "local_rr_values", "product_values"]
+__all__ = ["float_values", "DenseFamily", "RRFamily", "rr_float_prior", "local_rr_values", "product_values",
+           "stacked_product_values"]
 
 
 def float_values(mech: Mechanism) -> dict[str, float]:
@@ -184,5 +185,38 @@ def product_values(local: dict[str, Any], r: int) -> dict[str, Any]:
             out[name] = local[first] ** r - local[second] ** r
     out["eps_m"] = r * local["eps_m"]
     out["eps_all"] = r * local["eps_d"]
+    return out
+
+
+def stacked_product_values(local: dict[str, np.ndarray], records: tuple[int, ...]) -> dict[str, np.ndarray]:
+    """:func:`product_values` of the float arrays ``local`` for each ``r`` of ``records``, concatenated in that order:
+    the same floats, entry by entry (``r x`` as one outer product, ``x ** r`` for each ``r`` as there), in a few
+    numpy calls instead of a dict per ``r``.
+
+    Examples
+    --------
+    >>> local = {"eps_d": np.array([0.5, 1.0]), "eps_m": np.array([0.1, 0.2]), "eps_all": np.array([0.5, 1.0])}
+    >>> stacked_product_values(local, (1, 3))["eps_all"].tolist()
+    [0.5, 1.0, 1.5, 3.0]
+    """
+    additive, multiplicative = set(ADDITIVE), set(MULTIPLICATIVE)  # the tables read once per call
+    rs = np.asarray(records, dtype=np.int64)
+    out: dict[str, np.ndarray] = {}
+    for name, value in local.items():  # product_values' last assignment to each name wins, so in that order:
+        head = name.split("(")[0]
+        if name in ("eps_m", "eps_all"):
+            out[name] = np.multiply.outer(rs, local["eps_m" if name == "eps_m" else "eps_d"]).reshape(-1)
+        elif name in GAPS:
+            first, second = GAPS[name]
+            out[name] = np.concatenate([local[first] ** r - local[second] ** r for r in records])
+        elif head in multiplicative:
+            out[name] = np.concatenate([value ** r for r in records])
+        elif head in additive:
+            out[name] = np.multiply.outer(rs, value).reshape(-1)
+        else:
+            out[name] = np.tile(value, len(records))
+    for name, part in (("eps_m", "eps_m"), ("eps_all", "eps_d")):  # (product_values adds them when absent)
+        if name not in out:
+            out[name] = np.multiply.outer(rs, local[part]).reshape(-1)
     return out
 

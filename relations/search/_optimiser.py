@@ -26,7 +26,14 @@ from relations.catalogue._formulas import Formula
 from relations.measures._batch import PAPER, dense_values, ordered_pairs
 from relations.model._mechanism import Mechanism
 from relations.model._neighbours import diameter
-from relations.search._families import GAPS, DenseFamily, RRFamily, product_values, rr_float_prior
+from relations.search._families import (
+    GAPS,
+    DenseFamily,
+    RRFamily,
+    product_values,
+    rr_float_prior,
+    stacked_product_values,
+)
 from relations.search._selection import Candidate
 
 __all__ = ["float_bound", "violation", "RATIO_FLOOR", "RATIO_BITS", "round_bits", "ratio", "Found", "VIOLATION_MARGIN", "search_dense", "search_dense_all", "RR_DOMAINS", "RR_RECORDS", "RR_TIGHTNESS_RECORDS", "search_rr", "rr_candidate", "extra_notions", "found_data", "found_from_data", "is_found_data"]
@@ -580,8 +587,7 @@ def _rr_products(k: int, ts: bytes, skew: float, extra: tuple[str, ...], records
                  ) -> dict[str, np.ndarray]:
     """:func:`_rr_values` of the ``r``-fold products for each ``r`` of ``records``, stacked in that order (each
     relation of the same conversion notions scores the same stack: computed once per process, read-only)."""
-    parts = [product_values(_rr_values(k, ts, skew, extra), r) for r in records]
-    out = {key: np.concatenate([v[key] for v in parts]) for key in parts[0]}
+    out = stacked_product_values(_rr_values(k, ts, skew, extra), records)
     for v in out.values():
         v.flags.writeable = False
     return out
