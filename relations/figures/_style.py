@@ -20,6 +20,7 @@ Examples
 
 from __future__ import annotations
 
+import functools
 import io
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
@@ -449,7 +450,31 @@ _SLACK = 1.5 / 72
 
 
 def _width(text: str, fontsize: float) -> float:
-    """The width in inches of one line of ``text`` in mathtext at ``fontsize`` (the current font)."""
+    """The width in inches of one line of ``text`` in mathtext at ``fontsize`` (the current font).
+
+    Kept (:data:`_WIDTHS_KEPT` of them) by what it depends on: the text, the size and the rcParams of the fonts,
+    mathtext and text (as the shared parses of :func:`_share_mathtext_parses`): :func:`wrap` measures the same
+    words and spaces in every label and at every width."""
+    import matplotlib
+
+    rc = matplotlib.rcParams
+    return _measured(text, fontsize, tuple(_frozen(rc[k]) for k in _width_rc_keys()))
+
+
+#: How many widths :func:`_width` keeps (the figures measure about 300 different words and lines).
+_WIDTHS_KEPT = 4096
+
+
+@functools.cache
+def _width_rc_keys() -> tuple[str, ...]:
+    import matplotlib
+
+    return tuple(sorted(k for k in matplotlib.rcParams if k.startswith(("mathtext.", "font.", "text."))))
+
+
+@functools.lru_cache(maxsize=_WIDTHS_KEPT)
+def _measured(text: str, fontsize: float, rc: tuple) -> float:
+    """:func:`_width` measured (``rc``: the rcParams it depends on, as a key)."""
     from matplotlib.font_manager import FontProperties
     from matplotlib.textpath import text_to_path  # matplotlib's shared instance: its parsed-mathtext cache is kept
 
