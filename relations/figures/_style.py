@@ -466,7 +466,7 @@ _WIDTHS_KEPT = 4096
 
 
 @functools.cache
-def _width_rc_keys() -> tuple[str, ...]:
+def _width_rc_keys() -> tuple[RcKeyType, ...]:
     import matplotlib
 
     return tuple(sorted(k for k in matplotlib.rcParams if k.startswith(("mathtext.", "font.", "text."))))
