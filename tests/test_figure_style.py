@@ -491,16 +491,26 @@ def test_every_label_compiles_with_latex(drawn, tmp_path):
     assert res.returncode == 0 and not errors, errors[:3]
 
 
-def test_wrap_keeps_citations_and_math_whole():
-    style.setup(font="sans")
+@pytest.mark.parametrize("font", ["sans", "serif"])
+def test_wrap_keeps_citations_and_math_whole(font):
+    """Each line is as long as fits, measured whole: at widths clear of every break and at a hair below and above
+    the width of each of the first line's prefixes (where the sum of the words' widths cannot decide)."""
+    style.setup(font=font)
     text = r"bound $\varepsilon_d (e^{\varepsilon_d} - 1)$ (Zheng et al. 2025, Thm 11; Mironov 2017, Prop. 3)"
-    for inches in (0.5, 1.0, 1.5, 3.0):
-        lines = style.wrap(text, inches).split("\n")
-        assert " ".join(lines) == text
-        assert not any(line.endswith(("Thm", "Prop.", "Zheng")) for line in lines)
-        assert all(line.count("$") % 2 == 0 for line in lines)
-        # a line is wider than asked only when it is one unbreakable word
-        assert all(style._width(line, 8.0) <= inches or len(style._words(line)) == 1 for line in lines)
+    words = style._words(text)
+    prefixes = [style._width(" ".join(words[:i]), 8.0) for i in range(2, len(words) + 1)]
+    try:
+        for inches in (0.5, 1.0, 1.5, 3.0, *(w + d for w in prefixes for d in (-1e-9, 1e-9))):
+            lines = style.wrap(text, inches).split("\n")
+            assert " ".join(lines) == text
+            assert not any(line.endswith(("Thm", "Prop.", "Zheng")) for line in lines)
+            assert all(line.count("$") % 2 == 0 for line in lines)
+            # a line is wider than asked only when it is one unbreakable word; with the next word it is too wide
+            assert all(style._width(line, 8.0) <= inches or len(style._words(line)) == 1 for line in lines)
+            assert all(style._width(f"{line} {style._words(after)[0]}", 8.0) > inches
+                       for line, after in zip(lines, lines[1:]))
+    finally:
+        style.setup(font="sans")
 
 
 @pytest.mark.slow

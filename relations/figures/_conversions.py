@@ -112,7 +112,7 @@ def draw_conversion_frontiers(data: dict[str, Any], *, width: float | None = Non
     binary randomized response computed by the library, the crosses the certified (arb) enclosures of
     the frontier at ``ln 2, ln 3, ln 10`` (of maximal leakage: with ``k = 16`` outputs, as computed).  A bound equal to the frontier is drawn over it, dashed.
     """
-    from relations.figures._plots import ASPECT, MAX_AXES_HEIGHT, cite, legend_below, new_figure, set_title
+    from relations.figures._plots import ASPECT, MAX_AXES_HEIGHT, cite, lay_out, legend_below, new_figure, set_title
     from relations.figures._style import SYMBOLS, math, series
 
     stacked = width is not None and width < 5.0
@@ -170,7 +170,7 @@ def draw_conversion_frontiers(data: dict[str, Any], *, width: float | None = Non
     if width is not None:  # every panel ASPECT * its width tall (the legends' heights differ: fit the tallest row)
         target = min(MAX_AXES_HEIGHT, (0.33 if stacked else ASPECT) * width / (1 if stacked else 2))
         for _ in range(3):
-            fig.draw_without_rendering()
+            lay_out(fig)
             have = min(a.get_position().height for a in axes.flat) * fig.get_figheight()
             if abs(have - target) < 0.01:
                 break
