@@ -176,15 +176,14 @@ def product_values(local: dict[str, Any], r: int) -> dict[str, Any]:
     """Central values of the ``r``-fold product from the local ones (identical records; floats or arrays)."""
     out = FloatValues(local.mech, local, r) if isinstance(local, FloatValues) else dict(local)
     additive, multiplicative = set(ADDITIVE), set(MULTIPLICATIVE)  # the tables read once per call
-    for name in [n for n in out if n.split("(")[0] in additive]:
-        out[name] = r * local[name]
-    for name in [n for n in out if n.split("(")[0] in multiplicative]:
-        out[name] = local[name] ** r
-    for name, (first, second) in GAPS.items():  # a difference of products: from the local values of its parts
-        if name in out:  # (FloatValues computes them)
-            out[name] = local[first] ** r - local[second] ** r
-    out["eps_m"] = r * local["eps_m"]
-    out["eps_all"] = r * local["eps_d"]
+    for name in _product_names(out):
+        how, parts = _product_rule(name, additive, multiplicative)
+        if how == "times":
+            out[name] = r * local[parts[0]]
+        elif how == "power":
+            out[name] = local[name] ** r
+        elif how == "gap":
+            out[name] = local[parts[0]] ** r - local[parts[1]] ** r
     return out
 
 
@@ -202,21 +201,45 @@ def stacked_product_values(local: dict[str, np.ndarray], records: tuple[int, ...
     additive, multiplicative = set(ADDITIVE), set(MULTIPLICATIVE)  # the tables read once per call
     rs = np.asarray(records, dtype=np.int64)
     out: dict[str, np.ndarray] = {}
-    for name, value in local.items():  # product_values' last assignment to each name wins, so in that order:
-        head = name.split("(")[0]
-        if name in ("eps_m", "eps_all"):
-            out[name] = np.multiply.outer(rs, local["eps_m" if name == "eps_m" else "eps_d"]).reshape(-1)
-        elif name in GAPS:
-            first, second = GAPS[name]
-            out[name] = np.concatenate([local[first] ** r - local[second] ** r for r in records])
-        elif head in multiplicative:
-            out[name] = np.concatenate([value ** r for r in records])
-        elif head in additive:
-            out[name] = np.multiply.outer(rs, value).reshape(-1)
+    for name in _product_names(local):
+        how, parts = _product_rule(name, additive, multiplicative)
+        if how == "times":
+            out[name] = np.multiply.outer(rs, local[parts[0]]).reshape(-1)
+        elif how == "power":
+            out[name] = np.concatenate([local[name] ** r for r in records])
+        elif how == "gap":
+            out[name] = np.concatenate([local[parts[0]] ** r - local[parts[1]] ** r for r in records])
         else:
-            out[name] = np.tile(value, len(records))
-    for name, part in (("eps_m", "eps_m"), ("eps_all", "eps_d")):  # (product_values adds them when absent)
-        if name not in out:
-            out[name] = np.multiply.outer(rs, local[part]).reshape(-1)
+            out[name] = np.tile(local[name], len(records))
     return out
 
+
+def _product_names(local: dict[str, Any]) -> list[str]:
+    """The names of the product's values: those of ``local``, then ``eps_m`` and ``eps_all`` when absent."""
+    return [*local, *(n for n in ("eps_m", "eps_all") if n not in local)]
+
+
+def _product_rule(name: str, additive: set[str], multiplicative: set[str]) -> tuple[str, tuple[str, ...]]:
+    """How the ``r``-fold product's value of the notion ``name`` comes from the local values, for
+    :func:`product_values` and :func:`stacked_product_values`: ``("times", (part,))`` is ``r`` times the local value
+    of ``part`` (``eps_m``; ``eps_all`` from ``eps_d``; an additive notion), ``("power", (name,))`` its ``r``-th power
+    (a multiplicative notion), ``("gap", (first, second))`` a difference of products of its parts' local values
+    (:data:`GAPS`), ``("same", (name,))`` the local value kept (a divergence notion).
+
+    Examples
+    --------
+    >>> _product_rule("eps_all", set(ADDITIVE), set(MULTIPLICATIVE))
+    ('times', ('eps_d',))
+    """
+    if name == "eps_m":
+        return "times", ("eps_m",)
+    if name == "eps_all":
+        return "times", ("eps_d",)
+    if name in GAPS:
+        return "gap", tuple(GAPS[name])
+    head = name.split("(")[0]
+    if head in multiplicative:
+        return "power", (name,)
+    if head in additive:
+        return "times", (name,)
+    return "same", (name,)
