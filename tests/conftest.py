@@ -13,7 +13,27 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, settings
+
+
+def _plain_hypothesis() -> None:
+    """Import hypothesis's own modules from their plain bytecode, not rewritten by pytest.
+
+    Hypothesis is a pytest plugin (an entry point), so pytest marks its whole package for assertion
+    rewriting: each of its modules parsed and rewritten again on import, in every process (nothing is cached
+    where ``PYTHONDONTWRITEBYTECODE`` is set), about 1.4 s of CPU each, for longer messages from the asserts
+    inside hypothesis only.  Unmarked before hypothesis is first imported (here); its plugin module, already
+    loaded, stays as it is.  If pytest's hook moved, nothing changes."""
+    if "hypothesis" in sys.modules:
+        return
+    for hook in sys.meta_path:
+        marked = getattr(hook, "_must_rewrite", None)
+        if isinstance(marked, set) and "hypothesis" in marked:
+            marked.discard("hypothesis")
+            getattr(hook, "_marked_for_rewrite_cache", {}).clear()
+
+
+_plain_hypothesis()
+from hypothesis import HealthCheck, settings  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(__file__))  # tests/bruteforce.py, tests/reference_strategies.py
 
