@@ -13,7 +13,26 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, settings
+
+
+def _plain_plugin_packages(names=("hypothesis", "platformdirs")) -> None:
+    """Import these packages' modules from their plain bytecode, not rewritten by pytest.
+
+    Both ship a pytest plugin (an entry point), so pytest marks their whole packages for assertion rewriting:
+    each of their modules parsed and rewritten again on import, in every process (nothing is cached where
+    ``PYTHONDONTWRITEBYTECODE`` is set), 1.4 s of CPU for hypothesis's, 0.2 s for platformdirs', for longer
+    messages from the asserts inside them only.  Unmarked before either is first imported (hypothesis here,
+    platformdirs by the package: its plugin is left out in pyproject.toml's addopts); hypothesis's plugin
+    module, already loaded, stays as it is.  If pytest's hook moved, nothing changes."""
+    for hook in sys.meta_path:
+        marked = getattr(hook, "_must_rewrite", None)
+        if isinstance(marked, set):
+            marked.difference_update(name for name in names if name not in sys.modules)
+            getattr(hook, "_marked_for_rewrite_cache", {}).clear()
+
+
+_plain_plugin_packages()
+from hypothesis import HealthCheck, settings  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(__file__))  # tests/bruteforce.py, tests/reference_strategies.py
 

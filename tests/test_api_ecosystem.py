@@ -7,6 +7,7 @@ mpmath at 60 digits, the JSON through ``json.dumps``/``json.loads``.
 
 from __future__ import annotations
 
+import functools
 import html
 import json
 from fractions import Fraction
@@ -19,7 +20,19 @@ import relations.mechanisms as mechanisms
 from relations import InputError, Mechanism, check, loads, measure
 from relations.mechanisms import EPS_DENOMINATOR, REGISTRY, named
 
-pd = pytest.importorskip("pandas")
+pd = None  # bound by _pandas below, before any test of this module runs
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _pandas():
+    """Pandas, imported when the module's first test runs (every test skipped without it), not at collection,
+    where it cost 0.5 s of CPU in each xdist worker."""
+    global pd
+    pd = pytest.importorskip("pandas")
+
+
+def _data_frame(rows):
+    return pd.DataFrame(rows)
 
 
 # ------------------------------------------------------------------ numpy and pandas input
@@ -86,10 +99,12 @@ def test_integer_object_and_text_arrays_are_exact():
     (np.array([[True, False], [False, True]]), "boolean entries"),
     (np.array([[0.5, np.nan], [0.5, 0.5]]), "not a finite number"),
     (np.array([[0.5, np.inf], [0.5, 0.5]]), "not a finite number"),
-    (pd.DataFrame([["1/2", "half"], ["1", "0"]]), "'half' is not a number"),
+    (functools.partial(_data_frame, [["1/2", "half"], ["1", "0"]]), "'half' is not a number"),  # made in the test
     (np.array([[b"1", b"0"], [b"0", b"1"]]), "bytes entries"),
 ])
 def test_bad_arrays_are_one_input_error(bad, words):
+    if isinstance(bad, functools.partial):
+        bad = bad()  # the DataFrame, once pandas is imported
     with pytest.raises(InputError) as err:
         Mechanism.local(bad)
     assert words in str(err.value) and "\n" not in str(err.value)

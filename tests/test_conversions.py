@@ -12,7 +12,6 @@ from fractions import Fraction
 import mpmath
 import numpy as np
 import pytest
-from scipy.optimize import minimize
 
 from relations import Mechanism
 from relations.catalogue import CATALOGUE, get
@@ -239,6 +238,9 @@ def test_verify_refutes_ml_central():
 
 def _pairs(eps, m, rng, starts=4):
     """Numerical sup over pairs (P, Q) on m outputs with |ln P/Q| <= eps of each objective."""
+    # imported by the tests that use it, not at collection (0.8 s of CPU in each xdist worker)
+    from scipy.optimize import minimize
+
     def split(z):
         q = np.exp(z[:m] - z[:m].max())
         q /= q.sum()
@@ -292,6 +294,8 @@ def test_rho_frontier_against_grid_over_binary_pairs(eps):
 @pytest.mark.parametrize("k", [2, 3])
 @pytest.mark.parametrize("eps", [0.5, 1.0, 2.5])
 def test_ml_frontier_against_numerical_maximisation(k, eps):
+    from scipy.optimize import minimize
+
     rng = np.random.default_rng(k)
     m = k + 1
 

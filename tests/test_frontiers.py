@@ -19,7 +19,6 @@ from pathlib import Path
 import mpmath
 import pytest
 from hypothesis import HealthCheck, given, settings
-from scipy.optimize import minimize_scalar
 
 from relations import measure
 from relations.catalogue import BY_ID, get
@@ -38,6 +37,9 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def _kl_max(eps: float) -> tuple[float, float]:
     """max over theta of D(Bern(theta e^eps / s) || Bern(theta)), s = theta e^eps + 1 - theta, by scipy."""
+    # imported by the tests that use it, not at collection (0.8 s of CPU in each xdist worker)
+    from scipy.optimize import minimize_scalar
+
     def neg(theta):
         p = theta * math.exp(eps) / (theta * math.exp(eps) + 1 - theta)
         return -(p * math.log(p / theta) + (1 - p) * math.log((1 - p) / (1 - theta)))

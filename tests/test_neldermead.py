@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from scipy.optimize import minimize, rosen
 
 from relations.search._neldermead import minimize_batch
 
 
 @pytest.mark.parametrize("dim", [2, 4, 7])
 def test_each_simplex_follows_scipy(dim):
+    # imported by the tests that use it, not at collection (0.8 s of CPU in each xdist worker)
+    from scipy.optimize import minimize, rosen
+
     rng = np.random.default_rng(dim)
     starts = rng.normal(size=(6, dim))
     starts[0, 0] = 0.0  # the zero-coordinate rule of the initial simplex

@@ -14,7 +14,6 @@ import numpy as np
 import pytest
 from bruteforce import entropy_mpmath, fraction_of, mi_mpmath, mpf_of
 from conftest import run_cli
-from scipy.optimize import brentq, linprog
 
 import relations
 from relations import mechanisms as M
@@ -141,6 +140,9 @@ def test_fano_bounds_leakage_below(name):
 def naive_lp(prior, t: float, identifiability: bool, loss=None) -> float:
     """min sum p(x) Q[x][y] L(x,y) over row-stochastic Q with w(x)Q[x][y] <= t w(x')Q[x'][y] for every
     ordered pair x != x' and every y (all k(k-1)k constraints written out; w = p or 1)."""
+    # imported by the tests that use it, not at collection (0.8 s of CPU in each xdist worker)
+    from scipy.optimize import linprog
+
     k = len(prior)
     p = np.array([float(v) for v in prior])
     lm = 1.0 - np.eye(k) if loss is None else np.array(loss, dtype=float)
@@ -235,6 +237,8 @@ def test_bad_budgets_and_losses():
 
 def binary_distortion_rate(p: float, eps: float) -> float:
     """D(R) of a Bernoulli(p) source, Hamming loss: h(p) - h(D) = R for D <= min(p, 1-p), else 0."""
+    from scipy.optimize import brentq
+
     m = min(p, 1 - p)
     if eps >= h2(p):
         return 0.0

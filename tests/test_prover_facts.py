@@ -224,9 +224,12 @@ def _axiom_gap(label):
     """The quantity an axiom says is >= 0 (or = 0), from its label; the inequality checked numerically here."""
     import sympy
 
+    from relations.checking._conjectures import symbol
+
     body = label.removeprefix("axiom: ").split(" (")[0]
     op = next(o for o in (" >= ", " <= ", " = ") if o in body)
-    a, b = (sympy.sympify(x.replace("^", "**"), locals=_SYMBOLS) for x in body.split(op))
+    symbols = {name: symbol(name) for name in _SYMBOL_NAMES}
+    a, b = (sympy.sympify(x.replace("^", "**"), locals=symbols) for x in body.split(op))
     gap = a - b if op == " >= " else b - a
     free = sorted(gap.free_symbols, key=str)
     for i in range(400):  # e^u >= 1 + u, tanh u <= u (u >= 0), ln u <= u - 1, sqrt(u)^2 = u: at points u >= 0
@@ -236,8 +239,8 @@ def _axiom_gap(label):
     return gap
 
 
-_SYMBOLS = {name: __import__("relations.checking._conjectures", fromlist=["symbol"]).symbol(name)
-            for name in ("kl", "rho", "eps_d", "tv", "eps_m", "chi2", "eps_i", "eps_all", "maximal_leakage")}
+#: The notions an axiom's label may name (their sympy symbols made by _axiom_gap: sympy is not imported at collection).
+_SYMBOL_NAMES = ("kl", "rho", "eps_d", "tv", "eps_m", "chi2", "eps_i", "eps_all", "maximal_leakage")
 
 
 def _check_certificate(text, proof):

@@ -17,7 +17,6 @@ import sys
 from fractions import Fraction
 from pathlib import Path
 
-import networkx as nx
 import pytest
 from conftest import _shared
 from hypothesis import HealthCheck, given, settings
@@ -67,6 +66,8 @@ def test_verdicts_state_the_scope_of_the_relation():
 
 
 def _components_by_networkx(mech) -> list[tuple[int, ...]]:
+    import networkx as nx  # here, not at collection (0.25 s of CPU in each xdist worker)
+
     g = nx.Graph()
     g.add_nodes_from(range(mech.inputs.size))
     g.add_edges_from(mech.inputs.edges)
