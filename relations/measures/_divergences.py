@@ -170,11 +170,11 @@ def _log_ratio(a: np.ndarray, c: np.ndarray) -> np.ndarray:
     return np.where(np.abs(r - 1) < 0.5, np.log1p((a - c) / c), np.log(r))
 
 
-def _renyi(a: np.ndarray, A: np.ndarray, lr: np.ndarray, support: np.ndarray) -> np.ndarray:
+def _renyi(a: float | np.ndarray, A: np.ndarray, lr: np.ndarray, support: np.ndarray) -> np.ndarray:
     """``D_a(A || C)`` for orders ``a > 1`` broadcast against ``A.shape[:-1]`` (finite pairs only):
     :func:`_renyi_orders` at one order per pair."""
     lr, parts = _renyi_parts(A, lr, support)
-    return _renyi_orders(np.broadcast_to(a, A.shape[:-1])[..., None], lr, parts)[..., 0]
+    return _renyi_orders(np.asarray(a)[..., None], lr, parts)[..., 0]
 
 
 def _renyi_parts(A: np.ndarray, lr: np.ndarray, support: np.ndarray
@@ -205,7 +205,7 @@ def _rho(A: np.ndarray, lr: np.ndarray, support: np.ndarray, kl: np.ndarray) -> 
     lr, parts = _renyi_parts(A, lr, support)
     n = math.prod(shape)
     rows = np.arange(n)[:, None]
-    grid = np.broadcast_to(_RHO_GRID, shape + _RHO_GRID.shape)
+    grid = _RHO_GRID  # every pair's first grid (broadcast against the pairs)
     best = kl
     for step in range(3):
         vals = (_renyi_orders(grid, lr, parts) / grid).reshape(n, -1)
@@ -229,9 +229,9 @@ def _rho(A: np.ndarray, lr: np.ndarray, support: np.ndarray, kl: np.ndarray) -> 
 
 
 def _renyi_orders(a: np.ndarray, lr: np.ndarray, parts: tuple[np.ndarray, np.ndarray, np.ndarray]) -> np.ndarray:
-    """``D_a(A || C)`` at orders ``a > 1`` of shape ``A.shape[:-1] + (G,)``, each pair at its own ``G`` orders;
-    ``lr`` and ``parts`` from :func:`_renyi_parts`.  Near ``a = 1`` (``|(a - 1) lr| < 1/2`` on the support) the
-    sum is ``log1p(sum A expm1(t))``, else a log-sum-exp.
+    """``D_a(A || C)`` at orders ``a > 1`` of shape ``A.shape[:-1] + (G,)`` (or broadcasting to it: orders shared by
+    the pairs), each pair at its own ``G`` orders; ``lr`` and ``parts`` from :func:`_renyi_parts`.  Near ``a = 1``
+    (``|(a - 1) lr| < 1/2`` on the support) the sum is ``log1p(sum A expm1(t))``, else a log-sum-exp.
 
     Each branch is computed over the whole grid and the one that applies is kept (no gathers), and with
     fewer than 8 outputs one output at a time: numpy's reductions over so short a last axis cost far more
@@ -246,9 +246,10 @@ def _renyi_orders(a: np.ndarray, lr: np.ndarray, parts: tuple[np.ndarray, np.nda
         cols = None
     else:
         cols = [am1 * lr[..., y, None] for y in range(m)]
+    near = np.count_nonzero(small)
     out = np.empty(small.shape) if small.size == 0 else None
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):  # the branch not used may overflow
-        if small.size and not small.all():  # a log-sum-exp
+        if near < small.size:  # a log-sum-exp
             if cols is None:
                 M = log_a[..., None, :] + t
                 top = M.max(axis=-1)
@@ -258,7 +259,7 @@ def _renyi_orders(a: np.ndarray, lr: np.ndarray, parts: tuple[np.ndarray, np.nda
                 top = functools.reduce(np.maximum, Ms)
                 total = functools.reduce(np.add, [np.exp(M - top) for M in Ms])
             out = top + np.log(total)
-        if small.size and small.any():  # near a = 1: log1p(sum A expm1(t))
+        if near:  # near a = 1: log1p(sum A expm1(t))
             if cols is None:
                 total = (a0[..., None, :] * np.expm1(t)).sum(axis=-1)
             else:
@@ -412,5 +413,5 @@ def pair_kernel(kind: str, arg, A: np.ndarray, C: np.ndarray, cache: dict) -> np
     if kind == "renyi" and arg < 1:  # below order 1: outputs both rows reach, finite unless the supports are disjoint
         return _renyi_below_one(float(arg), A, C, lr)
     if kind == "renyi":
-        return np.where(broken, np.inf, _renyi(np.full(A.shape[:-1], float(arg)), A, lr, support))
+        return np.where(broken, np.inf, _renyi(float(arg), A, lr, support))
     raise KeyError(kind)

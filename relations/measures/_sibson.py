@@ -102,6 +102,10 @@ def sibson_float(prior: np.ndarray, q: np.ndarray, alpha: float) -> np.ndarray:
         m1 = np.expm1(np.log1p(np.maximum(e, -1.0)) / alpha)  # M_y - 1
         log_s = np.log1p(np.where(reached, py * m1, 0.0).sum(axis=-1))
         relative = alpha / (alpha - 1) * log_s
+        overflow = (alpha * np.where(valid, t, 0.0)).max(axis=(-2, -1)) > 500
+        direct_at = overflow | ~np.isfinite(relative)
+        if not direct_at.any():  # the log-sum-exp below would be read nowhere
+            return np.maximum(0.0, relative)
         # large orders: a log-sum-exp, where the relative form could overflow
         keep = (p > 0) & (q > 0)
         terms = np.where(keep, np.log(np.where(keep, p, 1.0)) + alpha * np.log(np.where(keep, q, 1.0)), -np.inf)
@@ -110,8 +114,7 @@ def sibson_float(prior: np.ndarray, q: np.ndarray, alpha: float) -> np.ndarray:
         outer = inner / alpha
         big = outer.max(axis=-1)
         direct = alpha / (alpha - 1) * (big + np.log(np.exp(outer - big[..., None]).sum(axis=-1)))
-        overflow = (alpha * np.where(valid, t, 0.0)).max(axis=(-2, -1)) > 500
-    return np.maximum(0.0, np.where(overflow | ~np.isfinite(relative), direct, relative))
+    return np.maximum(0.0, np.where(direct_at, direct, relative))
 
 
 def _enclosure(prior, rows, alpha: Fraction):
