@@ -293,20 +293,20 @@ def _renyi_below_one(a: float, A: np.ndarray, C: np.ndarray, lr: np.ndarray) -> 
 def _eps_delta(A: np.ndarray, C: np.ndarray, d: float) -> np.ndarray:
     """The least ``eps >= 0`` with ``sum_y max(0, A - e^eps C) <= d``, per pair: on the segment where the outputs of the ``j``
     largest ratios are the positive terms, ``e^eps = (A_S - d) / C_S``."""
+    reached, positive = A > 0, C > 0
     with np.errstate(divide="ignore", invalid="ignore"):
-        r = np.where(A > 0, np.where(C > 0, A / np.where(C > 0, C, 1.0), np.inf), -np.inf)
-    order = np.argsort(-r, axis=-1, kind="stable")
-    rs = gathered(r, order)
-    ps = np.cumsum(gathered(A, order), axis=-1)
-    qs = np.cumsum(gathered(np.where(A > 0, C, 0.0), order), axis=-1)
-    nxt = np.concatenate([rs[..., 1:], np.full(rs.shape[:-1] + (1,), -np.inf)], axis=-1)
-    nxt = np.where(np.isneginf(nxt), 0.0, nxt)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        e = (ps - d) / qs
-        ok = (rs > -np.inf) & (qs > 0) & (ps - d > 0) & (nxt <= e) & (e <= rs)
-        first = ok.argmax(axis=-1)
+        r = np.where(reached, np.where(positive, A / np.where(positive, C, 1.0), np.inf), -np.inf)
+        order = np.argsort(-r, axis=-1, kind="stable")
+        rs = gathered(r, order)
+        above = np.cumsum(gathered(A, order), axis=-1) - d
+        qs = np.cumsum(gathered(np.where(reached, C, 0.0), order), axis=-1)
+        nxt = np.zeros(rs.shape)  # the next ratio: 0 after the last, and for -inf (the ratios are -inf, inf or >= 0)
+        np.maximum(rs[..., 1:], 0.0, out=nxt[..., :-1])
+        e = above / qs
+        ok = (rs > -np.inf) & (qs > 0) & (above > 0) & (nxt <= e) & (e <= rs)
+        first, hit = ok.argmax(axis=-1), ok.any(axis=-1)
         found = gathered(e, first[..., None])[..., 0]
-        out = np.where(ok.any(axis=-1), np.maximum(0.0, np.log(np.where(ok.any(axis=-1), found, 1.0))), np.inf)
+        out = np.where(hit, np.maximum(0.0, np.log(np.where(hit, found, 1.0))), np.inf)
     return np.where(np.maximum(0.0, A - C).sum(axis=-1) <= d, 0.0, out)
 
 

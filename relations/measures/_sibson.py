@@ -62,14 +62,16 @@ def _excess(a: float, t: np.ndarray) -> np.ndarray:
     """``expm1(a t) - a expm1(t)`` entrywise, without cancellation near ``t = 0`` (its Taylor series from ``t^2``
     where ``max(1, a) |t| < 1/16``: ``sum_k (a^k - a) t^k / k!``); ``a - 1`` at ``t = -inf``."""
     small = max(1.0, abs(a)) * np.abs(t) < 1 / 16  # the terms fall at least as (1/16)^k / k!
+    with np.errstate(over="ignore", invalid="ignore"):
+        direct = np.expm1(a * t) - a * np.expm1(t)
+    if not small.any():  # the series would be read nowhere
+        return direct
     ts = np.where(small, t, 0.0)
     series = np.zeros_like(ts)
     power, factorial = ts * ts, 2.0
     for k in range(2, 16):
         series += (a**k - a) * power / factorial
         power, factorial = power * ts, factorial * (k + 1)
-    with np.errstate(over="ignore", invalid="ignore"):
-        direct = np.expm1(a * t) - a * np.expm1(t)
     return np.where(small, series, direct)
 
 
