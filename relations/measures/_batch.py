@@ -126,8 +126,10 @@ def dense_values(q: np.ndarray, p: np.ndarray, pairs: np.ndarray, extra: Iterabl
     i, j = pairs[:, 0], pairs[:, 1]
     joint = p[:, :, None] * q if want & {"eps_i", "eps_m"} else None
     out: dict[str, np.ndarray] = {}
+    dp = pairs if divergence_pairs is None else divergence_pairs
+    A, C = q[:, dp[:, 0], :], q[:, dp[:, 1], :]  # the divergences' rows (eps_d's too, for the same pairs)
     if "eps_d" in want:
-        out["eps_d"] = _max_log_ratio(q[:, i, :], q[:, j, :])
+        out["eps_d"] = _max_log_ratio(A, C) if dp is pairs else _max_log_ratio(q[:, i, :], q[:, j, :])
     if "eps_i" in want:
         assert joint is not None  # computed for it
         out["eps_i"] = _max_log_ratio(joint[:, i, :], joint[:, j, :])
@@ -146,9 +148,7 @@ def dense_values(q: np.ndarray, p: np.ndarray, pairs: np.ndarray, extra: Iterabl
             pylog = np.where(py > 0, py * np.log(np.where(py > 0, py, 1.0)), 0.0)
     if "eps_m" in want:
         out["eps_m"] = np.maximum(sum_last(p * sum_last(qlogq)) - sum_last(pylog), 0.0)
-    dp = pairs if divergence_pairs is None else divergence_pairs
     caches: dict[bytes | None, dict] = {}  # per set of rows: the kl values rho reuses
-    A, C = q[:, dp[:, 0], :], q[:, dp[:, 1], :]
     for name in extra:
         if name in out:
             continue
@@ -178,26 +178,28 @@ def prior_values(kind: str, arg, q: np.ndarray, p: np.ndarray) -> np.ndarray:
     >>> [round(float(prior_values(k, None, q, p)[0]), 6) for k in ("pml", "bayes_vulnerability", "bayes_leakage")]
     [0.693147, 0.75, 0.0]
     """
-    joint = p[:, :, None] * q
+    def joint() -> np.ndarray:  # p(x) Q[x][y], for the kinds that read it
+        return p[:, :, None] * q
+
     with np.errstate(divide="ignore", invalid="ignore"):
         if kind == "maximal_leakage":
             return np.log(np.where(p[:, :, None] > 0, q, 0.0).max(axis=1).sum(axis=-1))
         if kind == "min_entropy_leakage":
-            return np.log(joint.max(axis=1).sum(axis=-1)) - np.log(p.max(axis=-1))
+            return np.log(joint().max(axis=1).sum(axis=-1)) - np.log(p.max(axis=-1))
         if kind == "sibson":
             from relations.measures._sibson import sibson_float
 
             return sibson_float(p, q, float(arg))
         if kind == "pml":  # max over reached outputs of max_{p(x) > 0} Q[x][y] / p(y)
-            py = joint.sum(axis=1)
+            py = joint().sum(axis=1)
             top = np.where(p[:, :, None] > 0, q, 0.0).max(axis=1)
             return np.log(np.where(py > 0, top / np.where(py > 0, py, 1.0), 0.0).max(axis=-1))
         if kind == "prior_vulnerability":
             return p.max(axis=-1)
         if kind == "bayes_vulnerability":
-            return joint.max(axis=1).sum(axis=-1)
+            return joint().max(axis=1).sum(axis=-1)
         if kind == "bayes_leakage":
-            return np.maximum(0.0, joint.max(axis=1).sum(axis=-1) - p.max(axis=-1))
+            return np.maximum(0.0, joint().max(axis=1).sum(axis=-1) - p.max(axis=-1))
     raise KeyError(kind)
 
 

@@ -170,11 +170,11 @@ def _log_ratio(a: np.ndarray, c: np.ndarray) -> np.ndarray:
     return np.where(np.abs(r - 1) < 0.5, np.log1p((a - c) / c), np.log(r))
 
 
-def _renyi(a: np.ndarray, A: np.ndarray, lr: np.ndarray, support: np.ndarray) -> np.ndarray:
+def _renyi(a: float | np.ndarray, A: np.ndarray, lr: np.ndarray, support: np.ndarray) -> np.ndarray:
     """``D_a(A || C)`` for orders ``a > 1`` broadcast against ``A.shape[:-1]`` (finite pairs only):
     :func:`_renyi_orders` at one order per pair."""
     lr, parts = _renyi_parts(A, lr, support)
-    return _renyi_orders(np.broadcast_to(a, A.shape[:-1])[..., None], lr, parts)[..., 0]
+    return _renyi_orders(np.asarray(a)[..., None], lr, parts)[..., 0]
 
 
 def _renyi_parts(A: np.ndarray, lr: np.ndarray, support: np.ndarray
@@ -205,7 +205,7 @@ def _rho(A: np.ndarray, lr: np.ndarray, support: np.ndarray, kl: np.ndarray) -> 
     lr, parts = _renyi_parts(A, lr, support)
     n = math.prod(shape)
     rows = np.arange(n)[:, None]
-    grid = np.broadcast_to(_RHO_GRID, shape + _RHO_GRID.shape)
+    grid = _RHO_GRID  # every pair's first grid (broadcast against the pairs)
     best = kl
     for step in range(3):
         vals = (_renyi_orders(grid, lr, parts) / grid).reshape(n, -1)
@@ -229,9 +229,9 @@ def _rho(A: np.ndarray, lr: np.ndarray, support: np.ndarray, kl: np.ndarray) -> 
 
 
 def _renyi_orders(a: np.ndarray, lr: np.ndarray, parts: tuple[np.ndarray, np.ndarray, np.ndarray]) -> np.ndarray:
-    """``D_a(A || C)`` at orders ``a > 1`` of shape ``A.shape[:-1] + (G,)``, each pair at its own ``G`` orders;
-    ``lr`` and ``parts`` from :func:`_renyi_parts`.  Near ``a = 1`` (``|(a - 1) lr| < 1/2`` on the support) the
-    sum is ``log1p(sum A expm1(t))``, else a log-sum-exp.
+    """``D_a(A || C)`` at orders ``a > 1`` of shape ``A.shape[:-1] + (G,)`` (or broadcasting to it: orders shared by
+    the pairs), each pair at its own ``G`` orders; ``lr`` and ``parts`` from :func:`_renyi_parts`.  Near ``a = 1``
+    (``|(a - 1) lr| < 1/2`` on the support) the sum is ``log1p(sum A expm1(t))``, else a log-sum-exp.
 
     Each branch is computed over the whole grid and the one that applies is kept (no gathers), and with
     fewer than 8 outputs one output at a time: numpy's reductions over so short a last axis cost far more
@@ -246,9 +246,10 @@ def _renyi_orders(a: np.ndarray, lr: np.ndarray, parts: tuple[np.ndarray, np.nda
         cols = None
     else:
         cols = [am1 * lr[..., y, None] for y in range(m)]
+    near = np.count_nonzero(small)
     out = np.empty(small.shape) if small.size == 0 else None
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):  # the branch not used may overflow
-        if small.size and not small.all():  # a log-sum-exp
+        if near < small.size:  # a log-sum-exp
             if cols is None:
                 M = log_a[..., None, :] + t
                 top = M.max(axis=-1)
@@ -258,7 +259,7 @@ def _renyi_orders(a: np.ndarray, lr: np.ndarray, parts: tuple[np.ndarray, np.nda
                 top = functools.reduce(np.maximum, Ms)
                 total = functools.reduce(np.add, [np.exp(M - top) for M in Ms])
             out = top + np.log(total)
-        if small.size and small.any():  # near a = 1: log1p(sum A expm1(t))
+        if near:  # near a = 1: log1p(sum A expm1(t))
             if cols is None:
                 total = (a0[..., None, :] * np.expm1(t)).sum(axis=-1)
             else:
@@ -292,20 +293,20 @@ def _renyi_below_one(a: float, A: np.ndarray, C: np.ndarray, lr: np.ndarray) -> 
 def _eps_delta(A: np.ndarray, C: np.ndarray, d: float) -> np.ndarray:
     """The least ``eps >= 0`` with ``sum_y max(0, A - e^eps C) <= d``, per pair: on the segment where the outputs of the ``j``
     largest ratios are the positive terms, ``e^eps = (A_S - d) / C_S``."""
+    reached, positive = A > 0, C > 0
     with np.errstate(divide="ignore", invalid="ignore"):
-        r = np.where(A > 0, np.where(C > 0, A / np.where(C > 0, C, 1.0), np.inf), -np.inf)
-    order = np.argsort(-r, axis=-1, kind="stable")
-    rs = gathered(r, order)
-    ps = np.cumsum(gathered(A, order), axis=-1)
-    qs = np.cumsum(gathered(np.where(A > 0, C, 0.0), order), axis=-1)
-    nxt = np.concatenate([rs[..., 1:], np.full(rs.shape[:-1] + (1,), -np.inf)], axis=-1)
-    nxt = np.where(np.isneginf(nxt), 0.0, nxt)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        e = (ps - d) / qs
-        ok = (rs > -np.inf) & (qs > 0) & (ps - d > 0) & (nxt <= e) & (e <= rs)
-        first = ok.argmax(axis=-1)
+        r = np.where(reached, np.where(positive, A / np.where(positive, C, 1.0), np.inf), -np.inf)
+        order = np.argsort(-r, axis=-1, kind="stable")
+        rs = gathered(r, order)
+        above = np.cumsum(gathered(A, order), axis=-1) - d
+        qs = np.cumsum(gathered(np.where(reached, C, 0.0), order), axis=-1)
+        nxt = np.zeros(rs.shape)  # the next ratio: 0 after the last, and for -inf (the ratios are -inf, inf or >= 0)
+        np.maximum(rs[..., 1:], 0.0, out=nxt[..., :-1])
+        e = above / qs
+        ok = (rs > -np.inf) & (qs > 0) & (above > 0) & (nxt <= e) & (e <= rs)
+        first, hit = ok.argmax(axis=-1), ok.any(axis=-1)
         found = gathered(e, first[..., None])[..., 0]
-        out = np.where(ok.any(axis=-1), np.maximum(0.0, np.log(np.where(ok.any(axis=-1), found, 1.0))), np.inf)
+        out = np.where(hit, np.maximum(0.0, np.log(np.where(hit, found, 1.0))), np.inf)
     return np.where(np.maximum(0.0, A - C).sum(axis=-1) <= d, 0.0, out)
 
 
@@ -412,5 +413,5 @@ def pair_kernel(kind: str, arg, A: np.ndarray, C: np.ndarray, cache: dict) -> np
     if kind == "renyi" and arg < 1:  # below order 1: outputs both rows reach, finite unless the supports are disjoint
         return _renyi_below_one(float(arg), A, C, lr)
     if kind == "renyi":
-        return np.where(broken, np.inf, _renyi(np.full(A.shape[:-1], float(arg)), A, lr, support))
+        return np.where(broken, np.inf, _renyi(float(arg), A, lr, support))
     raise KeyError(kind)

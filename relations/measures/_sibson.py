@@ -62,14 +62,16 @@ def _excess(a: float, t: np.ndarray) -> np.ndarray:
     """``expm1(a t) - a expm1(t)`` entrywise, without cancellation near ``t = 0`` (its Taylor series from ``t^2``
     where ``max(1, a) |t| < 1/16``: ``sum_k (a^k - a) t^k / k!``); ``a - 1`` at ``t = -inf``."""
     small = max(1.0, abs(a)) * np.abs(t) < 1 / 16  # the terms fall at least as (1/16)^k / k!
+    with np.errstate(over="ignore", invalid="ignore"):
+        direct = np.expm1(a * t) - a * np.expm1(t)
+    if not small.any():  # the series would be read nowhere
+        return direct
     ts = np.where(small, t, 0.0)
     series = np.zeros_like(ts)
     power, factorial = ts * ts, 2.0
     for k in range(2, 16):
         series += (a**k - a) * power / factorial
         power, factorial = power * ts, factorial * (k + 1)
-    with np.errstate(over="ignore", invalid="ignore"):
-        direct = np.expm1(a * t) - a * np.expm1(t)
     return np.where(small, series, direct)
 
 
@@ -102,6 +104,10 @@ def sibson_float(prior: np.ndarray, q: np.ndarray, alpha: float) -> np.ndarray:
         m1 = np.expm1(np.log1p(np.maximum(e, -1.0)) / alpha)  # M_y - 1
         log_s = np.log1p(np.where(reached, py * m1, 0.0).sum(axis=-1))
         relative = alpha / (alpha - 1) * log_s
+        overflow = (alpha * np.where(valid, t, 0.0)).max(axis=(-2, -1)) > 500
+        direct_at = overflow | ~np.isfinite(relative)
+        if not direct_at.any():  # the log-sum-exp below would be read nowhere
+            return np.maximum(0.0, relative)
         # large orders: a log-sum-exp, where the relative form could overflow
         keep = (p > 0) & (q > 0)
         terms = np.where(keep, np.log(np.where(keep, p, 1.0)) + alpha * np.log(np.where(keep, q, 1.0)), -np.inf)
@@ -110,8 +116,7 @@ def sibson_float(prior: np.ndarray, q: np.ndarray, alpha: float) -> np.ndarray:
         outer = inner / alpha
         big = outer.max(axis=-1)
         direct = alpha / (alpha - 1) * (big + np.log(np.exp(outer - big[..., None]).sum(axis=-1)))
-        overflow = (alpha * np.where(valid, t, 0.0)).max(axis=(-2, -1)) > 500
-    return np.maximum(0.0, np.where(overflow | ~np.isfinite(relative), direct, relative))
+    return np.maximum(0.0, np.where(direct_at, direct, relative))
 
 
 def _enclosure(prior, rows, alpha: Fraction):

@@ -66,7 +66,7 @@ from __future__ import annotations
 import functools
 import math
 from bisect import bisect_right
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -410,17 +410,19 @@ def gdp_mu_pairs(A: np.ndarray, C: np.ndarray) -> np.ndarray:
     from relations.numbers._batched import gathered
 
     A, C = np.asarray(A, dtype=float), np.asarray(C, dtype=float)
+    reached = A > 0
     with np.errstate(divide="ignore", invalid="ignore"):
-        key = np.where(A > 0, C / np.where(A > 0, A, 1.0), np.where(C > 0, np.inf, -1.0))
+        key = np.where(reached, C / np.where(reached, A, 1.0), np.where(C > 0, np.inf, -1.0))
     order = np.argsort(-key, axis=-1, kind="stable")
     ac = np.stack([gathered(A, order), gathered(C, order)])  # both rows sorted (np.take_along_axis, faster)
-    head_a, head_c = np.cumsum(ac, axis=-1)
+    heads = np.cumsum(ac, axis=-1)
     # the sums after position k: 1 - alpha_k and beta_k
-    tail_a, tail_c = np.maximum(np.flip(np.cumsum(np.flip(ac, -1), axis=-1), -1) - ac, 0.0)
-    broken = ((head_a == 0) & (head_c > 0)).any(axis=-1) | ((tail_c == 0) & (tail_a > 0)).any(axis=-1)
-    inside = (head_a > 0) & (head_c > 0) & (tail_a > 0) & (tail_c > 0)
+    tails = np.maximum(np.flip(np.cumsum(np.flip(ac, -1), axis=-1), -1) - ac, 0.0)
+    head_pos, tail_pos = heads > 0, tails > 0  # (of A's and C's at once)
+    broken = (((heads[0] == 0) & head_pos[1]) | ((tails[1] == 0) & tail_pos[0])).any(axis=-1)
+    inside = head_pos[0] & head_pos[1] & tail_pos[0] & tail_pos[1]
     terms = np.zeros(inside.shape)
-    z = _probit(np.concatenate([tail_a[inside], tail_c[inside]]))
+    z = _probit(tails[:, inside].reshape(-1))  # A's tails, then C's
     terms[inside] = z[:z.size // 2] - z[z.size // 2:]
     return np.where(broken, np.inf, np.maximum(0.0, terms.max(axis=-1, initial=0.0)))
 
@@ -439,16 +441,16 @@ def _probit(p: np.ndarray) -> np.ndarray:
     out = np.where(p >= 1.0, np.inf, -np.inf)
     inside = (p > 0.0) & (p < 1.0)
     if inside.any():
-        out[inside] = _inv_cdf()(p[inside]).astype(float)
+        out[inside] = np.fromiter(map(_inv_cdf(), p[inside].tolist()), float)
     return out
 
 
 @functools.cache
-def _inv_cdf() -> np.ufunc:
-    """:meth:`statistics.NormalDist.inv_cdf` of the standard normal as a numpy ufunc (objects in, objects out)."""
+def _inv_cdf() -> Callable[[float], float]:
+    """:meth:`statistics.NormalDist.inv_cdf` of the standard normal."""
     import statistics
 
-    return np.frompyfunc(statistics.NormalDist().inv_cdf, 1, 1)
+    return statistics.NormalDist().inv_cdf
 
 
 def _float_mu(mech: Mechanism, name: str) -> NotionResult:
