@@ -75,13 +75,21 @@ def test_krr_information_matches_closed_form():
     assert {"eps_d", "2*eps_d", "eps_d*(exp(eps_d) - 1)", "eps_d*tanh(eps_d/2)"} <= set(data["bounds"])
 
 
-def test_krr_tightest_bound_is_chosen_by_value_from_the_facts(monkeypatch):
+def test_krr_tightest_bound_is_chosen_by_value_from_the_facts(monkeypatch, tmp_path):
     """Without ``relations.kl_tanh`` in the prover's base the least bound over ``eps <= ln 5 < 2`` is
     ``eps_d^2 / 2`` (eps_m <= kl <= rho <= eps^2/2), below ``eps`` there (``eps / 2 < 1``) and below
-    ``eps (e^eps - 1)`` (``eps / 2 < e^eps - 1``): the choice follows the facts, not a name."""
-    from relations.figures import _data
-    from relations.proofs import _facts
+    ``eps (e^eps - 1)`` (``eps / 2 < e^eps - 1``): the choice follows the facts, not a name.
 
+    The tool keeps the least bound in its cache folder for the next run of the same code: the facts changed here
+    are not that code, so the test computes in an empty cache folder of its own (and leaves no such answer in the
+    session's), then checks that the session's answer for the same ratios is the real one."""
+    from relations.figures import _data
+    from relations.proofs import _conjectures, _facts
+
+    # the prover binds ``facts`` when first imported: imported here, before the patch, it keeps the whole base (a
+    # first import under the patch left the process's prover without relations.kl_tanh for every later test)
+    assert _conjectures.facts is _facts.facts
+    monkeypatch.setenv("RELATIONS_CACHE_DIR", str(tmp_path / "cache"))
     base = _facts.facts
     monkeypatch.setattr(_facts, "facts", lambda setting: tuple(f for f in base(setting) if f.id != "relations.kl_tanh"))
     _data._local_mi_bounds.cache_clear()
@@ -94,6 +102,7 @@ def test_krr_tightest_bound_is_chosen_by_value_from_the_facts(monkeypatch):
     finally:
         monkeypatch.undo()
         _data._local_mi_bounds.cache_clear()
+    assert figures.krr_information_data(3, ratios)["tightest_bound"] == "eps_d*tanh(eps_d/2)"
 
 
 def test_central_records_crossing_is_the_first_r_with_r_I_above_two_eps():

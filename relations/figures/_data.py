@@ -210,12 +210,33 @@ def _least_bound(ratios: Sequence[Fraction]) -> dict[str, Any]:
     Each bound is evaluated at ``eps_d = ln t`` (exactly: :class:`~relations.numbers._reals.Log`) as a ball of
     200 bits; one is the least at ``t`` when its ball's upper end is at most every other's lower end.  The
     chosen bound is then proved by the conjecture prover (:func:`relations.proofs._conjectures.prove_conjecture`).
+    The answer depends on the code and the ratios alone, so it is kept in the tool's cache folder for the next
+    run of the same code (:func:`relations.search._screening.stored_result`, which checks a stored answer before
+    use): a second ``relations figures`` reads it instead of proving it again (about 5 s of CPU).
 
     Raises
     ------
     RuntimeError
-        No bound is certified least at every ratio, or the prover does not prove the chosen one.
+        No bound is certified least at every ratio, or the prover does not prove the chosen one (nothing is kept).
     """
+    import hashlib
+
+    from relations.search._screening import stored_result
+
+    ratios = list(ratios)
+
+    def valid(kept: Any) -> bool:
+        return (type(kept) is dict and set(kept) == {"bound", "facts", "candidates", "float"}
+                and type(kept["bound"]) is str
+                and all(type(v) is list and all(type(x) is str for x in v) for v in (kept["facts"], kept["candidates"]))
+                and type(kept["float"]) is list and len(kept["float"]) == len(ratios)
+                and all(type(x) is float for x in kept["float"]))
+    key = hashlib.sha256(" ".join(map(str, ratios)).encode("ascii")).hexdigest()[:32]
+    return stored_result(f"least-local-mi-bound-{key}", lambda: _least_bound_now(ratios), valid=valid)
+
+
+def _least_bound_now(ratios: Sequence[Fraction]) -> dict[str, Any]:
+    """:func:`_least_bound`, computed."""
     from relations.checking._conjecture_eval import _ball
     from relations.checking._conjectures import parse_conjecture
     from relations.numbers import LogRatio
