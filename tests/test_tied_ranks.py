@@ -58,6 +58,14 @@ def _tied(name):
 _TIED = [(name, functools.partial(_tied, name)) for name in _NAMES]
 
 
+def test_every_tied_case_is_parametrized():
+    """:data:`_NAMES` names every case of :func:`_tied_cases`, in its order: a case added there alone would never
+    be tested, and one named here alone would fail only in the test that asks for it."""
+    for name in _NAMES:
+        _tied(name)
+    assert list(_BUILT) == _NAMES and next(_PENDING, None) is None
+
+
 @pytest.mark.parametrize("name, build", _TIED, ids=lambda v: v if isinstance(v, str) else "")
 def test_rank_path_equals_the_candidate_scan(name, build, monkeypatch):
     mech = build()
