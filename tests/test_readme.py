@@ -36,6 +36,7 @@ def test_the_readme_is_short_and_starts_with_the_two_commands():
     assert tests.strip() == "bash .ci/run" and n2 <= 30
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").strip().splitlines()
     assert ci[-1].startswith("python -m pytest"), ".ci/run ends with the test command"
+    assert any(line.startswith("nice -n 19 bash .ci/evidence ") for line in ci), "and runs the evidence checks beside"
     assert not re.search(r"quieter day|\b20\d\d-\d\d-\d\d\b", README), "dated measurements belong in docs/"
 
 

@@ -65,7 +65,7 @@ def _same(got: dict[str, bytes], want: dict[str, bytes]) -> None:
         assert got[name] == want[name], name
 
 
-@pytest.mark.slow  # .ci/run makes exactly this comparison before the suite, on every CI run
+@pytest.mark.slow  # .ci/evidence makes exactly this comparison on every CI run
 def test_simd_off_one_thread_no_fork(baseline, tmp_path):
     env = {"NPY_DISABLE_CPU_FEATURES": perturbed_verify.simd_features(), "OPENBLAS_NUM_THREADS": "1",
            "OMP_NUM_THREADS": "1", "RELATIONS_NO_FORK": "1",
