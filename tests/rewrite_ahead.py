@@ -8,7 +8,7 @@ instead.  pytest checks each cached file against its source (size and modificati
 version (in the file's name), so a stale or foreign file is never used; if pytest's internals moved, this
 writes nothing and says so, and the suite runs as before.
 
-Run: ``python tests/rewrite_ahead.py``.
+Run: ``python tests/rewrite_ahead.py [--jobs N]`` (``N`` processes at once: ``.ci/run`` uses two, one per core).
 """
 
 from __future__ import annotations
@@ -21,23 +21,36 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 
 
-def main(folder: Path = HERE) -> int:
-    compileall.compile_dir(str(folder), quiet=1, rx=_TESTS)  # the helper modules (bruteforce.py, ...)
+def main(folder: Path = HERE, *, jobs: int = 1) -> int:
+    compileall.compile_dir(str(folder), quiet=1, rx=_TESTS, workers=jobs)  # the helper modules (bruteforce.py, ...)
     try:
-        from _pytest.assertion.rewrite import PYC_TAIL, _rewrite_test, _write_pyc, get_cache_dir
+        from _pytest.assertion.rewrite import PYC_TAIL, _rewrite_test, _write_pyc, get_cache_dir  # noqa: F401
     except ImportError as exc:
         print(f"rewrite_ahead: pytest's rewriting is not where it was ({exc}); nothing written", file=sys.stderr)
         return 0
-    quiet = types.SimpleNamespace(trace=lambda *args: None)
-    for source in [folder / "conftest.py", *sorted(folder.rglob("test_*.py"))]:
-        try:
-            stat, code = _rewrite_test(source, None)  # no config: the default options
-            cache = get_cache_dir(source)
-            cache.mkdir(exist_ok=True)
-            _write_pyc(quiet, code, stat, cache / (source.name[:-3] + PYC_TAIL))
-        except (OSError, SyntaxError, ValueError):  # pytest says what is wrong with the module when it imports it
-            continue
+    sources = [folder / "conftest.py", *sorted(folder.rglob("test_*.py"))]
+    if jobs > 1:
+        import multiprocessing
+
+        with multiprocessing.get_context("fork").Pool(jobs) as pool:
+            pool.map(_rewrite, sources, chunksize=8)
+    else:
+        for source in sources:
+            _rewrite(source)
     return 0
+
+
+def _rewrite(source: Path) -> None:
+    """Write pytest's rewritten bytecode of the test module ``source`` where pytest looks for it."""
+    from _pytest.assertion.rewrite import PYC_TAIL, _rewrite_test, _write_pyc, get_cache_dir
+
+    try:
+        stat, code = _rewrite_test(source, None)  # no config: the default options
+        cache = get_cache_dir(source)
+        cache.mkdir(exist_ok=True)
+        _write_pyc(types.SimpleNamespace(trace=lambda *args: None), code, stat, cache / (source.name[:-3] + PYC_TAIL))
+    except (OSError, SyntaxError, ValueError):  # pytest says what is wrong with the module when it imports it
+        pass
 
 
 class _TestModules:
@@ -52,4 +65,8 @@ class _TestModules:
 _TESTS = _TestModules()
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    import argparse
+
+    parser = argparse.ArgumentParser(description="Write the test modules' bytecode ahead of a pytest run.")
+    parser.add_argument("--jobs", type=int, default=1, help="processes at once (default 1)")
+    raise SystemExit(main(jobs=max(1, parser.parse_args().jobs)))
