@@ -35,7 +35,7 @@ from relations.model._mechanism import Mechanism
 from relations.model._products import ProductChannel
 from relations.notions import NOTIONS, names
 
-__all__ = ["leakages", "notion_float", "ADDITIVE", "MULTIPLICATIVE", "product_float", "FloatValues"]
+__all__ = ["leakages", "notion_float", "ADDITIVE", "MULTIPLICATIVE", "product_rule", "product_float", "FloatValues"]
 
 #: Notions that add over the records of a product form (the notion table's ``product``).
 ADDITIVE = names(lambda row: row.product == ProductRule.ADDITIVE and not row.paper)
@@ -46,6 +46,37 @@ MULTIPLICATIVE = names(lambda row: row.product == ProductRule.MULTIPLICATIVE)
 def _rule(kind: str) -> ProductRule | None:
     row = NOTIONS.get(kind)
     return None if row is None else row.product
+
+
+def product_rule(name: str) -> tuple[ProductRule, tuple[str, ...]]:
+    """How the value of the notion ``name`` for an ``r``-fold product form of identical records follows from the
+    local values (the one statement of the rules: :class:`FloatValues` and the searches' product values read it).
+
+    ``(ADDITIVE, (part,))`` is ``r`` times the local value of ``part`` (``eps_m``; ``eps_all`` from ``eps_d``; a
+    notion of :data:`ADDITIVE`), ``(MULTIPLICATIVE, (name,))`` the local value to the power ``r``, ``(GAP, (first,
+    second))`` the difference of the ``r``-th powers of its parts' local values, ``(SAME, (name,))`` the local value
+    (a divergence between neighbours, who differ in one record).  The notion table is read at each call.
+
+    Examples
+    --------
+    >>> [product_rule(name)[0].value for name in ("pml", "bayes_vulnerability", "bayes_leakage", "renyi(2)")]
+    ['additive', 'multiplicative', 'gap', 'same']
+    >>> product_rule("eps_all"), product_rule("bayes_leakage")[1]
+    ((<ProductRule.ADDITIVE: 'additive'>, ('eps_d',)), ('bayes_vulnerability', 'prior_vulnerability'))
+    """
+    if name == "eps_m":
+        return ProductRule.ADDITIVE, ("eps_m",)
+    if name == "eps_all":
+        return ProductRule.ADDITIVE, ("eps_d",)
+    row = NOTIONS.get(name.split("(")[0])
+    if row is not None:
+        if row.product == ProductRule.GAP:
+            return ProductRule.GAP, tuple(row.parts)
+        if row.product == ProductRule.MULTIPLICATIVE:
+            return ProductRule.MULTIPLICATIVE, (name,)
+        if row.product == ProductRule.ADDITIVE and not row.paper:
+            return ProductRule.ADDITIVE, (name,)
+    return ProductRule.SAME, (name,)
 
 
 def product_float(name: str, per_record: list[Any]) -> float:
@@ -150,17 +181,14 @@ class FloatValues(dict):
         self.base = values if isinstance(values, FloatValues) and records != 1 else None
 
     def __missing__(self, name: str) -> float:
-        kind = parse(name)[0]
-        rule = _rule(kind)
+        rule, parts = product_rule(name)
         if self.base is not None and rule == ProductRule.GAP:  # V(pi, C)^r - V(pi)^r from the local values
-            first, second = NOTIONS[kind].parts
-            v = self.base[first] ** self.records - self.base[second] ** self.records
-            self[name] = v
-            return v
-        v = self.base[name] if self.base is not None else notion_float(self.mech, name)  # the local values, cached
-        if kind in ADDITIVE:
-            v *= self.records
-        elif rule == ProductRule.MULTIPLICATIVE:
-            v **= self.records
+            v = self.base[parts[0]] ** self.records - self.base[parts[1]] ** self.records
+        else:
+            v = self.base[parts[0]] if self.base is not None else notion_float(self.mech, name)  # cached locally
+            if rule == ProductRule.ADDITIVE:
+                v *= self.records
+            elif rule == ProductRule.MULTIPLICATIVE:
+                v **= self.records
         self[name] = v
         return v

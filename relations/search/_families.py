@@ -25,7 +25,7 @@ import numpy as np
 
 from relations.kinds import ProductRule
 from relations.measures._api import eps_all, measure
-from relations.measures._notion_floats import ADDITIVE, MULTIPLICATIVE, FloatValues
+from relations.measures._notion_floats import FloatValues, product_rule
 from relations.mechanisms._local import krr_rows
 from relations.model._distributions import Channel, Prior
 from relations.model._mechanism import Mechanism
@@ -175,14 +175,13 @@ def local_rr_values(k: int, t: float, skew: float) -> dict[str, float]:
 def product_values(local: dict[str, Any], r: int) -> dict[str, Any]:
     """Central values of the ``r``-fold product from the local ones (identical records; floats or arrays)."""
     out = FloatValues(local.mech, local, r) if isinstance(local, FloatValues) else dict(local)
-    additive, multiplicative = set(ADDITIVE), set(MULTIPLICATIVE)  # the tables read once per call
     for name in _product_names(out):
-        how, parts = _product_rule(name, additive, multiplicative)
-        if how == "times":
+        how, parts = product_rule(name)
+        if how == ProductRule.ADDITIVE:
             out[name] = r * local[parts[0]]
-        elif how == "power":
+        elif how == ProductRule.MULTIPLICATIVE:
             out[name] = local[name] ** r
-        elif how == "gap":
+        elif how == ProductRule.GAP:
             out[name] = local[parts[0]] ** r - local[parts[1]] ** r
     return out
 
@@ -198,16 +197,15 @@ def stacked_product_values(local: dict[str, np.ndarray], records: tuple[int, ...
     >>> stacked_product_values(local, (1, 3))["eps_all"].tolist()
     [0.5, 1.0, 1.5, 3.0]
     """
-    additive, multiplicative = set(ADDITIVE), set(MULTIPLICATIVE)  # the tables read once per call
     rs = np.asarray(records, dtype=np.int64)
     out: dict[str, np.ndarray] = {}
     for name in _product_names(local):
-        how, parts = _product_rule(name, additive, multiplicative)
-        if how == "times":
+        how, parts = product_rule(name)
+        if how == ProductRule.ADDITIVE:
             out[name] = np.multiply.outer(rs, local[parts[0]]).reshape(-1)
-        elif how == "power":
+        elif how == ProductRule.MULTIPLICATIVE:
             out[name] = np.concatenate([local[name] ** r for r in records])
-        elif how == "gap":
+        elif how == ProductRule.GAP:
             out[name] = np.concatenate([local[parts[0]] ** r - local[parts[1]] ** r for r in records])
         else:
             out[name] = np.tile(local[name], len(records))
@@ -217,29 +215,3 @@ def stacked_product_values(local: dict[str, np.ndarray], records: tuple[int, ...
 def _product_names(local: dict[str, Any]) -> list[str]:
     """The names of the product's values: those of ``local``, then ``eps_m`` and ``eps_all`` when absent."""
     return [*local, *(n for n in ("eps_m", "eps_all") if n not in local)]
-
-
-def _product_rule(name: str, additive: set[str], multiplicative: set[str]) -> tuple[str, tuple[str, ...]]:
-    """How the ``r``-fold product's value of the notion ``name`` comes from the local values, for
-    :func:`product_values` and :func:`stacked_product_values`: ``("times", (part,))`` is ``r`` times the local value
-    of ``part`` (``eps_m``; ``eps_all`` from ``eps_d``; an additive notion), ``("power", (name,))`` its ``r``-th power
-    (a multiplicative notion), ``("gap", (first, second))`` a difference of products of its parts' local values
-    (:data:`GAPS`), ``("same", (name,))`` the local value kept (a divergence notion).
-
-    Examples
-    --------
-    >>> _product_rule("eps_all", set(ADDITIVE), set(MULTIPLICATIVE))
-    ('times', ('eps_d',))
-    """
-    if name == "eps_m":
-        return "times", ("eps_m",)
-    if name == "eps_all":
-        return "times", ("eps_d",)
-    if name in GAPS:
-        return "gap", tuple(GAPS[name])
-    head = name.split("(")[0]
-    if head in multiplicative:
-        return "power", (name,)
-    if head in additive:
-        return "times", (name,)
-    return "same", (name,)
