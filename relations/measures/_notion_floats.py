@@ -37,8 +37,14 @@ from relations.notions import NOTIONS, names
 
 __all__ = ["leakages", "notion_float", "ADDITIVE", "MULTIPLICATIVE", "product_rule", "product_float", "FloatValues"]
 
+
+def _adds(row: Any) -> bool:
+    """Whether the notion table's ``row`` adds over the records of a product form (the paper's budgets aside)."""
+    return row.product == ProductRule.ADDITIVE and not row.paper
+
+
 #: Notions that add over the records of a product form (the notion table's ``product``).
-ADDITIVE = names(lambda row: row.product == ProductRule.ADDITIVE and not row.paper)
+ADDITIVE = names(_adds)
 #: Notions that multiply over the records of a product form (probabilities).
 MULTIPLICATIVE = names(lambda row: row.product == ProductRule.MULTIPLICATIVE)
 
@@ -74,7 +80,7 @@ def product_rule(name: str) -> tuple[ProductRule, tuple[str, ...]]:
             return ProductRule.GAP, tuple(row.parts)
         if row.product == ProductRule.MULTIPLICATIVE:
             return ProductRule.MULTIPLICATIVE, (name,)
-        if row.product == ProductRule.ADDITIVE and not row.paper:
+        if _adds(row):  # a row of ADDITIVE (the table read here, not through the view: a hot path)
             return ProductRule.ADDITIVE, (name,)
     return ProductRule.SAME, (name,)
 
