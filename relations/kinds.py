@@ -17,7 +17,17 @@ from enum import StrEnum
 __all__ = ["Setting", "Notion", "NotionKind", "ProductRule", "RelationKind", "Status", "AuditVerdict", "Verdict", "NumericMode"]
 
 
-class Setting(StrEnum):
+class _Kind(StrEnum):
+    """The base of the enumerations below: a member pickles as its class called on its value,
+    ``Setting("local")``, on every Python.  The first releases of Python 3.11 (3.11.2, Debian 12's) pickled it as
+    ``getattr(Setting, "LOCAL")``, which the tool's caches refuse to read: their unpickler looks up only the
+    classes of a mechanism's value objects (:mod:`relations.search._screening`)."""
+
+    def __reduce_ex__(self, protocol):
+        return self.__class__, (self._value_,)
+
+
+class Setting(_Kind):
     """Where a mechanism runs: on single values (local) or on datasets (central)."""
 
     LOCAL = "local"
@@ -25,7 +35,7 @@ class Setting(StrEnum):
     BOTH = "both"  #: a relation stated for either setting
 
 
-class Notion(StrEnum):
+class Notion(_Kind):
     """The quantities relations, claims and conjectures speak about (in nats, or probabilities: the table's unit).
 
     Their symbols, LaTeX, kinds, arguments, evaluators and references are the table
@@ -57,7 +67,7 @@ class Notion(StrEnum):
     HELLINGER = "hellinger"  #: the largest squared Hellinger distance between neighbours' rows
 
 
-class NotionKind(StrEnum):
+class NotionKind(_Kind):
     """What a notion measures, which decides how it is computed and compared exactly."""
 
     RATIO = "ratio"  #: a logarithm of a rational (``ln q``), decided by rational arithmetic
@@ -67,7 +77,7 @@ class NotionKind(StrEnum):
     LEAKAGE = "leakage"  #: a leakage of quantitative information flow
 
 
-class ProductRule(StrEnum):
+class ProductRule(_Kind):
     """How a notion of an ``r``-fold product form (one local channel per record, a product prior) follows
     from its records' values: the float paths of the searches read it from the notion table."""
 
@@ -77,14 +87,14 @@ class ProductRule(StrEnum):
     GAP = "gap"  #: the difference of the products of two multiplicative notions (the row's ``parts``)
 
 
-class RelationKind(StrEnum):
+class RelationKind(_Kind):
     """An implication ``conclusion <= bound(premise)`` or a non-implication."""
 
     IMPLICATION = "implication"
     NON_IMPLICATION = "non-implication"
 
 
-class Status(StrEnum):
+class Status(_Kind):
     """A relation evaluated on one mechanism."""
 
     HOLDS = "holds"
@@ -97,7 +107,7 @@ class Status(StrEnum):
     NOT_A_WITNESS = "not a witness"
 
 
-class AuditVerdict(StrEnum):
+class AuditVerdict(_Kind):
     """The outcome of ``relations audit`` (exit status 0, 1 and 3: :mod:`relations.errors`)."""
 
     CONSISTENT = "consistent"  #: white-box: every claim holds on the exact channel; black-box: samples that
@@ -106,7 +116,7 @@ class AuditVerdict(StrEnum):
     INCONCLUSIVE = "inconclusive"  #: samples that cannot certify a meaningful bound (outputs that seldom repeat)
 
 
-class Verdict(StrEnum):
+class Verdict(_Kind):
     """A relation decided over all mechanisms (``relations verify``)."""
 
     PROVED = "proved"
@@ -115,7 +125,7 @@ class Verdict(StrEnum):
     UNREFUTED = "unrefuted"
 
 
-class NumericMode(StrEnum):
+class NumericMode(_Kind):
     """How a mechanism's numbers are taken (``measure(..., mode=...)``, ``relations measure --mode``).
 
     Chosen by the caller, or by the documented rule (``docs/semantics.md``, "Numeric mode"); every

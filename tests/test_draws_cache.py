@@ -18,6 +18,24 @@ def _entries(mechs):
     return [m.to_dict() for m in mechs]
 
 
+def test_the_vocabulary_pickles_by_value_on_every_python():
+    """A setting (or any member of :mod:`relations.kinds`) pickles as ``Setting("central")``, the form the stored
+    draws' unpickler accepts: Python 3.11.2 (Debian 12's) pickled enum members as ``getattr(Setting, "CENTRAL")``
+    by default, and every cache file was then refused and computed again."""
+    import pickle
+    import pickletools
+
+    from relations import kinds
+
+    for kind in (kinds.Setting, kinds.Verdict, kinds.Notion, kinds.Status):
+        for member in kind:
+            assert member.__reduce_ex__(pickle.HIGHEST_PROTOCOL) == (kind, (member.value,))
+            data = pickle.dumps(member, protocol=pickle.HIGHEST_PROTOCOL)
+            names = [arg for op, arg, _ in pickletools.genops(data) if op.name == "SHORT_BINUNICODE"]
+            assert names == ["relations.kinds", kind.__name__, member.value] and pickle.loads(data) is member
+    assert {("relations.kinds", "Setting")} <= screening._DRAWS_GLOBALS
+
+
 def test_stored_draws_are_the_drawn_mechanisms(cache):
     path = screening._draws_path("central", 12)
     assert path is not None and path.parent == cache / "draws" and not path.exists()
