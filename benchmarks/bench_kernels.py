@@ -11,7 +11,9 @@ the numpy-twin rows run the same code with ``RELATIONS_KERNELS=numpy``.
    (target <= 1.5), beside the floor (one ``np.sum`` read of the array), a tight one-thread numpy pass
    (``np.log`` over the whole matrix, then products and sums), the numpy twin, and, where a C compiler is
    installed, the C library's logarithm over the same array (``benchmarks/log_floor.c``: ``sum q ln q`` alone,
-   vectorised with glibc's libmvec under ``-ffast-math``, and scalar without it);
+   vectorised with glibc's libmvec under ``-ffast-math``, and scalar without it), and, where the processor has
+   AVX2 and FMA, the kernel's own pass hand-vectorised in C intrinsics (``xlogx_rows_avx2`` there: the floor of
+   its arithmetic), then that pass with only its logarithm's reduction ``x = 2^k m``, then with no logarithm;
 2. float ``eps_d`` of a local mechanism, 256^2, 1024^2, 4096^2 (``--quick``: to 2048^2), vs numpy's
    max-log-ratio pass ``log(max(Q.max(0) / Q.min(0)))`` (target <= 1.5x);
 3. certified ``eps_d`` from floats, 2048^2 and 4096^2 (``--quick``: 2048^2): the exact channel built from
@@ -97,9 +99,18 @@ def c_log_floor() -> dict:
         if made.returncode == 0:
             made = subprocess.run([compiler, "-shared", "-o", lib, obj, "-lm"], capture_output=True)
         if made.returncode == 0:
-            f = ctypes.CDLL(lib).xlogx_sum
+            library = ctypes.CDLL(lib)
+            f = library.xlogx_sum
             f.restype, f.argtypes = ctypes.c_double, [ctypes.c_void_p, ctypes.c_long]
             found[name] = (lambda g: lambda q: g(q.ctypes.data, q.size))(f)
+            # the kernel's own pass in AVX2 intrinsics, from the build without -ffast-math (which may reassociate
+            # the intrinsics' arithmetic): absent where the processor has no AVX2 and FMA
+            rows = getattr(library, "xlogx_rows_avx2", None) if name == "scalar" else None
+            if rows is not None:
+                rows.restype = ctypes.c_double
+                rows.argtypes = [ctypes.c_void_p] * 3 + [ctypes.c_long, ctypes.c_long, ctypes.c_int]
+                found["avx2"] = (lambda g: lambda q, p, py, part: g(q.ctypes.data, p.ctypes.data, py.ctypes.data,
+                                                                   q.shape[0], q.shape[1], part))(rows)
     shutil.rmtree(folder, ignore_errors=True)  # the loaded libraries stay mapped
     return found
 
@@ -171,10 +182,21 @@ def main(quick: bool = False) -> dict:
                            "twin_ns": twin[0] / e * 1e9}
         positive = np.where(q > 0, q, 1.0) if c_logs else q  # (1 ln 1 = 0, as the kernel reads a zero)
         for name, f in c_logs.items():  # the C library's log over the same array: sum q ln q, nothing else
+            if name == "avx2":
+                continue
             base = timed(lambda f=f, a=positive: f(a))
             row(f"float eps_m {n}^2 vs C's {name} log (sum q ln q only)", tool, base, e,
                 f"C {name} {base[0] / e * 1e9:.2f} ns")
             out["eps_m"][n][f"c_{name}_log_ns"] = base[0] / e * 1e9
+        if "avx2" in c_logs and n % 8 == 0:  # the kernel's pass by hand: its arithmetic's floor, and bounds below it
+            rows_avx2, py = c_logs["avx2"], np.zeros(n)
+            same = abs(rows_avx2(q, p, py, 2) - module.xlogx_rows(q, p, np.zeros(n)))
+            for part, what in ((2, "the same pass in AVX2 C"), (1, "that, its log's reduction only"),
+                               (0, "that, no log at all")):
+                base = timed(lambda part=part: rows_avx2(q, p, py, part))  # noqa: B023
+                note = f"C {base[0] / e * 1e9:.2f} ns" + (f"; |diff| {same:.1e}" if part == 2 else "")
+                row(f"float eps_m {n}^2 vs {what}", tool, base, e, note)
+                out["eps_m"][n][f"c_avx2_part{part}_ns"] = base[0] / e * 1e9
         del p, q, mech, positive
 
     # 2. float eps_d, local
