@@ -84,4 +84,81 @@ double xlogx_rows_avx2(const double *restrict q, const double *restrict p, doubl
     }
     return total;
 }
+/* Another logarithm, to see how far a different method goes: a table of the top 7 mantissa bits of every binade
+ * (2048 x 128 entries of 16 bytes, 4 MB, made on the first call with the C library's long double logl), indexed by
+ * the top bits of x itself, so that no integer vector work splits x = 2^k m: each entry holds c^-1 2^-k and
+ * w = ln(c 2^k) for its bucket's centre c (c = 1 for the two buckets beside 1, where r is then exact), and
+ * ln x = w + log1p(r), r = x c^-1 2^-k - 1 (|r| <= 2^-7), log1p by the C library's own degree-6 polynomial
+ * (glibc's log_data.c coefficients A0..A4).  The table's entries are read by scalar loads (AVX2's gathers are
+ * slow on some processors), the rest in 128-bit vectors, two pairs per step.  Zeros and subnormals read the
+ * zero entries of exponent 0 and count 0 (0 times a finite number); entries from 2^-1022 to just below 2.  */
+#include <stdlib.h>
+#include <string.h>
+
+#define TABLE_BITS 7
+static double *log_table;
+
+static int make_log_table(void)
+{
+    const int nb = 1 << TABLE_BITS;
+    log_table = aligned_alloc(64, (size_t)16 * (2048 << TABLE_BITS));
+    if (log_table == NULL)
+        return 0;
+    memset(log_table, 0, (size_t)16 * (2048 << TABLE_BITS));
+    const long double ln2 = 0.693147180559945309417232121458176568L;
+    for (int j = 0; j < nb; j++) {
+        long double lo = 1.0L + (long double)j / nb, hi = lo + 1.0L / nb;
+        int up = lo >= 1.375L; /* buckets of [1.375, 2) are halved: centred buckets around 1 */
+        long double centre = up ? (lo + hi) / 4 : (lo + hi) / 2;
+        for (int biased = 1; biased <= 1023; biased++) {
+            int e = biased - 1023, k = e + up;
+            long double c = ((e == 0 && j == 0) || (e == -1 && j == nb - 1)) ? 1.0L : centre;
+            double inverse = (double)(1.0L / c);
+            size_t i = ((size_t)biased << TABLE_BITS) | (size_t)j;
+            log_table[2 * i] = ldexp(inverse, -k);
+            log_table[2 * i + 1] = (double)((long double)k * ln2 - logl((long double)inverse));
+        }
+    }
+    return 1;
+}
+
+static inline __m128d ln2_table(const double *at)
+{
+    uint64_t b0, b1;
+    memcpy(&b0, at, 8);
+    memcpy(&b1, at + 1, 8);
+    const char *t = (const char *)log_table;
+    __m128d e0 = _mm_load_pd((const double *)(t + ((b0 >> (48 - TABLE_BITS)) & ~(uint64_t)15)));
+    __m128d e1 = _mm_load_pd((const double *)(t + ((b1 >> (48 - TABLE_BITS)) & ~(uint64_t)15)));
+    __m128d inverse = _mm_unpacklo_pd(e0, e1), w = _mm_unpackhi_pd(e0, e1);
+    __m128d r = _mm_fmadd_pd(_mm_loadu_pd(at), inverse, _mm_set1_pd(-1.0)), r2 = _mm_mul_pd(r, r);
+    __m128d poly = _mm_fmadd_pd(r, _mm_fmadd_pd(r2, _mm_fmadd_pd(r, _mm_set1_pd(-0x1.55575e506c89fp-3), _mm_set1_pd(0x1.999b324f10111p-3)),
+                                                _mm_fmadd_pd(r, _mm_set1_pd(-0x1.fffffffeb459p-3), _mm_set1_pd(0x1.555555551305bp-2))),
+                                _mm_set1_pd(-0x1.0000000000001p-1));
+    return _mm_add_pd(w, _mm_fmadd_pd(r2, poly, r));
+}
+
+/* The kernel's pass (as xlogx_rows_avx2 with part 2) with the table's logarithm; entries in [0, 2), m a multiple
+ * of 4.  The table is made on the first call (time it after one). */
+double xlogx_rows_table(const double *restrict q, const double *restrict p, double *restrict py, long n, long m)
+{
+    if (log_table == NULL && !make_log_table())
+        return -1.0;
+    double total = 0.0;
+    for (long x = 0; x < n; x++) {
+        const double *r = q + x * m;
+        __m128d px = _mm_set1_pd(p[x]), s0 = _mm_setzero_pd(), s1 = _mm_setzero_pd();
+        for (long y = 0; y < m; y += 4) {
+            __m128d u0 = _mm_loadu_pd(r + y), u1 = _mm_loadu_pd(r + y + 2);
+            s0 = _mm_fmadd_pd(u0, ln2_table(r + y), s0);
+            _mm_storeu_pd(py + y, _mm_fmadd_pd(px, u0, _mm_loadu_pd(py + y)));
+            s1 = _mm_fmadd_pd(u1, ln2_table(r + y + 2), s1);
+            _mm_storeu_pd(py + y + 2, _mm_fmadd_pd(px, u1, _mm_loadu_pd(py + y + 2)));
+        }
+        double t[2];
+        _mm_storeu_pd(t, _mm_add_pd(s0, s1));
+        total += p[x] * (t[0] + t[1]);
+    }
+    return total;
+}
 #endif

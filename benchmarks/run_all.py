@@ -93,6 +93,10 @@ def _kernels(k: dict) -> list[dict]:
                                (e["wall_ns_per_entry"] * ns, e["ns_per_entry"] * ns),
                                (math.nan, e[f"c_avx2_part{part}_ns"] * ns), "benchmarks/log_floor.c, one thread",
                                per_entry=True))
+        if "c_table_ns" in e:  # the same pass with a table-driven logarithm
+            out.append(row(f"float eps_m {n}^2 beside that pass with a table's log, per entry",
+                           (e["wall_ns_per_entry"] * ns, e["ns_per_entry"] * ns), (math.nan, e["c_table_ns"] * ns),
+                           "benchmarks/log_floor.c, one thread", per_entry=True))
     for n, e in k["eps_d"].items():
         out.append(row(f"float eps_d {n}^2, per entry", (math.nan, e["ns_per_entry"] * ns),
                        (math.nan, e["ns_per_entry"] / e["ratio"] * ns), "numpy's max-log-ratio pass", "<= 1.5x",
