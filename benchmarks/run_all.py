@@ -86,17 +86,15 @@ def _kernels(k: dict) -> list[dict]:
             out.append(row(f"float eps_m {n}^2 beside C's vector log, per entry",
                            (e["wall_ns_per_entry"] * ns, e["ns_per_entry"] * ns), (math.nan, e["c_vector_log_ns"] * ns),
                            "glibc's libmvec log: sum q ln q alone", per_entry=True))
-        for part, what in ((2, "its pass hand-vectorised in C (AVX2)"), (1, "that pass, its log's reduction only"),
-                           (0, "that pass, no log at all")):  # the floor of the kernel's arithmetic, and below it
-            if f"c_avx2_part{part}_ns" in e:
+        # the floor of the kernel's arithmetic, below it, and a logarithm of another kind (where the C passes ran)
+        for key, what in (("c_avx2_part2_ns", "its pass hand-vectorised in C (AVX2)"),
+                          ("c_avx2_part1_ns", "that pass, its log's reduction only"),
+                          ("c_avx2_part0_ns", "that pass, no log at all"),
+                          ("c_table_ns", "that pass with a table's log")):
+            if key in e:
                 out.append(row(f"float eps_m {n}^2 beside {what}, per entry",
-                               (e["wall_ns_per_entry"] * ns, e["ns_per_entry"] * ns),
-                               (math.nan, e[f"c_avx2_part{part}_ns"] * ns), "benchmarks/log_floor.c, one thread",
-                               per_entry=True))
-        if "c_table_ns" in e:  # the same pass with a table-driven logarithm
-            out.append(row(f"float eps_m {n}^2 beside that pass with a table's log, per entry",
-                           (e["wall_ns_per_entry"] * ns, e["ns_per_entry"] * ns), (math.nan, e["c_table_ns"] * ns),
-                           "benchmarks/log_floor.c, one thread", per_entry=True))
+                               (e["wall_ns_per_entry"] * ns, e["ns_per_entry"] * ns), (math.nan, e[key] * ns),
+                               "benchmarks/log_floor.c, one thread", per_entry=True))
     for n, e in k["eps_d"].items():
         out.append(row(f"float eps_d {n}^2, per entry", (math.nan, e["ns_per_entry"] * ns),
                        (math.nan, e["ns_per_entry"] / e["ratio"] * ns), "numpy's max-log-ratio pass", "<= 1.5x",
